@@ -1,0 +1,67 @@
+package io.switchboard.time;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A clock that moves only when told to. Every advance runs the registered listeners on the
+ * advancing thread, after the time has changed, so by the time {@link #advance} returns every timer
+ * that fell due has fired and every long poll whose deadline passed has returned.
+ */
+public final class ManualClock implements Clock {
+
+  private final AtomicLong millis;
+  private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+  private ManualClock(long startMillis) {
+    this.millis = new AtomicLong(startMillis);
+  }
+
+  /** A clock standing at 2030-01-01T00:00:00Z, a date that no test confuses with "now". */
+  public static ManualClock create() {
+    return at(Instant.parse("2030-01-01T00:00:00Z"));
+  }
+
+  public static ManualClock at(Instant start) {
+    return new ManualClock(start.toEpochMilli());
+  }
+
+  @Override
+  public long millis() {
+    return millis.get();
+  }
+
+  public Instant instant() {
+    return Instant.ofEpochMilli(millis.get());
+  }
+
+  /** Moves the clock forward and fires whatever fell due. */
+  public void advance(Duration step) {
+    if (step.isNegative()) {
+      throw new IllegalArgumentException("a clock never goes back; step was " + step);
+    }
+    millis.addAndGet(step.toMillis());
+    listeners.forEach(Runnable::run);
+  }
+
+  public void advanceMillis(long stepMillis) {
+    advance(Duration.ofMillis(stepMillis));
+  }
+
+  public void advanceSeconds(long stepSeconds) {
+    advance(Duration.ofSeconds(stepSeconds));
+  }
+
+  @Override
+  public long parkNanosUntil(long deadlineMillis) {
+    return deadlineMillis <= millis.get() ? 0 : Long.MAX_VALUE;
+  }
+
+  @Override
+  public void onAdvance(Runnable listener) {
+    listeners.add(listener);
+  }
+}
