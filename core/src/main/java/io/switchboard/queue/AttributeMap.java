@@ -1,0 +1,86 @@
+package io.switchboard.queue;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * An immutable map view over a message's flat attribute array, so handing attributes to a caller
+ * copies nothing. The array is never mutated after it is built (updates replace it).
+ */
+final class AttributeMap extends AbstractMap<String, AttributeValue> {
+
+  private static final Object[] EMPTY = new Object[0];
+  private static final AttributeMap NONE = new AttributeMap(EMPTY);
+
+  private final Object[] entries;
+
+  private AttributeMap(Object[] entries) {
+    this.entries = entries;
+  }
+
+  static Map<String, AttributeValue> of(Object[] entries) {
+    return entries.length == 0 ? NONE : new AttributeMap(entries);
+  }
+
+  static Object[] empty() {
+    return EMPTY;
+  }
+
+  @Override
+  public int size() {
+    return entries.length / 2;
+  }
+
+  @Override
+  public AttributeValue get(Object key) {
+    for (int i = 0; i < entries.length; i += 2) {
+      if (entries[i].equals(key)) {
+        return (AttributeValue) entries[i + 1];
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public boolean containsKey(Object key) {
+    return get(key) != null;
+  }
+
+  @Override
+  public Set<Entry<String, AttributeValue>> entrySet() {
+    return new AbstractSet<>() {
+      @Override
+      public int size() {
+        return entries.length / 2;
+      }
+
+      @Override
+      public Iterator<Entry<String, AttributeValue>> iterator() {
+        return new Iterator<>() {
+          private int next;
+
+          @Override
+          public boolean hasNext() {
+            return next < entries.length;
+          }
+
+          @Override
+          public Entry<String, AttributeValue> next() {
+            if (next >= entries.length) {
+              throw new NoSuchElementException();
+            }
+            Entry<String, AttributeValue> e =
+                new SimpleImmutableEntry<>(
+                    (String) entries[next], (AttributeValue) entries[next + 1]);
+            next += 2;
+            return e;
+          }
+        };
+      }
+    };
+  }
+}

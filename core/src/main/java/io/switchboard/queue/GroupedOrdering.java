@@ -1,0 +1,190 @@
+package io.switchboard.queue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The SQS FIFO rules (seed 003) for grouped queues. Each message group is a line in send order; a
+ * group is <em>ready</em> when nothing of it is in flight and its head is available. Ready groups
+ * sit in a tree ordered by their head's (priority desc, seq), so a receive:
+ *
+ * <ol>
+ *   <li>takes the ready group whose head is best (oldest, at equal priority);
+ *   <li>takes as many of the following available messages of that group as fit;
+ *   <li>repeats while the batch is not full.
+ * </ol>
+ *
+ * A filter sees group heads only, so order within a group is never broken. Taking from a group
+ * blocks it until every message taken is acked, released or returned by timeout.
+ */
+final class GroupedOrdering extends Ordering {
+
+  /** One message group. Its ready-set key is copied from the head when it joins the set. */
+  static final class Group {
+    final String id;
+    final ArrayDeque<StoredMessage> line = new ArrayDeque<>(4);
+    int inFlight;
+    boolean ready;
+    int readyPriority;
+    long readySeq;
+
+    Group(String id) {
+      this.id = id;
+    }
+  }
+
+  private static final Comparator<Group> READY_ORDER =
+      (a, b) -> {
+        int c = Integer.compare(b.readyPriority, a.readyPriority);
+        if (c != 0) {
+          return c;
+        }
+        c = Long.compare(a.readySeq, b.readySeq);
+        return c != 0 ? c : a.id.compareTo(b.id);
+      };
+
+  private final Map<String, Group> groups = new HashMap<>();
+  private final TreeSet<Group> ready = new TreeSet<>(READY_ORDER);
+  private final Comparator<StoredMessage> messageOrder = comparator(Order.FIFO);
+  private final List<StoredMessage> newlyEligible;
+
+  GroupedOrdering(List<StoredMessage> newlyEligible) {
+    this.newlyEligible = newlyEligible;
+  }
+
+  /** The interned group id for a new message, so every message of a group shares one string. */
+  String canonicalGroupId(String groupId) {
+    Group g = groups.get(groupId);
+    return g == null ? groupId : g.id;
+  }
+
+  @Override
+  void added(StoredMessage m) {
+    Group g = groups.computeIfAbsent(m.groupId, Group::new);
+    g.line.addLast(m);
+    refresh(g);
+  }
+
+  @Override
+  void stateChanged(StoredMessage m, byte from) {
+    Group g = groups.get(m.groupId);
+    if (from == StoredMessage.IN_FLIGHT) {
+      g.inFlight--;
+    }
+    if (m.state == StoredMessage.IN_FLIGHT) {
+      g.inFlight++;
+    }
+    refresh(g);
+  }
+
+  @Override
+  void removed(StoredMessage m) {
+    Group g = groups.get(m.groupId);
+    if (g == null) {
+      return;
+    }
+    unready(g);
+    g.line.removeFirstOccurrence(m);
+    if (m.state == StoredMessage.IN_FLIGHT) {
+      g.inFlight--;
+    }
+    refresh(g);
+  }
+
+  @Override
+  void take(int max, MessageFilter filter, List<StoredMessage> out) {
+    Iterator<Group> it = ready.iterator();
+    List<Group> taken = new ArrayList<>();
+    while (out.size() < max && it.hasNext()) {
+      Group g = it.next();
+      if (filter != null && !filter.test(g.line.peekFirst())) {
+        continue;
+      }
+      it.remove();
+      g.ready = false;
+      taken.add(g);
+      for (StoredMessage m : g.line) {
+        if (out.size() >= max || m.state != StoredMessage.AVAILABLE) {
+          break;
+        }
+        out.add(m);
+        g.inFlight++;
+      }
+    }
+  }
+
+  @Override
+  void reorder(StoredMessage m, Runnable change) {
+    Group g = groups.get(m.groupId);
+    unready(g);
+    change.run();
+    refresh(g);
+  }
+
+  @Override
+  boolean hasEligible() {
+    return !ready.isEmpty();
+  }
+
+  @Override
+  boolean isEligible(StoredMessage m) {
+    Group g = groups.get(m.groupId);
+    return g != null && g.ready && g.line.peekFirst() == m;
+  }
+
+  @Override
+  Iterable<StoredMessage> availableAfter(StoredMessage after) {
+    List<StoredMessage> all = new ArrayList<>();
+    for (Group g : groups.values()) {
+      for (StoredMessage m : g.line) {
+        if (m.state == StoredMessage.AVAILABLE
+            && (after == null || messageOrder.compare(m, after) > 0)) {
+          all.add(m);
+        }
+      }
+    }
+    all.sort(messageOrder);
+    return all;
+  }
+
+  @Override
+  void clear() {
+    groups.clear();
+    ready.clear();
+  }
+
+  int groupCount() {
+    return groups.size();
+  }
+
+  private void unready(Group g) {
+    if (g.ready) {
+      ready.remove(g);
+      g.ready = false;
+    }
+  }
+
+  private void refresh(Group g) {
+    unready(g);
+    StoredMessage head = g.line.peekFirst();
+    if (head == null) {
+      if (g.inFlight == 0) {
+        groups.remove(g.id);
+      }
+      return;
+    }
+    if (g.inFlight == 0 && head.state == StoredMessage.AVAILABLE) {
+      g.readyPriority = head.priority;
+      g.readySeq = head.seq;
+      g.ready = true;
+      ready.add(g);
+      newlyEligible.add(head);
+    }
+  }
+}

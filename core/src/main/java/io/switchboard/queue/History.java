@@ -1,0 +1,39 @@
+package io.switchboard.queue;
+
+import java.util.ArrayDeque;
+
+/**
+ * Records of messages that left the queue (completed, failed, dead-lettered), readable by id for
+ * the queue's history retention. Every record lives the same time, so they expire in insertion
+ * order.
+ */
+final class History {
+
+  private record Entry(long serial, Message record, long until) {}
+
+  private final LongObjectMap<Message> bySerial = new LongObjectMap<>();
+  private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
+
+  void add(long serial, Message record, long until) {
+    bySerial.put(serial, record);
+    byAge.addLast(new Entry(serial, record, until));
+  }
+
+  Message find(long serial) {
+    return bySerial.get(serial);
+  }
+
+  void expire(long now) {
+    while (!byAge.isEmpty() && byAge.peekFirst().until <= now) {
+      Entry e = byAge.pollFirst();
+      if (bySerial.get(e.serial) == e.record) {
+        bySerial.remove(e.serial);
+      }
+    }
+  }
+
+  void clear() {
+    bySerial.clear();
+    byAge.clear();
+  }
+}

@@ -1,0 +1,722 @@
+package io.switchboard.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One queue of the in-memory engine: its configuration, messages, deduplication window, history,
+ * counters and blocked receivers. Every method runs under {@link #lock}, which the engine takes
+ * around each operation after calling {@link #begin}; moves to other queues are left in the outbox
+ * for the engine to carry out once the lock is released, so no thread ever holds two queue locks.
+ */
+final class LocalQueue {
+
+  /** A message on its way to another queue. */
+  record Transfer(StoredMessage message, String target, boolean redrive, LocalQueue from) {}
+
+  private static final int INTERN_LIMIT = 100_000;
+  private static final int INTERN_MAX_BYTES = 64;
+
+  final String name;
+  final boolean grouped;
+  final Instant createdAt;
+  final ReentrantLock lock = new ReentrantLock();
+
+  private final MemoryQueueEngine engine;
+  private final long receiptKey = ThreadLocalRandom.current().nextLong();
+  private final MessageTable table;
+  private final DedupWindow dedup = new DedupWindow();
+  private final History history = new History();
+  private final LinkedHashSet<Waiter> waiters = new LinkedHashSet<>();
+  private final Map<Object, Object> interned = new HashMap<>();
+  private final List<Transfer> outbox = new ArrayList<>();
+  private final QueueCounters counters = new QueueCounters();
+  private QueueConfig config;
+  private boolean deleted;
+  private long backSeq;
+
+  LocalQueue(MemoryQueueEngine engine, String name, QueueConfig config, Instant createdAt) {
+    this.engine = engine;
+    this.name = name;
+    this.grouped = QueueNames.isGrouped(name);
+    this.config = config;
+    this.createdAt = createdAt;
+    this.table = new MessageTable(grouped, config.order());
+  }
+
+  QueueConfig config() {
+    return config;
+  }
+
+  QueueInfo info() {
+    return new QueueInfo(name, grouped, config, createdAt);
+  }
+
+  void reconfigure(QueueConfig next) {
+    Order previous = config.order();
+    config = next;
+    if (previous != next.order()) {
+      table.reorderAll(next.order());
+    }
+  }
+
+  // ---- operation frame -------------------------------------------------------------------
+
+  /** Starts an operation: refuses a deleted queue, fires due timers, serves waiters first. */
+  void begin(long now) {
+    if (deleted) {
+      throw QueueException.queueNotFound(name);
+    }
+    advance(now);
+  }
+
+  /** Ends an operation: hands what became eligible to waiters, tidies the indexes. */
+  void end(long now) {
+    dispatch(now);
+    table.compact();
+    wakeTimerWaiter();
+  }
+
+  List<Transfer> drainOutbox() {
+    if (outbox.isEmpty()) {
+      return List.of();
+    }
+    List<Transfer> out = List.copyOf(outbox);
+    outbox.clear();
+    return out;
+  }
+
+  /** Fires visibility and expiry timers due by {@code now}, then serves waiters. */
+  void advance(long now) {
+    StoredMessage m;
+    while ((m = table.firstVisibleBy(now)) != null) {
+      if (m.state == StoredMessage.IN_FLIGHT) {
+        counters.released++;
+        if (exhausted(m)) {
+          deadLetter(m, now);
+          continue;
+        }
+      }
+      table.setState(m, StoredMessage.AVAILABLE, 0);
+    }
+    for (StoredMessage expired : table.expiredBy(now)) {
+      counters.expired++;
+      if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
+        deadLetter(expired, now);
+      } else {
+        table.detach(expired);
+      }
+    }
+    dedup.expire(now);
+    history.expire(now);
+    dispatch(now);
+    expireWaiters(now);
+  }
+
+  long nextDue() {
+    return table.nextDue();
+  }
+
+  // ---- send ------------------------------------------------------------------------------
+
+  List<SendResult> send(List<Prepared> batch, long now) {
+    int fresh = countFresh(batch, now);
+    makeRoom(fresh);
+    List<SendResult> results = new ArrayList<>(batch.size());
+    long seq = engine.nextSequences(fresh);
+    for (Prepared p : batch) {
+      SendResult dup = p.dedupKey() == null ? null : dedup.find(p.dedupKey(), now);
+      if (dup != null) {
+        counters.duplicates++;
+        results.add(new SendResult(dup.id(), dup.sequence(), true));
+        continue;
+      }
+      StoredMessage m = store(p, seq++, now);
+      table.insert(m);
+      counters.sent++;
+      SendResult result = new SendResult(engine.idOf(m.serial), m.seq, false);
+      if (p.dedupKey() != null) {
+        dedup.remember(p.dedupKey(), result, now);
+      }
+      results.add(result);
+    }
+    return results;
+  }
+
+  /** Sends that are not duplicates (of the window or of an earlier entry of the same batch). */
+  private int countFresh(List<Prepared> batch, long now) {
+    int fresh = 0;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Prepared p : batch) {
+      String key = p.dedupKey();
+      if (key == null || (dedup.find(key, now) == null && seen.add(key))) {
+        fresh++;
+      }
+    }
+    return fresh;
+  }
+
+  private void makeRoom(int fresh) {
+    if (config.maxDepth().isEmpty() || fresh == 0) {
+      return;
+    }
+    long max = config.maxDepth().getAsLong();
+    long excess = table.size() + fresh - max;
+    if (excess <= 0) {
+      return;
+    }
+    long droppable = table.available() + table.delayed();
+    if (config.overflow() == Overflow.REJECT || droppable < excess || fresh > max) {
+      throw new QueueException(
+          ErrorCode.QUEUE_FULL,
+          "queue '"
+              + name
+              + "' is full: maxDepth is "
+              + max
+              + ", it holds "
+              + table.size()
+              + ", and the send adds "
+              + fresh);
+    }
+    for (long i = 0; i < excess; i++) {
+      table.detach(table.oldestNotInFlight());
+      counters.shed++;
+    }
+  }
+
+  private StoredMessage store(Prepared p, long seq, long now) {
+    NewMessage src = p.source();
+    String groupId = src.groupId().map(this::internGroup).orElse(null);
+    StoredMessage m =
+        new StoredMessage(
+            seq, seq, now, p.body(), intern(p.attributes()), src.priority(), groupId, p.dedupId());
+    m.expiresAt = now + p.ttlMillis();
+    if (p.delayMillis() > 0) {
+      m.state = StoredMessage.DELAYED;
+      m.visibleAt = now + p.delayMillis();
+    } else {
+      m.state = StoredMessage.AVAILABLE;
+    }
+    return m;
+  }
+
+  // ---- receive ---------------------------------------------------------------------------
+
+  /** Takes and leases eligible messages now; empty when none. */
+  List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now) {
+    if (!table.ordering().hasEligible()) {
+      return List.of();
+    }
+    List<StoredMessage> taken = table.take(max, filter);
+    if (taken.isEmpty()) {
+      return List.of();
+    }
+    List<Message> out = new ArrayList<>(taken.size());
+    for (StoredMessage m : taken) {
+      table.lease(m, now, visibilityMillis);
+      counters.received++;
+      out.add(view(m, Receipts.encode(receiptKey, m.serial, m.receiveCount), null));
+    }
+    return out;
+  }
+
+  long visibilityMillis(ReceiveRequest request) {
+    return request.visibilityTimeout().orElse(config.visibilityTimeout()).toMillis();
+  }
+
+  long waitMillis(ReceiveRequest request) {
+    return request.waitTime().orElse(config.receiveWait()).toMillis();
+  }
+
+  Waiter enqueueWaiter(ReceiveRequest request, long now) {
+    Waiter w =
+        new Waiter(
+            request.maxMessages(),
+            visibilityMillis(request),
+            request.filter().orElse(null),
+            now + waitMillis(request));
+    waiters.add(w);
+    return w;
+  }
+
+  /** Gives up a wait (deadline or interrupt); false if a handover beat it. */
+  boolean abandon(Waiter w) {
+    boolean wasFirst = !waiters.isEmpty() && waiters.iterator().next() == w;
+    boolean removed = waiters.remove(w);
+    if (removed) {
+      w.complete(List.of());
+      if (wasFirst) {
+        wakeTimerWaiter();
+      }
+    }
+    return removed;
+  }
+
+  /** Whether {@code w} is first in line, and so the one that wakes for timers. */
+  boolean isTimerWaiter(Waiter w) {
+    return !waiters.isEmpty() && waiters.iterator().next() == w;
+  }
+
+  /**
+   * Hands newly eligible messages to waiters, first come first served among those whose filter
+   * accepts at least one of them.
+   */
+  private void dispatch(long now) {
+    List<StoredMessage> fresh = table.newlyEligible;
+    if (waiters.isEmpty() || fresh.isEmpty()) {
+      fresh.clear();
+      return;
+    }
+    Iterator<Waiter> it = waiters.iterator();
+    while (it.hasNext() && table.ordering().hasEligible()) {
+      Waiter w = it.next();
+      if (!acceptsAny(w.filter, fresh)) {
+        continue;
+      }
+      List<Message> got = take(w.maxMessages, w.filter, w.visibilityMillis, now);
+      if (!got.isEmpty()) {
+        it.remove();
+        w.complete(got);
+      }
+    }
+    fresh.clear();
+  }
+
+  private boolean acceptsAny(MessageFilter filter, List<StoredMessage> fresh) {
+    for (StoredMessage m : fresh) {
+      if (table.get(m.serial) == m
+          && table.ordering().isEligible(m)
+          && (filter == null || filter.test(m))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void expireWaiters(long now) {
+    if (waiters.isEmpty()) {
+      return;
+    }
+    Iterator<Waiter> it = waiters.iterator();
+    while (it.hasNext()) {
+      Waiter w = it.next();
+      if (w.deadline <= now) {
+        it.remove();
+        w.complete(List.of());
+      }
+    }
+  }
+
+  /** The first waiter parks until the next timer; wake it when that moved earlier. */
+  private void wakeTimerWaiter() {
+    if (!waiters.isEmpty()) {
+      java.util.concurrent.locks.LockSupport.unpark(waiters.iterator().next().thread);
+    }
+  }
+
+  int waiterCount() {
+    return waiters.size();
+  }
+
+  /** Ends every wait (queue deleted or engine closed). */
+  void releaseWaiters() {
+    for (Waiter w : waiters) {
+      w.complete(List.of());
+    }
+    waiters.clear();
+  }
+
+  // ---- lease operations ------------------------------------------------------------------
+
+  void ack(String receipt, long now) {
+    StoredMessage m = leased(receipt, false);
+    if (m == null) {
+      return;
+    }
+    table.detach(m);
+    counters.acked++;
+    remember(m, MessageState.COMPLETED, now);
+  }
+
+  void fail(String receipt, long now) {
+    StoredMessage m = leased(receipt, true);
+    table.detach(m);
+    counters.failed++;
+    remember(m, MessageState.FAILED, now);
+  }
+
+  void release(String receipt, Duration delay, boolean toBack, long now) {
+    QueueConfig.checkRange("delay", delay, Duration.ZERO, QueueConfig.MAX_DELAY);
+    if (toBack && grouped) {
+      throw conflict(
+          "release to the back is not allowed on grouped queue '"
+              + name
+              + "': order within a group is fixed");
+    }
+    StoredMessage m = leased(receipt, true);
+    counters.released++;
+    if (exhausted(m)) {
+      deadLetter(m, now);
+      return;
+    }
+    if (toBack) {
+      table.setSeq(m, backSeq());
+    }
+    if (delay.isZero()) {
+      table.setState(m, StoredMessage.AVAILABLE, 0);
+    } else {
+      table.setState(m, StoredMessage.DELAYED, now + delay.toMillis());
+    }
+  }
+
+  Message extend(String receipt, Duration visibility, long now) {
+    QueueConfig.checkRange(
+        "visibilityTimeout", visibility, Duration.ZERO, QueueConfig.MAX_VISIBILITY);
+    StoredMessage m = leased(receipt, true);
+    long until = now + visibility.toMillis();
+    long limit = m.leasedAt + QueueConfig.MAX_VISIBILITY.toMillis();
+    if (until > limit) {
+      throw QueueException.invalid(
+          "visibilityTimeout would end the lease "
+              + (until - m.leasedAt) / 1000
+              + " seconds after the receive; at most 43200 seconds (12 h) are allowed, got "
+              + visibility.toSeconds());
+    }
+    if (visibility.isZero()) {
+      counters.released++;
+      table.setState(m, StoredMessage.AVAILABLE, 0);
+    } else {
+      table.setState(m, StoredMessage.IN_FLIGHT, until);
+    }
+    return view(m, null, null);
+  }
+
+  void deadLetterLeased(String receipt, long now) {
+    requireDeadLetterTarget();
+    deadLetter(leased(receipt, true), now);
+  }
+
+  /**
+   * The leased message a receipt names. With {@code strict}, a message gone or no longer in flight
+   * is an error; otherwise (ack) null means "already gone, nothing to do".
+   */
+  private StoredMessage leased(String receipt, boolean strict) {
+    Receipts.Handle h = Receipts.decode(receiptKey, receipt, name);
+    StoredMessage m = table.get(h.serial());
+    if (m == null) {
+      if (strict) {
+        throw new QueueException(
+            ErrorCode.MESSAGE_NOT_FOUND,
+            "the message of this receipt is no longer in queue '" + name + "'");
+      }
+      return null;
+    }
+    if (m.receiveCount != h.receiveCount()) {
+      throw new QueueException(
+          ErrorCode.RECEIPT_STALE,
+          "receipt is stale: message '"
+              + engine.idOf(m.serial)
+              + "' was received again since (receive "
+              + m.receiveCount
+              + ", receipt from receive "
+              + h.receiveCount()
+              + ")");
+    }
+    if (strict && m.state != StoredMessage.IN_FLIGHT) {
+      throw new QueueException(
+          ErrorCode.MESSAGE_NOT_IN_FLIGHT,
+          "message '"
+              + engine.idOf(m.serial)
+              + "' is not in flight (its lease ran out); it is "
+              + m.publicState().wireName());
+    }
+    return m;
+  }
+
+  // ---- by-id operations ------------------------------------------------------------------
+
+  StoredMessage require(long serial, String id) {
+    StoredMessage m = serial == 0 ? null : table.get(serial);
+    if (m == null) {
+      throw QueueException.messageNotFound(name, id);
+    }
+    return m;
+  }
+
+  Message get(long serial, String id) {
+    StoredMessage m = serial == 0 ? null : table.get(serial);
+    if (m != null) {
+      return view(m, null, null);
+    }
+    Message h = serial == 0 ? null : history.find(serial);
+    if (h == null) {
+      throw QueueException.messageNotFound(name, id);
+    }
+    return h;
+  }
+
+  Message update(long serial, String id, MessageUpdate update) {
+    StoredMessage m = require(serial, id);
+    Object[] attributes = null;
+    if (update.attributes().isPresent()) {
+      attributes = Prepared.attributes(update.attributes().get(), "update");
+      int size = m.body.length + Prepared.attributeBytes(attributes);
+      if (size > config.maxMessageSize()) {
+        throw new QueueException(
+            ErrorCode.MESSAGE_TOO_LARGE,
+            "update makes the message "
+                + size
+                + " bytes (body plus attributes); queue '"
+                + name
+                + "' allows at most "
+                + config.maxMessageSize());
+      }
+    }
+    if (attributes != null) {
+      m.attributes = intern(attributes);
+    }
+    update.priority().ifPresent(p -> table.setPriority(m, p));
+    return view(m, null, null);
+  }
+
+  Message touch(long serial, String id) {
+    if (grouped) {
+      throw conflict(
+          "touch is not allowed on grouped queue '" + name + "': order within a group is fixed");
+    }
+    StoredMessage m = require(serial, id);
+    table.setSeq(m, backSeq());
+    return view(m, null, null);
+  }
+
+  void remove(long serial, String id) {
+    table.detach(require(serial, id));
+    counters.removed++;
+  }
+
+  void deadLetterById(long serial, String id, long now) {
+    requireDeadLetterTarget();
+    deadLetter(require(serial, id), now);
+  }
+
+  long purge() {
+    long n = table.size();
+    table.clear();
+    counters.removed += n;
+    return n;
+  }
+
+  // ---- moves between queues --------------------------------------------------------------
+
+  private boolean exhausted(StoredMessage m) {
+    return config.deadLetter().isPresent()
+        && m.receiveCount >= config.deadLetter().get().maxReceiveCount();
+  }
+
+  private void requireDeadLetterTarget() {
+    if (config.deadLetter().isEmpty()) {
+      throw conflict("queue '" + name + "' has no dead-letter target");
+    }
+  }
+
+  /** Takes {@code m} out and puts it in the outbox for the dead-letter target. */
+  private void deadLetter(StoredMessage m, long now) {
+    table.detach(m);
+    counters.deadLettered++;
+    remember(m, MessageState.DEAD_LETTERED, now);
+    m.deadLetterSource = name;
+    outbox.add(new Transfer(m, config.deadLetter().get().target(), false, this));
+  }
+
+  /** Detaches a message for a redrive; null when it is gone or leased (it stays). */
+  StoredMessage detachForRedrive(long serial) {
+    StoredMessage m = table.get(serial);
+    if (m == null || m.state == StoredMessage.IN_FLIGHT) {
+      return null;
+    }
+    table.detach(m);
+    return m;
+  }
+
+  /** Serials of the messages now in the queue, in delivery order (available first). */
+  List<Long> snapshotSerials() {
+    List<StoredMessage> all = new ArrayList<>();
+    table.forEach(all::add);
+    all.sort(table.order());
+    List<Long> serials = new ArrayList<>(all.size());
+    for (StoredMessage m : all) {
+      serials.add(m.serial);
+    }
+    return serials;
+  }
+
+  /** Receives a message moved from another queue; it goes to the back. */
+  Message accept(StoredMessage m, boolean redrive, long now) {
+    m.seq = engine.nextSequences(1);
+    m.state = StoredMessage.AVAILABLE;
+    m.visibleAt = 0;
+    m.expiresAt = now + config.retention().toMillis();
+    if (redrive) {
+      m.receiveCount = 0;
+      m.deadLetterSource = null;
+    }
+    m.attributes = intern(m.attributes);
+    table.insert(m);
+    return view(m, null, null);
+  }
+
+  /** Puts back a message whose move failed (its target vanished); it keeps its place. */
+  void putBack(StoredMessage m) {
+    m.state = StoredMessage.AVAILABLE;
+    m.visibleAt = 0;
+    table.insert(m);
+  }
+
+  // ---- browse and stats ------------------------------------------------------------------
+
+  Page browse(BrowseRequest request) {
+    StoredMessage after = request.cursor().map(this::decodeCursor).orElse(null);
+    MessageFilter filter = request.filter().orElse(null);
+    Iterable<StoredMessage> candidates =
+        request.includeInvisible()
+            ? BrowseMerge.merge(
+                table.ordering().availableAfter(after), invisibleAfter(after), table.order())
+            : table.ordering().availableAfter(after);
+    List<Message> items = new ArrayList<>();
+    StoredMessage last = null;
+    boolean more = false;
+    for (StoredMessage m : candidates) {
+      if (filter != null && !filter.test(m)) {
+        continue;
+      }
+      if (items.size() == request.limit()) {
+        more = true;
+        break;
+      }
+      items.add(view(m, null, null));
+      last = m;
+    }
+    return new Page(items, more ? Optional.of(encodeCursor(last)) : Optional.empty());
+  }
+
+  private List<StoredMessage> invisibleAfter(StoredMessage after) {
+    List<StoredMessage> out = new ArrayList<>();
+    for (StoredMessage m : table.timed()) {
+      if (after == null || table.order().compare(m, after) > 0) {
+        out.add(m);
+      }
+    }
+    out.sort(table.order());
+    return out;
+  }
+
+  private static String encodeCursor(StoredMessage m) {
+    return m.priority + ":" + m.seq + ":" + m.serial;
+  }
+
+  private StoredMessage decodeCursor(String cursor) {
+    String[] parts = cursor.split(":", -1);
+    try {
+      if (parts.length == 3) {
+        StoredMessage probe =
+            new StoredMessage(
+                Long.parseLong(parts[2]), Long.parseLong(parts[1]), 0, null, null, 0, null, null);
+        probe.priority = Integer.parseInt(parts[0]);
+        return probe;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw QueueException.invalid(
+        "cursor must be one returned by a previous browse, got '" + cursor + "'");
+  }
+
+  QueueStats stats(long now) {
+    long oldest = table.oldestSentAt();
+    return new QueueStats(
+        table.available(),
+        table.delayed(),
+        table.inFlight(),
+        oldest < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(Math.max(0, now - oldest))),
+        table.countsByPriority(),
+        waiters.size(),
+        counters.snapshot());
+  }
+
+  void markDeleted() {
+    deleted = true;
+    releaseWaiters();
+    table.clear();
+    history.clear();
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------
+
+  private long backSeq() {
+    return config.order() == Order.FIFO ? engine.nextSequences(1) : --backSeq;
+  }
+
+  private void remember(StoredMessage m, MessageState state, long now) {
+    if (config.historyRetention().isZero()) {
+      return;
+    }
+    history.add(m.serial, view(m, null, state), now + config.historyRetention().toMillis());
+  }
+
+  private QueueException conflict(String message) {
+    return new QueueException(ErrorCode.CONFLICT, message);
+  }
+
+  Message view(StoredMessage m, String receipt, MessageState override) {
+    MessageState state = override != null ? override : m.publicState();
+    boolean timed = override == null && m.isTimed();
+    return new Message(
+        engine.idOf(m.serial),
+        m.bodyText(),
+        AttributeMap.of(m.attributes),
+        m.priority,
+        Optional.ofNullable(m.groupId),
+        Optional.ofNullable(m.dedupId),
+        m.seq,
+        state,
+        Instant.ofEpochMilli(m.sentAt),
+        m.firstReceivedAt == 0
+            ? Optional.empty()
+            : Optional.of(Instant.ofEpochMilli(m.firstReceivedAt)),
+        m.receiveCount,
+        timed ? Optional.of(Instant.ofEpochMilli(m.visibleAt)) : Optional.empty(),
+        Instant.ofEpochMilli(m.expiresAt),
+        Optional.ofNullable(receipt),
+        Optional.ofNullable(m.deadLetterSource));
+  }
+
+  private String internGroup(String groupId) {
+    return (String) interned.computeIfAbsent(groupId, k -> k);
+  }
+
+  /** Shares attribute names and small values between messages; bounded, then stops sharing. */
+  private Object[] intern(Object[] attributes) {
+    for (int i = 0; i < attributes.length; i++) {
+      Object o = attributes[i];
+      if (o instanceof AttributeValue v && v.sizeInBytes() > INTERN_MAX_BYTES) {
+        continue;
+      }
+      Object shared = interned.get(o);
+      if (shared != null) {
+        attributes[i] = shared;
+      } else if (interned.size() < INTERN_LIMIT) {
+        interned.put(o, o);
+      }
+    }
+    return attributes;
+  }
+}

@@ -1,0 +1,581 @@
+package io.switchboard.queue;
+
+import io.switchboard.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The in-memory engine: a map of {@link LocalQueue}s, each guarded by its own lock. An operation
+ * locks exactly one queue; moves between queues (dead-lettering, redrive) detach under the source's
+ * lock and attach under the target's afterwards, so no thread holds two queue locks and no lock
+ * order can deadlock.
+ *
+ * <p>Time comes only from the injected {@link Clock}. Timers are lazy: every operation first fires
+ * whatever fell due. A blocked receive is woken by the operation that makes a message eligible for
+ * it; the first blocked receiver of a queue also wakes for that queue's next timer. Background
+ * housekeeping (rate-limited redrives, expiry of idle queues) runs on a daemon thread with the
+ * system clock, and on every advance of a manual clock.
+ */
+final class MemoryQueueEngine implements QueueEngine {
+
+  private final Clock clock;
+  private final int maxQueues;
+  private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+  private final AtomicLong sequence = new AtomicLong(1);
+  private final long idPrefix = ThreadLocalRandom.current().nextLong();
+  private final RedriveTasks redrives;
+  private final Thread housekeeper;
+  private volatile boolean closed;
+
+  MemoryQueueEngine(Clock clock, int maxQueues, Duration housekeepingInterval) {
+    this.clock = clock;
+    this.maxQueues = maxQueues;
+    this.redrives = new RedriveTasks(this);
+    clock.onAdvance(this::housekeeping);
+    if (clock == Clock.system()) {
+      long nanos = housekeepingInterval.toNanos();
+      housekeeper =
+          Thread.ofPlatform()
+              .daemon()
+              .name("switchboard-housekeeping")
+              .start(
+                  () -> {
+                    while (!closed) {
+                      LockSupport.parkNanos(nanos);
+                      housekeeping();
+                    }
+                  });
+    } else {
+      housekeeper = null;
+    }
+  }
+
+  // ---- identity and time -----------------------------------------------------------------
+
+  Clock clock() {
+    return clock;
+  }
+
+  /** Reserves {@code n} consecutive sequence numbers and returns the first. */
+  long nextSequences(int n) {
+    return sequence.getAndAdd(n);
+  }
+
+  String idOf(long serial) {
+    return new UUID(idPrefix, serial).toString();
+  }
+
+  /** The serial an id carries, or 0 when the id was not issued by this engine. */
+  long serialOf(String id) {
+    if (id == null || id.length() != 36) {
+      return 0;
+    }
+    try {
+      UUID uuid = UUID.fromString(id);
+      return uuid.getMostSignificantBits() == idPrefix ? uuid.getLeastSignificantBits() : 0;
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
+  }
+
+  // ---- queues ----------------------------------------------------------------------------
+
+  @Override
+  public QueueInfo createQueue(String name, QueueConfig config) {
+    open();
+    QueueNames.check(name, "name");
+    Objects.requireNonNull(config, "config");
+    checkConfig(name, config);
+    synchronized (queues) {
+      LocalQueue existing = queues.get(name);
+      if (existing != null) {
+        if (existing.config().equals(config)) {
+          return existing.info();
+        }
+        throw new QueueException(
+            ErrorCode.QUEUE_ALREADY_EXISTS,
+            "queue '" + name + "' exists with a different configuration");
+      }
+      if (queues.size() >= maxQueues) {
+        throw new QueueException(
+            ErrorCode.TOO_MANY_QUEUES,
+            "the engine holds its maximum of " + maxQueues + " queues; delete one first");
+      }
+      LocalQueue q = new LocalQueue(this, name, config, Instant.ofEpochMilli(clock.millis()));
+      queues.put(name, q);
+      return q.info();
+    }
+  }
+
+  private void checkConfig(String name, QueueConfig config) {
+    boolean grouped = QueueNames.isGrouped(name);
+    if (grouped && config.order() != Order.FIFO) {
+      throw QueueException.invalid(
+          "order must be fifo on grouped queue '"
+              + name
+              + "' (order within a group is fixed), got lifo");
+    }
+    if (!grouped && config.dedupScope() == DedupScope.GROUP) {
+      throw QueueException.invalid(
+          "dedupScope=group needs a grouped queue (name ending .fifo), got '" + name + "'");
+    }
+    if (config.deadLetter().isPresent()) {
+      String target = config.deadLetter().get().target();
+      if (target.equals(name)) {
+        throw QueueException.invalid(
+            "deadLetter.target must be another queue, got '" + name + "' itself");
+      }
+      LocalQueue t = queues.get(target);
+      if (t == null) {
+        throw new QueueException(
+            ErrorCode.QUEUE_NOT_FOUND,
+            "deadLetter.target '" + target + "' does not exist; create it first");
+      }
+      if (t.grouped != grouped) {
+        throw QueueException.invalid(
+            "deadLetter.target of a "
+                + (grouped ? "grouped" : "standard")
+                + " queue must be "
+                + (grouped ? "grouped (.fifo)" : "standard")
+                + ", got '"
+                + target
+                + "'");
+      }
+    }
+  }
+
+  @Override
+  public QueueInfo updateQueue(String name, QueueConfig config) {
+    Objects.requireNonNull(config, "config");
+    checkConfig(name, config);
+    return run(
+        name,
+        (q, now) -> {
+          q.reconfigure(config);
+          return q.info();
+        });
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    LocalQueue q = require(name);
+    q.lock.lock();
+    try {
+      q.markDeleted();
+      queues.remove(name, q);
+    } finally {
+      q.lock.unlock();
+    }
+    redrives.queueDeleted(name);
+  }
+
+  @Override
+  public QueueInfo queue(String name) {
+    return require(name).info();
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    List<QueueInfo> out = new ArrayList<>();
+    for (LocalQueue q : queues.values()) {
+      if (q.name.startsWith(prefix)) {
+        out.add(q.info());
+      }
+    }
+    out.sort(Comparator.comparing(QueueInfo::name));
+    return out;
+  }
+
+  LocalQueue require(String name) {
+    open();
+    LocalQueue q = name == null ? null : queues.get(name);
+    if (q == null) {
+      throw QueueException.queueNotFound(name);
+    }
+    return q;
+  }
+
+  LocalQueue find(String name) {
+    return queues.get(name);
+  }
+
+  // ---- messages --------------------------------------------------------------------------
+
+  @Override
+  public SendResult send(String queue, NewMessage message) {
+    Objects.requireNonNull(message, "message");
+    LocalQueue q = require(queue);
+    Prepared p = Prepared.of(message, "message", queue, q.grouped, q.config());
+    return run(queue, (lq, now) -> lq.send(List.of(p), now)).get(0);
+  }
+
+  @Override
+  public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
+    Objects.requireNonNull(messages, "messages");
+    if (messages.isEmpty() || messages.size() > ReceiveRequest.MAX_MESSAGES) {
+      throw new QueueException(
+          messages.isEmpty() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.BATCH_TOO_LARGE,
+          "a send batch must hold 1..1000 messages, got " + messages.size());
+    }
+    LocalQueue q = require(queue);
+    QueueConfig config = q.config();
+    List<Prepared> prepared = new ArrayList<>(messages.size());
+    for (int i = 0; i < messages.size(); i++) {
+      prepared.add(
+          Prepared.of(
+              Objects.requireNonNull(messages.get(i), "messages[" + i + "]"),
+              "messages[" + i + "]",
+              queue,
+              q.grouped,
+              config));
+    }
+    return run(queue, (lq, now) -> lq.send(prepared, now));
+  }
+
+  @Override
+  public List<Message> receive(String queue, ReceiveRequest request) {
+    Objects.requireNonNull(request, "request");
+    LocalQueue q = require(queue);
+    MessageFilter filter = request.filter().orElse(null);
+    Waiter[] waiter = new Waiter[1];
+    List<Message> got =
+        run(
+            queue,
+            (lq, now) -> {
+              List<Message> taken =
+                  lq.take(request.maxMessages(), filter, lq.visibilityMillis(request), now);
+              if (taken.isEmpty() && lq.waitMillis(request) > 0 && !closed) {
+                waiter[0] = lq.enqueueWaiter(request, now);
+              }
+              return taken;
+            });
+    return waiter[0] == null ? got : await(q, waiter[0]);
+  }
+
+  /** Parks until a handover, the deadline, or (first in line only) the queue's next timer. */
+  private List<Message> await(LocalQueue q, Waiter w) {
+    while (!w.done()) {
+      long now = clock.millis();
+      if (now >= w.deadline || Thread.currentThread().isInterrupted() || closed) {
+        abandon(q, w);
+        break;
+      }
+      long wakeAt = w.deadline;
+      q.lock.lock();
+      try {
+        if (q.isTimerWaiter(w)) {
+          wakeAt = Math.min(wakeAt, q.nextDue());
+        }
+      } finally {
+        q.lock.unlock();
+      }
+      long nanos = clock.parkNanosUntil(wakeAt);
+      if (nanos > 0) {
+        LockSupport.parkNanos(w, nanos);
+      } else if (wakeAt < w.deadline) {
+        tick(q);
+      }
+    }
+    return w.result();
+  }
+
+  private void abandon(LocalQueue q, Waiter w) {
+    q.lock.lock();
+    try {
+      q.abandon(w);
+    } finally {
+      q.lock.unlock();
+    }
+  }
+
+  @Override
+  public void ack(String queue, String receipt) {
+    run(
+        queue,
+        (q, now) -> {
+          q.ack(receipt, now);
+          return null;
+        });
+  }
+
+  @Override
+  public void release(String queue, String receipt, Duration delay, boolean toBack) {
+    Objects.requireNonNull(delay, "delay");
+    run(
+        queue,
+        (q, now) -> {
+          q.release(receipt, delay, toBack, now);
+          return null;
+        });
+  }
+
+  @Override
+  public Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    return run(queue, (q, now) -> q.extend(receipt, visibilityTimeout, now));
+  }
+
+  @Override
+  public void fail(String queue, String receipt) {
+    run(
+        queue,
+        (q, now) -> {
+          q.fail(receipt, now);
+          return null;
+        });
+  }
+
+  @Override
+  public void deadLetter(String queue, String receipt) {
+    run(
+        queue,
+        (q, now) -> {
+          q.deadLetterLeased(receipt, now);
+          return null;
+        });
+  }
+
+  @Override
+  public void deadLetterById(String queue, String id) {
+    run(
+        queue,
+        (q, now) -> {
+          q.deadLetterById(serialOf(id), id, now);
+          return null;
+        });
+  }
+
+  @Override
+  public Message update(String queue, String id, MessageUpdate update) {
+    Objects.requireNonNull(update, "update");
+    return run(queue, (q, now) -> q.update(serialOf(id), id, update));
+  }
+
+  @Override
+  public Message touch(String queue, String id) {
+    return run(queue, (q, now) -> q.touch(serialOf(id), id));
+  }
+
+  @Override
+  public void remove(String queue, String id) {
+    run(
+        queue,
+        (q, now) -> {
+          q.remove(serialOf(id), id);
+          return null;
+        });
+  }
+
+  @Override
+  public Message get(String queue, String id) {
+    return run(queue, (q, now) -> q.get(serialOf(id), id));
+  }
+
+  @Override
+  public Page browse(String queue, BrowseRequest request) {
+    Objects.requireNonNull(request, "request");
+    return run(queue, (q, now) -> q.browse(request));
+  }
+
+  @Override
+  public long purge(String queue) {
+    return run(queue, (q, now) -> q.purge());
+  }
+
+  @Override
+  public QueueStats stats(String queue) {
+    return run(queue, (q, now) -> q.stats(now));
+  }
+
+  // ---- redrive ---------------------------------------------------------------------------
+
+  @Override
+  public RedriveTask startRedrive(String source, RedriveRequest request) {
+    Objects.requireNonNull(request, "request");
+    return redrives.start(require(source), request);
+  }
+
+  @Override
+  public List<RedriveTask> redriveTasks(String source) {
+    require(source);
+    return redrives.list(source);
+  }
+
+  @Override
+  public RedriveTask cancelRedrive(String taskId) {
+    open();
+    return redrives.cancel(taskId);
+  }
+
+  @Override
+  public Message restore(String deadLetterQueue, String id) {
+    long serial = serialOf(id);
+    StoredMessage m =
+        run(
+            deadLetterQueue,
+            (q, now) -> {
+              StoredMessage found = q.require(serial, id);
+              if (found.deadLetterSource == null) {
+                throw new QueueException(
+                    ErrorCode.CONFLICT,
+                    "message '"
+                        + id
+                        + "' was not dead-lettered from another queue; redrive it to a named"
+                        + " destination instead");
+              }
+              if (find(found.deadLetterSource) == null) {
+                throw QueueException.queueNotFound(found.deadLetterSource);
+              }
+              if (q.detachForRedrive(serial) == null) {
+                throw new QueueException(
+                    ErrorCode.CONFLICT,
+                    "message '" + id + "' is leased; restore it after its lease ends");
+              }
+              return found;
+            });
+    String source = m.deadLetterSource;
+    Message placed = moveIn(source, m, true, require(deadLetterQueue));
+    if (placed == null) {
+      throw QueueException.queueNotFound(source);
+    }
+    return placed;
+  }
+
+  // ---- the operation frame and moves -----------------------------------------------------
+
+  /** One queue operation: lock, fire due timers, act, serve waiters, unlock, carry out moves. */
+  <T> T run(String name, QueueOperation<T> op) {
+    LocalQueue q = require(name);
+    List<LocalQueue.Transfer> moves;
+    T result;
+    q.lock.lock();
+    try {
+      long now = clock.millis();
+      q.begin(now);
+      result = op.apply(q, now);
+      q.end(now);
+    } finally {
+      moves = q.drainOutbox();
+      q.lock.unlock();
+    }
+    deliver(moves);
+    return result;
+  }
+
+  /** A unit of work on one locked queue. */
+  @FunctionalInterface
+  interface QueueOperation<T> {
+    T apply(LocalQueue queue, long now);
+  }
+
+  void deliver(List<LocalQueue.Transfer> moves) {
+    for (LocalQueue.Transfer t : moves) {
+      moveIn(t.target(), t.message(), t.redrive(), t.from());
+    }
+  }
+
+  /**
+   * Attaches a detached message to {@code targetName} and returns it as placed there. If the target
+   * is gone, puts it back into {@code from}, so that nothing is lost, and returns null.
+   */
+  Message moveIn(String targetName, StoredMessage m, boolean redrive, LocalQueue from) {
+    LocalQueue target = queues.get(targetName);
+    Message placed = target == null ? null : attach(target, m, redrive);
+    if (placed != null) {
+      return placed;
+    }
+    List<LocalQueue.Transfer> more = List.of();
+    from.lock.lock();
+    try {
+      from.putBack(m);
+      from.end(clock.millis());
+    } finally {
+      more = from.drainOutbox();
+      from.lock.unlock();
+    }
+    deliver(more);
+    return null;
+  }
+
+  private Message attach(LocalQueue target, StoredMessage m, boolean redrive) {
+    target.lock.lock();
+    try {
+      long now = clock.millis();
+      try {
+        target.begin(now);
+      } catch (QueueException deleted) {
+        return null;
+      }
+      Message placed = target.accept(m, redrive, now);
+      target.end(now);
+      return placed;
+    } finally {
+      List<LocalQueue.Transfer> more = target.drainOutbox();
+      target.lock.unlock();
+      deliver(more);
+    }
+  }
+
+  // ---- housekeeping ----------------------------------------------------------------------
+
+  private void housekeeping() {
+    if (closed) {
+      return;
+    }
+    for (LocalQueue q : queues.values()) {
+      tick(q);
+    }
+    redrives.progress(clock.millis());
+  }
+
+  /** Fires due timers of one queue and serves its waiters. */
+  void tick(LocalQueue q) {
+    List<LocalQueue.Transfer> moves;
+    q.lock.lock();
+    try {
+      long now = clock.millis();
+      try {
+        q.begin(now);
+      } catch (QueueException deleted) {
+        return;
+      }
+      q.end(now);
+    } finally {
+      moves = q.drainOutbox();
+      q.lock.unlock();
+    }
+    deliver(moves);
+  }
+
+  private void open() {
+    if (closed) {
+      throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (housekeeper != null) {
+      LockSupport.unpark(housekeeper);
+    }
+    for (LocalQueue q : queues.values()) {
+      q.lock.lock();
+      try {
+        q.releaseWaiters();
+      } finally {
+        q.lock.unlock();
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package io.switchboard.queue;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Decides which messages are eligible and in what order. {@link StandardOrdering} keeps available
+ * messages sorted by (priority desc, seq); {@link GroupedOrdering} keeps per-group lines and a
+ * sorted set of ready group heads (SQS FIFO rules). The owning {@link LocalQueue} tells it about
+ * every state change, under the queue's lock.
+ */
+abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
+
+  /** Priority descending, then seq ascending (FIFO) or descending (LIFO), then serial. */
+  static Comparator<StoredMessage> comparator(Order order) {
+    return order == Order.FIFO
+        ? (a, b) -> {
+          int c = Integer.compare(b.priority, a.priority);
+          if (c != 0) {
+            return c;
+          }
+          c = Long.compare(a.seq, b.seq);
+          return c != 0 ? c : Long.compare(a.serial, b.serial);
+        }
+        : (a, b) -> {
+          int c = Integer.compare(b.priority, a.priority);
+          if (c != 0) {
+            return c;
+          }
+          c = Long.compare(b.seq, a.seq);
+          return c != 0 ? c : Long.compare(a.serial, b.serial);
+        };
+  }
+
+  /** A new message entered the queue; its state (DELAYED or AVAILABLE) is set. */
+  abstract void added(StoredMessage m);
+
+  /**
+   * The message's state just changed from {@code from} to {@code m.state} (any change among
+   * DELAYED, AVAILABLE and IN_FLIGHT except a take, which the ordering does itself).
+   */
+  abstract void stateChanged(StoredMessage m, byte from);
+
+  /** The message is about to leave the queue (any state) or become unavailable. */
+  abstract void removed(StoredMessage m);
+
+  /**
+   * Picks up to {@code max} eligible messages in delivery order into {@code out} and takes them out
+   * of the eligible structures; the caller then leases each one.
+   */
+  abstract void take(int max, MessageFilter filter, List<StoredMessage> out);
+
+  /** Runs {@code change} (which may alter priority or seq) keeping the structures sorted. */
+  abstract void reorder(StoredMessage m, Runnable change);
+
+  /** Whether anything is eligible for an unfiltered receive. */
+  abstract boolean hasEligible();
+
+  /** Whether {@code m} is eligible right now (available, and a group head or behind one). */
+  abstract boolean isEligible(StoredMessage m);
+
+  /** Available messages in delivery order strictly after {@code after} (null: from the start). */
+  abstract Iterable<StoredMessage> availableAfter(StoredMessage after);
+
+  abstract void clear();
+}

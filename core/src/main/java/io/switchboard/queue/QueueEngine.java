@@ -1,0 +1,179 @@
+package io.switchboard.queue;
+
+import io.switchboard.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The queue engine: named queues with priority, FIFO or LIFO order, leases, delays, exact expiry,
+ * dead-letter queues, deduplication and message groups. Every implementation (in memory, embedded
+ * durable, database) passes the same contract suite, so callers cannot tell them apart except by
+ * what survives a restart.
+ *
+ * <p>Every method is safe to call from any number of threads. A message is leased to at most one
+ * consumer at a time. A method that throws {@link QueueException} has changed nothing.
+ *
+ * <p>Semantics follow {@code DESIGN.md}, "Queue semantics"; the points a caller must know are on
+ * each method.
+ */
+public interface QueueEngine extends AutoCloseable {
+
+  /** An in-memory engine on the system clock. */
+  static QueueEngine inMemory() {
+    return builder().build();
+  }
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Creates a queue. Creating a queue that exists with the same configuration returns it unchanged;
+   * with a different one fails with {@link ErrorCode#QUEUE_ALREADY_EXISTS}. A grouped queue (name
+   * ending {@code .fifo}) must have FIFO order.
+   */
+  QueueInfo createQueue(String name, QueueConfig config);
+
+  /**
+   * Replaces a queue's configuration. Messages already queued keep their delay and expiry times; a
+   * change of order re-sorts the queue.
+   */
+  QueueInfo updateQueue(String name, QueueConfig config);
+
+  /** Deletes a queue and its messages. Blocked receives on it return empty. */
+  void deleteQueue(String name);
+
+  QueueInfo queue(String name);
+
+  /** Queues whose name starts with {@code prefix} ("" for all), sorted by name. */
+  List<QueueInfo> listQueues(String prefix);
+
+  SendResult send(String queue, NewMessage message);
+
+  /**
+   * Sends up to 1000 messages at once. The batch is validated as a whole: one bad entry refuses the
+   * batch and enqueues nothing. Results are in request order.
+   */
+  List<SendResult> sendBatch(String queue, List<NewMessage> messages);
+
+  /**
+   * Takes up to {@code maxMessages} eligible messages in delivery order and leases them: each gets
+   * a new receipt, its receive count goes up by one, and it is invisible until the lease runs out.
+   * Eligible means available now, not expired, accepted by the filter, and (grouped queues) the
+   * head of a group with nothing in flight, or a message right behind it in the same group. With a
+   * wait and nothing eligible, blocks until something is or the wait ends; blocked receivers are
+   * served first come, first served among those whose filter matches.
+   */
+  List<Message> receive(String queue, ReceiveRequest request);
+
+  /**
+   * Deletes the leased message. Idempotent: acking a message already gone succeeds. A receipt made
+   * stale by a later receive of the same message fails with {@link ErrorCode#RECEIPT_STALE}.
+   */
+  void ack(String queue, String receipt);
+
+  /**
+   * Ends a lease early: the message returns to its place (or, with {@code toBack}, to the back of
+   * the queue) now or after {@code delay} (0..900 s). It counts toward the dead-letter limit.
+   */
+  void release(String queue, String receipt, Duration delay, boolean toBack);
+
+  default void release(String queue, String receipt) {
+    release(queue, receipt, Duration.ZERO, false);
+  }
+
+  /**
+   * Sets the remaining lease to {@code visibilityTimeout} from now; the lease may not end more than
+   * 12 hours after the receive. Zero makes the message available at once.
+   */
+  Message extend(String queue, String receipt, Duration visibilityTimeout);
+
+  /**
+   * Reports the leased message failed: it leaves the queue, and is kept as {@code failed} while the
+   * queue keeps history.
+   */
+  void fail(String queue, String receipt);
+
+  /** Moves the leased message to the dead-letter queue now. */
+  void deadLetter(String queue, String receipt);
+
+  /** Moves the message to the dead-letter queue now, whatever its state (its lease dies). */
+  void deadLetterById(String queue, String id);
+
+  /** Changes a message's priority and/or attributes while it is in the queue. */
+  Message update(String queue, String id, MessageUpdate update);
+
+  /** Sends a waiting message to the back of the queue (not allowed on grouped queues). */
+  Message touch(String queue, String id);
+
+  /** Removes a message whatever its state; its lease, if any, dies. */
+  void remove(String queue, String id);
+
+  /** The message's current state and contents, including history while the queue keeps it. */
+  Message get(String queue, String id);
+
+  Page browse(String queue, BrowseRequest request);
+
+  /** Deletes every message in the queue, leased or not. Returns how many. */
+  long purge(String queue);
+
+  QueueStats stats(String queue);
+
+  /**
+   * Starts moving the messages now in the dead-letter queue {@code source} to their source queues
+   * or a named destination. One running task per source.
+   */
+  RedriveTask startRedrive(String source, RedriveRequest request);
+
+  /** Tasks started on {@code source}, newest first, including finished ones. */
+  List<RedriveTask> redriveTasks(String source);
+
+  RedriveTask cancelRedrive(String taskId);
+
+  /** Moves one dead-lettered message back to the queue it came from (to the back). */
+  Message restore(String deadLetterQueue, String id);
+
+  /** Stops background work. Blocked receives return empty. */
+  @Override
+  void close();
+
+  /** Builds an in-memory engine. */
+  final class Builder {
+    private Clock clock = Clock.system();
+    private int maxQueues = 10_000;
+    private Duration housekeepingInterval = Duration.ofMillis(100);
+
+    private Builder() {}
+
+    /** The clock every timer reads; {@code ManualClock} in tests. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** The most queues the engine holds; 1..1000000, default 10000. */
+    public Builder maxQueues(int maxQueues) {
+      if (maxQueues < 1 || maxQueues > 1_000_000) {
+        throw QueueException.invalid("maxQueues must be 1..1000000, got " + maxQueues);
+      }
+      this.maxQueues = maxQueues;
+      return this;
+    }
+
+    /**
+     * How often background work (rate-limited redrives, expiry with no traffic) runs on the system
+     * clock; a manual clock runs it on every advance instead. Default 100 ms.
+     */
+    public Builder housekeepingInterval(Duration interval) {
+      QueueConfig.checkRange(
+          "housekeepingInterval", interval, Duration.ofMillis(1), Duration.ofMinutes(1));
+      this.housekeepingInterval = interval;
+      return this;
+    }
+
+    public QueueEngine build() {
+      return new MemoryQueueEngine(clock, maxQueues, housekeepingInterval);
+    }
+  }
+}

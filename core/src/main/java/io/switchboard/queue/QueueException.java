@@ -1,0 +1,40 @@
+package io.switchboard.queue;
+
+import java.util.Objects;
+
+/**
+ * The one exception type of the queue API. Every instance carries a stable {@link ErrorCode} and a
+ * message that says what was wrong, what is allowed, and the value given. An operation that throws
+ * has changed nothing.
+ */
+public class QueueException extends RuntimeException {
+
+  private final ErrorCode code;
+
+  public QueueException(ErrorCode code, String message) {
+    super(message);
+    this.code = Objects.requireNonNull(code, "code");
+  }
+
+  public QueueException(ErrorCode code, String message, Throwable cause) {
+    super(message, cause);
+    this.code = Objects.requireNonNull(code, "code");
+  }
+
+  public ErrorCode code() {
+    return code;
+  }
+
+  static QueueException invalid(String message) {
+    return new QueueException(ErrorCode.INVALID_ARGUMENT, message);
+  }
+
+  static QueueException queueNotFound(String name) {
+    return new QueueException(ErrorCode.QUEUE_NOT_FOUND, "queue '" + name + "' does not exist");
+  }
+
+  static QueueException messageNotFound(String queue, String id) {
+    return new QueueException(
+        ErrorCode.MESSAGE_NOT_FOUND, "message '" + id + "' is not in queue '" + queue + "'");
+  }
+}

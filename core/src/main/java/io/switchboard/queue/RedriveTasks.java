@@ -1,0 +1,209 @@
+package io.switchboard.queue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Redrive tasks: each moves the messages that were in a dead-letter queue when it started, in
+ * delivery order, to their source queues or a named destination, at most {@code maxPerSecond} (a
+ * budget of one second's worth at the start, then the rate). Messages leased when their turn comes
+ * are skipped and stay. Progress is made at start and on every housekeeping tick.
+ */
+final class RedriveTasks {
+
+  private static final int CHUNK = 1000;
+
+  private final MemoryQueueEngine engine;
+  private final List<Job> jobs = new CopyOnWriteArrayList<>();
+
+  RedriveTasks(MemoryQueueEngine engine) {
+    this.engine = engine;
+  }
+
+  /** One task's progress; its methods synchronize on the job. */
+  private final class Job {
+    final String id = UUID.randomUUID().toString();
+    final String source;
+    final Optional<String> destination;
+    final OptionalInt rate;
+    final List<Long> serials;
+    final long startedAt;
+    int next;
+    long moved;
+    RedriveTask.Status status = RedriveTask.Status.RUNNING;
+    String problem;
+
+    Job(String source, RedriveRequest request, List<Long> serials, long startedAt) {
+      this.source = source;
+      this.destination = request.destination();
+      this.rate = request.maxPerSecond();
+      this.serials = serials;
+      this.startedAt = startedAt;
+    }
+
+    synchronized RedriveTask snapshot() {
+      return new RedriveTask(
+          id,
+          source,
+          destination,
+          rate,
+          status,
+          moved,
+          serials.size(),
+          Instant.ofEpochMilli(startedAt),
+          Optional.ofNullable(problem));
+    }
+
+    synchronized void step(long now) {
+      while (status == RedriveTask.Status.RUNNING) {
+        long budget = budget(now);
+        if (next >= serials.size()) {
+          status = RedriveTask.Status.COMPLETED;
+          return;
+        }
+        if (budget <= 0) {
+          return;
+        }
+        int n = (int) Math.min(Math.min(budget, CHUNK), serials.size() - next);
+        if (!moveChunk(n)) {
+          return;
+        }
+      }
+    }
+
+    private long budget(long now) {
+      if (rate.isEmpty()) {
+        return Long.MAX_VALUE;
+      }
+      long r = rate.getAsInt();
+      return r + (now - startedAt) * r / 1000 - moved;
+    }
+
+    /** Moves the next {@code n} serials; false if the source vanished. */
+    private boolean moveChunk(int n) {
+      LocalQueue from = engine.find(source);
+      if (from == null) {
+        fail("source queue '" + source + "' was deleted");
+        return false;
+      }
+      List<StoredMessage> detached = new ArrayList<>(n);
+      try {
+        engine.run(
+            source,
+            (q, now) -> {
+              for (int i = 0; i < n; i++) {
+                StoredMessage m = q.detachForRedrive(serials.get(next + i));
+                if (m != null) {
+                  detached.add(m);
+                }
+              }
+              return null;
+            });
+      } catch (QueueException gone) {
+        fail("source queue '" + source + "' was deleted");
+        return false;
+      }
+      next += n;
+      for (StoredMessage m : detached) {
+        String target = destination.orElse(m.deadLetterSource);
+        if (target == null) {
+          problem = "some messages were not dead-lettered from another queue and stayed";
+          from = engine.find(source);
+          if (from != null) {
+            engine.moveIn(source, m, false, from);
+          }
+          continue;
+        }
+        if (engine.moveIn(target, m, true, from) != null) {
+          moved++;
+        } else {
+          problem = "queue '" + target + "' does not exist; its messages stayed";
+        }
+      }
+      return true;
+    }
+
+    private void fail(String why) {
+      status = RedriveTask.Status.FAILED;
+      problem = why;
+    }
+  }
+
+  RedriveTask start(LocalQueue source, RedriveRequest request) {
+    for (Job j : jobs) {
+      if (j.source.equals(source.name) && j.snapshot().status() == RedriveTask.Status.RUNNING) {
+        throw new QueueException(
+            ErrorCode.CONFLICT,
+            "queue '" + source.name + "' already has a running redrive task '" + j.id + "'");
+      }
+    }
+    request
+        .destination()
+        .ifPresent(
+            d -> {
+              LocalQueue target = engine.require(d);
+              if (target.grouped != source.grouped || d.equals(source.name)) {
+                throw QueueException.invalid(
+                    "redrive destination must be another queue of the same kind (grouped or"
+                        + " standard) as '"
+                        + source.name
+                        + "', got '"
+                        + d
+                        + "'");
+              }
+            });
+    List<Long> serials = engine.run(source.name, (q, now) -> q.snapshotSerials());
+    Job job = new Job(source.name, request, serials, engine.clock().millis());
+    jobs.add(job);
+    job.step(engine.clock().millis());
+    return job.snapshot();
+  }
+
+  List<RedriveTask> list(String source) {
+    List<RedriveTask> out = new ArrayList<>();
+    for (int i = jobs.size() - 1; i >= 0; i--) {
+      Job j = jobs.get(i);
+      if (j.source.equals(source)) {
+        out.add(j.snapshot());
+      }
+    }
+    return out;
+  }
+
+  RedriveTask cancel(String taskId) {
+    for (Job j : jobs) {
+      if (j.id.equals(taskId)) {
+        synchronized (j) {
+          if (j.status == RedriveTask.Status.RUNNING) {
+            j.status = RedriveTask.Status.CANCELLED;
+          }
+        }
+        return j.snapshot();
+      }
+    }
+    throw new QueueException(ErrorCode.TASK_NOT_FOUND, "no redrive task '" + taskId + "'");
+  }
+
+  void progress(long now) {
+    for (Job j : jobs) {
+      if (j.snapshot().status() == RedriveTask.Status.RUNNING) {
+        j.step(now);
+      }
+    }
+  }
+
+  void queueDeleted(String name) {
+    for (Job j : jobs) {
+      synchronized (j) {
+        if (j.source.equals(name) && j.status == RedriveTask.Status.RUNNING) {
+          j.fail("source queue '" + name + "' was deleted");
+        }
+      }
+    }
+  }
+}

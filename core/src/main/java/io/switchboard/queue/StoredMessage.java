@@ -1,0 +1,120 @@
+package io.switchboard.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One message as the engine keeps it. Mutable, and touched only under its queue's lock. Kept small
+ * on purpose (the heap budget is 400 bytes per queued message including a 100-byte body): the body
+ * stays UTF-8 bytes, attributes are one flat array of interned names and values, times are epoch
+ * milliseconds.
+ */
+final class StoredMessage implements MessageView {
+
+  static final byte DELAYED = 0;
+  static final byte AVAILABLE = 1;
+  static final byte IN_FLIGHT = 2;
+
+  /** Identity: unique across queues for the engine's lifetime, kept when moved between queues. */
+  final long serial;
+
+  final long sentAt;
+  final byte[] body;
+  final String groupId;
+  final String dedupId;
+
+  /** Ordering key within the priority: FIFO ascending, LIFO descending. */
+  long seq;
+
+  int priority;
+  byte state;
+  int receiveCount;
+
+  /** DELAYED and IN_FLIGHT: when the message becomes available. */
+  long visibleAt;
+
+  long expiresAt;
+  long firstReceivedAt;
+
+  /** IN_FLIGHT: when the current lease began (extend may not reach past it plus 12 h). */
+  long leasedAt;
+
+  /** [name0, value0, name1, value1, ...]; replaced, never mutated, so views may share it. */
+  Object[] attributes;
+
+  /** The queue this message was dead-lettered from, or null. */
+  String deadLetterSource;
+
+  StoredMessage(
+      long serial,
+      long seq,
+      long sentAt,
+      byte[] body,
+      Object[] attributes,
+      int priority,
+      String groupId,
+      String dedupId) {
+    this.serial = serial;
+    this.seq = seq;
+    this.sentAt = sentAt;
+    this.body = body;
+    this.attributes = attributes;
+    this.priority = priority;
+    this.groupId = groupId;
+    this.dedupId = dedupId;
+  }
+
+  /** True while the message is in the visibility timer set (delayed or leased). */
+  boolean isTimed() {
+    return state != AVAILABLE;
+  }
+
+  MessageState publicState() {
+    return switch (state) {
+      case DELAYED -> MessageState.DELAYED;
+      case AVAILABLE -> MessageState.AVAILABLE;
+      default -> MessageState.IN_FLIGHT;
+    };
+  }
+
+  String bodyText() {
+    return new String(body, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public AttributeValue attributeOrNull(String name) {
+    Object[] a = attributes;
+    for (int i = 0; i < a.length; i += 2) {
+      if (name.equals(a[i])) {
+        return (AttributeValue) a[i + 1];
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public Map<String, AttributeValue> attributes() {
+    return AttributeMap.of(attributes);
+  }
+
+  @Override
+  public int priority() {
+    return priority;
+  }
+
+  @Override
+  public Optional<String> groupId() {
+    return Optional.ofNullable(groupId);
+  }
+
+  @Override
+  public long sentAtMillis() {
+    return sentAt;
+  }
+
+  @Override
+  public int receiveCount() {
+    return receiveCount;
+  }
+}

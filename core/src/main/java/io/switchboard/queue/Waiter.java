@@ -1,0 +1,44 @@
+package io.switchboard.queue;
+
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A receive blocked in a long poll. Waiters queue up in arrival order; whoever makes a message
+ * eligible (a send, a release, a timer) hands it over under the queue's lock to the first waiter
+ * whose filter accepts it, then unparks that waiter. The handover is the lease: a waiter that wakes
+ * finds its messages already taken for it, so none can be stolen by a later receive.
+ */
+final class Waiter {
+
+  final int maxMessages;
+  final long visibilityMillis;
+  final MessageFilter filter;
+  final long deadline;
+  final Thread thread = Thread.currentThread();
+
+  private volatile boolean done;
+  private volatile List<Message> result = List.of();
+
+  Waiter(int maxMessages, long visibilityMillis, MessageFilter filter, long deadline) {
+    this.maxMessages = maxMessages;
+    this.visibilityMillis = visibilityMillis;
+    this.filter = filter;
+    this.deadline = deadline;
+  }
+
+  /** Completes the wait with {@code messages} (possibly none) and wakes the waiting thread. */
+  void complete(List<Message> messages) {
+    result = messages;
+    done = true;
+    LockSupport.unpark(thread);
+  }
+
+  boolean done() {
+    return done;
+  }
+
+  List<Message> result() {
+    return result;
+  }
+}
