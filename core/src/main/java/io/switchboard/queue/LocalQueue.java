@@ -40,7 +40,7 @@ final class LocalQueue {
   private final Map<Object, Object> interned = new HashMap<>();
   private final List<Transfer> outbox = new ArrayList<>();
   private final QueueCounters counters = new QueueCounters();
-  private QueueConfig config;
+  private volatile QueueConfig config;
   private boolean deleted;
   private long backSeq;
 
