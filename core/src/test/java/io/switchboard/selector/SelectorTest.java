@@ -166,6 +166,30 @@ class SelectorTest {
   }
 
   @Test
+  void parse_examplesFromTheDocs_matchAsDocumented() {
+    Map<String, Object> agent =
+        Map.of(
+            "language", "es",
+            "gender", "M",
+            "skills", List.of("billing", "spanish"),
+            "proficiency", 4,
+            "region", "emea");
+
+    assertTrue(Selector.parse("language = 'es' AND gender = 'M'").matches(Attributes.of(agent)));
+    assertTrue(
+        Selector.parse("skills HAS ALL ('billing', 'spanish') AND proficiency >= 3")
+            .matches(Attributes.of(agent)));
+    assertEquals(
+        Truth.UNKNOWN,
+        Selector.parse("priority > 5 OR (region IN ('emea', 'apac') AND NOT vip = TRUE)")
+            .evaluate(Attributes.of(agent)));
+    assertEquals(Truth.FALSE, Selector.parse("NOT region = 'emea'").evaluate(Attributes.of(agent)));
+    assertEquals(
+        Truth.TRUE,
+        Selector.parse("region2 IS NULL OR NOT region2 = 'emea'").evaluate(Attributes.of(agent)));
+  }
+
+  @Test
   void parse_null_isRefused() {
     assertThrows(NullPointerException.class, () -> Selector.parse(null));
   }
