@@ -201,12 +201,14 @@ final class Parser {
   }
 
   private Expression has(Operand left) {
-    HasMode mode = accept(Keyword.ANY) ? HasMode.ANY : accept(Keyword.ALL) ? HasMode.ALL : null;
-    if (mode == null) {
-      return new Expression.Has(
-          left, HasMode.ONE, List.of(literal("a literal, ANY or ALL after HAS")));
+    if (accept(Keyword.ANY)) {
+      return new Expression.Has(left, HasMode.ANY, literalList("HAS ANY ("));
     }
-    return new Expression.Has(left, mode, literalList("HAS " + mode + " ("));
+    if (accept(Keyword.ALL)) {
+      return new Expression.Has(left, HasMode.ALL, literalList("HAS ALL ("));
+    }
+    Object literal = literal("a literal, ANY or ALL after HAS");
+    return new Expression.Has(left, HasMode.ONE, List.of(literal));
   }
 
   private List<Object> literalList(String opening) {
