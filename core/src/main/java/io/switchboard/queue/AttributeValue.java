@@ -60,30 +60,39 @@ public sealed interface AttributeValue {
   }
 
   /**
-   * A decimal number kept as the text sent, so it round-trips exactly; {@link #decimal()} gives its
-   * value. Up to 38 significant digits and exponents from -128 to +126, as SQS allows.
+   * A decimal number kept as the text sent, so it round-trips exactly; {@link #decimal()} is its
+   * value without trailing zeros (so {@code 1} and {@code 1.0} are equal numbers). Up to 38
+   * significant digits, as SQS allows.
+   *
+   * @param decimal derived from {@code value}; whatever is passed is ignored
    */
-  record NumberValue(String dataType, String value) implements AttributeValue {
+  record NumberValue(String dataType, String value, BigDecimal decimal) implements AttributeValue {
     private static final int MAX_DIGITS = 38;
 
     public NumberValue {
       checkType(dataType, "Number");
       Objects.requireNonNull(value, "value");
-      BigDecimal parsed;
       try {
-        parsed = new BigDecimal(value.trim());
+        decimal = new BigDecimal(value.trim());
       } catch (NumberFormatException e) {
         throw QueueException.invalid(
             "a Number attribute must be a decimal number, got '" + value + "'");
       }
-      if (parsed.precision() > MAX_DIGITS) {
+      if (decimal.precision() > MAX_DIGITS) {
         throw QueueException.invalid(
-            "a Number attribute may have at most 38 significant digits, got " + parsed.precision());
+            "a Number attribute may have at most 38 significant digits, got "
+                + decimal.precision());
       }
+      decimal = decimal.stripTrailingZeros();
     }
 
-    public BigDecimal decimal() {
-      return new BigDecimal(value.trim());
+    public NumberValue(String dataType, String value) {
+      this(dataType, value, null);
+    }
+
+    /** The key under which the attribute index files this number. */
+    BigDecimal key() {
+      return decimal;
     }
 
     @Override

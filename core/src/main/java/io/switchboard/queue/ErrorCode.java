@@ -7,6 +7,8 @@ package io.switchboard.queue;
 public enum ErrorCode {
   /** A field is missing, malformed or out of range. The message names the field and the range. */
   INVALID_ARGUMENT,
+  /** A selector does not parse; the message gives the column and what was expected. */
+  INVALID_SELECTOR,
   /** The named queue does not exist. */
   QUEUE_NOT_FOUND,
   /** A queue of that name exists with a different configuration. */

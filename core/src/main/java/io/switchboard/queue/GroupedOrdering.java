@@ -4,9 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -54,8 +54,12 @@ final class GroupedOrdering extends Ordering {
   private final Comparator<StoredMessage> messageOrder = comparator(Order.FIFO);
   private final List<StoredMessage> newlyEligible;
 
-  GroupedOrdering(List<StoredMessage> newlyEligible) {
+  /** Over the heads of ready groups only, so a selector sees group heads only. */
+  private final AttributeIndex index;
+
+  GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible) {
     this.newlyEligible = newlyEligible;
+    this.index = indexed.isEmpty() ? null : new AttributeIndex(indexed, messageOrder);
   }
 
   /** The interned group id for a new message, so every message of a group shares one string. */
@@ -68,6 +72,9 @@ final class GroupedOrdering extends Ordering {
   void added(StoredMessage m) {
     Group g = groups.computeIfAbsent(m.groupId, Group::new);
     g.line.addLast(m);
+    if (m.state == StoredMessage.IN_FLIGHT) {
+      g.inFlight++; // only when rebuilding a queue that has leases
+    }
     refresh(g);
   }
 
@@ -98,24 +105,59 @@ final class GroupedOrdering extends Ordering {
   }
 
   @Override
-  void take(int max, MessageFilter filter, List<StoredMessage> out) {
-    Iterator<Group> it = ready.iterator();
-    List<Group> taken = new ArrayList<>();
-    while (out.size() < max && it.hasNext()) {
-      Group g = it.next();
-      if (filter != null && !filter.test(g.line.peekFirst())) {
-        continue;
-      }
-      it.remove();
-      g.ready = false;
-      taken.add(g);
-      for (StoredMessage m : g.line) {
-        if (out.size() >= max || m.state != StoredMessage.AVAILABLE) {
-          break;
+  void take(int max, MessageFilter filter, long now, List<StoredMessage> out) {
+    AttributeIndex.Cursor cursor =
+        index != null && filter instanceof SelectorFilter s
+            ? IndexPlanner.plan(s.selector().expression(), index)
+            : null;
+    if (cursor != null) {
+      StoredMessage head = cursor.higher(null);
+      while (out.size() < max && head != null) {
+        StoredMessage next = cursor.higher(head);
+        if (filter.test(head, now)) {
+          takeFrom(groups.get(head.groupId), max, out);
         }
-        out.add(m);
-        g.inFlight++;
+        head = next;
       }
+      return;
+    }
+    List<Group> chosen = new ArrayList<>();
+    int room = max;
+    for (Group g : ready) {
+      if (room == 0) {
+        break;
+      }
+      if (filter == null || filter.test(g.line.peekFirst(), now)) {
+        chosen.add(g);
+        room -= Math.min(room, availableRun(g));
+      }
+    }
+    for (Group g : chosen) {
+      takeFrom(g, max, out);
+    }
+  }
+
+  /** How many available messages the group's line starts with. */
+  private static int availableRun(Group g) {
+    int n = 0;
+    for (StoredMessage m : g.line) {
+      if (m.state != StoredMessage.AVAILABLE) {
+        break;
+      }
+      n++;
+    }
+    return n;
+  }
+
+  /** Rule 2: the head, then as many following available messages of its group as fit. */
+  private void takeFrom(Group g, int max, List<StoredMessage> out) {
+    unready(g);
+    for (StoredMessage m : g.line) {
+      if (out.size() >= max || m.state != StoredMessage.AVAILABLE) {
+        break;
+      }
+      out.add(m);
+      g.inFlight++;
     }
   }
 
@@ -138,8 +180,9 @@ final class GroupedOrdering extends Ordering {
     return g != null && g.ready && g.line.peekFirst() == m;
   }
 
+  /** Every available message (not only heads), sorted per call: browsing costs O(n log n). */
   @Override
-  Iterable<StoredMessage> availableAfter(StoredMessage after) {
+  Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
     List<StoredMessage> all = new ArrayList<>();
     for (Group g : groups.values()) {
       for (StoredMessage m : g.line) {
@@ -157,6 +200,9 @@ final class GroupedOrdering extends Ordering {
   void clear() {
     groups.clear();
     ready.clear();
+    if (index != null) {
+      index.clear();
+    }
   }
 
   int groupCount() {
@@ -167,6 +213,9 @@ final class GroupedOrdering extends Ordering {
     if (g.ready) {
       ready.remove(g);
       g.ready = false;
+      if (index != null) {
+        index.remove(g.line.peekFirst());
+      }
     }
   }
 
@@ -184,6 +233,9 @@ final class GroupedOrdering extends Ordering {
       g.readySeq = head.seq;
       g.ready = true;
       ready.add(g);
+      if (index != null) {
+        index.add(head);
+      }
       newlyEligible.add(head);
     }
   }

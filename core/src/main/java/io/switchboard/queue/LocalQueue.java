@@ -50,7 +50,7 @@ final class LocalQueue {
     this.grouped = QueueNames.isGrouped(name);
     this.config = config;
     this.createdAt = createdAt;
-    this.table = new MessageTable(grouped, config.order());
+    this.table = new MessageTable(grouped, config.order(), config.indexedAttributes());
   }
 
   QueueConfig config() {
@@ -62,10 +62,11 @@ final class LocalQueue {
   }
 
   void reconfigure(QueueConfig next) {
-    Order previous = config.order();
+    QueueConfig previous = config;
     config = next;
-    if (previous != next.order()) {
-      table.reorderAll(next.order());
+    if (previous.order() != next.order()
+        || !previous.indexedAttributes().equals(next.indexedAttributes())) {
+      table.rebuild(next.order(), next.indexedAttributes());
     }
   }
 
@@ -216,7 +217,7 @@ final class LocalQueue {
     if (!table.ordering().hasEligible()) {
       return List.of();
     }
-    List<StoredMessage> taken = table.take(max, filter);
+    List<StoredMessage> taken = table.take(max, filter, now);
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -279,7 +280,7 @@ final class LocalQueue {
     Iterator<Waiter> it = waiters.iterator();
     while (it.hasNext() && table.ordering().hasEligible()) {
       Waiter w = it.next();
-      if (!acceptsAny(w.filter, fresh)) {
+      if (!acceptsAny(w.filter, fresh, now)) {
         continue;
       }
       List<Message> got = take(w.maxMessages, w.filter, w.visibilityMillis, now);
@@ -291,11 +292,11 @@ final class LocalQueue {
     fresh.clear();
   }
 
-  private boolean acceptsAny(MessageFilter filter, List<StoredMessage> fresh) {
+  private boolean acceptsAny(MessageFilter filter, List<StoredMessage> fresh, long now) {
     for (StoredMessage m : fresh) {
       if (table.get(m.serial) == m
           && table.ordering().isEligible(m)
-          && (filter == null || filter.test(m))) {
+          && (filter == null || filter.test(m, now))) {
         return true;
       }
     }
@@ -482,7 +483,7 @@ final class LocalQueue {
       }
     }
     if (attributes != null) {
-      m.attributes = intern(attributes);
+      table.setAttributes(m, intern(attributes));
     }
     update.priority().ifPresent(p -> table.setPriority(m, p));
     return view(m, null, null);
@@ -583,19 +584,19 @@ final class LocalQueue {
 
   // ---- browse and stats ------------------------------------------------------------------
 
-  Page browse(BrowseRequest request) {
+  Page browse(BrowseRequest request, long now) {
     StoredMessage after = request.cursor().map(this::decodeCursor).orElse(null);
     MessageFilter filter = request.filter().orElse(null);
+    Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
     Iterable<StoredMessage> candidates =
         request.includeInvisible()
-            ? BrowseMerge.merge(
-                table.ordering().availableAfter(after), invisibleAfter(after), table.order())
-            : table.ordering().availableAfter(after);
+            ? BrowseMerge.merge(available, invisibleAfter(after), table.order())
+            : available;
     List<Message> items = new ArrayList<>();
     StoredMessage last = null;
     boolean more = false;
     for (StoredMessage m : candidates) {
-      if (filter != null && !filter.test(m)) {
+      if (filter != null && !filter.test(m, now)) {
         continue;
       }
       if (items.size() == request.limit()) {

@@ -384,7 +384,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public Page browse(String queue, BrowseRequest request) {
     Objects.requireNonNull(request, "request");
-    return run(queue, (q, now) -> q.browse(request));
+    return run(queue, (q, now) -> q.browse(request, now));
   }
 
   @Override

@@ -9,4 +9,12 @@ package io.switchboard.queue;
 public interface MessageFilter {
 
   boolean test(MessageView message);
+
+  /**
+   * Tests at a given time; the engine always calls this form, with its clock's time, so that
+   * filters over a message's age agree with the engine's timers. By default ignores the time.
+   */
+  default boolean test(MessageView message, long nowMillis) {
+    return test(message);
+  }
 }

@@ -3,6 +3,7 @@ package io.switchboard.queue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -31,24 +32,30 @@ final class MessageTable {
   private long delayed;
   private long inFlight;
 
-  MessageTable(boolean grouped, Order order) {
-    ordering =
-        grouped
-            ? new GroupedOrdering(newlyEligible)
-            : new StandardOrdering(Ordering.comparator(order), newlyEligible);
+  private final boolean grouped;
+
+  MessageTable(boolean grouped, Order order, Set<String> indexed) {
+    this.grouped = grouped;
+    this.ordering = newOrdering(order, indexed);
+  }
+
+  private Ordering newOrdering(Order order, Set<String> indexed) {
+    return grouped
+        ? new GroupedOrdering(indexed, newlyEligible)
+        : new StandardOrdering(Ordering.comparator(order), indexed, newlyEligible);
   }
 
   Ordering ordering() {
     return ordering;
   }
 
-  /** Re-sorts a standard queue for a new order. */
-  void reorderAll(Order order) {
-    if (ordering instanceof GroupedOrdering) {
-      return;
-    }
-    ordering = new StandardOrdering(Ordering.comparator(order), newlyEligible);
-    byId.forEachValue(ordering::added);
+  /** Rebuilds the ordering for a new order or a new set of indexed attributes. */
+  void rebuild(Order order, Set<String> indexed) {
+    ordering = newOrdering(order, indexed);
+    List<StoredMessage> all = new ArrayList<>(byId.size());
+    byId.forEachValue(all::add);
+    all.sort(Comparator.comparingLong(m -> m.seq));
+    all.forEach(ordering::added);
     newlyEligible.clear();
   }
 
@@ -97,9 +104,9 @@ final class MessageTable {
   }
 
   /** Picks up to {@code max} eligible messages in order; the caller leases each one. */
-  List<StoredMessage> take(int max, MessageFilter filter) {
+  List<StoredMessage> take(int max, MessageFilter filter, long now) {
     List<StoredMessage> out = new ArrayList<>(Math.min(max, 16));
-    ordering.take(max, filter, out);
+    ordering.take(max, filter, now, out);
     return out;
   }
 
@@ -137,6 +144,10 @@ final class MessageTable {
     countPriority(m.priority, -1);
     countPriority(priority, 1);
     ordering.reorder(m, () -> m.priority = priority);
+  }
+
+  void setAttributes(StoredMessage m, Object[] attributes) {
+    ordering.reorder(m, () -> m.attributes = attributes);
   }
 
   void setSeq(StoredMessage m, long seq) {

@@ -48,7 +48,7 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
    * Picks up to {@code max} eligible messages in delivery order into {@code out} and takes them out
    * of the eligible structures; the caller then leases each one.
    */
-  abstract void take(int max, MessageFilter filter, List<StoredMessage> out);
+  abstract void take(int max, MessageFilter filter, long now, List<StoredMessage> out);
 
   /** Runs {@code change} (which may alter priority or seq) keeping the structures sorted. */
   abstract void reorder(StoredMessage m, Runnable change);
@@ -59,8 +59,12 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
   /** Whether {@code m} is eligible right now (available, and a group head or behind one). */
   abstract boolean isEligible(StoredMessage m);
 
-  /** Available messages in delivery order strictly after {@code after} (null: from the start). */
-  abstract Iterable<StoredMessage> availableAfter(StoredMessage after);
+  /**
+   * Eligible messages in delivery order strictly after {@code after} (null: from the start) that
+   * may pass {@code filter} (null: all): from the attribute index when the filter is a selector it
+   * can serve, else every one. The caller still tests the filter.
+   */
+  abstract Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter);
 
   abstract void clear();
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A queue's configuration, validated on construction: every out-of-range value is refused with a
@@ -27,6 +29,7 @@ import java.util.OptionalLong;
  * @param dedupScope where deduplication ids must be unique (grouped queues)
  * @param historyRetention how long acknowledged and failed messages stay readable by id; 0 keeps
  *     none; at most 14 days
+ * @param indexedAttributes attributes a selector can find without walking the queue; at most 16
  */
 public record QueueConfig(
     Order order,
@@ -41,7 +44,8 @@ public record QueueConfig(
     Overflow overflow,
     boolean contentBasedDeduplication,
     DedupScope dedupScope,
-    Duration historyRetention) {
+    Duration historyRetention,
+    Set<String> indexedAttributes) {
 
   public static final Duration MAX_VISIBILITY = Duration.ofHours(12);
   public static final Duration MAX_DELAY = Duration.ofSeconds(900);
@@ -51,6 +55,8 @@ public record QueueConfig(
   public static final int MIN_MESSAGE_SIZE = 1024;
   public static final int MAX_MESSAGE_SIZE = 1024 * 1024;
   public static final long MAX_DEPTH_LIMIT = 1_000_000_000L;
+  public static final int MAX_INDEXED_ATTRIBUTES = 16;
+  private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   private static final QueueConfig DEFAULTS = builder().build();
 
@@ -74,6 +80,20 @@ public record QueueConfig(
         && (maxDepth.getAsLong() < 1 || maxDepth.getAsLong() > MAX_DEPTH_LIMIT)) {
       throw QueueException.invalid(
           "maxDepth must be 1..1000000000 messages, got " + maxDepth.getAsLong());
+    }
+    indexedAttributes = Set.copyOf(Objects.requireNonNull(indexedAttributes, "indexedAttributes"));
+    if (indexedAttributes.size() > MAX_INDEXED_ATTRIBUTES) {
+      throw QueueException.invalid(
+          "indexedAttributes may name at most 16 attributes, got " + indexedAttributes.size());
+    }
+    for (String name : indexedAttributes) {
+      if (!ATTRIBUTE_NAME.matcher(name).matches() || name.startsWith("sys.")) {
+        throw QueueException.invalid(
+            "indexedAttributes: a name must be 1..256 characters of [A-Za-z0-9_.-] and not start"
+                + " with 'sys.', got '"
+                + name
+                + "'");
+      }
     }
     if (onExpire == ExpiryAction.DEAD_LETTER && deadLetter.isEmpty()) {
       throw QueueException.invalid(
@@ -124,6 +144,7 @@ public record QueueConfig(
     private boolean contentBasedDeduplication;
     private DedupScope dedupScope = DedupScope.QUEUE;
     private Duration historyRetention = Duration.ZERO;
+    private Set<String> indexedAttributes = Set.of();
 
     private Builder() {}
 
@@ -141,6 +162,7 @@ public record QueueConfig(
       contentBasedDeduplication = c.contentBasedDeduplication;
       dedupScope = c.dedupScope;
       historyRetention = c.historyRetention;
+      indexedAttributes = c.indexedAttributes;
     }
 
     public Builder order(Order order) {
@@ -219,6 +241,16 @@ public record QueueConfig(
       return this;
     }
 
+    /** Attributes to index for filtered receive and browse (see {@code docs/selectors.md}). */
+    public Builder indexedAttributes(Set<String> indexedAttributes) {
+      this.indexedAttributes = indexedAttributes;
+      return this;
+    }
+
+    public Builder indexedAttributes(String... indexedAttributes) {
+      return indexedAttributes(Set.of(indexedAttributes));
+    }
+
     public QueueConfig build() {
       return new QueueConfig(
           order,
@@ -233,7 +265,8 @@ public record QueueConfig(
           overflow,
           contentBasedDeduplication,
           dedupScope,
-          historyRetention);
+          historyRetention,
+          indexedAttributes);
     }
   }
 }

@@ -78,6 +78,14 @@ public record ReceiveRequest(
       return this;
     }
 
+    /**
+     * Filters with a selector ({@code docs/selectors.md}), e.g. {@code language = 'es' AND gender =
+     * 'M'}; refused with {@link ErrorCode#INVALID_SELECTOR} when it does not parse.
+     */
+    public Builder selector(String selector) {
+      return filter(SelectorFilter.parse(selector));
+    }
+
     public ReceiveRequest build() {
       return new ReceiveRequest(maxMessages, visibilityTimeout, waitTime, filter);
     }

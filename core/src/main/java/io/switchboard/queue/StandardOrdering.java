@@ -3,75 +3,145 @@ package io.switchboard.queue;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Available messages of a standard queue in one red-black tree ordered by (priority desc, seq). An
- * unfiltered receive polls the first entry; a filtered one walks the tree in order, testing each
- * message (the attribute index replaces that walk for indexed attributes).
+ * Available messages of a standard queue in one red-black tree ordered by (priority desc, seq),
+ * plus an {@link AttributeIndex} over them when the queue indexes attributes. An unfiltered receive
+ * polls the first entry; a selector over indexed attributes walks the index; any other filter walks
+ * the tree in order, testing each message.
  */
 final class StandardOrdering extends Ordering {
 
   private final Comparator<StoredMessage> comparator;
   private final TreeSet<StoredMessage> available;
   private final List<StoredMessage> newlyEligible;
+  private final AttributeIndex index;
 
-  StandardOrdering(Comparator<StoredMessage> comparator, List<StoredMessage> newlyEligible) {
+  StandardOrdering(
+      Comparator<StoredMessage> comparator,
+      Set<String> indexed,
+      List<StoredMessage> newlyEligible) {
     this.comparator = comparator;
     this.available = new TreeSet<>(comparator);
     this.newlyEligible = newlyEligible;
+    this.index = indexed.isEmpty() ? null : new AttributeIndex(indexed, comparator);
   }
 
   @Override
   void added(StoredMessage m) {
     if (m.state == StoredMessage.AVAILABLE) {
-      available.add(m);
-      newlyEligible.add(m);
+      enter(m);
     }
   }
 
   @Override
   void stateChanged(StoredMessage m, byte from) {
     if (from == StoredMessage.AVAILABLE) {
-      available.remove(m);
+      leave(m);
     }
     if (m.state == StoredMessage.AVAILABLE) {
-      available.add(m);
-      newlyEligible.add(m);
+      enter(m);
     }
   }
 
   @Override
   void removed(StoredMessage m) {
     if (m.state == StoredMessage.AVAILABLE) {
-      available.remove(m);
+      leave(m);
+    }
+  }
+
+  private void enter(StoredMessage m) {
+    available.add(m);
+    if (index != null) {
+      index.add(m);
+    }
+    newlyEligible.add(m);
+  }
+
+  private void leave(StoredMessage m) {
+    if (available.remove(m) && index != null) {
+      index.remove(m);
     }
   }
 
   @Override
-  void take(int max, MessageFilter filter, List<StoredMessage> out) {
+  void take(int max, MessageFilter filter, long now, List<StoredMessage> out) {
     if (filter == null) {
       while (out.size() < max && !available.isEmpty()) {
-        out.add(available.pollFirst());
+        StoredMessage m = available.pollFirst();
+        if (index != null) {
+          index.remove(m);
+        }
+        out.add(m);
       }
       return;
     }
-    Iterator<StoredMessage> it = available.iterator();
+    Iterator<StoredMessage> it = candidates(null, filter).iterator();
     while (out.size() < max && it.hasNext()) {
       StoredMessage m = it.next();
-      if (filter.test(m)) {
-        it.remove();
+      if (filter.test(m, now)) {
         out.add(m);
       }
     }
+    for (StoredMessage m : out) {
+      leave(m);
+    }
+  }
+
+  @Override
+  Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
+    AttributeIndex.Cursor cursor = plan(filter);
+    if (cursor == null) {
+      return after == null ? available : available.tailSet(after, false);
+    }
+    return () -> walk(cursor, after);
+  }
+
+  private AttributeIndex.Cursor plan(MessageFilter filter) {
+    if (index == null || !(filter instanceof SelectorFilter s)) {
+      return null;
+    }
+    return IndexPlanner.plan(s.selector().expression(), index);
+  }
+
+  /** Iterates a cursor from just after {@code after}; safe while taken messages leave the index. */
+  static Iterator<StoredMessage> walk(AttributeIndex.Cursor cursor, StoredMessage after) {
+    return new Iterator<>() {
+      private StoredMessage next = cursor.higher(after);
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public StoredMessage next() {
+        if (next == null) {
+          throw new NoSuchElementException();
+        }
+        StoredMessage out = next;
+        next = cursor.higher(out);
+        return out;
+      }
+    };
   }
 
   @Override
   void reorder(StoredMessage m, Runnable change) {
-    boolean present = m.state == StoredMessage.AVAILABLE && available.remove(m);
+    boolean present = m.state == StoredMessage.AVAILABLE && available.contains(m);
+    if (present) {
+      leave(m);
+    }
     change.run();
     if (present) {
       available.add(m);
+      if (index != null) {
+        index.add(m);
+      }
     }
   }
 
@@ -85,11 +155,6 @@ final class StandardOrdering extends Ordering {
     return m.state == StoredMessage.AVAILABLE;
   }
 
-  @Override
-  Iterable<StoredMessage> availableAfter(StoredMessage after) {
-    return after == null ? available : available.tailSet(after, false);
-  }
-
   Comparator<StoredMessage> comparator() {
     return comparator;
   }
@@ -97,5 +162,8 @@ final class StandardOrdering extends Ordering {
   @Override
   void clear() {
     available.clear();
+    if (index != null) {
+      index.clear();
+    }
   }
 }

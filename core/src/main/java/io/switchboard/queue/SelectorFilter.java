@@ -1,0 +1,89 @@
+package io.switchboard.queue;
+
+import io.switchboard.selector.Attributes;
+import io.switchboard.selector.Selector;
+import io.switchboard.selector.SelectorException;
+import io.switchboard.selector.SystemFacts;
+import java.util.Objects;
+
+/**
+ * A {@link MessageFilter} written in the selector language ({@code docs/selectors.md}). Unlike a
+ * plain predicate, the engine can look inside it: on a queue with indexed attributes, a filtered
+ * receive or browse walks the attribute index instead of the queue.
+ *
+ * <p>Attributes read as the selector expects: {@code String} values as strings, {@code Number}
+ * values as decimals, {@code StringList} values as lists; {@code Binary} values compare with
+ * nothing. The reserved names read system facts: {@code sys.priority}, {@code sys.groupId}, {@code
+ * sys.receiveCount}, {@code sys.sentAt} (epoch ms) and {@code sys.age} (whole seconds since the
+ * send).
+ */
+public final class SelectorFilter implements MessageFilter {
+
+  private final Selector selector;
+
+  private SelectorFilter(Selector selector) {
+    this.selector = selector;
+  }
+
+  /**
+   * Parses a selector; a bad one is refused with {@link ErrorCode#INVALID_SELECTOR} and a message
+   * giving the column and what was expected.
+   */
+  public static SelectorFilter parse(String text) {
+    try {
+      return new SelectorFilter(Selector.parse(text));
+    } catch (SelectorException e) {
+      throw new QueueException(ErrorCode.INVALID_SELECTOR, e.getMessage(), e);
+    }
+  }
+
+  public static SelectorFilter of(Selector selector) {
+    return new SelectorFilter(Objects.requireNonNull(selector, "selector"));
+  }
+
+  public Selector selector() {
+    return selector;
+  }
+
+  @Override
+  public boolean test(MessageView message) {
+    return test(message, System.currentTimeMillis());
+  }
+
+  @Override
+  public boolean test(MessageView message, long nowMillis) {
+    return selector.matches(new Binding(message, nowMillis));
+  }
+
+  @Override
+  public String toString() {
+    return selector.text();
+  }
+
+  private record Binding(MessageView message, long now) implements Attributes {
+    @Override
+    public Object valueOrNull(String name) {
+      if (name.startsWith(SystemFacts.PREFIX)) {
+        return systemFact(name);
+      }
+      return switch (message.attributeOrNull(name)) {
+        case null -> null;
+        case AttributeValue.StringValue s -> s.value();
+        case AttributeValue.NumberValue n -> n.decimal();
+        case AttributeValue.StringListValue l -> l.value();
+        case AttributeValue.BinaryValue b -> b;
+      };
+    }
+
+    private Object systemFact(String name) {
+      return switch (name) {
+        case SystemFacts.PRIORITY -> message.priority();
+        case SystemFacts.GROUP_ID -> message.groupId().orElse(null);
+        case SystemFacts.RECEIVE_COUNT -> message.receiveCount();
+        case SystemFacts.SENT_AT -> message.sentAtMillis();
+        case SystemFacts.AGE -> Math.max(0, now - message.sentAtMillis()) / 1000;
+        default -> null;
+      };
+    }
+  }
+}
