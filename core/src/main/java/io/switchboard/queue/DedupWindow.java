@@ -20,22 +20,34 @@ final class DedupWindow {
   private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
 
   SendResult find(String key, long now) {
-    expire(now);
     Entry e = byKey.get(key);
-    return e == null ? null : e.original;
+    return e == null || e.until <= now ? null : e.original;
   }
 
   void remember(String key, SendResult original, long now) {
-    Entry e = new Entry(key, original, now + WINDOW_MILLIS);
-    byKey.put(key, e);
-    byAge.addLast(e);
+    restore(key, original, now + WINDOW_MILLIS);
   }
 
-  void expire(long now) {
+  /** Drops entries whose window ended, telling {@code expired} each key dropped. */
+  void expire(long now, java.util.function.Consumer<String> expired) {
     while (!byAge.isEmpty() && byAge.peekFirst().until <= now) {
       Entry e = byAge.pollFirst();
-      byKey.remove(e.key, e);
+      if (byKey.remove(e.key, e)) {
+        expired.accept(e.key);
+      }
     }
+  }
+
+  /** Forgets a key whose send failed to be stored. */
+  void forget(String key) {
+    byKey.remove(key);
+  }
+
+  /** Restores an entry (recovery); it lives until {@code until}. */
+  void restore(String key, SendResult original, long until) {
+    Entry e = new Entry(key, original, until);
+    byKey.put(key, e);
+    byAge.addLast(e);
   }
 
   int size() {

@@ -23,11 +23,13 @@ final class History {
     return bySerial.get(serial);
   }
 
-  void expire(long now) {
+  /** Drops records past their time, telling {@code expired} each serial dropped. */
+  void expire(long now, java.util.function.LongConsumer expired) {
     while (!byAge.isEmpty() && byAge.peekFirst().until <= now) {
       Entry e = byAge.pollFirst();
       if (bySerial.get(e.serial) == e.record) {
         bySerial.remove(e.serial);
+        expired.accept(e.serial);
       }
     }
   }

@@ -1,5 +1,9 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.Journal;
+import io.switchboard.queue.spi.JournalEntry;
+import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,8 +36,9 @@ final class LocalQueue {
   final ReentrantLock lock = new ReentrantLock();
 
   private final MemoryQueueEngine engine;
-  private final long receiptKey = ThreadLocalRandom.current().nextLong();
+  final long receiptKey;
   private final MessageTable table;
+  private final QueueJournal journal;
   private final DedupWindow dedup = new DedupWindow();
   private final History history = new History();
   private final LinkedHashSet<Waiter> waiters = new LinkedHashSet<>();
@@ -44,13 +49,37 @@ final class LocalQueue {
   private boolean deleted;
   private long backSeq;
 
-  LocalQueue(MemoryQueueEngine engine, String name, QueueConfig config, Instant createdAt) {
+  /** Messages of sends waiting for their journal write; they count toward maxDepth. */
+  private long pendingSends;
+
+  LocalQueue(
+      MemoryQueueEngine engine,
+      String name,
+      QueueConfig config,
+      Instant createdAt,
+      long receiptKey,
+      Journal journal) {
     this.engine = engine;
     this.name = name;
     this.grouped = QueueNames.isGrouped(name);
     this.config = config;
     this.createdAt = createdAt;
-    this.table = new MessageTable(grouped, config.order(), config.indexedAttributes());
+    this.receiptKey = receiptKey;
+    this.table =
+        new MessageTable(grouped, config.order(), config.indexedAttributes(), journal != null);
+    this.journal = new QueueJournal(journal, name, table);
+  }
+
+  static long newReceiptKey() {
+    return ThreadLocalRandom.current().nextLong();
+  }
+
+  QueueJournal journal() {
+    return journal;
+  }
+
+  JournalEntry.QueuePut journalRecord() {
+    return new JournalEntry.QueuePut(name, config, createdAt.toEpochMilli(), receiptKey);
   }
 
   QueueConfig config() {
@@ -64,6 +93,7 @@ final class LocalQueue {
   void reconfigure(QueueConfig next) {
     QueueConfig previous = config;
     config = next;
+    journal.emit(journalRecord());
     if (previous.order() != next.order()
         || !previous.indexedAttributes().equals(next.indexedAttributes())) {
       table.rebuild(next.order(), next.indexedAttributes());
@@ -117,8 +147,8 @@ final class LocalQueue {
         table.detach(expired);
       }
     }
-    dedup.expire(now);
-    history.expire(now);
+    dedup.expire(now, key -> journal.emit(new JournalEntry.DedupDelete(name, key)));
+    history.expire(now, serial -> journal.emit(new JournalEntry.HistoryDelete(name, serial)));
     dispatch(now);
     expireWaiters(now);
   }
@@ -129,28 +159,91 @@ final class LocalQueue {
 
   // ---- send ------------------------------------------------------------------------------
 
+  /** A send in memory only: the messages are queued at once. */
   List<SendResult> send(List<Prepared> batch, long now) {
+    PendingSend send = prepareSend(batch, now);
+    for (StoredMessage m : send.messages) {
+      table.insert(m, false);
+    }
+    counters.sent += send.messages.size();
+    return send.results;
+  }
+
+  /**
+   * A journaled send, step one: everything decided (duplicates, room, sequence numbers) and the
+   * messages written to the journal, but not queued until the write is durable ({@link
+   * #completeSend}); if it fails, {@link #abortSend}. So a send that fails leaves no trace, and no
+   * consumer sees a message that could vanish in a crash.
+   */
+  PendingSend beginSend(List<Prepared> batch, long now) {
+    PendingSend send = prepareSend(batch, now);
+    List<JournalEntry> entries = new ArrayList<>(send.messages.size() * 2);
+    for (StoredMessage m : send.messages) {
+      entries.add(new JournalEntry.MessagePut(name, QueueJournal.record(m)));
+    }
+    for (int i = 0; i < send.dedupKeys.size(); i++) {
+      SendResult r = send.dedupResults.get(i);
+      entries.add(
+          new JournalEntry.DedupPut(
+              name,
+              send.dedupKeys.get(i),
+              engine.serialOf(r.id()),
+              r.sequence(),
+              now + DedupWindow.WINDOW_MILLIS));
+    }
+    pendingSends += send.messages.size();
+    send.ticket = journal.flushDurable(entries);
+    return send;
+  }
+
+  List<SendResult> completeSend(PendingSend send) {
+    pendingSends -= send.messages.size();
+    for (StoredMessage m : send.messages) {
+      table.insert(m, false);
+    }
+    counters.sent += send.messages.size();
+    return send.results;
+  }
+
+  void abortSend(PendingSend send) {
+    pendingSends -= send.messages.size();
+    for (String key : send.dedupKeys) {
+      dedup.forget(key);
+    }
+  }
+
+  /** What a send decided before anything is queued. */
+  static final class PendingSend {
+    final List<StoredMessage> messages = new ArrayList<>();
+    final List<SendResult> results = new ArrayList<>();
+    final List<String> dedupKeys = new ArrayList<>();
+    final List<SendResult> dedupResults = new ArrayList<>();
+    Journal.Ticket ticket = Journal.DONE;
+  }
+
+  private PendingSend prepareSend(List<Prepared> batch, long now) {
     int fresh = countFresh(batch, now);
     makeRoom(fresh);
-    List<SendResult> results = new ArrayList<>(batch.size());
+    PendingSend send = new PendingSend();
     long seq = engine.nextSequences(fresh);
     for (Prepared p : batch) {
       SendResult dup = p.dedupKey() == null ? null : dedup.find(p.dedupKey(), now);
       if (dup != null) {
         counters.duplicates++;
-        results.add(new SendResult(dup.id(), dup.sequence(), true));
+        send.results.add(new SendResult(dup.id(), dup.sequence(), true));
         continue;
       }
       StoredMessage m = store(p, seq++, now);
-      table.insert(m);
-      counters.sent++;
+      send.messages.add(m);
       SendResult result = new SendResult(engine.idOf(m.serial), m.seq, false);
       if (p.dedupKey() != null) {
         dedup.remember(p.dedupKey(), result, now);
+        send.dedupKeys.add(p.dedupKey());
+        send.dedupResults.add(result);
       }
-      results.add(result);
+      send.results.add(result);
     }
-    return results;
+    return send;
   }
 
   /** Sends that are not duplicates (of the window or of an earlier entry of the same batch). */
@@ -171,7 +264,7 @@ final class LocalQueue {
       return;
     }
     long max = config.maxDepth().getAsLong();
-    long excess = table.size() + fresh - max;
+    long excess = table.size() + pendingSends + fresh - max;
     if (excess <= 0) {
       return;
     }
@@ -184,7 +277,7 @@ final class LocalQueue {
               + "' is full: maxDepth is "
               + max
               + ", it holds "
-              + table.size()
+              + (table.size() + pendingSends)
               + ", and the send adds "
               + fresh);
     }
@@ -511,6 +604,7 @@ final class LocalQueue {
 
   long purge() {
     long n = table.size();
+    journal.emit(new JournalEntry.QueuePurge(name));
     table.clear();
     counters.removed += n;
     return n;
@@ -535,16 +629,40 @@ final class LocalQueue {
     counters.deadLettered++;
     remember(m, MessageState.DEAD_LETTERED, now);
     m.deadLetterSource = name;
-    outbox.add(new Transfer(m, config.deadLetter().get().target(), false, this));
+    String target = config.deadLetter().get().target();
+    journalMove(m, target);
+    outbox.add(new Transfer(m, target, false, this));
   }
 
-  /** Detaches a message for a redrive; null when it is gone or leased (it stays). */
-  StoredMessage detachForRedrive(long serial) {
+  /**
+   * Journals the arrival of a detached message in {@code target} in the same append as its
+   * departure from here, so that a crash in between loses nothing (the target rewrites it whole
+   * when it takes it in).
+   */
+  private void journalMove(StoredMessage m, String target) {
+    if (!journal.enabled()) {
+      return;
+    }
+    byte state = m.state;
+    m.state = StoredMessage.AVAILABLE;
+    journal.emit(new JournalEntry.MessagePut(target, QueueJournal.record(m)));
+    m.state = state;
+  }
+
+  /**
+   * Detaches a message for a redrive to {@code target} (null: its dead-letter source); null when it
+   * is gone or leased (it stays).
+   */
+  StoredMessage detachForRedrive(long serial, String target) {
     StoredMessage m = table.get(serial);
     if (m == null || m.state == StoredMessage.IN_FLIGHT) {
       return null;
     }
     table.detach(m);
+    String to = target != null ? target : m.deadLetterSource;
+    if (to != null) {
+      journalMove(m, to);
+    }
     return m;
   }
 
@@ -575,11 +693,39 @@ final class LocalQueue {
     return view(m, null, null);
   }
 
-  /** Puts back a message whose move failed (its target vanished); it keeps its place. */
-  void putBack(StoredMessage m) {
+  /** Puts back a message whose move to {@code target} failed (it vanished); it keeps its place. */
+  void putBack(StoredMessage m, String target) {
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
     table.insert(m);
+    journal.emit(new JournalEntry.MessageDelete(target, m.serial));
+  }
+
+  // ---- recovery --------------------------------------------------------------------------
+
+  /** Rebuilds the queue's contents from a journal snapshot, without journaling them again. */
+  void restore(Snapshot.QueueState state, long now) {
+    List<StoredMessage> messages = new ArrayList<>(state.messages().size());
+    for (MessageRecord r : state.messages()) {
+      StoredMessage m = QueueJournal.restore(r);
+      m.attributes = intern(m.attributes);
+      messages.add(m);
+    }
+    messages.sort(java.util.Comparator.comparingLong(m -> m.seq));
+    for (StoredMessage m : messages) {
+      table.insert(m, false);
+      backSeq = Math.min(backSeq, m.seq);
+    }
+    for (JournalEntry.DedupPut d : state.dedup()) {
+      dedup.restore(d.key(), new SendResult(engine.idOf(d.serial()), d.seq(), false), d.until());
+    }
+    List<JournalEntry.HistoryPut> records = new ArrayList<>(state.history());
+    records.sort(java.util.Comparator.comparingLong(JournalEntry.HistoryPut::until));
+    for (JournalEntry.HistoryPut h : records) {
+      StoredMessage m = QueueJournal.restore(h.message());
+      history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
+    }
+    table.drainDirty((m, mark) -> {});
   }
 
   // ---- browse and stats ------------------------------------------------------------------
@@ -670,7 +816,9 @@ final class LocalQueue {
     if (config.historyRetention().isZero()) {
       return;
     }
-    history.add(m.serial, view(m, null, state), now + config.historyRetention().toMillis());
+    long until = now + config.historyRetention().toMillis();
+    history.add(m.serial, view(m, null, state), until);
+    journal.emit(new JournalEntry.HistoryPut(name, QueueJournal.record(m), state.name(), until));
   }
 
   private QueueException conflict(String message) {

@@ -1,5 +1,9 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.Journal;
+import io.switchboard.queue.spi.JournalEntry;
+import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,15 +35,19 @@ final class MemoryQueueEngine implements QueueEngine {
   private final int maxQueues;
   private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong(1);
-  private final long idPrefix = ThreadLocalRandom.current().nextLong();
+  private final long idPrefix;
   private final RedriveTasks redrives;
+  private final Journal journal;
   private final Thread housekeeper;
+  private volatile long reservedSequences;
   private volatile boolean closed;
 
-  MemoryQueueEngine(Clock clock, int maxQueues, Duration housekeepingInterval) {
+  MemoryQueueEngine(Clock clock, int maxQueues, Duration housekeepingInterval, Journal journal) {
     this.clock = clock;
     this.maxQueues = maxQueues;
+    this.journal = journal;
     this.redrives = new RedriveTasks(this);
+    this.idPrefix = journal == null ? ThreadLocalRandom.current().nextLong() : recover(journal);
     clock.onAdvance(this::housekeeping);
     if (clock == Clock.system()) {
       long nanos = housekeepingInterval.toNanos();
@@ -59,15 +67,78 @@ final class MemoryQueueEngine implements QueueEngine {
     }
   }
 
+  // ---- recovery --------------------------------------------------------------------------
+
+  /** Rebuilds every queue from the journal; returns the id prefix. */
+  private long recover(Journal journal) {
+    Snapshot snapshot = journal.load();
+    long prefix;
+    if (snapshot.idPrefix().isPresent()) {
+      prefix = snapshot.idPrefix().getAsLong();
+    } else {
+      prefix = ThreadLocalRandom.current().nextLong();
+      journal.appendDurable(List.of(new JournalEntry.IdPrefix(prefix))).await();
+    }
+    long highest = snapshot.sequenceLimit();
+    long now = clock.millis();
+    for (Snapshot.QueueState state : snapshot.queues()) {
+      JournalEntry.QueuePut put = state.queue();
+      LocalQueue q =
+          new LocalQueue(
+              this,
+              put.name(),
+              put.config(),
+              Instant.ofEpochMilli(put.createdAt()),
+              put.receiptKey(),
+              journal);
+      queues.put(put.name(), q);
+      for (MessageRecord m : state.messages()) {
+        highest = Math.max(highest, Math.max(m.serial(), m.seq()) + 1);
+      }
+    }
+    sequence.set(Math.max(1, highest));
+    reservedSequences = Math.max(1, highest);
+    for (Snapshot.QueueState state : snapshot.queues()) {
+      queues.get(state.queue().name()).restore(state, now);
+    }
+    redrives.restore(snapshot.tasks());
+    return prefix;
+  }
+
+  /** Appends an entry that belongs to no queue (redrive tasks). */
+  void journal(JournalEntry entry) {
+    if (journal != null) {
+      journal.append(List.of(entry));
+    }
+  }
+
   // ---- identity and time -----------------------------------------------------------------
 
   Clock clock() {
     return clock;
   }
 
-  /** Reserves {@code n} consecutive sequence numbers and returns the first. */
+  /**
+   * Reserves {@code n} consecutive sequence numbers and returns the first. With a journal, a
+   * reservation entry covering them is appended before any entry can use them, so a restart never
+   * hands out a number again (an old id or receipt could otherwise name a new message).
+   */
   long nextSequences(int n) {
-    return sequence.getAndAdd(n);
+    long first = sequence.getAndAdd(n);
+    if (journal != null && first + n > reservedSequences) {
+      reserveThrough(first + n);
+    }
+    return first;
+  }
+
+  private static final long SEQUENCE_BLOCK = 1 << 20;
+
+  private synchronized void reserveThrough(long limit) {
+    if (limit > reservedSequences) {
+      long next = limit + SEQUENCE_BLOCK;
+      journal.append(List.of(new JournalEntry.SequenceReserve(next)));
+      reservedSequences = next;
+    }
   }
 
   String idOf(long serial) {
@@ -110,7 +181,17 @@ final class MemoryQueueEngine implements QueueEngine {
             ErrorCode.TOO_MANY_QUEUES,
             "the engine holds its maximum of " + maxQueues + " queues; delete one first");
       }
-      LocalQueue q = new LocalQueue(this, name, config, Instant.ofEpochMilli(clock.millis()));
+      LocalQueue q =
+          new LocalQueue(
+              this,
+              name,
+              config,
+              Instant.ofEpochMilli(clock.millis()),
+              LocalQueue.newReceiptKey(),
+              journal);
+      if (journal != null) {
+        journal.appendDurable(List.of(q.journalRecord())).await();
+      }
       queues.put(name, q);
       return q.info();
     }
@@ -157,12 +238,22 @@ final class MemoryQueueEngine implements QueueEngine {
   public QueueInfo updateQueue(String name, QueueConfig config) {
     Objects.requireNonNull(config, "config");
     checkConfig(name, config);
-    return run(
-        name,
-        (q, now) -> {
-          q.reconfigure(config);
-          return q.info();
-        });
+    QueueInfo info =
+        run(
+            name,
+            (q, now) -> {
+              q.reconfigure(config);
+              return q.info();
+            });
+    awaitJournal();
+    return info;
+  }
+
+  /** Waits until everything appended so far is durable. */
+  private void awaitJournal() {
+    if (journal != null) {
+      journal.appendDurable(List.of()).await();
+    }
   }
 
   @Override
@@ -172,10 +263,13 @@ final class MemoryQueueEngine implements QueueEngine {
     try {
       q.markDeleted();
       queues.remove(name, q);
+      q.journal().emit(new JournalEntry.QueueDelete(name));
     } finally {
+      q.journal().flush();
       q.lock.unlock();
     }
     redrives.queueDeleted(name);
+    awaitJournal();
   }
 
   @Override
@@ -216,7 +310,29 @@ final class MemoryQueueEngine implements QueueEngine {
     Objects.requireNonNull(message, "message");
     LocalQueue q = require(queue);
     Prepared p = Prepared.of(message, "message", queue, q.grouped, q.config());
-    return run(queue, (lq, now) -> lq.send(List.of(p), now)).get(0);
+    return send(queue, List.of(p)).get(0);
+  }
+
+  private List<SendResult> send(String queue, List<Prepared> prepared) {
+    if (journal == null) {
+      return run(queue, (q, now) -> q.send(prepared, now));
+    }
+    LocalQueue.PendingSend pending = run(queue, (q, now) -> q.beginSend(prepared, now));
+    try {
+      pending.ticket.await();
+    } catch (RuntimeException e) {
+      LocalQueue q = queues.get(queue);
+      if (q != null) {
+        q.lock.lock();
+        try {
+          q.abortSend(pending);
+        } finally {
+          q.lock.unlock();
+        }
+      }
+      throw e;
+    }
+    return run(queue, (q, now) -> q.completeSend(pending));
   }
 
   @Override
@@ -239,7 +355,7 @@ final class MemoryQueueEngine implements QueueEngine {
               q.grouped,
               config));
     }
-    return run(queue, (lq, now) -> lq.send(prepared, now));
+    return send(queue, prepared);
   }
 
   @Override
@@ -436,7 +552,7 @@ final class MemoryQueueEngine implements QueueEngine {
               if (find(found.deadLetterSource) == null) {
                 throw QueueException.queueNotFound(found.deadLetterSource);
               }
-              if (q.detachForRedrive(serial) == null) {
+              if (q.detachForRedrive(serial, null) == null) {
                 throw new QueueException(
                     ErrorCode.CONFLICT,
                     "message '" + id + "' is leased; restore it after its lease ends");
@@ -465,6 +581,7 @@ final class MemoryQueueEngine implements QueueEngine {
       result = op.apply(q, now);
       q.end(now);
     } finally {
+      q.journal().flush();
       moves = q.drainOutbox();
       q.lock.unlock();
     }
@@ -497,9 +614,10 @@ final class MemoryQueueEngine implements QueueEngine {
     List<LocalQueue.Transfer> more = List.of();
     from.lock.lock();
     try {
-      from.putBack(m);
+      from.putBack(m, targetName);
       from.end(clock.millis());
     } finally {
+      from.journal().flush();
       more = from.drainOutbox();
       from.lock.unlock();
     }
@@ -520,6 +638,7 @@ final class MemoryQueueEngine implements QueueEngine {
       target.end(now);
       return placed;
     } finally {
+      target.journal().flush();
       List<LocalQueue.Transfer> more = target.drainOutbox();
       target.lock.unlock();
       deliver(more);
@@ -551,6 +670,7 @@ final class MemoryQueueEngine implements QueueEngine {
       }
       q.end(now);
     } finally {
+      q.journal().flush();
       moves = q.drainOutbox();
       q.lock.unlock();
     }
@@ -576,6 +696,9 @@ final class MemoryQueueEngine implements QueueEngine {
       } finally {
         q.lock.unlock();
       }
+    }
+    if (journal != null) {
+      journal.close();
     }
   }
 }

@@ -34,9 +34,43 @@ final class MessageTable {
 
   private final boolean grouped;
 
-  MessageTable(boolean grouped, Order order, Set<String> indexed) {
+  /** Messages changed by the current operation, when a journal needs to hear of them. */
+  private final List<StoredMessage> dirty;
+
+  MessageTable(boolean grouped, Order order, Set<String> indexed, boolean journaling) {
     this.grouped = grouped;
     this.ordering = newOrdering(order, indexed);
+    this.dirty = journaling ? new ArrayList<>() : null;
+  }
+
+  /**
+   * Hands every message changed since the last call to {@code sink} with what the journal must
+   * write: the whole message, its mutable state, or its deletion; then forgets them.
+   */
+  void drainDirty(java.util.function.BiConsumer<StoredMessage, Byte> sink) {
+    if (dirty == null || dirty.isEmpty()) {
+      return;
+    }
+    for (StoredMessage m : dirty) {
+      byte mark = m.journalMark;
+      m.journalMark = StoredMessage.JOURNAL_NONE;
+      if (mark != StoredMessage.JOURNAL_NONE) {
+        sink.accept(m, mark);
+      }
+    }
+    dirty.clear();
+  }
+
+  private void mark(StoredMessage m, byte mark) {
+    if (dirty == null) {
+      return;
+    }
+    if (m.journalMark == StoredMessage.JOURNAL_NONE) {
+      dirty.add(m);
+    }
+    if (mark != StoredMessage.JOURNAL_STATE || m.journalMark == StoredMessage.JOURNAL_NONE) {
+      m.journalMark = mark;
+    }
   }
 
   private Ordering newOrdering(Order order, Set<String> indexed) {
@@ -81,6 +115,14 @@ final class MessageTable {
 
   /** Adds a message whose state, visibleAt and expiresAt are set. */
   void insert(StoredMessage m) {
+    insert(m, true);
+  }
+
+  /** Adds a message; {@code journal} false when its record is already written (a send). */
+  void insert(StoredMessage m, boolean journal) {
+    if (journal) {
+      mark(m, StoredMessage.JOURNAL_FULL);
+    }
     byId.put(m.serial, m);
     count(m.state, 1);
     countPriority(m.priority, 1);
@@ -94,6 +136,7 @@ final class MessageTable {
 
   /** Takes a message out of the queue, whatever its state. */
   void detach(StoredMessage m) {
+    mark(m, StoredMessage.JOURNAL_DELETE);
     ordering.removed(m);
     if (m.isTimed()) {
       timed.remove(m);
@@ -112,6 +155,7 @@ final class MessageTable {
 
   /** Leases a message just taken: in flight until {@code now + visibilityMillis}. */
   void lease(StoredMessage m, long now, long visibilityMillis) {
+    mark(m, StoredMessage.JOURNAL_STATE);
     count(StoredMessage.AVAILABLE, -1);
     count(StoredMessage.IN_FLIGHT, 1);
     m.state = StoredMessage.IN_FLIGHT;
@@ -126,6 +170,7 @@ final class MessageTable {
 
   /** Moves a message to {@code state}; for DELAYED and IN_FLIGHT, visible again at visibleAt. */
   void setState(StoredMessage m, byte state, long visibleAt) {
+    mark(m, StoredMessage.JOURNAL_STATE);
     byte from = m.state;
     if (m.isTimed()) {
       timed.remove(m);
@@ -141,16 +186,19 @@ final class MessageTable {
   }
 
   void setPriority(StoredMessage m, int priority) {
+    mark(m, StoredMessage.JOURNAL_STATE);
     countPriority(m.priority, -1);
     countPriority(priority, 1);
     ordering.reorder(m, () -> m.priority = priority);
   }
 
   void setAttributes(StoredMessage m, Object[] attributes) {
+    mark(m, StoredMessage.JOURNAL_FULL);
     ordering.reorder(m, () -> m.attributes = attributes);
   }
 
   void setSeq(StoredMessage m, long seq) {
+    mark(m, StoredMessage.JOURNAL_STATE);
     ordering.reorder(m, () -> m.seq = seq);
   }
 
@@ -244,6 +292,7 @@ final class MessageTable {
     return out;
   }
 
+  /** Forgets every message; the caller journals that as one entry (purge, delete). */
   void clear() {
     byId.clear();
     ordering.clear();

@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.Journal;
 import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -143,8 +144,18 @@ public interface QueueEngine extends AutoCloseable {
     private Clock clock = Clock.system();
     private int maxQueues = 10_000;
     private Duration housekeepingInterval = Duration.ofMillis(100);
+    private Journal journal;
 
     private Builder() {}
+
+    /**
+     * Makes the engine durable: it recovers its state from the journal on build and writes every
+     * change to it. Without one, the engine lives in memory only.
+     */
+    public Builder journal(Journal journal) {
+      this.journal = Objects.requireNonNull(journal, "journal");
+      return this;
+    }
 
     /** The clock every timer reads; {@code ManualClock} in tests. */
     public Builder clock(Clock clock) {
@@ -173,7 +184,7 @@ public interface QueueEngine extends AutoCloseable {
     }
 
     public QueueEngine build() {
-      return new MemoryQueueEngine(clock, maxQueues, housekeepingInterval);
+      return new MemoryQueueEngine(clock, maxQueues, housekeepingInterval, journal);
     }
   }
 }

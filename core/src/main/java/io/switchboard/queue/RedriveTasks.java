@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.JournalEntry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,7 @@ final class RedriveTasks {
 
   /** One task's progress; its methods synchronize on the job. */
   private final class Job {
-    final String id = UUID.randomUUID().toString();
+    final String id;
     final String source;
     final Optional<String> destination;
     final OptionalInt rate;
@@ -35,15 +36,28 @@ final class RedriveTasks {
     final long startedAt;
     int next;
     long moved;
+    long toMove;
     RedriveTask.Status status = RedriveTask.Status.RUNNING;
     String problem;
 
-    Job(String source, RedriveRequest request, List<Long> serials, long startedAt) {
+    Job(String id, String source, RedriveRequest request, List<Long> serials, long startedAt) {
+      this.id = id;
       this.source = source;
       this.destination = request.destination();
       this.rate = request.maxPerSecond();
       this.serials = serials;
       this.startedAt = startedAt;
+      this.toMove = serials.size();
+    }
+
+    /** Records the task as started, so that a restart resumes it. */
+    synchronized void journalStart() {
+      engine.journal(new JournalEntry.TaskPut(snapshot(), startedAt, List.copyOf(serials)));
+    }
+
+    /** Records progress (counts and status; the serial list was written at start). */
+    synchronized void journal() {
+      engine.journal(new JournalEntry.TaskProgress(snapshot(), next));
     }
 
     synchronized RedriveTask snapshot() {
@@ -54,12 +68,21 @@ final class RedriveTasks {
           rate,
           status,
           moved,
-          serials.size(),
+          toMove,
           Instant.ofEpochMilli(startedAt),
           Optional.ofNullable(problem));
     }
 
     synchronized void step(long now) {
+      long before = next;
+      RedriveTask.Status was = status;
+      advance(now);
+      if (next != before || status != was) {
+        journal();
+      }
+    }
+
+    private void advance(long now) {
       while (status == RedriveTask.Status.RUNNING) {
         long budget = budget(now);
         if (next >= serials.size()) {
@@ -97,7 +120,8 @@ final class RedriveTasks {
             source,
             (q, now) -> {
               for (int i = 0; i < n; i++) {
-                StoredMessage m = q.detachForRedrive(serials.get(next + i));
+                StoredMessage m =
+                    q.detachForRedrive(serials.get(next + i), destination.orElse(null));
                 if (m != null) {
                   detached.add(m);
                 }
@@ -158,8 +182,11 @@ final class RedriveTasks {
               }
             });
     List<Long> serials = engine.run(source.name, (q, now) -> q.snapshotSerials());
-    Job job = new Job(source.name, request, serials, engine.clock().millis());
+    Job job =
+        new Job(
+            UUID.randomUUID().toString(), source.name, request, serials, engine.clock().millis());
     jobs.add(job);
+    job.journalStart();
     job.step(engine.clock().millis());
     return job.snapshot();
   }
@@ -181,12 +208,32 @@ final class RedriveTasks {
         synchronized (j) {
           if (j.status == RedriveTask.Status.RUNNING) {
             j.status = RedriveTask.Status.CANCELLED;
+            j.journal();
           }
         }
         return j.snapshot();
       }
     }
     throw new QueueException(ErrorCode.TASK_NOT_FOUND, "no redrive task '" + taskId + "'");
+  }
+
+  /** Brings back the tasks a journal held; running ones resume on the next housekeeping. */
+  void restore(List<JournalEntry.TaskPut> tasks) {
+    for (var t : tasks) {
+      RedriveTask task = t.task();
+      Job job =
+          new Job(
+              task.id(),
+              task.source(),
+              new RedriveRequest(task.destination(), task.maxPerSecond()),
+              new ArrayList<>(t.remaining()),
+              t.startedAt());
+      job.moved = task.moved();
+      job.toMove = task.toMove();
+      job.status = task.status();
+      job.problem = task.failureReason().orElse(null);
+      jobs.add(job);
+    }
   }
 
   void progress(long now) {
@@ -202,6 +249,7 @@ final class RedriveTasks {
       synchronized (j) {
         if (j.source.equals(name) && j.status == RedriveTask.Status.RUNNING) {
           j.fail("source queue '" + name + "' was deleted");
+          j.journal();
         }
       }
     }

@@ -46,6 +46,14 @@ final class StoredMessage implements MessageView {
   /** The queue this message was dead-lettered from, or null. */
   String deadLetterSource;
 
+  /** What the journal must write for this message at the end of the operation (JOURNAL_*). */
+  byte journalMark;
+
+  static final byte JOURNAL_NONE = 0;
+  static final byte JOURNAL_STATE = 1;
+  static final byte JOURNAL_FULL = 2;
+  static final byte JOURNAL_DELETE = 3;
+
   StoredMessage(
       long serial,
       long seq,

@@ -1,0 +1,120 @@
+package io.switchboard.queue;
+
+import io.switchboard.queue.spi.Journal;
+import io.switchboard.queue.spi.JournalEntry;
+import io.switchboard.queue.spi.MessageRecord;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One queue's side of the journal: collects the entries an operation produces (the messages the
+ * {@link MessageTable} marked as changed, plus explicit entries for deduplication, history and
+ * moves) in the order the changes happened, and appends them when the operation ends, before the
+ * queue's lock is released. With no journal (the in-memory engine) every call is a no-op.
+ */
+final class QueueJournal {
+
+  private final Journal journal;
+  private final String queue;
+  private final MessageTable table;
+  private final List<JournalEntry> pending = new ArrayList<>();
+
+  QueueJournal(Journal journal, String queue, MessageTable table) {
+    this.journal = journal;
+    this.queue = queue;
+    this.table = table;
+  }
+
+  boolean enabled() {
+    return journal != null;
+  }
+
+  /** Adds an explicit entry after the changes made so far. */
+  void emit(JournalEntry entry) {
+    if (journal == null) {
+      return;
+    }
+    collectDirty();
+    pending.add(entry);
+  }
+
+  /** Appends everything collected, without waiting. */
+  void flush() {
+    if (journal == null) {
+      return;
+    }
+    collectDirty();
+    if (!pending.isEmpty()) {
+      journal.append(List.copyOf(pending));
+      pending.clear();
+    }
+  }
+
+  /** Appends everything collected plus {@code entries}; the ticket completes when durable. */
+  Journal.Ticket flushDurable(List<JournalEntry> entries) {
+    collectDirty();
+    pending.addAll(entries);
+    Journal.Ticket ticket = journal.appendDurable(List.copyOf(pending));
+    pending.clear();
+    return ticket;
+  }
+
+  private void collectDirty() {
+    table.drainDirty(
+        (m, mark) ->
+            pending.add(
+                switch (mark) {
+                  case StoredMessage.JOURNAL_FULL -> new JournalEntry.MessagePut(queue, record(m));
+                  case StoredMessage.JOURNAL_STATE ->
+                      new JournalEntry.StatePut(queue, m.serial, record(m).stateRecord());
+                  default -> new JournalEntry.MessageDelete(queue, m.serial);
+                }));
+  }
+
+  static MessageRecord record(StoredMessage m) {
+    return new MessageRecord(
+        m.serial,
+        m.seq,
+        m.sentAt,
+        m.body,
+        AttributeMap.of(m.attributes),
+        m.priority,
+        m.groupId,
+        m.dedupId,
+        m.state,
+        m.receiveCount,
+        m.visibleAt,
+        m.expiresAt,
+        m.firstReceivedAt,
+        m.leasedAt,
+        m.deadLetterSource);
+  }
+
+  /** Rebuilds a message from its record (recovery). */
+  static StoredMessage restore(MessageRecord r) {
+    Object[] attributes = new Object[r.attributes().size() * 2];
+    int i = 0;
+    for (var e : r.attributes().entrySet()) {
+      attributes[i++] = e.getKey();
+      attributes[i++] = e.getValue();
+    }
+    StoredMessage m =
+        new StoredMessage(
+            r.serial(),
+            r.seq(),
+            r.sentAt(),
+            r.body(),
+            attributes.length == 0 ? AttributeMap.empty() : attributes,
+            r.priority(),
+            r.groupId(),
+            r.dedupId());
+    m.state = r.state();
+    m.receiveCount = r.receiveCount();
+    m.visibleAt = r.visibleAt();
+    m.expiresAt = r.expiresAt();
+    m.firstReceivedAt = r.firstReceivedAt();
+    m.leasedAt = r.leasedAt();
+    m.deadLetterSource = r.deadLetterSource();
+    return m;
+  }
+}

@@ -1,0 +1,42 @@
+package io.switchboard.queue.spi;
+
+import java.util.List;
+
+/**
+ * What must survive a crash, as an ordered stream of {@link JournalEntry}s. The engine appends
+ * entries under the lock of the queue they concern, so the stream's order is the order in which the
+ * state changed; a journal must apply them in that order.
+ *
+ * <p>Two ways to append: {@link #append} for changes that may be lost in a crash with no harm
+ * beyond a redelivery (receives, acks, returns: at-least-once allows it), and {@link
+ * #appendDurable} for changes the engine acknowledges to a caller only once stored (sends, queue
+ * configuration): its {@link Ticket} completes when the entries — and every entry appended before
+ * them — are as durable as the journal's mode promises.
+ */
+public interface Journal extends AutoCloseable {
+
+  /** The stored state, read once when the engine starts. */
+  Snapshot load();
+
+  /** Appends without waiting. */
+  void append(List<JournalEntry> entries);
+
+  /** Appends; the ticket completes when they are durable. */
+  Ticket appendDurable(List<JournalEntry> entries);
+
+  /** Flushes what was appended and releases the store. */
+  @Override
+  void close();
+
+  /** Completion of a durable append. */
+  interface Ticket {
+    /**
+     * Blocks until the entries are durable; throws {@code QueueException} with code {@code
+     * UNAVAILABLE} when they could not be stored (and then are not).
+     */
+    void await();
+  }
+
+  /** A ticket already complete, for journals with nothing to wait for. */
+  Ticket DONE = () -> {};
+}

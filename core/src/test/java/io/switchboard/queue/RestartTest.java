@@ -1,0 +1,184 @@
+package io.switchboard.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.time.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An engine rebuilt from its journal shows the same state: order, priorities, leases, receipts,
+ * group blocks, delays, dedup windows, history, dead letters. Uses {@link MapJournal}, so what is
+ * tested is the engine's side of durability; the stores have their own tests.
+ */
+class RestartTest {
+
+  private final ManualClock clock = ManualClock.create();
+  private final MapJournal journal = new MapJournal();
+  private QueueEngine engine = open();
+
+  private QueueEngine open() {
+    return QueueEngine.builder().clock(clock).journal(journal).build();
+  }
+
+  private void restart() {
+    engine.close();
+    engine = open();
+  }
+
+  @Test
+  void restart_keepsOrderPrioritiesAndIds() {
+    engine.createQueue("q", QueueConfig.builder().order(Order.LIFO).build());
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ids.add(
+          engine
+              .send(
+                  "q", NewMessage.builder("m" + i).priority(i % 2).attribute("k", "v" + i).build())
+              .id());
+    }
+    restart();
+    List<String> bodies = new ArrayList<>();
+    for (Message m : engine.receive("q", ReceiveRequest.max(10))) {
+      bodies.add(m.body());
+    }
+    assertEquals(List.of("m3", "m1", "m4", "m2", "m0"), bodies);
+    assertEquals(AttributeValue.string("v3"), engine.get("q", ids.get(3)).attributes().get("k"));
+  }
+
+  @Test
+  void restart_keepsLeasesAndTheirReceipts() {
+    engine.createQueue(
+        "q", QueueConfig.builder().visibilityTimeout(Duration.ofSeconds(30)).build());
+    engine.send("q", NewMessage.of("a"));
+    engine.send("q", NewMessage.of("b"));
+    Message a = engine.receive("q", ReceiveRequest.one()).get(0);
+    restart();
+    assertEquals("b", engine.receive("q", ReceiveRequest.one()).get(0).body());
+    engine.ack("q", a.receipt().orElseThrow());
+    clock.advanceSeconds(30);
+    assertEquals(
+        List.of("b"),
+        engine.receive("q", ReceiveRequest.max(10)).stream().map(Message::body).toList());
+  }
+
+  @Test
+  void restart_expiredLeaseReturnsMessageToItsPlace() {
+    engine.createQueue(
+        "q", QueueConfig.builder().visibilityTimeout(Duration.ofSeconds(10)).build());
+    engine.send("q", NewMessage.of("a"));
+    engine.send("q", NewMessage.of("b"));
+    engine.receive("q", ReceiveRequest.one());
+    restart();
+    clock.advanceSeconds(10);
+    Message again = engine.receive("q", ReceiveRequest.one()).get(0);
+    assertEquals("a", again.body());
+    assertEquals(2, again.receiveCount());
+  }
+
+  @Test
+  void restart_keepsGroupBlocksAndDedupWindow() {
+    engine.createQueue("g.fifo", QueueConfig.builder().contentBasedDeduplication(true).build());
+    engine.send("g.fifo", NewMessage.builder("A1").groupId("A").build());
+    engine.send("g.fifo", NewMessage.builder("A2").groupId("A").build());
+    engine.send("g.fifo", NewMessage.builder("B1").groupId("B").build());
+    Message a1 = engine.receive("g.fifo", ReceiveRequest.one()).get(0);
+    restart();
+    assertEquals(
+        List.of("B1"),
+        engine.receive("g.fifo", ReceiveRequest.max(10)).stream().map(Message::body).toList());
+    SendResult dup = engine.send("g.fifo", NewMessage.builder("A1").groupId("A").build());
+    assertTrue(dup.duplicate());
+    engine.ack("g.fifo", a1.receipt().orElseThrow());
+    assertEquals("A2", engine.receive("g.fifo", ReceiveRequest.one()).get(0).body());
+  }
+
+  @Test
+  void restart_keepsDelaysExpiryDeadLettersAndHistory() {
+    engine.createQueue("dlq", QueueConfig.defaults());
+    engine.createQueue(
+        "q",
+        QueueConfig.builder()
+            .visibilityTimeout(Duration.ofSeconds(1))
+            .deadLetter("dlq", 1)
+            .historyRetention(Duration.ofHours(1))
+            .build());
+    engine.send("q", NewMessage.builder("later").delay(Duration.ofSeconds(60)).build());
+    engine.send("q", NewMessage.builder("short").timeToLive(Duration.ofSeconds(5)).build());
+    String done = engine.send("q", NewMessage.of("done")).id();
+    String dead = engine.send("q", NewMessage.of("dead")).id();
+    List<Message> got = engine.receive("q", ReceiveRequest.max(10));
+    for (Message m : got) {
+      if (m.body().equals("done")) {
+        engine.ack("q", m.receipt().orElseThrow());
+      }
+    }
+    clock.advanceSeconds(1);
+    restart();
+    assertEquals(MessageState.COMPLETED, engine.get("q", done).state());
+    assertEquals(MessageState.AVAILABLE, engine.get("dlq", dead).state());
+    assertEquals(
+        MessageState.DELAYED,
+        engine
+            .get(
+                "q",
+                engine
+                    .browse("q", BrowseRequest.first(10).includeInvisible(true))
+                    .items()
+                    .get(0)
+                    .id())
+            .state());
+    clock.advanceSeconds(5);
+    assertEquals(0, engine.receive("q", ReceiveRequest.max(10)).size());
+    clock.advanceSeconds(60);
+    assertEquals("later", engine.receive("q", ReceiveRequest.one()).get(0).body());
+  }
+
+  @Test
+  void restart_neverReusesAnId() {
+    engine.createQueue("q", QueueConfig.defaults());
+    Message first = null;
+    for (int i = 0; i < 3; i++) {
+      engine.send("q", NewMessage.of("m" + i));
+      Message m = engine.receive("q", ReceiveRequest.one()).get(0);
+      engine.ack("q", m.receipt().orElseThrow());
+      first = first == null ? m : first;
+    }
+    restart();
+    String fresh = engine.send("q", NewMessage.of("new")).id();
+    assertTrue(!fresh.equals(first.id()));
+    Message received = engine.receive("q", ReceiveRequest.one()).get(0);
+    engine.ack("q", first.receipt().orElseThrow());
+    assertEquals(1, engine.stats("q").inFlight(), "an old receipt must not ack the new message");
+    engine.ack("q", received.receipt().orElseThrow());
+  }
+
+  @Test
+  void restart_purgeAndDeleteStayDone() {
+    engine.createQueue("q", QueueConfig.defaults());
+    engine.createQueue("gone", QueueConfig.defaults());
+    engine.send("q", NewMessage.of("x"));
+    engine.send("gone", NewMessage.of("y"));
+    engine.purge("q");
+    engine.deleteQueue("gone");
+    restart();
+    assertEquals(0, engine.stats("q").depth());
+    assertEquals(
+        ErrorCode.QUEUE_NOT_FOUND,
+        assertThrows(QueueException.class, () -> engine.queue("gone")).code());
+  }
+
+  @Test
+  void ackedMessages_areDeletedFromTheJournal() {
+    engine.createQueue("q", QueueConfig.defaults());
+    for (int i = 0; i < 100; i++) {
+      engine.send("q", NewMessage.of("m" + i));
+      engine.ack("q", engine.receive("q", ReceiveRequest.one()).get(0).receipt().orElseThrow());
+    }
+    assertEquals(0, journal.messageCount("q"));
+  }
+}
