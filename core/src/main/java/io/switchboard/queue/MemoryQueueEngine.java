@@ -309,11 +309,11 @@ final class MemoryQueueEngine implements QueueEngine {
   public SendResult send(String queue, NewMessage message) {
     Objects.requireNonNull(message, "message");
     LocalQueue q = require(queue);
-    Prepared p = Prepared.of(message, "message", queue, q.grouped, q.config());
-    return send(queue, List.of(p)).get(0);
+    Prepared p = Prepared.of(message, -1, queue, q.grouped, q.config());
+    return send(q, List.of(p)).get(0);
   }
 
-  private List<SendResult> send(String queue, List<Prepared> prepared) {
+  private List<SendResult> send(LocalQueue queue, List<Prepared> prepared) {
     if (journal == null) {
       return run(queue, (q, now) -> q.send(prepared, now));
     }
@@ -321,14 +321,11 @@ final class MemoryQueueEngine implements QueueEngine {
     try {
       pending.ticket.await();
     } catch (RuntimeException e) {
-      LocalQueue q = queues.get(queue);
-      if (q != null) {
-        q.lock.lock();
-        try {
-          q.abortSend(pending);
-        } finally {
-          q.lock.unlock();
-        }
+      queue.lock.lock();
+      try {
+        queue.abortSend(pending);
+      } finally {
+        queue.lock.unlock();
       }
       throw e;
     }
@@ -347,15 +344,13 @@ final class MemoryQueueEngine implements QueueEngine {
     QueueConfig config = q.config();
     List<Prepared> prepared = new ArrayList<>(messages.size());
     for (int i = 0; i < messages.size(); i++) {
-      prepared.add(
-          Prepared.of(
-              Objects.requireNonNull(messages.get(i), "messages[" + i + "]"),
-              "messages[" + i + "]",
-              queue,
-              q.grouped,
-              config));
+      NewMessage m = messages.get(i);
+      if (m == null) {
+        throw QueueException.invalid("messages[" + i + "] is null");
+      }
+      prepared.add(Prepared.of(m, i, queue, q.grouped, config));
     }
-    return send(queue, prepared);
+    return send(q, prepared);
   }
 
   @Override
@@ -571,7 +566,10 @@ final class MemoryQueueEngine implements QueueEngine {
 
   /** One queue operation: lock, fire due timers, act, serve waiters, unlock, carry out moves. */
   <T> T run(String name, QueueOperation<T> op) {
-    LocalQueue q = require(name);
+    return run(require(name), op);
+  }
+
+  <T> T run(LocalQueue q, QueueOperation<T> op) {
     List<LocalQueue.Transfer> moves;
     T result;
     q.lock.lock();

@@ -27,6 +27,7 @@ final class MessageTable {
   private final ExpiryIndex expiry = new ExpiryIndex();
   private final LongList arrivals = new LongList();
   private final TreeMap<Integer, long[]> byPriority = new TreeMap<>(Comparator.reverseOrder());
+  private final long[] priorityZero = new long[1];
   private Ordering ordering;
   private long available;
   private long delayed;
@@ -41,6 +42,7 @@ final class MessageTable {
     this.grouped = grouped;
     this.ordering = newOrdering(order, indexed);
     this.dirty = journaling ? new ArrayList<>() : null;
+    byPriority.put(0, priorityZero);
   }
 
   /**
@@ -217,7 +219,7 @@ final class MessageTable {
     return m.visibleAt <= now ? m : null;
   }
 
-  /** Every live message whose expiry time has come, in expiry order. */
+  /** Every live message whose expiry time has come. */
   List<StoredMessage> expiredBy(long now) {
     if (expiry.nextDue() > now) {
       return List.of();
@@ -261,9 +263,7 @@ final class MessageTable {
   /** Drops index entries of messages gone, once they outnumber the live ones. */
   void compact() {
     long live = byId.size();
-    if (expiry.needsCompaction(live)) {
-      expiry.rebuild(index -> byId.forEachValue(m -> index.add(m.expiresAt, m.serial)));
-    }
+    expiry.compact(live, byId::get);
     if (arrivals.size() > 2 * live + 1024) {
       arrivals.retainIf(serial -> byId.get(serial) != null);
     }
@@ -288,7 +288,12 @@ final class MessageTable {
   /** Per priority, highest first: messages in the queue in any state. */
   java.util.Map<Integer, Long> countsByPriority() {
     java.util.Map<Integer, Long> out = new java.util.LinkedHashMap<>();
-    byPriority.forEach((p, n) -> out.put(p, n[0]));
+    byPriority.forEach(
+        (p, n) -> {
+          if (n[0] != 0) {
+            out.put(p, n[0]);
+          }
+        });
     return out;
   }
 
@@ -300,6 +305,8 @@ final class MessageTable {
     expiry.clear();
     arrivals.clear();
     byPriority.clear();
+    priorityZero[0] = 0;
+    byPriority.put(0, priorityZero);
     newlyEligible.clear();
     available = 0;
     delayed = 0;
@@ -314,11 +321,10 @@ final class MessageTable {
     }
   }
 
+  /** Entries that drop to zero stay (a shallow queue would otherwise churn the tree). */
   private void countPriority(int priority, int delta) {
-    long[] n = byPriority.computeIfAbsent(priority, p -> new long[1]);
+    long[] n =
+        priority == 0 ? priorityZero : byPriority.computeIfAbsent(priority, p -> new long[1]);
     n[0] += delta;
-    if (n[0] == 0) {
-      byPriority.remove(priority);
-    }
   }
 }

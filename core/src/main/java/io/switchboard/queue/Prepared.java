@@ -26,10 +26,25 @@ record Prepared(
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
   private static final Pattern GROUP_OR_DEDUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
 
-  static Prepared of(
+  /**
+   * Checks one message; {@code index} is its place in a batch, or -1 for a single send. The field
+   * label ({@code messages[3].body}) is built only when something is wrong.
+   */
+  static Prepared of(NewMessage m, int index, String queue, boolean grouped, QueueConfig config) {
+    try {
+      return of(m, "", queue, grouped, config);
+    } catch (QueueException e) {
+      String label = index < 0 ? "message" : "messages[" + index + "]";
+      throw new QueueException(e.code(), label + e.getMessage(), e);
+    }
+  }
+
+  private static Prepared of(
       NewMessage m, String field, String queue, boolean grouped, QueueConfig config) {
-    checkText(m.body(), field + ".body");
     byte[] body = m.body().getBytes(StandardCharsets.UTF_8);
+    if (body.length != m.body().length()) {
+      checkText(m.body(), field + ".body"); // not pure ASCII: refuse unpaired surrogates
+    }
     Object[] attributes = attributes(m.attributes(), field);
     int size = body.length + attributeBytes(attributes);
     if (size > config.maxMessageSize()) {

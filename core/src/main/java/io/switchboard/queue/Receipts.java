@@ -1,20 +1,28 @@
 package io.switchboard.queue;
 
-import java.nio.ByteBuffer;
-import java.util.Base64;
+import java.nio.charset.StandardCharsets;
 
 /**
- * Receipt handles: 20 bytes, base64url, carrying the message serial, the receive count at the time
- * of the receive, and a 64-bit keyed check over both so that a handle cannot be guessed or carried
- * to another queue. The receive count is what makes a handle stale: a later receive of the same
- * message raises it.
+ * Receipt handles: 160 bits in 27 base64url characters, carrying the message serial, the receive
+ * count at the time of the receive, and a 64-bit keyed check over both so that a handle cannot be
+ * guessed or carried to another queue. The receive count is what makes a handle stale: a later
+ * receive of the same message raises it. Encoded and decoded by hand, straight between longs and
+ * characters, because every receive and every ack pays for it.
  */
 final class Receipts {
 
-  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
-  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
-  private static final int BYTES = 20;
-  private static final int ENCODED_LENGTH = 27;
+  private static final byte[] ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+          .getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] VALUES = new byte[128];
+  private static final int LENGTH = 27;
+
+  static {
+    java.util.Arrays.fill(VALUES, (byte) -1);
+    for (int i = 0; i < ALPHABET.length; i++) {
+      VALUES[ALPHABET[i]] = (byte) i;
+    }
+  }
 
   /** A decoded handle. */
   record Handle(long serial, int receiveCount) {}
@@ -22,25 +30,63 @@ final class Receipts {
   private Receipts() {}
 
   static String encode(long key, long serial, int receiveCount) {
-    ByteBuffer b = ByteBuffer.allocate(BYTES);
-    b.putLong(serial).putInt(receiveCount).putLong(check(key, serial, receiveCount));
-    return ENCODER.encodeToString(b.array());
+    long check = check(key, serial, receiveCount);
+    long w0 = serial;
+    long w1 = ((long) receiveCount << 32) | (check >>> 32);
+    long w2 = check << 32;
+    byte[] out = new byte[LENGTH];
+    for (int i = 0; i < LENGTH; i++) {
+      out[i] = ALPHABET[sixBits(w0, w1, w2, i * 6)];
+    }
+    return new String(out, StandardCharsets.ISO_8859_1);
+  }
+
+  private static int sixBits(long w0, long w1, long w2, int offset) {
+    int word = offset >>> 6;
+    int bit = offset & 63;
+    long here = word == 0 ? w0 : word == 1 ? w1 : w2;
+    long v = here << bit;
+    if (bit > 58 && word < 2) {
+      v |= (word == 0 ? w1 : w2) >>> (64 - bit);
+    }
+    return (int) (v >>> 58);
   }
 
   static Handle decode(long key, String receipt, String queue) {
-    if (receipt == null || receipt.length() != ENCODED_LENGTH) {
+    if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
-    byte[] raw;
-    try {
-      raw = DECODER.decode(receipt);
-    } catch (IllegalArgumentException e) {
-      throw invalid(receipt, queue);
+    long w0 = 0;
+    long w1 = 0;
+    long w2 = 0;
+    for (int i = 0; i < LENGTH; i++) {
+      char c = receipt.charAt(i);
+      int v = c < 128 ? VALUES[c] : -1;
+      if (v < 0) {
+        throw invalid(receipt, queue);
+      }
+      int offset = i * 6;
+      int word = offset >>> 6;
+      int bit = offset & 63;
+      long top = (long) v << 58;
+      long here = top >>> bit;
+      long spill = bit > 58 ? top << (64 - bit) : 0;
+      switch (word) {
+        case 0 -> {
+          w0 |= here;
+          w1 |= spill;
+        }
+        case 1 -> {
+          w1 |= here;
+          w2 |= spill;
+        }
+        default -> w2 |= here;
+      }
     }
-    ByteBuffer b = ByteBuffer.wrap(raw);
-    long serial = b.getLong();
-    int count = b.getInt();
-    if (b.getLong() != check(key, serial, count) || serial == 0) {
+    long serial = w0;
+    int count = (int) (w1 >>> 32);
+    long check = (w1 << 32) | (w2 >>> 32);
+    if ((w2 & 0xFFFFFFFFL) != 0 || serial == 0 || check != check(key, serial, count)) {
       throw invalid(receipt, queue);
     }
     return new Handle(serial, count);
