@@ -487,6 +487,10 @@ final class LocalQueue {
     }
     if (visibility.isZero()) {
       counters.released++;
+      if (exhausted(m)) {
+        deadLetter(m, now);
+        return view(m, null, MessageState.DEAD_LETTERED);
+      }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     } else {
       table.setState(m, StoredMessage.IN_FLIGHT, until);

@@ -382,13 +382,20 @@ final class MemoryQueueEngine implements QueueEngine {
         break;
       }
       long wakeAt = w.deadline;
+      boolean served;
       q.lock.lock();
       try {
-        if (q.isTimerWaiter(w)) {
+        // Taking the lock may have consumed the handover's unpark, so look again under the lock
+        // (handovers happen under it): once we unlock, a later handover's unpark is not lost.
+        served = w.done();
+        if (!served && q.isTimerWaiter(w)) {
           wakeAt = Math.min(wakeAt, q.nextDue());
         }
       } finally {
         q.lock.unlock();
+      }
+      if (served) {
+        break;
       }
       long nanos = clock.parkNanosUntil(wakeAt);
       if (nanos > 0) {

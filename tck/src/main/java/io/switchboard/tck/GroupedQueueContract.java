@@ -1,0 +1,272 @@
+package io.switchboard.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageFilter;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import java.util.List;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Grouped (SQS FIFO) queues: group and deduplication ids are required; a batch takes the best
+ * eligible group head, then as many following messages of that group as fit, then repeats; a group
+ * with anything in flight is blocked; filters see group heads only; order within a group is never
+ * broken, by releases, timeouts or dead-letter moves.
+ */
+public abstract class GroupedQueueContract extends EngineContract {
+
+  private static final String Q = "g.fifo";
+
+  private static final MessageFilter BLUE =
+      m -> AttributeValue.string("blue").equals(m.attributeOrNull("color"));
+
+  private void put(String group, String body) {
+    sendGrouped(Q, group, body);
+  }
+
+  private void sendColored(String group, String body, String color) {
+    engine.send(
+        Q,
+        NewMessage.builder(body)
+            .groupId(group)
+            .deduplicationId(body)
+            .attribute("color", color)
+            .build());
+  }
+
+  @Test
+  void send_withoutGroupId_refused() {
+    create(Q);
+    assertRefusedUnchanged(
+        Q,
+        ErrorCode.INVALID_ARGUMENT,
+        () -> engine.send(Q, NewMessage.builder("x").deduplicationId("d").build()),
+        "groupId",
+        Q);
+  }
+
+  @Test
+  void send_withoutDeduplicationIdOrContentBasedDedup_refused() {
+    create(Q);
+    assertRefusedUnchanged(
+        Q,
+        ErrorCode.INVALID_ARGUMENT,
+        () -> engine.send(Q, NewMessage.builder("x").groupId("A").build()),
+        "deduplicationId",
+        Q);
+  }
+
+  @Test
+  void send_contentBasedDedup_needsNoExplicitId() {
+    create(Q, config().contentBasedDeduplication(true));
+    assertFalse(engine.send(Q, NewMessage.builder("x").groupId("A").build()).duplicate());
+    assertTrue(engine.send(Q, NewMessage.builder("x").groupId("A").build()).duplicate());
+    assertEquals(1, engine.stats(Q).depth());
+  }
+
+  @Test
+  void receive_singleGroup_batchHoldsItsMessagesInOrder() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    put("A", "a3");
+    List<Message> got = receive(Q, 10);
+    assertEquals(List.of("a1", "a2", "a3"), bodies(got));
+    assertTrue(got.stream().allMatch(m -> m.groupId().orElseThrow().equals("A")));
+  }
+
+  @Test
+  void receive_groupInFlight_blocksTheWholeGroup() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    put("B", "b1");
+    assertEquals(List.of("a1"), bodies(receive(Q, 1)));
+    assertEquals(List.of("b1"), bodies(receive(Q, 10)));
+    assertNothingToReceive(Q);
+  }
+
+  @Test
+  void receive_ackOfLastInFlight_unblocksTheGroup() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    put("A", "a3");
+    List<Message> first = receive(Q, 2);
+    engine.ack(Q, receipt(first.get(0)));
+    assertNothingToReceive(Q);
+    engine.ack(Q, receipt(first.get(1)));
+    assertEquals(List.of("a3"), receiveBodies(Q));
+  }
+
+  @Test
+  void receive_batch_spansGroupsOnlyWhenOneGroupCannotFillIt() {
+    create(Q);
+    put("A", "a1");
+    put("B", "b1");
+    put("A", "a2");
+    put("B", "b2");
+    put("C", "c1");
+    put("A", "a3");
+    assertEquals(List.of("a1", "a2"), bodies(receive(Q, 2)));
+    assertEquals(List.of("b1", "b2", "c1"), bodies(receive(Q, 3)));
+  }
+
+  @Test
+  void receive_batchLargerThanGroup_continuesWithNextBestGroupHead() {
+    create(Q);
+    put("A", "a1");
+    put("B", "b1");
+    put("C", "c1");
+    put("A", "a2");
+    put("B", "b2");
+    assertEquals(List.of("a1", "a2", "b1", "b2", "c1"), bodies(receive(Q, 10)));
+  }
+
+  @Test
+  void receive_groupHeadPriority_decidesWhichGroupGoesFirst() {
+    create(Q);
+    put("A", "a1");
+    engine.send(Q, NewMessage.builder("b1").groupId("B").deduplicationId("b1").priority(5).build());
+    put("A", "a2");
+    assertEquals(List.of("b1", "a1", "a2"), bodies(receive(Q, 10)));
+  }
+
+  @Test
+  void receive_filter_seesGroupHeadsOnlyAndTakesFollowersOfAcceptedHead() {
+    create(Q);
+    sendColored("A", "a1", "red");
+    sendColored("A", "a2", "blue");
+    sendColored("B", "b1", "blue");
+    sendColored("B", "b2", "red");
+    List<Message> got =
+        engine.receive(Q, ReceiveRequest.builder().maxMessages(10).filter(BLUE).build());
+    assertEquals(List.of("b1", "b2"), bodies(got), "a2 is blue but not a group head");
+    assertEquals(List.of("a1", "a2"), receiveBodies(Q));
+  }
+
+  @Test
+  void receive_releasedMessage_keepsItsPlaceAtTheHead() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    Message a1 = receiveOne(Q);
+    engine.release(Q, receipt(a1));
+    Message again = receiveOne(Q);
+    assertEquals(a1.id(), again.id());
+    assertEquals(2, again.receiveCount());
+  }
+
+  @Test
+  void receive_expiredLease_keepsItsPlaceAtTheHead() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    put("A", "a1");
+    put("A", "a2");
+    put("A", "a3");
+    assertEquals(List.of("a1", "a2"), bodies(receive(Q, 2)));
+    clock.advanceSeconds(10);
+    assertEquals(List.of("a1", "a2", "a3"), receiveBodies(Q));
+  }
+
+  @Test
+  void receive_partOfBatchReleased_groupStaysBlockedUntilRestReturns() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    put("A", "a3");
+    List<Message> batch = receive(Q, 2);
+    engine.release(Q, receipt(batch.get(0)));
+    assertNothingToReceive(Q);
+    engine.ack(Q, receipt(batch.get(1)));
+    assertEquals(List.of("a1", "a3"), receiveBodies(Q));
+  }
+
+  @Test
+  void release_withDelay_blocksOnlyItsGroup() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    put("B", "b1");
+    Message a1 = receiveOne(Q);
+    engine.release(Q, receipt(a1), seconds(5), false);
+    assertEquals(List.of("b1"), receiveBodies(Q));
+    clock.advanceSeconds(5);
+    assertEquals(List.of("a1", "a2"), receiveBodies(Q));
+  }
+
+  @Test
+  void touch_groupedQueue_conflict() {
+    create(Q);
+    put("A", "a1");
+    String id = browseAll(Q).get(0).id();
+    assertRefusedUnchanged(Q, ErrorCode.CONFLICT, () -> engine.touch(Q, id), Q);
+  }
+
+  @Test
+  void receiveWait_ackUnblockingGroup_wakesWaiter() throws Exception {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    Message a1 = receiveOne(Q);
+    Future<List<Message>> f = blockedReceive(Q, waiting(seconds(20)));
+    engine.ack(Q, receipt(a1));
+    assertEquals(List.of("a2"), bodies(result(f)));
+  }
+
+  @Test
+  void deadLetter_receiveLimit_keepsGroupOrderInDeadLetterQueueAndBack() {
+    create("dlq.fifo");
+    create(Q, config().visibilityTimeout(seconds(10)).deadLetter("dlq.fifo", 1));
+    put("A", "a1");
+    put("A", "a2");
+    put("A", "a3");
+    assertEquals(3, receive(Q, 10).size());
+    clock.advanceSeconds(10);
+    assertEquals(0, engine.stats(Q).depth());
+    assertEquals(List.of("a1", "a2", "a3"), bodies(browseAll("dlq.fifo")));
+    engine.startRedrive("dlq.fifo", RedriveRequest.toSources());
+    assertEquals(List.of("a1", "a2", "a3"), receiveBodies(Q));
+  }
+
+  @Test
+  void deadLetterById_groupHead_nextMessageBecomesHead() {
+    create("dlq.fifo");
+    create(Q, config().deadLetter("dlq.fifo", 5));
+    put("A", "a1");
+    put("A", "a2");
+    engine.deadLetterById(Q, browseAll(Q).get(0).id());
+    assertEquals(List.of("a2"), receiveBodies(Q));
+    Message dead = receiveOne("dlq.fifo");
+    assertEquals("a1", dead.body());
+    assertEquals("A", dead.groupId().orElseThrow());
+  }
+
+  @Test
+  void deadLetter_inFlightHead_unblocksGroup() {
+    create("dlq.fifo");
+    create(Q, config().deadLetter("dlq.fifo", 5));
+    put("A", "a1");
+    put("A", "a2");
+    Message a1 = receiveOne(Q);
+    engine.deadLetter(Q, receipt(a1));
+    assertEquals(List.of("a2"), receiveBodies(Q));
+  }
+
+  @Test
+  void remove_inFlightMessage_unblocksGroup() {
+    create(Q);
+    put("A", "a1");
+    put("A", "a2");
+    Message a1 = receiveOne(Q);
+    engine.remove(Q, a1.id());
+    assertEquals(List.of("a2"), receiveBodies(Q));
+  }
+}

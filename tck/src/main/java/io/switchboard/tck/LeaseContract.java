@@ -1,0 +1,350 @@
+package io.switchboard.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageState;
+import io.switchboard.queue.Order;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a receipt allows: ack, release, extend and fail, and how stale or foreign ones fail. */
+public abstract class LeaseContract extends EngineContract {
+
+  // ---- ack ---------------------------------------------------------------------------------
+
+  @Test
+  void ack_leasedMessage_deletesIt() {
+    create("q");
+    String id = send("q", "x").id();
+    engine.ack("q", receipt(receiveOne("q")));
+    assertEquals(0, engine.stats("q").depth());
+    assertEquals(1, engine.stats("q").counters().acked());
+    assertError(ErrorCode.MESSAGE_NOT_FOUND, () -> engine.get("q", id), id);
+  }
+
+  @Test
+  void ack_twice_isIdempotent() {
+    create("q");
+    send("q", "x");
+    String receipt = receipt(receiveOne("q"));
+    engine.ack("q", receipt);
+    engine.ack("q", receipt);
+    assertEquals(1, engine.stats("q").counters().acked());
+  }
+
+  @Test
+  void ack_staleReceipt_receiptStaleAndNewLeaseKept() {
+    create("q", config().visibilityTimeout(seconds(10)));
+    send("q", "x");
+    Message first = receiveOne("q");
+    clock.advanceSeconds(10);
+    Message second = receiveOne("q");
+    assertRefusedUnchanged(
+        "q", ErrorCode.RECEIPT_STALE, () -> engine.ack("q", receipt(first)), first.id());
+    assertEquals(MessageState.IN_FLIGHT, engine.get("q", first.id()).state());
+    engine.ack("q", receipt(second));
+    assertEquals(0, engine.stats("q").depth());
+  }
+
+  @Test
+  void ack_garbageReceipt_receiptInvalid() {
+    create("q");
+    send("q", "x");
+    receiveOne("q");
+    for (String garbage : List.of("", "nonsense", "A".repeat(27), "x".repeat(200))) {
+      assertRefusedUnchanged("q", ErrorCode.RECEIPT_INVALID, () -> engine.ack("q", garbage), "'q'");
+    }
+  }
+
+  @Test
+  void ack_receiptOfAnotherQueue_receiptInvalid() {
+    create("a");
+    create("b");
+    send("a", "x");
+    send("b", "y");
+    Message fromA = receiveOne("a");
+    assertRefusedUnchanged(
+        "b", ErrorCode.RECEIPT_INVALID, () -> engine.ack("b", receipt(fromA)), "'b'");
+    assertEquals(MessageState.IN_FLIGHT, engine.get("a", fromA.id()).state());
+  }
+
+  @Test
+  void ack_afterLeaseExpiredButNotReceivedAgain_stillDeletes() {
+    create("q", config().visibilityTimeout(seconds(10)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    clock.advanceSeconds(11);
+    assertEquals(MessageState.AVAILABLE, engine.get("q", m.id()).state());
+    engine.ack("q", receipt(m));
+    assertEquals(0, engine.stats("q").depth());
+    assertNothingToReceive("q");
+  }
+
+  // ---- release -----------------------------------------------------------------------------
+
+  @Test
+  void release_leasedMessage_returnsToItsPlace() {
+    create("q");
+    sendAll("q", "a", "b", "c");
+    Message a = receiveOne("q");
+    engine.release("q", receipt(a));
+    assertEquals(MessageState.AVAILABLE, engine.get("q", a.id()).state());
+    assertEquals(List.of("a", "b", "c"), receiveBodies("q"));
+    assertEquals(1, engine.stats("q").counters().released());
+  }
+
+  @Test
+  void release_toBack_deliveredAfterOthers() {
+    create("q");
+    sendAll("q", "a", "b", "c");
+    Message a = receiveOne("q");
+    engine.release("q", receipt(a), Duration.ZERO, true);
+    assertEquals(List.of("b", "c", "a"), receiveBodies("q"));
+  }
+
+  @Test
+  void release_toBackInLifoQueue_deliveredLast() {
+    create("q", config().order(Order.LIFO));
+    sendAll("q", "a", "b", "c");
+    Message c = receiveOne("q");
+    assertEquals("c", c.body());
+    engine.release("q", receipt(c), Duration.ZERO, true);
+    assertEquals(List.of("b", "a", "c"), receiveBodies("q"));
+  }
+
+  @Test
+  void release_toBack_keepsPriority() {
+    create("q");
+    send("q", "high", 5);
+    send("q", "low", 0);
+    Message high = receiveOne("q");
+    engine.release("q", receipt(high), Duration.ZERO, true);
+    assertEquals(List.of("high", "low"), receiveBodies("q"));
+  }
+
+  @Test
+  void release_withDelay_delayedUntilExactlyDue() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    engine.release("q", receipt(m), seconds(5), false);
+    Message delayed = engine.get("q", m.id());
+    assertEquals(MessageState.DELAYED, delayed.state());
+    assertEquals(clock.instant().plusSeconds(5), delayed.visibleAt().orElseThrow());
+    clock.advanceMillis(4_999);
+    assertNothingToReceive("q");
+    clock.advanceMillis(1);
+    assertEquals(2, receiveOne("q").receiveCount());
+  }
+
+  @Test
+  void release_delayOver900Seconds_refusedAndStillLeased() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    assertRefusedUnchanged(
+        "q",
+        ErrorCode.INVALID_ARGUMENT,
+        () -> engine.release("q", receipt(m), seconds(901), false),
+        "delay",
+        "901");
+    assertEquals(MessageState.IN_FLIGHT, engine.get("q", m.id()).state());
+  }
+
+  @Test
+  void release_toBackOnGroupedQueue_conflict() {
+    create("g.fifo");
+    sendGrouped("g.fifo", "A", "a1");
+    Message m = receiveOne("g.fifo");
+    assertRefusedUnchanged(
+        "g.fifo",
+        ErrorCode.CONFLICT,
+        () -> engine.release("g.fifo", receipt(m), Duration.ZERO, true),
+        "g.fifo");
+  }
+
+  @Test
+  void release_staleReceipt_receiptStale() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    send("q", "x");
+    Message first = receiveOne("q");
+    clock.advanceSeconds(1);
+    receiveOne("q");
+    assertRefusedUnchanged("q", ErrorCode.RECEIPT_STALE, () -> engine.release("q", receipt(first)));
+  }
+
+  @Test
+  void release_afterLeaseExpired_messageNotInFlight() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    clock.advanceSeconds(1);
+    assertRefusedUnchanged(
+        "q", ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.release("q", receipt(m)), m.id());
+  }
+
+  @Test
+  void release_afterAck_messageNotFound() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    engine.ack("q", receipt(m));
+    assertError(ErrorCode.MESSAGE_NOT_FOUND, () -> engine.release("q", receipt(m)));
+  }
+
+  // ---- extend ------------------------------------------------------------------------------
+
+  @Test
+  void extend_leasedMessage_leaseEndsExactlyThatLongFromNow() {
+    create("q", config().visibilityTimeout(seconds(10)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    clock.advanceSeconds(5);
+    Message extended = engine.extend("q", receipt(m), seconds(60));
+    assertEquals(clock.instant().plusSeconds(60), extended.visibleAt().orElseThrow());
+    assertEquals(MessageState.IN_FLIGHT, extended.state());
+    clock.advanceMillis(59_999);
+    assertNothingToReceive("q");
+    clock.advanceMillis(1);
+    assertEquals(m.id(), receiveOne("q").id());
+  }
+
+  @Test
+  void extend_shorterThanBefore_endsLeaseEarlier() {
+    create("q", config().visibilityTimeout(seconds(60)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    engine.extend("q", receipt(m), seconds(1));
+    clock.advanceSeconds(1);
+    assertEquals(m.id(), receiveOne("q").id());
+  }
+
+  @Test
+  void extend_upTo12HoursAfterReceive_allowedAndBeyond_refused() {
+    create("q", config().visibilityTimeout(Duration.ofMinutes(2)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    clock.advance(Duration.ofMinutes(1));
+    engine.extend("q", receipt(m), Duration.ofHours(12).minusMinutes(1));
+    clock.advance(Duration.ofHours(1));
+    assertRefusedUnchanged(
+        "q",
+        ErrorCode.INVALID_ARGUMENT,
+        () -> engine.extend("q", receipt(m), Duration.ofHours(11).minusMinutes(1).plusMillis(1)),
+        "visibilityTimeout",
+        "43200");
+    engine.extend("q", receipt(m), Duration.ofHours(11).minusMinutes(1));
+    assertEquals(
+        m.firstReceivedAt().orElseThrow().plus(Duration.ofHours(12)),
+        engine.get("q", m.id()).visibleAt().orElseThrow());
+  }
+
+  @Test
+  void extend_overTwelveHours_refusedByRange() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    assertRefusedUnchanged(
+        "q",
+        ErrorCode.INVALID_ARGUMENT,
+        () -> engine.extend("q", receipt(m), Duration.ofHours(13)),
+        "visibilityTimeout");
+  }
+
+  @Test
+  void extend_zero_makesMessageAvailableNow() {
+    create("q");
+    sendAll("q", "a", "b");
+    Message a = receiveOne("q");
+    Message released = engine.extend("q", receipt(a), Duration.ZERO);
+    assertEquals(MessageState.AVAILABLE, released.state());
+    assertEquals(List.of("a", "b"), receiveBodies("q"));
+  }
+
+  @Test
+  void extend_afterLeaseExpired_messageNotInFlight() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    clock.advanceSeconds(1);
+    assertRefusedUnchanged(
+        "q",
+        ErrorCode.MESSAGE_NOT_IN_FLIGHT,
+        () -> engine.extend("q", receipt(m), seconds(30)),
+        m.id(),
+        "available");
+  }
+
+  @Test
+  void extend_staleReceipt_receiptStale() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    send("q", "x");
+    Message first = receiveOne("q");
+    clock.advanceSeconds(1);
+    receiveOne("q");
+    assertRefusedUnchanged(
+        "q", ErrorCode.RECEIPT_STALE, () -> engine.extend("q", receipt(first), seconds(30)));
+  }
+
+  @Test
+  void extend_garbageReceipt_receiptInvalid() {
+    create("q");
+    assertError(ErrorCode.RECEIPT_INVALID, () -> engine.extend("q", "junk", seconds(30)));
+  }
+
+  // ---- fail --------------------------------------------------------------------------------
+
+  @Test
+  void fail_leasedMessage_leavesQueueAndIsKeptAsFailed() {
+    create("q", config().historyRetention(seconds(60)));
+    String id = send("q", "x").id();
+    engine.fail("q", receipt(receiveOne("q")));
+    assertEquals(0, engine.stats("q").depth());
+    assertNothingToReceive("q");
+    assertEquals(1, engine.stats("q").counters().failed());
+    Message failed = engine.get("q", id);
+    assertEquals(MessageState.FAILED, failed.state());
+    assertEquals("x", failed.body());
+  }
+
+  @Test
+  void fail_withoutHistory_messageGone() {
+    create("q");
+    String id = send("q", "x").id();
+    engine.fail("q", receipt(receiveOne("q")));
+    assertError(ErrorCode.MESSAGE_NOT_FOUND, () -> engine.get("q", id));
+  }
+
+  @Test
+  void fail_afterLeaseExpired_messageNotInFlight() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    send("q", "x");
+    Message m = receiveOne("q");
+    clock.advanceSeconds(1);
+    assertRefusedUnchanged(
+        "q", ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.fail("q", receipt(m)));
+  }
+
+  @Test
+  void fail_staleReceipt_receiptStale() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    send("q", "x");
+    Message first = receiveOne("q");
+    clock.advanceSeconds(1);
+    receiveOne("q");
+    assertRefusedUnchanged("q", ErrorCode.RECEIPT_STALE, () -> engine.fail("q", receipt(first)));
+  }
+
+  @Test
+  void receipts_eachReceive_issuesANewOne() {
+    create("q", config().visibilityTimeout(Duration.ZERO));
+    send("q", "x");
+    String first = receipt(receiveOne("q"));
+    String second = receipt(receiveOne("q"));
+    assertTrue(!first.equals(second), "a new receive must issue a new receipt");
+  }
+}

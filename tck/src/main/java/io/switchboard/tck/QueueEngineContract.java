@@ -1,0 +1,200 @@
+package io.switchboard.tck;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.time.ManualClock;
+import org.junit.jupiter.api.Nested;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The whole contract every {@link QueueEngine} must pass. An engine's test module extends this
+ * class and says how to make an engine; JUnit then runs every feature contract (one nested class
+ * each) against it:
+ *
+ * <pre>{@code
+ * class RocksDbEngineContractTest extends QueueEngineContract {
+ *   protected QueueEngine newEngine(ManualClock clock) { ... }
+ *   protected QueueEngine newEngine(ManualClock clock, int maxQueues) { ... }
+ *   protected QueueEngine restart(QueueEngine engine) { ... } // durable engines only
+ * }
+ * }</pre>
+ *
+ * <p>Every test gets a fresh engine on a fresh {@link ManualClock} and closes it afterwards.
+ */
+public abstract class QueueEngineContract {
+
+  /** A fresh, empty engine whose every timer reads {@code clock}. */
+  protected abstract QueueEngine newEngine(ManualClock clock);
+
+  /** Like {@link #newEngine(ManualClock)}, holding at most {@code maxQueues} queues. */
+  protected abstract QueueEngine newEngine(ManualClock clock, int maxQueues);
+
+  /**
+   * Closes {@code engine} and opens it again on the same storage. The default skips restart
+   * scenarios, for engines that keep nothing.
+   */
+  protected QueueEngine restart(QueueEngine engine) {
+    throw new TestAbortedException("this engine keeps nothing across a restart");
+  }
+
+  @Nested
+  class QueueLifecycle extends QueueLifecycleContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class Send extends SendContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class Receive extends ReceiveContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class Lease extends LeaseContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class QueuedMessage extends QueuedMessageContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class BrowseAndStats extends BrowseAndStatsContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class DeadLetter extends DeadLetterContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class GroupedQueue extends GroupedQueueContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+
+  @Nested
+  class SeedScenario extends SeedScenarioContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
+}
