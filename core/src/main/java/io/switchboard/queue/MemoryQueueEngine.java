@@ -690,7 +690,12 @@ final class MemoryQueueEngine implements QueueEngine {
 
   @Override
   public void close() {
-    closed = true;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
     if (housekeeper != null) {
       LockSupport.unpark(housekeeper);
     }

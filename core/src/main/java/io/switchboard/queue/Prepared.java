@@ -42,8 +42,9 @@ record Prepared(
   private static Prepared of(
       NewMessage m, String field, String queue, boolean grouped, QueueConfig config) {
     byte[] body = m.body().getBytes(StandardCharsets.UTF_8);
-    if (body.length != m.body().length()) {
-      checkText(m.body(), field + ".body"); // not pure ASCII: refuse unpaired surrogates
+    if (body.length != m.body().length() || hasQuestionMark(body)) {
+      // Not plainly ASCII: UTF-8 encoding turns an unpaired surrogate into '?', so look closer.
+      checkText(m.body(), field + ".body");
     }
     Object[] attributes = attributes(m.attributes(), field);
     int size = body.length + attributeBytes(attributes);
@@ -157,6 +158,15 @@ record Prepared(
       throw QueueException.invalid(
           field + " must be 1..128 printable ASCII characters (no spaces), got '" + id + "'");
     }
+  }
+
+  private static boolean hasQuestionMark(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b == '?') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Refuses text that UTF-8 cannot carry unchanged: unpaired surrogates. */

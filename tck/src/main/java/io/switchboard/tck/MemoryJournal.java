@@ -1,4 +1,4 @@
-package io.switchboard.queue;
+package io.switchboard.tck;
 
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * for what a durable journal holds, and a way to test restarts without a disk. "Restarting" is
  * building a new engine on the same instance.
  */
-final class MapJournal implements Journal {
+public final class MemoryJournal implements Journal {
 
   private OptionalLong idPrefix = OptionalLong.empty();
   private long sequenceLimit;
@@ -26,7 +26,6 @@ final class MapJournal implements Journal {
   private final Map<String, Map<Long, JournalEntry.HistoryPut>> history = new LinkedHashMap<>();
   private final Map<String, JournalEntry.TaskPut> tasks = new LinkedHashMap<>();
   private final Map<String, JournalEntry.TaskProgress> progress = new LinkedHashMap<>();
-  int appends;
 
   @Override
   public synchronized Snapshot load() {
@@ -53,7 +52,6 @@ final class MapJournal implements Journal {
 
   @Override
   public synchronized void append(List<JournalEntry> entries) {
-    appends++;
     entries.forEach(this::apply);
   }
 
@@ -66,7 +64,8 @@ final class MapJournal implements Journal {
   @Override
   public void close() {}
 
-  synchronized int messageCount(String queue) {
+  /** Messages of {@code queue} the journal holds. */
+  public synchronized int messageCount(String queue) {
     return messages.getOrDefault(queue, Map.of()).size();
   }
 

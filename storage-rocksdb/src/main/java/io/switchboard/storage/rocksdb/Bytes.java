@@ -1,0 +1,122 @@
+package io.switchboard.storage.rocksdb;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** A growable big-endian byte writer and a matching reader: the codec's raw material. */
+final class Bytes {
+
+  private Bytes() {}
+
+  /** Appends primitives and strings. */
+  static final class Writer {
+    private byte[] buf;
+    private int len;
+
+    Writer(int capacity) {
+      buf = new byte[Math.max(16, capacity)];
+    }
+
+    private void ensure(int n) {
+      if (len + n > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+      }
+    }
+
+    Writer b(int v) {
+      ensure(1);
+      buf[len++] = (byte) v;
+      return this;
+    }
+
+    Writer i(int v) {
+      ensure(4);
+      buf[len++] = (byte) (v >>> 24);
+      buf[len++] = (byte) (v >>> 16);
+      buf[len++] = (byte) (v >>> 8);
+      buf[len++] = (byte) v;
+      return this;
+    }
+
+    Writer l(long v) {
+      i((int) (v >>> 32));
+      return i((int) v);
+    }
+
+    Writer bytes(byte[] v) {
+      i(v.length);
+      ensure(v.length);
+      System.arraycopy(v, 0, buf, len, v.length);
+      len += v.length;
+      return this;
+    }
+
+    Writer raw(byte[] v) {
+      ensure(v.length);
+      System.arraycopy(v, 0, buf, len, v.length);
+      len += v.length;
+      return this;
+    }
+
+    /** A string, or null (length -1). */
+    Writer s(String v) {
+      if (v == null) {
+        return i(-1);
+      }
+      return bytes(v.getBytes(StandardCharsets.UTF_8));
+    }
+
+    byte[] toArray() {
+      return Arrays.copyOf(buf, len);
+    }
+  }
+
+  /** Reads what a {@link Writer} wrote, in the same order. */
+  static final class Reader {
+    private final byte[] buf;
+    private int pos;
+
+    Reader(byte[] buf) {
+      this.buf = buf;
+    }
+
+    int b() {
+      return buf[pos++];
+    }
+
+    int i() {
+      int v =
+          ((buf[pos] & 0xFF) << 24)
+              | ((buf[pos + 1] & 0xFF) << 16)
+              | ((buf[pos + 2] & 0xFF) << 8)
+              | (buf[pos + 3] & 0xFF);
+      pos += 4;
+      return v;
+    }
+
+    long l() {
+      return ((long) i() << 32) | (i() & 0xFFFFFFFFL);
+    }
+
+    byte[] bytes() {
+      int n = i();
+      byte[] v = Arrays.copyOfRange(buf, pos, pos + n);
+      pos += n;
+      return v;
+    }
+
+    String s() {
+      int n = i();
+      if (n < 0) {
+        return null;
+      }
+      String v = new String(buf, pos, n, StandardCharsets.UTF_8);
+      pos += n;
+      return v;
+    }
+
+    boolean done() {
+      return pos == buf.length;
+    }
+  }
+}

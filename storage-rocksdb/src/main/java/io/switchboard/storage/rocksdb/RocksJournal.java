@@ -1,0 +1,379 @@
+package io.switchboard.storage.rocksdb;
+
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.spi.Journal;
+import io.switchboard.queue.spi.JournalEntry;
+import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Snapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.TablePropertiesCollectorFactory;
+import org.rocksdb.WriteBatch;
+
+/**
+ * The embedded durable journal: RocksDB in the data directory. Column families hold queues, message
+ * bodies, message states (so a receive rewrites 60 bytes, not the body), deduplication entries,
+ * history, redrive tasks and their progress. One writer thread applies appended entries in order,
+ * many appends to one write batch, with one fsync for all the sends in it (group commit).
+ *
+ * <p>Opening refuses a directory that another process holds (RocksDB's lock file) and a store of
+ * another format version, each with a message that says so.
+ */
+public final class RocksJournal implements Journal {
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private static final byte[] FORMAT_KEY = bytes("format");
+  private static final byte[] ID_PREFIX_KEY = bytes("idPrefix");
+  private static final byte[] SEQUENCE_KEY = bytes("sequence");
+  private static final List<String> FAMILIES =
+      List.of("queues", "bodies", "states", "dedup", "history", "tasks", "progress");
+
+  private final Path dir;
+  private final RocksDB db;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions cfOptions;
+  private final List<ColumnFamilyHandle> handles;
+  private final Map<String, ColumnFamilyHandle> cf = new HashMap<>();
+  private final GroupCommitWriter writer;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private RocksJournal(
+      Path dir,
+      RocksDB db,
+      DBOptions dbOptions,
+      ColumnFamilyOptions cfOptions,
+      List<ColumnFamilyHandle> handles,
+      Durability durability) {
+    this.dir = dir;
+    this.db = db;
+    this.dbOptions = dbOptions;
+    this.cfOptions = cfOptions;
+    this.handles = handles;
+    for (int i = 0; i < FAMILIES.size(); i++) {
+      cf.put(FAMILIES.get(i), handles.get(i + 1));
+    }
+    this.writer = new GroupCommitWriter(db, durability, this::apply);
+  }
+
+  /**
+   * Opens (creating if needed) the store in {@code dir}.
+   *
+   * @throws IllegalStateException when another process holds the directory, or it holds a store of
+   *     another format, or it cannot be opened; the message says which
+   */
+  public static RocksJournal open(Path dir, Durability durability) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create data directory " + dir + ": " + e, e);
+    }
+    DBOptions dbOptions =
+        new DBOptions()
+            .setCreateIfMissing(true)
+            .setCreateMissingColumnFamilies(true)
+            .setMaxBackgroundJobs(2)
+            .setKeepLogFileNum(4);
+    ColumnFamilyOptions cfOptions = columnFamilyOptions();
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+    for (String name : FAMILIES) {
+      descriptors.add(new ColumnFamilyDescriptor(bytes(name), cfOptions));
+    }
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    RocksDB db;
+    try {
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      dbOptions.close();
+      cfOptions.close();
+      String why = String.valueOf(e.getMessage());
+      if (why.contains("lock") || why.contains("Resource temporarily unavailable")) {
+        throw new IllegalStateException(
+            "data directory " + dir + " is in use by another Switchboard process (" + why + ")", e);
+      }
+      throw new IllegalStateException("cannot open data directory " + dir + ": " + why, e);
+    }
+    RocksJournal journal = new RocksJournal(dir, db, dbOptions, cfOptions, handles, durability);
+    journal.checkFormat();
+    return journal;
+  }
+
+  /**
+   * A queue writes a key once and deletes it soon after, so its files fill with tombstones that
+   * plain leveled compaction drops only when it happens to reach them. The compact-on-deletion
+   * collector marks a file for compaction as soon as half of any 10,000 consecutive entries in it
+   * are deletions, which keeps the store's size proportional to what is live.
+   */
+  private static ColumnFamilyOptions columnFamilyOptions() {
+    try (Options base = new Options()) {
+      base.setCompressionType(CompressionType.LZ4_COMPRESSION);
+      base.setTablePropertiesCollectorFactory(
+          List.of(
+              TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(
+                  10_000, 5_000, 0.5)));
+      return new ColumnFamilyOptions(base);
+    }
+  }
+
+  private void checkFormat() {
+    try {
+      byte[] format = db.get(FORMAT_KEY);
+      if (format == null) {
+        db.put(FORMAT_KEY, new Bytes.Writer(4).i(Codec.FORMAT).toArray());
+        return;
+      }
+      int found = new Bytes.Reader(format).i();
+      if (found != Codec.FORMAT) {
+        close();
+        throw new IllegalStateException(
+            "data directory "
+                + dir
+                + " holds a store of format "
+                + found
+                + "; this version of Switchboard reads format "
+                + Codec.FORMAT
+                + " only");
+      }
+    } catch (RocksDBException e) {
+      close();
+      throw new IllegalStateException("cannot read data directory " + dir + ": " + e, e);
+    }
+  }
+
+  // ---- load ------------------------------------------------------------------------------
+
+  @Override
+  public Snapshot load() {
+    try {
+      byte[] prefix = db.get(ID_PREFIX_KEY);
+      byte[] sequence = db.get(SEQUENCE_KEY);
+      Map<String, JournalEntry.QueuePut> queues = new LinkedHashMap<>();
+      try (RocksIterator it = db.newIterator(cf.get("queues"))) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          JournalEntry.QueuePut q = Codec.queue(it.value());
+          queues.put(q.name(), q);
+        }
+      }
+      Map<String, List<MessageRecord>> messages = loadMessages(queues);
+      Map<String, List<JournalEntry.DedupPut>> dedup = new HashMap<>();
+      forEach(
+          "dedup",
+          (k, v) ->
+              dedup
+                  .computeIfAbsent(Codec.queueOf(k), q -> new ArrayList<>())
+                  .add(Codec.dedup(Codec.queueOf(k), Codec.suffixOf(k), v)));
+      Map<String, List<JournalEntry.HistoryPut>> history = new HashMap<>();
+      forEach(
+          "history",
+          (k, v) ->
+              history
+                  .computeIfAbsent(Codec.queueOf(k), q -> new ArrayList<>())
+                  .add(Codec.history(Codec.queueOf(k), v)));
+      List<Snapshot.QueueState> states = new ArrayList<>();
+      for (JournalEntry.QueuePut q : queues.values()) {
+        states.add(
+            new Snapshot.QueueState(
+                q,
+                messages.getOrDefault(q.name(), List.of()),
+                dedup.getOrDefault(q.name(), List.of()),
+                history.getOrDefault(q.name(), List.of())));
+      }
+      List<JournalEntry.TaskPut> tasks = new ArrayList<>();
+      forEach(
+          "tasks",
+          (k, v) -> {
+            try {
+              tasks.add(Codec.taskStart(v, db.get(cf.get("progress"), k)));
+            } catch (RocksDBException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      return new Snapshot(
+          prefix == null ? OptionalLong.empty() : OptionalLong.of(new Bytes.Reader(prefix).l()),
+          sequence == null ? 0 : new Bytes.Reader(sequence).l(),
+          states,
+          tasks);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("cannot read data directory " + dir + ": " + e, e);
+    }
+  }
+
+  /**
+   * Joins bodies and states, which share keys and so sort alike, in one pass. A state without a
+   * body (or a message of a queue that no longer exists) is left over from an interrupted move and
+   * is ignored.
+   */
+  private Map<String, List<MessageRecord>> loadMessages(Map<String, JournalEntry.QueuePut> queues) {
+    Map<String, List<MessageRecord>> out = new HashMap<>();
+    try (RocksIterator bodies = db.newIterator(cf.get("bodies"));
+        RocksIterator states = db.newIterator(cf.get("states"))) {
+      bodies.seekToFirst();
+      states.seekToFirst();
+      String queue = null;
+      List<MessageRecord> list = null;
+      while (bodies.isValid()) {
+        byte[] key = bodies.key();
+        while (states.isValid() && java.util.Arrays.compareUnsigned(states.key(), key) < 0) {
+          states.next();
+        }
+        if (states.isValid() && java.util.Arrays.equals(states.key(), key)) {
+          String q = Codec.queueOf(key);
+          if (!q.equals(queue)) {
+            queue = q;
+            list = queues.containsKey(q) ? out.computeIfAbsent(q, x -> new ArrayList<>()) : null;
+          }
+          if (list != null) {
+            list.add(Codec.message(bodies.value(), Codec.state(states.value())));
+          }
+        }
+        bodies.next();
+      }
+    }
+    return out;
+  }
+
+  private void forEach(String family, java.util.function.BiConsumer<byte[], byte[]> action) {
+    try (RocksIterator it = db.newIterator(cf.get(family))) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        action.accept(it.key(), it.value());
+      }
+    }
+  }
+
+  // ---- append ----------------------------------------------------------------------------
+
+  @Override
+  public void append(List<JournalEntry> entries) {
+    writer.append(entries, false);
+  }
+
+  @Override
+  public Ticket appendDurable(List<JournalEntry> entries) {
+    return writer.append(entries, true);
+  }
+
+  /** Adds one entry to a write batch. */
+  private void apply(WriteBatch batch, JournalEntry e) throws RocksDBException {
+    switch (e) {
+      case JournalEntry.QueuePut q -> batch.put(cf.get("queues"), bytes(q.name()), Codec.queue(q));
+      case JournalEntry.QueueDelete d -> {
+        batch.delete(cf.get("queues"), bytes(d.name()));
+        for (String family : List.of("bodies", "states", "dedup", "history")) {
+          batch.deleteRange(cf.get(family), Codec.queuePrefix(d.name()), Codec.queueEnd(d.name()));
+        }
+      }
+      case JournalEntry.QueuePurge p -> {
+        for (String family : List.of("bodies", "states")) {
+          batch.deleteRange(cf.get(family), Codec.queuePrefix(p.name()), Codec.queueEnd(p.name()));
+        }
+      }
+      case JournalEntry.MessagePut m -> {
+        byte[] key = Codec.messageKey(m.queue(), m.message().serial());
+        batch.put(cf.get("bodies"), key, Codec.body(m.message()));
+        batch.put(cf.get("states"), key, Codec.state(m.message().stateRecord()));
+      }
+      case JournalEntry.StatePut s ->
+          batch.put(
+              cf.get("states"), Codec.messageKey(s.queue(), s.serial()), Codec.state(s.state()));
+      case JournalEntry.MessageDelete d -> {
+        byte[] key = Codec.messageKey(d.queue(), d.serial());
+        batch.delete(cf.get("bodies"), key);
+        batch.delete(cf.get("states"), key);
+      }
+      case JournalEntry.DedupPut d ->
+          batch.put(cf.get("dedup"), Codec.stringKey(d.queue(), d.key()), Codec.dedup(d));
+      case JournalEntry.DedupDelete d ->
+          batch.delete(cf.get("dedup"), Codec.stringKey(d.queue(), d.key()));
+      case JournalEntry.HistoryPut h ->
+          batch.put(
+              cf.get("history"),
+              Codec.messageKey(h.queue(), h.message().serial()),
+              Codec.history(h));
+      case JournalEntry.HistoryDelete h ->
+          batch.delete(cf.get("history"), Codec.messageKey(h.queue(), h.serial()));
+      case JournalEntry.TaskPut t ->
+          batch.put(cf.get("tasks"), bytes(t.task().id()), Codec.taskStart(t));
+      case JournalEntry.TaskProgress p ->
+          batch.put(cf.get("progress"), bytes(p.task().id()), Codec.taskProgress(p));
+      case JournalEntry.SequenceReserve r ->
+          batch.put(SEQUENCE_KEY, new Bytes.Writer(8).l(r.limit()).toArray());
+      case JournalEntry.IdPrefix p ->
+          batch.put(ID_PREFIX_KEY, new Bytes.Writer(8).l(p.prefix()).toArray());
+    }
+  }
+
+  /** Bytes on disk under the data directory (for soak tests and metrics). */
+  public long sizeOnDisk() {
+    try (var files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  /** Compacts every column family now (tests of storage growth; RocksDB also does it itself). */
+  public void compact() {
+    try {
+      try (CompactRangeOptions options =
+          new CompactRangeOptions()
+              .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+        for (ColumnFamilyHandle h : handles) {
+          db.compactRange(h, null, null, options);
+        }
+      }
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("compaction failed: " + e, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    writer.close();
+    for (ColumnFamilyHandle h : handles) {
+      h.close();
+    }
+    try {
+      db.syncWal();
+    } catch (RocksDBException e) {
+      // closing anyway; the WAL was synced by the writer's last write in SYNC mode
+    }
+    db.close();
+    dbOptions.close();
+    cfOptions.close();
+  }
+
+  static QueueException unavailable(String what, Exception cause) {
+    return new QueueException(
+        ErrorCode.UNAVAILABLE, "storage write failed (" + what + "): " + cause.getMessage(), cause);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
