@@ -224,7 +224,7 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      out.add(view(m, Receipts.encode(receiptKey, m.serial, m.receiveCount), null));
+      out.add(view(m, Receipts.encode(receiptKey, m.serial, m.leaseEpoch), null));
     }
     return out;
   }
@@ -420,16 +420,13 @@ final class LocalQueue {
       }
       return null;
     }
-    if (m.receiveCount != h.receiveCount()) {
+    if (m.leaseEpoch != h.leaseEpoch()) {
       throw new QueueException(
           ErrorCode.RECEIPT_STALE,
           "receipt is stale: message '"
               + engine.idOf(m.serial)
-              + "' was received again since (receive "
-              + m.receiveCount
-              + ", receipt from receive "
-              + h.receiveCount()
-              + ")");
+              + "' was received again, or dead-lettered and brought back, since this receipt was"
+              + " issued");
     }
     if (strict && m.state != StoredMessage.IN_FLIGHT) {
       throw new QueueException(
@@ -569,6 +566,7 @@ final class LocalQueue {
       m.receiveCount = 0;
       m.deadLetterSource = null;
     }
+    m.leaseEpoch++;
     m.attributes = intern(m.attributes);
     table.insert(m);
     return view(m, null, null);

@@ -109,6 +109,7 @@ final class MessageTable {
     count(StoredMessage.IN_FLIGHT, 1);
     m.state = StoredMessage.IN_FLIGHT;
     m.receiveCount++;
+    m.leaseEpoch++;
     if (m.firstReceivedAt == 0) {
       m.firstReceivedAt = now;
     }

@@ -4,10 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.Base64;
 
 /**
- * Receipt handles: 20 bytes, base64url, carrying the message serial, the receive count at the time
- * of the receive, and a 64-bit keyed check over both so that a handle cannot be guessed or carried
- * to another queue. The receive count is what makes a handle stale: a later receive of the same
- * message raises it.
+ * Receipt handles: 20 bytes, base64url, carrying the message serial, its lease epoch at the time of
+ * the receive, and a 64-bit keyed check over both so that a handle cannot be guessed or carried to
+ * another queue. The lease epoch is what makes a handle stale: a later receive of the same message
+ * raises it, and so does its return from a dead-letter queue (which resets the receive count, so
+ * the receive count alone would repeat old handles).
  */
 final class Receipts {
 
@@ -17,13 +18,13 @@ final class Receipts {
   private static final int ENCODED_LENGTH = 27;
 
   /** A decoded handle. */
-  record Handle(long serial, int receiveCount) {}
+  record Handle(long serial, int leaseEpoch) {}
 
   private Receipts() {}
 
-  static String encode(long key, long serial, int receiveCount) {
+  static String encode(long key, long serial, int leaseEpoch) {
     ByteBuffer b = ByteBuffer.allocate(BYTES);
-    b.putLong(serial).putInt(receiveCount).putLong(check(key, serial, receiveCount));
+    b.putLong(serial).putInt(leaseEpoch).putLong(check(key, serial, leaseEpoch));
     return ENCODER.encodeToString(b.array());
   }
 
