@@ -556,9 +556,12 @@ final class LocalQueue {
     return serials;
   }
 
-  /** Receives a message moved from another queue; it goes to the back. */
+  /**
+   * Receives a message moved from another queue. A dead-lettered message arrives as the newest; a
+   * redriven or restored one goes to the back, which in a LIFO queue is behind everything.
+   */
   Message accept(StoredMessage m, boolean redrive, long now) {
-    m.seq = engine.nextSequences(1);
+    m.seq = redrive ? backSeq() : engine.nextSequences(1);
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
     m.expiresAt = now + config.retention().toMillis();
