@@ -571,7 +571,7 @@ final class LocalQueue {
     }
     m.leaseEpoch++;
     m.attributes = intern(m.attributes);
-    table.insert(m);
+    table.insertMoved(m);
     return view(m, null, null);
   }
 
@@ -579,7 +579,7 @@ final class LocalQueue {
   void putBack(StoredMessage m) {
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
-    table.insert(m);
+    table.insertMoved(m);
   }
 
   // ---- browse and stats ------------------------------------------------------------------

@@ -20,11 +20,24 @@ final class MessageTable {
         return c != 0 ? c : Long.compare(a.serial, b.serial);
       };
 
+  private static final Comparator<StoredMessage> BY_SENT_AT =
+      (a, b) -> {
+        int c = Long.compare(a.sentAt, b.sentAt);
+        return c != 0 ? c : Long.compare(a.serial, b.serial);
+      };
+
   final List<StoredMessage> newlyEligible = new ArrayList<>();
   private final LongObjectMap<StoredMessage> byId = new LongObjectMap<>();
   private final TreeSet<StoredMessage> timed = new TreeSet<>(BY_VISIBLE_AT);
   private final ExpiryIndex expiry = new ExpiryIndex();
   private final LongList arrivals = new LongList();
+
+  /**
+   * Messages moved in from another queue, by send time. Sends arrive in send-time order, so the
+   * oldest message is the first live arrival or the first of these, which may be older.
+   */
+  private final TreeSet<StoredMessage> movedIn = new TreeSet<>(BY_SENT_AT);
+
   private final TreeMap<Integer, long[]> byPriority = new TreeMap<>(Comparator.reverseOrder());
   private Ordering ordering;
   private long available;
@@ -85,8 +98,17 @@ final class MessageTable {
     arrivals.add(m.serial);
   }
 
+  /** Adds a message moved in from another queue (its send time may precede earlier arrivals). */
+  void insertMoved(StoredMessage m) {
+    insert(m);
+    movedIn.add(m);
+  }
+
   /** Takes a message out of the queue, whatever its state. */
   void detach(StoredMessage m) {
+    if (!movedIn.isEmpty()) {
+      movedIn.remove(m);
+    }
     ordering.removed(m);
     if (m.isTimed()) {
       timed.remove(m);
@@ -191,7 +213,11 @@ final class MessageTable {
   /** Send time of the oldest message by arrival, or -1 when empty. */
   long oldestSentAt() {
     dropDeadArrivals();
-    return arrivals.isEmpty() ? -1 : byId.get(arrivals.peekFirst()).sentAt;
+    long oldest = arrivals.isEmpty() ? -1 : byId.get(arrivals.peekFirst()).sentAt;
+    if (!movedIn.isEmpty() && (oldest < 0 || movedIn.first().sentAt < oldest)) {
+      oldest = movedIn.first().sentAt;
+    }
+    return oldest;
   }
 
   private void dropDeadArrivals() {
@@ -240,6 +266,7 @@ final class MessageTable {
     timed.clear();
     expiry.clear();
     arrivals.clear();
+    movedIn.clear();
     byPriority.clear();
     newlyEligible.clear();
     available = 0;
