@@ -95,10 +95,23 @@ final class LocalQueue {
     return out;
   }
 
-  /** Fires visibility and expiry timers due by {@code now}, then serves waiters. */
+  /**
+   * Fires visibility and expiry timers due by {@code now} in the order they fell due (an expiry
+   * first when both fall on the same millisecond), so the outcome does not depend on how late the
+   * timers are fired: a message that expired during its lease expires, it is not released first.
+   * Then serves waiters.
+   */
   void advance(long now) {
-    StoredMessage m;
-    while ((m = table.firstVisibleBy(now)) != null) {
+    while (true) {
+      StoredMessage m = table.firstVisibleBy(now);
+      long expiryDue = table.nextExpiryDue();
+      if (expiryDue <= now && (m == null || expiryDue <= m.visibleAt)) {
+        expire(table.expiredBy(expiryDue), now);
+        continue;
+      }
+      if (m == null) {
+        break;
+      }
       if (m.state == StoredMessage.IN_FLIGHT) {
         counters.released++;
         if (exhausted(m)) {
@@ -108,18 +121,21 @@ final class LocalQueue {
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     }
-    for (StoredMessage expired : table.expiredBy(now)) {
-      counters.expired++;
-      if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
-        deadLetter(expired, now);
-      } else {
-        table.detach(expired);
-      }
-    }
     dedup.expire(now);
     history.expire(now);
     dispatch(now);
     expireWaiters(now);
+  }
+
+  private void expire(List<StoredMessage> expired, long now) {
+    for (StoredMessage m : expired) {
+      counters.expired++;
+      if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
+        deadLetter(m, now);
+      } else {
+        table.detach(m);
+      }
+    }
   }
 
   long nextDue() {

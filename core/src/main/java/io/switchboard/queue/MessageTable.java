@@ -172,6 +172,11 @@ final class MessageTable {
     return Math.min(t, expiry.nextDue());
   }
 
+  /** The earliest expiry time in the index (possibly of a message gone); Long.MAX_VALUE if none. */
+  long nextExpiryDue() {
+    return expiry.nextDue();
+  }
+
   /** The first delayed or leased message whose visibility time has come, or null. */
   StoredMessage firstVisibleBy(long now) {
     if (timed.isEmpty()) {
