@@ -409,6 +409,11 @@ final class LocalQueue {
     }
     if (visibility.isZero()) {
       counters.released++;
+      if (exhausted(m)) {
+        Message left = view(m, null, MessageState.DEAD_LETTERED);
+        deadLetter(m, now);
+        return left;
+      }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     } else {
       table.setState(m, StoredMessage.IN_FLIGHT, until);
