@@ -126,10 +126,23 @@ final class LocalQueue {
     return out;
   }
 
-  /** Fires visibility and expiry timers due by {@code now}, then serves waiters. */
+  /**
+   * Fires visibility and expiry timers due by {@code now} in the order they fell due (an expiry
+   * first when both fall on the same millisecond), so the outcome does not depend on how late the
+   * timers are fired: a message that expired during its lease expires, it is not released first.
+   * Then serves waiters.
+   */
   void advance(long now) {
-    StoredMessage m;
-    while ((m = table.firstVisibleBy(now)) != null) {
+    while (true) {
+      StoredMessage m = table.firstVisibleBy(now);
+      long expiryDue = table.nextExpiryDue();
+      if (expiryDue <= now && (m == null || expiryDue <= m.visibleAt)) {
+        expire(table.expiredBy(expiryDue), now);
+        continue;
+      }
+      if (m == null) {
+        break;
+      }
       if (m.state == StoredMessage.IN_FLIGHT) {
         counters.released++;
         if (exhausted(m)) {
@@ -139,18 +152,21 @@ final class LocalQueue {
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     }
-    for (StoredMessage expired : table.expiredBy(now)) {
-      counters.expired++;
-      if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
-        deadLetter(expired, now);
-      } else {
-        table.detach(expired);
-      }
-    }
     dedup.expire(now, key -> journal.emit(new JournalEntry.DedupDelete(name, key)));
     history.expire(now, serial -> journal.emit(new JournalEntry.HistoryDelete(name, serial)));
     dispatch(now);
     expireWaiters(now);
+  }
+
+  private void expire(List<StoredMessage> expired, long now) {
+    for (StoredMessage m : expired) {
+      counters.expired++;
+      if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
+        deadLetter(m, now);
+      } else {
+        table.detach(m);
+      }
+    }
   }
 
   long nextDue() {
@@ -318,7 +334,7 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      out.add(view(m, Receipts.encode(receiptKey, m.serial, m.receiveCount), null));
+      out.add(view(m, Receipts.encode(receiptKey, m.serial, m.leaseEpoch), null));
     }
     return out;
   }
@@ -488,8 +504,9 @@ final class LocalQueue {
     if (visibility.isZero()) {
       counters.released++;
       if (exhausted(m)) {
+        Message left = view(m, null, MessageState.DEAD_LETTERED);
         deadLetter(m, now);
-        return view(m, null, MessageState.DEAD_LETTERED);
+        return left;
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     } else {
@@ -518,16 +535,13 @@ final class LocalQueue {
       }
       return null;
     }
-    if (m.receiveCount != h.receiveCount()) {
+    if (m.leaseEpoch != h.leaseEpoch()) {
       throw new QueueException(
           ErrorCode.RECEIPT_STALE,
           "receipt is stale: message '"
               + engine.idOf(m.serial)
-              + "' was received again since (receive "
-              + m.receiveCount
-              + ", receipt from receive "
-              + h.receiveCount()
-              + ")");
+              + "' was received again, or dead-lettered and brought back, since this receipt was"
+              + " issued");
     }
     if (strict && m.state != StoredMessage.IN_FLIGHT) {
       throw new QueueException(
@@ -682,9 +696,12 @@ final class LocalQueue {
     return serials;
   }
 
-  /** Receives a message moved from another queue; it goes to the back. */
+  /**
+   * Receives a message moved from another queue. A dead-lettered message arrives as the newest; a
+   * redriven or restored one goes to the back, which in a LIFO queue is behind everything.
+   */
   Message accept(StoredMessage m, boolean redrive, long now) {
-    m.seq = engine.nextSequences(1);
+    m.seq = redrive ? backSeq() : engine.nextSequences(1);
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
     m.expiresAt = now + config.retention().toMillis();
@@ -692,8 +709,9 @@ final class LocalQueue {
       m.receiveCount = 0;
       m.deadLetterSource = null;
     }
+    m.leaseEpoch++;
     m.attributes = intern(m.attributes);
-    table.insert(m);
+    table.insertMoved(m);
     return view(m, null, null);
   }
 
@@ -701,7 +719,7 @@ final class LocalQueue {
   void putBack(StoredMessage m, String target) {
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
-    table.insert(m);
+    table.insertMoved(m);
     journal.emit(new JournalEntry.MessageDelete(target, m.serial));
   }
 
@@ -716,8 +734,14 @@ final class LocalQueue {
       messages.add(m);
     }
     messages.sort(java.util.Comparator.comparingLong(m -> m.seq));
+    long latestSend = Long.MIN_VALUE;
     for (StoredMessage m : messages) {
-      table.insert(m, false);
+      if (m.sentAt < latestSend) {
+        table.insertMoved(m); // arrived by a move: older than messages sent before it
+      } else {
+        table.insert(m, false);
+        latestSend = m.sentAt;
+      }
       backSeq = Math.min(backSeq, m.seq);
     }
     for (JournalEntry.DedupPut d : state.dedup()) {

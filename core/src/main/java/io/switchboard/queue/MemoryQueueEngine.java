@@ -398,6 +398,11 @@ final class MemoryQueueEngine implements QueueEngine {
         break;
       }
       long nanos = clock.parkNanosUntil(wakeAt);
+      // Taking the lock above may itself park, and that park can swallow the unpark of a handover
+      // made meanwhile; without this second look the thread would sleep on a completed wait.
+      if (w.done()) {
+        break;
+      }
       if (nanos > 0) {
         LockSupport.parkNanos(w, nanos);
       } else if (wakeAt < w.deadline) {

@@ -21,11 +21,24 @@ final class MessageTable {
         return c != 0 ? c : Long.compare(a.serial, b.serial);
       };
 
+  private static final Comparator<StoredMessage> BY_SENT_AT =
+      (a, b) -> {
+        int c = Long.compare(a.sentAt, b.sentAt);
+        return c != 0 ? c : Long.compare(a.serial, b.serial);
+      };
+
   final List<StoredMessage> newlyEligible = new ArrayList<>();
   private final LongObjectMap<StoredMessage> byId = new LongObjectMap<>();
   private final TreeSet<StoredMessage> timed = new TreeSet<>(BY_VISIBLE_AT);
   private final ExpiryIndex expiry = new ExpiryIndex();
   private final LongList arrivals = new LongList();
+
+  /**
+   * Messages moved in from another queue, by send time. Sends arrive in send-time order, so the
+   * oldest message is the first live arrival or the first of these, which may be older.
+   */
+  private final TreeSet<StoredMessage> movedIn = new TreeSet<>(BY_SENT_AT);
+
   private final TreeMap<Integer, long[]> byPriority = new TreeMap<>(Comparator.reverseOrder());
   private final long[] priorityZero = new long[1];
   private Ordering ordering;
@@ -136,9 +149,18 @@ final class MessageTable {
     arrivals.add(m.serial);
   }
 
+  /** Adds a message moved in from another queue (its send time may precede earlier arrivals). */
+  void insertMoved(StoredMessage m) {
+    insert(m);
+    movedIn.add(m);
+  }
+
   /** Takes a message out of the queue, whatever its state. */
   void detach(StoredMessage m) {
     mark(m, StoredMessage.JOURNAL_DELETE);
+    if (!movedIn.isEmpty()) {
+      movedIn.remove(m);
+    }
     ordering.removed(m);
     if (m.isTimed()) {
       timed.remove(m);
@@ -162,6 +184,7 @@ final class MessageTable {
     count(StoredMessage.IN_FLIGHT, 1);
     m.state = StoredMessage.IN_FLIGHT;
     m.receiveCount++;
+    m.leaseEpoch++;
     if (m.firstReceivedAt == 0) {
       m.firstReceivedAt = now;
     }
@@ -210,6 +233,11 @@ final class MessageTable {
     return Math.min(t, expiry.nextDue());
   }
 
+  /** The earliest expiry time in the index (possibly of a message gone); Long.MAX_VALUE if none. */
+  long nextExpiryDue() {
+    return expiry.nextDue();
+  }
+
   /** The first delayed or leased message whose visibility time has come, or null. */
   StoredMessage firstVisibleBy(long now) {
     if (timed.isEmpty()) {
@@ -251,7 +279,11 @@ final class MessageTable {
   /** Send time of the oldest message by arrival, or -1 when empty. */
   long oldestSentAt() {
     dropDeadArrivals();
-    return arrivals.isEmpty() ? -1 : byId.get(arrivals.peekFirst()).sentAt;
+    long oldest = arrivals.isEmpty() ? -1 : byId.get(arrivals.peekFirst()).sentAt;
+    if (!movedIn.isEmpty() && (oldest < 0 || movedIn.first().sentAt < oldest)) {
+      oldest = movedIn.first().sentAt;
+    }
+    return oldest;
   }
 
   private void dropDeadArrivals() {
@@ -304,6 +336,7 @@ final class MessageTable {
     timed.clear();
     expiry.clear();
     arrivals.clear();
+    movedIn.clear();
     byPriority.clear();
     priorityZero[0] = 0;
     byPriority.put(0, priorityZero);

@@ -83,6 +83,7 @@ final class QueueJournal {
         m.dedupId,
         m.state,
         m.receiveCount,
+        m.leaseEpoch,
         m.visibleAt,
         m.expiresAt,
         m.firstReceivedAt,
@@ -110,6 +111,7 @@ final class QueueJournal {
             r.dedupId());
     m.state = r.state();
     m.receiveCount = r.receiveCount();
+    m.leaseEpoch = r.leaseEpoch();
     m.visibleAt = r.visibleAt();
     m.expiresAt = r.expiresAt();
     m.firstReceivedAt = r.firstReceivedAt();

@@ -3,11 +3,13 @@ package io.switchboard.queue;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Receipt handles: 160 bits in 27 base64url characters, carrying the message serial, the receive
- * count at the time of the receive, and a 64-bit keyed check over both so that a handle cannot be
- * guessed or carried to another queue. The receive count is what makes a handle stale: a later
- * receive of the same message raises it. Encoded and decoded by hand, straight between longs and
- * characters, because every receive and every ack pays for it.
+ * Receipt handles: 160 bits in 27 base64url characters, carrying the message serial, its lease
+ * epoch at the time of the receive, and a 64-bit keyed check over both so that a handle cannot be
+ * guessed or carried to another queue. The lease epoch is what makes a handle stale: a later
+ * receive of the same message raises it, and so does its return from a dead-letter queue (which
+ * resets the receive count, so the receive count alone would repeat old handles). Encoded and
+ * decoded by hand, straight between longs and characters, because every receive and every ack pays
+ * for it.
  */
 final class Receipts {
 
@@ -25,14 +27,14 @@ final class Receipts {
   }
 
   /** A decoded handle. */
-  record Handle(long serial, int receiveCount) {}
+  record Handle(long serial, int leaseEpoch) {}
 
   private Receipts() {}
 
-  static String encode(long key, long serial, int receiveCount) {
-    long check = check(key, serial, receiveCount);
+  static String encode(long key, long serial, int leaseEpoch) {
+    long check = check(key, serial, leaseEpoch);
     long w0 = serial;
-    long w1 = ((long) receiveCount << 32) | (check >>> 32);
+    long w1 = ((long) leaseEpoch << 32) | (check >>> 32);
     long w2 = check << 32;
     byte[] out = new byte[LENGTH];
     for (int i = 0; i < LENGTH; i++) {

@@ -31,6 +31,13 @@ final class StoredMessage implements MessageView {
   byte state;
   int receiveCount;
 
+  /**
+   * Leases plus arrivals in a queue; receipts carry it. Unlike {@link #receiveCount}, which a
+   * redrive resets, it never repeats, so a receipt from before a trip through the dead-letter queue
+   * cannot match a lease made after it.
+   */
+  int leaseEpoch;
+
   /** DELAYED and IN_FLIGHT: when the message becomes available. */
   long visibleAt;
 

@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param serial identity, unique for the life of the data directory
  * @param seq ordering key within the priority
  * @param state one of {@link #DELAYED}, {@link #AVAILABLE}, {@link #IN_FLIGHT}
+ * @param leaseEpoch counts leases and arrivals; receipts carry it, so it must survive restarts
  */
 public record MessageRecord(
     long serial,
@@ -24,6 +25,7 @@ public record MessageRecord(
     String dedupId,
     byte state,
     int receiveCount,
+    int leaseEpoch,
     long visibleAt,
     long expiresAt,
     long firstReceivedAt,
@@ -46,6 +48,7 @@ public record MessageRecord(
         priority,
         state,
         receiveCount,
+        leaseEpoch,
         visibleAt,
         expiresAt,
         firstReceivedAt,
@@ -66,6 +69,7 @@ public record MessageRecord(
         dedupId,
         s.state(),
         s.receiveCount(),
+        s.leaseEpoch(),
         s.visibleAt(),
         s.expiresAt(),
         s.firstReceivedAt(),
@@ -79,6 +83,7 @@ public record MessageRecord(
       int priority,
       byte state,
       int receiveCount,
+      int leaseEpoch,
       long visibleAt,
       long expiresAt,
       long firstReceivedAt,

@@ -154,6 +154,7 @@ final class Codec {
         .i(s.priority())
         .b(s.state())
         .i(s.receiveCount())
+        .i(s.leaseEpoch())
         .l(s.visibleAt())
         .l(s.expiresAt())
         .l(s.firstReceivedAt())
@@ -165,7 +166,7 @@ final class Codec {
   static MessageRecord.StateRecord state(byte[] value) {
     Bytes.Reader r = new Bytes.Reader(value);
     return new MessageRecord.StateRecord(
-        r.l(), r.i(), (byte) r.b(), r.i(), r.l(), r.l(), r.l(), r.l(), r.s());
+        r.l(), r.i(), (byte) r.b(), r.i(), r.i(), r.l(), r.l(), r.l(), r.l(), r.s());
   }
 
   static MessageRecord message(byte[] body, MessageRecord.StateRecord s) {
@@ -187,6 +188,7 @@ final class Codec {
         dedupId,
         s.state(),
         s.receiveCount(),
+        s.leaseEpoch(),
         s.visibleAt(),
         s.expiresAt(),
         s.firstReceivedAt(),

@@ -1,0 +1,46 @@
+package io.switchboard.tck.model;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.time.ManualClock;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Model-based randomized test: seeded random sequences of queue operations and clock advances run
+ * against an engine and against {@link ReferenceQueueModel}; after every step, answers, refusals
+ * (by error code), stats and the full contents of every queue must agree.
+ *
+ * <p>Subclass it once per engine. System properties: {@code switchboard.model.seed} reruns one seed
+ * (a failure message names it), {@code switchboard.model.seeds} and {@code switchboard.model.steps}
+ * change how many seeds run and how long each is.
+ */
+public abstract class QueueEngineModelTest {
+
+  private static final int DEFAULT_SEEDS = 60;
+  private static final int DEFAULT_STEPS = 500;
+
+  /** A fresh, empty engine on {@code clock}; closed by the test. */
+  protected abstract QueueEngine newEngine(ManualClock clock);
+
+  @TestFactory
+  Stream<DynamicTest> randomOperations_manySeeds_engineAgreesWithModel() {
+    int steps = Integer.getInteger("switchboard.model.steps", DEFAULT_STEPS);
+    String one = System.getProperty("switchboard.model.seed");
+    LongStream seeds =
+        one != null
+            ? LongStream.of(Long.parseLong(one))
+            : LongStream.rangeClosed(
+                1, Integer.getInteger("switchboard.model.seeds", DEFAULT_SEEDS));
+    return seeds.mapToObj(
+        seed -> DynamicTest.dynamicTest("seed " + seed, () -> runSeed(seed, steps)));
+  }
+
+  private void runSeed(long seed, int steps) {
+    ManualClock clock = ManualClock.create();
+    try (QueueEngine engine = newEngine(clock)) {
+      new ModelRun(seed, clock, engine).run(steps);
+    }
+  }
+}
