@@ -215,4 +215,22 @@ public abstract class QueueEngineContract {
       return QueueEngineContract.this.restart(engine);
     }
   }
+
+  @Nested
+  class FilteredReceive extends FilteredReceiveContract {
+    @Override
+    protected QueueEngine newEngine(ManualClock clock) {
+      return QueueEngineContract.this.newEngine(clock);
+    }
+
+    @Override
+    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+      return QueueEngineContract.this.newEngine(clock, maxQueues);
+    }
+
+    @Override
+    protected QueueEngine restart(QueueEngine engine) {
+      return QueueEngineContract.this.restart(engine);
+    }
+  }
 }
