@@ -55,11 +55,11 @@ final class GroupedOrdering extends Ordering {
   private final List<StoredMessage> newlyEligible;
 
   /** Over the heads of ready groups only, so a selector sees group heads only. */
-  private final AttributeIndex index;
+  private final PartitionIndex index;
 
   GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible) {
     this.newlyEligible = newlyEligible;
-    this.index = indexed.isEmpty() ? null : new AttributeIndex(indexed, messageOrder);
+    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, messageOrder);
   }
 
   /** The interned group id for a new message, so every message of a group shares one string. */
@@ -106,30 +106,32 @@ final class GroupedOrdering extends Ordering {
 
   @Override
   void take(int max, MessageFilter filter, long now, List<StoredMessage> out) {
-    AttributeIndex.Cursor cursor =
+    Iterable<StoredMessage> heads =
         index != null && filter instanceof SelectorFilter s
-            ? IndexPlanner.plan(s.selector().expression(), index)
+            ? index.candidates(s.selector(), null)
             : null;
-    if (cursor != null) {
-      StoredMessage head = cursor.higher(null);
-      while (out.size() < max && head != null) {
-        StoredMessage next = cursor.higher(head);
-        if (filter.test(head, now)) {
-          takeFrom(groups.get(head.groupId), max, out);
-        }
-        head = next;
-      }
-      return;
-    }
     List<Group> chosen = new ArrayList<>();
     int room = max;
-    for (Group g : ready) {
-      if (room == 0) {
-        break;
+    if (heads != null) {
+      for (StoredMessage head : heads) {
+        if (room == 0) {
+          break;
+        }
+        if (filter.test(head, now)) {
+          Group g = groups.get(head.groupId);
+          chosen.add(g);
+          room -= Math.min(room, availableRun(g));
+        }
       }
-      if (filter == null || filter.test(g.line.peekFirst(), now)) {
-        chosen.add(g);
-        room -= Math.min(room, availableRun(g));
+    } else {
+      for (Group g : ready) {
+        if (room == 0) {
+          break;
+        }
+        if (filter == null || filter.test(g.line.peekFirst(), now)) {
+          chosen.add(g);
+          room -= Math.min(room, availableRun(g));
+        }
       }
     }
     for (Group g : chosen) {

@@ -3,13 +3,12 @@ package io.switchboard.queue;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * Available messages of a standard queue in one red-black tree ordered by (priority desc, seq),
- * plus an {@link AttributeIndex} over them when the queue indexes attributes. An unfiltered receive
+ * plus a {@link PartitionIndex} over them when the queue indexes attributes. An unfiltered receive
  * polls the first entry; a selector over indexed attributes walks the index; any other filter walks
  * the tree in order, testing each message.
  */
@@ -18,7 +17,7 @@ final class StandardOrdering extends Ordering {
   private final Comparator<StoredMessage> comparator;
   private final TreeSet<StoredMessage> available;
   private final List<StoredMessage> newlyEligible;
-  private final AttributeIndex index;
+  private final PartitionIndex index;
 
   StandardOrdering(
       Comparator<StoredMessage> comparator,
@@ -27,7 +26,7 @@ final class StandardOrdering extends Ordering {
     this.comparator = comparator;
     this.available = new TreeSet<>(comparator);
     this.newlyEligible = newlyEligible;
-    this.index = indexed.isEmpty() ? null : new AttributeIndex(indexed, comparator);
+    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, comparator);
   }
 
   @Override
@@ -94,40 +93,13 @@ final class StandardOrdering extends Ordering {
 
   @Override
   Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
-    AttributeIndex.Cursor cursor = plan(filter);
-    if (cursor == null) {
-      return after == null ? available : available.tailSet(after, false);
-    }
-    return () -> walk(cursor, after);
-  }
-
-  private AttributeIndex.Cursor plan(MessageFilter filter) {
-    if (index == null || !(filter instanceof SelectorFilter s)) {
-      return null;
-    }
-    return IndexPlanner.plan(s.selector().expression(), index);
-  }
-
-  /** Iterates a cursor from just after {@code after}; safe while taken messages leave the index. */
-  static Iterator<StoredMessage> walk(AttributeIndex.Cursor cursor, StoredMessage after) {
-    return new Iterator<>() {
-      private StoredMessage next = cursor.higher(after);
-
-      @Override
-      public boolean hasNext() {
-        return next != null;
+    if (index != null && filter instanceof SelectorFilter s) {
+      Iterable<StoredMessage> indexed = index.candidates(s.selector(), after);
+      if (indexed != null) {
+        return indexed;
       }
-
-      @Override
-      public StoredMessage next() {
-        if (next == null) {
-          throw new NoSuchElementException();
-        }
-        StoredMessage out = next;
-        next = cursor.higher(out);
-        return out;
-      }
-    };
+    }
+    return after == null ? available : available.tailSet(after, false);
   }
 
   @Override
