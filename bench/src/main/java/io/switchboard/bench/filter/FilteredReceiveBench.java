@@ -308,7 +308,7 @@ public final class FilteredReceiveBench {
       Row a = find(rows, artemis, large);
       if (a != null && sbLarge != null) {
         log.printf(
-            "%s/switchboard p50 at %,d = %.1fx (target >= 100x)%n",
+            "%s/switchboard p50 at %,d = %.3gx (target >= 100x)%n",
             artemis, large, (double) a.latencies().p50() / sbLarge.latencies().p50());
       }
     }
