@@ -104,6 +104,14 @@ public final class SwitchboardServer implements AutoCloseable {
       throw new StartupException(
           "cannot listen on " + config.bind() + ":" + config.port() + ": " + e.getMessage(), e);
     }
+    if (!web.isRunning()) {
+      throw new StartupException(
+          "cannot listen on "
+              + config.bind()
+              + ":"
+              + config.port()
+              + " (address in use or not available; see the log above)");
+    }
   }
 
   public int port() {
