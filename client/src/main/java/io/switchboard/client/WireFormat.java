@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -56,22 +57,22 @@ public final class WireFormat {
   /** The one mapper: duplicate keys and trailing garbage are errors, decimals stay exact. */
   public static final ObjectMapper JSON =
       JsonMapper.builder()
+          .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
-
   private WireFormat() {}
 
   public static ObjectNode object() {
-    return NODES.objectNode();
+    return JSON.getNodeFactory().objectNode();
   }
 
   public static ArrayNode array() {
-    return NODES.arrayNode();
+    return JSON.getNodeFactory().arrayNode();
   }
 
   /**
@@ -194,19 +195,16 @@ public final class WireFormat {
               b.deadLetter(DeadLetterPolicy.of(target, max));
             });
     Optional<Overflow> overflow = enumField(f, "overflow", Overflow.class);
+    OptionalLong maxDepth = f.int64("maxDepth");
     if (f.isNull("maxDepth")) {
       b.unbounded();
-    }
-    OptionalLong maxDepth = f.int64("maxDepth");
-    if (maxDepth.isPresent()) {
+    } else if (maxDepth.isPresent()) {
       b.maxDepth(maxDepth.getAsLong(), overflow.orElse(base.overflow()));
-    } else if (overflow.isPresent()) {
-      if (base.maxDepth().isPresent()) {
-        b.maxDepth(base.maxDepth().getAsLong(), overflow.get());
-      } else if (overflow.get() != base.overflow()) {
-        throw new WireFormatException(
-            "INVALID_ARGUMENT", "overflow needs maxDepth: an unbounded queue never overflows");
-      }
+    } else if (overflow.isPresent() && base.maxDepth().isPresent()) {
+      b.maxDepth(base.maxDepth().getAsLong(), overflow.get());
+    } else if (overflow.isPresent() && overflow.get() != base.overflow()) {
+      throw new WireFormatException(
+          "INVALID_ARGUMENT", "overflow needs maxDepth: an unbounded queue never overflows");
     }
     f.bool("contentBasedDeduplication").ifPresent(b::contentBasedDeduplication);
     enumField(f, "dedupScope", DedupScope.class).ifPresent(b::dedupScope);
@@ -395,10 +393,10 @@ public final class WireFormat {
     boolean plain = value.dataType().indexOf('.') < 0;
     switch (value) {
       case AttributeValue.StringValue s when plain -> {
-        return NODES.textNode(s.value());
+        return JSON.getNodeFactory().textNode(s.value());
       }
       case AttributeValue.NumberValue n when plain -> {
-        return NODES.numberNode(new BigDecimal(n.value().trim()));
+        return JSON.getNodeFactory().numberNode(new BigDecimal(n.value().trim()));
       }
       case AttributeValue.StringListValue l when plain -> {
         ArrayNode a = array();
