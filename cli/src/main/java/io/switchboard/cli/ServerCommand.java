@@ -1,0 +1,116 @@
+package io.switchboard.cli;
+
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code switchboard server}: runs the server in the foreground until SIGTERM or Ctrl-C, then stops
+ * gracefully. Flags beat {@code SWITCHBOARD_*} variables, which beat the config file.
+ */
+@Command(
+    name = "server",
+    description = {
+      "Run the Switchboard server in the foreground (stop with Ctrl-C or SIGTERM).",
+      "Each flag can also be set by a SWITCHBOARD_* variable (e.g. SWITCHBOARD_PORT) or a",
+      "config file of key=value lines (--config); flags win over variables, variables over the file."
+    })
+final class ServerCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--port", description = "TCP port (default 8080; 0 = any free port)")
+  Integer port;
+
+  @Option(names = "--bind", description = "address to listen on (default 127.0.0.1)")
+  String bind;
+
+  @Option(names = "--data-dir", description = "directory of the durable store (default ./data)")
+  String dataDir;
+
+  @Option(
+      names = "--durability",
+      description = "sync | batch | none: when the durable store acknowledges (default sync)")
+  String durability;
+
+  @Option(
+      names = "--in-memory",
+      arity = "0..1",
+      fallbackValue = "true",
+      description = "keep everything in memory; lost when the server stops")
+  Boolean inMemory;
+
+  @Option(names = "--config", description = "config file (Java properties: port=8080, ...)")
+  String config;
+
+  @Option(names = "--max-body-bytes", description = "largest request body (default 4194304)")
+  Integer maxBodyBytes;
+
+  @Option(names = "--max-batch", description = "most messages per send batch (default 100)")
+  Integer maxBatch;
+
+  @Option(names = "--max-selector-length", description = "longest selector (default 4096)")
+  Integer maxSelectorLength;
+
+  @Option(names = "--max-queues", description = "most queues (default 10000)")
+  Integer maxQueues;
+
+  @Option(
+      names = "--shutdown-grace-seconds",
+      description = "how long a stop waits for requests in flight (default 10)")
+  Integer shutdownGraceSeconds;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
+    SwitchboardServer server = SwitchboardServer.start(resolved);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.stop();
+                  stopped.countDown();
+                },
+                "switchboard-shutdown"));
+    spec.commandLine()
+        .getOut()
+        .println(
+            "Switchboard is listening on "
+                + server.uri()
+                + (resolved.inMemory() ? " (in memory: queues are lost when it stops)" : "")
+                + "; stop with Ctrl-C");
+    spec.commandLine().getOut().flush();
+    stopped.await();
+    return Main.OK;
+  }
+
+  Map<String, String> flags() {
+    Map<String, String> flags = new LinkedHashMap<>();
+    put(flags, "port", port);
+    put(flags, "bind", bind);
+    put(flags, "data-dir", dataDir);
+    put(flags, "durability", durability);
+    put(flags, "in-memory", inMemory);
+    put(flags, "config", config);
+    put(flags, "max-body-bytes", maxBodyBytes);
+    put(flags, "max-batch", maxBatch);
+    put(flags, "max-selector-length", maxSelectorLength);
+    put(flags, "max-queues", maxQueues);
+    put(flags, "shutdown-grace-seconds", shutdownGraceSeconds);
+    return flags;
+  }
+
+  private static void put(Map<String, String> flags, String key, Object value) {
+    if (value != null) {
+      flags.put(key, value.toString());
+    }
+  }
+}

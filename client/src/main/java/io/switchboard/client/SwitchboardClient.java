@@ -1,0 +1,435 @@
+package io.switchboard.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SelectorFilter;
+import io.switchboard.queue.SendResult;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A Switchboard server seen through its native HTTP API, as a {@link QueueEngine}: code written
+ * against the in-memory engine runs unchanged against a server. Errors are {@link
+ * SwitchboardException}s, which carry the engine's error code, the code as sent and the HTTP
+ * status.
+ *
+ * <pre>{@code
+ * try (SwitchboardClient sb = SwitchboardClient.create(URI.create("http://127.0.0.1:8080"))) {
+ *   sb.createQueue("tasks", QueueConfig.defaults());
+ *   sb.send("tasks", NewMessage.builder("hello").priority(5).build());
+ *   for (Message m : sb.receive("tasks", ReceiveRequest.builder()
+ *       .waitTime(Duration.ofSeconds(20)).build())) {
+ *     sb.ack("tasks", m.receipt().orElseThrow());
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Long polls: a receive's HTTP timeout is its wait plus {@link Builder#requestTimeout}, so a
+ * wait never times out on the client first. Filters travel as selector text, so a receive or browse
+ * takes only {@link SelectorFilter}s ({@code ReceiveRequest.builder().selector("...")}). Durations
+ * go on the wire in whole seconds.
+ *
+ * <p>Thread-safe; one instance per server is enough. {@link #close()} does not stop the server.
+ */
+public final class SwitchboardClient implements QueueEngine {
+
+  private static final Duration LONGEST_QUEUE_WAIT = Duration.ofSeconds(20);
+
+  private final URI base;
+  private final HttpClient http;
+  private final Duration requestTimeout;
+  private final boolean ownsHttp;
+
+  private SwitchboardClient(Builder b) {
+    String text = b.baseUri.toString();
+    this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+    this.requestTimeout = b.requestTimeout;
+    this.ownsHttp = b.httpClient == null;
+    this.http =
+        b.httpClient != null
+            ? b.httpClient
+            : HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(b.connectTimeout)
+                .build();
+  }
+
+  /** A client of the server at {@code baseUri}, e.g. {@code http://127.0.0.1:8080}. */
+  public static SwitchboardClient create(URI baseUri) {
+    return builder().baseUri(baseUri).build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public URI baseUri() {
+    return base;
+  }
+
+  // ---- queues ------------------------------------------------------------------------------
+
+  @Override
+  public QueueInfo createQueue(String name, QueueConfig config) {
+    ObjectNode body = WireFormat.object().put("name", name);
+    body.setAll(WireFormat.config(config));
+    return WireFormat.queueInfo(call("POST", "/v1/queues", body));
+  }
+
+  /** Replaces the whole configuration (absent dead-letter policy and max depth included). */
+  @Override
+  public QueueInfo updateQueue(String name, QueueConfig config) {
+    ObjectNode body = WireFormat.config(config);
+    if (config.deadLetter().isEmpty()) {
+      body.putNull("deadLetter");
+    }
+    if (config.maxDepth().isEmpty()) {
+      body.putNull("maxDepth");
+    }
+    return WireFormat.queueInfo(call("PATCH", queuePath(name), body));
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    call("DELETE", queuePath(name), null);
+  }
+
+  @Override
+  public QueueInfo queue(String name) {
+    return WireFormat.queueInfo(call("GET", queuePath(name), null));
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix) {
+    String query = prefix.isEmpty() ? "" : "?prefix=" + Paths.encode(prefix);
+    JsonFields f = call("GET", "/v1/queues" + query, null);
+    List<QueueInfo> out = new ArrayList<>();
+    for (JsonNode n : f.array("queues").orElse(List.of())) {
+      out.add(WireFormat.queueInfo(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  @Override
+  public QueueStats stats(String queue) {
+    return WireFormat.stats(call("GET", queuePath(queue) + "/stats", null));
+  }
+
+  @Override
+  public long purge(String queue) {
+    return call("POST", queuePath(queue) + "/purge", null).int64("purged").orElse(0);
+  }
+
+  // ---- send and receive --------------------------------------------------------------------
+
+  @Override
+  public SendResult send(String queue, NewMessage message) {
+    return WireFormat.sendResult(
+        call("POST", queuePath(queue) + "/messages", WireFormat.newMessage(message)));
+  }
+
+  @Override
+  public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
+    ObjectNode body = WireFormat.object();
+    ArrayNode items = body.putArray("messages");
+    messages.forEach(m -> items.add(WireFormat.newMessage(m)));
+    JsonFields f = call("POST", queuePath(queue) + "/messages/batch", body);
+    List<SendResult> out = new ArrayList<>();
+    for (JsonNode n : f.array("results").orElse(List.of())) {
+      out.add(WireFormat.sendResult(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  @Override
+  public List<Message> receive(String queue, ReceiveRequest request) {
+    ObjectNode body = WireFormat.object().put("maxMessages", request.maxMessages());
+    request
+        .visibilityTimeout()
+        .ifPresent(
+            v ->
+                body.put(
+                    "visibilityTimeoutSeconds", WireFormat.wholeSeconds("visibilityTimeout", v)));
+    request
+        .waitTime()
+        .ifPresent(w -> body.put("waitTimeSeconds", WireFormat.wholeSeconds("waitTime", w)));
+    request.filter().ifPresent(filter -> body.put("selector", selectorText(filter)));
+    Duration wait = request.waitTime().orElse(LONGEST_QUEUE_WAIT);
+    JsonFields f = call("POST", queuePath(queue) + "/receive", body, requestTimeout.plus(wait));
+    return WireFormat.messages(f, "messages");
+  }
+
+  // ---- leases ------------------------------------------------------------------------------
+
+  @Override
+  public void ack(String queue, String receipt) {
+    call("POST", leasePath(queue, receipt, "ack"), null);
+  }
+
+  @Override
+  public void release(String queue, String receipt, Duration delay, boolean toBack) {
+    ObjectNode body =
+        WireFormat.object()
+            .put("delaySeconds", WireFormat.wholeSeconds("delay", delay))
+            .put("toBack", toBack);
+    call("POST", leasePath(queue, receipt, "release"), body);
+  }
+
+  @Override
+  public Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    ObjectNode body =
+        WireFormat.object()
+            .put(
+                "visibilityTimeoutSeconds",
+                WireFormat.wholeSeconds("visibilityTimeout", visibilityTimeout));
+    return WireFormat.message(call("POST", leasePath(queue, receipt, "extend"), body));
+  }
+
+  @Override
+  public void fail(String queue, String receipt) {
+    call("POST", leasePath(queue, receipt, "fail"), null);
+  }
+
+  @Override
+  public void deadLetter(String queue, String receipt) {
+    call("POST", leasePath(queue, receipt, "dead-letter"), null);
+  }
+
+  // ---- messages by id ----------------------------------------------------------------------
+
+  @Override
+  public void deadLetterById(String queue, String id) {
+    call("POST", messagePath(queue, id) + "/dead-letter", null);
+  }
+
+  @Override
+  public Message update(String queue, String id, MessageUpdate update) {
+    ObjectNode body = WireFormat.object();
+    update.priority().ifPresent(p -> body.put("priority", p));
+    update.attributes().ifPresent(a -> body.set("attributes", WireFormat.attributes(a)));
+    return WireFormat.message(call("PATCH", messagePath(queue, id), body));
+  }
+
+  @Override
+  public Message touch(String queue, String id) {
+    return WireFormat.message(call("POST", messagePath(queue, id) + "/touch", null));
+  }
+
+  @Override
+  public void remove(String queue, String id) {
+    call("DELETE", messagePath(queue, id), null);
+  }
+
+  @Override
+  public Message get(String queue, String id) {
+    return WireFormat.message(call("GET", messagePath(queue, id), null));
+  }
+
+  @Override
+  public Page browse(String queue, BrowseRequest request) {
+    StringBuilder query = new StringBuilder("?limit=").append(request.limit());
+    request.cursor().ifPresent(c -> query.append("&cursor=").append(Paths.encode(c)));
+    request
+        .filter()
+        .ifPresent(f -> query.append("&selector=").append(Paths.encode(selectorText(f))));
+    if (request.includeInvisible()) {
+      query.append("&includeInvisible=true");
+    }
+    JsonFields f = call("GET", queuePath(queue) + "/messages" + query, null);
+    return new Page(WireFormat.messages(f, "messages"), f.string("nextCursor"));
+  }
+
+  @Override
+  public Message restore(String deadLetterQueue, String id) {
+    return WireFormat.message(call("POST", messagePath(deadLetterQueue, id) + "/restore", null));
+  }
+
+  // ---- redrive -----------------------------------------------------------------------------
+
+  @Override
+  public RedriveTask startRedrive(String source, RedriveRequest request) {
+    ObjectNode body = WireFormat.object();
+    request.destination().ifPresent(d -> body.put("destination", d));
+    request.maxPerSecond().ifPresent(r -> body.put("maxPerSecond", r));
+    return WireFormat.redriveTask(call("POST", queuePath(source) + "/redrives", body));
+  }
+
+  @Override
+  public List<RedriveTask> redriveTasks(String source) {
+    JsonFields f = call("GET", queuePath(source) + "/redrives", null);
+    List<RedriveTask> out = new ArrayList<>();
+    for (JsonNode n : f.array("tasks").orElse(List.of())) {
+      out.add(WireFormat.redriveTask(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  @Override
+  public RedriveTask cancelRedrive(String taskId) {
+    return WireFormat.redriveTask(
+        call("POST", "/v1/redrives/" + Paths.encode(taskId) + "/cancel", null));
+  }
+
+  /** Whether the server has finished starting (and recovering) and serves requests. */
+  public boolean ready() {
+    try {
+      HttpResponse<byte[]> response =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/health")).timeout(requestTimeout).GET().build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      return response.statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Closes the HTTP client if this client made it; never touches the server. */
+  @Override
+  public void close() {
+    if (ownsHttp) {
+      http.close();
+    }
+  }
+
+  // ---- transport ---------------------------------------------------------------------------
+
+  private static String selectorText(io.switchboard.queue.MessageFilter filter) {
+    if (filter instanceof SelectorFilter selector) {
+      return selector.selector().text();
+    }
+    throw new IllegalArgumentException(
+        "only selector filters travel over HTTP; use ReceiveRequest.builder().selector(\"...\")");
+  }
+
+  private static String queuePath(String queue) {
+    return "/v1/queues/" + Paths.encode(queue);
+  }
+
+  private static String messagePath(String queue, String id) {
+    return queuePath(queue) + "/messages/" + Paths.encode(id);
+  }
+
+  private static String leasePath(String queue, String receipt, String action) {
+    return queuePath(queue) + "/leases/" + Paths.encode(receipt) + "/" + action;
+  }
+
+  private JsonFields call(String method, String path, JsonNode body) {
+    return call(method, path, body, requestTimeout);
+  }
+
+  private JsonFields call(String method, String path, JsonNode body, Duration timeout) {
+    HttpRequest.BodyPublisher publisher =
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(WireFormat.bytes(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .method(method, publisher);
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    HttpResponse<byte[]> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (HttpTimeoutException e) {
+      throw new SwitchboardException(
+          "TIMEOUT", method + " " + path + ": no answer within " + timeout.toMillis() + " ms", e);
+    } catch (IOException e) {
+      throw new SwitchboardException(
+          "UNREACHABLE", "cannot reach the server at " + base + ": " + describe(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SwitchboardException("INTERRUPTED", method + " " + path + " interrupted", e);
+    }
+    return answer(response);
+  }
+
+  private static JsonFields answer(HttpResponse<byte[]> response) {
+    int status = response.statusCode();
+    byte[] bytes = response.body();
+    if (status >= 200 && status < 300) {
+      JsonNode node = bytes.length == 0 ? WireFormat.object() : WireFormat.parse(bytes);
+      return JsonFields.lenient(node);
+    }
+    String code = "HTTP_" + status;
+    String message = new String(bytes, StandardCharsets.UTF_8);
+    try {
+      JsonFields error = JsonFields.lenient(WireFormat.parse(bytes));
+      code = error.string("code").orElse(code);
+      message = error.string("message").orElse(message);
+    } catch (WireFormatException notJson) {
+      // Not our error shape (a proxy in between, say): keep the status and the raw text.
+    }
+    throw new SwitchboardException(status, code, message);
+  }
+
+  private static String describe(IOException e) {
+    return Optional.ofNullable(e.getMessage()).orElse(e.getClass().getSimpleName());
+  }
+
+  /** Configures a {@link SwitchboardClient}. */
+  public static final class Builder {
+    private URI baseUri = URI.create("http://127.0.0.1:8080");
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration requestTimeout = Duration.ofSeconds(30);
+    private HttpClient httpClient;
+
+    private Builder() {}
+
+    /** The server, e.g. {@code http://127.0.0.1:8080}; default that. */
+    public Builder baseUri(URI baseUri) {
+      this.baseUri = Objects.requireNonNull(baseUri, "baseUri");
+      return this;
+    }
+
+    /** Default 5 s. Ignored when an {@link #httpClient} is given. */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
+      return this;
+    }
+
+    /** Per request, default 30 s; a receive gets its wait on top. */
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+      return this;
+    }
+
+    /** Shares an HTTP client (its connection pool) instead of making one. */
+    public Builder httpClient(HttpClient httpClient) {
+      this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+      return this;
+    }
+
+    public SwitchboardClient build() {
+      return new SwitchboardClient(this);
+    }
+  }
+}

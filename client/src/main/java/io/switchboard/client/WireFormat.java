@@ -1,0 +1,570 @@
+package io.switchboard.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.DeadLetterPolicy;
+import io.switchboard.queue.DedupScope;
+import io.switchboard.queue.ExpiryAction;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageState;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.Overflow;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SendResult;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The native API's JSON, in one place for both ends: the server decodes requests and encodes
+ * responses with it, the client does the reverse, so the two cannot disagree. {@code docs/api.md}
+ * is the human description of the same shapes.
+ *
+ * <p>Conventions: durations are whole seconds in fields named {@code ...Seconds} (ages measured by
+ * the server are milliseconds, {@code ...Millis}); instants are ISO-8601 UTC strings; enums are
+ * lower camel case ({@code fifo}, {@code deadLetter}, {@code dropOldest}, {@code in_flight} for
+ * message states); absent optional values are left out.
+ *
+ * <p>Public for the server; not part of the client API.
+ */
+public final class WireFormat {
+
+  /** The one mapper: duplicate keys and trailing garbage are errors, decimals stay exact. */
+  public static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  private WireFormat() {}
+
+  public static ObjectNode object() {
+    return JSON.getNodeFactory().objectNode();
+  }
+
+  public static ArrayNode array() {
+    return JSON.getNodeFactory().arrayNode();
+  }
+
+  /**
+   * Parses a request or response body; an empty body reads as {@code {}}. Refuses malformed JSON
+   * with {@code MALFORMED_JSON}.
+   */
+  public static JsonNode parse(byte[] body) {
+    if (body.length == 0) {
+      return object();
+    }
+    try {
+      JsonNode node = JSON.readTree(body);
+      return node == null || node.isMissingNode() ? object() : node;
+    } catch (JsonProcessingException e) {
+      throw new WireFormatException("MALFORMED_JSON", "malformed JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new WireFormatException("MALFORMED_JSON", "unreadable body: " + e.getMessage());
+    }
+  }
+
+  public static byte[] bytes(JsonNode node) {
+    try {
+      return JSON.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize JSON", e);
+    }
+  }
+
+  // ---- enums -------------------------------------------------------------------------------
+
+  /** The wire name of an enum constant: {@code DROP_OLDEST} → {@code dropOldest}. */
+  public static String wireName(Enum<?> value) {
+    if (value instanceof MessageState state) {
+      return state.wireName();
+    }
+    StringBuilder out = new StringBuilder();
+    boolean upper = false;
+    for (char c : value.name().toCharArray()) {
+      if (c == '_') {
+        upper = true;
+      } else {
+        out.append(upper ? c : Character.toLowerCase(c));
+        upper = false;
+      }
+    }
+    return out.toString();
+  }
+
+  /** Reads an enum by its wire name, its Java name, or any case of either. */
+  public static <E extends Enum<E>> E enumValue(Class<E> type, String field, String text) {
+    String wanted = text.replace("_", "").toLowerCase(Locale.ROOT);
+    List<String> allowed = new ArrayList<>();
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().replace("_", "").toLowerCase(Locale.ROOT).equals(wanted)) {
+        return constant;
+      }
+      allowed.add(wireName(constant));
+    }
+    throw new WireFormatException(
+        "INVALID_ARGUMENT",
+        field + " must be one of " + String.join(", ", allowed) + ", got '" + text + "'");
+  }
+
+  private static <E extends Enum<E>> Optional<E> enumField(
+      JsonFields f, String field, Class<E> type) {
+    return f.string(field).map(s -> enumValue(type, field, s));
+  }
+
+  // ---- queue configuration -----------------------------------------------------------------
+
+  public static ObjectNode config(QueueConfig c) {
+    ObjectNode o = object();
+    o.put("order", wireName(c.order()));
+    o.put("visibilityTimeoutSeconds", c.visibilityTimeout().toSeconds());
+    o.put("delaySeconds", c.delay().toSeconds());
+    o.put("retentionSeconds", c.retention().toSeconds());
+    o.put("onExpire", wireName(c.onExpire()));
+    o.put("maxMessageSizeBytes", c.maxMessageSize());
+    o.put("receiveWaitSeconds", c.receiveWait().toSeconds());
+    c.deadLetter()
+        .ifPresent(
+            d ->
+                o.putObject("deadLetter")
+                    .put("target", d.target())
+                    .put("maxReceiveCount", d.maxReceiveCount()));
+    c.maxDepth().ifPresent(d -> o.put("maxDepth", d));
+    o.put("overflow", wireName(c.overflow()));
+    o.put("contentBasedDeduplication", c.contentBasedDeduplication());
+    o.put("dedupScope", wireName(c.dedupScope()));
+    o.put("historyRetentionSeconds", c.historyRetention().toSeconds());
+    ArrayNode indexed = o.putArray("indexedAttributes");
+    c.indexedAttributes().stream().sorted().forEach(indexed::add);
+    return o;
+  }
+
+  /**
+   * Applies the fields present in {@code f} over {@code base}: a create passes the defaults, an
+   * update the current configuration. {@code "deadLetter": null} removes the dead-letter policy and
+   * {@code "maxDepth": null} makes the queue unbounded. Validation is the engine's (through the
+   * {@link QueueConfig} constructor).
+   */
+  public static QueueConfig config(JsonFields f, QueueConfig base) {
+    QueueConfig.Builder b = base.toBuilder();
+    enumField(f, "order", Order.class).ifPresent(b::order);
+    f.seconds("visibilityTimeoutSeconds").ifPresent(b::visibilityTimeout);
+    f.seconds("delaySeconds").ifPresent(b::delay);
+    f.seconds("retentionSeconds").ifPresent(b::retention);
+    enumField(f, "onExpire", ExpiryAction.class).ifPresent(b::onExpire);
+    f.int32("maxMessageSizeBytes").ifPresent(b::maxMessageSize);
+    f.seconds("receiveWaitSeconds").ifPresent(b::receiveWait);
+    if (f.isNull("deadLetter")) {
+      b.noDeadLetter();
+    }
+    f.object("deadLetter")
+        .ifPresent(
+            d -> {
+              String target = d.requiredString("target");
+              int max = d.requiredInt32("maxReceiveCount");
+              d.finish();
+              b.deadLetter(DeadLetterPolicy.of(target, max));
+            });
+    Optional<Overflow> overflow = enumField(f, "overflow", Overflow.class);
+    OptionalLong maxDepth = f.int64("maxDepth");
+    if (f.isNull("maxDepth")) {
+      b.unbounded();
+    } else if (maxDepth.isPresent()) {
+      b.maxDepth(maxDepth.getAsLong(), overflow.orElse(base.overflow()));
+    } else if (overflow.isPresent() && base.maxDepth().isPresent()) {
+      b.maxDepth(base.maxDepth().getAsLong(), overflow.get());
+    } else if (overflow.isPresent() && overflow.get() != base.overflow()) {
+      throw new WireFormatException(
+          "INVALID_ARGUMENT", "overflow needs maxDepth: an unbounded queue never overflows");
+    }
+    f.bool("contentBasedDeduplication").ifPresent(b::contentBasedDeduplication);
+    enumField(f, "dedupScope", DedupScope.class).ifPresent(b::dedupScope);
+    f.seconds("historyRetentionSeconds").ifPresent(b::historyRetention);
+    f.strings("indexedAttributes").ifPresent(names -> b.indexedAttributes(Set.copyOf(names)));
+    return b.build();
+  }
+
+  // ---- queues and stats --------------------------------------------------------------------
+
+  public static ObjectNode queueInfo(QueueInfo q) {
+    ObjectNode o = object();
+    o.put("name", q.name());
+    o.put("grouped", q.grouped());
+    o.put("createdAt", q.createdAt().toString());
+    o.set("config", config(q.config()));
+    return o;
+  }
+
+  public static QueueInfo queueInfo(JsonFields f) {
+    return new QueueInfo(
+        f.requiredString("name"),
+        f.bool("grouped").orElse(false),
+        config(f.object("config").orElseThrow(), QueueConfig.defaults()),
+        instant(f, "createdAt").orElse(Instant.EPOCH));
+  }
+
+  public static ObjectNode stats(QueueStats s) {
+    ObjectNode o = object();
+    o.put("available", s.available());
+    o.put("delayed", s.delayed());
+    o.put("inFlight", s.inFlight());
+    o.put("depth", s.depth());
+    s.oldestAge().ifPresent(a -> o.put("oldestAgeMillis", a.toMillis()));
+    ObjectNode byPriority = o.putObject("byPriority");
+    s.byPriority().forEach((p, n) -> byPriority.put(Integer.toString(p), n));
+    o.put("waitingReceivers", s.waitingReceivers());
+    QueueStats.Counters c = s.counters();
+    o.putObject("counters")
+        .put("sent", c.sent())
+        .put("duplicates", c.duplicates())
+        .put("received", c.received())
+        .put("acked", c.acked())
+        .put("released", c.released())
+        .put("failed", c.failed())
+        .put("expired", c.expired())
+        .put("shed", c.shed())
+        .put("deadLettered", c.deadLettered())
+        .put("removed", c.removed());
+    return o;
+  }
+
+  public static QueueStats stats(JsonFields f) {
+    Map<Integer, Long> byPriority = new LinkedHashMap<>();
+    f.raw("byPriority")
+        .ifPresent(
+            n ->
+                n.properties()
+                    .forEach(
+                        e -> byPriority.put(Integer.parseInt(e.getKey()), e.getValue().asLong())));
+    JsonFields c = f.object("counters").orElseThrow();
+    return new QueueStats(
+        f.int64("available").orElse(0),
+        f.int64("delayed").orElse(0),
+        f.int64("inFlight").orElse(0),
+        f.millis("oldestAgeMillis"),
+        byPriority,
+        f.int32("waitingReceivers").orElse(0),
+        new QueueStats.Counters(
+            c.int64("sent").orElse(0),
+            c.int64("duplicates").orElse(0),
+            c.int64("received").orElse(0),
+            c.int64("acked").orElse(0),
+            c.int64("released").orElse(0),
+            c.int64("failed").orElse(0),
+            c.int64("expired").orElse(0),
+            c.int64("shed").orElse(0),
+            c.int64("deadLettered").orElse(0),
+            c.int64("removed").orElse(0)));
+  }
+
+  // ---- messages ----------------------------------------------------------------------------
+
+  public static ObjectNode newMessage(NewMessage m) {
+    ObjectNode o = object();
+    o.put("body", m.body());
+    if (!m.attributes().isEmpty()) {
+      o.set("attributes", attributes(m.attributes()));
+    }
+    if (m.priority() != 0) {
+      o.put("priority", m.priority());
+    }
+    m.groupId().ifPresent(g -> o.put("groupId", g));
+    m.deduplicationId().ifPresent(d -> o.put("deduplicationId", d));
+    m.delay().ifPresent(d -> o.put("delaySeconds", wholeSeconds("delay", d)));
+    m.timeToLive().ifPresent(t -> o.put("timeToLiveSeconds", wholeSeconds("timeToLive", t)));
+    return o;
+  }
+
+  public static NewMessage newMessage(JsonFields f) {
+    NewMessage.Builder b = NewMessage.builder(f.requiredString("body"));
+    f.raw("attributes").ifPresent(a -> b.attributes(attributes(a)));
+    f.int32("priority").ifPresent(b::priority);
+    f.string("groupId").ifPresent(b::groupId);
+    f.string("deduplicationId").ifPresent(b::deduplicationId);
+    f.seconds("delaySeconds").ifPresent(b::delay);
+    f.seconds("timeToLiveSeconds").ifPresent(b::timeToLive);
+    f.finish();
+    return b.build();
+  }
+
+  public static ObjectNode message(Message m) {
+    ObjectNode o = object();
+    o.put("id", m.id());
+    o.put("body", m.body());
+    o.set("attributes", attributes(m.attributes()));
+    o.put("priority", m.priority());
+    m.groupId().ifPresent(g -> o.put("groupId", g));
+    m.deduplicationId().ifPresent(d -> o.put("deduplicationId", d));
+    o.put("sequence", m.sequence());
+    o.put("state", m.state().wireName());
+    o.put("sentAt", m.sentAt().toString());
+    m.firstReceivedAt().ifPresent(t -> o.put("firstReceivedAt", t.toString()));
+    o.put("receiveCount", m.receiveCount());
+    m.visibleAt().ifPresent(t -> o.put("visibleAt", t.toString()));
+    o.put("expiresAt", m.expiresAt().toString());
+    m.receipt().ifPresent(r -> o.put("receipt", r));
+    m.deadLetterSource().ifPresent(s -> o.put("deadLetterSource", s));
+    return o;
+  }
+
+  public static Message message(JsonFields f) {
+    return new Message(
+        f.requiredString("id"),
+        f.requiredString("body"),
+        f.raw("attributes").map(WireFormat::attributes).orElse(Map.of()),
+        f.int32("priority").orElse(0),
+        f.string("groupId"),
+        f.string("deduplicationId"),
+        f.int64("sequence").orElse(0),
+        f.string("state")
+            .map(s -> enumValue(MessageState.class, "state", s))
+            .orElse(MessageState.AVAILABLE),
+        instant(f, "sentAt").orElse(Instant.EPOCH),
+        instant(f, "firstReceivedAt"),
+        f.int32("receiveCount").orElse(0),
+        instant(f, "visibleAt"),
+        instant(f, "expiresAt").orElse(Instant.EPOCH),
+        f.string("receipt"),
+        f.string("deadLetterSource"));
+  }
+
+  public static List<Message> messages(JsonFields f, String field) {
+    List<Message> out = new ArrayList<>();
+    for (JsonNode n : f.array(field).orElse(List.of())) {
+      out.add(message(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  public static ObjectNode sendResult(SendResult r) {
+    return object().put("id", r.id()).put("sequence", r.sequence()).put("duplicate", r.duplicate());
+  }
+
+  public static SendResult sendResult(JsonFields f) {
+    return new SendResult(
+        f.requiredString("id"), f.int64("sequence").orElse(0), f.bool("duplicate").orElse(false));
+  }
+
+  // ---- attributes --------------------------------------------------------------------------
+
+  /**
+   * Attributes in their short form where the type says it all ({@code "es"}, {@code 42}, {@code
+   * ["billing","vip"]}) and the long form ({@code {"dataType": "Binary", "value": "base64"}}) for
+   * binary values and labelled types such as {@code Number.int}.
+   */
+  public static ObjectNode attributes(Map<String, AttributeValue> attributes) {
+    ObjectNode o = object();
+    attributes.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> o.set(e.getKey(), attribute(e.getValue())));
+    return o;
+  }
+
+  private static JsonNode attribute(AttributeValue value) {
+    boolean plain = value.dataType().indexOf('.') < 0;
+    switch (value) {
+      case AttributeValue.StringValue s when plain -> {
+        return JSON.getNodeFactory().textNode(s.value());
+      }
+      case AttributeValue.NumberValue n when plain -> {
+        return JSON.getNodeFactory().numberNode(new BigDecimal(n.value().trim()));
+      }
+      case AttributeValue.StringListValue l when plain -> {
+        ArrayNode a = array();
+        l.value().forEach(a::add);
+        return a;
+      }
+      default -> {
+        ObjectNode o = object().put("dataType", value.dataType());
+        switch (value) {
+          case AttributeValue.StringValue s -> o.put("value", s.value());
+          case AttributeValue.NumberValue n -> o.put("value", n.value());
+          case AttributeValue.BinaryValue b ->
+              o.put("value", Base64.getEncoder().encodeToString(b.value()));
+          case AttributeValue.StringListValue l -> {
+            ArrayNode a = o.putArray("value");
+            l.value().forEach(a::add);
+          }
+        }
+        return o;
+      }
+    }
+  }
+
+  public static Map<String, AttributeValue> attributes(JsonNode node) {
+    if (!node.isObject()) {
+      throw new WireFormatException(
+          "INVALID_ARGUMENT",
+          "field 'attributes' must be an object, got " + JsonFields.typeName(node));
+    }
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    node.properties().forEach(e -> out.put(e.getKey(), attribute(e.getKey(), e.getValue())));
+    return out;
+  }
+
+  private static AttributeValue attribute(String name, JsonNode v) {
+    String field = "attributes." + name;
+    if (v.isTextual()) {
+      return AttributeValue.string(v.textValue());
+    }
+    if (v.isNumber()) {
+      return AttributeValue.number(v.numberValue().toString());
+    }
+    if (v.isArray()) {
+      return AttributeValue.stringList(stringItems(field, v));
+    }
+    if (v.isObject()) {
+      JsonFields f = JsonFields.strict(v, field);
+      String type = f.requiredString("dataType");
+      JsonNode value =
+          f.raw("value")
+              .orElseThrow(
+                  () ->
+                      new WireFormatException(
+                          "INVALID_ARGUMENT", "field 'value' is required in " + field));
+      f.finish();
+      String base = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
+      return switch (base) {
+        case "String" -> new AttributeValue.StringValue(type, text(field, value));
+        case "Number" ->
+            new AttributeValue.NumberValue(
+                type, value.isNumber() ? value.numberValue().toString() : text(field, value));
+        case "Binary" -> new AttributeValue.BinaryValue(type, base64(field, text(field, value)));
+        case "StringList" ->
+            new AttributeValue.StringListValue(type, stringItems(field + ".value", value));
+        default ->
+            throw new WireFormatException(
+                "INVALID_ARGUMENT",
+                field
+                    + ".dataType must be String, Number, Binary or StringList (with an optional"
+                    + " .label), got '"
+                    + type
+                    + "'");
+      };
+    }
+    throw new WireFormatException(
+        "INVALID_ARGUMENT",
+        field
+            + " must be a string, a number, an array of strings or {\"dataType\", \"value\"}, got "
+            + JsonFields.typeName(v));
+  }
+
+  private static String text(String field, JsonNode v) {
+    if (!v.isTextual()) {
+      throw new WireFormatException(
+          "INVALID_ARGUMENT", field + ".value must be a string, got " + JsonFields.typeName(v));
+    }
+    return v.textValue();
+  }
+
+  private static byte[] base64(String field, String text) {
+    try {
+      return Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw new WireFormatException("INVALID_ARGUMENT", field + ".value must be base64");
+    }
+  }
+
+  private static List<String> stringItems(String field, JsonNode v) {
+    if (!v.isArray()) {
+      throw new WireFormatException(
+          "INVALID_ARGUMENT",
+          field + " must be an array of strings, got " + JsonFields.typeName(v));
+    }
+    List<String> out = new ArrayList<>(v.size());
+    for (JsonNode item : v) {
+      if (!item.isTextual()) {
+        throw new WireFormatException(
+            "INVALID_ARGUMENT",
+            field
+                + " must be an array of strings, got an item that is "
+                + JsonFields.typeName(item));
+      }
+      out.add(item.textValue());
+    }
+    return out;
+  }
+
+  // ---- redrive -----------------------------------------------------------------------------
+
+  public static ObjectNode redriveTask(RedriveTask t) {
+    ObjectNode o = object();
+    o.put("id", t.id());
+    o.put("source", t.source());
+    t.destination().ifPresent(d -> o.put("destination", d));
+    t.maxPerSecond().ifPresent(r -> o.put("maxPerSecond", r));
+    o.put("status", wireName(t.status()));
+    o.put("moved", t.moved());
+    o.put("toMove", t.toMove());
+    o.put("startedAt", t.startedAt().toString());
+    t.failureReason().ifPresent(r -> o.put("failureReason", r));
+    return o;
+  }
+
+  public static RedriveTask redriveTask(JsonFields f) {
+    OptionalInt rate = f.int32("maxPerSecond");
+    return new RedriveTask(
+        f.requiredString("id"),
+        f.requiredString("source"),
+        f.string("destination"),
+        rate,
+        enumValue(RedriveTask.Status.class, "status", f.requiredString("status")),
+        f.int64("moved").orElse(0),
+        f.int64("toMove").orElse(0),
+        instant(f, "startedAt").orElse(Instant.EPOCH),
+        f.string("failureReason"));
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private static Optional<Instant> instant(JsonFields f, String field) {
+    return f.string(field)
+        .map(
+            s -> {
+              try {
+                return Instant.parse(s);
+              } catch (DateTimeParseException e) {
+                throw new WireFormatException(
+                    "INVALID_ARGUMENT", field + " must be an ISO-8601 instant, got '" + s + "'");
+              }
+            });
+  }
+
+  /** Whole seconds of a duration that goes on the wire; a fraction cannot be expressed. */
+  public static long wholeSeconds(String field, Duration d) {
+    if (d.toNanosPart() != 0) {
+      throw new IllegalArgumentException(
+          field + " must be whole seconds on the native API, got " + d.toMillis() + " ms");
+    }
+    return d.toSeconds();
+  }
+}

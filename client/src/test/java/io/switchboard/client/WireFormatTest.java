@@ -1,0 +1,167 @@
+package io.switchboard.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.DedupScope;
+import io.switchboard.queue.ExpiryAction;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageState;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.Overflow;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueStats;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class WireFormatTest {
+
+  private static JsonFields strict(String json) {
+    return JsonFields.strict(WireFormat.parse(json.getBytes(StandardCharsets.UTF_8)), "body");
+  }
+
+  @Test
+  void config_roundTripsEveryField() {
+    QueueConfig c =
+        QueueConfig.builder()
+            .order(Order.LIFO)
+            .visibilityTimeout(Duration.ofSeconds(45))
+            .delay(Duration.ofSeconds(3))
+            .retention(Duration.ofHours(2))
+            .deadLetter("dlq", 4)
+            .onExpire(ExpiryAction.DEAD_LETTER)
+            .maxMessageSize(2048)
+            .receiveWait(Duration.ofSeconds(20))
+            .maxDepth(500, Overflow.DROP_OLDEST)
+            .contentBasedDeduplication(true)
+            .dedupScope(DedupScope.GROUP)
+            .historyRetention(Duration.ofMinutes(5))
+            .indexedAttributes("a", "b")
+            .build();
+    JsonFields f =
+        JsonFields.strict(WireFormat.parse(WireFormat.bytes(WireFormat.config(c))), "config");
+    assertEquals(c, WireFormat.config(f, QueueConfig.defaults()));
+    f.finish();
+  }
+
+  @Test
+  void config_wireNamesAreLowerCamel() {
+    String json =
+        new String(
+            WireFormat.bytes(
+                WireFormat.config(QueueConfig.builder().maxDepth(1, Overflow.DROP_OLDEST).build())),
+            StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"overflow\":\"dropOldest\""), json);
+    assertTrue(json.contains("\"onExpire\":\"delete\""), json);
+  }
+
+  @Test
+  void config_nullsClearDeadLetterAndMaxDepth() {
+    QueueConfig base =
+        QueueConfig.builder().deadLetter("d", 2).maxDepth(5, Overflow.REJECT).build();
+    QueueConfig c = WireFormat.config(strict("{\"deadLetter\":null,\"maxDepth\":null}"), base);
+    assertEquals(Optional.empty(), c.deadLetter());
+    assertTrue(c.maxDepth().isEmpty());
+  }
+
+  @Test
+  void newMessage_shortAndLongAttributeForms() {
+    NewMessage m =
+        WireFormat.newMessage(
+            strict(
+                "{\"body\":\"b\",\"attributes\":{\"s\":\"x\",\"n\":1.50,\"l\":[\"a\",\"b\"],"
+                    + "\"bin\":{\"dataType\":\"Binary\",\"value\":\"AQID\"},"
+                    + "\"i\":{\"dataType\":\"Number.int\",\"value\":\"7\"}},"
+                    + "\"priority\":4,\"delaySeconds\":2,\"timeToLiveSeconds\":60}"));
+    assertEquals(AttributeValue.string("x"), m.attributes().get("s"));
+    assertEquals(AttributeValue.number("1.50"), m.attributes().get("n"));
+    assertEquals(AttributeValue.stringList("a", "b"), m.attributes().get("l"));
+    assertEquals(AttributeValue.binary(new byte[] {1, 2, 3}), m.attributes().get("bin"));
+    assertEquals(new AttributeValue.NumberValue("Number.int", "7"), m.attributes().get("i"));
+    assertEquals(4, m.priority());
+    assertEquals(Optional.of(Duration.ofSeconds(2)), m.delay());
+    JsonFields back =
+        JsonFields.strict(WireFormat.parse(WireFormat.bytes(WireFormat.newMessage(m))), "m");
+    assertEquals(m, WireFormat.newMessage(back));
+  }
+
+  @Test
+  void message_roundTrips() {
+    Message m =
+        new Message(
+            "id-1",
+            "body",
+            Map.of("k", AttributeValue.string("v")),
+            3,
+            Optional.of("g"),
+            Optional.of("d"),
+            42,
+            MessageState.IN_FLIGHT,
+            Instant.parse("2026-01-01T00:00:00Z"),
+            Optional.of(Instant.parse("2026-01-01T00:00:01Z")),
+            1,
+            Optional.of(Instant.parse("2026-01-01T00:00:31Z")),
+            Instant.parse("2026-01-05T00:00:00Z"),
+            Optional.of("receipt"),
+            Optional.empty());
+    assertEquals(
+        m,
+        WireFormat.message(
+            JsonFields.lenient(WireFormat.parse(WireFormat.bytes(WireFormat.message(m))))));
+  }
+
+  @Test
+  void stats_roundTrip() {
+    QueueStats s =
+        new QueueStats(
+            1,
+            2,
+            3,
+            Optional.of(Duration.ofMillis(1500)),
+            Map.of(5, 2L, 0, 4L),
+            7,
+            new QueueStats.Counters(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
+    assertEquals(
+        s,
+        WireFormat.stats(
+            JsonFields.lenient(WireFormat.parse(WireFormat.bytes(WireFormat.stats(s))))));
+  }
+
+  @Test
+  void strictReader_refusesUnknownFieldsWrongTypesAndMalformedJson() {
+    JsonFields f = strict("{\"body\":\"b\",\"extra\":1}");
+    f.requiredString("body");
+    assertEquals("UNKNOWN_FIELD", assertThrows(WireFormatException.class, f::finish).code());
+    assertEquals(
+        "INVALID_ARGUMENT",
+        assertThrows(WireFormatException.class, () -> strict("{\"n\":\"5\"}").int32("n")).code());
+    assertEquals(
+        "INVALID_ARGUMENT",
+        assertThrows(WireFormatException.class, () -> strict("{\"n\":5000000000}").int32("n"))
+            .code());
+    assertEquals(
+        "MALFORMED_JSON",
+        assertThrows(WireFormatException.class, () -> strict("{\"a\":1,\"a\":2}")).code());
+    assertEquals(
+        "MALFORMED_JSON", assertThrows(WireFormatException.class, () -> strict("{} {}")).code());
+  }
+
+  @Test
+  void enumValue_acceptsWireAndJavaNames() {
+    assertEquals(
+        Overflow.DROP_OLDEST, WireFormat.enumValue(Overflow.class, "overflow", "dropOldest"));
+    assertEquals(
+        Overflow.DROP_OLDEST, WireFormat.enumValue(Overflow.class, "overflow", "DROP_OLDEST"));
+    WireFormatException e =
+        assertThrows(
+            WireFormatException.class, () -> WireFormat.enumValue(Order.class, "order", "random"));
+    assertTrue(e.getMessage().contains("fifo, lifo"), e.getMessage());
+  }
+}

@@ -1,0 +1,189 @@
+package io.switchboard.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.switchboard.client.JsonFields;
+import io.switchboard.client.WireFormat;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * One request and its response, as a handler sees them: path parameters, a strictly read JSON body
+ * (size-limited before it is read), strictly read query parameters, and JSON answers.
+ */
+final class Call {
+
+  private final ServerRequest request;
+  private final ServerResponse response;
+  private final ServerConfig config;
+  private final QueueEngine engine;
+  private int status = 200;
+
+  Call(ServerRequest request, ServerResponse response, ServerConfig config, QueueEngine engine) {
+    this.request = request;
+    this.response = response;
+    this.config = config;
+    this.engine = engine;
+  }
+
+  QueueEngine engine() {
+    return engine;
+  }
+
+  ServerConfig config() {
+    return config;
+  }
+
+  int status() {
+    return status;
+  }
+
+  String path(String name) {
+    return request.path().pathParameters().get(name);
+  }
+
+  /** The body as a strict JSON object; an empty body is {@code {}}. */
+  JsonFields body() {
+    return JsonFields.strict(WireFormat.parse(bytes()), "request body");
+  }
+
+  /** Refuses any body but nothing or {@code {}}. */
+  void noBody() {
+    body().finish();
+  }
+
+  private byte[] bytes() {
+    long limit = config.maxBodyBytes();
+    var declared = request.headers().contentLength();
+    if (declared.isPresent() && declared.getAsLong() > limit) {
+      throw tooLarge(declared.getAsLong());
+    }
+    if (!request.content().hasEntity()) {
+      return new byte[0];
+    }
+    try (InputStream in = request.content().inputStream()) {
+      byte[] bytes = in.readNBytes((int) limit + 1);
+      if (bytes.length > limit) {
+        throw tooLarge(-1);
+      }
+      return bytes;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private HttpError tooLarge(long size) {
+    return new HttpError(
+        413,
+        "PAYLOAD_TOO_LARGE",
+        "request body must be at most "
+            + config.maxBodyBytes()
+            + " bytes"
+            + (size >= 0 ? ", got " + size : ""));
+  }
+
+  /** Checks that only {@code allowed} query parameters are present. */
+  void queryOnly(String... allowed) {
+    Set<String> unknown = new TreeSet<>(request.query().names());
+    unknown.removeAll(Set.of(allowed));
+    if (!unknown.isEmpty()) {
+      throw new HttpError(
+          400,
+          "UNKNOWN_FIELD",
+          "unknown query parameter(s) "
+              + unknown
+              + "; known: "
+              + (allowed.length == 0 ? "none" : String.join(", ", allowed)));
+    }
+  }
+
+  Optional<String> query(String name) {
+    var v = request.query().first(name);
+    return v.isPresent() ? Optional.of(v.get()) : Optional.empty();
+  }
+
+  OptionalInt queryInt(String name) {
+    Optional<String> v = query(name);
+    if (v.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(Integer.parseInt(v.get()));
+    } catch (NumberFormatException e) {
+      throw new HttpError(
+          400, "INVALID_ARGUMENT", name + " must be an integer, got '" + v.get() + "'");
+    }
+  }
+
+  Optional<Boolean> queryBool(String name) {
+    return query(name)
+        .map(
+            v ->
+                switch (v) {
+                  case "true" -> true;
+                  case "false" -> false;
+                  default ->
+                      throw new HttpError(
+                          400,
+                          "INVALID_ARGUMENT",
+                          name + " must be true or false, got '" + v + "'");
+                });
+  }
+
+  /** Checks a selector's length before anything parses it. */
+  String selector(String text) {
+    if (text.length() > config.maxSelectorLength()) {
+      throw new QueueException(
+          ErrorCode.INVALID_SELECTOR,
+          "selector must be at most "
+              + config.maxSelectorLength()
+              + " characters, got "
+              + text.length());
+    }
+    return text;
+  }
+
+  void json(int status, JsonNode body) {
+    send(status, "application/json", WireFormat.bytes(body));
+  }
+
+  void json(JsonNode body) {
+    json(200, body);
+  }
+
+  void noContent() {
+    status = 204;
+    response.status(Status.NO_CONTENT_204);
+    response.send();
+  }
+
+  void text(String contentType, String body) {
+    send(200, contentType, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  void send(int status, String contentType, byte[] body) {
+    this.status = status;
+    response.status(Status.create(status));
+    response.header(HeaderNames.CONTENT_TYPE, contentType);
+    if (status == 429 || status == 503) {
+      response.header(HeaderNames.RETRY_AFTER, "1");
+    }
+    response.send(body);
+  }
+
+  void error(int status, String code, String message) {
+    json(status, WireFormat.object().put("code", code).put("message", message));
+  }
+}

@@ -1,0 +1,45 @@
+package io.switchboard.server;
+
+import io.switchboard.queue.ErrorCode;
+
+/**
+ * An error the HTTP layer raises itself, before the engine is asked anything: a body too large, an
+ * unknown route, a bad query parameter. Engine errors stay {@code QueueException}s; both become the
+ * same {@code {"code", "message"}} shape.
+ */
+final class HttpError extends RuntimeException {
+
+  private final int status;
+  private final String code;
+
+  HttpError(int status, String code, String message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+
+  int status() {
+    return status;
+  }
+
+  String code() {
+    return code;
+  }
+
+  /**
+   * The status of an engine error code. Bad input is 400, things that do not exist 404, states that
+   * forbid the operation 409, sizes 413; the server sheds load with 429 (a full queue: retry after
+   * consumers catch up) and 503 (starting, stopping, or the store failing).
+   */
+  static int status(ErrorCode code) {
+    return switch (code) {
+      case INVALID_ARGUMENT, INVALID_SELECTOR, RECEIPT_INVALID -> 400;
+      case QUEUE_NOT_FOUND, MESSAGE_NOT_FOUND, TASK_NOT_FOUND -> 404;
+      case QUEUE_ALREADY_EXISTS, TOO_MANY_QUEUES, RECEIPT_STALE, MESSAGE_NOT_IN_FLIGHT, CONFLICT ->
+          409;
+      case MESSAGE_TOO_LARGE, BATCH_TOO_LARGE -> 413;
+      case QUEUE_FULL -> 429;
+      case UNAVAILABLE -> 503;
+    };
+  }
+}

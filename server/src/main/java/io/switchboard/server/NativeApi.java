@@ -1,0 +1,358 @@
+package io.switchboard.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.JsonFields;
+import io.switchboard.client.WireFormat;
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SelectorFilter;
+import io.switchboard.queue.SendResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The native REST/JSON API ({@code docs/api.md}): each handler reads its request strictly, makes
+ * one engine call and writes the answer. Nothing here decides queue semantics.
+ */
+final class NativeApi {
+
+  private static final int DEFAULT_BROWSE_LIMIT = 100;
+
+  private NativeApi() {}
+
+  static List<Route> routes() {
+    String q = "/v1/queues/{queue}";
+    String m = q + "/messages/{id}";
+    String l = q + "/leases/{receipt}";
+    return List.of(
+        api("GET", "/v1/queues", "listQueues", NativeApi::listQueues),
+        api("POST", "/v1/queues", "createQueue", NativeApi::createQueue),
+        api("GET", q, "getQueue", NativeApi::getQueue),
+        api("PATCH", q, "updateQueue", NativeApi::updateQueue),
+        api("DELETE", q, "deleteQueue", NativeApi::deleteQueue),
+        api("GET", q + "/stats", "stats", NativeApi::stats),
+        api("POST", q + "/purge", "purge", NativeApi::purge),
+        api("POST", q + "/messages/batch", "sendBatch", NativeApi::sendBatch),
+        api("POST", q + "/messages", "send", NativeApi::send),
+        api("GET", q + "/messages", "browse", NativeApi::browse),
+        api("GET", m, "getMessage", NativeApi::getMessage),
+        api("PATCH", m, "updateMessage", NativeApi::updateMessage),
+        api("DELETE", m, "removeMessage", NativeApi::removeMessage),
+        api("POST", m + "/touch", "touch", NativeApi::touch),
+        api("POST", m + "/dead-letter", "deadLetterById", NativeApi::deadLetterById),
+        api("POST", m + "/restore", "restore", NativeApi::restore),
+        api("POST", q + "/receive", "receive", NativeApi::receive),
+        api("POST", l + "/ack", "ack", NativeApi::ack),
+        api("POST", l + "/release", "release", NativeApi::release),
+        api("POST", l + "/extend", "extend", NativeApi::extend),
+        api("POST", l + "/fail", "fail", NativeApi::fail),
+        api("POST", l + "/dead-letter", "deadLetter", NativeApi::deadLetter),
+        api("POST", q + "/redrives", "startRedrive", NativeApi::startRedrive),
+        api("GET", q + "/redrives", "listRedrives", NativeApi::listRedrives),
+        api("POST", "/v1/redrives/{task}/cancel", "cancelRedrive", NativeApi::cancelRedrive));
+  }
+
+  private static Route api(String method, String path, String operation, Route.Endpoint e) {
+    return new Route(method, path, operation, true, e);
+  }
+
+  // ---- queues ------------------------------------------------------------------------------
+
+  private static void listQueues(Call c) {
+    c.queryOnly("prefix");
+    c.noBody();
+    ArrayNode queues = WireFormat.array();
+    c.engine().listQueues(c.query("prefix").orElse("")).stream()
+        .map(WireFormat::queueInfo)
+        .forEach(queues::add);
+    ObjectNode out = WireFormat.object();
+    out.set("queues", queues);
+    c.json(out);
+  }
+
+  private static void createQueue(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    String name = f.requiredString("name");
+    QueueConfig config = WireFormat.config(f, QueueConfig.defaults());
+    f.finish();
+    boolean existed = exists(c.engine(), name);
+    QueueInfo info = c.engine().createQueue(name, config);
+    c.json(existed ? 200 : 201, WireFormat.queueInfo(info));
+  }
+
+  private static boolean exists(QueueEngine engine, String name) {
+    try {
+      engine.queue(name);
+      return true;
+    } catch (QueueException e) {
+      if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static void getQueue(Call c) {
+    c.queryOnly();
+    c.noBody();
+    String name = c.path("queue");
+    ObjectNode out = WireFormat.queueInfo(c.engine().queue(name));
+    out.set("stats", WireFormat.stats(c.engine().stats(name)));
+    c.json(out);
+  }
+
+  private static void updateQueue(Call c) {
+    c.queryOnly();
+    String name = c.path("queue");
+    JsonFields f = c.body();
+    QueueConfig config = WireFormat.config(f, c.engine().queue(name).config());
+    f.finish();
+    c.json(WireFormat.queueInfo(c.engine().updateQueue(name, config)));
+  }
+
+  private static void deleteQueue(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.engine().deleteQueue(c.path("queue"));
+    c.noContent();
+  }
+
+  private static void stats(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WireFormat.stats(c.engine().stats(c.path("queue"))));
+  }
+
+  private static void purge(Call c) {
+    c.queryOnly();
+    c.noBody();
+    long purged = c.engine().purge(c.path("queue"));
+    c.json(WireFormat.object().put("purged", purged));
+  }
+
+  // ---- send, browse, receive ---------------------------------------------------------------
+
+  private static void send(Call c) {
+    c.queryOnly();
+    NewMessage message = WireFormat.newMessage(c.body());
+    SendResult result = c.engine().send(c.path("queue"), message);
+    c.json(result.duplicate() ? 200 : 201, WireFormat.sendResult(result));
+  }
+
+  private static void sendBatch(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    List<JsonNode> items =
+        f.array("messages")
+            .orElseThrow(
+                () ->
+                    new QueueException(
+                        ErrorCode.INVALID_ARGUMENT,
+                        "field 'messages' is required: an array of 1.."
+                            + c.config().maxBatch()
+                            + " messages"));
+    f.finish();
+    if (items.size() > c.config().maxBatch()) {
+      throw new QueueException(
+          ErrorCode.BATCH_TOO_LARGE,
+          "a batch may hold at most " + c.config().maxBatch() + " messages, got " + items.size());
+    }
+    List<NewMessage> messages = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      messages.add(WireFormat.newMessage(JsonFields.strict(items.get(i), "messages[" + i + "]")));
+    }
+    ArrayNode results = WireFormat.array();
+    c.engine().sendBatch(c.path("queue"), messages).stream()
+        .map(WireFormat::sendResult)
+        .forEach(results::add);
+    ObjectNode out = WireFormat.object();
+    out.set("results", results);
+    c.json(201, out);
+  }
+
+  private static void browse(Call c) {
+    c.queryOnly("limit", "cursor", "selector", "includeInvisible");
+    c.noBody();
+    BrowseRequest request =
+        BrowseRequest.first(c.queryInt("limit").orElse(DEFAULT_BROWSE_LIMIT))
+            .includeInvisible(c.queryBool("includeInvisible").orElse(false));
+    Optional<String> cursor = c.query("cursor");
+    if (cursor.isPresent()) {
+      request = request.after(cursor.get());
+    }
+    Optional<String> selector = c.query("selector");
+    if (selector.isPresent()) {
+      request = request.filter(SelectorFilter.parse(c.selector(selector.get())));
+    }
+    Page page = c.engine().browse(c.path("queue"), request);
+    ObjectNode out = messages(page.items());
+    page.nextCursor().ifPresent(next -> out.put("nextCursor", next));
+    c.json(out);
+  }
+
+  private static void receive(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    ReceiveRequest.Builder b = ReceiveRequest.builder();
+    f.int32("maxMessages").ifPresent(b::maxMessages);
+    f.seconds("visibilityTimeoutSeconds").ifPresent(b::visibilityTimeout);
+    f.seconds("waitTimeSeconds").ifPresent(b::waitTime);
+    Optional<String> selector = f.string("selector");
+    f.finish();
+    selector.ifPresent(s -> b.selector(c.selector(s)));
+    ReceiveRequest request = b.build();
+    c.json(messages(c.engine().receive(c.path("queue"), request)));
+  }
+
+  private static ObjectNode messages(List<Message> messages) {
+    ObjectNode out = WireFormat.object();
+    ArrayNode items = out.putArray("messages");
+    messages.forEach(m -> items.add(WireFormat.message(m)));
+    return out;
+  }
+
+  // ---- leases ------------------------------------------------------------------------------
+
+  private static void ack(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.engine().ack(c.path("queue"), c.path("receipt"));
+    c.noContent();
+  }
+
+  private static void release(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    Duration delay = f.seconds("delaySeconds").orElse(Duration.ZERO);
+    boolean toBack = f.bool("toBack").orElse(false);
+    f.finish();
+    c.engine().release(c.path("queue"), c.path("receipt"), delay, toBack);
+    c.noContent();
+  }
+
+  private static void extend(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    Duration visibility =
+        f.seconds("visibilityTimeoutSeconds")
+            .orElseThrow(
+                () ->
+                    new QueueException(
+                        ErrorCode.INVALID_ARGUMENT,
+                        "field 'visibilityTimeoutSeconds' is required in request body"));
+    f.finish();
+    c.json(WireFormat.message(c.engine().extend(c.path("queue"), c.path("receipt"), visibility)));
+  }
+
+  private static void fail(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.engine().fail(c.path("queue"), c.path("receipt"));
+    c.noContent();
+  }
+
+  private static void deadLetter(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.engine().deadLetter(c.path("queue"), c.path("receipt"));
+    c.noContent();
+  }
+
+  // ---- messages by id ----------------------------------------------------------------------
+
+  private static void getMessage(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WireFormat.message(c.engine().get(c.path("queue"), c.path("id"))));
+  }
+
+  private static void updateMessage(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    Optional<Integer> priority =
+        f.int32("priority").isPresent()
+            ? Optional.of(f.int32("priority").getAsInt())
+            : Optional.empty();
+    var attributes = f.raw("attributes").map(WireFormat::attributes);
+    f.finish();
+    if (priority.isEmpty() && attributes.isEmpty()) {
+      throw new QueueException(
+          ErrorCode.INVALID_ARGUMENT, "an update needs priority, attributes or both; got neither");
+    }
+    MessageUpdate update = new MessageUpdate(priority, attributes);
+    c.json(WireFormat.message(c.engine().update(c.path("queue"), c.path("id"), update)));
+  }
+
+  private static void removeMessage(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.engine().remove(c.path("queue"), c.path("id"));
+    c.noContent();
+  }
+
+  private static void touch(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WireFormat.message(c.engine().touch(c.path("queue"), c.path("id"))));
+  }
+
+  private static void deadLetterById(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.engine().deadLetterById(c.path("queue"), c.path("id"));
+    c.noContent();
+  }
+
+  private static void restore(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WireFormat.message(c.engine().restore(c.path("queue"), c.path("id"))));
+  }
+
+  // ---- redrive -----------------------------------------------------------------------------
+
+  private static void startRedrive(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    RedriveRequest request =
+        f.string("destination").map(RedriveRequest::to).orElse(RedriveRequest.toSources());
+    var rate = f.int32("maxPerSecond");
+    f.finish();
+    if (rate.isPresent()) {
+      request = request.maxPerSecond(rate.getAsInt());
+    }
+    RedriveTask task = c.engine().startRedrive(c.path("queue"), request);
+    c.json(201, WireFormat.redriveTask(task));
+  }
+
+  private static void listRedrives(Call c) {
+    c.queryOnly();
+    c.noBody();
+    ObjectNode out = WireFormat.object();
+    ArrayNode tasks = out.putArray("tasks");
+    c.engine().redriveTasks(c.path("queue")).forEach(t -> tasks.add(WireFormat.redriveTask(t)));
+    c.json(out);
+  }
+
+  private static void cancelRedrive(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WireFormat.redriveTask(c.engine().cancelRedrive(c.path("task"))));
+  }
+}

@@ -1,0 +1,234 @@
+package io.switchboard.server;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * How a server runs. Each setting comes from, in order of precedence, a command-line flag, an
+ * environment variable, a config file (Java properties; {@code --config FILE} or {@code
+ * SWITCHBOARD_CONFIG}), or its default:
+ *
+ * <table>
+ *   <tr><th>key (flag {@code --key})</th><th>variable</th><th>default</th></tr>
+ *   <tr><td>port</td><td>SWITCHBOARD_PORT</td><td>8080 (0 = any free port)</td></tr>
+ *   <tr><td>bind</td><td>SWITCHBOARD_BIND</td><td>127.0.0.1</td></tr>
+ *   <tr><td>data-dir</td><td>SWITCHBOARD_DATA_DIR</td><td>data</td></tr>
+ *   <tr><td>durability</td><td>SWITCHBOARD_DURABILITY</td><td>sync</td></tr>
+ *   <tr><td>in-memory</td><td>SWITCHBOARD_IN_MEMORY</td><td>false</td></tr>
+ *   <tr><td>max-body-bytes</td><td>SWITCHBOARD_MAX_BODY_BYTES</td><td>4194304</td></tr>
+ *   <tr><td>max-batch</td><td>SWITCHBOARD_MAX_BATCH</td><td>100</td></tr>
+ *   <tr><td>max-selector-length</td><td>SWITCHBOARD_MAX_SELECTOR_LENGTH</td><td>4096</td></tr>
+ *   <tr><td>max-queues</td><td>SWITCHBOARD_MAX_QUEUES</td><td>10000</td></tr>
+ *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
+ * </table>
+ *
+ * @param port TCP port, 0..65535; 0 picks a free one (tests)
+ * @param bind address to listen on
+ * @param dataDir where a durable store keeps its files
+ * @param durability when a durable store acknowledges a write
+ * @param inMemory keep everything in memory (lost on exit); wins over {@code dataDir}
+ * @param maxBodyBytes largest request body, 1 KiB..64 MiB
+ * @param maxBatch most messages in one send batch, 1..1000
+ * @param maxSelectorLength longest selector text in characters, 1..4096
+ * @param maxQueues most queues the server holds, 1..1000000
+ * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
+ */
+public record ServerConfig(
+    int port,
+    String bind,
+    Path dataDir,
+    Durability durability,
+    boolean inMemory,
+    int maxBodyBytes,
+    int maxBatch,
+    int maxSelectorLength,
+    int maxQueues,
+    int shutdownGraceSeconds) {
+
+  /** Every key, in the order of the table above. */
+  public static final List<String> KEYS =
+      List.of(
+          "port",
+          "bind",
+          "data-dir",
+          "durability",
+          "in-memory",
+          "max-body-bytes",
+          "max-batch",
+          "max-selector-length",
+          "max-queues",
+          "shutdown-grace-seconds");
+
+  public ServerConfig {
+    Objects.requireNonNull(bind, "bind");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(durability, "durability");
+    check("port", port, 0, 65535);
+    check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
+    check("max-batch", maxBatch, 1, 1000);
+    check("max-selector-length", maxSelectorLength, 1, 4096);
+    check("max-queues", maxQueues, 1, 1_000_000);
+    check("shutdown-grace-seconds", shutdownGraceSeconds, 0, 300);
+    if (bind.isBlank()) {
+      throw new StartupException("bind must be a host name or address, got an empty value");
+    }
+  }
+
+  /** Every default; an in-memory server on 127.0.0.1:8080. */
+  public static ServerConfig defaults() {
+    return resolve(Map.of(), Map.of());
+  }
+
+  /** An in-memory server on a free port of 127.0.0.1: what tests start. */
+  public static ServerConfig forTests() {
+    return resolve(Map.of("port", "0", "in-memory", "true"), Map.of());
+  }
+
+  /**
+   * Resolves the settings from flags (by key, e.g. {@code "data-dir"}, plus {@code "config"} for
+   * the config file), the environment and the config file, in that precedence.
+   *
+   * @throws StartupException naming the source of a bad value
+   */
+  public static ServerConfig resolve(Map<String, String> flags, Map<String, String> env) {
+    for (String key : flags.keySet()) {
+      if (!KEYS.contains(key) && !key.equals("config")) {
+        throw new StartupException("unknown setting '" + key + "'; known: " + KEYS);
+      }
+    }
+    Map<String, Sourced> values = new LinkedHashMap<>();
+    Optional<Sourced> file =
+        Optional.ofNullable(flags.get("config"))
+            .map(v -> new Sourced(v, "--config"))
+            .or(
+                () ->
+                    Optional.ofNullable(env.get("SWITCHBOARD_CONFIG"))
+                        .map(v -> new Sourced(v, "SWITCHBOARD_CONFIG")));
+    file.ifPresent(f -> values.putAll(readFile(Path.of(f.value()))));
+    for (String key : KEYS) {
+      String variable = variable(key);
+      if (env.containsKey(variable)) {
+        values.put(key, new Sourced(env.get(variable), variable));
+      }
+      if (flags.containsKey(key)) {
+        values.put(key, new Sourced(flags.get(key), "--" + key));
+      }
+    }
+    return new ServerConfig(
+        integer(values, "port", 8080),
+        text(values, "bind", "127.0.0.1"),
+        Path.of(text(values, "data-dir", "data")),
+        durability(values),
+        bool(values, "in-memory", false),
+        integer(values, "max-body-bytes", 4 * 1024 * 1024),
+        integer(values, "max-batch", 100),
+        integer(values, "max-selector-length", 4096),
+        integer(values, "max-queues", 10_000),
+        integer(values, "shutdown-grace-seconds", 10));
+  }
+
+  /** The environment variable of a key: {@code data-dir} → {@code SWITCHBOARD_DATA_DIR}. */
+  public static String variable(String key) {
+    return "SWITCHBOARD_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+  }
+
+  /** A copy listening on another port. */
+  public ServerConfig withPort(int port) {
+    return new ServerConfig(
+        port,
+        bind,
+        dataDir,
+        durability,
+        inMemory,
+        maxBodyBytes,
+        maxBatch,
+        maxSelectorLength,
+        maxQueues,
+        shutdownGraceSeconds);
+  }
+
+  private record Sourced(String value, String source) {}
+
+  private static Map<String, Sourced> readFile(Path path) {
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
+      properties.load(reader);
+    } catch (IOException e) {
+      throw new StartupException("cannot read config file " + path + ": " + e.getMessage(), e);
+    }
+    Map<String, Sourced> out = new LinkedHashMap<>();
+    for (String key : properties.stringPropertyNames()) {
+      if (!KEYS.contains(key)) {
+        throw new StartupException(
+            "unknown setting '" + key + "' in config file " + path + "; known: " + KEYS);
+      }
+      out.put(key, new Sourced(properties.getProperty(key).trim(), "config file " + path));
+    }
+    return out;
+  }
+
+  private static String text(Map<String, Sourced> values, String key, String fallback) {
+    Sourced v = values.get(key);
+    return v == null ? fallback : v.value();
+  }
+
+  private static int integer(Map<String, Sourced> values, String key, int fallback) {
+    Sourced v = values.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(v.value().trim());
+    } catch (NumberFormatException e) {
+      throw new StartupException(
+          key + " must be an integer, got '" + v.value() + "' (from " + v.source() + ")");
+    }
+  }
+
+  private static boolean bool(Map<String, Sourced> values, String key, boolean fallback) {
+    Sourced v = values.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    return switch (v.value().trim().toLowerCase(Locale.ROOT)) {
+      case "true", "yes", "1", "" -> true;
+      case "false", "no", "0" -> false;
+      default ->
+          throw new StartupException(
+              key + " must be true or false, got '" + v.value() + "' (from " + v.source() + ")");
+    };
+  }
+
+  private static Durability durability(Map<String, Sourced> values) {
+    Sourced v = values.get("durability");
+    if (v == null) {
+      return Durability.SYNC;
+    }
+    try {
+      return Durability.valueOf(v.value().trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new StartupException(
+          "durability must be sync, batch or none, got '"
+              + v.value()
+              + "' (from "
+              + v.source()
+              + ")");
+    }
+  }
+
+  private static void check(String key, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new StartupException(key + " must be " + min + ".." + max + ", got " + value);
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package io.switchboard.server;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The server's Prometheus metrics. Request latencies are timed as they happen, per operation and
+ * status. Queue figures are read from the engine's stats when scraped, not kept twice: a scrape
+ * takes each queue's snapshot, registers meters for queues it has not seen and removes those of
+ * deleted queues.
+ *
+ * <p>Names: {@code switchboard_http_requests_seconds{operation,status}}, {@code
+ * switchboard_queue_messages{queue,state}}, {@code switchboard_queue_oldest_age_seconds{queue}},
+ * {@code switchboard_queue_waiting_receivers{queue}}, {@code
+ * switchboard_queue_events_total{queue,event}}, plus JVM and process meters.
+ */
+final class ServerMetrics {
+
+  private static final Duration[] LATENCY_BUCKETS = {
+    Duration.ofMillis(1),
+    Duration.ofMillis(5),
+    Duration.ofMillis(25),
+    Duration.ofMillis(100),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofSeconds(5),
+    Duration.ofSeconds(21)
+  };
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  private final Map<String, QueueMeters> queues = new HashMap<>();
+  private final ReentrantLock scrapeLock = new ReentrantLock();
+
+  ServerMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+  }
+
+  void record(String operation, int status, long nanos) {
+    timers
+        .computeIfAbsent(
+            operation + ' ' + status,
+            k ->
+                Timer.builder("switchboard.http.requests")
+                    .description("HTTP requests by operation and status")
+                    .tags("operation", operation, "status", Integer.toString(status))
+                    .serviceLevelObjectives(LATENCY_BUCKETS)
+                    .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The Prometheus text exposition, with queue figures read now. */
+  String scrape(QueueEngine engine) {
+    scrapeLock.lock();
+    try {
+      if (engine != null) {
+        refresh(engine);
+      }
+      return registry.scrape();
+    } finally {
+      scrapeLock.unlock();
+    }
+  }
+
+  private void refresh(QueueEngine engine) {
+    Set<String> seen = new HashSet<>();
+    for (QueueInfo info : engine.listQueues("")) {
+      QueueStats stats;
+      try {
+        stats = engine.stats(info.name());
+      } catch (QueueException deletedMeanwhile) {
+        continue;
+      }
+      seen.add(info.name());
+      queues.computeIfAbsent(info.name(), this::register).stats = stats;
+    }
+    queues
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (seen.contains(e.getKey())) {
+                return false;
+              }
+              e.getValue().meters.forEach(registry::remove);
+              return true;
+            });
+  }
+
+  private QueueMeters register(String queue) {
+    QueueMeters q = new QueueMeters();
+    gauge(q, queue, "switchboard.queue.messages", "state", "available", s -> s.available());
+    gauge(q, queue, "switchboard.queue.messages", "state", "delayed", s -> s.delayed());
+    gauge(q, queue, "switchboard.queue.messages", "state", "in_flight", s -> s.inFlight());
+    q.meters.add(
+        Gauge.builder(
+                "switchboard.queue.oldest.age",
+                q,
+                m -> m.stats.oldestAge().map(a -> a.toMillis() / 1000.0).orElse(0.0))
+            .description("age of the oldest message in the queue, any state")
+            .baseUnit("seconds")
+            .tags("queue", queue)
+            .register(registry));
+    q.meters.add(
+        Gauge.builder("switchboard.queue.waiting.receivers", q, m -> m.stats.waitingReceivers())
+            .description("long polls blocked on the queue")
+            .tags("queue", queue)
+            .register(registry));
+    counter(q, queue, "sent", c -> c.sent());
+    counter(q, queue, "duplicates", c -> c.duplicates());
+    counter(q, queue, "received", c -> c.received());
+    counter(q, queue, "acked", c -> c.acked());
+    counter(q, queue, "released", c -> c.released());
+    counter(q, queue, "failed", c -> c.failed());
+    counter(q, queue, "expired", c -> c.expired());
+    counter(q, queue, "shed", c -> c.shed());
+    counter(q, queue, "dead_lettered", c -> c.deadLettered());
+    counter(q, queue, "removed", c -> c.removed());
+    return q;
+  }
+
+  private void gauge(
+      QueueMeters q,
+      String queue,
+      String name,
+      String tag,
+      String value,
+      ToDoubleFunction<QueueStats> f) {
+    q.meters.add(
+        Gauge.builder(name, q, m -> f.applyAsDouble(m.stats))
+            .description("messages in the queue by state")
+            .tags("queue", queue, tag, value)
+            .register(registry));
+  }
+
+  private void counter(
+      QueueMeters q, String queue, String event, ToDoubleFunction<QueueStats.Counters> f) {
+    q.meters.add(
+        FunctionCounter.builder(
+                "switchboard.queue.events", q, m -> f.applyAsDouble(m.stats.counters()))
+            .description("message events since the queue was created")
+            .tags("queue", queue, "event", event)
+            .register(registry));
+  }
+
+  /** The latest snapshot of one queue and the meters that read it. */
+  private static final class QueueMeters {
+    volatile QueueStats stats;
+    final List<Meter> meters = new ArrayList<>();
+  }
+}

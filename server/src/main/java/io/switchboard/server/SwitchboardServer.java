@@ -1,0 +1,306 @@
+package io.switchboard.server;
+
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.switchboard.client.WireFormat;
+import io.switchboard.client.WireFormatException;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Switchboard server: the native API, {@code /health}, {@code /metrics} and {@code
+ * /openapi.yaml} on a Helidon WebServer, whose handlers run on virtual threads, so a long poll is
+ * plain blocking code that holds no platform thread.
+ *
+ * <p>Lifecycle: {@link #start} listens first, then opens the engine (a durable store recovers
+ * here), and only then reports ready on {@code /health}; until then the API answers 503. {@link
+ * #stop} is graceful: refuse new requests (503), let requests in flight finish, close the engine
+ * (blocked long polls then answer with no messages), wait for those answers, stop listening.
+ */
+public final class SwitchboardServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SwitchboardServer.class);
+
+  private final ServerConfig config;
+  private final List<Route> routes;
+  private final RequestGate gate = new RequestGate();
+  private final ServerMetrics metrics = new ServerMetrics();
+  private final String openApi;
+  private volatile QueueEngine engine;
+  private WebServer web;
+  private boolean stopped;
+
+  private SwitchboardServer(ServerConfig config) {
+    this.config = config;
+    this.openApi = resource("openapi.yaml");
+    List<Route> all = new ArrayList<>();
+    all.add(new Route("GET", "/health", "health", false, this::health));
+    all.add(new Route("GET", "/metrics", "metrics", false, this::metrics));
+    all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
+    all.addAll(NativeApi.routes());
+    this.routes = List.copyOf(all);
+  }
+
+  /**
+   * Starts a server with the engine its configuration asks for.
+   *
+   * @throws StartupException if the configuration asks for something that cannot run
+   */
+  public static SwitchboardServer start(ServerConfig config) {
+    return start(config, EngineFactory.forConfig(config));
+  }
+
+  /** Starts a server with the given engine factory; returns once the engine is open. */
+  public static SwitchboardServer start(ServerConfig config, EngineFactory factory) {
+    Objects.requireNonNull(factory, "factory");
+    Logging.routeJulToSlf4j();
+    SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
+    server.listen();
+    try {
+      server.engine = factory.open(config);
+    } catch (RuntimeException e) {
+      server.web.stop();
+      throw e;
+    }
+    LOG.atInfo()
+        .addKeyValue("url", server.uri())
+        .addKeyValue("mode", config.inMemory() ? "in-memory" : "durable")
+        .addKeyValue("maxQueues", config.maxQueues())
+        .log("switchboard ready");
+    return server;
+  }
+
+  private void listen() {
+    try {
+      web =
+          WebServer.builder()
+              .host(config.bind())
+              .port(config.port())
+              .backlog(8192)
+              .shutdownHook(false)
+              .directHandlers(directHandlers())
+              .routing(this::routing)
+              .build()
+              .start();
+    } catch (UncheckedIOException | IllegalStateException e) {
+      throw new StartupException(
+          "cannot listen on " + config.bind() + ":" + config.port() + ": " + e.getMessage(), e);
+    }
+    if (!web.isRunning()) {
+      throw new StartupException(
+          "cannot listen on "
+              + config.bind()
+              + ":"
+              + config.port()
+              + " (address in use or not available; see the log above)");
+    }
+  }
+
+  public int port() {
+    return web.port();
+  }
+
+  /** The base URI, e.g. {@code http://127.0.0.1:8080}. */
+  public URI uri() {
+    String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
+    if (host.equals("0.0.0.0")) {
+      host = "127.0.0.1";
+    }
+    return URI.create("http://" + host + ":" + port());
+  }
+
+  public ServerConfig config() {
+    return config;
+  }
+
+  /** True once the engine is open, and until a stop begins. */
+  public boolean ready() {
+    return engine != null && !gate.draining();
+  }
+
+  /** Every route, in the order they are matched. */
+  public List<String> routeTable() {
+    return routes.stream().map(r -> r.method() + " " + r.pattern()).toList();
+  }
+
+  /**
+   * Stops gracefully (see the class comment), waiting at most {@code shutdown-grace-seconds} for
+   * requests in flight. Idempotent.
+   */
+  public synchronized void stop() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    LOG.atInfo().addKeyValue("inFlight", gate.inFlight()).log("switchboard stopping");
+    gate.drain();
+    Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
+    try {
+      if (!gate.awaitBusy(grace)) {
+        LOG.atWarn().addKeyValue("graceSeconds", grace.toSeconds()).log("requests still running");
+      }
+      if (engine != null) {
+        engine.close();
+      }
+      gate.awaitPolls(grace);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      web.stop();
+    }
+    LOG.info("switchboard stopped");
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  // ---- routing -----------------------------------------------------------------------------
+
+  private void routing(HttpRouting.Builder routing) {
+    for (Route route : routes) {
+      routing.route(
+          Method.create(route.method()), route.pattern(), (req, res) -> dispatch(route, req, res));
+    }
+    routing.any(this::noRoute);
+  }
+
+  private void dispatch(Route route, ServerRequest req, ServerResponse res) {
+    long start = System.nanoTime();
+    boolean poll = route.operation().equals("receive");
+    boolean admitted = !route.engineBound() || gate.enter(poll);
+    Call call = new Call(req, res, config, engine);
+    try {
+      if (!admitted) {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the server is shutting down");
+      }
+      if (route.engineBound() && engine == null) {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+      }
+      route.endpoint().handle(call);
+    } catch (QueueException e) {
+      answerError(call, res, HttpError.status(e.code()), e.code().name(), e.getMessage());
+    } catch (WireFormatException e) {
+      answerError(call, res, 400, e.code(), e.getMessage());
+    } catch (HttpError e) {
+      answerError(call, res, e.status(), e.code(), e.getMessage());
+    } catch (RuntimeException e) {
+      LOG.atError()
+          .addKeyValue("operation", route.operation())
+          .addKeyValue("path", req.path().path())
+          .setCause(e)
+          .log("request failed");
+      answerError(call, res, 500, "INTERNAL", "internal error: " + e);
+    } finally {
+      if (admitted && route.engineBound()) {
+        gate.exit(poll);
+      }
+      metrics.record(route.operation(), call.status(), System.nanoTime() - start);
+    }
+  }
+
+  private static void answerError(
+      Call call, ServerResponse res, int status, String code, String message) {
+    if (res.isSent()) {
+      return;
+    }
+    call.error(status, code, message);
+  }
+
+  /** No route matched: 405 if the path exists with other methods, else 404. */
+  private void noRoute(ServerRequest req, ServerResponse res) {
+    String path = req.path().path();
+    String method = req.prologue().method().text();
+    List<String> allowed =
+        routes.stream().filter(r -> r.matchesPath(path)).map(Route::method).distinct().toList();
+    Call call = new Call(req, res, config, engine);
+    if (allowed.isEmpty()) {
+      call.error(404, "NOT_FOUND", "no route " + method + " " + path + "; see /openapi.yaml");
+    } else {
+      res.header(HeaderNames.ALLOW, String.join(", ", allowed));
+      call.error(
+          405,
+          "METHOD_NOT_ALLOWED",
+          method + " is not allowed on " + path + "; allowed: " + String.join(", ", allowed));
+    }
+  }
+
+  /** Errors Helidon answers before routing (a bad request line, say) get the same JSON shape. */
+  private static DirectHandlers directHandlers() {
+    DirectHandler json =
+        (request, type, status, headers, message) -> {
+          String code =
+              switch (type) {
+                case BAD_REQUEST -> "BAD_REQUEST";
+                case PAYLOAD_TOO_LARGE -> "PAYLOAD_TOO_LARGE";
+                case INTERNAL_ERROR -> "INTERNAL";
+                default -> "HTTP_" + status.code();
+              };
+          byte[] body =
+              WireFormat.bytes(WireFormat.object().put("code", code).put("message", message));
+          return DirectHandler.TransportResponse.builder()
+              .status(status)
+              .headers(headers)
+              .header(HeaderNames.CONTENT_TYPE, "application/json")
+              .entity(body)
+              .build();
+        };
+    DirectHandlers.Builder b = DirectHandlers.builder();
+    for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+      b.addHandler(type, json);
+    }
+    return b.build();
+  }
+
+  // ---- infrastructure endpoints ------------------------------------------------------------
+
+  private void health(Call call) {
+    call.queryOnly();
+    String status = gate.draining() ? "stopping" : engine == null ? "starting" : "ready";
+    call.json(
+        status.equals("ready") ? 200 : 503,
+        WireFormat.object()
+            .put("status", status)
+            .put("mode", config.inMemory() ? "in-memory" : "durable"));
+  }
+
+  private void metrics(Call call) {
+    call.queryOnly();
+    call.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape(engine));
+  }
+
+  private void openApi(Call call) {
+    call.queryOnly();
+    call.text("application/yaml", openApi);
+  }
+
+  static String resource(String name) {
+    try (InputStream in = SwitchboardServer.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,209 @@
+package io.switchboard.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageState;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.Overflow;
+import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The typed client against a real server: every engine operation, and errors as exceptions. */
+class SwitchboardClientTest {
+
+  private static SwitchboardServer server;
+  private static SwitchboardClient client;
+
+  @BeforeAll
+  static void start() {
+    server = SwitchboardServer.start(ServerConfig.forTests());
+    client = SwitchboardClient.create(server.uri());
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    server.stop();
+  }
+
+  @Test
+  void queues_createReadUpdateListDelete() {
+    QueueConfig config =
+        QueueConfig.builder()
+            .order(Order.LIFO)
+            .visibilityTimeout(Duration.ofSeconds(45))
+            .maxDepth(100, Overflow.DROP_OLDEST)
+            .indexedAttributes("lang")
+            .build();
+    QueueInfo created = client.createQueue("c-life", config);
+    assertEquals(config, created.config());
+    assertEquals(config, client.queue("c-life").config());
+    QueueConfig unbounded = config.toBuilder().unbounded().order(Order.FIFO).build();
+    assertEquals(unbounded, client.updateQueue("c-life", unbounded).config());
+    assertTrue(client.listQueues("c-li").stream().anyMatch(q -> q.name().equals("c-life")));
+    client.deleteQueue("c-life");
+    SwitchboardException e = assertThrows(SwitchboardException.class, () -> client.queue("c-life"));
+    assertEquals(ErrorCode.QUEUE_NOT_FOUND, e.code());
+    assertEquals(404, e.status());
+    assertEquals("QUEUE_NOT_FOUND", e.wireCode());
+  }
+
+  @Test
+  void sendReceiveAck_withTypedAttributesAndSelector() {
+    client.createQueue("c-agents", QueueConfig.defaults());
+    Map<String, AttributeValue> attributes =
+        Map.of(
+            "language", AttributeValue.string("es"),
+            "level", AttributeValue.number("2.50"),
+            "skills", AttributeValue.stringList("billing", "vip"),
+            "blob", AttributeValue.binary(new byte[] {1, 2, 3}),
+            "count", new AttributeValue.NumberValue("Number.int", "7"));
+    client.send("c-agents", NewMessage.builder("other").attribute("language", "fr").build());
+    String id =
+        client
+            .send("c-agents", NewMessage.builder("luis").attributes(attributes).priority(3).build())
+            .id();
+    List<Message> got =
+        client.receive(
+            "c-agents",
+            ReceiveRequest.builder().selector("language = 'es' AND skills HAS 'vip'").build());
+    assertEquals(1, got.size());
+    Message m = got.get(0);
+    assertEquals(id, m.id());
+    assertEquals(3, m.priority());
+    assertEquals(MessageState.IN_FLIGHT, m.state());
+    assertEquals(attributes, m.attributes());
+    client.ack("c-agents", m.receipt().orElseThrow());
+    assertEquals(1, client.stats("c-agents").counters().acked());
+  }
+
+  @Test
+  void batchBrowseUpdateTouchRemovePurge() {
+    client.createQueue("c-prio", QueueConfig.defaults());
+    List<String> ids =
+        client
+            .sendBatch(
+                "c-prio", List.of(NewMessage.of("A"), NewMessage.of("B"), NewMessage.of("C")))
+            .stream()
+            .map(r -> r.id())
+            .toList();
+    assertEquals(10, client.update("c-prio", ids.get(2), MessageUpdate.priority(10)).priority());
+    client.touch("c-prio", ids.get(0));
+    Page first = client.browse("c-prio", BrowseRequest.first(2));
+    assertEquals(List.of("C", "B"), first.items().stream().map(Message::body).toList());
+    Page second =
+        client.browse("c-prio", BrowseRequest.first(2).after(first.nextCursor().orElseThrow()));
+    assertEquals(List.of("A"), second.items().stream().map(Message::body).toList());
+    assertFalse(second.nextCursor().isPresent());
+    client.remove("c-prio", ids.get(1));
+    assertEquals(
+        ErrorCode.MESSAGE_NOT_FOUND,
+        assertThrows(SwitchboardException.class, () -> client.get("c-prio", ids.get(1))).code());
+    assertEquals(2, client.purge("c-prio"));
+  }
+
+  @Test
+  void leases_releaseExtendFailDeadLetterAndRedrive() {
+    client.createQueue("c-dlq", QueueConfig.defaults());
+    client.createQueue("c-work", QueueConfig.builder().deadLetter("c-dlq", 5).build());
+    client.send("c-work", NewMessage.of("job"));
+    Message m = client.receive("c-work", ReceiveRequest.one()).get(0);
+    Message extended = client.extend("c-work", m.receipt().orElseThrow(), Duration.ofSeconds(120));
+    assertTrue(extended.visibleAt().isPresent());
+    client.release("c-work", m.receipt().orElseThrow(), Duration.ZERO, true);
+    Message again = client.receive("c-work", ReceiveRequest.one()).get(0);
+    SwitchboardException stale =
+        assertThrows(
+            SwitchboardException.class, () -> client.ack("c-work", m.receipt().orElseThrow()));
+    assertEquals(409, stale.status());
+    assertEquals(ErrorCode.RECEIPT_STALE, stale.code());
+
+    client.deadLetter("c-work", again.receipt().orElseThrow());
+    assertEquals(1, client.stats("c-dlq").available());
+    Message restored = client.restore("c-dlq", again.id());
+    assertEquals("job", restored.body());
+
+    Message third = client.receive("c-work", ReceiveRequest.one()).get(0);
+    client.fail("c-work", third.receipt().orElseThrow());
+    assertEquals(1, client.stats("c-work").counters().failed());
+
+    String id = client.send("c-work", NewMessage.of("later")).id();
+    client.deadLetterById("c-work", id);
+    RedriveTask task = client.startRedrive("c-dlq", RedriveRequest.toSources().maxPerSecond(1));
+    assertEquals(task.id(), client.redriveTasks("c-dlq").get(0).id());
+    RedriveTask done = client.cancelRedrive(task.id());
+    assertTrue(
+        done.status() == RedriveTask.Status.CANCELLED
+            || done.status() == RedriveTask.Status.COMPLETED);
+  }
+
+  @Test
+  void receive_longPollOutlastsTheRequestTimeout() throws Exception {
+    client.createQueue("c-poll", QueueConfig.defaults());
+    try (SwitchboardClient impatient =
+        SwitchboardClient.builder()
+            .baseUri(server.uri())
+            .requestTimeout(Duration.ofSeconds(1))
+            .build()) {
+      CompletableFuture<List<Message>> waiting =
+          CompletableFuture.supplyAsync(
+              () ->
+                  impatient.receive(
+                      "c-poll", ReceiveRequest.builder().waitTime(Duration.ofSeconds(3)).build()));
+      // Nothing is sent: the wait runs out on the server (3 s), past the 1 s request timeout.
+      assertEquals(List.of(), waiting.get(15, TimeUnit.SECONDS));
+      QueueStats stats = impatient.stats("c-poll");
+      assertEquals(0, stats.waitingReceivers());
+    }
+  }
+
+  @Test
+  void unreachableServer_isUnavailableWithStatusZero() {
+    try (SwitchboardClient nowhere =
+        SwitchboardClient.builder()
+            .baseUri(URI.create("http://127.0.0.1:1"))
+            .connectTimeout(Duration.ofSeconds(2))
+            .build()) {
+      SwitchboardException e =
+          assertThrows(SwitchboardException.class, () -> nowhere.listQueues(""));
+      assertEquals(ErrorCode.UNAVAILABLE, e.code());
+      assertEquals(0, e.status());
+      assertEquals("UNREACHABLE", e.wireCode());
+      assertFalse(nowhere.ready());
+    }
+    assertTrue(client.ready());
+  }
+
+  @Test
+  void lambdaFilter_cannotTravel_andIsRefusedBeforeSending() {
+    client.createQueue("c-sel", QueueConfig.defaults());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> client.browse("c-sel", BrowseRequest.first(1).filter(m -> true)));
+  }
+}

@@ -1,0 +1,83 @@
+package io.switchboard.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.client.WireFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** A raw HTTP helper for API tests: what curl would send, and what came back. */
+final class Http implements AutoCloseable {
+
+  private final URI base;
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
+
+  Http(URI base) {
+    this.base = base;
+  }
+
+  /** A response: status, body text, and the body as JSON when it is JSON. */
+  record Answer(int status, String text, HttpResponse<String> raw) {
+    JsonNode json() {
+      return WireFormat.parse(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    String code() {
+      return json().path("code").asText();
+    }
+
+    @Override
+    public String toString() {
+      return status + " " + text;
+    }
+  }
+
+  Answer get(String path) {
+    return send("GET", path, null);
+  }
+
+  Answer post(String path, String body) {
+    return send("POST", path, body);
+  }
+
+  Answer send(String method, String path, String body) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(Duration.ofSeconds(40))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
+    try {
+      HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(r.statusCode(), r.body(), r);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  HttpClient client() {
+    return client;
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

@@ -1,0 +1,112 @@
+package io.switchboard.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.queue.QueueEngine;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Start (ready only once the engine is open), graceful stop, and modes that cannot run yet. */
+class LifecycleTest {
+
+  @Test
+  void health_isUnavailableUntilTheEngineIsOpen() throws Exception {
+    int port = freePort();
+    CountDownLatch recovered = new CountDownLatch(1);
+    EngineFactory slow =
+        config -> {
+          try {
+            recovered.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return QueueEngine.inMemory();
+        };
+    CompletableFuture<SwitchboardServer> starting =
+        CompletableFuture.supplyAsync(
+            () -> SwitchboardServer.start(ServerConfig.forTests().withPort(port), slow));
+    try (Http http = new Http(URI.create("http://127.0.0.1:" + port))) {
+      Http.Answer health = awaitListening(http);
+      assertEquals(503, health.status(), health.toString());
+      assertEquals("starting", health.json().get("status").asText());
+      Http.Answer api = http.get("/v1/queues");
+      assertEquals(503, api.status());
+      assertEquals("UNAVAILABLE", api.code());
+      recovered.countDown();
+      try (SwitchboardServer server = starting.get(30, TimeUnit.SECONDS)) {
+        assertTrue(server.ready());
+        assertEquals(200, http.get("/health").status());
+      }
+    }
+  }
+
+  private static Http.Answer awaitListening(Http http) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return http.get("/health");
+      } catch (RuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        Thread.onSpinWait();
+      }
+    }
+  }
+
+  @Test
+  void stop_answersBlockedLongPolls_thenRefusesConnections() throws Exception {
+    SwitchboardServer server = SwitchboardServer.start(ServerConfig.forTests());
+    try (Http http = new Http(server.uri())) {
+      http.post("/v1/queues", "{\"name\":\"q\"}");
+      CompletableFuture<Http.Answer> poll =
+          CompletableFuture.supplyAsync(
+              () -> http.post("/v1/queues/q/receive", "{\"waitTimeSeconds\":20}"));
+      while (http.get("/v1/queues/q/stats").json().get("waitingReceivers").asInt() < 1) {
+        Thread.onSpinWait();
+      }
+      long start = System.nanoTime();
+      server.stop();
+      Http.Answer answered = poll.get(10, TimeUnit.SECONDS);
+      assertEquals(200, answered.status(), answered.toString());
+      assertEquals(0, answered.json().get("messages").size());
+      assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) < 10);
+      assertThrows(RuntimeException.class, () -> http.get("/health"));
+    }
+  }
+
+  @Test
+  void durableMode_isRefusedWithAClearMessage() {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of("port", "0", "data-dir", "/tmp/sb", "durability", "batch"), Map.of());
+    StartupException e =
+        assertThrows(StartupException.class, () -> SwitchboardServer.start(config));
+    assertTrue(e.getMessage().contains("durable storage is not available yet"), e.getMessage());
+    assertTrue(e.getMessage().contains("--in-memory"), e.getMessage());
+  }
+
+  @Test
+  void portInUse_isAStartupError() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0)) {
+      ServerConfig config = ServerConfig.forTests().withPort(taken.getLocalPort());
+      StartupException e =
+          assertThrows(StartupException.class, () -> SwitchboardServer.start(config).stop());
+      assertTrue(e.getMessage().contains("cannot listen"), e.getMessage());
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

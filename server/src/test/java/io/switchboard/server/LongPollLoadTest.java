@@ -1,0 +1,102 @@
+package io.switchboard.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bounded load: 2,000 long polls held at once, each with its own selector, then one matching
+ * message per waiter. Every waiter must get exactly its message, and none may wait past its
+ * deadline. Nothing sleeps: the test watches the queue's waiting-receiver count, then waits on
+ * futures with timeouts.
+ */
+class LongPollLoadTest {
+
+  private static final int WAITERS = 2_000;
+  private static final int WAIT_SECONDS = 20;
+
+  private record Result(int slot, Http.Answer answer, long elapsedNanos) {}
+
+  @Test
+  void twoThousandLongPolls_areEachAnsweredWithTheirMessage_beforeTheirDeadline() throws Exception {
+    try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.forTests());
+        Http control = new Http(server.uri());
+        Http pollers = new Http(server.uri());
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      assertEquals(
+          201,
+          control
+              .post("/v1/queues", "{\"name\":\"load\",\"indexedAttributes\":[\"slot\"]}")
+              .status());
+
+      List<CompletableFuture<Result>> futures = new ArrayList<>(WAITERS);
+      for (int i = 0; i < WAITERS; i++) {
+        int slot = i;
+        futures.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  long start = System.nanoTime();
+                  Http.Answer a =
+                      pollers.post(
+                          "/v1/queues/load/receive",
+                          "{\"waitTimeSeconds\":"
+                              + WAIT_SECONDS
+                              + ",\"selector\":\"slot = "
+                              + slot
+                              + "\"}");
+                  return new Result(slot, a, System.nanoTime() - start);
+                },
+                threads));
+      }
+
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS - 2);
+      int waiting = 0;
+      while (waiting < WAITERS && System.nanoTime() < deadline) {
+        waiting = control.get("/v1/queues/load/stats").json().get("waitingReceivers").asInt();
+      }
+      assertEquals(WAITERS, waiting, "all long polls should be blocked on the queue at once");
+
+      for (int from = 0; from < WAITERS; from += 100) {
+        StringBuilder batch = new StringBuilder("{\"messages\":[");
+        for (int i = from; i < from + 100; i++) {
+          batch
+              .append(i == from ? "" : ",")
+              .append("{\"body\":\"for-")
+              .append(i)
+              .append("\",\"attributes\":{\"slot\":")
+              .append(i)
+              .append("}}");
+        }
+        batch.append("]}");
+        assertEquals(
+            201, control.post("/v1/queues/load/messages/batch", batch.toString()).status());
+      }
+
+      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+          .get(WAIT_SECONDS + 30, TimeUnit.SECONDS);
+      Duration limit = Duration.ofSeconds(WAIT_SECONDS + 5);
+      for (CompletableFuture<Result> f : futures) {
+        Result r = f.get();
+        assertEquals(200, r.answer().status(), r.answer().toString());
+        JsonNode messages = r.answer().json().get("messages");
+        assertEquals(1, messages.size(), "waiter " + r.slot() + ": " + r.answer());
+        assertEquals("for-" + r.slot(), messages.get(0).get("body").asText());
+        assertTrue(
+            Duration.ofNanos(r.elapsedNanos()).compareTo(limit) < 0,
+            "waiter " + r.slot() + " waited " + Duration.ofNanos(r.elapsedNanos()));
+      }
+      JsonNode stats = control.get("/v1/queues/load/stats").json();
+      assertEquals(WAITERS, stats.get("inFlight").asInt());
+      assertEquals(0, stats.get("waitingReceivers").asInt());
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.switchboard.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ServerConfigTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void defaults_areDocumented() {
+    ServerConfig c = ServerConfig.defaults();
+    assertEquals(8080, c.port());
+    assertEquals("127.0.0.1", c.bind());
+    assertEquals(Path.of("data"), c.dataDir());
+    assertEquals(Durability.SYNC, c.durability());
+    assertFalse(c.inMemory());
+    assertEquals(4 * 1024 * 1024, c.maxBodyBytes());
+    assertEquals(100, c.maxBatch());
+    assertEquals(4096, c.maxSelectorLength());
+    assertEquals(10_000, c.maxQueues());
+  }
+
+  @Test
+  void resolve_flagsBeatEnvironmentBeatFile() throws Exception {
+    Path file = dir.resolve("switchboard.properties");
+    Files.writeString(file, "port=1111\nbind=0.0.0.0\nmax-batch=7\ndurability=none\n");
+    ServerConfig c =
+        ServerConfig.resolve(
+            Map.of("config", file.toString(), "port", "3333"),
+            Map.of("SWITCHBOARD_PORT", "2222", "SWITCHBOARD_MAX_BATCH", "9"));
+    assertEquals(3333, c.port());
+    assertEquals(9, c.maxBatch());
+    assertEquals("0.0.0.0", c.bind());
+    assertEquals(Durability.NONE, c.durability());
+  }
+
+  @Test
+  void resolve_configFileFromEnvironment() throws Exception {
+    Path file = dir.resolve("c.properties");
+    Files.writeString(file, "in-memory=true\n");
+    assertTrue(
+        ServerConfig.resolve(Map.of(), Map.of("SWITCHBOARD_CONFIG", file.toString())).inMemory());
+  }
+
+  @Test
+  void resolve_badValues_nameTheSource() {
+    StartupException e =
+        assertThrows(
+            StartupException.class,
+            () -> ServerConfig.resolve(Map.of(), Map.of("SWITCHBOARD_PORT", "eighty")));
+    assertTrue(e.getMessage().contains("SWITCHBOARD_PORT"), e.getMessage());
+    assertThrows(
+        StartupException.class, () -> ServerConfig.resolve(Map.of("durability", "fast"), Map.of()));
+    assertThrows(
+        StartupException.class, () -> ServerConfig.resolve(Map.of("max-batch", "5000"), Map.of()));
+    assertThrows(
+        StartupException.class, () -> ServerConfig.resolve(Map.of("colour", "1"), Map.of()));
+  }
+
+  @Test
+  void resolve_unknownKeyInFile_isRefused() throws Exception {
+    Path file = dir.resolve("typo.properties");
+    Files.writeString(file, "prot=1\n");
+    StartupException e =
+        assertThrows(
+            StartupException.class,
+            () -> ServerConfig.resolve(Map.of("config", file.toString()), Map.of()));
+    assertTrue(e.getMessage().contains("'prot'"), e.getMessage());
+  }
+}
