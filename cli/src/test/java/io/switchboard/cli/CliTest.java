@@ -140,18 +140,21 @@ class CliTest {
   }
 
   @Test
-  void server_askedForDurableStorage_explainsAndExitsWithUsage() {
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code =
-        Main.run(
-            new String[] {
-              "server", "--port", "0", "--data-dir", "target/nowhere", "--durability", "sync"
-            },
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertEquals(Main.USAGE, code);
-    assertTrue(
-        err.toString(StandardCharsets.UTF_8).contains("durable storage is not available yet"),
-        err.toString(StandardCharsets.UTF_8));
+  void server_onADataDirectoryInUse_explainsAndExits(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    try (var held =
+        io.switchboard.storage.rocksdb.RocksJournal.open(
+            dir, io.switchboard.storage.rocksdb.Durability.sync())) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code =
+          Main.run(
+              new String[] {"server", "--port", "0", "--data-dir", dir.toString()},
+              new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8));
+      assertEquals(Main.USAGE, code);
+      assertTrue(
+          err.toString(StandardCharsets.UTF_8).contains("in use by another Switchboard process"),
+          err.toString(StandardCharsets.UTF_8));
+    }
   }
 }

@@ -10,7 +10,8 @@ public enum Durability {
    */
   SYNC,
   /**
-   * Records are flushed in batches on a short timer; a crash may lose the last few milliseconds.
+   * A send is answered once written to the operating system; the log is synced every 10 ms, so a
+   * power loss may lose the last 10 ms of sends (a crash of the process alone loses nothing).
    */
   BATCH,
   /** Written without fsync; the operating system decides when. */

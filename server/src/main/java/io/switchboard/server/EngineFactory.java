@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.storage.rocksdb.RocksJournal;
 
 /**
  * Makes the engine a server serves. Opening may take a while (a durable store recovers its journal
@@ -18,21 +19,44 @@ public interface EngineFactory {
   }
 
   /**
-   * The engine the configuration asks for: in memory with {@code in-memory}, otherwise the durable
-   * store in {@code data-dir}, which does not exist yet.
-   *
-   * @throws StartupException when the configuration asks for durable storage
+   * The engine the configuration asks for: in memory with {@code in-memory}, otherwise the embedded
+   * durable store (RocksDB) in {@code data-dir}, recovered before the server is ready.
    */
   static EngineFactory forConfig(ServerConfig config) {
     if (config.inMemory()) {
       return inMemory();
     }
-    throw new StartupException(
-        "durable storage is not available yet (asked for data directory '"
-            + config.dataDir()
-            + "' with durability "
-            + config.durability().name().toLowerCase(java.util.Locale.ROOT)
-            + "); start the server with --in-memory (or SWITCHBOARD_IN_MEMORY=true) to keep"
-            + " queues in memory, lost when the server stops");
+    return EngineFactory::durable;
+  }
+
+  /**
+   * Opens the store in the data directory and recovers the engine from it.
+   *
+   * @throws StartupException when the directory is held by another process, holds a store of
+   *     another format, or cannot be opened
+   */
+  static QueueEngine durable(ServerConfig config) {
+    RocksJournal journal;
+    try {
+      journal = RocksJournal.open(config.dataDir(), storageDurability(config.durability()));
+    } catch (IllegalStateException e) {
+      throw new StartupException(e.getMessage());
+    }
+    try {
+      return QueueEngine.builder().maxQueues(config.maxQueues()).journal(journal).build();
+    } catch (RuntimeException e) {
+      journal.close();
+      throw new StartupException(
+          "cannot recover the store in " + config.dataDir() + ": " + e.getMessage());
+    }
+  }
+
+  private static io.switchboard.storage.rocksdb.Durability storageDurability(Durability d) {
+    return switch (d) {
+      case SYNC -> io.switchboard.storage.rocksdb.Durability.sync();
+      case BATCH ->
+          io.switchboard.storage.rocksdb.Durability.batch(java.time.Duration.ofMillis(10));
+      case NONE -> io.switchboard.storage.rocksdb.Durability.none();
+    };
   }
 }

@@ -8,11 +8,13 @@ import io.switchboard.queue.QueueEngine;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Start (ready only once the engine is open), graceful stop, and modes that cannot run yet. */
 class LifecycleTest {
@@ -84,14 +86,32 @@ class LifecycleTest {
   }
 
   @Test
-  void durableMode_isRefusedWithAClearMessage() {
-    ServerConfig config =
-        ServerConfig.resolve(
-            Map.of("port", "0", "data-dir", "/tmp/sb", "durability", "batch"), Map.of());
-    StartupException e =
-        assertThrows(StartupException.class, () -> SwitchboardServer.start(config));
-    assertTrue(e.getMessage().contains("durable storage is not available yet"), e.getMessage());
-    assertTrue(e.getMessage().contains("--in-memory"), e.getMessage());
+  void durableMode_keepsQueuesAndMessagesAcrossARestart(@TempDir Path dir) throws Exception {
+    Map<String, String> flags =
+        Map.of("port", "0", "data-dir", dir.toString(), "durability", "sync");
+    try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()));
+        Http http = new Http(server.uri())) {
+      assertEquals(201, http.post("/v1/queues", "{\"name\":\"kept\"}").status());
+      assertEquals(201, http.post("/v1/queues/kept/messages", "{\"body\":\"survives\"}").status());
+    }
+    try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()));
+        Http http = new Http(server.uri())) {
+      Http.Answer got = http.post("/v1/queues/kept/receive", "{\"maxMessages\":1}");
+      assertEquals(200, got.status(), got.toString());
+      assertEquals("survives", got.json().get("messages").get(0).get("body").asText());
+    }
+  }
+
+  @Test
+  void durableMode_dataDirectoryInUse_isRefusedWithAClearMessage(@TempDir Path dir) {
+    Map<String, String> flags = Map.of("port", "0", "data-dir", dir.toString());
+    try (SwitchboardServer first = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()))) {
+      StartupException e =
+          assertThrows(
+              StartupException.class,
+              () -> SwitchboardServer.start(ServerConfig.resolve(flags, Map.of())));
+      assertTrue(e.getMessage().contains("in use by another Switchboard process"), e.getMessage());
+    }
   }
 
   @Test
