@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,7 +39,24 @@ final class LocalQueue {
   private final QueueJournal journal;
   private final DedupWindow dedup = new DedupWindow();
   private final History history = new History();
-  private final LinkedHashSet<Waiter> waiters = new LinkedHashSet<>();
+  private final WaitLine waiters = new WaitLine();
+  private final WaitLine.Queue waitLineView =
+      new WaitLine.Queue() {
+        @Override
+        public List<Message> take(int max, MessageFilter filter, long visibility, long now) {
+          return LocalQueue.this.take(max, filter, visibility, now);
+        }
+
+        @Override
+        public boolean hasEligible() {
+          return table.ordering().hasEligible();
+        }
+
+        @Override
+        public boolean isEligible(StoredMessage m) {
+          return table.get(m.serial) == m && table.ordering().isEligible(m);
+        }
+      };
   private final Map<Object, Object> interned = new HashMap<>();
   private final List<Transfer> outbox = new ArrayList<>();
   private final QueueCounters counters = new QueueCounters();
@@ -114,7 +129,7 @@ final class LocalQueue {
   void end(long now) {
     dispatch(now);
     table.compact();
-    wakeTimerWaiter();
+    waiters.wakeFirst();
   }
 
   List<Transfer> drainOutbox() {
@@ -155,7 +170,7 @@ final class LocalQueue {
     dedup.expire(now, key -> journal.emit(new JournalEntry.DedupDelete(name, key)));
     history.expire(now, serial -> journal.emit(new JournalEntry.HistoryDelete(name, serial)));
     dispatch(now);
-    expireWaiters(now);
+    waiters.expire(now);
   }
 
   private void expire(List<StoredMessage> expired, long now) {
@@ -360,77 +375,16 @@ final class LocalQueue {
 
   /** Gives up a wait (deadline or interrupt); false if a handover beat it. */
   boolean abandon(Waiter w) {
-    boolean wasFirst = !waiters.isEmpty() && waiters.iterator().next() == w;
-    boolean removed = waiters.remove(w);
-    if (removed) {
-      w.complete(List.of());
-      if (wasFirst) {
-        wakeTimerWaiter();
-      }
-    }
-    return removed;
+    return waiters.abandon(w);
   }
 
   /** Whether {@code w} is first in line, and so the one that wakes for timers. */
   boolean isTimerWaiter(Waiter w) {
-    return !waiters.isEmpty() && waiters.iterator().next() == w;
+    return waiters.isFirst(w);
   }
 
-  /**
-   * Hands newly eligible messages to waiters, first come first served among those whose filter
-   * accepts at least one of them.
-   */
   private void dispatch(long now) {
-    List<StoredMessage> fresh = table.newlyEligible;
-    if (waiters.isEmpty() || fresh.isEmpty()) {
-      fresh.clear();
-      return;
-    }
-    Iterator<Waiter> it = waiters.iterator();
-    while (it.hasNext() && table.ordering().hasEligible()) {
-      Waiter w = it.next();
-      if (!acceptsAny(w.filter, fresh, now)) {
-        continue;
-      }
-      List<Message> got = take(w.maxMessages, w.filter, w.visibilityMillis, now);
-      if (!got.isEmpty()) {
-        it.remove();
-        w.complete(got);
-      }
-    }
-    fresh.clear();
-  }
-
-  private boolean acceptsAny(MessageFilter filter, List<StoredMessage> fresh, long now) {
-    for (StoredMessage m : fresh) {
-      if (table.get(m.serial) == m
-          && table.ordering().isEligible(m)
-          && (filter == null || filter.test(m, now))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void expireWaiters(long now) {
-    if (waiters.isEmpty()) {
-      return;
-    }
-    Iterator<Waiter> it = waiters.iterator();
-    while (it.hasNext()) {
-      Waiter w = it.next();
-      if (w.deadline <= now) {
-        it.remove();
-        w.complete(List.of());
-      }
-    }
-  }
-
-  /** The first waiter parks until the next timer; wake it when that moved earlier. */
-  private void wakeTimerWaiter() {
-    if (!waiters.isEmpty()) {
-      java.util.concurrent.locks.LockSupport.unpark(waiters.iterator().next().thread);
-    }
+    waiters.dispatch(table.newlyEligible, waitLineView, now);
   }
 
   int waiterCount() {
@@ -439,10 +393,7 @@ final class LocalQueue {
 
   /** Ends every wait (queue deleted or engine closed). */
   void releaseWaiters() {
-    for (Waiter w : waiters) {
-      w.complete(List.of());
-    }
-    waiters.clear();
+    waiters.releaseAll();
   }
 
   // ---- lease operations ------------------------------------------------------------------
@@ -759,60 +710,7 @@ final class LocalQueue {
   // ---- browse and stats ------------------------------------------------------------------
 
   Page browse(BrowseRequest request, long now) {
-    StoredMessage after = request.cursor().map(this::decodeCursor).orElse(null);
-    MessageFilter filter = request.filter().orElse(null);
-    Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
-    Iterable<StoredMessage> candidates =
-        request.includeInvisible()
-            ? BrowseMerge.merge(available, invisibleAfter(after), table.order())
-            : available;
-    List<Message> items = new ArrayList<>();
-    StoredMessage last = null;
-    boolean more = false;
-    for (StoredMessage m : candidates) {
-      if (filter != null && !filter.test(m, now)) {
-        continue;
-      }
-      if (items.size() == request.limit()) {
-        more = true;
-        break;
-      }
-      items.add(view(m, null, null));
-      last = m;
-    }
-    return new Page(items, more ? Optional.of(encodeCursor(last)) : Optional.empty());
-  }
-
-  private List<StoredMessage> invisibleAfter(StoredMessage after) {
-    List<StoredMessage> out = new ArrayList<>();
-    for (StoredMessage m : table.timed()) {
-      if (after == null || table.order().compare(m, after) > 0) {
-        out.add(m);
-      }
-    }
-    out.sort(table.order());
-    return out;
-  }
-
-  private static String encodeCursor(StoredMessage m) {
-    return m.priority + ":" + m.seq + ":" + m.serial;
-  }
-
-  private StoredMessage decodeCursor(String cursor) {
-    String[] parts = cursor.split(":", -1);
-    try {
-      if (parts.length == 3) {
-        StoredMessage probe =
-            new StoredMessage(
-                Long.parseLong(parts[2]), Long.parseLong(parts[1]), 0, null, null, 0, null, null);
-        probe.priority = Integer.parseInt(parts[0]);
-        return probe;
-      }
-    } catch (NumberFormatException e) {
-      // fall through to the error below
-    }
-    throw QueueException.invalid(
-        "cursor must be one returned by a previous browse, got '" + cursor + "'");
+    return Browser.page(table, request, now, m -> view(m, null, null));
   }
 
   QueueStats stats(long now) {

@@ -1,0 +1,77 @@
+package io.switchboard.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Pages through a queue in delivery order without leasing: available messages from the ordering
+ * (through the attribute index when the filter is a selector it can serve), merged with delayed and
+ * in-flight ones when asked. The cursor is the (priority, seq, serial) of the last message shown,
+ * so a page starts right after it even if that message is gone.
+ */
+final class Browser {
+
+  private Browser() {}
+
+  static Page page(
+      MessageTable table,
+      BrowseRequest request,
+      long now,
+      java.util.function.Function<StoredMessage, Message> view) {
+    StoredMessage after = request.cursor().map(Browser::decodeCursor).orElse(null);
+    MessageFilter filter = request.filter().orElse(null);
+    Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
+    Iterable<StoredMessage> candidates =
+        request.includeInvisible()
+            ? BrowseMerge.merge(available, invisibleAfter(table, after), table.order())
+            : available;
+    List<Message> items = new ArrayList<>();
+    StoredMessage last = null;
+    boolean more = false;
+    for (StoredMessage m : candidates) {
+      if (filter != null && !filter.test(m, now)) {
+        continue;
+      }
+      if (items.size() == request.limit()) {
+        more = true;
+        break;
+      }
+      items.add(view.apply(m));
+      last = m;
+    }
+    return new Page(items, more ? Optional.of(encodeCursor(last)) : Optional.empty());
+  }
+
+  private static List<StoredMessage> invisibleAfter(MessageTable table, StoredMessage after) {
+    List<StoredMessage> out = new ArrayList<>();
+    for (StoredMessage m : table.timed()) {
+      if (after == null || table.order().compare(m, after) > 0) {
+        out.add(m);
+      }
+    }
+    out.sort(table.order());
+    return out;
+  }
+
+  private static String encodeCursor(StoredMessage m) {
+    return m.priority + ":" + m.seq + ":" + m.serial;
+  }
+
+  private static StoredMessage decodeCursor(String cursor) {
+    String[] parts = cursor.split(":", -1);
+    try {
+      if (parts.length == 3) {
+        StoredMessage probe =
+            new StoredMessage(
+                Long.parseLong(parts[2]), Long.parseLong(parts[1]), 0, null, null, 0, null, null);
+        probe.priority = Integer.parseInt(parts[0]);
+        return probe;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the error below
+    }
+    throw QueueException.invalid(
+        "cursor must be one returned by a previous browse, got '" + cursor + "'");
+  }
+}
