@@ -42,7 +42,7 @@ import java.util.TreeSet;
 final class PartitionIndex {
 
   /** Code point order, the order the selector language compares strings in. */
-  static final Comparator<String> CODE_POINT_ORDER = PartitionIndex::compareCodePoints;
+  static final Comparator<String> CODE_POINT_ORDER = Selector::compareStrings;
 
   private static final int MAX_RANGE_VALUES = 4096;
   private static final int CACHED_SELECTORS = 64;
@@ -330,22 +330,5 @@ final class PartitionIndex {
         return h.message;
       }
     };
-  }
-
-  static int compareCodePoints(String a, String b) {
-    int length = Math.min(a.length(), b.length());
-    for (int i = 0; i < length; i++) {
-      char x = a.charAt(i);
-      char y = b.charAt(i);
-      if (x != y) {
-        return rank(x) - rank(y);
-      }
-    }
-    return a.length() - b.length();
-  }
-
-  /** Lifts surrogates above U+FFFF so that UTF-16 units compare in code point order. */
-  private static int rank(char c) {
-    return Character.isSurrogate(c) ? c + 0x10000 : c;
   }
 }

@@ -3,6 +3,7 @@ package io.switchboard.queue;
 import io.switchboard.queue.PartitionIndex.Partition;
 import io.switchboard.selector.Expression;
 import io.switchboard.selector.Operand;
+import io.switchboard.selector.Selector;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -145,7 +146,7 @@ final class PartitionPlanner {
       return null;
     }
     if (lo.value() instanceof String l && hi.value() instanceof String h) {
-      return PartitionIndex.compareCodePoints(l, h) > 0
+      return Selector.compareStrings(l, h) > 0
           ? Set.of()
           : PartitionIndex.union(index.strings(id.name()).subMap(l, true, h, true));
     }

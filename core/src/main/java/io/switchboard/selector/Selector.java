@@ -135,4 +135,13 @@ public final class Selector {
       }
     }
   }
+
+  /**
+   * The order in which the language compares strings: by Unicode code point (not by UTF-16 unit,
+   * which puts U+E000..U+FFFF after the supplementary characters). Indexes that must agree with
+   * selector comparisons sort their string keys this way.
+   */
+  public static int compareStrings(String a, String b) {
+    return Values.compareCodePoints(a, b);
+  }
 }

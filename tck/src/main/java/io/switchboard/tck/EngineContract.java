@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.function.Executable;
-import org.opentest4j.TestAbortedException;
 
 /**
  * The common base of every contract class: a fresh {@link ManualClock} and engine per test, closed
@@ -50,18 +49,22 @@ public abstract class EngineContract {
   private final List<QueueEngine> engines = new ArrayList<>();
   private ExecutorService executor;
 
+  /** Where this contract's engines come from. */
+  protected abstract EngineSource engines();
+
   /** A fresh, empty engine whose every timer reads {@code clock}. */
-  protected abstract QueueEngine newEngine(ManualClock clock);
+  protected final QueueEngine newEngine(ManualClock clock) {
+    return engines().newEngine(clock);
+  }
 
   /** Like {@link #newEngine(ManualClock)}, holding at most {@code maxQueues} queues. */
-  protected abstract QueueEngine newEngine(ManualClock clock, int maxQueues);
+  protected final QueueEngine newEngine(ManualClock clock, int maxQueues) {
+    return engines().newEngine(clock, maxQueues);
+  }
 
-  /**
-   * Closes {@code engine} and opens it again on the same storage, as after a crash or a restart.
-   * Engines that keep nothing across a restart leave the default, which skips restart scenarios.
-   */
-  protected QueueEngine restart(QueueEngine engine) {
-    throw new TestAbortedException("this engine keeps nothing across a restart");
+  /** Closes {@code engine} and opens it again on the same storage (see {@link EngineSource}). */
+  protected final QueueEngine restart(QueueEngine engine) {
+    return engines().restart(engine);
   }
 
   @BeforeEach

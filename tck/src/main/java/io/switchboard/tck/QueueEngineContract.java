@@ -36,201 +36,109 @@ public abstract class QueueEngineContract {
     throw new TestAbortedException("this engine keeps nothing across a restart");
   }
 
+  private final EngineSource source =
+      new EngineSource() {
+        @Override
+        public QueueEngine newEngine(ManualClock clock) {
+          return QueueEngineContract.this.newEngine(clock);
+        }
+
+        @Override
+        public QueueEngine newEngine(ManualClock clock, int maxQueues) {
+          return QueueEngineContract.this.newEngine(clock, maxQueues);
+        }
+
+        @Override
+        public QueueEngine restart(QueueEngine engine) {
+          return QueueEngineContract.this.restart(engine);
+        }
+      };
+
   @Nested
   class QueueLifecycle extends QueueLifecycleContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class Send extends SendContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class Receive extends ReceiveContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class Lease extends LeaseContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class QueuedMessage extends QueuedMessageContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class BrowseAndStats extends BrowseAndStatsContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class DeadLetter extends DeadLetterContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class GroupedQueue extends GroupedQueueContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class SeedScenario extends SeedScenarioContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class Restart extends RestartContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 
   @Nested
   class FilteredReceive extends FilteredReceiveContract {
     @Override
-    protected QueueEngine newEngine(ManualClock clock) {
-      return QueueEngineContract.this.newEngine(clock);
-    }
-
-    @Override
-    protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
-      return QueueEngineContract.this.newEngine(clock, maxQueues);
-    }
-
-    @Override
-    protected QueueEngine restart(QueueEngine engine) {
-      return QueueEngineContract.this.restart(engine);
+    protected EngineSource engines() {
+      return source;
     }
   }
 }

@@ -58,6 +58,18 @@ public record MessageRecord(
 
   /** This message with its mutable part replaced. */
   public MessageRecord with(StateRecord s) {
+    return of(serial, sentAt, body, attributes, groupId, dedupId, s);
+  }
+
+  /** A message from its part that never changes and its mutable part. */
+  public static MessageRecord of(
+      long serial,
+      long sentAt,
+      byte[] body,
+      Map<String, AttributeValue> attributes,
+      String groupId,
+      String dedupId,
+      StateRecord s) {
     return new MessageRecord(
         serial,
         s.seq(),

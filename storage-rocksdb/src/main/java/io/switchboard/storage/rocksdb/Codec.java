@@ -177,23 +177,7 @@ final class Codec {
     String dedupId = r.s();
     byte[] text = r.bytes();
     Map<String, AttributeValue> attributes = attributes(r);
-    return new MessageRecord(
-        serial,
-        s.seq(),
-        sentAt,
-        text,
-        attributes,
-        s.priority(),
-        groupId,
-        dedupId,
-        s.state(),
-        s.receiveCount(),
-        s.leaseEpoch(),
-        s.visibleAt(),
-        s.expiresAt(),
-        s.firstReceivedAt(),
-        s.leasedAt(),
-        s.deadLetterSource());
+    return MessageRecord.of(serial, sentAt, text, attributes, groupId, dedupId, s);
   }
 
   private static void attributes(Bytes.Writer w, Map<String, AttributeValue> attributes) {
