@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardClient;
+import io.switchboard.client.SwitchboardException;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
@@ -262,7 +263,7 @@ public final class NativeApiBench {
               HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
               return new long[] {0, 1, r.statusCode() == 204 ? 0 : 1};
             } catch (IOException e) {
-              throw new UncheckedIOException(e);
+              return transportFailure(e);
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
               throw new IllegalStateException(e);
@@ -279,22 +280,33 @@ public final class NativeApiBench {
       return index -> {
         List<NewMessage> batch = batch(index);
         return () -> {
-          client.sendBatch(queue, batch);
-          List<Message> got = client.receive(queue, receive);
-          if (got.isEmpty()) {
-            return new long[] {0, 2, 0};
+          try {
+            return cycle(queue, batch, receive);
+          } catch (SwitchboardException e) {
+            if (e.status() != 0) {
+              throw e;
+            }
+            return transportFailure(e);
           }
-          List<String> receipts = new ArrayList<>(got.size());
-          for (Message m : got) {
-            receipts.add(m.receipt().orElseThrow());
-          }
-          long failed = 0;
-          for (AckResult r : client.ackBatch(queue, receipts)) {
-            failed += r.acked() ? 0 : 1;
-          }
-          return new long[] {got.size() - failed, 3, failed};
         };
       };
+    }
+
+    private long[] cycle(String queue, List<NewMessage> batch, ReceiveRequest receive) {
+      client.sendBatch(queue, batch);
+      List<Message> got = client.receive(queue, receive);
+      if (got.isEmpty()) {
+        return new long[] {0, 2, 0};
+      }
+      List<String> receipts = new ArrayList<>(got.size());
+      for (Message m : got) {
+        receipts.add(m.receipt().orElseThrow());
+      }
+      long failed = 0;
+      for (AckResult r : client.ackBatch(queue, receipts)) {
+        failed += r.acked() ? 0 : 1;
+      }
+      return new long[] {got.size() - failed, 3, failed};
     }
 
     @Override
@@ -303,6 +315,20 @@ public final class NativeApiBench {
       server.stop();
     }
   }
+
+  /**
+   * A request that got no answer counts as a failure and the thread goes on; the first few are
+   * printed. (Seen on a loaded machine: the JDK client's "Data received while in pool".)
+   */
+  private static long[] transportFailure(Exception e) {
+    if (TRANSPORT_FAILURES.incrementAndGet() <= 3) {
+      System.err.println("request failed without an answer: " + e);
+    }
+    return new long[] {0, 1, 1};
+  }
+
+  private static final java.util.concurrent.atomic.AtomicLong TRANSPORT_FAILURES =
+      new java.util.concurrent.atomic.AtomicLong();
 
   static List<NewMessage> batch(int thread) {
     List<NewMessage> out = new ArrayList<>(BATCH);
@@ -482,7 +508,7 @@ public final class NativeApiBench {
     return String.format(
         Locale.ROOT,
         "%-8s %3d threads  e2e   %,10.0f msg/s  cycle p50 %s  p99 %s  ratio %.2f  (%,d cycles, %,d"
-            + " requests, %d ack failures, load %.1f)",
+            + " requests, %d failed, load %.1f)",
         r.engine(),
         r.threads(),
         r.messagesPerSecond(),
