@@ -1,6 +1,8 @@
 package io.switchboard.cli;
 
+import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardException;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.server.StartupException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -37,6 +39,15 @@ import picocli.CommandLine.Command;
       MessageCommands.Release.class,
       MessageCommands.Browse.class,
       MessageCommands.Stats.class,
+      LeaseCommands.Extend.class,
+      LeaseCommands.Fail.class,
+      LeaseCommands.DeadLetter.class,
+      ByIdCommands.Get.class,
+      ByIdCommands.Update.class,
+      ByIdCommands.Touch.class,
+      ByIdCommands.Remove.class,
+      ByIdCommands.Restore.class,
+      RedriveCommand.class,
       Main.TourCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -60,6 +71,15 @@ public final class Main implements Runnable {
           "release",
           "browse",
           "stats",
+          "extend",
+          "fail",
+          "dead-letter",
+          "get",
+          "update",
+          "touch",
+          "remove",
+          "restore",
+          "redrive",
           "tour",
           "help",
           "--help",
@@ -106,6 +126,26 @@ public final class Main implements Runnable {
           return SERVER_ERROR;
         });
     return cli.execute(args);
+  }
+
+  /** The exit code of one failed entry of a batch, as if it had been a request of its own. */
+  static int exitCode(AckResult failed) {
+    return failed.engineCode().map(Main::exitCode).orElse(SERVER_ERROR);
+  }
+
+  static int exitCode(ErrorCode code) {
+    return switch (code) {
+      case QUEUE_NOT_FOUND, MESSAGE_NOT_FOUND, TASK_NOT_FOUND -> NOT_FOUND;
+      case QUEUE_ALREADY_EXISTS, TOO_MANY_QUEUES, RECEIPT_STALE, MESSAGE_NOT_IN_FLIGHT, CONFLICT ->
+          CONFLICT;
+      case INVALID_ARGUMENT,
+          INVALID_SELECTOR,
+          RECEIPT_INVALID,
+          MESSAGE_TOO_LARGE,
+          BATCH_TOO_LARGE ->
+          REFUSED;
+      case QUEUE_FULL, UNAVAILABLE -> UNAVAILABLE;
+    };
   }
 
   static int exitCode(SwitchboardException e) {

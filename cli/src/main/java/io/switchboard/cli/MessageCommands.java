@@ -2,9 +2,9 @@ package io.switchboard.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.WireFormat;
-import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
@@ -14,14 +14,15 @@ import io.switchboard.queue.SelectorFilter;
 import io.switchboard.queue.SendResult;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The message commands: send, receive, ack, release, browse, stats. */
+/**
+ * The commands that send, receive and settle messages: send, receive, ack, release, browse, stats.
+ */
 final class MessageCommands {
 
   private MessageCommands() {}
@@ -34,23 +35,7 @@ final class MessageCommands {
     @Parameters(index = "1", paramLabel = "BODY")
     String body;
 
-    @Option(
-        names = {"-a", "--attr"},
-        paramLabel = "NAME=TEXT",
-        description = "string attribute")
-    Map<String, String> strings = new LinkedHashMap<>();
-
-    @Option(
-        names = {"-n", "--num"},
-        paramLabel = "NAME=NUMBER",
-        description = "number attribute")
-    Map<String, String> numbers = new LinkedHashMap<>();
-
-    @Option(
-        names = {"-l", "--list"},
-        paramLabel = "NAME=A,B",
-        description = "string-list attribute (e.g. skills)")
-    Map<String, String> lists = new LinkedHashMap<>();
+    @Mixin AttributeOptions attributes;
 
     @Option(
         names = {"-p", "--priority"},
@@ -72,9 +57,7 @@ final class MessageCommands {
     @Override
     void run(SwitchboardClient client) {
       NewMessage.Builder b = NewMessage.builder(body).priority(priority);
-      strings.forEach((k, v) -> b.attribute(k, AttributeValue.string(v)));
-      numbers.forEach((k, v) -> b.attribute(k, AttributeValue.number(v)));
-      lists.forEach((k, v) -> b.attribute(k, AttributeValue.stringList(List.of(v.split(",")))));
+      attributes.values().forEach(b::attribute);
       if (group != null) {
         b.groupId(group);
       }
@@ -143,22 +126,48 @@ final class MessageCommands {
     }
   }
 
-  @Command(name = "ack", description = "Acknowledge (delete) a received message by its receipt.")
+  @Command(
+      name = "ack",
+      description = {
+        "Acknowledge (delete) received messages by their receipts.",
+        "Several receipts go in one batch request; each is acked on its own, and the exit code is"
+            + " that of the first receipt that failed."
+      })
   static final class Ack extends QueuesCommand.ClientCommand {
     @Parameters(index = "0", paramLabel = "QUEUE")
     String queue;
 
-    @Parameters(index = "1", paramLabel = "RECEIPT")
-    String receipt;
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RECEIPT")
+    List<String> receipts;
 
     @Override
     void run(SwitchboardClient client) {
-      client.ack(queue, receipt);
-      if (options.json) {
-        Output.json(out(), WireFormat.object().put("acked", true));
-      } else {
-        out().println("acknowledged");
+      if (receipts.size() == 1) {
+        client.ack(queue, receipts.get(0));
+        if (options.json) {
+          Output.json(out(), WireFormat.object().put("acked", true));
+        } else {
+          out().println("acknowledged");
+        }
+        return;
       }
+      List<AckResult> results = client.ackBatch(queue, receipts);
+      if (options.json) {
+        ObjectNode o = WireFormat.object();
+        ArrayNode items = o.putArray("results");
+        for (AckResult r : results) {
+          items.add(
+              r.acked()
+                  ? WireFormat.ackResult(r.receipt())
+                  : WireFormat.ackResult(
+                      r.receipt(), r.code().orElseThrow(), r.message().orElseThrow()));
+        }
+        Output.json(out(), o);
+      } else {
+        Output.ackResults(out(), results);
+      }
+      exitCode =
+          results.stream().filter(r -> !r.acked()).findFirst().map(Main::exitCode).orElse(Main.OK);
     }
   }
 

@@ -2,11 +2,13 @@ package io.switchboard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.switchboard.client.AckResult;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.RedriveTask;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +83,59 @@ final class Output {
         row.add(m.receipt().orElse(""));
       }
       rows.add(row);
+    }
+    table(out, rows);
+  }
+
+  /** One message in full, a field per line. */
+  static void message(PrintWriter out, Message m) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("id", m.id()));
+    rows.add(List.of("state", m.state().wireName()));
+    rows.add(List.of("priority", Integer.toString(m.priority())));
+    m.groupId().ifPresent(g -> rows.add(List.of("group", g)));
+    m.deduplicationId().ifPresent(d -> rows.add(List.of("dedup id", d)));
+    rows.add(List.of("sequence", Long.toString(m.sequence())));
+    rows.add(List.of("received", m.receiveCount() + " time(s)"));
+    rows.add(List.of("sent at", m.sentAt().toString()));
+    m.firstReceivedAt().ifPresent(t -> rows.add(List.of("first received", t.toString())));
+    m.visibleAt().ifPresent(t -> rows.add(List.of("visible at", t.toString())));
+    rows.add(List.of("expires at", m.expiresAt().toString()));
+    m.deadLetterSource().ifPresent(q -> rows.add(List.of("dead-lettered from", q)));
+    rows.add(List.of("attributes", attributes(m.attributes())));
+    rows.add(List.of("body", abbreviate(m.body(), 200)));
+    table(out, rows);
+  }
+
+  static void ackResults(PrintWriter out, List<AckResult> results) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("RECEIPT", "RESULT"));
+    for (AckResult r : results) {
+      rows.add(
+          List.of(
+              r.receipt(),
+              r.acked() ? "acked" : r.code().orElse("") + ": " + r.message().orElse("")));
+    }
+    table(out, rows);
+    long acked = results.stream().filter(AckResult::acked).count();
+    out.println("acknowledged " + acked + " of " + results.size());
+    out.flush();
+  }
+
+  static void tasks(PrintWriter out, List<RedriveTask> tasks) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("TASK", "SOURCE", "DESTINATION", "STATUS", "MOVED", "RATE", "STARTED"));
+    for (RedriveTask t : tasks) {
+      rows.add(
+          List.of(
+              t.id(),
+              t.source(),
+              t.destination().orElse("(sources)"),
+              WireFormat.wireName(t.status())
+                  + t.failureReason().map(r -> " (" + r + ")").orElse(""),
+              t.moved() + "/" + t.toMove(),
+              t.maxPerSecond().isPresent() ? t.maxPerSecond().getAsInt() + "/s" : "-",
+              t.startedAt().toString()));
     }
     table(out, rows);
   }

@@ -41,10 +41,15 @@ final class QueuesCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Shared plumbing: the client, the output and the JSON switch. */
+  /**
+   * Shared plumbing: the client, the output and the JSON switch. A command that succeeds exits 0
+   * unless it sets {@link #exitCode} (a batch with some failed entries); errors raised by the
+   * client are mapped to exit codes by {@link Main}.
+   */
   abstract static class ClientCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
     @Mixin ClientOptions options;
+    int exitCode = Main.OK;
 
     PrintWriter out() {
       return spec.commandLine().getOut();
@@ -55,7 +60,7 @@ final class QueuesCommand implements Runnable {
       try (SwitchboardClient client = options.client()) {
         run(client);
       }
-      return Main.OK;
+      return exitCode;
     }
 
     abstract void run(SwitchboardClient client);

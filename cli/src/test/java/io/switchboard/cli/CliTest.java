@@ -10,6 +10,8 @@ import io.switchboard.server.SwitchboardServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -119,6 +121,129 @@ class CliTest {
     Run stats = run("stats", "cli-prio");
     assertTrue(stats.out().contains("IN FLIGHT"), stats.out());
     assertEquals(2, run("stats", "cli-prio", "--json").json().get("inFlight").asInt());
+  }
+
+  private static String id(Run sent) {
+    assertEquals(Main.OK, sent.code(), sent.toString());
+    return sent.out().strip();
+  }
+
+  private static String firstBody(String queue) {
+    return run("browse", queue, "--json").json().at("/messages/0/body").asText();
+  }
+
+  @Test
+  void byId_updateTouchGetRemove_deadLetterAndRestore() {
+    run("queues", "create", "cli-ship-dlq");
+    run(
+        "queues",
+        "create",
+        "cli-ship",
+        "--dead-letter",
+        "cli-ship-dlq",
+        "--max-receive-count",
+        "3");
+    String a = id(run("send", "cli-ship", "shipment-A"));
+    String b = id(run("send", "cli-ship", "shipment-B"));
+    String c = id(run("send", "cli-ship", "shipment-C"));
+
+    Run raised = run("update", "cli-ship", c, "--priority", "10");
+    assertEquals(Main.OK, raised.code(), raised.toString());
+    assertTrue(raised.out().contains("priority") && raised.out().contains("10"), raised.out());
+    assertEquals("shipment-C", firstBody("cli-ship"));
+    Run tagged = run("update", "cli-ship", c, "-a", "region=eu", "-n", "weight=3", "--json");
+    assertEquals("eu", tagged.json().at("/attributes/region").asText(), tagged.out());
+    assertEquals(10, tagged.json().get("priority").asInt(), "priority kept: " + tagged.out());
+    Run cleared = run("update", "cli-ship", c, "--clear-attributes", "--json");
+    assertEquals(0, cleared.json().get("attributes").size(), cleared.out());
+
+    assertEquals(Main.OK, run("touch", "cli-ship", a).code());
+    Run order = run("browse", "cli-ship");
+    assertTrue(
+        order.out().indexOf("shipment-C") < order.out().indexOf("shipment-B")
+            && order.out().indexOf("shipment-B") < order.out().indexOf("shipment-A"),
+        order.out());
+
+    Run got = run("get", "cli-ship", a);
+    assertTrue(got.out().contains("available") && got.out().contains("shipment-A"), got.out());
+
+    assertEquals(Main.OK, run("dead-letter", "cli-ship", "--id", a).code());
+    Run inDlq = run("get", "cli-ship-dlq", a, "--json");
+    assertEquals("cli-ship", inDlq.json().get("deadLetterSource").asText(), inDlq.out());
+    Run restored = run("restore", "cli-ship-dlq", a);
+    assertEquals(Main.OK, restored.code(), restored.toString());
+    assertEquals("available", run("get", "cli-ship", a, "--json").json().get("state").asText());
+
+    assertEquals(Main.OK, run("remove", "cli-ship", b).code());
+    Run gone = run("get", "cli-ship", b);
+    assertEquals(Main.NOT_FOUND, gone.code(), gone.toString());
+    assertTrue(gone.err().contains("MESSAGE_NOT_FOUND"), gone.err());
+
+    assertEquals(Main.USAGE, run("update", "cli-ship", c).code());
+    assertEquals(
+        Main.USAGE, run("update", "cli-ship", c, "-a", "x=1", "--clear-attributes").code());
+    assertEquals(Main.USAGE, run("dead-letter", "cli-ship").code());
+    assertEquals(Main.USAGE, run("dead-letter", "cli-ship", "RECEIPT", "--id", c).code());
+    Run grouped = run("queues", "create", "cli-g.fifo");
+    assertEquals(Main.OK, grouped.code(), grouped.toString());
+    String g = id(run("send", "cli-g.fifo", "x", "--group", "G", "--dedup-id", "x1"));
+    assertEquals(Main.CONFLICT, run("touch", "cli-g.fifo", g).code());
+  }
+
+  @Test
+  void leases_extendFailDeadLetter_andBatchAck() {
+    run("queues", "create", "cli-work-dlq");
+    run("queues", "create", "cli-work", "--dead-letter", "cli-work-dlq");
+    run("send", "cli-work", "one");
+    String r1 = run("receive", "cli-work", "--json").json().at("/messages/0/receipt").asText();
+    Run extended = run("extend", "cli-work", r1, "--visibility", "120");
+    assertEquals(Main.OK, extended.code(), extended.toString());
+    assertTrue(extended.out().contains("visible again at"), extended.out());
+    assertEquals(Main.USAGE, run("extend", "cli-work", r1).code(), "--visibility is required");
+    assertEquals(Main.OK, run("dead-letter", "cli-work", r1).code());
+    assertEquals(1, run("stats", "cli-work-dlq", "--json").json().get("available").asInt());
+
+    run("send", "cli-work", "two");
+    String r2 = run("receive", "cli-work", "--json").json().at("/messages/0/receipt").asText();
+    assertEquals(Main.OK, run("fail", "cli-work", r2).code());
+    assertEquals(Main.NOT_FOUND, run("fail", "cli-work", r2).code(), "the message is gone");
+    assertEquals(0, run("stats", "cli-work", "--json").json().get("depth").asInt());
+
+    for (String body : List.of("a", "b", "c")) {
+      run("send", "cli-work", body);
+    }
+    Run three = run("receive", "cli-work", "--max", "3", "--json");
+    List<String> receipts = new ArrayList<>();
+    three.json().get("messages").forEach(m -> receipts.add(m.get("receipt").asText()));
+    Run batch = run("ack", "cli-work", receipts.get(0), receipts.get(1));
+    assertEquals(Main.OK, batch.code(), batch.toString());
+    assertTrue(batch.out().contains("acknowledged 2 of 2"), batch.out());
+    Run partly = run("ack", "cli-work", receipts.get(2), "garbage", "--json");
+    assertEquals(Main.REFUSED, partly.code(), "the failed receipt's exit code: " + partly);
+    assertTrue(partly.json().at("/results/0/acked").asBoolean(), partly.out());
+    assertEquals("RECEIPT_INVALID", partly.json().at("/results/1/code").asText(), partly.out());
+    assertEquals(0, run("stats", "cli-work", "--json").json().get("depth").asInt());
+  }
+
+  @Test
+  void redrive_startListCancel() {
+    run("queues", "create", "cli-rd-dlq");
+    run("queues", "create", "cli-rd", "--dead-letter", "cli-rd-dlq");
+    for (int i = 0; i < 3; i++) {
+      run("dead-letter", "cli-rd", "--id", id(run("send", "cli-rd", "m" + i)));
+    }
+    Run started = run("redrive", "start", "cli-rd-dlq", "--max-per-second", "1", "--json");
+    assertEquals(Main.OK, started.code(), started.toString());
+    String task = started.json().get("id").asText();
+    Run list = run("redrive", "list", "cli-rd-dlq");
+    assertTrue(list.out().contains(task) && list.out().contains("(sources)"), list.out());
+    Run cancelled = run("redrive", "cancel", task, "--json");
+    assertEquals(Main.OK, cancelled.code(), cancelled.toString());
+    assertEquals("cancelled", cancelled.json().get("status").asText(), cancelled.out());
+    assertEquals(Main.NOT_FOUND, run("redrive", "cancel", "no-such-task").code());
+    Run all = run("redrive", "start", "cli-rd-dlq", "--to", "cli-rd");
+    assertEquals(Main.OK, all.code(), all.toString());
+    assertTrue(all.out().contains("cli-rd"), all.out());
   }
 
   @Test

@@ -243,7 +243,8 @@ public final class JsonFields {
     return s.length() <= 40 ? s : s.substring(0, 37) + "...";
   }
 
-  static String typeName(JsonNode node) {
+  /** How an error message names a JSON value's type: "a string", "an array", "null". */
+  public static String typeName(JsonNode node) {
     if (node == null || node.isMissingNode()) {
       return "nothing";
     }

@@ -189,6 +189,24 @@ public final class SwitchboardClient implements QueueEngine {
     call("POST", leasePath(queue, receipt, "ack"), null);
   }
 
+  /**
+   * Acks several receipts in one request ({@code POST /v1/queues/{queue}/acks}), each on its own:
+   * the answer has one result per receipt, in order, and a bad receipt does not stop the others.
+   * Throws only when the request as a whole is refused: no receipts or more than the server's
+   * {@code max-batch} ({@code BATCH_TOO_LARGE}), or an unknown queue.
+   */
+  public List<AckResult> ackBatch(String queue, List<String> receipts) {
+    ObjectNode body = WireFormat.object();
+    ArrayNode items = body.putArray("receipts");
+    receipts.forEach(items::add);
+    JsonFields f = call("POST", queuePath(queue) + "/acks", body);
+    List<AckResult> out = new ArrayList<>(receipts.size());
+    for (JsonNode n : f.array("results").orElse(List.of())) {
+      out.add(WireFormat.ackResult(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
     ObjectNode body =

@@ -374,6 +374,29 @@ public final class WireFormat {
         f.requiredString("id"), f.int64("sequence").orElse(0), f.bool("duplicate").orElse(false));
   }
 
+  /** One entry of a batch ack's answer: {@code {"receipt", "acked": true}}. */
+  public static ObjectNode ackResult(String receipt) {
+    return object().put("receipt", receipt).put("acked", true);
+  }
+
+  /** A failed entry: {@code {"receipt", "acked": false, "code", "message"}}. */
+  public static ObjectNode ackResult(String receipt, String code, String message) {
+    return object()
+        .put("receipt", receipt)
+        .put("acked", false)
+        .put("code", code)
+        .put("message", message);
+  }
+
+  public static AckResult ackResult(JsonFields f) {
+    String receipt = f.requiredString("receipt");
+    if (f.bool("acked").orElse(false)) {
+      return AckResult.acked(receipt);
+    }
+    return AckResult.failed(
+        receipt, f.string("code").orElse("UNKNOWN"), f.string("message").orElse(""));
+  }
+
   // ---- attributes --------------------------------------------------------------------------
 
   /**

@@ -64,6 +64,11 @@ final class Call {
     body().finish();
   }
 
+  /** Reads the body, within the size limit, and drops it. */
+  void discardBody() {
+    bytes();
+  }
+
   private byte[] bytes() {
     long limit = config.maxBodyBytes();
     var declared = request.headers().contentLength();

@@ -57,6 +57,7 @@ final class NativeApi {
         api("POST", m + "/dead-letter", "deadLetterById", NativeApi::deadLetterById),
         api("POST", m + "/restore", "restore", NativeApi::restore),
         api("POST", q + "/receive", "receive", NativeApi::receive),
+        api("POST", q + "/acks", "ackBatch", NativeApi::ackBatch),
         api("POST", l + "/ack", "ack", NativeApi::ack),
         api("POST", l + "/release", "release", NativeApi::release),
         api("POST", l + "/extend", "extend", NativeApi::extend),
@@ -64,7 +65,8 @@ final class NativeApi {
         api("POST", l + "/dead-letter", "deadLetter", NativeApi::deadLetter),
         api("POST", q + "/redrives", "startRedrive", NativeApi::startRedrive),
         api("GET", q + "/redrives", "listRedrives", NativeApi::listRedrives),
-        api("POST", "/v1/redrives/{task}/cancel", "cancelRedrive", NativeApi::cancelRedrive));
+        api("POST", "/v1/redrives/{task}/cancel", "cancelRedrive", NativeApi::cancelRedrive),
+        new Route("POST", "/v1/noop", "noop", false, NativeApi::noop));
   }
 
   private static Route api(String method, String path, String operation, Route.Endpoint e) {
@@ -236,6 +238,57 @@ final class NativeApi {
     c.noContent();
   }
 
+  /**
+   * Acks up to {@code max-batch} receipts, each on its own (like SQS's DeleteMessageBatch): one bad
+   * receipt does not stop the others, and each gets its own result, in request order. Only errors
+   * of the request as a whole (bad shape, too many receipts, unknown queue) fail it.
+   */
+  private static void ackBatch(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    int max = c.config().maxBatch();
+    List<JsonNode> items =
+        f.array("receipts")
+            .orElseThrow(
+                () ->
+                    new QueueException(
+                        ErrorCode.INVALID_ARGUMENT,
+                        "field 'receipts' is required: an array of 1.." + max + " receipts"));
+    f.finish();
+    if (items.isEmpty()) {
+      throw new QueueException(
+          ErrorCode.INVALID_ARGUMENT,
+          "field 'receipts' must hold 1.." + max + " receipts, got none");
+    }
+    if (items.size() > max) {
+      throw new QueueException(
+          ErrorCode.BATCH_TOO_LARGE,
+          "a batch may hold at most " + max + " receipts, got " + items.size());
+    }
+    List<String> receipts = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      if (!items.get(i).isTextual()) {
+        throw new QueueException(
+            ErrorCode.INVALID_ARGUMENT,
+            "receipts[" + i + "] must be a string, got " + JsonFields.typeName(items.get(i)));
+      }
+      receipts.add(items.get(i).textValue());
+    }
+    String queue = c.path("queue");
+    c.engine().queue(queue);
+    ObjectNode out = WireFormat.object();
+    ArrayNode results = out.putArray("results");
+    for (String receipt : receipts) {
+      try {
+        c.engine().ack(queue, receipt);
+        results.add(WireFormat.ackResult(receipt));
+      } catch (QueueException e) {
+        results.add(WireFormat.ackResult(receipt, e.code().name(), e.getMessage()));
+      }
+    }
+    c.json(out);
+  }
+
   private static void release(Call c) {
     c.queryOnly();
     JsonFields f = c.body();
@@ -323,6 +376,18 @@ final class NativeApi {
     c.queryOnly();
     c.noBody();
     c.json(WireFormat.message(c.engine().restore(c.path("queue"), c.path("id"))));
+  }
+
+  // ---- diagnostics -------------------------------------------------------------------------
+
+  /**
+   * Reads the body (under the same size limit as every route) and answers 204 without touching the
+   * engine: the HTTP stack's own cost, which the end-to-end benchmark measures as its ceiling.
+   */
+  private static void noop(Call c) {
+    c.queryOnly();
+    c.discardBody();
+    c.noContent();
   }
 
   // ---- redrive -----------------------------------------------------------------------------

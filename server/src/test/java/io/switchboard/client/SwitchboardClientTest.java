@@ -163,6 +163,38 @@ class SwitchboardClientTest {
   }
 
   @Test
+  void ackBatch_returnsOneResultPerReceipt_andRefusesBadBatches() {
+    client.createQueue("c-acks", QueueConfig.defaults());
+    client.sendBatch(
+        "c-acks", List.of(NewMessage.builder("a").build(), NewMessage.builder("b").build()));
+    List<String> receipts =
+        client.receive("c-acks", ReceiveRequest.builder().maxMessages(2).build()).stream()
+            .map(m -> m.receipt().orElseThrow())
+            .toList();
+    List<AckResult> results =
+        client.ackBatch("c-acks", List.of(receipts.get(0), "garbage", receipts.get(1)));
+    assertEquals(3, results.size());
+    assertTrue(results.get(0).acked());
+    assertFalse(results.get(1).acked());
+    assertEquals("garbage", results.get(1).receipt());
+    assertEquals(java.util.Optional.of(ErrorCode.RECEIPT_INVALID), results.get(1).engineCode());
+    assertTrue(results.get(2).acked());
+    assertEquals(0, client.stats("c-acks").depth());
+
+    SwitchboardException empty =
+        assertThrows(SwitchboardException.class, () -> client.ackBatch("c-acks", List.of()));
+    assertEquals(400, empty.status());
+    SwitchboardException tooMany =
+        assertThrows(
+            SwitchboardException.class,
+            () -> client.ackBatch("c-acks", java.util.Collections.nCopies(101, "r")));
+    assertEquals(ErrorCode.BATCH_TOO_LARGE, tooMany.code());
+    SwitchboardException unknown =
+        assertThrows(SwitchboardException.class, () -> client.ackBatch("c-none", List.of("r")));
+    assertEquals(ErrorCode.QUEUE_NOT_FOUND, unknown.code());
+  }
+
+  @Test
   void receive_longPollOutlastsTheRequestTimeout() throws Exception {
     client.createQueue("c-poll", QueueConfig.defaults());
     try (SwitchboardClient impatient =

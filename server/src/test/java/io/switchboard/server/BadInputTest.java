@@ -60,6 +60,7 @@ class BadInputTest {
       batch.append(i == 0 ? "" : ",").append("{\"body\":\"m\"}");
     }
     batch.append("]}");
+    String receipts = "{\"receipts\":[" + "\"r\",".repeat(10) + "\"r\"]}";
     return Stream.of(
         bad("POST", "/v1/queues/q/messages", "{\"body\":", 400, "MALFORMED_JSON"),
         bad("POST", "/v1/queues/q/messages", "{\"body\":\"a\"} trailing", 400, "MALFORMED_JSON"),
@@ -150,6 +151,17 @@ class BadInputTest {
             "PAYLOAD_TOO_LARGE"),
         bad("POST", "/v1/queues/q/messages/batch", batch.toString(), 413, "BATCH_TOO_LARGE"),
         bad("POST", "/v1/queues/q/messages/batch", "{\"messages\":[]}", 400, "INVALID_ARGUMENT"),
+        bad("POST", "/v1/queues/q/acks", receipts, 413, "BATCH_TOO_LARGE"),
+        bad("POST", "/v1/queues/q/acks", "{\"receipts\":[]}", 400, "INVALID_ARGUMENT"),
+        bad("POST", "/v1/queues/q/acks", "{}", 400, "INVALID_ARGUMENT"),
+        bad("POST", "/v1/queues/q/acks", "{\"receipts\":\"r\"}", 400, "INVALID_ARGUMENT"),
+        bad("POST", "/v1/queues/q/acks", "{\"receipts\":[\"r\",7]}", 400, "INVALID_ARGUMENT"),
+        bad("POST", "/v1/queues/q/acks", "{\"receipts\":[\"r\"],\"x\":1}", 400, "UNKNOWN_FIELD"),
+        bad("POST", "/v1/queues/q/acks", "{\"receipts\":[\"r\"", 400, "MALFORMED_JSON"),
+        bad("POST", "/v1/queues/nope/acks", "{\"receipts\":[\"r\"]}", 404, "QUEUE_NOT_FOUND"),
+        bad("GET", "/v1/queues/q/acks", null, 405, "METHOD_NOT_ALLOWED"),
+        bad("POST", "/v1/noop", big, 413, "PAYLOAD_TOO_LARGE"),
+        bad("POST", "/v1/noop?x=1", null, 400, "UNKNOWN_FIELD"),
         bad("POST", "/v1/queues/full/messages", "{\"body\":\"more\"}", 429, "QUEUE_FULL"),
         bad("POST", "/v1/queues/g.fifo/messages", "{\"body\":\"a\"}", 400, "INVALID_ARGUMENT"),
         bad("GET", "/v2/nothing", null, 404, "NOT_FOUND"),

@@ -171,6 +171,52 @@ class NativeApiTest {
   }
 
   @Test
+  void ackBatch_answersEachReceipt_andABadOneDoesNotStopTheOthers() {
+    create("acks", "");
+    http.post(
+        "/v1/queues/acks/messages/batch",
+        "{\"messages\":[{\"body\":\"a\"},{\"body\":\"b\"},{\"body\":\"c\"}]}");
+    JsonNode got = http.post("/v1/queues/acks/receive", "{\"maxMessages\":3}").json();
+    String r0 = got.at("/messages/0/receipt").asText();
+    String r1 = got.at("/messages/1/receipt").asText();
+    String r2 = got.at("/messages/2/receipt").asText();
+    http.post("/v1/queues/acks/leases/" + r2 + "/extend", "{\"visibilityTimeoutSeconds\":0}");
+    receiveOne("acks", "{}");
+
+    Http.Answer a =
+        http.post(
+            "/v1/queues/acks/acks",
+            "{\"receipts\":[\""
+                + r0
+                + "\",\"garbage\",\""
+                + r1
+                + "\",\""
+                + r2
+                + "\",\""
+                + r0
+                + "\"]}");
+    assertEquals(200, a.status(), a.toString());
+    JsonNode results = a.json().get("results");
+    assertEquals(5, results.size(), a.toString());
+    assertEquals(r0, results.get(0).get("receipt").asText());
+    assertTrue(results.get(0).get("acked").asBoolean(), a.toString());
+    assertFalse(results.get(1).get("acked").asBoolean(), a.toString());
+    assertEquals("RECEIPT_INVALID", results.get(1).get("code").asText());
+    assertTrue(results.get(2).get("acked").asBoolean(), a.toString());
+    assertEquals("RECEIPT_STALE", results.get(3).get("code").asText(), a.toString());
+    assertFalse(results.get(3).get("message").asText().isEmpty());
+    assertTrue(results.get(4).get("acked").asBoolean(), "acks are idempotent: " + a);
+    assertEquals(2, http.get("/v1/queues/acks/stats").json().at("/counters/acked").asInt());
+  }
+
+  @Test
+  void noop_answers204_withoutTouchingAQueue() {
+    Http.Answer a = http.post("/v1/noop", "x".repeat(600));
+    assertEquals(204, a.status(), a.toString());
+    assertEquals("", a.text());
+  }
+
+  @Test
   void messagesById_getUpdateTouchRemoveDeadLetterRestore() {
     create("prio-dlq", "");
     create("prio", "\"deadLetter\":{\"target\":\"prio-dlq\",\"maxReceiveCount\":3}");

@@ -1,0 +1,590 @@
+package io.switchboard.bench.e2e;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.AckResult;
+import io.switchboard.client.SwitchboardClient;
+import io.switchboard.client.SwitchboardException;
+import io.switchboard.client.WireFormat;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/**
+ * End-to-end throughput of the native API, and the same machine's ceiling, in one run.
+ *
+ * <p>An in-process server (port 0, loopback) is driven by the Java client over real HTTP. The
+ * end-to-end workload is the cycle {@code sendBatch} of 10 → {@code receive} max 10 (wait 0) →
+ * {@code ackBatch} of what came back: three requests that move up to 10 messages, each sent,
+ * received and acked once. The ceiling is {@code POST /v1/noop} on the same server: the same
+ * routing, request accounting and metrics, a body of the cycle's mean request size read and
+ * dropped, 204, no engine. It is driven by the same {@link HttpClient} (the client's connection
+ * pool) with the same number of threads.
+ *
+ * <p>The ratio compares the two per request: a cycle is 3 requests for 10 messages, so if every
+ * request cost what a no-op costs the server would move {@code ceiling × 10 / 3} messages/s; {@code
+ * ratio = messages/s ÷ (ceiling req/s × 10 / 3)}. 1.0 would mean the queue work, JSON and bigger
+ * responses cost nothing beyond the HTTP exchange.
+ *
+ * <p>Each measurement runs {@code threads} platform threads for a warm-up, then counts the cycles
+ * that start inside the measurement window; the rate divides their messages by the time from the
+ * window's start to the last such cycle's end. All threads share one queue, as producer-consumers
+ * of one work queue would. The durable engine runs with {@code durability=sync}: a send batch is
+ * answered after its fsync (group commit) in a temporary data directory.
+ *
+ * <p>Not part of CI beyond a one-second smoke test; see {@code docs/benchmarks.md}.
+ */
+public final class NativeApiBench {
+
+  static final int BATCH = 10;
+  static final int REQUESTS_PER_CYCLE = 3;
+  static final int BODY_BYTES = 100;
+
+  /** What to run and where to print. */
+  record Options(
+      List<Integer> threads,
+      Duration warmup,
+      Duration measure,
+      List<String> engines,
+      PrintStream log) {
+
+    static Options defaults() {
+      return new Options(
+          List.of(1, 8, 64),
+          Duration.ofSeconds(3),
+          Duration.ofSeconds(5),
+          List.of("memory", "durable"),
+          System.out);
+    }
+  }
+
+  /**
+   * One measurement. For {@code noop} a "cycle" is one request and {@code messages} is 0; for
+   * {@code e2e} it is send, receive, ack.
+   */
+  record Result(
+      String engine,
+      String workload,
+      int threads,
+      long cycles,
+      long requests,
+      long messages,
+      long failures,
+      double seconds,
+      long p50Nanos,
+      long p99Nanos) {
+
+    double requestsPerSecond() {
+      return requests / seconds;
+    }
+
+    double messagesPerSecond() {
+      return messages / seconds;
+    }
+  }
+
+  private NativeApiBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Options o = parse(args);
+    run(o);
+  }
+
+  static Options parse(String[] args) {
+    Options d = Options.defaults();
+    List<Integer> threads = d.threads();
+    Duration warmup = d.warmup();
+    Duration measure = d.measure();
+    List<String> engines = d.engines();
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      if (flag.equals("-h") || flag.equals("--help")) {
+        System.out.println(
+            "usage: NativeApiBench [--threads 1,8,64] [--warmup-seconds 3] [--measure-seconds 5]"
+                + " [--engines memory,durable]");
+        System.exit(0);
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException(flag + " needs a value");
+      }
+      String value = args[++i];
+      switch (flag) {
+        case "--threads" ->
+            threads = Arrays.stream(value.split(",")).map(Integer::parseInt).toList();
+        case "--warmup-seconds" ->
+            warmup = Duration.ofMillis((long) (Double.parseDouble(value) * 1000));
+        case "--measure-seconds" ->
+            measure = Duration.ofMillis((long) (Double.parseDouble(value) * 1000));
+        case "--engines" -> engines = List.of(value.split(","));
+        default -> throw new IllegalArgumentException("unknown flag " + flag + "; see --help");
+      }
+    }
+    for (String e : engines) {
+      if (!e.equals("memory") && !e.equals("durable")) {
+        throw new IllegalArgumentException("engines are memory and durable, got " + e);
+      }
+    }
+    return new Options(threads, warmup, measure, engines, System.out);
+  }
+
+  /** Runs every (threads, engine) pair, ceiling first, and prints a table; returns the rows. */
+  static List<Result> run(Options o) throws IOException, InterruptedException {
+    PrintStream log = o.log();
+    Path dataDir = Files.createTempDirectory("switchboard-e2e-bench");
+    List<Target> targets = new ArrayList<>();
+    HttpClient http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    List<Result> results = new ArrayList<>();
+    try {
+      for (String engine : o.engines()) {
+        targets.add(Target.start(engine, dataDir, http));
+      }
+      int noopBytes = meanRequestBytes();
+      log.printf(
+          Locale.ROOT,
+          "end-to-end native API: JDK %s, %d CPUs (%s), commit %s, %s%n",
+          System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+          Runtime.getRuntime().availableProcessors(),
+          cpuModel(),
+          commit(),
+          ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
+      log.printf(
+          Locale.ROOT,
+          "cycle: sendBatch %d x %d-byte bodies, receive max %d (wait 0), ackBatch; no-op body %d"
+              + " bytes (the cycle's mean request body); warm-up %d ms, measure %d ms%n",
+          BATCH,
+          BODY_BYTES,
+          BATCH,
+          noopBytes,
+          o.warmup().toMillis(),
+          o.measure().toMillis());
+      for (int threads : o.threads()) {
+        for (Target t : targets) {
+          Result ceiling = measure(o, t.engine, "noop", threads, t.noop(noopBytes));
+          log.println(line(ceiling, ceiling));
+          Result e2e = measure(o, t.engine, "e2e", threads, t.cycle(threads));
+          log.println(line(e2e, ceiling));
+          results.add(ceiling);
+          results.add(e2e);
+        }
+      }
+      log.println();
+      table(log, results);
+      return results;
+    } finally {
+      for (Target t : targets) {
+        t.close();
+      }
+      http.close();
+      deleteTree(dataDir);
+    }
+  }
+
+  // ---- the two workloads ---------------------------------------------------------------------
+
+  /** One thread's repeated unit of work. */
+  @FunctionalInterface
+  interface Cycle {
+    /** Runs once; returns {messages moved, requests made, failed entries or requests}. */
+    long[] run();
+  }
+
+  /** A source of per-thread cycles. */
+  @FunctionalInterface
+  interface CycleFactory {
+    Cycle forThread(int index);
+  }
+
+  /** One server and a client of it, sharing the benchmark's HTTP client. */
+  private static final class Target implements AutoCloseable {
+    final String engine;
+    final SwitchboardServer server;
+    final SwitchboardClient client;
+    final HttpClient http;
+    int scenario;
+
+    private Target(String engine, SwitchboardServer server, HttpClient http) {
+      this.engine = engine;
+      this.server = server;
+      this.http = http;
+      this.client = SwitchboardClient.builder().baseUri(server.uri()).httpClient(http).build();
+    }
+
+    static Target start(String engine, Path dataDir, HttpClient http) {
+      Map<String, String> flags =
+          engine.equals("memory")
+              ? Map.of("port", "0", "in-memory", "true")
+              : Map.of("port", "0", "data-dir", dataDir.toString(), "durability", "sync");
+      return new Target(
+          engine, SwitchboardServer.start(ServerConfig.resolve(flags, Map.of())), http);
+    }
+
+    CycleFactory noop(int bodyBytes) {
+      String pad = "x".repeat(Math.max(0, bodyBytes - "{\"pad\":\"\"}".length()));
+      byte[] body = ("{\"pad\":\"" + pad + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(server.uri() + "/v1/noop"))
+              .timeout(Duration.ofSeconds(30))
+              .header("Accept", "application/json")
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+              .build();
+      return index ->
+          () -> {
+            try {
+              HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+              return new long[] {0, 1, r.statusCode() == 204 ? 0 : 1};
+            } catch (IOException e) {
+              return transportFailure(e);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              throw new IllegalStateException(e);
+            }
+          };
+    }
+
+    /** A fresh queue per measurement, so one run's leftovers do not weigh on the next. */
+    CycleFactory cycle(int threads) {
+      String queue = "e2e-" + engine + "-" + threads + "-" + scenario++;
+      client.createQueue(queue, QueueConfig.defaults());
+      ReceiveRequest receive =
+          ReceiveRequest.builder().maxMessages(BATCH).waitTime(Duration.ZERO).build();
+      return index -> {
+        List<NewMessage> batch = batch(index);
+        return () -> {
+          try {
+            return cycle(queue, batch, receive);
+          } catch (SwitchboardException e) {
+            if (e.status() != 0) {
+              throw e;
+            }
+            return transportFailure(e);
+          }
+        };
+      };
+    }
+
+    private long[] cycle(String queue, List<NewMessage> batch, ReceiveRequest receive) {
+      client.sendBatch(queue, batch);
+      List<Message> got = client.receive(queue, receive);
+      if (got.isEmpty()) {
+        return new long[] {0, 2, 0};
+      }
+      List<String> receipts = new ArrayList<>(got.size());
+      for (Message m : got) {
+        receipts.add(m.receipt().orElseThrow());
+      }
+      long failed = 0;
+      for (AckResult r : client.ackBatch(queue, receipts)) {
+        failed += r.acked() ? 0 : 1;
+      }
+      return new long[] {got.size() - failed, 3, failed};
+    }
+
+    @Override
+    public void close() {
+      client.close();
+      server.stop();
+    }
+  }
+
+  /**
+   * A request that got no answer counts as a failure and the thread goes on; the first few are
+   * printed. (Seen on a loaded machine: the JDK client's "Data received while in pool".)
+   */
+  private static long[] transportFailure(Exception e) {
+    if (TRANSPORT_FAILURES.incrementAndGet() <= 3) {
+      System.err.println("request failed without an answer: " + e);
+    }
+    return new long[] {0, 1, 1};
+  }
+
+  private static final java.util.concurrent.atomic.AtomicLong TRANSPORT_FAILURES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  static List<NewMessage> batch(int thread) {
+    List<NewMessage> out = new ArrayList<>(BATCH);
+    for (int i = 0; i < BATCH; i++) {
+      String prefix = "t" + thread + "-m" + i + "-";
+      out.add(NewMessage.builder(prefix + "x".repeat(BODY_BYTES - prefix.length())).build());
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The mean request body of one cycle, as the client sends it: a send batch of 10, a receive, an
+   * ack batch of 10 receipts (27 characters each, as the engine makes them).
+   */
+  static int meanRequestBytes() {
+    ObjectNode send = WireFormat.object();
+    ArrayNode messages = send.putArray("messages");
+    batch(0).forEach(m -> messages.add(WireFormat.newMessage(m)));
+    ObjectNode receive = WireFormat.object().put("maxMessages", BATCH).put("waitTimeSeconds", 0);
+    ObjectNode ack = WireFormat.object();
+    ArrayNode receipts = ack.putArray("receipts");
+    for (int i = 0; i < BATCH; i++) {
+      receipts.add("x".repeat(27));
+    }
+    int total =
+        WireFormat.bytes(send).length
+            + WireFormat.bytes(receive).length
+            + WireFormat.bytes(ack).length;
+    return Math.round(total / (float) REQUESTS_PER_CYCLE);
+  }
+
+  // ---- measuring -----------------------------------------------------------------------------
+
+  private static final class Worker {
+    long[] latencies = new long[1 << 12];
+    int count;
+    long messages;
+    long requests;
+    long failures;
+    long lastEnd;
+
+    void record(long nanos, long[] outcome, long end) {
+      if (count == latencies.length) {
+        latencies = Arrays.copyOf(latencies, count * 2);
+      }
+      latencies[count++] = nanos;
+      messages += outcome[0];
+      requests += outcome[1];
+      failures += outcome[2];
+      lastEnd = end;
+    }
+  }
+
+  static Result measure(Options o, String engine, String workload, int threads, CycleFactory f)
+      throws InterruptedException {
+    Worker[] workers = new Worker[threads];
+    Thread[] running = new Thread[threads];
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    long[] window = new long[2];
+    for (int i = 0; i < threads; i++) {
+      Worker w = new Worker();
+      workers[i] = w;
+      Cycle cycle = f.forThread(i);
+      running[i] =
+          Thread.ofPlatform()
+              .name("e2e-" + workload + "-" + i)
+              .start(
+                  () -> {
+                    try {
+                      cycle.run(); // opens this thread's connection before the clock starts
+                      ready.countDown();
+                      go.await();
+                      long measureFrom = window[0];
+                      long until = window[1];
+                      while (true) {
+                        long start = System.nanoTime();
+                        if (start >= until) {
+                          return;
+                        }
+                        long[] outcome = cycle.run();
+                        long end = System.nanoTime();
+                        if (start >= measureFrom) {
+                          w.record(end - start, outcome, end);
+                        }
+                      }
+                    } catch (Throwable t) {
+                      failure.compareAndSet(null, t);
+                    }
+                  });
+    }
+    while (!ready.await(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      if (failure.get() != null) {
+        break;
+      }
+    }
+    long now = System.nanoTime();
+    window[0] = now + o.warmup().toNanos();
+    window[1] = window[0] + o.measure().toNanos();
+    go.countDown();
+    for (Thread t : running) {
+      t.join();
+    }
+    if (failure.get() != null) {
+      throw new IllegalStateException(
+          workload + " on " + engine + " with " + threads + " threads failed", failure.get());
+    }
+    long cycles = 0;
+    long messages = 0;
+    long requests = 0;
+    long failures = 0;
+    long lastEnd = window[0];
+    int samples = 0;
+    for (Worker w : workers) {
+      samples += w.count;
+    }
+    long[] all = new long[samples];
+    int at = 0;
+    for (Worker w : workers) {
+      System.arraycopy(w.latencies, 0, all, at, w.count);
+      at += w.count;
+      cycles += w.count;
+      messages += w.messages;
+      requests += w.requests;
+      failures += w.failures;
+      lastEnd = Math.max(lastEnd, w.lastEnd);
+    }
+    if (samples == 0) {
+      throw new IllegalStateException(workload + ": no cycle completed in the measurement window");
+    }
+    Arrays.sort(all);
+    double seconds = (lastEnd - window[0]) / 1e9;
+    return new Result(
+        engine,
+        workload,
+        threads,
+        cycles,
+        requests,
+        messages,
+        failures,
+        seconds,
+        percentile(all, 0.50),
+        percentile(all, 0.99));
+  }
+
+  /** Nearest rank: the smallest sample with at least {@code q} of all samples at or below it. */
+  static long percentile(long[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  /**
+   * The end-to-end rate as a fraction of what the no-op ceiling allows for 10 messages / 3
+   * requests.
+   */
+  static double ratio(Result e2e, Result ceiling) {
+    return e2e.messagesPerSecond()
+        / (ceiling.requestsPerSecond() * BATCH / (double) REQUESTS_PER_CYCLE);
+  }
+
+  // ---- output --------------------------------------------------------------------------------
+
+  private static String line(Result r, Result ceiling) {
+    if (r.workload().equals("noop")) {
+      return String.format(
+          Locale.ROOT,
+          "%-8s %3d threads  noop  %,10.0f req/s  p50 %s  p99 %s  (%,d requests, %d failed)",
+          r.engine(),
+          r.threads(),
+          r.requestsPerSecond(),
+          micros(r.p50Nanos()),
+          micros(r.p99Nanos()),
+          r.requests(),
+          r.failures());
+    }
+    return String.format(
+        Locale.ROOT,
+        "%-8s %3d threads  e2e   %,10.0f msg/s  cycle p50 %s  p99 %s  ratio %.2f  (%,d cycles, %,d"
+            + " requests, %d failed, load %.1f)",
+        r.engine(),
+        r.threads(),
+        r.messagesPerSecond(),
+        micros(r.p50Nanos()),
+        micros(r.p99Nanos()),
+        ratio(r, ceiling),
+        r.cycles(),
+        r.requests(),
+        r.failures(),
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+  }
+
+  private static void table(PrintStream log, List<Result> results) {
+    log.println(
+        "| engine | threads | no-op req/s | no-op p50 / p99 | e2e msg/s | e2e cycle p50 / p99 |"
+            + " ratio |");
+    log.println("|---|---:|---:|---:|---:|---:|---:|");
+    for (int i = 0; i + 1 < results.size(); i += 2) {
+      Result c = results.get(i);
+      Result e = results.get(i + 1);
+      log.printf(
+          Locale.ROOT,
+          "| %s | %d | %,.0f | %s / %s | %,.0f | %s / %s | %.2f |%n",
+          e.engine(),
+          e.threads(),
+          c.requestsPerSecond(),
+          micros(c.p50Nanos()),
+          micros(c.p99Nanos()),
+          e.messagesPerSecond(),
+          micros(e.p50Nanos()),
+          micros(e.p99Nanos()),
+          ratio(e, c));
+    }
+  }
+
+  private static String micros(long nanos) {
+    return nanos >= 10_000_000
+        ? String.format(Locale.ROOT, "%.1f ms", nanos / 1e6)
+        : String.format(Locale.ROOT, "%.0f µs", nanos / 1e3);
+  }
+
+  // ---- environment ---------------------------------------------------------------------------
+
+  static String cpuModel() {
+    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+      return lines
+          .filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).trim())
+          .findFirst()
+          .orElse("unknown");
+    } catch (IOException | UncheckedIOException e) {
+      return "unknown";
+    }
+  }
+
+  static String commit() {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").start();
+      String out = new String(p.getInputStream().readAllBytes()).trim();
+      return p.waitFor() == 0 && !out.isEmpty() ? out : "unknown";
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

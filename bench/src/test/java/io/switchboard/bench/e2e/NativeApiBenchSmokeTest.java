@@ -1,0 +1,60 @@
+package io.switchboard.bench.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Runs the end-to-end benchmark for about a second: both engines, two threads, tiny windows. */
+class NativeApiBenchSmokeTest {
+
+  @Test
+  @Timeout(60)
+  void measuresCeilingAndEndToEnd_onBothEngines() throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    NativeApiBench.Options o =
+        new NativeApiBench.Options(
+            List.of(2),
+            Duration.ofMillis(50),
+            Duration.ofMillis(200),
+            List.of("memory", "durable"),
+            new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    List<NativeApiBench.Result> rows = NativeApiBench.run(o);
+
+    assertEquals(4, rows.size());
+    for (NativeApiBench.Result r : rows) {
+      assertTrue(r.failures() * 10 <= r.cycles(), "few failures: " + r);
+      assertTrue(r.cycles() > 0 && r.seconds() > 0, r.toString());
+      assertTrue(r.p99Nanos() >= r.p50Nanos() && r.p50Nanos() > 0, r.toString());
+      if (r.workload().equals("e2e")) {
+        assertTrue(r.messages() > 0 && r.requests() >= 2 * r.cycles(), r.toString());
+      } else {
+        assertEquals(r.cycles(), r.requests(), r.toString());
+      }
+    }
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("| memory | 2 |") && text.contains("| durable | 2 |"), text);
+  }
+
+  @Test
+  void ratio_comparesPerRequest_tenMessagesPerThreeRequests() {
+    NativeApiBench.Result ceiling =
+        new NativeApiBench.Result("memory", "noop", 1, 300, 300, 0, 0, 1.0, 1, 1);
+    NativeApiBench.Result e2e =
+        new NativeApiBench.Result("memory", "e2e", 1, 50, 150, 500, 0, 1.0, 1, 1);
+    assertEquals(0.5, NativeApiBench.ratio(e2e, ceiling), 1e-9);
+  }
+
+  @Test
+  void noopBody_isTheCyclesMeanRequestSize() {
+    int mean = NativeApiBench.meanRequestBytes();
+    assertTrue(mean > 300 && mean < 1000, "mean request body " + mean);
+  }
+}
