@@ -15,6 +15,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.SendResult;
+import io.switchboard.time.Clock;
 import io.switchboard.time.ManualClock;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,14 +46,14 @@ class FailureHandlingTest {
 
   private record Durable(QueueEngine engine, FaultyJournal journal) {}
 
-  private Durable openFaulty(ManualClock clock) {
+  private Durable openFaulty(Clock clock) {
     FaultyJournal journal = new FaultyJournal(RocksJournal.open(dir, Durability.sync()));
     QueueEngine engine = QueueEngine.builder().clock(clock).journal(journal).build();
     open.add(engine);
     return new Durable(engine, journal);
   }
 
-  private Durable restart(Durable d, ManualClock clock) {
+  private Durable restart(Durable d, Clock clock) {
     d.engine().close();
     open.remove(d.engine());
     return openFaulty(clock);
@@ -90,6 +92,42 @@ class FailureHandlingTest {
     d = restart(d, clock);
     assertEquals(List.of("kept", "lost"), bodies(d.engine()));
     assertEquals(1, d.engine().get("q", received.get(0).id()).receiveCount());
+  }
+
+  /**
+   * A failed send's journal write also carried what its operation changed before the send (here a
+   * lease running out, which dead-letters the message): that part happened and must be stored. It
+   * was dropped with the send, so after an ack in the dead-letter queue and a restart the message
+   * was dead-lettered a second time.
+   */
+  @Test
+  void send_whileTheJournalFails_stillStoresTheTimersItFired() {
+    LazyClock clock = new LazyClock();
+    Durable d = openFaulty(clock);
+    QueueEngine engine = d.engine();
+    engine.createQueue("dlq", QueueConfig.defaults());
+    engine.createQueue(
+        "q",
+        QueueConfig.builder()
+            .visibilityTimeout(Duration.ofSeconds(1))
+            .deadLetter("dlq", 1)
+            .build());
+    engine.send("q", NewMessage.of("poison"));
+    assertEquals(1, engine.receive("q", ReceiveRequest.one()).size());
+    clock.advanceMillis(2_000);
+
+    d.journal().failing(true);
+    QueueException e =
+        assertThrows(QueueException.class, () -> engine.send("q", NewMessage.of("y")));
+    assertEquals(ErrorCode.UNAVAILABLE, e.code());
+    d.journal().failing(false);
+    Message dead = engine.receive("dlq", ReceiveRequest.one()).get(0);
+    assertEquals("poison", dead.body());
+    engine.ack("dlq", dead.receipt().orElseThrow());
+
+    d = restart(d, clock);
+    assertEquals(0, d.engine().stats("q").depth());
+    assertEquals(0, d.engine().stats("dlq").depth());
   }
 
   /**
@@ -204,5 +242,30 @@ class FailureHandlingTest {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     p.getInputStream().transferTo(System.out);
     return p.waitFor();
+  }
+
+  /**
+   * A clock that only moves when told and runs no housekeeping, so due timers fire in the next
+   * operation on the queue, as they may on the system clock between housekeeping ticks.
+   */
+  private static final class LazyClock implements Clock {
+    private final AtomicLong millis = new AtomicLong(1_900_000_000_000L);
+
+    void advanceMillis(long step) {
+      millis.addAndGet(step);
+    }
+
+    @Override
+    public long millis() {
+      return millis.get();
+    }
+
+    @Override
+    public long parkNanosUntil(long deadlineMillis) {
+      return deadlineMillis <= millis.get() ? 0 : Long.MAX_VALUE;
+    }
+
+    @Override
+    public void onAdvance(Runnable listener) {}
   }
 }
