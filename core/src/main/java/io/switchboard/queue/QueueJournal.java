@@ -50,13 +50,15 @@ final class QueueJournal {
     }
   }
 
-  /** Appends everything collected plus {@code entries}; the ticket completes when durable. */
+  /**
+   * Appends everything collected, then {@code entries}; the ticket completes when {@code entries}
+   * are durable. The two are separate appends because a journal that fails a durable append stores
+   * none of it: the send fails and leaves no trace, but what the operation changed before the send
+   * (timers it fired, messages it shed) did happen and must still be stored.
+   */
   Journal.Ticket flushDurable(List<JournalEntry> entries) {
-    collectDirty();
-    pending.addAll(entries);
-    Journal.Ticket ticket = journal.appendDurable(List.copyOf(pending));
-    pending.clear();
-    return ticket;
+    flush();
+    return journal.appendDurable(List.copyOf(entries));
   }
 
   private void collectDirty() {

@@ -170,13 +170,18 @@ final class Codec {
   }
 
   static MessageRecord message(byte[] body, MessageRecord.StateRecord s) {
+    return message(body, s, null);
+  }
+
+  /** A message; recurring strings (group, attributes) decoded through {@code strings}. */
+  static MessageRecord message(byte[] body, MessageRecord.StateRecord s, Bytes.Strings strings) {
     Bytes.Reader r = new Bytes.Reader(body);
     long serial = r.l();
     long sentAt = r.l();
-    String groupId = r.s();
+    String groupId = r.s(strings);
     String dedupId = r.s();
     byte[] text = r.bytes();
-    Map<String, AttributeValue> attributes = attributes(r);
+    Map<String, AttributeValue> attributes = attributes(r, strings);
     return MessageRecord.of(serial, sentAt, text, attributes, groupId, dedupId, s);
   }
 
@@ -198,25 +203,25 @@ final class Codec {
     }
   }
 
-  private static Map<String, AttributeValue> attributes(Bytes.Reader r) {
+  private static Map<String, AttributeValue> attributes(Bytes.Reader r, Bytes.Strings strings) {
     int n = r.i();
     if (n == 0) {
       return Map.of();
     }
     Map<String, AttributeValue> out = new LinkedHashMap<>(n * 2);
     for (int i = 0; i < n; i++) {
-      String name = r.s();
-      String type = r.s();
+      String name = r.s(strings);
+      String type = r.s(strings);
       AttributeValue v =
           switch (r.b()) {
-            case 'S' -> new AttributeValue.StringValue(type, r.s());
-            case 'N' -> new AttributeValue.NumberValue(type, r.s());
+            case 'S' -> new AttributeValue.StringValue(type, r.s(strings));
+            case 'N' -> new AttributeValue.NumberValue(type, r.s(strings));
             case 'B' -> new AttributeValue.BinaryValue(type, r.bytes());
             default -> {
               int size = r.i();
               List<String> list = new ArrayList<>(size);
               for (int j = 0; j < size; j++) {
-                list.add(r.s());
+                list.add(r.s(strings));
               }
               yield new AttributeValue.StringListValue(type, list);
             }

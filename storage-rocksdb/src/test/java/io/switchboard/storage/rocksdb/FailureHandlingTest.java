@@ -1,0 +1,271 @@
+package io.switchboard.storage.rocksdb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.SendResult;
+import io.switchboard.time.Clock;
+import io.switchboard.time.ManualClock;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Storage faults, a second process on the directory, and what the engine does about them. */
+class FailureHandlingTest {
+
+  @TempDir Path dir;
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  private record Durable(QueueEngine engine, FaultyJournal journal) {}
+
+  private Durable openFaulty(Clock clock) {
+    FaultyJournal journal = new FaultyJournal(RocksJournal.open(dir, Durability.sync()));
+    QueueEngine engine = QueueEngine.builder().clock(clock).journal(journal).build();
+    open.add(engine);
+    return new Durable(engine, journal);
+  }
+
+  private Durable restart(Durable d, Clock clock) {
+    d.engine().close();
+    open.remove(d.engine());
+    return openFaulty(clock);
+  }
+
+  @Test
+  void send_whileTheJournalFails_failsUnavailableAndLeavesNothing() {
+    ManualClock clock = ManualClock.create();
+    Durable d = openFaulty(clock);
+    QueueEngine engine = d.engine();
+    engine.createQueue("q", QueueConfig.defaults());
+    engine.send("q", NewMessage.of("kept"));
+
+    d.journal().failing(true);
+    NewMessage lost = NewMessage.builder("lost").deduplicationId("dedup-1").build();
+    QueueException e = assertThrows(QueueException.class, () -> engine.send("q", lost));
+    assertEquals(ErrorCode.UNAVAILABLE, e.code());
+    assertTrue(e.getMessage().contains("storage write failed"), e.getMessage());
+    QueueException batch =
+        assertThrows(
+            QueueException.class,
+            () -> engine.sendBatch("q", List.of(NewMessage.of("a"), NewMessage.of("b"))));
+    assertEquals(ErrorCode.UNAVAILABLE, batch.code());
+    assertEquals(1, engine.stats("q").depth());
+    assertEquals(1, engine.stats("q").counters().sent());
+    assertEquals(List.of("kept"), bodies(engine));
+    List<Message> received = engine.receive("q", ReceiveRequest.max(10));
+    assertEquals(List.of("kept"), received.stream().map(Message::body).toList());
+    engine.release("q", received.get(0).receipt().orElseThrow());
+
+    d.journal().failing(false);
+    SendResult retried = engine.send("q", lost);
+    assertFalse(retried.duplicate(), "the failed send's deduplication id was remembered");
+    assertEquals(List.of("kept", "lost"), bodies(engine));
+
+    d = restart(d, clock);
+    assertEquals(List.of("kept", "lost"), bodies(d.engine()));
+    assertEquals(1, d.engine().get("q", received.get(0).id()).receiveCount());
+  }
+
+  /**
+   * A failed send's journal write also carried what its operation changed before the send (here a
+   * lease running out, which dead-letters the message): that part happened and must be stored. It
+   * was dropped with the send, so after an ack in the dead-letter queue and a restart the message
+   * was dead-lettered a second time.
+   */
+  @Test
+  void send_whileTheJournalFails_stillStoresTheTimersItFired() {
+    LazyClock clock = new LazyClock();
+    Durable d = openFaulty(clock);
+    QueueEngine engine = d.engine();
+    engine.createQueue("dlq", QueueConfig.defaults());
+    engine.createQueue(
+        "q",
+        QueueConfig.builder()
+            .visibilityTimeout(Duration.ofSeconds(1))
+            .deadLetter("dlq", 1)
+            .build());
+    engine.send("q", NewMessage.of("poison"));
+    assertEquals(1, engine.receive("q", ReceiveRequest.one()).size());
+    clock.advanceMillis(2_000);
+
+    d.journal().failing(true);
+    QueueException e =
+        assertThrows(QueueException.class, () -> engine.send("q", NewMessage.of("y")));
+    assertEquals(ErrorCode.UNAVAILABLE, e.code());
+    d.journal().failing(false);
+    Message dead = engine.receive("dlq", ReceiveRequest.one()).get(0);
+    assertEquals("poison", dead.body());
+    engine.ack("dlq", dead.receipt().orElseThrow());
+
+    d = restart(d, clock);
+    assertEquals(0, d.engine().stats("q").depth());
+    assertEquals(0, d.engine().stats("dlq").depth());
+  }
+
+  /**
+   * A real full disk: the store on a 256 MiB tmpfs, filled with a file. Needs root (or the right
+   * capability) to mount; skipped where the mount is refused. The size is what RocksDB needs: its
+   * log file is preallocated (about 70 MiB), and it recovers from a full disk by itself, polling
+   * every 5 s, once a memtable's worth (64 MiB) is free again.
+   */
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void send_onAFullDisk_failsUnavailable_andSucceedsOnceSpaceIsFreed() throws Exception {
+    Path mount = dir.resolve("tmpfs");
+    Files.createDirectories(mount);
+    assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=256m", "tmpfs", mount.toString()) == 0);
+    try {
+      diskFull(mount);
+    } finally {
+      closeAll();
+      open.clear();
+      assertEquals(0, run("umount", mount.toString()), "umount " + mount);
+    }
+  }
+
+  private void diskFull(Path mount) throws Exception {
+    Path store = mount.resolve("store");
+    QueueEngine engine =
+        QueueEngine.builder().journal(RocksJournal.open(store, Durability.sync())).build();
+    open.add(engine);
+    engine.createQueue("q", QueueConfig.builder().maxMessageSize(1024 * 1024).build());
+    Path filler = mount.resolve("filler");
+    try (RandomAccessFile f = new RandomAccessFile(filler.toFile(), "rw")) {
+      f.setLength(0);
+      long free = Files.getFileStore(mount).getUsableSpace();
+      byte[] chunk = new byte[64 * 1024];
+      for (long written = 0; written < free - 1024 * 1024; written += chunk.length) {
+        f.write(chunk);
+      }
+    }
+    String body = "x".repeat(200 * 1024);
+    List<String> acknowledged = new ArrayList<>();
+    QueueException failure = null;
+    for (int i = 0; i < 2_000 && failure == null; i++) {
+      try {
+        acknowledged.add(engine.send("q", NewMessage.of(i + body)).id());
+      } catch (QueueException e) {
+        failure = e;
+      }
+    }
+    assertTrue(failure != null, "400 MiB of sends fit on a 256 MiB disk");
+    assertEquals(ErrorCode.UNAVAILABLE, failure.code());
+    assertTrue(failure.getMessage().contains("storage write failed"), failure.getMessage());
+    assertEquals(acknowledged.size(), engine.stats("q").depth());
+
+    Files.delete(filler);
+    long freed = System.nanoTime();
+    SendResult after = sendWithin(engine, "after", Duration.ofSeconds(30));
+    System.out.printf(
+        "disk full after %d sends (%s); sends succeed again %d ms after space was freed%n",
+        acknowledged.size(), failure.getMessage(), (System.nanoTime() - freed) / 1_000_000);
+    acknowledged.add(after.id());
+    engine.close();
+    open.remove(engine);
+
+    QueueEngine reopened =
+        QueueEngine.builder().journal(RocksJournal.open(store, Durability.sync())).build();
+    open.add(reopened);
+    assertEquals(acknowledged.size(), reopened.stats("q").depth());
+    for (String id : acknowledged) {
+      assertTrue(reopened.get("q", id).body().length() > 0);
+    }
+  }
+
+  /** Sends, retrying an UNAVAILABLE store for up to {@code patience}. */
+  private static SendResult sendWithin(QueueEngine engine, String body, Duration patience)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (true) {
+      try {
+        return engine.send("q", NewMessage.of(body));
+      } catch (QueueException e) {
+        if (e.code() != ErrorCode.UNAVAILABLE || System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void open_directoryHeldByAnotherProcess_isRefusedClearly_untilThatProcessDies() throws Exception {
+    try (ChildJvm child = ChildJvm.start(HoldDirectory.class, dir.toString())) {
+      child.awaitLine("HELD", 30);
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class, () -> RocksJournal.open(dir, Durability.sync()));
+      assertTrue(e.getMessage().contains("in use by another Switchboard process"), e.getMessage());
+      assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+      child.kill();
+    }
+    // The lock dies with its holder, even by SIGKILL: no stale lock file to clean up by hand.
+    RocksJournal.open(dir, Durability.sync()).close();
+  }
+
+  private static List<String> bodies(QueueEngine engine) {
+    return engine.browse("q", BrowseRequest.first(100).includeInvisible(true)).items().stream()
+        .map(Message::body)
+        .toList();
+  }
+
+  private static int run(String... command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getInputStream().transferTo(System.out);
+    return p.waitFor();
+  }
+
+  /**
+   * A clock that only moves when told and runs no housekeeping, so due timers fire in the next
+   * operation on the queue, as they may on the system clock between housekeeping ticks.
+   */
+  private static final class LazyClock implements Clock {
+    private final AtomicLong millis = new AtomicLong(1_900_000_000_000L);
+
+    void advanceMillis(long step) {
+      millis.addAndGet(step);
+    }
+
+    @Override
+    public long millis() {
+      return millis.get();
+    }
+
+    @Override
+    public long parkNanosUntil(long deadlineMillis) {
+      return deadlineMillis <= millis.get() ? 0 : Long.MAX_VALUE;
+    }
+
+    @Override
+    public void onAdvance(Runnable listener) {}
+  }
+}
