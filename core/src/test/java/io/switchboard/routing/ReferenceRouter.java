@@ -444,9 +444,11 @@ final class ReferenceRouter {
 
   /** Work conservation, checked by brute force: no eligible agent matches a queued contact. */
   void checkInvariants() {
+    List<C> queued =
+        contacts.values().stream().filter(c -> c.state == ContactState.QUEUED).toList();
     for (A a : agents.values()) {
-      for (C c : contacts.values()) {
-        if (c.state == ContactState.QUEUED && a.eligible(c.channel) && matches(c.req, a)) {
+      for (C c : queued) {
+        if (a.eligible(c.channel) && matches(c.req, a)) {
           throw new AssertionError(
               "agent " + a.id + " is eligible and idle while contact " + c.id + " waits");
         }
