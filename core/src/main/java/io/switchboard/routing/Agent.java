@@ -1,0 +1,45 @@
+package io.switchboard.routing;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A snapshot of an agent.
+ *
+ * @param id the agent id
+ * @param attributes what requirements select on
+ * @param capacity contacts the agent handles at once, per channel
+ * @param load contacts offered to, assigned to or in wrap-up with the agent, per channel (channels
+ *     with no load are left out)
+ * @param presence offline, available or away
+ * @param idleSince when the agent last became idle (available, not in wrap-up, no load), or was
+ *     created if it never was; it orders agents for the longest-idle strategy
+ * @param inWrapUp whether a completed contact is still in wrap-up; the agent is not offered work
+ * @param consecutiveMisses offers timed out since the last accepted one
+ */
+public record Agent(
+    String id,
+    Map<String, Object> attributes,
+    Map<String, Integer> capacity,
+    Map<String, Integer> load,
+    Presence presence,
+    Instant idleSince,
+    boolean inWrapUp,
+    int consecutiveMisses) {
+
+  public Agent {
+    attributes = Map.copyOf(attributes);
+    capacity = Map.copyOf(capacity);
+    load = Map.copyOf(load);
+  }
+
+  /**
+   * Whether the agent may be offered a contact on {@code channel} now: available, below capacity on
+   * it, and not in wrap-up.
+   */
+  public boolean eligibleFor(String channel) {
+    return presence.isAvailable()
+        && !inWrapUp
+        && load.getOrDefault(channel, 0) < capacity.getOrDefault(channel, 0);
+  }
+}

@@ -1,0 +1,97 @@
+package io.switchboard.routing;
+
+import io.switchboard.selector.Attributes;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
+ * (load, idle-since, rank, presence, wrap-up) change only in {@link MemoryRouter#changeAgent},
+ * which takes the agent out of the index first and puts it back after.
+ */
+final class AgentRecord {
+
+  final String id;
+  Map<String, Object> attributes;
+  Attributes view;
+  Map<String, Integer> capacity;
+  final Map<String, Integer> load = new HashMap<>();
+  int totalLoad;
+  Presence presence;
+  int wrapUps;
+
+  /** Creation order: the last tie-break of every strategy. */
+  final long serial;
+
+  /** Clock millis when the agent last became idle, or was created. */
+  long idleSince;
+
+  /** Breaks ties of {@link #idleSince}: a counter bumped each time any agent becomes idle. */
+  long idleSeq;
+
+  int misses;
+
+  /** The strategy attribute's numeric value, or null. */
+  BigDecimal rank;
+
+  final Set<ReservationRecord> pending = new LinkedHashSet<>();
+  final Set<ContactRecord> active = new LinkedHashSet<>();
+
+  AgentRecord(
+      String id,
+      long serial,
+      Map<String, Object> attributes,
+      Map<String, Integer> capacity,
+      Presence presence) {
+    this.id = id;
+    this.serial = serial;
+    attributes(attributes);
+    this.capacity = capacity;
+    this.presence = presence;
+  }
+
+  void attributes(Map<String, Object> attributes) {
+    this.attributes = attributes;
+    this.view = attributes::get;
+  }
+
+  int load(String channel) {
+    return load.getOrDefault(channel, 0);
+  }
+
+  int capacity(String channel) {
+    return capacity.getOrDefault(channel, 0);
+  }
+
+  void addLoad(String channel, int delta) {
+    load.merge(channel, delta, Integer::sum);
+    if (load.get(channel) == 0) {
+      load.remove(channel);
+    }
+    totalLoad += delta;
+  }
+
+  boolean eligible(String channel) {
+    return presence.isAvailable() && wrapUps == 0 && load(channel) < capacity(channel);
+  }
+
+  boolean idle() {
+    return presence.isAvailable() && wrapUps == 0 && totalLoad == 0;
+  }
+
+  Agent view() {
+    return new Agent(
+        id,
+        attributes,
+        capacity,
+        load,
+        presence,
+        Instant.ofEpochMilli(idleSince),
+        wrapUps > 0,
+        misses);
+  }
+}

@@ -1,0 +1,81 @@
+package io.switchboard.routing;
+
+import io.switchboard.selector.Selector;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The router's mutable state of one contact. */
+final class ContactRecord {
+
+  final String id;
+  final String channel;
+  final java.util.Map<String, Object> attributes;
+  final int priority;
+
+  /** Arrival order; with the priority it fixes the contact's place in line for good. */
+  final long seq;
+
+  final long createdAt;
+  final List<Step> steps;
+
+  /** Clock millis after which a queued contact times out; Long.MAX_VALUE for never. */
+  final long deadline;
+
+  Optional<Selector> requirement;
+  int step;
+  ContactState state = ContactState.QUEUED;
+  WaitingGroup group;
+  AgentRecord agent;
+  ReservationRecord reservation;
+  long answeredAt = -1;
+  long endedAt = -1;
+  final List<ReservationRecord> reservations = new ArrayList<>(1);
+
+  /** An escalation step, parsed. */
+  record Step(long afterMillis, Optional<Selector> requirement) {}
+
+  ContactRecord(
+      String id,
+      String channel,
+      java.util.Map<String, Object> attributes,
+      int priority,
+      long seq,
+      long createdAt,
+      Optional<Selector> requirement,
+      List<Step> steps,
+      long deadline) {
+    this.id = id;
+    this.channel = channel;
+    this.attributes = attributes;
+    this.priority = priority;
+    this.seq = seq;
+    this.createdAt = createdAt;
+    this.requirement = requirement;
+    this.steps = steps;
+    this.deadline = deadline;
+  }
+
+  /** Higher priority first, then earlier arrival: the order of service. */
+  static int compareOrder(ContactRecord a, ContactRecord b) {
+    int byPriority = Integer.compare(b.priority, a.priority);
+    return byPriority != 0 ? byPriority : Long.compare(a.seq, b.seq);
+  }
+
+  Contact view() {
+    return new Contact(
+        id,
+        channel,
+        attributes,
+        requirement.map(Selector::normalized),
+        step,
+        priority,
+        state,
+        Instant.ofEpochMilli(createdAt),
+        Optional.ofNullable(agent).map(a -> a.id),
+        Optional.ofNullable(reservation).map(r -> r.id),
+        answeredAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(answeredAt)),
+        endedAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(endedAt)));
+  }
+}

@@ -1,0 +1,101 @@
+package io.switchboard.routing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A contact to route.
+ *
+ * @param id {@code [A-Za-z0-9_.:@-]}, 1..128 characters, unique among live and retained contacts
+ * @param channel {@code [A-Za-z0-9_-]}, 1..64 characters (e.g. voice, chat)
+ * @param attributes facts about the contact, for the record (same rules as agent attributes)
+ * @param requirements a selector over agent attributes; empty for any agent
+ * @param priority higher is served first, -1000..1000; default 0
+ * @param escalations steps, by strictly increasing {@code after}; at most 16
+ * @param maxWait after this long queued the contact times out, 1 ms..7 days; empty for never
+ */
+public record NewContact(
+    String id,
+    String channel,
+    Map<String, Object> attributes,
+    Optional<String> requirements,
+    int priority,
+    List<Escalation> escalations,
+    Optional<Duration> maxWait) {
+
+  public NewContact {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(channel, "channel");
+    attributes = Checks.copyAttributes(attributes);
+    Objects.requireNonNull(requirements, "requirements");
+    escalations = List.copyOf(escalations);
+    Objects.requireNonNull(maxWait, "maxWait");
+  }
+
+  public static Builder builder(String id, String channel) {
+    return new Builder(id, channel);
+  }
+
+  /** Builds a {@link NewContact}. */
+  public static final class Builder {
+    private final String id;
+    private final String channel;
+    private final Map<String, Object> attributes = new LinkedHashMap<>();
+    private Optional<String> requirements = Optional.empty();
+    private int priority;
+    private final List<Escalation> escalations = new ArrayList<>();
+    private Optional<Duration> maxWait = Optional.empty();
+
+    private Builder(String id, String channel) {
+      this.id = Objects.requireNonNull(id, "id");
+      this.channel = Objects.requireNonNull(channel, "channel");
+    }
+
+    public Builder attribute(String name, Object value) {
+      attributes.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    public Builder attributes(Map<String, ?> values) {
+      values.forEach(this::attribute);
+      return this;
+    }
+
+    /** A selector over agent attributes, e.g. {@code languages HAS 'es' AND gender = 'M'}. */
+    public Builder requirements(String selector) {
+      this.requirements = Optional.of(selector);
+      return this;
+    }
+
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    /** After {@code after} since creation, the requirements become {@code selector}. */
+    public Builder escalate(Duration after, String selector) {
+      escalations.add(Escalation.after(after, selector));
+      return this;
+    }
+
+    /** After {@code after} since creation, any agent on the channel may take the contact. */
+    public Builder escalateToAnyAgent(Duration after) {
+      escalations.add(Escalation.toAnyAgentAfter(after));
+      return this;
+    }
+
+    public Builder maxWait(Duration maxWait) {
+      this.maxWait = Optional.of(maxWait);
+      return this;
+    }
+
+    public NewContact build() {
+      return new NewContact(id, channel, attributes, requirements, priority, escalations, maxWait);
+    }
+  }
+}

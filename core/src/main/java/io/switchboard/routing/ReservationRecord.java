@@ -1,0 +1,34 @@
+package io.switchboard.routing;
+
+import java.time.Instant;
+
+/** The router's mutable state of one offer. */
+final class ReservationRecord {
+
+  final String id;
+  final ContactRecord contact;
+  final AgentRecord agent;
+  final long offeredAt;
+  final long expiresAt;
+  ReservationState state = ReservationState.PENDING;
+
+  ReservationRecord(
+      String id, ContactRecord contact, AgentRecord agent, long offeredAt, long expiresAt) {
+    this.id = id;
+    this.contact = contact;
+    this.agent = agent;
+    this.offeredAt = offeredAt;
+    this.expiresAt = expiresAt;
+  }
+
+  Reservation view() {
+    return new Reservation(
+        id,
+        contact.id,
+        agent.id,
+        contact.channel,
+        Instant.ofEpochMilli(offeredAt),
+        Instant.ofEpochMilli(expiresAt),
+        state);
+  }
+}

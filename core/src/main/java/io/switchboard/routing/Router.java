@@ -1,0 +1,221 @@
+package io.switchboard.routing;
+
+import io.switchboard.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Skills-based routing: agents with attributes, capacity per channel and presence; contacts with
+ * requirements over agent attributes; and the matching between them, exactly as {@code DESIGN.md},
+ * "Routing semantics", specifies (see {@code docs/routing.md}).
+ *
+ * <p>Matching is event-driven: every call that can create a match (a contact arrives, an agent
+ * becomes eligible, an escalation step, an offer rejected or timed out) matches before it returns.
+ * A match is an offer ({@link Reservation}) that the agent accepts or rejects; the router never
+ * leaves an eligible agent idle while a contact it matches waits, never passes a contact over for a
+ * later one of equal or lower priority that the same agent could take, and never offers one contact
+ * to two agents.
+ *
+ * <p>Time comes from the injected {@link Clock}: timers (offer timeout, escalation, maximum wait,
+ * wrap-up) fire at the start of every call, on every advance of a {@link
+ * io.switchboard.time.ManualClock}, and on the system clock from a timer thread.
+ *
+ * <p>Every method is safe to call from any number of threads. A method that throws {@link
+ * RoutingException} has changed nothing.
+ */
+public interface Router extends AutoCloseable {
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  // ---- agents ---------------------------------------------------------------------------
+
+  /** Creates an agent; if it is created available, it takes waiting work at once. */
+  Agent createAgent(NewAgent agent);
+
+  /** Replaces an agent's attributes. Offers already made stand. */
+  Agent updateAttributes(String agentId, Map<String, ?> attributes);
+
+  /**
+   * Replaces an agent's capacity per channel. Lowering it below the current load takes nothing
+   * away; the agent is simply not offered more until its load falls below the new capacity.
+   */
+  Agent updateCapacity(String agentId, Map<String, Integer> capacity);
+
+  /**
+   * Changes an agent's presence. Going away or offline withdraws the agent's pending offers (the
+   * contacts go back to their places); assigned contacts stay with the agent.
+   */
+  Agent presence(String agentId, Presence presence);
+
+  Agent agent(String agentId);
+
+  /** All agents, by id. */
+  List<Agent> agents();
+
+  /** The agents whose attributes match {@code selector}, by id. */
+  List<Agent> agents(String selector);
+
+  /**
+   * Removes an agent and withdraws its pending offers. Refused with {@link
+   * RoutingErrorCode#INVALID_STATE} while contacts are assigned to it or in wrap-up with it.
+   */
+  void removeAgent(String agentId);
+
+  // ---- contacts -------------------------------------------------------------------------
+
+  /** Queues a contact; if an eligible agent matches, it is offered at once. */
+  Contact createContact(NewContact contact);
+
+  /** A live contact, or one still in the bounded history of finished contacts. */
+  Contact contact(String contactId);
+
+  /** The contacts waiting in line now, in the order they will be served within each group. */
+  List<Contact> waiting();
+
+  /**
+   * The caller left: a queued or offered contact becomes abandoned (a pending offer is withdrawn).
+   */
+  Contact abandon(String contactId);
+
+  /** The agent finished an assigned contact; wrap-up as configured for its channel. */
+  Contact complete(String contactId);
+
+  /** The agent finished an assigned contact, with this wrap-up time (0..1 h). */
+  Contact complete(String contactId, Duration wrapUp);
+
+  // ---- reservations ---------------------------------------------------------------------
+
+  Reservation reservation(String reservationId);
+
+  /** An agent's pending offers, oldest first. */
+  List<Reservation> pendingReservations(String agentId);
+
+  /**
+   * Accepts an offer: the contact is assigned to the agent. An offer that has timed out or was
+   * cancelled is refused with {@link RoutingErrorCode#RESERVATION_EXPIRED}.
+   */
+  Contact accept(String reservationId);
+
+  /**
+   * Rejects an offer: the contact goes back to its place in line and is offered again at once if
+   * another eligible agent matches; the agent goes to the back of the idle order.
+   */
+  Contact reject(String reservationId);
+
+  // ---- events and statistics -------------------------------------------------------------
+
+  /** Up to {@code limit} (1..10,000) events with ids above {@code afterId}, oldest first. */
+  EventPage events(long afterId, int limit);
+
+  /**
+   * Calls {@code listener} with every event from now on, in id order, after the change is made and
+   * outside the router's lock, on one of the threads that made changes. A listener must be quick
+   * (hand events to a queue); an exception it throws is logged and otherwise ignored.
+   */
+  Subscription onEvent(Consumer<? super RoutingEvent> listener);
+
+  RoutingStats stats();
+
+  /** Stops the timer thread of a system-clock router; later calls fail with UNAVAILABLE. */
+  @Override
+  void close();
+
+  /** Ends a listener registration. */
+  interface Subscription extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Configures a {@link Router}. Every setting has a default. */
+  final class Builder {
+    Clock clock = Clock.system();
+    Strategy strategy = Strategy.longestIdle();
+    Duration offerTimeout = Duration.ofSeconds(30);
+    int missLimit = 3;
+    final Set<String> autoAccept = new HashSet<>();
+    final Map<String, Duration> wrapUp = new HashMap<>();
+    Duration serviceLevelThreshold = Duration.ofSeconds(20);
+    Duration statsWindow = Duration.ofMinutes(15);
+    int eventHistory = 10_000;
+    int contactHistory = 10_000;
+
+    private Builder() {}
+
+    /** The time source; default the system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** How a contact chooses among matching eligible agents; default longest idle. */
+    public Builder strategy(Strategy strategy) {
+      this.strategy = Objects.requireNonNull(strategy, "strategy");
+      return this;
+    }
+
+    /** How long an offer waits for accept or reject, 1 s..1 h; default 30 s. */
+    public Builder offerTimeout(Duration offerTimeout) {
+      this.offerTimeout = Objects.requireNonNull(offerTimeout, "offerTimeout");
+      return this;
+    }
+
+    /**
+     * After this many consecutive timed-out offers the agent is set away ("missed offers"),
+     * 0..1000; 0 never; default 3. An accept resets the count; a reject does not count.
+     */
+    public Builder missLimit(int missLimit) {
+      this.missLimit = missLimit;
+      return this;
+    }
+
+    /** Offers on {@code channel} are accepted at once, without waiting for the agent. */
+    public Builder autoAccept(String channel) {
+      autoAccept.add(Objects.requireNonNull(channel, "channel"));
+      return this;
+    }
+
+    /** The default wrap-up time after completing a contact on {@code channel}, 0..1 h; 0. */
+    public Builder wrapUp(String channel, Duration wrapUp) {
+      this.wrapUp.put(
+          Objects.requireNonNull(channel, "channel"), Objects.requireNonNull(wrapUp, "wrapUp"));
+      return this;
+    }
+
+    /** "Answered within" for the service level, 1 s..1 h; default 20 s. */
+    public Builder serviceLevelThreshold(Duration threshold) {
+      this.serviceLevelThreshold = Objects.requireNonNull(threshold, "threshold");
+      return this;
+    }
+
+    /** The sliding window of the rates in {@link Router#stats()}, 1 min..24 h; default 15 min. */
+    public Builder statsWindow(Duration window) {
+      this.statsWindow = Objects.requireNonNull(window, "window");
+      return this;
+    }
+
+    /** How many recent events {@link Router#events} can return, 16..1,000,000; default 10,000. */
+    public Builder eventHistory(int events) {
+      this.eventHistory = events;
+      return this;
+    }
+
+    /** How many finished contacts stay readable, 0..1,000,000; default 10,000. */
+    public Builder contactHistory(int contacts) {
+      this.contactHistory = contacts;
+      return this;
+    }
+
+    /** Builds the router; fails with INVALID_ARGUMENT naming the first setting out of range. */
+    public Router build() {
+      return new MemoryRouter(RouterSettings.of(this));
+    }
+  }
+}

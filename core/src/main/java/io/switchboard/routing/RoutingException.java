@@ -1,0 +1,35 @@
+package io.switchboard.routing;
+
+import java.util.Objects;
+
+/**
+ * The one exception type of the routing API. Every instance carries a stable {@link
+ * RoutingErrorCode} and a message that says what was wrong, what is allowed, and the value given.
+ * An operation that throws has changed nothing.
+ */
+public final class RoutingException extends RuntimeException {
+
+  private final RoutingErrorCode code;
+
+  RoutingException(RoutingErrorCode code, String message) {
+    super(message);
+    this.code = Objects.requireNonNull(code, "code");
+  }
+
+  RoutingException(RoutingErrorCode code, String message, Throwable cause) {
+    super(message, cause);
+    this.code = Objects.requireNonNull(code, "code");
+  }
+
+  public RoutingErrorCode code() {
+    return code;
+  }
+
+  static RoutingException invalid(String message) {
+    return new RoutingException(RoutingErrorCode.INVALID_ARGUMENT, message);
+  }
+
+  static RoutingException state(String message) {
+    return new RoutingException(RoutingErrorCode.INVALID_STATE, message);
+  }
+}

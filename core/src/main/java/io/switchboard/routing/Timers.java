@@ -1,0 +1,47 @@
+package io.switchboard.routing;
+
+import java.util.PriorityQueue;
+
+/**
+ * Every pending timer in one priority queue ordered by due time, then by the order of scheduling.
+ * Timers are never removed when they become moot (an offer accepted before its timeout); instead
+ * each timer carries what it expects to find, and {@link MemoryRouter} drops it on firing if the
+ * target moved on. The queue therefore holds at most one stale entry per ended offer, contact
+ * escalation step, maximum wait or wrap-up, each dropped when it falls due.
+ */
+final class Timers {
+
+  enum Kind {
+    OFFER_TIMEOUT,
+    ESCALATION,
+    MAX_WAIT,
+    WRAP_UP_END
+  }
+
+  /**
+   * One timer. {@code target} is a {@link ReservationRecord} for offer timeouts and a {@link
+   * ContactRecord} otherwise; {@code step} is the escalation step it applies.
+   */
+  record Timer(long due, long seq, Kind kind, Object target, int step) {}
+
+  private final PriorityQueue<Timer> queue =
+      new PriorityQueue<>(
+          (a, b) -> a.due != b.due ? Long.compare(a.due, b.due) : Long.compare(a.seq, b.seq));
+  private long seq;
+
+  void schedule(long due, Kind kind, Object target, int step) {
+    queue.add(new Timer(due, ++seq, kind, target, step));
+  }
+
+  /** The next timer due at or before {@code now}, removed; null if none. */
+  Timer pollDue(long now) {
+    Timer head = queue.peek();
+    return head != null && head.due <= now ? queue.poll() : null;
+  }
+
+  /** When the next timer falls due; Long.MAX_VALUE if none. */
+  long nextDue() {
+    Timer head = queue.peek();
+    return head == null ? Long.MAX_VALUE : head.due;
+  }
+}

@@ -1,0 +1,49 @@
+package io.switchboard.routing;
+
+import io.switchboard.selector.Selector;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The queued contacts of one channel with the same normalized requirement, in order of service
+ * (priority desc, then arrival). A contact that comes back from an offer keeps its arrival number,
+ * so it returns to its original place.
+ */
+final class WaitingGroup {
+
+  final String channel;
+  final Optional<Selector> requirement;
+  final String key;
+  final TreeSet<ContactRecord> line = new TreeSet<>(ContactRecord::compareOrder);
+
+  /** The same contacts by arrival alone, for the longest wait. */
+  final TreeSet<ContactRecord> byArrival =
+      new TreeSet<>(Comparator.comparingLong((ContactRecord c) -> c.seq));
+
+  WaitingGroup(String channel, Optional<Selector> requirement) {
+    this.channel = channel;
+    this.requirement = requirement;
+    this.key = key(channel, requirement);
+  }
+
+  static String key(String channel, Optional<Selector> requirement) {
+    return channel + "\u0000" + requirement.map(Selector::normalized).orElse("");
+  }
+
+  boolean matches(AgentRecord agent) {
+    return requirement.isEmpty() || requirement.get().matches(agent.view);
+  }
+
+  void add(ContactRecord contact) {
+    line.add(contact);
+    byArrival.add(contact);
+    contact.group = this;
+  }
+
+  void remove(ContactRecord contact) {
+    line.remove(contact);
+    byArrival.remove(contact);
+    contact.group = null;
+  }
+}
