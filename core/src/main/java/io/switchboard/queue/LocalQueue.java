@@ -676,13 +676,18 @@ final class LocalQueue {
 
   // ---- recovery --------------------------------------------------------------------------
 
-  /** Rebuilds the queue's contents from a journal snapshot, without journaling them again. */
-  void restore(Snapshot.QueueState state, long now) {
-    List<StoredMessage> messages = new ArrayList<>(state.messages().size());
+  /**
+   * Rebuilds the queue's contents from a journal snapshot, without journaling them again; returns
+   * the highest serial or sequence number seen.
+   */
+  long restore(Snapshot.QueueState state, long now) {
+    List<StoredMessage> messages = new ArrayList<>();
+    long highest = 0;
     for (MessageRecord r : state.messages()) {
       StoredMessage m = QueueJournal.restore(r);
       m.attributes = intern(m.attributes);
       messages.add(m);
+      highest = Math.max(highest, Math.max(m.serial, m.seq));
     }
     messages.sort(java.util.Comparator.comparingLong(m -> m.seq));
     long latestSend = Long.MIN_VALUE;
@@ -705,6 +710,7 @@ final class LocalQueue {
       history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
     table.drainDirty((m, mark) -> {});
+    return highest;
   }
 
   // ---- browse and stats ------------------------------------------------------------------

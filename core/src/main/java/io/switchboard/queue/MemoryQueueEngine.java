@@ -2,7 +2,6 @@ package io.switchboard.queue;
 
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
-import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.time.Clock;
 import java.time.Duration;
@@ -47,7 +46,11 @@ final class MemoryQueueEngine implements QueueEngine {
     this.maxQueues = maxQueues;
     this.journal = journal;
     this.redrives = new RedriveTasks(this);
-    this.idPrefix = journal == null ? ThreadLocalRandom.current().nextLong() : recover(journal);
+    Snapshot snapshot = journal == null ? null : journal.load();
+    this.idPrefix = snapshot == null ? ThreadLocalRandom.current().nextLong() : idPrefix(snapshot);
+    if (snapshot != null) {
+      recover(snapshot); // after the id prefix: restored dedup entries carry ids
+    }
     clock.onAdvance(this::housekeeping);
     if (clock == Clock.system()) {
       long nanos = housekeepingInterval.toNanos();
@@ -69,18 +72,21 @@ final class MemoryQueueEngine implements QueueEngine {
 
   // ---- recovery --------------------------------------------------------------------------
 
-  /** Rebuilds every queue from the journal; returns the id prefix. */
-  private long recover(Journal journal) {
-    Snapshot snapshot = journal.load();
-    long prefix;
+  /** The stored id prefix, or a new one made durable before any id uses it. */
+  private long idPrefix(Snapshot snapshot) {
     if (snapshot.idPrefix().isPresent()) {
-      prefix = snapshot.idPrefix().getAsLong();
-    } else {
-      prefix = ThreadLocalRandom.current().nextLong();
-      journal.appendDurable(List.of(new JournalEntry.IdPrefix(prefix))).await();
+      return snapshot.idPrefix().getAsLong();
     }
+    long prefix = ThreadLocalRandom.current().nextLong();
+    journal.appendDurable(List.of(new JournalEntry.IdPrefix(prefix))).await();
+    return prefix;
+  }
+
+  /** Rebuilds every queue from the journal's snapshot. */
+  private void recover(Snapshot snapshot) {
     long highest = snapshot.sequenceLimit();
     long now = clock.millis();
+    List<LocalQueue> restored = new ArrayList<>();
     for (Snapshot.QueueState state : snapshot.queues()) {
       JournalEntry.QueuePut put = state.queue();
       LocalQueue q =
@@ -92,17 +98,14 @@ final class MemoryQueueEngine implements QueueEngine {
               put.receiptKey(),
               journal);
       queues.put(put.name(), q);
-      for (MessageRecord m : state.messages()) {
-        highest = Math.max(highest, Math.max(m.serial(), m.seq()) + 1);
-      }
+      restored.add(q);
+    }
+    for (int i = 0; i < restored.size(); i++) {
+      highest = Math.max(highest, restored.get(i).restore(snapshot.queues().get(i), now) + 1);
     }
     sequence.set(Math.max(1, highest));
     reservedSequences = Math.max(1, highest);
-    for (Snapshot.QueueState state : snapshot.queues()) {
-      queues.get(state.queue().name()).restore(state, now);
-    }
     redrives.restore(snapshot.tasks());
-    return prefix;
   }
 
   /** Appends an entry that belongs to no queue (redrive tasks). */

@@ -90,6 +90,7 @@ public abstract class RestartContract extends EngineContract {
         engine.receive("g.fifo", ReceiveRequest.max(10)).stream().map(Message::body).toList());
     SendResult dup = engine.send("g.fifo", NewMessage.builder("A1").groupId("A").build());
     assertTrue(dup.duplicate());
+    assertEquals(a1.id(), dup.id(), "a duplicate after a restart names the original message");
     engine.ack("g.fifo", a1.receipt().orElseThrow());
     assertEquals("A2", engine.receive("g.fifo", ReceiveRequest.one()).get(0).body());
   }

@@ -21,10 +21,14 @@ public record Snapshot(
     return new Snapshot(OptionalLong.empty(), 0, List.of(), List.of());
   }
 
-  /** One queue: its configuration and contents, in no particular order. */
+  /**
+   * One queue: its configuration and contents, in no particular order. {@code messages} may be read
+   * lazily from the store, once, while the engine rebuilds (so a million records need not sit in
+   * memory beside the million messages made from them).
+   */
   public record QueueState(
       JournalEntry.QueuePut queue,
-      List<MessageRecord> messages,
+      Iterable<MessageRecord> messages,
       List<JournalEntry.DedupPut> dedup,
       List<JournalEntry.HistoryPut> history) {}
 }

@@ -60,6 +60,7 @@ public final class RocksJournal implements Journal {
   private final List<ColumnFamilyHandle> handles;
   private final Map<String, ColumnFamilyHandle> cf = new HashMap<>();
   private final GroupCommitWriter writer;
+  private final List<QueueScan> openScans = new ArrayList<>();
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -180,7 +181,7 @@ public final class RocksJournal implements Journal {
           queues.put(q.name(), q);
         }
       }
-      Map<String, List<MessageRecord>> messages = loadMessages(queues);
+      Bytes.Strings strings = new Bytes.Strings();
       Map<String, List<JournalEntry.DedupPut>> dedup = new HashMap<>();
       forEach(
           "dedup",
@@ -200,7 +201,7 @@ public final class RocksJournal implements Journal {
         states.add(
             new Snapshot.QueueState(
                 q,
-                messages.getOrDefault(q.name(), List.of()),
+                messagesOf(q.name(), strings),
                 dedup.getOrDefault(q.name(), List.of()),
                 history.getOrDefault(q.name(), List.of())));
       }
@@ -225,40 +226,80 @@ public final class RocksJournal implements Journal {
   }
 
   /**
-   * Joins bodies and states, which share keys and so sort alike, in one pass. A state without a
-   * body (or a message of a queue that no longer exists) is left over from an interrupted move and
-   * is ignored. One queue's keys are contiguous, so its name is decoded only where they start, and
-   * strings that recur across messages are decoded once ({@link Bytes.Strings}).
+   * One queue's messages, read lazily: bodies and states share keys and so sort alike, and are
+   * joined in one pass over the queue's key range. A state without a body is left over from an
+   * interrupted move and is skipped. Reading lazily keeps a million records from sitting in memory
+   * beside the million messages the engine makes of them (recovery time is mostly GC otherwise).
    */
-  private Map<String, List<MessageRecord>> loadMessages(Map<String, JournalEntry.QueuePut> queues) {
-    Map<String, List<MessageRecord>> out = new HashMap<>();
-    Bytes.Strings strings = new Bytes.Strings();
-    try (ReadOptions scan = new ReadOptions().setFillCache(false).setReadaheadSize(4 << 20);
-        RocksIterator bodies = db.newIterator(cf.get("bodies"), scan);
-        RocksIterator states = db.newIterator(cf.get("states"), scan)) {
-      bodies.seekToFirst();
-      states.seekToFirst();
-      byte[] prefix = null;
-      List<MessageRecord> list = null;
-      while (bodies.isValid()) {
+  private Iterable<MessageRecord> messagesOf(String queue, Bytes.Strings strings) {
+    return () -> new QueueScan(queue, strings);
+  }
+
+  /** The iterators of one queue's scan; closed when exhausted, or with the journal. */
+  private final class QueueScan implements java.util.Iterator<MessageRecord> {
+    private final byte[] prefix;
+    private final Bytes.Strings strings;
+    private final ReadOptions options =
+        new ReadOptions().setFillCache(false).setReadaheadSize(4 << 20);
+    private final RocksIterator bodies;
+    private final RocksIterator states;
+    private MessageRecord next;
+
+    QueueScan(String queue, Bytes.Strings strings) {
+      this.prefix = Codec.queuePrefix(queue);
+      this.strings = strings;
+      this.bodies = db.newIterator(cf.get("bodies"), options);
+      this.states = db.newIterator(cf.get("states"), options);
+      synchronized (openScans) {
+        openScans.add(this);
+      }
+      bodies.seek(prefix);
+      states.seek(prefix);
+      next = advance();
+    }
+
+    private MessageRecord advance() {
+      while (bodies.isValid() && hasPrefix(bodies.key(), prefix)) {
         byte[] key = bodies.key();
         while (states.isValid() && Arrays.compareUnsigned(states.key(), key) < 0) {
           states.next();
         }
+        MessageRecord found = null;
         if (states.isValid() && Arrays.equals(states.key(), key)) {
-          if (prefix == null || !hasPrefix(key, prefix)) {
-            String q = Codec.queueOf(key);
-            prefix = Codec.queuePrefix(q);
-            list = queues.containsKey(q) ? out.computeIfAbsent(q, x -> new ArrayList<>()) : null;
-          }
-          if (list != null) {
-            list.add(Codec.message(bodies.value(), Codec.state(states.value()), strings));
-          }
+          found = Codec.message(bodies.value(), Codec.state(states.value()), strings);
         }
         bodies.next();
+        if (found != null) {
+          return found;
+        }
+      }
+      close();
+      return null;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return next != null;
+    }
+
+    @Override
+    public MessageRecord next() {
+      if (next == null) {
+        throw new java.util.NoSuchElementException();
+      }
+      MessageRecord out = next;
+      next = advance();
+      return out;
+    }
+
+    void close() {
+      bodies.close();
+      states.close();
+      options.close();
+      synchronized (openScans) {
+        openScans.remove(this);
       }
     }
-    return out;
   }
 
   /** Whether {@code key} is a message key of the queue whose {@link Codec#queuePrefix} is given. */
