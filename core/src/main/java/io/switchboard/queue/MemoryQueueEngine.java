@@ -426,23 +426,13 @@ final class MemoryQueueEngine implements QueueEngine {
 
   @Override
   public void ack(String queue, String receipt) {
-    run(
-        queue,
-        (q, now) -> {
-          q.ack(receipt, now);
-          return null;
-        });
+    act(queue, (q, now) -> q.ack(receipt, now));
   }
 
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
     Objects.requireNonNull(delay, "delay");
-    run(
-        queue,
-        (q, now) -> {
-          q.release(receipt, delay, toBack, now);
-          return null;
-        });
+    act(queue, (q, now) -> q.release(receipt, delay, toBack, now));
   }
 
   @Override
@@ -453,32 +443,17 @@ final class MemoryQueueEngine implements QueueEngine {
 
   @Override
   public void fail(String queue, String receipt) {
-    run(
-        queue,
-        (q, now) -> {
-          q.fail(receipt, now);
-          return null;
-        });
+    act(queue, (q, now) -> q.fail(receipt, now));
   }
 
   @Override
   public void deadLetter(String queue, String receipt) {
-    run(
-        queue,
-        (q, now) -> {
-          q.deadLetterLeased(receipt, now);
-          return null;
-        });
+    act(queue, (q, now) -> q.deadLetterLeased(receipt, now));
   }
 
   @Override
   public void deadLetterById(String queue, String id) {
-    run(
-        queue,
-        (q, now) -> {
-          q.deadLetterById(serialOf(id), id, now);
-          return null;
-        });
+    act(queue, (q, now) -> q.deadLetterById(serialOf(id), id, now));
   }
 
   @Override
@@ -494,12 +469,7 @@ final class MemoryQueueEngine implements QueueEngine {
 
   @Override
   public void remove(String queue, String id) {
-    run(
-        queue,
-        (q, now) -> {
-          q.remove(serialOf(id), id);
-          return null;
-        });
+    act(queue, (q, now) -> q.remove(serialOf(id), id));
   }
 
   @Override
@@ -600,6 +570,22 @@ final class MemoryQueueEngine implements QueueEngine {
     }
     deliver(moves);
     return result;
+  }
+
+  /** An operation that answers nothing. */
+  private void act(String queue, QueueAction action) {
+    run(
+        queue,
+        (q, now) -> {
+          action.apply(q, now);
+          return null;
+        });
+  }
+
+  /** A unit of work on one locked queue that answers nothing. */
+  @FunctionalInterface
+  interface QueueAction {
+    void apply(LocalQueue queue, long now);
   }
 
   /** A unit of work on one locked queue. */
