@@ -24,6 +24,11 @@ public abstract class QueueEngineModelTest {
   /** A fresh, empty engine on {@code clock}; closed by the test. */
   protected abstract QueueEngine newEngine(ManualClock clock);
 
+  /** How many seeds a run covers unless {@code switchboard.model.seeds} says otherwise. */
+  protected int defaultSeeds() {
+    return DEFAULT_SEEDS;
+  }
+
   @TestFactory
   Stream<DynamicTest> randomOperations_manySeeds_engineAgreesWithModel() {
     int steps = Integer.getInteger("switchboard.model.steps", DEFAULT_STEPS);
@@ -32,7 +37,7 @@ public abstract class QueueEngineModelTest {
         one != null
             ? LongStream.of(Long.parseLong(one))
             : LongStream.rangeClosed(
-                1, Integer.getInteger("switchboard.model.seeds", DEFAULT_SEEDS));
+                1, Integer.getInteger("switchboard.model.seeds", defaultSeeds()));
     return seeds.mapToObj(
         seed -> DynamicTest.dynamicTest("seed " + seed, () -> runSeed(seed, steps)));
   }
