@@ -96,7 +96,7 @@ final class MessageAttributes {
       return true;
     }
     if (pattern.endsWith(".*")) {
-      return name.startsWith(pattern.substring(0, pattern.length() - 1));
+      return name.startsWith(pattern.substring(0, pattern.length() - 2));
     }
     return pattern.equals(name);
   }

@@ -1,5 +1,6 @@
 package io.switchboard.server.sqs;
 
+import io.switchboard.client.SwitchboardClient;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import java.time.Duration;
@@ -14,6 +15,7 @@ final class SqsServer implements AutoCloseable {
 
   final SwitchboardServer server;
   final SqsClient sqs;
+  private final SwitchboardClient nativeApi;
 
   SqsServer() {
     server = SwitchboardServer.start(ServerConfig.forTests());
@@ -28,6 +30,12 @@ final class SqsServer implements AutoCloseable {
                     .apiCallTimeout(Duration.ofSeconds(30))
                     .build())
             .build();
+    nativeApi = SwitchboardClient.create(server.uri());
+  }
+
+  /** Long polls blocked on the queue, read through the native API. */
+  int waitingReceivers(String queue) {
+    return nativeApi.stats(queue).waitingReceivers();
   }
 
   String url(String name) {
@@ -37,6 +45,7 @@ final class SqsServer implements AutoCloseable {
   @Override
   public void close() {
     sqs.close();
+    nativeApi.close();
     server.stop();
   }
 }
