@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.switchboard.server.sqs.SqsApi;
 import java.util.Optional;
@@ -13,7 +14,7 @@ final class SqsRoute {
 
   static final Route ROUTE = new Route("POST", "/", "sqs", true, SqsRoute::handle);
 
-  private static final io.helidon.http.HeaderName TARGET = HeaderNames.create("X-Amz-Target");
+  private static final HeaderName TARGET = HeaderNames.create("X-Amz-Target");
 
   private SqsRoute() {}
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
@@ -143,7 +144,7 @@ public final class SqsApi {
     try {
       info = engine.createQueue(name, config);
     } catch (QueueException e) {
-      if (e.code() == io.switchboard.queue.ErrorCode.QUEUE_ALREADY_EXISTS) {
+      if (e.code() == ErrorCode.QUEUE_ALREADY_EXISTS) {
         throw SqsError.sender(
             "QueueNameExists",
             "A queue already exists with the same name and a different value for attribute(s): "
@@ -160,7 +161,7 @@ public final class SqsApi {
     try {
       return object().put("QueueUrl", QueueAddress.url(baseUrl, engine.queue(name).name()));
     } catch (QueueException e) {
-      if (e.code() == io.switchboard.queue.ErrorCode.QUEUE_NOT_FOUND) {
+      if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
         throw SqsError.queueDoesNotExist(name);
       }
       throw e;
