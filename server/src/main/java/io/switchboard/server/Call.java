@@ -69,7 +69,16 @@ final class Call {
     bytes();
   }
 
-  private byte[] bytes() {
+  ServerRequest request() {
+    return request;
+  }
+
+  ServerResponse response() {
+    return response;
+  }
+
+  /** The body's bytes, within the size limit. */
+  byte[] bytes() {
     long limit = config.maxBodyBytes();
     var declared = request.headers().contentLength();
     if (declared.isPresent() && declared.getAsLong() > limit) {

@@ -181,6 +181,7 @@ public final class SwitchboardServer implements AutoCloseable {
       routing.route(
           Method.create(route.method()), route.pattern(), (req, res) -> dispatch(route, req, res));
     }
+    routing.route(Method.POST, "/", (req, res) -> dispatch(SqsRoute.ROUTE, req, res));
     routing.any(this::noRoute);
   }
 

@@ -1,0 +1,386 @@
+package io.switchboard.server.sqs;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.SendResult;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * SendMessage, ReceiveMessage, DeleteMessage, ChangeMessageVisibility and their batches: each reads
+ * the SQS request, makes the engine calls and writes the SQS answer. FIFO rules that SQS words
+ * differently from the engine ({@code MissingParameter} for a group id) are checked here first.
+ */
+final class MessageActions {
+
+  private static final int MAX_BATCH_BYTES = 1_048_576;
+  private static final int MAX_VISIBILITY = 43_200;
+  private static final Set<String> SYSTEM_ATTRIBUTES =
+      Set.of(
+          "All",
+          "SenderId",
+          "SentTimestamp",
+          "ApproximateReceiveCount",
+          "ApproximateFirstReceiveTimestamp",
+          "SequenceNumber",
+          "MessageDeduplicationId",
+          "MessageGroupId",
+          "DeadLetterQueueSourceArn",
+          "AWSTraceHeader");
+
+  private MessageActions() {}
+
+  private static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  private static String queue(SqsRequest r) {
+    return QueueAddress.nameFromUrl(r.required("QueueUrl"));
+  }
+
+  private static boolean fifo(String queue) {
+    return queue.endsWith(".fifo");
+  }
+
+  // ---- send --------------------------------------------------------------------------------
+
+  /** A send entry read and checked, with what its answer needs. */
+  private record Outgoing(NewMessage message, Map<String, AttributeValue> system) {
+    int bytes() {
+      int n = message.body().getBytes(StandardCharsets.UTF_8).length;
+      for (var e : message.attributes().entrySet()) {
+        n += e.getKey().length() + e.getValue().sizeInBytes();
+      }
+      return n;
+    }
+  }
+
+  static ObjectNode send(QueueEngine engine, SqsRequest r) {
+    String queue = queue(r);
+    Outgoing out = outgoing(engine, queue, r);
+    return sent(object(), out, engine.send(queue, out.message()), fifo(queue));
+  }
+
+  private static Outgoing outgoing(QueueEngine engine, String queue, SqsRequest r) {
+    String body =
+        r.string("MessageBody").orElseThrow(() -> SqsError.missingParameter("MessageBody"));
+    if (body.isEmpty()) {
+      throw SqsError.invalidParameter("The request must contain a non-empty MessageBody.");
+    }
+    checkCharacters(body);
+    NewMessage.Builder b = NewMessage.builder(body);
+    b.attributes(MessageAttributes.read(r.objects("MessageAttributes")));
+    Map<String, AttributeValue> system =
+        MessageAttributes.read(r.objects("MessageSystemAttributes"));
+    var delay = r.integer("DelaySeconds", 0, 900);
+    var group = r.string("MessageGroupId");
+    var dedup = r.string("MessageDeduplicationId");
+    if (fifo(queue)) {
+      if (delay.isPresent()) {
+        throw SqsError.invalidParameter(
+            "Value "
+                + delay.getAsInt()
+                + " for parameter DelaySeconds is invalid. Reason: The"
+                + " request include parameter that is not valid for this queue type.");
+      }
+      b.groupId(group.orElseThrow(() -> SqsError.missingParameter("MessageGroupId")));
+      if (dedup.isPresent()) {
+        b.deduplicationId(dedup.get());
+      } else if (!engine.queue(queue).config().contentBasedDeduplication()) {
+        throw SqsError.invalidParameter(
+            "The queue should either have ContentBasedDeduplication enabled or"
+                + " MessageDeduplicationId provided explicitly");
+      }
+    } else {
+      if (dedup.isPresent()) {
+        throw SqsError.invalidParameter(
+            "The request include parameter MessageDeduplicationId that is not valid for this queue"
+                + " type");
+      }
+      delay.ifPresent(d -> b.delay(Duration.ofSeconds(d)));
+    }
+    return new Outgoing(b.build(), system);
+  }
+
+  /** SQS allows #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF. */
+  private static void checkCharacters(String body) {
+    body.codePoints()
+        .filter(
+            c ->
+                !(c == 0x9
+                    || c == 0xA
+                    || c == 0xD
+                    || (c >= 0x20 && c <= 0xD7FF)
+                    || (c >= 0xE000 && c <= 0xFFFD)
+                    || (c >= 0x10000 && c <= 0x10FFFF)))
+        .findFirst()
+        .ifPresent(
+            c -> {
+              throw SqsError.invalidParameter(
+                  "Invalid binary character '#x"
+                      + Integer.toHexString(c)
+                      + "' was found in the"
+                      + " message body, the set of allowed characters is #x9 | #xA | #xD | #x20 to"
+                      + " #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF");
+            });
+  }
+
+  private static ObjectNode sent(ObjectNode o, Outgoing out, SendResult result, boolean fifo) {
+    o.put("MessageId", result.id());
+    o.put("MD5OfMessageBody", MessageMd5.body(out.message().body()));
+    if (!out.message().attributes().isEmpty()) {
+      o.put("MD5OfMessageAttributes", MessageMd5.attributes(out.message().attributes()));
+    }
+    if (!out.system().isEmpty()) {
+      o.put("MD5OfMessageSystemAttributes", MessageMd5.attributes(out.system()));
+    }
+    if (fifo) {
+      o.put("SequenceNumber", Long.toString(result.sequence()));
+    }
+    return o;
+  }
+
+  static ObjectNode sendBatch(QueueEngine engine, SqsRequest r) {
+    String queue = queue(r);
+    List<SqsRequest> entries =
+        BatchEntries.check(r.list("Entries"), "SendMessageBatchRequestEntry");
+    Batch batch = new Batch();
+    List<String> ids = new ArrayList<>();
+    List<Outgoing> valid = new ArrayList<>();
+    int bytes = 0;
+    for (SqsRequest e : entries) {
+      String id = e.required("Id");
+      try {
+        Outgoing out = outgoing(engine, queue, e);
+        ids.add(id);
+        valid.add(out);
+        bytes += out.bytes();
+      } catch (SqsError error) {
+        batch.failed(id, error);
+      } catch (QueueException error) {
+        rethrowQueueLevel(error);
+        batch.failed(id, SqsError.of(error));
+      }
+    }
+    if (bytes > MAX_BATCH_BYTES) {
+      throw SqsError.legacySender(
+          "BatchRequestTooLong",
+          "Batch requests cannot be longer than "
+              + MAX_BATCH_BYTES
+              + " bytes. You have sent "
+              + bytes
+              + " bytes.");
+    }
+    List<SendResult> results = sendAll(engine, queue, valid, ids, batch);
+    for (int i = 0; i < results.size(); i++) {
+      if (results.get(i) != null) {
+        batch.successful(
+            sent(object().put("Id", ids.get(i)), valid.get(i), results.get(i), fifo(queue)));
+      }
+    }
+    return batch.answer();
+  }
+
+  /**
+   * Sends the valid entries as one engine batch, which is all or nothing; if the engine refuses it
+   * for one entry's sake, sends them one by one so that only the bad ones fail, as SQS does.
+   * Results are in entry order, {@code null} where an entry failed.
+   */
+  private static List<SendResult> sendAll(
+      QueueEngine engine, String queue, List<Outgoing> valid, List<String> ids, Batch batch) {
+    if (valid.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return engine.sendBatch(queue, valid.stream().map(Outgoing::message).toList());
+    } catch (QueueException e) {
+      rethrowQueueLevel(e);
+    }
+    List<SendResult> results = new ArrayList<>();
+    for (int i = 0; i < valid.size(); i++) {
+      try {
+        results.add(engine.send(queue, valid.get(i).message()));
+      } catch (QueueException e) {
+        rethrowQueueLevel(e);
+        batch.failed(ids.get(i), SqsError.of(e));
+        results.add(null);
+      }
+    }
+    return results;
+  }
+
+  /** Errors about the queue, not the entry, fail the whole request. */
+  private static void rethrowQueueLevel(QueueException e) {
+    if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
+      throw e;
+    }
+  }
+
+  // ---- receive -----------------------------------------------------------------------------
+
+  static ObjectNode receive(QueueEngine engine, SqsRequest r) {
+    String queue = queue(r);
+    ReceiveRequest.Builder b =
+        ReceiveRequest.builder().maxMessages(r.integer("MaxNumberOfMessages", 1, 10).orElse(1));
+    r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
+        .ifPresent(v -> b.visibilityTimeout(Duration.ofSeconds(v)));
+    r.integer("WaitTimeSeconds", 0, 20).ifPresent(w -> b.waitTime(Duration.ofSeconds(w)));
+    Set<String> system = new LinkedHashSet<>(r.strings("AttributeNames"));
+    system.addAll(r.strings("MessageSystemAttributeNames"));
+    for (String name : system) {
+      if (!SYSTEM_ATTRIBUTES.contains(name)) {
+        throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + name + ".");
+      }
+    }
+    List<String> attributeNames = r.strings("MessageAttributeNames");
+    r.string("ReceiveRequestAttemptId"); // accepted; retried receives are not deduplicated yet
+    List<Message> messages = engine.receive(queue, b.build());
+    ObjectNode o = object();
+    ArrayNode list = o.putArray("Messages");
+    for (Message m : messages) {
+      list.add(received(m, system, attributeNames));
+    }
+    return o;
+  }
+
+  private static ObjectNode received(Message m, Set<String> system, List<String> attributeNames) {
+    ObjectNode o = object();
+    o.put("MessageId", m.id());
+    o.put("ReceiptHandle", m.receipt().orElseThrow());
+    o.put("MD5OfBody", MessageMd5.body(m.body()));
+    o.put("Body", m.body());
+    ObjectNode attrs = o.putObject("Attributes");
+    boolean all = system.contains("All");
+    if (all || system.contains("SenderId")) {
+      attrs.put("SenderId", QueueAddress.ACCOUNT);
+    }
+    if (all || system.contains("SentTimestamp")) {
+      attrs.put("SentTimestamp", Long.toString(m.sentAt().toEpochMilli()));
+    }
+    if (all || system.contains("ApproximateReceiveCount")) {
+      attrs.put("ApproximateReceiveCount", Integer.toString(m.receiveCount()));
+    }
+    if (all || system.contains("ApproximateFirstReceiveTimestamp")) {
+      m.firstReceivedAt()
+          .ifPresent(
+              t -> attrs.put("ApproximateFirstReceiveTimestamp", Long.toString(t.toEpochMilli())));
+    }
+    if (all || system.contains("MessageGroupId")) {
+      m.groupId().ifPresent(g -> attrs.put("MessageGroupId", g));
+    }
+    if (all || system.contains("MessageDeduplicationId")) {
+      m.deduplicationId().ifPresent(d -> attrs.put("MessageDeduplicationId", d));
+    }
+    if ((all || system.contains("SequenceNumber")) && m.groupId().isPresent()) {
+      attrs.put("SequenceNumber", Long.toString(m.sequence()));
+    }
+    if (all || system.contains("DeadLetterQueueSourceArn")) {
+      m.deadLetterSource()
+          .ifPresent(s -> attrs.put("DeadLetterQueueSourceArn", QueueAddress.arn(s)));
+    }
+    if (attrs.isEmpty()) {
+      o.remove("Attributes");
+    }
+    Map<String, AttributeValue> selected = MessageAttributes.select(m.attributes(), attributeNames);
+    if (!selected.isEmpty()) {
+      o.set("MessageAttributes", MessageAttributes.write(selected));
+      o.put("MD5OfMessageAttributes", MessageMd5.attributes(selected));
+    }
+    return o;
+  }
+
+  // ---- delete, change visibility -----------------------------------------------------------
+
+  static ObjectNode delete(QueueEngine engine, SqsRequest r) {
+    engine.ack(queue(r), r.required("ReceiptHandle"));
+    return object();
+  }
+
+  static ObjectNode changeVisibility(QueueEngine engine, SqsRequest r) {
+    String queue = queue(r);
+    String receipt = r.required("ReceiptHandle");
+    int timeout =
+        r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
+            .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
+    engine.extend(queue, receipt, Duration.ofSeconds(timeout));
+    return object();
+  }
+
+  static ObjectNode deleteBatch(QueueEngine engine, SqsRequest r) {
+    String queue = queue(r);
+    Batch batch = new Batch();
+    for (SqsRequest e : BatchEntries.check(r.list("Entries"), "DeleteMessageBatchRequestEntry")) {
+      batch.run(e, () -> engine.ack(queue, e.required("ReceiptHandle")));
+    }
+    return batch.answer();
+  }
+
+  static ObjectNode changeVisibilityBatch(QueueEngine engine, SqsRequest r) {
+    String queue = queue(r);
+    Batch batch = new Batch();
+    for (SqsRequest e :
+        BatchEntries.check(r.list("Entries"), "ChangeMessageVisibilityBatchRequestEntry")) {
+      batch.run(
+          e,
+          () -> {
+            String receipt = e.required("ReceiptHandle");
+            int timeout =
+                e.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
+                    .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
+            engine.extend(queue, receipt, Duration.ofSeconds(timeout));
+          });
+    }
+    return batch.answer();
+  }
+
+  /** The Successful and Failed lists of a batch answer. */
+  private static final class Batch {
+    private final ObjectNode answer = object();
+    private final ArrayNode successful = answer.putArray("Successful");
+    private final ArrayNode failed = answer.putArray("Failed");
+
+    void successful(ObjectNode entry) {
+      successful.add(entry);
+    }
+
+    void failed(String id, SqsError e) {
+      failed.add(
+          object()
+              .put("Id", id)
+              .put("SenderFault", e.senderFault())
+              .put("Code", e.code())
+              .put("Message", e.getMessage()));
+    }
+
+    /** Runs one entry's engine call: success, or a per-entry failure. */
+    void run(SqsRequest entry, Runnable call) {
+      String id = entry.required("Id");
+      try {
+        call.run();
+        successful(object().put("Id", id));
+      } catch (SqsError e) {
+        failed(id, e);
+      } catch (QueueException e) {
+        rethrowQueueLevel(e);
+        failed(id, SqsError.of(e));
+      }
+    }
+
+    ObjectNode answer() {
+      return answer;
+    }
+  }
+}

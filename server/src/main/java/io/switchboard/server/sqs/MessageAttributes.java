@@ -1,0 +1,120 @@
+package io.switchboard.server.sqs;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.QueueException;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SQS message attributes ({@code {"DataType": "Number.int", "StringValue": "7"}}) mapped to the
+ * engine's {@link AttributeValue}s and back. The data type is kept whole, custom label included,
+ * and numbers keep the text sent, so an attribute round-trips byte for byte and its MD5 matches.
+ * The engine's native {@code StringList} has no SQS form: SQS callers never see such attributes.
+ */
+final class MessageAttributes {
+
+  static final int MAX_ATTRIBUTES = 10;
+
+  private MessageAttributes() {}
+
+  static Map<String, AttributeValue> read(Map<String, SqsRequest> attributes) {
+    if (attributes.size() > MAX_ATTRIBUTES) {
+      throw SqsError.invalidParameter(
+          "Number of message attributes ["
+              + attributes.size()
+              + "] exceeds the allowed maximum ["
+              + MAX_ATTRIBUTES
+              + "].");
+    }
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    for (var e : attributes.entrySet()) {
+      out.put(e.getKey(), value(e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
+  private static AttributeValue value(String name, SqsRequest a) {
+    String type = a.string("DataType").orElseThrow(() -> missing(name, "DataType"));
+    String base = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
+    try {
+      return switch (base) {
+        case "String" ->
+            new AttributeValue.StringValue(
+                type, a.string("StringValue").orElseThrow(() -> missing(name, "StringValue")));
+        case "Number" ->
+            new AttributeValue.NumberValue(
+                type, a.string("StringValue").orElseThrow(() -> missing(name, "StringValue")));
+        case "Binary" ->
+            new AttributeValue.BinaryValue(
+                type,
+                Base64.getDecoder()
+                    .decode(
+                        a.string("BinaryValue").orElseThrow(() -> missing(name, "BinaryValue"))));
+        default ->
+            throw SqsError.invalidParameter(
+                "The type of message (user) attribute '"
+                    + name
+                    + "' is invalid. You must use only the following supported type prefixes:"
+                    + " Binary, Number, String.");
+      };
+    } catch (QueueException | IllegalArgumentException e) {
+      throw SqsError.invalidParameter(
+          "Message (user) attribute '" + name + "' is invalid: " + e.getMessage());
+    }
+  }
+
+  private static SqsError missing(String name, String field) {
+    return SqsError.invalidParameter(
+        "The message (user) attribute '" + name + "' must contain a non-empty " + field + ".");
+  }
+
+  /**
+   * The attributes a receive asked for: {@code All} or {@code .*} for every one, {@code prefix.*}
+   * for those starting with the prefix, otherwise exact names.
+   */
+  static Map<String, AttributeValue> select(
+      Map<String, AttributeValue> attributes, List<String> names) {
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    if (names.isEmpty()) {
+      return out;
+    }
+    for (var e : attributes.entrySet()) {
+      if (!(e.getValue() instanceof AttributeValue.StringListValue)
+          && names.stream().anyMatch(n -> matches(n, e.getKey()))) {
+        out.put(e.getKey(), e.getValue());
+      }
+    }
+    return out;
+  }
+
+  private static boolean matches(String pattern, String name) {
+    if (pattern.equals("All") || pattern.equals(".*")) {
+      return true;
+    }
+    if (pattern.endsWith(".*")) {
+      return name.startsWith(pattern.substring(0, pattern.length() - 2));
+    }
+    return pattern.equals(name);
+  }
+
+  static ObjectNode write(Map<String, AttributeValue> attributes) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    attributes.forEach(
+        (name, v) -> {
+          ObjectNode a = out.putObject(name).put("DataType", v.dataType());
+          switch (v) {
+            case AttributeValue.StringValue s -> a.put("StringValue", s.value());
+            case AttributeValue.NumberValue n -> a.put("StringValue", n.value());
+            case AttributeValue.BinaryValue b ->
+                a.put("BinaryValue", Base64.getEncoder().encodeToString(b.value()));
+            case AttributeValue.StringListValue l ->
+                throw new IllegalArgumentException("StringList has no SQS form");
+          }
+        });
+    return out;
+  }
+}

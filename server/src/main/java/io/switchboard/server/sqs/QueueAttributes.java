@@ -1,0 +1,194 @@
+package io.switchboard.server.sqs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.queue.DedupScope;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * SQS queue attributes, mapped to and from the engine's {@link QueueConfig} and {@link QueueStats}.
+ * Values travel as strings, as SQS sends them. Ranges are SQS's, which are also the engine's.
+ */
+final class QueueAttributes {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Attributes a caller can set, in the order GetQueueAttributes lists them. */
+  static final List<String> SETTABLE =
+      List.of(
+          "VisibilityTimeout",
+          "DelaySeconds",
+          "MessageRetentionPeriod",
+          "MaximumMessageSize",
+          "ReceiveMessageWaitTimeSeconds",
+          "RedrivePolicy",
+          "FifoQueue",
+          "ContentBasedDeduplication",
+          "DeduplicationScope");
+
+  private static final List<String> READ_ONLY =
+      List.of(
+          "ApproximateNumberOfMessages",
+          "ApproximateNumberOfMessagesNotVisible",
+          "ApproximateNumberOfMessagesDelayed",
+          "CreatedTimestamp",
+          "QueueArn");
+
+  private static final Set<String> FIFO_ONLY =
+      Set.of("FifoQueue", "ContentBasedDeduplication", "DeduplicationScope");
+
+  private QueueAttributes() {}
+
+  /**
+   * Applies {@code attributes} to {@code config}. {@code creating} allows {@code FifoQueue}, which
+   * only CreateQueue may name.
+   */
+  static QueueConfig apply(
+      String name,
+      boolean fifo,
+      Map<String, String> attributes,
+      QueueConfig config,
+      boolean creating) {
+    QueueConfig.Builder b = config.toBuilder();
+    for (var e : attributes.entrySet()) {
+      String key = e.getKey();
+      String value = e.getValue();
+      if (FIFO_ONLY.contains(key) && !fifo && !(key.equals("FifoQueue") && value.equals("false"))) {
+        throw SqsError.sender(
+            "InvalidAttributeName", "Unknown Attribute " + key + " (FIFO queues only).");
+      }
+      switch (key) {
+        case "VisibilityTimeout" -> b.visibilityTimeout(seconds(key, value, 0, 43_200));
+        case "DelaySeconds" -> b.delay(seconds(key, value, 0, 900));
+        case "MessageRetentionPeriod" -> b.retention(seconds(key, value, 60, 1_209_600));
+        case "MaximumMessageSize" -> b.maxMessageSize(integer(key, value, 1024, 1_048_576));
+        case "ReceiveMessageWaitTimeSeconds" -> b.receiveWait(seconds(key, value, 0, 20));
+        case "RedrivePolicy" -> redrivePolicy(b, value);
+        case "FifoQueue" -> {
+          if (!creating) {
+            throw SqsError.sender(
+                "InvalidAttributeName", "FifoQueue can only be set when the queue is created.");
+          }
+          if (bool(key, value) != fifo) {
+            throw invalidValue(key, "a FIFO queue's name must end with .fifo, and only its must");
+          }
+        }
+        case "ContentBasedDeduplication" -> b.contentBasedDeduplication(bool(key, value));
+        case "DeduplicationScope" ->
+            b.dedupScope(
+                switch (value) {
+                  case "queue" -> DedupScope.QUEUE;
+                  case "messageGroup" -> DedupScope.GROUP;
+                  default -> throw invalidValue(key, "must be queue or messageGroup");
+                });
+        default -> throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + key + ".");
+      }
+    }
+    if (creating && fifo && !"true".equals(attributes.get("FifoQueue"))) {
+      throw invalidValue("FifoQueue", "a queue named .fifo must be created with FifoQueue=true");
+    }
+    return b.build();
+  }
+
+  private static void redrivePolicy(QueueConfig.Builder b, String value) {
+    if (value.isEmpty()) {
+      b.noDeadLetter();
+      return;
+    }
+    JsonNode policy;
+    try {
+      policy = MAPPER.readTree(value);
+    } catch (IOException e) {
+      throw invalidValue("RedrivePolicy", "must be a JSON object");
+    }
+    JsonNode arn = policy == null ? null : policy.get("deadLetterTargetArn");
+    JsonNode count = policy == null ? null : policy.get("maxReceiveCount");
+    if (arn == null || !arn.isTextual() || count == null) {
+      throw invalidValue("RedrivePolicy", "needs deadLetterTargetArn and maxReceiveCount");
+    }
+    int max = integer("maxReceiveCount", count.asText(), 1, 1000);
+    b.deadLetter(QueueAddress.nameFromArn(arn.asText()), max);
+  }
+
+  /** The attributes named (or all for {@code All}) of a queue. */
+  static Map<String, String> read(QueueInfo info, QueueStats stats, List<String> names) {
+    Map<String, String> all = new LinkedHashMap<>();
+    QueueConfig c = info.config();
+    all.put("VisibilityTimeout", Long.toString(c.visibilityTimeout().toSeconds()));
+    all.put("DelaySeconds", Long.toString(c.delay().toSeconds()));
+    all.put("MessageRetentionPeriod", Long.toString(c.retention().toSeconds()));
+    all.put("MaximumMessageSize", Integer.toString(c.maxMessageSize()));
+    all.put("ReceiveMessageWaitTimeSeconds", Long.toString(c.receiveWait().toSeconds()));
+    c.deadLetter()
+        .ifPresent(
+            d ->
+                all.put(
+                    "RedrivePolicy",
+                    MAPPER
+                        .createObjectNode()
+                        .put("deadLetterTargetArn", QueueAddress.arn(d.target()))
+                        .put("maxReceiveCount", d.maxReceiveCount())
+                        .toString()));
+    if (info.grouped()) {
+      all.put("FifoQueue", "true");
+      all.put("ContentBasedDeduplication", Boolean.toString(c.contentBasedDeduplication()));
+      all.put("DeduplicationScope", c.dedupScope() == DedupScope.GROUP ? "messageGroup" : "queue");
+    }
+    all.put("ApproximateNumberOfMessages", Long.toString(stats.available()));
+    all.put("ApproximateNumberOfMessagesNotVisible", Long.toString(stats.inFlight()));
+    all.put("ApproximateNumberOfMessagesDelayed", Long.toString(stats.delayed()));
+    all.put("CreatedTimestamp", Long.toString(info.createdAt().getEpochSecond()));
+    all.put("QueueArn", QueueAddress.arn(info.name()));
+    if (names.contains("All")) {
+      return all;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String n : names) {
+      if (!SETTABLE.contains(n) && !READ_ONLY.contains(n)) {
+        throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + n + ".");
+      }
+      if (all.containsKey(n)) {
+        out.put(n, all.get(n));
+      }
+    }
+    return out;
+  }
+
+  private static Duration seconds(String key, String value, int min, int max) {
+    return Duration.ofSeconds(integer(key, value, min, max));
+  }
+
+  private static int integer(String key, String value, int min, int max) {
+    int v;
+    try {
+      v = Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw invalidValue(key, "must be an integer " + min + ".." + max + ", got '" + value + "'");
+    }
+    if (v < min || v > max) {
+      throw invalidValue(key, "must be " + min + ".." + max + ", got " + v);
+    }
+    return v;
+  }
+
+  private static boolean bool(String key, String value) {
+    return switch (value) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw invalidValue(key, "must be true or false, got '" + value + "'");
+    };
+  }
+
+  private static SqsError invalidValue(String key, String reason) {
+    return SqsError.sender(
+        "InvalidAttributeValue", "Invalid value for the parameter " + key + ": " + reason + ".");
+  }
+}

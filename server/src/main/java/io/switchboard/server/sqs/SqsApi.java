@@ -1,0 +1,242 @@
+package io.switchboard.server.sqs;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Amazon SQS over the AWS JSON 1.0 protocol ({@code docs/sqs.md}): {@code POST /} with {@code
+ * X-Amz-Target: AmazonSQS.<Action>} and a JSON body. Free of HTTP-framework types: the server hands
+ * over the target header, the body and the base URL that queue URLs are made of, and writes the
+ * {@link Answer} back. Every failure becomes an SQS error shape here, never the native one, because
+ * SDKs parse nothing else.
+ *
+ * <p>SigV4 {@code Authorization} headers are accepted and not verified (yet).
+ */
+public final class SqsApi {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqsApi.class);
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final String TARGET_PREFIX = "AmazonSQS.";
+  private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+
+  /** What to send back. */
+  public record Answer(int status, Map<String, String> headers, byte[] body) {}
+
+  @FunctionalInterface
+  private interface Action {
+    ObjectNode run(QueueEngine engine, String baseUrl, SqsRequest request);
+  }
+
+  private static final Map<String, Action> ACTIONS =
+      Map.ofEntries(
+          Map.entry("CreateQueue", SqsApi::createQueue),
+          Map.entry("GetQueueUrl", SqsApi::getQueueUrl),
+          Map.entry("ListQueues", SqsApi::listQueues),
+          Map.entry("DeleteQueue", (e, b, r) -> deleteQueue(e, r)),
+          Map.entry("GetQueueAttributes", (e, b, r) -> getQueueAttributes(e, r)),
+          Map.entry("SetQueueAttributes", (e, b, r) -> setQueueAttributes(e, r)),
+          Map.entry("PurgeQueue", (e, b, r) -> purgeQueue(e, r)),
+          Map.entry("SendMessage", (e, b, r) -> MessageActions.send(e, r)),
+          Map.entry("SendMessageBatch", (e, b, r) -> MessageActions.sendBatch(e, r)),
+          Map.entry("ReceiveMessage", (e, b, r) -> MessageActions.receive(e, r)),
+          Map.entry("DeleteMessage", (e, b, r) -> MessageActions.delete(e, r)),
+          Map.entry("DeleteMessageBatch", (e, b, r) -> MessageActions.deleteBatch(e, r)),
+          Map.entry("ChangeMessageVisibility", (e, b, r) -> MessageActions.changeVisibility(e, r)),
+          Map.entry(
+              "ChangeMessageVisibilityBatch",
+              (e, b, r) -> MessageActions.changeVisibilityBatch(e, r)));
+
+  private SqsApi() {}
+
+  /** The action an {@code X-Amz-Target} names, for metrics; empty if it names none. */
+  public static Optional<String> action(Optional<String> target) {
+    return target
+        .filter(t -> t.startsWith(TARGET_PREFIX))
+        .map(t -> t.substring(TARGET_PREFIX.length()));
+  }
+
+  /**
+   * Serves one request.
+   *
+   * @param target the {@code X-Amz-Target} header
+   * @param baseUrl scheme, host and port the caller reached us at, e.g. {@code
+   *     http://localhost:8080}
+   */
+  public static Answer handle(
+      QueueEngine engine, Optional<String> target, byte[] body, String baseUrl) {
+    try {
+      String name =
+          action(target)
+              .orElseThrow(
+                  () ->
+                      SqsError.sender(
+                          "InvalidAction",
+                          "X-Amz-Target must be AmazonSQS.<Action>, got "
+                              + target.map(t -> "'" + t + "'").orElse("none")));
+      Action action = ACTIONS.get(name);
+      if (action == null) {
+        throw SqsError.sender(
+            "InvalidAction", "The action " + name + " is not valid for this endpoint.");
+      }
+      return ok(action.run(engine, baseUrl, SqsRequest.parse(body)));
+    } catch (SqsError e) {
+      return error(e);
+    } catch (QueueException e) {
+      return error(SqsError.of(e));
+    } catch (RuntimeException e) {
+      LOG.atError().addKeyValue("target", target.orElse("")).setCause(e).log("sqs request failed");
+      return error(SqsError.internal("internal error: " + e));
+    }
+  }
+
+  private static Answer ok(ObjectNode body) {
+    return new Answer(200, Map.of("Content-Type", CONTENT_TYPE), bytes(body));
+  }
+
+  private static Answer error(SqsError e) {
+    ObjectNode body =
+        JsonNodeFactory.instance
+            .objectNode()
+            .put("__type", "com.amazonaws.sqs#" + e.code())
+            .put("message", e.getMessage());
+    return new Answer(
+        e.status(),
+        Map.of(
+            "Content-Type",
+            CONTENT_TYPE,
+            "x-amzn-query-error",
+            e.queryCode() + ";" + (e.senderFault() ? "Sender" : "Receiver")),
+        bytes(body));
+  }
+
+  private static byte[] bytes(ObjectNode node) {
+    return node.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String queue(SqsRequest r) {
+    return QueueAddress.nameFromUrl(r.required("QueueUrl"));
+  }
+
+  // ---- queue actions -----------------------------------------------------------------------
+
+  private static ObjectNode createQueue(QueueEngine engine, String baseUrl, SqsRequest r) {
+    String name = r.required("QueueName");
+    Map<String, String> attributes = r.stringMap("Attributes");
+    r.stringMap("tags"); // read for its shape; tags are not kept yet
+    QueueConfig config =
+        QueueAttributes.apply(
+            name, name.endsWith(".fifo"), attributes, QueueConfig.defaults(), true);
+    QueueInfo info;
+    try {
+      info = engine.createQueue(name, config);
+    } catch (QueueException e) {
+      if (e.code() == ErrorCode.QUEUE_ALREADY_EXISTS) {
+        throw SqsError.sender(
+            "QueueNameExists",
+            "A queue already exists with the same name and a different value for attribute(s): "
+                + e.getMessage());
+      }
+      throw e;
+    }
+    return object().put("QueueUrl", QueueAddress.url(baseUrl, info.name()));
+  }
+
+  private static ObjectNode getQueueUrl(QueueEngine engine, String baseUrl, SqsRequest r) {
+    String name = r.required("QueueName");
+    r.string("QueueOwnerAWSAccountId");
+    try {
+      return object().put("QueueUrl", QueueAddress.url(baseUrl, engine.queue(name).name()));
+    } catch (QueueException e) {
+      if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
+        throw SqsError.queueDoesNotExist(name);
+      }
+      throw e;
+    }
+  }
+
+  /** Pages by name: the token is the last name of the previous page. */
+  private static ObjectNode listQueues(QueueEngine engine, String baseUrl, SqsRequest r) {
+    String prefix = r.string("QueueNamePrefix").orElse("");
+    var max = r.integer("MaxResults", 1, 1000);
+    Optional<String> after = r.string("NextToken").map(SqsApi::decodeToken);
+    List<String> names =
+        engine.listQueues(prefix).stream()
+            .map(QueueInfo::name)
+            .sorted()
+            .filter(n -> after.isEmpty() || n.compareTo(after.get()) > 0)
+            .toList();
+    int limit = max.orElse(1000);
+    List<String> page = names.subList(0, Math.min(limit, names.size()));
+    ObjectNode o = object();
+    ArrayNode urls = o.putArray("QueueUrls");
+    page.forEach(n -> urls.add(QueueAddress.url(baseUrl, n)));
+    if (max.isPresent() && names.size() > page.size()) {
+      o.put("NextToken", encodeToken(page.get(page.size() - 1)));
+    }
+    return o;
+  }
+
+  private static String encodeToken(String lastName) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(lastName.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String decodeToken(String token) {
+    try {
+      return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw SqsError.invalidParameter("Invalid NextToken value.");
+    }
+  }
+
+  private static ObjectNode deleteQueue(QueueEngine engine, SqsRequest r) {
+    engine.deleteQueue(queue(r));
+    return object();
+  }
+
+  private static ObjectNode purgeQueue(QueueEngine engine, SqsRequest r) {
+    engine.purge(queue(r));
+    return object();
+  }
+
+  private static ObjectNode getQueueAttributes(QueueEngine engine, SqsRequest r) {
+    String name = queue(r);
+    List<String> names = r.strings("AttributeNames");
+    ObjectNode o = object();
+    if (names.isEmpty()) {
+      return o;
+    }
+    Map<String, String> attrs = QueueAttributes.read(engine.queue(name), engine.stats(name), names);
+    ObjectNode a = o.putObject("Attributes");
+    attrs.forEach(a::put);
+    return o;
+  }
+
+  private static ObjectNode setQueueAttributes(QueueEngine engine, SqsRequest r) {
+    String name = queue(r);
+    Map<String, String> attributes = r.stringMap("Attributes");
+    QueueInfo info = engine.queue(name);
+    engine.updateQueue(
+        name, QueueAttributes.apply(name, info.grouped(), attributes, info.config(), false));
+    return object();
+  }
+
+  private static ObjectNode object() {
+    return MAPPER.createObjectNode();
+  }
+}

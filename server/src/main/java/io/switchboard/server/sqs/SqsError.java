@@ -1,0 +1,92 @@
+package io.switchboard.server.sqs;
+
+import io.switchboard.queue.QueueException;
+
+/**
+ * An error in SQS terms: the code that goes into {@code __type} (the JSON protocol's error shape,
+ * {@code com.amazonaws.sqs#<code>}), the legacy query-protocol code that goes into the {@code
+ * x-amzn-query-error} header (SDKs built for the JSON protocol read it to keep old error codes),
+ * whether the caller is at fault, and the HTTP status.
+ */
+final class SqsError extends RuntimeException {
+
+  private final String code;
+  private final String queryCode;
+  private final boolean senderFault;
+  private final int status;
+
+  private SqsError(String code, String queryCode, boolean senderFault, int status, String message) {
+    super(message);
+    this.code = code;
+    this.queryCode = queryCode;
+    this.senderFault = senderFault;
+    this.status = status;
+  }
+
+  /** A client error whose legacy code is the same as its code. */
+  static SqsError sender(String code, String message) {
+    return new SqsError(code, code, true, 400, message);
+  }
+
+  /** A client error whose legacy code is {@code AWS.SimpleQueueService.<code>}. */
+  static SqsError legacySender(String code, String message) {
+    return new SqsError(code, "AWS.SimpleQueueService." + code, true, 400, message);
+  }
+
+  static SqsError invalidParameter(String message) {
+    return sender("InvalidParameterValue", message);
+  }
+
+  static SqsError missingParameter(String name) {
+    return sender("MissingParameter", "The request must contain the parameter " + name + ".");
+  }
+
+  static SqsError queueDoesNotExist(String queue) {
+    return new SqsError(
+        "QueueDoesNotExist",
+        "AWS.SimpleQueueService.NonExistentQueue",
+        true,
+        400,
+        "The specified queue does not exist: " + queue);
+  }
+
+  static SqsError internal(String message) {
+    return new SqsError("InternalFailure", "InternalFailure", false, 500, message);
+  }
+
+  /** The SQS error for an engine error, keeping the engine's message (it names field and range). */
+  static SqsError of(QueueException e) {
+    String m = e.getMessage();
+    return switch (e.code()) {
+      case QUEUE_NOT_FOUND ->
+          new SqsError(
+              "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", true, 400, m);
+      case QUEUE_ALREADY_EXISTS ->
+          new SqsError("QueueNameExists", "QueueAlreadyExists", true, 400, m);
+      case RECEIPT_INVALID, RECEIPT_STALE, MESSAGE_NOT_FOUND -> sender("ReceiptHandleIsInvalid", m);
+      case MESSAGE_NOT_IN_FLIGHT -> legacySender("MessageNotInflight", m);
+      case INVALID_ARGUMENT, INVALID_SELECTOR, MESSAGE_TOO_LARGE, CONFLICT -> invalidParameter(m);
+      case BATCH_TOO_LARGE -> legacySender("BatchRequestTooLong", m);
+      case TOO_MANY_QUEUES -> sender("OverLimit", m);
+      case QUEUE_FULL -> new SqsError("RequestThrottled", "RequestThrottled", true, 400, m);
+      case TASK_NOT_FOUND -> sender("ResourceNotFoundException", m);
+      case UNAVAILABLE -> new SqsError("ServiceUnavailable", "ServiceUnavailable", false, 503, m);
+    };
+  }
+
+  String code() {
+    return code;
+  }
+
+  String queryCode() {
+    return queryCode;
+  }
+
+  boolean senderFault() {
+    return senderFault;
+  }
+
+  int status() {
+    return status;
+  }
+}
