@@ -23,7 +23,13 @@ enum SystemClock implements Clock {
   @Override
   public long parkNanosUntil(long deadlineMillis) {
     long remaining = deadlineMillis - millis();
-    return remaining <= 0 ? 0 : Math.multiplyExact(remaining, NANOS_PER_MILLI);
+    if (remaining <= 0) {
+      return 0;
+    }
+    // Long.MAX_VALUE ("no deadline") and other far deadlines saturate instead of overflowing.
+    return remaining >= Long.MAX_VALUE / NANOS_PER_MILLI
+        ? Long.MAX_VALUE
+        : remaining * NANOS_PER_MILLI;
   }
 
   @Override

@@ -45,4 +45,13 @@ class ManualClockTest {
       previous = now;
     }
   }
+
+  @Test
+  void systemClock_parkNanosUntilFarDeadline_saturatesInsteadOfOverflowing() {
+    Clock clock = Clock.system();
+    assertEquals(Long.MAX_VALUE, clock.parkNanosUntil(Long.MAX_VALUE));
+    assertEquals(0, clock.parkNanosUntil(clock.millis() - 1));
+    long oneSecond = clock.parkNanosUntil(clock.millis() + 1000);
+    assertEquals(true, oneSecond > 0 && oneSecond <= 1_000_000_000L, "got " + oneSecond);
+  }
 }
