@@ -13,6 +13,7 @@ import io.switchboard.routing.Presence;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.RoutingStats;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,19 @@ final class RoutingApi implements AutoCloseable {
       throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
     }
     return r;
+  }
+
+  /** The router's statistics, if it is open. */
+  Optional<RoutingStats> stats() {
+    Router r = router;
+    if (r == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(r.stats());
+    } catch (RoutingException closed) {
+      return Optional.empty();
+    }
   }
 
   /** Ends the event streams (a stopping server does not wait for them). */

@@ -293,6 +293,7 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private void metrics(Call call) {
     call.queryOnly();
+    routingApi.stats().ifPresent(metrics::routing);
     call.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape(engine));
   }
 

@@ -129,6 +129,15 @@ class RoutingApiTest {
     assertEquals(1, stats.at("/overall/answered").asInt(), stats.toString());
     assertEquals(3, stats.at("/agentsByPresence/available").asInt());
     assertTrue(stats.at("/occupancyByChannel/voice").asDouble() > 0.99, stats.toString());
+
+    String metrics = http.get("/metrics").text();
+    assertTrue(metrics.contains("switchboard_routing_agents{presence=\"available\"} 3.0"), metrics);
+    assertTrue(
+        metrics.contains(
+            "switchboard_routing_contacts_waiting{channel=\"all\",requirements=\"all\"} 1.0"),
+        metrics);
+    assertTrue(metrics.contains("switchboard_routing_occupancy{channel=\"voice\"} 1.0"), metrics);
+    assertTrue(metrics.contains("switchboard_routing_service_level{"), metrics);
   }
 
   @Test
