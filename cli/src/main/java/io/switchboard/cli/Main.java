@@ -18,8 +18,8 @@ import picocli.CommandLine.Command;
  *   <tr><td>0</td><td>done</td></tr>
  *   <tr><td>1</td><td>server error (5xx) or an unexpected failure</td></tr>
  *   <tr><td>2</td><td>usage: unknown command, bad flag, bad server configuration</td></tr>
- *   <tr><td>3</td><td>not found: queue, message, redrive task</td></tr>
- *   <tr><td>4</td><td>conflict: stale receipt, queue exists, not in flight, ...</td></tr>
+ *   <tr><td>3</td><td>not found: queue, message, redrive task, agent, contact, reservation</td></tr>
+ *   <tr><td>4</td><td>conflict: stale receipt, queue exists, not in flight, offer expired, ...</td></tr>
  *   <tr><td>5</td><td>refused input: invalid argument or selector, too large</td></tr>
  *   <tr><td>6</td><td>unavailable: cannot connect, timed out, queue full, server starting or
  *       stopping</td></tr>
@@ -48,6 +48,10 @@ import picocli.CommandLine.Command;
       ByIdCommands.Remove.class,
       ByIdCommands.Restore.class,
       RedriveCommand.class,
+      RoutingCommands.Agents.class,
+      RoutingCommands.Contacts.class,
+      RoutingCommands.Reservations.class,
+      RoutingCommands.Routing.class,
       Main.TourCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -80,6 +84,10 @@ public final class Main implements Runnable {
           "remove",
           "restore",
           "redrive",
+          "agents",
+          "contacts",
+          "reservations",
+          "routing",
           "tour",
           "help",
           "--help",

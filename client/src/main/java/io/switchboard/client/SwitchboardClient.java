@@ -357,7 +357,12 @@ public final class SwitchboardClient implements QueueEngine {
     return queuePath(queue) + "/leases/" + Paths.encode(receipt) + "/" + action;
   }
 
-  private JsonFields call(String method, String path, JsonNode body) {
+  /** The routing API of the server: agents, contacts, reservations, statistics. */
+  public RoutingClient routing() {
+    return new RoutingClient(this);
+  }
+
+  JsonFields call(String method, String path, JsonNode body) {
     return call(method, path, body, requestTimeout);
   }
 

@@ -2,6 +2,7 @@ package io.switchboard.client;
 
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
+import io.switchboard.routing.RoutingErrorCode;
 import java.util.Optional;
 
 /**
@@ -38,6 +39,15 @@ public final class SwitchboardException extends QueueException {
   /** The error code as the server sent it, e.g. {@code RECEIPT_STALE} or {@code UNKNOWN_FIELD}. */
   public String wireCode() {
     return wireCode;
+  }
+
+  /** The router's code, if the wire code is one of them (errors of {@link RoutingClient}). */
+  public Optional<RoutingErrorCode> routingCode() {
+    try {
+      return Optional.of(RoutingErrorCode.valueOf(wireCode));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /** The engine's code, if the wire code is one of them. */

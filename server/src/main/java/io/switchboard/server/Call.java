@@ -12,6 +12,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -121,6 +122,24 @@ final class Call {
               + "; known: "
               + (allowed.length == 0 ? "none" : String.join(", ", allowed)));
     }
+  }
+
+  /** A request header's first value. */
+  Optional<String> header(String name) {
+    var v = request.headers().first(HeaderNames.create(name));
+    return v.isPresent() ? Optional.of(v.get()) : Optional.empty();
+  }
+
+  /**
+   * Starts a streamed 200 answer of {@code contentType} and hands over its body; each flush sends
+   * what was written so far (chunked).
+   */
+  OutputStream stream(String contentType) {
+    status = 200;
+    response.status(Status.OK_200);
+    response.header(HeaderNames.CONTENT_TYPE, contentType);
+    response.header(HeaderNames.CACHE_CONTROL, "no-cache");
+    return response.outputStream();
   }
 
   Optional<String> query(String name) {

@@ -15,6 +15,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
+import io.switchboard.routing.RoutingStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +37,8 @@ import java.util.function.ToDoubleFunction;
  * <p>Names: {@code switchboard_http_requests_seconds{operation,status}}, {@code
  * switchboard_queue_messages{queue,state}}, {@code switchboard_queue_oldest_age_seconds{queue}},
  * {@code switchboard_queue_waiting_receivers{queue}}, {@code
- * switchboard_queue_events_total{queue,event}}, plus JVM and process meters.
+ * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics}, plus
+ * JVM and process meters.
  */
 final class ServerMetrics {
 
@@ -56,6 +58,7 @@ final class ServerMetrics {
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private final Map<String, QueueMeters> queues = new HashMap<>();
   private final ReentrantLock scrapeLock = new ReentrantLock();
+  private final RoutingMetrics routing = new RoutingMetrics(registry);
 
   ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -76,6 +79,16 @@ final class ServerMetrics {
                     .serviceLevelObjectives(LATENCY_BUCKETS)
                     .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Takes the routing figures that the next scrape shows ({@link RoutingMetrics}). */
+  void routing(RoutingStats stats) {
+    scrapeLock.lock();
+    try {
+      routing.refresh(stats);
+    } finally {
+      scrapeLock.unlock();
+    }
   }
 
   /** The Prometheus text exposition, with queue figures read now. */

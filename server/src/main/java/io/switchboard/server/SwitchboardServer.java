@@ -13,6 +13,7 @@ import io.switchboard.client.WireFormatException;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
+import io.switchboard.routing.Router;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running Switchboard server: the native API, {@code /health}, {@code /metrics} and {@code
- * /openapi.yaml} on a Helidon WebServer, whose handlers run on virtual threads, so a long poll is
- * plain blocking code that holds no platform thread.
+ * /openapi.yaml}, and the routing API over one {@link Router}, on a Helidon WebServer, whose
+ * handlers run on virtual threads, so a long poll is plain blocking code that holds no platform
+ * thread.
  *
  * <p>Lifecycle: {@link #start} listens first, then opens the engine (a durable store recovers
  * here), and only then reports ready on {@code /health}; until then the API answers 503. {@link
@@ -43,6 +45,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final List<Route> routes;
   private final RequestGate gate = new RequestGate();
   private final ServerMetrics metrics = new ServerMetrics();
+  private final RoutingApi routingApi = new RoutingApi();
   private final String openApi;
   private volatile QueueEngine engine;
   private WebServer web;
@@ -56,6 +59,7 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/metrics", "metrics", false, this::metrics));
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
     all.addAll(NativeApi.routes());
+    all.addAll(routingApi.routes());
     this.routes = List.copyOf(all);
   }
 
@@ -75,8 +79,10 @@ public final class SwitchboardServer implements AutoCloseable {
     SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
     server.listen();
     try {
+      server.routingApi.open(Router.builder().clock(new RouterClock()).build());
       server.engine = factory.open(config);
     } catch (RuntimeException e) {
+      server.routingApi.close();
       server.web.stop();
       throw e;
     }
@@ -152,6 +158,7 @@ public final class SwitchboardServer implements AutoCloseable {
     stopped = true;
     LOG.atInfo().addKeyValue("inFlight", gate.inFlight()).log("switchboard stopping");
     gate.drain();
+    routingApi.endStreams();
     Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
     try {
       if (!gate.awaitBusy(grace)) {
@@ -160,6 +167,7 @@ public final class SwitchboardServer implements AutoCloseable {
       if (engine != null) {
         engine.close();
       }
+      routingApi.close();
       gate.awaitPolls(grace);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -286,6 +294,7 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private void metrics(Call call) {
     call.queryOnly();
+    routingApi.stats().ifPresent(metrics::routing);
     call.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape(engine));
   }
 

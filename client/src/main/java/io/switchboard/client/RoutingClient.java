@@ -1,0 +1,161 @@
+package io.switchboard.client;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.routing.Agent;
+import io.switchboard.routing.Contact;
+import io.switchboard.routing.NewAgent;
+import io.switchboard.routing.NewContact;
+import io.switchboard.routing.Presence;
+import io.switchboard.routing.Reservation;
+import io.switchboard.routing.RoutingStats;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The routing API of a Switchboard server ({@code /v1/routing}), from {@link
+ * SwitchboardClient#routing()}. Methods mirror {@code io.switchboard.routing.Router} and return its
+ * snapshot types. Errors are {@link SwitchboardException}s; {@link
+ * SwitchboardException#routingCode()} gives the router's error code ({@code AGENT_NOT_FOUND},
+ * {@code RESERVATION_EXPIRED}, ...).
+ *
+ * <pre>{@code
+ * RoutingClient routing = client.routing();
+ * routing.createAgent(NewAgent.builder("chad").attribute("languages", List.of("es"))
+ *     .capacity("voice", 1).presence(Presence.available()).build());
+ * Contact c = routing.createContact(NewContact.builder("call-1", "voice")
+ *     .requirements("languages HAS 'es'").build());
+ * routing.accept(c.reservationId().orElseThrow());
+ * }</pre>
+ */
+public final class RoutingClient {
+
+  private static final String AGENTS = "/v1/routing/agents";
+  private static final String CONTACTS = "/v1/routing/contacts";
+  private static final String RESERVATIONS = "/v1/routing/reservations";
+
+  private final SwitchboardClient client;
+
+  RoutingClient(SwitchboardClient client) {
+    this.client = client;
+  }
+
+  // ---- agents ------------------------------------------------------------------------------
+
+  public Agent createAgent(NewAgent agent) {
+    return RoutingWire.agent(client.call("POST", AGENTS, RoutingWire.newAgent(agent)));
+  }
+
+  public Agent agent(String agentId) {
+    return RoutingWire.agent(client.call("GET", agentPath(agentId), null));
+  }
+
+  /** All agents, by id. */
+  public List<Agent> agents() {
+    return RoutingWire.agents(client.call("GET", AGENTS, null));
+  }
+
+  /** The agents whose attributes match {@code selector}, by id. */
+  public List<Agent> agents(String selector) {
+    Objects.requireNonNull(selector, "selector");
+    return RoutingWire.agents(
+        client.call("GET", AGENTS + "?selector=" + Paths.encode(selector), null));
+  }
+
+  public Agent updateAttributes(String agentId, Map<String, ?> attributes) {
+    ObjectNode body = WireFormat.object();
+    body.set("attributes", RoutingWire.attributes(Map.copyOf(attributes)));
+    return RoutingWire.agent(client.call("PATCH", agentPath(agentId), body));
+  }
+
+  public Agent updateCapacity(String agentId, Map<String, Integer> capacity) {
+    ObjectNode body = WireFormat.object();
+    ObjectNode c = body.putObject("capacity");
+    capacity.forEach(c::put);
+    return RoutingWire.agent(client.call("PATCH", agentPath(agentId), body));
+  }
+
+  public Agent presence(String agentId, Presence presence) {
+    ObjectNode body = WireFormat.object().put("presence", WireFormat.wireName(presence.kind()));
+    if (presence.kind() == Presence.Kind.AWAY && !presence.reason().isEmpty()) {
+      body.put("reason", presence.reason());
+    }
+    return RoutingWire.agent(client.call("PUT", agentPath(agentId) + "/presence", body));
+  }
+
+  public void removeAgent(String agentId) {
+    client.call("DELETE", agentPath(agentId), null);
+  }
+
+  /** An agent's pending offers, oldest first. */
+  public List<Reservation> pendingReservations(String agentId) {
+    return RoutingWire.reservations(client.call("GET", agentPath(agentId) + "/reservations", null));
+  }
+
+  // ---- contacts ----------------------------------------------------------------------------
+
+  public Contact createContact(NewContact contact) {
+    return RoutingWire.contact(client.call("POST", CONTACTS, RoutingWire.newContact(contact)));
+  }
+
+  public Contact contact(String contactId) {
+    return RoutingWire.contact(client.call("GET", contactPath(contactId), null));
+  }
+
+  /** The contacts waiting in line now. */
+  public List<Contact> waiting() {
+    var f = client.call("GET", CONTACTS, null);
+    return f.array("contacts").orElse(List.of()).stream()
+        .map(n -> RoutingWire.contact(JsonFields.lenient(n)))
+        .toList();
+  }
+
+  public Contact abandon(String contactId) {
+    return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/abandon", null));
+  }
+
+  /** Completes with the channel's configured wrap-up. */
+  public Contact complete(String contactId) {
+    return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/complete", null));
+  }
+
+  /** Completes with this wrap-up, in whole seconds. */
+  public Contact complete(String contactId, Duration wrapUp) {
+    ObjectNode body =
+        WireFormat.object().put("wrapUpSeconds", WireFormat.wholeSeconds("wrapUp", wrapUp));
+    return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/complete", body));
+  }
+
+  // ---- reservations ------------------------------------------------------------------------
+
+  public Reservation reservation(String reservationId) {
+    return RoutingWire.reservation(client.call("GET", reservationPath(reservationId), null));
+  }
+
+  public Contact accept(String reservationId) {
+    return RoutingWire.contact(
+        client.call("POST", reservationPath(reservationId) + "/accept", null));
+  }
+
+  public Contact reject(String reservationId) {
+    return RoutingWire.contact(
+        client.call("POST", reservationPath(reservationId) + "/reject", null));
+  }
+
+  public RoutingStats stats() {
+    return RoutingWire.stats(client.call("GET", "/v1/routing/stats", null));
+  }
+
+  private static String agentPath(String id) {
+    return AGENTS + "/" + Paths.encode(id);
+  }
+
+  private static String contactPath(String id) {
+    return CONTACTS + "/" + Paths.encode(id);
+  }
+
+  private static String reservationPath(String id) {
+    return RESERVATIONS + "/" + Paths.encode(id);
+  }
+}

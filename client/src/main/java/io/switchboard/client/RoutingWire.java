@@ -1,0 +1,487 @@
+package io.switchboard.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.routing.Agent;
+import io.switchboard.routing.Contact;
+import io.switchboard.routing.ContactState;
+import io.switchboard.routing.ContactStats;
+import io.switchboard.routing.GroupStats;
+import io.switchboard.routing.NewAgent;
+import io.switchboard.routing.NewContact;
+import io.switchboard.routing.Presence;
+import io.switchboard.routing.Reservation;
+import io.switchboard.routing.ReservationState;
+import io.switchboard.routing.RoutingEvent;
+import io.switchboard.routing.RoutingStats;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * The JSON of the routing API ({@code /v1/routing}, see {@code docs/api.md}), both directions, for
+ * the server and the client. Agent attributes are plain JSON: strings, numbers, booleans and arrays
+ * of strings. Durations a caller sets are whole seconds ({@code ...Seconds}); durations the router
+ * measures are milliseconds ({@code ...Millis}). Public for the server; not part of the client API.
+ */
+public final class RoutingWire {
+
+  private RoutingWire() {}
+
+  // ---- attributes --------------------------------------------------------------------------
+
+  /** Agent and contact attributes as a JSON object, names sorted. */
+  public static ObjectNode attributes(Map<String, Object> attributes) {
+    ObjectNode o = WireFormat.object();
+    new TreeMap<>(attributes).forEach((name, value) -> o.set(name, value(value)));
+    return o;
+  }
+
+  private static JsonNode value(Object value) {
+    var f = WireFormat.JSON.getNodeFactory();
+    return switch (value) {
+      case String s -> f.textNode(s);
+      case Boolean b -> f.booleanNode(b);
+      case BigDecimal d -> f.numberNode(d);
+      case BigInteger i -> f.numberNode(i);
+      case Double d -> f.numberNode(d);
+      case Float d -> f.numberNode(d);
+      case Number n -> f.numberNode(n.longValue());
+      case List<?> list -> {
+        ArrayNode a = WireFormat.array();
+        list.forEach(item -> a.add(String.valueOf(item)));
+        yield a;
+      }
+      default -> f.textNode(String.valueOf(value));
+    };
+  }
+
+  /** Reads attributes; the router checks names and sizes. */
+  public static Map<String, Object> attributes(JsonFields f, String field) {
+    Optional<JsonNode> node = f.raw(field);
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (node.isEmpty()) {
+      return out;
+    }
+    if (!node.get().isObject()) {
+      throw invalid(field + " must be an object, got " + JsonFields.typeName(node.get()));
+    }
+    node.get()
+        .properties()
+        .forEach(e -> out.put(e.getKey(), attribute(field + "." + e.getKey(), e.getValue())));
+    return out;
+  }
+
+  private static Object attribute(String field, JsonNode v) {
+    if (v.isTextual()) {
+      return v.textValue();
+    }
+    if (v.isBoolean()) {
+      return v.booleanValue();
+    }
+    if (v.isIntegralNumber() && v.canConvertToLong()) {
+      return v.longValue();
+    }
+    if (v.isNumber()) {
+      return v.decimalValue();
+    }
+    if (v.isArray()) {
+      List<String> items = new ArrayList<>(v.size());
+      for (JsonNode item : v) {
+        if (!item.isTextual()) {
+          throw invalid(field + " must be an array of strings, got an item that is " + kind(item));
+        }
+        items.add(item.textValue());
+      }
+      return items;
+    }
+    throw invalid(
+        field + " must be a string, a number, a boolean or an array of strings, got " + kind(v));
+  }
+
+  private static String kind(JsonNode v) {
+    return JsonFields.typeName(v);
+  }
+
+  /** Capacity per channel: {@code {"voice": 1, "chat": 3}}. */
+  public static Map<String, Integer> capacity(JsonFields f, String field) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    Optional<JsonFields> node = f.object(field);
+    if (node.isEmpty()) {
+      return out;
+    }
+    JsonNode raw = f.raw(field).orElseThrow();
+    raw.fieldNames()
+        .forEachRemaining(channel -> out.put(channel, node.get().requiredInt32(channel)));
+    return out;
+  }
+
+  private static ObjectNode counts(Map<String, Integer> counts) {
+    ObjectNode o = WireFormat.object();
+    new TreeMap<>(counts).forEach(o::put);
+    return o;
+  }
+
+  // ---- presence ----------------------------------------------------------------------------
+
+  /**
+   * {@code presence} ({@code available|away|offline}) and, for away, an optional {@code reason}.
+   */
+  public static Presence presence(JsonFields f, Presence absent) {
+    Optional<String> kind = f.string("presence");
+    Optional<String> reason = f.string("reason");
+    if (kind.isEmpty()) {
+      if (reason.isPresent()) {
+        throw invalid("field 'reason' needs presence 'away'");
+      }
+      return absent;
+    }
+    return switch (WireFormat.enumValue(Presence.Kind.class, "presence", kind.get())) {
+      case AVAILABLE -> reasonless(Presence.available(), reason);
+      case OFFLINE -> reasonless(Presence.offline(), reason);
+      case AWAY -> Presence.away(reason.orElse(""));
+    };
+  }
+
+  private static Presence reasonless(Presence p, Optional<String> reason) {
+    if (reason.isPresent()) {
+      throw invalid("field 'reason' is only for presence 'away', got presence '" + p + "'");
+    }
+    return p;
+  }
+
+  private static void presence(ObjectNode o, Presence p) {
+    o.put("presence", WireFormat.wireName(p.kind()));
+    if (p.kind() == Presence.Kind.AWAY) {
+      o.put("reason", p.reason());
+    }
+  }
+
+  private static Presence presence(JsonFields f) {
+    return presence(f, Presence.offline());
+  }
+
+  // ---- agents ------------------------------------------------------------------------------
+
+  public static ObjectNode agent(Agent a) {
+    ObjectNode o = WireFormat.object().put("id", a.id());
+    o.set("attributes", attributes(a.attributes()));
+    o.set("capacity", counts(a.capacity()));
+    o.set("load", counts(a.load()));
+    presence(o, a.presence());
+    o.put("idleSince", a.idleSince().toString());
+    o.put("inWrapUp", a.inWrapUp());
+    o.put("consecutiveMisses", a.consecutiveMisses());
+    return o;
+  }
+
+  public static Agent agent(JsonFields f) {
+    return new Agent(
+        f.requiredString("id"),
+        attributes(f, "attributes"),
+        capacity(f, "capacity"),
+        capacity(f, "load"),
+        presence(f),
+        instant(f, "idleSince").orElse(Instant.EPOCH),
+        f.bool("inWrapUp").orElse(false),
+        f.int32("consecutiveMisses").orElse(0));
+  }
+
+  /** The body of {@code POST /v1/routing/agents}. */
+  public static ObjectNode newAgent(NewAgent a) {
+    ObjectNode o = WireFormat.object().put("id", a.id());
+    o.set("attributes", attributes(a.attributes()));
+    o.set("capacity", counts(a.capacity()));
+    presence(o, a.presence());
+    return o;
+  }
+
+  public static NewAgent newAgent(JsonFields f) {
+    NewAgent a =
+        new NewAgent(
+            f.requiredString("id"),
+            attributes(f, "attributes"),
+            capacity(f, "capacity"),
+            presence(f));
+    f.finish();
+    return a;
+  }
+
+  public static List<Agent> agents(JsonFields f) {
+    List<Agent> out = new ArrayList<>();
+    for (JsonNode n : f.array("agents").orElse(List.of())) {
+      out.add(agent(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  // ---- contacts ----------------------------------------------------------------------------
+
+  public static ObjectNode contact(Contact c) {
+    ObjectNode o = WireFormat.object().put("id", c.id()).put("channel", c.channel());
+    o.set("attributes", attributes(c.attributes()));
+    c.requirements().ifPresent(r -> o.put("requirements", r));
+    o.put("escalationStep", c.escalationStep());
+    o.put("priority", c.priority());
+    o.put("state", WireFormat.wireName(c.state()));
+    o.put("createdAt", c.createdAt().toString());
+    c.agentId().ifPresent(a -> o.put("agentId", a));
+    c.reservationId().ifPresent(r -> o.put("reservationId", r));
+    c.answeredAt().ifPresent(t -> o.put("answeredAt", t.toString()));
+    c.endedAt().ifPresent(t -> o.put("endedAt", t.toString()));
+    return o;
+  }
+
+  public static Contact contact(JsonFields f) {
+    return new Contact(
+        f.requiredString("id"),
+        f.requiredString("channel"),
+        attributes(f, "attributes"),
+        f.string("requirements"),
+        f.int32("escalationStep").orElse(0),
+        f.int32("priority").orElse(0),
+        WireFormat.enumValue(ContactState.class, "state", f.requiredString("state")),
+        instant(f, "createdAt").orElse(Instant.EPOCH),
+        f.string("agentId"),
+        f.string("reservationId"),
+        instant(f, "answeredAt"),
+        instant(f, "endedAt"));
+  }
+
+  /** The body of {@code POST /v1/routing/contacts}. */
+  public static ObjectNode newContact(NewContact c) {
+    ObjectNode o = WireFormat.object().put("id", c.id()).put("channel", c.channel());
+    o.set("attributes", attributes(c.attributes()));
+    c.requirements().ifPresent(r -> o.put("requirements", r));
+    o.put("priority", c.priority());
+    if (!c.escalations().isEmpty()) {
+      ArrayNode steps = o.putArray("escalations");
+      c.escalations()
+          .forEach(
+              e -> {
+                ObjectNode step =
+                    steps
+                        .addObject()
+                        .put("afterSeconds", WireFormat.wholeSeconds("after", e.after()));
+                e.requirements().ifPresent(r -> step.put("requirements", r));
+              });
+    }
+    c.maxWait().ifPresent(w -> o.put("maxWaitSeconds", WireFormat.wholeSeconds("maxWait", w)));
+    return o;
+  }
+
+  public static NewContact newContact(JsonFields f) {
+    NewContact.Builder b =
+        NewContact.builder(f.requiredString("id"), f.requiredString("channel"))
+            .attributes(attributes(f, "attributes"));
+    f.string("requirements").ifPresent(b::requirements);
+    f.int32("priority").ifPresent(b::priority);
+    List<JsonNode> steps = f.array("escalations").orElse(List.of());
+    for (int i = 0; i < steps.size(); i++) {
+      String where = "escalations[" + i + "]";
+      JsonFields step = JsonFields.strict(steps.get(i), where);
+      Duration after =
+          step.seconds("afterSeconds")
+              .orElseThrow(() -> invalid("field 'afterSeconds' is required in " + where));
+      Optional<String> requirements = step.string("requirements");
+      step.finish();
+      if (requirements.isPresent()) {
+        b.escalate(after, requirements.get());
+      } else {
+        b.escalateToAnyAgent(after);
+      }
+    }
+    f.seconds("maxWaitSeconds").ifPresent(b::maxWait);
+    f.finish();
+    return b.build();
+  }
+
+  // ---- reservations ------------------------------------------------------------------------
+
+  public static ObjectNode reservation(Reservation r) {
+    return WireFormat.object()
+        .put("id", r.id())
+        .put("contactId", r.contactId())
+        .put("agentId", r.agentId())
+        .put("channel", r.channel())
+        .put("offeredAt", r.offeredAt().toString())
+        .put("expiresAt", r.expiresAt().toString())
+        .put("state", WireFormat.wireName(r.state()));
+  }
+
+  public static Reservation reservation(JsonFields f) {
+    return new Reservation(
+        f.requiredString("id"),
+        f.requiredString("contactId"),
+        f.requiredString("agentId"),
+        f.requiredString("channel"),
+        instant(f, "offeredAt").orElse(Instant.EPOCH),
+        instant(f, "expiresAt").orElse(Instant.EPOCH),
+        WireFormat.enumValue(ReservationState.class, "state", f.requiredString("state")));
+  }
+
+  public static List<Reservation> reservations(JsonFields f) {
+    List<Reservation> out = new ArrayList<>();
+    for (JsonNode n : f.array("reservations").orElse(List.of())) {
+      out.add(reservation(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  // ---- statistics --------------------------------------------------------------------------
+
+  public static ObjectNode stats(RoutingStats s) {
+    ObjectNode o = WireFormat.object().put("at", s.at().toString());
+    o.set("overall", contactStats(s.overall()));
+    ArrayNode groups = o.putArray("groups");
+    for (GroupStats g : s.groups()) {
+      ObjectNode group = groups.addObject().put("channel", g.channel());
+      g.requirements().ifPresent(r -> group.put("requirements", r));
+      group.set("contacts", contactStats(g.contacts()));
+    }
+    ObjectNode presence = o.putObject("agentsByPresence");
+    for (Presence.Kind kind : Presence.Kind.values()) {
+      presence.put(WireFormat.wireName(kind), s.agentsByPresence().getOrDefault(kind, 0));
+    }
+    ObjectNode occupancy = o.putObject("occupancyByChannel");
+    new TreeMap<>(s.occupancyByChannel()).forEach(occupancy::put);
+    return o;
+  }
+
+  private static ObjectNode contactStats(ContactStats c) {
+    ObjectNode o =
+        WireFormat.object()
+            .put("waiting", c.waiting())
+            .put("longestWaitMillis", c.longestWait().toMillis())
+            .put("answered", c.answered())
+            .put("abandoned", c.abandoned())
+            .put("timedOut", c.timedOut());
+    c.serviceLevel().ifPresent(v -> o.put("serviceLevel", v));
+    c.averageSpeedOfAnswer().ifPresent(d -> o.put("averageSpeedOfAnswerMillis", d.toMillis()));
+    c.abandonmentRate().ifPresent(v -> o.put("abandonmentRate", v));
+    return o;
+  }
+
+  public static RoutingStats stats(JsonFields f) {
+    List<GroupStats> groups = new ArrayList<>();
+    for (JsonNode n : f.array("groups").orElse(List.of())) {
+      JsonFields g = JsonFields.lenient(n);
+      groups.add(
+          new GroupStats(
+              g.requiredString("channel"),
+              g.string("requirements"),
+              contactStats(g.object("contacts").orElseThrow(() -> missing("contacts")))));
+    }
+    Map<Presence.Kind, Integer> presence = new LinkedHashMap<>();
+    JsonFields byPresence = f.object("agentsByPresence").orElseThrow(() -> missing("presence"));
+    for (Presence.Kind kind : Presence.Kind.values()) {
+      presence.put(kind, byPresence.int32(WireFormat.wireName(kind)).orElse(0));
+    }
+    Map<String, Double> occupancy = new LinkedHashMap<>();
+    f.raw("occupancyByChannel")
+        .ifPresent(
+            n ->
+                n.properties().forEach(e -> occupancy.put(e.getKey(), e.getValue().doubleValue())));
+    return new RoutingStats(
+        instant(f, "at").orElse(Instant.EPOCH),
+        contactStats(f.object("overall").orElseThrow(() -> missing("overall"))),
+        groups,
+        presence,
+        occupancy);
+  }
+
+  private static ContactStats contactStats(JsonFields f) {
+    return new ContactStats(
+        f.int32("waiting").orElse(0),
+        Duration.ofMillis(f.int64("longestWaitMillis").orElse(0)),
+        f.int64("answered").orElse(0),
+        f.int64("abandoned").orElse(0),
+        f.int64("timedOut").orElse(0),
+        fraction(f, "serviceLevel"),
+        f.int64("averageSpeedOfAnswerMillis").stream().mapToObj(Duration::ofMillis).findFirst(),
+        fraction(f, "abandonmentRate"));
+  }
+
+  private static OptionalDouble fraction(JsonFields f, String field) {
+    return f.raw(field).map(n -> OptionalDouble.of(n.doubleValue())).orElse(OptionalDouble.empty());
+  }
+
+  // ---- events ------------------------------------------------------------------------------
+
+  /**
+   * One event as the {@code data:} of a server-sent event: {@code id}, {@code type}, {@code at},
+   * and the fields of the change.
+   */
+  public static ObjectNode event(RoutingEvent e) {
+    ObjectNode o =
+        WireFormat.object().put("id", e.id()).put("type", e.type()).put("at", e.at().toString());
+    switch (e) {
+      case RoutingEvent.AgentCreated c -> o.set("agent", agent(c.agent()));
+      case RoutingEvent.AgentUpdated c -> o.set("agent", agent(c.agent()));
+      case RoutingEvent.AgentPresenceChanged c -> {
+        o.put("agentId", c.agentId());
+        presence(o, c.presence());
+      }
+      case RoutingEvent.AgentRemoved c -> o.put("agentId", c.agentId());
+      case RoutingEvent.ContactQueued c -> o.set("contact", contact(c.contact()));
+      case RoutingEvent.ContactEscalated c -> {
+        o.put("contactId", c.contactId()).put("step", c.step());
+        c.requirements().ifPresent(r -> o.put("requirements", r));
+      }
+      case RoutingEvent.ReservationOffered c -> o.set("reservation", reservation(c.reservation()));
+      case RoutingEvent.ReservationAccepted c ->
+          ids(o, c.reservationId(), c.contactId(), c.agentId());
+      case RoutingEvent.ReservationRejected c ->
+          ids(o, c.reservationId(), c.contactId(), c.agentId());
+      case RoutingEvent.ReservationTimedOut c ->
+          ids(o, c.reservationId(), c.contactId(), c.agentId());
+      case RoutingEvent.ReservationCancelled c ->
+          ids(o, c.reservationId(), c.contactId(), c.agentId()).put("reason", c.reason());
+      case RoutingEvent.ContactWrapUp c ->
+          o.put("contactId", c.contactId())
+              .put("agentId", c.agentId())
+              .put("until", c.until().toString());
+      case RoutingEvent.ContactCompleted c ->
+          o.put("contactId", c.contactId()).put("agentId", c.agentId());
+      case RoutingEvent.ContactAbandoned c -> o.put("contactId", c.contactId());
+      case RoutingEvent.ContactTimedOut c -> o.put("contactId", c.contactId());
+    }
+    return o;
+  }
+
+  private static ObjectNode ids(ObjectNode o, String reservation, String contact, String agent) {
+    return o.put("reservationId", reservation).put("contactId", contact).put("agentId", agent);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private static Optional<Instant> instant(JsonFields f, String field) {
+    return f.string(field)
+        .map(
+            s -> {
+              try {
+                return Instant.parse(s);
+              } catch (DateTimeParseException e) {
+                throw invalid(field + " must be an ISO-8601 instant, got '" + s + "'");
+              }
+            });
+  }
+
+  private static WireFormatException missing(String field) {
+    return invalid("field '" + field + "' is required");
+  }
+
+  private static WireFormatException invalid(String message) {
+    return new WireFormatException("INVALID_ARGUMENT", message);
+  }
+}

@@ -1,0 +1,279 @@
+package io.switchboard.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.JsonFields;
+import io.switchboard.client.RoutingWire;
+import io.switchboard.client.WireFormat;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
+import io.switchboard.routing.Agent;
+import io.switchboard.routing.Contact;
+import io.switchboard.routing.Presence;
+import io.switchboard.routing.Router;
+import io.switchboard.routing.RoutingErrorCode;
+import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.RoutingStats;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The routing API under {@code /v1/routing} ({@code docs/api.md}, "Routing"): agents, contacts,
+ * reservations, statistics and event streams over one {@link Router}. Each handler reads its
+ * request strictly, makes one router call and writes the answer; a {@link RoutingException} becomes
+ * the API's {@code {"code", "message"}} with the status {@link #status} gives it.
+ */
+final class RoutingApi implements AutoCloseable {
+
+  private final RoutingEventStreams streams = new RoutingEventStreams(this::router);
+  private volatile Router router;
+
+  /** Starts serving {@code router}, which this API closes on {@link #close()}. */
+  void open(Router router) {
+    this.router = router;
+  }
+
+  Router router() {
+    Router r = router;
+    if (r == null) {
+      throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+    }
+    return r;
+  }
+
+  /** The router's statistics, if it is open. */
+  Optional<RoutingStats> stats() {
+    Router r = router;
+    if (r == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(r.stats());
+    } catch (RoutingException closed) {
+      return Optional.empty();
+    }
+  }
+
+  /** Ends the event streams (a stopping server does not wait for them). */
+  void endStreams() {
+    streams.close();
+  }
+
+  /** Ends the event streams, then closes the router. */
+  @Override
+  public void close() {
+    streams.close();
+    Router r = router;
+    if (r != null) {
+      r.close();
+    }
+  }
+
+  List<Route> routes() {
+    String a = "/v1/routing/agents/{agent}";
+    String c = "/v1/routing/contacts/{contact}";
+    String r = "/v1/routing/reservations/{reservation}";
+    return List.of(
+        api("POST", "/v1/routing/agents", "createAgent", this::createAgent),
+        api("GET", "/v1/routing/agents", "listAgents", this::listAgents),
+        api("GET", a, "getAgent", this::getAgent),
+        api("PATCH", a, "updateAgent", this::updateAgent),
+        api("DELETE", a, "deleteAgent", this::deleteAgent),
+        api("PUT", a + "/presence", "setPresence", this::setPresence),
+        api("GET", a + "/reservations", "pendingReservations", this::pendingReservations),
+        stream(a + "/events", "agentEvents", call -> streams.agent(call, call.path("agent"))),
+        api("POST", "/v1/routing/contacts", "createContact", this::createContact),
+        api("GET", "/v1/routing/contacts", "waitingContacts", this::waitingContacts),
+        api("GET", c, "getContact", this::getContact),
+        api("POST", c + "/abandon", "abandonContact", this::abandon),
+        api("POST", c + "/complete", "completeContact", this::complete),
+        api("GET", r, "getReservation", this::getReservation),
+        api("POST", r + "/accept", "acceptReservation", this::accept),
+        api("POST", r + "/reject", "rejectReservation", this::reject),
+        api("GET", "/v1/routing/stats", "routingStats", this::stats),
+        stream("/v1/routing/events", "routingEvents", streams::all));
+  }
+
+  private static Route api(String method, String path, String operation, Route.Endpoint e) {
+    return new Route(method, path, operation, true, translated(e));
+  }
+
+  /** Streams do not hold a stop back: the server ends them when it stops. */
+  private static Route stream(String path, String operation, Route.Endpoint e) {
+    return new Route("GET", path, operation, false, translated(e));
+  }
+
+  private static Route.Endpoint translated(Route.Endpoint e) {
+    return call -> {
+      try {
+        e.handle(call);
+      } catch (RoutingException x) {
+        throw new HttpError(status(x.code()), x.code().name(), x.getMessage());
+      }
+    };
+  }
+
+  /**
+   * Bad input is 400, unknown ids 404, a state that forbids the call (an expired offer, an id
+   * taken) 409, a closed router 503.
+   */
+  static int status(RoutingErrorCode code) {
+    return switch (code) {
+      case INVALID_ARGUMENT, INVALID_SELECTOR -> 400;
+      case AGENT_NOT_FOUND, CONTACT_NOT_FOUND, RESERVATION_NOT_FOUND -> 404;
+      case AGENT_ALREADY_EXISTS, CONTACT_ALREADY_EXISTS, RESERVATION_EXPIRED, INVALID_STATE -> 409;
+      case UNAVAILABLE -> 503;
+    };
+  }
+
+  // ---- agents ------------------------------------------------------------------------------
+
+  private void createAgent(Call c) {
+    c.queryOnly();
+    Agent agent = router().createAgent(RoutingWire.newAgent(c.body()));
+    c.json(201, RoutingWire.agent(agent));
+  }
+
+  private void listAgents(Call c) {
+    c.queryOnly("selector");
+    c.noBody();
+    Optional<String> selector = c.query("selector").map(c::selector);
+    List<Agent> agents = selector.isPresent() ? router().agents(selector.get()) : router().agents();
+    ArrayNode items = WireFormat.array();
+    agents.stream().map(RoutingWire::agent).forEach(items::add);
+    ObjectNode out = WireFormat.object();
+    out.set("agents", items);
+    c.json(out);
+  }
+
+  private void getAgent(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.agent(router().agent(c.path("agent"))));
+  }
+
+  /** Replaces the attributes, the capacity, or both; at least one must be given. */
+  private void updateAgent(Call c) {
+    c.queryOnly();
+    String id = c.path("agent");
+    JsonFields f = c.body();
+    boolean hasAttributes = f.has("attributes");
+    boolean hasCapacity = f.has("capacity");
+    Map<String, Object> attributes = RoutingWire.attributes(f, "attributes");
+    Map<String, Integer> capacity = RoutingWire.capacity(f, "capacity");
+    f.finish();
+    if (!hasAttributes && !hasCapacity) {
+      throw new HttpError(
+          400, "INVALID_ARGUMENT", "give 'attributes', 'capacity' or both to update agent " + id);
+    }
+    Router r = router();
+    r.agent(id);
+    Agent agent = hasAttributes ? r.updateAttributes(id, attributes) : r.agent(id);
+    if (hasCapacity) {
+      agent = r.updateCapacity(id, capacity);
+    }
+    c.json(RoutingWire.agent(agent));
+  }
+
+  private void deleteAgent(Call c) {
+    c.queryOnly();
+    c.noBody();
+    router().removeAgent(c.path("agent"));
+    c.noContent();
+  }
+
+  private void setPresence(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    if (f.string("presence").isEmpty()) {
+      throw new HttpError(
+          400, "INVALID_ARGUMENT", "field 'presence' is required: available, away or offline");
+    }
+    var presence = RoutingWire.presence(f, Presence.offline());
+    f.finish();
+    c.json(RoutingWire.agent(router().presence(c.path("agent"), presence)));
+  }
+
+  private void pendingReservations(Call c) {
+    c.queryOnly();
+    c.noBody();
+    ArrayNode items = WireFormat.array();
+    router().pendingReservations(c.path("agent")).stream()
+        .map(RoutingWire::reservation)
+        .forEach(items::add);
+    ObjectNode out = WireFormat.object();
+    out.set("reservations", items);
+    c.json(out);
+  }
+
+  // ---- contacts ----------------------------------------------------------------------------
+
+  private void createContact(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    Contact contact = router().createContact(RoutingWire.newContact(f));
+    c.json(201, RoutingWire.contact(contact));
+  }
+
+  private void waitingContacts(Call c) {
+    c.queryOnly();
+    c.noBody();
+    ArrayNode items = WireFormat.array();
+    router().waiting().stream().map(RoutingWire::contact).forEach(items::add);
+    ObjectNode out = WireFormat.object();
+    out.set("contacts", items);
+    c.json(out);
+  }
+
+  private void getContact(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.contact(router().contact(c.path("contact"))));
+  }
+
+  private void abandon(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.contact(router().abandon(c.path("contact"))));
+  }
+
+  private void complete(Call c) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    Optional<Duration> wrapUp = f.seconds("wrapUpSeconds");
+    f.finish();
+    String id = c.path("contact");
+    Contact done = wrapUp.isPresent() ? router().complete(id, wrapUp.get()) : router().complete(id);
+    c.json(RoutingWire.contact(done));
+  }
+
+  // ---- reservations ------------------------------------------------------------------------
+
+  private void getReservation(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.reservation(router().reservation(c.path("reservation"))));
+  }
+
+  private void accept(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.contact(router().accept(c.path("reservation"))));
+  }
+
+  private void reject(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.contact(router().reject(c.path("reservation"))));
+  }
+
+  // ---- statistics --------------------------------------------------------------------------
+
+  private void stats(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(RoutingWire.stats(router().stats()));
+  }
+}

@@ -1,0 +1,179 @@
+package io.switchboard.server;
+
+import io.switchboard.client.RoutingWire;
+import io.switchboard.client.WireFormat;
+import io.switchboard.routing.EventPage;
+import io.switchboard.routing.Router;
+import io.switchboard.routing.RoutingEvent;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The routing event streams ({@code text/event-stream}): every event, or one agent's, each with
+ * {@code id:} the router's event id, so a client that reconnects with {@code Last-Event-ID} (or
+ * {@code ?after=}) misses nothing the router still keeps.
+ *
+ * <p>Resuming without a gap or a duplicate: the stream subscribes to live events first (into a
+ * bounded queue), then pages through the history after the requested id, then forwards the queued
+ * live events, skipping ids it already wrote. A subscriber that falls {@value #BACKLOG} events
+ * behind is ended rather than buffered without bound; it reconnects and resumes from its last id.
+ * If the history no longer reaches back to the requested id, a {@code missed} event says so before
+ * the oldest event kept, and the client should resynchronize its view.
+ */
+final class RoutingEventStreams implements AutoCloseable {
+
+  static final int BACKLOG = 10_000;
+  private static final int PAGE = 1_000;
+  private static final long KEEPALIVE_SECONDS = 15;
+  private static final RoutingEvent END =
+      new RoutingEvent.ContactAbandoned(-1, java.time.Instant.EPOCH, "end of stream");
+
+  private final Supplier<Router> router;
+  private final Set<BlockingQueue<RoutingEvent>> open = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  RoutingEventStreams(Supplier<Router> router) {
+    this.router = router;
+  }
+
+  void all(Call call) {
+    stream(call, e -> true);
+  }
+
+  void agent(Call call, String agentId) {
+    router.get().agent(agentId);
+    Optional<String> id = Optional.of(agentId);
+    stream(call, e -> e.agentConcerned().equals(id));
+  }
+
+  /** Ends every open stream; new ones end at once. */
+  @Override
+  public void close() {
+    closed = true;
+    open.forEach(q -> q.offer(END));
+  }
+
+  private void stream(Call call, Predicate<RoutingEvent> wanted) {
+    call.queryOnly("after");
+    call.discardBody();
+    long after = resumeAfter(call);
+    Router r = router.get();
+    BlockingQueue<RoutingEvent> live = new ArrayBlockingQueue<>(BACKLOG + 1);
+    open.add(live);
+    try (Router.Subscription sub = r.onEvent(e -> enqueue(live, e, wanted))) {
+      if (closed) {
+        return;
+      }
+      try (OutputStream out = call.stream("text/event-stream")) {
+        write(out, ": switchboard routing events\n\n");
+        long last = replay(r, out, after, wanted);
+        follow(live, out, last);
+      } catch (IOException | UncheckedIOException clientLeft) {
+        // The client went away; nothing to answer.
+      }
+    } finally {
+      open.remove(live);
+    }
+  }
+
+  private static long resumeAfter(Call call) {
+    Optional<String> header = call.header("Last-Event-ID");
+    if (header.isPresent()) {
+      try {
+        return Math.max(0, Long.parseLong(header.get().trim()));
+      } catch (NumberFormatException e) {
+        throw new HttpError(
+            400,
+            "INVALID_ARGUMENT",
+            "Last-Event-ID must be an event id (an integer), got '" + header.get() + "'");
+      }
+    }
+    var after = call.queryInt("after");
+    if (after.isPresent() && after.getAsInt() < 0) {
+      throw new HttpError(
+          400, "INVALID_ARGUMENT", "after must be an event id >= 0, got " + after.getAsInt());
+    }
+    return after.orElse(0);
+  }
+
+  private void enqueue(
+      BlockingQueue<RoutingEvent> live, RoutingEvent e, Predicate<RoutingEvent> w) {
+    if (w.test(e) && !live.offer(e)) {
+      live.clear();
+      live.offer(END);
+    }
+  }
+
+  /** Writes the kept events after {@code after}; returns the last id looked at. */
+  private static long replay(Router r, OutputStream out, long after, Predicate<RoutingEvent> wanted)
+      throws IOException {
+    long last = after;
+    boolean first = true;
+    while (true) {
+      EventPage page = r.events(last, PAGE);
+      if (first && page.missed()) {
+        long oldest = page.events().isEmpty() ? page.lastId() : page.events().get(0).id();
+        write(
+            out,
+            "event: missed\ndata: "
+                + WireFormat.object()
+                    .put("type", "missed")
+                    .put("after", after)
+                    .put("oldestKept", oldest)
+                + "\n\n");
+      }
+      first = false;
+      for (RoutingEvent e : page.events()) {
+        if (wanted.test(e)) {
+          write(out, frame(e));
+        }
+        last = e.id();
+      }
+      out.flush();
+      if (page.events().isEmpty() || last >= page.lastId()) {
+        return Math.max(last, page.lastId());
+      }
+    }
+  }
+
+  private void follow(BlockingQueue<RoutingEvent> live, OutputStream out, long last)
+      throws IOException {
+    while (!closed) {
+      RoutingEvent e;
+      try {
+        e = live.poll(KEEPALIVE_SECONDS, TimeUnit.SECONDS);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (e == END) {
+        return;
+      }
+      if (e == null) {
+        write(out, ": keepalive\n\n");
+      } else if (e.id() > last) {
+        write(out, frame(e));
+        last = e.id();
+      }
+      out.flush();
+    }
+  }
+
+  private static String frame(RoutingEvent e) {
+    return "id: " + e.id() + "\nevent: " + e.type() + "\ndata: " + RoutingWire.event(e) + "\n\n";
+  }
+
+  private static void write(OutputStream out, String text) throws IOException {
+    out.write(text.getBytes(StandardCharsets.UTF_8));
+  }
+}
