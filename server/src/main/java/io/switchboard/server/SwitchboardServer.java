@@ -79,7 +79,7 @@ public final class SwitchboardServer implements AutoCloseable {
     SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
     server.listen();
     try {
-      server.routingApi.open(Router.builder().clock(new RouterClock()).build());
+      server.routingApi.open(Router.builder().build());
       server.engine = factory.open(config);
     } catch (RuntimeException e) {
       server.routingApi.close();
