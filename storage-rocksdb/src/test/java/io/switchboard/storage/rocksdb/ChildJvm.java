@@ -87,6 +87,29 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /**
+   * Reads the next {@code n} lines (the child's progress, not the clock, decides when a test acts).
+   * Fails if the child ends or {@code timeoutSeconds} pass first.
+   */
+  List<Line> awaitLines(int n, long timeoutSeconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    List<Line> read = new ArrayList<>(n);
+    while (read.size() < n) {
+      Line line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (line == null || line == EOF) {
+        throw new AssertionError(
+            "child printed "
+                + read.size()
+                + " of "
+                + n
+                + " lines before it "
+                + (line == null ? "stalled" : "ended"));
+      }
+      read.add(line);
+    }
+    return read;
+  }
+
+  /**
    * Kills the child with SIGKILL (what {@link Process#destroyForcibly()} sends on Linux) and
    * returns when it is dead; the kill's time is the returned {@link System#nanoTime()}.
    */

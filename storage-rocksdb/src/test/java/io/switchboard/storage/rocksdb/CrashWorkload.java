@@ -147,6 +147,7 @@ final class CrashWorkload {
           continue;
         }
         try {
+          report("a " + queue + " " + m.id()); // the ack may be durable before "A" is reported
           engine.ack(queue, m.receipt().orElseThrow());
           report("A " + queue + " " + m.id());
         } catch (QueueException e) {
