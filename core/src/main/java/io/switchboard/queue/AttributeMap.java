@@ -30,6 +30,20 @@ final class AttributeMap extends AbstractMap<String, AttributeValue> {
     return EMPTY;
   }
 
+  /** The flat [name, value, ...] array a message keeps; the shared empty array for none. */
+  static Object[] flatten(Map<String, AttributeValue> attributes) {
+    if (attributes.isEmpty()) {
+      return EMPTY;
+    }
+    Object[] flat = new Object[attributes.size() * 2];
+    int i = 0;
+    for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
+      flat[i++] = e.getKey();
+      flat[i++] = e.getValue();
+    }
+    return flat;
+  }
+
   @Override
   public int size() {
     return entries.length / 2;

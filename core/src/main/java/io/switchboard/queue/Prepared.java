@@ -118,14 +118,10 @@ record Prepared(
       throw QueueException.invalid(
           field + ".attributes may hold at most 64 attributes, got " + attributes.size());
     }
-    Object[] flat = new Object[attributes.size() * 2];
-    int i = 0;
-    for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
-      checkAttributeName(e.getKey(), field);
-      flat[i++] = e.getKey();
-      flat[i++] = e.getValue();
+    for (String name : attributes.keySet()) {
+      checkAttributeName(name, field);
     }
-    return flat;
+    return AttributeMap.flatten(attributes);
   }
 
   static int attributeBytes(Object[] flat) {

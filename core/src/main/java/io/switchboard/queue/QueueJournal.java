@@ -95,19 +95,14 @@ final class QueueJournal {
 
   /** Rebuilds a message from its record (recovery). */
   static StoredMessage restore(MessageRecord r) {
-    Object[] attributes = new Object[r.attributes().size() * 2];
-    int i = 0;
-    for (var e : r.attributes().entrySet()) {
-      attributes[i++] = e.getKey();
-      attributes[i++] = e.getValue();
-    }
+    Object[] attributes = AttributeMap.flatten(r.attributes());
     StoredMessage m =
         new StoredMessage(
             r.serial(),
             r.seq(),
             r.sentAt(),
             r.body(),
-            attributes.length == 0 ? AttributeMap.empty() : attributes,
+            attributes,
             r.priority(),
             r.groupId(),
             r.dedupId());
