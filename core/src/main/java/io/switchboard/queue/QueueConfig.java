@@ -1,10 +1,13 @@
 package io.switchboard.queue;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -30,6 +33,9 @@ import java.util.regex.Pattern;
  * @param historyRetention how long acknowledged and failed messages stay readable by id; 0 keeps
  *     none; at most 14 days
  * @param indexedAttributes attributes a selector can find without walking the queue; at most 16
+ * @param metadata key/value pairs kept (and journaled) with the queue and never read by the engine:
+ *     front ends keep their own per-queue state here, e.g. the SQS layer its tags and access
+ *     policy; at most 256 entries, keys 1..256 characters, values at most 65536 characters
  */
 public record QueueConfig(
     Order order,
@@ -45,7 +51,8 @@ public record QueueConfig(
     boolean contentBasedDeduplication,
     DedupScope dedupScope,
     Duration historyRetention,
-    Set<String> indexedAttributes) {
+    Set<String> indexedAttributes,
+    Map<String, String> metadata) {
 
   public static final Duration MAX_VISIBILITY = Duration.ofHours(12);
   public static final Duration MAX_DELAY = Duration.ofSeconds(900);
@@ -56,6 +63,9 @@ public record QueueConfig(
   public static final int MAX_MESSAGE_SIZE = 1024 * 1024;
   public static final long MAX_DEPTH_LIMIT = 1_000_000_000L;
   public static final int MAX_INDEXED_ATTRIBUTES = 16;
+  public static final int MAX_METADATA_ENTRIES = 256;
+  public static final int MAX_METADATA_KEY = 256;
+  public static final int MAX_METADATA_VALUE = 65_536;
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   private static final QueueConfig DEFAULTS = builder().build();
@@ -95,10 +105,36 @@ public record QueueConfig(
                 + "'");
       }
     }
+    metadata = checkMetadata(metadata);
     if (onExpire == ExpiryAction.DEAD_LETTER && deadLetter.isEmpty()) {
       throw QueueException.invalid(
           "onExpire=deadLetter needs a deadLetter policy (target and maxReceiveCount), got none");
     }
+  }
+
+  private static Map<String, String> checkMetadata(Map<String, String> metadata) {
+    Objects.requireNonNull(metadata, "metadata");
+    if (metadata.size() > MAX_METADATA_ENTRIES) {
+      throw QueueException.invalid(
+          "metadata may hold at most " + MAX_METADATA_ENTRIES + " entries, got " + metadata.size());
+    }
+    for (var e : metadata.entrySet()) {
+      String key = Objects.requireNonNull(e.getKey(), "metadata key");
+      String value = Objects.requireNonNull(e.getValue(), "metadata value");
+      if (key.isEmpty() || key.length() > MAX_METADATA_KEY) {
+        throw QueueException.invalid(
+            "metadata keys must be 1..256 characters, got " + key.length() + " ('" + key + "')");
+      }
+      if (value.length() > MAX_METADATA_VALUE) {
+        throw QueueException.invalid(
+            "metadata values must be at most 65536 characters, got "
+                + value.length()
+                + " for '"
+                + key
+                + "'");
+      }
+    }
+    return Collections.unmodifiableMap(new TreeMap<>(metadata));
   }
 
   public static QueueConfig defaults() {
@@ -145,6 +181,7 @@ public record QueueConfig(
     private DedupScope dedupScope = DedupScope.QUEUE;
     private Duration historyRetention = Duration.ZERO;
     private Set<String> indexedAttributes = Set.of();
+    private Map<String, String> metadata = Map.of();
 
     private Builder() {}
 
@@ -163,6 +200,7 @@ public record QueueConfig(
       dedupScope = c.dedupScope;
       historyRetention = c.historyRetention;
       indexedAttributes = c.indexedAttributes;
+      metadata = c.metadata;
     }
 
     public Builder order(Order order) {
@@ -251,6 +289,12 @@ public record QueueConfig(
       return indexedAttributes(Set.of(indexedAttributes));
     }
 
+    /** Replaces the queue's metadata (see the record's {@code metadata}). */
+    public Builder metadata(Map<String, String> metadata) {
+      this.metadata = metadata;
+      return this;
+    }
+
     public QueueConfig build() {
       return new QueueConfig(
           order,
@@ -266,7 +310,8 @@ public record QueueConfig(
           contentBasedDeduplication,
           dedupScope,
           historyRetention,
-          indexedAttributes);
+          indexedAttributes,
+          metadata);
     }
   }
 }

@@ -18,6 +18,7 @@ import io.switchboard.queue.SendResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -168,5 +169,18 @@ public abstract class RestartContract extends EngineContract {
     assertEquals(
         ErrorCode.QUEUE_NOT_FOUND,
         assertThrows(QueueException.class, () -> engine.queue("gone")).code());
+  }
+
+  @Test
+  void restart_keepsQueueMetadataAndItsUpdates() {
+    engine.createQueue(
+        "q", QueueConfig.builder().metadata(Map.of("sqs.tag.team", "blue", "x", "1")).build());
+    engine.createQueue("plain", QueueConfig.defaults());
+    QueueConfig current = engine.queue("q").config();
+    engine.updateQueue(
+        "q", current.toBuilder().metadata(Map.of("sqs.tag.team", "green", "y", "")).build());
+    engine = track(restart(engine));
+    assertEquals(Map.of("sqs.tag.team", "green", "y", ""), engine.queue("q").config().metadata());
+    assertEquals(Map.of(), engine.queue("plain").config().metadata());
   }
 }

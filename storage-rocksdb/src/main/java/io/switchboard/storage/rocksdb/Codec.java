@@ -100,6 +100,9 @@ final class Codec {
     w.l(c.historyRetention().toMillis());
     w.i(c.indexedAttributes().size());
     c.indexedAttributes().forEach(w::s);
+    // Appended after the first release of FORMAT 1: a value that ends here has no metadata.
+    w.i(c.metadata().size());
+    c.metadata().forEach((k, v) -> w.s(k).s(v));
     return w.toArray();
   }
 
@@ -135,6 +138,14 @@ final class Codec {
       indexed.add(r.s());
     }
     b.indexedAttributes(indexed);
+    if (!r.done()) {
+      int entries = r.i();
+      Map<String, String> metadata = new LinkedHashMap<>();
+      for (int i = 0; i < entries; i++) {
+        metadata.put(r.s(), r.s());
+      }
+      b.metadata(metadata);
+    }
     return new JournalEntry.QueuePut(name, b.build(), createdAt, receiptKey);
   }
 
