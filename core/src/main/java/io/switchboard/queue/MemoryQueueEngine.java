@@ -117,7 +117,8 @@ final class MemoryQueueEngine implements QueueEngine {
 
   // ---- identity and time -----------------------------------------------------------------
 
-  Clock clock() {
+  @Override
+  public Clock clock() {
     return clock;
   }
 

@@ -135,6 +135,15 @@ public interface QueueEngine extends AutoCloseable {
   /** Moves one dead-lettered message back to the queue it came from (to the back). */
   Message restore(String deadLetterQueue, String id);
 
+  /**
+   * The clock this engine's timers read. Front ends that keep timers of their own next to the
+   * engine's (the SQS layer's purge limit and receive-attempt window) read it too, so a test's
+   * manual clock drives both. A remote engine answers with the system clock.
+   */
+  default Clock clock() {
+    return Clock.system();
+  }
+
   /** Stops background work. Blocked receives return empty. */
   @Override
   void close();

@@ -5,19 +5,15 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.ErrorCode;
-import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
-import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.SendResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * SendMessage, ReceiveMessage, DeleteMessage, ChangeMessageVisibility and their batches: each reads
@@ -27,38 +23,27 @@ import java.util.Set;
 final class MessageActions {
 
   private static final int MAX_BATCH_BYTES = 1_048_576;
-  private static final int MAX_VISIBILITY = 43_200;
-  private static final Set<String> SYSTEM_ATTRIBUTES =
-      Set.of(
-          "All",
-          "SenderId",
-          "SentTimestamp",
-          "ApproximateReceiveCount",
-          "ApproximateFirstReceiveTimestamp",
-          "SequenceNumber",
-          "MessageDeduplicationId",
-          "MessageGroupId",
-          "DeadLetterQueueSourceArn",
-          "AWSTraceHeader");
+  static final int MAX_VISIBILITY = 43_200;
 
   private MessageActions() {}
 
-  private static ObjectNode object() {
+  static ObjectNode object() {
     return JsonNodeFactory.instance.objectNode();
   }
 
-  private static String queue(SqsRequest r) {
+  static String queue(SqsRequest r) {
     return QueueAddress.nameFromUrl(r.required("QueueUrl"));
   }
 
-  private static boolean fifo(String queue) {
+  static boolean fifo(String queue) {
     return queue.endsWith(".fifo");
   }
 
   // ---- send --------------------------------------------------------------------------------
 
   /** A send entry read and checked, with what its answer needs. */
-  private record Outgoing(NewMessage message, Map<String, AttributeValue> system) {
+  private record Outgoing(
+      NewMessage message, Map<String, AttributeValue> sent, Map<String, AttributeValue> system) {
     int bytes() {
       int n = message.body().getBytes(StandardCharsets.UTF_8).length;
       for (var e : message.attributes().entrySet()) {
@@ -82,7 +67,8 @@ final class MessageActions {
     }
     checkCharacters(body);
     NewMessage.Builder b = NewMessage.builder(body);
-    b.attributes(MessageAttributes.read(r.objects("MessageAttributes")));
+    Map<String, AttributeValue> sent = MessageAttributes.read(r.objects("MessageAttributes"));
+    b.attributes(Extensions.apply(sent, b));
     Map<String, AttributeValue> system =
         MessageAttributes.read(r.objects("MessageSystemAttributes"));
     var delay = r.integer("DelaySeconds", 0, 900);
@@ -112,7 +98,7 @@ final class MessageActions {
       }
       delay.ifPresent(d -> b.delay(Duration.ofSeconds(d)));
     }
-    return new Outgoing(b.build(), system);
+    return new Outgoing(b.build(), sent, system);
   }
 
   /** SQS allows #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF. */
@@ -141,8 +127,9 @@ final class MessageActions {
   private static ObjectNode sent(ObjectNode o, Outgoing out, SendResult result, boolean fifo) {
     o.put("MessageId", result.id());
     o.put("MD5OfMessageBody", MessageMd5.body(out.message().body()));
-    if (!out.message().attributes().isEmpty()) {
-      o.put("MD5OfMessageAttributes", MessageMd5.attributes(out.message().attributes()));
+    if (!out.sent().isEmpty()) {
+      // What the caller sent, reserved attributes included: that is what the SDK digests.
+      o.put("MD5OfMessageAttributes", MessageMd5.attributes(out.sent()));
     }
     if (!out.system().isEmpty()) {
       o.put("MD5OfMessageSystemAttributes", MessageMd5.attributes(out.system()));
@@ -227,79 +214,6 @@ final class MessageActions {
     if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
       throw e;
     }
-  }
-
-  // ---- receive -----------------------------------------------------------------------------
-
-  static ObjectNode receive(QueueEngine engine, SqsRequest r) {
-    String queue = queue(r);
-    ReceiveRequest.Builder b =
-        ReceiveRequest.builder().maxMessages(r.integer("MaxNumberOfMessages", 1, 10).orElse(1));
-    r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
-        .ifPresent(v -> b.visibilityTimeout(Duration.ofSeconds(v)));
-    r.integer("WaitTimeSeconds", 0, 20).ifPresent(w -> b.waitTime(Duration.ofSeconds(w)));
-    Set<String> system = new LinkedHashSet<>(r.strings("AttributeNames"));
-    system.addAll(r.strings("MessageSystemAttributeNames"));
-    for (String name : system) {
-      if (!SYSTEM_ATTRIBUTES.contains(name)) {
-        throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + name + ".");
-      }
-    }
-    List<String> attributeNames = r.strings("MessageAttributeNames");
-    r.string("ReceiveRequestAttemptId"); // accepted; retried receives are not deduplicated yet
-    List<Message> messages = engine.receive(queue, b.build());
-    ObjectNode o = object();
-    ArrayNode list = o.putArray("Messages");
-    for (Message m : messages) {
-      list.add(received(m, system, attributeNames));
-    }
-    return o;
-  }
-
-  private static ObjectNode received(Message m, Set<String> system, List<String> attributeNames) {
-    ObjectNode o = object();
-    o.put("MessageId", m.id());
-    o.put("ReceiptHandle", m.receipt().orElseThrow());
-    o.put("MD5OfBody", MessageMd5.body(m.body()));
-    o.put("Body", m.body());
-    ObjectNode attrs = o.putObject("Attributes");
-    boolean all = system.contains("All");
-    if (all || system.contains("SenderId")) {
-      attrs.put("SenderId", QueueAddress.ACCOUNT);
-    }
-    if (all || system.contains("SentTimestamp")) {
-      attrs.put("SentTimestamp", Long.toString(m.sentAt().toEpochMilli()));
-    }
-    if (all || system.contains("ApproximateReceiveCount")) {
-      attrs.put("ApproximateReceiveCount", Integer.toString(m.receiveCount()));
-    }
-    if (all || system.contains("ApproximateFirstReceiveTimestamp")) {
-      m.firstReceivedAt()
-          .ifPresent(
-              t -> attrs.put("ApproximateFirstReceiveTimestamp", Long.toString(t.toEpochMilli())));
-    }
-    if (all || system.contains("MessageGroupId")) {
-      m.groupId().ifPresent(g -> attrs.put("MessageGroupId", g));
-    }
-    if (all || system.contains("MessageDeduplicationId")) {
-      m.deduplicationId().ifPresent(d -> attrs.put("MessageDeduplicationId", d));
-    }
-    if ((all || system.contains("SequenceNumber")) && m.groupId().isPresent()) {
-      attrs.put("SequenceNumber", Long.toString(m.sequence()));
-    }
-    if (all || system.contains("DeadLetterQueueSourceArn")) {
-      m.deadLetterSource()
-          .ifPresent(s -> attrs.put("DeadLetterQueueSourceArn", QueueAddress.arn(s)));
-    }
-    if (attrs.isEmpty()) {
-      o.remove("Attributes");
-    }
-    Map<String, AttributeValue> selected = MessageAttributes.select(m.attributes(), attributeNames);
-    if (!selected.isEmpty()) {
-      o.set("MessageAttributes", MessageAttributes.write(selected));
-      o.put("MD5OfMessageAttributes", MessageMd5.attributes(selected));
-    }
-    return o;
   }
 
   // ---- delete, change visibility -----------------------------------------------------------

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * SQS message attributes ({@code {"DataType": "Number.int", "StringValue": "7"}}) mapped to the
@@ -18,6 +19,7 @@ import java.util.Map;
 final class MessageAttributes {
 
   static final int MAX_ATTRIBUTES = 10;
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   private MessageAttributes() {}
 
@@ -32,9 +34,30 @@ final class MessageAttributes {
     }
     Map<String, AttributeValue> out = new LinkedHashMap<>();
     for (var e : attributes.entrySet()) {
+      checkName(e.getKey());
       out.put(e.getKey(), value(e.getKey(), e.getValue()));
     }
     return out;
+  }
+
+  /**
+   * SQS's naming rules: 1..256 characters of {@code A-Za-z0-9_-.}, no leading, trailing or double
+   * period, and not starting with the reserved {@code AWS.} or {@code Amazon.} (any case).
+   */
+  private static void checkName(String name) {
+    String reason = null;
+    if (!NAME.matcher(name).matches()) {
+      reason = "must be 1..256 characters of A-Z, a-z, 0-9, underscore, hyphen and period";
+    } else if (name.startsWith(".") || name.endsWith(".") || name.contains("..")) {
+      reason = "must not start or end with a period nor have two in a row";
+    } else if (name.regionMatches(true, 0, "AWS.", 0, 4)
+        || name.regionMatches(true, 0, "Amazon.", 0, 7)) {
+      reason = "must not start with the reserved prefixes AWS. and Amazon.";
+    }
+    if (reason != null) {
+      throw SqsError.invalidParameter(
+          "Message (user) attribute name '" + name + "' is invalid: it " + reason + ".");
+    }
   }
 
   private static AttributeValue value(String name, SqsRequest a) {

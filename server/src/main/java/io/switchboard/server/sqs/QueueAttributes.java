@@ -4,14 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * SQS queue attributes, mapped to and from the engine's {@link QueueConfig} and {@link QueueStats}.
@@ -32,7 +36,12 @@ final class QueueAttributes {
           "RedrivePolicy",
           "FifoQueue",
           "ContentBasedDeduplication",
-          "DeduplicationScope");
+          "DeduplicationScope",
+          "FifoThroughputLimit",
+          "Policy",
+          "RedriveAllowPolicy",
+          Extensions.ORDER,
+          Extensions.INDEXED_ATTRIBUTES);
 
   private static final List<String> READ_ONLY =
       List.of(
@@ -40,10 +49,17 @@ final class QueueAttributes {
           "ApproximateNumberOfMessagesNotVisible",
           "ApproximateNumberOfMessagesDelayed",
           "CreatedTimestamp",
+          "LastModifiedTimestamp",
           "QueueArn");
 
   private static final Set<String> FIFO_ONLY =
-      Set.of("FifoQueue", "ContentBasedDeduplication", "DeduplicationScope");
+      Set.of("FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit");
+
+  /** Metadata keys of the attributes the engine has no field for. */
+  static final String FIFO_THROUGHPUT_LIMIT = "sqs.FifoThroughputLimit";
+
+  static final String REDRIVE_ALLOW_POLICY = "sqs.RedriveAllowPolicy";
+  static final String LAST_MODIFIED = "sqs.LastModifiedTimestamp";
 
   private QueueAttributes() {}
 
@@ -52,12 +68,14 @@ final class QueueAttributes {
    * only CreateQueue may name.
    */
   static QueueConfig apply(
+      QueueEngine engine,
       String name,
       boolean fifo,
       Map<String, String> attributes,
       QueueConfig config,
       boolean creating) {
     QueueConfig.Builder b = config.toBuilder();
+    Map<String, String> metadata = new HashMap<>(config.metadata());
     for (var e : attributes.entrySet()) {
       String key = e.getKey();
       String value = e.getValue();
@@ -71,7 +89,17 @@ final class QueueAttributes {
         case "MessageRetentionPeriod" -> b.retention(seconds(key, value, 60, 1_209_600));
         case "MaximumMessageSize" -> b.maxMessageSize(integer(key, value, 1024, 1_048_576));
         case "ReceiveMessageWaitTimeSeconds" -> b.receiveWait(seconds(key, value, 0, 20));
-        case "RedrivePolicy" -> redrivePolicy(b, value);
+        case "RedrivePolicy" -> redrivePolicy(engine, name, b, value);
+        case "Policy" -> QueuePermissions.set(metadata, value);
+        case "RedriveAllowPolicy" -> redriveAllowPolicy(metadata, value);
+        case "FifoThroughputLimit" -> {
+          if (!value.equals("perQueue") && !value.equals("perMessageGroupId")) {
+            throw invalidValue(key, "must be perQueue or perMessageGroupId, got '" + value + "'");
+          }
+          metadata.put(FIFO_THROUGHPUT_LIMIT, value);
+        }
+        case Extensions.ORDER -> b.order(Extensions.order(fifo, value));
+        case Extensions.INDEXED_ATTRIBUTES -> b.indexedAttributes(Extensions.indexed(value));
         case "FifoQueue" -> {
           if (!creating) {
             throw SqsError.sender(
@@ -95,10 +123,96 @@ final class QueueAttributes {
     if (creating && fifo && !"true".equals(attributes.get("FifoQueue"))) {
       throw invalidValue("FifoQueue", "a queue named .fifo must be created with FifoQueue=true");
     }
-    return b.build();
+    QueueConfig built = b.metadata(metadata).build();
+    if ("perMessageGroupId".equals(metadata.get(FIFO_THROUGHPUT_LIMIT))
+        && built.dedupScope() != DedupScope.GROUP) {
+      throw invalidValue(
+          "FifoThroughputLimit",
+          "perMessageGroupId is allowed only when DeduplicationScope is messageGroup");
+    }
+    return built;
   }
 
-  private static void redrivePolicy(QueueConfig.Builder b, String value) {
+  /**
+   * {@code {"redrivePermission": "allowAll" | "denyAll" | "byQueue", "sourceQueueArns": [...]}}:
+   * which queues may name this one as their dead-letter queue; {@code sourceQueueArns} (1..10) only
+   * with {@code byQueue}. "" removes it.
+   */
+  private static void redriveAllowPolicy(Map<String, String> metadata, String value) {
+    if (value.isEmpty()) {
+      metadata.remove(REDRIVE_ALLOW_POLICY);
+      return;
+    }
+    JsonNode policy = json("RedriveAllowPolicy", value);
+    String permission = policy.path("redrivePermission").asText("");
+    JsonNode arns = policy.get("sourceQueueArns");
+    switch (permission) {
+      case "allowAll", "denyAll" -> {
+        if (arns != null) {
+          throw invalidValue(
+              "RedriveAllowPolicy",
+              "sourceQueueArns is allowed only with redrivePermission byQueue");
+        }
+      }
+      case "byQueue" -> {
+        if (arns == null || !arns.isArray() || arns.isEmpty() || arns.size() > 10) {
+          throw invalidValue(
+              "RedriveAllowPolicy", "byQueue needs sourceQueueArns, a list of 1..10 queue ARNs");
+        }
+        arns.forEach(a -> QueueAddress.nameFromArn(a.asText()));
+      }
+      default ->
+          throw invalidValue(
+              "RedriveAllowPolicy",
+              "redrivePermission must be allowAll, denyAll or byQueue, got '" + permission + "'");
+    }
+    metadata.put(REDRIVE_ALLOW_POLICY, value);
+  }
+
+  private static JsonNode json(String key, String value) {
+    try {
+      JsonNode node = MAPPER.readTree(value);
+      if (node != null && node.isObject()) {
+        return node;
+      }
+    } catch (IOException e) {
+      // answered below
+    }
+    throw invalidValue(key, "must be a JSON object, got '" + value + "'");
+  }
+
+  /** Refuses a dead-letter target whose RedriveAllowPolicy does not let {@code source} in. */
+  private static void checkAllowed(QueueEngine engine, String source, String target) {
+    String allow;
+    try {
+      allow = engine.queue(target).config().metadata().get(REDRIVE_ALLOW_POLICY);
+    } catch (QueueException e) {
+      return; // the engine reports a missing dead-letter queue in its own words
+    }
+    if (allow == null) {
+      return;
+    }
+    JsonNode policy = json("RedriveAllowPolicy", allow);
+    String permission = policy.path("redrivePermission").asText();
+    boolean allowed =
+        permission.equals("allowAll")
+            || (permission.equals("byQueue")
+                && java.util.stream.StreamSupport.stream(
+                        policy.path("sourceQueueArns").spliterator(), false)
+                    .anyMatch(a -> a.asText().equals(QueueAddress.arn(source))));
+    if (!allowed) {
+      throw invalidValue(
+          "RedrivePolicy",
+          "the RedriveAllowPolicy of "
+              + QueueAddress.arn(target)
+              + " does not allow "
+              + QueueAddress.arn(source)
+              + " to use it as a dead-letter queue");
+    }
+  }
+
+  private static void redrivePolicy(
+      QueueEngine engine, String name, QueueConfig.Builder b, String value) {
     if (value.isEmpty()) {
       b.noDeadLetter();
       return;
@@ -115,7 +229,9 @@ final class QueueAttributes {
       throw invalidValue("RedrivePolicy", "needs deadLetterTargetArn and maxReceiveCount");
     }
     int max = integer("maxReceiveCount", count.asText(), 1, 1000);
-    b.deadLetter(QueueAddress.nameFromArn(arn.asText()), max);
+    String target = QueueAddress.nameFromArn(arn.asText());
+    checkAllowed(engine, name, target);
+    b.deadLetter(target, max);
   }
 
   /** The attributes named (or all for {@code All}) of a queue. */
@@ -141,17 +257,29 @@ final class QueueAttributes {
       all.put("FifoQueue", "true");
       all.put("ContentBasedDeduplication", Boolean.toString(c.contentBasedDeduplication()));
       all.put("DeduplicationScope", c.dedupScope() == DedupScope.GROUP ? "messageGroup" : "queue");
+      all.put("FifoThroughputLimit", c.metadata().getOrDefault(FIFO_THROUGHPUT_LIMIT, "perQueue"));
     }
+    putIfSet(all, "Policy", c.metadata().get(QueuePermissions.POLICY));
+    putIfSet(all, "RedriveAllowPolicy", c.metadata().get(REDRIVE_ALLOW_POLICY));
     all.put("ApproximateNumberOfMessages", Long.toString(stats.available()));
     all.put("ApproximateNumberOfMessagesNotVisible", Long.toString(stats.inFlight()));
     all.put("ApproximateNumberOfMessagesDelayed", Long.toString(stats.delayed()));
     all.put("CreatedTimestamp", Long.toString(info.createdAt().getEpochSecond()));
+    all.put(
+        "LastModifiedTimestamp",
+        c.metadata().getOrDefault(LAST_MODIFIED, Long.toString(info.createdAt().getEpochSecond())));
     all.put("QueueArn", QueueAddress.arn(info.name()));
-    if (names.contains("All")) {
-      return all;
-    }
     Map<String, String> out = new LinkedHashMap<>();
+    if (names.contains("All")) {
+      out.putAll(all);
+    }
+    // Switchboard's own attributes only when named, so a stock "All" sees what SQS would show.
+    all.put(Extensions.ORDER, c.order().name());
+    all.put(Extensions.INDEXED_ATTRIBUTES, String.join(",", new TreeSet<>(c.indexedAttributes())));
     for (String n : names) {
+      if (n.equals("All")) {
+        continue;
+      }
       if (!SETTABLE.contains(n) && !READ_ONLY.contains(n)) {
         throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + n + ".");
       }
@@ -160,6 +288,12 @@ final class QueueAttributes {
       }
     }
     return out;
+  }
+
+  private static void putIfSet(Map<String, String> all, String key, String value) {
+    if (value != null) {
+      all.put(key, value);
+    }
   }
 
   private static Duration seconds(String key, String value, int min, int max) {

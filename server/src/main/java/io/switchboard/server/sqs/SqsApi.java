@@ -11,6 +11,7 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,13 +53,22 @@ public final class SqsApi {
           Map.entry("PurgeQueue", (e, b, r) -> purgeQueue(e, r)),
           Map.entry("SendMessage", (e, b, r) -> MessageActions.send(e, r)),
           Map.entry("SendMessageBatch", (e, b, r) -> MessageActions.sendBatch(e, r)),
-          Map.entry("ReceiveMessage", (e, b, r) -> MessageActions.receive(e, r)),
+          Map.entry("ReceiveMessage", (e, b, r) -> ReceiveAction.receive(e, r)),
           Map.entry("DeleteMessage", (e, b, r) -> MessageActions.delete(e, r)),
           Map.entry("DeleteMessageBatch", (e, b, r) -> MessageActions.deleteBatch(e, r)),
           Map.entry("ChangeMessageVisibility", (e, b, r) -> MessageActions.changeVisibility(e, r)),
           Map.entry(
               "ChangeMessageVisibilityBatch",
-              (e, b, r) -> MessageActions.changeVisibilityBatch(e, r)));
+              (e, b, r) -> MessageActions.changeVisibilityBatch(e, r)),
+          Map.entry("ListDeadLetterSourceQueues", DeadLetterActions::listSources),
+          Map.entry("StartMessageMoveTask", (e, b, r) -> DeadLetterActions.start(e, r)),
+          Map.entry("ListMessageMoveTasks", (e, b, r) -> DeadLetterActions.list(e, r)),
+          Map.entry("CancelMessageMoveTask", (e, b, r) -> DeadLetterActions.cancel(e, r)),
+          Map.entry("TagQueue", (e, b, r) -> QueueTags.tag(e, r)),
+          Map.entry("UntagQueue", (e, b, r) -> QueueTags.untag(e, r)),
+          Map.entry("ListQueueTags", (e, b, r) -> QueueTags.list(e, r)),
+          Map.entry("AddPermission", (e, b, r) -> QueuePermissions.add(e, r)),
+          Map.entry("RemovePermission", (e, b, r) -> QueuePermissions.remove(e, r)));
 
   private SqsApi() {}
 
@@ -127,7 +137,8 @@ public final class SqsApi {
     return node.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static String queue(SqsRequest r) {
+  /** The queue a request's {@code QueueUrl} names. */
+  static String queue(SqsRequest r) {
     return QueueAddress.nameFromUrl(r.required("QueueUrl"));
   }
 
@@ -136,23 +147,43 @@ public final class SqsApi {
   private static ObjectNode createQueue(QueueEngine engine, String baseUrl, SqsRequest r) {
     String name = r.required("QueueName");
     Map<String, String> attributes = r.stringMap("Attributes");
-    r.stringMap("tags"); // read for its shape; tags are not kept yet
+    Map<String, String> tags = QueueTags.check(r.stringMap("tags"));
     QueueConfig config =
         QueueAttributes.apply(
-            name, name.endsWith(".fifo"), attributes, QueueConfig.defaults(), true);
+            engine, name, name.endsWith(".fifo"), attributes, QueueConfig.defaults(), true);
+    config =
+        config.toBuilder()
+            .metadata(QueueTags.put(name, new HashMap<>(config.metadata()), tags))
+            .build();
     QueueInfo info;
     try {
       info = engine.createQueue(name, config);
     } catch (QueueException e) {
-      if (e.code() == ErrorCode.QUEUE_ALREADY_EXISTS) {
+      if (e.code() != ErrorCode.QUEUE_ALREADY_EXISTS) {
+        throw e;
+      }
+      // As SQS: same attributes return the queue; tags and modification times do not count.
+      info = engine.queue(name);
+      boolean policyGiven = attributes.containsKey("Policy");
+      if (!comparable(info.config(), policyGiven).equals(comparable(config, policyGiven))) {
         throw SqsError.sender(
             "QueueNameExists",
             "A queue already exists with the same name and a different value for attribute(s): "
                 + e.getMessage());
       }
-      throw e;
     }
     return object().put("QueueUrl", QueueAddress.url(baseUrl, info.name()));
+  }
+
+  /** What CreateQueue compares: not tags, not modification times, a policy only if given. */
+  private static QueueConfig comparable(QueueConfig c, boolean policyGiven) {
+    Map<String, String> m = new HashMap<>(c.metadata());
+    m.keySet().removeIf(k -> k.startsWith(QueueTags.PREFIX));
+    m.remove(QueueAttributes.LAST_MODIFIED);
+    if (!policyGiven) {
+      m.remove(QueuePermissions.POLICY);
+    }
+    return c.toBuilder().metadata(m).build();
   }
 
   private static ObjectNode getQueueUrl(QueueEngine engine, String baseUrl, SqsRequest r) {
@@ -190,13 +221,13 @@ public final class SqsApi {
     return o;
   }
 
-  private static String encodeToken(String lastName) {
+  static String encodeToken(String lastName) {
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString(lastName.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String decodeToken(String token) {
+  static String decodeToken(String token) {
     try {
       return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
@@ -210,7 +241,9 @@ public final class SqsApi {
   }
 
   private static ObjectNode purgeQueue(QueueEngine engine, SqsRequest r) {
-    engine.purge(queue(r));
+    String name = queue(r);
+    SqsState.of(engine).purgeAllowed(engine.queue(name));
+    engine.purge(name);
     return object();
   }
 
@@ -230,9 +263,19 @@ public final class SqsApi {
   private static ObjectNode setQueueAttributes(QueueEngine engine, SqsRequest r) {
     String name = queue(r);
     Map<String, String> attributes = r.stringMap("Attributes");
-    QueueInfo info = engine.queue(name);
-    engine.updateQueue(
-        name, QueueAttributes.apply(name, info.grouped(), attributes, info.config(), false));
+    SqsState state = SqsState.of(engine);
+    boolean fifo = engine.queue(name).grouped();
+    state.updateConfig(
+        name,
+        current -> {
+          QueueConfig c = QueueAttributes.apply(engine, name, fifo, attributes, current, false);
+          if (c.equals(current)) {
+            return c;
+          }
+          Map<String, String> m = new HashMap<>(c.metadata());
+          m.put(QueueAttributes.LAST_MODIFIED, Long.toString(state.now() / 1000));
+          return c.toBuilder().metadata(m).build();
+        });
     return object();
   }
 

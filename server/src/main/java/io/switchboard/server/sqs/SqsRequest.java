@@ -47,6 +47,11 @@ final class SqsRequest {
     return n == null || n.isNull() ? Optional.empty() : Optional.of(n);
   }
 
+  /** Whether the field is present and not null. */
+  boolean has(String field) {
+    return node(field).isPresent();
+  }
+
   Optional<String> string(String field) {
     return node(field)
         .map(

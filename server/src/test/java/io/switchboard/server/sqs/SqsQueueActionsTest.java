@@ -232,11 +232,18 @@ class SqsQueueActionsTest {
   }
 
   @Test
-  void unimplementedAction_isInvalidAction() {
-    SqsException e =
-        assertThrows(SqsException.class, () -> sqs.listQueueTags(b -> b.queueUrl("orders")));
-    assertEquals("InvalidAction", e.awsErrorDetails().errorCode());
-    assertEquals(400, e.statusCode());
+  void unknownAction_isInvalidAction() throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(fixture.server.uri() + "/"))
+                  .header("X-Amz-Target", "AmazonSQS.CreateTopic")
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(400, r.statusCode());
+      assertTrue(r.body().contains("com.amazonaws.sqs#InvalidAction"), r.body());
+    }
   }
 
   @Test

@@ -1,9 +1,12 @@
 package io.switchboard.server.sqs;
 
 import io.switchboard.client.SwitchboardClient;
+import io.switchboard.server.EngineFactory;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -18,7 +21,25 @@ final class SqsServer implements AutoCloseable {
   private final SwitchboardClient nativeApi;
 
   SqsServer() {
-    server = SwitchboardServer.start(ServerConfig.forTests());
+    this(SwitchboardServer.start(ServerConfig.forTests()));
+  }
+
+  /** A server with the engine {@code factory} opens, e.g. one on a manual clock. */
+  SqsServer(EngineFactory factory) {
+    this(SwitchboardServer.start(ServerConfig.forTests(), factory));
+  }
+
+  /** A durable server keeping its store in {@code dataDir}. */
+  SqsServer(Path dataDir) {
+    this(
+        SwitchboardServer.start(
+            ServerConfig.resolve(
+                Map.of("port", "0", "data-dir", dataDir.toString(), "durability", "sync"),
+                Map.of())));
+  }
+
+  private SqsServer(SwitchboardServer server) {
+    this.server = server;
     sqs =
         SqsClient.builder()
             .endpointOverride(server.uri())
@@ -31,6 +52,11 @@ final class SqsServer implements AutoCloseable {
                     .build())
             .build();
     nativeApi = SwitchboardClient.create(server.uri());
+  }
+
+  /** The native API client of the same server. */
+  SwitchboardClient nativeApi() {
+    return nativeApi;
   }
 
   /** Long polls blocked on the queue, read through the native API. */

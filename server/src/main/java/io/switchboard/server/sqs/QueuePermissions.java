@@ -1,0 +1,227 @@
+package io.switchboard.server.sqs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.queue.QueueEngine;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * AddPermission and RemovePermission, and the {@code Policy} queue attribute they write, as SQS
+ * does: AddPermission adds a statement whose {@code Sid} is the label to the queue's policy
+ * (creating {@code {"Version": "2012-10-17", "Id": "<arn>/SQSDefaultPolicy", ...}} if there is
+ * none), RemovePermission removes it. The policy is kept in the queue's metadata ({@code
+ * sqs.Policy}), so it survives a restart of a durable server.
+ *
+ * <p>Switchboard does not enforce policies: there is one namespace and, when access keys are
+ * configured, one set of credentials. The policy is kept and reported so that tooling that manages
+ * it (infrastructure-as-code, the CLI) works unchanged.
+ */
+final class QueuePermissions {
+
+  static final String POLICY = "sqs.Policy";
+  static final int MAX_STATEMENTS = 20;
+  static final int MAX_ACTIONS = 7;
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+  private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
+  private static final Set<String> ACTIONS =
+      Set.of(
+          "*",
+          "SendMessage",
+          "ReceiveMessage",
+          "DeleteMessage",
+          "ChangeMessageVisibility",
+          "GetQueueAttributes",
+          "GetQueueUrl",
+          "ListDeadLetterSourceQueues",
+          "PurgeQueue",
+          "ListQueueTags");
+
+  private QueuePermissions() {}
+
+  static ObjectNode add(QueueEngine engine, SqsRequest r) {
+    String queue = SqsApi.queue(r);
+    String label = label(r);
+    List<String> accounts = nonEmpty(r, "AWSAccountIds");
+    List<String> actions = nonEmpty(r, "Actions");
+    for (String a : accounts) {
+      if (!ACCOUNT.matcher(a).matches()) {
+        throw SqsError.invalidParameter(
+            "Value [" + a + "] for parameter PrincipalId is invalid: an account id is 12 digits.");
+      }
+    }
+    for (String a : actions) {
+      if (!ACTIONS.contains(a)) {
+        throw SqsError.invalidParameter(
+            "Value "
+                + a
+                + " for parameter ActionName is invalid. Reason: allowed are * and "
+                + ACTIONS.stream().filter(x -> !x.equals("*")).sorted().toList()
+                + ".");
+      }
+    }
+    if (actions.size() > MAX_ACTIONS) {
+      throw SqsError.sender(
+          "OverLimit",
+          "A policy statement may have at most "
+              + MAX_ACTIONS
+              + " actions, got "
+              + actions.size()
+              + ".");
+    }
+    SqsState.of(engine)
+        .updateMetadata(
+            queue,
+            m -> {
+              ObjectNode policy = parse(m.get(POLICY)).orElseGet(() -> empty(queue));
+              ArrayNode statements = statements(policy);
+              for (JsonNode s : statements) {
+                if (label.equals(s.path("Sid").asText())) {
+                  throw SqsError.invalidParameter(
+                      "Value "
+                          + label
+                          + " for parameter Label is invalid. Reason: Already exists.");
+                }
+              }
+              if (statements.size() >= MAX_STATEMENTS) {
+                throw SqsError.sender(
+                    "OverLimit",
+                    "A queue policy may have at most " + MAX_STATEMENTS + " statements.");
+              }
+              statements.add(statement(queue, label, accounts, actions));
+              m.put(POLICY, policy.toString());
+              return m;
+            });
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  static ObjectNode remove(QueueEngine engine, SqsRequest r) {
+    String queue = SqsApi.queue(r);
+    String label = label(r);
+    SqsState.of(engine)
+        .updateMetadata(
+            queue,
+            m -> {
+              ObjectNode policy = parse(m.get(POLICY)).orElse(null);
+              boolean removed = false;
+              if (policy != null) {
+                for (Iterator<JsonNode> it = statements(policy).iterator(); it.hasNext(); ) {
+                  if (label.equals(it.next().path("Sid").asText())) {
+                    it.remove();
+                    removed = true;
+                  }
+                }
+              }
+              if (!removed) {
+                throw SqsError.invalidParameter(
+                    "Value "
+                        + label
+                        + " for parameter Label is invalid. Reason: can't find label on existing"
+                        + " policy.");
+              }
+              if (statements(policy).isEmpty()) {
+                m.remove(POLICY);
+              } else {
+                m.put(POLICY, policy.toString());
+              }
+              return m;
+            });
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  /** Checks a {@code Policy} set through SetQueueAttributes: a JSON object, or "" to remove. */
+  static void set(Map<String, String> metadata, String value) {
+    if (value.isEmpty()) {
+      metadata.remove(POLICY);
+      return;
+    }
+    if (parse(value).isEmpty()) {
+      throw SqsError.sender(
+          "InvalidAttributeValue",
+          "Invalid value for the parameter Policy: must be a JSON policy document.");
+    }
+    metadata.put(POLICY, value);
+  }
+
+  private static String label(SqsRequest r) {
+    String label = r.required("Label");
+    if (!LABEL.matcher(label).matches()) {
+      throw SqsError.invalidParameter(
+          "Value "
+              + label
+              + " for parameter Label is invalid. Reason: must be 1..80 characters of"
+              + " [A-Za-z0-9_-].");
+    }
+    return label;
+  }
+
+  private static List<String> nonEmpty(SqsRequest r, String field) {
+    List<String> values = r.strings(field);
+    if (values.isEmpty()) {
+      throw SqsError.missingParameter(field);
+    }
+    return values;
+  }
+
+  private static java.util.Optional<ObjectNode> parse(String policy) {
+    if (policy == null) {
+      return java.util.Optional.empty();
+    }
+    try {
+      JsonNode node = MAPPER.readTree(policy);
+      return node instanceof ObjectNode o ? java.util.Optional.of(o) : java.util.Optional.empty();
+    } catch (IOException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  private static ObjectNode empty(String queue) {
+    ObjectNode policy = MAPPER.createObjectNode();
+    policy.put("Version", "2012-10-17");
+    policy.put("Id", QueueAddress.arn(queue) + "/SQSDefaultPolicy");
+    policy.putArray("Statement");
+    return policy;
+  }
+
+  private static ArrayNode statements(ObjectNode policy) {
+    JsonNode s = policy.get("Statement");
+    if (s instanceof ArrayNode a) {
+      return a;
+    }
+    ArrayNode a = policy.putArray("Statement");
+    if (s instanceof ObjectNode single) {
+      a.add(single);
+    }
+    return a;
+  }
+
+  private static ObjectNode statement(
+      String queue, String label, List<String> accounts, List<String> actions) {
+    ObjectNode s = MAPPER.createObjectNode();
+    s.put("Sid", label);
+    s.put("Effect", "Allow");
+    ObjectNode principal = s.putObject("Principal");
+    oneOrMany(principal, "AWS", accounts.stream().map(a -> "arn:aws:iam::" + a + ":root").toList());
+    oneOrMany(s, "Action", actions.stream().map(a -> "SQS:" + a).toList());
+    s.put("Resource", QueueAddress.arn(queue));
+    return s;
+  }
+
+  private static void oneOrMany(ObjectNode o, String field, List<String> values) {
+    if (values.size() == 1) {
+      o.put(field, values.get(0));
+    } else {
+      ArrayNode a = o.putArray(field);
+      values.forEach(a::add);
+    }
+  }
+}
