@@ -3,6 +3,7 @@ package io.switchboard.server.sqs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.queue.DedupScope;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
@@ -181,13 +182,23 @@ final class QueueAttributes {
     throw invalidValue(key, "must be a JSON object, got '" + value + "'");
   }
 
-  /** Refuses a dead-letter target whose RedriveAllowPolicy does not let {@code source} in. */
+  /**
+   * Refuses a dead-letter target that does not exist, or whose RedriveAllowPolicy does not let
+   * {@code source} in.
+   */
   private static void checkAllowed(QueueEngine engine, String source, String target) {
     String allow;
     try {
       allow = engine.queue(target).config().metadata().get(REDRIVE_ALLOW_POLICY);
     } catch (QueueException e) {
-      return; // the engine reports a missing dead-letter queue in its own words
+      if (e.code() != ErrorCode.QUEUE_NOT_FOUND) {
+        throw e;
+      }
+      throw SqsError.invalidParameter(
+          "Value for parameter RedrivePolicy is invalid. Reason: Dead letter target does not"
+              + " exist: "
+              + QueueAddress.arn(target)
+              + ".");
     }
     if (allow == null) {
       return;
