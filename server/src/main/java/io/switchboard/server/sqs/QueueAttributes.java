@@ -116,7 +116,8 @@ final class QueueAttributes {
                 switch (value) {
                   case "queue" -> DedupScope.QUEUE;
                   case "messageGroup" -> DedupScope.GROUP;
-                  default -> throw invalidValue(key, "must be queue or messageGroup");
+                  default ->
+                      throw invalidValue(key, "must be queue or messageGroup, got '" + value + "'");
                 });
         default -> throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + key + ".");
       }
