@@ -33,6 +33,15 @@ final class SqsError extends RuntimeException {
     return new SqsError(code, "AWS.SimpleQueueService." + code, true, 400, message);
   }
 
+  /**
+   * A refused signature or credential: {@code MissingAuthenticationToken}, {@code
+   * InvalidClientTokenId}, {@code SignatureDoesNotMatch} (403), {@code IncompleteSignature}, {@code
+   * RequestExpired} (400).
+   */
+  static SqsError auth(String code, int status, String message) {
+    return new SqsError(code, code, true, status, message);
+  }
+
   static SqsError invalidParameter(String message) {
     return sender("InvalidParameterValue", message);
   }
