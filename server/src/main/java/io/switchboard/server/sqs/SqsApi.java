@@ -156,8 +156,7 @@ public final class SqsApi {
       info = engine.createQueue(name, config);
     } catch (QueueException e) {
       if (e.code() == ErrorCode.QUEUE_ALREADY_EXISTS) {
-        throw SqsError.sender(
-            "QueueNameExists",
+        throw SqsError.queueNameExists(
             "A queue already exists with the same name and a different value for attribute(s): "
                 + e.getMessage());
       }

@@ -59,6 +59,11 @@ final class SqsError extends RuntimeException {
         "The specified queue does not exist: " + queue);
   }
 
+  /** {@code QueueNameExists}, whose query-protocol code is {@code QueueAlreadyExists}. */
+  static SqsError queueNameExists(String message) {
+    return new SqsError("QueueNameExists", "QueueAlreadyExists", true, 400, message);
+  }
+
   static SqsError internal(String message) {
     return new SqsError("InternalFailure", "InternalFailure", false, 500, message);
   }
@@ -70,8 +75,7 @@ final class SqsError extends RuntimeException {
       case QUEUE_NOT_FOUND ->
           new SqsError(
               "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", true, 400, m);
-      case QUEUE_ALREADY_EXISTS ->
-          new SqsError("QueueNameExists", "QueueAlreadyExists", true, 400, m);
+      case QUEUE_ALREADY_EXISTS -> queueNameExists(m);
       case RECEIPT_INVALID, RECEIPT_STALE, MESSAGE_NOT_FOUND -> sender("ReceiptHandleIsInvalid", m);
       case MESSAGE_NOT_IN_FLIGHT -> legacySender("MessageNotInflight", m);
       case INVALID_ARGUMENT, INVALID_SELECTOR, MESSAGE_TOO_LARGE, CONFLICT -> invalidParameter(m);
