@@ -61,7 +61,14 @@ final class QueryForm {
           Map.entry("BinaryListValue", "BinaryListValues"),
           Map.entry("SendMessageBatchRequestEntry", "Entries"),
           Map.entry("DeleteMessageBatchRequestEntry", "Entries"),
-          Map.entry("ChangeMessageVisibilityBatchRequestEntry", "Entries"));
+          Map.entry("ChangeMessageVisibilityBatchRequestEntry", "Entries"),
+          // the member names themselves, which some clients use for the same lists
+          Map.entry("AttributeNames", "AttributeNames"),
+          Map.entry("MessageAttributeNames", "MessageAttributeNames"),
+          Map.entry("MessageSystemAttributeNames", "MessageSystemAttributeNames"),
+          Map.entry("TagKeys", "TagKeys"),
+          Map.entry("AWSAccountIds", "AWSAccountIds"),
+          Map.entry("Actions", "Actions"));
 
   /** A flattened map: its member name and the location names of an entry's key and value. */
   private record MapMember(String member, String key, String value) {}
@@ -71,7 +78,9 @@ final class QueryForm {
           "Attribute", new MapMember("Attributes", "Name", "Value"),
           "MessageAttribute", new MapMember("MessageAttributes", "Name", "Value"),
           "MessageSystemAttribute", new MapMember("MessageSystemAttributes", "Name", "Value"),
-          "Tag", new MapMember("Tags", "Key", "Value"));
+          "Tag", new MapMember("Tags", "Key", "Value"),
+          // TagQueue's map has no location name: SDKs send Tags.N.Key (CreateQueue's, Tag.N.Key)
+          "Tags", new MapMember("Tags", "Key", "Value"));
 
   /** Members the model types as integers (or longs). */
   private static final Set<String> INTEGERS =
