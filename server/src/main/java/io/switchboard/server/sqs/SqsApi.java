@@ -101,7 +101,7 @@ public final class SqsApi {
 
   /**
    * Runs one action on a parsed request; the answer is in the JSON protocol's shape, which the
-   * query protocol ({@link SqsQueryProtocol}) renders as XML.
+   * query protocol ({@link SqsEndpoint}) renders as XML.
    *
    * @throws SqsError for an unknown action or anything the action refuses
    */
@@ -156,7 +156,8 @@ public final class SqsApi {
       info = engine.createQueue(name, config);
     } catch (QueueException e) {
       if (e.code() == ErrorCode.QUEUE_ALREADY_EXISTS) {
-        throw SqsError.queueNameExists(
+        throw SqsError.sender(
+            "QueueNameExists",
             "A queue already exists with the same name and a different value for attribute(s): "
                 + e.getMessage());
       }

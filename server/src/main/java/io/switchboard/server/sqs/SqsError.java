@@ -1,6 +1,7 @@
 package io.switchboard.server.sqs;
 
 import io.switchboard.queue.QueueException;
+import java.util.Map;
 
 /**
  * An error in SQS terms: the code that goes into {@code __type} (the JSON protocol's error shape,
@@ -23,14 +24,17 @@ final class SqsError extends RuntimeException {
     this.status = status;
   }
 
-  /** A client error whose legacy code is the same as its code. */
-  static SqsError sender(String code, String message) {
-    return new SqsError(code, code, true, 400, message);
-  }
+  /**
+   * Query-protocol codes that differ from the code and do not follow the {@code
+   * AWS.SimpleQueueService.} pattern ({@link #legacySender}), as the SQS model's error shapes name
+   * them.
+   */
+  private static final Map<String, String> QUERY_CODES =
+      Map.of("QueueNameExists", "QueueAlreadyExists");
 
-  /** A client error whose legacy code is {@code AWS.SimpleQueueService.<code>}. */
-  static SqsError legacySender(String code, String message) {
-    return new SqsError(code, "AWS.SimpleQueueService." + code, true, 400, message);
+  /** A client error whose legacy code is its code, but for the few in {@link #QUERY_CODES}. */
+  static SqsError sender(String code, String message) {
+    return new SqsError(code, QUERY_CODES.getOrDefault(code, code), true, 400, message);
   }
 
   /**
@@ -40,6 +44,11 @@ final class SqsError extends RuntimeException {
    */
   static SqsError auth(String code, int status, String message) {
     return new SqsError(code, code, true, status, message);
+  }
+
+  /** A client error whose legacy code is {@code AWS.SimpleQueueService.<code>}. */
+  static SqsError legacySender(String code, String message) {
+    return new SqsError(code, "AWS.SimpleQueueService." + code, true, 400, message);
   }
 
   static SqsError invalidParameter(String message) {
@@ -59,11 +68,6 @@ final class SqsError extends RuntimeException {
         "The specified queue does not exist: " + queue);
   }
 
-  /** {@code QueueNameExists}, whose query-protocol code is {@code QueueAlreadyExists}. */
-  static SqsError queueNameExists(String message) {
-    return new SqsError("QueueNameExists", "QueueAlreadyExists", true, 400, message);
-  }
-
   static SqsError internal(String message) {
     return new SqsError("InternalFailure", "InternalFailure", false, 500, message);
   }
@@ -75,7 +79,8 @@ final class SqsError extends RuntimeException {
       case QUEUE_NOT_FOUND ->
           new SqsError(
               "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", true, 400, m);
-      case QUEUE_ALREADY_EXISTS -> queueNameExists(m);
+      case QUEUE_ALREADY_EXISTS ->
+          new SqsError("QueueNameExists", "QueueAlreadyExists", true, 400, m);
       case RECEIPT_INVALID, RECEIPT_STALE, MESSAGE_NOT_FOUND -> sender("ReceiptHandleIsInvalid", m);
       case MESSAGE_NOT_IN_FLIGHT -> legacySender("MessageNotInflight", m);
       case INVALID_ARGUMENT, INVALID_SELECTOR, MESSAGE_TOO_LARGE, CONFLICT -> invalidParameter(m);
