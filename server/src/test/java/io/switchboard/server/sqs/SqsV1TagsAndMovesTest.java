@@ -1,0 +1,159 @@
+package io.switchboard.server.sqs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.amazonaws.services.sqs.AmazonSQS;
+import com.amazonaws.services.sqs.model.AmazonSQSException;
+import com.amazonaws.services.sqs.model.CreateQueueRequest;
+import com.amazonaws.services.sqs.model.ListDeadLetterSourceQueuesRequest;
+import com.amazonaws.services.sqs.model.ListDeadLetterSourceQueuesResult;
+import com.amazonaws.services.sqs.model.ListMessageMoveTasksRequest;
+import com.amazonaws.services.sqs.model.ListMessageMoveTasksResultEntry;
+import com.amazonaws.services.sqs.model.Message;
+import com.amazonaws.services.sqs.model.ReceiveMessageRequest;
+import com.amazonaws.services.sqs.model.StartMessageMoveTaskRequest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tags, permissions, dead-letter sources and message move tasks through SDK v1 (query protocol).
+ * These actions come with the JSON layer's branch {@code sqsactions}; until the server serves them
+ * (it answers {@code InvalidAction}) the tests are skipped, and they run unchanged once it does.
+ */
+class SqsV1TagsAndMovesTest {
+
+  private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:";
+  private static SqsServer fixture;
+  private static AmazonSQS sqs;
+  private static boolean served;
+
+  @BeforeAll
+  static void start() {
+    fixture = new SqsServer();
+    sqs = fixture.v1("fake", "fake");
+    String probe = sqs.createQueue("v1-probe").getQueueUrl();
+    try {
+      sqs.listQueueTags(probe);
+      served = true;
+    } catch (AmazonSQSException e) {
+      if (!e.getErrorCode().equals("InvalidAction")) {
+        throw e;
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    sqs.shutdown();
+    fixture.close();
+  }
+
+  private static void assumeServed() {
+    assumeTrue(served, "the server does not serve these actions yet (branch sqsactions)");
+  }
+
+  @Test
+  void tags_createTagListUntag() {
+    assumeServed();
+    String url =
+        sqs.createQueue(new CreateQueueRequest("v1-tagged").addTagsEntry("team", "a & b"))
+            .getQueueUrl();
+    sqs.tagQueue(url, Map.of("env", "<prod>", "tier", "1"));
+    assertEquals(
+        Map.of("team", "a & b", "env", "<prod>", "tier", "1"), sqs.listQueueTags(url).getTags());
+    sqs.untagQueue(url, List.of("team", "tier"));
+    assertEquals(Map.of("env", "<prod>"), sqs.listQueueTags(url).getTags());
+  }
+
+  @Test
+  void permissions_addShowsInPolicy_removeTakesItOut() {
+    assumeServed();
+    String url = sqs.createQueue("v1-shared").getQueueUrl();
+    sqs.addPermission(url, "v1label", List.of("111122223333"), List.of("SendMessage"));
+    String policy = sqs.getQueueAttributes(url, List.of("Policy")).getAttributes().get("Policy");
+    assertNotNull(policy);
+    assertTrue(policy.contains("v1label") && policy.contains("111122223333"), policy);
+    sqs.removePermission(url, "v1label");
+    String after = sqs.getQueueAttributes(url, List.of("Policy")).getAttributes().get("Policy");
+    assertTrue(after == null || !after.contains("v1label"), after);
+  }
+
+  @Test
+  void listDeadLetterSourceQueues_findsTheSources() {
+    assumeServed();
+    String dlq = sqs.createQueue("v1-src-dlq").getQueueUrl();
+    for (String n : List.of("v1-src-b", "v1-src-a")) {
+      source(n, "v1-src-dlq", 3);
+    }
+    ListDeadLetterSourceQueuesResult r =
+        sqs.listDeadLetterSourceQueues(new ListDeadLetterSourceQueuesRequest().withQueueUrl(dlq));
+    assertEquals(List.of(fixture.url("v1-src-a"), fixture.url("v1-src-b")), r.getQueueUrls());
+  }
+
+  private static String source(String name, String dlq, int maxReceiveCount) {
+    return sqs.createQueue(
+            new CreateQueueRequest(name)
+                .addAttributesEntry(
+                    "RedrivePolicy",
+                    "{\"deadLetterTargetArn\":\""
+                        + ARN
+                        + dlq
+                        + "\",\"maxReceiveCount\":"
+                        + maxReceiveCount
+                        + "}"))
+        .getQueueUrl();
+  }
+
+  @Test
+  void moveTask_movesDeadLettersBackToTheirSource() throws Exception {
+    assumeServed();
+    String dlq = sqs.createQueue("v1-back-dlq").getQueueUrl();
+    String src = source("v1-back", "v1-back-dlq", 1);
+    sqs.sendMessage(src, "return me");
+    Message m = sqs.receiveMessage(src).getMessages().get(0);
+    sqs.changeMessageVisibility(src, m.getReceiptHandle(), 0);
+    assertTrue(sqs.receiveMessage(src).getMessages().isEmpty());
+
+    String handle =
+        sqs.startMessageMoveTask(
+                new StartMessageMoveTaskRequest().withSourceArn(ARN + "v1-back-dlq"))
+            .getTaskHandle();
+    assertNotNull(handle);
+    ListMessageMoveTasksResultEntry done = finished("v1-back-dlq");
+    assertEquals("COMPLETED", done.getStatus());
+    assertEquals(1L, done.getApproximateNumberOfMessagesMoved());
+    assertEquals(ARN + "v1-back-dlq", done.getSourceArn());
+    assertTrue(sqs.receiveMessage(new ReceiveMessageRequest(dlq)).getMessages().isEmpty());
+    assertEquals("return me", sqs.receiveMessage(src).getMessages().get(0).getBody());
+    AmazonSQSException finished =
+        assertThrows(
+            AmazonSQSException.class,
+            () ->
+                sqs.cancelMessageMoveTask(
+                    new com.amazonaws.services.sqs.model.CancelMessageMoveTaskRequest()
+                        .withTaskHandle(handle)));
+    assertEquals(400, finished.getStatusCode());
+  }
+
+  /** Polls (bounded) until the newest task on {@code dlq} has finished. */
+  private static ListMessageMoveTasksResultEntry finished(String dlq) throws InterruptedException {
+    for (int i = 0; i < 500; i++) {
+      var r =
+          sqs.listMessageMoveTasks(new ListMessageMoveTasksRequest().withSourceArn(ARN + dlq))
+              .getResults()
+              .get(0);
+      if (!r.getStatus().equals("RUNNING")) {
+        return r;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the move task on " + dlq + " did not finish in 5 s");
+  }
+}
