@@ -10,6 +10,7 @@ import com.amazonaws.services.sqs.model.MessageAttributeValue;
 import com.amazonaws.services.sqs.model.ReceiveMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageRequest;
 import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,25 +37,33 @@ class SqsSigV4EndToEndTest {
 
   private static final String KEY_ID = "AKIDSWITCHBOARD";
   private static final String SECRET = "s3cr3t/with+base64=chars";
-  private static SqsServer fixture;
+  private static SwitchboardServer server;
 
   @BeforeAll
   static void start() {
-    fixture =
-        new SqsServer(
+    server =
+        SwitchboardServer.start(
             ServerConfig.forTests().withSqsAccessKeys(SqsAccessKeys.of(Map.of(KEY_ID, SECRET))));
   }
 
   @AfterAll
   static void stop() {
-    fixture.close();
+    server.stop();
+  }
+
+  private static SqsClient v2(String keyId, String secret) {
+    return SqsClients.v2(server.uri(), keyId, secret);
+  }
+
+  private static AmazonSQS v1(String keyId, String secret) {
+    return SqsClients.v1(server.uri(), keyId, secret);
   }
 
   @Test
   void v2_rightKeyWorks_wrongSecretAndUnknownKeyAreRefused() {
-    try (SqsClient right = fixture.v2(KEY_ID, SECRET);
-        SqsClient wrong = fixture.v2(KEY_ID, "not-it");
-        SqsClient unknown = fixture.v2("AKIDNOBODY", SECRET)) {
+    try (SqsClient right = v2(KEY_ID, SECRET);
+        SqsClient wrong = v2(KEY_ID, "not-it");
+        SqsClient unknown = v2("AKIDNOBODY", SECRET)) {
       String url = right.createQueue(b -> b.queueName("signed-v2")).queueUrl();
       right.sendMessage(b -> b.queueUrl(url).messageBody("hello"));
 
@@ -73,9 +82,9 @@ class SqsSigV4EndToEndTest {
 
   @Test
   void v1_rightKeyWorks_wrongSecretAndUnknownKeyAreRefused() {
-    AmazonSQS right = fixture.v1(KEY_ID, SECRET);
-    AmazonSQS wrong = fixture.v1(KEY_ID, "not-it");
-    AmazonSQS unknown = fixture.v1("AKIDNOBODY", SECRET);
+    AmazonSQS right = v1(KEY_ID, SECRET);
+    AmazonSQS wrong = v1(KEY_ID, "not-it");
+    AmazonSQS unknown = v1("AKIDNOBODY", SECRET);
     try {
       String url = right.createQueue("signed-v1").getQueueUrl();
       // attributes and a body with characters that form encoding escapes: the signed body is the
@@ -119,7 +128,7 @@ class SqsSigV4EndToEndTest {
     try (HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<String> query =
           http.send(
-              HttpRequest.newBuilder(URI.create(fixture.server.uri() + "/?Action=ListQueues"))
+              HttpRequest.newBuilder(URI.create(server.uri() + "/?Action=ListQueues"))
                   .GET()
                   .build(),
               HttpResponse.BodyHandlers.ofString());
@@ -128,7 +137,7 @@ class SqsSigV4EndToEndTest {
 
       HttpResponse<String> json =
           http.send(
-              HttpRequest.newBuilder(URI.create(fixture.server.uri() + "/"))
+              HttpRequest.newBuilder(URI.create(server.uri() + "/"))
                   .header("X-Amz-Target", "AmazonSQS.ListQueues")
                   .POST(HttpRequest.BodyPublishers.ofString("{}"))
                   .build(),
@@ -144,7 +153,7 @@ class SqsSigV4EndToEndTest {
   @Test
   void requestSignedTwentyMinutesAgo_isRequestExpired_andCreatesNothing() throws Exception {
     Instant past = Instant.now().minus(Duration.ofMinutes(20));
-    String host = fixture.server.uri().getAuthority();
+    String host = server.uri().getAuthority();
     String body = "Action=CreateQueue&QueueName=too-late&Version=2012-11-05";
     Map<String, List<String>> h = new LinkedHashMap<>();
     h.put("content-type", List.of("application/x-www-form-urlencoded"));
@@ -156,7 +165,7 @@ class SqsSigV4EndToEndTest {
     try (HttpClient http = HttpClient.newHttpClient()) {
       HttpResponse<String> r =
           http.send(
-              HttpRequest.newBuilder(URI.create(fixture.server.uri() + "/"))
+              HttpRequest.newBuilder(URI.create(server.uri() + "/"))
                   .header("Content-Type", "application/x-www-form-urlencoded")
                   .header("X-Amz-Date", SigV4Requests.amzDate(past))
                   .header("Authorization", authorization)
@@ -166,7 +175,7 @@ class SqsSigV4EndToEndTest {
       assertEquals(400, r.statusCode());
       assertTrue(r.body().contains("<Code>RequestExpired</Code>"), r.body());
     }
-    try (SqsClient right = fixture.v2(KEY_ID, SECRET)) {
+    try (SqsClient right = v2(KEY_ID, SECRET)) {
       assertTrue(right.listQueues(b -> b.queueNamePrefix("too-late")).queueUrls().isEmpty());
     }
   }

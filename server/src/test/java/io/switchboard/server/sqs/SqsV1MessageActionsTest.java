@@ -54,7 +54,7 @@ class SqsV1MessageActionsTest {
   @BeforeAll
   static void start() {
     fixture = new SqsServer();
-    sqs = fixture.v1("fake", "fake");
+    sqs = SqsClients.v1(fixture);
   }
 
   @AfterAll

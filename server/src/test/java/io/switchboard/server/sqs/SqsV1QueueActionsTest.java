@@ -38,7 +38,7 @@ class SqsV1QueueActionsTest {
   @BeforeAll
   static void start() {
     fixture = new SqsServer();
-    sqs = fixture.v1("fake", "fake");
+    sqs = SqsClients.v1(fixture);
   }
 
   @AfterAll

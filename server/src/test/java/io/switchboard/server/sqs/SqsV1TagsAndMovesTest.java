@@ -37,7 +37,7 @@ class SqsV1TagsAndMovesTest {
   @BeforeAll
   static void start() {
     fixture = new SqsServer();
-    sqs = fixture.v1("fake", "fake");
+    sqs = SqsClients.v1(fixture);
     String probe = sqs.createQueue("v1-probe").getQueueUrl();
     try {
       sqs.listQueueTags(probe);
