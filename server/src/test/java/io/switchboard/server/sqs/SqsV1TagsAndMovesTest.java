@@ -68,7 +68,8 @@ class SqsV1TagsAndMovesTest {
             .getQueueUrl();
     sqs.tagQueue(url, Map.of("env", "prod@eu:1", "tier", "1"));
     assertEquals(
-        Map.of("team", "a b/c=d+e", "env", "prod@eu:1", "tier", "1"), sqs.listQueueTags(url).getTags());
+        Map.of("team", "a b/c=d+e", "env", "prod@eu:1", "tier", "1"),
+        sqs.listQueueTags(url).getTags());
     sqs.untagQueue(url, List.of("team", "tier"));
     assertEquals(Map.of("env", "prod@eu:1"), sqs.listQueueTags(url).getTags());
   }
