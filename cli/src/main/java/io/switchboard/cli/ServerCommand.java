@@ -67,6 +67,13 @@ final class ServerCommand implements Callable<Integer> {
       description = "how long a stop waits for requests in flight (default 10)")
   Integer shutdownGraceSeconds;
 
+  @Option(
+      names = "--sqs-access-keys",
+      description =
+          "verify SQS SigV4 signatures with these keys, ID:SECRET[,ID:SECRET...] (default: not"
+              + " verified; prefer SWITCHBOARD_SQS_ACCESS_KEYS, a flag shows in ps)")
+  String sqsAccessKeys;
+
   @Override
   public Integer call() throws InterruptedException {
     ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
@@ -105,6 +112,7 @@ final class ServerCommand implements Callable<Integer> {
     put(flags, "max-selector-length", maxSelectorLength);
     put(flags, "max-queues", maxQueues);
     put(flags, "shutdown-grace-seconds", shutdownGraceSeconds);
+    put(flags, "sqs-access-keys", sqsAccessKeys);
     return flags;
   }
 

@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import io.switchboard.server.sqs.SqsAccessKeys;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,8 @@ import java.util.Properties;
  *   <tr><td>max-selector-length</td><td>SWITCHBOARD_MAX_SELECTOR_LENGTH</td><td>4096</td></tr>
  *   <tr><td>max-queues</td><td>SWITCHBOARD_MAX_QUEUES</td><td>10000</td></tr>
  *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
+ *   <tr><td>sqs-access-keys</td><td>SWITCHBOARD_SQS_ACCESS_KEYS</td><td>none (SigV4 not
+ *   verified)</td></tr>
  * </table>
  *
  * @param port TCP port, 0..65535; 0 picks a free one (tests)
@@ -42,6 +45,8 @@ import java.util.Properties;
  * @param maxSelectorLength longest selector text in characters, 1..4096
  * @param maxQueues most queues the server holds, 1..1000000
  * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
+ * @param sqsAccessKeys the keys SQS requests must be signed with ({@code ID:SECRET,...}); none
+ *     turns SigV4 verification off. Shown as key ids only when printed.
  */
 public record ServerConfig(
     int port,
@@ -53,7 +58,8 @@ public record ServerConfig(
     int maxBatch,
     int maxSelectorLength,
     int maxQueues,
-    int shutdownGraceSeconds) {
+    int shutdownGraceSeconds,
+    SqsAccessKeys sqsAccessKeys) {
 
   /** Every key, in the order of the table above. */
   public static final List<String> KEYS =
@@ -67,12 +73,14 @@ public record ServerConfig(
           "max-batch",
           "max-selector-length",
           "max-queues",
-          "shutdown-grace-seconds");
+          "shutdown-grace-seconds",
+          "sqs-access-keys");
 
   public ServerConfig {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(durability, "durability");
+    Objects.requireNonNull(sqsAccessKeys, "sqsAccessKeys");
     check("port", port, 0, 65535);
     check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
     check("max-batch", maxBatch, 1, 1000);
@@ -134,7 +142,8 @@ public record ServerConfig(
         integer(values, "max-batch", 100),
         integer(values, "max-selector-length", 4096),
         integer(values, "max-queues", 10_000),
-        integer(values, "shutdown-grace-seconds", 10));
+        integer(values, "shutdown-grace-seconds", 10),
+        accessKeys(values));
   }
 
   /** The environment variable of a key: {@code data-dir} → {@code SWITCHBOARD_DATA_DIR}. */
@@ -154,7 +163,24 @@ public record ServerConfig(
         maxBatch,
         maxSelectorLength,
         maxQueues,
-        shutdownGraceSeconds);
+        shutdownGraceSeconds,
+        sqsAccessKeys);
+  }
+
+  /** A copy that verifies SQS signatures with {@code keys} (or not, with none). */
+  public ServerConfig withSqsAccessKeys(SqsAccessKeys keys) {
+    return new ServerConfig(
+        port,
+        bind,
+        dataDir,
+        durability,
+        inMemory,
+        maxBodyBytes,
+        maxBatch,
+        maxSelectorLength,
+        maxQueues,
+        shutdownGraceSeconds,
+        keys);
   }
 
   private record Sourced(String value, String source) {}
@@ -207,6 +233,20 @@ public record ServerConfig(
           throw new StartupException(
               key + " must be true or false, got '" + v.value() + "' (from " + v.source() + ")");
     };
+  }
+
+  private static SqsAccessKeys accessKeys(Map<String, Sourced> values) {
+    Sourced v = values.get("sqs-access-keys");
+    if (v == null) {
+      return SqsAccessKeys.none();
+    }
+    try {
+      return SqsAccessKeys.parse(v.value());
+    } catch (IllegalArgumentException e) {
+      // the message names the entry's position, never the secret
+      throw new StartupException(
+          "sqs-access-keys: " + e.getMessage() + " (from " + v.source() + ")");
+    }
   }
 
   private static Durability durability(Map<String, Sourced> values) {

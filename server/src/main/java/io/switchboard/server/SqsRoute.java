@@ -1,32 +1,67 @@
 package io.switchboard.server;
 
-import io.helidon.http.HeaderName;
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.switchboard.server.sqs.SqsApi;
-import java.util.Optional;
+import io.switchboard.server.sqs.SqsEndpoint;
+import io.switchboard.server.sqs.SqsHttpRequest;
+import io.switchboard.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
- * {@code POST /}: the SQS JSON protocol ({@code docs/sqs.md}), on the native API's port. Not in the
- * route table (nor the OpenAPI document), which lists the native API only; requests still pass
- * through the server's gate and metrics (operation {@code sqs}).
+ * The Amazon SQS endpoint ({@code docs/sqs.md}) on the native API's port: {@code POST /} (the JSON
+ * protocol, and the query protocol), {@code POST /<account>/<queue>} (the query protocol posted to
+ * a queue URL, as SDK v1 and the AWS CLI do) and {@code GET} on both with the query in the URL. Not
+ * in the route table (nor the OpenAPI document), which lists the native API only; requests still
+ * pass through the server's gate and metrics (operation {@code sqs}). This class turns the Helidon
+ * request into a framework-free {@link SqsHttpRequest} and writes the answer back.
  */
 final class SqsRoute {
 
-  static final Route ROUTE = new Route("POST", "/", "sqs", true, SqsRoute::handle);
+  /** Helidon path patterns the endpoint is bound to, for each of {@code GET} and {@code POST}. */
+  static final List<String> PATHS = List.of("/", "/{account}/{queue}");
 
-  private static final HeaderName TARGET = HeaderNames.create("X-Amz-Target");
+  static final Route ROUTE = new Route("POST", "/", "sqs", true, SqsRoute::handle);
 
   private SqsRoute() {}
 
   private static void handle(Call call) {
-    var headers = call.request().headers();
-    Optional<String> target =
-        headers.contains(TARGET) ? Optional.of(headers.get(TARGET).get()) : Optional.empty();
+    var request = call.request();
+    String rawPath = request.path().rawPath();
+    if (!rawPath.equals("/") && !SqsEndpoint.isQueuePath(rawPath)) {
+      throw new HttpError(
+          404,
+          "NOT_FOUND",
+          "no route "
+              + request.prologue().method().text()
+              + " "
+              + rawPath
+              + "; see /openapi.yaml (SQS queue URLs are /<12-digit account>/<queue>)");
+    }
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (Header h : request.headers()) {
+      headers
+          .computeIfAbsent(h.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+          .addAll(h.allValues());
+    }
     String host =
-        headers.contains(HeaderNames.HOST)
-            ? headers.get(HeaderNames.HOST).get()
-            : call.request().localPeer().host() + ":" + call.request().localPeer().port();
-    SqsApi.Answer answer = SqsApi.handle(call.engine(), target, call.bytes(), "http://" + host);
+        request.headers().contains(HeaderNames.HOST)
+            ? request.headers().get(HeaderNames.HOST).get()
+            : request.localPeer().host() + ":" + request.localPeer().port();
+    SqsHttpRequest sqs =
+        new SqsHttpRequest(
+            request.prologue().method().text(),
+            rawPath,
+            request.query().rawValue(),
+            headers,
+            call.bytes());
+    SqsApi.Answer answer =
+        SqsEndpoint.create(call.engine(), call.config().sqsAccessKeys(), Clock.system())
+            .handle(sqs, "http://" + host);
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {

@@ -90,6 +90,11 @@ public final class SwitchboardServer implements AutoCloseable {
         .addKeyValue("url", server.uri())
         .addKeyValue("mode", config.inMemory() ? "in-memory" : "durable")
         .addKeyValue("maxQueues", config.maxQueues())
+        .addKeyValue(
+            "sqsSigV4",
+            config.sqsAccessKeys().enabled()
+                ? "verified, keys " + config.sqsAccessKeys().ids()
+                : "off")
         .log("switchboard ready");
     return server;
   }
@@ -189,7 +194,10 @@ public final class SwitchboardServer implements AutoCloseable {
       routing.route(
           Method.create(route.method()), route.pattern(), (req, res) -> dispatch(route, req, res));
     }
-    routing.route(Method.POST, "/", (req, res) -> dispatch(SqsRoute.ROUTE, req, res));
+    for (String path : SqsRoute.PATHS) {
+      routing.route(Method.POST, path, (req, res) -> dispatch(SqsRoute.ROUTE, req, res));
+      routing.route(Method.GET, path, (req, res) -> dispatch(SqsRoute.ROUTE, req, res));
+    }
     routing.any(this::noRoute);
   }
 

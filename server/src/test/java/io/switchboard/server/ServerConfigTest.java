@@ -76,4 +76,32 @@ class ServerConfigTest {
             () -> ServerConfig.resolve(Map.of("config", file.toString()), Map.of()));
     assertTrue(e.getMessage().contains("'prot'"), e.getMessage());
   }
+
+  @Test
+  void sqsAccessKeys_offByDefault_fromEnvironmentOrFlag_neverPrinted() {
+    assertFalse(ServerConfig.defaults().sqsAccessKeys().enabled());
+    ServerConfig fromEnv =
+        ServerConfig.resolve(
+            Map.of(), Map.of("SWITCHBOARD_SQS_ACCESS_KEYS", "AKID1:top-secret,AKID2:other"));
+    assertEquals(java.util.Set.of("AKID1", "AKID2"), fromEnv.sqsAccessKeys().ids());
+    assertFalse(fromEnv.toString().contains("top-secret"), fromEnv.toString());
+    assertTrue(fromEnv.toString().contains("AKID1"), fromEnv.toString());
+    ServerConfig fromFlag =
+        ServerConfig.resolve(
+            Map.of("sqs-access-keys", "AKID3:s"),
+            Map.of("SWITCHBOARD_SQS_ACCESS_KEYS", "AKID1:top-secret"));
+    assertEquals(java.util.Set.of("AKID3"), fromFlag.sqsAccessKeys().ids());
+
+    StartupException bad =
+        assertThrows(
+            StartupException.class,
+            () ->
+                ServerConfig.resolve(
+                    Map.of(), Map.of("SWITCHBOARD_SQS_ACCESS_KEYS", "AKID1:top-secret,AKID2")));
+    assertTrue(
+        bad.getMessage().contains("SWITCHBOARD_SQS_ACCESS_KEYS")
+            && bad.getMessage().contains("entry 2")
+            && !bad.getMessage().contains("top-secret"),
+        bad.getMessage());
+  }
 }

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@link Answer} back. Every failure becomes an SQS error shape here, never the native one, because
  * SDKs parse nothing else.
  *
- * <p>SigV4 {@code Authorization} headers are accepted and not verified (yet).
+ * <p>SigV4 is verified, when access keys are configured, before a request gets here ({@link
+ * SigV4Verifier}).
  */
 public final class SqsApi {
 
@@ -97,12 +98,7 @@ public final class SqsApi {
                           "InvalidAction",
                           "X-Amz-Target must be AmazonSQS.<Action>, got "
                               + target.map(t -> "'" + t + "'").orElse("none")));
-      Action action = ACTIONS.get(name);
-      if (action == null) {
-        throw SqsError.sender(
-            "InvalidAction", "The action " + name + " is not valid for this endpoint.");
-      }
-      return ok(action.run(engine, baseUrl, SqsRequest.parse(body)));
+      return ok(run(engine, name, SqsRequest.parse(body), baseUrl));
     } catch (SqsError e) {
       return error(e);
     } catch (QueueException e) {
@@ -113,11 +109,26 @@ public final class SqsApi {
     }
   }
 
+  /**
+   * Runs one action on a parsed request; the answer is in the JSON protocol's shape, which the
+   * query protocol ({@link SqsEndpoint}) renders as XML.
+   *
+   * @throws SqsError for an unknown action or anything the action refuses
+   */
+  static ObjectNode run(QueueEngine engine, String name, SqsRequest request, String baseUrl) {
+    Action action = ACTIONS.get(name);
+    if (action == null) {
+      throw SqsError.sender(
+          "InvalidAction", "The action " + name + " is not valid for this endpoint.");
+    }
+    return action.run(engine, baseUrl, request);
+  }
+
   private static Answer ok(ObjectNode body) {
     return new Answer(200, Map.of("Content-Type", CONTENT_TYPE), bytes(body));
   }
 
-  private static Answer error(SqsError e) {
+  static Answer error(SqsError e) {
     ObjectNode body =
         JsonNodeFactory.instance
             .objectNode()

@@ -1,6 +1,7 @@
 package io.switchboard.server.sqs;
 
 import io.switchboard.queue.QueueException;
+import java.util.Map;
 
 /**
  * An error in SQS terms: the code that goes into {@code __type} (the JSON protocol's error shape,
@@ -23,9 +24,26 @@ final class SqsError extends RuntimeException {
     this.status = status;
   }
 
-  /** A client error whose legacy code is the same as its code. */
+  /**
+   * Query-protocol codes that differ from the code and do not follow the {@code
+   * AWS.SimpleQueueService.} pattern ({@link #legacySender}), as the SQS model's error shapes name
+   * them.
+   */
+  private static final Map<String, String> QUERY_CODES =
+      Map.of("QueueNameExists", "QueueAlreadyExists");
+
+  /** A client error whose legacy code is its code, but for the few in {@link #QUERY_CODES}. */
   static SqsError sender(String code, String message) {
-    return new SqsError(code, code, true, 400, message);
+    return new SqsError(code, QUERY_CODES.getOrDefault(code, code), true, 400, message);
+  }
+
+  /**
+   * A refused signature or credential: {@code MissingAuthenticationToken}, {@code
+   * InvalidClientTokenId}, {@code SignatureDoesNotMatch} (403), {@code IncompleteSignature}, {@code
+   * RequestExpired} (400).
+   */
+  static SqsError auth(String code, int status, String message) {
+    return new SqsError(code, code, true, status, message);
   }
 
   /** A client error whose legacy code is {@code AWS.SimpleQueueService.<code>}. */

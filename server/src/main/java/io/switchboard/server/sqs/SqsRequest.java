@@ -26,6 +26,11 @@ final class SqsRequest {
     this.root = root;
   }
 
+  /** A request already in tree form, such as a translated query-protocol request. */
+  static SqsRequest of(JsonNode root) {
+    return new SqsRequest(root);
+  }
+
   static SqsRequest parse(byte[] body) {
     if (body.length == 0) {
       return new SqsRequest(JsonNodeFactory.instance.objectNode());

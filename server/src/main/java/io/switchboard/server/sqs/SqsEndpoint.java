@@ -1,0 +1,131 @@
+package io.switchboard.server.sqs;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.time.Clock;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SQS endpoint: checks the signature ({@link SigV4Verifier}, when access keys are configured)
+ * and serves the request in the protocol it speaks. A request with {@code X-Amz-Target} is the AWS
+ * JSON 1.0 protocol ({@link SqsApi}); any other is the query protocol: {@code Action=...} and the
+ * action's members as form parameters, in a {@code application/x-www-form-urlencoded} body, the
+ * query string, or both, answered in XML. A query request posted to a queue URL's path ({@code
+ * /<account>/<queue>}, as SDK v1 and the AWS CLI do) names that queue without a {@code QueueUrl}.
+ */
+public final class SqsEndpoint {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SqsEndpoint.class);
+  private static final Pattern QUEUE_PATH = Pattern.compile("/(\\d{12})/([^/]+)/?");
+  private static final String VERSION = "2012-11-05";
+
+  private final QueueEngine engine;
+  private final SigV4Verifier verifier;
+
+  private SqsEndpoint(QueueEngine engine, SqsAccessKeys keys, Clock clock) {
+    this.engine = engine;
+    this.verifier = new SigV4Verifier(keys, clock);
+  }
+
+  /** An endpoint over {@code engine}; {@code clock} judges the age of signatures. */
+  public static SqsEndpoint create(QueueEngine engine, SqsAccessKeys keys, Clock clock) {
+    return new SqsEndpoint(engine, keys, clock);
+  }
+
+  /** True if {@code rawPath} is a queue URL's path ({@code /<12-digit account>/<name>}). */
+  public static boolean isQueuePath(String rawPath) {
+    return QUEUE_PATH.matcher(rawPath).matches();
+  }
+
+  /**
+   * Serves one request.
+   *
+   * @param baseUrl scheme, host and port the caller reached us at, e.g. {@code
+   *     http://localhost:8080}
+   */
+  public SqsApi.Answer handle(SqsHttpRequest request, String baseUrl) {
+    boolean json = json(request);
+    try {
+      verifier.verify(request);
+    } catch (SqsError e) {
+      return json ? SqsApi.error(e) : xmlError(e);
+    }
+    if (json) {
+      return SqsApi.handle(engine, request.header("x-amz-target"), request.body(), baseUrl);
+    }
+    return query(request, baseUrl);
+  }
+
+  /**
+   * The JSON protocol: an {@code X-Amz-Target}, an {@code application/x-amz-json} body, or a body
+   * that is a JSON object (a form never starts with a brace), so that a JSON client that forgot the
+   * target hears {@code InvalidAction} in the shape it reads.
+   */
+  private static boolean json(SqsHttpRequest request) {
+    if (request.header("x-amz-target").isPresent()
+        || request.header("content-type").orElse("").contains("amz-json")) {
+      return true;
+    }
+    for (byte b : request.body()) {
+      if (!Character.isWhitespace(b)) {
+        return b == '{';
+      }
+    }
+    return false;
+  }
+
+  private SqsApi.Answer query(SqsHttpRequest request, String baseUrl) {
+    Map<String, String> parameters = new LinkedHashMap<>(QueryForm.parse(request.rawQuery()));
+    if (request.body().length > 0) {
+      QueryForm.parse(new String(request.body(), StandardCharsets.UTF_8))
+          .forEach(parameters::putIfAbsent);
+    }
+    String action = parameters.get("Action");
+    try {
+      if (action == null || action.isEmpty()) {
+        throw SqsError.sender(
+            "MissingAction", "The request must contain the parameter Action (the SQS action).");
+      }
+      String version = parameters.get("Version");
+      if (version != null && !version.equals(VERSION)) {
+        throw SqsError.sender(
+            "NoSuchVersion",
+            "Version must be " + VERSION + " (the only SQS API version served), got " + version);
+      }
+      var tree = QueryForm.tree(action, parameters);
+      Matcher queuePath = QUEUE_PATH.matcher(request.rawPath());
+      if (!tree.has("QueueUrl") && queuePath.matches()) {
+        tree.put("QueueUrl", baseUrl + request.rawPath());
+      }
+      var result = SqsApi.run(engine, action, SqsRequest.of(tree), baseUrl);
+      return xml(200, QueryXml.response(action, result, requestId()));
+    } catch (SqsError e) {
+      return xmlError(e);
+    } catch (QueueException e) {
+      return xmlError(SqsError.of(e));
+    } catch (RuntimeException e) {
+      LOG.atError().addKeyValue("action", action).setCause(e).log("sqs query request failed");
+      return xmlError(SqsError.internal("internal error: " + e));
+    }
+  }
+
+  private static SqsApi.Answer xmlError(SqsError e) {
+    return xml(e.status(), QueryXml.error(e, requestId()));
+  }
+
+  private static SqsApi.Answer xml(int status, String body) {
+    return new SqsApi.Answer(
+        status, Map.of("Content-Type", "text/xml"), body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String requestId() {
+    return UUID.randomUUID().toString();
+  }
+}
