@@ -1,11 +1,17 @@
 package io.switchboard.server.sqs;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.time.Clock;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +31,13 @@ public final class SqsEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(SqsEndpoint.class);
   private static final Pattern QUEUE_PATH = Pattern.compile("/(\\d{12})/([^/]+)/?");
   private static final String VERSION = "2012-11-05";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * The selector extension as a request header, for clients that can add headers (SDK v2's override
+   * configuration, a boto3 {@code before-send} hook); the value is the selector as is.
+   */
+  public static final String SELECTOR_HEADER = "x-switchboard-selector";
 
   private final QueueEngine engine;
   private final SigV4Verifier verifier;
@@ -58,9 +71,50 @@ public final class SqsEndpoint {
       return json ? SqsApi.error(e) : xmlError(e);
     }
     if (json) {
-      return SqsApi.handle(engine, request.header("x-amz-target"), request.body(), baseUrl);
+      Optional<String> target = request.header("x-amz-target");
+      byte[] body = request.body();
+      Optional<String> selector = request.header(SELECTOR_HEADER);
+      if (selector.isPresent()
+          && SqsApi.action(target).filter("ReceiveMessage"::equals).isPresent()) {
+        try {
+          body = withSelector(body, selector.get());
+        } catch (SqsError e) {
+          return SqsApi.error(e);
+        }
+      }
+      return SqsApi.handle(engine, target, body, baseUrl);
     }
     return query(request, baseUrl);
+  }
+
+  /**
+   * The selector header as the reserved {@code MessageAttributeNames} entry the receive reads
+   * ({@link Extensions}), so the two ways of asking are one: naming both is refused like two
+   * entries.
+   */
+  private static byte[] withSelector(byte[] body, String selector) {
+    ObjectNode tree;
+    try {
+      JsonNode parsed = body.length == 0 ? MAPPER.createObjectNode() : MAPPER.readTree(body);
+      if (!(parsed instanceof ObjectNode o)) {
+        return body; // not an object: let the action report the malformed request
+      }
+      tree = o;
+    } catch (IOException e) {
+      return body;
+    }
+    addSelector(tree, selector);
+    return tree.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void addSelector(ObjectNode tree, String selector) {
+    JsonNode names = tree.get("MessageAttributeNames");
+    ArrayNode list = names instanceof ArrayNode a ? a : tree.putArray("MessageAttributeNames");
+    if (names != null && !(names instanceof ArrayNode)) {
+      throw SqsError.invalidParameter(
+          "MessageAttributeNames must be a list of strings, got " + names.getNodeType());
+    }
+    list.add(Extensions.SELECTOR_PREFIX + selector);
   }
 
   /**
@@ -100,6 +154,10 @@ public final class SqsEndpoint {
             "Version must be " + VERSION + " (the only SQS API version served), got " + version);
       }
       var tree = QueryForm.tree(action, parameters);
+      Optional<String> selector = request.header(SELECTOR_HEADER);
+      if (selector.isPresent() && action.equals("ReceiveMessage")) {
+        addSelector(tree, selector.get());
+      }
       Matcher queuePath = QUEUE_PATH.matcher(request.rawPath());
       if (!tree.has("QueueUrl") && queuePath.matches()) {
         tree.put("QueueUrl", baseUrl + request.rawPath());
