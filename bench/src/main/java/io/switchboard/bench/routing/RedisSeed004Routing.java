@@ -64,7 +64,9 @@ final class RedisSeed004Routing implements RoutingTarget {
   private int queued;
   private long commands;
   private long iterations;
+  private long assignments;
   private long fullPasses;
+  private long[] atMeasuring;
 
   RedisSeed004Routing(String host, int port, int maxContacts, Decisions decisions) {
     this.redis = new Jedis(host, port, 60_000);
@@ -192,6 +194,7 @@ final class RedisSeed004Routing implements RoutingTarget {
         int contact = number(contactKey);
         int agentNumber = number(agent);
         agentOf[contact] = agentNumber;
+        assignments++;
         decisions.decided(contact, agentNumber);
         return true;
       }
@@ -276,18 +279,23 @@ final class RedisSeed004Routing implements RoutingTarget {
   }
 
   @Override
+  public void measuring() {
+    atMeasuring = new long[] {iterations, commands, fullPasses, assignments};
+  }
+
+  /** Counters since {@link #measuring()} (or since the start): iterations, commands, passes. */
+  @Override
   public String notes() {
+    long[] from = atMeasuring == null ? new long[4] : atMeasuring;
+    long decided = Math.max(1, assignments - from[3]);
     return String.format(
-        "%,d dispatcher iterations, %,d Redis commands, %,d fruitless full passes",
-        iterations, commands, fullPasses);
-  }
-
-  long commands() {
-    return commands;
-  }
-
-  long iterations() {
-    return iterations;
+        "measured cycles: %,d dispatcher iterations (%.1f per decision), %,d Redis commands"
+            + " (%.1f per decision), %,d fruitless full passes",
+        iterations - from[0],
+        (iterations - from[0]) / (double) decided,
+        commands - from[1],
+        (commands - from[1]) / (double) decided,
+        fullPasses - from[2]);
   }
 
   @Override

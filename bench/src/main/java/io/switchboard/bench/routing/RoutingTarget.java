@@ -41,6 +41,9 @@ interface RoutingTarget extends AutoCloseable {
   /** Moves the virtual clock forward. */
   void advanceMillis(long millis);
 
+  /** The measured cycles start now: counters in {@link #notes()} start from here. */
+  default void measuring() {}
+
   /** A line about the target's own counters for the report, or empty. */
   default String notes() {
     return "";

@@ -136,6 +136,9 @@ final class Simulation {
     int next = loaded;
     for (int cycle = 0; cycle < options.warmupCycles() + options.cycles(); cycle++) {
       boolean measured = cycle >= options.warmupCycles();
+      if (cycle == options.warmupCycles()) {
+        target.measuring();
+      }
       Histogram[] h = measured ? new Histogram[] {decisionLatency, eventLatency} : warmup;
       long[] t = measured ? totals : new long[3];
       if (!assigned.isEmpty()) {

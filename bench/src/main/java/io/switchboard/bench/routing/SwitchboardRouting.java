@@ -6,6 +6,7 @@ import io.switchboard.routing.Presence;
 import io.switchboard.routing.Reservation;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingEvent;
+import io.switchboard.routing.RoutingStats;
 import io.switchboard.routing.Strategy;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
@@ -81,9 +82,14 @@ final class SwitchboardRouting implements RoutingTarget {
     clock.advanceMillis(millis);
   }
 
+  /** Taken after the run (it scans), so it costs the measurement nothing. */
   @Override
   public String notes() {
-    return selectors.size() + " distinct requirement sets seen";
+    RoutingStats stats = router.stats();
+    long groups = stats.groups().stream().filter(g -> g.contacts().waiting() > 0).count();
+    return String.format(
+        "%,d contacts waiting in %,d requirement groups at the end (%,d distinct sets seen)",
+        stats.overall().waiting(), groups, selectors.size());
   }
 
   @Override
