@@ -129,8 +129,8 @@ public final class RoutingBench {
 
   /** Runs every target in order and prints the table. */
   static List<Simulation.Result> run(Options o) throws IOException, InterruptedException {
-    String env = environment(null);
-    o.print().println("Routing benchmark: " + env);
+    String env = environment();
+    o.print().println("Routing benchmark: " + env + "; load average " + Simulation.loadAverage());
     o.print()
         .printf(
             Locale.ROOT,
@@ -170,11 +170,12 @@ public final class RoutingBench {
       o.print()
           .printf(
               Locale.ROOT,
-              "  %s: loaded in %.1f s (%,d waiting), %s%n",
+              "  %s: loaded in %.1f s (%,d waiting), %s; load average %s%n",
               r.target(),
               r.loadSeconds(),
               r.waitingAfterLoad(),
-              r.notes());
+              r.notes(),
+              r.loadAverage());
     }
     printTable(o.print(), results, redisVersion);
     return results;
@@ -240,6 +241,11 @@ public final class RoutingBench {
             "switchboard/redis-seed004 decisions/s: %.1fx: target >= 50x, %s%n",
             ratio,
             ratio >= 50 ? "met" : "MISSED");
+        out.printf(
+            Locale.ROOT,
+            "redis-seed004/switchboard p50 decision latency: %.1fx%n",
+            redis.decisionLatency().getValueAtPercentile(50)
+                / (double) sb.decisionLatency().getValueAtPercentile(50));
       }
       if (linear != null) {
         out.printf(
@@ -263,7 +269,7 @@ public final class RoutingBench {
         new StringBuilder(
             "target,agents,contacts_waiting,cycles,decisions,decisions_per_s,events_per_s,"
                 + "p50_us,p99_us,p999_us,max_us,event_p99_us,decisions_checked,load_s,"
-                + "jdk,cpus,cpu,commit,date\n");
+                + "load_average,jdk,cpus,cpu,commit,date\n");
     String jdk = Runtime.version().toString();
     int cpus = Runtime.getRuntime().availableProcessors();
     String date = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
@@ -272,7 +278,7 @@ public final class RoutingBench {
       csv.append(
           String.format(
               Locale.ROOT,
-              "%s,%d,%d,%d,%d,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%.2f,%s,%d,\"%s\",%s,%s%n",
+              "%s,%d,%d,%d,%d,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%d,%.2f,%s,%s,%d,\"%s\",%s,%s%n",
               r.target(),
               o.agents(),
               r.waitingAfterLoad(),
@@ -287,6 +293,7 @@ public final class RoutingBench {
               r.eventLatency().getValueAtPercentile(99) / 1e3,
               r.decisionsChecked(),
               r.loadSeconds(),
+              r.loadAverage(),
               jdk,
               cpus,
               cpuModel(),
@@ -304,17 +311,16 @@ public final class RoutingBench {
   }
 
   /** JDK, CPUs, CPU model, commit and date, for the record. */
-  static String environment(String extra) {
+  static String environment() {
     return String.format(
         Locale.ROOT,
-        "JDK %s (%s); %d CPUs, %s; commit %s; %s%s",
+        "JDK %s (%s); %d CPUs, %s; commit %s; %s",
         Runtime.version(),
         System.getProperty("java.vm.name"),
         Runtime.getRuntime().availableProcessors(),
         cpuModel(),
         commit(),
-        ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
-        extra == null ? "" : "; " + extra);
+        ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
   }
 
   private static String cpuModel() {

@@ -58,6 +58,7 @@ final class Simulation {
       int waitingAtEnd,
       long decisionsChecked,
       String notes,
+      String loadAverage,
       List<long[]> log) {
 
     double decisionsPerSecond() {
@@ -167,6 +168,7 @@ final class Simulation {
         waiting,
         checked,
         target.notes(),
+        loadAverage(),
         log);
   }
 
@@ -236,6 +238,17 @@ final class Simulation {
     checked++;
     if (log != null) {
       log.add(new long[] {contact, agent});
+    }
+  }
+
+  /** The machine's 1-, 5- and 15-minute load averages now, or "unknown". */
+  static String loadAverage() {
+    try {
+      String[] f =
+          java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (java.io.IOException | RuntimeException e) {
+      return "unknown";
     }
   }
 
