@@ -24,6 +24,10 @@ final class LinearScanRouting implements RoutingTarget {
   /** Waiting contacts in arrival order; -1 marks a hole left by a contact that was offered. */
   private int[] waiting = new int[1_024];
 
+  private long freed;
+  private long contactsExamined;
+  private long[] atMeasuring = new long[2];
+
   private int waitingStart;
   private int waitingEnd;
   private int holes;
@@ -80,14 +84,30 @@ final class LinearScanRouting implements RoutingTarget {
   public void advanceMillis(long millis) {}
 
   @Override
+  public void measuring() {
+    atMeasuring = new long[] {freed, contactsExamined};
+  }
+
+  @Override
+  public String notes() {
+    long f = Math.max(1, freed - atMeasuring[0]);
+    return String.format(
+        "measured cycles: %.1f line slots examined per freed agent (holes included), %,d agents"
+            + " per arrival",
+        (contactsExamined - atMeasuring[1]) / (double) f, agents);
+  }
+
+  @Override
   public void close() {}
 
   private void becomeIdle(int agent) {
     available[agent] = true;
     idleSeq[agent] = ++idleCounter;
     long skills = agentSkills[agent];
+    freed++;
     for (int i = waitingStart; i < waitingEnd; i++) {
       int contact = waiting[i];
+      contactsExamined++;
       if (contact >= 0 && (requirementOf[contact] & skills) == requirementOf[contact]) {
         waiting[i] = -1;
         holes++;
