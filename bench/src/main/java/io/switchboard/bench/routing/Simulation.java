@@ -133,15 +133,17 @@ final class Simulation {
     Histogram[] warmup = {
       new Histogram(3_600_000_000_000L, 3), new Histogram(3_600_000_000_000L, 3)
     };
+    Histogram[] measuredHistograms = {decisionLatency, eventLatency};
     long[] totals = new long[3]; // nanos, decisions, events
+    long[] warmupTotals = new long[3];
     int next = loaded;
     for (int cycle = 0; cycle < options.warmupCycles() + options.cycles(); cycle++) {
       boolean measured = cycle >= options.warmupCycles();
       if (cycle == options.warmupCycles()) {
         target.measuring();
       }
-      Histogram[] h = measured ? new Histogram[] {decisionLatency, eventLatency} : warmup;
-      long[] t = measured ? totals : new long[3];
+      Histogram[] h = measured ? measuredHistograms : warmup;
+      long[] t = measured ? totals : warmupTotals;
       if (!assigned.isEmpty()) {
         int contact = assigned.removeAt(pick.nextInt(assigned.size()));
         state[contact] = DONE;
