@@ -2,6 +2,7 @@ package io.switchboard.bench.routing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.ZParams;
@@ -94,8 +95,7 @@ final class RedisSeed004Routing implements RoutingTarget {
       commands++;
       redis.hset(
           key,
-          java.util.Map.of(
-              "id", key, "skills", String.join(",", skillKeys(skills)), "state", UNAVAILABLE));
+          Map.of("id", key, "skills", String.join(",", skillKeys(skills)), "state", UNAVAILABLE));
     } finally {
       release(lock, token);
     }
@@ -106,15 +106,19 @@ final class RedisSeed004Routing implements RoutingTarget {
 
   @Override
   public void arrive(int contact, long requirement) {
+    createContact(contact, requirement);
+    dispatch();
+  }
+
+  /** The seed's {@code create_contact}: the record, then the queue entry scored by now. */
+  private void createContact(int contact, long requirement) {
     String key = contactKey(contact);
     commands += 2;
     redis.hset(
         key,
-        java.util.Map.of(
-            "skills", String.join(",", skillKeys(requirement)), "state", QUEUED, "agent", ""));
+        Map.of("skills", String.join(",", skillKeys(requirement)), "state", QUEUED, "agent", ""));
     redis.zadd(QUEUE, now, key);
     queued++;
-    dispatch();
   }
 
   /**
@@ -124,19 +128,7 @@ final class RedisSeed004Routing implements RoutingTarget {
   @Override
   public void load(long[] requirements) {
     for (int c = 0; c < requirements.length; c++) {
-      String key = contactKey(c);
-      commands += 2;
-      redis.hset(
-          key,
-          java.util.Map.of(
-              "skills",
-              String.join(",", skillKeys(requirements[c])),
-              "state",
-              QUEUED,
-              "agent",
-              ""));
-      redis.zadd(QUEUE, now, key);
-      queued++;
+      createContact(c, requirements[c]);
       now++;
     }
     long fruitless = 0;
@@ -190,7 +182,7 @@ final class RedisSeed004Routing implements RoutingTarget {
     for (String agent : agents) {
       if (setAgentState(agent, UNAVAILABLE)) {
         commands++;
-        redis.hset(contactKey, java.util.Map.of("agent", agent, "state", ASSIGNED));
+        redis.hset(contactKey, Map.of("agent", agent, "state", ASSIGNED));
         int contact = number(contactKey);
         int agentNumber = number(agent);
         agentOf[contact] = agentNumber;
