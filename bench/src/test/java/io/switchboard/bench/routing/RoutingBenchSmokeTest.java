@@ -1,0 +1,149 @@
+package io.switchboard.bench.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the routing benchmark on a tiny contact center so it cannot rot, and checks what its figures
+ * rest on: every decision is valid, and Switchboard and the linear scan decide the same.
+ */
+class RoutingBenchSmokeTest {
+
+  private static final Simulation.Options TINY = new Simulation.Options(60, 400, 100, 400, 7, 100);
+
+  @TempDir Path out;
+
+  @Test
+  @Timeout(60)
+  void inProcessTargetsRunAndWriteTheTableAndCsv() throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    RoutingBench.Options o =
+        new RoutingBench.Options(
+            60,
+            400,
+            400,
+            100,
+            50,
+            10,
+            List.of("switchboard", "linear"),
+            7,
+            out,
+            new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    List<Simulation.Result> results = RoutingBench.run(o);
+
+    assertEquals(2, results.size());
+    for (Simulation.Result r : results) {
+      assertEquals(400, r.cycles(), r.target());
+      // every agent is busy after the load, so each completion frees one agent that takes a contact
+      assertEquals(400, r.decisions(), r.target());
+      assertEquals(400, r.waitingAfterLoad(), r.target());
+      assertEquals(400, r.waitingAtEnd(), r.target());
+      assertTrue(r.decisionsChecked() >= 60 + 400, r.target() + " checked " + r.decisionsChecked());
+      assertTrue(r.decisionLatency().getValueAtPercentile(99) > 0, r.target());
+      assertTrue(r.decisionsPerSecond() > 0, r.target());
+    }
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("switchboard p99 decision latency"), text);
+    assertTrue(text.contains("switchboard/linear-scan decisions/s"), text);
+    assertTrue(text.contains("JDK " + Runtime.version()), text);
+
+    List<String> csv = Files.readAllLines(RoutingBench.writeCsv(o, results));
+    assertEquals(3, csv.size());
+    assertTrue(csv.get(0).startsWith("target,agents,contacts_waiting,"), csv.get(0));
+    assertTrue(csv.get(1).startsWith("switchboard,60,400,400,400,"), csv.get(1));
+    assertTrue(csv.get(2).startsWith("linear-scan,60,400,400,400,"), csv.get(2));
+  }
+
+  @Test
+  @Timeout(60)
+  void switchboardAndTheLinearScanMakeTheSameDecisions() {
+    Simulation.Result switchboard =
+        Simulation.run("switchboard", TINY, true, SwitchboardRouting::new);
+    Simulation.Result linear = Simulation.run("linear-scan", TINY, true, LinearScanRouting::new);
+
+    assertEquals(60 + 100 + 400, switchboard.log().size());
+    for (int i = 0; i < switchboard.log().size(); i++) {
+      long[] s = switchboard.log().get(i);
+      long[] l = linear.log().get(i);
+      assertEquals(
+          s[0] + "->" + s[1], l[0] + "->" + l[1], "decision " + i + " (contact->agent) differs");
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void redisSeed004RunsWhenARedisServerIsOnThePath() throws Exception {
+    assumeTrue(RedisServer.executable().isPresent(), "no redis-server on the PATH");
+    try (RedisServer server = RedisServer.start()) {
+      Simulation.Result r =
+          Simulation.run(
+              "redis-seed004",
+              new Simulation.Options(60, 400, 10, 50, 7, 100),
+              false,
+              (max, d) -> new RedisSeed004Routing("127.0.0.1", server.port(), max, d));
+      assertEquals(50, r.decisions());
+      assertEquals(400, r.waitingAtEnd());
+      assertTrue(r.decisionsChecked() >= 60 + 50, "checked " + r.decisionsChecked());
+      assertTrue(r.notes().contains("Redis commands"), r.notes());
+    }
+  }
+
+  @Test
+  void theGuardStopsARunOnADecisionForAnAgentWithoutTheSkills() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Simulation.run("wrong", TINY, false, (max, d) -> new AlwaysAgentZero(d)));
+    assertTrue(e.getMessage().startsWith("invalid decision: agent 0"), e.getMessage());
+  }
+
+  @Test
+  void badOptionsAreRefusedNamingTheOption() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RoutingBench.Options.parse(new String[] {"--targets", "switchboard,kafka"}));
+    assertEquals("unknown target 'kafka'; allowed: switchboard, linear, redis", e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RoutingBench.Options.parse(new String[] {"--agents", "0"}));
+    assertEquals("--agents must be positive, got 0", e.getMessage());
+  }
+
+  /** Offers every contact to agent 0 without looking: the guard must catch it. */
+  private record AlwaysAgentZero(RoutingTarget.Decisions decisions) implements RoutingTarget {
+    @Override
+    public void addAgent(int agent, long skills) {}
+
+    @Override
+    public void arrive(int contact, long requirement) {
+      decisions.decided(contact, 0);
+    }
+
+    @Override
+    public void complete(int contact) {}
+
+    @Override
+    public void accept(int contact) {}
+
+    @Override
+    public void advanceMillis(long millis) {}
+
+    @Override
+    public void close() {}
+  }
+}
