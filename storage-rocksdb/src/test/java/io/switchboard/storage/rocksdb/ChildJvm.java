@@ -14,6 +14,13 @@ import java.util.concurrent.TimeUnit;
  * A test's {@code main} class run in a separate JVM: the same java binary and the test classpath.
  * The child talks back line by line on stdout; each line is stamped with the parent's {@link
  * System#nanoTime()} when read, which is never earlier than when the child wrote it.
+ *
+ * <p>Every line the child wrote before it died is read, also after {@link #kill}: the kill only
+ * signals the child, and the pipe is read to its end (what a dead process wrote stays in the pipe).
+ * {@link Process#destroyForcibly()} must not be used for that: it also closes this end of the pipe,
+ * which throws away whatever the reader had not yet taken from it, so the last lines a child wrote
+ * before the kill would silently go missing. {@link #drain} fails if the output did not end
+ * cleanly.
  */
 final class ChildJvm implements AutoCloseable {
 
@@ -25,6 +32,9 @@ final class ChildJvm implements AutoCloseable {
   private final Process process;
   private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
   private final Thread reader;
+
+  /** Why reading the child's output stopped before its end, or null. */
+  private volatile IOException readFailure;
 
   private ChildJvm(Process process) {
     this.process = process;
@@ -42,7 +52,7 @@ final class ChildJvm implements AutoCloseable {
                       lines.add(new Line(line, System.nanoTime()));
                     }
                   } catch (IOException e) {
-                    // the child died mid-line; what was read is kept
+                    readFailure = e; // lines may be lost: drain() fails
                   } finally {
                     lines.add(EOF);
                   }
@@ -110,21 +120,32 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Kills the child with SIGKILL (what {@link Process#destroyForcibly()} sends on Linux) and
-   * returns when it is dead; the kill's time is the returned {@link System#nanoTime()}.
+   * Kills the child with SIGKILL and returns when it is dead; the kill's time is the returned
+   * {@link System#nanoTime()}. The signal goes through the {@link ProcessHandle}, which, unlike
+   * {@link Process#destroyForcibly()}, leaves the pipe open, so {@link #drain} still gets every
+   * line the child wrote before it died.
    */
   long kill() throws InterruptedException {
     long at = System.nanoTime();
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new AssertionError("child survived SIGKILL for 30 s");
     }
     return at;
   }
 
-  /** Every line after the last {@link #awaitLine}, up to the child's end (call after it ended). */
+  /**
+   * Every line not yet returned, up to the end of the child's output (call after it ended). Fails
+   * if the output could not be read to its end, since lines would be missing.
+   */
   List<Line> drain() throws InterruptedException {
     reader.join(TimeUnit.SECONDS.toMillis(30));
+    if (reader.isAlive()) {
+      throw new AssertionError("the child's output did not end within 30 s of its death");
+    }
+    if (readFailure != null) {
+      throw new AssertionError("reading the child's output failed; lines are lost", readFailure);
+    }
     List<Line> rest = new ArrayList<>();
     lines.drainTo(rest);
     rest.remove(EOF);

@@ -25,13 +25,16 @@ import java.util.SplittableRandom;
  * The child side of {@link CrashRecoveryTest}: opens the durable engine in sync mode, reports what
  * it recovered, then sends, receives and acks on a standard and a grouped queue until it is killed.
  *
- * <p>Lines on stdout, each written and flushed only after the call it reports returned:
+ * <p>Lines on stdout, each written and flushed only after the call it reports returned, except "a",
+ * which is flushed before the ack is called:
  *
  * <pre>
  * M queue id receiveCount group body   a message found at start (after recovery)
  * READY                                 recovery done, the workload starts
  * S queue id group body                 a send acknowledged
  * R queue id receiveCount group body    a message received
+ * a queue id                            an ack about to be called (its delete may be durable
+ *                                       before "A" is written)
  * A queue id                            an ack returned
  * E text                                an unexpected failure
  * </pre>
