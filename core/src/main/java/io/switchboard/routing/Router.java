@@ -225,6 +225,15 @@ public interface Router extends AutoCloseable {
       return this;
     }
 
+    /**
+     * Checks every setting now, without building; fails with INVALID_ARGUMENT naming the first
+     * setting out of range (for configuration read at startup).
+     */
+    public Builder check() {
+      RouterSettings.of(this);
+      return this;
+    }
+
     /** Builds the router; fails with INVALID_ARGUMENT naming the first setting out of range. */
     public Router build() {
       return new MemoryRouter(RouterSettings.of(this), journal);

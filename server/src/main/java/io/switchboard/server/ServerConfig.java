@@ -30,6 +30,7 @@ import java.util.Properties;
  *   <tr><td>max-selector-length</td><td>SWITCHBOARD_MAX_SELECTOR_LENGTH</td><td>4096</td></tr>
  *   <tr><td>max-queues</td><td>SWITCHBOARD_MAX_QUEUES</td><td>10000</td></tr>
  *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
+ *   <tr><td>routing-*</td><td>SWITCHBOARD_ROUTING_*</td><td>see {@link RoutingSettings}</td></tr>
  * </table>
  *
  * @param port TCP port, 0..65535; 0 picks a free one (tests)
@@ -42,6 +43,7 @@ import java.util.Properties;
  * @param maxSelectorLength longest selector text in characters, 1..4096
  * @param maxQueues most queues the server holds, 1..1000000
  * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
+ * @param routing the router's settings
  */
 public record ServerConfig(
     int port,
@@ -53,26 +55,31 @@ public record ServerConfig(
     int maxBatch,
     int maxSelectorLength,
     int maxQueues,
-    int shutdownGraceSeconds) {
+    int shutdownGraceSeconds,
+    RoutingSettings routing) {
 
   /** Every key, in the order of the table above. */
   public static final List<String> KEYS =
-      List.of(
-          "port",
-          "bind",
-          "data-dir",
-          "durability",
-          "in-memory",
-          "max-body-bytes",
-          "max-batch",
-          "max-selector-length",
-          "max-queues",
-          "shutdown-grace-seconds");
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(
+                  "port",
+                  "bind",
+                  "data-dir",
+                  "durability",
+                  "in-memory",
+                  "max-body-bytes",
+                  "max-batch",
+                  "max-selector-length",
+                  "max-queues",
+                  "shutdown-grace-seconds"),
+              RoutingSettings.KEYS.stream())
+          .toList();
 
   public ServerConfig {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(durability, "durability");
+    Objects.requireNonNull(routing, "routing");
     check("port", port, 0, 65535);
     check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
     check("max-batch", maxBatch, 1, 1000);
@@ -134,7 +141,18 @@ public record ServerConfig(
         integer(values, "max-batch", 100),
         integer(values, "max-selector-length", 4096),
         integer(values, "max-queues", 10_000),
-        integer(values, "shutdown-grace-seconds", 10));
+        integer(values, "shutdown-grace-seconds", 10),
+        routing(values));
+  }
+
+  private static RoutingSettings routing(Map<String, Sourced> values) {
+    Map<String, String> texts = new LinkedHashMap<>();
+    for (String key : RoutingSettings.KEYS) {
+      if (values.containsKey(key)) {
+        texts.put(key, values.get(key).value());
+      }
+    }
+    return RoutingSettings.parse(texts, key -> values.get(key).source());
   }
 
   /** The environment variable of a key: {@code data-dir} → {@code SWITCHBOARD_DATA_DIR}. */
@@ -154,7 +172,8 @@ public record ServerConfig(
         maxBatch,
         maxSelectorLength,
         maxQueues,
-        shutdownGraceSeconds);
+        shutdownGraceSeconds,
+        routing);
   }
 
   private record Sourced(String value, String source) {}
