@@ -49,14 +49,23 @@ final class WaitingGroup {
     return requirement.isEmpty() || requirement.get().matches(agent.view);
   }
 
+  /** {@code line.first()}, kept at hand: the agent-side lookup compares many groups' heads. */
+  ContactRecord head;
+
   void add(ContactRecord contact) {
     line.add(contact);
+    if (head == null || ContactRecord.compareOrder(contact, head) < 0) {
+      head = contact;
+    }
     byArrival.add(contact);
     contact.group = this;
   }
 
   void remove(ContactRecord contact) {
     line.remove(contact);
+    if (contact == head) {
+      head = line.isEmpty() ? null : line.first();
+    }
     byArrival.remove(contact);
     contact.group = null;
   }

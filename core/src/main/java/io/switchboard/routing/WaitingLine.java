@@ -172,7 +172,7 @@ final class WaitingLine {
   }
 
   private static ContactRecord better(ContactRecord best, WaitingGroup group, AgentRecord agent) {
-    ContactRecord head = group.line.first();
+    ContactRecord head = group.head;
     return (best == null || ContactRecord.compareOrder(head, best) < 0) && group.matches(agent)
         ? head
         : best;
