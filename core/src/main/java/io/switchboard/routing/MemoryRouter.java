@@ -45,7 +45,10 @@ import java.util.function.Supplier;
  *
  * <p><b>State changes</b> go through a few methods ({@link #changeAgent}, {@link #offer}, {@link
  * #closeOffer}, {@link #requeue}, {@link #retire}) and each emits its event, so the event sequence
- * is a complete log of the changes: the place where a journal will attach.
+ * is a complete log of the changes. The same methods mark the records they change for the journal,
+ * if there is one ({@link RouterStore}): at the end of each call the marked records are written as
+ * one batch, and a call that changes something returns once its batch is durable. A router with a
+ * journal recovers from it when built ({@link #recover}).
  */
 final class MemoryRouter implements Router {
 
