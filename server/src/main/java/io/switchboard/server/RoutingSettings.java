@@ -81,9 +81,35 @@ public record RoutingSettings(
     try {
       settings.builder();
     } catch (RoutingException e) {
-      throw new StartupException("routing settings: " + e.getMessage());
+      throw new StartupException(inConfigTerms(e.getMessage(), values, source));
     }
     return settings;
+  }
+
+  /** The router's names of its settings, and the configuration keys they come from. */
+  private static final List<List<String>> NAMES =
+      List.of(
+          List.of("offerTimeout", "routing-offer-timeout"),
+          List.of("missLimit", "routing-miss-limit"),
+          List.of("autoAccept channel", "routing-auto-accept channel"),
+          List.of("wrapUp", "routing-wrap-up"),
+          List.of("serviceLevelThreshold", "routing-service-level"),
+          List.of("statsWindow", "routing-stats-window"),
+          List.of("eventHistory", "routing-event-history"),
+          List.of("contactHistory", "routing-contact-history"),
+          List.of("strategy attribute", "routing-strategy attribute"));
+
+  /** The router's message about a setting, with the configuration key and the value's source. */
+  private static String inConfigTerms(
+      String message, Map<String, String> values, Function<String, String> source) {
+    for (List<String> name : NAMES) {
+      if (message.startsWith(name.get(0))) {
+        String key = name.get(1).split(" ")[0];
+        String from = values.containsKey(key) ? " (from " + source.apply(key) + ")" : "";
+        return name.get(1) + message.substring(name.get(0).length()) + from;
+      }
+    }
+    return "routing settings: " + message;
   }
 
   /** A router builder with these settings (clock and journal are the caller's). */

@@ -97,7 +97,9 @@ class RoutingRestartTest {
         assertThrows(
             StartupException.class,
             () -> ServerConfig.resolve(Map.of("routing-miss-limit", "-1"), Map.of()));
-    assertTrue(range.getMessage().contains("missLimit"), range.getMessage());
+    assertTrue(
+        range.getMessage().startsWith("routing-miss-limit must be 0..1000, got -1 (from --"),
+        range.getMessage());
     StartupException strategy =
         assertThrows(
             StartupException.class,
