@@ -74,6 +74,48 @@ final class ServerCommand implements Callable<Integer> {
               + " verified; prefer SWITCHBOARD_SQS_ACCESS_KEYS, a flag shows in ps)")
   String sqsAccessKeys;
 
+      names = "--routing-strategy",
+      description = "longest-idle | least-occupied | highest:<attribute> (default longest-idle)")
+  String routingStrategy;
+
+  @Option(names = "--routing-offer-timeout", description = "offer timeout, 1s..1h (default 30s)")
+  String routingOfferTimeout;
+
+  @Option(
+      names = "--routing-miss-limit",
+      description = "missed offers in a row that set an agent away, 0 = never (default 3)")
+  Integer routingMissLimit;
+
+  @Option(
+      names = "--routing-auto-accept",
+      description = "channels whose offers are accepted at once, e.g. voice,chat (default none)")
+  String routingAutoAccept;
+
+  @Option(
+      names = "--routing-wrap-up",
+      description = "wrap-up per channel, e.g. chat=30s,voice=10s (default none)")
+  String routingWrapUp;
+
+  @Option(
+      names = "--routing-service-level",
+      description = "service level: answered within, 1s..1h (default 20s)")
+  String routingServiceLevel;
+
+  @Option(
+      names = "--routing-stats-window",
+      description = "sliding window of routing statistics, 1m..24h (default 15m)")
+  String routingStatsWindow;
+
+  @Option(
+      names = "--routing-event-history",
+      description = "routing events kept for resuming clients, 16..1000000 (default 10000)")
+  Integer routingEventHistory;
+
+  @Option(
+      names = "--routing-contact-history",
+      description = "finished contacts kept readable, 0..1000000 (default 10000)")
+  Integer routingContactHistory;
+
   @Override
   public Integer call() throws InterruptedException {
     ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
@@ -113,6 +155,16 @@ final class ServerCommand implements Callable<Integer> {
     put(flags, "max-queues", maxQueues);
     put(flags, "shutdown-grace-seconds", shutdownGraceSeconds);
     put(flags, "sqs-access-keys", sqsAccessKeys);
+
+    put(flags, "routing-strategy", routingStrategy);
+    put(flags, "routing-offer-timeout", routingOfferTimeout);
+    put(flags, "routing-miss-limit", routingMissLimit);
+    put(flags, "routing-auto-accept", routingAutoAccept);
+    put(flags, "routing-wrap-up", routingWrapUp);
+    put(flags, "routing-service-level", routingServiceLevel);
+    put(flags, "routing-stats-window", routingStatsWindow);
+    put(flags, "routing-event-history", routingEventHistory);
+    put(flags, "routing-contact-history", routingContactHistory);
     return flags;
   }
 

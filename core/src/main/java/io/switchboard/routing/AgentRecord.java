@@ -18,6 +18,10 @@ final class AgentRecord {
   final String id;
   Map<String, Object> attributes;
   Attributes view;
+
+  /** The attribute terms the indexes file the agent under ({@link RequiredTerms#ofAgent}). */
+  String[] terms;
+
   Map<String, Integer> capacity;
   final Map<String, Integer> load = new HashMap<>();
   int totalLoad;
@@ -57,6 +61,7 @@ final class AgentRecord {
   void attributes(Map<String, Object> attributes) {
     this.attributes = attributes;
     this.view = attributes::get;
+    this.terms = RequiredTerms.ofAgent(attributes);
   }
 
   int load(String channel) {

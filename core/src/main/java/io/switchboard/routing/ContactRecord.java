@@ -31,6 +31,18 @@ final class ContactRecord {
   ReservationRecord reservation;
   long answeredAt = -1;
   long endedAt = -1;
+
+  /** Clock millis the wrap-up ends, -1 when not in wrap-up. */
+  long wrapUpUntil = -1;
+
+  /** The order number of the first escalation timer; the other steps and maximum wait follow. */
+  long timerSeq;
+
+  long wrapUpTimerSeq;
+
+  /** The order in which the contact finished; 0 while live. */
+  long retireSeq;
+
   final List<ReservationRecord> reservations = new ArrayList<>(1);
 
   /** An escalation step, parsed. */

@@ -23,12 +23,23 @@ final class EventLog {
 
   private final RoutingEvent[] ring;
   private long lastId;
+  private long firstId = 1;
   private final List<Consumer<? super RoutingEvent>> listeners = new CopyOnWriteArrayList<>();
   private final ConcurrentLinkedQueue<RoutingEvent> undelivered = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean delivering = new AtomicBoolean();
 
   EventLog(int capacity) {
     this.ring = new RoutingEvent[capacity];
+  }
+
+  /** Before any event: the first id will be {@code last + 1} (ids before a restart are spent). */
+  void continueAfter(long last) {
+    lastId = last;
+    firstId = last + 1;
+  }
+
+  long lastId() {
+    return lastId;
   }
 
   /** Under the router's lock: assigns the next id and keeps the event. */
@@ -49,7 +60,7 @@ final class EventLog {
 
   /** Under the router's lock. */
   EventPage page(long afterId, int limit) {
-    long oldest = Math.max(1, lastId - ring.length + 1);
+    long oldest = Math.max(firstId, lastId - ring.length + 1);
     long from = Math.max(afterId + 1, oldest);
     boolean missed = afterId + 1 < oldest;
     List<RoutingEvent> events = new ArrayList<>();

@@ -1,5 +1,8 @@
 package io.switchboard.routing;
 
+import io.switchboard.routing.spi.RouterCounters;
+import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.selector.Selector;
 import io.switchboard.time.Clock;
 import java.time.Duration;
@@ -42,7 +45,10 @@ import java.util.function.Supplier;
  *
  * <p><b>State changes</b> go through a few methods ({@link #changeAgent}, {@link #offer}, {@link
  * #closeOffer}, {@link #requeue}, {@link #retire}) and each emits its event, so the event sequence
- * is a complete log of the changes: the place where a journal will attach.
+ * is a complete log of the changes. The same methods mark the records they change for the journal,
+ * if there is one ({@link RouterStore}): at the end of each call the marked records are written as
+ * one batch, and a call that changes something returns once its batch is durable. A router with a
+ * journal recovers from it when built ({@link #recover}).
  */
 final class MemoryRouter implements Router {
 
@@ -61,22 +67,35 @@ final class MemoryRouter implements Router {
   private final EventLog events;
   private final LiveStats stats;
   private final Thread timerThread;
+
+  /** The journal's side, or null for a router that keeps nothing. */
+  private final RouterStore store;
+
+  private long retireSeq;
   private long agentSerial;
   private long contactSeq;
   private long idleSeq;
   private long reservationSeq;
   private volatile long timerThreadWakeAt = Long.MAX_VALUE;
   private volatile boolean closed;
+  private volatile String failure;
 
   /** The clock time of the call in progress; every change in it happens "now". */
   private long now;
 
-  MemoryRouter(RouterSettings settings) {
+  MemoryRouter(RouterSettings settings, RouterJournal journal) {
     this.settings = settings;
     this.clock = settings.clock();
     this.eligible = new EligibleAgents(settings.strategy());
     this.events = new EventLog(settings.eventHistory());
     this.stats = new LiveStats(settings.serviceLevelMillis(), settings.windowMillis());
+    if (journal == null) {
+      this.store = null;
+    } else {
+      RouterSnapshot snapshot = journal.load();
+      this.store = new RouterStore(journal, snapshot.counters().eventIdLimit());
+      recover(snapshot);
+    }
     clock.onAdvance(this::clockAdvanced);
     boolean movesByItself = clock.parkNanosUntil(clock.millis() + 1) != Long.MAX_VALUE;
     timerThread =
@@ -85,20 +104,165 @@ final class MemoryRouter implements Router {
             : null;
   }
 
+  // ---- recovery --------------------------------------------------------------------------
+
+  /**
+   * Rebuilds the state the journal holds: records, the waiting line, the eligible-agent index, and
+   * the timers the state implies, each with its original order number so timers due at the same
+   * time fire in the original order. Timers that fell due while the router was down fire at the
+   * first call or clock tick, as any late timer does.
+   */
+  private void recover(RouterSnapshot snapshot) {
+    RouterCounters c = snapshot.counters();
+    agentSerial = c.agentSerial();
+    contactSeq = c.contactSeq();
+    idleSeq = c.idleSeq();
+    reservationSeq = c.reservationSeq();
+    retireSeq = c.retireSeq();
+    timers.continueAfter(c.timerSeq());
+    events.continueAfter(c.eventIdLimit());
+    RouterRecovery rebuilt = new RouterRecovery(snapshot);
+    agents.putAll(rebuilt.agents);
+    contacts.putAll(rebuilt.contacts);
+    reservations.putAll(rebuilt.reservations);
+    rebuilt.finished.forEach(f -> finished.put(f.id, f));
+    for (AgentRecord agent : agents.values()) {
+      agent.rank = eligible.rank(agent);
+      eligible.add(agent);
+    }
+    for (ReservationRecord offer : reservations.values()) {
+      if (offer.state == ReservationState.PENDING && offer.timerSeq > 0) {
+        timers.restore(offer.expiresAt, offer.timerSeq, Timers.Kind.OFFER_TIMEOUT, offer, 0);
+      }
+    }
+    for (ContactRecord contact : contacts.values()) {
+      switch (contact.state) {
+        case QUEUED, OFFERED -> {
+          if (contact.state == ContactState.QUEUED) {
+            line.add(contact);
+          }
+          int steps = contact.steps.size();
+          for (int i = contact.step; i < steps; i++) {
+            long due = contact.createdAt + contact.steps.get(i).afterMillis();
+            timers.restore(due, contact.timerSeq + i, Timers.Kind.ESCALATION, contact, i + 1);
+          }
+          if (contact.deadline != Long.MAX_VALUE) {
+            timers.restore(
+                contact.deadline, contact.timerSeq + steps, Timers.Kind.MAX_WAIT, contact, 0);
+          }
+        }
+        case WRAP_UP ->
+            timers.restore(
+                contact.wrapUpUntil, contact.wrapUpTimerSeq, Timers.Kind.WRAP_UP_END, contact, 0);
+        default -> {
+          // assigned: no timer; finished: history only
+        }
+      }
+    }
+    store.reserveEventIds(events.lastId(), counters());
+  }
+
   // ---- the call frame --------------------------------------------------------------------
 
+  /** A call that only reads (timers that fell due may still change things, journaled async). */
   private <T> T locked(Supplier<T> action) {
+    return call(action, false);
+  }
+
+  /**
+   * A call that changes state: with a journal it returns only once its changes are durable (see
+   * {@code docs/decisions.md}, routing durability).
+   */
+  private <T> T changing(Supplier<T> action) {
+    return call(action, true);
+  }
+
+  private <T> T call(Supplier<T> action, boolean durable) {
+    RouterJournal.Ticket ticket = RouterJournal.DONE;
+    T result;
     lock.lock();
     try {
       if (closed) {
-        throw new RoutingException(RoutingErrorCode.UNAVAILABLE, "the router is closed");
+        throw new RoutingException(
+            RoutingErrorCode.UNAVAILABLE, failure == null ? "the router is closed" : failure);
       }
       now = Math.max(now, clock.millis());
-      fireDueTimers();
-      return action.get();
+      if (store != null) {
+        store.reserveEventIds(events.lastId(), counters());
+      }
+      try {
+        fireDueTimers();
+        result = action.get();
+      } finally {
+        if (store != null) {
+          ticket = store.flush(counters(), durable);
+        }
+      }
+    } catch (RoutingException e) {
+      if (e.code() == RoutingErrorCode.UNAVAILABLE && store != null && !closed) {
+        fail(e);
+      }
+      throw e;
     } finally {
       lock.unlock();
+    }
+    try {
+      ticket.await();
+    } catch (RoutingException e) {
+      lock.lock();
+      try {
+        fail(e);
+      } finally {
+        lock.unlock();
+      }
+      throw e;
+    } finally {
       events.deliver();
+    }
+    return result;
+  }
+
+  /**
+   * The store refused a write: the memory state is now ahead of the store, so the router stops
+   * (every later call fails with UNAVAILABLE) and a restart recovers from what was stored.
+   */
+  private void fail(RoutingException cause) {
+    failure =
+        "the routing store failed ("
+            + cause.getMessage()
+            + "); the router stopped, restart the server to recover what was stored";
+    closed = true;
+    if (timerThread != null) {
+      LockSupport.unpark(timerThread);
+    }
+  }
+
+  private RouterCounters counters() {
+    return new RouterCounters(
+        agentSerial,
+        contactSeq,
+        idleSeq,
+        reservationSeq,
+        timers.seq(),
+        retireSeq,
+        0 /* the store sets its own limit */);
+  }
+
+  private void touch(AgentRecord agent) {
+    if (store != null) {
+      store.touch(agent);
+    }
+  }
+
+  private void touch(ContactRecord contact) {
+    if (store != null) {
+      store.touch(contact);
+    }
+  }
+
+  private void touch(ReservationRecord reservation) {
+    if (store != null) {
+      store.touch(reservation);
     }
   }
 
@@ -126,12 +290,13 @@ final class MemoryRouter implements Router {
     }
   }
 
-  private void schedule(long due, Timers.Kind kind, Object target, int step) {
-    timers.schedule(due, kind, target, step);
+  private long schedule(long due, Timers.Kind kind, Object target, int step) {
+    long seq = timers.schedule(due, kind, target, step);
     if (timerThread != null && due < timerThreadWakeAt) {
       timerThreadWakeAt = due;
       LockSupport.unpark(timerThread);
     }
+    return seq;
   }
 
   private void emit(EventLog.EventFactory factory) {
@@ -148,7 +313,7 @@ final class MemoryRouter implements Router {
   public Agent createAgent(NewAgent spec) {
     Checks.id("agent id", spec.id());
     Map<String, Integer> capacity = Checks.capacity(spec.capacity());
-    return locked(
+    return changing(
         () -> {
           if (agents.containsKey(spec.id())) {
             throw new RoutingException(
@@ -170,7 +335,7 @@ final class MemoryRouter implements Router {
   @Override
   public Agent updateAttributes(String agentId, Map<String, ?> attributes) {
     Map<String, Object> copy = Checks.copyAttributes(attributes);
-    return locked(
+    return changing(
         () -> {
           AgentRecord agent = agentRecord(agentId);
           changeAgent(agent, () -> agent.attributes(copy));
@@ -183,7 +348,7 @@ final class MemoryRouter implements Router {
   @Override
   public Agent updateCapacity(String agentId, Map<String, Integer> capacity) {
     Map<String, Integer> copy = Checks.capacity(capacity);
-    return locked(
+    return changing(
         () -> {
           AgentRecord agent = agentRecord(agentId);
           changeAgent(agent, () -> agent.capacity = copy);
@@ -196,7 +361,7 @@ final class MemoryRouter implements Router {
   @Override
   public Agent presence(String agentId, Presence presence) {
     java.util.Objects.requireNonNull(presence, "presence");
-    return locked(
+    return changing(
         () -> {
           AgentRecord agent = agentRecord(agentId);
           if (!agent.presence.equals(presence)) {
@@ -259,7 +424,7 @@ final class MemoryRouter implements Router {
 
   @Override
   public void removeAgent(String agentId) {
-    locked(
+    changing(
         () -> {
           AgentRecord agent = agentRecord(agentId);
           if (!agent.active.isEmpty()) {
@@ -276,6 +441,9 @@ final class MemoryRouter implements Router {
           withdrawOffers(agent, "agent removed");
           eligible.remove(agent);
           agents.remove(agentId);
+          if (store != null) {
+            store.agentRemoved(agent);
+          }
           emit((id, at) -> new RoutingEvent.AgentRemoved(id, at, agentId));
           return null;
         });
@@ -297,6 +465,7 @@ final class MemoryRouter implements Router {
    */
   private void changeAgent(AgentRecord agent, Runnable change) {
     eligible.remove(agent);
+    touch(agent);
     boolean wasIdle = agent.idle();
     change.run();
     agent.rank = eligible.rank(agent);
@@ -317,7 +486,7 @@ final class MemoryRouter implements Router {
         spec.maxWait()
             .map(d -> Checks.duration("maxWait", d, Duration.ofMillis(1), Checks.MAX_CONTACT_TIME))
             .orElse(-1L);
-    return locked(
+    return changing(
         () -> {
           if (contacts.containsKey(spec.id())) {
             throw new RoutingException(
@@ -336,6 +505,8 @@ final class MemoryRouter implements Router {
                   List.of(steps),
                   maxWait < 0 ? Long.MAX_VALUE : now + maxWait);
           contacts.put(contact.id, contact);
+          touch(contact);
+          contact.timerSeq = timers.seq() + 1;
           emit((id, at) -> new RoutingEvent.ContactQueued(id, at, contact.view()));
           for (int i = 0; i < steps.length; i++) {
             schedule(now + steps[i].afterMillis(), Timers.Kind.ESCALATION, contact, i + 1);
@@ -404,7 +575,7 @@ final class MemoryRouter implements Router {
 
   @Override
   public Contact abandon(String contactId) {
-    return locked(
+    return changing(
         () -> {
           ContactRecord contact = contactRecord(contactId);
           switch (contact.state) {
@@ -442,7 +613,7 @@ final class MemoryRouter implements Router {
   }
 
   private Contact complete(String contactId, Optional<Duration> wrapUp) {
-    return locked(
+    return changing(
         () -> {
           ContactRecord contact = contactRecord(contactId);
           if (contact.state != ContactState.ASSIGNED) {
@@ -460,12 +631,14 @@ final class MemoryRouter implements Router {
           } else {
             AgentRecord agent = contact.agent;
             contact.state = ContactState.WRAP_UP;
+            touch(contact);
             changeAgent(agent, () -> agent.wrapUps++);
             long until = now + wrapMillis;
+            contact.wrapUpUntil = until;
             emit(
                 (id, at) ->
                     new RoutingEvent.ContactWrapUp(id, at, contact.id, agent.id, at(until)));
-            schedule(until, Timers.Kind.WRAP_UP_END, contact, 0);
+            contact.wrapUpTimerSeq = schedule(until, Timers.Kind.WRAP_UP_END, contact, 0);
           }
           return contact.view();
         });
@@ -476,6 +649,8 @@ final class MemoryRouter implements Router {
     boolean wasWrapUp = contact.state == ContactState.WRAP_UP;
     contact.state = ContactState.COMPLETED;
     contact.endedAt = now;
+    contact.wrapUpUntil = -1;
+    touch(contact);
     changeAgent(
         agent,
         () -> {
@@ -502,6 +677,7 @@ final class MemoryRouter implements Router {
 
   /** A queued or offered contact leaves for good without an agent: abandoned or timed out. */
   private void end(ContactRecord contact, ContactState state, LiveStats.Outcome outcome) {
+    touch(contact);
     contact.state = state;
     contact.endedAt = now;
     stats.record(groupKey(contact), now, outcome, now - contact.createdAt);
@@ -515,11 +691,16 @@ final class MemoryRouter implements Router {
 
   /** Moves a finished contact to the bounded history; the oldest finished one drops out. */
   private void retire(ContactRecord contact) {
+    contact.retireSeq = ++retireSeq;
+    touch(contact);
     finished.put(contact.id, contact);
     while (finished.size() > settings.contactHistory()) {
       ContactRecord oldest = finished.pollFirstEntry().getValue();
       contacts.remove(oldest.id);
       oldest.reservations.forEach(r -> reservations.remove(r.id));
+      if (store != null) {
+        store.contactDropped(oldest);
+      }
     }
   }
 
@@ -542,7 +723,7 @@ final class MemoryRouter implements Router {
 
   @Override
   public Contact accept(String reservationId) {
-    return locked(
+    return changing(
         () -> {
           ReservationRecord offer = pendingReservation(reservationId, "accepted");
           acceptOffer(offer);
@@ -552,7 +733,7 @@ final class MemoryRouter implements Router {
 
   @Override
   public Contact reject(String reservationId) {
-    return locked(
+    return changing(
         () -> {
           ReservationRecord offer = pendingReservation(reservationId, "rejected");
           closeOffer(offer, ReservationState.REJECTED, "rejected");
@@ -605,10 +786,13 @@ final class MemoryRouter implements Router {
   /** Offers a queued contact to an eligible agent; the offer holds a slot of the agent's. */
   private void offer(ContactRecord contact, AgentRecord agent) {
     line.remove(contact);
+    long seq = ++reservationSeq;
     ReservationRecord offer =
         new ReservationRecord(
-            "res-" + ++reservationSeq, contact, agent, now, now + settings.offerTimeoutMillis());
+            "res-" + seq, seq, contact, agent, now, now + settings.offerTimeoutMillis());
     reservations.put(offer.id, offer);
+    touch(offer);
+    touch(contact);
     contact.reservations.add(offer);
     contact.reservation = offer;
     contact.agent = agent;
@@ -623,7 +807,7 @@ final class MemoryRouter implements Router {
     if (settings.autoAccept().contains(contact.channel)) {
       acceptOffer(offer);
     } else {
-      schedule(offer.expiresAt, Timers.Kind.OFFER_TIMEOUT, offer, 0);
+      offer.timerSeq = schedule(offer.expiresAt, Timers.Kind.OFFER_TIMEOUT, offer, 0);
     }
   }
 
@@ -631,6 +815,9 @@ final class MemoryRouter implements Router {
     ContactRecord contact = offer.contact;
     AgentRecord agent = offer.agent;
     offer.state = ReservationState.ACCEPTED;
+    touch(offer);
+    touch(contact);
+    touch(agent);
     agent.pending.remove(offer);
     agent.active.add(contact);
     agent.misses = 0;
@@ -643,6 +830,7 @@ final class MemoryRouter implements Router {
   /** Ends a pending offer (not accepted) and says so; the caller places contact and agent. */
   private void closeOffer(ReservationRecord offer, ReservationState how, String reason) {
     offer.state = how;
+    touch(offer);
     offer.agent.pending.remove(offer);
     String rid = offer.id;
     String cid = offer.contact.id;
@@ -662,6 +850,7 @@ final class MemoryRouter implements Router {
    * or times out if its maximum wait passed meanwhile.
    */
   private void requeue(ContactRecord contact) {
+    touch(contact);
     contact.agent = null;
     contact.reservation = null;
     if (now >= contact.deadline) {
@@ -745,6 +934,7 @@ final class MemoryRouter implements Router {
     closeOffer(offer, ReservationState.TIMED_OUT, "timed out");
     requeue(offer.contact);
     agent.misses++;
+    touch(agent);
     int limit = settings.missLimit();
     if (limit > 0 && agent.misses >= limit && agent.presence.isAvailable()) {
       Presence away = Presence.away("missed " + agent.misses + " offers in a row");
@@ -767,6 +957,7 @@ final class MemoryRouter implements Router {
     if (queued) {
       line.remove(contact);
     }
+    touch(contact);
     contact.requirement = requirement;
     contact.step = step;
     emit(

@@ -6,15 +6,28 @@ import java.time.Instant;
 final class ReservationRecord {
 
   final String id;
+
+  /** Creation order. */
+  final long seq;
+
   final ContactRecord contact;
   final AgentRecord agent;
   final long offeredAt;
   final long expiresAt;
   ReservationState state = ReservationState.PENDING;
 
+  /** The order number of its timeout timer; 0 when it has none (auto-accepted). */
+  long timerSeq;
+
   ReservationRecord(
-      String id, ContactRecord contact, AgentRecord agent, long offeredAt, long expiresAt) {
+      String id,
+      long seq,
+      ContactRecord contact,
+      AgentRecord agent,
+      long offeredAt,
+      long expiresAt) {
     this.id = id;
+    this.seq = seq;
     this.contact = contact;
     this.agent = agent;
     this.offeredAt = offeredAt;

@@ -1,5 +1,6 @@
 package io.switchboard.routing;
 
+import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -146,6 +147,7 @@ public interface Router extends AutoCloseable {
     Duration statsWindow = Duration.ofMinutes(15);
     int eventHistory = 10_000;
     int contactHistory = 10_000;
+    RouterJournal journal;
 
     private Builder() {}
 
@@ -213,9 +215,28 @@ public interface Router extends AutoCloseable {
       return this;
     }
 
+    /**
+     * Makes the router durable: it recovers agents, contacts, reservations and timers from the
+     * journal on build, and stores every change in it. The journal stays the caller's to close,
+     * after the router.
+     */
+    public Builder journal(RouterJournal journal) {
+      this.journal = Objects.requireNonNull(journal, "journal");
+      return this;
+    }
+
+    /**
+     * Checks every setting now, without building; fails with INVALID_ARGUMENT naming the first
+     * setting out of range (for configuration read at startup).
+     */
+    public Builder check() {
+      RouterSettings.of(this);
+      return this;
+    }
+
     /** Builds the router; fails with INVALID_ARGUMENT naming the first setting out of range. */
     public Router build() {
-      return new MemoryRouter(RouterSettings.of(this));
+      return new MemoryRouter(RouterSettings.of(this), journal);
     }
   }
 }

@@ -25,6 +25,11 @@ public final class RoutingException extends RuntimeException {
     return code;
   }
 
+  /** The store behind a durable router could not take a write; for journal implementations. */
+  public static RoutingException unavailable(String message, Throwable cause) {
+    return new RoutingException(RoutingErrorCode.UNAVAILABLE, message, cause);
+  }
+
   static RoutingException invalid(String message) {
     return new RoutingException(RoutingErrorCode.INVALID_ARGUMENT, message);
   }

@@ -29,8 +29,25 @@ final class Timers {
           (a, b) -> a.due != b.due ? Long.compare(a.due, b.due) : Long.compare(a.seq, b.seq));
   private long seq;
 
-  void schedule(long due, Kind kind, Object target, int step) {
+  /** Schedules a timer; returns its order number. */
+  long schedule(long due, Kind kind, Object target, int step) {
     queue.add(new Timer(due, ++seq, kind, target, step));
+    return seq;
+  }
+
+  /** Puts back a timer recovered from the store, with its original order number. */
+  void restore(long due, long timerSeq, Kind kind, Object target, int step) {
+    queue.add(new Timer(due, timerSeq, kind, target, step));
+  }
+
+  /** The last order number handed out. */
+  long seq() {
+    return seq;
+  }
+
+  /** Continues numbering after {@code last}, on recovery. */
+  void continueAfter(long last) {
+    seq = Math.max(seq, last);
   }
 
   /** The next timer due at or before {@code now}, removed; null if none. */

@@ -36,6 +36,9 @@ class RouterDifferentialTest {
     "lang = 'es' AND level >= 3",
     "level > 3",
     "lang IN ('en', 'fr') AND skills HAS 'c'",
+    "skills HAS ALL ('a', 'c', 'd')",
+    "lang = 'fr' AND skills HAS ALL ('b', 'c', 'd')",
+    "skills HAS 'a' OR lang = 'fr'",
   };
 
   static Stream<Arguments> configurations() {

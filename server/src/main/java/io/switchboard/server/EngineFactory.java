@@ -1,7 +1,9 @@
 package io.switchboard.server;
 
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.storage.rocksdb.RocksJournal;
+import io.switchboard.storage.rocksdb.RocksRouterJournal;
 
 /**
  * Makes the engine a server serves. Opening may take a while (a durable store recovers its journal
@@ -48,6 +50,22 @@ public interface EngineFactory {
       journal.close();
       throw new StartupException(
           "cannot recover the store in " + config.dataDir() + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Opens the router's store, the {@code routing} directory inside the data directory, with the
+   * same durability as the queue store.
+   *
+   * @throws StartupException when the directory is held by another process, holds a store of
+   *     another format, or cannot be opened
+   */
+  static RouterJournal routerJournal(ServerConfig config) {
+    try {
+      return RocksRouterJournal.open(
+          config.dataDir().resolve("routing"), storageDurability(config.durability()));
+    } catch (IllegalStateException e) {
+      throw new StartupException(e.getMessage());
     }
   }
 

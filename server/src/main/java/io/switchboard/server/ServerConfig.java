@@ -33,6 +33,7 @@ import java.util.Properties;
  *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
  *   <tr><td>sqs-access-keys</td><td>SWITCHBOARD_SQS_ACCESS_KEYS</td><td>none (SigV4 not
  *   verified)</td></tr>
+ *   <tr><td>routing-*</td><td>SWITCHBOARD_ROUTING_*</td><td>see {@link RoutingSettings}</td></tr>
  * </table>
  *
  * @param port TCP port, 0..65535; 0 picks a free one (tests)
@@ -47,6 +48,7 @@ import java.util.Properties;
  * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
  * @param sqsAccessKeys the keys SQS requests must be signed with ({@code ID:SECRET,...}); none
  *     turns SigV4 verification off. Shown as key ids only when printed.
+ * @param routing the router's settings
  */
 public record ServerConfig(
     int port,
@@ -59,28 +61,33 @@ public record ServerConfig(
     int maxSelectorLength,
     int maxQueues,
     int shutdownGraceSeconds,
-    SqsAccessKeys sqsAccessKeys) {
+    SqsAccessKeys sqsAccessKeys,
+    RoutingSettings routing) {
 
   /** Every key, in the order of the table above. */
   public static final List<String> KEYS =
-      List.of(
-          "port",
-          "bind",
-          "data-dir",
-          "durability",
-          "in-memory",
-          "max-body-bytes",
-          "max-batch",
-          "max-selector-length",
-          "max-queues",
-          "shutdown-grace-seconds",
-          "sqs-access-keys");
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of(
+                  "port",
+                  "bind",
+                  "data-dir",
+                  "durability",
+                  "in-memory",
+                  "max-body-bytes",
+                  "max-batch",
+                  "max-selector-length",
+                  "max-queues",
+                  "shutdown-grace-seconds",
+                  "sqs-access-keys"),
+              RoutingSettings.KEYS.stream())
+          .toList();
 
   public ServerConfig {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(durability, "durability");
     Objects.requireNonNull(sqsAccessKeys, "sqsAccessKeys");
+    Objects.requireNonNull(routing, "routing");
     check("port", port, 0, 65535);
     check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
     check("max-batch", maxBatch, 1, 1000);
@@ -143,7 +150,18 @@ public record ServerConfig(
         integer(values, "max-selector-length", 4096),
         integer(values, "max-queues", 10_000),
         integer(values, "shutdown-grace-seconds", 10),
-        accessKeys(values));
+        accessKeys(values),
+        routing(values));
+  }
+
+  private static RoutingSettings routing(Map<String, Sourced> values) {
+    Map<String, String> texts = new LinkedHashMap<>();
+    for (String key : RoutingSettings.KEYS) {
+      if (values.containsKey(key)) {
+        texts.put(key, values.get(key).value());
+      }
+    }
+    return RoutingSettings.parse(texts, key -> values.get(key).source());
   }
 
   /** The environment variable of a key: {@code data-dir} → {@code SWITCHBOARD_DATA_DIR}. */
@@ -164,7 +182,8 @@ public record ServerConfig(
         maxSelectorLength,
         maxQueues,
         shutdownGraceSeconds,
-        sqsAccessKeys);
+        sqsAccessKeys,
+        routing);
   }
 
   /** A copy that verifies SQS signatures with {@code keys} (or not, with none). */
@@ -180,7 +199,8 @@ public record ServerConfig(
         maxSelectorLength,
         maxQueues,
         shutdownGraceSeconds,
-        keys);
+        keys,
+        routing);
   }
 
   private record Sourced(String value, String source) {}

@@ -14,6 +14,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
+import io.switchboard.routing.spi.RouterJournal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,6 +49,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final RoutingApi routingApi = new RoutingApi();
   private final String openApi;
   private volatile QueueEngine engine;
+  private RouterJournal routerJournal;
   private WebServer web;
   private boolean stopped;
 
@@ -79,10 +81,11 @@ public final class SwitchboardServer implements AutoCloseable {
     SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
     server.listen();
     try {
-      server.routingApi.open(Router.builder().build());
+      server.routingApi.open(server.openRouter());
       server.engine = factory.open(config);
     } catch (RuntimeException e) {
       server.routingApi.close();
+      server.closeRouterJournal();
       server.web.stop();
       throw e;
     }
@@ -97,6 +100,30 @@ public final class SwitchboardServer implements AutoCloseable {
                 : "off")
         .log("switchboard ready");
     return server;
+  }
+
+  /**
+   * The router with the configured settings; on a durable server, recovered from the router store
+   * in the data directory ({@link EngineFactory#routerJournal}).
+   */
+  private Router openRouter() {
+    Router.Builder builder = config.routing().builder();
+    if (config.inMemory()) {
+      return builder.build();
+    }
+    routerJournal = EngineFactory.routerJournal(config);
+    try {
+      return builder.journal(routerJournal).build();
+    } catch (RuntimeException e) {
+      throw new StartupException(
+          "cannot recover the routing store in " + config.dataDir() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void closeRouterJournal() {
+    if (routerJournal != null) {
+      routerJournal.close();
+    }
   }
 
   private void listen() {
@@ -173,6 +200,7 @@ public final class SwitchboardServer implements AutoCloseable {
         engine.close();
       }
       routingApi.close();
+      closeRouterJournal();
       gate.awaitPolls(grace);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -27,6 +27,11 @@ class ServerConfigTest {
     assertEquals(100, c.maxBatch());
     assertEquals(4096, c.maxSelectorLength());
     assertEquals(10_000, c.maxQueues());
+    assertEquals("longest-idle", c.routing().strategy());
+    assertEquals(java.time.Duration.ofSeconds(30), c.routing().offerTimeout());
+    assertEquals(3, c.routing().missLimit());
+    assertEquals(java.time.Duration.ofSeconds(20), c.routing().serviceLevel());
+    assertEquals(java.time.Duration.ofMinutes(15), c.routing().statsWindow());
   }
 
   @Test

@@ -3,7 +3,6 @@ package io.switchboard.storage.rocksdb;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.Journal;
-import io.switchboard.queue.spi.JournalEntry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,24 +26,24 @@ import org.rocksdb.WriteOptions;
  * and leave no trace (the engine queues a send only after its write); the fire-and-forget entries
  * (receives, acks) are kept, in order, and retried until the store accepts them again.
  */
-final class GroupCommitWriter {
+final class GroupCommitWriter<E> {
 
   /** Adds one entry to a write batch. */
   @FunctionalInterface
-  interface Applier {
-    void apply(WriteBatch batch, JournalEntry entry) throws RocksDBException;
+  interface Applier<E> {
+    void apply(WriteBatch batch, E entry) throws RocksDBException;
   }
 
-  private record Pending(List<JournalEntry> entries, CompletableFuture<Void> done) {}
+  private record Pending<E>(List<E> entries, CompletableFuture<Void> done) {}
 
   private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final RocksDB db;
   private final Durability durability;
-  private final Applier applier;
+  private final Applier<E> applier;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition work = lock.newCondition();
-  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private final ArrayDeque<Pending<E>> queue = new ArrayDeque<>();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final WriteOptions plainWrite = new WriteOptions().setSync(false);
   private final Thread thread;
@@ -52,21 +51,21 @@ final class GroupCommitWriter {
   private boolean unsynced;
   private long lastSync = System.nanoTime();
 
-  GroupCommitWriter(RocksDB db, Durability durability, Applier applier) {
+  GroupCommitWriter(RocksDB db, Durability durability, Applier<E> applier) {
     this.db = db;
     this.durability = durability;
     this.applier = applier;
     this.thread = Thread.ofPlatform().daemon().name("switchboard-journal").start(this::run);
   }
 
-  Journal.Ticket append(List<JournalEntry> entries, boolean durable) {
+  Journal.Ticket append(List<E> entries, boolean durable) {
     CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
     lock.lock();
     try {
       if (closing) {
         throw new QueueException(ErrorCode.UNAVAILABLE, "the store is closed");
       }
-      queue.addLast(new Pending(entries, done));
+      queue.addLast(new Pending<>(entries, done));
       work.signal();
     } finally {
       lock.unlock();
@@ -86,7 +85,7 @@ final class GroupCommitWriter {
   }
 
   private void run() {
-    List<Pending> group = new ArrayList<>();
+    List<Pending<E>> group = new ArrayList<>();
     while (true) {
       boolean stop;
       lock.lock();
@@ -128,12 +127,12 @@ final class GroupCommitWriter {
     return durability.interval().toNanos();
   }
 
-  private void write(List<Pending> group) {
+  private void write(List<Pending<E>> group) {
     boolean waitingSends = false;
     try (WriteBatch batch = new WriteBatch()) {
-      for (Pending p : group) {
+      for (Pending<E> p : group) {
         waitingSends |= p.done != null;
-        for (JournalEntry e : p.entries) {
+        for (E e : p.entries) {
           applier.apply(batch, e);
         }
       }
@@ -145,7 +144,7 @@ final class GroupCommitWriter {
       } else {
         unsynced = true;
       }
-      for (Pending p : group) {
+      for (Pending<E> p : group) {
         if (p.done != null) {
           p.done.complete(null);
         }
@@ -161,9 +160,9 @@ final class GroupCommitWriter {
   }
 
   /** Fails the sends of a failed group and requeues its other entries, in order, for a retry. */
-  private void fail(List<Pending> group, Exception cause) {
-    List<Pending> retry = new ArrayList<>();
-    for (Pending p : group) {
+  private void fail(List<Pending<E>> group, Exception cause) {
+    List<Pending<E>> retry = new ArrayList<>();
+    for (Pending<E> p : group) {
       if (p.done != null) {
         p.done.completeExceptionally(RocksJournal.unavailable("send", cause));
       } else {

@@ -59,7 +59,7 @@ public final class RocksJournal implements Journal {
   private final ColumnFamilyOptions cfOptions;
   private final List<ColumnFamilyHandle> handles;
   private final Map<String, ColumnFamilyHandle> cf = new HashMap<>();
-  private final GroupCommitWriter writer;
+  private final GroupCommitWriter<JournalEntry> writer;
   private final List<QueueScan> openScans = new ArrayList<>();
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
@@ -79,7 +79,7 @@ public final class RocksJournal implements Journal {
     for (int i = 0; i < FAMILIES.size(); i++) {
       cf.put(FAMILIES.get(i), handles.get(i + 1));
     }
-    this.writer = new GroupCommitWriter(db, durability, this::apply);
+    this.writer = new GroupCommitWriter<>(db, durability, this::apply);
   }
 
   /**

@@ -1,0 +1,167 @@
+package io.switchboard.routing;
+
+import io.switchboard.routing.spi.RouterCounters;
+import io.switchboard.routing.spi.RouterEntry;
+import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.StoredAgent;
+import io.switchboard.routing.spi.StoredContact;
+import io.switchboard.routing.spi.StoredReservation;
+import io.switchboard.selector.Selector;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The router's side of its {@link RouterJournal}: {@link MemoryRouter} marks every record a call
+ * changes, and at the end of the call, still under the lock, the marked records become one batch of
+ * puts (then deletes) with the counters. Recording whole records rather than the change itself
+ * keeps the journal format independent of the matching logic: a record's stored form is everything
+ * about it that recovery cannot derive.
+ */
+final class RouterStore {
+
+  /**
+   * Event ids are reserved durably this many at a time, before they are handed out, so ids never
+   * repeat after a restart even when the last changes before a crash were not yet stored.
+   */
+  static final long EVENT_ID_BLOCK = 1 << 20;
+
+  private final RouterJournal journal;
+  private final Set<AgentRecord> agents = new LinkedHashSet<>();
+  private final Set<ContactRecord> contacts = new LinkedHashSet<>();
+  private final Set<ReservationRecord> reservations = new LinkedHashSet<>();
+  private final List<RouterEntry> deletes = new ArrayList<>();
+  private long eventIdLimit;
+
+  RouterStore(RouterJournal journal, long eventIdLimit) {
+    this.journal = journal;
+    this.eventIdLimit = eventIdLimit;
+  }
+
+  RouterJournal journal() {
+    return journal;
+  }
+
+  void touch(AgentRecord agent) {
+    agents.add(agent);
+  }
+
+  void touch(ContactRecord contact) {
+    contacts.add(contact);
+  }
+
+  void touch(ReservationRecord reservation) {
+    reservations.add(reservation);
+  }
+
+  void agentRemoved(AgentRecord agent) {
+    agents.remove(agent);
+    deletes.add(new RouterEntry.AgentDelete(agent.id));
+  }
+
+  /** A finished contact left the history, and its reservations with it. */
+  void contactDropped(ContactRecord contact) {
+    contacts.remove(contact);
+    deletes.add(new RouterEntry.ContactDelete(contact.id));
+    for (ReservationRecord r : contact.reservations) {
+      reservations.remove(r);
+      deletes.add(new RouterEntry.ReservationDelete(r.id));
+    }
+  }
+
+  /**
+   * Before a call hands out event ids: if fewer than half a block is left, reserves the next block
+   * and waits until the reservation is stored.
+   */
+  void reserveEventIds(long lastEventId, RouterCounters counters) {
+    if (lastEventId + EVENT_ID_BLOCK / 2 > eventIdLimit) {
+      eventIdLimit = lastEventId + EVENT_ID_BLOCK;
+      journal.appendDurable(List.of(new RouterEntry.CountersPut(withLimit(counters)))).await();
+    }
+  }
+
+  private RouterCounters withLimit(RouterCounters c) {
+    return new RouterCounters(
+        c.agentSerial(),
+        c.contactSeq(),
+        c.idleSeq(),
+        c.reservationSeq(),
+        c.timerSeq(),
+        c.retireSeq(),
+        eventIdLimit);
+  }
+
+  /**
+   * Under the lock, at the end of a call: appends what the call changed as one batch, durably if
+   * {@code durable}. Returns the ticket to await once the lock is released.
+   */
+  RouterJournal.Ticket flush(RouterCounters counters, boolean durable) {
+    if (agents.isEmpty() && contacts.isEmpty() && reservations.isEmpty() && deletes.isEmpty()) {
+      return RouterJournal.DONE;
+    }
+    List<RouterEntry> batch =
+        new ArrayList<>(agents.size() + contacts.size() + reservations.size() + deletes.size() + 1);
+    agents.forEach(a -> batch.add(new RouterEntry.AgentPut(stored(a))));
+    contacts.forEach(c -> batch.add(new RouterEntry.ContactPut(stored(c))));
+    reservations.forEach(r -> batch.add(new RouterEntry.ReservationPut(stored(r))));
+    batch.addAll(deletes);
+    batch.add(new RouterEntry.CountersPut(withLimit(counters)));
+    agents.clear();
+    contacts.clear();
+    reservations.clear();
+    deletes.clear();
+    if (durable) {
+      return journal.appendDurable(batch);
+    }
+    journal.append(batch);
+    return RouterJournal.DONE;
+  }
+
+  static StoredAgent stored(AgentRecord a) {
+    return new StoredAgent(
+        a.id, a.serial, a.attributes, a.capacity, a.presence, a.idleSince, a.idleSeq, a.misses);
+  }
+
+  static StoredContact stored(ContactRecord c) {
+    List<StoredContact.Step> steps =
+        c.steps.stream()
+            .map(s -> new StoredContact.Step(s.afterMillis(), text(s.requirement())))
+            .toList();
+    return new StoredContact(
+        c.id,
+        c.channel,
+        c.attributes,
+        c.priority,
+        c.seq,
+        c.createdAt,
+        steps,
+        c.deadline,
+        text(c.requirement),
+        c.step,
+        c.state,
+        Optional.ofNullable(c.agent).map(a -> a.id),
+        Optional.ofNullable(c.reservation).map(r -> r.id),
+        c.answeredAt,
+        c.endedAt,
+        c.wrapUpUntil,
+        c.timerSeq,
+        c.wrapUpTimerSeq,
+        c.retireSeq);
+  }
+
+  static StoredReservation stored(ReservationRecord r) {
+    return new StoredReservation(
+        r.id, r.seq, r.contact.id, r.agent.id, r.offeredAt, r.expiresAt, r.state, r.timerSeq);
+  }
+
+  private static Optional<String> text(Optional<Selector> requirement) {
+    return requirement.map(Selector::normalized);
+  }
+
+  /** A stored requirement parsed again; the stored text was accepted once, so it parses. */
+  static Optional<Selector> parse(Optional<String> text) {
+    return text.map(Selector::parse);
+  }
+}

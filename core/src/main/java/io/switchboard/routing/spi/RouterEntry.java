@@ -1,0 +1,29 @@
+package io.switchboard.routing.spi;
+
+/**
+ * One change of a router's durable state. Entries are idempotent (a put overwrites, a delete of
+ * something absent is nothing).
+ */
+public sealed interface RouterEntry {
+
+  /** An agent created or changed. */
+  record AgentPut(StoredAgent agent) implements RouterEntry {}
+
+  /** An agent removed. */
+  record AgentDelete(String id) implements RouterEntry {}
+
+  /** A contact created or changed, live or finished. */
+  record ContactPut(StoredContact contact) implements RouterEntry {}
+
+  /** A finished contact that left the bounded history. */
+  record ContactDelete(String id) implements RouterEntry {}
+
+  /** A reservation made or ended. */
+  record ReservationPut(StoredReservation reservation) implements RouterEntry {}
+
+  /** A reservation whose contact left the bounded history. */
+  record ReservationDelete(String id) implements RouterEntry {}
+
+  /** The router's counters; the latest put wins. */
+  record CountersPut(RouterCounters counters) implements RouterEntry {}
+}

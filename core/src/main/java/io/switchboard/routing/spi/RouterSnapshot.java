@@ -1,0 +1,18 @@
+package io.switchboard.routing.spi;
+
+import java.util.List;
+
+/**
+ * The state a router journal holds, as the router rebuilds itself from it at start, in no
+ * particular order.
+ */
+public record RouterSnapshot(
+    RouterCounters counters,
+    List<StoredAgent> agents,
+    List<StoredContact> contacts,
+    List<StoredReservation> reservations) {
+
+  public static RouterSnapshot empty() {
+    return new RouterSnapshot(RouterCounters.zero(), List.of(), List.of(), List.of());
+  }
+}

@@ -1,0 +1,48 @@
+package io.switchboard.routing.spi;
+
+import io.switchboard.routing.ContactState;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A contact as stored, live or finished. Requirements are kept in their normalized selector text
+ * and parsed again on recovery.
+ *
+ * @param seq arrival order; with the priority, the contact's place in line
+ * @param deadline clock millis of the maximum wait, {@code Long.MAX_VALUE} for none
+ * @param requirement the requirement in force (after {@code step} escalation steps)
+ * @param agentId the agent offered, assigned or in wrap-up with the contact, or that completed it
+ * @param reservationId the pending or accepted reservation
+ * @param answeredAt clock millis of the accept, -1 if none
+ * @param endedAt clock millis the contact finished, -1 if it has not
+ * @param wrapUpUntil clock millis the wrap-up ends, -1 if not in wrap-up
+ * @param timerSeq the timer order number of the first escalation step (the next steps and the
+ *     maximum wait follow it)
+ * @param wrapUpTimerSeq the timer order number of the wrap-up's end
+ * @param retireSeq the order in which the contact finished, 0 while live
+ */
+public record StoredContact(
+    String id,
+    String channel,
+    Map<String, Object> attributes,
+    int priority,
+    long seq,
+    long createdAt,
+    List<Step> steps,
+    long deadline,
+    Optional<String> requirement,
+    int step,
+    ContactState state,
+    Optional<String> agentId,
+    Optional<String> reservationId,
+    long answeredAt,
+    long endedAt,
+    long wrapUpUntil,
+    long timerSeq,
+    long wrapUpTimerSeq,
+    long retireSeq) {
+
+  /** An escalation step: after {@code afterMillis} from arrival, this requirement (none: any). */
+  public record Step(long afterMillis, Optional<String> requirement) {}
+}

@@ -1,0 +1,212 @@
+package io.switchboard.storage.rocksdb;
+
+import io.switchboard.queue.QueueException;
+import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.spi.RouterCounters;
+import io.switchboard.routing.spi.RouterEntry;
+import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RouterSnapshot;
+import io.switchboard.routing.spi.StoredAgent;
+import io.switchboard.routing.spi.StoredContact;
+import io.switchboard.routing.spi.StoredReservation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+
+/**
+ * A {@link RouterJournal} in its own RocksDB store, by default the {@code routing} directory inside
+ * the server's data directory (the queue store and the router store are independent, so each has
+ * its own log and neither waits for the other's syncs). Keys are the record kind and id: {@code
+ * a:<agent>}, {@code c:<contact>}, {@code r:<reservation>}, plus {@code counters} and {@code
+ * format}. One writer thread writes each appended batch whole and in order, in one RocksDB write
+ * batch per group of appends, and durable appends share one fsync (group commit), as in {@link
+ * RocksJournal}.
+ */
+public final class RocksRouterJournal implements RouterJournal {
+
+  private static final byte[] FORMAT_KEY = bytes("format");
+  private static final byte[] COUNTERS_KEY = bytes("counters");
+
+  private final Path dir;
+  private final RocksDB db;
+  private final Options options;
+  private final GroupCommitWriter<RouterEntry> writer;
+  private boolean closed;
+
+  private RocksRouterJournal(Path dir, RocksDB db, Options options, Durability durability) {
+    this.dir = dir;
+    this.db = db;
+    this.options = options;
+    this.writer = new GroupCommitWriter<>(db, durability, RocksRouterJournal::apply);
+  }
+
+  /**
+   * Opens (creating if needed) the router store in {@code dir}.
+   *
+   * @throws IllegalStateException when another process holds the directory, it holds a store of
+   *     another format, or it cannot be opened; the message says which
+   */
+  public static RocksRouterJournal open(Path dir, Durability durability) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create routing directory " + dir + ": " + e, e);
+    }
+    Options options = new Options().setCreateIfMissing(true).setKeepLogFileNum(4);
+    RocksDB db;
+    try {
+      db = RocksDB.open(options, dir.toString());
+    } catch (RocksDBException e) {
+      options.close();
+      String why = String.valueOf(e.getMessage());
+      if (why.contains("lock") || why.contains("Resource temporarily unavailable")) {
+        throw new IllegalStateException(
+            "routing directory " + dir + " is in use by another Switchboard process (" + why + ")",
+            e);
+      }
+      throw new IllegalStateException("cannot open routing directory " + dir + ": " + why, e);
+    }
+    RocksRouterJournal journal = new RocksRouterJournal(dir, db, options, durability);
+    journal.checkFormat();
+    return journal;
+  }
+
+  private void checkFormat() {
+    try {
+      byte[] format = db.get(FORMAT_KEY);
+      if (format == null) {
+        db.put(FORMAT_KEY, new Bytes.Writer(4).i(RouterCodec.FORMAT).toArray());
+        return;
+      }
+      int found = new Bytes.Reader(format).i();
+      if (found != RouterCodec.FORMAT) {
+        close();
+        throw new IllegalStateException(
+            "routing directory "
+                + dir
+                + " holds a store of format "
+                + found
+                + "; this version of Switchboard reads format "
+                + RouterCodec.FORMAT
+                + " only");
+      }
+    } catch (RocksDBException e) {
+      close();
+      throw new IllegalStateException("cannot read routing directory " + dir + ": " + e, e);
+    }
+  }
+
+  @Override
+  public RouterSnapshot load() {
+    RouterCounters counters = RouterCounters.zero();
+    List<StoredAgent> agents = new ArrayList<>();
+    List<StoredContact> contacts = new ArrayList<>();
+    List<StoredReservation> reservations = new ArrayList<>();
+    try (RocksIterator it = db.newIterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] key = it.key();
+        if (key.length > 2 && key[1] == ':') {
+          switch (key[0]) {
+            case 'a' -> agents.add(RouterCodec.agent(it.value()));
+            case 'c' -> contacts.add(RouterCodec.contact(it.value()));
+            case 'r' -> reservations.add(RouterCodec.reservation(it.value()));
+            default -> throw corrupt(key);
+          }
+        } else if (java.util.Arrays.equals(key, COUNTERS_KEY)) {
+          counters = RouterCodec.counters(it.value());
+        } else if (!java.util.Arrays.equals(key, FORMAT_KEY)) {
+          throw corrupt(key);
+        }
+      }
+    }
+    return new RouterSnapshot(counters, agents, contacts, reservations);
+  }
+
+  private IllegalStateException corrupt(byte[] key) {
+    return new IllegalStateException(
+        "routing directory "
+            + dir
+            + " holds an unknown key '"
+            + new String(key, StandardCharsets.UTF_8)
+            + "'");
+  }
+
+  private static void apply(WriteBatch batch, RouterEntry entry) throws RocksDBException {
+    switch (entry) {
+      case RouterEntry.AgentPut p ->
+          batch.put(key('a', p.agent().id()), RouterCodec.agent(p.agent()));
+      case RouterEntry.AgentDelete d -> batch.delete(key('a', d.id()));
+      case RouterEntry.ContactPut p ->
+          batch.put(key('c', p.contact().id()), RouterCodec.contact(p.contact()));
+      case RouterEntry.ContactDelete d -> batch.delete(key('c', d.id()));
+      case RouterEntry.ReservationPut p ->
+          batch.put(key('r', p.reservation().id()), RouterCodec.reservation(p.reservation()));
+      case RouterEntry.ReservationDelete d -> batch.delete(key('r', d.id()));
+      case RouterEntry.CountersPut c -> batch.put(COUNTERS_KEY, RouterCodec.counters(c.counters()));
+    }
+  }
+
+  private static byte[] key(char kind, String id) {
+    return bytes(kind + ":" + id);
+  }
+
+  @Override
+  public void append(List<RouterEntry> entries) {
+    try {
+      writer.append(entries, false);
+    } catch (QueueException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public Ticket appendDurable(List<RouterEntry> entries) {
+    io.switchboard.queue.spi.Journal.Ticket ticket;
+    try {
+      ticket = writer.append(entries, true);
+    } catch (QueueException e) {
+      throw unavailable(e);
+    }
+    return () -> {
+      try {
+        ticket.await();
+      } catch (QueueException e) {
+        throw unavailable(e);
+      }
+    };
+  }
+
+  private static RoutingException unavailable(QueueException e) {
+    return RoutingException.unavailable("routing store: " + e.getMessage(), e);
+  }
+
+  /** Writes what is queued, flushes the memtables (a fast next open), and closes the store. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    writer.close();
+    try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+      db.flush(flush);
+    } catch (RocksDBException e) {
+      // closing anyway: the log holds everything and the next open replays it
+    }
+    db.close();
+    options.close();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

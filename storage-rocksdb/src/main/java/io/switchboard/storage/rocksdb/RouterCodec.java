@@ -1,0 +1,219 @@
+package io.switchboard.storage.rocksdb;
+
+import io.switchboard.routing.ContactState;
+import io.switchboard.routing.Presence;
+import io.switchboard.routing.ReservationState;
+import io.switchboard.routing.spi.RouterCounters;
+import io.switchboard.routing.spi.StoredAgent;
+import io.switchboard.routing.spi.StoredContact;
+import io.switchboard.routing.spi.StoredReservation;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The binary form of a router's stored records (see {@link RocksRouterJournal}). Attribute values
+ * keep their Java type (a tag byte each), so an agent recovered from the store has exactly the
+ * attributes it was given.
+ */
+final class RouterCodec {
+
+  /** The router store's format; a store of another format is refused at open. */
+  static final int FORMAT = 1;
+
+  private RouterCodec() {}
+
+  static byte[] agent(StoredAgent a) {
+    Bytes.Writer w = new Bytes.Writer(128).s(a.id()).l(a.serial());
+    attributes(w, a.attributes());
+    w.i(a.capacity().size());
+    a.capacity().forEach((channel, n) -> w.s(channel).i(n));
+    return w.b(a.presence().kind().ordinal())
+        .s(a.presence().reason())
+        .l(a.idleSince())
+        .l(a.idleSeq())
+        .i(a.misses())
+        .toArray();
+  }
+
+  static StoredAgent agent(byte[] value) {
+    Bytes.Reader r = new Bytes.Reader(value);
+    String id = r.s();
+    long serial = r.l();
+    Map<String, Object> attributes = attributes(r);
+    int channels = r.i();
+    Map<String, Integer> capacity = new LinkedHashMap<>();
+    for (int i = 0; i < channels; i++) {
+      capacity.put(r.s(), r.i());
+    }
+    Presence.Kind kind = Presence.Kind.values()[r.b()];
+    String reason = r.s();
+    return new StoredAgent(
+        id,
+        serial,
+        attributes,
+        Map.copyOf(capacity),
+        new Presence(kind, reason),
+        r.l(),
+        r.l(),
+        r.i());
+  }
+
+  static byte[] contact(StoredContact c) {
+    Bytes.Writer w = new Bytes.Writer(160).s(c.id()).s(c.channel());
+    attributes(w, c.attributes());
+    w.i(c.priority()).l(c.seq()).l(c.createdAt()).i(c.steps().size());
+    for (StoredContact.Step step : c.steps()) {
+      w.l(step.afterMillis()).s(step.requirement().orElse(null));
+    }
+    return w.l(c.deadline())
+        .s(c.requirement().orElse(null))
+        .i(c.step())
+        .b(c.state().ordinal())
+        .s(c.agentId().orElse(null))
+        .s(c.reservationId().orElse(null))
+        .l(c.answeredAt())
+        .l(c.endedAt())
+        .l(c.wrapUpUntil())
+        .l(c.timerSeq())
+        .l(c.wrapUpTimerSeq())
+        .l(c.retireSeq())
+        .toArray();
+  }
+
+  static StoredContact contact(byte[] value) {
+    Bytes.Reader r = new Bytes.Reader(value);
+    String id = r.s();
+    String channel = r.s();
+    Map<String, Object> attributes = attributes(r);
+    int priority = r.i();
+    long seq = r.l();
+    long createdAt = r.l();
+    int n = r.i();
+    List<StoredContact.Step> steps = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      steps.add(new StoredContact.Step(r.l(), Optional.ofNullable(r.s())));
+    }
+    return new StoredContact(
+        id,
+        channel,
+        attributes,
+        priority,
+        seq,
+        createdAt,
+        List.copyOf(steps),
+        r.l(),
+        Optional.ofNullable(r.s()),
+        r.i(),
+        ContactState.values()[r.b()],
+        Optional.ofNullable(r.s()),
+        Optional.ofNullable(r.s()),
+        r.l(),
+        r.l(),
+        r.l(),
+        r.l(),
+        r.l(),
+        r.l());
+  }
+
+  static byte[] reservation(StoredReservation v) {
+    return new Bytes.Writer(64)
+        .s(v.id())
+        .l(v.seq())
+        .s(v.contactId())
+        .s(v.agentId())
+        .l(v.offeredAt())
+        .l(v.expiresAt())
+        .b(v.state().ordinal())
+        .l(v.timerSeq())
+        .toArray();
+  }
+
+  static StoredReservation reservation(byte[] value) {
+    Bytes.Reader r = new Bytes.Reader(value);
+    return new StoredReservation(
+        r.s(), r.l(), r.s(), r.s(), r.l(), r.l(), ReservationState.values()[r.b()], r.l());
+  }
+
+  static byte[] counters(RouterCounters c) {
+    return new Bytes.Writer(56)
+        .l(c.agentSerial())
+        .l(c.contactSeq())
+        .l(c.idleSeq())
+        .l(c.reservationSeq())
+        .l(c.timerSeq())
+        .l(c.retireSeq())
+        .l(c.eventIdLimit())
+        .toArray();
+  }
+
+  static RouterCounters counters(byte[] value) {
+    Bytes.Reader r = new Bytes.Reader(value);
+    return new RouterCounters(r.l(), r.l(), r.l(), r.l(), r.l(), r.l(), r.l());
+  }
+
+  private static void attributes(Bytes.Writer w, Map<String, Object> attributes) {
+    w.i(attributes.size());
+    attributes.forEach(
+        (name, value) -> {
+          w.s(name);
+          switch (value) {
+            case String s -> w.b('S').s(s);
+            case Boolean b -> w.b(b ? 'T' : 'F');
+            case Integer i -> w.b('I').i(i);
+            case Long l -> w.b('J').l(l);
+            case Short s -> w.b('H').i(s);
+            case Byte b -> w.b('Y').i(b);
+            case Double d -> w.b('D').l(Double.doubleToLongBits(d));
+            case Float f -> w.b('R').i(Float.floatToIntBits(f));
+            case BigDecimal d -> w.b('M').s(d.toString());
+            case BigInteger i -> w.b('G').s(i.toString());
+            case List<?> list -> {
+              w.b('L').i(list.size());
+              list.forEach(item -> w.s((String) item));
+            }
+            default ->
+                throw new IllegalArgumentException(
+                    "attribute '" + name + "' has a type the router does not accept: " + value);
+          }
+        });
+  }
+
+  private static Map<String, Object> attributes(Bytes.Reader r) {
+    int n = r.i();
+    Map<String, Object> attributes = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      String name = r.s();
+      int tag = r.b();
+      Object value =
+          switch (tag) {
+            case 'S' -> r.s();
+            case 'T' -> Boolean.TRUE;
+            case 'F' -> Boolean.FALSE;
+            case 'I' -> r.i();
+            case 'J' -> r.l();
+            case 'H' -> (short) r.i();
+            case 'Y' -> (byte) r.i();
+            case 'D' -> Double.longBitsToDouble(r.l());
+            case 'R' -> Float.intBitsToFloat(r.i());
+            case 'M' -> new BigDecimal(r.s());
+            case 'G' -> new BigInteger(r.s());
+            case 'L' -> {
+              int size = r.i();
+              List<String> items = new ArrayList<>(size);
+              for (int k = 0; k < size; k++) {
+                items.add(r.s());
+              }
+              yield List.copyOf(items);
+            }
+            default -> throw new IllegalStateException("unknown attribute tag " + tag);
+          };
+      attributes.put(name, value);
+    }
+    return Map.copyOf(attributes);
+  }
+}
