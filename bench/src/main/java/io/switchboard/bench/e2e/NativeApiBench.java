@@ -176,11 +176,6 @@ public final class NativeApiBench {
     return new Options(threads, warmup, measure, engines, System.out);
   }
 
-  /** Runs every (threads, engine) pair, ceiling first, and prints a table; returns the rows. */
-  static List<Result> run(Options o) throws IOException, InterruptedException {
-    return run(o, null, null);
-  }
-
   private static Result measure(
       Options o, String engine, String workload, int threads, CycleFactory f)
       throws InterruptedException {

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * End-to-end SQS workload through the stock AWS SDK for Java v2: Switchboard against ElasticMQ, in
@@ -61,6 +62,12 @@ public final class SqsBench {
       String[] a = ra.rest();
       for (int i = 0; i < a.length; i++) {
         String flag = a[i];
+        if (flag.equals("-h") || flag.equals("--help")) {
+          throw new IllegalArgumentException(
+              "usage: SqsBench [--threads 1,8,64] [--shapes single,batch]"
+                  + " [--systems switchboard,elasticmq] [--warmup-seconds 3] [--measure-seconds 5]"
+                  + " [--server-jvm \"-Xms1g -Xmx1g\"] [--out DIR]");
+        }
         if (i + 1 >= a.length) {
           throw new IllegalArgumentException(flag + " needs a value; see the class javadoc");
         }
@@ -121,6 +128,8 @@ public final class SqsBench {
       };
     }
   }
+
+  private static final AtomicInteger QUEUES = new AtomicInteger();
 
   private SqsBench() {}
 
@@ -198,7 +207,10 @@ public final class SqsBench {
   private static Sample measure(
       Options o, ChildServer server, SqsLoad load, Shape shape, int threads, Duration window)
       throws InterruptedException {
-    String queue = load.createQueue(server.system + "-" + shape.label() + "-" + threads);
+    // a new name every time: SQS forbids re-creating a queue within 60 s of deleting it
+    String queue =
+        load.createQueue(
+            server.system + "-" + shape.label() + "-" + threads + "-" + QUEUES.incrementAndGet());
     try {
       return Sample.of(
           o.warmup(), window, server, shape.label(), threads, load.cycle(shape, queue));
