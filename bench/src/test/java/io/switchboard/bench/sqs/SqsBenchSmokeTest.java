@@ -34,7 +34,7 @@ class SqsBenchSmokeTest {
               "--warmup-seconds",
               "0.3",
               "--measure-seconds",
-              "0.4",
+              "1",
               "--server-jvm",
               "-Xmx256m -XX:TieredStopAtLevel=1",
               "--out",
