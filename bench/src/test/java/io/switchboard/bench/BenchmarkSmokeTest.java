@@ -4,9 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.bench.report.ReportFiles;
+import io.switchboard.bench.report.RunInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.Options;
@@ -20,6 +28,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * completes with a positive figure; the real figures are in {@code docs/benchmarks.md}.
  */
 class BenchmarkSmokeTest {
+
+  @TempDir Path out;
 
   @Test
   void throughputBenchmarksRunAndScore() throws Exception {
@@ -42,6 +52,16 @@ class BenchmarkSmokeTest {
       System.out.printf("%s: %.0f messages/s%n", name, score);
       assertTrue(score > 0, name + " scored " + score);
     }
+    EngineBench.report(results)
+        .write(
+            out,
+            RunInfo.capture("smoke"),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    List<String> rows =
+        ReportFiles.check(
+            out, "engine", "benchmark,threads,mode,score,error (99.9 %),unit,samples", 4);
+    assertTrue(
+        rows.get(0).startsWith("EngineThroughputBenchmark.batched1Thread,1,thrpt,"), rows.get(0));
   }
 
   @Test

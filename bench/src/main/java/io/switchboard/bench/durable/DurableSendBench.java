@@ -1,5 +1,8 @@
 package io.switchboard.bench.durable;
 
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
@@ -21,26 +24,33 @@ import java.util.stream.Stream;
 /**
  * Durable send throughput and latency: {@code P} producer threads each send 100-byte messages, one
  * per call, to one queue of the RocksDB-backed engine for a fixed time, for every producer count in
- * {@code sync} and in {@code none} durability, in one run; then the recovery time of a store of a
- * million messages ({@link RecoveryBench}). Prints a table and the sync/none ratio at the highest
- * producer count (the target is at least 50% at 64 producers: group commit should make the fsync
- * nearly free when many sends share it).
+ * {@code sync}, {@code batch} (10 ms) and {@code none} durability, in one run; then the recovery
+ * time of a store of a million messages ({@link RecoveryBench}). Prints a table and the sync/none
+ * ratio at the highest producer count (the target is at least 50% at 64 producers: group commit
+ * should make the fsync nearly free when many sends share it).
  *
  * <pre>
  * ./mvnw -B -q -pl bench -am package -DskipTests
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar \
- *     io.switchboard.bench.durable.DurableSendBench [--seconds 10] [--messages 1000000] [--dir D]
+ *     io.switchboard.bench.durable.DurableSendBench [--seconds 10] [--messages 1000000] \
+ *     [--modes sync,batch,none] [--dir D] [--out DIR]
  * </pre>
  *
  * Each (mode, producers) pair gets a fresh store in a temporary directory under {@code --dir}
  * (default: the system temporary directory; it must be on the disk you want to measure), one second
- * of warm-up, then the measured run.
+ * of warm-up, then the measured run. Writes {@code durable.csv} and {@code durable.png} to {@code
+ * --out} (default {@code bench/results/durable}).
  */
 public final class DurableSendBench {
 
   /** What to run. */
   public record Options(
-      Duration warmUp, Duration measure, List<Integer> producers, int recoveryMessages, Path dir) {}
+      Duration warmUp,
+      Duration measure,
+      List<Integer> producers,
+      List<String> modes,
+      int recoveryMessages,
+      Path dir) {}
 
   /** One measured (mode, producers) pair; latencies in microseconds. */
   public record Row(
@@ -59,7 +69,7 @@ public final class DurableSendBench {
       return perSecond("sync", producers) / perSecond("none", producers);
     }
 
-    private double perSecond(String mode, int producers) {
+    double perSecond(String mode, int producers) {
       return rows.stream()
           .filter(r -> r.mode().equals(mode) && r.producers() == producers)
           .findFirst()
@@ -72,29 +82,77 @@ public final class DurableSendBench {
 
   private DurableSendBench() {}
 
-  public static void main(String[] args) {
+  static final String ENTRY = "durable";
+
+  public static void main(String[] args) throws IOException {
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
     Duration measure = Duration.ofSeconds(10);
     int messages = 1_000_000;
+    List<String> modes = List.of("sync", "batch", "none");
     Path dir = Path.of(System.getProperty("java.io.tmpdir"));
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--seconds" -> measure = Duration.ofSeconds(Long.parseLong(args[++i]));
-        case "--messages" -> messages = Integer.parseInt(args[++i]);
-        case "--dir" -> dir = Path.of(args[++i]);
+    String[] a = ra.rest();
+    for (int i = 0; i < a.length; i++) {
+      switch (a[i]) {
+        case "--seconds" -> measure = Duration.ofSeconds(Long.parseLong(a[++i]));
+        case "--messages" -> messages = Integer.parseInt(a[++i]);
+        case "--modes" -> modes = List.of(a[++i].split(","));
+        case "--dir" -> dir = Path.of(a[++i]);
         default ->
             throw new IllegalArgumentException(
-                "usage: DurableSendBench [--seconds N] [--messages N] [--dir D], got " + args[i]);
+                "usage: DurableSendBench [--seconds N] [--messages N] [--modes sync,batch,none]"
+                    + " [--dir D] [--out DIR], got "
+                    + a[i]);
       }
     }
-    System.out.println(Machine.describe());
+    for (String m : modes) {
+      Durability.parse(m); // fails early, with the allowed values, on a bad mode
+    }
+    if (!modes.contains("none")) {
+      throw new IllegalArgumentException("--modes must include none (the reference), got " + modes);
+    }
     Report report =
-        run(new Options(Duration.ofSeconds(1), measure, List.of(1, 8, 64), messages, dir));
+        run(new Options(Duration.ofSeconds(1), measure, List.of(1, 8, 64), modes, messages, dir));
     System.out.println(format(report));
+    report(report)
+        .write(
+            ra.out(),
+            RunInfo.capture(RunInfo.commandLine(DurableSendBench.class, args)),
+            System.out);
+  }
+
+  /** The run as a report: per (mode, producers) throughput, latency and the ratio to none. */
+  public static io.switchboard.bench.report.Report report(Report r) {
+    io.switchboard.bench.report.Report out =
+        io.switchboard.bench.report.Report.create(
+                ENTRY,
+                "Durable sends (RocksDB journal), one 100-byte message per send",
+                "mode",
+                "producers",
+                "sends",
+                "msg/s",
+                "p50 send µs",
+                "p99 send µs",
+                "of none")
+            .note(r.recovery().format().trim())
+            .chart(
+                ChartSpec.bars(
+                    "sends/s by durability", "messages/s", "producers", "mode", "msg/s"));
+    for (Row row : r.rows()) {
+      out.row(
+          row.mode(),
+          row.producers(),
+          row.sends(),
+          row.perSecond(),
+          row.p50Micros(),
+          row.p99Micros(),
+          row.perSecond() / r.perSecond("none", row.producers()));
+    }
+    return out;
   }
 
   public static Report run(Options options) {
     List<Row> rows = new ArrayList<>();
-    for (String mode : List.of("sync", "none")) {
+    for (String mode : options.modes()) {
       for (int producers : options.producers()) {
         rows.add(measure(mode, producers, options));
         System.out.println(format(rows.getLast()));

@@ -1,11 +1,16 @@
 package io.switchboard.bench.durable;
 
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.storage.rocksdb.Durability;
 import io.switchboard.storage.rocksdb.RocksJournal;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,11 +46,44 @@ public final class RecoveryBench {
 
   private RecoveryBench() {}
 
-  public static void main(String[] args) {
-    int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-    Path parent = Path.of(args.length > 1 ? args[1] : System.getProperty("java.io.tmpdir"));
-    System.out.println(Machine.describe());
-    System.out.print(run(n, parent).format());
+  static final String ENTRY = "recovery";
+
+  /** {@code RecoveryBench [messages] [parent dir] [--out DIR]}. */
+  public static void main(String[] args) throws IOException {
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
+    String[] a = ra.rest();
+    int n = a.length > 0 ? Integer.parseInt(a[0].replace("_", "")) : 1_000_000;
+    Path parent = Path.of(a.length > 1 ? a[1] : System.getProperty("java.io.tmpdir"));
+    Result r = run(n, parent);
+    System.out.print(r.format());
+    report(List.of(r))
+        .write(
+            ra.out(), RunInfo.capture(RunInfo.commandLine(RecoveryBench.class, args)), System.out);
+  }
+
+  /** One row per store size recovered. */
+  public static Report report(List<Result> results) {
+    Report out =
+        Report.create(
+                ENTRY,
+                "Recovery: reopening a RocksDB store and rebuilding the engine",
+                "messages",
+                "total s",
+                "RocksDB open s",
+                "engine rebuild s",
+                "store MiB",
+                "fill s")
+            .chart(ChartSpec.bars("recovery time", "seconds", "messages", null, "total s"));
+    for (Result r : results) {
+      out.row(
+          r.messages(),
+          r.totalMillis() / 1e3,
+          r.openMillis() / 1e3,
+          (r.totalMillis() - r.openMillis()) / 1e3,
+          r.bytes() / 1048576.0,
+          r.fillMillis() / 1e3);
+    }
+    return out;
   }
 
   public static Result run(int n, Path parent) {

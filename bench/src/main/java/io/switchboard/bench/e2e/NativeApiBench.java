@@ -2,6 +2,12 @@ package io.switchboard.bench.e2e;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.bench.e2e.ClosedLoop.CycleFactory;
+import io.switchboard.bench.e2e.ClosedLoop.Result;
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.SwitchboardException;
@@ -14,7 +20,6 @@ import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,8 +36,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -61,6 +64,8 @@ import java.util.stream.Stream;
  */
 public final class NativeApiBench {
 
+  static final String ENTRY = "native-e2e";
+
   static final int BATCH = 10;
   static final int REQUESTS_PER_CYCLE = 3;
   static final int BODY_BYTES = 100;
@@ -83,36 +88,55 @@ public final class NativeApiBench {
     }
   }
 
-  /**
-   * One measurement. For {@code noop} a "cycle" is one request and {@code messages} is 0; for
-   * {@code e2e} it is send, receive, ack.
-   */
-  record Result(
-      String engine,
-      String workload,
-      int threads,
-      long cycles,
-      long requests,
-      long messages,
-      long failures,
-      double seconds,
-      long p50Nanos,
-      long p99Nanos) {
-
-    double requestsPerSecond() {
-      return requests / seconds;
-    }
-
-    double messagesPerSecond() {
-      return messages / seconds;
-    }
-  }
-
   private NativeApiBench() {}
 
   public static void main(String[] args) throws Exception {
-    Options o = parse(args);
-    run(o);
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
+    Options o = parse(ra.rest());
+    run(o, ra.out(), RunInfo.capture(RunInfo.commandLine(NativeApiBench.class, args)));
+  }
+
+  /** The rows as a report: per (engine, threads) the ceiling and the cycle, and their ratio. */
+  static Report report(List<Result> results) {
+    Report r =
+        Report.create(
+                ENTRY,
+                "End-to-end native API (batches of 10) vs the no-op ceiling, same server and client",
+                "engine",
+                "threads",
+                "case",
+                "no-op req/s",
+                "no-op p50 µs",
+                "no-op p99 µs",
+                "e2e msg/s",
+                "e2e cycle p50 µs",
+                "e2e cycle p99 µs",
+                "failures",
+                "ratio to ceiling")
+            .note(
+                "cycle: sendBatch of 10 (100-byte bodies), receive max 10 (wait 0), ackBatch;"
+                    + " ratio = msg/s / (no-op req/s x 10 / 3)")
+            .chart(ChartSpec.bars("messages/s", "messages/s", "case", null, "e2e msg/s"))
+            .chart(
+                ChartSpec.bars(
+                    "fraction of the ceiling", "ratio", "case", null, "ratio to ceiling"));
+    for (int i = 0; i + 1 < results.size(); i += 2) {
+      Result c = results.get(i);
+      Result e = results.get(i + 1);
+      r.row(
+          e.system(),
+          e.threads(),
+          e.system() + " ×" + e.threads(),
+          c.requestsPerSecond(),
+          c.p50Nanos() / 1e3,
+          c.p99Nanos() / 1e3,
+          e.messagesPerSecond(),
+          e.p50Nanos() / 1e3,
+          e.p99Nanos() / 1e3,
+          c.failures() + e.failures(),
+          ratio(e, c));
+    }
+    return r;
   }
 
   static Options parse(String[] args) {
@@ -126,7 +150,7 @@ public final class NativeApiBench {
       if (flag.equals("-h") || flag.equals("--help")) {
         System.out.println(
             "usage: NativeApiBench [--threads 1,8,64] [--warmup-seconds 3] [--measure-seconds 5]"
-                + " [--engines memory,durable]");
+                + " [--engines memory,durable] [--out DIR]");
         System.exit(0);
       }
       if (i + 1 >= args.length) {
@@ -152,8 +176,18 @@ public final class NativeApiBench {
     return new Options(threads, warmup, measure, engines, System.out);
   }
 
-  /** Runs every (threads, engine) pair, ceiling first, and prints a table; returns the rows. */
-  static List<Result> run(Options o) throws IOException, InterruptedException {
+  private static Result measure(
+      Options o, String engine, String workload, int threads, CycleFactory f)
+      throws InterruptedException {
+    return ClosedLoop.measure(o.warmup(), o.measure(), engine, workload, threads, f);
+  }
+
+  /**
+   * Runs every (threads, engine) pair, ceiling first, prints a table and, if {@code out} is given,
+   * writes the report there; returns the rows.
+   */
+  static List<Result> run(Options o, Path out, RunInfo info)
+      throws IOException, InterruptedException {
     PrintStream log = o.log();
     Path dataDir = Files.createTempDirectory("switchboard-e2e-bench");
     List<Target> targets = new ArrayList<>();
@@ -173,8 +207,8 @@ public final class NativeApiBench {
           "end-to-end native API: JDK %s, %d CPUs (%s), commit %s, %s%n",
           System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
           Runtime.getRuntime().availableProcessors(),
-          cpuModel(),
-          commit(),
+          RunInfo.cpuModel(),
+          RunInfo.commit(),
           ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
       log.printf(
           Locale.ROOT,
@@ -198,6 +232,9 @@ public final class NativeApiBench {
       }
       log.println();
       table(log, results);
+      if (out != null) {
+        report(results).write(out, info, log);
+      }
       return results;
     } finally {
       for (Target t : targets) {
@@ -209,19 +246,6 @@ public final class NativeApiBench {
   }
 
   // ---- the two workloads ---------------------------------------------------------------------
-
-  /** One thread's repeated unit of work. */
-  @FunctionalInterface
-  interface Cycle {
-    /** Runs once; returns {messages moved, requests made, failed entries or requests}. */
-    long[] run();
-  }
-
-  /** A source of per-thread cycles. */
-  @FunctionalInterface
-  interface CycleFactory {
-    Cycle forThread(int index);
-  }
 
   /** One server and a client of it, sharing the benchmark's HTTP client. */
   private static final class Target implements AutoCloseable {
@@ -360,127 +384,6 @@ public final class NativeApiBench {
     return Math.round(total / (float) REQUESTS_PER_CYCLE);
   }
 
-  // ---- measuring -----------------------------------------------------------------------------
-
-  private static final class Worker {
-    long[] latencies = new long[1 << 12];
-    int count;
-    long messages;
-    long requests;
-    long failures;
-    long lastEnd;
-
-    void record(long nanos, long[] outcome, long end) {
-      if (count == latencies.length) {
-        latencies = Arrays.copyOf(latencies, count * 2);
-      }
-      latencies[count++] = nanos;
-      messages += outcome[0];
-      requests += outcome[1];
-      failures += outcome[2];
-      lastEnd = end;
-    }
-  }
-
-  static Result measure(Options o, String engine, String workload, int threads, CycleFactory f)
-      throws InterruptedException {
-    Worker[] workers = new Worker[threads];
-    Thread[] running = new Thread[threads];
-    CountDownLatch ready = new CountDownLatch(threads);
-    CountDownLatch go = new CountDownLatch(1);
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    long[] window = new long[2];
-    for (int i = 0; i < threads; i++) {
-      Worker w = new Worker();
-      workers[i] = w;
-      Cycle cycle = f.forThread(i);
-      running[i] =
-          Thread.ofPlatform()
-              .name("e2e-" + workload + "-" + i)
-              .start(
-                  () -> {
-                    try {
-                      cycle.run(); // opens this thread's connection before the clock starts
-                      ready.countDown();
-                      go.await();
-                      long measureFrom = window[0];
-                      long until = window[1];
-                      while (true) {
-                        long start = System.nanoTime();
-                        if (start >= until) {
-                          return;
-                        }
-                        long[] outcome = cycle.run();
-                        long end = System.nanoTime();
-                        if (start >= measureFrom) {
-                          w.record(end - start, outcome, end);
-                        }
-                      }
-                    } catch (Throwable t) {
-                      failure.compareAndSet(null, t);
-                    }
-                  });
-    }
-    while (!ready.await(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-      if (failure.get() != null) {
-        break;
-      }
-    }
-    long now = System.nanoTime();
-    window[0] = now + o.warmup().toNanos();
-    window[1] = window[0] + o.measure().toNanos();
-    go.countDown();
-    for (Thread t : running) {
-      t.join();
-    }
-    if (failure.get() != null) {
-      throw new IllegalStateException(
-          workload + " on " + engine + " with " + threads + " threads failed", failure.get());
-    }
-    long cycles = 0;
-    long messages = 0;
-    long requests = 0;
-    long failures = 0;
-    long lastEnd = window[0];
-    int samples = 0;
-    for (Worker w : workers) {
-      samples += w.count;
-    }
-    long[] all = new long[samples];
-    int at = 0;
-    for (Worker w : workers) {
-      System.arraycopy(w.latencies, 0, all, at, w.count);
-      at += w.count;
-      cycles += w.count;
-      messages += w.messages;
-      requests += w.requests;
-      failures += w.failures;
-      lastEnd = Math.max(lastEnd, w.lastEnd);
-    }
-    if (samples == 0) {
-      throw new IllegalStateException(workload + ": no cycle completed in the measurement window");
-    }
-    Arrays.sort(all);
-    double seconds = (lastEnd - window[0]) / 1e9;
-    return new Result(
-        engine,
-        workload,
-        threads,
-        cycles,
-        requests,
-        messages,
-        failures,
-        seconds,
-        percentile(all, 0.50),
-        percentile(all, 0.99));
-  }
-
-  /** Nearest rank: the smallest sample with at least {@code q} of all samples at or below it. */
-  static long percentile(long[] sorted, double q) {
-    int rank = (int) Math.ceil(q * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
-  }
-
   /**
    * The end-to-end rate as a fraction of what the no-op ceiling allows for 10 messages / 3
    * requests.
@@ -497,11 +400,11 @@ public final class NativeApiBench {
       return String.format(
           Locale.ROOT,
           "%-8s %3d threads  noop  %,10.0f req/s  p50 %s  p99 %s  (%,d requests, %d failed)",
-          r.engine(),
+          r.system(),
           r.threads(),
           r.requestsPerSecond(),
-          micros(r.p50Nanos()),
-          micros(r.p99Nanos()),
+          ClosedLoop.micros(r.p50Nanos()),
+          ClosedLoop.micros(r.p99Nanos()),
           r.requests(),
           r.failures());
     }
@@ -509,11 +412,11 @@ public final class NativeApiBench {
         Locale.ROOT,
         "%-8s %3d threads  e2e   %,10.0f msg/s  cycle p50 %s  p99 %s  ratio %.2f  (%,d cycles, %,d"
             + " requests, %d failed, load %.1f)",
-        r.engine(),
+        r.system(),
         r.threads(),
         r.messagesPerSecond(),
-        micros(r.p50Nanos()),
-        micros(r.p99Nanos()),
+        ClosedLoop.micros(r.p50Nanos()),
+        ClosedLoop.micros(r.p99Nanos()),
         ratio(r, ceiling),
         r.cycles(),
         r.requests(),
@@ -532,48 +435,15 @@ public final class NativeApiBench {
       log.printf(
           Locale.ROOT,
           "| %s | %d | %,.0f | %s / %s | %,.0f | %s / %s | %.2f |%n",
-          e.engine(),
+          e.system(),
           e.threads(),
           c.requestsPerSecond(),
-          micros(c.p50Nanos()),
-          micros(c.p99Nanos()),
+          ClosedLoop.micros(c.p50Nanos()),
+          ClosedLoop.micros(c.p99Nanos()),
           e.messagesPerSecond(),
-          micros(e.p50Nanos()),
-          micros(e.p99Nanos()),
+          ClosedLoop.micros(e.p50Nanos()),
+          ClosedLoop.micros(e.p99Nanos()),
           ratio(e, c));
-    }
-  }
-
-  private static String micros(long nanos) {
-    return nanos >= 10_000_000
-        ? String.format(Locale.ROOT, "%.1f ms", nanos / 1e6)
-        : String.format(Locale.ROOT, "%.0f µs", nanos / 1e3);
-  }
-
-  // ---- environment ---------------------------------------------------------------------------
-
-  static String cpuModel() {
-    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-      return lines
-          .filter(l -> l.startsWith("model name"))
-          .map(l -> l.substring(l.indexOf(':') + 1).trim())
-          .findFirst()
-          .orElse("unknown");
-    } catch (IOException | UncheckedIOException e) {
-      return "unknown";
-    }
-  }
-
-  static String commit() {
-    try {
-      Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").start();
-      String out = new String(p.getInputStream().readAllBytes()).trim();
-      return p.waitFor() == 0 && !out.isEmpty() ? out : "unknown";
-    } catch (IOException e) {
-      return "unknown";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "unknown";
     }
   }
 

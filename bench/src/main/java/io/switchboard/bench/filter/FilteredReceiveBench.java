@@ -1,10 +1,10 @@
 package io.switchboard.bench.filter;
 
-import java.io.IOException;
-import java.io.InputStream;
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  *     [--systems switchboard,artemis,artemis-long-lived] [--seed 42] [--out DIR]
  * </pre>
  *
+ * <p>Prints a table and writes {@code filtered.csv} and {@code filtered.png} to {@code --out}
+ * (default {@code bench/results/filtered}).
+ *
  * <p>For each depth D the queue is filled with D generated messages (about 0.1% of which match the
  * selector), then each sample times one receive (at most one message, the selector as filter) and
  * the ack of what it got, and afterwards (untimed) sends one new matching message to the tail, so
@@ -38,6 +41,8 @@ import java.util.concurrent.TimeUnit;
  * k then takes the k-th match, so the backlog ahead of it grows as the run goes on.
  */
 public final class FilteredReceiveBench {
+
+  static final String ENTRY = "filtered";
 
   /** What to run. */
   record Options(
@@ -54,10 +59,7 @@ public final class FilteredReceiveBench {
       PrintStream log) {
 
     static Options defaults() {
-      Path out =
-          Files.isDirectory(Path.of("bench", "target"))
-              ? Path.of("bench", "target")
-              : Path.of("target");
+      Path out = ReportArgs.defaultOut(ENTRY);
       return new Options(
           List.of(10_000, 1_000_000),
           2000,
@@ -91,8 +93,8 @@ public final class FilteredReceiveBench {
       return new Environment(
           System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
           Runtime.getRuntime().availableProcessors(),
-          FilteredReceiveBench.cpuModel(),
-          FilteredReceiveBench.commit(),
+          RunInfo.cpuModel(),
+          RunInfo.commit(),
           ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
           (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
     }
@@ -103,8 +105,11 @@ public final class FilteredReceiveBench {
   public static void main(String[] args) throws Exception {
     Options options = parse(args);
     List<Row> rows = run(options);
-    Path csv = writeCsv(options, Environment.read(), rows);
-    options.log().println("CSV: " + csv.toAbsolutePath());
+    report(options, rows)
+        .write(
+            options.out(),
+            RunInfo.capture(RunInfo.commandLine(FilteredReceiveBench.class, args)),
+            options.log());
   }
 
   static Options parse(String[] args) {
@@ -324,40 +329,64 @@ public final class FilteredReceiveBench {
         .orElse(null);
   }
 
-  static Path writeCsv(Options o, Environment env, List<Row> rows) throws IOException {
-    Files.createDirectories(o.out());
-    String stamp = ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-    Path csv = o.out().resolve("filtered-receive-" + stamp + ".csv");
-    StringBuilder b = new StringBuilder();
-    b.append(
-        "depth,layout,system,match_fraction,ahead_of_first_match,warmup,samples,p50_us,p99_us,mean_us,min_us,max_us,fill_s,jdk,cpus,cpu_model,commit,date\n");
-    for (Row r : rows) {
-      Latencies l = r.latencies();
-      b.append(
+  /** The rows as a report: one row per (depth, system), and the p50 ratios within this run. */
+  static Report report(Options o, List<Row> rows) {
+    Report r =
+        Report.create(
+                ENTRY,
+                "Filtered receive + ack at depth: Switchboard vs ActiveMQ Artemis ("
+                    + o.layout()
+                    + " layout)",
+                "depth",
+                "layout",
+                "system",
+                "match fraction",
+                "ahead of first match",
+                "samples",
+                "p50 µs",
+                "p99 µs",
+                "mean µs",
+                "min µs",
+                "max µs",
+                "fill s",
+                "p50 ÷ Switchboard p50")
+            .note("switchboard selector: " + Workload.SELECTOR)
+            .note("artemis selector: " + Workload.ARTEMIS_SELECTOR)
+            .chart(
+                ChartSpec.bars("p50 receive + ack (log scale)", "µs", "depth", "system", "p50 µs")
+                    .log());
+    for (Row row : rows) {
+      Latencies l = row.latencies();
+      Row sb = find(rows, "switchboard", row.depth());
+      r.row(
+          row.depth(),
+          row.layout(),
+          row.system(),
+          row.matchFraction(),
+          row.aheadOfFirstMatch(),
+          l.samples(),
+          l.p50() / 1e3,
+          l.p99() / 1e3,
+          l.mean() / 1e3,
+          l.min() / 1e3,
+          l.max() / 1e3,
+          row.fillSeconds(),
+          sb == null ? Double.NaN : (double) l.p50() / sb.latencies().p50());
+    }
+    int small = o.depths().stream().mapToInt(Integer::intValue).min().orElseThrow();
+    int large = o.depths().stream().mapToInt(Integer::intValue).max().orElseThrow();
+    Row sbSmall = find(rows, "switchboard", small);
+    Row sbLarge = find(rows, "switchboard", large);
+    if (sbSmall != null && sbLarge != null && small != large) {
+      r.note(
           String.format(
               Locale.ROOT,
-              "%d,%s,%s,%.6f,%d,%d,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,\"%s\",%d,\"%s\",%s,%s%n",
-              r.depth(),
-              r.layout(),
-              r.system(),
-              r.matchFraction(),
-              r.aheadOfFirstMatch(),
-              r.warmup(),
-              l.samples(),
-              l.p50() / 1e3,
-              l.p99() / 1e3,
-              l.mean() / 1e3,
-              l.min() / 1e3,
-              l.max() / 1e3,
-              r.fillSeconds(),
-              env.jdk(),
-              env.cpus(),
-              env.cpuModel(),
-              env.commit(),
-              env.date()));
+              "switchboard p50(%d)/p50(%d) = %.2fx (target <= 2x)",
+              large,
+              small,
+              (double) sbLarge.latencies().p50() / sbSmall.latencies().p50()));
     }
-    Files.writeString(csv, b.toString(), StandardCharsets.UTF_8);
-    return csv;
+    return r;
   }
 
   static String micros(double nanos) {
@@ -365,39 +394,5 @@ public final class FilteredReceiveBench {
       return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
     return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
-  }
-
-  private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          return line.substring(line.indexOf(':') + 1).trim().replace(",", " ");
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return System.getProperty("os.arch") + " (model unknown)";
-  }
-
-  private static String commit() {
-    try {
-      Process p =
-          new ProcessBuilder("git", "rev-parse", "--short", "HEAD")
-              .redirectErrorStream(true)
-              .start();
-      String out;
-      try (InputStream in = p.getInputStream()) {
-        out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-      }
-      if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0 && !out.isEmpty()) {
-        return out;
-      }
-    } catch (IOException | RuntimeException e) {
-      // no git
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return "unknown";
   }
 }

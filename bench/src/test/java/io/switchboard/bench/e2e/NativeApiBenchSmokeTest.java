@@ -3,16 +3,22 @@ package io.switchboard.bench.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.bench.report.ReportFiles;
+import io.switchboard.bench.report.RunInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Runs the end-to-end benchmark for about a second: both engines, two threads, tiny windows. */
 class NativeApiBenchSmokeTest {
+
+  @TempDir Path out;
 
   @Test
   @Timeout(60)
@@ -26,10 +32,10 @@ class NativeApiBenchSmokeTest {
             List.of("memory", "durable"),
             new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-    List<NativeApiBench.Result> rows = NativeApiBench.run(o);
+    List<ClosedLoop.Result> rows = NativeApiBench.run(o, out, RunInfo.capture("smoke"));
 
     assertEquals(4, rows.size());
-    for (NativeApiBench.Result r : rows) {
+    for (ClosedLoop.Result r : rows) {
       assertTrue(r.failures() * 10 <= r.cycles(), "few failures: " + r);
       assertTrue(r.cycles() > 0 && r.seconds() > 0, r.toString());
       assertTrue(r.p99Nanos() >= r.p50Nanos() && r.p50Nanos() > 0, r.toString());
@@ -41,14 +47,21 @@ class NativeApiBenchSmokeTest {
     }
     String text = printed.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("| memory | 2 |") && text.contains("| durable | 2 |"), text);
+    List<String> csv =
+        ReportFiles.check(
+            out,
+            "native-e2e",
+            "engine,threads,case,no-op req/s,no-op p50 µs,no-op p99 µs,e2e msg/s,e2e cycle p50 µs,"
+                + "e2e cycle p99 µs,failures,ratio to ceiling",
+            2);
+    assertTrue(csv.get(0).startsWith("memory,2,memory ×2,"), csv.get(0));
   }
 
   @Test
   void ratio_comparesPerRequest_tenMessagesPerThreeRequests() {
-    NativeApiBench.Result ceiling =
-        new NativeApiBench.Result("memory", "noop", 1, 300, 300, 0, 0, 1.0, 1, 1);
-    NativeApiBench.Result e2e =
-        new NativeApiBench.Result("memory", "e2e", 1, 50, 150, 500, 0, 1.0, 1, 1);
+    ClosedLoop.Result ceiling =
+        new ClosedLoop.Result("memory", "noop", 1, 300, 300, 0, 0, 1.0, 1, 1);
+    ClosedLoop.Result e2e = new ClosedLoop.Result("memory", "e2e", 1, 50, 150, 500, 0, 1.0, 1, 1);
     assertEquals(0.5, NativeApiBench.ratio(e2e, ceiling), 1e-9);
   }
 

@@ -3,10 +3,11 @@ package io.switchboard.bench.filter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.bench.report.ReportFiles;
+import io.switchboard.bench.report.RunInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -53,10 +54,17 @@ class FilteredReceiveBenchSmokeTest {
     assertTrue(text.contains("switchboard p50(2,000)/p50(1,000)"), text);
     assertTrue(text.contains("artemis/switchboard p50 at 2,000"), text);
 
-    Path csv = FilteredReceiveBench.writeCsv(o, FilteredReceiveBench.Environment.read(), rows);
-    List<String> lines = Files.readAllLines(csv);
-    assertEquals(7, lines.size());
-    assertTrue(lines.get(0).startsWith("depth,layout,system,"), lines.get(0));
+    FilteredReceiveBench.report(o, rows)
+        .write(
+            out, RunInfo.capture("smoke"), new PrintStream(printed, true, StandardCharsets.UTF_8));
+    List<String> lines =
+        ReportFiles.check(
+            out,
+            "filtered",
+            "depth,layout,system,match fraction,ahead of first match,samples,p50 µs,p99 µs,mean µs,"
+                + "min µs,max µs,fill s,p50 ÷ Switchboard p50",
+            6);
+    assertTrue(lines.get(0).startsWith("1000,backlog,switchboard,"), lines.get(0));
     assertTrue(took.compareTo(Duration.ofSeconds(30)) < 0, "took " + took);
   }
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs one benchmark entry point, or all of them, on this machine:
+#
+#   bench/run.sh <name> [options of that entry point]   e.g. bench/run.sh sqs --threads 8
+#   bench/run.sh all                                     every entry with its defaults (~25 min)
+#   bench/run.sh list                                    the names and their main classes
+#
+# Each entry prints a table and writes <name>.csv (the run's JDK, CPUs, commit, date and command
+# in its '#' header) and <name>.png under bench/results/<name>/ (git-ignored), or under --out DIR.
+# Builds bench/target/benchmarks.jar first unless SKIP_BUILD=1. JVM flags for the load generator
+# go in BENCH_JAVA_OPTS. See docs/benchmarks.md, "How to reproduce".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# name, main class, default JVM flags (the ones the documented figures used)
+entries() {
+  cat <<'LIST'
+engine       io.switchboard.bench.EngineBench                      -Xmx1g
+sqs          io.switchboard.bench.sqs.SqsBench                     -Xmx1g
+native-e2e   io.switchboard.bench.e2e.NativeApiBench               -Xmx2g
+filtered     io.switchboard.bench.filter.FilteredReceiveBench      -Xmx12g
+durable      io.switchboard.bench.durable.DurableSendBench         --enable-native-access=ALL-UNNAMED
+recovery     io.switchboard.bench.durable.RecoveryBench            --enable-native-access=ALL-UNNAMED -Xmx4g
+LIST
+  # routing (Switchboard vs the seed-004 Redis algorithm vs linear scan) is written on branch
+  # routingbench in io.switchboard.bench.routing; its line goes here once it uses the report helper.
+}
+
+usage() {
+  echo "usage: bench/run.sh <name>|all|list [options of the entry point]" >&2
+  echo "names: $(entries | awk '{print $1}' | tr '\n' ' ')" >&2
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+name=$1
+shift
+
+if [ "$name" = list ]; then
+  entries
+  exit 0
+fi
+
+if [ "$name" != all ] && ! entries | awk '{print $1}' | grep -qx -- "$name"; then
+  echo "unknown benchmark '$name'" >&2
+  usage
+fi
+
+. bin/find-jdk.sh
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+if [ "${SKIP_BUILD-}" != 1 ]; then
+  ./mvnw -B -q -pl bench -am package -DskipTests
+fi
+JAR=bench/target/benchmarks.jar
+
+run_one() {
+  local entry=$1
+  shift
+  local line class flags
+  line=$(entries | awk -v n="$entry" '$1 == n')
+  class=$(echo "$line" | awk '{print $2}')
+  flags=$(echo "$line" | awk '{for (i = 3; i <= NF; i++) printf "%s ", $i}')
+  echo "== $entry: $class" >&2
+  # shellcheck disable=SC2086  # flags are words on purpose
+  "$JAVA" $flags ${BENCH_JAVA_OPTS-} -cp "$JAR" "$class" "$@"
+}
+
+if [ "$name" = all ]; then
+  [ $# -eq 0 ] || { echo "'all' takes no options; run entries one by one to pass some" >&2; exit 2; }
+  for entry in $(entries | awk '{print $1}'); do
+    run_one "$entry"
+  done
+else
+  run_one "$name" "$@"
+fi
