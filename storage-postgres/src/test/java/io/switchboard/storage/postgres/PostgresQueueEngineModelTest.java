@@ -1,0 +1,25 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.tck.model.QueueEngineModelTest;
+import io.switchboard.time.ManualClock;
+import java.time.Duration;
+
+/** The model-based randomized test on PostgreSQL: fewer seeds, every step is a transaction. */
+class PostgresQueueEngineModelTest extends QueueEngineModelTest {
+
+  @Override
+  protected QueueEngine newEngine(ManualClock clock) {
+    return PostgresQueueEngine.builder()
+        .dataSource(TestDatabase.fresh())
+        .clock(clock)
+        .notifications(false)
+        .pollInterval(Duration.ofMillis(5))
+        .build();
+  }
+
+  @Override
+  protected int defaultSeeds() {
+    return 10;
+  }
+}
