@@ -29,14 +29,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
@@ -63,7 +60,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final long pollMillis;
   private final ScheduledExecutorService housekeeping;
   private final Redrives redrives;
-  private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+  private final WaitLines lines = new WaitLines();
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
@@ -334,7 +331,7 @@ public final class PostgresQueueEngine implements QueueEngine {
               name);
           return null;
         });
-    wakeups.changed(0);
+    changed(name);
   }
 
   @Override
@@ -409,38 +406,47 @@ public final class PostgresQueueEngine implements QueueEngine {
       return got;
     }
     long deadline = clock.millis() + waitMillis[0];
-    AtomicInteger count = waiting.computeIfAbsent(queue, k -> new AtomicInteger());
-    count.incrementAndGet();
-    try {
-      while (!closed) {
-        long park = clock.parkNanosUntil(deadline);
-        if (park == 0) {
-          return List.of();
-        }
-        try {
-          wakeups.await(seen, Math.min(pollMillis, Math.max(1, park / 1_000_000)));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return List.of();
-        }
-        seen = wakeups.generation();
-        List<Message> now;
-        try {
-          now = run(queue, "receiving from '" + queue + "'", op -> take(op, request));
-        } catch (QueueException e) {
-          if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
-            return List.of(); // deleted while we waited
-          }
-          throw e;
-        }
-        if (!now.isEmpty()) {
-          return now;
-        }
+    WaitLines.Waiter w = new WaitLines.Waiter(request);
+    lines.add(queue, w);
+    while (true) {
+      if (w.done()) {
+        return w.result();
       }
-      return List.of();
-    } finally {
-      count.decrementAndGet();
+      long park = clock.parkNanosUntil(deadline);
+      if (park == 0 || closed || Thread.currentThread().isInterrupted()) {
+        return lines.abandon(queue, w) ? List.of() : w.result();
+      }
+      try {
+        wakeups.await(seen, Math.min(pollMillis, Math.max(1, park / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        continue;
+      }
+      seen = wakeups.generation();
+      if (!closed && !w.done()) {
+        lines.serve(queue, this::takeNow);
+      }
     }
+  }
+
+  /** A receive that does not wait, as a waiter's turn. */
+  private List<Message> takeNow(String queue, ReceiveRequest request) {
+    return run(queue, "receiving from '" + queue + "'", op -> take(op, request));
+  }
+
+  /**
+   * After a change on this server that can make messages eligible in {@code queue}: serve this
+   * server's waiters on it now, and tell the other servers.
+   */
+  void changed(String queue) {
+    if (lines.size(queue) > 0) {
+      try {
+        lines.serve(queue, this::takeNow);
+      } catch (RuntimeException e) {
+        // the change itself is committed; waiters look again on their own
+      }
+    }
+    wakeups.changed(queue);
   }
 
   private static List<Message> take(Op op, ReceiveRequest request) throws SQLException {
@@ -465,6 +471,9 @@ public final class PostgresQueueEngine implements QueueEngine {
           }
           return null;
         });
+    if (EngineSupport.isGrouped(queue)) {
+      changed(queue); // the group may be free now
+    }
   }
 
   @Override
@@ -497,7 +506,7 @@ public final class PostgresQueueEngine implements QueueEngine {
               r.serial);
           return null;
         });
-    wakeups.changed(0);
+    changed(queue);
   }
 
   @Override
@@ -546,7 +555,7 @@ public final class PostgresQueueEngine implements QueueEngine {
               return op.view(r, null);
             });
     if (visibilityTimeout.isZero()) {
-      wakeups.changed(0);
+      changed(queue);
     }
     return m;
   }
@@ -575,7 +584,7 @@ public final class PostgresQueueEngine implements QueueEngine {
           op.deadLetter(op.leased(receipt, true));
           return null;
         });
-    wakeups.changed(0);
+    changed(queue);
   }
 
   @Override
@@ -588,7 +597,7 @@ public final class PostgresQueueEngine implements QueueEngine {
           op.deadLetter(op.require(serialOf(id), id));
           return null;
         });
-    wakeups.changed(0);
+    changed(queue);
   }
 
   // ---- by id -----------------------------------------------------------------------------
@@ -703,7 +712,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   @Override
   public QueueStats stats(String queue) {
-    int waiters = waiting.getOrDefault(queue, new AtomicInteger()).get();
+    int waiters = lines.size(queue);
     return run(queue, "reading stats of '" + queue + "'", op -> Browse.stats(op, waiters));
   }
 
@@ -714,7 +723,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     Objects.requireNonNull(request, "request");
     open();
     RedriveTask t = redrives.start(source, request);
-    wakeups.changed(0);
+    wakeups.wakeLocal(); // messages went to their source queues
     return t;
   }
 
@@ -733,7 +742,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public Message restore(String deadLetterQueue, String id) {
     Message m = redrives.restore(deadLetterQueue, id);
-    wakeups.changed(0);
+    wakeups.wakeLocal(); // the message went back to its source queue
     return m;
   }
 
@@ -761,6 +770,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     if (housekeeping != null) {
       housekeeping.shutdownNow();
     }
+    lines.releaseAll();
     wakeups.close();
     if (owned != null) {
       owned.close();

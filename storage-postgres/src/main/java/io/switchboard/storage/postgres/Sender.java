@@ -50,7 +50,7 @@ final class Sender {
               return out;
             });
     if (fresh[0] > 0) {
-      engine.wakeups().changed(qid[0]);
+      engine.changed(queue);
     }
     return results;
   }
@@ -64,7 +64,8 @@ final class Sender {
     int dups = 0;
     for (int i = 0; i < batch.size(); i++) {
       EngineSupport.Checked p = batch.get(i);
-      String key = p.dedupKey();
+      // group and dedup ids are printable ASCII, so a tab separates them as NUL does in the core
+      String key = p.dedupKey() == null ? null : p.dedupKey().replace('\u0000', '\t');
       SendResult dup = key == null ? null : seen.get(key);
       if (dup == null && key != null) {
         dup = claim(op, key, serials[i]);

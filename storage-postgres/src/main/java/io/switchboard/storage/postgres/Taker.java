@@ -64,7 +64,7 @@ final class Taker {
   private static List<Row> lease(Op op, int max, List<Long> serials, long visibilityMillis)
       throws SQLException {
     if (serials != null && serials.isEmpty()) {
-      return List.of();
+      return new ArrayList<>();
     }
     String pick =
         serials == null

@@ -24,7 +24,7 @@ final class Wakeups implements AutoCloseable {
 
   private final Object monitor = new Object();
   private final AtomicLong generation = new AtomicLong();
-  private final Set<Long> dirty = ConcurrentHashMap.newKeySet();
+  private final Set<String> dirty = ConcurrentHashMap.newKeySet();
   private final Supplier<Connection> connections;
   private final boolean notify;
   private volatile boolean closed;
@@ -45,11 +45,11 @@ final class Wakeups implements AutoCloseable {
     return generation.get();
   }
 
-  /** Something changed in queue {@code qid}: wake local waiters, tell the other servers. */
-  void changed(long qid) {
+  /** Something changed in {@code queue}: wake local waiters, tell the other servers. */
+  void changed(String queue) {
     wakeLocal();
     if (notify) {
-      dirty.add(qid);
+      dirty.add(queue);
       synchronized (dirty) {
         dirty.notifyAll();
       }
@@ -112,9 +112,9 @@ final class Wakeups implements AutoCloseable {
             Statement s = c.createStatement()) {
           c.setAutoCommit(true);
           StringBuilder sql = new StringBuilder();
-          for (Long qid : Set.copyOf(dirty)) {
-            dirty.remove(qid);
-            sql.append("notify ").append(CHANNEL).append(", '").append(qid).append("';");
+          for (String queue : Set.copyOf(dirty)) {
+            dirty.remove(queue); // queue names are [A-Za-z0-9_.-]: safe inside quotes
+            sql.append("notify ").append(CHANNEL).append(", '").append(queue).append("';");
           }
           s.execute(sql.toString());
         }
