@@ -120,7 +120,7 @@ final class Browse {
         Sql.prepare(
             op.c,
             "select serial, seq, priority, false, 0, expires_at, 0, 0, receive_count,"
-                + " first_received_at, sent_at, group_id, dedup_id, dl_source, body, attrs, state"
+                + " first_received_at, sent_at, group_id, dedup_id, dl_source, body, attrs, 0, state"
                 + " from sb_history where qid = ? and serial = ? and until > ?",
             op.q.id(),
             serial,
@@ -130,7 +130,7 @@ final class Browse {
           return null;
         }
         Row r = Row.read(rs);
-        return op.view(r, null, MessageState.valueOf(rs.getString(17)), false);
+        return op.view(r, null, MessageState.valueOf(rs.getString(18)), false);
       }
     }
   }
@@ -175,6 +175,6 @@ final class Browse {
             : Optional.of(Duration.ofMillis(Math.max(0, op.now - oldest))),
         byPriority,
         waiters,
-        Counters.read(op.c, op.q.id()));
+        op.flushedCounters());
   }
 }

@@ -91,6 +91,12 @@ final class Op {
     counters.flush(c, q.id);
   }
 
+  /** The queue's counters including this operation's changes so far. */
+  io.switchboard.queue.QueueStats.Counters flushedCounters() throws SQLException {
+    counters.flush(c, q.id);
+    return Counters.read(c, q.id);
+  }
+
   // ---- timers ----------------------------------------------------------------------------
 
   /**
@@ -99,25 +105,52 @@ final class Op {
    * messages leave. A message whose expiry came no later than its lease end expires.
    */
   void advance() throws SQLException {
-    List<Row> ended =
-        rows("leased and visible_at > 0 and visible_at <= ? and visible_at < expires_at", now);
-    for (Row r : ended) {
-      counters.add(Counters.RELEASED, 1);
-      if (exhausted(r)) {
-        deadLetter(r);
-      } else {
-        Sql.update(
-            c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
+    List<Row> due =
+        rows("((leased and visible_at > 0 and visible_at <= ?) or expires_at <= ?)", now, now);
+    if (due.isEmpty()) {
+      return;
+    }
+    // Fire in time order: at the same millisecond an expiry before a lease end; expiries in
+    // arrival order, lease ends in creation order. The order decides the dead-letter queue's order.
+    record Event(Row row, long at, boolean expiry, long tie) {}
+    List<Event> events = new ArrayList<>();
+    for (Row r : due) {
+      if (r.leased && r.visibleAt > 0 && r.visibleAt <= now) {
+        events.add(new Event(r, r.visibleAt, false, r.serial));
+      }
+      if (r.expiresAt <= now) {
+        events.add(new Event(r, r.expiresAt, true, r.arrival));
       }
     }
-    if (q.config.onExpire() == ExpiryAction.DEAD_LETTER) {
-      for (Row r : rows("expires_at <= ?", now)) {
-        counters.add(Counters.EXPIRED, 1);
-        deadLetter(r);
+    events.sort(
+        java.util.Comparator.comparingLong(Event::at)
+            .thenComparing(e -> !e.expiry())
+            .thenComparingLong(Event::tie));
+    java.util.Set<Long> gone = new java.util.HashSet<>();
+    for (Event e : events) {
+      Row r = e.row();
+      if (gone.contains(r.serial)) {
+        continue;
       }
-    } else {
-      int n = Sql.update(c, "delete from sb_message where qid = ? and expires_at <= ?", q.id, now);
-      counters.add(Counters.EXPIRED, n);
+      if (e.expiry()) {
+        counters.add(Counters.EXPIRED, 1);
+        gone.add(r.serial);
+        if (q.config.onExpire() == ExpiryAction.DEAD_LETTER) {
+          deadLetter(r);
+        } else {
+          Sql.update(c, "delete from sb_message where serial = ?", r.serial);
+        }
+      } else {
+        counters.add(Counters.RELEASED, 1);
+        if (exhausted(r)) {
+          gone.add(r.serial);
+          deadLetter(r);
+        } else {
+          r.leased = false;
+          Sql.update(
+              c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
+        }
+      }
     }
   }
 
@@ -174,8 +207,9 @@ final class Op {
     }
     Sql.update(
         c,
-        "update sb_message set qid = ?, seq = nextval('sb_seq'), leased = false, visible_at = 0,"
-            + " expires_at = ?, lease_epoch = lease_epoch + 1, dl_source = ? where serial = ?",
+        "update sb_message m set qid = ?, seq = v.n, arrival = v.n, leased = false,"
+            + " visible_at = 0, expires_at = ?, lease_epoch = m.lease_epoch + 1, dl_source = ?"
+            + " from (select nextval('sb_seq') n) v where serial = ?",
         target.id,
         now + target.config.retention().toMillis(),
         q.name,
@@ -190,8 +224,8 @@ final class Op {
     Sql.update(
         c,
         "update sb_message set qid = ?, seq = ?, leased = false, visible_at = 0, expires_at = ?,"
-            + " lease_epoch = lease_epoch + 1, dl_source = null, receive_count = 0"
-            + " where serial = ?",
+            + " lease_epoch = lease_epoch + 1, dl_source = null, receive_count = 0,"
+            + " arrival = nextval('sb_seq') where serial = ?",
         target.id,
         backSeq(target),
         now + target.config.retention().toMillis(),

@@ -15,7 +15,7 @@ final class Row implements MessageView {
   static final String COLS =
       "serial, seq, priority, leased, visible_at, expires_at, lease_epoch, leased_at,"
           + " receive_count, first_received_at, sent_at, group_id, dedup_id, dl_source, body,"
-          + " attrs";
+          + " attrs, arrival";
 
   long serial;
   long seq;
@@ -32,6 +32,7 @@ final class Row implements MessageView {
   String dedupId;
   String dlSource;
   byte[] body;
+  long arrival;
   private byte[] attrBytes;
   private Map<String, AttributeValue> attributes;
 
@@ -53,6 +54,7 @@ final class Row implements MessageView {
     r.dlSource = rs.getString(14);
     r.body = rs.getBytes(15);
     r.attrBytes = rs.getBytes(16);
+    r.arrival = rs.getLong(17);
     return r;
   }
 

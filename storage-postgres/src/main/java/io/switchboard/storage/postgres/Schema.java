@@ -46,7 +46,8 @@ final class Schema {
               + " lease_epoch int not null default 0, leased_at bigint not null default 0,"
               + " receive_count int not null default 0, first_received_at bigint not null"
               + " default 0, sent_at bigint not null, group_id text, dedup_id text, dl_source"
-              + " text, body bytea not null, attrs bytea) with (fillfactor = 70)",
+              + " text, body bytea not null, attrs bytea, arrival bigint not null)"
+              + " with (fillfactor = 70)",
           "create index sb_message_fifo on sb_message (qid, priority desc, seq)",
           "create index sb_message_lifo on sb_message (qid, priority desc, seq desc)",
           "create index sb_message_due on sb_message (qid, visible_at) where visible_at > 0",

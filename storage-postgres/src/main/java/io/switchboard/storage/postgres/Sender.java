@@ -86,7 +86,8 @@ final class Sender {
     try (PreparedStatement ps =
         op.c.prepareStatement(
             "insert into sb_message (serial, qid, seq, priority, visible_at, expires_at, sent_at,"
-                + " group_id, dedup_id, body, attrs) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " group_id, dedup_id, body, attrs, arrival) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?)")) {
       for (int i : freshIndex) {
         EngineSupport.Checked p = batch.get(i);
         NewMessage m = p.source();
@@ -106,6 +107,7 @@ final class Sender {
         } else {
           ps.setBytes(11, attrs);
         }
+        ps.setLong(12, serials[i]);
         ps.addBatch();
       }
       if (!freshIndex.isEmpty()) {
@@ -200,7 +202,7 @@ final class Sender {
         Sql.update(
             op.c,
             "delete from sb_message where serial in (select serial from sb_message where qid = ?"
-                + " and not (leased and visible_at > ?) order by sent_at, serial limit ?)",
+                + " and not (leased and visible_at > ?) order by arrival limit ?)",
             op.q.id(),
             op.now,
             excess);
