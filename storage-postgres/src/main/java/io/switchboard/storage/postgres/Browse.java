@@ -35,6 +35,7 @@ final class Browse {
     boolean fifo = op.q.grouped() || op.q.config().order() == Order.FIFO;
     String visible =
         request.includeInvisible() ? "" : " and not leased and visible_at <= ? and expires_at > ?";
+    Pushdown.Condition pushed = Pushdown.condition(filter, op.q.config().indexedAttributes());
     List<Message> items = new ArrayList<>();
     Row last = null;
     boolean more = false;
@@ -53,6 +54,7 @@ final class Browse {
                   + " from sb_message where qid = ?"
                   + visible
                   + keyset
+                  + (pushed == null ? "" : " and " + pushed.sql())
                   + " order by "
                   + op.q.orderBy()
                   + ", serial limit "
@@ -69,7 +71,12 @@ final class Browse {
           ps.setLong(i++, after[1]);
           ps.setInt(i++, (int) after[0]);
           ps.setLong(i++, after[1]);
-          ps.setLong(i, after[2]);
+          ps.setLong(i++, after[2]);
+        }
+        if (pushed != null) {
+          for (String[] p : pushed.params()) {
+            ps.setArray(i++, op.c.createArrayOf("text", p));
+          }
         }
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {

@@ -209,10 +209,11 @@ final class Op {
         c,
         "update sb_message m set qid = ?, seq = v.n, arrival = v.n, leased = false,"
             + " visible_at = 0, expires_at = ?, lease_epoch = m.lease_epoch + 1, dl_source = ?"
-            + " from (select nextval('sb_seq') n) v where serial = ?",
+            + ", idx = ? from (select nextval('sb_seq') n) v where serial = ?",
         target.id,
         now + target.config.retention().toMillis(),
         q.name,
+        tokens(r, target),
         r.serial);
   }
 
@@ -225,10 +226,11 @@ final class Op {
         c,
         "update sb_message set qid = ?, seq = ?, leased = false, visible_at = 0, expires_at = ?,"
             + " lease_epoch = lease_epoch + 1, dl_source = null, receive_count = 0,"
-            + " arrival = nextval('sb_seq') where serial = ?",
+            + " arrival = nextval('sb_seq'), idx = ? where serial = ?",
         target.id,
         backSeq(target),
         now + target.config.retention().toMillis(),
+        tokens(r, target),
         r.serial);
   }
 
@@ -247,6 +249,12 @@ final class Op {
       rs.next();
       return rs.getLong(1);
     }
+  }
+
+  /** The row's index tokens as {@code target} indexes them. */
+  java.sql.Array tokens(Row r, Q target) throws SQLException {
+    String[] t = Pushdown.tokens(r.attributes(), target.config.indexedAttributes());
+    return t == null ? null : c.createArrayOf("text", t);
   }
 
   /** Keeps a message that left the queue readable by id while the queue keeps history. */

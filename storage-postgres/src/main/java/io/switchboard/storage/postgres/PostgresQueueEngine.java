@@ -306,10 +306,23 @@ public final class PostgresQueueEngine implements QueueEngine {
                   "update sb_queue set config = ? where id = ?",
                   Codecs.encodeConfig(config),
                   q.id());
+              if (!q.config().indexedAttributes().equals(config.indexedAttributes())) {
+                reindex(c, q, config);
+              }
               return new QueueInfo(name, q.grouped(), config, q.createdAt());
             });
     wakeups.wakeLocal();
     return info;
+  }
+
+  /** Recomputes every message's index tokens after the queue's indexed attributes changed. */
+  private void reindex(Connection c, Op.Q q, QueueConfig config) throws SQLException {
+    Op.Q next = new Op.Q(q.id(), q.name(), q.grouped(), config, q.createdAt(), q.receiptKey());
+    Op op = new Op(c, clock.millis(), q, idPrefix);
+    List<Row> rows = op.rows("true");
+    for (Row r : rows) {
+      Sql.update(c, "update sb_message set idx = ? where serial = ?", op.tokens(r, next), r.serial);
+    }
   }
 
   @Override
@@ -623,10 +636,13 @@ public final class PostgresQueueEngine implements QueueEngine {
                       + "' allows at most "
                       + op.q.config().maxMessageSize());
             }
+            String[] tokens =
+                Pushdown.tokens(update.attributes().get(), op.q.config().indexedAttributes());
             Sql.update(
                 op.c,
-                "update sb_message set attrs = ? where serial = ?",
+                "update sb_message set attrs = ?, idx = ? where serial = ?",
                 Codecs.encodeAttributes(update.attributes().get()),
+                tokens == null ? null : op.c.createArrayOf("text", tokens),
                 r.serial);
           }
           if (update.priority().isPresent()) {

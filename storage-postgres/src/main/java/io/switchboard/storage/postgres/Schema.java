@@ -22,7 +22,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -69,6 +69,12 @@ final class Schema {
               + " serials bigint[] not null, next int not null default 0)",
           "create index sb_redrive_source on sb_redrive (source, created)");
 
+  /** Version 2: indexed attributes as tokens under a GIN index, for filtered receive. */
+  private static final List<String> V2 =
+      List.of(
+          "alter table sb_message add column idx text[]",
+          "create index sb_message_idx on sb_message using gin (idx) where idx is not null");
+
   private Schema() {}
 
   /** Creates or migrates the schema; returns the database's id prefix for message ids. */
@@ -104,6 +110,12 @@ final class Schema {
                   + UUID.randomUUID().getMostSignificantBits()
                   + "')");
           s.execute("insert into sb_schema_version (version) values (1)");
+        }
+        if (current < 2) {
+          for (String ddl : V2) {
+            s.execute(ddl);
+          }
+          s.execute("insert into sb_schema_version (version) values (2)");
         }
         long prefix;
         try (ResultSet rs = s.executeQuery("select value from sb_meta where key = 'id_prefix'")) {

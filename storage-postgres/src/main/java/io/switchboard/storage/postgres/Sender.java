@@ -86,8 +86,8 @@ final class Sender {
     try (PreparedStatement ps =
         op.c.prepareStatement(
             "insert into sb_message (serial, qid, seq, priority, visible_at, expires_at, sent_at,"
-                + " group_id, dedup_id, body, attrs, arrival) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?)")) {
+                + " group_id, dedup_id, body, attrs, arrival, idx) values (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, ?)")) {
       for (int i : freshIndex) {
         EngineSupport.Checked p = batch.get(i);
         NewMessage m = p.source();
@@ -108,6 +108,8 @@ final class Sender {
           ps.setBytes(11, attrs);
         }
         ps.setLong(12, serials[i]);
+        String[] tokens = Pushdown.tokens(p.attributes(), op.q.config().indexedAttributes());
+        ps.setArray(13, tokens == null ? null : op.c.createArrayOf("text", tokens));
         ps.addBatch();
       }
       if (!freshIndex.isEmpty()) {

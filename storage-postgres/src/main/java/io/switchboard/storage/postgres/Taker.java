@@ -27,16 +27,35 @@ import java.util.Set;
 final class Taker {
 
   private static final int SCAN_CHUNK = 256;
+  private static final int MAX_ROUNDS = 50;
 
   private Taker() {}
 
   static List<Message> take(Op op, int max, MessageFilter filter, long visibilityMillis)
       throws SQLException {
-    List<Long> serials =
-        op.q.grouped()
-            ? chooseGrouped(op, max, filter)
-            : filter == null ? null : chooseFiltered(op, max, filter);
-    List<Row> leased = lease(op, max, serials, visibilityMillis);
+    List<Long> serials;
+    List<Row> leased;
+    if (op.q.grouped()) {
+      serials = chooseGrouped(op, max, filter);
+      leased = lease(op, max, serials, visibilityMillis);
+    } else if (filter == null) {
+      serials = null;
+      leased = lease(op, max, null, visibilityMillis);
+    } else {
+      // Candidates are chosen without locks; one another server leased meanwhile is skipped, so
+      // choose again for what is missing (bounded: the other transactions are short).
+      serials = new ArrayList<>();
+      leased = new ArrayList<>();
+      for (int round = 0; round < MAX_ROUNDS && leased.size() < max; round++) {
+        List<Long> chosen = chooseFiltered(op, max - leased.size(), filter);
+        List<Row> got = lease(op, max, chosen, visibilityMillis);
+        serials.addAll(chosen);
+        leased.addAll(got);
+        if (got.size() == chosen.size()) {
+          break;
+        }
+      }
+    }
     Comparator<Row> order =
         op.q.grouped() || op.q.config().order() == io.switchboard.queue.Order.FIFO
             ? Comparator.comparingInt((Row r) -> -r.priority).thenComparingLong(r -> r.seq)
@@ -115,6 +134,7 @@ final class Taker {
     List<Long> chosen = new ArrayList<>();
     Row last = null;
     boolean fifo = op.q.config().order() == io.switchboard.queue.Order.FIFO;
+    Pushdown.Condition pushed = Pushdown.condition(filter, op.q.config().indexedAttributes());
     while (chosen.size() < max) {
       String after =
           last == null
@@ -128,6 +148,7 @@ final class Taker {
                   + " from sb_message where qid = ? and not leased and visible_at <= ? and"
                   + " expires_at > ?"
                   + after
+                  + (pushed == null ? "" : " and " + pushed.sql())
                   + " order by "
                   + op.q.orderBy()
                   + " limit "
@@ -139,6 +160,12 @@ final class Taker {
           ps.setInt(4, last.priority);
           ps.setInt(5, last.priority);
           ps.setLong(6, last.seq);
+        }
+        if (pushed != null) {
+          int i = last == null ? 4 : 7;
+          for (String[] p : pushed.params()) {
+            ps.setArray(i++, op.c.createArrayOf("text", p));
+          }
         }
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {

@@ -5,7 +5,10 @@ import io.switchboard.tck.model.QueueEngineModelTest;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
 
-/** The model-based randomized test on PostgreSQL: 3 seeds by default (each step is several transactions; raise with -Dswitchboard.model.seeds). */
+/**
+ * The model-based randomized test on PostgreSQL: 3 seeds by default (each step is several
+ * transactions; raise with -Dswitchboard.model.seeds).
+ */
 class PostgresQueueEngineModelTest extends QueueEngineModelTest {
 
   @Override
