@@ -67,6 +67,15 @@ final class ServerCommand implements Callable<Integer> {
       description = "how long a stop waits for requests in flight (default 10)")
   Integer shutdownGraceSeconds;
 
+  @Option(
+      names = "--postgres-url",
+      description =
+          "JDBC URL of a PostgreSQL database shared by several servers (default: embedded store)")
+  String postgresUrl;
+
+  @Option(names = "--postgres-user", description = "PostgreSQL user (or SWITCHBOARD_POSTGRES_USER)")
+  String postgresUser;
+
   @Override
   public Integer call() throws InterruptedException {
     ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
@@ -85,7 +94,9 @@ final class ServerCommand implements Callable<Integer> {
         .println(
             "Switchboard is listening on "
                 + server.uri()
-                + (resolved.inMemory() ? " (in memory: queues are lost when it stops)" : "")
+                + (resolved.postgres().isPresent()
+                    ? " (queues in PostgreSQL at " + resolved.postgres().get().url() + ")"
+                    : resolved.inMemory() ? " (in memory: queues are lost when it stops)" : "")
                 + "; stop with Ctrl-C");
     spec.commandLine().getOut().flush();
     stopped.await();
@@ -105,6 +116,8 @@ final class ServerCommand implements Callable<Integer> {
     put(flags, "max-selector-length", maxSelectorLength);
     put(flags, "max-queues", maxQueues);
     put(flags, "shutdown-grace-seconds", shutdownGraceSeconds);
+    put(flags, "postgres-url", postgresUrl);
+    put(flags, "postgres-user", postgresUser);
     return flags;
   }
 

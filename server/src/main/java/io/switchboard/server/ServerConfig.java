@@ -30,6 +30,9 @@ import java.util.Properties;
  *   <tr><td>max-selector-length</td><td>SWITCHBOARD_MAX_SELECTOR_LENGTH</td><td>4096</td></tr>
  *   <tr><td>max-queues</td><td>SWITCHBOARD_MAX_QUEUES</td><td>10000</td></tr>
  *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
+ *   <tr><td>postgres-url</td><td>SWITCHBOARD_POSTGRES_URL</td><td>none (embedded store)</td></tr>
+ *   <tr><td>postgres-user</td><td>SWITCHBOARD_POSTGRES_USER</td><td>none</td></tr>
+ *   <tr><td>postgres-password</td><td>SWITCHBOARD_POSTGRES_PASSWORD</td><td>none</td></tr>
  * </table>
  *
  * @param port TCP port, 0..65535; 0 picks a free one (tests)
@@ -42,6 +45,8 @@ import java.util.Properties;
  * @param maxSelectorLength longest selector text in characters, 1..4096
  * @param maxQueues most queues the server holds, 1..1000000
  * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
+ * @param postgres the PostgreSQL database the queues live in, shared with other servers; wins over
+ *     {@code inMemory} and {@code dataDir}
  */
 public record ServerConfig(
     int port,
@@ -53,7 +58,34 @@ public record ServerConfig(
     int maxBatch,
     int maxSelectorLength,
     int maxQueues,
-    int shutdownGraceSeconds) {
+    int shutdownGraceSeconds,
+    Optional<Postgres> postgres) {
+
+  /**
+   * Where a PostgreSQL engine connects: a JDBC URL such as {@code
+   * jdbc:postgresql://db:5432/switchboard}, and the login (prefer the environment or a config file
+   * for the password: flags show in the process list). {@code toString} hides the password.
+   */
+  public record Postgres(String url, String user, String password) {
+    public Postgres {
+      Objects.requireNonNull(url, "url");
+      if (!url.startsWith("jdbc:postgresql:")) {
+        throw new StartupException(
+            "postgres-url must be a JDBC URL starting with jdbc:postgresql:, got '" + url + "'");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "Postgres[url="
+          + url
+          + ", user="
+          + user
+          + ", password="
+          + (password == null ? "none" : "***")
+          + "]";
+    }
+  }
 
   /** Every key, in the order of the table above. */
   public static final List<String> KEYS =
@@ -67,12 +99,16 @@ public record ServerConfig(
           "max-batch",
           "max-selector-length",
           "max-queues",
-          "shutdown-grace-seconds");
+          "shutdown-grace-seconds",
+          "postgres-url",
+          "postgres-user",
+          "postgres-password");
 
   public ServerConfig {
     Objects.requireNonNull(bind, "bind");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(durability, "durability");
+    Objects.requireNonNull(postgres, "postgres");
     check("port", port, 0, 65535);
     check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
     check("max-batch", maxBatch, 1, 1000);
@@ -134,7 +170,14 @@ public record ServerConfig(
         integer(values, "max-batch", 100),
         integer(values, "max-selector-length", 4096),
         integer(values, "max-queues", 10_000),
-        integer(values, "shutdown-grace-seconds", 10));
+        integer(values, "shutdown-grace-seconds", 10),
+        Optional.ofNullable(values.get("postgres-url"))
+            .map(
+                url ->
+                    new Postgres(
+                        url.value().trim(),
+                        text(values, "postgres-user", null),
+                        text(values, "postgres-password", null))));
   }
 
   /** The environment variable of a key: {@code data-dir} → {@code SWITCHBOARD_DATA_DIR}. */
@@ -154,7 +197,8 @@ public record ServerConfig(
         maxBatch,
         maxSelectorLength,
         maxQueues,
-        shutdownGraceSeconds);
+        shutdownGraceSeconds,
+        postgres);
   }
 
   private record Sourced(String value, String source) {}
