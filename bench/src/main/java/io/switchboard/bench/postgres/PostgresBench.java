@@ -48,7 +48,7 @@ public final class PostgresBench {
     int soak = Integer.parseInt(opts.getOrDefault("soak", "1000000"));
     int rounds = Integer.parseInt(opts.getOrDefault("rounds", "1"));
     System.out.printf(
-        "PostgresBench: %d messages per run, %d producer + %d consumer threads per engine,"
+        "PostgresBench: %d messages per run, %d producer + %d consumer threads in all,"
             + " batches of %d; JDK %s, %d CPUs%n",
         messages,
         threads,
