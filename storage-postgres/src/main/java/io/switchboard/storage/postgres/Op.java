@@ -79,6 +79,37 @@ final class Op {
     }
   }
 
+  /**
+   * The queue and whether it has timers due by {@code now}, in one round trip: most operations find
+   * nothing due and skip {@link #advance}.
+   */
+  static Op begin(Connection c, String name, long now, long idPrefix) throws SQLException {
+    if (name != null) {
+      try (PreparedStatement ps =
+          Sql.prepare(
+              c,
+              "select "
+                  + QUEUE_COLS
+                  + ", exists (select 1 from sb_message m where m.qid = q.id and m.visible_at > 0"
+                  + " and m.visible_at <= ? and m.leased) or exists (select 1 from sb_message m"
+                  + " where m.qid = q.id and m.expires_at <= ?) from sb_queue q where name = ?",
+              now,
+              now,
+              name)) {
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            Op op = new Op(c, now, readQueue(rs), idPrefix);
+            if (rs.getBoolean(7)) {
+              op.advance();
+            }
+            return op;
+          }
+        }
+      }
+    }
+    throw EngineSupport.queueNotFound(name);
+  }
+
   static Q requireQueue(Connection c, String name) throws SQLException {
     Q q = name == null ? null : findQueue(c, name);
     if (q == null) {
@@ -344,6 +375,23 @@ final class Op {
               + state(r).wireName());
     }
     return r;
+  }
+
+  /** Deletes the message whose current lease {@code receipt} names; null if none is. */
+  Row deleteLeased(String receipt) throws SQLException {
+    long[] h = EngineSupport.decodeReceipt(q.receiptKey, receipt, q.name);
+    try (PreparedStatement ps =
+        Sql.prepare(
+            c,
+            "delete from sb_message where serial = ? and qid = ? and lease_epoch = ? returning "
+                + Row.COLS,
+            h[0],
+            q.id,
+            (int) h[1])) {
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Row.read(rs) : null;
+      }
+    }
   }
 
   String idOf(long serial) {

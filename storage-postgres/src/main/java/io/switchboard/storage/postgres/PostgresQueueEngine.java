@@ -3,13 +3,11 @@ package io.switchboard.storage.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.queue.BrowseRequest;
-import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
-import io.switchboard.queue.Order;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
@@ -27,7 +25,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -60,6 +57,8 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final long pollMillis;
   private final ScheduledExecutorService housekeeping;
   private final Redrives redrives;
+  private final MessageOps ops = new MessageOps(this);
+  private final QueueOps queues;
   private final WaitLines lines = new WaitLines();
   private volatile boolean closed;
 
@@ -92,6 +91,7 @@ public final class PostgresQueueEngine implements QueueEngine {
       throw e;
     }
     this.redrives = new Redrives(this);
+    this.queues = new QueueOps(this, maxQueues);
     this.wakeups = new Wakeups(this::listenConnection, b.notify);
     if (b.clock instanceof io.switchboard.time.ManualClock) {
       clock.onAdvance(this::tick);
@@ -147,8 +147,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql.tx(
         what,
         c -> {
-          Op op = new Op(c, clock.millis(), Op.requireQueue(c, queue), idPrefix);
-          op.advance();
+          Op op = Op.begin(c, queue, clock.millis(), idPrefix);
           T result = work.run(op);
           op.finish();
           return result;
@@ -214,168 +213,36 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
   }
 
-  // ---- queues ----------------------------------------------------------------------------
+  // ---- queues (see QueueOps) ---------------------------------------------------------------
 
   @Override
   public QueueInfo createQueue(String name, QueueConfig config) {
     open();
-    EngineSupport.checkQueueName(name, "name");
-    Objects.requireNonNull(config, "config");
-    return sql.tx(
-        "creating queue '" + name + "'",
-        c -> {
-          Sql.execute(c, "select pg_advisory_xact_lock(?, ?)", 0x5342, 0);
-          checkConfig(c, name, config);
-          Op.Q existing = Op.findQueue(c, name);
-          if (existing != null) {
-            if (existing.config().equals(config)) {
-              return existing.info();
-            }
-            throw new QueueException(
-                ErrorCode.QUEUE_ALREADY_EXISTS,
-                "queue '" + name + "' exists with a different configuration");
-          }
-          if (Sql.queryLong(c, "select count(*) from sb_queue") >= maxQueues) {
-            throw new QueueException(
-                ErrorCode.TOO_MANY_QUEUES,
-                "the engine holds its maximum of " + maxQueues + " queues; delete one first");
-          }
-          Sql.update(
-              c,
-              "insert into sb_queue (name, grouped, config, created_at, receipt_key)"
-                  + " values (?, ?, ?, ?, ?)",
-              name,
-              EngineSupport.isGrouped(name),
-              Codecs.encodeConfig(config),
-              clock.millis(),
-              java.util.concurrent.ThreadLocalRandom.current().nextLong());
-          return Op.findQueue(c, name).info();
-        });
-  }
-
-  private static void checkConfig(Connection c, String name, QueueConfig config)
-      throws SQLException {
-    boolean grouped = EngineSupport.isGrouped(name);
-    if (grouped && config.order() != Order.FIFO) {
-      throw EngineSupport.invalid(
-          "order must be fifo on grouped queue '"
-              + name
-              + "' (order within a group is fixed), got lifo");
-    }
-    if (!grouped && config.dedupScope() == DedupScope.GROUP) {
-      throw EngineSupport.invalid(
-          "dedupScope=group needs a grouped queue (name ending .fifo), got '" + name + "'");
-    }
-    if (config.deadLetter().isPresent()) {
-      String target = config.deadLetter().get().target();
-      if (target.equals(name)) {
-        throw EngineSupport.invalid(
-            "deadLetter.target must be another queue, got '" + name + "' itself");
-      }
-      Op.Q t = Op.findQueue(c, target);
-      if (t == null) {
-        throw new QueueException(
-            ErrorCode.QUEUE_NOT_FOUND,
-            "deadLetter.target '" + target + "' does not exist; create it first");
-      }
-      if (t.grouped() != grouped) {
-        throw EngineSupport.invalid(
-            "deadLetter.target of a "
-                + (grouped ? "grouped" : "standard")
-                + " queue must be "
-                + (grouped ? "grouped (.fifo)" : "standard")
-                + ", got '"
-                + target
-                + "'");
-      }
-    }
+    return queues.createQueue(name, config);
   }
 
   @Override
   public QueueInfo updateQueue(String name, QueueConfig config) {
-    Objects.requireNonNull(config, "config");
     open();
-    QueueInfo info =
-        sql.tx(
-            "updating queue '" + name + "'",
-            c -> {
-              checkConfig(c, name, config);
-              Op.Q q = Op.requireQueue(c, name);
-              Sql.update(
-                  c,
-                  "update sb_queue set config = ? where id = ?",
-                  Codecs.encodeConfig(config),
-                  q.id());
-              if (!q.config().indexedAttributes().equals(config.indexedAttributes())) {
-                reindex(c, q, config);
-              }
-              return new QueueInfo(name, q.grouped(), config, q.createdAt());
-            });
-    wakeups.wakeLocal();
-    return info;
-  }
-
-  /** Recomputes every message's index tokens after the queue's indexed attributes changed. */
-  private void reindex(Connection c, Op.Q q, QueueConfig config) throws SQLException {
-    Op.Q next = new Op.Q(q.id(), q.name(), q.grouped(), config, q.createdAt(), q.receiptKey());
-    Op op = new Op(c, clock.millis(), q, idPrefix);
-    List<Row> rows = op.rows("true");
-    for (Row r : rows) {
-      Sql.update(c, "update sb_message set idx = ? where serial = ?", op.tokens(r, next), r.serial);
-    }
+    return queues.updateQueue(name, config);
   }
 
   @Override
   public void deleteQueue(String name) {
     open();
-    sql.tx(
-        "deleting queue '" + name + "'",
-        c -> {
-          Op.Q q = Op.requireQueue(c, name);
-          for (String table : List.of("sb_message", "sb_dedup", "sb_history", "sb_counter")) {
-            Sql.update(c, "delete from " + table + " where qid = ?", q.id());
-          }
-          Sql.update(c, "delete from sb_queue where id = ?", q.id());
-          Sql.update(
-              c,
-              "update sb_redrive set status = 'FAILED', failure = ? where source = ? and status"
-                  + " = 'RUNNING'",
-              "source queue '" + name + "' was deleted",
-              name);
-          return null;
-        });
-    changed(name);
+    queues.deleteQueue(name);
   }
 
   @Override
   public QueueInfo queue(String name) {
     open();
-    return sql.tx("reading queue '" + name + "'", c -> Op.requireQueue(c, name).info());
+    return queues.queue(name);
   }
 
   @Override
   public List<QueueInfo> listQueues(String prefix) {
-    Objects.requireNonNull(prefix, "prefix");
     open();
-    List<QueueInfo> out =
-        sql.tx(
-            "listing queues",
-            c -> {
-              List<QueueInfo> all = new ArrayList<>();
-              try (PreparedStatement ps =
-                      c.prepareStatement("select " + Op.QUEUE_COLS + " from sb_queue");
-                  ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                  Op.Q q = Op.readQueue(rs);
-                  if (q.name().startsWith(prefix)) {
-                    all.add(q.info());
-                  }
-                }
-              }
-              return all;
-            });
-    out.sort(Comparator.comparing(QueueInfo::name));
-    return out;
+    return queues.listQueues(prefix);
   }
 
   // ---- send and receive ------------------------------------------------------------------
@@ -468,244 +335,56 @@ public final class PostgresQueueEngine implements QueueEngine {
     return Taker.take(op, request.maxMessages(), request.filter().orElse(null), visibility);
   }
 
-  // ---- lease operations ------------------------------------------------------------------
+  // ---- operations on one message (see MessageOps) ---------------------------------------
 
   @Override
   public void ack(String queue, String receipt) {
-    run(
-        queue,
-        "acknowledging in '" + queue + "'",
-        op -> {
-          Row r = op.leased(receipt, false);
-          if (r != null) {
-            Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
-            op.counters.add(Counters.ACKED, 1);
-            op.remember(r, io.switchboard.queue.MessageState.COMPLETED);
-          }
-          return null;
-        });
-    if (EngineSupport.isGrouped(queue)) {
-      changed(queue); // the group may be free now
-    }
+    ops.ack(queue, receipt);
   }
 
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
-    Objects.requireNonNull(delay, "delay");
-    run(
-        queue,
-        "releasing in '" + queue + "'",
-        op -> {
-          EngineSupport.checkRange("delay", delay, Duration.ZERO, QueueConfig.MAX_DELAY);
-          if (toBack && op.q.grouped()) {
-            throw new QueueException(
-                ErrorCode.CONFLICT,
-                "release to the back is not allowed on grouped queue '"
-                    + queue
-                    + "': order within a group is fixed");
-          }
-          Row r = op.leased(receipt, true);
-          op.counters.add(Counters.RELEASED, 1);
-          if (op.exhausted(r)) {
-            op.deadLetter(r);
-            return null;
-          }
-          long seq = toBack ? op.backSeq(op.q) : r.seq;
-          Sql.update(
-              op.c,
-              "update sb_message set leased = false, visible_at = ?, seq = ? where serial = ?",
-              delay.isZero() ? 0 : op.now + delay.toMillis(),
-              seq,
-              r.serial);
-          return null;
-        });
-    changed(queue);
+    ops.release(queue, receipt, delay, toBack);
   }
 
   @Override
   public Message extend(String queue, String receipt, Duration visibilityTimeout) {
-    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
-    Message m =
-        run(
-            queue,
-            "extending a lease in '" + queue + "'",
-            op -> {
-              EngineSupport.checkRange(
-                  "visibilityTimeout",
-                  visibilityTimeout,
-                  Duration.ZERO,
-                  QueueConfig.MAX_VISIBILITY);
-              Row r = op.leased(receipt, true);
-              long until = op.now + visibilityTimeout.toMillis();
-              long limit = r.leasedAt + QueueConfig.MAX_VISIBILITY.toMillis();
-              if (until > limit) {
-                throw EngineSupport.invalid(
-                    "visibilityTimeout would end the lease "
-                        + (until - r.leasedAt) / 1000
-                        + " seconds after the receive; at most 43200 seconds (12 h) are allowed,"
-                        + " got "
-                        + visibilityTimeout.toSeconds());
-              }
-              if (visibilityTimeout.isZero()) {
-                op.counters.add(Counters.RELEASED, 1);
-                if (op.exhausted(r)) {
-                  Message left =
-                      op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED, false);
-                  op.deadLetter(r);
-                  return left;
-                }
-                r.leased = false;
-                r.visibleAt = 0;
-              } else {
-                r.visibleAt = until;
-              }
-              Sql.update(
-                  op.c,
-                  "update sb_message set leased = ?, visible_at = ? where serial = ?",
-                  r.leased,
-                  r.visibleAt,
-                  r.serial);
-              return op.view(r, null);
-            });
-    if (visibilityTimeout.isZero()) {
-      changed(queue);
-    }
-    return m;
+    return ops.extend(queue, receipt, visibilityTimeout);
   }
 
   @Override
   public void fail(String queue, String receipt) {
-    run(
-        queue,
-        "failing a message in '" + queue + "'",
-        op -> {
-          Row r = op.leased(receipt, true);
-          Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
-          op.counters.add(Counters.FAILED, 1);
-          op.remember(r, io.switchboard.queue.MessageState.FAILED);
-          return null;
-        });
+    ops.fail(queue, receipt);
   }
 
   @Override
   public void deadLetter(String queue, String receipt) {
-    run(
-        queue,
-        "dead-lettering in '" + queue + "'",
-        op -> {
-          op.requireDeadLetterTarget();
-          op.deadLetter(op.leased(receipt, true));
-          return null;
-        });
-    changed(queue);
+    ops.deadLetter(queue, receipt);
   }
 
   @Override
   public void deadLetterById(String queue, String id) {
-    run(
-        queue,
-        "dead-lettering in '" + queue + "'",
-        op -> {
-          op.requireDeadLetterTarget();
-          op.deadLetter(op.require(serialOf(id), id));
-          return null;
-        });
-    changed(queue);
+    ops.deadLetterById(queue, id);
   }
-
-  // ---- by id -----------------------------------------------------------------------------
 
   @Override
   public Message update(String queue, String id, MessageUpdate update) {
-    Objects.requireNonNull(update, "update");
-    return run(
-        queue,
-        "updating a message in '" + queue + "'",
-        op -> {
-          Row r = op.require(serialOf(id), id);
-          if (update.attributes().isPresent()) {
-            int size =
-                r.body.length + EngineSupport.checkedAttributeBytes(update.attributes().get());
-            if (size > op.q.config().maxMessageSize()) {
-              throw new QueueException(
-                  ErrorCode.MESSAGE_TOO_LARGE,
-                  "update makes the message "
-                      + size
-                      + " bytes (body plus attributes); queue '"
-                      + queue
-                      + "' allows at most "
-                      + op.q.config().maxMessageSize());
-            }
-            String[] tokens =
-                Pushdown.tokens(update.attributes().get(), op.q.config().indexedAttributes());
-            Sql.update(
-                op.c,
-                "update sb_message set attrs = ?, idx = ? where serial = ?",
-                Codecs.encodeAttributes(update.attributes().get()),
-                tokens == null ? null : op.c.createArrayOf("text", tokens),
-                r.serial);
-          }
-          if (update.priority().isPresent()) {
-            Sql.update(
-                op.c,
-                "update sb_message set priority = ? where serial = ?",
-                update.priority().get(),
-                r.serial);
-          }
-          return op.view(op.find(r.serial), null);
-        });
+    return ops.update(queue, id, update);
   }
 
   @Override
   public Message touch(String queue, String id) {
-    return run(
-        queue,
-        "touching a message in '" + queue + "'",
-        op -> {
-          if (op.q.grouped()) {
-            throw new QueueException(
-                ErrorCode.CONFLICT,
-                "touch is not allowed on grouped queue '"
-                    + queue
-                    + "': order within a group is fixed");
-          }
-          Row r = op.require(serialOf(id), id);
-          r.seq = op.backSeq(op.q);
-          Sql.update(op.c, "update sb_message set seq = ? where serial = ?", r.seq, r.serial);
-          return op.view(r, null);
-        });
+    return ops.touch(queue, id);
   }
 
   @Override
   public void remove(String queue, String id) {
-    run(
-        queue,
-        "removing a message from '" + queue + "'",
-        op -> {
-          Row r = op.require(serialOf(id), id);
-          Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
-          op.counters.add(Counters.REMOVED, 1);
-          return null;
-        });
+    ops.remove(queue, id);
   }
 
   @Override
   public Message get(String queue, String id) {
-    return run(
-        queue,
-        "reading a message in '" + queue + "'",
-        op -> {
-          long serial = serialOf(id);
-          Row r = op.find(serial);
-          if (r != null) {
-            return op.view(r, null);
-          }
-          Message h = serial == 0 ? null : Browse.history(op, serial);
-          if (h == null) {
-            throw EngineSupport.messageNotFound(queue, id);
-          }
-          return h;
-        });
+    return ops.get(queue, id);
   }
 
   @Override

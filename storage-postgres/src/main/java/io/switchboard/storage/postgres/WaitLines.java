@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
 /**
@@ -48,38 +49,48 @@ final class WaitLines {
     }
   }
 
-  private final Map<String, ArrayDeque<Waiter>> lines = new ConcurrentHashMap<>();
+  /** One queue's waiters, in arrival order, and the lock that serving and giving up take. */
+  private static final class Line {
+    final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    final ReentrantLock lock = new ReentrantLock();
+    volatile int size;
+  }
 
-  private ArrayDeque<Waiter> line(String queue) {
-    return lines.computeIfAbsent(queue, k -> new ArrayDeque<>());
+  private final Map<String, Line> lines = new ConcurrentHashMap<>();
+
+  private Line line(String queue) {
+    return lines.computeIfAbsent(queue, k -> new Line());
   }
 
   void add(String queue, Waiter w) {
-    ArrayDeque<Waiter> line = line(queue);
-    synchronized (line) {
-      line.addLast(w);
+    Line line = line(queue);
+    line.lock.lock();
+    try {
+      line.waiters.addLast(w);
+      line.size = line.waiters.size();
+    } finally {
+      line.lock.unlock();
     }
   }
 
   int size(String queue) {
-    ArrayDeque<Waiter> line = lines.get(queue);
-    if (line == null) {
-      return 0;
-    }
-    synchronized (line) {
-      return line.size();
-    }
+    Line line = lines.get(queue);
+    return line == null ? 0 : line.size;
   }
 
   /** Gives up a wait; false if it was served meanwhile (its result stands). */
   boolean abandon(String queue, Waiter w) {
-    ArrayDeque<Waiter> line = line(queue);
-    synchronized (line) {
+    Line line = line(queue);
+    line.lock.lock();
+    try {
       if (w.done()) {
         return false;
       }
-      line.remove(w);
+      line.waiters.remove(w);
+      line.size = line.waiters.size();
       return true;
+    } finally {
+      line.lock.unlock();
     }
   }
 
@@ -88,12 +99,13 @@ final class WaitLines {
    * that finds nothing (nothing is eligible). A deleted queue ends every wait with nothing.
    */
   void serve(String queue, BiFunction<String, ReceiveRequest, List<Message>> take) {
-    ArrayDeque<Waiter> line = lines.get(queue);
+    Line line = lines.get(queue);
     if (line == null) {
       return;
     }
-    synchronized (line) {
-      Iterator<Waiter> it = line.iterator();
+    line.lock.lock();
+    try {
+      Iterator<Waiter> it = line.waiters.iterator();
       while (it.hasNext()) {
         Waiter w = it.next();
         List<Message> got;
@@ -113,22 +125,29 @@ final class WaitLines {
           return;
         }
       }
+    } finally {
+      line.size = line.waiters.size();
+      line.lock.unlock();
     }
   }
 
   /** Ends every wait with nothing (engine closing). */
   void releaseAll() {
-    for (ArrayDeque<Waiter> line : lines.values()) {
-      synchronized (line) {
+    for (Line line : lines.values()) {
+      line.lock.lock();
+      try {
         releaseAll(line);
+      } finally {
+        line.lock.unlock();
       }
     }
   }
 
-  private static void releaseAll(ArrayDeque<Waiter> line) {
-    for (Waiter w : line) {
+  private static void releaseAll(Line line) {
+    for (Waiter w : line.waiters) {
       w.complete(List.of());
     }
-    line.clear();
+    line.waiters.clear();
+    line.size = 0;
   }
 }
