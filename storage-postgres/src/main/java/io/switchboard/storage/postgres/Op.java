@@ -90,8 +90,8 @@ final class Op {
               c,
               "select "
                   + QUEUE_COLS
-                  + ", exists (select 1 from sb_message m where m.qid = q.id and m.visible_at > 0"
-                  + " and m.visible_at <= ? and m.leased) or exists (select 1 from sb_message m"
+                  + ", exists (select 1 from sb_message m where m.qid = q.id and m.leased"
+                  + " and m.visible_at <= ?) or exists (select 1 from sb_message m"
                   + " where m.qid = q.id and m.expires_at <= ?) from sb_queue q where name = ?",
               now,
               now,
@@ -136,8 +136,7 @@ final class Op {
    * messages leave. A message whose expiry came no later than its lease end expires.
    */
   void advance() throws SQLException {
-    List<Row> due =
-        rows("((leased and visible_at > 0 and visible_at <= ?) or expires_at <= ?)", now, now);
+    List<Row> due = rows("((leased and visible_at <= ?) or expires_at <= ?)", now, now);
     if (due.isEmpty()) {
       return;
     }

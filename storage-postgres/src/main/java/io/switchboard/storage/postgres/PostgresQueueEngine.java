@@ -183,7 +183,7 @@ public final class PostgresQueueEngine implements QueueEngine {
           try (PreparedStatement ps =
               c.prepareStatement(
                   "select distinct q.name from sb_queue q join sb_message m on m.qid = q.id"
-                      + " where (m.visible_at > 0 and m.visible_at <= ?) or m.expires_at <= ?"); ) {
+                      + " where (m.leased and m.visible_at <= ?) or m.expires_at <= ?"); ) {
             ps.setLong(1, now);
             ps.setLong(2, now);
             try (ResultSet rs = ps.executeQuery()) {

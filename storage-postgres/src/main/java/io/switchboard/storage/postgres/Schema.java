@@ -50,7 +50,7 @@ final class Schema {
               + " with (fillfactor = 70)",
           "create index sb_message_fifo on sb_message (qid, priority desc, seq)",
           "create index sb_message_lifo on sb_message (qid, priority desc, seq desc)",
-          "create index sb_message_due on sb_message (qid, visible_at) where visible_at > 0",
+          "create index sb_message_due on sb_message (qid, visible_at) where leased",
           "create index sb_message_expiry on sb_message (qid, expires_at)",
           "create index sb_message_group on sb_message (qid, group_id, seq)"
               + " where group_id is not null",
