@@ -109,14 +109,15 @@ final class Wakeups implements AutoCloseable {
           continue;
         }
         try (Connection c = connections.get();
-            Statement s = c.createStatement()) {
-          c.setAutoCommit(true);
-          StringBuilder sql = new StringBuilder();
+            java.sql.PreparedStatement ps = c.prepareStatement("select pg_notify(?, ?)")) {
+          c.setAutoCommit(false);
           for (String queue : Set.copyOf(dirty)) {
-            dirty.remove(queue); // queue names are [A-Za-z0-9_.-]: safe inside quotes
-            sql.append("notify ").append(CHANNEL).append(", '").append(queue).append("';");
+            dirty.remove(queue);
+            ps.setString(1, CHANNEL);
+            ps.setString(2, queue);
+            ps.execute();
           }
-          s.execute(sql.toString());
+          c.commit(); // one transaction: the notifications of a round go out together
         }
       } catch (InterruptedException e) {
         return;
