@@ -23,8 +23,30 @@ final class Sql {
     this.ds = ds;
   }
 
-  /** Runs {@code work} in one transaction: committed if it returns, rolled back if it throws. */
+  private static final int ATTEMPTS = 3;
+
+  /**
+   * Runs {@code work} in one transaction: committed if it returns, rolled back if it throws. A
+   * deadlock or serialization failure (the database rolled everything back) is tried again, up to
+   * three times in all.
+   */
   <T> T tx(String what, Work<T> work) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return once(what, work);
+      } catch (QueueException e) {
+        if (attempt >= ATTEMPTS || !(e.getCause() instanceof SQLException s) || !retryable(s)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean retryable(SQLException e) {
+    return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
+  }
+
+  private <T> T once(String what, Work<T> work) {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       try {
@@ -93,13 +115,19 @@ final class Sql {
               + ")",
           e);
     }
+    if (retryable(e)) {
+      return new QueueException(
+          ErrorCode.UNAVAILABLE,
+          "PostgreSQL kept aborting the transaction while "
+              + what
+              + " (deadlock or serialization failure, SQLSTATE "
+              + state
+              + "); try again",
+          e);
+    }
     if (e instanceof SQLTransientConnectionException
         || (state != null
-            && (state.startsWith("08")
-                || state.startsWith("57P")
-                || state.startsWith("53")
-                || state.equals("40001")
-                || state.equals("40P01")))) {
+            && (state.startsWith("08") || state.startsWith("57P") || state.startsWith("53")))) {
       return new QueueException(
           ErrorCode.UNAVAILABLE,
           "the PostgreSQL database is unavailable while "
