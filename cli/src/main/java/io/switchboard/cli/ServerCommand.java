@@ -95,7 +95,7 @@ final class ServerCommand implements Callable<Integer> {
             "Switchboard is listening on "
                 + server.uri()
                 + (resolved.postgres().isPresent()
-                    ? " (queues in PostgreSQL at " + resolved.postgres().get().url() + ")"
+                    ? " (queues in PostgreSQL at " + resolved.postgres().get().displayUrl() + ")"
                     : resolved.inMemory() ? " (in memory: queues are lost when it stops)" : "")
                 + "; stop with Ctrl-C");
     spec.commandLine().getOut().flush();

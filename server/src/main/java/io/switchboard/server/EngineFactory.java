@@ -69,7 +69,8 @@ public interface EngineFactory {
           .maxQueues(config.maxQueues())
           .build();
     } catch (io.switchboard.queue.QueueException e) {
-      throw new StartupException("cannot use PostgreSQL at " + pg.url() + ": " + e.getMessage());
+      throw new StartupException(
+          "cannot use PostgreSQL at " + pg.displayUrl() + ": " + e.getMessage());
     }
   }
 

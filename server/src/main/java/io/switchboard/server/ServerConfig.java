@@ -75,10 +75,15 @@ public record ServerConfig(
       }
     }
 
+    /** The URL with any {@code password=} parameter hidden, for logs and messages. */
+    public String displayUrl() {
+      return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+
     @Override
     public String toString() {
       return "Postgres[url="
-          + url
+          + displayUrl()
           + ", user="
           + user
           + ", password="

@@ -70,6 +70,16 @@ class PostgresServerTest {
   }
 
   @Test
+  void passwordInTheUrl_isHiddenFromMessages() {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of("postgres-url", "jdbc:postgresql://db/x?user=u&password=secret&ssl=true"),
+            Map.of());
+    assertTrue(config.toString().contains("password=***&ssl=true"), config.toString());
+    assertTrue(!config.toString().contains("secret"), config.toString());
+  }
+
+  @Test
   void postgresUrlThatIsNotJdbc_isRefusedNamingTheValue() {
     StartupException e =
         assertThrows(
