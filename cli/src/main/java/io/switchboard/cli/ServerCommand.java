@@ -74,6 +74,7 @@ final class ServerCommand implements Callable<Integer> {
               + " verified; prefer SWITCHBOARD_SQS_ACCESS_KEYS, a flag shows in ps)")
   String sqsAccessKeys;
 
+  @Option(
       names = "--routing-strategy",
       description = "longest-idle | least-occupied | highest:<attribute> (default longest-idle)")
   String routingStrategy;
@@ -116,6 +117,15 @@ final class ServerCommand implements Callable<Integer> {
       description = "finished contacts kept readable, 0..1000000 (default 10000)")
   Integer routingContactHistory;
 
+  @Option(
+      names = "--postgres-url",
+      description =
+          "JDBC URL of a PostgreSQL database shared by several servers (default: embedded store)")
+  String postgresUrl;
+
+  @Option(names = "--postgres-user", description = "PostgreSQL user (or SWITCHBOARD_POSTGRES_USER)")
+  String postgresUser;
+
   @Override
   public Integer call() throws InterruptedException {
     ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
@@ -134,7 +144,9 @@ final class ServerCommand implements Callable<Integer> {
         .println(
             "Switchboard is listening on "
                 + server.uri()
-                + (resolved.inMemory() ? " (in memory: queues are lost when it stops)" : "")
+                + (resolved.postgres().isPresent()
+                    ? " (queues in PostgreSQL at " + resolved.postgres().get().displayUrl() + ")"
+                    : resolved.inMemory() ? " (in memory: queues are lost when it stops)" : "")
                 + "; stop with Ctrl-C");
     spec.commandLine().getOut().flush();
     stopped.await();
@@ -165,6 +177,8 @@ final class ServerCommand implements Callable<Integer> {
     put(flags, "routing-stats-window", routingStatsWindow);
     put(flags, "routing-event-history", routingEventHistory);
     put(flags, "routing-contact-history", routingContactHistory);
+    put(flags, "postgres-url", postgresUrl);
+    put(flags, "postgres-user", postgresUser);
     return flags;
   }
 

@@ -21,10 +21,14 @@ public interface EngineFactory {
   }
 
   /**
-   * The engine the configuration asks for: in memory with {@code in-memory}, otherwise the embedded
-   * durable store (RocksDB) in {@code data-dir}, recovered before the server is ready.
+   * The engine the configuration asks for: the shared PostgreSQL database with {@code
+   * postgres-url}, in memory with {@code in-memory}, otherwise the embedded durable store (RocksDB)
+   * in {@code data-dir}, recovered before the server is ready.
    */
   static EngineFactory forConfig(ServerConfig config) {
+    if (config.postgres().isPresent()) {
+      return EngineFactory::postgres;
+    }
     if (config.inMemory()) {
       return inMemory();
     }
@@ -66,6 +70,25 @@ public interface EngineFactory {
           config.dataDir().resolve("routing"), storageDurability(config.durability()));
     } catch (IllegalStateException e) {
       throw new StartupException(e.getMessage());
+    }
+  }
+
+  /**
+   * Connects to the PostgreSQL database, creating or migrating its schema.
+   *
+   * @throws StartupException when the database is unreachable, refuses the login or holds a schema
+   *     newer than this server knows
+   */
+  static QueueEngine postgres(ServerConfig config) {
+    ServerConfig.Postgres pg = config.postgres().orElseThrow();
+    try {
+      return io.switchboard.storage.postgres.PostgresQueueEngine.builder()
+          .url(pg.url(), pg.user(), pg.password())
+          .maxQueues(config.maxQueues())
+          .build();
+    } catch (io.switchboard.queue.QueueException e) {
+      throw new StartupException(
+          "cannot use PostgreSQL at " + pg.displayUrl() + ": " + e.getMessage());
     }
   }
 

@@ -34,6 +34,9 @@ import java.util.Properties;
  *   <tr><td>sqs-access-keys</td><td>SWITCHBOARD_SQS_ACCESS_KEYS</td><td>none (SigV4 not
  *   verified)</td></tr>
  *   <tr><td>routing-*</td><td>SWITCHBOARD_ROUTING_*</td><td>see {@link RoutingSettings}</td></tr>
+ *   <tr><td>postgres-url</td><td>SWITCHBOARD_POSTGRES_URL</td><td>none (embedded store)</td></tr>
+ *   <tr><td>postgres-user</td><td>SWITCHBOARD_POSTGRES_USER</td><td>none</td></tr>
+ *   <tr><td>postgres-password</td><td>SWITCHBOARD_POSTGRES_PASSWORD</td><td>none</td></tr>
  * </table>
  *
  * @param port TCP port, 0..65535; 0 picks a free one (tests)
@@ -49,6 +52,8 @@ import java.util.Properties;
  * @param sqsAccessKeys the keys SQS requests must be signed with ({@code ID:SECRET,...}); none
  *     turns SigV4 verification off. Shown as key ids only when printed.
  * @param routing the router's settings
+ * @param postgres the PostgreSQL database the queues live in, shared with other servers; wins over
+ *     {@code inMemory} and {@code dataDir}
  */
 public record ServerConfig(
     int port,
@@ -62,7 +67,39 @@ public record ServerConfig(
     int maxQueues,
     int shutdownGraceSeconds,
     SqsAccessKeys sqsAccessKeys,
-    RoutingSettings routing) {
+    RoutingSettings routing,
+    Optional<Postgres> postgres) {
+
+  /**
+   * Where a PostgreSQL engine connects: a JDBC URL such as {@code
+   * jdbc:postgresql://db:5432/switchboard}, and the login (prefer the environment or a config file
+   * for the password: flags show in the process list). {@code toString} hides the password.
+   */
+  public record Postgres(String url, String user, String password) {
+    public Postgres {
+      Objects.requireNonNull(url, "url");
+      if (!url.startsWith("jdbc:postgresql:")) {
+        throw new StartupException(
+            "postgres-url must be a JDBC URL starting with jdbc:postgresql:, got '" + url + "'");
+      }
+    }
+
+    /** The URL with any {@code password=} parameter hidden, for logs and messages. */
+    public String displayUrl() {
+      return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+
+    @Override
+    public String toString() {
+      return "Postgres[url="
+          + displayUrl()
+          + ", user="
+          + user
+          + ", password="
+          + (password == null ? "none" : "***")
+          + "]";
+    }
+  }
 
   /** Every key, in the order of the table above. */
   public static final List<String> KEYS =
@@ -78,7 +115,10 @@ public record ServerConfig(
                   "max-selector-length",
                   "max-queues",
                   "shutdown-grace-seconds",
-                  "sqs-access-keys"),
+                  "sqs-access-keys",
+                  "postgres-url",
+                  "postgres-user",
+                  "postgres-password"),
               RoutingSettings.KEYS.stream())
           .toList();
 
@@ -88,6 +128,7 @@ public record ServerConfig(
     Objects.requireNonNull(durability, "durability");
     Objects.requireNonNull(sqsAccessKeys, "sqsAccessKeys");
     Objects.requireNonNull(routing, "routing");
+    Objects.requireNonNull(postgres, "postgres");
     check("port", port, 0, 65535);
     check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
     check("max-batch", maxBatch, 1, 1000);
@@ -151,7 +192,14 @@ public record ServerConfig(
         integer(values, "max-queues", 10_000),
         integer(values, "shutdown-grace-seconds", 10),
         accessKeys(values),
-        routing(values));
+        routing(values),
+        Optional.ofNullable(values.get("postgres-url"))
+            .map(
+                url ->
+                    new Postgres(
+                        url.value().trim(),
+                        text(values, "postgres-user", null),
+                        text(values, "postgres-password", null))));
   }
 
   private static RoutingSettings routing(Map<String, Sourced> values) {
@@ -183,7 +231,8 @@ public record ServerConfig(
         maxQueues,
         shutdownGraceSeconds,
         sqsAccessKeys,
-        routing);
+        routing,
+        postgres);
   }
 
   /** A copy that verifies SQS signatures with {@code keys} (or not, with none). */
@@ -200,7 +249,8 @@ public record ServerConfig(
         maxQueues,
         shutdownGraceSeconds,
         keys,
-        routing);
+        routing,
+        postgres);
   }
 
   private record Sourced(String value, String source) {}

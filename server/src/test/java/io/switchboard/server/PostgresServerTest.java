@@ -1,0 +1,115 @@
+package io.switchboard.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server configured with {@code postgres-url}: two servers on one database share queues; while
+ * the database is away requests answer 503 UNAVAILABLE with a clear message, and work again once it
+ * is back; an unreachable database stops the start with a clear error.
+ */
+class PostgresServerTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void twoServersOnOneDatabase_shareQueues_answer503WhileTheDatabaseIsAway() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("pgdata"));
+    int port = freePort();
+    EmbeddedPostgres pg = start(data, port);
+    Map<String, String> env =
+        Map.of(
+            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+            "SWITCHBOARD_POSTGRES_USER", "postgres",
+            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
+    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
+    assertTrue(config.postgres().isPresent());
+    assertTrue(config.toString().contains("password=***"), config.toString());
+    try (SwitchboardServer one = SwitchboardServer.start(config);
+        SwitchboardServer two = SwitchboardServer.start(config);
+        Http a = new Http(one.uri());
+        Http b = new Http(two.uri())) {
+      assertEquals(201, a.post("/v1/queues", "{\"name\":\"shared\"}").status());
+      assertEquals(201, a.post("/v1/queues/shared/messages", "{\"body\":\"hello\"}").status());
+      Http.Answer got = b.post("/v1/queues/shared/receive", "{\"maxMessages\":1}");
+      assertEquals(200, got.status(), got.toString());
+      assertEquals("hello", got.json().get("messages").get(0).get("body").asText());
+
+      pg.close();
+      Http.Answer away = a.post("/v1/queues/shared/messages", "{\"body\":\"lost?\"}");
+      assertEquals(503, away.status(), away.toString());
+      assertEquals("UNAVAILABLE", away.code());
+      assertTrue(away.text().contains("PostgreSQL"), away.toString());
+
+      pg = start(data, port);
+      Http.Answer back = awaitStatus(b, "/v1/queues/shared/messages", "{\"body\":\"again\"}", 201);
+      assertEquals(201, back.status(), back.toString());
+    } finally {
+      pg.close();
+    }
+  }
+
+  @Test
+  void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of("port", "0", "postgres-url", "jdbc:postgresql://127.0.0.1:" + freePort() + "/x"),
+            Map.of());
+    StartupException e =
+        assertThrows(StartupException.class, () -> EngineFactory.forConfig(config).open(config));
+    assertTrue(e.getMessage().contains("cannot use PostgreSQL at"), e.getMessage());
+  }
+
+  @Test
+  void passwordInTheUrl_isHiddenFromMessages() {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of("postgres-url", "jdbc:postgresql://db/x?user=u&password=secret&ssl=true"),
+            Map.of());
+    assertTrue(config.toString().contains("password=***&ssl=true"), config.toString());
+    assertTrue(!config.toString().contains("secret"), config.toString());
+  }
+
+  @Test
+  void postgresUrlThatIsNotJdbc_isRefusedNamingTheValue() {
+    StartupException e =
+        assertThrows(
+            StartupException.class,
+            () -> ServerConfig.resolve(Map.of("postgres-url", "postgres://db/x"), Map.of()));
+    assertTrue(e.getMessage().contains("'postgres://db/x'"), e.getMessage());
+  }
+
+  private static Http.Answer awaitStatus(Http http, String path, String body, int status)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    Http.Answer last = http.post(path, body);
+    while (last.status() != status && System.nanoTime() < deadline) {
+      Thread.sleep(50); // bounded poll: the pool reconnects on its own
+      last = http.post(path, body);
+    }
+    return last;
+  }
+
+  private static EmbeddedPostgres start(Path data, int port) throws Exception {
+    return EmbeddedPostgres.builder()
+        .setDataDirectory(data)
+        .setCleanDataDirectory(false)
+        .setPort(port)
+        .start();
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,260 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.EngineSupport;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The operations on one message: by receipt (ack, release, extend, fail, dead-letter) and by id
+ * (update, touch, remove, get). Each is one transaction in the engine's frame; the rules and error
+ * messages are the core engine's.
+ */
+final class MessageOps {
+
+  private final PostgresQueueEngine engine;
+
+  MessageOps(PostgresQueueEngine engine) {
+    this.engine = engine;
+  }
+
+  // ---- lease operations ------------------------------------------------------------------
+
+  void ack(String queue, String receipt) {
+    engine.run(
+        queue,
+        "acknowledging in '" + queue + "'",
+        op -> {
+          // The common case in one statement: the receipt's lease is the message's current one.
+          Row r = op.deleteLeased(receipt);
+          if (r == null) {
+            r = op.leased(receipt, false); // gone (fine) or stale (refused)
+            if (r != null) {
+              Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
+            }
+          }
+          if (r != null) {
+            op.counters.add(Counters.ACKED, 1);
+            op.remember(r, io.switchboard.queue.MessageState.COMPLETED);
+          }
+          return null;
+        });
+    if (EngineSupport.isGrouped(queue)) {
+      engine.changed(queue); // the group may be free now
+    }
+  }
+
+  void release(String queue, String receipt, Duration delay, boolean toBack) {
+    Objects.requireNonNull(delay, "delay");
+    engine.run(
+        queue,
+        "releasing in '" + queue + "'",
+        op -> {
+          EngineSupport.checkRange("delay", delay, Duration.ZERO, QueueConfig.MAX_DELAY);
+          if (toBack && op.q.grouped()) {
+            throw new QueueException(
+                ErrorCode.CONFLICT,
+                "release to the back is not allowed on grouped queue '"
+                    + queue
+                    + "': order within a group is fixed");
+          }
+          Row r = op.leased(receipt, true);
+          op.counters.add(Counters.RELEASED, 1);
+          if (op.exhausted(r)) {
+            op.deadLetter(r);
+            return null;
+          }
+          long seq = toBack ? op.backSeq(op.q) : r.seq;
+          Sql.update(
+              op.c,
+              "update sb_message set leased = false, visible_at = ?, seq = ? where serial = ?",
+              delay.isZero() ? 0 : op.now + delay.toMillis(),
+              seq,
+              r.serial);
+          return null;
+        });
+    engine.changed(queue);
+  }
+
+  Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    Message m =
+        engine.run(
+            queue,
+            "extending a lease in '" + queue + "'",
+            op -> {
+              EngineSupport.checkRange(
+                  "visibilityTimeout",
+                  visibilityTimeout,
+                  Duration.ZERO,
+                  QueueConfig.MAX_VISIBILITY);
+              Row r = op.leased(receipt, true);
+              long until = op.now + visibilityTimeout.toMillis();
+              long limit = r.leasedAt + QueueConfig.MAX_VISIBILITY.toMillis();
+              if (until > limit) {
+                throw EngineSupport.invalid(
+                    "visibilityTimeout would end the lease "
+                        + (until - r.leasedAt) / 1000
+                        + " seconds after the receive; at most 43200 seconds (12 h) are allowed,"
+                        + " got "
+                        + visibilityTimeout.toSeconds());
+              }
+              if (visibilityTimeout.isZero()) {
+                op.counters.add(Counters.RELEASED, 1);
+                if (op.exhausted(r)) {
+                  Message left =
+                      op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED, false);
+                  op.deadLetter(r);
+                  return left;
+                }
+                r.leased = false;
+                r.visibleAt = 0;
+              } else {
+                r.visibleAt = until;
+              }
+              Sql.update(
+                  op.c,
+                  "update sb_message set leased = ?, visible_at = ? where serial = ?",
+                  r.leased,
+                  r.visibleAt,
+                  r.serial);
+              return op.view(r, null);
+            });
+    if (visibilityTimeout.isZero()) {
+      engine.changed(queue);
+    }
+    return m;
+  }
+
+  void fail(String queue, String receipt) {
+    engine.run(
+        queue,
+        "failing a message in '" + queue + "'",
+        op -> {
+          Row r = op.leased(receipt, true);
+          Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
+          op.counters.add(Counters.FAILED, 1);
+          op.remember(r, io.switchboard.queue.MessageState.FAILED);
+          return null;
+        });
+  }
+
+  void deadLetter(String queue, String receipt) {
+    engine.run(
+        queue,
+        "dead-lettering in '" + queue + "'",
+        op -> {
+          op.requireDeadLetterTarget();
+          op.deadLetter(op.leased(receipt, true));
+          return null;
+        });
+    engine.changed(queue);
+  }
+
+  void deadLetterById(String queue, String id) {
+    engine.run(
+        queue,
+        "dead-lettering in '" + queue + "'",
+        op -> {
+          op.requireDeadLetterTarget();
+          op.deadLetter(op.require(engine.serialOf(id), id));
+          return null;
+        });
+    engine.changed(queue);
+  }
+
+  // ---- by id -----------------------------------------------------------------------------
+
+  Message update(String queue, String id, MessageUpdate update) {
+    Objects.requireNonNull(update, "update");
+    return engine.run(
+        queue,
+        "updating a message in '" + queue + "'",
+        op -> {
+          Row r = op.require(engine.serialOf(id), id);
+          if (update.attributes().isPresent()) {
+            int size =
+                r.body.length + EngineSupport.checkedAttributeBytes(update.attributes().get());
+            if (size > op.q.config().maxMessageSize()) {
+              throw new QueueException(
+                  ErrorCode.MESSAGE_TOO_LARGE,
+                  "update makes the message "
+                      + size
+                      + " bytes (body plus attributes); queue '"
+                      + queue
+                      + "' allows at most "
+                      + op.q.config().maxMessageSize());
+            }
+            String[] tokens =
+                Pushdown.tokens(update.attributes().get(), op.q.config().indexedAttributes());
+            Sql.update(
+                op.c,
+                "update sb_message set attrs = ?, idx = ? where serial = ?",
+                Codecs.encodeAttributes(update.attributes().get()),
+                tokens == null ? null : op.c.createArrayOf("text", tokens),
+                r.serial);
+          }
+          if (update.priority().isPresent()) {
+            Sql.update(
+                op.c,
+                "update sb_message set priority = ? where serial = ?",
+                update.priority().get(),
+                r.serial);
+          }
+          return op.view(op.find(r.serial), null);
+        });
+  }
+
+  Message touch(String queue, String id) {
+    return engine.run(
+        queue,
+        "touching a message in '" + queue + "'",
+        op -> {
+          if (op.q.grouped()) {
+            throw new QueueException(
+                ErrorCode.CONFLICT,
+                "touch is not allowed on grouped queue '"
+                    + queue
+                    + "': order within a group is fixed");
+          }
+          Row r = op.require(engine.serialOf(id), id);
+          r.seq = op.backSeq(op.q);
+          Sql.update(op.c, "update sb_message set seq = ? where serial = ?", r.seq, r.serial);
+          return op.view(r, null);
+        });
+  }
+
+  void remove(String queue, String id) {
+    engine.run(
+        queue,
+        "removing a message from '" + queue + "'",
+        op -> {
+          Row r = op.require(engine.serialOf(id), id);
+          Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
+          op.counters.add(Counters.REMOVED, 1);
+          return null;
+        });
+  }
+
+  Message get(String queue, String id) {
+    return engine.run(
+        queue,
+        "reading a message in '" + queue + "'",
+        op -> {
+          long serial = engine.serialOf(id);
+          Row r = op.find(serial);
+          if (r != null) {
+            return op.view(r, null);
+          }
+          Message h = serial == 0 ? null : Browse.history(op, serial);
+          if (h == null) {
+            throw EngineSupport.messageNotFound(queue, id);
+          }
+          return h;
+        });
+  }
+}

@@ -1,0 +1,433 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.EngineSupport;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.ExpiryAction;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageState;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * One operation on one queue inside one transaction: the queue's row as read at the start, the
+ * time, and the counter changes to write before commit. Holds what every operation shares: firing
+ * due timers, moves to the dead-letter queue, history, and turning rows into messages.
+ */
+final class Op {
+
+  /** A queue as stored. */
+  record Q(
+      long id,
+      String name,
+      boolean grouped,
+      QueueConfig config,
+      Instant createdAt,
+      long receiptKey) {
+    QueueInfo info() {
+      return new QueueInfo(name, grouped, config, createdAt);
+    }
+
+    String orderBy() {
+      return config.order() == Order.FIFO || grouped
+          ? "priority desc, seq asc"
+          : "priority desc, seq desc";
+    }
+  }
+
+  final Connection c;
+  final long now;
+  final Q q;
+  final Counters counters = new Counters();
+  final long idPrefix;
+
+  Op(Connection c, long now, Q q, long idPrefix) {
+    this.c = c;
+    this.now = now;
+    this.q = q;
+    this.idPrefix = idPrefix;
+  }
+
+  static final String QUEUE_COLS = "id, name, grouped, config, created_at, receipt_key";
+
+  static Q readQueue(ResultSet rs) throws SQLException {
+    return new Q(
+        rs.getLong(1),
+        rs.getString(2),
+        rs.getBoolean(3),
+        Codecs.decodeConfig(rs.getString(4)),
+        Instant.ofEpochMilli(rs.getLong(5)),
+        rs.getLong(6));
+  }
+
+  static Q findQueue(Connection c, String name) throws SQLException {
+    try (PreparedStatement ps =
+        Sql.prepare(c, "select " + QUEUE_COLS + " from sb_queue where name = ?", name)) {
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? readQueue(rs) : null;
+      }
+    }
+  }
+
+  /**
+   * The queue and whether it has timers due by {@code now}, in one round trip: most operations find
+   * nothing due and skip {@link #advance}.
+   */
+  static Op begin(Connection c, String name, long now, long idPrefix) throws SQLException {
+    if (name != null) {
+      try (PreparedStatement ps =
+          Sql.prepare(
+              c,
+              "select "
+                  + QUEUE_COLS
+                  + ", exists (select 1 from sb_message m where m.qid = q.id and m.leased"
+                  + " and m.visible_at <= ?) or exists (select 1 from sb_message m"
+                  + " where m.qid = q.id and m.expires_at <= ?) from sb_queue q where name = ?",
+              now,
+              now,
+              name)) {
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            Op op = new Op(c, now, readQueue(rs), idPrefix);
+            if (rs.getBoolean(7)) {
+              op.advance();
+            }
+            return op;
+          }
+        }
+      }
+    }
+    throw EngineSupport.queueNotFound(name);
+  }
+
+  static Q requireQueue(Connection c, String name) throws SQLException {
+    Q q = name == null ? null : findQueue(c, name);
+    if (q == null) {
+      throw EngineSupport.queueNotFound(name);
+    }
+    return q;
+  }
+
+  void finish() throws SQLException {
+    counters.flush(c, q.id);
+  }
+
+  /** The queue's counters including this operation's changes so far. */
+  io.switchboard.queue.QueueStats.Counters flushedCounters() throws SQLException {
+    counters.flush(c, q.id);
+    return Counters.read(c, q.id);
+  }
+
+  // ---- timers ----------------------------------------------------------------------------
+
+  /**
+   * Fires what fell due by now, in the order it fell due: leases that ended before the message
+   * expired return (or go to the dead-letter queue when their receives are used up); then expired
+   * messages leave. A message whose expiry came no later than its lease end expires.
+   */
+  void advance() throws SQLException {
+    List<Row> due = rows("((leased and visible_at <= ?) or expires_at <= ?)", now, now);
+    if (due.isEmpty()) {
+      return;
+    }
+    // Fire in time order: at the same millisecond an expiry before a lease end; expiries in
+    // arrival order, lease ends in creation order. The order decides the dead-letter queue's order.
+    record Event(Row row, long at, boolean expiry, long tie) {}
+    List<Event> events = new ArrayList<>();
+    for (Row r : due) {
+      if (r.leased && r.visibleAt > 0 && r.visibleAt <= now) {
+        events.add(new Event(r, r.visibleAt, false, r.serial));
+      }
+      if (r.expiresAt <= now) {
+        events.add(new Event(r, r.expiresAt, true, r.arrival));
+      }
+    }
+    events.sort(
+        java.util.Comparator.comparingLong(Event::at)
+            .thenComparing(e -> !e.expiry())
+            .thenComparingLong(Event::tie));
+    java.util.Set<Long> gone = new java.util.HashSet<>();
+    for (Event e : events) {
+      Row r = e.row();
+      if (gone.contains(r.serial)) {
+        continue;
+      }
+      if (e.expiry()) {
+        counters.add(Counters.EXPIRED, 1);
+        gone.add(r.serial);
+        if (q.config.onExpire() == ExpiryAction.DEAD_LETTER) {
+          deadLetter(r);
+        } else {
+          Sql.update(c, "delete from sb_message where serial = ?", r.serial);
+        }
+      } else {
+        counters.add(Counters.RELEASED, 1);
+        if (exhausted(r)) {
+          gone.add(r.serial);
+          deadLetter(r);
+        } else {
+          r.leased = false;
+          Sql.update(
+              c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
+        }
+      }
+    }
+  }
+
+  /** Rows of this queue matching {@code where} (with {@code ?} bound to args), locked. */
+  List<Row> rows(String where, Object... args) throws SQLException {
+    Object[] all = new Object[args.length + 1];
+    all[0] = q.id;
+    System.arraycopy(args, 0, all, 1, args.length);
+    List<Row> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        Sql.prepare(
+            c,
+            "select "
+                + Row.COLS
+                + " from sb_message where qid = ? and "
+                + where
+                + " order by "
+                + q.orderBy()
+                + " for update",
+            all)) {
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(Row.read(rs));
+        }
+      }
+    }
+    return out;
+  }
+
+  boolean exhausted(Row r) {
+    return q.config.deadLetter().isPresent()
+        && r.receiveCount >= q.config.deadLetter().get().maxReceiveCount();
+  }
+
+  void requireDeadLetterTarget() {
+    if (q.config.deadLetter().isEmpty()) {
+      throw new QueueException(
+          ErrorCode.CONFLICT, "queue '" + q.name + "' has no dead-letter target");
+    }
+  }
+
+  /**
+   * Moves a row to the dead-letter target as its newest message. If the target is gone, the message
+   * stays where it was (available), so nothing is lost.
+   */
+  void deadLetter(Row r) throws SQLException {
+    counters.add(Counters.DEAD_LETTERED, 1);
+    remember(r, MessageState.DEAD_LETTERED);
+    Q target = findQueue(c, q.config.deadLetter().get().target());
+    if (target == null) {
+      Sql.update(
+          c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
+      return;
+    }
+    Sql.update(
+        c,
+        "update sb_message m set qid = ?, seq = v.n, arrival = v.n, leased = false,"
+            + " visible_at = 0, expires_at = ?, lease_epoch = m.lease_epoch + 1, dl_source = ?"
+            + ", idx = ? from (select nextval('sb_seq') n) v where serial = ?",
+        target.id,
+        now + target.config.retention().toMillis(),
+        q.name,
+        tokens(r, target),
+        r.serial);
+  }
+
+  /**
+   * Moves a row to {@code target}'s back as a redriven message: receive count reset, no longer
+   * marked as dead-lettered.
+   */
+  void redriveTo(Row r, Q target) throws SQLException {
+    Sql.update(
+        c,
+        "update sb_message set qid = ?, seq = ?, leased = false, visible_at = 0, expires_at = ?,"
+            + " lease_epoch = lease_epoch + 1, dl_source = null, receive_count = 0,"
+            + " arrival = nextval('sb_seq'), idx = ? where serial = ?",
+        target.id,
+        backSeq(target),
+        now + target.config.retention().toMillis(),
+        tokens(r, target),
+        r.serial);
+  }
+
+  /**
+   * A sequence number behind everything in {@code target}: the newest in FIFO, the lowest in LIFO.
+   */
+  long backSeq(Q target) throws SQLException {
+    String sql =
+        target.config.order() == Order.FIFO || target.grouped
+            ? "select nextval('sb_seq')"
+            : "update sb_queue set back_seq = back_seq - 1 where id = "
+                + target.id
+                + " returning back_seq";
+    try (PreparedStatement ps = c.prepareStatement(sql);
+        ResultSet rs = ps.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The row's index tokens as {@code target} indexes them. */
+  java.sql.Array tokens(Row r, Q target) throws SQLException {
+    String[] t = Pushdown.tokens(r.attributes(), target.config.indexedAttributes());
+    return t == null ? null : c.createArrayOf("text", t);
+  }
+
+  /** Keeps a message that left the queue readable by id while the queue keeps history. */
+  void remember(Row r, MessageState state) throws SQLException {
+    if (q.config.historyRetention().isZero()) {
+      return;
+    }
+    Sql.update(
+        c,
+        "insert into sb_history (qid, serial, state, until, seq, priority, sent_at,"
+            + " first_received_at, receive_count, expires_at, group_id, dedup_id, dl_source, body,"
+            + " attrs) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " on conflict (qid, serial) do update set state = excluded.state,"
+            + " until = excluded.until",
+        q.id,
+        r.serial,
+        state.name(),
+        now + q.config.historyRetention().toMillis(),
+        r.seq,
+        r.priority,
+        r.sentAt,
+        r.firstReceivedAt,
+        r.receiveCount,
+        r.expiresAt,
+        r.groupId,
+        r.dedupId,
+        r.dlSource,
+        r.body,
+        r.attrBytes());
+  }
+
+  // ---- lookups ---------------------------------------------------------------------------
+
+  Row find(long serial) throws SQLException {
+    if (serial == 0) {
+      return null;
+    }
+    try (PreparedStatement ps =
+        Sql.prepare(
+            c,
+            "select " + Row.COLS + " from sb_message where serial = ? and qid = ? for update",
+            serial,
+            q.id)) {
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Row.read(rs) : null;
+      }
+    }
+  }
+
+  Row require(long serial, String id) throws SQLException {
+    Row r = find(serial);
+    if (r == null) {
+      throw EngineSupport.messageNotFound(q.name, id);
+    }
+    return r;
+  }
+
+  /**
+   * The leased row a receipt names. With {@code strict}, a message gone or no longer in flight is
+   * an error; otherwise (ack) null means "already gone".
+   */
+  Row leased(String receipt, boolean strict) throws SQLException {
+    long[] h = EngineSupport.decodeReceipt(q.receiptKey, receipt, q.name);
+    Row r = find(h[0]);
+    if (r == null) {
+      if (strict) {
+        throw new QueueException(
+            ErrorCode.MESSAGE_NOT_FOUND,
+            "the message of this receipt is no longer in queue '" + q.name + "'");
+      }
+      return null;
+    }
+    if (r.leaseEpoch != (int) h[1]) {
+      throw new QueueException(
+          ErrorCode.RECEIPT_STALE,
+          "receipt is stale: message '"
+              + idOf(r.serial)
+              + "' was received again, or dead-lettered and brought back, since this receipt was"
+              + " issued");
+    }
+    if (strict && !r.inFlight(now)) {
+      throw new QueueException(
+          ErrorCode.MESSAGE_NOT_IN_FLIGHT,
+          "message '"
+              + idOf(r.serial)
+              + "' is not in flight (its lease ran out); it is "
+              + state(r).wireName());
+    }
+    return r;
+  }
+
+  /** Deletes the message whose current lease {@code receipt} names; null if none is. */
+  Row deleteLeased(String receipt) throws SQLException {
+    long[] h = EngineSupport.decodeReceipt(q.receiptKey, receipt, q.name);
+    try (PreparedStatement ps =
+        Sql.prepare(
+            c,
+            "delete from sb_message where serial = ? and qid = ? and lease_epoch = ? returning "
+                + Row.COLS,
+            h[0],
+            q.id,
+            (int) h[1])) {
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Row.read(rs) : null;
+      }
+    }
+  }
+
+  String idOf(long serial) {
+    return new UUID(idPrefix, serial).toString();
+  }
+
+  MessageState state(Row r) {
+    if (r.visibleAt > now) {
+      return r.leased ? MessageState.IN_FLIGHT : MessageState.DELAYED;
+    }
+    return MessageState.AVAILABLE;
+  }
+
+  Message view(Row r, String receipt) {
+    MessageState state = state(r);
+    boolean timed = state != MessageState.AVAILABLE;
+    return view(r, receipt, state, timed);
+  }
+
+  Message view(Row r, String receipt, MessageState state, boolean timed) {
+    return new Message(
+        idOf(r.serial),
+        r.bodyText(),
+        r.attributes(),
+        r.priority,
+        Optional.ofNullable(r.groupId),
+        Optional.ofNullable(r.dedupId),
+        r.seq,
+        state,
+        Instant.ofEpochMilli(r.sentAt),
+        r.firstReceivedAt == 0
+            ? Optional.empty()
+            : Optional.of(Instant.ofEpochMilli(r.firstReceivedAt)),
+        r.receiveCount,
+        timed ? Optional.of(Instant.ofEpochMilli(r.visibleAt)) : Optional.empty(),
+        Instant.ofEpochMilli(r.expiresAt),
+        Optional.ofNullable(receipt),
+        Optional.ofNullable(r.dlSource));
+  }
+}

@@ -1,0 +1,567 @@
+package io.switchboard.storage.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.EngineSupport;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SendResult;
+import io.switchboard.time.Clock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/**
+ * A {@link QueueEngine} whose source of truth is a PostgreSQL database, so any number of servers
+ * can serve the same queues. Every operation is one short transaction; receives claim with {@code
+ * FOR UPDATE SKIP LOCKED} (see {@link Taker}), so no message is leased to two consumers at once
+ * whichever servers they talk to. Timers need no in-memory state: every operation on a queue first
+ * fires what fell due, and a housekeeping task does the same for idle queues and cleans up in
+ * bounded batches. The schema is created and migrated on start ({@link Schema}).
+ *
+ * <p>What is per server rather than shared: blocked receivers wait on their own server (woken
+ * across servers by {@code LISTEN/NOTIFY}, see {@link Wakeups}) and {@code waitingReceivers} in
+ * stats counts this server's only.
+ */
+public final class PostgresQueueEngine implements QueueEngine {
+
+  private final Sql sql;
+  private final Clock clock;
+  private final int maxQueues;
+  private final long idPrefix;
+  private final HikariDataSource owned;
+  private final DataSource ds;
+  private final Wakeups wakeups;
+  private final long pollMillis;
+  private final ScheduledExecutorService housekeeping;
+  private final Redrives redrives;
+  private final MessageOps ops = new MessageOps(this);
+  private final QueueOps queues;
+  private final WaitLines lines = new WaitLines();
+  private volatile boolean closed;
+
+  private PostgresQueueEngine(Builder b) {
+    this.clock = b.clock;
+    this.maxQueues = b.maxQueues;
+    this.pollMillis = b.pollInterval.toMillis();
+    if (b.dataSource != null) {
+      this.ds = b.dataSource;
+      this.owned = null;
+    } else {
+      HikariConfig hc = new HikariConfig();
+      hc.setJdbcUrl(b.url);
+      hc.setUsername(b.user);
+      hc.setPassword(b.password);
+      hc.setMaximumPoolSize(b.poolSize);
+      hc.setConnectionTimeout(b.connectTimeout.toMillis());
+      hc.setInitializationFailTimeout(-1);
+      hc.setPoolName("switchboard-pg");
+      this.owned = new HikariDataSource(hc);
+      this.ds = owned;
+    }
+    this.sql = new Sql(ds);
+    try {
+      this.idPrefix = Schema.migrate(ds);
+    } catch (RuntimeException e) {
+      if (owned != null) {
+        owned.close();
+      }
+      throw e;
+    }
+    this.redrives = new Redrives(this);
+    this.queues = new QueueOps(this, maxQueues);
+    this.wakeups = new Wakeups(this::listenConnection, b.notify);
+    if (b.clock instanceof io.switchboard.time.ManualClock) {
+      clock.onAdvance(this::tick);
+      this.housekeeping = null;
+    } else {
+      this.housekeeping =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> Thread.ofPlatform().daemon().name("switchboard-pg-housekeeping").unstarted(r));
+      long every = b.housekeepingInterval.toMillis();
+      housekeeping.scheduleWithFixedDelay(this::tickQuietly, every, every, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private Connection listenConnection() {
+    try {
+      return ds.getConnection();
+    } catch (SQLException e) {
+      throw Sql.translate(e, "listening for notifications");
+    }
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  Sql sql() {
+    return sql;
+  }
+
+  long idPrefix() {
+    return idPrefix;
+  }
+
+  Wakeups wakeups() {
+    return wakeups;
+  }
+
+  // ---- the operation frame ---------------------------------------------------------------
+
+  /** Work on one locked-in-transaction queue. */
+  @FunctionalInterface
+  interface QueueWork<T> {
+    T run(Op op) throws SQLException;
+  }
+
+  /** One operation on a queue: read the queue, fire due timers, act, write counters, commit. */
+  <T> T run(String queue, String what, QueueWork<T> work) {
+    open();
+    return sql.tx(
+        what,
+        c -> {
+          Op op = Op.begin(c, queue, clock.millis(), idPrefix);
+          T result = work.run(op);
+          op.finish();
+          return result;
+        });
+  }
+
+  private void open() {
+    if (closed) {
+      throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
+    }
+  }
+
+  /** Fires due timers of every queue, moves redrives on, and cleans up; a bounded batch each. */
+  void tick() {
+    if (closed) {
+      return;
+    }
+    List<String> names = new ArrayList<>();
+    sql.tx(
+        "housekeeping",
+        c -> {
+          long now = clock.millis();
+          Sql.update(
+              c,
+              "delete from sb_dedup where ctid in (select ctid from sb_dedup where until <= ?"
+                  + " limit 1000)",
+              now);
+          Sql.update(
+              c,
+              "delete from sb_history where ctid in (select ctid from sb_history where until <= ?"
+                  + " limit 1000)",
+              now);
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "select distinct q.name from sb_queue q join sb_message m on m.qid = q.id"
+                      + " where (m.leased and m.visible_at <= ?) or m.expires_at <= ?"); ) {
+            ps.setLong(1, now);
+            ps.setLong(2, now);
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                names.add(rs.getString(1));
+              }
+            }
+          }
+          return null;
+        });
+    for (String name : names) {
+      try {
+        run(name, "firing timers", op -> null);
+      } catch (QueueException gone) {
+        // deleted meanwhile
+      }
+    }
+    redrives.progress();
+    wakeups.wakeLocal();
+  }
+
+  private void tickQuietly() {
+    try {
+      tick();
+    } catch (RuntimeException e) {
+      // the database is away; the next tick tries again
+    }
+  }
+
+  // ---- queues (see QueueOps) ---------------------------------------------------------------
+
+  @Override
+  public QueueInfo createQueue(String name, QueueConfig config) {
+    open();
+    return queues.createQueue(name, config);
+  }
+
+  @Override
+  public QueueInfo updateQueue(String name, QueueConfig config) {
+    open();
+    return queues.updateQueue(name, config);
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    open();
+    queues.deleteQueue(name);
+  }
+
+  @Override
+  public QueueInfo queue(String name) {
+    open();
+    return queues.queue(name);
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix) {
+    open();
+    return queues.listQueues(prefix);
+  }
+
+  // ---- send and receive ------------------------------------------------------------------
+
+  @Override
+  public SendResult send(String queue, NewMessage message) {
+    Objects.requireNonNull(message, "message");
+    return Sender.send(this, queue, List.of(message), -1).get(0);
+  }
+
+  @Override
+  public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
+    Objects.requireNonNull(messages, "messages");
+    if (messages.isEmpty() || messages.size() > ReceiveRequest.MAX_MESSAGES) {
+      throw new QueueException(
+          messages.isEmpty() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.BATCH_TOO_LARGE,
+          "a send batch must hold 1..1000 messages, got " + messages.size());
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      if (messages.get(i) == null) {
+        throw EngineSupport.invalid("messages[" + i + "] is null");
+      }
+    }
+    return Sender.send(this, queue, messages, 0);
+  }
+
+  @Override
+  public List<Message> receive(String queue, ReceiveRequest request) {
+    Objects.requireNonNull(request, "request");
+    long[] waitMillis = {0};
+    long seen = wakeups.generation();
+    List<Message> got =
+        run(
+            queue,
+            "receiving from '" + queue + "'",
+            op -> {
+              waitMillis[0] = request.waitTime().orElse(op.q.config().receiveWait()).toMillis();
+              return take(op, request);
+            });
+    if (!got.isEmpty() || waitMillis[0] == 0) {
+      return got;
+    }
+    long deadline = clock.millis() + waitMillis[0];
+    WaitLines.Waiter w = new WaitLines.Waiter(request);
+    lines.add(queue, w);
+    while (true) {
+      if (w.done()) {
+        return w.result();
+      }
+      long park = clock.parkNanosUntil(deadline);
+      if (park == 0 || closed || Thread.currentThread().isInterrupted()) {
+        return lines.abandon(queue, w) ? List.of() : w.result();
+      }
+      try {
+        wakeups.await(seen, Math.min(pollMillis, Math.max(1, park / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        continue;
+      }
+      seen = wakeups.generation();
+      if (!closed && !w.done()) {
+        lines.serve(queue, this::takeNow);
+      }
+    }
+  }
+
+  /** A receive that does not wait, as a waiter's turn. */
+  private List<Message> takeNow(String queue, ReceiveRequest request) {
+    return run(queue, "receiving from '" + queue + "'", op -> take(op, request));
+  }
+
+  /**
+   * After a change on this server that can make messages eligible in {@code queue}: serve this
+   * server's waiters on it now, and tell the other servers.
+   */
+  void changed(String queue) {
+    if (lines.size(queue) > 0) {
+      try {
+        lines.serve(queue, this::takeNow);
+      } catch (RuntimeException e) {
+        // the change itself is committed; waiters look again on their own
+      }
+    }
+    wakeups.changed(queue);
+  }
+
+  private static List<Message> take(Op op, ReceiveRequest request) throws SQLException {
+    long visibility =
+        request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
+    return Taker.take(op, request.maxMessages(), request.filter().orElse(null), visibility);
+  }
+
+  // ---- operations on one message (see MessageOps) ---------------------------------------
+
+  @Override
+  public void ack(String queue, String receipt) {
+    ops.ack(queue, receipt);
+  }
+
+  @Override
+  public void release(String queue, String receipt, Duration delay, boolean toBack) {
+    ops.release(queue, receipt, delay, toBack);
+  }
+
+  @Override
+  public Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    return ops.extend(queue, receipt, visibilityTimeout);
+  }
+
+  @Override
+  public void fail(String queue, String receipt) {
+    ops.fail(queue, receipt);
+  }
+
+  @Override
+  public void deadLetter(String queue, String receipt) {
+    ops.deadLetter(queue, receipt);
+  }
+
+  @Override
+  public void deadLetterById(String queue, String id) {
+    ops.deadLetterById(queue, id);
+  }
+
+  @Override
+  public Message update(String queue, String id, MessageUpdate update) {
+    return ops.update(queue, id, update);
+  }
+
+  @Override
+  public Message touch(String queue, String id) {
+    return ops.touch(queue, id);
+  }
+
+  @Override
+  public void remove(String queue, String id) {
+    ops.remove(queue, id);
+  }
+
+  @Override
+  public Message get(String queue, String id) {
+    return ops.get(queue, id);
+  }
+
+  @Override
+  public Page browse(String queue, BrowseRequest request) {
+    Objects.requireNonNull(request, "request");
+    return run(queue, "browsing '" + queue + "'", op -> Browse.page(op, request));
+  }
+
+  @Override
+  public long purge(String queue) {
+    return run(
+        queue,
+        "purging '" + queue + "'",
+        op -> {
+          int n = Sql.update(op.c, "delete from sb_message where qid = ?", op.q.id());
+          op.counters.add(Counters.REMOVED, n);
+          return (long) n;
+        });
+  }
+
+  @Override
+  public QueueStats stats(String queue) {
+    int waiters = lines.size(queue);
+    return run(queue, "reading stats of '" + queue + "'", op -> Browse.stats(op, waiters));
+  }
+
+  // ---- redrive ---------------------------------------------------------------------------
+
+  @Override
+  public RedriveTask startRedrive(String source, RedriveRequest request) {
+    Objects.requireNonNull(request, "request");
+    open();
+    RedriveTask t = redrives.start(source, request);
+    wakeups.wakeLocal(); // messages went to their source queues
+    return t;
+  }
+
+  @Override
+  public List<RedriveTask> redriveTasks(String source) {
+    open();
+    return redrives.list(source);
+  }
+
+  @Override
+  public RedriveTask cancelRedrive(String taskId) {
+    open();
+    return redrives.cancel(taskId);
+  }
+
+  @Override
+  public Message restore(String deadLetterQueue, String id) {
+    Message m = redrives.restore(deadLetterQueue, id);
+    wakeups.wakeLocal(); // the message went back to its source queue
+    return m;
+  }
+
+  // ---- identity and lifecycle ------------------------------------------------------------
+
+  /** The serial an id carries, or 0 when the id was not issued over this database. */
+  long serialOf(String id) {
+    if (id == null || id.length() != 36) {
+      return 0;
+    }
+    try {
+      UUID uuid = UUID.fromString(id);
+      return uuid.getMostSignificantBits() == idPrefix ? uuid.getLeastSignificantBits() : 0;
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (housekeeping != null) {
+      housekeeping.shutdownNow();
+    }
+    lines.releaseAll();
+    wakeups.close();
+    if (owned != null) {
+      owned.close();
+    }
+  }
+
+  /** Builds a {@link PostgresQueueEngine}: a JDBC URL with credentials, or a data source. */
+  public static final class Builder {
+    private String url;
+    private String user;
+    private String password;
+    private DataSource dataSource;
+    private Clock clock = Clock.system();
+    private int maxQueues = 10_000;
+    private int poolSize = 16;
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration pollInterval = Duration.ofMillis(250);
+    private Duration housekeepingInterval = Duration.ofMillis(200);
+    private boolean notify = true;
+
+    private Builder() {}
+
+    /** A JDBC URL such as {@code jdbc:postgresql://db:5432/switchboard}; the engine owns a pool. */
+    public Builder url(String url, String user, String password) {
+      this.url = Objects.requireNonNull(url, "url");
+      this.user = user;
+      this.password = password;
+      return this;
+    }
+
+    /** A data source the caller owns (and closes); the engine takes connections from it. */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Builder maxQueues(int maxQueues) {
+      if (maxQueues < 1 || maxQueues > 1_000_000) {
+        throw EngineSupport.invalid("maxQueues must be 1..1000000, got " + maxQueues);
+      }
+      this.maxQueues = maxQueues;
+      return this;
+    }
+
+    /** Connections in the engine's own pool; 1..1000, default 16. */
+    public Builder poolSize(int poolSize) {
+      if (poolSize < 1 || poolSize > 1000) {
+        throw EngineSupport.invalid("poolSize must be 1..1000, got " + poolSize);
+      }
+      this.poolSize = poolSize;
+      return this;
+    }
+
+    /** How long to wait for a connection before answering "unavailable"; default 5 s. */
+    public Builder connectTimeout(Duration connectTimeout) {
+      EngineSupport.checkRange(
+          "connectTimeout", connectTimeout, Duration.ofMillis(250), Duration.ofMinutes(5));
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    /** How often a blocked receive looks again without a notification; default 250 ms. */
+    public Builder pollInterval(Duration pollInterval) {
+      EngineSupport.checkRange(
+          "pollInterval", pollInterval, Duration.ofMillis(1), Duration.ofSeconds(20));
+      this.pollInterval = pollInterval;
+      return this;
+    }
+
+    /** How often timers of idle queues fire and cleanup runs on the system clock; 200 ms. */
+    public Builder housekeepingInterval(Duration interval) {
+      EngineSupport.checkRange(
+          "housekeepingInterval", interval, Duration.ofMillis(1), Duration.ofMinutes(1));
+      this.housekeepingInterval = interval;
+      return this;
+    }
+
+    /**
+     * Whether to use {@code LISTEN/NOTIFY} to wake long polls across servers (default on). Turn it
+     * off behind a transaction-mode pooler; long polls then rely on polling alone.
+     */
+    public Builder notifications(boolean notify) {
+      this.notify = notify;
+      return this;
+    }
+
+    public PostgresQueueEngine build() {
+      if (url == null && dataSource == null) {
+        throw EngineSupport.invalid("a PostgreSQL engine needs a JDBC URL or a data source");
+      }
+      return new PostgresQueueEngine(this);
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.DedupScope;
+import io.switchboard.queue.EngineSupport;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Creating, reconfiguring, listing and deleting queues. Creation serializes on an advisory lock, so
+ * the queue limit holds across servers; the rules and messages are the core engine's.
+ */
+final class QueueOps {
+
+  private final PostgresQueueEngine engine;
+  private final int maxQueues;
+
+  QueueOps(PostgresQueueEngine engine, int maxQueues) {
+    this.engine = engine;
+    this.maxQueues = maxQueues;
+  }
+
+  QueueInfo createQueue(String name, QueueConfig config) {
+    EngineSupport.checkQueueName(name, "name");
+    Objects.requireNonNull(config, "config");
+    return engine
+        .sql()
+        .tx(
+            "creating queue '" + name + "'",
+            c -> {
+              Sql.execute(c, "select pg_advisory_xact_lock(?, ?)", 0x5342, 0);
+              checkConfig(c, name, config);
+              Op.Q existing = Op.findQueue(c, name);
+              if (existing != null) {
+                if (existing.config().equals(config)) {
+                  return existing.info();
+                }
+                throw new QueueException(
+                    ErrorCode.QUEUE_ALREADY_EXISTS,
+                    "queue '" + name + "' exists with a different configuration");
+              }
+              if (Sql.queryLong(c, "select count(*) from sb_queue") >= maxQueues) {
+                throw new QueueException(
+                    ErrorCode.TOO_MANY_QUEUES,
+                    "the engine holds its maximum of " + maxQueues + " queues; delete one first");
+              }
+              Sql.update(
+                  c,
+                  "insert into sb_queue (name, grouped, config, created_at, receipt_key)"
+                      + " values (?, ?, ?, ?, ?)",
+                  name,
+                  EngineSupport.isGrouped(name),
+                  Codecs.encodeConfig(config),
+                  engine.clock().millis(),
+                  java.util.concurrent.ThreadLocalRandom.current().nextLong());
+              return Op.findQueue(c, name).info();
+            });
+  }
+
+  private static void checkConfig(Connection c, String name, QueueConfig config)
+      throws SQLException {
+    boolean grouped = EngineSupport.isGrouped(name);
+    if (grouped && config.order() != Order.FIFO) {
+      throw EngineSupport.invalid(
+          "order must be fifo on grouped queue '"
+              + name
+              + "' (order within a group is fixed), got lifo");
+    }
+    if (!grouped && config.dedupScope() == DedupScope.GROUP) {
+      throw EngineSupport.invalid(
+          "dedupScope=group needs a grouped queue (name ending .fifo), got '" + name + "'");
+    }
+    if (config.deadLetter().isPresent()) {
+      String target = config.deadLetter().get().target();
+      if (target.equals(name)) {
+        throw EngineSupport.invalid(
+            "deadLetter.target must be another queue, got '" + name + "' itself");
+      }
+      Op.Q t = Op.findQueue(c, target);
+      if (t == null) {
+        throw new QueueException(
+            ErrorCode.QUEUE_NOT_FOUND,
+            "deadLetter.target '" + target + "' does not exist; create it first");
+      }
+      if (t.grouped() != grouped) {
+        throw EngineSupport.invalid(
+            "deadLetter.target of a "
+                + (grouped ? "grouped" : "standard")
+                + " queue must be "
+                + (grouped ? "grouped (.fifo)" : "standard")
+                + ", got '"
+                + target
+                + "'");
+      }
+    }
+  }
+
+  QueueInfo updateQueue(String name, QueueConfig config) {
+    Objects.requireNonNull(config, "config");
+    QueueInfo info =
+        engine
+            .sql()
+            .tx(
+                "updating queue '" + name + "'",
+                c -> {
+                  checkConfig(c, name, config);
+                  Op.Q q = Op.requireQueue(c, name);
+                  Sql.update(
+                      c,
+                      "update sb_queue set config = ? where id = ?",
+                      Codecs.encodeConfig(config),
+                      q.id());
+                  if (!q.config().indexedAttributes().equals(config.indexedAttributes())) {
+                    reindex(c, q, config);
+                  }
+                  return new QueueInfo(name, q.grouped(), config, q.createdAt());
+                });
+    engine.wakeups().wakeLocal();
+    return info;
+  }
+
+  /** Recomputes every message's index tokens after the queue's indexed attributes changed. */
+  private void reindex(Connection c, Op.Q q, QueueConfig config) throws SQLException {
+    Op.Q next = new Op.Q(q.id(), q.name(), q.grouped(), config, q.createdAt(), q.receiptKey());
+    Op op = new Op(c, engine.clock().millis(), q, engine.idPrefix());
+    List<Row> rows = op.rows("true");
+    for (Row r : rows) {
+      Sql.update(c, "update sb_message set idx = ? where serial = ?", op.tokens(r, next), r.serial);
+    }
+  }
+
+  void deleteQueue(String name) {
+    engine
+        .sql()
+        .tx(
+            "deleting queue '" + name + "'",
+            c -> {
+              Op.Q q = Op.requireQueue(c, name);
+              for (String table : List.of("sb_message", "sb_dedup", "sb_history", "sb_counter")) {
+                Sql.update(c, "delete from " + table + " where qid = ?", q.id());
+              }
+              Sql.update(c, "delete from sb_queue where id = ?", q.id());
+              Sql.update(
+                  c,
+                  "update sb_redrive set status = 'FAILED', failure = ? where source = ? and status"
+                      + " = 'RUNNING'",
+                  "source queue '" + name + "' was deleted",
+                  name);
+              return null;
+            });
+    engine.changed(name);
+  }
+
+  QueueInfo queue(String name) {
+    return engine.sql().tx("reading queue '" + name + "'", c -> Op.requireQueue(c, name).info());
+  }
+
+  List<QueueInfo> listQueues(String prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    List<QueueInfo> out =
+        engine
+            .sql()
+            .tx(
+                "listing queues",
+                c -> {
+                  List<QueueInfo> all = new ArrayList<>();
+                  try (PreparedStatement ps =
+                          c.prepareStatement("select " + Op.QUEUE_COLS + " from sb_queue");
+                      ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                      Op.Q q = Op.readQueue(rs);
+                      if (q.name().startsWith(prefix)) {
+                        all.add(q.info());
+                      }
+                    }
+                  }
+                  return all;
+                });
+    out.sort(Comparator.comparing(QueueInfo::name));
+    return out;
+  }
+}

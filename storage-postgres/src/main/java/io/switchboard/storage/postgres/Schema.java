@@ -1,0 +1,135 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * The engine's tables, created and migrated on start. Each migration runs once, in order, in its
+ * own transaction, recorded in {@code sb_schema_version}; servers starting together serialize on an
+ * advisory lock. A database whose schema is newer than this build knows is refused, so an old
+ * server never writes to a layout it does not understand.
+ *
+ * <p>Bloat control is part of the layout: {@code sb_message} leaves room on each page (fillfactor
+ * 70) so lease updates can be HOT updates, and the ordering indexes hold no lease column.
+ */
+final class Schema {
+
+  /** The newest schema version this build knows. */
+  static final int VERSION = 2;
+
+  private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
+
+  private static final List<String> V1 =
+      List.of(
+          "create table sb_meta (key text primary key, value text not null)",
+          "create table sb_queue (id bigserial primary key, name text not null unique,"
+              + " grouped boolean not null, config text not null, created_at bigint not null,"
+              + " receipt_key bigint not null, back_seq bigint not null default 0)",
+          "create table sb_counter (qid bigint not null, slot int not null,"
+              + " sent bigint not null default 0, duplicates bigint not null default 0,"
+              + " received bigint not null default 0, acked bigint not null default 0,"
+              + " released bigint not null default 0, failed bigint not null default 0,"
+              + " expired bigint not null default 0, shed bigint not null default 0,"
+              + " dead_lettered bigint not null default 0, removed bigint not null default 0,"
+              + " primary key (qid, slot)) with (fillfactor = 50)",
+          "create sequence sb_seq",
+          "create table sb_message (serial bigint primary key, qid bigint not null,"
+              + " seq bigint not null, priority int not null, leased boolean not null default"
+              + " false, visible_at bigint not null default 0, expires_at bigint not null,"
+              + " lease_epoch int not null default 0, leased_at bigint not null default 0,"
+              + " receive_count int not null default 0, first_received_at bigint not null"
+              + " default 0, sent_at bigint not null, group_id text, dedup_id text, dl_source"
+              + " text, body bytea not null, attrs bytea, arrival bigint not null)"
+              + " with (fillfactor = 70)",
+          "create index sb_message_fifo on sb_message (qid, priority desc, seq)",
+          "create index sb_message_lifo on sb_message (qid, priority desc, seq desc)",
+          "create index sb_message_due on sb_message (qid, visible_at) where leased",
+          "create index sb_message_expiry on sb_message (qid, expires_at)",
+          "create index sb_message_group on sb_message (qid, group_id, seq)"
+              + " where group_id is not null",
+          "create table sb_dedup (qid bigint not null, key text not null, serial bigint not null,"
+              + " seq bigint not null, until bigint not null, primary key (qid, key))",
+          "create index sb_dedup_until on sb_dedup (until)",
+          "create table sb_history (qid bigint not null, serial bigint not null, state text not"
+              + " null, until bigint not null, seq bigint not null, priority int not null,"
+              + " sent_at bigint not null, first_received_at bigint not null, receive_count int"
+              + " not null, expires_at bigint not null, group_id text, dedup_id text, dl_source"
+              + " text, body bytea not null, attrs bytea, primary key (qid, serial))",
+          "create index sb_history_until on sb_history (until)",
+          "create table sb_redrive (id text primary key, created bigserial, source text not null,"
+              + " destination text, max_per_second int, status text not null, moved bigint not"
+              + " null, to_move bigint not null, started_at bigint not null, failure text,"
+              + " serials bigint[] not null, next int not null default 0)",
+          "create index sb_redrive_source on sb_redrive (source, created)");
+
+  /** Version 2: indexed attributes as tokens under a GIN index, for filtered receive. */
+  private static final List<String> V2 =
+      List.of(
+          "alter table sb_message add column idx text[]",
+          "create index sb_message_idx on sb_message using gin (idx) where idx is not null");
+
+  private Schema() {}
+
+  /** Creates or migrates the schema; returns the database's id prefix for message ids. */
+  static long migrate(DataSource ds) {
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("select pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+        s.execute(
+            "create table if not exists sb_schema_version (version int primary key,"
+                + " applied_at timestamptz not null default now())");
+        int current = 0;
+        try (ResultSet rs =
+            s.executeQuery("select coalesce(max(version), 0) from sb_schema_version")) {
+          rs.next();
+          current = rs.getInt(1);
+        }
+        if (current > VERSION) {
+          throw new QueueException(
+              ErrorCode.UNAVAILABLE,
+              "the database schema is version "
+                  + current
+                  + ", newer than this server knows (at most "
+                  + VERSION
+                  + "); upgrade the server, or point it at another database");
+        }
+        if (current < 1) {
+          for (String ddl : V1) {
+            s.execute(ddl);
+          }
+          s.execute(
+              "insert into sb_meta values ('id_prefix', '"
+                  + UUID.randomUUID().getMostSignificantBits()
+                  + "')");
+          s.execute("insert into sb_schema_version (version) values (1)");
+        }
+        if (current < 2) {
+          for (String ddl : V2) {
+            s.execute(ddl);
+          }
+          s.execute("insert into sb_schema_version (version) values (2)");
+        }
+        long prefix;
+        try (ResultSet rs = s.executeQuery("select value from sb_meta where key = 'id_prefix'")) {
+          rs.next();
+          prefix = Long.parseLong(rs.getString(1));
+        }
+        c.commit();
+        return prefix;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw Sql.translate(e, "preparing the schema");
+    }
+  }
+}
