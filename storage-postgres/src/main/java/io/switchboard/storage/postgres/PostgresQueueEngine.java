@@ -117,7 +117,8 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
   }
 
-  Clock clock() {
+  @Override
+  public Clock clock() {
     return clock;
   }
 
