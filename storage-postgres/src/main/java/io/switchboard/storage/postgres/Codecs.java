@@ -11,6 +11,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,11 +21,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * How queue configurations and message attributes are stored: a configuration as one line of {@code
- * key=value} pairs (readable in {@code psql}), attributes as a compact binary map.
+ * key=value} pairs (readable in {@code psql}), attributes as a compact binary map. The queue's
+ * metadata (SQS tags, policy, permissions) is the last pair, {@code meta=k=v&k=v} with keys and
+ * values URL-encoded, since they may hold any character.
  */
 final class Codecs {
 
@@ -50,6 +57,11 @@ final class Codecs {
     s.append(";dedupScope=").append(c.dedupScope().name());
     s.append(";history=").append(c.historyRetention().toMillis());
     s.append(";indexed=").append(String.join(",", new TreeSet<>(c.indexedAttributes())));
+    if (!c.metadata().isEmpty()) {
+      StringJoiner meta = new StringJoiner("&", ";meta=", "");
+      new TreeMap<>(c.metadata()).forEach((k, v) -> meta.add(urlEncode(k) + "=" + urlEncode(v)));
+      s.append(meta);
+    }
     return s.toString();
   }
 
@@ -79,7 +91,24 @@ final class Codecs {
     }
     String indexed = kv.getOrDefault("indexed", "");
     b.indexedAttributes(indexed.isEmpty() ? Set.of() : Set.of(indexed.split(",")));
+    String meta = kv.getOrDefault("meta", "");
+    if (!meta.isEmpty()) {
+      Map<String, String> metadata = new LinkedHashMap<>();
+      for (String pair : meta.split("&")) {
+        int eq = pair.indexOf('=');
+        metadata.put(urlDecode(pair.substring(0, eq)), urlDecode(pair.substring(eq + 1)));
+      }
+      b.metadata(metadata);
+    }
     return b.build();
+  }
+
+  private static String urlEncode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private static String urlDecode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 
   private static Duration millis(Map<String, String> kv, String key) {

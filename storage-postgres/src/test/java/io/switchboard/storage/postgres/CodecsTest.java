@@ -1,0 +1,40 @@
+package io.switchboard.storage.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.switchboard.queue.QueueConfig;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CodecsTest {
+
+  @Test
+  void metadataWithSeparatorsAndAnyCharacterSurvivesTheRoundTrip() {
+    Map<String, String> metadata =
+        Map.of(
+            "sqs.policy",
+            "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Sid\":\"a;b=c&d%20\"}]}",
+            "sqs.tag.team name",
+            "grün & blau; 100% = ok",
+            "empty",
+            "",
+            "k=;&%",
+            "+plus+");
+    QueueConfig config = QueueConfig.builder().metadata(metadata).build();
+
+    QueueConfig decoded = Codecs.decodeConfig(Codecs.encodeConfig(config));
+
+    assertEquals(metadata, decoded.metadata());
+    assertEquals(config, decoded);
+  }
+
+  @Test
+  void aConfigurationWithoutMetadataIsStoredWithoutTheMetaPair() {
+    QueueConfig config = QueueConfig.defaults();
+
+    String encoded = Codecs.encodeConfig(config);
+
+    assertEquals(false, encoded.contains("meta="), encoded);
+    assertEquals(config, Codecs.decodeConfig(encoded));
+  }
+}
