@@ -104,11 +104,12 @@ public final class SwitchboardServer implements AutoCloseable {
 
   /**
    * The router with the configured settings; on a durable server, recovered from the router store
-   * in the data directory ({@link EngineFactory#routerJournal}).
+   * in the data directory ({@link EngineFactory#routerJournal}). A server over PostgreSQL keeps no
+   * local state, so its router is in memory (docs/deploy.md).
    */
   private Router openRouter() {
     Router.Builder builder = config.routing().builder();
-    if (config.inMemory()) {
+    if (config.inMemory() || config.postgres().isPresent()) {
       return builder.build();
     }
     routerJournal = EngineFactory.routerJournal(config);
