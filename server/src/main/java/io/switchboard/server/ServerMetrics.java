@@ -81,6 +81,17 @@ final class ServerMetrics {
         .record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  /**
+   * {@code switchboard_routing_leader}: 1 while this server runs the router (always, on a server of
+   * its own; on a shared database while it is the routing leader), 0 while it forwards.
+   */
+  void routingLeader(java.util.function.BooleanSupplier leading) {
+    Gauge.builder("switchboard.routing.leader", leading, l -> l.getAsBoolean() ? 1 : 0)
+        .description("1 while this server runs the router, 0 while it forwards routing calls")
+        .strongReference(true) // the supplier lives nowhere else
+        .register(registry);
+  }
+
   /** Takes the routing figures that the next scrape shows ({@link RoutingMetrics}). */
   void routing(RoutingStats stats) {
     scrapeLock.lock();

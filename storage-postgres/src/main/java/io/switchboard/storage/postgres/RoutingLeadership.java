@@ -293,7 +293,7 @@ public final class RoutingLeadership implements AutoCloseable {
     }
     term = null;
     LOG.log(
-        System.Logger.Level.WARNING,
+        closed ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
         "this server (" + serverId + ") stops routing (epoch " + t.epoch() + "): " + why);
     onChange.run();
     t.router().close();
