@@ -37,8 +37,9 @@ import java.util.function.ToDoubleFunction;
  * <p>Names: {@code switchboard_http_requests_seconds{operation,status}}, {@code
  * switchboard_queue_messages{queue,state}}, {@code switchboard_queue_oldest_age_seconds{queue}},
  * {@code switchboard_queue_waiting_receivers{queue}}, {@code
- * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics}, plus
- * JVM and process meters.
+ * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics},
+ * {@code switchboard_routing_leader} (1 while this server runs the router), plus JVM and process
+ * meters.
  */
 final class ServerMetrics {
 
