@@ -212,6 +212,6 @@ final class RoutingForwarder implements AutoCloseable {
   @Override
   public void close() {
     endStreams();
-    client.close();
+    client.shutdownNow();
   }
 }
