@@ -126,6 +126,20 @@ final class ServerCommand implements Callable<Integer> {
   @Option(names = "--postgres-user", description = "PostgreSQL user (or SWITCHBOARD_POSTGRES_USER)")
   String postgresUser;
 
+  @Option(
+      names = "--advertise-url",
+      description =
+          "with --postgres-url: where the other servers reach this one with routing calls while"
+              + " it is the routing leader (default http://<bind>:<port>)")
+  String advertiseUrl;
+
+  @Option(
+      names = "--routing-lease",
+      description =
+          "with --postgres-url: the routing leader's lease, 1s..5m; a dead leader is replaced"
+              + " within about this long (default 5s)")
+  String routingLease;
+
   @Override
   public Integer call() throws InterruptedException {
     ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
@@ -179,6 +193,8 @@ final class ServerCommand implements Callable<Integer> {
     put(flags, "routing-contact-history", routingContactHistory);
     put(flags, "postgres-url", postgresUrl);
     put(flags, "postgres-user", postgresUser);
+    put(flags, "advertise-url", advertiseUrl);
+    put(flags, "routing-lease", routingLease);
     return flags;
   }
 

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The routing API under {@code /v1/routing} ({@code docs/api.md}, "Routing"): agents, contacts,
@@ -28,30 +29,36 @@ import java.util.Optional;
 final class RoutingApi implements AutoCloseable {
 
   private final RoutingEventStreams streams = new RoutingEventStreams(this::router);
-  private volatile Router router;
+  private volatile Supplier<Router> source = RoutingApi::starting;
+  private volatile Router owned;
 
   /** Starts serving {@code router}, which this API closes on {@link #close()}. */
   void open(Router router) {
-    this.router = router;
+    this.owned = router;
+    this.source = () -> router;
+  }
+
+  /**
+   * Serves whichever router {@code source} gives at each call (the routing leader's, which changes
+   * with the leadership and is closed by its owner); {@code source} throws when there is none.
+   */
+  void follow(Supplier<Router> source) {
+    this.source = source;
   }
 
   Router router() {
-    Router r = router;
-    if (r == null) {
-      throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
-    }
-    return r;
+    return source.get();
+  }
+
+  private static Router starting() {
+    throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
   }
 
   /** The router's statistics, if it is open. */
   Optional<RoutingStats> stats() {
-    Router r = router;
-    if (r == null) {
-      return Optional.empty();
-    }
     try {
-      return Optional.of(r.stats());
-    } catch (RoutingException closed) {
+      return Optional.of(router().stats());
+    } catch (RoutingException | QueueException | HttpError none) {
       return Optional.empty();
     }
   }
@@ -61,11 +68,19 @@ final class RoutingApi implements AutoCloseable {
     streams.close();
   }
 
-  /** Ends the event streams, then closes the router. */
+  /**
+   * Ends the event streams open now, whose router stopped serving (the leadership moved); clients
+   * reconnect with {@code Last-Event-ID} and are served by whoever routes now.
+   */
+  void endOpenStreams() {
+    streams.endOpen();
+  }
+
+  /** Ends the event streams, then closes the router this API was opened with. */
   @Override
   public void close() {
     streams.close();
-    Router r = router;
+    Router r = owned;
     if (r != null) {
       r.close();
     }

@@ -60,7 +60,18 @@ final class RoutingEventStreams implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    open.forEach(q -> q.offer(END));
+    endOpen();
+  }
+
+  /** Ends the streams open now; new ones may start. */
+  void endOpen() {
+    open.forEach(
+        q -> {
+          if (!q.offer(END)) {
+            q.clear();
+            q.offer(END);
+          }
+        });
   }
 
   private void stream(Call call, Predicate<RoutingEvent> wanted) {
@@ -77,7 +88,7 @@ final class RoutingEventStreams implements AutoCloseable {
       try (OutputStream out = call.stream("text/event-stream")) {
         write(out, ": switchboard routing events\n\n");
         long last = replay(r, out, after, wanted);
-        follow(live, out, last);
+        follow(r, live, out, last);
       } catch (IOException | UncheckedIOException clientLeft) {
         // The client went away; nothing to answer.
       }
@@ -146,7 +157,11 @@ final class RoutingEventStreams implements AutoCloseable {
     }
   }
 
-  private void follow(BlockingQueue<RoutingEvent> live, OutputStream out, long last)
+  /**
+   * Writes live events until the stream is ended, or until a keepalive finds that {@code r} is no
+   * longer the router being served (the routing leadership moved on).
+   */
+  private void follow(Router r, BlockingQueue<RoutingEvent> live, OutputStream out, long last)
       throws IOException {
     while (!closed) {
       RoutingEvent e;
@@ -160,12 +175,23 @@ final class RoutingEventStreams implements AutoCloseable {
         return;
       }
       if (e == null) {
+        if (!serving(r)) {
+          return;
+        }
         write(out, ": keepalive\n\n");
       } else if (e.id() > last) {
         write(out, frame(e));
         last = e.id();
       }
       out.flush();
+    }
+  }
+
+  private boolean serving(Router r) {
+    try {
+      return router.get() == r;
+    } catch (RuntimeException none) {
+      return false;
     }
   }
 

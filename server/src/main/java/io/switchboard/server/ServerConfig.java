@@ -3,9 +3,12 @@ package io.switchboard.server;
 import io.switchboard.server.sqs.SqsAccessKeys;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +40,10 @@ import java.util.Properties;
  *   <tr><td>postgres-url</td><td>SWITCHBOARD_POSTGRES_URL</td><td>none (embedded store)</td></tr>
  *   <tr><td>postgres-user</td><td>SWITCHBOARD_POSTGRES_USER</td><td>none</td></tr>
  *   <tr><td>postgres-password</td><td>SWITCHBOARD_POSTGRES_PASSWORD</td><td>none</td></tr>
+ *   <tr><td>advertise-url</td><td>SWITCHBOARD_ADVERTISE_URL</td><td>http://&lt;bind&gt;:&lt;port&gt;
+ *   (with postgres-url: where other servers forward routing calls)</td></tr>
+ *   <tr><td>routing-lease</td><td>SWITCHBOARD_ROUTING_LEASE</td><td>5s (with postgres-url: the
+ *   routing leader's lease, 1s..5m)</td></tr>
  * </table>
  *
  * @param port TCP port, 0..65535; 0 picks a free one (tests)
@@ -70,18 +77,33 @@ public record ServerConfig(
     RoutingSettings routing,
     Optional<Postgres> postgres) {
 
+  /** The routing leader's lease when {@code routing-lease} is not set. */
+  public static final Duration DEFAULT_ROUTING_LEASE = Duration.ofSeconds(5);
+
   /**
    * Where a PostgreSQL engine connects: a JDBC URL such as {@code
    * jdbc:postgresql://db:5432/switchboard}, and the login (prefer the environment or a config file
    * for the password: flags show in the process list). {@code toString} hides the password.
+   *
+   * @param advertiseUrl where the other servers reach this one with routing calls while it is the
+   *     routing leader; none means {@code http://<bind>:<port>} as the server listens
+   * @param routingLease how long the routing leader's lease lasts without renewal
    */
-  public record Postgres(String url, String user, String password) {
+  public record Postgres(
+      String url, String user, String password, Optional<URI> advertiseUrl, Duration routingLease) {
     public Postgres {
       Objects.requireNonNull(url, "url");
+      Objects.requireNonNull(advertiseUrl, "advertiseUrl");
+      Objects.requireNonNull(routingLease, "routingLease");
       if (!url.startsWith("jdbc:postgresql:")) {
         throw new StartupException(
             "postgres-url must be a JDBC URL starting with jdbc:postgresql:, got '" + url + "'");
       }
+    }
+
+    /** The default advertised URL and routing lease. */
+    public Postgres(String url, String user, String password) {
+      this(url, user, password, Optional.empty(), DEFAULT_ROUTING_LEASE);
     }
 
     /** The URL with any {@code password=} parameter hidden, for logs and messages. */
@@ -97,6 +119,10 @@ public record ServerConfig(
           + user
           + ", password="
           + (password == null ? "none" : "***")
+          + ", advertiseUrl="
+          + advertiseUrl.map(URI::toString).orElse("default")
+          + ", routingLease="
+          + routingLease
           + "]";
     }
   }
@@ -118,7 +144,9 @@ public record ServerConfig(
                   "sqs-access-keys",
                   "postgres-url",
                   "postgres-user",
-                  "postgres-password"),
+                  "postgres-password",
+                  "advertise-url",
+                  "routing-lease"),
               RoutingSettings.KEYS.stream())
           .toList();
 
@@ -193,13 +221,72 @@ public record ServerConfig(
         integer(values, "shutdown-grace-seconds", 10),
         accessKeys(values),
         routing(values),
-        Optional.ofNullable(values.get("postgres-url"))
-            .map(
-                url ->
-                    new Postgres(
-                        url.value().trim(),
-                        text(values, "postgres-user", null),
-                        text(values, "postgres-password", null))));
+        postgres(values));
+  }
+
+  private static Optional<Postgres> postgres(Map<String, Sourced> values) {
+    Optional<URI> advertise = advertiseUrl(values.get("advertise-url"));
+    Duration lease = routingLease(values.get("routing-lease"));
+    return Optional.ofNullable(values.get("postgres-url"))
+        .map(
+            url ->
+                new Postgres(
+                    url.value().trim(),
+                    text(values, "postgres-user", null),
+                    text(values, "postgres-password", null),
+                    advertise,
+                    lease));
+  }
+
+  /**
+   * An absolute {@code http://} or {@code https://} URL with a host and nothing after the port
+   * (other servers append the request's path to it).
+   */
+  private static Optional<URI> advertiseUrl(Sourced v) {
+    if (v == null) {
+      return Optional.empty();
+    }
+    String text = v.value().trim();
+    URI uri = null;
+    try {
+      uri = new URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+    } catch (URISyntaxException e) {
+      // refused below
+    }
+    if (uri == null
+        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+        || uri.getHost() == null
+        || !(uri.getRawPath() == null || uri.getRawPath().isEmpty())
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null
+        || uri.getRawUserInfo() != null) {
+      throw new StartupException(
+          "advertise-url must be an absolute http:// or https:// URL with a host and an optional"
+              + " port, nothing after it (such as http://10.0.0.5:8080), got '"
+              + v.value()
+              + "' (from "
+              + v.source()
+              + ")");
+    }
+    return Optional.of(uri);
+  }
+
+  private static Duration routingLease(Sourced v) {
+    if (v == null) {
+      return DEFAULT_ROUTING_LEASE;
+    }
+    Duration d = RoutingSettings.duration(v.value());
+    if (d == null
+        || d.compareTo(Duration.ofSeconds(1)) < 0
+        || d.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new StartupException(
+          "routing-lease must be a duration of 1s..5m (such as 1500ms, 5s or 1m), got '"
+              + v.value()
+              + "' (from "
+              + v.source()
+              + ")");
+    }
+    return d;
   }
 
   private static RoutingSettings routing(Map<String, Sourced> values) {

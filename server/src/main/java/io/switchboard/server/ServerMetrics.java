@@ -37,8 +37,9 @@ import java.util.function.ToDoubleFunction;
  * <p>Names: {@code switchboard_http_requests_seconds{operation,status}}, {@code
  * switchboard_queue_messages{queue,state}}, {@code switchboard_queue_oldest_age_seconds{queue}},
  * {@code switchboard_queue_waiting_receivers{queue}}, {@code
- * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics}, plus
- * JVM and process meters.
+ * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics},
+ * {@code switchboard_routing_leader} (1 while this server runs the router), plus JVM and process
+ * meters.
  */
 final class ServerMetrics {
 
@@ -79,6 +80,17 @@ final class ServerMetrics {
                     .serviceLevelObjectives(LATENCY_BUCKETS)
                     .register(registry))
         .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * {@code switchboard_routing_leader}: 1 while this server runs the router (always, on a server of
+   * its own; on a shared database while it is the routing leader), 0 while it forwards.
+   */
+  void routingLeader(java.util.function.BooleanSupplier leading) {
+    Gauge.builder("switchboard.routing.leader", leading, l -> l.getAsBoolean() ? 1 : 0)
+        .description("1 while this server runs the router, 0 while it forwards routing calls")
+        .strongReference(true) // the supplier lives nowhere else
+        .register(registry);
   }
 
   /** Takes the routing figures that the next scrape shows ({@link RoutingMetrics}). */

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * here), and only then reports ready on {@code /health}; until then the API answers 503. {@link
  * #stop} is graceful: refuse new requests (503), let requests in flight finish, close the engine
  * (blocked long polls then answer with no messages), wait for those answers, stop listening.
+ *
+ * <p>With {@code postgres-url} the router is not this server's own: the servers on the database
+ * elect a routing leader, which runs it, and the others forward routing calls ({@link
+ * ClusterRouting}).
  */
 public final class SwitchboardServer implements AutoCloseable {
 
@@ -49,6 +54,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final RoutingApi routingApi = new RoutingApi();
   private final String openApi;
   private volatile QueueEngine engine;
+  private volatile ClusterRouting cluster;
   private RouterJournal routerJournal;
   private WebServer web;
   private boolean stopped;
@@ -61,8 +67,9 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/metrics", "metrics", false, this::metrics));
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
     all.addAll(NativeApi.routes());
-    all.addAll(routingApi.routes());
+    routingApi.routes().forEach(r -> all.add(clustered(r)));
     this.routes = List.copyOf(all);
+    metrics.routingLeader(() -> cluster == null || cluster.leading());
   }
 
   /**
@@ -81,11 +88,18 @@ public final class SwitchboardServer implements AutoCloseable {
     SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
     server.listen();
     try {
-      server.routingApi.open(server.openRouter());
-      server.engine = factory.open(config);
+      if (config.postgres().isPresent()) {
+        server.openShared(factory);
+      } else {
+        server.routingApi.open(server.openRouter());
+        server.engine = factory.open(config);
+      }
     } catch (RuntimeException e) {
       server.routingApi.close();
       server.closeRouterJournal();
+      if (server.cluster != null) {
+        server.cluster.stop();
+      }
       server.web.stop();
       throw e;
     }
@@ -100,6 +114,41 @@ public final class SwitchboardServer implements AutoCloseable {
                 : "off")
         .log("switchboard ready");
     return server;
+  }
+
+  /**
+   * Over a shared PostgreSQL database: the engine, then the routing leadership (this server routes
+   * if it wins the lease, and forwards routing calls to the leader otherwise; see {@link
+   * ClusterRouting}).
+   */
+  private void openShared(EngineFactory factory) {
+    QueueEngine shared = factory.open(config);
+    try {
+      cluster =
+          ClusterRouting.start(
+              config, ClusterRouting.defaultAdvertised(config.bind(), port()), routingApi);
+    } catch (RuntimeException e) {
+      shared.close();
+      throw e;
+    }
+    engine = shared;
+  }
+
+  /** Routing calls go through the routing leadership when there is one. */
+  private Route clustered(Route r) {
+    return new Route(
+        r.method(),
+        r.pattern(),
+        r.operation(),
+        r.engineBound(),
+        call -> {
+          ClusterRouting c = cluster;
+          if (c == null) {
+            r.endpoint().handle(call);
+          } else {
+            c.handle(call, r.endpoint());
+          }
+        });
   }
 
   /**
@@ -192,10 +241,16 @@ public final class SwitchboardServer implements AutoCloseable {
     LOG.atInfo().addKeyValue("inFlight", gate.inFlight()).log("switchboard stopping");
     gate.drain();
     routingApi.endStreams();
+    if (cluster != null) {
+      cluster.endStreams();
+    }
     Duration grace = Duration.ofSeconds(config.shutdownGraceSeconds());
     try {
       if (!gate.awaitBusy(grace)) {
         LOG.atWarn().addKeyValue("graceSeconds", grace.toSeconds()).log("requests still running");
+      }
+      if (cluster != null) {
+        cluster.stop(); // releases the routing lease: another server takes over at once
       }
       if (engine != null) {
         engine.close();
@@ -214,6 +269,30 @@ public final class SwitchboardServer implements AutoCloseable {
   @Override
   public void close() {
     stop();
+  }
+
+  /**
+   * Stops as if the process had died: no lease released, nothing more written, connections dropped.
+   * For failover tests; a real server stops with {@link #stop}.
+   */
+  synchronized void halt() {
+    if (stopped) {
+      return;
+    }
+    stopped = true;
+    gate.drain();
+    if (cluster != null) {
+      cluster.halt();
+    }
+    web.stop();
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  /** The routing leadership, with {@code postgres-url}. */
+  Optional<ClusterRouting> cluster() {
+    return Optional.ofNullable(cluster);
   }
 
   // ---- routing -----------------------------------------------------------------------------

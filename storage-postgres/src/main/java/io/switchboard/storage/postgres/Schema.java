@@ -22,7 +22,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -75,7 +75,37 @@ final class Schema {
           "alter table sb_message add column idx text[]",
           "create index sb_message_idx on sb_message using gin (idx) where idx is not null");
 
+  /**
+   * Version 3: the router's durable state and the routing leader's lease ({@link RouterLease},
+   * {@link PostgresRouterJournal}). Records are {@code RouterRecordCodec} bytes keyed by id; the
+   * counters and the reservation-id limit are one row; the lease is one row whose epoch fences
+   * every write of the router.
+   */
+  private static final List<String> V3 =
+      List.of(
+          "create table sb_router_leader (id int primary key check (id = 1), epoch bigint not"
+              + " null, holder text, url text, expires_at timestamptz not null, changed_at"
+              + " timestamptz not null default now())",
+          "insert into sb_router_leader (id, epoch, expires_at) values (1, 0, '-infinity')",
+          "create table sb_router_state (id int primary key check (id = 1), format int not null,"
+              + " agent_serial bigint not null default 0, contact_seq bigint not null default 0,"
+              + " idle_seq bigint not null default 0, reservation_seq bigint not null default 0,"
+              + " timer_seq bigint not null default 0, retire_seq bigint not null default 0,"
+              + " event_id_limit bigint not null default 0, reservation_limit bigint not null"
+              + " default 0)",
+          "insert into sb_router_state (id, format) values (1, 1)",
+          "create table sb_router_agent (id text primary key, value bytea not null)",
+          "create table sb_router_contact (id text primary key, value bytea not null)",
+          "create table sb_router_reservation (id text primary key, value bytea not null)");
+
   private Schema() {}
+
+  private static void apply(Statement s, List<String> ddl, int version) throws SQLException {
+    for (String statement : ddl) {
+      s.execute(statement);
+    }
+    s.execute("insert into sb_schema_version (version) values (" + version + ")");
+  }
 
   /** Creates or migrates the schema; returns the database's id prefix for message ids. */
   static long migrate(DataSource ds) {
@@ -116,6 +146,9 @@ final class Schema {
             s.execute(ddl);
           }
           s.execute("insert into sb_schema_version (version) values (2)");
+        }
+        if (current < 3) {
+          apply(s, V3, 3);
         }
         long prefix;
         try (ResultSet rs = s.executeQuery("select value from sb_meta where key = 'id_prefix'")) {

@@ -5,6 +5,7 @@ import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.spi.RouterCounters;
 import io.switchboard.routing.spi.RouterEntry;
 import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RouterRecordCodec;
 import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
@@ -29,7 +30,8 @@ import org.rocksdb.WriteBatch;
  * a:<agent>}, {@code c:<contact>}, {@code r:<reservation>}, plus {@code counters} and {@code
  * format}. One writer thread writes each appended batch whole and in order, in one RocksDB write
  * batch per group of appends, and durable appends share one fsync (group commit), as in {@link
- * RocksJournal}.
+ * RocksJournal}. Values are in core's {@link RouterRecordCodec} format, shared with the PostgreSQL
+ * router store.
  */
 public final class RocksRouterJournal implements RouterJournal {
 
@@ -84,11 +86,11 @@ public final class RocksRouterJournal implements RouterJournal {
     try {
       byte[] format = db.get(FORMAT_KEY);
       if (format == null) {
-        db.put(FORMAT_KEY, new Bytes.Writer(4).i(RouterCodec.FORMAT).toArray());
+        db.put(FORMAT_KEY, new Bytes.Writer(4).i(RouterRecordCodec.FORMAT).toArray());
         return;
       }
       int found = new Bytes.Reader(format).i();
-      if (found != RouterCodec.FORMAT) {
+      if (found != RouterRecordCodec.FORMAT) {
         close();
         throw new IllegalStateException(
             "routing directory "
@@ -96,7 +98,7 @@ public final class RocksRouterJournal implements RouterJournal {
                 + " holds a store of format "
                 + found
                 + "; this version of Switchboard reads format "
-                + RouterCodec.FORMAT
+                + RouterRecordCodec.FORMAT
                 + " only");
       }
     } catch (RocksDBException e) {
@@ -116,13 +118,13 @@ public final class RocksRouterJournal implements RouterJournal {
         byte[] key = it.key();
         if (key.length > 2 && key[1] == ':') {
           switch (key[0]) {
-            case 'a' -> agents.add(RouterCodec.agent(it.value()));
-            case 'c' -> contacts.add(RouterCodec.contact(it.value()));
-            case 'r' -> reservations.add(RouterCodec.reservation(it.value()));
+            case 'a' -> agents.add(RouterRecordCodec.agent(it.value()));
+            case 'c' -> contacts.add(RouterRecordCodec.contact(it.value()));
+            case 'r' -> reservations.add(RouterRecordCodec.reservation(it.value()));
             default -> throw corrupt(key);
           }
         } else if (java.util.Arrays.equals(key, COUNTERS_KEY)) {
-          counters = RouterCodec.counters(it.value());
+          counters = RouterRecordCodec.counters(it.value());
         } else if (!java.util.Arrays.equals(key, FORMAT_KEY)) {
           throw corrupt(key);
         }
@@ -143,15 +145,16 @@ public final class RocksRouterJournal implements RouterJournal {
   private static void apply(WriteBatch batch, RouterEntry entry) throws RocksDBException {
     switch (entry) {
       case RouterEntry.AgentPut p ->
-          batch.put(key('a', p.agent().id()), RouterCodec.agent(p.agent()));
+          batch.put(key('a', p.agent().id()), RouterRecordCodec.encode(p.agent()));
       case RouterEntry.AgentDelete d -> batch.delete(key('a', d.id()));
       case RouterEntry.ContactPut p ->
-          batch.put(key('c', p.contact().id()), RouterCodec.contact(p.contact()));
+          batch.put(key('c', p.contact().id()), RouterRecordCodec.encode(p.contact()));
       case RouterEntry.ContactDelete d -> batch.delete(key('c', d.id()));
       case RouterEntry.ReservationPut p ->
-          batch.put(key('r', p.reservation().id()), RouterCodec.reservation(p.reservation()));
+          batch.put(key('r', p.reservation().id()), RouterRecordCodec.encode(p.reservation()));
       case RouterEntry.ReservationDelete d -> batch.delete(key('r', d.id()));
-      case RouterEntry.CountersPut c -> batch.put(COUNTERS_KEY, RouterCodec.counters(c.counters()));
+      case RouterEntry.CountersPut c ->
+          batch.put(COUNTERS_KEY, RouterRecordCodec.encode(c.counters()));
     }
   }
 

@@ -177,13 +177,18 @@ class RocksRouterJournalTest {
     router.close();
     journal.close();
     try (org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(dir.resolve("routing").toString())) {
-      db.put("format".getBytes(), new Bytes.Writer(4).i(RouterCodec.FORMAT + 1).toArray());
+      db.put(
+          "format".getBytes(),
+          new Bytes.Writer(4).i(io.switchboard.routing.spi.RouterRecordCodec.FORMAT + 1).toArray());
     }
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
             () -> RocksRouterJournal.open(dir.resolve("routing"), Durability.sync()));
-    assertTrue(e.getMessage().contains("format " + (RouterCodec.FORMAT + 1)), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .contains("format " + (io.switchboard.routing.spi.RouterRecordCodec.FORMAT + 1)),
+        e.getMessage());
   }
 
   private static List<Contact> contacts(Router router) {

@@ -1,34 +1,37 @@
-package io.switchboard.storage.rocksdb;
+package io.switchboard.routing.spi;
 
 import io.switchboard.routing.ContactState;
 import io.switchboard.routing.Presence;
 import io.switchboard.routing.ReservationState;
-import io.switchboard.routing.spi.RouterCounters;
-import io.switchboard.routing.spi.StoredAgent;
-import io.switchboard.routing.spi.StoredContact;
-import io.switchboard.routing.spi.StoredReservation;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The binary form of a router's stored records (see {@link RocksRouterJournal}). Attribute values
- * keep their Java type (a tag byte each), so an agent recovered from the store has exactly the
- * attributes it was given.
+ * The binary form of a router's stored records, shared by the stores that keep records as bytes
+ * (RocksDB values, PostgreSQL {@code bytea} columns). Attribute values keep their Java type (a tag
+ * byte each), so an agent recovered from a store has exactly the attributes it was given. Integers
+ * are big-endian; a string is its UTF-8 length (-1 for none) and bytes.
+ *
+ * <p>The layout is {@link #FORMAT} 1; a store records the format it was written in and refuses
+ * another, so a change here needs a new format number and a migration.
  */
-final class RouterCodec {
+public final class RouterRecordCodec {
 
-  /** The router store's format; a store of another format is refused at open. */
-  static final int FORMAT = 1;
+  /** The records' format; a store of another format is refused at open. */
+  public static final int FORMAT = 1;
 
-  private RouterCodec() {}
+  private RouterRecordCodec() {}
 
-  static byte[] agent(StoredAgent a) {
-    Bytes.Writer w = new Bytes.Writer(128).s(a.id()).l(a.serial());
+  /** An agent's stored bytes. */
+  public static byte[] encode(StoredAgent a) {
+    Writer w = new Writer(128).s(a.id()).l(a.serial());
     attributes(w, a.attributes());
     w.i(a.capacity().size());
     a.capacity().forEach((channel, n) -> w.s(channel).i(n));
@@ -40,8 +43,9 @@ final class RouterCodec {
         .toArray();
   }
 
-  static StoredAgent agent(byte[] value) {
-    Bytes.Reader r = new Bytes.Reader(value);
+  /** The agent {@link #encode(StoredAgent)} wrote. */
+  public static StoredAgent agent(byte[] value) {
+    Reader r = new Reader(value);
     String id = r.s();
     long serial = r.l();
     Map<String, Object> attributes = attributes(r);
@@ -63,8 +67,9 @@ final class RouterCodec {
         r.i());
   }
 
-  static byte[] contact(StoredContact c) {
-    Bytes.Writer w = new Bytes.Writer(160).s(c.id()).s(c.channel());
+  /** A contact's stored bytes. */
+  public static byte[] encode(StoredContact c) {
+    Writer w = new Writer(160).s(c.id()).s(c.channel());
     attributes(w, c.attributes());
     w.i(c.priority()).l(c.seq()).l(c.createdAt()).i(c.steps().size());
     for (StoredContact.Step step : c.steps()) {
@@ -85,8 +90,9 @@ final class RouterCodec {
         .toArray();
   }
 
-  static StoredContact contact(byte[] value) {
-    Bytes.Reader r = new Bytes.Reader(value);
+  /** The contact {@link #encode(StoredContact)} wrote. */
+  public static StoredContact contact(byte[] value) {
+    Reader r = new Reader(value);
     String id = r.s();
     String channel = r.s();
     Map<String, Object> attributes = attributes(r);
@@ -120,8 +126,9 @@ final class RouterCodec {
         r.l());
   }
 
-  static byte[] reservation(StoredReservation v) {
-    return new Bytes.Writer(64)
+  /** A reservation's stored bytes. */
+  public static byte[] encode(StoredReservation v) {
+    return new Writer(64)
         .s(v.id())
         .l(v.seq())
         .s(v.contactId())
@@ -133,14 +140,16 @@ final class RouterCodec {
         .toArray();
   }
 
-  static StoredReservation reservation(byte[] value) {
-    Bytes.Reader r = new Bytes.Reader(value);
+  /** The reservation {@link #encode(StoredReservation)} wrote. */
+  public static StoredReservation reservation(byte[] value) {
+    Reader r = new Reader(value);
     return new StoredReservation(
         r.s(), r.l(), r.s(), r.s(), r.l(), r.l(), ReservationState.values()[r.b()], r.l());
   }
 
-  static byte[] counters(RouterCounters c) {
-    return new Bytes.Writer(56)
+  /** The counters' stored bytes. */
+  public static byte[] encode(RouterCounters c) {
+    return new Writer(56)
         .l(c.agentSerial())
         .l(c.contactSeq())
         .l(c.idleSeq())
@@ -151,12 +160,13 @@ final class RouterCodec {
         .toArray();
   }
 
-  static RouterCounters counters(byte[] value) {
-    Bytes.Reader r = new Bytes.Reader(value);
+  /** The counters {@link #encode(RouterCounters)} wrote. */
+  public static RouterCounters counters(byte[] value) {
+    Reader r = new Reader(value);
     return new RouterCounters(r.l(), r.l(), r.l(), r.l(), r.l(), r.l(), r.l());
   }
 
-  private static void attributes(Bytes.Writer w, Map<String, Object> attributes) {
+  private static void attributes(Writer w, Map<String, Object> attributes) {
     w.i(attributes.size());
     attributes.forEach(
         (name, value) -> {
@@ -183,7 +193,7 @@ final class RouterCodec {
         });
   }
 
-  private static Map<String, Object> attributes(Bytes.Reader r) {
+  private static Map<String, Object> attributes(Reader r) {
     int n = r.i();
     Map<String, Object> attributes = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
@@ -215,5 +225,96 @@ final class RouterCodec {
       attributes.put(name, value);
     }
     return Map.copyOf(attributes);
+  }
+
+  /** A growable big-endian writer. */
+  private static final class Writer {
+    private byte[] buf;
+    private int len;
+
+    Writer(int capacity) {
+      buf = new byte[Math.max(16, capacity)];
+    }
+
+    private void ensure(int n) {
+      if (len + n > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+      }
+    }
+
+    Writer b(int v) {
+      ensure(1);
+      buf[len++] = (byte) v;
+      return this;
+    }
+
+    Writer i(int v) {
+      ensure(4);
+      buf[len++] = (byte) (v >>> 24);
+      buf[len++] = (byte) (v >>> 16);
+      buf[len++] = (byte) (v >>> 8);
+      buf[len++] = (byte) v;
+      return this;
+    }
+
+    Writer l(long v) {
+      i((int) (v >>> 32));
+      return i((int) v);
+    }
+
+    /** A string, or null (length -1). */
+    Writer s(String v) {
+      if (v == null) {
+        return i(-1);
+      }
+      byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
+      i(bytes.length);
+      ensure(bytes.length);
+      System.arraycopy(bytes, 0, buf, len, bytes.length);
+      len += bytes.length;
+      return this;
+    }
+
+    byte[] toArray() {
+      return Arrays.copyOf(buf, len);
+    }
+  }
+
+  /** Reads what a {@link Writer} wrote, in the same order. */
+  private static final class Reader {
+    private final byte[] buf;
+    private int pos;
+
+    Reader(byte[] buf) {
+      this.buf = buf;
+    }
+
+    int b() {
+      return buf[pos++];
+    }
+
+    int i() {
+      int v =
+          ((buf[pos] & 0xFF) << 24)
+              | ((buf[pos + 1] & 0xFF) << 16)
+              | ((buf[pos + 2] & 0xFF) << 8)
+              | (buf[pos + 3] & 0xFF);
+      pos += 4;
+      return v;
+    }
+
+    long l() {
+      return ((long) i() << 32) | (i() & 0xFFFFFFFFL);
+    }
+
+    String s() {
+      int n = i();
+      if (n < 0) {
+        return null;
+      }
+      String v = new String(buf, pos, n, StandardCharsets.UTF_8);
+      pos += n;
+      return v;
+    }
   }
 }

@@ -1,0 +1,525 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.QueueException;
+import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.spi.RouterCounters;
+import io.switchboard.routing.spi.RouterEntry;
+import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RouterRecordCodec;
+import io.switchboard.routing.spi.RouterSnapshot;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+/**
+ * A {@link RouterJournal} in PostgreSQL (tables {@code sb_router_*}), written by the holder of one
+ * epoch of the routing lease only ({@link RoutingLeadership}). Records are stored whole, as {@link
+ * RouterRecordCodec} bytes keyed by id; the counters are one row.
+ *
+ * <p><b>Group commit.</b> One writer thread takes every batch appended since its last write and
+ * writes them in one transaction, in append order (a record put twice is written once, as it was
+ * last); a durable append's ticket completes when that transaction has committed. A batch is
+ * therefore stored whole or not at all, and what is stored is always a prefix of what was appended.
+ *
+ * <p><b>Fencing.</b> Every write transaction first reads the lease row {@code FOR SHARE} and writes
+ * only if the epoch is still this journal's. A takeover (which raises the epoch) waits for a write
+ * in progress to commit, and every write after it sees the new epoch and is refused: a deposed
+ * leader, however late it wakes up, never overwrites what its successor loaded. A refused or failed
+ * write fails every ticket not yet completed and every later append (UNAVAILABLE), which stops the
+ * router on top; {@code onFailure} tells the owner to step down.
+ *
+ * <p><b>Reservation ids.</b> Ids {@code res-N} come from a counter that is stored with each batch,
+ * but a leader that dies may have shown ids (in events, in answers) whose batches never committed.
+ * So the journal reserves ids durably in blocks of {@value #RESERVATION_BLOCK} before the router
+ * hands them out (the router appends the call's counters before anything of the call is seen), and
+ * {@link #load} continues above the reserved limit: a new leader never hands out an id that a dead
+ * one showed. A graceful {@link #close} gives the unused part of the block back, so a planned
+ * handover leaves no gap in the ids.
+ */
+public final class PostgresRouterJournal implements RouterJournal {
+
+  /** Reservation ids reserved durably at a time; one extra commit per half block of offers. */
+  static final long RESERVATION_BLOCK = 1 << 16;
+
+  private static final long CLOSE_WAIT_MILLIS = 10_000;
+  private static final System.Logger LOG = System.getLogger(PostgresRouterJournal.class.getName());
+
+  private final Sql sql;
+  private final long epoch;
+  private final Runnable onFailure;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition work = lock.newCondition();
+  private final Thread writer;
+  private List<Pending> queue = new ArrayList<>();
+  private List<Pending> inFlight = List.of();
+  private boolean closing;
+  private volatile String failure;
+  private long reservationLimit;
+
+  /** One appended batch; {@code done} completes when it is committed. */
+  private record Pending(List<RouterEntry> entries, CompletableFuture<Void> done) {}
+
+  /** The lease passed on: the write would overwrite what the new leader loaded. */
+  private static final class Fenced extends RuntimeException {
+    Fenced(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private PostgresRouterJournal(DataSource ds, long epoch, Runnable onFailure) {
+    this.sql = new Sql(ds);
+    this.epoch = epoch;
+    this.onFailure = onFailure;
+    this.reservationLimit = tx("opening the routing store", c -> checkFormat(c).reservationLimit());
+    this.writer =
+        Thread.ofPlatform()
+            .daemon()
+            .name("switchboard-routing-pg-writer-" + epoch)
+            .start(this::writeLoop);
+  }
+
+  /**
+   * Opens the router's store for the holder of lease epoch {@code epoch}; the schema must exist
+   * ({@link PostgresQueueEngine} or {@link RoutingLeadership} creates it).
+   *
+   * @throws RoutingException UNAVAILABLE when the database cannot be reached
+   * @throws IllegalStateException when the store holds records of another format
+   */
+  public static PostgresRouterJournal open(DataSource ds, long epoch) {
+    return open(ds, epoch, () -> {});
+  }
+
+  /** As {@link #open(DataSource, long)}; {@code onFailure} runs once when a write fails. */
+  static PostgresRouterJournal open(DataSource ds, long epoch, Runnable onFailure) {
+    return new PostgresRouterJournal(ds, epoch, onFailure);
+  }
+
+  /** The lease epoch this journal writes under. */
+  public long epoch() {
+    return epoch;
+  }
+
+  /** Why the journal stopped taking writes, if it did. */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  // ---- load --------------------------------------------------------------------------------
+
+  private record State(RouterCounters counters, long reservationLimit) {}
+
+  @Override
+  public RouterSnapshot load() {
+    return tx(
+        "loading the routing store",
+        c -> {
+          Sql.execute(c, "set transaction isolation level repeatable read, read only");
+          State state = checkFormat(c);
+          RouterCounters s = state.counters();
+          RouterCounters counters =
+              new RouterCounters(
+                  s.agentSerial(),
+                  s.contactSeq(),
+                  s.idleSeq(),
+                  Math.max(s.reservationSeq(), state.reservationLimit()),
+                  s.timerSeq(),
+                  s.retireSeq(),
+                  s.eventIdLimit());
+          return new RouterSnapshot(
+              counters,
+              rows(c, "sb_router_agent", RouterRecordCodec::agent),
+              rows(c, "sb_router_contact", RouterRecordCodec::contact),
+              rows(c, "sb_router_reservation", RouterRecordCodec::reservation));
+        });
+  }
+
+  private static State checkFormat(Connection c) throws SQLException {
+    try (PreparedStatement ps =
+            c.prepareStatement(
+                "select format, agent_serial, contact_seq, idle_seq, reservation_seq, timer_seq,"
+                    + " retire_seq, event_id_limit, reservation_limit from sb_router_state"
+                    + " where id = 1");
+        ResultSet rs = ps.executeQuery()) {
+      if (!rs.next()) {
+        throw new IllegalStateException("the routing store's row is missing from sb_router_state");
+      }
+      int format = rs.getInt(1);
+      if (format != RouterRecordCodec.FORMAT) {
+        throw new IllegalStateException(
+            "the routing store in PostgreSQL holds records of format "
+                + format
+                + "; this version of Switchboard reads format "
+                + RouterRecordCodec.FORMAT
+                + " only");
+      }
+      return new State(
+          new RouterCounters(
+              rs.getLong(2),
+              rs.getLong(3),
+              rs.getLong(4),
+              rs.getLong(5),
+              rs.getLong(6),
+              rs.getLong(7),
+              rs.getLong(8)),
+          rs.getLong(9));
+    }
+  }
+
+  private static <T> List<T> rows(Connection c, String table, Function<byte[], T> decode)
+      throws SQLException {
+    List<T> out = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("select value from " + table);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(decode.apply(rs.getBytes(1)));
+      }
+    }
+    return out;
+  }
+
+  // ---- append ------------------------------------------------------------------------------
+
+  @Override
+  public void append(List<RouterEntry> entries) {
+    enqueue(entries);
+  }
+
+  @Override
+  public Ticket appendDurable(List<RouterEntry> entries) {
+    CompletableFuture<Void> done = enqueue(entries);
+    return () -> {
+      try {
+        done.join();
+      } catch (CompletionException e) {
+        throw RoutingException.unavailable(e.getCause().getMessage(), e.getCause());
+      }
+    };
+  }
+
+  private CompletableFuture<Void> enqueue(List<RouterEntry> entries) {
+    refuseIfFailed();
+    reserveReservationIds(entries);
+    Pending p = new Pending(entries, new CompletableFuture<>());
+    lock.lock();
+    try {
+      refuseIfFailed();
+      queue.add(p);
+      work.signal();
+    } finally {
+      lock.unlock();
+    }
+    return p.done;
+  }
+
+  private void refuseIfFailed() {
+    String f = failure;
+    if (f != null) {
+      throw RoutingException.unavailable(f, null);
+    }
+  }
+
+  /**
+   * Called with the router's lock held, before the call's ids are seen by anyone: if the batch's
+   * reservation counter comes within half a block of the reserved limit, reserves the next block
+   * and waits until that is committed.
+   */
+  private synchronized void reserveReservationIds(List<RouterEntry> entries) {
+    long seq = -1;
+    for (RouterEntry e : entries) {
+      if (e instanceof RouterEntry.CountersPut c) {
+        seq = Math.max(seq, c.counters().reservationSeq());
+      }
+    }
+    if (seq < 0 || seq + RESERVATION_BLOCK / 2 <= reservationLimit) {
+      return;
+    }
+    long limit = seq + RESERVATION_BLOCK;
+    try {
+      tx(
+          "reserving reservation ids",
+          c -> {
+            fence(c);
+            return Sql.update(
+                c,
+                "update sb_router_state set reservation_limit = greatest(reservation_limit, ?)"
+                    + " where id = 1",
+                limit);
+          });
+    } catch (RuntimeException e) {
+      fail(describe(e), e);
+      throw RoutingException.unavailable(describe(e), e);
+    }
+    reservationLimit = limit;
+  }
+
+  // ---- the writer --------------------------------------------------------------------------
+
+  private void writeLoop() {
+    while (true) {
+      List<Pending> group;
+      lock.lock();
+      try {
+        while (queue.isEmpty() && !closing && failure == null) {
+          work.awaitUninterruptibly();
+        }
+        if (failure != null || queue.isEmpty()) {
+          return;
+        }
+        group = queue;
+        queue = new ArrayList<>();
+        inFlight = group;
+      } finally {
+        lock.unlock();
+      }
+      try {
+        write(group);
+      } catch (RuntimeException e) {
+        fail(describe(e), e);
+        return;
+      }
+      lock.lock();
+      try {
+        inFlight = List.of();
+      } finally {
+        lock.unlock();
+      }
+      group.forEach(p -> p.done.complete(null));
+    }
+  }
+
+  /** Writes a group of batches in one fenced transaction. */
+  private void write(List<Pending> group) {
+    Map<String, RouterEntry> last = new LinkedHashMap<>();
+    RouterCounters counters = null;
+    for (Pending p : group) {
+      for (RouterEntry e : p.entries()) {
+        switch (e) {
+          case RouterEntry.AgentPut put -> last.put("a" + put.agent().id(), e);
+          case RouterEntry.AgentDelete d -> last.put("a" + d.id(), e);
+          case RouterEntry.ContactPut put -> last.put("c" + put.contact().id(), e);
+          case RouterEntry.ContactDelete d -> last.put("c" + d.id(), e);
+          case RouterEntry.ReservationPut put -> last.put("r" + put.reservation().id(), e);
+          case RouterEntry.ReservationDelete d -> last.put("r" + d.id(), e);
+          case RouterEntry.CountersPut put -> counters = put.counters();
+        }
+      }
+    }
+    RouterCounters finalCounters = counters;
+    tx(
+        "storing routing changes",
+        c -> {
+          fence(c);
+          Rows rows = new Rows();
+          last.values().forEach(rows::add);
+          rows.write(c);
+          if (finalCounters != null) {
+            writeCounters(c, finalCounters);
+          }
+          return null;
+        });
+  }
+
+  /** The upserts and deletes of one write, per table, sent as JDBC batches. */
+  private static final class Rows {
+    private final Map<String, List<Object[]>> puts = new LinkedHashMap<>();
+    private final Map<String, List<String>> deletes = new LinkedHashMap<>();
+
+    void add(RouterEntry e) {
+      switch (e) {
+        case RouterEntry.AgentPut p ->
+            put("sb_router_agent", p.agent().id(), RouterRecordCodec.encode(p.agent()));
+        case RouterEntry.AgentDelete d -> delete("sb_router_agent", d.id());
+        case RouterEntry.ContactPut p ->
+            put("sb_router_contact", p.contact().id(), RouterRecordCodec.encode(p.contact()));
+        case RouterEntry.ContactDelete d -> delete("sb_router_contact", d.id());
+        case RouterEntry.ReservationPut p ->
+            put(
+                "sb_router_reservation",
+                p.reservation().id(),
+                RouterRecordCodec.encode(p.reservation()));
+        case RouterEntry.ReservationDelete d -> delete("sb_router_reservation", d.id());
+        case RouterEntry.CountersPut c -> {
+          // written separately, once per transaction
+        }
+      }
+    }
+
+    private void put(String table, String id, byte[] value) {
+      puts.computeIfAbsent(table, t -> new ArrayList<>()).add(new Object[] {id, value});
+    }
+
+    private void delete(String table, String id) {
+      deletes.computeIfAbsent(table, t -> new ArrayList<>()).add(id);
+    }
+
+    void write(Connection c) throws SQLException {
+      for (var table : puts.entrySet()) {
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "insert into "
+                    + table.getKey()
+                    + " (id, value) values (?, ?) on conflict (id) do update set value ="
+                    + " excluded.value")) {
+          for (Object[] row : table.getValue()) {
+            ps.setString(1, (String) row[0]);
+            ps.setBytes(2, (byte[]) row[1]);
+            ps.addBatch();
+          }
+          ps.executeBatch();
+        }
+      }
+      for (var table : deletes.entrySet()) {
+        try (PreparedStatement ps =
+            c.prepareStatement("delete from " + table.getKey() + " where id = any (?)")) {
+          ps.setArray(1, c.createArrayOf("text", table.getValue().toArray()));
+          ps.executeUpdate();
+        }
+      }
+    }
+  }
+
+  private static void writeCounters(Connection c, RouterCounters k) throws SQLException {
+    Sql.update(
+        c,
+        "update sb_router_state set agent_serial = ?, contact_seq = ?, idle_seq = ?,"
+            + " reservation_seq = ?, timer_seq = ?, retire_seq = ?, event_id_limit = ? where id ="
+            + " 1",
+        k.agentSerial(),
+        k.contactSeq(),
+        k.idleSeq(),
+        k.reservationSeq(),
+        k.timerSeq(),
+        k.retireSeq(),
+        k.eventIdLimit());
+  }
+
+  /** Inside a write transaction: refuses it unless this journal's epoch still holds the lease. */
+  private void fence(Connection c) throws SQLException {
+    RouterLease.Row row = RouterLease.fence(c);
+    if (row.epoch() != epoch) {
+      throw new Fenced(
+          "this server no longer holds the routing lease (it held epoch "
+              + epoch
+              + "; epoch "
+              + row.epoch()
+              + " is held by "
+              + row.holder()
+              + "), so it stores nothing more");
+    }
+  }
+
+  // ---- failure and close -------------------------------------------------------------------
+
+  private static String describe(RuntimeException e) {
+    if (e instanceof Fenced || e instanceof RoutingException) {
+      return e.getMessage();
+    }
+    return "the routing store failed: " + e.getMessage();
+  }
+
+  /**
+   * Stops taking writes: every batch not yet committed fails its ticket with UNAVAILABLE, as does
+   * every later append. The first failure runs {@code onFailure}.
+   */
+  private void fail(String message, Throwable cause) {
+    List<Pending> unfinished = new ArrayList<>();
+    boolean first;
+    lock.lock();
+    try {
+      first = failure == null;
+      if (first) {
+        failure = message;
+      }
+      unfinished.addAll(inFlight);
+      unfinished.addAll(queue);
+      queue = new ArrayList<>();
+      work.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    RoutingException e = RoutingException.unavailable(failure, cause);
+    unfinished.forEach(p -> p.done.completeExceptionally(e));
+    if (first && !closing) {
+      LOG.log(System.Logger.Level.WARNING, "routing store stopped: " + message);
+      onFailure.run();
+    }
+  }
+
+  /**
+   * Writes what was appended, then, if all of it was stored under this epoch, gives back the unused
+   * reservation ids of the reserved block. Close the router first: it must append nothing more.
+   * Waits at most 10 s for the writer; batches not stored by then fail their tickets.
+   */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closing = true;
+      work.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    try {
+      writer.join(CLOSE_WAIT_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (writer.isAlive()) {
+      fail("the routing store did not finish writing within 10 s of closing", null);
+    } else if (failure == null) {
+      giveBackReservationIds();
+    }
+    fail("the routing store is closed", null);
+  }
+
+  private void giveBackReservationIds() {
+    try {
+      tx(
+          "closing the routing store",
+          c -> {
+            fence(c);
+            return Sql.update(
+                c, "update sb_router_state set reservation_limit = reservation_seq where id = 1");
+          });
+    } catch (RuntimeException e) {
+      // the next leader starts above the reserved limit instead: a gap in the ids, nothing worse
+    }
+  }
+
+  /**
+   * Stops without writing what is queued, as a process that dies would (tests of a leader's death):
+   * what the writer is committing right now may still commit, nothing after it does.
+   */
+  void abandon() {
+    lock.lock();
+    try {
+      closing = true;
+    } finally {
+      lock.unlock();
+    }
+    fail("the routing store was abandoned", null);
+  }
+
+  // ---- transactions ------------------------------------------------------------------------
+
+  /** One transaction; database errors become UNAVAILABLE routing errors. */
+  private <T> T tx(String what, Sql.Work<T> work) {
+    try {
+      return sql.tx(what, work);
+    } catch (QueueException e) {
+      throw RoutingException.unavailable(e.getMessage(), e);
+    }
+  }
+}
