@@ -153,12 +153,12 @@ public final class SwitchboardServer implements AutoCloseable {
 
   /**
    * The router with the configured settings; on a durable server, recovered from the router store
-   * in the data directory ({@link EngineFactory#routerJournal}). A server over PostgreSQL keeps no
-   * local state, so its router is in memory (docs/deploy.md).
+   * in the data directory ({@link EngineFactory#routerJournal}). Not used over PostgreSQL, where
+   * the routing leader's router is recovered from the database ({@link #openShared}).
    */
   private Router openRouter() {
     Router.Builder builder = config.routing().builder();
-    if (config.inMemory() || config.postgres().isPresent()) {
+    if (config.inMemory()) {
       return builder.build();
     }
     routerJournal = EngineFactory.routerJournal(config);
