@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
  * (load, idle-since, rank, presence, wrap-up) change only in {@link MemoryRouter#changeAgent},
- * which takes the agent out of the index first and puts it back after.
+ * which takes the agent out of the index first ({@link EligibleAgents#takeOut}).
  */
 final class AgentRecord {
 
@@ -41,6 +41,15 @@ final class AgentRecord {
 
   /** The strategy attribute's numeric value, or null. */
   BigDecimal rank;
+
+  /** Filed in {@link EligibleAgents}' sets. */
+  boolean filed;
+
+  /** Taken out of {@link EligibleAgents} to be changed, not yet put back. */
+  boolean out;
+
+  /** Removed from the router: never filed again. */
+  boolean removed;
 
   final Set<ReservationRecord> pending = new LinkedHashSet<>();
   final Set<ContactRecord> active = new LinkedHashSet<>();

@@ -62,6 +62,7 @@ final class MemoryRouter implements Router {
   private final LinkedHashMap<String, ContactRecord> finished = new LinkedHashMap<>();
   private final Map<String, ReservationRecord> reservations = new HashMap<>();
   private final WaitingLine line = new WaitingLine();
+  private final Requirements requirements = new Requirements();
   private final EligibleAgents eligible;
   private final Timers timers = new Timers();
   private final EventLog events;
@@ -121,7 +122,7 @@ final class MemoryRouter implements Router {
     retireSeq = c.retireSeq();
     timers.continueAfter(c.timerSeq());
     events.continueAfter(c.eventIdLimit());
-    RouterRecovery rebuilt = new RouterRecovery(snapshot);
+    RouterRecovery rebuilt = new RouterRecovery(snapshot, requirements);
     agents.putAll(rebuilt.agents);
     contacts.putAll(rebuilt.contacts);
     reservations.putAll(rebuilt.reservations);
@@ -194,6 +195,7 @@ final class MemoryRouter implements Router {
         fireDueTimers();
         result = action.get();
       } finally {
+        eligible.putBack();
         if (store != null) {
           ticket = store.flush(counters(), durable);
         }
@@ -439,7 +441,8 @@ final class MemoryRouter implements Router {
             changeAgent(agent, () -> agent.presence = Presence.offline());
           }
           withdrawOffers(agent, "agent removed");
-          eligible.remove(agent);
+          agent.removed = true;
+          eligible.takeOut(agent);
           agents.remove(agentId);
           if (store != null) {
             store.agentRemoved(agent);
@@ -461,10 +464,11 @@ final class MemoryRouter implements Router {
 
   /**
    * The one way to change what an agent's place in {@link EligibleAgents} depends on: out of the
-   * index, change, idle-since if it just became idle, back in.
+   * index, change, idle-since if it just became idle; the index files it again when next read or at
+   * the end of the call.
    */
   private void changeAgent(AgentRecord agent, Runnable change) {
-    eligible.remove(agent);
+    eligible.takeOut(agent);
     touch(agent);
     boolean wasIdle = agent.idle();
     change.run();
@@ -473,7 +477,6 @@ final class MemoryRouter implements Router {
       agent.idleSince = now;
       agent.idleSeq = ++idleSeq;
     }
-    eligible.add(agent);
   }
 
   // ---- contacts --------------------------------------------------------------------------
@@ -481,7 +484,7 @@ final class MemoryRouter implements Router {
   @Override
   public Contact createContact(NewContact spec) {
     ContactRecord.Step[] steps = validate(spec);
-    Optional<Selector> requirement = Checks.requirement("requirements", spec.requirements());
+    Requirement requirement = requirements.parse("requirements", spec.requirements());
     long maxWait =
         spec.maxWait()
             .map(d -> Checks.duration("maxWait", d, Duration.ofMillis(1), Checks.MAX_CONTACT_TIME))
@@ -519,7 +522,7 @@ final class MemoryRouter implements Router {
         });
   }
 
-  private static ContactRecord.Step[] validate(NewContact spec) {
+  private ContactRecord.Step[] validate(NewContact spec) {
     Checks.id("contact id", spec.id());
     Checks.channel("channel", spec.channel());
     Checks.range("priority", spec.priority(), Checks.MIN_PRIORITY, Checks.MAX_PRIORITY);
@@ -551,7 +554,7 @@ final class MemoryRouter implements Router {
       previous = after;
       steps[i] =
           new ContactRecord.Step(
-              after, Checks.requirement(field + ".requirements", e.requirements()));
+              after, requirements.parse(field + ".requirements", e.requirements()));
     }
     return steps;
   }
@@ -705,7 +708,7 @@ final class MemoryRouter implements Router {
   }
 
   private static String groupKey(ContactRecord contact) {
-    return WaitingGroup.key(contact.channel, contact.requirement);
+    return contact.groupKey;
   }
 
   // ---- reservations ----------------------------------------------------------------------
@@ -875,15 +878,18 @@ final class MemoryRouter implements Router {
    */
   private void settleContact(ContactRecord contact, boolean groupWasEmpty) {
     if (groupWasEmpty) {
-      eligible.best(contact.channel, contact.requirement).ifPresent(a -> offer(contact, a));
+      AgentRecord agent = eligible.best(contact.channel, contact.requirement);
+      if (agent != null) {
+        offer(contact, agent);
+      }
     }
   }
 
   /** An agent may have become able to take work: it takes the best matching heads while it can. */
   private void settleAgent(AgentRecord agent) {
-    Optional<ContactRecord> best;
-    while ((best = line.bestFor(agent)).isPresent()) {
-      offer(best.get(), agent);
+    ContactRecord best;
+    while ((best = line.bestFor(agent)) != null) {
+      offer(best, agent);
     }
   }
 
@@ -952,18 +958,17 @@ final class MemoryRouter implements Router {
   }
 
   private void escalate(ContactRecord contact, int step) {
-    Optional<Selector> requirement = contact.steps.get(step - 1).requirement();
+    Requirement requirement = contact.steps.get(step - 1).requirement();
     boolean queued = contact.state == ContactState.QUEUED;
     if (queued) {
       line.remove(contact);
     }
     touch(contact);
-    contact.requirement = requirement;
+    contact.requirement(requirement);
     contact.step = step;
     emit(
         (id, at) ->
-            new RoutingEvent.ContactEscalated(
-                id, at, contact.id, step, requirement.map(Selector::normalized)));
+            new RoutingEvent.ContactEscalated(id, at, contact.id, step, requirement.normalized));
     if (queued) {
       settleContact(contact, line.add(contact));
     }

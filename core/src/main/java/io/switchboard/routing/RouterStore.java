@@ -6,7 +6,6 @@ import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
 import io.switchboard.routing.spi.StoredReservation;
-import io.switchboard.selector.Selector;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -125,10 +124,15 @@ final class RouterStore {
   }
 
   static StoredContact stored(ContactRecord c) {
-    List<StoredContact.Step> steps =
-        c.steps.stream()
-            .map(s -> new StoredContact.Step(s.afterMillis(), text(s.requirement())))
-            .toList();
+    List<StoredContact.Step> steps = List.of();
+    if (!c.steps.isEmpty()) {
+      StoredContact.Step[] stored = new StoredContact.Step[c.steps.size()];
+      for (int i = 0; i < stored.length; i++) {
+        ContactRecord.Step s = c.steps.get(i);
+        stored[i] = new StoredContact.Step(s.afterMillis(), s.requirement().normalized);
+      }
+      steps = List.of(stored);
+    }
     return new StoredContact(
         c.id,
         c.channel,
@@ -138,7 +142,7 @@ final class RouterStore {
         c.createdAt,
         steps,
         c.deadline,
-        text(c.requirement),
+        c.requirement.normalized,
         c.step,
         c.state,
         Optional.ofNullable(c.agent).map(a -> a.id),
@@ -154,14 +158,5 @@ final class RouterStore {
   static StoredReservation stored(ReservationRecord r) {
     return new StoredReservation(
         r.id, r.seq, r.contact.id, r.agent.id, r.offeredAt, r.expiresAt, r.state, r.timerSeq);
-  }
-
-  private static Optional<String> text(Optional<Selector> requirement) {
-    return requirement.map(Selector::normalized);
-  }
-
-  /** A stored requirement parsed again; the stored text was accepted once, so it parses. */
-  static Optional<Selector> parse(Optional<String> text) {
-    return text.map(Selector::parse);
   }
 }

@@ -1,9 +1,7 @@
 package io.switchboard.routing;
 
-import io.switchboard.selector.Selector;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -14,17 +12,27 @@ import java.util.TreeSet;
 final class WaitingGroup {
 
   final String channel;
-  final Optional<Selector> requirement;
-  final String key;
+  final Requirement requirement;
 
-  /** Separates the terms of {@link #indexKey}. */
-  static final char KEY_SEPARATOR = '\u0001';
+  /** Channel and requirement text: the group's name in statistics. */
+  final String key;
 
   /** Up to {@link WaitingLine#MAX_KEY} of the requirement's terms, sorted; empty if none. */
   final List<String> keyTerms;
 
-  /** {@link #keyTerms} joined: the group's place in {@link WaitingLine}'s index. */
-  final String indexKey;
+  /**
+   * Whether an agent that holds the whole key matches, with no need to evaluate the selector: the
+   * requirement is {@link Requirement#exact exact} and the key holds all of its terms.
+   */
+  final boolean keyDecides;
+
+  /** The group's place in {@link WaitingLine}'s index ({@link TermIds#pack}); 0 when unkeyed. */
+  long indexKey;
+
+  /** The other groups filed under the same {@link #indexKey}, as a doubly linked list. */
+  WaitingGroup nextSameKey;
+
+  WaitingGroup previousSameKey;
 
   final TreeSet<ContactRecord> line = new TreeSet<>(ContactRecord::compareOrder);
 
@@ -32,25 +40,25 @@ final class WaitingGroup {
   final TreeSet<ContactRecord> byArrival =
       new TreeSet<>(Comparator.comparingLong((ContactRecord c) -> c.seq));
 
-  WaitingGroup(String channel, Optional<Selector> requirement) {
+  /** {@code line.first()}, kept at hand: the agent-side lookup compares many groups' heads. */
+  ContactRecord head;
+
+  WaitingGroup(String channel, Requirement requirement) {
     this.channel = channel;
     this.requirement = requirement;
     this.key = key(channel, requirement);
-    List<String> terms = RequiredTerms.of(requirement);
+    List<String> terms = requirement.terms;
     this.keyTerms = terms.subList(0, Math.min(terms.size(), WaitingLine.MAX_KEY));
-    this.indexKey = String.join(String.valueOf(KEY_SEPARATOR), keyTerms);
+    this.keyDecides = requirement.exact && terms.size() <= WaitingLine.MAX_KEY;
   }
 
-  static String key(String channel, Optional<Selector> requirement) {
-    return channel + "\u0000" + requirement.map(Selector::normalized).orElse("");
+  static String key(String channel, Requirement requirement) {
+    return channel + "\u0000" + requirement.text;
   }
 
   boolean matches(AgentRecord agent) {
-    return requirement.isEmpty() || requirement.get().matches(agent.view);
+    return requirement.matches(agent);
   }
-
-  /** {@code line.first()}, kept at hand: the agent-side lookup compares many groups' heads. */
-  ContactRecord head;
 
   void add(ContactRecord contact) {
     line.add(contact);

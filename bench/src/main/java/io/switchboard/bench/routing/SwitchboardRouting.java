@@ -62,7 +62,10 @@ final class SwitchboardRouting implements RoutingTarget {
 
   @Override
   public void arrive(int contact, long requirement) {
-    String selector = selectors.computeIfAbsent(requirement, CallCenter::selector);
+    // masks use the low 40 bits only, which Long.hashCode folds into colliding buckets: spread
+    String selector =
+        selectors.computeIfAbsent(
+            requirement * 0x9E3779B97F4A7C15L, k -> CallCenter.selector(requirement));
     router.createContact(NewContact.builder("c" + contact, CHANNEL).requirements(selector).build());
   }
 
