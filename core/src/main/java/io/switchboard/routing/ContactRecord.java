@@ -31,6 +31,11 @@ final class ContactRecord {
   int step;
   ContactState state = ContactState.QUEUED;
   WaitingGroup group;
+
+  /** Where the contact sits in its group's {@link ContactHeap}s while queued. */
+  int lineSlot;
+
+  int arrivalSlot;
   AgentRecord agent;
   ReservationRecord reservation;
   long answeredAt = -1;

@@ -34,6 +34,11 @@ final class Requirement {
    */
   final boolean exact;
 
+  /** The group key of the channel last asked for: one string shared by its contacts. */
+  private GroupKey lastKey;
+
+  private record GroupKey(String channel, String key) {}
+
   private Requirement(Optional<Selector> selector) {
     this.selector = selector;
     this.normalized = selector.map(Selector::normalized);
@@ -48,6 +53,20 @@ final class Requirement {
 
   static Requirement of(Selector selector) {
     return new Requirement(Optional.of(selector));
+  }
+
+  /**
+   * {@code channel + '\u0000' + text}, the name of the requirement's group on that channel in the
+   * statistics, as one string per channel rather than one per contact, so its hash is computed once
+   * and maps find it by identity.
+   */
+  String groupKey(String channel) {
+    GroupKey k = lastKey;
+    if (k == null || !k.channel.equals(channel)) {
+      k = new GroupKey(channel, channel + '\u0000' + text);
+      lastKey = k;
+    }
+    return k.key;
   }
 
   boolean matches(AgentRecord agent) {

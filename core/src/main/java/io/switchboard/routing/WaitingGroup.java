@@ -1,8 +1,6 @@
 package io.switchboard.routing;
 
-import java.util.Comparator;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * The queued contacts of one channel with the same normalized requirement, in order of service
@@ -34,13 +32,13 @@ final class WaitingGroup {
 
   WaitingGroup previousSameKey;
 
-  final TreeSet<ContactRecord> line = new TreeSet<>(ContactRecord::compareOrder);
+  /** By order of service. */
+  private final ContactHeap line = ContactHeap.byOrderOfService();
 
   /** The same contacts by arrival alone, for the longest wait. */
-  final TreeSet<ContactRecord> byArrival =
-      new TreeSet<>(Comparator.comparingLong((ContactRecord c) -> c.seq));
+  private final ContactHeap byArrival = ContactHeap.byArrival();
 
-  /** {@code line.first()}, kept at hand: the agent-side lookup compares many groups' heads. */
+  /** The first in order of service, kept at hand: the agent-side lookup compares many heads. */
   ContactRecord head;
 
   WaitingGroup(String channel, Requirement requirement) {
@@ -53,7 +51,7 @@ final class WaitingGroup {
   }
 
   static String key(String channel, Requirement requirement) {
-    return channel + "\u0000" + requirement.text;
+    return requirement.groupKey(channel);
   }
 
   boolean matches(AgentRecord agent) {
@@ -62,19 +60,33 @@ final class WaitingGroup {
 
   void add(ContactRecord contact) {
     line.add(contact);
-    if (head == null || ContactRecord.compareOrder(contact, head) < 0) {
-      head = contact;
-    }
     byArrival.add(contact);
+    head = line.first();
     contact.group = this;
   }
 
   void remove(ContactRecord contact) {
     line.remove(contact);
-    if (contact == head) {
-      head = line.isEmpty() ? null : line.first();
-    }
     byArrival.remove(contact);
+    head = line.first();
     contact.group = null;
+  }
+
+  int size() {
+    return line.size();
+  }
+
+  boolean isEmpty() {
+    return line.isEmpty();
+  }
+
+  /** The contact that has waited longest. */
+  ContactRecord oldest() {
+    return byArrival.first();
+  }
+
+  /** The contacts in order of service. */
+  List<ContactRecord> inOrder() {
+    return line.sorted();
   }
 }

@@ -132,7 +132,7 @@ final class WaitingLine {
     WaitingGroup group = contact.group;
     group.remove(contact);
     size--;
-    if (group.line.isEmpty()) {
+    if (group.isEmpty()) {
       Channel channel = byChannel.get(group.channel);
       channel.groups.remove(group.requirement.text);
       channel.unindex(group);
