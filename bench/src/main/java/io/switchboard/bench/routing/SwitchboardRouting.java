@@ -8,6 +8,7 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingEvent;
 import io.switchboard.routing.RoutingStats;
 import io.switchboard.routing.Strategy;
+import io.switchboard.routing.spi.MemoryRouterJournal;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,9 +16,10 @@ import java.util.Map;
 
 /**
  * Switchboard's in-process router ({@code Router.builder().build()}, the {@code MemoryRouter}) on a
- * {@link ManualClock}: longest idle, one voice slot per agent, offers accepted by the simulation.
- * Agents are {@code a<N>} with attributes {@code languages} and {@code skills}; a contact's
- * requirement is the selector {@code languages HAS 'es' AND skills HAS 'billing' ...}.
+ * {@link ManualClock}, with or without a journal: longest idle, one voice slot per agent, offers
+ * accepted by the simulation. Agents are {@code a<N>} with attributes {@code languages} and {@code
+ * skills}; a contact's requirement is the selector {@code languages HAS 'es' AND skills HAS
+ * 'billing' ...}.
  */
 final class SwitchboardRouting implements RoutingTarget {
 
@@ -28,16 +30,24 @@ final class SwitchboardRouting implements RoutingTarget {
   private final String[] reservationOf;
   private final Map<Long, String> selectors = new HashMap<>();
 
-  SwitchboardRouting(int maxContacts, Decisions decisions) {
+  /**
+   * A router for up to {@code maxContacts} contacts; with {@code journal}, on a {@link
+   * MemoryRouterJournal}, so every call also builds and stores its batch of records as a durable
+   * router does (without the disk).
+   */
+  SwitchboardRouting(int maxContacts, Decisions decisions, boolean journal) {
     this.reservationOf = new String[maxContacts];
-    this.router =
+    Router.Builder builder =
         Router.builder()
             .clock(clock)
             .strategy(Strategy.longestIdle())
             .offerTimeout(Duration.ofMinutes(5))
             .eventHistory(1_024)
-            .contactHistory(1_024)
-            .build();
+            .contactHistory(1_024);
+    if (journal) {
+      builder.journal(new MemoryRouterJournal());
+    }
+    this.router = builder.build();
     router.onEvent(
         event -> {
           if (event instanceof RoutingEvent.ReservationOffered offered) {
