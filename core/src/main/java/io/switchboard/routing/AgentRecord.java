@@ -3,10 +3,10 @@ package io.switchboard.routing;
 import io.switchboard.selector.Attributes;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
@@ -51,8 +51,14 @@ final class AgentRecord {
   /** Removed from the router: never filed again. */
   boolean removed;
 
-  final Set<ReservationRecord> pending = new LinkedHashSet<>();
-  final Set<ContactRecord> active = new LinkedHashSet<>();
+  /** {@link RouterStore}'s mark: whether the call in progress changed the record. */
+  byte storeMark;
+
+  /** Pending offers, oldest first (a handful: at most the agent's capacity). */
+  final List<ReservationRecord> pending = new ArrayList<>(2);
+
+  /** Assigned and wrap-up contacts. */
+  final List<ContactRecord> active = new ArrayList<>(2);
 
   AgentRecord(
       String id,

@@ -1,10 +1,10 @@
 package io.switchboard.routing;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +18,10 @@ final class ContactBook {
 
   private final CallContext call;
   private final Map<String, ContactRecord> contacts = new HashMap<>();
-  private final LinkedHashMap<String, ContactRecord> finished = new LinkedHashMap<>();
+
+  /** Finished contacts in the order they finished, oldest first. */
+  private final ArrayDeque<ContactRecord> finished = new ArrayDeque<>();
+
   private final Map<String, ReservationRecord> reservations = new HashMap<>();
   final WaitingLine line = new WaitingLine();
 
@@ -63,9 +66,9 @@ final class ContactBook {
   void retire(ContactRecord contact) {
     contact.retireSeq = ++retireSeq;
     call.touch(contact);
-    finished.put(contact.id, contact);
+    finished.addLast(contact);
     while (finished.size() > call.settings.contactHistory()) {
-      ContactRecord oldest = finished.pollFirstEntry().getValue();
+      ContactRecord oldest = finished.pollFirst();
       contacts.remove(oldest.id);
       for (ReservationRecord r : oldest.reservations) {
         reservations.remove(r.id);
@@ -124,6 +127,6 @@ final class ContactBook {
       List<ContactRecord> finishedInOrder) {
     contacts.putAll(recovered);
     reservations.putAll(recoveredReservations);
-    finishedInOrder.forEach(f -> finished.put(f.id, f));
+    finished.addAll(finishedInOrder);
   }
 }

@@ -52,6 +52,9 @@ final class ContactRecord {
   /** The order in which the contact finished; 0 while live. */
   long retireSeq;
 
+  /** {@link RouterStore}'s mark: whether the call in progress changed the record. */
+  byte storeMark;
+
   final List<ReservationRecord> reservations = new ArrayList<>(1);
 
   /** An escalation step, parsed. */

@@ -7,10 +7,8 @@ import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
 import io.switchboard.routing.spi.StoredReservation;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The router's side of its {@link RouterJournal}: {@link MemoryRouter} marks every record a call
@@ -28,9 +26,12 @@ final class RouterStore {
   static final long EVENT_ID_BLOCK = 1 << 20;
 
   private final RouterJournal journal;
-  private final Set<AgentRecord> agents = new LinkedHashSet<>();
-  private final Set<ContactRecord> contacts = new LinkedHashSet<>();
-  private final Set<ReservationRecord> reservations = new LinkedHashSet<>();
+  // The records changed in the call in progress, in the order of their first change; a record's
+  // storeMark says it is listed (MARKED) or was listed and then deleted (DROPPED), so marking is a
+  // field test rather than a hash-set insertion.
+  private final List<AgentRecord> agents = new ArrayList<>();
+  private final List<ContactRecord> contacts = new ArrayList<>();
+  private final List<ReservationRecord> reservations = new ArrayList<>();
   private final List<RouterEntry> deletes = new ArrayList<>();
   private long eventIdLimit;
 
@@ -43,29 +44,53 @@ final class RouterStore {
     return journal;
   }
 
+  /** Not listed. */
+  static final byte UNMARKED = 0;
+
+  /** Listed: its put goes into the batch. */
+  static final byte MARKED = 1;
+
+  /** Listed, then deleted in the same call: no put. */
+  static final byte DROPPED = 2;
+
   void touch(AgentRecord agent) {
-    agents.add(agent);
+    if (agent.storeMark == UNMARKED) {
+      agents.add(agent);
+    }
+    agent.storeMark = MARKED;
   }
 
   void touch(ContactRecord contact) {
-    contacts.add(contact);
+    if (contact.storeMark == UNMARKED) {
+      contacts.add(contact);
+    }
+    contact.storeMark = MARKED;
   }
 
   void touch(ReservationRecord reservation) {
-    reservations.add(reservation);
+    if (reservation.storeMark == UNMARKED) {
+      reservations.add(reservation);
+    }
+    reservation.storeMark = MARKED;
   }
 
   void agentRemoved(AgentRecord agent) {
-    agents.remove(agent);
+    if (agent.storeMark == MARKED) {
+      agent.storeMark = DROPPED;
+    }
     deletes.add(new RouterEntry.AgentDelete(agent.id));
   }
 
   /** A finished contact left the history, and its reservations with it. */
   void contactDropped(ContactRecord contact) {
-    contacts.remove(contact);
+    if (contact.storeMark == MARKED) {
+      contact.storeMark = DROPPED;
+    }
     deletes.add(new RouterEntry.ContactDelete(contact.id));
     for (ReservationRecord r : contact.reservations) {
-      reservations.remove(r);
+      if (r.storeMark == MARKED) {
+        r.storeMark = DROPPED;
+      }
       deletes.add(new RouterEntry.ReservationDelete(r.id));
     }
   }
@@ -102,9 +127,24 @@ final class RouterStore {
     }
     List<RouterEntry> batch =
         new ArrayList<>(agents.size() + contacts.size() + reservations.size() + deletes.size() + 1);
-    agents.forEach(a -> batch.add(new RouterEntry.AgentPut(stored(a))));
-    contacts.forEach(c -> batch.add(new RouterEntry.ContactPut(stored(c))));
-    reservations.forEach(r -> batch.add(new RouterEntry.ReservationPut(stored(r))));
+    for (AgentRecord a : agents) {
+      if (a.storeMark == MARKED) {
+        batch.add(new RouterEntry.AgentPut(stored(a)));
+      }
+      a.storeMark = UNMARKED;
+    }
+    for (ContactRecord c : contacts) {
+      if (c.storeMark == MARKED) {
+        batch.add(new RouterEntry.ContactPut(stored(c)));
+      }
+      c.storeMark = UNMARKED;
+    }
+    for (ReservationRecord r : reservations) {
+      if (r.storeMark == MARKED) {
+        batch.add(new RouterEntry.ReservationPut(stored(r)));
+      }
+      r.storeMark = UNMARKED;
+    }
     batch.addAll(deletes);
     batch.add(new RouterEntry.CountersPut(withLimit(counters)));
     agents.clear();
