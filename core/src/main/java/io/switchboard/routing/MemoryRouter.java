@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -45,6 +46,7 @@ final class MemoryRouter implements Router {
   private final ContactBook contacts;
   private final Matcher matcher;
   private final Requirements requirements = new Requirements();
+  private final LongFunction<RouterCounters> counters = this::counters;
   private final Thread timerThread;
 
   /** The journal's side, or null for a router that keeps nothing. */
@@ -125,7 +127,7 @@ final class MemoryRouter implements Router {
         }
       }
     }
-    store.reserveEventIds(call.events.lastId(), counters());
+    store.reserveEventIds(call.events.lastId(), counters);
   }
 
   // ---- the call frame --------------------------------------------------------------------
@@ -154,7 +156,7 @@ final class MemoryRouter implements Router {
       }
       call.now = Math.max(call.now, clock.millis());
       if (store != null) {
-        store.reserveEventIds(call.events.lastId(), counters());
+        store.reserveEventIds(call.events.lastId(), counters);
       }
       try {
         matcher.fireDueTimers();
@@ -162,7 +164,7 @@ final class MemoryRouter implements Router {
       } finally {
         agents.eligible.putBack();
         if (store != null) {
-          ticket = store.flush(counters(), durable);
+          ticket = store.flush(counters, durable);
         }
       }
     } catch (RoutingException e) {
@@ -204,7 +206,8 @@ final class MemoryRouter implements Router {
     }
   }
 
-  private RouterCounters counters() {
+  /** The counters to store, given the store's event-id limit. */
+  private RouterCounters counters(long eventIdLimit) {
     return new RouterCounters(
         agents.serial,
         contacts.seq,
@@ -212,7 +215,7 @@ final class MemoryRouter implements Router {
         contacts.reservationSeq,
         call.timers.seq(),
         contacts.retireSeq,
-        0 /* the store sets its own limit */);
+        eventIdLimit);
   }
 
   /** A manual clock jumped: fire what fell due, as the start of any call would. */

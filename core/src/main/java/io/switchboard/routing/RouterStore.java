@@ -9,6 +9,7 @@ import io.switchboard.routing.spi.StoredReservation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * The router's side of its {@link RouterJournal}: {@link MemoryRouter} marks every record a call
@@ -99,29 +100,21 @@ final class RouterStore {
    * Before a call hands out event ids: if fewer than half a block is left, reserves the next block
    * and waits until the reservation is stored.
    */
-  void reserveEventIds(long lastEventId, RouterCounters counters) {
+  void reserveEventIds(long lastEventId, LongFunction<RouterCounters> counters) {
     if (lastEventId + EVENT_ID_BLOCK / 2 > eventIdLimit) {
       eventIdLimit = lastEventId + EVENT_ID_BLOCK;
-      journal.appendDurable(List.of(new RouterEntry.CountersPut(withLimit(counters)))).await();
+      journal
+          .appendDurable(List.of(new RouterEntry.CountersPut(counters.apply(eventIdLimit))))
+          .await();
     }
-  }
-
-  private RouterCounters withLimit(RouterCounters c) {
-    return new RouterCounters(
-        c.agentSerial(),
-        c.contactSeq(),
-        c.idleSeq(),
-        c.reservationSeq(),
-        c.timerSeq(),
-        c.retireSeq(),
-        eventIdLimit);
   }
 
   /**
    * Under the lock, at the end of a call: appends what the call changed as one batch, durably if
-   * {@code durable}. Returns the ticket to await once the lock is released.
+   * {@code durable}, with the counters ({@code counters} makes them, given the event-id limit, only
+   * when there is something to write). Returns the ticket to await once the lock is released.
    */
-  RouterJournal.Ticket flush(RouterCounters counters, boolean durable) {
+  RouterJournal.Ticket flush(LongFunction<RouterCounters> counters, boolean durable) {
     if (agents.isEmpty() && contacts.isEmpty() && reservations.isEmpty() && deletes.isEmpty()) {
       return RouterJournal.DONE;
     }
@@ -146,7 +139,7 @@ final class RouterStore {
       r.storeMark = UNMARKED;
     }
     batch.addAll(deletes);
-    batch.add(new RouterEntry.CountersPut(withLimit(counters)));
+    batch.add(new RouterEntry.CountersPut(counters.apply(eventIdLimit)));
     agents.clear();
     contacts.clear();
     reservations.clear();

@@ -27,9 +27,11 @@ import org.HdrHistogram.Histogram;
  * Options: {@code --agents N} (10,000), {@code --contacts N} waiting (100,000), {@code --cycles N}
  * measured cycles for the in-process targets (20,000) after {@code --warmup N} (20,000), {@code
  * --redis-cycles N} (2,000) after {@code --redis-warmup N} (200), {@code --targets
- * switchboard,linear,redis}, {@code --journal memory|none} (Switchboard's journal: a {@code
- * MemoryRouterJournal}, the default, or none), {@code --seed N} (42), {@code --out DIR} ({@code
- * bench/results/routing}). Prints a table and writes {@code routing.csv} and {@code routing.png}.
+ * switchboard,linear,redis}, {@code --journal noop|memory|none} (Switchboard's journal: {@code
+ * noop}, the default, runs the router's whole journaling path and discards the batches; {@code
+ * memory} stores them in a {@code MemoryRouterJournal}; {@code none} has no journal), {@code --seed
+ * N} (42), {@code --out DIR} ({@code bench/results/routing}). Prints a table and writes {@code
+ * routing.csv} and {@code routing.png}.
  */
 public final class RoutingBench {
 
@@ -50,7 +52,7 @@ public final class RoutingBench {
       int redisCycles,
       int redisWarmup,
       List<String> targets,
-      boolean journal,
+      String journal,
       long seed,
       Path out,
       PrintStream print) {
@@ -64,7 +66,7 @@ public final class RoutingBench {
       int redisCycles = 2_000;
       int redisWarmup = 200;
       List<String> targets = TARGETS;
-      boolean journal = true;
+      String journal = "noop";
       long seed = 42;
       String[] a = ra.rest();
       for (int i = 0; i < a.length; i++) {
@@ -132,13 +134,12 @@ public final class RoutingBench {
       return list;
     }
 
-    private static boolean journal(String v) {
-      return switch (v) {
-        case "memory" -> true;
-        case "none" -> false;
-        default ->
-            throw new IllegalArgumentException("--journal must be memory or none, got '" + v + "'");
-      };
+    private static String journal(String v) {
+      if (!SwitchboardRouting.JOURNALS.contains(v)) {
+        throw new IllegalArgumentException(
+            "--journal must be one of " + SwitchboardRouting.JOURNALS + ", got '" + v + "'");
+      }
+      return v;
     }
   }
 
@@ -292,9 +293,9 @@ public final class RoutingBench {
     Simulation.Result linear = run.find("linear-scan");
     if (sb != null) {
       lines.add(
-          "switchboard: Router.builder().build() on a ManualClock, "
-              + (o.journal() ? "journal MemoryRouterJournal" : "no journal")
-              + ", longest idle, offers accepted by the simulation");
+          "switchboard: Router.builder().build() on a ManualClock, journal: "
+              + SwitchboardRouting.describe(o.journal())
+              + "; longest idle, offers accepted by the simulation");
       long p99 = sb.decisionLatency().getValueAtPercentile(99);
       lines.add(
           String.format(

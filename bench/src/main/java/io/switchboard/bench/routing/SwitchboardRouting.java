@@ -9,9 +9,13 @@ import io.switchboard.routing.RoutingEvent;
 import io.switchboard.routing.RoutingStats;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.spi.MemoryRouterJournal;
+import io.switchboard.routing.spi.RouterEntry;
+import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,12 +34,16 @@ final class SwitchboardRouting implements RoutingTarget {
   private final String[] reservationOf;
   private final Map<Long, String> selectors = new HashMap<>();
 
+  /** The journals the target can run with ({@link #describe}). */
+  static final List<String> JOURNALS = List.of("noop", "memory", "none");
+
   /**
-   * A router for up to {@code maxContacts} contacts; with {@code journal}, on a {@link
-   * MemoryRouterJournal}, so every call also builds and stores its batch of records as a durable
-   * router does (without the disk).
+   * A router for up to {@code maxContacts} contacts with the journal named {@code journal}: {@code
+   * noop} marks and batches every change as a durable router does and hands the batch to a journal
+   * that drops it (the router's own cost of durability, without a store's); {@code memory} stores
+   * it in a {@link MemoryRouterJournal} (hash maps of records); {@code none}, no journal.
    */
-  SwitchboardRouting(int maxContacts, Decisions decisions, boolean journal) {
+  SwitchboardRouting(int maxContacts, Decisions decisions, String journal) {
     this.reservationOf = new String[maxContacts];
     Router.Builder builder =
         Router.builder()
@@ -44,8 +52,11 @@ final class SwitchboardRouting implements RoutingTarget {
             .offerTimeout(Duration.ofMinutes(5))
             .eventHistory(1_024)
             .contactHistory(1_024);
-    if (journal) {
-      builder.journal(new MemoryRouterJournal());
+    switch (journal) {
+      case "noop" -> builder.journal(new DiscardingJournal());
+      case "memory" -> builder.journal(new MemoryRouterJournal());
+      case "none" -> {}
+      default -> throw new IllegalArgumentException("unknown journal " + journal);
     }
     this.router = builder.build();
     router.onEvent(
@@ -108,5 +119,32 @@ final class SwitchboardRouting implements RoutingTarget {
   @Override
   public void close() {
     router.close();
+  }
+
+  static String describe(String journal) {
+    return switch (journal) {
+      case "noop" -> "every change batched for a journal that discards it (no store)";
+      case "memory" -> "MemoryRouterJournal (records in hash maps)";
+      default -> "none";
+    };
+  }
+
+  /** A journal that stores nothing: the router does all its journaling work, the store none. */
+  private static final class DiscardingJournal implements RouterJournal {
+    @Override
+    public RouterSnapshot load() {
+      return RouterSnapshot.empty();
+    }
+
+    @Override
+    public void append(List<RouterEntry> entries) {}
+
+    @Override
+    public Ticket appendDurable(List<RouterEntry> entries) {
+      return DONE;
+    }
+
+    @Override
+    public void close() {}
   }
 }

@@ -36,7 +36,7 @@ class RoutingBenchSmokeTest {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PrintStream print = new PrintStream(printed, true, StandardCharsets.UTF_8);
     RoutingBench.Options o =
-        new RoutingBench.Options(60, 400, 400, 100, 50, 10, targets, true, 7, out, print);
+        new RoutingBench.Options(60, 400, 400, 100, 50, 10, targets, "noop", 7, out, print);
 
     RoutingBench.Run run = RoutingBench.run(o);
     RoutingBench.report(o, run).write(out, RunInfo.capture("smoke").ended(), print);
@@ -65,7 +65,7 @@ class RoutingBenchSmokeTest {
     String csv = Files.readString(out.resolve("routing.csv"));
     assertTrue(csv.contains("# load_average_end: "), csv);
     assertTrue(csv.contains("# note: switchboard p99 decision latency"), csv);
-    assertTrue(csv.contains("journal MemoryRouterJournal"), csv);
+    assertTrue(csv.contains("journal: every change batched"), csv);
     assertEquals(redis, csv.contains("switchboard / redis-seed004 decisions/s"), csv);
     assertTrue(printed.toString(StandardCharsets.UTF_8).contains("wrote "), printed.toString());
   }
@@ -74,14 +74,18 @@ class RoutingBenchSmokeTest {
   @Timeout(60)
   void switchboardAndTheLinearScanMakeTheSameDecisions() {
     Simulation.Result switchboard =
-        Simulation.run("switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, true));
+        Simulation.run(
+            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, "noop"));
+    Simulation.Result stored =
+        Simulation.run(
+            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, "memory"));
     Simulation.Result unjournaled =
         Simulation.run(
-            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, false));
+            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, "none"));
     Simulation.Result linear = Simulation.run("linear-scan", TINY, true, LinearScanRouting::new);
 
     assertEquals(60 + 100 + 400, switchboard.log().size());
-    for (Simulation.Result other : List.of(unjournaled, linear)) {
+    for (Simulation.Result other : List.of(stored, unjournaled, linear)) {
       assertEquals(switchboard.log().size(), other.log().size());
       for (int i = 0; i < switchboard.log().size(); i++) {
         long[] s = switchboard.log().get(i);
@@ -135,7 +139,7 @@ class RoutingBenchSmokeTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> RoutingBench.Options.parse(new String[] {"--journal", "disk"}));
-    assertEquals("--journal must be memory or none, got 'disk'", e.getMessage());
+    assertEquals("--journal must be one of [noop, memory, none], got 'disk'", e.getMessage());
   }
 
   /** Offers every contact to agent 0 without looking: the guard must catch it. */
