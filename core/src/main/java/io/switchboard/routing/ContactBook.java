@@ -22,7 +22,12 @@ final class ContactBook {
   /** Finished contacts in the order they finished, oldest first. */
   private final ArrayDeque<ContactRecord> finished = new ArrayDeque<>();
 
-  private final Map<String, ReservationRecord> reservations = new HashMap<>();
+  /**
+   * Reservations by number: an id is {@code res-<number>}, and keying by the number spares the
+   * history's eviction, which drops reservations made long ago, a string hash and comparison.
+   */
+  private final LongMap<ReservationRecord> reservations = new LongMap<>();
+
   final WaitingLine line = new WaitingLine();
 
   /** The last arrival number given. */
@@ -71,7 +76,7 @@ final class ContactBook {
       ContactRecord oldest = finished.pollFirst();
       contacts.remove(oldest.id);
       for (ReservationRecord r : oldest.reservations) {
-        reservations.remove(r.id);
+        reservations.remove(r.seq);
       }
       if (call.store != null) {
         call.store.contactDropped(oldest);
@@ -82,13 +87,30 @@ final class ContactBook {
   /** The reservation with this id; fails with RESERVATION_NOT_FOUND. */
   ReservationRecord reservation(String reservationId) {
     Objects.requireNonNull(reservationId, "reservationId");
-    ReservationRecord offer = reservations.get(reservationId);
-    if (offer == null) {
+    ReservationRecord offer = reservations.get(number(reservationId));
+    if (offer == null || !offer.id.equals(reservationId)) {
       throw new RoutingException(
           RoutingErrorCode.RESERVATION_NOT_FOUND,
           "reservation '" + reservationId + "' does not exist");
     }
     return offer;
+  }
+
+  /** The number in {@code res-<number>}, or 0 (no reservation has it) for any other text. */
+  private static long number(String reservationId) {
+    int n = reservationId.length();
+    if (!reservationId.startsWith("res-") || n == 4 || n > 4 + 18) {
+      return 0;
+    }
+    long number = 0;
+    for (int i = 4; i < n; i++) {
+      char c = reservationId.charAt(i);
+      if (c < '0' || c > '9') {
+        return 0;
+      }
+      number = number * 10 + (c - '0');
+    }
+    return number;
   }
 
   /** A new pending reservation of a queued contact for an agent, expiring after the timeout. */
@@ -97,7 +119,7 @@ final class ContactBook {
     ReservationRecord offer =
         new ReservationRecord(
             "res-" + n, n, contact, agent, call.now, call.now + call.settings.offerTimeoutMillis());
-    reservations.put(offer.id, offer);
+    reservations.put(n, offer);
     contact.reservations.add(offer);
     call.touch(offer);
     return offer;
@@ -116,17 +138,13 @@ final class ContactBook {
     return contacts.values();
   }
 
-  Collection<ReservationRecord> allReservations() {
-    return reservations.values();
-  }
-
   /** On recovery: the stored records, and the finished contacts in the order they finished. */
   void restore(
       Map<String, ContactRecord> recovered,
       Map<String, ReservationRecord> recoveredReservations,
       List<ContactRecord> finishedInOrder) {
     contacts.putAll(recovered);
-    reservations.putAll(recoveredReservations);
+    recoveredReservations.values().forEach(r -> reservations.put(r.seq, r));
     finished.addAll(finishedInOrder);
   }
 }
