@@ -2,7 +2,7 @@
 # Runs one benchmark entry point, or all of them, on this machine:
 #
 #   bench/run.sh <name> [options of that entry point]   e.g. bench/run.sh sqs --threads 8
-#   bench/run.sh all                                     every entry with its defaults (~25 min)
+#   bench/run.sh all                                     every entry with its defaults (~30 min)
 #   bench/run.sh list                                    the names and their main classes
 #
 # Each entry prints a table and writes <name>.csv (the run's JDK, CPUs, commit, date and command
@@ -21,9 +21,39 @@ native-e2e   io.switchboard.bench.e2e.NativeApiBench               -Xmx2g
 filtered     io.switchboard.bench.filter.FilteredReceiveBench      -Xmx12g
 durable      io.switchboard.bench.durable.DurableSendBench         --enable-native-access=ALL-UNNAMED
 recovery     io.switchboard.bench.durable.RecoveryBench            --enable-native-access=ALL-UNNAMED -Xmx4g
+routing      io.switchboard.bench.routing.RoutingBench             -Xms6g -Xmx6g -XX:+AlwaysPreTouch
+heap         io.switchboard.bench.HeapPerMessage                   -XX:+UseParallelGC -Xms4g -Xmx4g
 LIST
-  # routing (Switchboard vs the seed-004 Redis algorithm vs linear scan) is written on branch
-  # routingbench in io.switchboard.bench.routing; its line goes here once it uses the report helper.
+}
+
+# The routing entry compares against seed 004 on a real Redis server: install redis-server from
+# the distribution's packages when it is missing (as root, with apt-get), unless --targets leaves
+# redis out. The benchmark starts its own server on a free loopback port and stops it at the end.
+ensure_redis() {
+  local targets=""
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --targets) targets=${2-}; shift ;;
+      --targets=*) targets=${1#--targets=} ;;
+    esac
+    shift
+  done
+  if [ -n "$targets" ] && [[ ",$targets," != *,redis,* ]]; then
+    return 0
+  fi
+  if command -v redis-server >/dev/null 2>&1; then
+    return 0
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "run.sh: installing redis-server from the distribution's packages..." >&2
+    apt-get install -y -q redis-server >&2 ||
+      { apt-get update -q >&2 && apt-get install -y -q redis-server >&2; }
+  fi
+  if ! command -v redis-server >/dev/null 2>&1; then
+    echo "run.sh: redis-server is not on the PATH and could not be installed; install it" \
+      "(apt-get install -y redis-server) or pass --targets switchboard,linear" >&2
+    exit 1
+  fi
 }
 
 usage() {
@@ -62,6 +92,9 @@ run_one() {
   class=$(echo "$line" | awk '{print $2}')
   flags=$(echo "$line" | awk '{for (i = 3; i <= NF; i++) printf "%s ", $i}')
   echo "== $entry: $class" >&2
+  if [ "$entry" = routing ]; then
+    ensure_redis "$@"
+  fi
   # shellcheck disable=SC2086  # flags are words on purpose
   "$JAVA" $flags ${BENCH_JAVA_OPTS-} -cp "$JAR" "$class" "$@"
 }

@@ -1,5 +1,9 @@
 package io.switchboard.bench;
 
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
@@ -23,9 +27,13 @@ import javax.management.ObjectName;
  * two arrival patterns ({@link Arrival}).
  *
  * <pre>
- * java -XX:+UseParallelGC -Xms4g -Xmx4g -cp bench/target/benchmarks.jar \
- *     io.switchboard.bench.HeapPerMessage [count] [--breakdown]
+ * bench/run.sh heap [count] [--breakdown] [--out DIR]
+ * # = java -XX:+UseParallelGC -Xms4g -Xmx4g -cp bench/target/benchmarks.jar \
+ * #       io.switchboard.bench.HeapPerMessage [count] [--breakdown] [--out DIR]
  * </pre>
+ *
+ * Prints a table and writes {@code heap.csv} and {@code heap.png} ({@code bench/results/heap}
+ * unless {@code --out DIR}).
  *
  * <p>Parallel GC is recommended: its {@code System.gc()} is a full compacting collection, so used
  * heap afterwards is exactly the live data. {@code --breakdown} also prints, per class, how many
@@ -33,6 +41,8 @@ import javax.management.ObjectName;
  * DiagnosticCommand MBean, the same data as {@code jcmd <pid> GC.class_histogram}).
  */
 public final class HeapPerMessage {
+
+  static final String ENTRY = "heap";
 
   /** The budget: bytes per queued message, body included. */
   public static final long BUDGET = 400;
@@ -69,30 +79,87 @@ public final class HeapPerMessage {
   }
 
   public static void main(String[] args) throws Exception {
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
+    RunInfo info = RunInfo.capture(RunInfo.commandLine(HeapPerMessage.class, args));
     int count = 1_000_000;
     boolean breakdown = false;
-    for (String a : args) {
+    for (String a : ra.rest()) {
       if (a.equals("--breakdown")) {
         breakdown = true;
-      } else {
+      } else if (a.matches("[0-9_]+")) {
         count = Integer.parseInt(a.replace("_", ""));
+      } else {
+        throw new IllegalArgumentException(
+            "usage: HeapPerMessage [count] [--breakdown] [--out DIR], got " + a);
       }
     }
-    System.out.printf(
+    System.out.println(jvm());
+    List<Result> results = new ArrayList<>();
+    for (Arrival arrival : Arrival.values()) {
+      for (boolean attributes : new boolean[] {true, false}) {
+        Result r = measure(count, attributes, arrival, breakdown);
+        print(r);
+        results.add(r);
+      }
+    }
+    report(results).write(ra.out(), info.ended(), System.out);
+  }
+
+  /** The JVM, its collectors and its maximum heap: what the figures depend on. */
+  static String jvm() {
+    return String.format(
         Locale.ROOT,
-        "JVM %s %s, GC %s, max heap %d MiB%n",
+        "JVM %s %s, GC %s, max heap %d MiB",
         System.getProperty("java.vm.name"),
         System.getProperty("java.runtime.version"),
         gcNames(),
         Runtime.getRuntime().maxMemory() >> 20);
-    for (Arrival arrival : Arrival.values()) {
-      for (boolean attributes : new boolean[] {true, false}) {
-        report(measure(count, attributes, arrival, breakdown));
-      }
-    }
   }
 
-  private static void report(Result r) {
+  /** One row per case, against the budget; a breakdown, if measured, as notes. */
+  public static Report report(List<Result> results) {
+    Report report =
+        Report.create(
+                ENTRY,
+                "Heap retained per queued message (100-byte body), in-memory engine",
+                "arrival",
+                "attributes",
+                "messages",
+                "used before",
+                "used after",
+                "bytes/message",
+                "budget",
+                "within budget")
+            .note(jvm())
+            .note(
+                "used heap from MemoryMXBean after repeated System.gc() (Parallel GC recommended:"
+                    + " its System.gc() is a full compacting collection)")
+            .chart(
+                ChartSpec.bars(
+                    "heap per queued message", "bytes", "arrival", "attributes", "bytes/message"));
+    for (Result r : results) {
+      report.row(
+          r.arrival().name().toLowerCase(Locale.ROOT),
+          r.attributes() ? "3" : "none",
+          r.count(),
+          r.usedBefore(),
+          r.usedAfter(),
+          r.bytesPerMessage(),
+          BUDGET,
+          r.bytesPerMessage() <= BUDGET ? "yes" : "no");
+      for (String line : r.breakdown()) {
+        report.note(
+            r.arrival().name().toLowerCase(Locale.ROOT)
+                + ", "
+                + (r.attributes() ? "3 attributes" : "no attributes")
+                + ": "
+                + line.strip());
+      }
+    }
+    return report;
+  }
+
+  private static void print(Result r) {
     System.out.printf(
         Locale.ROOT,
         "%-14s %-11s %,d messages: used heap %,d -> %,d bytes = %.1f bytes/message (budget %d)%n",

@@ -66,6 +66,7 @@ class BenchmarkSmokeTest {
 
   @Test
   void heapPerMessageMeasures() throws Exception {
+    List<HeapPerMessage.Result> results = new java.util.ArrayList<>();
     for (HeapPerMessage.Arrival arrival : HeapPerMessage.Arrival.values()) {
       for (boolean attributes : new boolean[] {true, false}) {
         boolean breakdown = attributes && arrival == HeapPerMessage.Arrival.BURST;
@@ -77,7 +78,21 @@ class BenchmarkSmokeTest {
         if (breakdown) {
           assertFalse(r.breakdown().isEmpty(), "class histogram breakdown");
         }
+        results.add(r);
       }
     }
+    HeapPerMessage.report(results)
+        .write(
+            out,
+            RunInfo.capture("smoke").ended(),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    List<String> rows =
+        ReportFiles.check(
+            out,
+            "heap",
+            "arrival,attributes,messages,used before,used after,bytes/message,budget,within budget",
+            4);
+    assertTrue(rows.get(0).startsWith("burst,3,10000,"), rows.get(0));
+    assertTrue(rows.get(3).startsWith("one_per_ms,none,10000,"), rows.get(3));
   }
 }

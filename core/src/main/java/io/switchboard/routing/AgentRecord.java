@@ -3,15 +3,15 @@ package io.switchboard.routing;
 import io.switchboard.selector.Attributes;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
  * (load, idle-since, rank, presence, wrap-up) change only in {@link MemoryRouter#changeAgent},
- * which takes the agent out of the index first and puts it back after.
+ * which takes the agent out of the index first ({@link EligibleAgents#takeOut}).
  */
 final class AgentRecord {
 
@@ -42,8 +42,23 @@ final class AgentRecord {
   /** The strategy attribute's numeric value, or null. */
   BigDecimal rank;
 
-  final Set<ReservationRecord> pending = new LinkedHashSet<>();
-  final Set<ContactRecord> active = new LinkedHashSet<>();
+  /** Filed in {@link EligibleAgents}' sets. */
+  boolean filed;
+
+  /** Taken out of {@link EligibleAgents} to be changed, not yet put back. */
+  boolean out;
+
+  /** Removed from the router: never filed again. */
+  boolean removed;
+
+  /** {@link RouterStore}'s mark: whether the call in progress changed the record. */
+  byte storeMark;
+
+  /** Pending offers, oldest first (a handful: at most the agent's capacity). */
+  final List<ReservationRecord> pending = new ArrayList<>(2);
+
+  /** Assigned and wrap-up contacts. */
+  final List<ContactRecord> active = new ArrayList<>(2);
 
   AgentRecord(
       String id,

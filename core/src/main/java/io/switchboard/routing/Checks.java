@@ -32,7 +32,7 @@ final class Checks {
 
   static String id(String field, String value) {
     Objects.requireNonNull(value, field);
-    if (!ID.matcher(value).matches()) {
+    if (!isId(value)) {
       throw RoutingException.invalid(
           field + " must match " + ID.pattern() + ", got '" + clip(value) + "'");
     }
@@ -41,11 +41,49 @@ final class Checks {
 
   static String channel(String field, String value) {
     Objects.requireNonNull(value, field);
-    if (!CHANNEL.matcher(value).matches()) {
+    if (!isChannel(value)) {
       throw RoutingException.invalid(
           field + " must match " + CHANNEL.pattern() + ", got '" + clip(value) + "'");
     }
     return value;
+  }
+
+  /** {@link #ID} without a regular expression: checked on every call, so kept cheap. */
+  static boolean isId(String value) {
+    int n = value.length();
+    if (n < 1 || n > 128) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (!isWordChar(c) && c != '.' && c != ':' && c != '@') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link #CHANNEL} without a regular expression. */
+  static boolean isChannel(String value) {
+    int n = value.length();
+    if (n < 1 || n > 64) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (!isWordChar(value.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code [A-Za-z0-9_-]}. */
+  private static boolean isWordChar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '_'
+        || c == '-';
   }
 
   static int range(String field, int value, int min, int max) {

@@ -1,6 +1,5 @@
 package io.switchboard.routing;
 
-import io.switchboard.selector.Selector;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +22,20 @@ final class ContactRecord {
   /** Clock millis after which a queued contact times out; Long.MAX_VALUE for never. */
   final long deadline;
 
-  Optional<Selector> requirement;
+  /** The current requirement: the contact's own, or its last escalation step's. */
+  Requirement requirement;
+
+  /** {@link WaitingGroup#key} of the current requirement, for the statistics. */
+  String groupKey;
+
   int step;
   ContactState state = ContactState.QUEUED;
   WaitingGroup group;
+
+  /** Where the contact sits in its group's {@link ContactHeap}s while queued. */
+  int lineSlot;
+
+  int arrivalSlot;
   AgentRecord agent;
   ReservationRecord reservation;
   long answeredAt = -1;
@@ -43,10 +52,13 @@ final class ContactRecord {
   /** The order in which the contact finished; 0 while live. */
   long retireSeq;
 
+  /** {@link RouterStore}'s mark: whether the call in progress changed the record. */
+  byte storeMark;
+
   final List<ReservationRecord> reservations = new ArrayList<>(1);
 
   /** An escalation step, parsed. */
-  record Step(long afterMillis, Optional<Selector> requirement) {}
+  record Step(long afterMillis, Requirement requirement) {}
 
   ContactRecord(
       String id,
@@ -55,18 +67,24 @@ final class ContactRecord {
       int priority,
       long seq,
       long createdAt,
-      Optional<Selector> requirement,
+      Requirement requirement,
       List<Step> steps,
       long deadline) {
     this.id = id;
     this.channel = channel;
-    this.attributes = attributes;
+    // immutable once, so that every view (which copies into an immutable map) shares it
+    this.attributes = java.util.Map.copyOf(attributes);
     this.priority = priority;
     this.seq = seq;
     this.createdAt = createdAt;
-    this.requirement = requirement;
+    requirement(requirement);
     this.steps = steps;
     this.deadline = deadline;
+  }
+
+  void requirement(Requirement requirement) {
+    this.requirement = requirement;
+    this.groupKey = WaitingGroup.key(channel, requirement);
   }
 
   /** Higher priority first, then earlier arrival: the order of service. */
@@ -80,7 +98,7 @@ final class ContactRecord {
         id,
         channel,
         attributes,
-        requirement.map(Selector::normalized),
+        requirement.normalized,
         step,
         priority,
         state,

@@ -1,12 +1,11 @@
 package io.switchboard.routing;
 
-import io.switchboard.selector.Selector;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -20,7 +19,13 @@ import java.util.TreeSet;
  * that term's set, not all eligible agents; it stops at the first agent the whole selector matches.
  * A requirement without terms ({@code level > 3}, an OR) walks the channel's set.
  *
- * <p>Cost: {@code O((1 + t) log n)} to add or remove an agent with {@code t} terms; a lookup
+ * <p><b>Taken out, put back.</b> An agent whose order or eligibility is about to change is taken
+ * out of every set first ({@link #takeOut}) and put back, in its new place, only when the index is
+ * next read ({@link #best}) or at the end of the call ({@link #putBack}). A freed agent usually
+ * takes a contact at once and is no longer eligible, so it leaves the index without ever having
+ * been filed: a routing decision costs no index update at all.
+ *
+ * <p>Cost: {@code O((1 + t) log n)} to file or take out an agent with {@code t} terms; a lookup
  * evaluates the requirement on the agents of the smallest posting list that precede the first
  * match. The walk is only needed for the first contact of a requirement group: while a group has a
  * contact waiting, work conservation guarantees that no eligible agent matches it, and {@link
@@ -33,6 +38,9 @@ final class EligibleAgents {
   private final Map<String, Comparator<AgentRecord>> orders = new HashMap<>();
   private final Strategy strategy;
 
+  /** Agents taken out and not yet put back. */
+  private final List<AgentRecord> out = new ArrayList<>();
+
   EligibleAgents(Strategy strategy) {
     this.strategy = strategy;
   }
@@ -44,6 +52,7 @@ final class EligibleAgents {
         : null;
   }
 
+  /** Files the agent under every channel it is eligible for (recovery, and {@link #putBack}). */
   void add(AgentRecord agent) {
     for (String channel : agent.capacity.keySet()) {
       if (agent.eligible(channel)) {
@@ -54,12 +63,38 @@ final class EligibleAgents {
         for (String term : agent.terms) {
           terms.computeIfAbsent(term, t -> new TreeSet<>(order)).add(agent);
         }
+        agent.filed = true;
       }
     }
   }
 
-  /** Removes the agent; call before changing anything its order or eligibility depends on. */
-  void remove(AgentRecord agent) {
+  /**
+   * Takes the agent out until {@link #putBack}; call before changing anything its order or
+   * eligibility depends on.
+   */
+  void takeOut(AgentRecord agent) {
+    if (agent.filed) {
+      remove(agent);
+    }
+    if (!agent.out) {
+      agent.out = true;
+      out.add(agent);
+    }
+  }
+
+  /** Files again every agent taken out since the last call, unless it was removed meanwhile. */
+  void putBack() {
+    for (int i = 0; i < out.size(); i++) {
+      AgentRecord agent = out.get(i);
+      agent.out = false;
+      if (!agent.removed) {
+        add(agent);
+      }
+    }
+    out.clear();
+  }
+
+  private void remove(AgentRecord agent) {
     for (String channel : agent.capacity.keySet()) {
       TreeSet<AgentRecord> set = byChannel.get(channel);
       if (set != null && set.remove(agent)) {
@@ -73,38 +108,36 @@ final class EligibleAgents {
         }
       }
     }
+    agent.filed = false;
   }
 
-  /** The best eligible agent on {@code channel} that {@code requirement} matches. */
-  Optional<AgentRecord> best(String channel, Optional<Selector> requirement) {
+  /** The best eligible agent on {@code channel} that {@code requirement} matches, or null. */
+  AgentRecord best(String channel, Requirement requirement) {
+    putBack();
     TreeSet<AgentRecord> set = byChannel.get(channel);
     if (set == null || set.isEmpty()) {
-      return Optional.empty();
+      return null;
     }
-    List<String> required = RequiredTerms.of(requirement);
     Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
-    for (String term : required) {
+    for (String term : requirement.terms) {
       TreeSet<AgentRecord> posting = terms.get(term);
       if (posting == null) {
-        return Optional.empty(); // no eligible agent holds a term the requirement needs
+        return null; // no eligible agent holds a term the requirement needs
       }
       if (posting.size() < set.size()) {
         set = posting;
       }
     }
     for (AgentRecord agent : set) {
-      if (requirement.isEmpty() || requirement.get().matches(agent.view)) {
-        return Optional.of(agent);
+      if (requirement.matches(agent)) {
+        return agent;
       }
     }
-    return Optional.empty();
+    return null;
   }
 
   private Comparator<AgentRecord> order(String channel) {
-    Comparator<AgentRecord> longestIdle =
-        Comparator.<AgentRecord>comparingLong(a -> a.idleSince)
-            .thenComparingLong(a -> a.idleSeq)
-            .thenComparingLong(a -> a.serial);
+    Comparator<AgentRecord> longestIdle = EligibleAgents::longestIdle;
     return switch (strategy) {
       case Strategy.LongestIdle l -> longestIdle;
       case Strategy.LeastOccupied l ->
@@ -119,5 +152,16 @@ final class EligibleAgents {
                   (AgentRecord a) -> a.rank, Comparator.nullsLast(Comparator.reverseOrder()))
               .thenComparing(longestIdle);
     };
+  }
+
+  /** Earliest idle-since first, then the order of becoming idle, then of creation. */
+  private static int longestIdle(AgentRecord a, AgentRecord b) {
+    if (a.idleSince != b.idleSince) {
+      return Long.compare(a.idleSince, b.idleSince);
+    }
+    if (a.idleSeq != b.idleSeq) {
+      return Long.compare(a.idleSeq, b.idleSeq);
+    }
+    return Long.compare(a.serial, b.serial);
   }
 }

@@ -54,6 +54,27 @@ final class RequiredTerms {
     }
   }
 
+  /**
+   * Whether {@code e} is true exactly when the agent holds all its terms: an {@code AND} of {@code
+   * HAS 'x'} and {@code HAS ALL ('x', ...)} over attributes, with string literals only. {@code HAS}
+   * is true on a list holding the string or on that very string ({@code Values.holds}), and an
+   * agent holds the term {@code name:x} in just those two cases ({@link #ofAgent}), so the terms
+   * decide. {@code =} and {@code IN} are left out: they are UNKNOWN on a list that holds the value,
+   * where the agent still holds the term.
+   */
+  static boolean exact(Expression e) {
+    return switch (e) {
+      case Expression.And and -> and.operands().stream().allMatch(RequiredTerms::exact);
+      case Expression.Has has ->
+          (has.mode() != Expression.HasMode.ANY || has.literals().size() == 1)
+              && !has.literals().isEmpty()
+              && has.operand() instanceof Operand.Identifier id
+              && !id.name().startsWith("sys.")
+              && has.literals().stream().allMatch(l -> l instanceof String);
+      default -> false;
+    };
+  }
+
   private static void equal(Operand attribute, Operand literal, TreeSet<String> terms) {
     if (literal instanceof Operand.Literal lit) {
       string(attribute, lit.value(), terms);

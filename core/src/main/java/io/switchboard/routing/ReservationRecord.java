@@ -16,6 +16,9 @@ final class ReservationRecord {
   final long expiresAt;
   ReservationState state = ReservationState.PENDING;
 
+  /** {@link RouterStore}'s mark: whether the call in progress changed the record. */
+  byte storeMark;
+
   /** The order number of its timeout timer; 0 when it has none (auto-accepted). */
   long timerSeq;
 

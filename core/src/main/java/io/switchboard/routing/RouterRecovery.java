@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,7 +34,11 @@ final class RouterRecovery {
   /** Agents that were removed but are still named by finished contacts or their reservations. */
   private final Map<String, AgentRecord> removed = new HashMap<>();
 
-  RouterRecovery(RouterSnapshot snapshot) {
+  /** Parses each stored requirement text once (it was accepted when stored, so it parses). */
+  private final Requirements requirements;
+
+  RouterRecovery(RouterSnapshot snapshot, Requirements requirements) {
+    this.requirements = requirements;
     for (StoredAgent a : snapshot.agents()) {
       AgentRecord agent =
           new AgentRecord(a.id(), a.serial(), a.attributes(), a.capacity(), a.presence());
@@ -84,10 +89,14 @@ final class RouterRecovery {
     finished.sort(Comparator.comparingLong(c -> c.retireSeq));
   }
 
-  private static ContactRecord contact(StoredContact c) {
+  private Requirement parse(Optional<String> text) {
+    return requirements.parse("stored requirement", text);
+  }
+
+  private ContactRecord contact(StoredContact c) {
     List<ContactRecord.Step> steps =
         c.steps().stream()
-            .map(s -> new ContactRecord.Step(s.afterMillis(), RouterStore.parse(s.requirement())))
+            .map(s -> new ContactRecord.Step(s.afterMillis(), parse(s.requirement())))
             .toList();
     ContactRecord contact =
         new ContactRecord(
@@ -97,7 +106,7 @@ final class RouterRecovery {
             c.priority(),
             c.seq(),
             c.createdAt(),
-            RouterStore.parse(c.requirement()),
+            parse(c.requirement()),
             steps,
             c.deadline());
     contact.step = c.step();

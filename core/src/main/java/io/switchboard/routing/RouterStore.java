@@ -6,12 +6,10 @@ import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
 import io.switchboard.routing.spi.StoredReservation;
-import io.switchboard.selector.Selector;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * The router's side of its {@link RouterJournal}: {@link MemoryRouter} marks every record a call
@@ -29,9 +27,12 @@ final class RouterStore {
   static final long EVENT_ID_BLOCK = 1 << 20;
 
   private final RouterJournal journal;
-  private final Set<AgentRecord> agents = new LinkedHashSet<>();
-  private final Set<ContactRecord> contacts = new LinkedHashSet<>();
-  private final Set<ReservationRecord> reservations = new LinkedHashSet<>();
+  // The records changed in the call in progress, in the order of their first change; a record's
+  // storeMark says it is listed (MARKED) or was listed and then deleted (DROPPED), so marking is a
+  // field test rather than a hash-set insertion.
+  private final List<AgentRecord> agents = new ArrayList<>();
+  private final List<ContactRecord> contacts = new ArrayList<>();
+  private final List<ReservationRecord> reservations = new ArrayList<>();
   private final List<RouterEntry> deletes = new ArrayList<>();
   private long eventIdLimit;
 
@@ -44,29 +45,53 @@ final class RouterStore {
     return journal;
   }
 
+  /** Not listed. */
+  static final byte UNMARKED = 0;
+
+  /** Listed: its put goes into the batch. */
+  static final byte MARKED = 1;
+
+  /** Listed, then deleted in the same call: no put. */
+  static final byte DROPPED = 2;
+
   void touch(AgentRecord agent) {
-    agents.add(agent);
+    if (agent.storeMark == UNMARKED) {
+      agents.add(agent);
+    }
+    agent.storeMark = MARKED;
   }
 
   void touch(ContactRecord contact) {
-    contacts.add(contact);
+    if (contact.storeMark == UNMARKED) {
+      contacts.add(contact);
+    }
+    contact.storeMark = MARKED;
   }
 
   void touch(ReservationRecord reservation) {
-    reservations.add(reservation);
+    if (reservation.storeMark == UNMARKED) {
+      reservations.add(reservation);
+    }
+    reservation.storeMark = MARKED;
   }
 
   void agentRemoved(AgentRecord agent) {
-    agents.remove(agent);
+    if (agent.storeMark == MARKED) {
+      agent.storeMark = DROPPED;
+    }
     deletes.add(new RouterEntry.AgentDelete(agent.id));
   }
 
   /** A finished contact left the history, and its reservations with it. */
   void contactDropped(ContactRecord contact) {
-    contacts.remove(contact);
+    if (contact.storeMark == MARKED) {
+      contact.storeMark = DROPPED;
+    }
     deletes.add(new RouterEntry.ContactDelete(contact.id));
     for (ReservationRecord r : contact.reservations) {
-      reservations.remove(r);
+      if (r.storeMark == MARKED) {
+        r.storeMark = DROPPED;
+      }
       deletes.add(new RouterEntry.ReservationDelete(r.id));
     }
   }
@@ -75,39 +100,46 @@ final class RouterStore {
    * Before a call hands out event ids: if fewer than half a block is left, reserves the next block
    * and waits until the reservation is stored.
    */
-  void reserveEventIds(long lastEventId, RouterCounters counters) {
+  void reserveEventIds(long lastEventId, LongFunction<RouterCounters> counters) {
     if (lastEventId + EVENT_ID_BLOCK / 2 > eventIdLimit) {
       eventIdLimit = lastEventId + EVENT_ID_BLOCK;
-      journal.appendDurable(List.of(new RouterEntry.CountersPut(withLimit(counters)))).await();
+      journal
+          .appendDurable(List.of(new RouterEntry.CountersPut(counters.apply(eventIdLimit))))
+          .await();
     }
-  }
-
-  private RouterCounters withLimit(RouterCounters c) {
-    return new RouterCounters(
-        c.agentSerial(),
-        c.contactSeq(),
-        c.idleSeq(),
-        c.reservationSeq(),
-        c.timerSeq(),
-        c.retireSeq(),
-        eventIdLimit);
   }
 
   /**
    * Under the lock, at the end of a call: appends what the call changed as one batch, durably if
-   * {@code durable}. Returns the ticket to await once the lock is released.
+   * {@code durable}, with the counters ({@code counters} makes them, given the event-id limit, only
+   * when there is something to write). Returns the ticket to await once the lock is released.
    */
-  RouterJournal.Ticket flush(RouterCounters counters, boolean durable) {
+  RouterJournal.Ticket flush(LongFunction<RouterCounters> counters, boolean durable) {
     if (agents.isEmpty() && contacts.isEmpty() && reservations.isEmpty() && deletes.isEmpty()) {
       return RouterJournal.DONE;
     }
     List<RouterEntry> batch =
         new ArrayList<>(agents.size() + contacts.size() + reservations.size() + deletes.size() + 1);
-    agents.forEach(a -> batch.add(new RouterEntry.AgentPut(stored(a))));
-    contacts.forEach(c -> batch.add(new RouterEntry.ContactPut(stored(c))));
-    reservations.forEach(r -> batch.add(new RouterEntry.ReservationPut(stored(r))));
+    for (AgentRecord a : agents) {
+      if (a.storeMark == MARKED) {
+        batch.add(new RouterEntry.AgentPut(stored(a)));
+      }
+      a.storeMark = UNMARKED;
+    }
+    for (ContactRecord c : contacts) {
+      if (c.storeMark == MARKED) {
+        batch.add(new RouterEntry.ContactPut(stored(c)));
+      }
+      c.storeMark = UNMARKED;
+    }
+    for (ReservationRecord r : reservations) {
+      if (r.storeMark == MARKED) {
+        batch.add(new RouterEntry.ReservationPut(stored(r)));
+      }
+      r.storeMark = UNMARKED;
+    }
     batch.addAll(deletes);
-    batch.add(new RouterEntry.CountersPut(withLimit(counters)));
+    batch.add(new RouterEntry.CountersPut(counters.apply(eventIdLimit)));
     agents.clear();
     contacts.clear();
     reservations.clear();
@@ -125,10 +157,15 @@ final class RouterStore {
   }
 
   static StoredContact stored(ContactRecord c) {
-    List<StoredContact.Step> steps =
-        c.steps.stream()
-            .map(s -> new StoredContact.Step(s.afterMillis(), text(s.requirement())))
-            .toList();
+    List<StoredContact.Step> steps = List.of();
+    if (!c.steps.isEmpty()) {
+      StoredContact.Step[] stored = new StoredContact.Step[c.steps.size()];
+      for (int i = 0; i < stored.length; i++) {
+        ContactRecord.Step s = c.steps.get(i);
+        stored[i] = new StoredContact.Step(s.afterMillis(), s.requirement().normalized);
+      }
+      steps = List.of(stored);
+    }
     return new StoredContact(
         c.id,
         c.channel,
@@ -138,7 +175,7 @@ final class RouterStore {
         c.createdAt,
         steps,
         c.deadline,
-        text(c.requirement),
+        c.requirement.normalized,
         c.step,
         c.state,
         Optional.ofNullable(c.agent).map(a -> a.id),
@@ -154,14 +191,5 @@ final class RouterStore {
   static StoredReservation stored(ReservationRecord r) {
     return new StoredReservation(
         r.id, r.seq, r.contact.id, r.agent.id, r.offeredAt, r.expiresAt, r.state, r.timerSeq);
-  }
-
-  private static Optional<String> text(Optional<Selector> requirement) {
-    return requirement.map(Selector::normalized);
-  }
-
-  /** A stored requirement parsed again; the stored text was accepted once, so it parses. */
-  static Optional<Selector> parse(Optional<String> text) {
-    return text.map(Selector::parse);
   }
 }

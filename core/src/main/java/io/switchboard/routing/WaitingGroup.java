@@ -1,10 +1,6 @@
 package io.switchboard.routing;
 
-import io.switchboard.selector.Selector;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * The queued contacts of one channel with the same normalized requirement, in order of service
@@ -14,59 +10,83 @@ import java.util.TreeSet;
 final class WaitingGroup {
 
   final String channel;
-  final Optional<Selector> requirement;
-  final String key;
+  final Requirement requirement;
 
-  /** Separates the terms of {@link #indexKey}. */
-  static final char KEY_SEPARATOR = '\u0001';
+  /** Channel and requirement text: the group's name in statistics. */
+  final String key;
 
   /** Up to {@link WaitingLine#MAX_KEY} of the requirement's terms, sorted; empty if none. */
   final List<String> keyTerms;
 
-  /** {@link #keyTerms} joined: the group's place in {@link WaitingLine}'s index. */
-  final String indexKey;
+  /**
+   * Whether an agent that holds the whole key matches, with no need to evaluate the selector: the
+   * requirement is {@link Requirement#exact exact} and the key holds all of its terms.
+   */
+  final boolean keyDecides;
 
-  final TreeSet<ContactRecord> line = new TreeSet<>(ContactRecord::compareOrder);
+  /** The group's place in {@link WaitingLine}'s index ({@link TermIds#pack}); 0 when unkeyed. */
+  long indexKey;
+
+  /** The other groups filed under the same {@link #indexKey}, as a doubly linked list. */
+  WaitingGroup nextSameKey;
+
+  WaitingGroup previousSameKey;
+
+  /** By order of service. */
+  private final ContactHeap line = ContactHeap.byOrderOfService();
 
   /** The same contacts by arrival alone, for the longest wait. */
-  final TreeSet<ContactRecord> byArrival =
-      new TreeSet<>(Comparator.comparingLong((ContactRecord c) -> c.seq));
+  private final ContactHeap byArrival = ContactHeap.byArrival();
 
-  WaitingGroup(String channel, Optional<Selector> requirement) {
+  /** The first in order of service, kept at hand: the agent-side lookup compares many heads. */
+  ContactRecord head;
+
+  WaitingGroup(String channel, Requirement requirement) {
     this.channel = channel;
     this.requirement = requirement;
     this.key = key(channel, requirement);
-    List<String> terms = RequiredTerms.of(requirement);
+    List<String> terms = requirement.terms;
     this.keyTerms = terms.subList(0, Math.min(terms.size(), WaitingLine.MAX_KEY));
-    this.indexKey = String.join(String.valueOf(KEY_SEPARATOR), keyTerms);
+    this.keyDecides = requirement.exact && terms.size() <= WaitingLine.MAX_KEY;
   }
 
-  static String key(String channel, Optional<Selector> requirement) {
-    return channel + "\u0000" + requirement.map(Selector::normalized).orElse("");
+  static String key(String channel, Requirement requirement) {
+    return requirement.groupKey(channel);
   }
 
   boolean matches(AgentRecord agent) {
-    return requirement.isEmpty() || requirement.get().matches(agent.view);
+    return requirement.matches(agent);
   }
-
-  /** {@code line.first()}, kept at hand: the agent-side lookup compares many groups' heads. */
-  ContactRecord head;
 
   void add(ContactRecord contact) {
     line.add(contact);
-    if (head == null || ContactRecord.compareOrder(contact, head) < 0) {
-      head = contact;
-    }
     byArrival.add(contact);
+    head = line.first();
     contact.group = this;
   }
 
   void remove(ContactRecord contact) {
     line.remove(contact);
-    if (contact == head) {
-      head = line.isEmpty() ? null : line.first();
-    }
     byArrival.remove(contact);
+    head = line.first();
     contact.group = null;
+  }
+
+  int size() {
+    return line.size();
+  }
+
+  boolean isEmpty() {
+    return line.isEmpty();
+  }
+
+  /** The contact that has waited longest. */
+  ContactRecord oldest() {
+    return byArrival.first();
+  }
+
+  /** The contacts in order of service. */
+  List<ContactRecord> inOrder() {
+    return line.sorted();
   }
 }

@@ -1,13 +1,11 @@
 package io.switchboard.routing;
 
-import io.switchboard.selector.Selector;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -17,12 +15,16 @@ import java.util.Set;
  * <p>An agent that frees up must find the best head among the groups it matches. Scanning every
  * group costs a selector evaluation per group, and with requirements of one to three of 40 skills
  * there can be ten thousand groups. So each group is filed under its key: the set of (up to {@link
- * #MAX_KEY}) terms its requirement cannot match without ({@link RequiredTerms}). A group can only
- * match an agent whose terms include its whole key, so the agent looks up each subset of its own
- * terms (only terms some key uses, subsets no larger than the largest key) and evaluates just the
- * groups found, plus the groups without a key. When the subsets would outnumber the groups (an
- * agent with very many relevant terms) it scans the groups instead, so the lookup never costs more
- * than the scan.
+ * #MAX_KEY}) terms its requirement cannot match without ({@link RequiredTerms}), as small ids
+ * packed into a {@code long} ({@link TermIds}). A group can only match an agent whose terms include
+ * its whole key, so the agent looks up each subset of its own terms (only terms some key uses,
+ * subsets no larger than the largest key) and looks only at the groups found, plus the groups
+ * without a key. When the subsets would outnumber the groups (an agent with very many relevant
+ * terms) it scans the groups instead, so the lookup never costs more than the scan.
+ *
+ * <p>A group found by its key whose requirement is nothing but those terms ({@link
+ * WaitingGroup#keyDecides}, e.g. {@code skills HAS ALL ('a', 'b')}) matches the agent without an
+ * evaluation; any other is evaluated, and only when its head would beat the best head so far.
  */
 final class WaitingLine {
 
@@ -32,35 +34,68 @@ final class WaitingLine {
   private final Map<String, Channel> byChannel = new HashMap<>();
   private int size;
 
+  /** An agent's relevant term ids, reused by every lookup (the router's lock is held). */
+  private int[] scratch = new int[16];
+
   /** The non-empty groups of one channel, and their index. */
   private static final class Channel {
-    final Map<String, WaitingGroup> groups = new LinkedHashMap<>();
+    /** By requirement text. */
+    final Map<String, WaitingGroup> groups = new HashMap<>();
+
     final Set<WaitingGroup> unkeyed = new LinkedHashSet<>();
-    final Map<String, List<WaitingGroup>> byKey = new HashMap<>();
-    final Map<String, Integer> termUse = new HashMap<>();
+    final LongMap<WaitingGroup> byKey = new LongMap<>();
+    final TermIds terms = new TermIds();
     final int[] keySizes = new int[MAX_KEY + 1];
 
     void index(WaitingGroup g) {
-      if (g.keyTerms.isEmpty()) {
+      int k = g.keyTerms.size();
+      int[] ids = new int[k];
+      for (int i = 0; i < k; i++) {
+        ids[i] = terms.acquire(g.keyTerms.get(i));
+        if (ids[i] < 0) {
+          // out of ids (millions of distinct terms waiting): file it unkeyed, still correct
+          for (int j = 0; j < i; j++) {
+            terms.release(g.keyTerms.get(j));
+          }
+          k = 0;
+          break;
+        }
+      }
+      if (k == 0) {
+        g.indexKey = 0;
         unkeyed.add(g);
         return;
       }
-      byKey.computeIfAbsent(g.indexKey, k -> new ArrayList<>(1)).add(g);
-      g.keyTerms.forEach(t -> termUse.merge(t, 1, Integer::sum));
-      keySizes[g.keyTerms.size()]++;
+      Arrays.sort(ids);
+      g.indexKey = TermIds.pack(ids, k);
+      WaitingGroup first = byKey.get(g.indexKey);
+      g.nextSameKey = first;
+      g.previousSameKey = null;
+      if (first != null) {
+        first.previousSameKey = g;
+      }
+      byKey.put(g.indexKey, g);
+      keySizes[k]++;
     }
 
     void unindex(WaitingGroup g) {
-      if (g.keyTerms.isEmpty()) {
+      if (g.indexKey == 0) {
         unkeyed.remove(g);
         return;
       }
-      List<WaitingGroup> bucket = byKey.get(g.indexKey);
-      bucket.remove(g);
-      if (bucket.isEmpty()) {
+      if (g.previousSameKey != null) {
+        g.previousSameKey.nextSameKey = g.nextSameKey;
+      } else if (g.nextSameKey != null) {
+        byKey.put(g.indexKey, g.nextSameKey);
+      } else {
         byKey.remove(g.indexKey);
       }
-      g.keyTerms.forEach(t -> termUse.merge(t, -1, (a, b) -> a + b == 0 ? null : a + b));
+      if (g.nextSameKey != null) {
+        g.nextSameKey.previousSameKey = g.previousSameKey;
+      }
+      g.nextSameKey = null;
+      g.previousSameKey = null;
+      g.keyTerms.forEach(terms::release);
       keySizes[g.keyTerms.size()]--;
     }
 
@@ -76,15 +111,18 @@ final class WaitingLine {
 
   /** Queues the contact in the group of its current requirement; returns whether it was empty. */
   boolean add(ContactRecord contact) {
-    String key = WaitingGroup.key(contact.channel, contact.requirement);
-    Channel channel = byChannel.computeIfAbsent(contact.channel, c -> new Channel());
-    WaitingGroup group = channel.groups.get(key);
-    if (group == null) {
+    Channel channel = byChannel.get(contact.channel);
+    if (channel == null) {
+      channel = new Channel();
+      byChannel.put(contact.channel, channel);
+    }
+    WaitingGroup group = channel.groups.get(contact.requirement.text);
+    boolean wasEmpty = group == null;
+    if (wasEmpty) {
       group = new WaitingGroup(contact.channel, contact.requirement);
-      channel.groups.put(key, group);
+      channel.groups.put(contact.requirement.text, group);
       channel.index(group);
     }
-    boolean wasEmpty = group.line.isEmpty();
     group.add(contact);
     size++;
     return wasEmpty;
@@ -94,9 +132,9 @@ final class WaitingLine {
     WaitingGroup group = contact.group;
     group.remove(contact);
     size--;
-    if (group.line.isEmpty()) {
+    if (group.isEmpty()) {
       Channel channel = byChannel.get(group.channel);
-      channel.groups.remove(group.key);
+      channel.groups.remove(group.requirement.text);
       channel.unindex(group);
       if (channel.groups.isEmpty()) {
         byChannel.remove(group.channel);
@@ -106,9 +144,9 @@ final class WaitingLine {
 
   /**
    * The best queued contact the agent matches on a channel where it is eligible, by priority then
-   * arrival.
+   * arrival; null if none.
    */
-  Optional<ContactRecord> bestFor(AgentRecord agent) {
+  ContactRecord bestFor(AgentRecord agent) {
     ContactRecord best = null;
     for (String name : agent.capacity.keySet()) {
       Channel channel = byChannel.get(name);
@@ -116,66 +154,81 @@ final class WaitingLine {
         continue;
       }
       for (WaitingGroup group : channel.unkeyed) {
-        best = better(best, group, agent);
+        best = better(best, group, agent, false);
       }
       int largest = channel.largestKey();
       if (largest == 0) {
         continue;
       }
-      List<String> relevant = new ArrayList<>();
-      for (String term : agent.terms) {
-        if (channel.termUse.containsKey(term)) {
-          relevant.add(term);
-        }
-      }
+      int n = relevantIds(channel, agent);
       int keyed = channel.groups.size() - channel.unkeyed.size();
-      if (subsets(relevant.size(), largest) > keyed) {
+      if (subsets(n, largest) > keyed) {
         for (WaitingGroup group : channel.groups.values()) {
-          if (!group.keyTerms.isEmpty()) {
-            best = better(best, group, agent);
+          if (group.indexKey != 0) {
+            best = better(best, group, agent, false);
           }
         }
       } else {
-        best = walk(channel, relevant, 0, largest, new StringBuilder(), best, agent);
+        best = walk(channel.byKey, scratch, n, 0, largest, 0L, 0, best, agent);
       }
-    }
-    return Optional.ofNullable(best);
-  }
-
-  /** Looks up every subset of {@code terms[from..]} (up to {@code left} more terms) as a key. */
-  private static ContactRecord walk(
-      Channel channel,
-      List<String> terms,
-      int from,
-      int left,
-      StringBuilder prefix,
-      ContactRecord best,
-      AgentRecord agent) {
-    for (int i = from; i < terms.size(); i++) {
-      int mark = prefix.length();
-      if (mark > 0) {
-        prefix.append(WaitingGroup.KEY_SEPARATOR);
-      }
-      prefix.append(terms.get(i));
-      List<WaitingGroup> bucket = channel.byKey.get(prefix.toString());
-      if (bucket != null) {
-        for (WaitingGroup group : bucket) {
-          best = better(best, group, agent);
-        }
-      }
-      if (left > 1) {
-        best = walk(channel, terms, i + 1, left - 1, prefix, best, agent);
-      }
-      prefix.setLength(mark);
     }
     return best;
   }
 
-  private static ContactRecord better(ContactRecord best, WaitingGroup group, AgentRecord agent) {
+  /** Puts the ids of the agent's terms that some key of the channel uses in scratch, sorted. */
+  private int relevantIds(Channel channel, AgentRecord agent) {
+    String[] terms = agent.terms;
+    if (scratch.length < terms.length) {
+      scratch = new int[Math.max(terms.length, scratch.length * 2)];
+    }
+    int n = 0;
+    for (String term : terms) {
+      int id = channel.terms.id(term);
+      if (id >= 0) {
+        scratch[n++] = id;
+      }
+    }
+    Arrays.sort(scratch, 0, n);
+    return n;
+  }
+
+  /**
+   * Looks up every subset of {@code ids[from..n)} (up to {@code left} more ids) extending {@code
+   * key}, whose next id goes at bit {@code shift}, in ascending order as {@link TermIds#pack} does.
+   */
+  private static ContactRecord walk(
+      LongMap<WaitingGroup> byKey,
+      int[] ids,
+      int n,
+      int from,
+      int left,
+      long key,
+      int shift,
+      ContactRecord best,
+      AgentRecord agent) {
+    for (int i = from; i < n; i++) {
+      long k = key | (long) (ids[i] + 1) << shift;
+      for (WaitingGroup g = byKey.get(k); g != null; g = g.nextSameKey) {
+        best = better(best, g, agent, true);
+      }
+      if (left > 1) {
+        best = walk(byKey, ids, n, i + 1, left - 1, k, shift + TermIds.BITS, best, agent);
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The better of {@code best} and the group's head, if the agent matches the group; {@code
+   * keyHeld} says the agent holds the group's whole key.
+   */
+  private static ContactRecord better(
+      ContactRecord best, WaitingGroup group, AgentRecord agent, boolean keyHeld) {
     ContactRecord head = group.head;
-    return (best == null || ContactRecord.compareOrder(head, best) < 0) && group.matches(agent)
-        ? head
-        : best;
+    if (best != null && ContactRecord.compareOrder(head, best) >= 0) {
+      return best;
+    }
+    return (keyHeld && group.keyDecides) || group.matches(agent) ? head : best;
   }
 
   /** How many non-empty subsets of at most {@code k} of {@code n} terms there are, capped. */
@@ -200,13 +253,5 @@ final class WaitingLine {
     List<WaitingGroup> all = new ArrayList<>();
     byChannel.values().forEach(c -> all.addAll(c.groups.values()));
     return all;
-  }
-
-  /** Whether a group with this key has contacts. */
-  Optional<WaitingGroup> group(String channel, Optional<Selector> requirement) {
-    Channel c = byChannel.get(channel);
-    return c == null
-        ? Optional.empty()
-        : Optional.ofNullable(c.groups.get(WaitingGroup.key(channel, requirement)));
   }
 }

@@ -39,6 +39,14 @@ class RouterDifferentialTest {
     "skills HAS ALL ('a', 'c', 'd')",
     "lang = 'fr' AND skills HAS ALL ('b', 'c', 'd')",
     "skills HAS 'a' OR lang = 'fr'",
+    // exact requirements (the index decides without evaluating), also against string attributes
+    "lang HAS 'es'",
+    "skills HAS 'a' AND lang HAS 'en'",
+    "skills HAS ALL ('a', 'b', 'c', 'd')",
+    "skills HAS ANY ('b')",
+    // equality is UNKNOWN on a list holding the value, where the agent still holds the term
+    "skills = 'a'",
+    "lang IN ('es') AND skills HAS 'd'",
   };
 
   static Stream<Arguments> configurations() {
@@ -245,6 +253,10 @@ class RouterDifferentialTest {
     }
   }
 
+  /**
+   * Skills are mostly a list and languages mostly one string, but now and then the other way round,
+   * so that requirements meet both shapes of the same attribute.
+   */
   private static Map<String, Object> attributes(Random random) {
     List<String> skills = new ArrayList<>();
     for (String s : SKILLS) {
@@ -253,8 +265,10 @@ class RouterDifferentialTest {
       }
     }
     Map<String, Object> attrs = new LinkedHashMap<>();
-    attrs.put("skills", skills);
-    attrs.put("lang", LANGS[random.nextInt(LANGS.length)]);
+    boolean oneSkill = skills.size() == 1 && random.nextBoolean();
+    attrs.put("skills", oneSkill ? skills.get(0) : skills);
+    String lang = LANGS[random.nextInt(LANGS.length)];
+    attrs.put("lang", random.nextInt(5) == 0 ? List.of(lang, "de") : lang);
     attrs.put("level", 1 + random.nextInt(5));
     return attrs;
   }

@@ -61,7 +61,8 @@ final class Charts {
               + " CPUs ("
               + v.get("cpu")
               + ") · load "
-              + v.get("load_average");
+              + v.get("load_average")
+              + (v.containsKey("load_average_end") ? " → " + v.get("load_average_end") : "");
       int y = HEIGHT * images.size() + 16;
       g.drawString(line1, 8, y);
       g.drawString(clip(v.get("command"), 150), 8, y + 16);

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * What a figure was measured on and how: JDK, CPU count and model, commit, date, load average and
- * the command line. Recorded beside every report so a figure never travels without them.
+ * What a figure was measured on and how: JDK, CPU count and model, commit, date, load averages (at
+ * the start, and with {@link #ended()} at the end) and the command line. Recorded beside every
+ * report so a figure never travels without them.
  *
  * @param values ordered key → value pairs, as written into the CSV header and printed
  */
@@ -34,14 +35,34 @@ public record RunInfo(Map<String, String> values) {
     v.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
     v.put("commit", commit());
     v.put("date", ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-    v.put(
-        "load_average",
-        String.format(
-            Locale.ROOT,
-            "%.2f",
-            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+    v.put("load_average", loadAverages());
     v.put("command", command);
     return new RunInfo(Collections.unmodifiableMap(v));
+  }
+
+  /**
+   * The same, plus {@code load_average_end}: the load averages now, at the end of the run. The
+   * machine these figures come from is shared, so a figure is read with the load at both ends of
+   * its run ({@code load_average} is the one at {@link #capture}).
+   */
+  public RunInfo ended() {
+    Map<String, String> v = new LinkedHashMap<>(values);
+    v.put("load_average_end", loadAverages());
+    return new RunInfo(Collections.unmodifiableMap(v));
+  }
+
+  /**
+   * The system's 1-, 5- and 15-minute load averages, e.g. {@code "3.12 2.80 1.95"}, from {@code
+   * /proc/loadavg}; elsewhere the 1-minute figure of the OS MX bean.
+   */
+  public static String loadAverages() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return String.format(
+          Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.switchboard.bench.routing;
 
+import io.switchboard.bench.report.RunInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -170,7 +171,7 @@ final class Simulation {
         waiting,
         checked,
         target.notes(),
-        loadAverage(),
+        RunInfo.loadAverages(),
         log);
   }
 
@@ -240,17 +241,6 @@ final class Simulation {
     checked++;
     if (log != null) {
       log.add(new long[] {contact, agent});
-    }
-  }
-
-  /** The machine's 1-, 5- and 15-minute load averages now, or "unknown". */
-  static String loadAverage() {
-    try {
-      String[] f =
-          java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (java.io.IOException | RuntimeException e) {
-      return "unknown";
     }
   }
 

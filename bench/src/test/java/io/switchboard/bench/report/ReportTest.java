@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -77,5 +78,18 @@ class ReportTest {
     assertTrue(i.values().get("jdk").contains(System.getProperty("java.runtime.version")));
     assertEquals("java Main", i.values().get("command"));
     assertTrue(i.values().get("commit").matches("[0-9a-f]{7,}|unknown"), i.values().toString());
+  }
+
+  @Test
+  void endedAddsTheLoadAverageAtTheEnd_keepingTheOneAtTheStart() {
+    RunInfo start = RunInfo.capture("java Main");
+    RunInfo end = start.ended();
+    assertEquals(start.values().get("load_average"), end.values().get("load_average"));
+    assertTrue(end.values().containsKey("load_average_end"), end.values().toString());
+    if (Files.isReadable(Path.of("/proc/loadavg"))) {
+      String numbers = "[0-9]+\\.[0-9]+ [0-9]+\\.[0-9]+ [0-9]+\\.[0-9]+";
+      assertTrue(end.values().get("load_average").matches(numbers), end.values().toString());
+      assertTrue(end.values().get("load_average_end").matches(numbers), end.values().toString());
+    }
   }
 }

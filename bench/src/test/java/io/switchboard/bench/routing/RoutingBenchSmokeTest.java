@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.switchboard.bench.report.ReportFiles;
+import io.switchboard.bench.report.RunInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -26,60 +28,71 @@ class RoutingBenchSmokeTest {
   @TempDir Path out;
 
   @Test
-  @Timeout(60)
-  void inProcessTargetsRunAndWriteTheTableAndCsv() throws Exception {
+  @Timeout(120)
+  void everyTargetRuns_andWritesTheTableCsvAndPng_redisSkippedWithoutAServer() throws Exception {
+    boolean redis = RedisServer.executable().isPresent();
+    List<String> targets =
+        redis ? List.of("switchboard", "linear", "redis") : List.of("switchboard", "linear");
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(printed, true, StandardCharsets.UTF_8);
     RoutingBench.Options o =
-        new RoutingBench.Options(
-            60,
-            400,
-            400,
-            100,
-            50,
-            10,
-            List.of("switchboard", "linear"),
-            7,
-            out,
-            new PrintStream(printed, true, StandardCharsets.UTF_8));
+        new RoutingBench.Options(60, 400, 400, 100, 50, 10, targets, "noop", 7, out, print);
 
-    List<Simulation.Result> results = RoutingBench.run(o);
+    RoutingBench.Run run = RoutingBench.run(o);
+    RoutingBench.report(o, run).write(out, RunInfo.capture("smoke").ended(), print);
 
-    assertEquals(2, results.size());
-    for (Simulation.Result r : results) {
-      assertEquals(400, r.cycles(), r.target());
+    assertEquals(targets.size(), run.results().size());
+    for (Simulation.Result r : run.results()) {
+      int cycles = r.target().equals("redis-seed004") ? 50 : 400;
+      assertEquals(cycles, r.cycles(), r.target());
       // every agent is busy after the load, so each completion frees one agent that takes a contact
-      assertEquals(400, r.decisions(), r.target());
+      assertEquals(cycles, r.decisions(), r.target());
       assertEquals(400, r.waitingAfterLoad(), r.target());
       assertEquals(400, r.waitingAtEnd(), r.target());
-      assertTrue(r.decisionsChecked() >= 60 + 400, r.target() + " checked " + r.decisionsChecked());
+      assertTrue(r.decisionsChecked() >= 60 + cycles, r.target() + " " + r.decisionsChecked());
       assertTrue(r.decisionLatency().getValueAtPercentile(99) > 0, r.target());
       assertTrue(r.decisionsPerSecond() > 0, r.target());
     }
-    String text = printed.toString(StandardCharsets.UTF_8);
-    assertTrue(text.contains("switchboard p99 decision latency"), text);
-    assertTrue(text.contains("switchboard/linear-scan decisions/s"), text);
-    assertTrue(text.contains("JDK " + Runtime.version()), text);
-
-    List<String> csv = Files.readAllLines(RoutingBench.writeCsv(o, results));
-    assertEquals(3, csv.size());
-    assertTrue(csv.get(0).startsWith("target,agents,contacts_waiting,"), csv.get(0));
-    assertTrue(csv.get(1).startsWith("switchboard,60,400,400,400,"), csv.get(1));
-    assertTrue(csv.get(2).startsWith("linear-scan,60,400,400,400,"), csv.get(2));
+    List<String> rows =
+        ReportFiles.check(
+            out,
+            "routing",
+            "target,cycles,decisions,decisions/s,events/s,p50 µs,p90 µs,p99 µs,p99.9 µs,max µs,"
+                + "event p99 µs,checked,load s,load average at end,× redis-seed004",
+            targets.size());
+    assertTrue(rows.get(0).startsWith("switchboard,400,400,"), rows.get(0));
+    assertTrue(rows.get(1).startsWith("linear-scan,400,400,"), rows.get(1));
+    String csv = Files.readString(out.resolve("routing.csv"));
+    assertTrue(csv.contains("# load_average_end: "), csv);
+    assertTrue(csv.contains("# note: switchboard p99 decision latency"), csv);
+    assertTrue(csv.contains("journal: every change batched"), csv);
+    assertEquals(redis, csv.contains("switchboard / redis-seed004 decisions/s"), csv);
+    assertTrue(printed.toString(StandardCharsets.UTF_8).contains("wrote "), printed.toString());
   }
 
   @Test
   @Timeout(60)
   void switchboardAndTheLinearScanMakeTheSameDecisions() {
     Simulation.Result switchboard =
-        Simulation.run("switchboard", TINY, true, SwitchboardRouting::new);
+        Simulation.run(
+            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, "noop"));
+    Simulation.Result stored =
+        Simulation.run(
+            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, "memory"));
+    Simulation.Result unjournaled =
+        Simulation.run(
+            "switchboard", TINY, true, (max, d) -> new SwitchboardRouting(max, d, "none"));
     Simulation.Result linear = Simulation.run("linear-scan", TINY, true, LinearScanRouting::new);
 
     assertEquals(60 + 100 + 400, switchboard.log().size());
-    for (int i = 0; i < switchboard.log().size(); i++) {
-      long[] s = switchboard.log().get(i);
-      long[] l = linear.log().get(i);
-      assertEquals(
-          s[0] + "->" + s[1], l[0] + "->" + l[1], "decision " + i + " (contact->agent) differs");
+    for (Simulation.Result other : List.of(stored, unjournaled, linear)) {
+      assertEquals(switchboard.log().size(), other.log().size());
+      for (int i = 0; i < switchboard.log().size(); i++) {
+        long[] s = switchboard.log().get(i);
+        long[] l = other.log().get(i);
+        assertEquals(
+            s[0] + "->" + s[1], l[0] + "->" + l[1], "decision " + i + " (contact->agent) differs");
+      }
     }
   }
 
@@ -122,6 +135,11 @@ class RoutingBenchSmokeTest {
             IllegalArgumentException.class,
             () -> RoutingBench.Options.parse(new String[] {"--agents", "0"}));
     assertEquals("--agents must be positive, got 0", e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RoutingBench.Options.parse(new String[] {"--journal", "disk"}));
+    assertEquals("--journal must be one of [noop, memory, none], got 'disk'", e.getMessage());
   }
 
   /** Offers every contact to agent 0 without looking: the guard must catch it. */

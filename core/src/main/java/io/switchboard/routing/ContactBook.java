@@ -1,0 +1,150 @@
+package io.switchboard.routing;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The router's contacts and their reservations: live contacts by id, the waiting line of the queued
+ * ones ({@link WaitingLine}), and the bounded history of finished ones, which keeps a contact and
+ * its reservations readable until {@code contactHistory} later contacts have finished.
+ */
+final class ContactBook {
+
+  private final CallContext call;
+  private final Map<String, ContactRecord> contacts = new HashMap<>();
+
+  /** Finished contacts in the order they finished, oldest first. */
+  private final ArrayDeque<ContactRecord> finished = new ArrayDeque<>();
+
+  /**
+   * Reservations by number: an id is {@code res-<number>}, and keying by the number spares the
+   * history's eviction, which drops reservations made long ago, a string hash and comparison.
+   */
+  private final LongMap<ReservationRecord> reservations = new LongMap<>();
+
+  final WaitingLine line = new WaitingLine();
+
+  /** The last arrival number given. */
+  long seq;
+
+  /** The last finishing order number given. */
+  long retireSeq;
+
+  /** The last reservation number given. */
+  long reservationSeq;
+
+  ContactBook(CallContext call) {
+    this.call = call;
+  }
+
+  /** The contact with this id, live or in the history; fails with CONTACT_NOT_FOUND. */
+  ContactRecord get(String contactId) {
+    Objects.requireNonNull(contactId, "contactId");
+    ContactRecord contact = contacts.get(contactId);
+    if (contact == null) {
+      throw new RoutingException(
+          RoutingErrorCode.CONTACT_NOT_FOUND, "contact '" + contactId + "' does not exist");
+    }
+    return contact;
+  }
+
+  /** Fails with CONTACT_ALREADY_EXISTS if the id is taken, by a live or a finished contact. */
+  void checkNew(String contactId) {
+    if (contacts.containsKey(contactId)) {
+      throw new RoutingException(
+          RoutingErrorCode.CONTACT_ALREADY_EXISTS, "contact '" + contactId + "' exists already");
+    }
+  }
+
+  void add(ContactRecord contact) {
+    contacts.put(contact.id, contact);
+    call.touch(contact);
+  }
+
+  /** Moves a finished contact to the bounded history; the oldest finished one drops out. */
+  void retire(ContactRecord contact) {
+    contact.retireSeq = ++retireSeq;
+    call.touch(contact);
+    finished.addLast(contact);
+    while (finished.size() > call.settings.contactHistory()) {
+      ContactRecord oldest = finished.pollFirst();
+      contacts.remove(oldest.id);
+      for (ReservationRecord r : oldest.reservations) {
+        reservations.remove(r.seq);
+      }
+      if (call.store != null) {
+        call.store.contactDropped(oldest);
+      }
+    }
+  }
+
+  /** The reservation with this id; fails with RESERVATION_NOT_FOUND. */
+  ReservationRecord reservation(String reservationId) {
+    Objects.requireNonNull(reservationId, "reservationId");
+    ReservationRecord offer = reservations.get(number(reservationId));
+    if (offer == null || !offer.id.equals(reservationId)) {
+      throw new RoutingException(
+          RoutingErrorCode.RESERVATION_NOT_FOUND,
+          "reservation '" + reservationId + "' does not exist");
+    }
+    return offer;
+  }
+
+  /** The number in {@code res-<number>}, or 0 (no reservation has it) for any other text. */
+  private static long number(String reservationId) {
+    int n = reservationId.length();
+    if (!reservationId.startsWith("res-") || n == 4 || n > 4 + 18) {
+      return 0;
+    }
+    long number = 0;
+    for (int i = 4; i < n; i++) {
+      char c = reservationId.charAt(i);
+      if (c < '0' || c > '9') {
+        return 0;
+      }
+      number = number * 10 + (c - '0');
+    }
+    return number;
+  }
+
+  /** A new pending reservation of a queued contact for an agent, expiring after the timeout. */
+  ReservationRecord newReservation(ContactRecord contact, AgentRecord agent) {
+    long n = ++reservationSeq;
+    ReservationRecord offer =
+        new ReservationRecord(
+            "res-" + n, n, contact, agent, call.now, call.now + call.settings.offerTimeoutMillis());
+    reservations.put(n, offer);
+    contact.reservations.add(offer);
+    call.touch(offer);
+    return offer;
+  }
+
+  /** Views of the queued contacts, group by group (by key), each group in order of service. */
+  List<Contact> waiting() {
+    List<Contact> all = new ArrayList<>(line.size());
+    line.groups().stream()
+        .sorted(Comparator.comparing(g -> g.key))
+        .forEach(g -> g.inOrder().forEach(c -> all.add(c.view())));
+    return all;
+  }
+
+  Collection<ContactRecord> all() {
+    return contacts.values();
+  }
+
+  /** On recovery: the stored records, and the finished contacts in the order they finished. */
+  void restore(
+      Map<String, ContactRecord> recovered,
+      Map<String, ReservationRecord> recoveredReservations,
+      List<ContactRecord> finishedInOrder) {
+    contacts.putAll(recovered);
+    recoveredReservations.values().forEach(r -> reservations.put(r.seq, r));
+    finished.addAll(finishedInOrder);
+  }
+}

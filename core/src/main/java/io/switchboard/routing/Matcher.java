@@ -1,0 +1,337 @@
+package io.switchboard.routing;
+
+import java.util.List;
+
+/**
+ * Matching, and the life of an offer. Between calls one invariant holds: no eligible agent matches
+ * a queued contact. Each change that could break it is followed at once by the step that restores
+ * it:
+ *
+ * <ul>
+ *   <li>a contact enters the line (arrives, returns from an offer, escalates): if its group had
+ *       contacts already, the invariant says no eligible agent matches the group, so it waits;
+ *       otherwise it goes to the first matching agent in strategy order ({@link #enqueue});
+ *   <li>an agent becomes eligible (or changes attributes or capacity): it takes the best head among
+ *       the groups it matches, again and again while it stays eligible ({@link #settleAgent}).
+ * </ul>
+ *
+ * Each step runs while the invariant holds for everyone else, which gives "no skipping": the agent
+ * chosen for a contact matches no contact waiting ahead of it. When one call does several things (a
+ * rejected offer returns the contact and frees the agent), the contact is settled before the
+ * agent's slot is released, so the contact goes to another agent if one matches, and the rejecting
+ * agent gets it back only when nobody else can take it.
+ *
+ * <p>State changes go through a few methods ({@link AgentBook#change}, {@link #offer}, {@link
+ * #close}, {@link #requeue}, {@link ContactBook#retire}), and each emits its event, so the event
+ * sequence is a complete log of the changes.
+ */
+final class Matcher {
+
+  private final CallContext call;
+  private final AgentBook agents;
+  private final ContactBook contacts;
+
+  Matcher(CallContext call, AgentBook agents, ContactBook contacts) {
+    this.call = call;
+    this.agents = agents;
+    this.contacts = contacts;
+  }
+
+  // ---- matching --------------------------------------------------------------------------
+
+  /**
+   * Puts a contact in its group. If the group had contacts, no eligible agent matches it (the
+   * invariant), so it waits; otherwise the first matching agent in strategy order gets it.
+   */
+  void enqueue(ContactRecord contact) {
+    if (contacts.line.add(contact)) {
+      AgentRecord agent = agents.eligible.best(contact.channel, contact.requirement);
+      if (agent != null) {
+        offer(contact, agent);
+      }
+    }
+  }
+
+  /** An agent may have become able to take work: it takes the best matching heads while it can. */
+  void settleAgent(AgentRecord agent) {
+    ContactRecord best;
+    while ((best = contacts.line.bestFor(agent)) != null) {
+      offer(best, agent);
+    }
+  }
+
+  // ---- offers ----------------------------------------------------------------------------
+
+  /** Offers a queued contact to an eligible agent; the offer holds a slot of the agent's. */
+  private void offer(ContactRecord contact, AgentRecord agent) {
+    contacts.line.remove(contact);
+    ReservationRecord offer = contacts.newReservation(contact, agent);
+    call.touch(contact);
+    contact.reservation = offer;
+    contact.agent = agent;
+    contact.state = ContactState.OFFERED;
+    agents.change(
+        agent,
+        () -> {
+          agent.addLoad(contact.channel, 1);
+          agent.pending.add(offer);
+        });
+    call.emit((id, at) -> new RoutingEvent.ReservationOffered(id, at, offer.view()));
+    if (call.settings.autoAccept().contains(contact.channel)) {
+      accept(offer);
+    } else {
+      offer.timerSeq = call.schedule(offer.expiresAt, Timers.Kind.OFFER_TIMEOUT, offer, 0);
+    }
+  }
+
+  void accept(ReservationRecord offer) {
+    ContactRecord contact = offer.contact;
+    AgentRecord agent = offer.agent;
+    offer.state = ReservationState.ACCEPTED;
+    call.touch(offer);
+    call.touch(contact);
+    call.touch(agent);
+    agent.pending.remove(offer);
+    agent.active.add(contact);
+    agent.misses = 0;
+    contact.state = ContactState.ASSIGNED;
+    contact.answeredAt = call.now;
+    call.stats.record(
+        contact.groupKey, call.now, LiveStats.Outcome.ANSWERED, call.now - contact.createdAt);
+    call.emit(
+        (id, at) -> new RoutingEvent.ReservationAccepted(id, at, offer.id, contact.id, agent.id));
+  }
+
+  /** A pending offer the agent turned down: the contact back in its place, the slot freed. */
+  void reject(ReservationRecord offer) {
+    close(offer, ReservationState.REJECTED, "rejected");
+    requeue(offer.contact);
+    releaseSlot(offer.agent, offer.contact);
+  }
+
+  /** Ends a pending offer (not accepted) and says so; the caller places contact and agent. */
+  private void close(ReservationRecord offer, ReservationState how, String reason) {
+    offer.state = how;
+    call.touch(offer);
+    offer.agent.pending.remove(offer);
+    String rid = offer.id;
+    String cid = offer.contact.id;
+    String aid = offer.agent.id;
+    switch (how) {
+      case REJECTED ->
+          call.emit((id, at) -> new RoutingEvent.ReservationRejected(id, at, rid, cid, aid));
+      case TIMED_OUT ->
+          call.emit((id, at) -> new RoutingEvent.ReservationTimedOut(id, at, rid, cid, aid));
+      default ->
+          call.emit(
+              (id, at) -> new RoutingEvent.ReservationCancelled(id, at, rid, cid, aid, reason));
+    }
+  }
+
+  /**
+   * A contact back from an offer returns to its original place (same priority and arrival number),
+   * or times out if its maximum wait passed meanwhile.
+   */
+  private void requeue(ContactRecord contact) {
+    call.touch(contact);
+    contact.agent = null;
+    contact.reservation = null;
+    if (call.now >= contact.deadline) {
+      end(contact, ContactState.TIMED_OUT, LiveStats.Outcome.TIMED_OUT);
+      return;
+    }
+    contact.state = ContactState.QUEUED;
+    enqueue(contact);
+  }
+
+  /** Gives back the slot a contact held; the agent may take more work at once. */
+  private void releaseSlot(AgentRecord agent, ContactRecord contact) {
+    agents.change(agent, () -> agent.addLoad(contact.channel, -1));
+    settleAgent(agent);
+  }
+
+  // ---- agents and contacts leaving --------------------------------------------------------
+
+  /** Changes presence; leaving "available" withdraws the agent's pending offers. */
+  void setPresence(AgentRecord agent, Presence presence, String cancelReason) {
+    agents.change(
+        agent,
+        () -> {
+          agent.presence = presence;
+          if (presence.isAvailable()) {
+            agent.misses = 0;
+          }
+        });
+    call.emit((id, at) -> new RoutingEvent.AgentPresenceChanged(id, at, agent.id, presence));
+    if (presence.isAvailable()) {
+      settleAgent(agent);
+    } else {
+      withdrawOffers(agent, cancelReason);
+    }
+  }
+
+  /** Cancels the pending offers of an agent that cannot take work any more, oldest first. */
+  void withdrawOffers(AgentRecord agent, String reason) {
+    for (ReservationRecord offer : List.copyOf(agent.pending)) {
+      close(offer, ReservationState.CANCELLED, reason);
+      requeue(offer.contact);
+      releaseSlot(agent, offer.contact);
+    }
+  }
+
+  /** The caller left: a queued contact leaves the line, an offered one's offer is cancelled. */
+  void abandon(ContactRecord contact) {
+    switch (contact.state) {
+      case QUEUED -> contacts.line.remove(contact);
+      case OFFERED -> close(contact.reservation, ReservationState.CANCELLED, "abandoned");
+      default ->
+          throw RoutingException.state(
+              "contact '"
+                  + contact.id
+                  + "' is "
+                  + contact.state.name().toLowerCase()
+                  + "; only a queued or offered contact can be abandoned");
+    }
+    AgentRecord offeredTo = contact.agent;
+    contact.agent = null;
+    contact.reservation = null;
+    end(contact, ContactState.ABANDONED, LiveStats.Outcome.ABANDONED);
+    if (offeredTo != null) {
+      releaseSlot(offeredTo, contact);
+    }
+  }
+
+  /** The agent is done with an assigned contact: wrap-up for {@code wrapMillis}, or finish now. */
+  void complete(ContactRecord contact, long wrapMillis) {
+    if (wrapMillis == 0) {
+      finishCompleted(contact);
+      return;
+    }
+    AgentRecord agent = contact.agent;
+    contact.state = ContactState.WRAP_UP;
+    call.touch(contact);
+    agents.change(agent, () -> agent.wrapUps++);
+    long until = call.now + wrapMillis;
+    contact.wrapUpUntil = until;
+    call.emit(
+        (id, at) ->
+            new RoutingEvent.ContactWrapUp(id, at, contact.id, agent.id, CallContext.at(until)));
+    contact.wrapUpTimerSeq = call.schedule(until, Timers.Kind.WRAP_UP_END, contact, 0);
+  }
+
+  private void finishCompleted(ContactRecord contact) {
+    AgentRecord agent = contact.agent;
+    boolean wasWrapUp = contact.state == ContactState.WRAP_UP;
+    contact.state = ContactState.COMPLETED;
+    contact.endedAt = call.now;
+    contact.wrapUpUntil = -1;
+    call.touch(contact);
+    agents.change(
+        agent,
+        () -> {
+          if (wasWrapUp) {
+            agent.wrapUps--;
+          }
+          agent.active.remove(contact);
+          agent.addLoad(contact.channel, -1);
+        });
+    call.emit((id, at) -> new RoutingEvent.ContactCompleted(id, at, contact.id, agent.id));
+    contacts.retire(contact);
+    settleAgent(agent);
+  }
+
+  /** A queued or offered contact leaves for good without an agent: abandoned or timed out. */
+  private void end(ContactRecord contact, ContactState state, LiveStats.Outcome outcome) {
+    call.touch(contact);
+    contact.state = state;
+    contact.endedAt = call.now;
+    call.stats.record(contact.groupKey, call.now, outcome, call.now - contact.createdAt);
+    if (state == ContactState.ABANDONED) {
+      call.emit((id, at) -> new RoutingEvent.ContactAbandoned(id, at, contact.id));
+    } else {
+      call.emit((id, at) -> new RoutingEvent.ContactTimedOut(id, at, contact.id));
+    }
+    contacts.retire(contact);
+  }
+
+  // ---- timers ----------------------------------------------------------------------------
+
+  void fireDueTimers() {
+    Timers.Timer timer;
+    while ((timer = call.timers.pollDue(call.now)) != null) {
+      switch (timer.kind()) {
+        case OFFER_TIMEOUT -> {
+          ReservationRecord offer = (ReservationRecord) timer.target();
+          if (offer.state == ReservationState.PENDING) {
+            offerTimedOut(offer);
+          }
+        }
+        case ESCALATION -> {
+          ContactRecord contact = (ContactRecord) timer.target();
+          boolean waiting =
+              contact.state == ContactState.QUEUED || contact.state == ContactState.OFFERED;
+          if (waiting && contact.step < timer.step()) {
+            escalate(contact, timer.step());
+          }
+        }
+        case MAX_WAIT -> {
+          ContactRecord contact = (ContactRecord) timer.target();
+          if (contact.state == ContactState.QUEUED) {
+            contacts.line.remove(contact);
+            end(contact, ContactState.TIMED_OUT, LiveStats.Outcome.TIMED_OUT);
+          }
+        }
+        case WRAP_UP_END -> {
+          ContactRecord contact = (ContactRecord) timer.target();
+          if (contact.state == ContactState.WRAP_UP) {
+            finishCompleted(contact);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * A missed offer: the contact returns to its place; the agent's slot is free again, unless this
+   * was its {@code missLimit}-th miss in a row, which sets it away (and withdraws its other
+   * offers).
+   */
+  private void offerTimedOut(ReservationRecord offer) {
+    AgentRecord agent = offer.agent;
+    close(offer, ReservationState.TIMED_OUT, "timed out");
+    requeue(offer.contact);
+    agent.misses++;
+    call.touch(agent);
+    int limit = call.settings.missLimit();
+    if (limit > 0 && agent.misses >= limit && agent.presence.isAvailable()) {
+      Presence away = Presence.away("missed " + agent.misses + " offers in a row");
+      agents.change(
+          agent,
+          () -> {
+            agent.addLoad(offer.contact.channel, -1);
+            agent.presence = away;
+          });
+      call.emit((id, at) -> new RoutingEvent.AgentPresenceChanged(id, at, agent.id, away));
+      withdrawOffers(agent, "agent set away after missed offers");
+    } else {
+      releaseSlot(agent, offer.contact);
+    }
+  }
+
+  private void escalate(ContactRecord contact, int step) {
+    Requirement requirement = contact.steps.get(step - 1).requirement();
+    boolean queued = contact.state == ContactState.QUEUED;
+    if (queued) {
+      contacts.line.remove(contact);
+    }
+    call.touch(contact);
+    contact.requirement(requirement);
+    contact.step = step;
+    call.emit(
+        (id, at) ->
+            new RoutingEvent.ContactEscalated(id, at, contact.id, step, requirement.normalized));
+    if (queued) {
+      enqueue(contact);
+    }
+  }
+}
