@@ -11,6 +11,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -50,14 +54,23 @@ final class Codecs {
     s.append(";dedupScope=").append(c.dedupScope().name());
     s.append(";history=").append(c.historyRetention().toMillis());
     s.append(";indexed=").append(String.join(",", new TreeSet<>(c.indexedAttributes())));
+    // metadata keys and values are any text: percent-encoded, so ';' and '=' stay separators
+    c.metadata()
+        .forEach((k, v) -> s.append(";meta:").append(encode(k)).append('=').append(encode(v)));
     return s.toString();
   }
 
   static QueueConfig decodeConfig(String text) {
     Map<String, String> kv = new LinkedHashMap<>();
+    Map<String, String> metadata = new TreeMap<>();
     for (String part : text.split(";")) {
       int eq = part.indexOf('=');
-      kv.put(part.substring(0, eq), part.substring(eq + 1));
+      String key = part.substring(0, eq);
+      if (key.startsWith("meta:")) {
+        metadata.put(decode(key.substring("meta:".length())), decode(part.substring(eq + 1)));
+      } else {
+        kv.put(key, part.substring(eq + 1));
+      }
     }
     QueueConfig.Builder b =
         QueueConfig.builder()
@@ -79,7 +92,16 @@ final class Codecs {
     }
     String indexed = kv.getOrDefault("indexed", "");
     b.indexedAttributes(indexed.isEmpty() ? Set.of() : Set.of(indexed.split(",")));
+    b.metadata(metadata);
     return b.build();
+  }
+
+  private static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 
   private static Duration millis(Map<String, String> kv, String key) {
