@@ -20,11 +20,8 @@ import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
 import io.switchboard.time.Clock;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -36,10 +33,13 @@ import javax.sql.DataSource;
 /**
  * A {@link QueueEngine} whose source of truth is a PostgreSQL database, so any number of servers
  * can serve the same queues. Every operation is one short transaction; receives claim with {@code
- * FOR UPDATE SKIP LOCKED} (see {@link Taker}), so no message is leased to two consumers at once
- * whichever servers they talk to. Timers need no in-memory state: every operation on a queue first
- * fires what fell due, and a housekeeping task does the same for idle queues and cleans up in
- * bounded batches. The schema is created and migrated on start ({@link Schema}).
+ * FOR UPDATE SKIP LOCKED} (see {@link Claim} and {@link Taker}), so no message is leased to two
+ * consumers at once whichever servers they talk to. The common send, receive and ack are one
+ * autocommit statement each, one round trip, against a cached queue row that each statement checks
+ * ({@link QueueCache}). Timers need no in-memory state: the other operations on a queue first fire
+ * what fell due ({@link Timers}), claims do not depend on it, and housekeeping fires the rest and
+ * cleans up in bounded batches ({@link Housekeeping}). The schema is created and migrated on start
+ * ({@link Schema}).
  *
  * <p>What is per server rather than shared: blocked receivers wait on their own server (woken
  * across servers by {@code LISTEN/NOTIFY}, see {@link Wakeups}) and {@code waitingReceivers} in
@@ -59,6 +59,8 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Redrives redrives;
   private final MessageOps ops = new MessageOps(this);
   private final QueueOps queues;
+  private final QueueCache cache;
+  private final Housekeeping housekeeper = new Housekeeping(this);
   private final WaitLines lines = new WaitLines();
   private volatile boolean closed;
 
@@ -82,6 +84,7 @@ public final class PostgresQueueEngine implements QueueEngine {
       this.ds = owned;
     }
     this.sql = new Sql(ds);
+    this.cache = new QueueCache(sql);
     try {
       this.idPrefix = Schema.migrate(ds);
     } catch (RuntimeException e) {
@@ -134,6 +137,14 @@ public final class PostgresQueueEngine implements QueueEngine {
     return wakeups;
   }
 
+  QueueCache cache() {
+    return cache;
+  }
+
+  Redrives redrives() {
+    return redrives;
+  }
+
   // ---- the operation frame ---------------------------------------------------------------
 
   /** Work on one locked-in-transaction queue. */
@@ -149,61 +160,26 @@ public final class PostgresQueueEngine implements QueueEngine {
         what,
         c -> {
           Op op = Op.begin(c, queue, clock.millis(), idPrefix);
+          cache.put(op.q);
           T result = work.run(op);
           op.finish();
           return result;
         });
   }
 
-  private void open() {
+  void open() {
     if (closed) {
       throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
     }
   }
 
-  /** Fires due timers of every queue, moves redrives on, and cleans up; a bounded batch each. */
+  /**
+   * Fires due timers of every queue, moves redrives on, and cleans up; see {@link Housekeeping}.
+   */
   void tick() {
-    if (closed) {
-      return;
+    if (!closed) {
+      housekeeper.tick();
     }
-    List<String> names = new ArrayList<>();
-    sql.tx(
-        "housekeeping",
-        c -> {
-          long now = clock.millis();
-          Sql.update(
-              c,
-              "delete from sb_dedup where ctid in (select ctid from sb_dedup where until <= ?"
-                  + " limit 1000)",
-              now);
-          Sql.update(
-              c,
-              "delete from sb_history where ctid in (select ctid from sb_history where until <= ?"
-                  + " limit 1000)",
-              now);
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "select distinct q.name from sb_queue q join sb_message m on m.qid = q.id"
-                      + " where (m.leased and m.visible_at <= ?) or m.expires_at <= ?"); ) {
-            ps.setLong(1, now);
-            ps.setLong(2, now);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                names.add(rs.getString(1));
-              }
-            }
-          }
-          return null;
-        });
-    for (String name : names) {
-      try {
-        run(name, "firing timers", op -> null);
-      } catch (QueueException gone) {
-        // deleted meanwhile
-      }
-    }
-    redrives.progress();
-    wakeups.wakeLocal();
   }
 
   private void tickQuietly() {
@@ -251,6 +227,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public SendResult send(String queue, NewMessage message) {
     Objects.requireNonNull(message, "message");
+    open();
     return Sender.send(this, queue, List.of(message), -1).get(0);
   }
 
@@ -267,26 +244,20 @@ public final class PostgresQueueEngine implements QueueEngine {
         throw EngineSupport.invalid("messages[" + i + "] is null");
       }
     }
+    open();
     return Sender.send(this, queue, messages, 0);
   }
 
   @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
     Objects.requireNonNull(request, "request");
-    long[] waitMillis = {0};
     long seen = wakeups.generation();
-    List<Message> got =
-        run(
-            queue,
-            "receiving from '" + queue + "'",
-            op -> {
-              waitMillis[0] = request.waitTime().orElse(op.q.config().receiveWait()).toMillis();
-              return take(op, request);
-            });
-    if (!got.isEmpty() || waitMillis[0] == 0) {
+    List<Message> got = takeNow(queue, request);
+    long waitMillis = request.waitTime().orElse(cache.get(queue).config().receiveWait()).toMillis();
+    if (!got.isEmpty() || waitMillis == 0) {
       return got;
     }
-    long deadline = clock.millis() + waitMillis[0];
+    long deadline = clock.millis() + waitMillis;
     WaitLines.Waiter w = new WaitLines.Waiter(request);
     lines.add(queue, w);
     while (true) {
@@ -310,8 +281,26 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
   }
 
-  /** A receive that does not wait, as a waiter's turn. */
+  /**
+   * A receive that does not wait (also a waiter's turn). Without a filter on a standard queue it is
+   * one call of {@link Claim}; otherwise, or when the cached queue row is old, one transaction.
+   */
   private List<Message> takeNow(String queue, ReceiveRequest request) {
+    open();
+    Op.Q q = cache.get(queue);
+    if (!q.grouped() && request.filter().isEmpty()) {
+      long now = clock.millis();
+      long visibility =
+          request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
+      List<Row> rows =
+          sql.statement(
+              "receiving from '" + queue + "'",
+              c -> Claim.claim(c, q, now, request.maxMessages(), visibility));
+      if (rows != null) {
+        return Taker.messages(Op.viewOnly(now, q, idPrefix), rows);
+      }
+      cache.forget(queue);
+    }
     return run(queue, "receiving from '" + queue + "'", op -> take(op, request));
   }
 
@@ -340,6 +329,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   @Override
   public void ack(String queue, String receipt) {
+    open();
     ops.ack(queue, receipt);
   }
 

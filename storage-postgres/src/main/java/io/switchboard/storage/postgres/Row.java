@@ -58,6 +58,13 @@ final class Row implements MessageView {
     return r;
   }
 
+  /** Delivery order: priority first (higher first), then seq, ascending for FIFO. */
+  static java.util.Comparator<Row> order(boolean fifo) {
+    java.util.Comparator<Row> bySeq = java.util.Comparator.comparingLong(r -> r.seq);
+    return java.util.Comparator.comparingInt((Row r) -> -r.priority)
+        .thenComparing(fifo ? bySeq : bySeq.reversed());
+  }
+
   byte[] attrBytes() {
     return attrBytes;
   }

@@ -68,7 +68,7 @@ final class TestDatabase {
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
       s.execute(
-          "do $$ begin if to_regclass('sb_queue') is not null then truncate sb_message, sb_queue,"
+          "do $$ begin if to_regclass('sb_queue') is not null then truncate sb_message, sb_lease, sb_queue,"
               + " sb_counter, sb_dedup, sb_history, sb_redrive restart identity; end if; end $$");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
