@@ -75,4 +75,14 @@ final class TestDatabase {
     }
     return ds;
   }
+
+  /** A new empty database on the shared server (dropped first if there); returns its JDBC URL. */
+  static String freshDatabase(String name) throws SQLException {
+    try (Connection c = pool().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("drop database if exists " + name);
+      s.execute("create database " + name);
+    }
+    return url().replaceAll("/postgres\\?.*", "/" + name);
+  }
 }
