@@ -21,6 +21,7 @@ native-e2e   io.switchboard.bench.e2e.NativeApiBench               -Xmx2g
 filtered     io.switchboard.bench.filter.FilteredReceiveBench      -Xmx12g
 durable      io.switchboard.bench.durable.DurableSendBench         --enable-native-access=ALL-UNNAMED
 recovery     io.switchboard.bench.durable.RecoveryBench            --enable-native-access=ALL-UNNAMED -Xmx4g
+postgres     io.switchboard.bench.postgres.PostgresBench           -Xmx2g
 LIST
   # routing (Switchboard vs the seed-004 Redis algorithm vs linear scan) is written on branch
   # routingbench in io.switchboard.bench.routing; its line goes here once it uses the report helper.

@@ -26,7 +26,9 @@ class RunScriptTest {
     assertEquals(0, p.exitValue(), out);
     List<String> names = out.lines().map(l -> l.split("\\s+")[0]).toList();
     assertEquals(
-        List.of("engine", "sqs", "native-e2e", "filtered", "durable", "recovery"), names, out);
+        List.of("engine", "sqs", "native-e2e", "filtered", "durable", "recovery", "postgres"),
+        names,
+        out);
     for (String line : out.lines().toList()) {
       Class<?> main = Class.forName(line.split("\\s+")[1]);
       Method m = main.getMethod("main", String[].class);

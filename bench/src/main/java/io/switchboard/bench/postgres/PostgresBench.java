@@ -2,6 +2,10 @@ package io.switchboard.bench.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
@@ -9,16 +13,12 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.storage.postgres.PostgresQueueEngine;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,106 +29,243 @@ import java.util.concurrent.atomic.AtomicLong;
  * with two engines (as two servers), against a pgmq-style baseline (one table, the plain {@code FOR
  * UPDATE SKIP LOCKED} claim and a delete per ack, driven from Java over the same pool size) in the
  * same run; then a soak of {@code --soak} messages sent and acked through one engine and the size
- * of its tables after. Not run by CI.
+ * of its tables after, before and after a plain {@code VACUUM}. For each run it also reports what
+ * the database executed per message (statements, explicit transactions) and the share of message
+ * updates that were HOT, from {@code pg_stat_statements} and the statistics collector.
  *
  * <pre>
- * java -cp bench/target/benchmarks.jar io.switchboard.bench.postgres.PostgresBench \
- *     [--messages 50000] [--threads 4] [--batch 10] [--soak 1000000] [--rounds 1]
+ * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
+ *                       [--soak 1000000] [--out DIR]
  * </pre>
+ *
+ * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
+ * (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test runs
+ * it with tiny sizes.
  */
 public final class PostgresBench {
+
+  static final String ENTRY = "postgres";
+  static final String SOAK_ENTRY = "postgres-soak";
+
+  /**
+   * The run's sizes.
+   *
+   * @param messages messages sent and acked per measured run
+   * @param threads producer threads, and as many consumer threads, in all (split over the engines)
+   * @param batch messages per send and per receive
+   * @param rounds how many times the three systems are measured, in turn
+   * @param soak messages of the soak through one engine (0: no soak)
+   */
+  record Options(int messages, int threads, int batch, int rounds, int soak) {
+
+    static Options parse(String[] args) {
+      int messages = 50_000;
+      int threads = 4;
+      int batch = 10;
+      int rounds = 1;
+      int soak = 1_000_000;
+      for (int i = 0; i < args.length; i++) {
+        String flag = args[i];
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(flag + " needs a value");
+        }
+        String v = args[++i];
+        switch (flag) {
+          case "--messages" -> messages = positive(flag, v, 1, Integer.MAX_VALUE);
+          case "--threads" -> threads = positive(flag, v, 1, 256);
+          case "--batch" -> batch = positive(flag, v, 1, 10);
+          case "--rounds" -> rounds = positive(flag, v, 1, 100);
+          case "--soak" -> soak = positive(flag, v, 0, Integer.MAX_VALUE);
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown option "
+                      + flag
+                      + "; options are --messages, --threads, --batch, --rounds, --soak, --out");
+        }
+      }
+      return new Options(messages, threads, batch, rounds, soak);
+    }
+
+    private static int positive(String flag, String value, int min, int max) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n >= min && n <= max) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // the message below says what is allowed
+      }
+      throw new IllegalArgumentException(
+          flag + " must be an integer " + min + ".." + max + ", got " + value);
+    }
+  }
 
   private PostgresBench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> opts = options(args);
-    int messages = Integer.parseInt(opts.getOrDefault("messages", "50000"));
-    int threads = Integer.parseInt(opts.getOrDefault("threads", "4"));
-    int batch = Integer.parseInt(opts.getOrDefault("batch", "10"));
-    int soak = Integer.parseInt(opts.getOrDefault("soak", "1000000"));
-    int rounds = Integer.parseInt(opts.getOrDefault("rounds", "1"));
-    System.out.printf(
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
+    Options o = Options.parse(ra.rest());
+    run(o, ra.out(), RunInfo.capture(RunInfo.commandLine(PostgresBench.class, args)), System.out);
+  }
+
+  /** Runs everything and writes the reports into {@code out}. */
+  static void run(Options o, Path out, RunInfo info, PrintStream log) throws Exception {
+    log.printf(
         "PostgresBench: %d messages per run, %d producer + %d consumer threads in all,"
-            + " batches of %d; JDK %s, %d CPUs%n",
-        messages,
-        threads,
-        threads,
-        batch,
-        Runtime.version(),
-        Runtime.getRuntime().availableProcessors());
-    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+            + " batches of %d%n",
+        o.messages(), o.threads(), o.threads(), o.batch());
+    Report throughput =
+        Report.create(
+                ENTRY,
+                "PostgreSQL engine vs pgmq-style baseline: send → receive → ack, same database,"
+                    + " same run",
+                "round",
+                "system",
+                "msg/s",
+                "× baseline",
+                "statements/msg",
+                "transactions/msg",
+                "updates/msg",
+                "HOT share",
+                "load avg")
+            .chart(
+                ChartSpec.bars(
+                    "Messages sent, received and acked per second",
+                    "msg/s",
+                    "system",
+                    "round",
+                    "msg/s"));
+    Report soak =
+        Report.create(
+                SOAK_ENTRY,
+                "PostgreSQL engine: table sizes after a soak of " + o.soak() + " messages",
+                "table",
+                "when",
+                "total MB",
+                "heap MB",
+                "indexes MB",
+                "live rows",
+                "dead rows")
+            .chart(ChartSpec.bars("Table size", "MB", "when", "table", "total MB"));
+    try (EmbeddedPostgres pg =
+        EmbeddedPostgres.builder()
+            .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+            .start()) {
       String url = pg.getJdbcUrl("postgres", "postgres");
-      System.out.println("PostgreSQL: " + version(url));
-      for (int r = 1; r <= rounds; r++) {
-        double one = switchboard(url, 1, messages, threads, batch, "one_" + r);
-        double two = switchboard(url, 2, messages, threads, batch, "two_" + r);
-        double base = Baseline.run(url, messages, threads, batch, "pgmq_" + r);
-        System.out.printf(
-            "round %d: switchboard 1 engine %.0f msg/s, 2 engines %.0f msg/s, pgmq-style baseline"
-                + " %.0f msg/s; ratios to baseline %.2f and %.2f%n",
-            r, one, two, base, one / base, two / base);
+      PgStats stats = new PgStats(url);
+      stats.install();
+      log.println("PostgreSQL " + stats.version());
+      for (int r = 1; r <= o.rounds(); r++) {
+        String round = Integer.toString(r);
+        stats.reset();
+        double one = switchboard(url, 1, o, "one_" + r);
+        PgStats.Work w1 = stats.read("sb_message");
+        stats.reset();
+        double two = switchboard(url, 2, o, "two_" + r);
+        PgStats.Work w2 = stats.read("sb_message");
+        stats.reset();
+        double base = Baseline.run(url, o.messages(), o.threads(), o.batch(), "pgmq_" + r);
+        PgStats.Work wb = stats.read("pgmq_" + r);
+        row(throughput, round, "switchboard, 1 engine", one, base, w1, o.messages());
+        row(throughput, round, "switchboard, 2 engines", two, base, w2, o.messages());
+        row(throughput, round, "pgmq-style baseline", base, base, wb, o.messages());
+        log.printf(
+            "round %d: 1 engine %.0f msg/s (%.2f × baseline), 2 engines %.0f msg/s (%.2f ×),"
+                + " baseline %.0f msg/s%n",
+            r, one, one / base, two, two / base, base);
       }
-      if (soak > 0) {
-        soak(url, soak, threads, batch);
+      throughput.note(
+          "statements and transactions per message acked, from pg_stat_statements; an explicit"
+              + " transaction adds its COMMIT round trip; updates and HOT share of the message"
+              + " table from pg_stat_user_tables");
+      if (o.soak() > 0) {
+        soak(url, o, stats, soak, log);
       }
+    }
+    throughput.write(out, info, log);
+    if (o.soak() > 0) {
+      soak.write(out, info, log);
     }
   }
 
+  private static void row(
+      Report report,
+      String round,
+      String system,
+      double rate,
+      double base,
+      PgStats.Work w,
+      int messages) {
+    report.row(
+        round,
+        system,
+        rate,
+        rate / base,
+        (double) w.statements() / messages,
+        (double) w.transactions() / messages,
+        (double) w.updates() / messages,
+        w.hotShare(),
+        loadAverage());
+  }
+
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
   /** Producers and consumers spread over {@code engines} engines; returns acked messages/s. */
-  static double switchboard(
-      String url, int engines, int messages, int threads, int batch, String queue)
-      throws Exception {
+  static double switchboard(String url, int engines, Options o, String queue) throws Exception {
     List<PostgresQueueEngine> servers = new ArrayList<>();
     for (int i = 0; i < engines; i++) {
       servers.add(
           PostgresQueueEngine.builder()
               .url(url, "postgres", "postgres")
-              .poolSize(threads * 2 + 2)
+              .poolSize(o.threads() * 2 + 2)
               .build());
     }
     try {
       servers.get(0).createQueue(queue, QueueConfig.defaults());
-      int perEngineThreads = Math.max(1, threads / engines);
-      List<QueueEngine> producers = new ArrayList<>();
+      int perEngine = Math.max(1, o.threads() / engines);
+      List<QueueEngine> sides = new ArrayList<>();
       for (QueueEngine e : servers) {
-        for (int t = 0; t < perEngineThreads; t++) {
-          producers.add(e);
+        for (int t = 0; t < perEngine; t++) {
+          sides.add(e);
         }
       }
-      double rate = drive(producers, producers, messages, batch, queue);
-      System.out.printf("switchboard, %d engine(s): %.0f msg/s%n", engines, rate);
-      return rate;
+      return drive(sides, o.messages(), o.batch(), queue);
     } finally {
       servers.forEach(QueueEngine::close);
     }
   }
 
-  private static double drive(
-      List<QueueEngine> producers, List<QueueEngine> consumers, int messages, int batch, String q)
+  /** One producer and one consumer thread per entry of {@code sides}; returns acked messages/s. */
+  private static double drive(List<QueueEngine> sides, int messages, int batch, String q)
       throws Exception {
     AtomicLong toSend = new AtomicLong(messages);
     AtomicLong acked = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(producers.size() + consumers.size());
+    ExecutorService pool = Executors.newFixedThreadPool(sides.size() * 2);
     long start = System.nanoTime();
     try {
       List<Future<?>> done = new ArrayList<>();
-      for (QueueEngine e : producers) {
+      for (QueueEngine e : sides) {
         done.add(
             pool.submit(
                 () -> {
-                  while (toSend.getAndAdd(-batch) > 0) {
+                  while (true) {
+                    long left = toSend.getAndAdd(-batch);
+                    if (left <= 0) {
+                      return null;
+                    }
                     List<NewMessage> b = new ArrayList<>(batch);
-                    for (int i = 0; i < batch; i++) {
+                    for (int i = 0; i < Math.min(batch, left); i++) {
                       b.add(NewMessage.of("payload-" + i));
                     }
                     e.sendBatch(q, b);
                   }
-                  return null;
                 }));
       }
       ReceiveRequest take =
           ReceiveRequest.builder().maxMessages(batch).waitTime(Duration.ofMillis(100)).build();
-      for (QueueEngine e : consumers) {
+      for (QueueEngine e : sides) {
         done.add(
             pool.submit(
                 () -> {
@@ -150,67 +287,48 @@ public final class PostgresBench {
     return acked.get() / ((System.nanoTime() - start) / 1e9);
   }
 
-  /** Sends and acks {@code total} messages through one engine, then reports table sizes. */
-  private static void soak(String url, int total, int threads, int batch) throws Exception {
+  /** Sends and acks {@code o.soak()} messages through one engine, then records table sizes. */
+  private static void soak(String url, Options o, PgStats stats, Report report, PrintStream log)
+      throws Exception {
+    stats.reset();
+    double rate;
     try (PostgresQueueEngine engine =
         PostgresQueueEngine.builder()
             .url(url, "postgres", "postgres")
-            .poolSize(threads * 2 + 2)
+            .poolSize(o.threads() * 2 + 2)
             .build()) {
       engine.createQueue("soak", QueueConfig.defaults());
-      List<QueueEngine> side = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        side.add(engine);
+      List<QueueEngine> sides = new ArrayList<>();
+      for (int t = 0; t < o.threads(); t++) {
+        sides.add(engine);
       }
-      double rate = drive(side, side, total, batch, "soak");
-      System.out.printf("soak: %d messages sent and acked at %.0f msg/s%n", total, rate);
-      System.out.println("table sizes right after the soak: " + sizes(url));
-      try (Connection c = java.sql.DriverManager.getConnection(url, "postgres", "postgres");
-          Statement s = c.createStatement()) {
-        s.execute("vacuum sb_message");
-        s.execute("vacuum sb_counter");
-      }
-      System.out.println("table sizes after a plain VACUUM: " + sizes(url));
+      rate = drive(sides, o.soak(), o.batch(), "soak");
     }
+    PgStats.Work w = stats.read("sb_message");
+    log.printf(
+        "soak: %d messages sent and acked at %.0f msg/s; %d message updates, %.1f %% HOT%n",
+        o.soak(), rate, w.updates(), 100 * w.hotShare());
+    report.note(
+        String.format(
+            java.util.Locale.ROOT,
+            "soak of %d messages at %.0f msg/s, %d message updates of which %.1f %% HOT",
+            o.soak(),
+            rate,
+            w.updates(),
+            100 * w.hotShare()));
+    sizes(report, stats, "right after the soak");
+    stats.vacuum(SOAK_TABLES);
+    sizes(report, stats, "after a plain VACUUM");
   }
 
-  private static String sizes(String url) throws SQLException {
-    StringBuilder out = new StringBuilder();
-    try (Connection c = java.sql.DriverManager.getConnection(url, "postgres", "postgres");
-        PreparedStatement ps =
-            c.prepareStatement(
-                "select relname, pg_size_pretty(pg_total_relation_size(relid)),"
-                    + " pg_size_pretty(pg_relation_size(relid)), n_live_tup, n_dead_tup"
-                    + " from pg_stat_user_tables where relname like 'sb_%' order by relname");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.append(
-            String.format(
-                "%n  %-18s total %-8s heap %-8s live %d dead %d",
-                rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5)));
-      }
-    }
-    return out.toString();
-  }
+  /** The tables a soak grows: messages, lease timers, counters (the others stay at a few kB). */
+  static final List<String> SOAK_TABLES = List.of("sb_message", "sb_lease", "sb_counter");
 
-  private static String version(String url) throws SQLException {
-    try (Connection c = java.sql.DriverManager.getConnection(url, "postgres", "postgres");
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("show server_version")) {
-      rs.next();
-      return rs.getString(1);
+  private static void sizes(Report report, PgStats stats, String when) throws Exception {
+    for (PgStats.Size s : stats.sizes(SOAK_TABLES)) {
+      report.row(
+          s.table(), when, s.total() / 1e6, s.heap() / 1e6, s.indexes() / 1e6, s.live(), s.dead());
     }
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("expected --option value, got '" + args[i] + "'");
-      }
-      out.put(args[i].substring(2), args[i + 1]);
-    }
-    return out;
   }
 
   /** A pool for the baseline, sized like an engine's. */
