@@ -30,7 +30,7 @@ final class PgStats {
   }
 
   /** One table's size. */
-  record Size(String table, long total, long heap, long indexes, long live, long dead) {}
+  record Size(String table, long total, long heap, long indexes) {}
 
   private final String url;
 
@@ -56,12 +56,12 @@ final class PgStats {
 
   /**
    * The work since {@link #reset} on {@code tables} (updates summed over them), once the
-   * collector's figures have stopped moving: read after 0.7 s, then every 0.6 s until two reads
+   * collector's figures have stopped moving: read after 0.6 s, then every 0.6 s until two reads
    * agree (at most 10 s).
    */
   Work read(String... tables) throws SQLException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    LockSupport.parkNanos(Duration.ofMillis(700).toNanos());
+    LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
     Work last = readOnce(tables);
     while (System.nanoTime() < deadline) {
       LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
@@ -113,20 +113,13 @@ final class PgStats {
         PreparedStatement ps =
             c.prepareStatement(
                 "select relname, pg_total_relation_size(relid), pg_relation_size(relid),"
-                    + " pg_indexes_size(relid), n_live_tup, n_dead_tup from pg_stat_user_tables"
+                    + " pg_indexes_size(relid) from pg_stat_user_tables"
                     + " where relname::text = any(?) order by array_position(?, relname::text)")) {
       ps.setArray(1, c.createArrayOf("text", tables.toArray()));
       ps.setArray(2, c.createArrayOf("text", tables.toArray()));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(
-              new Size(
-                  rs.getString(1),
-                  rs.getLong(2),
-                  rs.getLong(3),
-                  rs.getLong(4),
-                  rs.getLong(5),
-                  rs.getLong(6)));
+          out.add(new Size(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
         }
       }
     }

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
- *                       [--soak 1000000] [--out DIR]
+ *                       [--soak 1000000] [--warmup 5000] [--out DIR]
  * </pre>
  *
  * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
@@ -55,8 +55,9 @@ public final class PostgresBench {
    * @param batch messages per send and per receive
    * @param rounds how many times the three systems are measured, in turn
    * @param soak messages of the soak through one engine (0: no soak)
+   * @param warmup messages through each system before the first round, not measured (JIT, pools)
    */
-  record Options(int messages, int threads, int batch, int rounds, int soak) {
+  record Options(int messages, int threads, int batch, int rounds, int soak, int warmup) {
 
     static Options parse(String[] args) {
       int messages = 50_000;
@@ -64,6 +65,7 @@ public final class PostgresBench {
       int batch = 10;
       int rounds = 1;
       int soak = 1_000_000;
+      int warmup = 5_000;
       for (int i = 0; i < args.length; i++) {
         String flag = args[i];
         if (i + 1 >= args.length) {
@@ -76,14 +78,16 @@ public final class PostgresBench {
           case "--batch" -> batch = positive(flag, v, 1, 10);
           case "--rounds" -> rounds = positive(flag, v, 1, 100);
           case "--soak" -> soak = positive(flag, v, 0, Integer.MAX_VALUE);
+          case "--warmup" -> warmup = positive(flag, v, 0, Integer.MAX_VALUE);
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + flag
-                      + "; options are --messages, --threads, --batch, --rounds, --soak, --out");
+                      + "; options are --messages, --threads, --batch, --rounds, --soak, --warmup,"
+                      + " --out");
         }
       }
-      return new Options(messages, threads, batch, rounds, soak);
+      return new Options(messages, threads, batch, rounds, soak, warmup);
     }
 
     private static int positive(String flag, String value, int min, int max) {
@@ -143,9 +147,7 @@ public final class PostgresBench {
                 "when",
                 "total MB",
                 "heap MB",
-                "indexes MB",
-                "live rows",
-                "dead rows")
+                "indexes MB")
             .chart(ChartSpec.bars("Table size", "MB", "when", "table", "total MB"));
     try (EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
@@ -155,6 +157,12 @@ public final class PostgresBench {
       PgStats stats = new PgStats(url);
       stats.install();
       log.println("PostgreSQL " + stats.version());
+      if (o.warmup() > 0) {
+        Options w = new Options(o.warmup(), o.threads(), o.batch(), 1, 0, 0);
+        switchboard(url, 1, w, "warmup_one");
+        switchboard(url, 2, w, "warmup_two");
+        Baseline.run(url, o.warmup(), o.threads(), o.batch(), "pgmq_warmup");
+      }
       for (int r = 1; r <= o.rounds(); r++) {
         String round = Integer.toString(r);
         stats.reset();
@@ -326,8 +334,7 @@ public final class PostgresBench {
 
   private static void sizes(Report report, PgStats stats, String when) throws Exception {
     for (PgStats.Size s : stats.sizes(SOAK_TABLES)) {
-      report.row(
-          s.table(), when, s.total() / 1e6, s.heap() / 1e6, s.indexes() / 1e6, s.live(), s.dead());
+      report.row(s.table(), when, s.total() / 1e6, s.heap() / 1e6, s.indexes() / 1e6);
     }
   }
 

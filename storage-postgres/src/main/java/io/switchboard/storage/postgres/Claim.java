@@ -70,6 +70,8 @@ final class Claim {
         + ") select * from u";
   }
 
+  private static final String CALL = "select " + Row.COLS + " from sb_claim(?, ?, ?, ?, ?, ?, ?)";
+
   private Claim() {}
 
   /**
@@ -82,17 +84,14 @@ final class Claim {
         q.config().deadLetter().map(d -> d.maxReceiveCount()).orElse(Integer.MAX_VALUE);
     boolean lifo = !q.fifo();
     List<Row> out = new ArrayList<>(max);
-    try (PreparedStatement ps =
-        Sql.prepare(
-            c,
-            "select " + Row.COLS + " from sb_claim(?, ?, ?, ?, ?, ?, ?)",
-            q.id(),
-            q.revision(),
-            now,
-            max,
-            now + visibilityMillis,
-            maxReceives,
-            lifo)) {
+    try (PreparedStatement ps = c.prepareStatement(CALL)) {
+      ps.setLong(1, q.id());
+      ps.setLong(2, q.revision());
+      ps.setLong(3, now);
+      ps.setInt(4, max);
+      ps.setLong(5, now + visibilityMillis);
+      ps.setInt(6, maxReceives);
+      ps.setBoolean(7, lifo);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           out.add(Row.read(rs));

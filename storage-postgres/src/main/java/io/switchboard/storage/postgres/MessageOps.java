@@ -51,6 +51,17 @@ final class MessageOps {
     }
   }
 
+  private static final String ACK_IN_FLIGHT =
+      "with g as (select id from sb_queue where id = ? and revision = ?),"
+          + " d as (delete from sb_message m using g where m.serial = ? and m.qid = g.id"
+          + " and m.lease_epoch = ? and m.leased and m.visible_at > ? and m.expires_at > ?"
+          + " returning m.serial, m.visible_at),"
+          + " l as (delete from sb_lease s using d where s.qid = ? and s.until = d.visible_at"
+          + " and s.serial = d.serial),"
+          + " k as ("
+          + Counters.upsert("?::bigint", "from d having count(*) > 0", "acked", "count(*)")
+          + ") select (select count(*) from g), (select count(*) from d)";
+
   /**
    * The common ack as one autocommit statement: the receipt's lease is current and running, the
    * message not expired, and the queue keeps no history. Deletes the message and its lease row and
@@ -74,36 +85,22 @@ final class MessageOps {
         engine
             .sql()
             .statement(
-                "acknowledging in '" + queue + "'",
+                "acknowledging in",
+                queue,
                 c -> {
-                  try (PreparedStatement ps =
-                          Sql.prepare(
-                              c,
-                              "with g as (select id from sb_queue where id = ? and revision = ?),"
-                                  + " d as (delete from sb_message m using g where m.serial = ? and"
-                                  + " m.qid = g.id and m.lease_epoch = ? and m.leased and"
-                                  + " m.visible_at > ? and m.expires_at > ?"
-                                  + " returning m.serial, m.visible_at),"
-                                  + " l as (delete from sb_lease s using d where s.qid = ? and"
-                                  + " s.until = d.visible_at and s.serial = d.serial),"
-                                  + " k as ("
-                                  + Counters.upsert(
-                                      "?::bigint",
-                                      "from d having count(*) > 0",
-                                      "acked",
-                                      "count(*)")
-                                  + ") select (select count(*) from g), (select count(*) from d)",
-                              q.id(),
-                              q.revision(),
-                              h[0],
-                              (int) h[1],
-                              now,
-                              now,
-                              q.id(),
-                              q.id());
-                      ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return new int[] {rs.getInt(1), rs.getInt(2)};
+                  try (PreparedStatement ps = c.prepareStatement(ACK_IN_FLIGHT)) {
+                    ps.setLong(1, q.id());
+                    ps.setLong(2, q.revision());
+                    ps.setLong(3, h[0]);
+                    ps.setInt(4, (int) h[1]);
+                    ps.setLong(5, now);
+                    ps.setLong(6, now);
+                    ps.setLong(7, q.id());
+                    ps.setLong(8, q.id());
+                    try (ResultSet rs = ps.executeQuery()) {
+                      rs.next();
+                      return new int[] {rs.getInt(1), rs.getInt(2)};
+                    }
                   }
                 });
     if (result[0] == 0) {

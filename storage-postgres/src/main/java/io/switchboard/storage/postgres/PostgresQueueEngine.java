@@ -294,7 +294,8 @@ public final class PostgresQueueEngine implements QueueEngine {
           request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
       List<Row> rows =
           sql.statement(
-              "receiving from '" + queue + "'",
+              "receiving from",
+              queue,
               c -> Claim.claim(c, q, now, request.maxMessages(), visibility));
       if (rows != null) {
         return Taker.messages(Op.viewOnly(now, q, idPrefix), rows);

@@ -29,7 +29,7 @@ final class QueueCache {
     if (q != null) {
       return q;
     }
-    q = sql.statement("reading queue '" + name + "'", c -> Op.findQueue(c, name));
+    q = sql.statement("reading queue", name, c -> Op.findQueue(c, name));
     if (q == null) {
       throw EngineSupport.queueNotFound(name);
     }

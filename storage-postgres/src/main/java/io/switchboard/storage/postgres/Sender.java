@@ -41,7 +41,8 @@ final class Sender {
           engine
               .sql()
               .statement(
-                  "sending to '" + queue + "'",
+                  "sending to",
+                  queue,
                   c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.idPrefix()));
       if (sent != null) {
         engine.changed(queue);
@@ -100,6 +101,20 @@ final class Sender {
     return batch;
   }
 
+  private static final String INSERT_PLAIN =
+      "with g as (select id from sb_queue where id = ? and revision = ?),"
+          + " v as (select nextval('sb_seq') s, u.* from unnest(?::int[], ?::bigint[],"
+          + " ?::bigint[], ?::text[], ?::bytea[], ?::bytea[], ?::text[]) with ordinality"
+          + " u(priority, visible_at, expires_at, group_id, body, attrs, idx, ord)"
+          + " order by ord),"
+          + " ins as (insert into sb_message (serial, qid, seq, priority, visible_at,"
+          + " expires_at, sent_at, group_id, body, attrs, arrival, idx) select v.s, g.id, v.s,"
+          + " v.priority, v.visible_at, v.expires_at, ?, v.group_id, v.body, v.attrs, v.s,"
+          + " v.idx::text[] from g, v returning serial),"
+          + " k as ("
+          + Counters.upsert("?::bigint", "from ins having count(*) > 0", "sent", "count(*)")
+          + ") select (select count(*) from g), array(select serial from ins order by serial)";
+
   /**
    * Inserts a plain batch in one autocommit statement, checking that {@code q} is still current and
    * counting the sends; null when {@code q} is not current (nothing was inserted). Serials are
@@ -126,32 +141,18 @@ final class Sender {
       attrs[i] = Codecs.encodeAttributes(p.attributes());
       idx[i] = arrayLiteral(Pushdown.tokens(p.attributes(), q.config().indexedAttributes()));
     }
-    try (PreparedStatement ps =
-        Sql.prepare(
-            c,
-            "with g as (select id from sb_queue where id = ? and revision = ?),"
-                + " v as (select nextval('sb_seq') s, u.* from unnest(?::int[], ?::bigint[],"
-                + " ?::bigint[], ?::text[], ?::bytea[], ?::bytea[], ?::text[]) with ordinality"
-                + " u(priority, visible_at, expires_at, group_id, body, attrs, idx, ord)"
-                + " order by ord),"
-                + " ins as (insert into sb_message (serial, qid, seq, priority, visible_at,"
-                + " expires_at, sent_at, group_id, body, attrs, arrival, idx) select v.s, g.id, v.s,"
-                + " v.priority, v.visible_at, v.expires_at, ?, v.group_id, v.body, v.attrs, v.s,"
-                + " v.idx::text[] from g, v returning serial),"
-                + " k as ("
-                + Counters.upsert("?::bigint", "from ins having count(*) > 0", "sent", "count(*)")
-                + ") select (select count(*) from g), array(select serial from ins order by serial)",
-            q.id(),
-            q.revision(),
-            c.createArrayOf("int4", priority),
-            c.createArrayOf("int8", visibleAt),
-            c.createArrayOf("int8", expiresAt),
-            c.createArrayOf("text", groupId),
-            body,
-            attrs,
-            c.createArrayOf("text", idx),
-            now,
-            q.id())) {
+    try (PreparedStatement ps = c.prepareStatement(INSERT_PLAIN)) {
+      ps.setLong(1, q.id());
+      ps.setLong(2, q.revision());
+      ps.setArray(3, c.createArrayOf("int4", priority));
+      ps.setArray(4, c.createArrayOf("int8", visibleAt));
+      ps.setArray(5, c.createArrayOf("int8", expiresAt));
+      ps.setArray(6, c.createArrayOf("text", groupId));
+      ps.setObject(7, body);
+      ps.setObject(8, attrs);
+      ps.setArray(9, c.createArrayOf("text", idx));
+      ps.setLong(10, now);
+      ps.setLong(11, q.id());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getInt(1) == 0) {
