@@ -11,8 +11,8 @@ import java.util.List;
  * A receive on a standard queue without a filter, the common case, as one autocommit call of the
  * database function {@code sb_claim} ({@link Schema} version 4): one round trip instead of a
  * transaction of four. The function takes the best eligible messages in delivery order {@code FOR
- * UPDATE SKIP LOCKED}, leases them (a HOT update: no leased column is indexed), arms their timers
- * in {@code sb_lease} and counts the receives.
+ * UPDATE SKIP LOCKED}, leases them (a HOT update: no leased column is indexed) and arms their
+ * timers in {@code sb_lease}; the caller counts the receives in memory ({@link CounterBuffer}).
  *
  * <p>Eligibility needs no timer to have fired first: a message is eligible when it is visible and
  * not expired by now, and either not leased or leased with its lease ended and receives left. So a
@@ -62,11 +62,9 @@ final class Claim {
         + " k as ("
         + Counters.upsert(
             "p_qid",
-            "from c having count(*) > 0",
-            "received",
-            "count(*)",
+            "from c having count(*) filter (where c.leased) > 0",
             "released",
-            "count(*) filter (where c.leased)")
+            "count(*)" + " filter (where c.leased)")
         + ") select * from u";
   }
 

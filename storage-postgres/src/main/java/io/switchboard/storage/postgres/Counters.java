@@ -105,7 +105,41 @@ final class Counters {
         + set;
   }
 
+  /**
+   * Adds 10 values (in counter order) to a queue's counters in this connection's slot, if the queue
+   * still exists; parameters: qid, the 10 values, qid.
+   */
+  static final String WRITE_IF_QUEUE =
+      upsert(
+          "?::bigint",
+          "where exists (select 1 from sb_queue where id = ?)",
+          "sent",
+          "?::bigint",
+          "duplicates",
+          "?::bigint",
+          "received",
+          "?::bigint",
+          "acked",
+          "?::bigint",
+          "released",
+          "?::bigint",
+          "failed",
+          "?::bigint",
+          "expired",
+          "?::bigint",
+          "shed",
+          "?::bigint",
+          "dead_lettered",
+          "?::bigint",
+          "removed",
+          "?::bigint");
+
   static QueueStats.Counters read(Connection c, long qid) throws SQLException {
+    return read(c, qid, new long[COLUMNS.length]);
+  }
+
+  /** The queue's counters in the table plus {@code pending} (in counter order). */
+  static QueueStats.Counters read(Connection c, long qid, long[] pending) throws SQLException {
     StringBuilder sql = new StringBuilder("select ");
     for (int i = 0; i < COLUMNS.length; i++) {
       sql.append(i == 0 ? "" : ", ").append("coalesce(sum(").append(COLUMNS[i]).append("), 0)");
@@ -117,7 +151,7 @@ final class Counters {
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         for (int i = 0; i < v.length; i++) {
-          v[i] = rs.getLong(i + 1);
+          v[i] = rs.getLong(i + 1) + pending[i];
         }
       }
     }

@@ -57,16 +57,15 @@ final class MessageOps {
           + " and m.lease_epoch = ? and m.leased and m.visible_at > ? and m.expires_at > ?"
           + " returning m.serial, m.visible_at),"
           + " l as (delete from sb_lease s using d where s.qid = ? and s.until = d.visible_at"
-          + " and s.serial = d.serial),"
-          + " k as ("
-          + Counters.upsert("?::bigint", "from d having count(*) > 0", "acked", "count(*)")
-          + ") select (select count(*) from g), (select count(*) from d)";
+          + " and s.serial = d.serial)"
+          + " select (select count(*) from g), (select count(*) from d)";
 
   /**
    * The common ack as one autocommit statement: the receipt's lease is current and running, the
    * message not expired, and the queue keeps no history. Deletes the message and its lease row and
-   * counts the ack; false when any of that does not hold (nothing changed), and the caller takes
-   * the ordinary path, which fires due timers first and tells a stale receipt from a gone message.
+   * counts the ack in memory; false when any of that does not hold (nothing changed), and the
+   * caller takes the ordinary path, which fires due timers first and tells a stale receipt from a
+   * gone message.
    */
   private boolean ackInFlight(String queue, String receipt) {
     Op.Q q = engine.cache().get(queue);
@@ -96,7 +95,6 @@ final class MessageOps {
                     ps.setLong(5, now);
                     ps.setLong(6, now);
                     ps.setLong(7, q.id());
-                    ps.setLong(8, q.id());
                     try (ResultSet rs = ps.executeQuery()) {
                       rs.next();
                       return new int[] {rs.getInt(1), rs.getInt(2)};
@@ -106,7 +104,11 @@ final class MessageOps {
     if (result[0] == 0) {
       engine.cache().forget(queue);
     }
-    return result[1] == 1;
+    if (result[1] == 1) {
+      engine.counters().add(q.id(), Counters.ACKED, 1);
+      return true;
+    }
+    return false;
   }
 
   void release(String queue, String receipt, Duration delay, boolean toBack) {

@@ -133,10 +133,13 @@ final class Op {
     counters.flush(c, q.id);
   }
 
-  /** The queue's counters including this operation's changes so far. */
-  io.switchboard.queue.QueueStats.Counters flushedCounters() throws SQLException {
+  /**
+   * The queue's counters including this operation's changes so far and {@code pending}, the changes
+   * this server holds in memory (see {@link CounterBuffer}).
+   */
+  io.switchboard.queue.QueueStats.Counters flushedCounters(long[] pending) throws SQLException {
     counters.flush(c, q.id);
-    return Counters.read(c, q.id);
+    return Counters.read(c, q.id, pending);
   }
 
   /** Rows of this queue matching {@code where} (with {@code ?} bound to args), locked. */

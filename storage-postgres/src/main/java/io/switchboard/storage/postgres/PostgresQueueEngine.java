@@ -60,6 +60,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final MessageOps ops = new MessageOps(this);
   private final QueueOps queues;
   private final QueueCache cache;
+  private final CounterBuffer counters = new CounterBuffer();
   private final Housekeeping housekeeper = new Housekeeping(this);
   private final WaitLines lines = new WaitLines();
   private volatile boolean closed;
@@ -139,6 +140,10 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   QueueCache cache() {
     return cache;
+  }
+
+  CounterBuffer counters() {
+    return counters;
   }
 
   Redrives redrives() {
@@ -298,6 +303,7 @@ public final class PostgresQueueEngine implements QueueEngine {
               queue,
               c -> Claim.claim(c, q, now, request.maxMessages(), visibility));
       if (rows != null) {
+        counters.add(q.id(), Counters.RECEIVED, rows.size());
         return Taker.messages(Op.viewOnly(now, q, idPrefix), rows);
       }
       cache.forget(queue);
@@ -400,7 +406,10 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public QueueStats stats(String queue) {
     int waiters = lines.size(queue);
-    return run(queue, "reading stats of '" + queue + "'", op -> Browse.stats(op, waiters));
+    return run(
+        queue,
+        "reading stats of '" + queue + "'",
+        op -> counters.withPending(op.q.id(), pending -> Browse.stats(op, waiters, pending)));
   }
 
   // ---- redrive ---------------------------------------------------------------------------
@@ -456,6 +465,11 @@ public final class PostgresQueueEngine implements QueueEngine {
     closed = true;
     if (housekeeping != null) {
       housekeeping.shutdownNow();
+    }
+    try {
+      counters.flush(sql);
+    } catch (RuntimeException e) {
+      // the database is away: these counter changes are lost, the messages are not
     }
     lines.releaseAll();
     wakeups.close();

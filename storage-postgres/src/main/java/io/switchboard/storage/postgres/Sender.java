@@ -45,6 +45,7 @@ final class Sender {
                   queue,
                   c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.idPrefix()));
       if (sent != null) {
+        engine.counters().add(cached.id(), Counters.SENT, sent.size());
         engine.changed(queue);
         return sent;
       }
@@ -110,15 +111,13 @@ final class Sender {
           + " ins as (insert into sb_message (serial, qid, seq, priority, visible_at,"
           + " expires_at, sent_at, group_id, body, attrs, arrival, idx) select v.s, g.id, v.s,"
           + " v.priority, v.visible_at, v.expires_at, ?, v.group_id, v.body, v.attrs, v.s,"
-          + " v.idx::text[] from g, v returning serial),"
-          + " k as ("
-          + Counters.upsert("?::bigint", "from ins having count(*) > 0", "sent", "count(*)")
-          + ") select (select count(*) from g), array(select serial from ins order by serial)";
+          + " v.idx::text[] from g, v returning serial)"
+          + " select (select count(*) from g), array(select serial from ins order by serial)";
 
   /**
-   * Inserts a plain batch in one autocommit statement, checking that {@code q} is still current and
-   * counting the sends; null when {@code q} is not current (nothing was inserted). Serials are
-   * taken from the sequence in batch order, so the batch keeps its order.
+   * Inserts a plain batch in one autocommit statement, checking that {@code q} is still current;
+   * null when {@code q} is not current (nothing was inserted). Serials are taken from the sequence
+   * in batch order, so the batch keeps its order.
    */
   private static List<SendResult> insertPlain(
       Connection c, Op.Q q, List<EngineSupport.Checked> batch, long now, long idPrefix)
@@ -152,7 +151,6 @@ final class Sender {
       ps.setObject(8, attrs);
       ps.setArray(9, c.createArrayOf("text", idx));
       ps.setLong(10, now);
-      ps.setLong(11, q.id());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getInt(1) == 0) {

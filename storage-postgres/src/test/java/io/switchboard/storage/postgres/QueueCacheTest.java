@@ -92,6 +92,8 @@ class QueueCacheTest {
     List<Message> got = b.receive("q", ReceiveRequest.max(10));
     assertEquals(List.of(id), got.stream().map(Message::id).toList());
     b.ack("q", got.get(0).receipt().orElseThrow());
+    assertEquals(1, b.stats("q").counters().acked());
+    clock.advanceMillis(1); // a housekeeping round, in which b writes its counters
     assertEquals(1, a.stats("q").counters().acked());
     assertEquals(0, a.stats("q").depth());
   }
