@@ -23,19 +23,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Send → receive → ack throughput on one embedded PostgreSQL: the Switchboard engine with one and
  * with two engines (as two servers), against a pgmq-style baseline (one table, the plain {@code FOR
  * UPDATE SKIP LOCKED} claim and a delete per ack, driven from Java over the same pool size) in the
- * same run; then a soak of {@code --soak} messages sent and acked through one engine and the size
- * of its tables after, before and after a plain {@code VACUUM}. For each run it also reports what
- * the database executed per message (statements, explicit transactions) and the share of message
+ * same run; then a soak of {@code --soak} messages sent and acked through one engine, and the same
+ * through the baseline, with at most {@code --backlog} messages outstanding, and the size of the
+ * tables after each, and again after a plain {@code VACUUM}. For each run it also reports what the
+ * database executed per message (statements, explicit transactions) and the share of message
  * updates that were HOT, from {@code pg_stat_statements} and the statistics collector.
  *
  * <pre>
  * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
- *                       [--soak 1000000] [--warmup 5000] [--out DIR]
+ *                       [--soak 1000000] [--backlog 10000] [--warmup 5000] [--naptime 10]
+ *                       [--out DIR]
  * </pre>
  *
  * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
@@ -56,8 +59,20 @@ public final class PostgresBench {
    * @param rounds how many times the three systems are measured, in turn
    * @param soak messages of the soak through one engine (0: no soak)
    * @param warmup messages through each system before the first round, not measured (JIT, pools)
+   * @param backlog during the soak, producers pause while more than this many messages are sent and
+   *     not yet acked, so the tables show what churn leaves behind rather than a peak backlog
+   * @param naptime the database's {@code autovacuum_naptime} in seconds (PostgreSQL's default is
+   *     60; 10 is what docs/deploy.md recommends for a queue database)
    */
-  record Options(int messages, int threads, int batch, int rounds, int soak, int warmup) {
+  record Options(
+      int messages,
+      int threads,
+      int batch,
+      int rounds,
+      int soak,
+      int warmup,
+      int backlog,
+      int naptime) {
 
     static Options parse(String[] args) {
       int messages = 50_000;
@@ -66,6 +81,8 @@ public final class PostgresBench {
       int rounds = 1;
       int soak = 1_000_000;
       int warmup = 5_000;
+      int backlog = 10_000;
+      int naptime = 10;
       for (int i = 0; i < args.length; i++) {
         String flag = args[i];
         if (i + 1 >= args.length) {
@@ -79,15 +96,17 @@ public final class PostgresBench {
           case "--rounds" -> rounds = positive(flag, v, 1, 100);
           case "--soak" -> soak = positive(flag, v, 0, Integer.MAX_VALUE);
           case "--warmup" -> warmup = positive(flag, v, 0, Integer.MAX_VALUE);
+          case "--backlog" -> backlog = positive(flag, v, 1, Integer.MAX_VALUE);
+          case "--naptime" -> naptime = positive(flag, v, 1, 3600);
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + flag
                       + "; options are --messages, --threads, --batch, --rounds, --soak, --warmup,"
-                      + " --out");
+                      + " --backlog, --naptime, --out");
         }
       }
-      return new Options(messages, threads, batch, rounds, soak, warmup);
+      return new Options(messages, threads, batch, rounds, soak, warmup, backlog, naptime);
     }
 
     private static int positive(String flag, String value, int min, int max) {
@@ -116,8 +135,8 @@ public final class PostgresBench {
   static void run(Options o, Path out, RunInfo info, PrintStream log) throws Exception {
     log.printf(
         "PostgresBench: %d messages per run, %d producer + %d consumer threads in all,"
-            + " batches of %d%n",
-        o.messages(), o.threads(), o.threads(), o.batch());
+            + " batches of %d; autovacuum_naptime %d s%n",
+        o.messages(), o.threads(), o.threads(), o.batch(), o.naptime());
     Report throughput =
         Report.create(
                 ENTRY,
@@ -142,7 +161,7 @@ public final class PostgresBench {
     Report soak =
         Report.create(
                 SOAK_ENTRY,
-                "PostgreSQL engine: table sizes after a soak of " + o.soak() + " messages",
+                "Table sizes after a soak of " + o.soak() + " messages, engine and baseline",
                 "table",
                 "when",
                 "total MB",
@@ -152,13 +171,15 @@ public final class PostgresBench {
     try (EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
             .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+            .setServerConfig("autovacuum_naptime", o.naptime() + "s")
             .start()) {
       String url = pg.getJdbcUrl("postgres", "postgres");
       PgStats stats = new PgStats(url);
       stats.install();
       log.println("PostgreSQL " + stats.version());
       if (o.warmup() > 0) {
-        Options w = new Options(o.warmup(), o.threads(), o.batch(), 1, 0, 0);
+        Options w =
+            new Options(o.warmup(), o.threads(), o.batch(), 1, 0, 0, o.backlog(), o.naptime());
         switchboard(url, 1, w, "warmup_one");
         switchboard(url, 2, w, "warmup_two");
         Baseline.run(url, o.warmup(), o.threads(), o.batch(), "pgmq_warmup");
@@ -186,6 +207,14 @@ public final class PostgresBench {
           "statements and transactions per message acked, from pg_stat_statements; an explicit"
               + " transaction adds its COMMIT round trip; updates and HOT share of the message"
               + " table from pg_stat_user_tables");
+      String server =
+          "embedded PostgreSQL "
+              + stats.version()
+              + " (zonky: fsync off, synchronous_commit=off), autovacuum_naptime="
+              + o.naptime()
+              + "s";
+      throughput.note(server);
+      soak.note(server);
       if (o.soak() > 0) {
         soak(url, o, stats, soak, log);
       }
@@ -239,16 +268,20 @@ public final class PostgresBench {
           sides.add(e);
         }
       }
-      return drive(sides, o.messages(), o.batch(), queue);
+      return drive(sides, o.messages(), o.batch(), queue, Long.MAX_VALUE);
     } finally {
       servers.forEach(QueueEngine::close);
     }
   }
 
-  /** One producer and one consumer thread per entry of {@code sides}; returns acked messages/s. */
-  private static double drive(List<QueueEngine> sides, int messages, int batch, String q)
-      throws Exception {
+  /**
+   * One producer and one consumer thread per entry of {@code sides}, producers pausing while more
+   * than {@code backlog} messages are outstanding; returns acked messages/s.
+   */
+  private static double drive(
+      List<QueueEngine> sides, int messages, int batch, String q, long backlog) throws Exception {
     AtomicLong toSend = new AtomicLong(messages);
+    AtomicLong sent = new AtomicLong();
     AtomicLong acked = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(sides.size() * 2);
     long start = System.nanoTime();
@@ -263,11 +296,13 @@ public final class PostgresBench {
                     if (left <= 0) {
                       return null;
                     }
+                    awaitBacklog(sent, acked, backlog);
                     List<NewMessage> b = new ArrayList<>(batch);
                     for (int i = 0; i < Math.min(batch, left); i++) {
                       b.add(NewMessage.of("payload-" + i));
                     }
                     e.sendBatch(q, b);
+                    sent.addAndGet(b.size());
                   }
                 }));
       }
@@ -295,7 +330,17 @@ public final class PostgresBench {
     return acked.get() / ((System.nanoTime() - start) / 1e9);
   }
 
-  /** Sends and acks {@code o.soak()} messages through one engine, then records table sizes. */
+  /** Pauses while more than {@code backlog} messages are sent and not yet acked. */
+  static void awaitBacklog(AtomicLong sent, AtomicLong acked, long backlog) {
+    while (sent.get() - acked.get() > backlog) {
+      LockSupport.parkNanos(200_000);
+    }
+  }
+
+  /**
+   * Sends and acks {@code o.soak()} messages through one engine, then as many through the baseline,
+   * and records table sizes after each and after a plain {@code VACUUM}.
+   */
   private static void soak(String url, Options o, PgStats stats, Report report, PrintStream log)
       throws Exception {
     stats.reset();
@@ -310,30 +355,49 @@ public final class PostgresBench {
       for (int t = 0; t < o.threads(); t++) {
         sides.add(engine);
       }
-      rate = drive(sides, o.soak(), o.batch(), "soak");
+      rate = drive(sides, o.soak(), o.batch(), "soak", o.backlog());
     }
     PgStats.Work w = stats.read("sb_message");
-    log.printf(
-        "soak: %d messages sent and acked at %.0f msg/s; %d message updates, %.1f %% HOT%n",
-        o.soak(), rate, w.updates(), 100 * w.hotShare());
-    report.note(
-        String.format(
-            java.util.Locale.ROOT,
-            "soak of %d messages at %.0f msg/s, %d message updates of which %.1f %% HOT",
-            o.soak(),
-            rate,
-            w.updates(),
-            100 * w.hotShare()));
-    sizes(report, stats, "right after the soak");
-    stats.vacuum(SOAK_TABLES);
-    sizes(report, stats, "after a plain VACUUM");
+    sizes(report, stats, SOAK_TABLES, "right after its soak");
+    stats.reset();
+    double base = Baseline.run(url, o.soak(), o.threads(), o.batch(), BASELINE_SOAK, o.backlog());
+    PgStats.Work wb = stats.read(BASELINE_SOAK);
+    sizes(report, stats, List.of(BASELINE_SOAK), "right after its soak");
+    for (String line :
+        List.of(
+            soakLine("switchboard, 1 engine", o, rate, w),
+            soakLine("pgmq-style baseline", o, base, wb))) {
+      log.println(line);
+      report.note(line);
+    }
+    List<String> all = new ArrayList<>(SOAK_TABLES);
+    all.add(BASELINE_SOAK);
+    stats.vacuum(all);
+    sizes(report, stats, all, "after a plain VACUUM");
   }
+
+  private static String soakLine(String system, Options o, double rate, PgStats.Work w) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "soak, %s: %d messages at %.0f msg/s, at most %d outstanding; %d updates of the message"
+            + " table, %.1f %% HOT",
+        system,
+        o.soak(),
+        rate,
+        o.backlog(),
+        w.updates(),
+        100 * w.hotShare());
+  }
+
+  /** The baseline's table in the soak. */
+  static final String BASELINE_SOAK = "pgmq_soak";
 
   /** The tables a soak grows: messages, lease timers, counters (the others stay at a few kB). */
   static final List<String> SOAK_TABLES = List.of("sb_message", "sb_lease", "sb_counter");
 
-  private static void sizes(Report report, PgStats stats, String when) throws Exception {
-    for (PgStats.Size s : stats.sizes(SOAK_TABLES)) {
+  private static void sizes(Report report, PgStats stats, List<String> tables, String when)
+      throws Exception {
+    for (PgStats.Size s : stats.sizes(tables)) {
       report.row(s.table(), when, s.total() / 1e6, s.heap() / 1e6, s.indexes() / 1e6);
     }
   }

@@ -28,7 +28,7 @@ class PostgresBenchSmokeTest {
   void measuresEngineAndBaseline_andReportsStatementsHotShareAndSizes() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PostgresBench.run(
-        new PostgresBench.Options(300, 2, 10, 1, 600, 0),
+        new PostgresBench.Options(300, 2, 10, 1, 600, 0, 100, 10),
         out,
         RunInfo.capture("smoke"),
         new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -57,8 +57,11 @@ class PostgresBenchSmokeTest {
             out,
             "postgres-soak",
             "table,when,total MB,heap MB,indexes MB",
-            2 * PostgresBench.SOAK_TABLES.size());
-    assertTrue(sizes.get(0).startsWith("sb_message,right after the soak,"), sizes.get(0));
+            2 * (PostgresBench.SOAK_TABLES.size() + 1));
+    assertTrue(sizes.get(0).startsWith("sb_message,right after its soak,"), sizes.get(0));
+    assertTrue(
+        sizes.get(PostgresBench.SOAK_TABLES.size()).startsWith("pgmq_soak,right after its soak,"),
+        sizes.toString());
   }
 
   @Test
