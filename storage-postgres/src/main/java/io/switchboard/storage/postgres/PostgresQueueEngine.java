@@ -62,7 +62,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final QueueCache cache;
   private final CounterBuffer counters = new CounterBuffer();
   private final Housekeeping housekeeper = new Housekeeping(this);
-  private final WaitLines lines = new WaitLines();
+  private final Receiver receiver = new Receiver(this);
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
@@ -256,59 +256,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
     Objects.requireNonNull(request, "request");
-    long seen = wakeups.generation();
-    List<Message> got = takeNow(queue, request);
-    long waitMillis = request.waitTime().orElse(cache.get(queue).config().receiveWait()).toMillis();
-    if (!got.isEmpty() || waitMillis == 0) {
-      return got;
-    }
-    long deadline = clock.millis() + waitMillis;
-    WaitLines.Waiter w = new WaitLines.Waiter(request);
-    lines.add(queue, w);
-    while (true) {
-      if (w.done()) {
-        return w.result();
-      }
-      long park = clock.parkNanosUntil(deadline);
-      if (park == 0 || closed || Thread.currentThread().isInterrupted()) {
-        return lines.abandon(queue, w) ? List.of() : w.result();
-      }
-      try {
-        wakeups.await(seen, Math.min(pollMillis, Math.max(1, park / 1_000_000)));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        continue;
-      }
-      seen = wakeups.generation();
-      if (!closed && !w.done()) {
-        lines.serve(queue, this::takeNow);
-      }
-    }
-  }
-
-  /**
-   * A receive that does not wait (also a waiter's turn). Without a filter on a standard queue it is
-   * one call of {@link Claim}; otherwise, or when the cached queue row is old, one transaction.
-   */
-  private List<Message> takeNow(String queue, ReceiveRequest request) {
-    open();
-    Op.Q q = cache.get(queue);
-    if (!q.grouped() && request.filter().isEmpty()) {
-      long now = clock.millis();
-      long visibility =
-          request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
-      List<Row> rows =
-          sql.statement(
-              "receiving from",
-              queue,
-              c -> Claim.claim(c, q, now, request.maxMessages(), visibility));
-      if (rows != null) {
-        counters.add(q.id(), Counters.RECEIVED, rows.size());
-        return Taker.messages(Op.viewOnly(now, q, idPrefix), rows);
-      }
-      cache.forget(queue);
-    }
-    return run(queue, "receiving from '" + queue + "'", op -> take(op, request));
+    return receiver.receive(queue, request);
   }
 
   /**
@@ -316,20 +264,15 @@ public final class PostgresQueueEngine implements QueueEngine {
    * server's waiters on it now, and tell the other servers.
    */
   void changed(String queue) {
-    if (lines.size(queue) > 0) {
-      try {
-        lines.serve(queue, this::takeNow);
-      } catch (RuntimeException e) {
-        // the change itself is committed; waiters look again on their own
-      }
-    }
-    wakeups.changed(queue);
+    receiver.changed(queue);
   }
 
-  private static List<Message> take(Op op, ReceiveRequest request) throws SQLException {
-    long visibility =
-        request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
-    return Taker.take(op, request.maxMessages(), request.filter().orElse(null), visibility);
+  boolean isClosed() {
+    return closed;
+  }
+
+  long pollMillis() {
+    return pollMillis;
   }
 
   // ---- operations on one message (see MessageOps) ---------------------------------------
@@ -405,7 +348,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   @Override
   public QueueStats stats(String queue) {
-    int waiters = lines.size(queue);
+    int waiters = receiver.waiting(queue);
     return run(
         queue,
         "reading stats of '" + queue + "'",
@@ -471,7 +414,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     } catch (RuntimeException e) {
       // the database is away: these counter changes are lost, the messages are not
     }
-    lines.releaseAll();
+    receiver.releaseAll();
     wakeups.close();
     if (owned != null) {
       owned.close();
