@@ -3,6 +3,8 @@ package io.switchboard.storage.postgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -50,43 +52,53 @@ final class CounterBuffer {
   }
 
   /**
-   * Writes every queue's changes, one upsert per queue (skipped for a queue deleted meanwhile). On
-   * a database error what was taken out goes back, for the next round.
+   * Writes every queue's changes in one statement (skipping queues deleted meanwhile). On a
+   * database error what was taken out goes back, for the next round.
    */
   void flush(Sql sql) {
     synchronized (moving) {
+      List<Long> qids = new ArrayList<>();
+      List<long[]> taken = new ArrayList<>();
       for (Map.Entry<Long, AtomicLongArray> e : byQueue.entrySet()) {
-        long[] taken = new long[COUNTERS];
+        long[] t = new long[COUNTERS];
         boolean any = false;
         for (int i = 0; i < COUNTERS; i++) {
-          taken[i] = e.getValue().getAndSet(i, 0);
-          any |= taken[i] != 0;
+          t[i] = e.getValue().getAndSet(i, 0);
+          any |= t[i] != 0;
         }
-        if (!any) {
-          continue; // the entry stays: removing it could lose an add racing with the removal
+        // an entry found empty stays: removing it could lose an add racing with the removal
+        if (any) {
+          qids.add(e.getKey());
+          taken.add(t);
         }
-        try {
-          sql.statement(
-              "writing the counters of queue id",
-              e.getKey().toString(),
-              c -> write(c, e.getKey(), taken));
-        } catch (RuntimeException failed) {
+      }
+      if (qids.isEmpty()) {
+        return;
+      }
+      try {
+        sql.statement("writing counters of", qids.size() + " queues", c -> write(c, qids, taken));
+      } catch (RuntimeException failed) {
+        for (int q = 0; q < qids.size(); q++) {
+          AtomicLongArray back = byQueue.get(qids.get(q));
           for (int i = 0; i < COUNTERS; i++) {
-            e.getValue().addAndGet(i, taken[i]);
+            back.addAndGet(i, taken.get(q)[i]);
           }
-          throw failed;
         }
+        throw failed;
       }
     }
   }
 
-  private static int write(Connection c, long qid, long[] taken) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(Counters.WRITE_IF_QUEUE)) {
-      ps.setLong(1, qid);
+  private static int write(Connection c, List<Long> qids, List<long[]> taken) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(Counters.WRITE_MANY)) {
+      ps.setArray(1, c.createArrayOf("bigint", qids.toArray()));
       for (int i = 0; i < COUNTERS; i++) {
-        ps.setLong(i + 2, taken[i]);
+        Long[] column = new Long[qids.size()];
+        for (int q = 0; q < column.length; q++) {
+          column[q] = taken.get(q)[i];
+        }
+        ps.setArray(i + 2, c.createArrayOf("bigint", column));
       }
-      ps.setLong(COUNTERS + 2, qid);
       return ps.executeUpdate();
     }
   }

@@ -106,33 +106,31 @@ final class Counters {
   }
 
   /**
-   * Adds 10 values (in counter order) to a queue's counters in this connection's slot, if the queue
-   * still exists; parameters: qid, the 10 values, qid.
+   * Adds to the counters of many queues in this connection's slot, skipping queues that no longer
+   * exist; parameters: a {@code bigint[]} of queue ids, then one {@code bigint[]} per counter (in
+   * counter order), all of the same length.
    */
-  static final String WRITE_IF_QUEUE =
-      upsert(
-          "?::bigint",
-          "where exists (select 1 from sb_queue where id = ?)",
-          "sent",
-          "?::bigint",
-          "duplicates",
-          "?::bigint",
-          "received",
-          "?::bigint",
-          "acked",
-          "?::bigint",
-          "released",
-          "?::bigint",
-          "failed",
-          "?::bigint",
-          "expired",
-          "?::bigint",
-          "shed",
-          "?::bigint",
-          "dead_lettered",
-          "?::bigint",
-          "removed",
-          "?::bigint");
+  static final String WRITE_MANY = writeMany();
+
+  private static String writeMany() {
+    StringBuilder arrays = new StringBuilder("?::bigint[]");
+    StringBuilder names = new StringBuilder("qid");
+    String[] pairs = new String[COLUMNS.length * 2];
+    for (int i = 0; i < COLUMNS.length; i++) {
+      arrays.append(", ?::bigint[]");
+      names.append(", ").append(COLUMNS[i]);
+      pairs[2 * i] = COLUMNS[i];
+      pairs[2 * i + 1] = "u." + COLUMNS[i];
+    }
+    return upsert(
+        "u.qid",
+        "from unnest("
+            + arrays
+            + ") u("
+            + names
+            + ") where exists (select 1 from sb_queue q where q.id = u.qid)",
+        pairs);
+  }
 
   static QueueStats.Counters read(Connection c, long qid) throws SQLException {
     return read(c, qid, new long[COLUMNS.length]);
