@@ -1,5 +1,8 @@
 package io.switchboard.bench.postgres;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -133,6 +136,48 @@ final class PgStats {
         s.execute("vacuum " + t);
       }
     }
+  }
+
+  /**
+   * CPU time used so far by the PostgreSQL server, in nanoseconds: the postmaster and every process
+   * it started (backends, autovacuum, background writers), the exited ones included, from {@code
+   * /proc} (Linux; NaN elsewhere).
+   */
+  double serverCpuNanos() throws SQLException {
+    long backend;
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("select pg_backend_pid()")) {
+      rs.next();
+      backend = rs.getLong(1);
+    }
+    try {
+      long postmaster =
+          ProcessHandle.of(backend).flatMap(ProcessHandle::parent).orElseThrow().pid();
+      long[] own = cpuTicks(postmaster);
+      long ticks = own[0] + own[1] + own[2] + own[3];
+      for (ProcessHandle child : ProcessHandle.of(postmaster).orElseThrow().children().toList()) {
+        try {
+          long[] t = cpuTicks(child.pid());
+          ticks += t[0] + t[1];
+        } catch (IOException | RuntimeException gone) {
+          // exited meanwhile: counted in the postmaster's cutime/cstime
+        }
+      }
+      return ticks * 1e9 / 100; // USER_HZ is 100 on Linux
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** utime, stime, cutime, cstime of a process, in clock ticks (fields 14–17 of its stat). */
+  private static long[] cpuTicks(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    // the command name may hold spaces: fields are counted from the ')' that ends it (field 3 on)
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return new long[] {
+      Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])
+    };
   }
 
   String version() throws SQLException {

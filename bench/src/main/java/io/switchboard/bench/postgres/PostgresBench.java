@@ -150,6 +150,8 @@ public final class PostgresBench {
                 "transactions/msg",
                 "updates/msg",
                 "HOT share",
+                "client CPU µs/msg",
+                "server CPU µs/msg",
                 "load avg")
             .chart(
                 ChartSpec.bars(
@@ -186,27 +188,31 @@ public final class PostgresBench {
       }
       for (int r = 1; r <= o.rounds(); r++) {
         String round = Integer.toString(r);
-        stats.reset();
-        double one = switchboard(url, 1, o, "one_" + r);
-        PgStats.Work w1 = stats.read("sb_message");
-        stats.reset();
-        double two = switchboard(url, 2, o, "two_" + r);
-        PgStats.Work w2 = stats.read("sb_message");
-        stats.reset();
-        double base = Baseline.run(url, o.messages(), o.threads(), o.batch(), "pgmq_" + r);
-        PgStats.Work wb = stats.read("pgmq_" + r);
-        row(throughput, round, "switchboard, 1 engine", one, base, w1, o.messages());
-        row(throughput, round, "switchboard, 2 engines", two, base, w2, o.messages());
-        row(throughput, round, "pgmq-style baseline", base, base, wb, o.messages());
+        Measured one = measure(stats, () -> switchboard(url, 1, o, "one_" + round), "sb_message");
+        Measured two = measure(stats, () -> switchboard(url, 2, o, "two_" + round), "sb_message");
+        String table = "pgmq_" + round;
+        Measured base =
+            measure(
+                stats, () -> Baseline.run(url, o.messages(), o.threads(), o.batch(), table), table);
+        row(throughput, round, "switchboard, 1 engine", one, base.rate(), o.messages());
+        row(throughput, round, "switchboard, 2 engines", two, base.rate(), o.messages());
+        row(throughput, round, "pgmq-style baseline", base, base.rate(), o.messages());
         log.printf(
             "round %d: 1 engine %.0f msg/s (%.2f × baseline), 2 engines %.0f msg/s (%.2f ×),"
                 + " baseline %.0f msg/s%n",
-            r, one, one / base, two, two / base, base);
+            r,
+            one.rate(),
+            one.rate() / base.rate(),
+            two.rate(),
+            two.rate() / base.rate(),
+            base.rate());
       }
       throughput.note(
           "statements and transactions per message acked, from pg_stat_statements; an explicit"
               + " transaction adds its COMMIT round trip; updates and HOT share of the message"
-              + " table from pg_stat_user_tables");
+              + " table from pg_stat_user_tables; CPU per message: the benchmark's JVM (engine"
+              + " or baseline driver, and the load generator) and the PostgreSQL server (all its"
+              + " processes), during the run");
       String server =
           "embedded PostgreSQL "
               + stats.version()
@@ -225,23 +231,46 @@ public final class PostgresBench {
     }
   }
 
+  /** A run: messages/s, what the database did, and the CPU time both sides used. */
+  record Measured(double rate, PgStats.Work work, double clientCpuNanos, double serverCpuNanos) {}
+
+  /** A measured run of something that returns messages/s. */
+  @FunctionalInterface
+  interface Run {
+    double run() throws Exception;
+  }
+
+  private static Measured measure(PgStats stats, Run run, String table) throws Exception {
+    stats.reset();
+    double server = stats.serverCpuNanos();
+    double client = processCpuNanos();
+    double rate = run.run();
+    client = processCpuNanos() - client;
+    server = stats.serverCpuNanos() - server;
+    return new Measured(rate, stats.read(table), client, server);
+  }
+
+  private static double processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : Double.NaN;
+  }
+
   private static void row(
-      Report report,
-      String round,
-      String system,
-      double rate,
-      double base,
-      PgStats.Work w,
-      int messages) {
+      Report report, String round, String system, Measured m, double base, int messages) {
+    PgStats.Work w = m.work();
     report.row(
         round,
         system,
-        rate,
-        rate / base,
+        m.rate(),
+        m.rate() / base,
         (double) w.statements() / messages,
         (double) w.transactions() / messages,
         (double) w.updates() / messages,
         w.hotShare(),
+        m.clientCpuNanos() / 1e3 / messages,
+        m.serverCpuNanos() / 1e3 / messages,
         loadAverage());
   }
 

@@ -38,12 +38,14 @@ class PostgresBenchSmokeTest {
             out,
             "postgres",
             "round,system,msg/s,× baseline,statements/msg,transactions/msg,updates/msg,HOT share,"
-                + "load avg",
+                + "client CPU µs/msg,server CPU µs/msg,load avg",
             3);
     for (String row : rows) {
       String[] c = row.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
       assertTrue(Double.parseDouble(c[2]) > 0, "messages moved: " + row);
       assertTrue(Double.parseDouble(c[4]) > 0, "statements counted: " + row);
+      assertTrue(Double.parseDouble(c[8]) > 0, "client CPU measured: " + row);
+      assertTrue(Double.parseDouble(c[9]) > 0, "server CPU measured: " + row);
     }
     String[] engine = rows.get(0).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)");
     assertEquals("\"switchboard, 1 engine\"", engine[1]);
