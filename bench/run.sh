@@ -23,6 +23,7 @@ durable      io.switchboard.bench.durable.DurableSendBench         --enable-nati
 recovery     io.switchboard.bench.durable.RecoveryBench            --enable-native-access=ALL-UNNAMED -Xmx4g
 routing      io.switchboard.bench.routing.RoutingBench             -Xms6g -Xmx6g -XX:+AlwaysPreTouch
 heap         io.switchboard.bench.HeapPerMessage                   -XX:+UseParallelGC -Xms4g -Xmx4g
+postgres     io.switchboard.bench.postgres.PostgresBench           -Xmx2g
 LIST
 }
 

@@ -27,7 +27,15 @@ class RunScriptTest {
     List<String> names = out.lines().map(l -> l.split("\\s+")[0]).toList();
     assertEquals(
         List.of(
-            "engine", "sqs", "native-e2e", "filtered", "durable", "recovery", "routing", "heap"),
+            "engine",
+            "sqs",
+            "native-e2e",
+            "filtered",
+            "durable",
+            "recovery",
+            "routing",
+            "heap",
+            "postgres"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -23,7 +23,17 @@ final class Baseline {
 
   private Baseline() {}
 
+  /** Moves {@code messages} through a new table {@code table}; returns acked messages/s. */
   static double run(String url, int messages, int threads, int batch, String table)
+      throws Exception {
+    return run(url, messages, threads, batch, table, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #run(String, int, int, int, String)}, producers pausing while more than {@code
+   * backlog} messages are sent and not yet acked.
+   */
+  static double run(String url, int messages, int threads, int batch, String table, long backlog)
       throws Exception {
     try (HikariDataSource ds = PostgresBench.pool(url, threads * 2 + 2)) {
       try (Connection c = ds.getConnection();
@@ -50,6 +60,7 @@ final class Baseline {
               + " from c where m.msg_id = c.msg_id returning m.msg_id, m.message";
       String delete = "delete from " + table + " where msg_id = ?";
       AtomicLong toSend = new AtomicLong(messages);
+      AtomicLong sent = new AtomicLong();
       AtomicLong acked = new AtomicLong();
       ExecutorService pool = Executors.newFixedThreadPool(threads * 2);
       long start = System.nanoTime();
@@ -62,10 +73,12 @@ final class Baseline {
                     try (Connection c = ds.getConnection();
                         PreparedStatement ps = c.prepareStatement(insert.toString())) {
                       while (toSend.getAndAdd(-batch) > 0) {
+                        PostgresBench.awaitBacklog(sent, acked, backlog);
                         for (int i = 0; i < batch; i++) {
                           ps.setString(i + 1, "payload-" + i);
                         }
                         ps.executeUpdate();
+                        sent.addAndGet(batch);
                       }
                     }
                     return null;

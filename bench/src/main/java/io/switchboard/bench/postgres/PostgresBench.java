@@ -2,6 +2,10 @@ package io.switchboard.bench.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
@@ -9,126 +13,331 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.storage.postgres.PostgresQueueEngine;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Send → receive → ack throughput on one embedded PostgreSQL: the Switchboard engine with one and
  * with two engines (as two servers), against a pgmq-style baseline (one table, the plain {@code FOR
  * UPDATE SKIP LOCKED} claim and a delete per ack, driven from Java over the same pool size) in the
- * same run; then a soak of {@code --soak} messages sent and acked through one engine and the size
- * of its tables after. Not run by CI.
+ * same run; then a soak of {@code --soak} messages sent and acked through one engine, and the same
+ * through the baseline, with at most {@code --backlog} messages outstanding, and the size of the
+ * tables after each, and again after a plain {@code VACUUM}. For each run it also reports what the
+ * database executed per message (statements, explicit transactions) and the share of message
+ * updates that were HOT, from {@code pg_stat_statements} and the statistics collector.
  *
  * <pre>
- * java -cp bench/target/benchmarks.jar io.switchboard.bench.postgres.PostgresBench \
- *     [--messages 50000] [--threads 4] [--batch 10] [--soak 1000000] [--rounds 1]
+ * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
+ *                       [--soak 1000000] [--backlog 10000] [--warmup 5000] [--naptime 10]
+ *                       [--out DIR]
  * </pre>
+ *
+ * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
+ * (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test runs
+ * it with tiny sizes.
  */
 public final class PostgresBench {
+
+  static final String ENTRY = "postgres";
+  static final String SOAK_ENTRY = "postgres-soak";
+
+  /**
+   * The run's sizes.
+   *
+   * @param messages messages sent and acked per measured run
+   * @param threads producer threads, and as many consumer threads, in all (split over the engines)
+   * @param batch messages per send and per receive
+   * @param rounds how many times the three systems are measured, in turn
+   * @param soak messages of the soak through one engine (0: no soak)
+   * @param warmup messages through each system before the first round, not measured (JIT, pools)
+   * @param backlog during the soak, producers pause while more than this many messages are sent and
+   *     not yet acked, so the tables show what churn leaves behind rather than a peak backlog
+   * @param naptime the database's {@code autovacuum_naptime} in seconds (PostgreSQL's default is
+   *     60; 10 is what docs/deploy.md recommends for a queue database)
+   */
+  record Options(
+      int messages,
+      int threads,
+      int batch,
+      int rounds,
+      int soak,
+      int warmup,
+      int backlog,
+      int naptime) {
+
+    static Options parse(String[] args) {
+      int messages = 50_000;
+      int threads = 4;
+      int batch = 10;
+      int rounds = 1;
+      int soak = 1_000_000;
+      int warmup = 5_000;
+      int backlog = 10_000;
+      int naptime = 10;
+      for (int i = 0; i < args.length; i++) {
+        String flag = args[i];
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(flag + " needs a value");
+        }
+        String v = args[++i];
+        switch (flag) {
+          case "--messages" -> messages = positive(flag, v, 1, Integer.MAX_VALUE);
+          case "--threads" -> threads = positive(flag, v, 1, 256);
+          case "--batch" -> batch = positive(flag, v, 1, 10);
+          case "--rounds" -> rounds = positive(flag, v, 1, 100);
+          case "--soak" -> soak = positive(flag, v, 0, Integer.MAX_VALUE);
+          case "--warmup" -> warmup = positive(flag, v, 0, Integer.MAX_VALUE);
+          case "--backlog" -> backlog = positive(flag, v, 1, Integer.MAX_VALUE);
+          case "--naptime" -> naptime = positive(flag, v, 1, 3600);
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown option "
+                      + flag
+                      + "; options are --messages, --threads, --batch, --rounds, --soak, --warmup,"
+                      + " --backlog, --naptime, --out");
+        }
+      }
+      return new Options(messages, threads, batch, rounds, soak, warmup, backlog, naptime);
+    }
+
+    private static int positive(String flag, String value, int min, int max) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n >= min && n <= max) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // the message below says what is allowed
+      }
+      throw new IllegalArgumentException(
+          flag + " must be an integer " + min + ".." + max + ", got " + value);
+    }
+  }
 
   private PostgresBench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> opts = options(args);
-    int messages = Integer.parseInt(opts.getOrDefault("messages", "50000"));
-    int threads = Integer.parseInt(opts.getOrDefault("threads", "4"));
-    int batch = Integer.parseInt(opts.getOrDefault("batch", "10"));
-    int soak = Integer.parseInt(opts.getOrDefault("soak", "1000000"));
-    int rounds = Integer.parseInt(opts.getOrDefault("rounds", "1"));
-    System.out.printf(
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
+    Options o = Options.parse(ra.rest());
+    run(o, ra.out(), RunInfo.capture(RunInfo.commandLine(PostgresBench.class, args)), System.out);
+  }
+
+  /** Runs everything and writes the reports into {@code out}. */
+  static void run(Options o, Path out, RunInfo info, PrintStream log) throws Exception {
+    log.printf(
         "PostgresBench: %d messages per run, %d producer + %d consumer threads in all,"
-            + " batches of %d; JDK %s, %d CPUs%n",
-        messages,
-        threads,
-        threads,
-        batch,
-        Runtime.version(),
-        Runtime.getRuntime().availableProcessors());
-    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+            + " batches of %d; autovacuum_naptime %d s%n",
+        o.messages(), o.threads(), o.threads(), o.batch(), o.naptime());
+    Report throughput =
+        Report.create(
+                ENTRY,
+                "PostgreSQL engine vs pgmq-style baseline: send → receive → ack, same database,"
+                    + " same run",
+                "round",
+                "system",
+                "msg/s",
+                "× baseline",
+                "statements/msg",
+                "transactions/msg",
+                "updates/msg",
+                "HOT share",
+                "client CPU µs/msg",
+                "server CPU µs/msg",
+                "load avg")
+            .chart(
+                ChartSpec.bars(
+                    "Messages sent, received and acked per second",
+                    "msg/s",
+                    "system",
+                    "round",
+                    "msg/s"));
+    Report soak =
+        Report.create(
+                SOAK_ENTRY,
+                "Table sizes after a soak of " + o.soak() + " messages, engine and baseline",
+                "table",
+                "when",
+                "total MB",
+                "heap MB",
+                "indexes MB")
+            .chart(ChartSpec.bars("Table size", "MB", "when", "table", "total MB"));
+    try (EmbeddedPostgres pg =
+        EmbeddedPostgres.builder()
+            .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+            .setServerConfig("autovacuum_naptime", o.naptime() + "s")
+            .start()) {
       String url = pg.getJdbcUrl("postgres", "postgres");
-      System.out.println("PostgreSQL: " + version(url));
-      for (int r = 1; r <= rounds; r++) {
-        double one = switchboard(url, 1, messages, threads, batch, "one_" + r);
-        double two = switchboard(url, 2, messages, threads, batch, "two_" + r);
-        double base = Baseline.run(url, messages, threads, batch, "pgmq_" + r);
-        System.out.printf(
-            "round %d: switchboard 1 engine %.0f msg/s, 2 engines %.0f msg/s, pgmq-style baseline"
-                + " %.0f msg/s; ratios to baseline %.2f and %.2f%n",
-            r, one, two, base, one / base, two / base);
+      PgStats stats = new PgStats(url);
+      stats.install();
+      log.println("PostgreSQL " + stats.version());
+      if (o.warmup() > 0) {
+        Options w =
+            new Options(o.warmup(), o.threads(), o.batch(), 1, 0, 0, o.backlog(), o.naptime());
+        switchboard(url, 1, w, "warmup_one");
+        switchboard(url, 2, w, "warmup_two");
+        Baseline.run(url, o.warmup(), o.threads(), o.batch(), "pgmq_warmup");
       }
-      if (soak > 0) {
-        soak(url, soak, threads, batch);
+      for (int r = 1; r <= o.rounds(); r++) {
+        String round = Integer.toString(r);
+        Measured one = measure(stats, () -> switchboard(url, 1, o, "one_" + round), "sb_message");
+        Measured two = measure(stats, () -> switchboard(url, 2, o, "two_" + round), "sb_message");
+        String table = "pgmq_" + round;
+        Measured base =
+            measure(
+                stats, () -> Baseline.run(url, o.messages(), o.threads(), o.batch(), table), table);
+        row(throughput, round, "switchboard, 1 engine", one, base.rate(), o.messages());
+        row(throughput, round, "switchboard, 2 engines", two, base.rate(), o.messages());
+        row(throughput, round, "pgmq-style baseline", base, base.rate(), o.messages());
+        log.printf(
+            "round %d: 1 engine %.0f msg/s (%.2f × baseline), 2 engines %.0f msg/s (%.2f ×),"
+                + " baseline %.0f msg/s%n",
+            r,
+            one.rate(),
+            one.rate() / base.rate(),
+            two.rate(),
+            two.rate() / base.rate(),
+            base.rate());
       }
+      throughput.note(
+          "statements and transactions per message acked, from pg_stat_statements; an explicit"
+              + " transaction adds its COMMIT round trip; updates and HOT share of the message"
+              + " table from pg_stat_user_tables; CPU per message: the benchmark's JVM (engine"
+              + " or baseline driver, and the load generator) and the PostgreSQL server (all its"
+              + " processes), during the run");
+      String server =
+          "embedded PostgreSQL "
+              + stats.version()
+              + " (zonky: fsync off, synchronous_commit=off), autovacuum_naptime="
+              + o.naptime()
+              + "s";
+      throughput.note(server);
+      soak.note(server);
+      if (o.soak() > 0) {
+        soak(url, o, stats, soak, log);
+      }
+    }
+    throughput.write(out, info, log);
+    if (o.soak() > 0) {
+      soak.write(out, info, log);
     }
   }
 
+  /** A run: messages/s, what the database did, and the CPU time both sides used. */
+  record Measured(double rate, PgStats.Work work, double clientCpuNanos, double serverCpuNanos) {}
+
+  /** A measured run of something that returns messages/s. */
+  @FunctionalInterface
+  interface Run {
+    double run() throws Exception;
+  }
+
+  private static Measured measure(PgStats stats, Run run, String table) throws Exception {
+    stats.reset();
+    double server = stats.serverCpuNanos();
+    double client = processCpuNanos();
+    double rate = run.run();
+    client = processCpuNanos() - client;
+    server = stats.serverCpuNanos() - server;
+    return new Measured(rate, stats.read(table), client, server);
+  }
+
+  private static double processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : Double.NaN;
+  }
+
+  private static void row(
+      Report report, String round, String system, Measured m, double base, int messages) {
+    PgStats.Work w = m.work();
+    report.row(
+        round,
+        system,
+        m.rate(),
+        m.rate() / base,
+        (double) w.statements() / messages,
+        (double) w.transactions() / messages,
+        (double) w.updates() / messages,
+        w.hotShare(),
+        m.clientCpuNanos() / 1e3 / messages,
+        m.serverCpuNanos() / 1e3 / messages,
+        loadAverage());
+  }
+
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
   /** Producers and consumers spread over {@code engines} engines; returns acked messages/s. */
-  static double switchboard(
-      String url, int engines, int messages, int threads, int batch, String queue)
-      throws Exception {
+  static double switchboard(String url, int engines, Options o, String queue) throws Exception {
     List<PostgresQueueEngine> servers = new ArrayList<>();
     for (int i = 0; i < engines; i++) {
       servers.add(
           PostgresQueueEngine.builder()
               .url(url, "postgres", "postgres")
-              .poolSize(threads * 2 + 2)
+              .poolSize(o.threads() * 2 + 2)
               .build());
     }
     try {
       servers.get(0).createQueue(queue, QueueConfig.defaults());
-      int perEngineThreads = Math.max(1, threads / engines);
-      List<QueueEngine> producers = new ArrayList<>();
+      int perEngine = Math.max(1, o.threads() / engines);
+      List<QueueEngine> sides = new ArrayList<>();
       for (QueueEngine e : servers) {
-        for (int t = 0; t < perEngineThreads; t++) {
-          producers.add(e);
+        for (int t = 0; t < perEngine; t++) {
+          sides.add(e);
         }
       }
-      double rate = drive(producers, producers, messages, batch, queue);
-      System.out.printf("switchboard, %d engine(s): %.0f msg/s%n", engines, rate);
-      return rate;
+      return drive(sides, o.messages(), o.batch(), queue, Long.MAX_VALUE);
     } finally {
       servers.forEach(QueueEngine::close);
     }
   }
 
+  /**
+   * One producer and one consumer thread per entry of {@code sides}, producers pausing while more
+   * than {@code backlog} messages are outstanding; returns acked messages/s.
+   */
   private static double drive(
-      List<QueueEngine> producers, List<QueueEngine> consumers, int messages, int batch, String q)
-      throws Exception {
+      List<QueueEngine> sides, int messages, int batch, String q, long backlog) throws Exception {
     AtomicLong toSend = new AtomicLong(messages);
+    AtomicLong sent = new AtomicLong();
     AtomicLong acked = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(producers.size() + consumers.size());
+    ExecutorService pool = Executors.newFixedThreadPool(sides.size() * 2);
     long start = System.nanoTime();
     try {
       List<Future<?>> done = new ArrayList<>();
-      for (QueueEngine e : producers) {
+      for (QueueEngine e : sides) {
         done.add(
             pool.submit(
                 () -> {
-                  while (toSend.getAndAdd(-batch) > 0) {
+                  while (true) {
+                    long left = toSend.getAndAdd(-batch);
+                    if (left <= 0) {
+                      return null;
+                    }
+                    awaitBacklog(sent, acked, backlog);
                     List<NewMessage> b = new ArrayList<>(batch);
-                    for (int i = 0; i < batch; i++) {
+                    for (int i = 0; i < Math.min(batch, left); i++) {
                       b.add(NewMessage.of("payload-" + i));
                     }
                     e.sendBatch(q, b);
+                    sent.addAndGet(b.size());
                   }
-                  return null;
                 }));
       }
       ReceiveRequest take =
           ReceiveRequest.builder().maxMessages(batch).waitTime(Duration.ofMillis(100)).build();
-      for (QueueEngine e : consumers) {
+      for (QueueEngine e : sides) {
         done.add(
             pool.submit(
                 () -> {
@@ -150,67 +359,76 @@ public final class PostgresBench {
     return acked.get() / ((System.nanoTime() - start) / 1e9);
   }
 
-  /** Sends and acks {@code total} messages through one engine, then reports table sizes. */
-  private static void soak(String url, int total, int threads, int batch) throws Exception {
+  /** Pauses while more than {@code backlog} messages are sent and not yet acked. */
+  static void awaitBacklog(AtomicLong sent, AtomicLong acked, long backlog) {
+    while (sent.get() - acked.get() > backlog) {
+      LockSupport.parkNanos(200_000);
+    }
+  }
+
+  /**
+   * Sends and acks {@code o.soak()} messages through one engine, then as many through the baseline,
+   * and records table sizes after each and after a plain {@code VACUUM}.
+   */
+  private static void soak(String url, Options o, PgStats stats, Report report, PrintStream log)
+      throws Exception {
+    stats.reset();
+    double rate;
     try (PostgresQueueEngine engine =
         PostgresQueueEngine.builder()
             .url(url, "postgres", "postgres")
-            .poolSize(threads * 2 + 2)
+            .poolSize(o.threads() * 2 + 2)
             .build()) {
       engine.createQueue("soak", QueueConfig.defaults());
-      List<QueueEngine> side = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        side.add(engine);
+      List<QueueEngine> sides = new ArrayList<>();
+      for (int t = 0; t < o.threads(); t++) {
+        sides.add(engine);
       }
-      double rate = drive(side, side, total, batch, "soak");
-      System.out.printf("soak: %d messages sent and acked at %.0f msg/s%n", total, rate);
-      System.out.println("table sizes right after the soak: " + sizes(url));
-      try (Connection c = java.sql.DriverManager.getConnection(url, "postgres", "postgres");
-          Statement s = c.createStatement()) {
-        s.execute("vacuum sb_message");
-        s.execute("vacuum sb_counter");
-      }
-      System.out.println("table sizes after a plain VACUUM: " + sizes(url));
+      rate = drive(sides, o.soak(), o.batch(), "soak", o.backlog());
     }
+    PgStats.Work w = stats.read("sb_message");
+    sizes(report, stats, SOAK_TABLES, "right after its soak");
+    stats.reset();
+    double base = Baseline.run(url, o.soak(), o.threads(), o.batch(), BASELINE_SOAK, o.backlog());
+    PgStats.Work wb = stats.read(BASELINE_SOAK);
+    sizes(report, stats, List.of(BASELINE_SOAK), "right after its soak");
+    for (String line :
+        List.of(
+            soakLine("switchboard, 1 engine", o, rate, w),
+            soakLine("pgmq-style baseline", o, base, wb))) {
+      log.println(line);
+      report.note(line);
+    }
+    List<String> all = new ArrayList<>(SOAK_TABLES);
+    all.add(BASELINE_SOAK);
+    stats.vacuum(all);
+    sizes(report, stats, all, "after a plain VACUUM");
   }
 
-  private static String sizes(String url) throws SQLException {
-    StringBuilder out = new StringBuilder();
-    try (Connection c = java.sql.DriverManager.getConnection(url, "postgres", "postgres");
-        PreparedStatement ps =
-            c.prepareStatement(
-                "select relname, pg_size_pretty(pg_total_relation_size(relid)),"
-                    + " pg_size_pretty(pg_relation_size(relid)), n_live_tup, n_dead_tup"
-                    + " from pg_stat_user_tables where relname like 'sb_%' order by relname");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.append(
-            String.format(
-                "%n  %-18s total %-8s heap %-8s live %d dead %d",
-                rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5)));
-      }
-    }
-    return out.toString();
+  private static String soakLine(String system, Options o, double rate, PgStats.Work w) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "soak, %s: %d messages at %.0f msg/s, at most %d outstanding; %d updates of the message"
+            + " table, %.1f %% HOT",
+        system,
+        o.soak(),
+        rate,
+        o.backlog(),
+        w.updates(),
+        100 * w.hotShare());
   }
 
-  private static String version(String url) throws SQLException {
-    try (Connection c = java.sql.DriverManager.getConnection(url, "postgres", "postgres");
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("show server_version")) {
-      rs.next();
-      return rs.getString(1);
-    }
-  }
+  /** The baseline's table in the soak. */
+  static final String BASELINE_SOAK = "pgmq_soak";
 
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("expected --option value, got '" + args[i] + "'");
-      }
-      out.put(args[i].substring(2), args[i + 1]);
+  /** The tables a soak grows: messages, lease timers, counters (the others stay at a few kB). */
+  static final List<String> SOAK_TABLES = List.of("sb_message", "sb_lease", "sb_counter");
+
+  private static void sizes(Report report, PgStats stats, List<String> tables, String when)
+      throws Exception {
+    for (PgStats.Size s : stats.sizes(tables)) {
+      report.row(s.table(), when, s.total() / 1e6, s.heap() / 1e6, s.indexes() / 1e6);
     }
-    return out;
   }
 
   /** A pool for the baseline, sized like an engine's. */

@@ -142,7 +142,8 @@ final class Browse {
     }
   }
 
-  static QueueStats stats(Op op, int waiters) throws SQLException {
+  /** Stats of the queue; {@code pending} are counter changes this server holds in memory. */
+  static QueueStats stats(Op op, int waiters, long[] pending) throws SQLException {
     long available = 0;
     long delayed = 0;
     long inFlight = 0;
@@ -182,6 +183,6 @@ final class Browse {
             : Optional.of(Duration.ofMillis(Math.max(0, op.now - oldest))),
         byPriority,
         waiters,
-        op.flushedCounters());
+        op.flushedCounters(pending));
   }
 }

@@ -21,15 +21,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * How queue configurations and message attributes are stored: a configuration as one line of {@code
- * key=value} pairs (readable in {@code psql}), attributes as a compact binary map. The queue's
- * metadata (SQS tags, policy, permissions) is the last pair, {@code meta=k=v&k=v} with keys and
- * values URL-encoded, since they may hold any character.
+ * key=value} pairs (readable in {@code psql}), attributes as a compact binary map.
  */
 final class Codecs {
 
@@ -57,19 +54,23 @@ final class Codecs {
     s.append(";dedupScope=").append(c.dedupScope().name());
     s.append(";history=").append(c.historyRetention().toMillis());
     s.append(";indexed=").append(String.join(",", new TreeSet<>(c.indexedAttributes())));
-    if (!c.metadata().isEmpty()) {
-      StringJoiner meta = new StringJoiner("&", ";meta=", "");
-      new TreeMap<>(c.metadata()).forEach((k, v) -> meta.add(urlEncode(k) + "=" + urlEncode(v)));
-      s.append(meta);
-    }
+    // metadata keys and values are any text: percent-encoded, so ';' and '=' stay separators
+    c.metadata()
+        .forEach((k, v) -> s.append(";meta:").append(encode(k)).append('=').append(encode(v)));
     return s.toString();
   }
 
   static QueueConfig decodeConfig(String text) {
     Map<String, String> kv = new LinkedHashMap<>();
+    Map<String, String> metadata = new TreeMap<>();
     for (String part : text.split(";")) {
       int eq = part.indexOf('=');
-      kv.put(part.substring(0, eq), part.substring(eq + 1));
+      String key = part.substring(0, eq);
+      if (key.startsWith("meta:")) {
+        metadata.put(decode(key.substring("meta:".length())), decode(part.substring(eq + 1)));
+      } else {
+        kv.put(key, part.substring(eq + 1));
+      }
     }
     QueueConfig.Builder b =
         QueueConfig.builder()
@@ -91,23 +92,15 @@ final class Codecs {
     }
     String indexed = kv.getOrDefault("indexed", "");
     b.indexedAttributes(indexed.isEmpty() ? Set.of() : Set.of(indexed.split(",")));
-    String meta = kv.getOrDefault("meta", "");
-    if (!meta.isEmpty()) {
-      Map<String, String> metadata = new LinkedHashMap<>();
-      for (String pair : meta.split("&")) {
-        int eq = pair.indexOf('=');
-        metadata.put(urlDecode(pair.substring(0, eq)), urlDecode(pair.substring(eq + 1)));
-      }
-      b.metadata(metadata);
-    }
+    b.metadata(metadata);
     return b.build();
   }
 
-  private static String urlEncode(String s) {
+  private static String encode(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
-  private static String urlDecode(String s) {
+  private static String decode(String s) {
     return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 

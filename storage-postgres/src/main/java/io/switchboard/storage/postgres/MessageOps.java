@@ -6,6 +6,8 @@ import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,27 +27,88 @@ final class MessageOps {
   // ---- lease operations ------------------------------------------------------------------
 
   void ack(String queue, String receipt) {
-    engine.run(
-        queue,
-        "acknowledging in '" + queue + "'",
-        op -> {
-          // The common case in one statement: the receipt's lease is the message's current one.
-          Row r = op.deleteLeased(receipt);
-          if (r == null) {
-            r = op.leased(receipt, false); // gone (fine) or stale (refused)
-            if (r != null) {
-              Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
+    if (!ackInFlight(queue, receipt)) {
+      engine.run(
+          queue,
+          "acknowledging in '" + queue + "'",
+          op -> {
+            Row r = op.deleteLeased(receipt);
+            if (r == null) {
+              r = op.leased(receipt, false); // gone (fine) or stale (refused)
+              if (r != null) {
+                Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
+              }
             }
-          }
-          if (r != null) {
-            op.counters.add(Counters.ACKED, 1);
-            op.remember(r, io.switchboard.queue.MessageState.COMPLETED);
-          }
-          return null;
-        });
+            if (r != null) {
+              op.counters.add(Counters.ACKED, 1);
+              op.remember(r, io.switchboard.queue.MessageState.COMPLETED);
+            }
+            return null;
+          });
+    }
     if (EngineSupport.isGrouped(queue)) {
       engine.changed(queue); // the group may be free now
     }
+  }
+
+  private static final String ACK_IN_FLIGHT =
+      "with g as (select id from sb_queue where id = ? and revision = ?),"
+          + " d as (delete from sb_message m using g where m.serial = ? and m.qid = g.id"
+          + " and m.lease_epoch = ? and m.leased and m.visible_at > ? and m.expires_at > ?"
+          + " returning m.serial, m.visible_at),"
+          + " l as (delete from sb_lease s using d where s.qid = ? and s.until = d.visible_at"
+          + " and s.serial = d.serial)"
+          + " select (select count(*) from g), (select count(*) from d)";
+
+  /**
+   * The common ack as one autocommit statement: the receipt's lease is current and running, the
+   * message not expired, and the queue keeps no history. Deletes the message and its lease row and
+   * counts the ack in memory; false when any of that does not hold (nothing changed), and the
+   * caller takes the ordinary path, which fires due timers first and tells a stale receipt from a
+   * gone message.
+   */
+  private boolean ackInFlight(String queue, String receipt) {
+    Op.Q q = engine.cache().get(queue);
+    if (!q.config().historyRetention().isZero()) {
+      return false;
+    }
+    long[] h;
+    try {
+      h = EngineSupport.decodeReceipt(q.receiptKey(), receipt, queue);
+    } catch (QueueException e) {
+      engine.cache().forget(queue); // perhaps a receipt of a newer queue of that name
+      return false;
+    }
+    long now = engine.clock().millis();
+    int[] result =
+        engine
+            .sql()
+            .statement(
+                "acknowledging in",
+                queue,
+                c -> {
+                  try (PreparedStatement ps = c.prepareStatement(ACK_IN_FLIGHT)) {
+                    ps.setLong(1, q.id());
+                    ps.setLong(2, q.revision());
+                    ps.setLong(3, h[0]);
+                    ps.setInt(4, (int) h[1]);
+                    ps.setLong(5, now);
+                    ps.setLong(6, now);
+                    ps.setLong(7, q.id());
+                    try (ResultSet rs = ps.executeQuery()) {
+                      rs.next();
+                      return new int[] {rs.getInt(1), rs.getInt(2)};
+                    }
+                  }
+                });
+    if (result[0] == 0) {
+      engine.cache().forget(queue);
+    }
+    if (result[1] == 1) {
+      engine.counters().add(q.id(), Counters.ACKED, 1);
+      return true;
+    }
+    return false;
   }
 
   void release(String queue, String receipt, Duration delay, boolean toBack) {
@@ -122,6 +185,15 @@ final class MessageOps {
                   r.leased,
                   r.visibleAt,
                   r.serial);
+              if (r.leased) {
+                // the new lease end's timer; the old one finds the lease moved and is dropped
+                Sql.update(
+                    op.c,
+                    "insert into sb_lease (qid, until, serial) values (?, ?, ?)",
+                    op.q.id(),
+                    r.visibleAt,
+                    r.serial);
+              }
               return op.view(r, null);
             });
     if (visibilityTimeout.isZero()) {

@@ -2,7 +2,6 @@ package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.ErrorCode;
-import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.Order;
@@ -33,15 +32,24 @@ final class Op {
       boolean grouped,
       QueueConfig config,
       Instant createdAt,
-      long receiptKey) {
+      long receiptKey,
+      long revision) {
     QueueInfo info() {
       return new QueueInfo(name, grouped, config, createdAt);
     }
 
+    /** Oldest first among equal priorities (grouped queues always are). */
+    boolean fifo() {
+      return config.order() == Order.FIFO || grouped;
+    }
+
     String orderBy() {
-      return config.order() == Order.FIFO || grouped
-          ? "priority desc, seq asc"
-          : "priority desc, seq desc";
+      return fifo() ? "priority desc, seq asc" : "priority desc, seq desc";
+    }
+
+    /** This queue with another configuration (same row, next revision). */
+    Q with(QueueConfig next) {
+      return new Q(id, name, grouped, next, createdAt, receiptKey, revision + 1);
     }
   }
 
@@ -58,7 +66,12 @@ final class Op {
     this.idPrefix = idPrefix;
   }
 
-  static final String QUEUE_COLS = "id, name, grouped, config, created_at, receipt_key";
+  /** An operation that only renders rows of {@code q} as messages (no connection). */
+  static Op viewOnly(long now, Q q, long idPrefix) {
+    return new Op(null, now, q, idPrefix);
+  }
+
+  static final String QUEUE_COLS = "id, name, grouped, config, created_at, receipt_key, revision";
 
   static Q readQueue(ResultSet rs) throws SQLException {
     return new Q(
@@ -67,7 +80,8 @@ final class Op {
         rs.getBoolean(3),
         Codecs.decodeConfig(rs.getString(4)),
         Instant.ofEpochMilli(rs.getLong(5)),
-        rs.getLong(6));
+        rs.getLong(6),
+        rs.getLong(7));
   }
 
   static Q findQueue(Connection c, String name) throws SQLException {
@@ -81,26 +95,23 @@ final class Op {
 
   /**
    * The queue and whether it has timers due by {@code now}, in one round trip: most operations find
-   * nothing due and skip {@link #advance}.
+   * nothing due and skip {@link Timers#fire}. At most one bounded batch fires here; housekeeping
+   * fires the rest (claims do not depend on it, see {@link Claim}).
    */
   static Op begin(Connection c, String name, long now, long idPrefix) throws SQLException {
     if (name != null) {
       try (PreparedStatement ps =
           Sql.prepare(
               c,
-              "select "
-                  + QUEUE_COLS
-                  + ", exists (select 1 from sb_message m where m.qid = q.id and m.leased"
-                  + " and m.visible_at <= ?) or exists (select 1 from sb_message m"
-                  + " where m.qid = q.id and m.expires_at <= ?) from sb_queue q where name = ?",
+              "select " + QUEUE_COLS + ", " + Timers.DUE + " from sb_queue q where name = ?",
               now,
               now,
               name)) {
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {
             Op op = new Op(c, now, readQueue(rs), idPrefix);
-            if (rs.getBoolean(7)) {
-              op.advance();
+            if (rs.getBoolean(8)) {
+              Timers.fire(op, Timers.BATCH);
             }
             return op;
           }
@@ -122,66 +133,13 @@ final class Op {
     counters.flush(c, q.id);
   }
 
-  /** The queue's counters including this operation's changes so far. */
-  io.switchboard.queue.QueueStats.Counters flushedCounters() throws SQLException {
-    counters.flush(c, q.id);
-    return Counters.read(c, q.id);
-  }
-
-  // ---- timers ----------------------------------------------------------------------------
-
   /**
-   * Fires what fell due by now, in the order it fell due: leases that ended before the message
-   * expired return (or go to the dead-letter queue when their receives are used up); then expired
-   * messages leave. A message whose expiry came no later than its lease end expires.
+   * The queue's counters including this operation's changes so far and {@code pending}, the changes
+   * this server holds in memory (see {@link CounterBuffer}).
    */
-  void advance() throws SQLException {
-    List<Row> due = rows("((leased and visible_at <= ?) or expires_at <= ?)", now, now);
-    if (due.isEmpty()) {
-      return;
-    }
-    // Fire in time order: at the same millisecond an expiry before a lease end; expiries in
-    // arrival order, lease ends in creation order. The order decides the dead-letter queue's order.
-    record Event(Row row, long at, boolean expiry, long tie) {}
-    List<Event> events = new ArrayList<>();
-    for (Row r : due) {
-      if (r.leased && r.visibleAt > 0 && r.visibleAt <= now) {
-        events.add(new Event(r, r.visibleAt, false, r.serial));
-      }
-      if (r.expiresAt <= now) {
-        events.add(new Event(r, r.expiresAt, true, r.arrival));
-      }
-    }
-    events.sort(
-        java.util.Comparator.comparingLong(Event::at)
-            .thenComparing(e -> !e.expiry())
-            .thenComparingLong(Event::tie));
-    java.util.Set<Long> gone = new java.util.HashSet<>();
-    for (Event e : events) {
-      Row r = e.row();
-      if (gone.contains(r.serial)) {
-        continue;
-      }
-      if (e.expiry()) {
-        counters.add(Counters.EXPIRED, 1);
-        gone.add(r.serial);
-        if (q.config.onExpire() == ExpiryAction.DEAD_LETTER) {
-          deadLetter(r);
-        } else {
-          Sql.update(c, "delete from sb_message where serial = ?", r.serial);
-        }
-      } else {
-        counters.add(Counters.RELEASED, 1);
-        if (exhausted(r)) {
-          gone.add(r.serial);
-          deadLetter(r);
-        } else {
-          r.leased = false;
-          Sql.update(
-              c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
-        }
-      }
-    }
+  io.switchboard.queue.QueueStats.Counters flushedCounters(long[] pending) throws SQLException {
+    counters.flush(c, q.id);
+    return Counters.read(c, q.id, pending);
   }
 
   /** Rows of this queue matching {@code where} (with {@code ?} bound to args), locked. */

@@ -20,11 +20,8 @@ import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
 import io.switchboard.time.Clock;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -36,10 +33,13 @@ import javax.sql.DataSource;
 /**
  * A {@link QueueEngine} whose source of truth is a PostgreSQL database, so any number of servers
  * can serve the same queues. Every operation is one short transaction; receives claim with {@code
- * FOR UPDATE SKIP LOCKED} (see {@link Taker}), so no message is leased to two consumers at once
- * whichever servers they talk to. Timers need no in-memory state: every operation on a queue first
- * fires what fell due, and a housekeeping task does the same for idle queues and cleans up in
- * bounded batches. The schema is created and migrated on start ({@link Schema}).
+ * FOR UPDATE SKIP LOCKED} (see {@link Claim} and {@link Taker}), so no message is leased to two
+ * consumers at once whichever servers they talk to. The common send, receive and ack are one
+ * autocommit statement each, one round trip, against a cached queue row that each statement checks
+ * ({@link QueueCache}). Timers need no in-memory state: the other operations on a queue first fire
+ * what fell due ({@link Timers}), claims do not depend on it, and housekeeping fires the rest and
+ * cleans up in bounded batches ({@link Housekeeping}). The schema is created and migrated on start
+ * ({@link Schema}).
  *
  * <p>What is per server rather than shared: blocked receivers wait on their own server (woken
  * across servers by {@code LISTEN/NOTIFY}, see {@link Wakeups}) and {@code waitingReceivers} in
@@ -59,7 +59,10 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Redrives redrives;
   private final MessageOps ops = new MessageOps(this);
   private final QueueOps queues;
-  private final WaitLines lines = new WaitLines();
+  private final QueueCache cache;
+  private final CounterBuffer counters = new CounterBuffer();
+  private final Housekeeping housekeeper = new Housekeeping(this);
+  private final Receiver receiver = new Receiver(this);
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
@@ -82,6 +85,7 @@ public final class PostgresQueueEngine implements QueueEngine {
       this.ds = owned;
     }
     this.sql = new Sql(ds);
+    this.cache = new QueueCache(sql);
     try {
       this.idPrefix = Schema.migrate(ds);
     } catch (RuntimeException e) {
@@ -134,6 +138,18 @@ public final class PostgresQueueEngine implements QueueEngine {
     return wakeups;
   }
 
+  QueueCache cache() {
+    return cache;
+  }
+
+  CounterBuffer counters() {
+    return counters;
+  }
+
+  Redrives redrives() {
+    return redrives;
+  }
+
   // ---- the operation frame ---------------------------------------------------------------
 
   /** Work on one locked-in-transaction queue. */
@@ -149,61 +165,26 @@ public final class PostgresQueueEngine implements QueueEngine {
         what,
         c -> {
           Op op = Op.begin(c, queue, clock.millis(), idPrefix);
+          cache.put(op.q);
           T result = work.run(op);
           op.finish();
           return result;
         });
   }
 
-  private void open() {
+  void open() {
     if (closed) {
       throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
     }
   }
 
-  /** Fires due timers of every queue, moves redrives on, and cleans up; a bounded batch each. */
+  /**
+   * Fires due timers of every queue, moves redrives on, and cleans up; see {@link Housekeeping}.
+   */
   void tick() {
-    if (closed) {
-      return;
+    if (!closed) {
+      housekeeper.tick();
     }
-    List<String> names = new ArrayList<>();
-    sql.tx(
-        "housekeeping",
-        c -> {
-          long now = clock.millis();
-          Sql.update(
-              c,
-              "delete from sb_dedup where ctid in (select ctid from sb_dedup where until <= ?"
-                  + " limit 1000)",
-              now);
-          Sql.update(
-              c,
-              "delete from sb_history where ctid in (select ctid from sb_history where until <= ?"
-                  + " limit 1000)",
-              now);
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  "select distinct q.name from sb_queue q join sb_message m on m.qid = q.id"
-                      + " where (m.leased and m.visible_at <= ?) or m.expires_at <= ?"); ) {
-            ps.setLong(1, now);
-            ps.setLong(2, now);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                names.add(rs.getString(1));
-              }
-            }
-          }
-          return null;
-        });
-    for (String name : names) {
-      try {
-        run(name, "firing timers", op -> null);
-      } catch (QueueException gone) {
-        // deleted meanwhile
-      }
-    }
-    redrives.progress();
-    wakeups.wakeLocal();
   }
 
   private void tickQuietly() {
@@ -251,6 +232,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public SendResult send(String queue, NewMessage message) {
     Objects.requireNonNull(message, "message");
+    open();
     return Sender.send(this, queue, List.of(message), -1).get(0);
   }
 
@@ -267,52 +249,14 @@ public final class PostgresQueueEngine implements QueueEngine {
         throw EngineSupport.invalid("messages[" + i + "] is null");
       }
     }
+    open();
     return Sender.send(this, queue, messages, 0);
   }
 
   @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
     Objects.requireNonNull(request, "request");
-    long[] waitMillis = {0};
-    long seen = wakeups.generation();
-    List<Message> got =
-        run(
-            queue,
-            "receiving from '" + queue + "'",
-            op -> {
-              waitMillis[0] = request.waitTime().orElse(op.q.config().receiveWait()).toMillis();
-              return take(op, request);
-            });
-    if (!got.isEmpty() || waitMillis[0] == 0) {
-      return got;
-    }
-    long deadline = clock.millis() + waitMillis[0];
-    WaitLines.Waiter w = new WaitLines.Waiter(request);
-    lines.add(queue, w);
-    while (true) {
-      if (w.done()) {
-        return w.result();
-      }
-      long park = clock.parkNanosUntil(deadline);
-      if (park == 0 || closed || Thread.currentThread().isInterrupted()) {
-        return lines.abandon(queue, w) ? List.of() : w.result();
-      }
-      try {
-        wakeups.await(seen, Math.min(pollMillis, Math.max(1, park / 1_000_000)));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        continue;
-      }
-      seen = wakeups.generation();
-      if (!closed && !w.done()) {
-        lines.serve(queue, this::takeNow);
-      }
-    }
-  }
-
-  /** A receive that does not wait, as a waiter's turn. */
-  private List<Message> takeNow(String queue, ReceiveRequest request) {
-    return run(queue, "receiving from '" + queue + "'", op -> take(op, request));
+    return receiver.receive(queue, request);
   }
 
   /**
@@ -320,26 +264,22 @@ public final class PostgresQueueEngine implements QueueEngine {
    * server's waiters on it now, and tell the other servers.
    */
   void changed(String queue) {
-    if (lines.size(queue) > 0) {
-      try {
-        lines.serve(queue, this::takeNow);
-      } catch (RuntimeException e) {
-        // the change itself is committed; waiters look again on their own
-      }
-    }
-    wakeups.changed(queue);
+    receiver.changed(queue);
   }
 
-  private static List<Message> take(Op op, ReceiveRequest request) throws SQLException {
-    long visibility =
-        request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
-    return Taker.take(op, request.maxMessages(), request.filter().orElse(null), visibility);
+  boolean isClosed() {
+    return closed;
+  }
+
+  long pollMillis() {
+    return pollMillis;
   }
 
   // ---- operations on one message (see MessageOps) ---------------------------------------
 
   @Override
   public void ack(String queue, String receipt) {
+    open();
     ops.ack(queue, receipt);
   }
 
@@ -408,8 +348,11 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   @Override
   public QueueStats stats(String queue) {
-    int waiters = lines.size(queue);
-    return run(queue, "reading stats of '" + queue + "'", op -> Browse.stats(op, waiters));
+    int waiters = receiver.waiting(queue);
+    return run(
+        queue,
+        "reading stats of '" + queue + "'",
+        op -> counters.withPending(op.q.id(), pending -> Browse.stats(op, waiters, pending)));
   }
 
   // ---- redrive ---------------------------------------------------------------------------
@@ -466,7 +409,12 @@ public final class PostgresQueueEngine implements QueueEngine {
     if (housekeeping != null) {
       housekeeping.shutdownNow();
     }
-    lines.releaseAll();
+    try {
+      counters.flush(sql);
+    } catch (RuntimeException e) {
+      // the database is away: these counter changes are lost, the messages are not
+    }
+    receiver.releaseAll();
     wakeups.close();
     if (owned != null) {
       owned.close();

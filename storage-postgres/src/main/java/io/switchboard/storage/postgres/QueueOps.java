@@ -117,7 +117,7 @@ final class QueueOps {
                   Op.Q q = Op.requireQueue(c, name);
                   Sql.update(
                       c,
-                      "update sb_queue set config = ? where id = ?",
+                      "update sb_queue set config = ?, revision = revision + 1 where id = ?",
                       Codecs.encodeConfig(config),
                       q.id());
                   if (!q.config().indexedAttributes().equals(config.indexedAttributes())) {
@@ -125,13 +125,14 @@ final class QueueOps {
                   }
                   return new QueueInfo(name, q.grouped(), config, q.createdAt());
                 });
+    engine.cache().forget(name);
     engine.wakeups().wakeLocal();
     return info;
   }
 
   /** Recomputes every message's index tokens after the queue's indexed attributes changed. */
   private void reindex(Connection c, Op.Q q, QueueConfig config) throws SQLException {
-    Op.Q next = new Op.Q(q.id(), q.name(), q.grouped(), config, q.createdAt(), q.receiptKey());
+    Op.Q next = q.with(config);
     Op op = new Op(c, engine.clock().millis(), q, engine.idPrefix());
     List<Row> rows = op.rows("true");
     for (Row r : rows) {
@@ -146,7 +147,8 @@ final class QueueOps {
             "deleting queue '" + name + "'",
             c -> {
               Op.Q q = Op.requireQueue(c, name);
-              for (String table : List.of("sb_message", "sb_dedup", "sb_history", "sb_counter")) {
+              for (String table :
+                  List.of("sb_message", "sb_lease", "sb_dedup", "sb_history", "sb_counter")) {
                 Sql.update(c, "delete from " + table + " where qid = ?", q.id());
               }
               Sql.update(c, "delete from sb_queue where id = ?", q.id());
@@ -158,6 +160,7 @@ final class QueueOps {
                   name);
               return null;
             });
+    engine.cache().forget(name);
     engine.changed(name);
   }
 

@@ -58,6 +58,17 @@ final class Row implements MessageView {
     return r;
   }
 
+  private static final java.util.Comparator<Row> FIFO =
+      java.util.Comparator.comparingInt((Row r) -> -r.priority).thenComparingLong(r -> r.seq);
+  private static final java.util.Comparator<Row> LIFO =
+      java.util.Comparator.comparingInt((Row r) -> -r.priority)
+          .thenComparing(java.util.Comparator.comparingLong((Row r) -> r.seq).reversed());
+
+  /** Delivery order: priority first (higher first), then seq, ascending for FIFO. */
+  static java.util.Comparator<Row> order(boolean fifo) {
+    return fifo ? FIFO : LIFO;
+  }
+
   byte[] attrBytes() {
     return attrBytes;
   }

@@ -6,23 +6,32 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * The engine's tables, created and migrated on start. Each migration runs once, in order, in its
- * own transaction, recorded in {@code sb_schema_version}; servers starting together serialize on an
- * advisory lock. A database whose schema is newer than this build knows is refused, so an old
- * server never writes to a layout it does not understand.
+ * The engine's tables, created and migrated on start. Each migration runs once, in version order,
+ * all of them in one transaction, recorded in {@code sb_schema_version}; servers starting together
+ * serialize on an advisory lock. A version missing from the table is applied even when a higher one
+ * is there, so migrations written on parallel branches (each its own version) apply in any order
+ * they arrive. A database whose schema is newer than this build knows is refused, so an old server
+ * never writes to a layout it does not understand.
  *
- * <p>Bloat control is part of the layout: {@code sb_message} leaves room on each page (fillfactor
- * 70) so lease updates can be HOT updates, and the ordering indexes hold no lease column.
+ * <p>Bloat control is part of the layout (see {@link #V4} and docs/deploy.md, "Bloat and vacuum"):
+ * {@code sb_message} leaves room on each page (fillfactor 70) and no index holds a column that a
+ * lease changes, so receives, extends and returns are HOT updates; lease timers live in the narrow
+ * {@code sb_lease}.
  */
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -98,17 +107,62 @@ final class Schema {
           "create table sb_router_contact (id text primary key, value bytea not null)",
           "create table sb_router_reservation (id text primary key, value bytea not null)");
 
+  /**
+   * Version 4 (2026-11-24), HOT leases and one-statement operations:
+   *
+   * <ul>
+   *   <li>{@code sb_lease} holds one row per lease, (queue, lease end, serial), under {@code
+   *       sb_lease_due}; it replaces the partial index {@code sb_message_due}, whose columns
+   *       ({@code leased}, {@code visible_at}) changed on every receive and so made every lease
+   *       update a non-HOT update that added an entry to each of the message table's indexes. A row
+   *       can outlive its lease (an extend adds a newer one, a return or ack leaves the message
+   *       unleased): timers drop such rows when they fall due.
+   *   <li>{@code sb_queue.revision} counts configuration changes, so a server may keep queue rows
+   *       in memory and every statement checks in passing that the row it used is still current.
+   *   <li>{@code sb_claim} is a receive on a standard queue as one call: claim in delivery order
+   *       {@code FOR UPDATE SKIP LOCKED}, lease, arm the timers, count. It is a function only to
+   *       pin its plan: with sorts and bitmap scans off, the only plan left walks the ordering
+   *       index from the head and stops after {@code max} rows. Left to itself the planner picks
+   *       "bitmap scan of the whole queue, then sort" whenever its statistics say the queue is
+   *       small, which they do for every new queue until autovacuum analyzes the table: each
+   *       receive then reads the whole backlog (measured: 3 ms per claim at 1,000 queued).
+   *   <li>Autovacuum starts on {@code sb_message} and {@code sb_lease} after 2 % of the rows (not
+   *       20 %) have changed: dead index entries at the head of a queue are what a claim walks
+   *       over.
+   * </ul>
+   */
+  private static final List<String> V4 =
+      List.of(
+          "alter table sb_queue add column revision bigint not null default 0",
+          "create table sb_lease (qid bigint not null, until bigint not null, serial bigint not"
+              + " null) with (autovacuum_vacuum_scale_factor = 0.02,"
+              + " autovacuum_analyze_scale_factor = 0.02)",
+          "create index sb_lease_due on sb_lease (qid, until)",
+          "insert into sb_lease (qid, until, serial) select qid, visible_at, serial from sb_message"
+              + " where leased",
+          "drop index sb_message_due",
+          "alter table sb_message set (autovacuum_vacuum_scale_factor = 0.02,"
+              + " autovacuum_analyze_scale_factor = 0.02)",
+          Claim.FUNCTION);
+
+  /** Every version's statements, applied in version order. */
+  private static final SortedMap<Integer, List<String>> MIGRATIONS =
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4));
+
   private Schema() {}
 
-  private static void apply(Statement s, List<String> ddl, int version) throws SQLException {
-    for (String statement : ddl) {
-      s.execute(statement);
-    }
-    s.execute("insert into sb_schema_version (version) values (" + version + ")");
+  /** The versions this build applies (not necessarily contiguous: see the class comment). */
+  static Set<Integer> versions() {
+    return MIGRATIONS.keySet();
   }
 
   /** Creates or migrates the schema; returns the database's id prefix for message ids. */
   static long migrate(DataSource ds) {
+    return migrate(ds, VERSION);
+  }
+
+  /** Applies the migrations up to {@code upTo} only (tests build older layouts with it). */
+  static long migrate(DataSource ds, int upTo) {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       try (Statement s = c.createStatement()) {
@@ -116,12 +170,13 @@ final class Schema {
         s.execute(
             "create table if not exists sb_schema_version (version int primary key,"
                 + " applied_at timestamptz not null default now())");
-        int current = 0;
-        try (ResultSet rs =
-            s.executeQuery("select coalesce(max(version), 0) from sb_schema_version")) {
-          rs.next();
-          current = rs.getInt(1);
+        Set<Integer> applied = new HashSet<>();
+        try (ResultSet rs = s.executeQuery("select version from sb_schema_version")) {
+          while (rs.next()) {
+            applied.add(rs.getInt(1));
+          }
         }
+        int current = applied.stream().mapToInt(Integer::intValue).max().orElse(0);
         if (current > VERSION) {
           throw new QueueException(
               ErrorCode.UNAVAILABLE,
@@ -131,24 +186,20 @@ final class Schema {
                   + VERSION
                   + "); upgrade the server, or point it at another database");
         }
-        if (current < 1) {
-          for (String ddl : V1) {
+        for (Map.Entry<Integer, List<String>> m : MIGRATIONS.entrySet()) {
+          if (applied.contains(m.getKey()) || m.getKey() > upTo) {
+            continue;
+          }
+          for (String ddl : m.getValue()) {
             s.execute(ddl);
           }
-          s.execute(
-              "insert into sb_meta values ('id_prefix', '"
-                  + UUID.randomUUID().getMostSignificantBits()
-                  + "')");
-          s.execute("insert into sb_schema_version (version) values (1)");
-        }
-        if (current < 2) {
-          for (String ddl : V2) {
-            s.execute(ddl);
+          if (m.getKey() == 1) {
+            s.execute(
+                "insert into sb_meta values ('id_prefix', '"
+                    + UUID.randomUUID().getMostSignificantBits()
+                    + "')");
           }
-          s.execute("insert into sb_schema_version (version) values (2)");
-        }
-        if (current < 3) {
-          apply(s, V3, 3);
+          s.execute("insert into sb_schema_version (version) values (" + m.getKey() + ")");
         }
         long prefix;
         try (ResultSet rs = s.executeQuery("select value from sb_meta where key = 'id_prefix'")) {

@@ -6,6 +6,7 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Overflow;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.SendResult;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,12 +15,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Sends: the whole batch checked first, then in one transaction the deduplication window claimed
  * key by key (an insert that wins only when no live entry exists, so two servers sending the same
  * id concurrently enqueue it once), room made under the queue's depth limit, and the rows inserted.
  * A refused batch rolls back whole, dedup claims included.
+ *
+ * <p>The common case, a standard queue without a depth limit and a batch without deduplication ids,
+ * is one autocommit statement instead: the rows inserted from arrays, the sends counted, and the
+ * cached queue row checked in passing (see {@link QueueCache}). A statement is atomic, so the batch
+ * still goes in whole or not at all.
  */
 final class Sender {
 
@@ -27,25 +34,30 @@ final class Sender {
 
   static List<SendResult> send(
       PostgresQueueEngine engine, String queue, List<NewMessage> messages, int firstIndex) {
-    long[] qid = {0};
+    Op.Q cached = engine.cache().get(queue);
+    List<EngineSupport.Checked> checked = plain(cached, messages, firstIndex);
+    if (checked != null) {
+      List<SendResult> sent =
+          engine
+              .sql()
+              .statement(
+                  "sending to",
+                  queue,
+                  c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.idPrefix()));
+      if (sent != null) {
+        engine.counters().add(cached.id(), Counters.SENT, sent.size());
+        engine.changed(queue);
+        return sent;
+      }
+      engine.cache().forget(queue); // reconfigured or gone: check again against the current row
+    }
     int[] fresh = {0};
     List<SendResult> results =
         engine.run(
             queue,
             "sending to '" + queue + "'",
             op -> {
-              List<EngineSupport.Checked> batch = new ArrayList<>(messages.size());
-              for (int i = 0; i < messages.size(); i++) {
-                batch.add(
-                    EngineSupport.check(
-                        messages.get(i),
-                        firstIndex < 0 ? -1 : i,
-                        queue,
-                        op.q.grouped(),
-                        op.q.config()));
-              }
-              qid[0] = op.q.id();
-              List<SendResult> out = insert(op, batch);
+              List<SendResult> out = insert(op, check(op.q, messages, firstIndex));
               fresh[0] = (int) out.stream().filter(r -> !r.duplicate()).count();
               return out;
             });
@@ -53,6 +65,119 @@ final class Sender {
       engine.changed(queue);
     }
     return results;
+  }
+
+  private static List<EngineSupport.Checked> check(
+      Op.Q q, List<NewMessage> messages, int firstIndex) {
+    List<EngineSupport.Checked> batch = new ArrayList<>(messages.size());
+    for (int i = 0; i < messages.size(); i++) {
+      batch.add(
+          EngineSupport.check(
+              messages.get(i), firstIndex < 0 ? -1 : i, q.name(), q.grouped(), q.config()));
+    }
+    return batch;
+  }
+
+  /**
+   * The batch checked against the cached queue row when it can go in as one plain insert (a
+   * standard queue without a depth limit, no deduplication id in the batch); null otherwise. A
+   * batch this refuses is refused again, with the same message, by the ordinary path.
+   */
+  private static List<EngineSupport.Checked> plain(
+      Op.Q q, List<NewMessage> messages, int firstIndex) {
+    if (q.grouped() || q.config().maxDepth().isPresent()) {
+      return null;
+    }
+    List<EngineSupport.Checked> batch;
+    try {
+      batch = check(q, messages, firstIndex);
+    } catch (QueueException e) {
+      return null; // perhaps the cached configuration is old: let the ordinary path decide
+    }
+    for (EngineSupport.Checked p : batch) {
+      if (p.dedupKey() != null) {
+        return null;
+      }
+    }
+    return batch;
+  }
+
+  private static final String INSERT_PLAIN =
+      "with g as (select id from sb_queue where id = ? and revision = ?),"
+          + " v as (select nextval('sb_seq') s, u.* from unnest(?::int[], ?::bigint[],"
+          + " ?::bigint[], ?::text[], ?::bytea[], ?::bytea[], ?::text[]) with ordinality"
+          + " u(priority, visible_at, expires_at, group_id, body, attrs, idx, ord)"
+          + " order by ord),"
+          + " ins as (insert into sb_message (serial, qid, seq, priority, visible_at,"
+          + " expires_at, sent_at, group_id, body, attrs, arrival, idx) select v.s, g.id, v.s,"
+          + " v.priority, v.visible_at, v.expires_at, ?, v.group_id, v.body, v.attrs, v.s,"
+          + " v.idx::text[] from g, v returning serial)"
+          + " select (select count(*) from g), array(select serial from ins order by serial)";
+
+  /**
+   * Inserts a plain batch in one autocommit statement, checking that {@code q} is still current;
+   * null when {@code q} is not current (nothing was inserted). Serials are taken from the sequence
+   * in batch order, so the batch keeps its order.
+   */
+  private static List<SendResult> insertPlain(
+      Connection c, Op.Q q, List<EngineSupport.Checked> batch, long now, long idPrefix)
+      throws SQLException {
+    int n = batch.size();
+    Integer[] priority = new Integer[n];
+    Long[] visibleAt = new Long[n];
+    Long[] expiresAt = new Long[n];
+    String[] groupId = new String[n];
+    byte[][] body = new byte[n][];
+    byte[][] attrs = new byte[n][];
+    String[] idx = new String[n];
+    for (int i = 0; i < n; i++) {
+      EngineSupport.Checked p = batch.get(i);
+      priority[i] = p.source().priority();
+      visibleAt[i] = p.delayMillis() > 0 ? now + p.delayMillis() : 0;
+      expiresAt[i] = now + p.ttlMillis();
+      groupId[i] = p.source().groupId().orElse(null);
+      body[i] = p.body();
+      attrs[i] = Codecs.encodeAttributes(p.attributes());
+      idx[i] = arrayLiteral(Pushdown.tokens(p.attributes(), q.config().indexedAttributes()));
+    }
+    try (PreparedStatement ps = c.prepareStatement(INSERT_PLAIN)) {
+      ps.setLong(1, q.id());
+      ps.setLong(2, q.revision());
+      ps.setArray(3, c.createArrayOf("int4", priority));
+      ps.setArray(4, c.createArrayOf("int8", visibleAt));
+      ps.setArray(5, c.createArrayOf("int8", expiresAt));
+      ps.setArray(6, c.createArrayOf("text", groupId));
+      ps.setObject(7, body);
+      ps.setObject(8, attrs);
+      ps.setArray(9, c.createArrayOf("text", idx));
+      ps.setLong(10, now);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (rs.getInt(1) == 0) {
+          return null;
+        }
+        Long[] serials = (Long[]) rs.getArray(2).getArray();
+        List<SendResult> out = new ArrayList<>(n);
+        for (long serial : serials) {
+          out.add(new SendResult(new UUID(idPrefix, serial).toString(), serial, false));
+        }
+        return out;
+      }
+    }
+  }
+
+  /** Tokens as a PostgreSQL array literal ({@code {"a=1","b[x"}}), or null for none. */
+  static String arrayLiteral(String[] tokens) {
+    if (tokens == null) {
+      return null;
+    }
+    StringBuilder b = new StringBuilder("{");
+    for (int i = 0; i < tokens.length; i++) {
+      b.append(i == 0 ? "\"" : ",\"")
+          .append(tokens[i].replace("\\", "\\\\").replace("\"", "\\\""))
+          .append('"');
+    }
+    return b.append('}').toString();
   }
 
   private static List<SendResult> insert(Op op, List<EngineSupport.Checked> batch)

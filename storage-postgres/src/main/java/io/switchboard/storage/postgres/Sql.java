@@ -42,6 +42,24 @@ final class Sql {
     }
   }
 
+  /**
+   * Runs {@code work} on a connection in autocommit mode: each statement is its own transaction.
+   * For operations that are one statement; retried like {@link #tx}. An error names what was being
+   * done: {@code action} and the queue (put together only then, as these run for every message).
+   */
+  <T> T statement(String action, String queue, Work<T> work) {
+    for (int attempt = 1; ; attempt++) {
+      try (Connection c = ds.getConnection()) {
+        c.setAutoCommit(true);
+        return work.run(c);
+      } catch (SQLException e) {
+        if (attempt >= ATTEMPTS || !retryable(e)) {
+          throw translate(e, action + " '" + queue + "'");
+        }
+      }
+    }
+  }
+
   private static boolean retryable(SQLException e) {
     return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
   }

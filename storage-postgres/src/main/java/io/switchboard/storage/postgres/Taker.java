@@ -56,13 +56,8 @@ final class Taker {
         }
       }
     }
-    Comparator<Row> order =
-        op.q.grouped() || op.q.config().order() == io.switchboard.queue.Order.FIFO
-            ? Comparator.comparingInt((Row r) -> -r.priority).thenComparingLong(r -> r.seq)
-            : Comparator.comparingInt((Row r) -> -r.priority)
-                .thenComparing(Comparator.comparingLong((Row r) -> r.seq).reversed());
     if (serials == null) {
-      leased.sort(order);
+      leased.sort(Row.order(op.q.fifo()));
     } else {
       Map<Long, Integer> rank = new HashMap<>();
       for (int i = 0; i < serials.size(); i++) {
@@ -70,9 +65,14 @@ final class Taker {
       }
       leased.sort(Comparator.comparingInt(r -> rank.get(r.serial)));
     }
+    op.counters.add(Counters.RECEIVED, leased.size());
+    return messages(op, leased);
+  }
+
+  /** The leased rows as the messages a receive returns, each with its receipt. */
+  static List<Message> messages(Op op, List<Row> leased) {
     List<Message> out = new ArrayList<>(leased.size());
     for (Row r : leased) {
-      op.counters.add(Counters.RECEIVED, 1);
       String receipt = EngineSupport.encodeReceipt(op.q.receiptKey(), r.serial, r.leaseEpoch);
       out.add(op.view(r, receipt, MessageState.IN_FLIGHT, true));
     }
@@ -96,11 +96,14 @@ final class Taker {
     String sql =
         "with c as ("
             + pick
-            + ") update sb_message m set leased = true, visible_at = ?, lease_epoch ="
+            + "), u as (update sb_message m set leased = true, visible_at = ?, lease_epoch ="
             + " m.lease_epoch + 1, leased_at = ?, receive_count = m.receive_count + 1,"
             + " first_received_at = case when m.first_received_at = 0 then ? else"
             + " m.first_received_at end from c where m.serial = c.serial returning "
-            + Row.COLS.replace("serial,", "m.serial,");
+            + Row.COLS.replace("serial,", "m.serial,")
+            + "), l as (insert into sb_lease (qid, until, serial) select "
+            + op.q.id()
+            + ", visible_at, serial from u) select * from u";
     List<Row> out = new ArrayList<>();
     try (PreparedStatement ps = op.c.prepareStatement(sql)) {
       int i = 1;
@@ -197,8 +200,11 @@ final class Taker {
     try (PreparedStatement ps =
         Sql.prepare(
             op.c,
-            "select distinct group_id from sb_message where qid = ? and leased and visible_at > ?",
+            "select distinct m.group_id from sb_lease l join sb_message m on m.serial = l.serial"
+                + " where l.qid = ? and l.until > ? and m.qid = l.qid and m.leased"
+                + " and m.visible_at > ?",
             op.q.id(),
+            op.now,
             op.now)) {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

@@ -34,7 +34,7 @@ class CodecsTest {
 
     String encoded = Codecs.encodeConfig(config);
 
-    assertEquals(false, encoded.contains("meta="), encoded);
+    assertEquals(false, encoded.contains("meta"), encoded);
     assertEquals(config, Codecs.decodeConfig(encoded));
   }
 }

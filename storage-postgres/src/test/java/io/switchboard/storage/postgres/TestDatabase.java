@@ -68,11 +68,21 @@ final class TestDatabase {
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
       s.execute(
-          "do $$ begin if to_regclass('sb_queue') is not null then truncate sb_message, sb_queue,"
+          "do $$ begin if to_regclass('sb_queue') is not null then truncate sb_message, sb_lease, sb_queue,"
               + " sb_counter, sb_dedup, sb_history, sb_redrive restart identity; end if; end $$");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
     return ds;
+  }
+
+  /** A new empty database on the shared server (dropped first if there); returns its JDBC URL. */
+  static String freshDatabase(String name) throws SQLException {
+    try (Connection c = pool().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("drop database if exists " + name);
+      s.execute("create database " + name);
+    }
+    return url().replaceAll("/postgres\\?.*", "/" + name);
   }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -115,7 +116,14 @@ class TwoServersTest {
     assertEquals(servers.size() * perProducer, sent.size());
     assertEquals(sent, received);
     assertEquals(0, b.stats("work").depth());
-    assertEquals(sent.size(), a.stats("work").counters().acked());
+    // each server writes its counters every housekeeping round (200 ms): a sees b's acks by then
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    long acked = a.stats("work").counters().acked();
+    while (acked != sent.size() && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos()); // between polls
+      acked = a.stats("work").counters().acked();
+    }
+    assertEquals(sent.size(), acked);
   }
 
   @Test

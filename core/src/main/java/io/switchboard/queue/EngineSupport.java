@@ -4,8 +4,11 @@ import java.util.Map;
 
 /**
  * The core's validation rules and receipt format, opened to engines that live outside the core (the
- * PostgreSQL engine), so every engine refuses the same input with the same message. It sits in the
- * core's package only to reach package-private helpers; it adds no behaviour of its own.
+ * PostgreSQL engine), so every engine refuses the same input with the same message. It reaches the
+ * package-private helpers the in-memory engine uses ({@code Prepared}, {@code Receipts}, {@code
+ * QueueNames}) and adds no behaviour of its own. It lives in the core, not in the engine's module,
+ * so no package is split across jars (a split package is refused on the module path and breaks
+ * sealed-package checks).
  */
 public final class EngineSupport {
 

@@ -1,0 +1,195 @@
+package io.switchboard.bench.postgres;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What the database saw during one measured run: statements executed and explicit transactions
+ * begun (from {@code pg_stat_statements}), and updates of the message tables, HOT or not (from the
+ * statistics collector); and table sizes. Round trips per operation are statements plus explicit
+ * transactions: the driver sends {@code BEGIN} with the first statement, {@code COMMIT} on its own.
+ * The counters are reset before a run and read after the run's pools are closed, because a
+ * PostgreSQL 14 backend hands its table statistics to the collector only when it exits or 500 ms
+ * after its last report, and a reader's view of them may be 500 ms old.
+ */
+final class PgStats {
+
+  /** Statements and work per run. */
+  record Work(long statements, long transactions, long updates, long hotUpdates) {
+    double hotShare() {
+      return updates == 0 ? Double.NaN : (double) hotUpdates / updates;
+    }
+  }
+
+  /** One table's size. */
+  record Size(String table, long total, long heap, long indexes) {}
+
+  private final String url;
+
+  PgStats(String url) {
+    this.url = url;
+  }
+
+  /** Enables statement counting (the server must preload {@code pg_stat_statements}). */
+  void install() throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.execute("create extension if not exists pg_stat_statements");
+    }
+  }
+
+  void reset() throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.execute("select pg_stat_statements_reset()");
+      s.execute("select pg_stat_reset()");
+    }
+  }
+
+  /**
+   * The work since {@link #reset} on {@code tables} (updates summed over them), once the
+   * collector's figures have stopped moving: read after 0.6 s, then every 0.6 s until two reads
+   * agree (at most 10 s).
+   */
+  Work read(String... tables) throws SQLException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
+    Work last = readOnce(tables);
+    while (System.nanoTime() < deadline) {
+      LockSupport.parkNanos(Duration.ofMillis(600).toNanos());
+      Work now = readOnce(tables);
+      if (now.updates() == last.updates() && now.hotUpdates() == last.hotUpdates()) {
+        return now;
+      }
+      last = now;
+    }
+    return last;
+  }
+
+  private Work readOnce(String... tables) throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      s.execute("select pg_stat_clear_snapshot()");
+      long statements;
+      long transactions;
+      try (ResultSet rs =
+          s.executeQuery(
+              "select coalesce(sum(calls) filter (where query !~* '^\\s*(begin|commit|rollback|set"
+                  + " |show )' and query !~* 'pg_stat_'), 0), coalesce(sum(calls) filter (where"
+                  + " query ~* '^\\s*begin'), 0) from pg_stat_statements")) {
+        rs.next();
+        statements = rs.getLong(1);
+        transactions = rs.getLong(2);
+      }
+      long upd;
+      long hot;
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "select coalesce(sum(n_tup_upd), 0), coalesce(sum(n_tup_hot_upd), 0)"
+                  + " from pg_stat_user_tables where relname::text = any(?)")) {
+        ps.setArray(1, c.createArrayOf("text", tables));
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          upd = rs.getLong(1);
+          hot = rs.getLong(2);
+        }
+      }
+      return new Work(statements, transactions, upd, hot);
+    }
+  }
+
+  /** Sizes of {@code tables}, in that order. */
+  List<Size> sizes(List<String> tables) throws SQLException {
+    List<Size> out = new ArrayList<>();
+    try (Connection c = connect();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "select relname, pg_total_relation_size(relid), pg_relation_size(relid),"
+                    + " pg_indexes_size(relid) from pg_stat_user_tables"
+                    + " where relname::text = any(?) order by array_position(?, relname::text)")) {
+      ps.setArray(1, c.createArrayOf("text", tables.toArray()));
+      ps.setArray(2, c.createArrayOf("text", tables.toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Size(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+        }
+      }
+    }
+    return out;
+  }
+
+  void vacuum(List<String> tables) throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      for (String t : tables) {
+        s.execute("vacuum " + t);
+      }
+    }
+  }
+
+  /**
+   * CPU time used so far by the PostgreSQL server, in nanoseconds: the postmaster and every process
+   * it started (backends, autovacuum, background writers), the exited ones included, from {@code
+   * /proc} (Linux; NaN elsewhere).
+   */
+  double serverCpuNanos() throws SQLException {
+    long backend;
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("select pg_backend_pid()")) {
+      rs.next();
+      backend = rs.getLong(1);
+    }
+    try {
+      long postmaster =
+          ProcessHandle.of(backend).flatMap(ProcessHandle::parent).orElseThrow().pid();
+      long[] own = cpuTicks(postmaster);
+      long ticks = own[0] + own[1] + own[2] + own[3];
+      for (ProcessHandle child : ProcessHandle.of(postmaster).orElseThrow().children().toList()) {
+        try {
+          long[] t = cpuTicks(child.pid());
+          ticks += t[0] + t[1];
+        } catch (IOException | RuntimeException gone) {
+          // exited meanwhile: counted in the postmaster's cutime/cstime
+        }
+      }
+      return ticks * 1e9 / 100; // USER_HZ is 100 on Linux
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** utime, stime, cutime, cstime of a process, in clock ticks (fields 14–17 of its stat). */
+  private static long[] cpuTicks(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    // the command name may hold spaces: fields are counted from the ')' that ends it (field 3 on)
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return new long[] {
+      Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])
+    };
+  }
+
+  String version() throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("show server_version")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection(url, "postgres", "postgres");
+  }
+}
