@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
- * (load, idle-since, rank, presence, wrap-up) change only in {@link MemoryRouter#changeAgent},
- * which takes the agent out of the index first ({@link EligibleAgents#takeOut}).
+ * (load, idle-since, rank, presence, wrap-up) change only in {@link AgentBook#change}, which takes
+ * the agent out of the index first ({@link EligibleAgents#takeOut}).
  */
 final class AgentRecord {
 

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Input rules of the routing API, each failing with a message that names field, range, value. */
@@ -120,10 +119,6 @@ final class Checks {
       throw new RoutingException(
           RoutingErrorCode.INVALID_SELECTOR, field + ": " + e.getMessage(), e);
     }
-  }
-
-  static Optional<Selector> requirement(String field, Optional<String> text) {
-    return text.map(t -> requirement(field, t));
   }
 
   /**

@@ -12,11 +12,11 @@ import java.util.Optional;
 import java.util.function.LongFunction;
 
 /**
- * The router's side of its {@link RouterJournal}: {@link MemoryRouter} marks every record a call
- * changes, and at the end of the call, still under the lock, the marked records become one batch of
- * puts (then deletes) with the counters. Recording whole records rather than the change itself
- * keeps the journal format independent of the matching logic: a record's stored form is everything
- * about it that recovery cannot derive.
+ * The router's side of its {@link RouterJournal}: the router ({@link CallContext#touch}) marks
+ * every record a call changes, and at the end of the call, still under the lock, the marked records
+ * become one batch of puts (then deletes) with the counters. Recording whole records rather than
+ * the change itself keeps the journal format independent of the matching logic: a record's stored
+ * form is everything about it that recovery cannot derive.
  */
 final class RouterStore {
 

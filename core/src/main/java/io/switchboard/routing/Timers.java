@@ -5,9 +5,9 @@ import java.util.PriorityQueue;
 /**
  * Every pending timer in one priority queue ordered by due time, then by the order of scheduling.
  * Timers are never removed when they become moot (an offer accepted before its timeout); instead
- * each timer carries what it expects to find, and {@link MemoryRouter} drops it on firing if the
- * target moved on. The queue therefore holds at most one stale entry per ended offer, contact
- * escalation step, maximum wait or wrap-up, each dropped when it falls due.
+ * each timer carries what it expects to find, and {@link Matcher#fireDueTimers} drops it on firing
+ * if the target moved on. The queue therefore holds at most one stale entry per ended offer,
+ * contact escalation step, maximum wait or wrap-up, each dropped when it falls due.
  */
 final class Timers {
 
