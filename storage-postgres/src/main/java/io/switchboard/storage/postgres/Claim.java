@@ -64,7 +64,7 @@ final class Claim {
             "p_qid",
             "from c having count(*) filter (where c.leased) > 0",
             "released",
-            "count(*)" + " filter (where c.leased)")
+            "count(*) filter (where c.leased)")
         + ") select * from u";
   }
 

@@ -11,11 +11,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Counter changes of this server's one-statement operations (plain send, claim, ack), kept in
- * memory and written to {@code sb_counter} by housekeeping, one statement per queue every 200 ms
- * and on close, instead of one counter row update in every operation. Stats on this server add what
- * is still here, so they are exact here; another server's stats see these changes once they are
- * written, at most a housekeeping interval later. If a server dies, what it had not written yet is
- * lost from the counters (never from the messages: counters are statistics).
+ * memory and written to {@code sb_counter} by housekeeping, one statement for all queues every 200
+ * ms and on close, instead of one counter row update in every operation. Stats on this server add
+ * what is still here, so they are exact here; another server's stats see these changes once they
+ * are written, at most a housekeeping interval later. If a server dies, what it had not written yet
+ * is lost from the counters (never from the messages: counters are statistics).
  *
  * <p>Writing and reading for stats take the same lock, so a change is never seen twice or missed
  * while it moves from memory to the table.
