@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>On a loaded machine opening 2,000 polls can take longer than one poll's wait; a poll that
  * reaches its deadline empty-handed is correct behaviour, so such a waiter polls again (as every
- * SQS consumer does) and the test counts it. What must never happen is a poll answered late, a
- * message given to the wrong waiter, or a message lost.
+ * SQS consumer does). What must never happen is a poll answered late, a message given to the wrong
+ * waiter, or a message lost.
  */
 class LongPollLoadTest {
 
