@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.internal.LongObjectMap;
 import java.util.ArrayDeque;
 
 /**

@@ -1,5 +1,6 @@
 package io.switchboard.routing;
 
+import io.switchboard.internal.LongObjectMap;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,7 +27,7 @@ final class ContactBook {
    * Reservations by number: an id is {@code res-<number>}, and keying by the number spares the
    * history's eviction, which drops reservations made long ago, a string hash and comparison.
    */
-  private final LongMap<ReservationRecord> reservations = new LongMap<>();
+  private final LongObjectMap<ReservationRecord> reservations = new LongObjectMap<>();
 
   final WaitingLine line = new WaitingLine();
 

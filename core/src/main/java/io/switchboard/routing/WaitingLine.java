@@ -1,5 +1,6 @@
 package io.switchboard.routing;
 
+import io.switchboard.internal.LongObjectMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -43,7 +44,7 @@ final class WaitingLine {
     final Map<String, WaitingGroup> groups = new HashMap<>();
 
     final Set<WaitingGroup> unkeyed = new LinkedHashSet<>();
-    final LongMap<WaitingGroup> byKey = new LongMap<>();
+    final LongObjectMap<WaitingGroup> byKey = new LongObjectMap<>();
     final TermIds terms = new TermIds();
     final int[] keySizes = new int[MAX_KEY + 1];
 
@@ -197,7 +198,7 @@ final class WaitingLine {
    * key}, whose next id goes at bit {@code shift}, in ascending order as {@link TermIds#pack} does.
    */
   private static ContactRecord walk(
-      LongMap<WaitingGroup> byKey,
+      LongObjectMap<WaitingGroup> byKey,
       int[] ids,
       int n,
       int from,

@@ -1,4 +1,4 @@
-package io.switchboard.routing;
+package io.switchboard.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,13 +8,13 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** {@link LongMap} against a {@link HashMap} under seeded random puts and removals. */
-class LongMapTest {
+/** {@link LongObjectMap} against a {@link HashMap} under seeded random puts and removals. */
+class LongObjectMapTest {
 
   @Test
   void randomPutsAndRemovals_agreeWithAHashMap() {
     Random random = new Random(7);
-    LongMap<String> map = new LongMap<>();
+    LongObjectMap<String> map = new LongObjectMap<>();
     Map<Long, String> ref = new HashMap<>();
     for (int step = 0; step < 200_000; step++) {
       // few distinct keys so that probe runs collide, grow and shrink
@@ -34,6 +34,6 @@ class LongMapTest {
 
   @Test
   void keyZeroIsRefused() {
-    assertThrows(IllegalArgumentException.class, () -> new LongMap<String>().put(0, "x"));
+    assertThrows(IllegalArgumentException.class, () -> new LongObjectMap<String>().put(0, "x"));
   }
 }
