@@ -1,13 +1,13 @@
 package io.switchboard.routing.spi;
 
+import io.switchboard.internal.Bytes.Reader;
+import io.switchboard.internal.Bytes.Writer;
 import io.switchboard.routing.ContactState;
 import io.switchboard.routing.Presence;
 import io.switchboard.routing.ReservationState;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -225,96 +225,5 @@ public final class RouterRecordCodec {
       attributes.put(name, value);
     }
     return Map.copyOf(attributes);
-  }
-
-  /** A growable big-endian writer. */
-  private static final class Writer {
-    private byte[] buf;
-    private int len;
-
-    Writer(int capacity) {
-      buf = new byte[Math.max(16, capacity)];
-    }
-
-    private void ensure(int n) {
-      if (len + n > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
-      }
-    }
-
-    Writer b(int v) {
-      ensure(1);
-      buf[len++] = (byte) v;
-      return this;
-    }
-
-    Writer i(int v) {
-      ensure(4);
-      buf[len++] = (byte) (v >>> 24);
-      buf[len++] = (byte) (v >>> 16);
-      buf[len++] = (byte) (v >>> 8);
-      buf[len++] = (byte) v;
-      return this;
-    }
-
-    Writer l(long v) {
-      i((int) (v >>> 32));
-      return i((int) v);
-    }
-
-    /** A string, or null (length -1). */
-    Writer s(String v) {
-      if (v == null) {
-        return i(-1);
-      }
-      byte[] bytes = v.getBytes(StandardCharsets.UTF_8);
-      i(bytes.length);
-      ensure(bytes.length);
-      System.arraycopy(bytes, 0, buf, len, bytes.length);
-      len += bytes.length;
-      return this;
-    }
-
-    byte[] toArray() {
-      return Arrays.copyOf(buf, len);
-    }
-  }
-
-  /** Reads what a {@link Writer} wrote, in the same order. */
-  private static final class Reader {
-    private final byte[] buf;
-    private int pos;
-
-    Reader(byte[] buf) {
-      this.buf = buf;
-    }
-
-    int b() {
-      return buf[pos++];
-    }
-
-    int i() {
-      int v =
-          ((buf[pos] & 0xFF) << 24)
-              | ((buf[pos + 1] & 0xFF) << 16)
-              | ((buf[pos + 2] & 0xFF) << 8)
-              | (buf[pos + 3] & 0xFF);
-      pos += 4;
-      return v;
-    }
-
-    long l() {
-      return ((long) i() << 32) | (i() & 0xFFFFFFFFL);
-    }
-
-    String s() {
-      int n = i();
-      if (n < 0) {
-        return null;
-      }
-      String v = new String(buf, pos, n, StandardCharsets.UTF_8);
-      pos += n;
-      return v;
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.switchboard.storage.rocksdb;
 
+import io.switchboard.internal.Bytes;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.ExpiryAction;

@@ -1,5 +1,6 @@
 package io.switchboard.storage.rocksdb;
 
+import io.switchboard.internal.Bytes;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.spi.RouterCounters;

@@ -1,19 +1,23 @@
-package io.switchboard.storage.rocksdb;
+package io.switchboard.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** A growable big-endian byte writer and a matching reader: the codec's raw material. */
-final class Bytes {
+/**
+ * A growable big-endian byte writer and a matching reader: the raw material of the embedded store's
+ * codec and of the router's record codec. Internal to Switchboard: public only so that core's
+ * packages and the store modules can share it; not an API.
+ */
+public final class Bytes {
 
   private Bytes() {}
 
   /** Appends primitives and strings. */
-  static final class Writer {
+  public static final class Writer {
     private byte[] buf;
     private int len;
 
-    Writer(int capacity) {
+    public Writer(int capacity) {
       buf = new byte[Math.max(16, capacity)];
     }
 
@@ -23,13 +27,13 @@ final class Bytes {
       }
     }
 
-    Writer b(int v) {
+    public Writer b(int v) {
       ensure(1);
       buf[len++] = (byte) v;
       return this;
     }
 
-    Writer i(int v) {
+    public Writer i(int v) {
       ensure(4);
       buf[len++] = (byte) (v >>> 24);
       buf[len++] = (byte) (v >>> 16);
@@ -38,12 +42,12 @@ final class Bytes {
       return this;
     }
 
-    Writer l(long v) {
+    public Writer l(long v) {
       i((int) (v >>> 32));
       return i((int) v);
     }
 
-    Writer bytes(byte[] v) {
+    public Writer bytes(byte[] v) {
       i(v.length);
       ensure(v.length);
       System.arraycopy(v, 0, buf, len, v.length);
@@ -51,7 +55,7 @@ final class Bytes {
       return this;
     }
 
-    Writer raw(byte[] v) {
+    public Writer raw(byte[] v) {
       ensure(v.length);
       System.arraycopy(v, 0, buf, len, v.length);
       len += v.length;
@@ -59,32 +63,32 @@ final class Bytes {
     }
 
     /** A string, or null (length -1). */
-    Writer s(String v) {
+    public Writer s(String v) {
       if (v == null) {
         return i(-1);
       }
       return bytes(v.getBytes(StandardCharsets.UTF_8));
     }
 
-    byte[] toArray() {
+    public byte[] toArray() {
       return Arrays.copyOf(buf, len);
     }
   }
 
   /** Reads what a {@link Writer} wrote, in the same order. */
-  static final class Reader {
+  public static final class Reader {
     private final byte[] buf;
     private int pos;
 
-    Reader(byte[] buf) {
+    public Reader(byte[] buf) {
       this.buf = buf;
     }
 
-    int b() {
+    public int b() {
       return buf[pos++];
     }
 
-    int i() {
+    public int i() {
       int v =
           ((buf[pos] & 0xFF) << 24)
               | ((buf[pos + 1] & 0xFF) << 16)
@@ -94,23 +98,23 @@ final class Bytes {
       return v;
     }
 
-    long l() {
+    public long l() {
       return ((long) i() << 32) | (i() & 0xFFFFFFFFL);
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
       int n = i();
       byte[] v = Arrays.copyOfRange(buf, pos, pos + n);
       pos += n;
       return v;
     }
 
-    String s() {
+    public String s() {
       return s(null);
     }
 
     /** A string, or null; through {@code strings} (when not null) if it is one that recurs. */
-    String s(Strings strings) {
+    public String s(Strings strings) {
       int n = i();
       if (n < 0) {
         return null;
@@ -123,7 +127,7 @@ final class Bytes {
       return v;
     }
 
-    boolean done() {
+    public boolean done() {
       return pos == buf.length;
     }
   }
@@ -134,13 +138,13 @@ final class Bytes {
    * String} each time was a fifth of recovery. A direct-mapped table keyed by the bytes (no
    * allocation on a hit); a collision only costs a decode. Not thread-safe: one per load.
    */
-  static final class Strings {
+  public static final class Strings {
     private static final int SLOTS = 1 << 12;
     private static final int MAX_LENGTH = 64;
     private final byte[][] keys = new byte[SLOTS][];
     private final String[] values = new String[SLOTS];
 
-    String decode(byte[] buf, int off, int n) {
+    public String decode(byte[] buf, int off, int n) {
       if (n > MAX_LENGTH) {
         return new String(buf, off, n, StandardCharsets.UTF_8);
       }
