@@ -106,9 +106,13 @@ final class GroupedOrdering extends Ordering {
 
   @Override
   void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan) {
-    List<Group> chosen =
+    Iterable<StoredMessage> heads =
         index != null && filter instanceof SelectorFilter s
-            ? chooseByIndex(index.candidates(s.selector(), scan.after), max, filter, now, scan)
+            ? index.candidates(s.selector(), scan.after)
+            : null;
+    List<Group> chosen =
+        heads != null
+            ? chooseByIndex(heads, max, filter, now, scan)
             : chooseByGroup(max, filter, now, scan);
     for (Group g : chosen) {
       takeFrom(g, max, out);

@@ -8,12 +8,13 @@ import io.switchboard.time.Clock;
  *
  * <p>The budget counts messages tested, the characters of their string attributes (what a
  * selector's cost grows with: LIKE and equality read them), and nanoseconds of the engine's {@link
- * Clock#nanoTime}. Whichever runs out first ends the hold: the scan then answers with what it found
- * or, having found nothing, remembers where it stopped ({@link #after}, a copy of the last message
- * tested, so a message moved or gone meanwhile does not lose the place) and continues there in a
- * new hold, after the threads queued for the lock have had their turn. A scan never tests more
- * messages in all than the queue held eligible when it began ({@link #cap}), so a queue that grows
- * as fast as it is read cannot keep a receive forever.
+ * Clock#nanoTime} (read only after the first 256 messages of a hold, so that small pages and
+ * batches come out whole however busy the machine). Whichever runs out first ends the hold: the
+ * scan then answers with what it found or, having found nothing, remembers where it stopped ({@link
+ * #after}, a copy of the last message tested, so a message moved or gone meanwhile does not lose
+ * the place) and continues there in a new hold, after the threads queued for the lock have had
+ * their turn. A scan never tests more messages in all than the queue held eligible when it began
+ * ({@link #cap}), so a queue that grows as fast as it is read cannot keep a receive forever.
  */
 final class Scan {
 
@@ -32,6 +33,12 @@ final class Scan {
 
   /** How often (in messages tested) the clock is read when no message was large. */
   private static final int CLOCK_EVERY = 32;
+
+  /**
+   * Messages a hold may always test before the clock can end it, so that on a busy machine a small
+   * page or batch is not cut short by a descheduled thread; the character limit still applies.
+   */
+  private static final int CLOCK_AFTER = 256;
 
   private static final int LARGE_CHARACTERS = 4096;
 
@@ -78,7 +85,8 @@ final class Scan {
     characters += size;
     if (tested >= limits.messages() || characters >= limits.characters()) {
       spent = true;
-    } else if ((size >= LARGE_CHARACTERS || tested % CLOCK_EVERY == 0)
+    } else if (tested >= CLOCK_AFTER
+        && (size >= LARGE_CHARACTERS || tested % CLOCK_EVERY == 0)
         && clock.nanoTime() - startedAt >= limits.nanos()) {
       spent = true;
     }

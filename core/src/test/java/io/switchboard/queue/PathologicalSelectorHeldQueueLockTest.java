@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
  * (38 s with 1 MB attributes). The LIKE matcher cost text × pattern length, and a filtered receive
  * tested every message in one hold of the queue's lock.
  *
- * <p>Now the pattern is one pass over the text, a filtered scan spends a bounded budget per hold and
- * then lets the queued threads in, and the engine measures its longest hold. The bound asserted is
- * generous (the machine running the tests is shared and noisy); a hold is typically a few
+ * <p>Now the pattern is one pass over the text, a filtered scan spends a bounded budget per hold
+ * and then lets the queued threads in, and the engine measures its longest hold. The bound asserted
+ * is generous (the machine running the tests is shared and noisy); a hold is typically a few
  * milliseconds, the defect's were seconds.
  */
 class PathologicalSelectorHeldQueueLockTest {
@@ -46,7 +46,9 @@ class PathologicalSelectorHeldQueueLockTest {
       }
       String hugeIn =
           "k IN ("
-              + IntStream.range(0, 400).mapToObj(i -> "'w" + i + "'").collect(Collectors.joining(","))
+              + IntStream.range(0, 400)
+                  .mapToObj(i -> "'w" + i + "'")
+                  .collect(Collectors.joining(","))
               + ")";
       String deepOr =
           "(".repeat(30) + "s = 'a'" + ") OR s LIKE '%a%a%a%a%b'".repeat(30) + " OR k = 'none'";
@@ -68,11 +70,16 @@ class PathologicalSelectorHeldQueueLockTest {
                   }));
         }
         Future<List<Message>> froze =
-            pool.submit(() -> engine.receive("q", ReceiveRequest.builder().selector(FROZE_THE_QUEUE).build()));
+            pool.submit(
+                () ->
+                    engine.receive(
+                        "q", ReceiveRequest.builder().selector(FROZE_THE_QUEUE).build()));
         Future<List<Message>> in =
-            pool.submit(() -> engine.receive("q", ReceiveRequest.builder().selector(hugeIn).build()));
+            pool.submit(
+                () -> engine.receive("q", ReceiveRequest.builder().selector(hugeIn).build()));
         Future<List<Message>> or =
-            pool.submit(() -> engine.receive("q", ReceiveRequest.builder().selector(deepOr).build()));
+            pool.submit(
+                () -> engine.receive("q", ReceiveRequest.builder().selector(deepOr).build()));
         Future<Integer> consumer =
             pool.submit(
                 () -> {
