@@ -9,6 +9,10 @@ import java.util.Optional;
  * (through the attribute index when the filter is a selector it can serve), merged with delayed and
  * in-flight ones when asked. The cursor is the (priority, seq, serial) of the last message shown,
  * so a page starts right after it even if that message is gone.
+ *
+ * <p>A filtered page tests at most one {@link Scan} budget of messages: when that is spent it ends
+ * early, with what it found (perhaps nothing) and a cursor at the last message tested, so a costly
+ * filter pages through a deep queue instead of holding its lock.
  */
 final class Browser {
 
@@ -18,7 +22,8 @@ final class Browser {
       MessageTable table,
       BrowseRequest request,
       long now,
-      java.util.function.Function<StoredMessage, Message> view) {
+      java.util.function.Function<StoredMessage, Message> view,
+      Scan scan) {
     StoredMessage after = request.cursor().map(Browser::decodeCursor).orElse(null);
     MessageFilter filter = request.filter().orElse(null);
     Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
@@ -30,15 +35,20 @@ final class Browser {
     StoredMessage last = null;
     boolean more = false;
     for (StoredMessage m : candidates) {
-      if (filter != null && !filter.test(m, now)) {
-        continue;
+      boolean matches = filter == null || filter.test(m, now);
+      if (matches) {
+        if (items.size() == request.limit()) {
+          more = true;
+          break;
+        }
+        items.add(view.apply(m));
+        last = m;
       }
-      if (items.size() == request.limit()) {
+      if (filter != null && scan.charge(m)) {
+        last = m; // the next page resumes after the last message tested
         more = true;
         break;
       }
-      items.add(view.apply(m));
-      last = m;
     }
     return new Page(items, more ? Optional.of(encodeCursor(last)) : Optional.empty());
   }

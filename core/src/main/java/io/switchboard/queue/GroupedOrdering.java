@@ -105,38 +105,75 @@ final class GroupedOrdering extends Ordering {
   }
 
   @Override
-  void take(int max, MessageFilter filter, long now, List<StoredMessage> out) {
+  void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan) {
     Iterable<StoredMessage> heads =
         index != null && filter instanceof SelectorFilter s
-            ? index.candidates(s.selector(), null)
+            ? index.candidates(s.selector(), scan.after)
             : null;
-    List<Group> chosen = new ArrayList<>();
-    int room = max;
-    if (heads != null) {
-      for (StoredMessage head : heads) {
-        if (room == 0) {
-          break;
-        }
-        if (filter.test(head, now)) {
-          Group g = groups.get(head.groupId);
-          chosen.add(g);
-          room -= Math.min(room, availableRun(g));
-        }
-      }
-    } else {
-      for (Group g : ready) {
-        if (room == 0) {
-          break;
-        }
-        if (filter == null || filter.test(g.line.peekFirst(), now)) {
-          chosen.add(g);
-          room -= Math.min(room, availableRun(g));
-        }
-      }
-    }
+    List<Group> chosen =
+        heads != null
+            ? chooseByIndex(heads, max, filter, now, scan)
+            : chooseByGroup(max, filter, now, scan);
     for (Group g : chosen) {
       takeFrom(g, max, out);
     }
+  }
+
+  /** Rule 1 over the indexed heads that may match, from where the scan stopped. */
+  private List<Group> chooseByIndex(
+      Iterable<StoredMessage> heads, int max, MessageFilter filter, long now, Scan scan) {
+    List<Group> chosen = new ArrayList<>();
+    int room = max;
+    java.util.Iterator<StoredMessage> it = heads.iterator();
+    while (room > 0 && it.hasNext()) {
+      StoredMessage head = it.next();
+      if (filter.test(head, now)) {
+        Group g = groups.get(head.groupId);
+        chosen.add(g);
+        room -= Math.min(room, availableRun(g));
+      }
+      if (scan.charge(head)) {
+        break;
+      }
+    }
+    if (room == 0 || !it.hasNext()) {
+      scan.finish();
+    }
+    return chosen;
+  }
+
+  /** Rule 1 over the ready groups in order, from the group where the scan stopped. */
+  private List<Group> chooseByGroup(int max, MessageFilter filter, long now, Scan scan) {
+    List<Group> chosen = new ArrayList<>();
+    int room = max;
+    java.util.Iterator<Group> it =
+        filter == null || scan.afterGroup == null
+            ? ready.iterator()
+            : ready.tailSet(scan.afterGroup, false).iterator();
+    while (room > 0 && it.hasNext()) {
+      Group g = it.next();
+      StoredMessage head = g.line.peekFirst();
+      if (filter == null || filter.test(head, now)) {
+        chosen.add(g);
+        room -= Math.min(room, availableRun(g));
+      }
+      if (filter != null && scan.charge(head)) {
+        scan.afterGroup = positionOf(g);
+        break;
+      }
+    }
+    if (filter != null && (room == 0 || !it.hasNext())) {
+      scan.finish();
+    }
+    return chosen;
+  }
+
+  /** A copy of a ready group's place in {@link #ready}. */
+  private static Group positionOf(Group g) {
+    Group probe = new Group(g.id);
+    probe.readyPriority = g.readyPriority;
+    probe.readySeq = g.readySeq;
+    return probe;
   }
 
   /** How many available messages the group's line starts with. */
@@ -169,6 +206,11 @@ final class GroupedOrdering extends Ordering {
     unready(g);
     change.run();
     refresh(g);
+  }
+
+  @Override
+  long eligibleCount() {
+    return ready.size();
   }
 
   @Override

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One queue of the in-memory engine: its configuration, messages, deduplication window, history,
@@ -31,7 +30,7 @@ final class LocalQueue {
   final String name;
   final boolean grouped;
   final Instant createdAt;
-  final ReentrantLock lock = new ReentrantLock();
+  final QueueLock lock;
 
   private final MemoryQueueEngine engine;
   final long receiptKey;
@@ -43,8 +42,14 @@ final class LocalQueue {
   private final WaitLine.Queue waitLineView =
       new WaitLine.Queue() {
         @Override
-        public List<Message> take(int max, MessageFilter filter, long visibility, long now) {
-          return LocalQueue.this.take(max, filter, visibility, now);
+        public List<Message> take(
+            int max, MessageFilter filter, long visibility, long now, Scan scan) {
+          return LocalQueue.this.take(max, filter, visibility, now, scan);
+        }
+
+        @Override
+        public Scan newScan() {
+          return LocalQueue.this.newScan();
         }
 
         @Override
@@ -75,6 +80,7 @@ final class LocalQueue {
       long receiptKey,
       Journal journal) {
     this.engine = engine;
+    this.lock = new QueueLock(engine.lockHolds());
     this.name = name;
     this.grouped = QueueNames.isGrouped(name);
     this.config = config;
@@ -336,12 +342,32 @@ final class LocalQueue {
 
   // ---- receive ---------------------------------------------------------------------------
 
-  /** Takes and leases eligible messages now; empty when none. */
-  List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now) {
+  /**
+   * A filtered scan with a fresh budget for the current lock hold; {@link #startHold} renews it in
+   * each later hold.
+   */
+  Scan newScan() {
+    Scan scan = new Scan(engine.scanLimits(), engine.clock());
+    startHold(scan);
+    return scan;
+  }
+
+  void startHold(Scan scan) {
+    scan.startHold(table.eligible());
+  }
+
+  /**
+   * Takes and leases eligible messages now; empty when none. A filtered take tests at most what
+   * {@code scan} may still spend in this hold, from where it stopped.
+   */
+  List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now, Scan scan) {
     if (!table.ordering().hasEligible()) {
+      if (scan != null) {
+        scan.finish();
+      }
       return List.of();
     }
-    List<StoredMessage> taken = table.take(max, filter, now);
+    List<StoredMessage> taken = table.take(max, filter, now, scan);
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -376,6 +402,11 @@ final class LocalQueue {
   /** Gives up a wait (deadline or interrupt); false if a handover beat it. */
   boolean abandon(Waiter w) {
     return waiters.abandon(w);
+  }
+
+  /** Takes a waiter out of the line to answer it with what its own scan found. */
+  boolean removeWaiter(Waiter w) {
+    return waiters.remove(w);
   }
 
   /** Whether {@code w} is first in line, and so the one that wakes for timers. */
@@ -716,7 +747,7 @@ final class LocalQueue {
   // ---- browse and stats ------------------------------------------------------------------
 
   Page browse(BrowseRequest request, long now) {
-    return Browser.page(table, request, now, m -> view(m, null, null));
+    return Browser.page(table, request, now, m -> view(m, null, null), newScan());
   }
 
   QueueStats stats(long now) {

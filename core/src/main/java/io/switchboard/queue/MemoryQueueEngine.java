@@ -38,6 +38,8 @@ final class MemoryQueueEngine implements QueueEngine {
   private final RedriveTasks redrives;
   private final Journal journal;
   private final Thread housekeeper;
+  private final LockHolds lockHolds = new LockHolds();
+  private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
   private volatile long reservedSequences;
   private volatile boolean closed;
 
@@ -116,6 +118,24 @@ final class MemoryQueueEngine implements QueueEngine {
   }
 
   // ---- identity and time -----------------------------------------------------------------
+
+  LockHolds lockHolds() {
+    return lockHolds;
+  }
+
+  @Override
+  public Duration longestLockHold() {
+    return java.time.Duration.ofNanos(lockHolds.longestNanos());
+  }
+
+  Scan.Limits scanLimits() {
+    return scanLimits;
+  }
+
+  /** Sets what a filtered scan may spend per lock hold (tests make it small). */
+  void scanLimits(Scan.Limits limits) {
+    this.scanLimits = Objects.requireNonNull(limits, "limits");
+  }
 
   @Override
   public Clock clock() {
@@ -363,23 +383,75 @@ final class MemoryQueueEngine implements QueueEngine {
     LocalQueue q = require(queue);
     MessageFilter filter = request.filter().orElse(null);
     Waiter[] waiter = new Waiter[1];
-    List<Message> got =
-        run(
-            queue,
-            (lq, now) -> {
-              List<Message> taken =
-                  lq.take(request.maxMessages(), filter, lq.visibilityMillis(request), now);
-              if (taken.isEmpty() && lq.waitMillis(request) > 0 && !closed) {
-                waiter[0] = lq.enqueueWaiter(request, now);
-              }
-              return taken;
-            });
-    return waiter[0] == null ? got : await(q, waiter[0]);
+    Scan scan = filter == null ? null : new Scan(scanLimits, clock);
+    while (true) {
+      List<Message> got =
+          run(
+              q,
+              (lq, now) -> {
+                if (scan != null) {
+                  lq.startHold(scan);
+                }
+                List<Message> taken =
+                    lq.take(request.maxMessages(), filter, lq.visibilityMillis(request), now, scan);
+                if (taken.isEmpty()
+                    && (scan == null || !scan.resumable())
+                    && lq.waitMillis(request) > 0
+                    && !closed) {
+                  waiter[0] = lq.enqueueWaiter(request, now);
+                }
+                return taken;
+              });
+      if (!got.isEmpty() || scan == null || !scan.resumable() || waiter[0] != null) {
+        return waiter[0] == null ? got : await(q, waiter[0]);
+      }
+      q.lock.stepAside(); // spent its budget and found nothing yet: go on after the others
+    }
+  }
+
+  /**
+   * A waiter's own scan, asked for by a handover that ran out of budget: from the first candidate,
+   * one budget per lock hold, until it finds something, reaches the end, or is served meanwhile.
+   * Returns what it took (the wait is then over), or null to keep waiting.
+   */
+  private List<Message> rescan(LocalQueue q, Waiter w) {
+    Scan scan = new Scan(scanLimits, clock);
+    while (true) {
+      List<Message> got =
+          run(
+              q,
+              (lq, now) -> {
+                if (w.done()) {
+                  return null;
+                }
+                lq.startHold(scan);
+                List<Message> taken =
+                    lq.take(w.maxMessages, w.filter, w.visibilityMillis, now, scan);
+                if (!taken.isEmpty()) {
+                  lq.removeWaiter(w); // not served meanwhile: done() was false in this hold
+                }
+                return taken;
+              });
+      if (got == null || !got.isEmpty()) {
+        return got;
+      }
+      if (!scan.resumable()) {
+        return null;
+      }
+      q.lock.stepAside();
+    }
   }
 
   /** Parks until a handover, the deadline, or (first in line only) the queue's next timer. */
   private List<Message> await(LocalQueue q, Waiter w) {
     while (!w.done()) {
+      if (w.takeRescan()) {
+        List<Message> found = rescan(q, w);
+        if (found != null) {
+          return found;
+        }
+        continue;
+      }
       long now = clock.millis();
       if (now >= w.deadline || Thread.currentThread().isInterrupted() || closed) {
         abandon(q, w);

@@ -129,6 +129,11 @@ final class MessageTable {
     return inFlight;
   }
 
+  /** How many messages a filtered scan could test now: the eligible ones. */
+  long eligible() {
+    return ordering.eligibleCount();
+  }
+
   /** Adds a message whose state, visibleAt and expiresAt are set. */
   void insert(StoredMessage m) {
     insert(m, true);
@@ -171,10 +176,13 @@ final class MessageTable {
     countPriority(m.priority, -1);
   }
 
-  /** Picks up to {@code max} eligible messages in order; the caller leases each one. */
-  List<StoredMessage> take(int max, MessageFilter filter, long now) {
+  /**
+   * Picks up to {@code max} eligible messages in order; the caller leases each one. A filtered take
+   * spends at most {@code scan}'s budget.
+   */
+  List<StoredMessage> take(int max, MessageFilter filter, long now, Scan scan) {
     List<StoredMessage> out = new ArrayList<>(Math.min(max, 16));
-    ordering.take(max, filter, now, out);
+    ordering.take(max, filter, now, out, scan);
     return out;
   }
 

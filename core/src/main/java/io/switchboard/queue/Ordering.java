@@ -46,12 +46,17 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
 
   /**
    * Picks up to {@code max} eligible messages in delivery order into {@code out} and takes them out
-   * of the eligible structures; the caller then leases each one.
+   * of the eligible structures; the caller then leases each one. A filtered take tests candidates
+   * from where {@code scan} stopped and stops when its budget for this lock hold is spent (then
+   * {@code scan} says where it stopped); an unfiltered take ignores {@code scan}.
    */
-  abstract void take(int max, MessageFilter filter, long now, List<StoredMessage> out);
+  abstract void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan);
 
   /** Runs {@code change} (which may alter priority or seq) keeping the structures sorted. */
   abstract void reorder(StoredMessage m, Runnable change);
+
+  /** How many messages a filtered take may test: available ones, or ready group heads. */
+  abstract long eligibleCount();
 
   /** Whether anything is eligible for an unfiltered receive. */
   abstract boolean hasEligible();

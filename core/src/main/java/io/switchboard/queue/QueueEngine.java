@@ -144,6 +144,15 @@ public interface QueueEngine extends AutoCloseable {
     return Clock.system();
   }
 
+  /**
+   * The longest time one operation has held a queue's lock in this engine since it started: what
+   * DESIGN.md's "no request holds a queue's lock for more than a few milliseconds" is measured by.
+   * Zero for an engine that holds no such locks itself (a remote one).
+   */
+  default Duration longestLockHold() {
+    return Duration.ZERO;
+  }
+
   /** Stops background work. Blocked receives return empty. */
   @Override
   void close();

@@ -68,7 +68,7 @@ final class StandardOrdering extends Ordering {
   }
 
   @Override
-  void take(int max, MessageFilter filter, long now, List<StoredMessage> out) {
+  void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan) {
     if (filter == null) {
       while (out.size() < max && !available.isEmpty()) {
         StoredMessage m = available.pollFirst();
@@ -79,12 +79,18 @@ final class StandardOrdering extends Ordering {
       }
       return;
     }
-    Iterator<StoredMessage> it = candidates(null, filter).iterator();
+    Iterator<StoredMessage> it = candidates(scan.after, filter).iterator();
     while (out.size() < max && it.hasNext()) {
       StoredMessage m = it.next();
       if (filter.test(m, now)) {
         out.add(m);
       }
+      if (scan.charge(m)) {
+        break;
+      }
+    }
+    if (out.size() >= max || !it.hasNext()) {
+      scan.finish();
     }
     for (StoredMessage m : out) {
       leave(m);
@@ -115,6 +121,11 @@ final class StandardOrdering extends Ordering {
         index.add(m);
       }
     }
+  }
+
+  @Override
+  long eligibleCount() {
+    return available.size();
   }
 
   @Override

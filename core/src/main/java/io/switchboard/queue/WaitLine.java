@@ -17,7 +17,10 @@ final class WaitLine {
   /** What a handover needs from the queue. */
   interface Queue {
     /** Takes and leases eligible messages for a waiter; empty when none. */
-    List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now);
+    List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now, Scan scan);
+
+    /** A filtered scan with this lock hold's budget. */
+    Scan newScan();
 
     /** Whether anything at all is eligible. */
     boolean hasEligible();
@@ -54,35 +57,71 @@ final class WaitLine {
     return !waiters.isEmpty() && waiters.iterator().next() == w;
   }
 
-  /** Hands the newly eligible messages ({@code fresh}, then cleared) to waiters in line. */
+  /**
+   * Hands the newly eligible messages ({@code fresh}, then cleared) to waiters in line. Filters are
+   * tested within one scan budget for the whole handover: once it is spent, the filtered waiters
+   * not yet served are woken to look for themselves ({@link Waiter#requestRescan}), each in its own
+   * lock holds, so a line of costly filters never makes one send hold the lock long.
+   */
   void dispatch(List<StoredMessage> fresh, Queue queue, long now) {
     if (waiters.isEmpty() || fresh.isEmpty()) {
       fresh.clear();
       return;
     }
+    Scan scan = null;
     Iterator<Waiter> it = waiters.iterator();
     while (it.hasNext() && queue.hasEligible()) {
       Waiter w = it.next();
-      if (!acceptsAny(w.filter, fresh, queue, now)) {
-        continue;
+      if (w.filter != null) {
+        if (scan == null) {
+          scan = queue.newScan();
+        }
+        if (scan.spent()) {
+          w.requestRescan();
+          continue;
+        }
+        if (!acceptsAny(w.filter, fresh, queue, now, scan)) {
+          if (scan.spent()) {
+            w.requestRescan();
+          }
+          continue;
+        }
+        scan.restart();
       }
-      List<Message> got = queue.take(w.maxMessages, w.filter, w.visibilityMillis, now);
+      List<Message> got = queue.take(w.maxMessages, w.filter, w.visibilityMillis, now, scan);
       if (!got.isEmpty()) {
         it.remove();
         w.complete(got);
+      } else if (w.filter != null && scan.spent()) {
+        w.requestRescan();
       }
     }
     fresh.clear();
   }
 
   private static boolean acceptsAny(
-      MessageFilter filter, List<StoredMessage> fresh, Queue queue, long now) {
+      MessageFilter filter, List<StoredMessage> fresh, Queue queue, long now, Scan scan) {
     for (StoredMessage m : fresh) {
-      if (queue.isEligible(m) && (filter == null || filter.test(m, now))) {
-        return true;
+      if (queue.isEligible(m)) {
+        if (filter.test(m, now)) {
+          return true;
+        }
+        if (scan.charge(m)) {
+          return false;
+        }
       }
     }
     return false;
+  }
+
+  /** Takes {@code w} out of the line to serve it with what its own scan found. */
+  boolean remove(Waiter w) {
+    boolean wasFirst = isFirst(w);
+    boolean removed = waiters.remove(w);
+    if (removed && wasFirst) {
+      wakeFirst();
+    }
+    return removed;
   }
 
   /** Ends the waits whose deadline has come, empty-handed. */

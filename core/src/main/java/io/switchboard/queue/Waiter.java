@@ -18,6 +18,7 @@ final class Waiter {
   final Thread thread = Thread.currentThread();
 
   private volatile boolean done;
+  private volatile boolean rescan;
   private volatile List<Message> result = List.of();
 
   Waiter(int maxMessages, long visibilityMillis, MessageFilter filter, long deadline) {
@@ -32,6 +33,24 @@ final class Waiter {
     result = messages;
     done = true;
     LockSupport.unpark(thread);
+  }
+
+  /**
+   * Asks the waiting thread to scan the queue itself: a handover ran out of budget before it could
+   * tell whether this waiter's filter matches what became eligible.
+   */
+  void requestRescan() {
+    rescan = true;
+    LockSupport.unpark(thread);
+  }
+
+  /** Whether a rescan was asked for since the last call. */
+  boolean takeRescan() {
+    if (!rescan) {
+      return false;
+    }
+    rescan = false;
+    return true;
   }
 
   boolean done() {

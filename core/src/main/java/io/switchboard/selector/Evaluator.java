@@ -195,6 +195,9 @@ final class Evaluator {
   /** HAS / HAS ANY look each element up in the set; HAS ALL looks each constant up in the list. */
   private record Containment(Term operand, boolean all, ConstantSet set, Object[] distinct)
       implements Node {
+
+    private static final int HASH_ABOVE = 16;
+
     @Override
     public Truth evaluate(Attributes attributes) {
       Object elements = Values.hasElements(operand.value(attributes));
@@ -202,14 +205,37 @@ final class Evaluator {
         return Truth.UNKNOWN;
       }
       if (all) {
-        for (Object constant : distinct) {
-          if (!Values.holds(elements, constant)) {
-            return Truth.FALSE;
-          }
-        }
-        return Truth.TRUE;
+        return Truth.of(holdsAll(elements));
       }
       return Truth.of(anyIn(elements));
+    }
+
+    /**
+     * Every constant is in the list. A long list is hashed once, so the cost is list plus
+     * constants, not their product (a selector may hold a thousand constants, a list far more).
+     */
+    private boolean holdsAll(Object elements) {
+      if (elements instanceof Collection<?> list
+          && list.size() > HASH_ABOVE
+          && distinct.length > 1) {
+        Set<Object> present = new HashSet<>(list);
+        for (Object constant : distinct) {
+          boolean found =
+              constant instanceof String
+                  ? present.contains(constant)
+                  : Values.holds(list, constant);
+          if (!found) {
+            return false;
+          }
+        }
+        return true;
+      }
+      for (Object constant : distinct) {
+        if (!Values.holds(elements, constant)) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private boolean anyIn(Object elements) {
@@ -243,7 +269,8 @@ final class Evaluator {
   /**
    * The literals of IN and HAS, indexed by type: strings in a hash set, integral numbers in a
    * sorted array (so a {@code Long} from the lookup is found without boxing or allocation), every
-   * number in a list for the other numeric classes. A value of another type is simply not in it.
+   * number in a second sorted array, searched by exact comparison, for the other numeric classes. A
+   * lookup costs O(1) or O(log k) for k literals. A value of another type is simply not in it.
    */
   private record ConstantSet(
       Set<String> strings,
@@ -268,7 +295,9 @@ final class Evaluator {
       return new ConstantSet(
           Set.copyOf(strings),
           sorted,
-          numbers.toArray(NumberConstant[]::new),
+          numbers.stream()
+              .sorted((a, b) -> a.decimal.compareTo(b.decimal))
+              .toArray(NumberConstant[]::new),
           literals.contains(Boolean.TRUE),
           literals.contains(Boolean.FALSE));
     }
@@ -293,9 +322,21 @@ final class Evaluator {
       if (Numbers.isIntegral(value)) {
         return Arrays.binarySearch(integers, ((Number) value).longValue()) >= 0;
       }
-      for (NumberConstant number : numbers) {
-        if (Values.compare(value, number) == 0) {
+      int low = 0;
+      int high = numbers.length - 1;
+      while (low <= high) {
+        int middle = (low + high) >>> 1;
+        int sign = Values.compare(value, numbers[middle]);
+        if (sign == Values.MISMATCH) {
+          return false;
+        }
+        if (sign == 0) {
           return true;
+        }
+        if (sign < 0) {
+          high = middle - 1;
+        } else {
+          low = middle + 1;
         }
       }
       return false;

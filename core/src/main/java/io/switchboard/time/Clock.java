@@ -15,6 +15,16 @@ public interface Clock {
   long millis();
 
   /**
+   * A monotonic reading in nanoseconds, for measuring how long work takes (the budget of a scan
+   * under a queue's lock), not for timers. By default {@link System#nanoTime}, also for a manual
+   * clock: work takes real time whatever the clock says; a test that wants to steer a time budget
+   * supplies its own.
+   */
+  default long nanoTime() {
+    return System.nanoTime();
+  }
+
+  /**
    * Real nanoseconds a thread may park before this clock can reach {@code deadlineMillis}; {@code
    * Long.MAX_VALUE} when only an explicit advance can move the clock.
    */

@@ -97,6 +97,84 @@ class LikePatternTest {
     assertTrue(manyPercents.matches(text + "b"));
   }
 
+  /**
+   * The operator's selector that froze a queue (issue 16): {@code _} by the thousand before a
+   * literal, against a megabyte. The segment matcher took text × segment length (4 billion steps);
+   * peeling the {@code _} off the core and Shift-And make it one pass.
+   */
+  @Test
+  void matches_thousandsOfUnderscoresOnMegabyteText_isLinear() {
+    String text = "y".repeat(1 << 20);
+    LikePattern operators = LikePattern.compile("%" + "_".repeat(4000) + "X%", Optional.empty());
+    LikePattern sparseCore = LikePattern.compile("%y" + "_".repeat(4000) + "X%", Optional.empty());
+    LikePattern denseCore = LikePattern.compile("%" + "y_".repeat(2000) + "X%", Optional.empty());
+
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(20),
+        () -> {
+          assertFalse(operators.matches(text));
+          assertFalse(sparseCore.matches(text));
+          assertFalse(denseCore.matches(text));
+        });
+    assertTrue(operators.matches(text + "X"));
+    assertTrue(sparseCore.matches(text + "X"));
+    assertTrue(denseCore.matches(text + "X"));
+    assertFalse(operators.matches("y".repeat(3999) + "X"));
+  }
+
+  /**
+   * Random patterns and texts over a small alphabet (with a character outside the BMP, so {@code _}
+   * must take a surrogate pair as one) agree with a regular expression for short patterns (a
+   * backtracking regex takes ages on long ones with many {@code %}) and with a plain dynamic
+   * programme for long ones, whose {@code _} runs and cores reach the multi-word Shift-And.
+   */
+  @Test
+  void matches_randomPatternsAndTexts_agreeWithRegex() {
+    java.util.Random random = new java.util.Random(16);
+    String[] alphabet = {"a", "b", "\uD83D\uDE00"};
+    for (int round = 0; round < 20_000; round++) {
+      boolean long_ = round % 10 == 0;
+      StringBuilder pattern = new StringBuilder();
+      int patternLength = random.nextInt(long_ ? 150 : 12);
+      for (int i = 0; i < patternLength; i++) {
+        int pick = random.nextInt(10);
+        pattern.append(pick < 2 ? "%" : pick < 5 ? "_" : alphabet[random.nextInt(alphabet.length)]);
+      }
+      StringBuilder text = new StringBuilder();
+      int textLength = random.nextInt(long_ ? 300 : 20);
+      for (int i = 0; i < textLength; i++) {
+        text.append(alphabet[random.nextInt(random.nextInt(4) == 0 ? 3 : 2)]);
+      }
+      String p = pattern.toString();
+      String t = text.toString();
+
+      boolean expected =
+          long_
+              ? naiveLike(p.codePoints().toArray(), t.codePoints().toArray())
+              : ReferenceEvaluator.likeRegex(p, Optional.empty()).matcher(t).matches();
+
+      assertEquals(
+          expected,
+          LikePattern.compile(p, Optional.empty()).matches(t),
+          () -> "'" + t + "' LIKE '" + p + "'");
+    }
+  }
+
+  /** The textbook O(n × m) table: can the first i pattern code points match the first j text? */
+  private static boolean naiveLike(int[] pattern, int[] text) {
+    boolean[] row = new boolean[text.length + 1];
+    row[0] = true;
+    for (int p : pattern) {
+      boolean[] next = new boolean[text.length + 1];
+      next[0] = p == '%' && row[0];
+      for (int j = 1; j <= text.length; j++) {
+        next[j] = p == '%' ? row[j] || next[j - 1] : row[j - 1] && (p == '_' || p == text[j - 1]);
+      }
+      row = next;
+    }
+    return row[text.length];
+  }
+
   @Test
   void compile_escapeCharacterAtTheEnd_isRefused() {
     IllegalArgumentException error =

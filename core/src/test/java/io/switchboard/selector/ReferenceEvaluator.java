@@ -113,10 +113,11 @@ final class ReferenceEvaluator {
     if (!(value instanceof String text)) {
       return Truth.UNKNOWN;
     }
-    return Truth.of(regex(pattern, escape).matcher(text).matches() != negated);
+    return Truth.of(likeRegex(pattern, escape).matcher(text).matches() != negated);
   }
 
-  private static Pattern regex(String pattern, Optional<String> escape) {
+  /** The LIKE pattern as a regular expression: the reference the matcher is held to. */
+  static Pattern likeRegex(String pattern, Optional<String> escape) {
     int escapeChar = escape.map(e -> e.codePointAt(0)).orElse(-1);
     StringBuilder regex = new StringBuilder();
     int[] codePoints = pattern.codePoints().toArray();

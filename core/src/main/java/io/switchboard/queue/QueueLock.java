@@ -1,0 +1,53 @@
+package io.switchboard.queue;
+
+import java.util.Collection;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A queue's lock that measures how long it is held: every outermost hold's length goes to the
+ * engine's {@link LockHolds}, so the engine can tell (and tests can assert) the longest time one
+ * operation kept others out (DESIGN.md, "Bounded work per request").
+ *
+ * <p>A scan that pauses between holds calls {@link #stepAside} after unlocking: the lock is not
+ * fair (fairness would cost every operation), so without it the scanner would take the lock again
+ * before the threads it woke, and a long scan would still starve senders.
+ */
+final class QueueLock extends ReentrantLock {
+
+  private static final int MAX_YIELDS = 1000;
+
+  private final LockHolds holds;
+  private long acquiredAt;
+
+  QueueLock(LockHolds holds) {
+    this.holds = holds;
+  }
+
+  @Override
+  public void lock() {
+    super.lock();
+    if (getHoldCount() == 1) {
+      acquiredAt = System.nanoTime();
+    }
+  }
+
+  @Override
+  public void unlock() {
+    if (isHeldByCurrentThread() && getHoldCount() == 1) {
+      holds.record(System.nanoTime() - acquiredAt);
+    }
+    super.unlock();
+  }
+
+  /**
+   * Called without the lock: lets the threads queued for it now take it before the caller takes it
+   * again. Bounded: gives up after a thousand yields, however many keep arriving.
+   */
+  void stepAside() {
+    Collection<Thread> queued = getQueuedThreads();
+    for (int i = 0; i < MAX_YIELDS && !queued.isEmpty(); i++) {
+      Thread.yield();
+      queued.removeIf(t -> !hasQueuedThread(t));
+    }
+  }
+}
