@@ -9,6 +9,7 @@ import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * A Switchboard server seen through its native HTTP API, as a {@link QueueEngine}: code written
@@ -92,11 +94,13 @@ public final class SwitchboardClient implements QueueEngine {
 
   // ---- queues ------------------------------------------------------------------------------
 
+  /** The server answers 201 when it created the queue, 200 when it existed alike. */
   @Override
-  public QueueInfo createQueue(String name, QueueConfig config) {
+  public QueueCreation ensureQueue(String name, QueueConfig config) {
     ObjectNode body = WireFormat.object().put("name", name);
     body.setAll(WireFormat.config(config));
-    return WireFormat.queueInfo(call("POST", "/v1/queues", body));
+    Answer a = exchange("POST", "/v1/queues", body, requestTimeout);
+    return new QueueCreation(WireFormat.queueInfo(a.body()), a.status() == 201);
   }
 
   /** Replaces the whole configuration (absent dead-letter policy and max depth included). */
@@ -109,6 +113,39 @@ public final class SwitchboardClient implements QueueEngine {
     if (config.maxDepth().isEmpty()) {
       body.putNull("maxDepth");
     }
+    return WireFormat.queueInfo(call("PATCH", queuePath(name), body));
+  }
+
+  /**
+   * Reads the configuration, applies {@code change} and sends only the fields it changed; the
+   * server applies them to its current configuration under the queue's lock. So concurrent changes
+   * of different fields, from any number of clients, never lose each other; two clients changing
+   * the same field concurrently: the last one wins. The native API carries no metadata, so changes
+   * to metadata are not sent.
+   */
+  @Override
+  public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
+    QueueConfig current = queue(name).config();
+    QueueConfig next = Objects.requireNonNull(change.apply(current), "the changed configuration");
+    ObjectNode before = WireFormat.config(current);
+    ObjectNode after = WireFormat.config(next);
+    ObjectNode body = WireFormat.object();
+    after
+        .fields()
+        .forEachRemaining(
+            e -> {
+              if (!e.getValue().equals(before.get(e.getKey()))) {
+                body.set(e.getKey(), e.getValue());
+              }
+            });
+    before
+        .fieldNames()
+        .forEachRemaining(
+            n -> {
+              if (!after.has(n)) {
+                body.putNull(n);
+              }
+            });
     return WireFormat.queueInfo(call("PATCH", queuePath(name), body));
   }
 
@@ -367,6 +404,13 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   private JsonFields call(String method, String path, JsonNode body, Duration timeout) {
+    return exchange(method, path, body, timeout).body();
+  }
+
+  /** A successful answer: its status and body. */
+  private record Answer(int status, JsonFields body) {}
+
+  private Answer exchange(String method, String path, JsonNode body, Duration timeout) {
     HttpRequest.BodyPublisher publisher =
         body == null
             ? HttpRequest.BodyPublishers.noBody()
@@ -395,12 +439,12 @@ public final class SwitchboardClient implements QueueEngine {
     return answer(response);
   }
 
-  private static JsonFields answer(HttpResponse<byte[]> response) {
+  private static Answer answer(HttpResponse<byte[]> response) {
     int status = response.statusCode();
     byte[] bytes = response.body();
     if (status >= 200 && status < 300) {
       JsonNode node = bytes.length == 0 ? WireFormat.object() : WireFormat.parse(bytes);
-      return JsonFields.lenient(node);
+      return new Answer(status, JsonFields.lenient(node));
     }
     String code = "HTTP_" + status;
     String message = new String(bytes, StandardCharsets.UTF_8);

@@ -7,9 +7,7 @@ import io.switchboard.queue.spi.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -23,9 +21,6 @@ final class LocalQueue {
 
   /** A message on its way to another queue. */
   record Transfer(StoredMessage message, String target, boolean redrive, LocalQueue from) {}
-
-  private static final int INTERN_LIMIT = 100_000;
-  private static final int INTERN_MAX_BYTES = 64;
 
   final String name;
   final boolean grouped;
@@ -62,7 +57,6 @@ final class LocalQueue {
           return table.get(m.serial) == m && table.ordering().isEligible(m);
         }
       };
-  private final Map<Object, Object> interned = new HashMap<>();
   private final List<Transfer> outbox = new ArrayList<>();
   private final QueueCounters counters = new QueueCounters();
   private volatile QueueConfig config;
@@ -326,10 +320,10 @@ final class LocalQueue {
 
   private StoredMessage store(Prepared p, long seq, long now) {
     NewMessage src = p.source();
-    String groupId = src.groupId().map(this::internGroup).orElse(null);
+    String groupId = src.groupId().map(table::sharedGroupId).orElse(null);
     StoredMessage m =
         new StoredMessage(
-            seq, seq, now, p.body(), intern(p.attributes()), src.priority(), groupId, p.dedupId());
+            seq, seq, now, p.body(), p.attributes(), src.priority(), groupId, p.dedupId());
     m.expiresAt = now + p.ttlMillis();
     if (p.delayMillis() > 0) {
       m.state = StoredMessage.DELAYED;
@@ -576,7 +570,7 @@ final class LocalQueue {
       }
     }
     if (attributes != null) {
-      table.setAttributes(m, intern(attributes));
+      table.setAttributes(m, attributes);
     }
     update.priority().ifPresent(p -> table.setPriority(m, p));
     return view(m, null, null);
@@ -692,7 +686,6 @@ final class LocalQueue {
       m.deadLetterSource = null;
     }
     m.leaseEpoch++;
-    m.attributes = intern(m.attributes);
     table.insertMoved(m);
     return view(m, null, null);
   }
@@ -716,7 +709,6 @@ final class LocalQueue {
     long highest = 0;
     for (MessageRecord r : state.messages()) {
       StoredMessage m = QueueJournal.restore(r);
-      m.attributes = intern(m.attributes);
       messages.add(m);
       highest = Math.max(highest, Math.max(m.serial, m.seq));
     }
@@ -760,6 +752,16 @@ final class LocalQueue {
         table.countsByPriority(),
         waiters.size(),
         counters.snapshot());
+  }
+
+  /** Message groups with a message in the queue (tests: nothing is kept for a group gone). */
+  int groupCount() {
+    return table.groupCount();
+  }
+
+  /** Distinct attribute names and values shared among the queue's messages (tests). */
+  int sharedAttributeCount() {
+    return table.sharedAttributeCount();
   }
 
   void markDeleted() {
@@ -809,26 +811,5 @@ final class LocalQueue {
         Instant.ofEpochMilli(m.expiresAt),
         Optional.ofNullable(receipt),
         Optional.ofNullable(m.deadLetterSource));
-  }
-
-  private String internGroup(String groupId) {
-    return (String) interned.computeIfAbsent(groupId, k -> k);
-  }
-
-  /** Shares attribute names and small values between messages; bounded, then stops sharing. */
-  private Object[] intern(Object[] attributes) {
-    for (int i = 0; i < attributes.length; i++) {
-      Object o = attributes[i];
-      if (o instanceof AttributeValue v && v.sizeInBytes() > INTERN_MAX_BYTES) {
-        continue;
-      }
-      Object shared = interned.get(o);
-      if (shared != null) {
-        attributes[i] = shared;
-      } else if (interned.size() < INTERN_LIMIT) {
-        interned.put(o, o);
-      }
-    }
-    return attributes;
   }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
 
 /**
  * The in-memory engine: a map of {@link LocalQueue}s, each guarded by its own lock. An operation
@@ -185,7 +186,7 @@ final class MemoryQueueEngine implements QueueEngine {
   // ---- queues ----------------------------------------------------------------------------
 
   @Override
-  public QueueInfo createQueue(String name, QueueConfig config) {
+  public QueueCreation ensureQueue(String name, QueueConfig config) {
     open();
     QueueNames.check(name, "name");
     Objects.requireNonNull(config, "config");
@@ -194,7 +195,7 @@ final class MemoryQueueEngine implements QueueEngine {
       LocalQueue existing = queues.get(name);
       if (existing != null) {
         if (existing.config().equals(config)) {
-          return existing.info();
+          return new QueueCreation(existing.info(), false);
         }
         throw new QueueException(
             ErrorCode.QUEUE_ALREADY_EXISTS,
@@ -217,7 +218,7 @@ final class MemoryQueueEngine implements QueueEngine {
         journal.appendDurable(List.of(q.journalRecord())).await();
       }
       queues.put(name, q);
-      return q.info();
+      return new QueueCreation(q.info(), true);
     }
   }
 
@@ -258,15 +259,20 @@ final class MemoryQueueEngine implements QueueEngine {
     }
   }
 
+  /** Runs {@code change} under the queue's lock, so no other update comes in between. */
   @Override
-  public QueueInfo updateQueue(String name, QueueConfig config) {
-    Objects.requireNonNull(config, "config");
-    checkConfig(name, config);
+  public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
+    Objects.requireNonNull(change, "change");
     QueueInfo info =
         run(
             name,
             (q, now) -> {
-              q.reconfigure(config);
+              QueueConfig next =
+                  Objects.requireNonNull(change.apply(q.config()), "the changed configuration");
+              if (!next.equals(q.config())) {
+                checkConfig(name, next);
+                q.reconfigure(next);
+              }
               return q.info();
             });
     awaitJournal();

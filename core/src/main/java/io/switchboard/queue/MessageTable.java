@@ -42,6 +42,7 @@ final class MessageTable {
 
   private final TreeMap<Integer, long[]> byPriority = new TreeMap<>(Comparator.reverseOrder());
   private final long[] priorityZero = new long[1];
+  private final AttributeInterner interner = new AttributeInterner();
   private Ordering ordering;
   private long available;
   private long delayed;
@@ -139,11 +140,15 @@ final class MessageTable {
     insert(m, true);
   }
 
-  /** Adds a message; {@code journal} false when its record is already written (a send). */
+  /**
+   * Adds a message; {@code journal} false when its record is already written (a send). Its
+   * attributes are shared with equal ones of other messages from here until it leaves.
+   */
   void insert(StoredMessage m, boolean journal) {
     if (journal) {
       mark(m, StoredMessage.JOURNAL_FULL);
     }
+    interner.hold(m.attributes);
     byId.put(m.serial, m);
     count(m.state, 1);
     countPriority(m.priority, 1);
@@ -174,6 +179,7 @@ final class MessageTable {
     byId.remove(m.serial);
     count(m.state, -1);
     countPriority(m.priority, -1);
+    interner.release(m.attributes);
   }
 
   /**
@@ -228,6 +234,8 @@ final class MessageTable {
 
   void setAttributes(StoredMessage m, Object[] attributes) {
     mark(m, StoredMessage.JOURNAL_FULL);
+    interner.release(m.attributes);
+    interner.hold(attributes);
     ordering.reorder(m, () -> m.attributes = attributes);
   }
 
@@ -326,6 +334,25 @@ final class MessageTable {
         : ((StandardOrdering) ordering).comparator();
   }
 
+  /**
+   * The group id to store for a new message: the string its group's messages already share when the
+   * group has messages, else {@code groupId} itself. Nothing is kept for a group beyond its
+   * messages.
+   */
+  String sharedGroupId(String groupId) {
+    return ordering instanceof GroupedOrdering g ? g.canonicalGroupId(groupId) : groupId;
+  }
+
+  /** Message groups that have a message in the queue (0 for a standard queue; tests). */
+  int groupCount() {
+    return ordering instanceof GroupedOrdering g ? g.groupCount() : 0;
+  }
+
+  /** Distinct attribute names and values shared among the queue's messages (tests). */
+  int sharedAttributeCount() {
+    return interner.size();
+  }
+
   /** Per priority, highest first: messages in the queue in any state. */
   java.util.Map<Integer, Long> countsByPriority() {
     java.util.Map<Integer, Long> out = new java.util.LinkedHashMap<>();
@@ -341,6 +368,7 @@ final class MessageTable {
   /** Forgets every message; the caller journals that as one entry (purge, delete). */
   void clear() {
     byId.clear();
+    interner.clear();
     ordering.clear();
     timed.clear();
     expiry.clear();

@@ -5,6 +5,7 @@ import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * The queue engine: named queues with priority, FIFO or LIFO order, leases, delays, exact expiry,
@@ -32,15 +33,40 @@ public interface QueueEngine extends AutoCloseable {
   /**
    * Creates a queue. Creating a queue that exists with the same configuration returns it unchanged;
    * with a different one fails with {@link ErrorCode#QUEUE_ALREADY_EXISTS}. A grouped queue (name
-   * ending {@code .fifo}) must have FIFO order.
+   * ending {@code .fifo}) must have FIFO order. Same as {@link #ensureQueue}, without saying
+   * whether this call created the queue.
    */
-  QueueInfo createQueue(String name, QueueConfig config);
+  default QueueInfo createQueue(String name, QueueConfig config) {
+    return ensureQueue(name, config).queue();
+  }
 
   /**
-   * Replaces a queue's configuration. Messages already queued keep their delay and expiry times; a
-   * change of order re-sorts the queue.
+   * Creates a queue as {@link #createQueue} does and says whether this call created it: of several
+   * concurrent calls for a new queue (from any number of threads or servers sharing the storage),
+   * exactly one answers {@code created = true}.
    */
-  QueueInfo updateQueue(String name, QueueConfig config);
+  QueueCreation ensureQueue(String name, QueueConfig config);
+
+  /**
+   * Changes a queue's configuration (its metadata included) atomically: {@code change} gets the
+   * current configuration and returns the new one, and no other update of the queue lands in
+   * between, on this engine or on another sharing the storage, so concurrent read-modify-write
+   * updates (tags, attributes, policies) never lose each other. {@code change} must be free of side
+   * effects: it may run more than once (an engine may retry it on a conflict). An exception it
+   * throws propagates and changes nothing; returning the current configuration changes nothing.
+   * Messages already queued keep their delay and expiry times; a change of order re-sorts the
+   * queue.
+   */
+  QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change);
+
+  /**
+   * Replaces a queue's whole configuration, whatever it is now (last writer wins); to change part
+   * of it, use {@link #updateQueue(String, UnaryOperator)}.
+   */
+  default QueueInfo updateQueue(String name, QueueConfig config) {
+    Objects.requireNonNull(config, "config");
+    return updateQueue(name, current -> config);
+  }
 
   /** Deletes a queue and its messages. Blocked receives on it return empty. */
   void deleteQueue(String name);

@@ -12,7 +12,7 @@ import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
-import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.ReceiveRequest;
@@ -93,21 +93,8 @@ final class NativeApi {
     String name = f.requiredString("name");
     QueueConfig config = WireFormat.config(f, QueueConfig.defaults());
     f.finish();
-    boolean existed = exists(c.engine(), name);
-    QueueInfo info = c.engine().createQueue(name, config);
-    c.json(existed ? 200 : 201, WireFormat.queueInfo(info));
-  }
-
-  private static boolean exists(QueueEngine engine, String name) {
-    try {
-      engine.queue(name);
-      return true;
-    } catch (QueueException e) {
-      if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
-        return false;
-      }
-      throw e;
-    }
+    QueueCreation result = c.engine().ensureQueue(name, config);
+    c.json(result.created() ? 201 : 200, WireFormat.queueInfo(result.queue()));
   }
 
   private static void getQueue(Call c) {
@@ -123,9 +110,18 @@ final class NativeApi {
     c.queryOnly();
     String name = c.path("queue");
     JsonFields f = c.body();
-    QueueConfig config = WireFormat.config(f, c.engine().queue(name).config());
-    f.finish();
-    c.json(WireFormat.queueInfo(c.engine().updateQueue(name, config)));
+    // The fields given apply to the configuration as it is when the queue's lock is held, so
+    // concurrent PATCHes of different fields (and SQS attribute or tag changes) all land.
+    QueueInfo info =
+        c.engine()
+            .updateQueue(
+                name,
+                current -> {
+                  QueueConfig next = WireFormat.config(f, current);
+                  f.finish();
+                  return next;
+                });
+    c.json(WireFormat.queueInfo(info));
   }
 
   private static void deleteQueue(Call c) {

@@ -87,6 +87,11 @@ public abstract class EngineContract {
     }
   }
 
+  /** A second engine on the same storage as {@code engine} (see {@link EngineSource#peer}). */
+  protected final QueueEngine peer(QueueEngine engine) {
+    return engines().peer(engine);
+  }
+
   /** Closes {@code e} after the test. */
   protected final QueueEngine track(QueueEngine e) {
     engines.add(e);

@@ -20,4 +20,13 @@ public interface EngineSource {
   default QueueEngine restart(QueueEngine engine) {
     throw new TestAbortedException("this engine keeps nothing across a restart");
   }
+
+  /**
+   * A second engine open at the same time on the same storage as {@code engine}, as a second server
+   * sharing a database would be. Engines whose storage belongs to one engine leave the default,
+   * which skips the scenarios that need one.
+   */
+  default QueueEngine peer(QueueEngine engine) {
+    throw new TestAbortedException("this engine does not share its storage with another");
+  }
 }

@@ -36,6 +36,14 @@ public abstract class QueueEngineContract {
     throw new TestAbortedException("this engine keeps nothing across a restart");
   }
 
+  /**
+   * A second engine open at the same time on {@code engine}'s storage. The default skips the
+   * scenarios that need one, for engines whose storage belongs to one engine.
+   */
+  protected QueueEngine peer(QueueEngine engine) {
+    throw new TestAbortedException("this engine does not share its storage with another");
+  }
+
   private final EngineSource source =
       new EngineSource() {
         @Override
@@ -51,6 +59,11 @@ public abstract class QueueEngineContract {
         @Override
         public QueueEngine restart(QueueEngine engine) {
           return QueueEngineContract.this.restart(engine);
+        }
+
+        @Override
+        public QueueEngine peer(QueueEngine engine) {
+          return QueueEngineContract.this.peer(engine);
         }
       };
 
@@ -128,6 +141,14 @@ public abstract class QueueEngineContract {
 
   @Nested
   class Restart extends RestartContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
+
+  @Nested
+  class ConcurrentUpdate extends ConcurrentUpdateContract {
     @Override
     protected EngineSource engines() {
       return source;

@@ -20,8 +20,9 @@ import java.util.function.UnaryOperator;
  * in-memory: after a restart a purge is allowed at once and a retried receive takes new messages,
  * which SQS also allows once the visibility timeout has passed.
  *
- * <p>Metadata updates (tags, policy) read, change and write back a queue's whole configuration;
- * {@link #updateMetadata} serializes them so that two concurrent TagQueue calls both land.
+ * <p>Configuration and metadata updates (attributes, tags, policy) go through the engine's atomic
+ * {@link QueueEngine#updateQueue(String, UnaryOperator)}, so concurrent ones all land, whichever
+ * server of a cluster takes them.
  */
 final class SqsState {
 
@@ -102,9 +103,9 @@ final class SqsState {
     attempts.remove(queue + "\n" + attemptId);
   }
 
-  /** Applies {@code change} to the queue's configuration and writes it back. */
-  synchronized QueueInfo updateConfig(String queue, UnaryOperator<QueueConfig> change) {
-    return engine.updateQueue(queue, change.apply(engine.queue(queue).config()));
+  /** Applies {@code change} to the queue's configuration atomically; it may run more than once. */
+  QueueInfo updateConfig(String queue, UnaryOperator<QueueConfig> change) {
+    return engine.updateQueue(queue, change);
   }
 
   /** Applies {@code change} to a copy of the queue's metadata and writes it back. */

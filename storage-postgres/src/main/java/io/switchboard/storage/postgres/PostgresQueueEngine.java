@@ -10,6 +10,7 @@ import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
@@ -28,6 +29,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -198,15 +200,15 @@ public final class PostgresQueueEngine implements QueueEngine {
   // ---- queues (see QueueOps) ---------------------------------------------------------------
 
   @Override
-  public QueueInfo createQueue(String name, QueueConfig config) {
+  public QueueCreation ensureQueue(String name, QueueConfig config) {
     open();
-    return queues.createQueue(name, config);
+    return queues.ensureQueue(name, config);
   }
 
   @Override
-  public QueueInfo updateQueue(String name, QueueConfig config) {
+  public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
     open();
-    return queues.updateQueue(name, config);
+    return queues.updateQueue(name, change);
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import java.sql.Connection;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Creating, reconfiguring, listing and deleting queues. Creation serializes on an advisory lock, so
@@ -30,7 +32,7 @@ final class QueueOps {
     this.maxQueues = maxQueues;
   }
 
-  QueueInfo createQueue(String name, QueueConfig config) {
+  QueueCreation ensureQueue(String name, QueueConfig config) {
     EngineSupport.checkQueueName(name, "name");
     Objects.requireNonNull(config, "config");
     return engine
@@ -43,7 +45,7 @@ final class QueueOps {
               Op.Q existing = Op.findQueue(c, name);
               if (existing != null) {
                 if (existing.config().equals(config)) {
-                  return existing.info();
+                  return new QueueCreation(existing.info(), false);
                 }
                 throw new QueueException(
                     ErrorCode.QUEUE_ALREADY_EXISTS,
@@ -63,7 +65,7 @@ final class QueueOps {
                   Codecs.encodeConfig(config),
                   engine.clock().millis(),
                   java.util.concurrent.ThreadLocalRandom.current().nextLong());
-              return Op.findQueue(c, name).info();
+              return new QueueCreation(Op.findQueue(c, name).info(), true);
             });
   }
 
@@ -105,16 +107,25 @@ final class QueueOps {
     }
   }
 
-  QueueInfo updateQueue(String name, QueueConfig config) {
-    Objects.requireNonNull(config, "config");
+  /**
+   * Reads the queue's row {@code for update}, so an update on any server sharing the database waits
+   * for this one to commit and then starts from what it wrote: no update is lost.
+   */
+  QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
+    Objects.requireNonNull(change, "change");
     QueueInfo info =
         engine
             .sql()
             .tx(
                 "updating queue '" + name + "'",
                 c -> {
+                  Op.Q q = lockQueue(c, name);
+                  QueueConfig config =
+                      Objects.requireNonNull(change.apply(q.config()), "the changed configuration");
+                  if (config.equals(q.config())) {
+                    return q.info();
+                  }
                   checkConfig(c, name, config);
-                  Op.Q q = Op.requireQueue(c, name);
                   Sql.update(
                       c,
                       "update sb_queue set config = ?, revision = revision + 1 where id = ?",
@@ -128,6 +139,19 @@ final class QueueOps {
     engine.cache().forget(name);
     engine.wakeups().wakeLocal();
     return info;
+  }
+
+  private static Op.Q lockQueue(Connection c, String name) throws SQLException {
+    try (PreparedStatement ps =
+        Sql.prepare(
+            c, "select " + Op.QUEUE_COLS + " from sb_queue where name = ? for update", name)) {
+      try (ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          return Op.readQueue(rs);
+        }
+      }
+    }
+    throw EngineSupport.queueNotFound(name);
   }
 
   /** Recomputes every message's index tokens after the queue's indexed attributes changed. */

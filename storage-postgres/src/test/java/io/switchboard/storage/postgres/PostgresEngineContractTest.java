@@ -36,6 +36,12 @@ class PostgresEngineContractTest extends QueueEngineContract {
     return e;
   }
 
+  /** Another engine on the same database, as a second server would be. */
+  @Override
+  protected QueueEngine peer(QueueEngine engine) {
+    return open(clocks.get(engine), 10_000);
+  }
+
   @Override
   protected QueueEngine restart(QueueEngine engine) {
     engine.close();
