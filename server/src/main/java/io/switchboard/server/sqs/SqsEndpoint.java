@@ -151,7 +151,12 @@ public final class SqsEndpoint {
   }
 
   private SqsApi.Answer query(SqsHttpRequest request, String baseUrl) {
-    Map<String, String> parameters = parameters(request);
+    Map<String, String> parameters;
+    try {
+      parameters = parameters(request);
+    } catch (SqsError e) {
+      return xmlError(e);
+    }
     String action = parameters.get("Action");
     try {
       if (action == null || action.isEmpty()) {
