@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -31,6 +32,9 @@ final class Call {
   private final ServerConfig config;
   private final QueueEngine engine;
   private int status = 200;
+  private String operation;
+  private Runnable toLongPoll = () -> {};
+  private boolean longPoll;
 
   Call(ServerRequest request, ServerResponse response, ServerConfig config, QueueEngine engine) {
     this.request = request;
@@ -49,6 +53,49 @@ final class Call {
 
   int status() {
     return status;
+  }
+
+  /**
+   * The name the metrics record this request under, when its route names it more precisely than the
+   * route's operation (an SQS request, by its action); null otherwise.
+   */
+  String operation() {
+    return operation;
+  }
+
+  void operation(String name) {
+    operation = name;
+  }
+
+  /** What {@link #longPoll} does besides noting it: the server moves the request in its gate. */
+  void onLongPoll(Runnable action) {
+    toLongPoll = action;
+  }
+
+  /** True once the request declared itself a long poll. */
+  boolean longPoll() {
+    return longPoll;
+  }
+
+  /**
+   * Declares the request a long poll if a receive on {@code queue} that waits {@code wait} (the
+   * queue's receive wait when empty) may block: a stop then does not wait for it but closes the
+   * engine, which ends the receive with no messages ({@link RequestGate}). Call it before the
+   * receive. A queue that does not exist is left for the receive to report.
+   */
+  void receiving(String queue, Optional<Duration> wait) {
+    boolean blocks;
+    try {
+      blocks =
+          wait.orElseGet(() -> engine.queue(queue).config().receiveWait()).compareTo(Duration.ZERO)
+              > 0;
+    } catch (QueueException e) {
+      blocks = false;
+    }
+    if (blocks && !longPoll) {
+      longPoll = true;
+      toLongPoll.run();
+    }
   }
 
   String path(String name) {

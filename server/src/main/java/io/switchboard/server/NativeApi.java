@@ -215,6 +215,7 @@ final class NativeApi {
     f.finish();
     selector.ifPresent(s -> b.selector(c.selector(s)));
     ReceiveRequest request = b.build();
+    c.receiving(c.path("queue"), request.waitTime());
     c.json(messages(c.engine().receive(c.path("queue"), request)));
   }
 

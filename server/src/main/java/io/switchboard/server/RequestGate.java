@@ -9,6 +9,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * requests finish, then close the engine (which answers blocked long polls with nothing), then wait
  * for those answers. Once draining, it admits nothing new.
  *
+ * <p>A request is admitted as ordinary work; its route declares it a long poll ({@link #longPoll})
+ * once it knows, which for some routes is only after reading the body (an SQS {@code
+ * ReceiveMessage}). The move is one step under the lock, so a stop waiting for ordinary work sees
+ * the request either there or among the long polls, never in neither.
+ *
  * <p>A lock and a condition rather than {@code synchronized}: the callers are virtual threads.
  */
 final class RequestGate {
@@ -19,24 +24,38 @@ final class RequestGate {
   private int busy;
   private int polls;
 
-  /** Admits a request, or refuses it (false) once draining. */
-  boolean enter(boolean poll) {
+  /** Admits a request as ordinary work, or refuses it (false) once draining. */
+  boolean enter() {
     lock.lock();
     try {
       if (draining) {
         return false;
       }
-      if (poll) {
-        polls++;
-      } else {
-        busy++;
-      }
+      busy++;
       return true;
     } finally {
       lock.unlock();
     }
   }
 
+  /**
+   * Moves an admitted request from ordinary work to the long polls: a stop no longer waits for it
+   * before closing the engine, which ends it. Call at most once per request.
+   */
+  void longPoll() {
+    lock.lock();
+    try {
+      busy--;
+      polls++;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * A request admitted by {@link #enter} ends; {@code poll} if it was moved by {@link #longPoll}.
+   */
   void exit(boolean poll) {
     lock.lock();
     try {

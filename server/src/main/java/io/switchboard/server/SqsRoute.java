@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
+import io.switchboard.server.sqs.SqsAction;
 import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
 import io.switchboard.server.sqs.SqsHttpRequest;
@@ -17,8 +18,10 @@ import java.util.Map;
  * protocol, and the query protocol), {@code POST /<account>/<queue>} (the query protocol posted to
  * a queue URL, as SDK v1 and the AWS CLI do) and {@code GET} on both with the query in the URL. Not
  * in the route table (nor the OpenAPI document), which lists the native API only; requests still
- * pass through the server's gate and metrics (operation {@code sqs}). This class turns the Helidon
- * request into a framework-free {@link SqsHttpRequest} and writes the answer back.
+ * pass through the server's gate and metrics (operation {@code sqs.<Action>}, or {@code sqs} when
+ * the request names no action served). This class turns the Helidon request into a framework-free
+ * {@link SqsHttpRequest}, reads its action ahead ({@link SqsAction}: a {@code ReceiveMessage} that
+ * may wait is a long poll, which a stop ends at once) and writes the answer back.
  */
 final class SqsRoute {
 
@@ -59,6 +62,11 @@ final class SqsRoute {
             request.query().rawValue(),
             headers,
             call.bytes());
+    SqsAction action = SqsAction.of(sqs);
+    call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
+    if (action.receive()) {
+      call.receiving(action.queue().get(), action.waitTime());
+    }
     SqsApi.Answer answer =
         SqsEndpoint.create(call.engine(), call.config().sqsAccessKeys(), Clock.system())
             .handle(sqs, "http://" + host);

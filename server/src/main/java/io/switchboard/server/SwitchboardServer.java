@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>Lifecycle: {@link #start} listens first, then opens the engine (a durable store recovers
  * here), and only then reports ready on {@code /health}; until then the API answers 503. {@link
  * #stop} is graceful: refuse new requests (503), let requests in flight finish, close the engine
- * (blocked long polls then answer with no messages), wait for those answers, stop listening.
+ * (blocked long polls then answer with no messages), wait for those answers, stop listening. A
+ * route tells a long poll from ordinary work per request ({@link Call#receiving}): native receives
+ * and SQS {@code ReceiveMessage} that may wait.
  *
  * <p>With {@code postgres-url} the router is not this server's own: the servers on the database
  * elect a routing leader, which runs it, and the others forward routing calls ({@link
@@ -311,9 +313,11 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private void dispatch(Route route, ServerRequest req, ServerResponse res) {
     long start = System.nanoTime();
-    boolean poll = route.operation().equals("receive");
-    boolean admitted = !route.engineBound() || gate.enter(poll);
+    boolean admitted = !route.engineBound() || gate.enter();
     Call call = new Call(req, res, config, engine);
+    if (admitted && route.engineBound()) {
+      call.onLongPoll(gate::longPoll);
+    }
     try {
       if (!admitted) {
         throw new QueueException(ErrorCode.UNAVAILABLE, "the server is shutting down");
@@ -337,9 +341,12 @@ public final class SwitchboardServer implements AutoCloseable {
       answerError(call, res, 500, "INTERNAL", "internal error: " + e);
     } finally {
       if (admitted && route.engineBound()) {
-        gate.exit(poll);
+        gate.exit(call.longPoll());
       }
-      metrics.record(route.operation(), call.status(), System.nanoTime() - start);
+      metrics.record(
+          Objects.requireNonNullElse(call.operation(), route.operation()),
+          call.status(),
+          System.nanoTime() - start);
     }
   }
 

@@ -212,4 +212,16 @@ class BadInputTest {
     assertEquals(409, a.status(), a.toString());
     assertEquals("RECEIPT_STALE", a.code());
   }
+
+  @Test
+  void sqsQueryFormThatCannotBeDecoded_isMalformedQueryString_notAnInternalError() {
+    Http.Answer a =
+        http.send(
+            "POST",
+            "/",
+            "Action=ReceiveMessage&QueueUrl=%ZZ",
+            java.util.Map.of("Content-Type", "application/x-www-form-urlencoded"));
+    assertEquals(400, a.status(), a.toString());
+    assertTrue(a.text().contains("<Code>MalformedQueryString</Code>"), a.toString());
+  }
 }

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
 /** A raw HTTP helper for API tests: what curl would send, and what came back. */
 final class Http implements AutoCloseable {
@@ -50,6 +51,12 @@ final class Http implements AutoCloseable {
   }
 
   Answer send(String method, String path, String body) {
+    return send(
+        method, path, body, body == null ? Map.of() : Map.of("Content-Type", "application/json"));
+  }
+
+  /** A request with exactly these headers (besides those the client adds). */
+  Answer send(String method, String path, String body, Map<String, String> headers) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(base.resolve(path))
             .timeout(Duration.ofSeconds(40))
@@ -58,9 +65,7 @@ final class Http implements AutoCloseable {
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      b.header("Content-Type", "application/json");
-    }
+    headers.forEach(b::header);
     try {
       HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.body(), r);

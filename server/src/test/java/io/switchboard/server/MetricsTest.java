@@ -1,8 +1,10 @@
 package io.switchboard.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MetricsTest {
@@ -43,5 +45,54 @@ class MetricsTest {
       http.send("DELETE", "/v1/queues/m", null);
       assertFalse(http.get("/metrics").text().contains("queue=\"m\""));
     }
+  }
+
+  @Test
+  void metrics_timeSqsRequestsPerAction_notInOneSqsBucket() {
+    try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.forTests());
+        Http http = new Http(server.uri())) {
+      String url = server.uri() + "/000000000000/s";
+      assertEquals(200, sqsJson(http, "CreateQueue", "{\"QueueName\":\"s\"}"));
+      assertEquals(
+          200,
+          sqsJson(http, "SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"x\"}"));
+      assertEquals(200, sqsJson(http, "ReceiveMessage", "{\"QueueUrl\":\"" + url + "\"}"));
+      assertEquals(
+          200, http.post("/", "Action=ReceiveMessage&Version=2012-11-05&QueueUrl=" + url).status());
+      assertEquals(400, sqsJson(http, "NoSuchAction", "{}"));
+
+      String text = http.get("/metrics").text();
+      assertTrue(
+          text.contains(
+              "switchboard_http_requests_seconds_count{operation=\"sqs.CreateQueue\",status=\"200\"} 1"),
+          text);
+      assertTrue(
+          text.contains(
+              "switchboard_http_requests_seconds_count{operation=\"sqs.SendMessage\",status=\"200\"} 1"),
+          text);
+      assertTrue(
+          text.contains(
+              "switchboard_http_requests_seconds_count{operation=\"sqs.ReceiveMessage\",status=\"200\"} 2"),
+          text);
+      // an action not served is not a series of its own: names stay a bounded set
+      assertTrue(
+          text.contains(
+              "switchboard_http_requests_seconds_count{operation=\"sqs\",status=\"400\"} 1"),
+          text);
+      assertFalse(text.contains("NoSuchAction"), text);
+    }
+  }
+
+  private static int sqsJson(Http http, String action, String body) {
+    return http.send(
+            "POST",
+            "/",
+            body,
+            Map.of(
+                "X-Amz-Target",
+                "AmazonSQS." + action,
+                "Content-Type",
+                "application/x-amz-json-1.0"))
+        .status();
   }
 }

@@ -80,6 +80,11 @@ public final class SqsApi {
         .map(t -> t.substring(TARGET_PREFIX.length()));
   }
 
+  /** True if {@code name} is an action this endpoint serves. */
+  static boolean serves(String name) {
+    return ACTIONS.containsKey(name);
+  }
+
   /**
    * Serves one request.
    *

@@ -122,7 +122,7 @@ public final class SqsEndpoint {
    * that is a JSON object (a form never starts with a brace), so that a JSON client that forgot the
    * target hears {@code InvalidAction} in the shape it reads.
    */
-  private static boolean json(SqsHttpRequest request) {
+  static boolean json(SqsHttpRequest request) {
     if (request.header("x-amz-target").isPresent()
         || request.header("content-type").orElse("").contains("amz-json")) {
       return true;
@@ -135,11 +135,27 @@ public final class SqsEndpoint {
     return false;
   }
 
-  private SqsApi.Answer query(SqsHttpRequest request, String baseUrl) {
+  /**
+   * A query-protocol request's parameters: the query string's, then the form body's (the query
+   * string's win).
+   *
+   * @throws SqsError {@code MalformedQueryString} if a parameter cannot be decoded
+   */
+  static Map<String, String> parameters(SqsHttpRequest request) {
     Map<String, String> parameters = new LinkedHashMap<>(QueryForm.parse(request.rawQuery()));
     if (request.body().length > 0) {
       QueryForm.parse(new String(request.body(), StandardCharsets.UTF_8))
           .forEach(parameters::putIfAbsent);
+    }
+    return parameters;
+  }
+
+  private SqsApi.Answer query(SqsHttpRequest request, String baseUrl) {
+    Map<String, String> parameters;
+    try {
+      parameters = parameters(request);
+    } catch (SqsError e) {
+      return xmlError(e);
     }
     String action = parameters.get("Action");
     try {
