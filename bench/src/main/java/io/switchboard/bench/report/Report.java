@@ -7,9 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * The figures of one benchmark run: a table of rows, printed as Markdown, written as CSV (with the
@@ -85,14 +89,14 @@ public final class Report {
   /**
    * {@code value} as a cell if it was measured (present), else {@link #notMeasured}{@code (why)}.
    */
-  public static Object measured(java.util.OptionalDouble value, String why) {
+  public static Object measured(OptionalDouble value, String why) {
     return value.isPresent() ? (Object) value.getAsDouble() : notMeasured(why);
   }
 
   /**
    * {@code value} as a cell if it was measured (present), else {@link #notMeasured}{@code (why)}.
    */
-  public static Object measured(java.util.Optional<String> value, String why) {
+  public static Object measured(Optional<String> value, String why) {
     return value.isPresent() ? (Object) value.get() : notMeasured(why);
   }
 
@@ -128,7 +132,7 @@ public final class Report {
    */
   public List<String> notes() {
     List<String> all = new ArrayList<>(notes);
-    java.util.Set<String> unmeasured = new java.util.LinkedHashSet<>();
+    Set<String> unmeasured = new LinkedHashSet<>();
     for (Object[] r : rows) {
       for (int i = 0; i < r.length; i++) {
         if (r[i] instanceof NotMeasured n) {
