@@ -28,8 +28,8 @@ import java.util.TreeSet;
  * attributes only, it is evaluated once per candidate partition, on the partition's values, instead
  * of once per message. Then it merges the heads of the matching partitions. The cost grows with the
  * number of matching partitions, not with the depth of the queue, however far back the first match
- * is (DESIGN.md, "Filtered receive must not scan the queue"). Which partitions a selector matches
- * is cached until a new combination of values appears.
+ * is (docs/design.md, "Filtered receive does not scan the queue"). Which partitions a selector
+ * matches is cached until a new combination of values appears.
  *
  * <p>A selector that also reads unindexed attributes or system facts walks the merged candidate
  * partitions in order and tests each message; that walk is what the index cannot avoid.

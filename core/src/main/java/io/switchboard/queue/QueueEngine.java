@@ -16,8 +16,8 @@ import java.util.function.UnaryOperator;
  * <p>Every method is safe to call from any number of threads. A message is leased to at most one
  * consumer at a time. A method that throws {@link QueueException} has changed nothing.
  *
- * <p>Semantics follow {@code DESIGN.md}, "Queue semantics"; the points a caller must know are on
- * each method.
+ * <p>Semantics follow {@code docs/design.md}, "Queue semantics"; the points a caller must know are
+ * on each method.
  */
 public interface QueueEngine extends AutoCloseable {
 

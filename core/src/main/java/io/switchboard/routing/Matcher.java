@@ -189,7 +189,7 @@ final class Matcher {
               "contact '"
                   + contact.id
                   + "' is "
-                  + contact.state.name().toLowerCase()
+                  + contact.state.name().toLowerCase(java.util.Locale.ROOT)
                   + "; only a queued or offered contact can be abandoned");
     }
     AgentRecord offeredTo = contact.agent;

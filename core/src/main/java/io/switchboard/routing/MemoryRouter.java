@@ -452,7 +452,7 @@ final class MemoryRouter implements Router {
                 "contact '"
                     + contactId
                     + "' is "
-                    + contact.state.name().toLowerCase()
+                    + contact.state.name().toLowerCase(java.util.Locale.ROOT)
                     + "; only an assigned contact can be completed");
           }
           long wrapMillis =
@@ -517,7 +517,7 @@ final class MemoryRouter implements Router {
               "reservation '"
                   + reservationId
                   + "' was already "
-                  + offer.state.name().toLowerCase()
+                  + offer.state.name().toLowerCase(java.util.Locale.ROOT)
                   + " and cannot be "
                   + verb);
     }

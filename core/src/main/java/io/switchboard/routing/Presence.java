@@ -48,6 +48,8 @@ public record Presence(Kind kind, String reason) {
 
   @Override
   public String toString() {
-    return kind == Kind.AWAY ? "away(" + reason + ")" : kind.name().toLowerCase();
+    return kind == Kind.AWAY
+        ? "away(" + reason + ")"
+        : kind.name().toLowerCase(java.util.Locale.ROOT);
   }
 }

@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Skills-based routing: agents with attributes, capacity per channel and presence; contacts with
- * requirements over agent attributes; and the matching between them, exactly as {@code DESIGN.md},
- * "Routing semantics", specifies (see {@code docs/routing.md}).
+ * requirements over agent attributes; and the matching between them, exactly as {@code
+ * docs/design.md}, "Routing semantics", specifies (see {@code docs/routing.md}).
  *
  * <p>Matching is event-driven: every call that can create a match (a contact arrives, an agent
  * becomes eligible, an escalation step, an offer rejected or timed out) matches before it returns.

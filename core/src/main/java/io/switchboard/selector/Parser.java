@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Recursive descent over the grammar of DESIGN.md, one token of lookahead. Recursion happens only
- * where the text nests ({@code (} and {@code NOT}), which the depth limit bounds; chains of {@code
- * AND} and {@code OR} are loops, so no selector within the length limit can exhaust the stack.
+ * Recursive descent over the grammar of docs/design.md, one token of lookahead. Recursion happens
+ * only where the text nests ({@code (} and {@code NOT}), which the depth limit bounds; chains of
+ * {@code AND} and {@code OR} are loops, so no selector within the length limit can exhaust the
+ * stack.
  */
 final class Parser {
 

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * A deliberately simple router for differential testing: plain lists, linear scans, no indexes, no
- * shortcuts. It follows the routing rules of DESIGN.md as docs/routing.md spells them out, and
+ * shortcuts. It follows the routing rules of docs/design.md as docs/routing.md spells them out, and
  * records every offer it makes, so the real router's decisions can be compared step by step.
  *
  * <p>Strategy: longest idle, least occupied or highest {@code level} (integer attribute), each with

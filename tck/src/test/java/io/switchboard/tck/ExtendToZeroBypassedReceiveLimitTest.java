@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Regression: {@code extend(receipt, 0)} made a message available again even when its receive count
  * had reached {@code maxReceiveCount}, so a consumer could keep a poison message out of the
- * dead-letter queue forever. DESIGN.md: such a message "goes to the DLQ instead of becoming visible
- * again", whether the lease ends by timeout, release or extend to zero.
+ * dead-letter queue forever. docs/design.md: such a message "goes to the DLQ instead of becoming
+ * visible again", whether the lease ends by timeout, release or extend to zero.
  */
 class ExtendToZeroBypassedReceiveLimitTest {
 

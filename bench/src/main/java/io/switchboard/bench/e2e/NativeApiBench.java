@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.bench.e2e.ClosedLoop.CycleFactory;
 import io.switchboard.bench.e2e.ClosedLoop.Result;
 import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
@@ -20,7 +21,6 @@ import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -411,7 +411,7 @@ public final class NativeApiBench {
     return String.format(
         Locale.ROOT,
         "%-8s %3d threads  e2e   %,10.0f msg/s  cycle p50 %s  p99 %s  ratio %.2f  (%,d cycles, %,d"
-            + " requests, %d failed, load %.1f)",
+            + " requests, %d failed, load %s)",
         r.system(),
         r.threads(),
         r.messagesPerSecond(),
@@ -421,7 +421,7 @@ public final class NativeApiBench {
         r.cycles(),
         r.requests(),
         r.failures(),
-        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        RunInfo.loadAverages(Machine.LOCAL));
   }
 
   private static void table(PrintStream log, List<Result> results) {

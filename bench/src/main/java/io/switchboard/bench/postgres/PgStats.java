@@ -1,8 +1,6 @@
 package io.switchboard.bench.postgres;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.switchboard.bench.report.Machine;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,6 +10,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -140,10 +139,10 @@ final class PgStats {
 
   /**
    * CPU time used so far by the PostgreSQL server, in nanoseconds: the postmaster and every process
-   * it started (backends, autovacuum, background writers), the exited ones included, from {@code
-   * /proc} (Linux; NaN elsewhere).
+   * it started (backends, autovacuum, background writers), the exited ones included, as {@code
+   * machine} reads it from one backend ({@link Machine#parentTreeCpuNanos}); empty if it cannot.
    */
-  double serverCpuNanos() throws SQLException {
+  OptionalLong serverCpuNanos(Machine machine) throws SQLException {
     long backend;
     try (Connection c = connect();
         Statement s = c.createStatement();
@@ -151,33 +150,7 @@ final class PgStats {
       rs.next();
       backend = rs.getLong(1);
     }
-    try {
-      long postmaster =
-          ProcessHandle.of(backend).flatMap(ProcessHandle::parent).orElseThrow().pid();
-      long[] own = cpuTicks(postmaster);
-      long ticks = own[0] + own[1] + own[2] + own[3];
-      for (ProcessHandle child : ProcessHandle.of(postmaster).orElseThrow().children().toList()) {
-        try {
-          long[] t = cpuTicks(child.pid());
-          ticks += t[0] + t[1];
-        } catch (IOException | RuntimeException gone) {
-          // exited meanwhile: counted in the postmaster's cutime/cstime
-        }
-      }
-      return ticks * 1e9 / 100; // USER_HZ is 100 on Linux
-    } catch (IOException | RuntimeException e) {
-      return Double.NaN;
-    }
-  }
-
-  /** utime, stime, cutime, cstime of a process, in clock ticks (fields 14–17 of its stat). */
-  private static long[] cpuTicks(long pid) throws IOException {
-    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-    // the command name may hold spaces: fields are counted from the ')' that ends it (field 3 on)
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    return new long[] {
-      Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])
-    };
+    return machine.parentTreeCpuNanos(backend);
   }
 
   String version() throws SQLException {

@@ -3,6 +3,7 @@ package io.switchboard.bench.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
@@ -14,11 +15,13 @@ import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.storage.postgres.PostgresQueueEngine;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -128,11 +131,20 @@ public final class PostgresBench {
   public static void main(String[] args) throws Exception {
     ReportArgs ra = ReportArgs.parse(ENTRY, args);
     Options o = Options.parse(ra.rest());
-    run(o, ra.out(), RunInfo.capture(RunInfo.commandLine(PostgresBench.class, args)), System.out);
+    run(
+        o,
+        ra.out(),
+        RunInfo.capture(RunInfo.commandLine(PostgresBench.class, args)),
+        Machine.LOCAL,
+        System.out);
   }
 
-  /** Runs everything and writes the reports into {@code out}. */
-  static void run(Options o, Path out, RunInfo info, PrintStream log) throws Exception {
+  /**
+   * Runs everything and writes the reports into {@code out}; CPU times and load averages are read
+   * from {@code machine}, and reported as not measured where it cannot give them.
+   */
+  static void run(Options o, Path out, RunInfo info, Machine machine, PrintStream log)
+      throws Exception {
     log.printf(
         "PostgresBench: %d messages per run, %d producer + %d consumer threads in all,"
             + " batches of %d; autovacuum_naptime %d s%n",
@@ -188,12 +200,17 @@ public final class PostgresBench {
       }
       for (int r = 1; r <= o.rounds(); r++) {
         String round = Integer.toString(r);
-        Measured one = measure(stats, () -> switchboard(url, 1, o, "one_" + round), "sb_message");
-        Measured two = measure(stats, () -> switchboard(url, 2, o, "two_" + round), "sb_message");
+        Measured one =
+            measure(stats, machine, () -> switchboard(url, 1, o, "one_" + round), "sb_message");
+        Measured two =
+            measure(stats, machine, () -> switchboard(url, 2, o, "two_" + round), "sb_message");
         String table = "pgmq_" + round;
         Measured base =
             measure(
-                stats, () -> Baseline.run(url, o.messages(), o.threads(), o.batch(), table), table);
+                stats,
+                machine,
+                () -> Baseline.run(url, o.messages(), o.threads(), o.batch(), table),
+                table);
         row(throughput, round, "switchboard, 1 engine", one, base.rate(), o.messages());
         row(throughput, round, "switchboard, 2 engines", two, base.rate(), o.messages());
         row(throughput, round, "pgmq-style baseline", base, base.rate(), o.messages());
@@ -231,8 +248,16 @@ public final class PostgresBench {
     }
   }
 
-  /** A run: messages/s, what the database did, and the CPU time both sides used. */
-  record Measured(double rate, PgStats.Work work, double clientCpuNanos, double serverCpuNanos) {}
+  /**
+   * A run: messages/s, what the database did, the CPU time both sides used and the load average at
+   * its end (each empty if the machine could not give it).
+   */
+  record Measured(
+      double rate,
+      PgStats.Work work,
+      OptionalLong clientCpuNanos,
+      OptionalLong serverCpuNanos,
+      OptionalDouble loadAverage) {}
 
   /** A measured run of something that returns messages/s. */
   @FunctionalInterface
@@ -240,21 +265,33 @@ public final class PostgresBench {
     double run() throws Exception;
   }
 
-  private static Measured measure(PgStats stats, Run run, String table) throws Exception {
+  private static Measured measure(PgStats stats, Machine machine, Run run, String table)
+      throws Exception {
     stats.reset();
-    double server = stats.serverCpuNanos();
-    double client = processCpuNanos();
+    OptionalLong server = stats.serverCpuNanos(machine);
+    OptionalLong client = machine.ownCpuNanos();
     double rate = run.run();
-    client = processCpuNanos() - client;
-    server = stats.serverCpuNanos() - server;
-    return new Measured(rate, stats.read(table), client, server);
+    client = Machine.between(client, machine.ownCpuNanos());
+    server = Machine.between(server, stats.serverCpuNanos(machine));
+    return new Measured(rate, stats.read(table), client, server, oneMinute(machine.loadAverages()));
   }
 
-  private static double processCpuNanos() {
-    return ManagementFactory.getOperatingSystemMXBean()
-            instanceof com.sun.management.OperatingSystemMXBean os
-        ? os.getProcessCpuTime()
-        : Double.NaN;
+  /** The 1-minute figure of {@link Machine#loadAverages}. */
+  static OptionalDouble oneMinute(Optional<String> loadAverages) {
+    try {
+      return loadAverages.isPresent()
+          ? OptionalDouble.of(Double.parseDouble(loadAverages.get().split(" ")[0]))
+          : OptionalDouble.empty();
+    } catch (NumberFormatException e) {
+      return OptionalDouble.empty();
+    }
+  }
+
+  /** Microseconds per message, if the CPU time was measured. */
+  private static OptionalDouble perMessage(OptionalLong nanos, int messages) {
+    return nanos.isPresent()
+        ? OptionalDouble.of(nanos.getAsLong() / 1e3 / messages)
+        : OptionalDouble.empty();
   }
 
   private static void row(
@@ -269,13 +306,14 @@ public final class PostgresBench {
         (double) w.transactions() / messages,
         (double) w.updates() / messages,
         w.hotShare(),
-        m.clientCpuNanos() / 1e3 / messages,
-        m.serverCpuNanos() / 1e3 / messages,
-        loadAverage());
-  }
-
-  private static double loadAverage() {
-    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        Report.measured(
+            perMessage(m.clientCpuNanos(), messages),
+            "no CPU time for the benchmark's own JVM on this machine"),
+        Report.measured(
+            perMessage(m.serverCpuNanos(), messages),
+            "no CPU time for the PostgreSQL server's processes on this machine (read from the"
+                + " postmaster's process tree in /proc)"),
+        Report.measured(m.loadAverage(), "no load average on this machine"));
   }
 
   /** Producers and consumers spread over {@code engines} engines; returns acked messages/s. */

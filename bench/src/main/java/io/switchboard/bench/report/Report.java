@@ -7,18 +7,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * The figures of one benchmark run: a table of rows, printed as Markdown, written as CSV (with the
  * {@link RunInfo} as {@code #} comment lines above the header) and drawn as a PNG chart.
  *
  * <p>Cells are strings or numbers; numbers are written to the CSV in full precision and printed
- * rounded. Every entry point in {@code bench} ends with {@link #write}, so each run leaves {@code
- * <out>/<entry>.csv} and {@code <out>/<entry>.png}, {@code <out>} being {@code
- * bench/results/<entry>} unless {@code --out} was given (see {@link ReportArgs}).
+ * rounded. A figure the machine could not give (process CPU time, load average: see {@link
+ * Machine}) is a {@link #notMeasured} cell: {@code n/a} in the table, an empty CSV field, and a
+ * {@code # note: not measured: <column>: <why>} line saying so. Every entry point in {@code bench}
+ * ends with {@link #write}, so each run leaves {@code <out>/<entry>.csv} and {@code
+ * <out>/<entry>.png}, {@code <out>} being {@code bench/results/<entry>} unless {@code --out} was
+ * given (see {@link ReportArgs}).
  */
 public final class Report {
 
@@ -53,7 +60,50 @@ public final class Report {
     return new Report(entry, title, Arrays.asList(columns));
   }
 
-  /** Adds a row; one cell per column, each a {@link String} or a {@link Number}. */
+  /**
+   * A cell for a figure this machine could not measure, and why (e.g. "no per-process CPU time for
+   * the PostgreSQL server on this machine"): {@code n/a} in the table, empty in the CSV, and noted
+   * under both.
+   */
+  public record NotMeasured(String why) {
+    public NotMeasured {
+      if (why == null || why.isBlank()) {
+        throw new IllegalArgumentException("say why a figure was not measured");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return NOT_MEASURED;
+    }
+  }
+
+  /** How a {@link NotMeasured} cell reads in the table. */
+  public static final String NOT_MEASURED = "n/a";
+
+  /** A {@link NotMeasured} cell. */
+  public static NotMeasured notMeasured(String why) {
+    return new NotMeasured(why);
+  }
+
+  /**
+   * {@code value} as a cell if it was measured (present), else {@link #notMeasured}{@code (why)}.
+   */
+  public static Object measured(OptionalDouble value, String why) {
+    return value.isPresent() ? (Object) value.getAsDouble() : notMeasured(why);
+  }
+
+  /**
+   * {@code value} as a cell if it was measured (present), else {@link #notMeasured}{@code (why)}.
+   */
+  public static Object measured(Optional<String> value, String why) {
+    return value.isPresent() ? (Object) value.get() : notMeasured(why);
+  }
+
+  /**
+   * Adds a row; one cell per column, each a {@link String}, a {@link Number} or a {@link
+   * NotMeasured}.
+   */
   public Report row(Object... cells) {
     if (cells.length != columns.size()) {
       throw new IllegalArgumentException(
@@ -67,12 +117,31 @@ public final class Report {
               + cells.length);
     }
     for (Object c : cells) {
-      if (!(c instanceof String) && !(c instanceof Number)) {
-        throw new IllegalArgumentException("cells are strings or numbers, got " + c);
+      if (!(c instanceof String) && !(c instanceof Number) && !(c instanceof NotMeasured)) {
+        throw new IllegalArgumentException(
+            "cells are strings, numbers or Report.notMeasured(why), got " + c);
       }
     }
     rows.add(cells.clone());
     return this;
+  }
+
+  /**
+   * The notes: those given with {@link #note}, then one {@code not measured: <column>: <why>} per
+   * column and reason of the {@link NotMeasured} cells.
+   */
+  public List<String> notes() {
+    List<String> all = new ArrayList<>(notes);
+    Set<String> unmeasured = new LinkedHashSet<>();
+    for (Object[] r : rows) {
+      for (int i = 0; i < r.length; i++) {
+        if (r[i] instanceof NotMeasured n) {
+          unmeasured.add("not measured: " + columns.get(i) + ": " + n.why());
+        }
+      }
+    }
+    all.addAll(unmeasured);
+    return all;
   }
 
   /** A line printed under the table and written as a {@code # note:} line of the CSV. */
@@ -122,7 +191,7 @@ public final class Report {
     out.println("## " + title);
     out.print(info.describe("  "));
     out.print(markdown());
-    for (String n : notes) {
+    for (String n : notes()) {
       out.println("note: " + n);
     }
     Files.createDirectories(dir);
@@ -169,7 +238,7 @@ public final class Report {
     StringBuilder b = new StringBuilder();
     b.append("# ").append(title).append('\n');
     b.append(info.describe("# "));
-    for (String n : notes) {
+    for (String n : notes()) {
       b.append("# note: ").append(n).append('\n');
     }
     b.append(String.join(",", columns.stream().map(Report::quote).toList())).append('\n');
@@ -178,14 +247,20 @@ public final class Report {
         if (i > 0) {
           b.append(',');
         }
-        b.append(r[i] instanceof Number n ? exact(n) : quote((String) r[i]));
+        b.append(
+            switch (r[i]) {
+              case Number n -> exact(n);
+              case NotMeasured n -> "";
+              default -> quote((String) r[i]);
+            });
       }
       b.append('\n');
     }
     return b.toString();
   }
 
-  static String display(Object c) {
+  /** A cell as the table shows it: numbers rounded for reading, {@link NotMeasured} as n/a. */
+  public static String display(Object c) {
     if (c instanceof Double || c instanceof Float) {
       double d = ((Number) c).doubleValue();
       if (Double.isNaN(d)) {

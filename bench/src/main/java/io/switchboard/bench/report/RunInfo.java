@@ -10,7 +10,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -26,6 +25,14 @@ public record RunInfo(Map<String, String> values) {
 
   /** Captures the current JVM and machine; {@code command} is how the entry point was started. */
   public static RunInfo capture(String command) {
+    return capture(command, Machine.LOCAL);
+  }
+
+  /**
+   * The same, the load average read from {@code machine} ({@link Report#NOT_MEASURED} if it cannot
+   * give one).
+   */
+  public static RunInfo capture(String command, Machine machine) {
     Map<String, String> v = new LinkedHashMap<>();
     v.put(
         "jdk",
@@ -35,7 +42,7 @@ public record RunInfo(Map<String, String> values) {
     v.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
     v.put("commit", commit());
     v.put("date", ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-    v.put("load_average", loadAverages());
+    v.put("load_average", loadAverages(machine));
     v.put("command", command);
     return new RunInfo(Collections.unmodifiableMap(v));
   }
@@ -46,23 +53,22 @@ public record RunInfo(Map<String, String> values) {
    * its run ({@code load_average} is the one at {@link #capture}).
    */
   public RunInfo ended() {
+    return ended(Machine.LOCAL);
+  }
+
+  /** The same, the load average read from {@code machine}. */
+  public RunInfo ended(Machine machine) {
     Map<String, String> v = new LinkedHashMap<>(values);
-    v.put("load_average_end", loadAverages());
+    v.put("load_average_end", loadAverages(machine));
     return new RunInfo(Collections.unmodifiableMap(v));
   }
 
   /**
-   * The system's 1-, 5- and 15-minute load averages, e.g. {@code "3.12 2.80 1.95"}, from {@code
-   * /proc/loadavg}; elsewhere the 1-minute figure of the OS MX bean.
+   * The machine's 1-, 5- and 15-minute load averages, e.g. {@code "3.12 2.80 1.95"} (see {@link
+   * Machine#loadAverages}), or {@link Report#NOT_MEASURED} if it cannot give them.
    */
-  public static String loadAverages() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return String.format(
-          Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    }
+  public static String loadAverages(Machine machine) {
+    return machine.loadAverages().orElse(Report.NOT_MEASURED);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.switchboard.bench.routing;
 
 import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
@@ -9,8 +10,11 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -143,8 +147,14 @@ public final class RoutingBench {
     }
   }
 
-  /** What one run measured. */
-  record Run(List<Simulation.Result> results, String redisVersion) {
+  /**
+   * What one run measured; {@code loadAverages}: target → the machine's load averages when it
+   * ended, absent if the machine cannot give them.
+   */
+  record Run(
+      List<Simulation.Result> results,
+      String redisVersion,
+      Map<String, Optional<String>> loadAverages) {
 
     Simulation.Result find(String name) {
       return results.stream().filter(r -> r.target().equals(name)).findFirst().orElse(null);
@@ -156,12 +166,15 @@ public final class RoutingBench {
   public static void main(String[] args) throws Exception {
     Options o = Options.parse(args);
     RunInfo info = RunInfo.capture(RunInfo.commandLine(RoutingBench.class, args));
-    Run run = run(o);
+    Run run = run(o, Machine.LOCAL);
     report(o, run).write(o.out(), info.ended(), o.print());
   }
 
-  /** Runs every target in order, printing a line per target as it ends. */
-  static Run run(Options o) throws IOException, InterruptedException {
+  /**
+   * Runs every target in order, printing a line per target as it ends; the load average is read
+   * from {@code machine}, and reported as not measured where it cannot give it.
+   */
+  static Run run(Options o, Machine machine) throws IOException, InterruptedException {
     o.print()
         .printf(
             Locale.ROOT,
@@ -175,8 +188,9 @@ public final class RoutingBench {
             o.redisCycles(),
             o.redisWarmup(),
             o.seed(),
-            RunInfo.loadAverages());
+            RunInfo.loadAverages(machine));
     List<Simulation.Result> results = new ArrayList<>();
+    Map<String, Optional<String>> loadAverages = new LinkedHashMap<>();
     String redisVersion = null;
     for (String t : o.targets()) {
       Simulation.Result r;
@@ -204,6 +218,7 @@ public final class RoutingBench {
         }
       }
       results.add(r);
+      loadAverages.put(r.target(), machine.loadAverages());
       o.print()
           .printf(
               Locale.ROOT,
@@ -212,9 +227,9 @@ public final class RoutingBench {
               r.loadSeconds(),
               r.waitingAfterLoad(),
               r.notes(),
-              r.loadAverage());
+              loadAverages.get(r.target()).orElse(Report.NOT_MEASURED));
     }
-    return new Run(results, redisVersion);
+    return new Run(results, redisVersion, loadAverages);
   }
 
   private static Simulation.Options inProcess(Options o) {
@@ -264,7 +279,9 @@ public final class RoutingBench {
           micros(r.eventLatency().getValueAtPercentile(99)),
           r.decisionsChecked(),
           r.loadSeconds(),
-          r.loadAverage(),
+          Report.measured(
+              run.loadAverages().getOrDefault(r.target(), Optional.empty()),
+              "no load average on this machine"),
           redis == null ? Double.NaN : r.decisionsPerSecond() / redis.decisionsPerSecond());
     }
     verdicts(o, run).forEach(report::note);

@@ -1,6 +1,5 @@
 package io.switchboard.bench.routing;
 
-import io.switchboard.bench.report.RunInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -59,7 +58,6 @@ final class Simulation {
       int waitingAtEnd,
       long decisionsChecked,
       String notes,
-      String loadAverage,
       List<long[]> log) {
 
     double decisionsPerSecond() {
@@ -171,7 +169,6 @@ final class Simulation {
         waiting,
         checked,
         target.notes(),
-        RunInfo.loadAverages(),
         log);
   }
 

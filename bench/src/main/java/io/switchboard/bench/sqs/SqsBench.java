@@ -3,6 +3,7 @@ package io.switchboard.bench.sqs;
 import io.switchboard.bench.e2e.ClosedLoop;
 import io.switchboard.bench.e2e.ClosedLoop.Result;
 import io.switchboard.bench.report.ChartSpec;
+import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
@@ -17,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -135,11 +138,15 @@ public final class SqsBench {
 
   public static void main(String[] args) throws Exception {
     Options o = Options.parse(args, System.out);
-    run(o, RunInfo.capture(RunInfo.commandLine(SqsBench.class, args)));
+    run(o, RunInfo.capture(RunInfo.commandLine(SqsBench.class, args)), Machine.LOCAL);
   }
 
-  /** Runs every (threads, shape, system) and writes the report; returns it. */
-  static Report run(Options o, RunInfo info) throws IOException, InterruptedException {
+  /**
+   * Runs every (threads, shape, system) and writes the report; returns it. CPU times are read from
+   * {@code machine}, and reported as not measured where it cannot give them.
+   */
+  static Report run(Options o, RunInfo info, Machine machine)
+      throws IOException, InterruptedException {
     PrintStream log = o.log();
     Files.createDirectories(o.out());
     Map<String, ChildServer> servers = new LinkedHashMap<>();
@@ -171,21 +178,34 @@ public final class SqsBench {
       // measurement (the ceiling at the smallest thread count) is not the one that pays for it
       int warmThreads = Math.min(8, maxThreads);
       Sample.of(
-          o.warmup(), Duration.ZERO, servers.get("switchboard"), "noop", warmThreads, noop.noop());
+          machine,
+          o.warmup(),
+          Duration.ZERO,
+          servers.get("switchboard"),
+          "noop",
+          warmThreads,
+          noop.noop());
       for (Shape shape : o.shapes()) {
         for (String s : o.systems()) {
-          measure(o, servers.get(s), loads.get(s), shape, warmThreads, Duration.ZERO);
+          measure(o, machine, servers.get(s), loads.get(s), shape, warmThreads, Duration.ZERO);
         }
       }
       for (int threads : o.threads()) {
         Sample ceiling =
             Sample.of(
-                o.warmup(), o.measure(), servers.get("switchboard"), "noop", threads, noop.noop());
+                machine,
+                o.warmup(),
+                o.measure(),
+                servers.get("switchboard"),
+                "noop",
+                threads,
+                noop.noop());
         log.println(line(ceiling));
         for (Shape shape : o.shapes()) {
           Map<String, Sample> bySystem = new LinkedHashMap<>();
           for (String s : o.systems()) {
-            Sample r = measure(o, servers.get(s), loads.get(s), shape, threads, o.measure());
+            Sample r =
+                measure(o, machine, servers.get(s), loads.get(s), shape, threads, o.measure());
             log.println(line(r));
             bySystem.put(s, r);
           }
@@ -205,7 +225,13 @@ public final class SqsBench {
   }
 
   private static Sample measure(
-      Options o, ChildServer server, SqsLoad load, Shape shape, int threads, Duration window)
+      Options o,
+      Machine machine,
+      ChildServer server,
+      SqsLoad load,
+      Shape shape,
+      int threads,
+      Duration window)
       throws InterruptedException {
     // a new name every time: SQS forbids re-creating a queue within 60 s of deleting it
     String queue =
@@ -213,7 +239,7 @@ public final class SqsBench {
             server.system + "-" + shape.label() + "-" + threads + "-" + QUEUES.incrementAndGet());
     try {
       return Sample.of(
-          o.warmup(), window, server, shape.label(), threads, load.cycle(shape, queue));
+          machine, o.warmup(), window, server, shape.label(), threads, load.cycle(shape, queue));
     } finally {
       load.deleteQueue(queue);
     }
@@ -223,9 +249,10 @@ public final class SqsBench {
    * A measurement with the CPU time the load generator (this JVM) and the server's JVM used in the
    * measured window: where the time goes, per request.
    */
-  record Sample(Result result, long clientCpuNanos, long serverCpuNanos) {
+  record Sample(Result result, OptionalLong clientCpuNanos, OptionalLong serverCpuNanos) {
 
     static Sample of(
+        Machine machine,
         Duration warmup,
         Duration window,
         ChildServer server,
@@ -233,11 +260,12 @@ public final class SqsBench {
         int threads,
         ClosedLoop.CycleFactory f)
         throws InterruptedException {
-      long[] start = new long[2];
+      OptionalLong[] start = new OptionalLong[2];
       if (window.isZero()) {
         // warm-up only: run for the warm-up time, then a short window that is thrown away
         window = Duration.ofMillis(200);
       }
+      long serverPid = server.process().pid();
       Result r =
           ClosedLoop.measure(
               warmup,
@@ -247,23 +275,30 @@ public final class SqsBench {
               threads,
               f,
               () -> {
-                start[0] = cpu(ProcessHandle.current());
-                start[1] = cpu(server.process());
+                start[0] = machine.ownCpuNanos();
+                start[1] = machine.cpuNanos(serverPid);
               });
       return new Sample(
-          r, cpu(ProcessHandle.current()) - start[0], cpu(server.process()) - start[1]);
+          r,
+          Machine.between(start[0], machine.ownCpuNanos()),
+          Machine.between(start[1], machine.cpuNanos(serverPid)));
     }
 
-    private static long cpu(ProcessHandle p) {
-      return p.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+    Object clientCpuMicrosPerRequest() {
+      return perRequest(clientCpuNanos, "no CPU time for the load generator's JVM on this machine");
     }
 
-    double clientCpuMicrosPerRequest() {
-      return clientCpuNanos < 0 ? Double.NaN : clientCpuNanos / 1e3 / result.requests();
+    Object serverCpuMicrosPerRequest() {
+      return perRequest(
+          serverCpuNanos, "no CPU time for the server's JVM (a child process) on this machine");
     }
 
-    double serverCpuMicrosPerRequest() {
-      return serverCpuNanos < 0 ? Double.NaN : serverCpuNanos / 1e3 / result.requests();
+    private Object perRequest(OptionalLong nanos, String why) {
+      return Report.measured(
+          nanos.isPresent()
+              ? OptionalDouble.of(nanos.getAsLong() / 1e3 / result.requests())
+              : OptionalDouble.empty(),
+          why);
     }
   }
 
@@ -349,7 +384,7 @@ public final class SqsBench {
     return String.format(
         Locale.ROOT,
         "%-11s %-6s %3d threads %,10.0f req/s %,10.0f msg/s  p50 %s  p99 %s  (%,d cycles, %d"
-            + " failed; CPU µs/req client %.0f server %.0f)",
+            + " failed; CPU µs/req client %s server %s)",
         r.system(),
         r.workload(),
         r.threads(),
@@ -359,7 +394,7 @@ public final class SqsBench {
         ClosedLoop.micros(r.p99Nanos()),
         r.cycles(),
         r.failures(),
-        s.clientCpuMicrosPerRequest(),
-        s.serverCpuMicrosPerRequest());
+        Report.display(s.clientCpuMicrosPerRequest()),
+        Report.display(s.serverCpuMicrosPerRequest()));
   }
 }

@@ -38,7 +38,7 @@ public final class ReportFiles {
     assertEquals(rows, table.size() - 1, String.join("\n", table));
     int columns = header.split(",", -1).length;
     for (String line : table.subList(1, table.size())) {
-      assertEquals(columns, line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1).length, line);
+      assertEquals(columns, cells(line).length, line);
     }
     Path png = dir.resolve(entry + ".png");
     assertTrue(Files.isRegularFile(png), "no " + png);
@@ -46,6 +46,34 @@ public final class ReportFiles {
     assertTrue(image != null && image.getWidth() >= 400 && image.getHeight() >= 200, "image");
     assertTrue(distinctColours(image) > 3, "the chart has content, not a blank page");
     return table.subList(1, table.size());
+  }
+
+  /** The cells of a CSV data line (RFC 4180 quoting kept, trailing empty cells included). */
+  public static String[] cells(String line) {
+    return line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+  }
+
+  /**
+   * Asserts {@code column} of a data line of {@code dir/<entry>.csv} holds a number above {@code
+   * min}, or is empty and the CSV says that column was not measured on this machine (a {@code #
+   * note: not measured: <column>: <why>} line): a benchmark reports what the machine cannot give
+   * (process CPU time, load average) as not measured instead of failing.
+   */
+  public static void measuredAbove(
+      Path dir, String entry, String header, String line, String column, double min)
+      throws IOException {
+    int i = java.util.Arrays.asList(header.split(",", -1)).indexOf(column);
+    assertTrue(i >= 0, "no column " + column + " in " + header);
+    String cell = cells(line)[i];
+    if (cell.isEmpty()) {
+      List<String> notes =
+          Files.readAllLines(dir.resolve(entry + ".csv")).stream()
+              .filter(l -> l.startsWith("# note: not measured: " + column + ": "))
+              .toList();
+      assertTrue(!notes.isEmpty(), column + " is empty but not noted as not measured: " + line);
+    } else {
+      assertTrue(Double.parseDouble(cell) > min, column + " above " + min + ": " + line);
+    }
   }
 
   private static int distinctColours(BufferedImage image) {

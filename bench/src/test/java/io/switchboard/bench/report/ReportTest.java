@@ -1,5 +1,6 @@
 package io.switchboard.bench.report;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,14 +83,92 @@ class ReportTest {
 
   @Test
   void endedAddsTheLoadAverageAtTheEnd_keepingTheOneAtTheStart() {
-    RunInfo start = RunInfo.capture("java Main");
-    RunInfo end = start.ended();
-    assertEquals(start.values().get("load_average"), end.values().get("load_average"));
-    assertTrue(end.values().containsKey("load_average_end"), end.values().toString());
-    if (Files.isReadable(Path.of("/proc/loadavg"))) {
-      String numbers = "[0-9]+\\.[0-9]+ [0-9]+\\.[0-9]+ [0-9]+\\.[0-9]+";
-      assertTrue(end.values().get("load_average").matches(numbers), end.values().toString());
-      assertTrue(end.values().get("load_average_end").matches(numbers), end.values().toString());
+    RunInfo start = RunInfo.capture("java Main", loads("1.00 2.00 3.00"));
+    RunInfo end = start.ended(loads("4.00 5.00 6.00"));
+    assertEquals("1.00 2.00 3.00", end.values().get("load_average"));
+    assertEquals("4.00 5.00 6.00", end.values().get("load_average_end"));
+  }
+
+  @Test
+  void aMachineWithoutLoadAverages_recordsThemAsNotMeasured() {
+    RunInfo i = RunInfo.capture("java Main", Machine.UNMEASURABLE).ended(Machine.UNMEASURABLE);
+    assertEquals("n/a", i.values().get("load_average"));
+    assertEquals("n/a", i.values().get("load_average_end"));
+  }
+
+  /**
+   * Regression: a figure this machine cannot give (here a server's CPU time) was an empty CSV cell
+   * with nothing saying why, which the smoke checks failed to parse. It reads n/a in the table, is
+   * empty in the CSV with a "# note: not measured" line, and the smoke check accepts it.
+   */
+  @Test
+  void unmeasurableServerCpu_isNaInTheTable_emptyWithANoteInTheCsv_andAcceptedByTheCheck()
+      throws Exception {
+    Report r =
+        Report.create("demo", "A demo", "system", "msg/s", "server CPU µs/msg")
+            .row(
+                "switchboard",
+                1000.0,
+                Report.measured(
+                    java.util.OptionalDouble.empty(), "no CPU time for the server on this machine"))
+            .row("baseline", 500.0, Report.measured(java.util.OptionalDouble.of(3.5), "-"))
+            .chart(ChartSpec.bars("msg/s", "msg/s", "system", null, "server CPU µs/msg"));
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    r.write(dir, info(), new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    String header = "system,msg/s,server CPU µs/msg";
+    List<String> rows = ReportFiles.check(dir, "demo", header, 2);
+    assertEquals("switchboard,1000.0,", rows.get(0));
+    assertEquals("baseline,500.0,3.5", rows.get(1));
+    String csv = Files.readString(dir.resolve("demo.csv"));
+    assertTrue(
+        csv.contains(
+            "# note: not measured: server CPU µs/msg: no CPU time for the server on this machine\n"),
+        csv);
+    for (String row : rows) {
+      ReportFiles.measuredAbove(dir, "demo", header, row, "server CPU µs/msg", 0);
     }
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(text.contains("| switchboard | 1,000 | n/a |"), text);
+    assertTrue(text.contains("note: not measured: server CPU µs/msg: no CPU time"), text);
+  }
+
+  @Test
+  void anEmptyCellWithoutANote_failsTheSmokeCheck() throws Exception {
+    Report.create("demo", "A demo", "system", "server CPU µs/msg")
+        .row("switchboard", Double.NaN)
+        .write(dir, info(), new PrintStream(new ByteArrayOutputStream(), true, UTF_8));
+    String row = Files.readAllLines(dir.resolve("demo.csv")).getLast();
+    assertThrows(
+        AssertionError.class,
+        () ->
+            ReportFiles.measuredAbove(
+                dir, "demo", "system,server CPU µs/msg", row, "server CPU µs/msg", 0));
+  }
+
+  @Test
+  void aNotMeasuredCellSaysWhy() {
+    assertThrows(IllegalArgumentException.class, () -> Report.notMeasured(" "));
+  }
+
+  /** A machine whose load averages are {@code value} and which measures nothing else. */
+  private static Machine loads(String value) {
+    return new Machine() {
+      @Override
+      public java.util.OptionalLong cpuNanos(long pid) {
+        return java.util.OptionalLong.empty();
+      }
+
+      @Override
+      public java.util.OptionalLong parentTreeCpuNanos(long pid) {
+        return java.util.OptionalLong.empty();
+      }
+
+      @Override
+      public java.util.Optional<String> loadAverages() {
+        return java.util.Optional.of(value);
+      }
+    };
   }
 }

@@ -57,7 +57,7 @@ class SqsAttributeLimitsTest {
   })
   void queueAttribute_boundsAccepted_beyondRefused_nothingChanged(
       String attribute, String min, String max, String below, String above) {
-    String queue = "limits-" + attribute.toLowerCase();
+    String queue = "limits-" + attribute.toLowerCase(java.util.Locale.ROOT);
     String url =
         sqs.createQueue(b -> b.queueName(queue).attributesWithStrings(Map.of(attribute, min)))
             .queueUrl();

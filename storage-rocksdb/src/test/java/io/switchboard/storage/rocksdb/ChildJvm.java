@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -61,7 +62,9 @@ final class ChildJvm implements AutoCloseable {
 
   static ChildJvm start(Class<?> main, String... args) throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
+    // this JVM's own launcher: ProcessHandle's command may be unreadable (a restricted /proc), and
+    // "java" on the PATH may be missing or another JDK
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");

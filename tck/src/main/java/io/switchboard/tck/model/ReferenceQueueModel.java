@@ -24,9 +24,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A deliberately naive executable reading of DESIGN.md "Queue semantics" and the Javadoc of {@code
- * QueueEngine}: every queue is a plain list, every question a linear scan. It is written from the
- * documents, not from any engine, so that the randomized test compares two independent answers.
+ * A deliberately naive executable reading of docs/design.md "Queue semantics" and the Javadoc of
+ * {@code QueueEngine}: every queue is a plain list, every question a linear scan. It is written
+ * from the documents, not from any engine, so that the randomized test compares two independent
+ * answers.
  *
  * <p>Every operation either refuses with a {@link ModelRefusal} and changes nothing, or succeeds.
  * Time moves only through {@link #advance}. Timers are due when their time is at or before now, and
