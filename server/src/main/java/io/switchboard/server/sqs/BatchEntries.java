@@ -19,31 +19,19 @@ final class BatchEntries {
 
   static List<SqsRequest> check(List<SqsRequest> entries, String entryType) {
     if (entries.isEmpty()) {
-      throw SqsError.legacySender(
-          "EmptyBatchRequest", "There should be at least one " + entryType + " in the request.");
+      throw SqsErrorText.EMPTY_BATCH.error(entryType);
     }
     if (entries.size() > MAX_ENTRIES) {
-      throw SqsError.legacySender(
-          "TooManyEntriesInBatchRequest",
-          "Maximum number of entries per request are "
-              + MAX_ENTRIES
-              + ". You have sent "
-              + entries.size()
-              + ".");
+      throw SqsErrorText.TOO_MANY_ENTRIES.error(MAX_ENTRIES, entries.size());
     }
     Set<String> seen = new HashSet<>();
     for (SqsRequest e : entries) {
       String id = e.string("Id").orElse("");
       if (!ID.matcher(id).matches()) {
-        throw SqsError.legacySender(
-            "InvalidBatchEntryId",
-            "A batch entry id can only contain alphanumeric characters, hyphens and underscores."
-                + " It can be at most 80 letters long. Got '"
-                + id
-                + "'.");
+        throw SqsErrorText.BATCH_ENTRY_ID_INVALID.error();
       }
       if (!seen.add(id)) {
-        throw SqsError.legacySender("BatchEntryIdsNotDistinct", "Id " + id + " repeated.");
+        throw SqsErrorText.BATCH_ENTRY_IDS_NOT_DISTINCT.error(id);
       }
     }
     return entries;

@@ -12,6 +12,7 @@ import io.switchboard.queue.SendResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -56,7 +57,24 @@ final class MessageActions {
   static ObjectNode send(QueueEngine engine, SqsRequest r) {
     String queue = queue(r);
     Outgoing out = outgoing(engine, queue, r);
-    return sent(object(), out, engine.send(queue, out.message()), fifo(queue));
+    SendResult result;
+    try {
+      result = engine.send(queue, out.message());
+    } catch (QueueException e) {
+      throw sendError(engine, queue, e);
+    }
+    return sent(object(), out, result, fifo(queue));
+  }
+
+  /**
+   * A send refused by the engine, as SQS words it: a message over the queue's size limit names the
+   * limit in bytes.
+   */
+  private static RuntimeException sendError(QueueEngine engine, String queue, QueueException e) {
+    if (e.code() == ErrorCode.MESSAGE_TOO_LARGE) {
+      return SqsErrorText.MESSAGE_TOO_LONG.error(engine.queue(queue).config().maxMessageSize());
+    }
+    return e;
   }
 
   private static Outgoing outgoing(QueueEngine engine, String queue, SqsRequest r) {
@@ -68,27 +86,27 @@ final class MessageActions {
     checkCharacters(body);
     NewMessage.Builder b = NewMessage.builder(body);
     Map<String, AttributeValue> sent = MessageAttributes.read(r.objects("MessageAttributes"));
-    b.attributes(Extensions.apply(sent, b));
+    Map<String, AttributeValue> stored = new LinkedHashMap<>(Extensions.apply(sent, b));
     Map<String, AttributeValue> system =
-        MessageAttributes.read(r.objects("MessageSystemAttributes"));
+        MessageAttributes.readSystem(r.objects("MessageSystemAttributes"));
+    AttributeValue trace = system.get(MessageAttributes.AWS_TRACE_HEADER);
+    if (trace != null) {
+      stored.put(MessageAttributes.TRACE_HEADER_ATTRIBUTE, trace);
+    }
+    b.attributes(stored);
     var delay = r.integer("DelaySeconds", 0, 900);
     var group = r.string("MessageGroupId");
     var dedup = r.string("MessageDeduplicationId");
     if (fifo(queue)) {
-      if (delay.isPresent()) {
-        throw SqsError.invalidParameter(
-            "Value "
-                + delay.getAsInt()
-                + " for parameter DelaySeconds is invalid. Reason: The"
-                + " request include parameter that is not valid for this queue type.");
+      // SQS refuses a per-message delay on FIFO queues, but takes an explicit 0 (no delay).
+      if (delay.isPresent() && delay.getAsInt() != 0) {
+        throw SqsErrorText.FIFO_DELAY_SECONDS.error(delay.getAsInt());
       }
       b.groupId(group.orElseThrow(() -> SqsError.missingParameter("MessageGroupId")));
       if (dedup.isPresent()) {
         b.deduplicationId(dedup.get());
       } else if (!engine.queue(queue).config().contentBasedDeduplication()) {
-        throw SqsError.invalidParameter(
-            "The queue should either have ContentBasedDeduplication enabled or"
-                + " MessageDeduplicationId provided explicitly");
+        throw SqsErrorText.DEDUPLICATION_ID_REQUIRED.error();
       }
     } else {
       if (dedup.isPresent()) {
@@ -163,13 +181,7 @@ final class MessageActions {
       }
     }
     if (bytes > MAX_BATCH_BYTES) {
-      throw SqsError.legacySender(
-          "BatchRequestTooLong",
-          "Batch requests cannot be longer than "
-              + MAX_BATCH_BYTES
-              + " bytes. You have sent "
-              + bytes
-              + " bytes.");
+      throw SqsErrorText.BATCH_REQUEST_TOO_LONG.error(MAX_BATCH_BYTES, bytes);
     }
     List<SendResult> results = sendAll(engine, queue, valid, ids, batch);
     for (int i = 0; i < results.size(); i++) {
@@ -202,7 +214,8 @@ final class MessageActions {
         results.add(engine.send(queue, valid.get(i).message()));
       } catch (QueueException e) {
         rethrowQueueLevel(e);
-        batch.failed(ids.get(i), SqsError.of(e));
+        RuntimeException error = sendError(engine, queue, e);
+        batch.failed(ids.get(i), error instanceof SqsError s ? s : SqsError.of(e));
         results.add(null);
       }
     }
@@ -219,8 +232,31 @@ final class MessageActions {
   // ---- delete, change visibility -----------------------------------------------------------
 
   static ObjectNode delete(QueueEngine engine, SqsRequest r) {
-    engine.ack(queue(r), r.required("ReceiptHandle"));
+    String queue = queue(r);
+    String receipt = r.required("ReceiptHandle");
+    onReceipt(receipt, () -> engine.ack(queue, receipt));
     return object();
+  }
+
+  /**
+   * Runs an engine call on a receipt handle as SQS answers it. A handle from an earlier receive of
+   * a message received again since (the engine's {@code RECEIPT_STALE}) succeeds and changes
+   * nothing: the message stays leased to its latest receiver, as SQS documents for DeleteMessage
+   * ("the request succeeds, but the message will not be deleted"). A malformed handle, or one of
+   * another queue, is {@code ReceiptHandleIsInvalid} with SQS's text.
+   */
+  private static void onReceipt(String receipt, Runnable call) {
+    try {
+      call.run();
+    } catch (QueueException e) {
+      switch (e.code()) {
+        case RECEIPT_STALE -> {
+          // succeeds; nothing changes
+        }
+        case RECEIPT_INVALID -> throw SqsErrorText.RECEIPT_HANDLE_INVALID.error(receipt);
+        default -> throw e;
+      }
+    }
   }
 
   static ObjectNode changeVisibility(QueueEngine engine, SqsRequest r) {
@@ -229,7 +265,7 @@ final class MessageActions {
     int timeout =
         r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
             .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
-    engine.extend(queue, receipt, Duration.ofSeconds(timeout));
+    onReceipt(receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
     return object();
   }
 
@@ -237,7 +273,12 @@ final class MessageActions {
     String queue = queue(r);
     Batch batch = new Batch();
     for (SqsRequest e : BatchEntries.check(r.list("Entries"), "DeleteMessageBatchRequestEntry")) {
-      batch.run(e, () -> engine.ack(queue, e.required("ReceiptHandle")));
+      batch.run(
+          e,
+          () -> {
+            String receipt = e.required("ReceiptHandle");
+            onReceipt(receipt, () -> engine.ack(queue, receipt));
+          });
     }
     return batch.answer();
   }
@@ -254,7 +295,7 @@ final class MessageActions {
             int timeout =
                 e.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
                     .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
-            engine.extend(queue, receipt, Duration.ofSeconds(timeout));
+            onReceipt(receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
           });
     }
     return batch.answer();

@@ -19,23 +19,57 @@ import java.util.regex.Pattern;
 final class MessageAttributes {
 
   static final int MAX_ATTRIBUTES = 10;
+
+  /** The one message system attribute a sender may set. */
+  static final String AWS_TRACE_HEADER = "AWSTraceHeader";
+
+  /**
+   * The stored attribute that holds a message's {@code AWSTraceHeader}: a name SQS callers cannot
+   * send ({@code AWS.} is reserved), so it never clashes with theirs, and kept out of the {@code
+   * MessageAttributes} a receive returns ({@code docs/decisions.md}, 2026-11-25).
+   */
+  static final String TRACE_HEADER_ATTRIBUTE = "AWS.TraceHeader";
+
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   private MessageAttributes() {}
 
   static Map<String, AttributeValue> read(Map<String, SqsRequest> attributes) {
     if (attributes.size() > MAX_ATTRIBUTES) {
-      throw SqsError.invalidParameter(
-          "Number of message attributes ["
-              + attributes.size()
-              + "] exceeds the allowed maximum ["
-              + MAX_ATTRIBUTES
-              + "].");
+      throw SqsErrorText.TOO_MANY_MESSAGE_ATTRIBUTES.error(attributes.size(), MAX_ATTRIBUTES);
     }
     Map<String, AttributeValue> out = new LinkedHashMap<>();
     for (var e : attributes.entrySet()) {
       checkName(e.getKey());
       out.put(e.getKey(), value(e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
+  /**
+   * A send's {@code MessageSystemAttributes}: only {@code AWSTraceHeader}, of type {@code String}.
+   */
+  static Map<String, AttributeValue> readSystem(Map<String, SqsRequest> attributes) {
+    Map<String, AttributeValue> out = new LinkedHashMap<>();
+    for (var e : attributes.entrySet()) {
+      if (!e.getKey().equals(AWS_TRACE_HEADER)) {
+        throw SqsError.invalidParameter(
+            "Message system attribute name '"
+                + e.getKey()
+                + "' is invalid: the only one a sender may set is "
+                + AWS_TRACE_HEADER
+                + ".");
+      }
+      AttributeValue v = value(e.getKey(), e.getValue());
+      if (!(v instanceof AttributeValue.StringValue) || !v.dataType().equals("String")) {
+        throw SqsError.invalidParameter(
+            "Message system attribute "
+                + AWS_TRACE_HEADER
+                + " must be of DataType String, got "
+                + v.dataType()
+                + ".");
+      }
+      out.put(e.getKey(), v);
     }
     return out;
   }
@@ -107,6 +141,7 @@ final class MessageAttributes {
     }
     for (var e : attributes.entrySet()) {
       if (!(e.getValue() instanceof AttributeValue.StringListValue)
+          && !e.getKey().equals(TRACE_HEADER_ATTRIBUTE)
           && names.stream().anyMatch(n -> matches(n, e.getKey()))) {
         out.put(e.getKey(), e.getValue());
       }

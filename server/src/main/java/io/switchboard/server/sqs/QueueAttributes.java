@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * SQS queue attributes, mapped to and from the engine's {@link QueueConfig} and {@link QueueStats}.
@@ -41,6 +42,9 @@ final class QueueAttributes {
           "FifoThroughputLimit",
           "Policy",
           "RedriveAllowPolicy",
+          "KmsMasterKeyId",
+          "KmsDataKeyReusePeriodSeconds",
+          "SqsManagedSseEnabled",
           Extensions.ORDER,
           Extensions.INDEXED_ATTRIBUTES);
 
@@ -62,7 +66,37 @@ final class QueueAttributes {
   static final String REDRIVE_ALLOW_POLICY = "sqs.RedriveAllowPolicy";
   static final String LAST_MODIFIED = "sqs.LastModifiedTimestamp";
 
+  /**
+   * The encryption attributes, kept and reported but not acted on: Switchboard does not encrypt
+   * messages itself; encryption at rest is the disk's ({@code docs/sqs.md}).
+   */
+  static final String KMS_MASTER_KEY_ID = "sqs.KmsMasterKeyId";
+
+  static final String KMS_DATA_KEY_REUSE_PERIOD = "sqs.KmsDataKeyReusePeriodSeconds";
+  static final String SQS_MANAGED_SSE = "sqs.SqsManagedSseEnabled";
+
+  /** SQS's default data key reuse period, reported once a KMS key is set. */
+  private static final String DEFAULT_KMS_REUSE_PERIOD = "300";
+
+  private static final Pattern QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
+  private static final Pattern FIFO_QUEUE_NAME = Pattern.compile("[A-Za-z0-9_-]{1,75}\\.fifo");
+
   private QueueAttributes() {}
+
+  /**
+   * SQS's queue-name rule, with its texts: 1..80 characters of {@code [A-Za-z0-9_-]}; with {@code
+   * FifoQueue=true}, the same ending in {@code .fifo}, 80 in all. A {@code .fifo} name without the
+   * flag is left to {@link #apply}, which says the flag is missing.
+   */
+  static void checkName(String name, Map<String, String> attributes) {
+    if ("true".equals(attributes.get("FifoQueue"))) {
+      if (!FIFO_QUEUE_NAME.matcher(name).matches()) {
+        throw SqsErrorText.FIFO_QUEUE_NAME_INVALID.error();
+      }
+    } else if (!QUEUE_NAME.matcher(name).matches() && !FIFO_QUEUE_NAME.matcher(name).matches()) {
+      throw SqsErrorText.QUEUE_NAME_INVALID.error();
+    }
+  }
 
   /**
    * Applies {@code attributes} to {@code config}. {@code creating} allows {@code FifoQueue}, which
@@ -99,6 +133,12 @@ final class QueueAttributes {
           }
           metadata.put(FIFO_THROUGHPUT_LIMIT, value);
         }
+        case "KmsMasterKeyId" -> putOrRemove(metadata, KMS_MASTER_KEY_ID, value);
+        case "KmsDataKeyReusePeriodSeconds" ->
+            metadata.put(
+                KMS_DATA_KEY_REUSE_PERIOD, Integer.toString(integer(key, value, 60, 86_400)));
+        case "SqsManagedSseEnabled" ->
+            metadata.put(SQS_MANAGED_SSE, Boolean.toString(bool(key, value)));
         case Extensions.ORDER -> b.order(Extensions.order(fifo, value));
         case Extensions.INDEXED_ATTRIBUTES -> b.indexedAttributes(Extensions.indexed(value));
         case "FifoQueue" -> {
@@ -119,7 +159,7 @@ final class QueueAttributes {
                   default ->
                       throw invalidValue(key, "must be queue or messageGroup, got '" + value + "'");
                 });
-        default -> throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + key + ".");
+        default -> throw SqsErrorText.UNKNOWN_ATTRIBUTE.error(key);
       }
     }
     if (creating && fifo && !"true".equals(attributes.get("FifoQueue"))) {
@@ -273,6 +313,15 @@ final class QueueAttributes {
     }
     putIfSet(all, "Policy", c.metadata().get(QueuePermissions.POLICY));
     putIfSet(all, "RedriveAllowPolicy", c.metadata().get(REDRIVE_ALLOW_POLICY));
+    String kmsKey = c.metadata().get(KMS_MASTER_KEY_ID);
+    putIfSet(all, "KmsMasterKeyId", kmsKey);
+    putIfSet(
+        all,
+        "KmsDataKeyReusePeriodSeconds",
+        c.metadata()
+            .getOrDefault(
+                KMS_DATA_KEY_REUSE_PERIOD, kmsKey == null ? null : DEFAULT_KMS_REUSE_PERIOD));
+    putIfSet(all, "SqsManagedSseEnabled", c.metadata().get(SQS_MANAGED_SSE));
     all.put("ApproximateNumberOfMessages", Long.toString(stats.available()));
     all.put("ApproximateNumberOfMessagesNotVisible", Long.toString(stats.inFlight()));
     all.put("ApproximateNumberOfMessagesDelayed", Long.toString(stats.delayed()));
@@ -293,13 +342,21 @@ final class QueueAttributes {
         continue;
       }
       if (!SETTABLE.contains(n) && !READ_ONLY.contains(n)) {
-        throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + n + ".");
+        throw SqsErrorText.UNKNOWN_ATTRIBUTE.error(n);
       }
       if (all.containsKey(n)) {
         out.put(n, all.get(n));
       }
     }
     return out;
+  }
+
+  private static void putOrRemove(Map<String, String> metadata, String key, String value) {
+    if (value.isEmpty()) {
+      metadata.remove(key);
+    } else {
+      metadata.put(key, value);
+    }
   }
 
   private static void putIfSet(Map<String, String> all, String key, String value) {

@@ -51,8 +51,17 @@ final class QueuePermissions {
   static ObjectNode add(QueueEngine engine, SqsRequest r) {
     String queue = SqsApi.queue(r);
     String label = label(r);
-    List<String> accounts = nonEmpty(r, "AWSAccountIds");
-    List<String> actions = nonEmpty(r, "Actions");
+    List<String> actions = r.strings("Actions");
+    if (actions.isEmpty()) {
+      throw SqsError.missingParameter("Actions");
+    }
+    List<String> accounts = r.strings("AWSAccountIds");
+    if (accounts.isEmpty()) {
+      throw SqsErrorText.PERMISSION_NO_ACCOUNTS.error();
+    }
+    if (actions.size() > MAX_ACTIONS) {
+      throw SqsErrorText.PERMISSION_TOO_MANY_ACTIONS.error(actions.size());
+    }
     for (String a : accounts) {
       if (!ACCOUNT.matcher(a).matches()) {
         throw SqsError.invalidParameter(
@@ -69,15 +78,6 @@ final class QueuePermissions {
                 + ".");
       }
     }
-    if (actions.size() > MAX_ACTIONS) {
-      throw SqsError.sender(
-          "OverLimit",
-          "A policy statement may have at most "
-              + MAX_ACTIONS
-              + " actions, got "
-              + actions.size()
-              + ".");
-    }
     SqsState.of(engine)
         .updateMetadata(
             queue,
@@ -86,15 +86,14 @@ final class QueuePermissions {
               ArrayNode statements = statements(policy);
               for (JsonNode s : statements) {
                 if (label.equals(s.path("Sid").asText())) {
-                  throw SqsError.invalidParameter(
-                      "Value "
-                          + label
-                          + " for parameter Label is invalid. Reason: Already exists.");
+                  throw SqsErrorText.PERMISSION_LABEL_EXISTS.error(label);
                 }
               }
               if (statements.size() >= MAX_STATEMENTS) {
-                throw SqsError.sender(
+                throw SqsError.of(
                     "OverLimit",
+                    "OverLimit",
+                    403,
                     "A queue policy may have at most " + MAX_STATEMENTS + " statements.");
               }
               statements.add(statement(queue, label, accounts, actions));
@@ -122,11 +121,7 @@ final class QueuePermissions {
                 }
               }
               if (!removed) {
-                throw SqsError.invalidParameter(
-                    "Value "
-                        + label
-                        + " for parameter Label is invalid. Reason: can't find label on existing"
-                        + " policy.");
+                throw SqsErrorText.PERMISSION_LABEL_NOT_FOUND.error(label);
               }
               if (statements(policy).isEmpty()) {
                 m.remove(POLICY);
@@ -162,14 +157,6 @@ final class QueuePermissions {
               + " [A-Za-z0-9_-].");
     }
     return label;
-  }
-
-  private static List<String> nonEmpty(SqsRequest r, String field) {
-    List<String> values = r.strings(field);
-    if (values.isEmpty()) {
-      throw SqsError.missingParameter(field);
-    }
-    return values;
   }
 
   private static java.util.Optional<ObjectNode> parse(String policy) {

@@ -27,10 +27,11 @@ final class QueueTags {
 
   static ObjectNode tag(QueueEngine engine, SqsRequest r) {
     String queue = SqsApi.queue(r);
-    if (!r.has("Tags")) {
+    Map<String, String> tags = check(r.stringMap("Tags"));
+    if (tags.isEmpty()) {
+      // SQS: no tags at all is a missing parameter, as is an empty map
       throw SqsError.missingParameter("Tags");
     }
-    Map<String, String> tags = check(r.stringMap("Tags"));
     SqsState.of(engine).updateMetadata(queue, m -> put(queue, m, tags));
     return JsonNodeFactory.instance.objectNode();
   }
@@ -41,6 +42,9 @@ final class QueueTags {
       throw SqsError.missingParameter("TagKeys");
     }
     List<String> keys = r.strings("TagKeys");
+    if (keys.isEmpty()) {
+      throw SqsErrorText.TAG_KEYS_EMPTY.error();
+    }
     SqsState.of(engine)
         .updateMetadata(
             queue,
@@ -80,14 +84,7 @@ final class QueueTags {
     tags.forEach((k, v) -> metadata.put(PREFIX + k, v));
     int count = of(metadata).size();
     if (count > MAX_TAGS) {
-      throw SqsError.invalidParameter(
-          "Too many tags added for queue "
-              + queue
-              + ": a queue can have at most "
-              + MAX_TAGS
-              + " tags, this request would leave "
-              + count
-              + ".");
+      throw SqsErrorText.TOO_MANY_TAGS.error(queue);
     }
     return metadata;
   }

@@ -56,7 +56,7 @@ final class ReceiveAction {
     system.addAll(r.strings("MessageSystemAttributeNames"));
     for (String name : system) {
       if (!SYSTEM_ATTRIBUTES.contains(name)) {
-        throw SqsError.sender("InvalidAttributeName", "Unknown Attribute " + name + ".");
+        throw SqsErrorText.UNKNOWN_ATTRIBUTE.error(name);
       }
     }
     List<String> attributeNames = r.strings("MessageAttributeNames");
@@ -147,6 +147,11 @@ final class ReceiveAction {
     if (all || system.contains("DeadLetterQueueSourceArn")) {
       m.deadLetterSource()
           .ifPresent(s -> attrs.put("DeadLetterQueueSourceArn", QueueAddress.arn(s)));
+    }
+    if ((all || system.contains(MessageAttributes.AWS_TRACE_HEADER))
+        && m.attributes().get(MessageAttributes.TRACE_HEADER_ATTRIBUTE)
+            instanceof AttributeValue.StringValue trace) {
+      attrs.put(MessageAttributes.AWS_TRACE_HEADER, trace.value());
     }
     if (attrs.isEmpty()) {
       o.remove("Attributes");

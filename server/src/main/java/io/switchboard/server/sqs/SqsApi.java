@@ -91,9 +91,11 @@ public final class SqsApi {
    * @param target the {@code X-Amz-Target} header
    * @param baseUrl scheme, host and port the caller reached us at, e.g. {@code
    *     http://localhost:8080}
+   * @param requestId the request's id, for the log line of a failure ({@link SqsEndpoint} puts it
+   *     on the answer)
    */
   public static Answer handle(
-      QueueEngine engine, Optional<String> target, byte[] body, String baseUrl) {
+      QueueEngine engine, Optional<String> target, byte[] body, String baseUrl, String requestId) {
     try {
       String name =
           action(target)
@@ -109,7 +111,11 @@ public final class SqsApi {
     } catch (QueueException e) {
       return error(SqsError.of(e));
     } catch (RuntimeException e) {
-      LOG.atError().addKeyValue("target", target.orElse("")).setCause(e).log("sqs request failed");
+      LOG.atError()
+          .addKeyValue("target", target.orElse(""))
+          .addKeyValue("requestId", requestId)
+          .setCause(e)
+          .log("sqs request failed");
       return error(SqsError.internal("internal error: " + e));
     }
   }
@@ -123,8 +129,7 @@ public final class SqsApi {
   static ObjectNode run(QueueEngine engine, String name, SqsRequest request, String baseUrl) {
     Action action = ACTIONS.get(name);
     if (action == null) {
-      throw SqsError.sender(
-          "InvalidAction", "The action " + name + " is not valid for this endpoint.");
+      throw SqsErrorText.INVALID_ACTION.error(name);
     }
     return action.run(engine, baseUrl, request);
   }
@@ -163,6 +168,7 @@ public final class SqsApi {
   private static ObjectNode createQueue(QueueEngine engine, String baseUrl, SqsRequest r) {
     String name = r.required("QueueName");
     Map<String, String> attributes = r.stringMap("Attributes");
+    QueueAttributes.checkName(name, attributes);
     Map<String, String> tags = QueueTags.check(r.stringMap("tags"));
     QueueConfig config =
         QueueAttributes.apply(
@@ -209,7 +215,7 @@ public final class SqsApi {
       return object().put("QueueUrl", QueueAddress.url(baseUrl, engine.queue(name).name()));
     } catch (QueueException e) {
       if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
-        throw SqsError.queueDoesNotExist(name);
+        throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
       }
       throw e;
     }

@@ -39,6 +39,9 @@ public final class SqsEndpoint {
    */
   public static final String SELECTOR_HEADER = "x-switchboard-selector";
 
+  /** The header every answer carries its request id in (a UUID per request). */
+  public static final String REQUEST_ID_HEADER = "x-amzn-RequestId";
+
   private final QueueEngine engine;
   private final SigV4Verifier verifier;
 
@@ -64,11 +67,27 @@ public final class SqsEndpoint {
    *     http://localhost:8080}
    */
   public SqsApi.Answer handle(SqsHttpRequest request, String baseUrl) {
+    String requestId = UUID.randomUUID().toString();
+    return withRequestId(serve(request, baseUrl, requestId), requestId);
+  }
+
+  /**
+   * Every answer, both protocols, errors included, carries its request id in {@code
+   * x-amzn-RequestId}, which SDKs report as the response metadata's request id; the XML body
+   * carries it too ({@link QueryXml}).
+   */
+  private static SqsApi.Answer withRequestId(SqsApi.Answer answer, String requestId) {
+    Map<String, String> headers = new LinkedHashMap<>(answer.headers());
+    headers.put(REQUEST_ID_HEADER, requestId);
+    return new SqsApi.Answer(answer.status(), Map.copyOf(headers), answer.body());
+  }
+
+  private SqsApi.Answer serve(SqsHttpRequest request, String baseUrl, String requestId) {
     boolean json = json(request);
     try {
       verifier.verify(request);
     } catch (SqsError e) {
-      return json ? SqsApi.error(e) : xmlError(e);
+      return json ? SqsApi.error(e) : xmlError(e, requestId);
     }
     if (json) {
       Optional<String> target = request.header("x-amz-target");
@@ -82,9 +101,9 @@ public final class SqsEndpoint {
           return SqsApi.error(e);
         }
       }
-      return SqsApi.handle(engine, target, body, baseUrl);
+      return SqsApi.handle(engine, target, body, baseUrl, requestId);
     }
-    return query(request, baseUrl);
+    return query(request, baseUrl, requestId);
   }
 
   /**
@@ -150,12 +169,12 @@ public final class SqsEndpoint {
     return parameters;
   }
 
-  private SqsApi.Answer query(SqsHttpRequest request, String baseUrl) {
+  private SqsApi.Answer query(SqsHttpRequest request, String baseUrl, String requestId) {
     Map<String, String> parameters;
     try {
       parameters = parameters(request);
     } catch (SqsError e) {
-      return xmlError(e);
+      return xmlError(e, requestId);
     }
     String action = parameters.get("Action");
     try {
@@ -179,27 +198,27 @@ public final class SqsEndpoint {
         tree.put("QueueUrl", baseUrl + request.rawPath());
       }
       var result = SqsApi.run(engine, action, SqsRequest.of(tree), baseUrl);
-      return xml(200, QueryXml.response(action, result, requestId()));
+      return xml(200, QueryXml.response(action, result, requestId));
     } catch (SqsError e) {
-      return xmlError(e);
+      return xmlError(e, requestId);
     } catch (QueueException e) {
-      return xmlError(SqsError.of(e));
+      return xmlError(SqsError.of(e), requestId);
     } catch (RuntimeException e) {
-      LOG.atError().addKeyValue("action", action).setCause(e).log("sqs query request failed");
-      return xmlError(SqsError.internal("internal error: " + e));
+      LOG.atError()
+          .addKeyValue("action", action)
+          .addKeyValue("requestId", requestId)
+          .setCause(e)
+          .log("sqs query request failed");
+      return xmlError(SqsError.internal("internal error: " + e), requestId);
     }
   }
 
-  private static SqsApi.Answer xmlError(SqsError e) {
-    return xml(e.status(), QueryXml.error(e, requestId()));
+  private static SqsApi.Answer xmlError(SqsError e, String requestId) {
+    return xml(e.status(), QueryXml.error(e, requestId));
   }
 
   private static SqsApi.Answer xml(int status, String body) {
     return new SqsApi.Answer(
         status, Map.of("Content-Type", "text/xml"), body.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static String requestId() {
-    return UUID.randomUUID().toString();
   }
 }

@@ -56,16 +56,12 @@ final class SqsError extends RuntimeException {
   }
 
   static SqsError missingParameter(String name) {
-    return sender("MissingParameter", "The request must contain the parameter " + name + ".");
+    return SqsErrorText.MISSING_PARAMETER.error(name);
   }
 
-  static SqsError queueDoesNotExist(String queue) {
-    return new SqsError(
-        "QueueDoesNotExist",
-        "AWS.SimpleQueueService.NonExistentQueue",
-        true,
-        400,
-        "The specified queue does not exist: " + queue);
+  /** A client error with one of Amazon's texts ({@link SqsErrorText#error}). */
+  static SqsError of(String code, String queryCode, int status, String message) {
+    return new SqsError(code, queryCode, true, status, message);
   }
 
   static SqsError internal(String message) {
@@ -76,9 +72,7 @@ final class SqsError extends RuntimeException {
   static SqsError of(QueueException e) {
     String m = e.getMessage();
     return switch (e.code()) {
-      case QUEUE_NOT_FOUND ->
-          new SqsError(
-              "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", true, 400, m);
+      case QUEUE_NOT_FOUND -> SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
       case QUEUE_ALREADY_EXISTS ->
           new SqsError("QueueNameExists", "QueueAlreadyExists", true, 400, m);
       case RECEIPT_INVALID, RECEIPT_STALE, MESSAGE_NOT_FOUND -> sender("ReceiptHandleIsInvalid", m);

@@ -87,16 +87,7 @@ final class SqsRequest {
   OptionalInt integer(String field, int min, int max) {
     OptionalInt v = integer(field);
     if (v.isPresent() && (v.getAsInt() < min || v.getAsInt() > max)) {
-      throw SqsError.invalidParameter(
-          "Value "
-              + v.getAsInt()
-              + " for parameter "
-              + field
-              + " is invalid. Reason: must be "
-              + min
-              + ".."
-              + max
-              + ".");
+      throw SqsErrorText.VALUE_OUT_OF_RANGE.error(v.getAsInt(), field, min, max);
     }
     return v;
   }

@@ -68,13 +68,7 @@ final class SqsState {
     long now = now();
     Long last = lastPurge.get(key);
     if (last != null && now - last < PURGE_INTERVAL_MILLIS) {
-      throw SqsError.legacySender(
-          "PurgeQueueInProgress",
-          "Only one PurgeQueue operation on "
-              + queue.name()
-              + " is allowed every 60 seconds; the last one was "
-              + (now - last) / 1000
-              + " s ago.");
+      throw SqsErrorText.PURGE_QUEUE_IN_PROGRESS.error(queue.name());
     }
     lastPurge.put(key, now);
   }

@@ -225,7 +225,7 @@ class SqsQueueActionsTest {
                     b ->
                         b.queueName("notfifo")
                             .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))));
-    assertEquals("InvalidAttributeName", e.awsErrorDetails().errorCode());
+    assertEquals("InvalidParameterValue", e.awsErrorDetails().errorCode());
     SqsException missingFlag =
         assertThrows(SqsException.class, () -> sqs.createQueue(b -> b.queueName("flagless.fifo")));
     assertEquals("InvalidAttributeValue", missingFlag.awsErrorDetails().errorCode());

@@ -1,0 +1,123 @@
+package io.switchboard.server.sqs;
+
+/**
+ * The error codes and texts the SQS layer answers with where Amazon's text is known, in one place,
+ * so that tools which match on the text (and tests written against Amazon SQS, ElasticMQ,
+ * LocalStack or moto) see the same words. {@code docs/sqs.md} ("Error texts") lists the same table
+ * with where each text comes from; keep the two in step.
+ *
+ * <p>A text is a {@link String#format} template; {@link #error} fills it in. Errors whose text is
+ * not Amazon's (Switchboard's own limits and extensions) stay where they are raised.
+ */
+enum SqsErrorText {
+  /** Every action, whichever queue was named: Amazon's JSON-protocol text, word for word. */
+  QUEUE_DOES_NOT_EXIST(
+      "QueueDoesNotExist",
+      "AWS.SimpleQueueService.NonExistentQueue",
+      400,
+      "The specified queue does not exist."),
+  QUEUE_NAME_INVALID(
+      "InvalidParameterValue",
+      "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"),
+  FIFO_QUEUE_NAME_INVALID(
+      "InvalidParameterValue",
+      "The name of a FIFO queue can only include alphanumeric characters, hyphens, or"
+          + " underscores, must end with .fifo suffix and be 1 to 80 in length."),
+  MISSING_PARAMETER("MissingParameter", "The request must contain the parameter %s."),
+  INVALID_ACTION("InvalidAction", "The action %s is not valid for this endpoint."),
+  UNKNOWN_ATTRIBUTE("InvalidAttributeName", "Unknown Attribute %s."),
+  /** An integer member out of its range ({@code MaxNumberOfMessages}, {@code DelaySeconds}...). */
+  VALUE_OUT_OF_RANGE(
+      "InvalidParameterValue",
+      "Value %d for parameter %s is invalid. Reason: Must be between %d and %d, if provided."),
+  RECEIPT_HANDLE_INVALID(
+      "ReceiptHandleIsInvalid", "The input receipt handle \"%s\" is not a valid receipt handle."),
+  MESSAGE_TOO_LONG(
+      "InvalidParameterValue",
+      "One or more parameters are invalid. Reason: Message must be shorter than %d bytes."),
+  TOO_MANY_MESSAGE_ATTRIBUTES(
+      "InvalidParameterValue",
+      "Number of message attributes [%d] exceeds the allowed maximum [%d]."),
+  FIFO_DELAY_SECONDS(
+      "InvalidParameterValue",
+      "Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that"
+          + " is not valid for this queue type."),
+  DEDUPLICATION_ID_REQUIRED(
+      "InvalidParameterValue",
+      "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId"
+          + " provided explicitly"),
+  EMPTY_BATCH(
+      "EmptyBatchRequest",
+      "AWS.SimpleQueueService.EmptyBatchRequest",
+      400,
+      "There should be at least one %s in the request."),
+  TOO_MANY_ENTRIES(
+      "TooManyEntriesInBatchRequest",
+      "AWS.SimpleQueueService.TooManyEntriesInBatchRequest",
+      400,
+      "Maximum number of entries per request are %d. You have sent %d."),
+  BATCH_ENTRY_ID_INVALID(
+      "InvalidBatchEntryId",
+      "AWS.SimpleQueueService.InvalidBatchEntryId",
+      400,
+      "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can"
+          + " be at most 80 letters long."),
+  BATCH_ENTRY_IDS_NOT_DISTINCT(
+      "BatchEntryIdsNotDistinct",
+      "AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
+      400,
+      "Id %s repeated."),
+  BATCH_REQUEST_TOO_LONG(
+      "BatchRequestTooLong",
+      "AWS.SimpleQueueService.BatchRequestTooLong",
+      400,
+      "Batch requests cannot be longer than %d bytes. You have sent %d bytes."),
+  PURGE_QUEUE_IN_PROGRESS(
+      "PurgeQueueInProgress",
+      "AWS.SimpleQueueService.PurgeQueueInProgress",
+      400,
+      "Only one PurgeQueue operation on %s is allowed every 60 seconds."),
+  TAG_KEYS_EMPTY(
+      "InvalidParameterValue", "Tag keys must be between 1 and 128 characters in length."),
+  TOO_MANY_TAGS("InvalidParameterValue", "Too many tags added for queue %s."),
+  PERMISSION_LABEL_EXISTS(
+      "InvalidParameterValue", "Value %s for parameter Label is invalid. Reason: Already exists."),
+  PERMISSION_LABEL_NOT_FOUND(
+      "InvalidParameterValue",
+      "Value %s for parameter Label is invalid. Reason: can't find label on existing policy."),
+  PERMISSION_NO_ACCOUNTS(
+      "InvalidParameterValue",
+      "Value [] for parameter PrincipalId is invalid. Reason: Unable to verify."),
+  PERMISSION_TOO_MANY_ACTIONS(
+      "OverLimit", "OverLimit", 403, "%d Actions were found, maximum allowed is 7.");
+
+  private final String code;
+  private final String queryCode;
+  private final int status;
+  private final String text;
+
+  SqsErrorText(String code, String queryCode, int status, String text) {
+    this.code = code;
+    this.queryCode = queryCode;
+    this.status = status;
+    this.text = text;
+  }
+
+  /** A client error (400) whose query-protocol code is its code. */
+  SqsErrorText(String code, String text) {
+    this(code, code, 400, text);
+  }
+
+  String code() {
+    return code;
+  }
+
+  String text() {
+    return text;
+  }
+
+  /** The error, its text filled in with {@code args}. */
+  SqsError error(Object... args) {
+    return SqsError.of(code, queryCode, status, text.formatted(args));
+  }
+}
