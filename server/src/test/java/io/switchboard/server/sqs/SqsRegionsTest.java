@@ -272,15 +272,38 @@ class SqsRegionsTest {
     assertTrue(plain.contains("QueueDoesNotExist"), plain);
   }
 
+  @Test
+  void signedForAMalformedRegion_isRefused_andNothingIsCreated() throws IOException {
+    String answer =
+        request(
+            "127.0.0.1:" + server.port(),
+            "Authorization: AWS4-HMAC-SHA256 Credential=fake/20261125/EU_WEST_1/sqs/aws4_request,"
+                + " SignedHeaders=host, Signature=00\r\n",
+            "CreateQueue",
+            "{\"QueueName\":\"badly-signed\"}");
+    assertTrue(answer.startsWith("HTTP/1.1 403"), answer);
+    assertTrue(answer.contains("SignatureDoesNotMatch"), answer);
+    assertTrue(answer.contains("'EU_WEST_1'"), answer);
+    assertTrue(us.listQueues(b -> b.queueNamePrefix("badly-signed")).queueUrls().isEmpty());
+  }
+
   /** An unsigned JSON request with the given Host header, over a plain socket; the raw answer. */
   private static String unsigned(String host, String action, String json) throws IOException {
+    return request(host, "", action, json);
+  }
+
+  /** A JSON request with the given Host and extra header lines; the raw answer. */
+  private static String request(String host, String headers, String action, String json)
+      throws IOException {
     byte[] payload = json.getBytes(StandardCharsets.UTF_8);
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();
       out.write(
           ("POST / HTTP/1.1\r\nHost: "
                   + host
-                  + "\r\nX-Amz-Target: AmazonSQS."
+                  + "\r\n"
+                  + headers
+                  + "X-Amz-Target: AmazonSQS."
                   + action
                   + "\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: "
                   + payload.length
