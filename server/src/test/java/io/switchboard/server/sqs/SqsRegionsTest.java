@@ -293,7 +293,7 @@ class SqsRegionsTest {
   }
 
   /** A JSON request with the given Host and extra header lines; the raw answer. */
-  private static String request(String host, String headers, String action, String json)
+  private static String request(String host, String extraHeaders, String action, String json)
       throws IOException {
     byte[] payload = json.getBytes(StandardCharsets.UTF_8);
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
@@ -302,7 +302,7 @@ class SqsRegionsTest {
           ("POST / HTTP/1.1\r\nHost: "
                   + host
                   + "\r\n"
-                  + headers
+                  + extraHeaders
                   + "X-Amz-Target: AmazonSQS."
                   + action
                   + "\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: "
