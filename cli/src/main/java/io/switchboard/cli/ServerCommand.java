@@ -75,6 +75,18 @@ final class ServerCommand implements Callable<Integer> {
   String sqsAccessKeys;
 
   @Option(
+      names = "--sqs-account-id",
+      description = "the 12-digit account id of SQS queue URLs and ARNs (default 000000000000)")
+  String sqsAccountId;
+
+  @Option(
+      names = "--sqs-default-region",
+      description =
+          "the region of unsigned SQS requests whose host names none; its queues are the native"
+              + " API's (default us-east-1)")
+  String sqsDefaultRegion;
+
+  @Option(
       names = "--routing-strategy",
       description = "longest-idle | least-occupied | highest:<attribute> (default longest-idle)")
   String routingStrategy;
@@ -181,6 +193,8 @@ final class ServerCommand implements Callable<Integer> {
     put(flags, "max-queues", maxQueues);
     put(flags, "shutdown-grace-seconds", shutdownGraceSeconds);
     put(flags, "sqs-access-keys", sqsAccessKeys);
+    put(flags, "sqs-account-id", sqsAccountId);
+    put(flags, "sqs-default-region", sqsDefaultRegion);
 
     put(flags, "routing-strategy", routingStrategy);
     put(flags, "routing-offer-timeout", routingOfferTimeout);

@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import io.switchboard.server.sqs.SqsAccessKeys;
+import io.switchboard.server.sqs.SqsAccount;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -36,6 +37,8 @@ import java.util.Properties;
  *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
  *   <tr><td>sqs-access-keys</td><td>SWITCHBOARD_SQS_ACCESS_KEYS</td><td>none (SigV4 not
  *   verified)</td></tr>
+ *   <tr><td>sqs-account-id</td><td>SWITCHBOARD_SQS_ACCOUNT_ID</td><td>000000000000</td></tr>
+ *   <tr><td>sqs-default-region</td><td>SWITCHBOARD_SQS_DEFAULT_REGION</td><td>us-east-1</td></tr>
  *   <tr><td>routing-*</td><td>SWITCHBOARD_ROUTING_*</td><td>see {@link RoutingSettings}</td></tr>
  *   <tr><td>postgres-url</td><td>SWITCHBOARD_POSTGRES_URL</td><td>none (embedded store)</td></tr>
  *   <tr><td>postgres-user</td><td>SWITCHBOARD_POSTGRES_USER</td><td>none</td></tr>
@@ -58,6 +61,8 @@ import java.util.Properties;
  * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
  * @param sqsAccessKeys the keys SQS requests must be signed with ({@code ID:SECRET,...}); none
  *     turns SigV4 verification off. Shown as key ids only when printed.
+ * @param sqsAccount the account id SQS queue URLs and ARNs carry, and the region of an unsigned SQS
+ *     request whose host names none
  * @param routing the router's settings
  * @param postgres the PostgreSQL database the queues live in, shared with other servers; wins over
  *     {@code inMemory} and {@code dataDir}
@@ -74,6 +79,7 @@ public record ServerConfig(
     int maxQueues,
     int shutdownGraceSeconds,
     SqsAccessKeys sqsAccessKeys,
+    SqsAccount sqsAccount,
     RoutingSettings routing,
     Optional<Postgres> postgres) {
 
@@ -142,6 +148,8 @@ public record ServerConfig(
                   "max-queues",
                   "shutdown-grace-seconds",
                   "sqs-access-keys",
+                  "sqs-account-id",
+                  "sqs-default-region",
                   "postgres-url",
                   "postgres-user",
                   "postgres-password",
@@ -155,6 +163,7 @@ public record ServerConfig(
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(durability, "durability");
     Objects.requireNonNull(sqsAccessKeys, "sqsAccessKeys");
+    Objects.requireNonNull(sqsAccount, "sqsAccount");
     Objects.requireNonNull(routing, "routing");
     Objects.requireNonNull(postgres, "postgres");
     check("port", port, 0, 65535);
@@ -220,6 +229,7 @@ public record ServerConfig(
         integer(values, "max-queues", 10_000),
         integer(values, "shutdown-grace-seconds", 10),
         accessKeys(values),
+        sqsAccount(values),
         routing(values),
         postgres(values));
   }
@@ -318,6 +328,7 @@ public record ServerConfig(
         maxQueues,
         shutdownGraceSeconds,
         sqsAccessKeys,
+        sqsAccount,
         routing,
         postgres);
   }
@@ -336,6 +347,7 @@ public record ServerConfig(
         maxQueues,
         shutdownGraceSeconds,
         keys,
+        sqsAccount,
         routing,
         postgres);
   }
@@ -403,6 +415,20 @@ public record ServerConfig(
       // the message names the entry's position, never the secret
       throw new StartupException(
           "sqs-access-keys: " + e.getMessage() + " (from " + v.source() + ")");
+    }
+  }
+
+  private static SqsAccount sqsAccount(Map<String, Sourced> values) {
+    Sourced id = values.get("sqs-account-id");
+    Sourced region = values.get("sqs-default-region");
+    try {
+      return new SqsAccount(
+          id == null ? SqsAccount.DEFAULT.id() : id.value().trim(),
+          region == null ? SqsAccount.DEFAULT.defaultRegion() : region.value().trim());
+    } catch (IllegalArgumentException e) {
+      // the message names the setting; say where the bad value came from
+      Sourced bad = e.getMessage().startsWith("sqs-account-id") ? id : region;
+      throw new StartupException(e.getMessage() + " (from " + bad.source() + ")");
     }
   }
 

@@ -15,18 +15,20 @@ import java.util.Map;
 
 /**
  * The Amazon SQS endpoint ({@code docs/sqs.md}) on the native API's port: {@code POST /} (the JSON
- * protocol, and the query protocol), {@code POST /<account>/<queue>} (the query protocol posted to
- * a queue URL, as SDK v1 and the AWS CLI do) and {@code GET} on both with the query in the URL. Not
- * in the route table (nor the OpenAPI document), which lists the native API only; requests still
- * pass through the server's gate and metrics (operation {@code sqs.<Action>}, or {@code sqs} when
- * the request names no action served). This class turns the Helidon request into a framework-free
- * {@link SqsHttpRequest}, reads its action ahead ({@link SqsAction}: a {@code ReceiveMessage} that
- * may wait is a long poll, which a stop ends at once) and writes the answer back.
+ * protocol, and the query protocol), {@code POST /<account>/<queue>} and {@code POST
+ * /queue/<region>/<account>/<queue>} (the query protocol posted to a queue URL, as SDK v1 and the
+ * AWS CLI do) and {@code GET} on each with the query in the URL. Not in the route table (nor the
+ * OpenAPI document), which lists the native API only; requests still pass through the server's gate
+ * and metrics (operation {@code sqs.<Action>}, or {@code sqs} when the request names no action
+ * served). This class turns the Helidon request into a framework-free {@link SqsHttpRequest}, reads
+ * its action ahead ({@link SqsAction}: a {@code ReceiveMessage} that may wait is a long poll, which
+ * a stop ends at once) and writes the answer back.
  */
 final class SqsRoute {
 
   /** Helidon path patterns the endpoint is bound to, for each of {@code GET} and {@code POST}. */
-  static final List<String> PATHS = List.of("/", "/{account}/{queue}");
+  static final List<String> PATHS =
+      List.of("/", "/{account}/{queue}", "/queue/{region}/{account}/{queue}");
 
   static final Route ROUTE = new Route("POST", "/", "sqs", true, SqsRoute::handle);
 
@@ -43,7 +45,8 @@ final class SqsRoute {
               + request.prologue().method().text()
               + " "
               + rawPath
-              + "; see /openapi.yaml (SQS queue URLs are /<12-digit account>/<queue>)");
+              + "; see /openapi.yaml (SQS queue URLs are /<12-digit account>/<queue> or"
+              + " /queue/<region>/<12-digit account>/<queue>)");
     }
     Map<String, List<String>> headers = new LinkedHashMap<>();
     for (Header h : request.headers()) {
@@ -62,14 +65,19 @@ final class SqsRoute {
             request.query().rawValue(),
             headers,
             call.bytes());
-    SqsAction action = SqsAction.of(sqs);
+    SqsEndpoint endpoint =
+        SqsEndpoint.create(
+            call.engine(),
+            call.config().sqsAccessKeys(),
+            call.config().sqsAccount(),
+            Clock.system());
+    String baseUrl = "http://" + host;
+    SqsAction action = endpoint.action(sqs, baseUrl);
     call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
     if (action.receive()) {
       call.receiving(action.queue().get(), action.waitTime());
     }
-    SqsApi.Answer answer =
-        SqsEndpoint.create(call.engine(), call.config().sqsAccessKeys(), Clock.system())
-            .handle(sqs, "http://" + host);
+    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl);
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {

@@ -114,6 +114,8 @@ public final class SwitchboardServer implements AutoCloseable {
             config.sqsAccessKeys().enabled()
                 ? "verified, keys " + config.sqsAccessKeys().ids()
                 : "off")
+        .addKeyValue("sqsAccount", config.sqsAccount().id())
+        .addKeyValue("sqsDefaultRegion", config.sqsAccount().defaultRegion())
         .log("switchboard ready");
     return server;
   }

@@ -109,4 +109,38 @@ class ServerConfigTest {
             && !bad.getMessage().contains("top-secret"),
         bad.getMessage());
   }
+
+  @Test
+  void sqsAccount_defaultsToZerosInUsEast1_setFromEnvironmentOrFlag_validated() {
+    assertEquals(
+        new io.switchboard.server.sqs.SqsAccount("000000000000", "us-east-1"),
+        ServerConfig.defaults().sqsAccount());
+    ServerConfig set =
+        ServerConfig.resolve(
+            Map.of("sqs-default-region", "eu-central-1"),
+            Map.of("SWITCHBOARD_SQS_ACCOUNT_ID", "123456789012"));
+    assertEquals("123456789012", set.sqsAccount().id());
+    assertEquals("eu-central-1", set.sqsAccount().defaultRegion());
+
+    StartupException shortId =
+        assertThrows(
+            StartupException.class,
+            () -> ServerConfig.resolve(Map.of("sqs-account-id", "12345"), Map.of()));
+    assertTrue(
+        shortId.getMessage().contains("sqs-account-id must be 12 digits")
+            && shortId.getMessage().contains("'12345'")
+            && shortId.getMessage().contains("--sqs-account-id"),
+        shortId.getMessage());
+    StartupException region =
+        assertThrows(
+            StartupException.class,
+            () ->
+                ServerConfig.resolve(
+                    Map.of(), Map.of("SWITCHBOARD_SQS_DEFAULT_REGION", "EU_WEST_1")));
+    assertTrue(
+        region.getMessage().contains("sqs-default-region")
+            && region.getMessage().contains("'EU_WEST_1'")
+            && region.getMessage().contains("SWITCHBOARD_SQS_DEFAULT_REGION"),
+        region.getMessage());
+  }
 }

@@ -34,19 +34,20 @@ final class DeadLetterActions {
   }
 
   /** The queues whose RedrivePolicy names this one, by name, paged as ListQueues. */
-  static ObjectNode listSources(QueueEngine engine, String baseUrl, SqsRequest r) {
+  static ObjectNode listSources(QueueEngine engine, SqsRequest r) {
     String dlq = SqsApi.queue(r);
     engine.queue(dlq);
     var max = r.integer("MaxResults", 1, 1000);
     Optional<String> after = r.string("NextToken").map(SqsApi::decodeToken);
     List<String> names =
         sources(engine, dlq).stream()
+            .filter(n -> r.address().nameInRegion(n).isPresent())
             .filter(n -> after.isEmpty() || n.compareTo(after.get()) > 0)
             .toList();
     List<String> page = names.subList(0, Math.min(max.orElse(1000), names.size()));
     ObjectNode o = object();
     ArrayNode urls = o.putArray("queueUrls");
-    page.forEach(n -> urls.add(QueueAddress.url(baseUrl, n)));
+    page.forEach(n -> urls.add(r.address().url(n)));
     if (max.isPresent() && names.size() > page.size()) {
       o.put("NextToken", SqsApi.encodeToken(page.get(page.size() - 1)));
     }
@@ -62,13 +63,14 @@ final class DeadLetterActions {
   }
 
   static ObjectNode start(QueueEngine engine, SqsRequest r) {
-    String source = existing(engine, r.required("SourceArn"));
-    Optional<String> destination = r.string("DestinationArn").map(arn -> existing(engine, arn));
+    String source = existing(engine, r.address(), r.required("SourceArn"));
+    Optional<String> destination =
+        r.string("DestinationArn").map(arn -> existing(engine, r.address(), arn));
     OptionalInt rate = r.integer("MaxNumberOfMessagesPerSecond", 1, MAX_RATE);
     if (sources(engine, source).isEmpty()) {
       throw SqsError.invalidParameter(
           "Source queue must be configured as a Dead Letter Queue: no queue's RedrivePolicy names "
-              + QueueAddress.arn(source)
+              + r.address().arn(source)
               + ".");
     }
     if (engine.redriveTasks(source).stream()
@@ -82,17 +84,22 @@ final class DeadLetterActions {
   }
 
   static ObjectNode list(QueueEngine engine, SqsRequest r) {
-    String source = existing(engine, r.required("SourceArn"));
+    String source = existing(engine, r.address(), r.required("SourceArn"));
     int max = r.integer("MaxResults", 1, 10).orElse(1);
     ObjectNode o = object();
     ArrayNode results = o.putArray("Results");
-    engine.redriveTasks(source).stream().limit(max).forEach(t -> results.add(entry(t)));
+    engine.redriveTasks(source).stream()
+        .limit(max)
+        .forEach(t -> results.add(entry(r.address(), t)));
     return o;
   }
 
   static ObjectNode cancel(QueueEngine engine, SqsRequest r) {
     String handle = r.required("TaskHandle");
     String[] parts = decode(handle);
+    if (r.address().nameInRegion(parts[0]).isEmpty()) {
+      throw notFound("Task does not exist: " + handle); // a task of another region
+    }
     RedriveTask task;
     try {
       task =
@@ -115,14 +122,14 @@ final class DeadLetterActions {
     return object().put("ApproximateNumberOfMessagesMoved", cancelled.moved());
   }
 
-  private static ObjectNode entry(RedriveTask t) {
+  private static ObjectNode entry(QueueAddress address, RedriveTask t) {
     ObjectNode e = object();
     if (t.status() == RedriveTask.Status.RUNNING) {
       e.put("TaskHandle", handle(t));
     }
     e.put("Status", t.status().name());
-    e.put("SourceArn", QueueAddress.arn(t.source()));
-    t.destination().ifPresent(d -> e.put("DestinationArn", QueueAddress.arn(d)));
+    e.put("SourceArn", address.arn(t.source()));
+    t.destination().ifPresent(d -> e.put("DestinationArn", address.arn(d)));
     t.maxPerSecond().ifPresent(m -> e.put("MaxNumberOfMessagesPerSecond", m));
     e.put("ApproximateNumberOfMessagesMoved", t.moved());
     e.put("ApproximateNumberOfMessagesToMove", t.toMove());
@@ -131,9 +138,16 @@ final class DeadLetterActions {
     return e;
   }
 
-  /** The queue an ARN names, which must exist ({@code ResourceNotFoundException} otherwise). */
-  private static String existing(QueueEngine engine, String arn) {
-    String name = QueueAddress.nameFromArn(arn);
+  /**
+   * The queue an ARN names, which must exist in the request's account and region ({@code
+   * ResourceNotFoundException} otherwise).
+   */
+  private static String existing(QueueEngine engine, QueueAddress address, String arn) {
+    String name =
+        address
+            .fromArn(arn)
+            .orElseThrow(
+                () -> notFound("The resource that you requested couldn't be found: " + arn));
     try {
       return engine.queue(name).name();
     } catch (QueueException e) {

@@ -33,7 +33,7 @@ final class MessageActions {
   }
 
   static String queue(SqsRequest r) {
-    return QueueAddress.nameFromUrl(r.required("QueueUrl"));
+    return r.queue();
   }
 
   static boolean fifo(String queue) {

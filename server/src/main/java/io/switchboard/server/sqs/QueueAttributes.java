@@ -99,11 +99,13 @@ final class QueueAttributes {
   }
 
   /**
-   * Applies {@code attributes} to {@code config}. {@code creating} allows {@code FifoQueue}, which
-   * only CreateQueue may name.
+   * Applies {@code attributes} to {@code config} of engine queue {@code name}, whose dead-letter
+   * target must be in the same region ({@code address}). {@code creating} allows {@code FifoQueue},
+   * which only CreateQueue may name.
    */
   static QueueConfig apply(
       QueueEngine engine,
+      QueueAddress address,
       String name,
       boolean fifo,
       Map<String, String> attributes,
@@ -124,7 +126,7 @@ final class QueueAttributes {
         case "MessageRetentionPeriod" -> b.retention(seconds(key, value, 60, 1_209_600));
         case "MaximumMessageSize" -> b.maxMessageSize(integer(key, value, 1024, 1_048_576));
         case "ReceiveMessageWaitTimeSeconds" -> b.receiveWait(seconds(key, value, 0, 20));
-        case "RedrivePolicy" -> redrivePolicy(engine, name, b, value);
+        case "RedrivePolicy" -> redrivePolicy(engine, address, name, b, value);
         case "Policy" -> QueuePermissions.set(metadata, value);
         case "RedriveAllowPolicy" -> redriveAllowPolicy(metadata, value);
         case "FifoThroughputLimit" -> {
@@ -201,7 +203,7 @@ final class QueueAttributes {
           throw invalidValue(
               "RedriveAllowPolicy", "byQueue needs sourceQueueArns, a list of 1..10 queue ARNs");
         }
-        arns.forEach(a -> QueueAddress.nameFromArn(a.asText()));
+        arns.forEach(a -> QueueAddress.checkArn(a.asText()));
       }
       default ->
           throw invalidValue(
@@ -227,7 +229,8 @@ final class QueueAttributes {
    * Refuses a dead-letter target that does not exist, or whose RedriveAllowPolicy does not let
    * {@code source} in.
    */
-  private static void checkAllowed(QueueEngine engine, String source, String target) {
+  private static void checkAllowed(
+      QueueEngine engine, QueueAddress address, String source, String target) {
     String allow;
     try {
       allow = engine.queue(target).config().metadata().get(REDRIVE_ALLOW_POLICY);
@@ -235,11 +238,7 @@ final class QueueAttributes {
       if (e.code() != ErrorCode.QUEUE_NOT_FOUND) {
         throw e;
       }
-      throw SqsError.invalidParameter(
-          "Value for parameter RedrivePolicy is invalid. Reason: Dead letter target does not"
-              + " exist: "
-              + QueueAddress.arn(target)
-              + ".");
+      throw noTarget(address.arn(target));
     }
     if (allow == null) {
       return;
@@ -251,20 +250,27 @@ final class QueueAttributes {
             || (permission.equals("byQueue")
                 && java.util.stream.StreamSupport.stream(
                         policy.path("sourceQueueArns").spliterator(), false)
-                    .anyMatch(a -> a.asText().equals(QueueAddress.arn(source))));
+                    .anyMatch(a -> a.asText().equals(address.arn(source))));
     if (!allowed) {
       throw invalidValue(
           "RedrivePolicy",
           "the RedriveAllowPolicy of "
-              + QueueAddress.arn(target)
+              + address.arn(target)
               + " does not allow "
-              + QueueAddress.arn(source)
+              + address.arn(source)
               + " to use it as a dead-letter queue");
     }
   }
 
+  private static SqsError noTarget(String arn) {
+    return SqsError.invalidParameter(
+        "Value for parameter RedrivePolicy is invalid. Reason: Dead letter target does not exist: "
+            + arn
+            + ".");
+  }
+
   private static void redrivePolicy(
-      QueueEngine engine, String name, QueueConfig.Builder b, String value) {
+      QueueEngine engine, QueueAddress address, String name, QueueConfig.Builder b, String value) {
     if (value.isEmpty()) {
       b.noDeadLetter();
       return;
@@ -281,13 +287,15 @@ final class QueueAttributes {
       throw invalidValue("RedrivePolicy", "needs deadLetterTargetArn and maxReceiveCount");
     }
     int max = integer("maxReceiveCount", count.asText(), 1, 1000);
-    String target = QueueAddress.nameFromArn(arn.asText());
-    checkAllowed(engine, name, target);
+    // SQS keeps a dead-letter queue in its source's account and region.
+    String target = address.fromArn(arn.asText()).orElseThrow(() -> noTarget(arn.asText()));
+    checkAllowed(engine, address, name, target);
     b.deadLetter(target, max);
   }
 
   /** The attributes named (or all for {@code All}) of a queue. */
-  static Map<String, String> read(QueueInfo info, QueueStats stats, List<String> names) {
+  static Map<String, String> read(
+      QueueAddress address, QueueInfo info, QueueStats stats, List<String> names) {
     Map<String, String> all = new LinkedHashMap<>();
     QueueConfig c = info.config();
     all.put("VisibilityTimeout", Long.toString(c.visibilityTimeout().toSeconds()));
@@ -302,7 +310,7 @@ final class QueueAttributes {
                     "RedrivePolicy",
                     MAPPER
                         .createObjectNode()
-                        .put("deadLetterTargetArn", QueueAddress.arn(d.target()))
+                        .put("deadLetterTargetArn", address.arn(d.target()))
                         .put("maxReceiveCount", d.maxReceiveCount())
                         .toString()));
     if (info.grouped()) {
@@ -329,7 +337,7 @@ final class QueueAttributes {
     all.put(
         "LastModifiedTimestamp",
         c.metadata().getOrDefault(LAST_MODIFIED, Long.toString(info.createdAt().getEpochSecond())));
-    all.put("QueueArn", QueueAddress.arn(info.name()));
+    all.put("QueueArn", address.arn(info.name()));
     Map<String, String> out = new LinkedHashMap<>();
     if (names.contains("All")) {
       out.putAll(all);

@@ -50,6 +50,7 @@ final class QueuePermissions {
 
   static ObjectNode add(QueueEngine engine, SqsRequest r) {
     String queue = SqsApi.queue(r);
+    String arn = r.address().arn(queue);
     String label = label(r);
     List<String> actions = r.strings("Actions");
     if (actions.isEmpty()) {
@@ -82,7 +83,7 @@ final class QueuePermissions {
         .updateMetadata(
             queue,
             m -> {
-              ObjectNode policy = parse(m.get(POLICY)).orElseGet(() -> empty(queue));
+              ObjectNode policy = parse(m.get(POLICY)).orElseGet(() -> empty(arn));
               ArrayNode statements = statements(policy);
               for (JsonNode s : statements) {
                 if (label.equals(s.path("Sid").asText())) {
@@ -96,7 +97,7 @@ final class QueuePermissions {
                     403,
                     "A queue policy may have at most " + MAX_STATEMENTS + " statements.");
               }
-              statements.add(statement(queue, label, accounts, actions));
+              statements.add(statement(arn, label, accounts, actions));
               m.put(POLICY, policy.toString());
               return m;
             });
@@ -171,10 +172,10 @@ final class QueuePermissions {
     }
   }
 
-  private static ObjectNode empty(String queue) {
+  private static ObjectNode empty(String queueArn) {
     ObjectNode policy = MAPPER.createObjectNode();
     policy.put("Version", "2012-10-17");
-    policy.put("Id", QueueAddress.arn(queue) + "/SQSDefaultPolicy");
+    policy.put("Id", queueArn + "/SQSDefaultPolicy");
     policy.putArray("Statement");
     return policy;
   }
@@ -192,14 +193,14 @@ final class QueuePermissions {
   }
 
   private static ObjectNode statement(
-      String queue, String label, List<String> accounts, List<String> actions) {
+      String queueArn, String label, List<String> accounts, List<String> actions) {
     ObjectNode s = MAPPER.createObjectNode();
     s.put("Sid", label);
     s.put("Effect", "Allow");
     ObjectNode principal = s.putObject("Principal");
     oneOrMany(principal, "AWS", accounts.stream().map(a -> "arn:aws:iam::" + a + ":root").toList());
     oneOrMany(s, "Action", actions.stream().map(a -> "SQS:" + a).toList());
-    s.put("Resource", QueueAddress.arn(queue));
+    s.put("Resource", queueArn);
     return s;
   }
 

@@ -82,7 +82,7 @@ final class ReceiveAction {
     ArrayNode list = o.putArray("Messages");
     List<String> receipts = new ArrayList<>();
     for (Message m : messages) {
-      list.add(received(m, system, attributeNames));
+      list.add(received(r.address(), m, system, attributeNames));
       receipts.add(m.receipt().orElseThrow());
     }
     if (retryable && !messages.isEmpty()) {
@@ -113,7 +113,8 @@ final class ReceiveAction {
     }
   }
 
-  private static ObjectNode received(Message m, Set<String> system, List<String> attributeNames) {
+  private static ObjectNode received(
+      QueueAddress address, Message m, Set<String> system, List<String> attributeNames) {
     ObjectNode o = MessageActions.object();
     o.put("MessageId", m.id());
     o.put("ReceiptHandle", m.receipt().orElseThrow());
@@ -122,7 +123,7 @@ final class ReceiveAction {
     ObjectNode attrs = o.putObject("Attributes");
     boolean all = system.contains("All");
     if (all || system.contains("SenderId")) {
-      attrs.put("SenderId", QueueAddress.ACCOUNT);
+      attrs.put("SenderId", address.accountId());
     }
     if (all || system.contains("SentTimestamp")) {
       attrs.put("SentTimestamp", Long.toString(m.sentAt().toEpochMilli()));
@@ -145,8 +146,7 @@ final class ReceiveAction {
       attrs.put("SequenceNumber", Long.toString(m.sequence()));
     }
     if (all || system.contains("DeadLetterQueueSourceArn")) {
-      m.deadLetterSource()
-          .ifPresent(s -> attrs.put("DeadLetterQueueSourceArn", QueueAddress.arn(s)));
+      m.deadLetterSource().ifPresent(s -> attrs.put("DeadLetterQueueSourceArn", address.arn(s)));
     }
     if ((all || system.contains(MessageAttributes.AWS_TRACE_HEADER))
         && m.attributes().get(MessageAttributes.TRACE_HEADER_ATTRIBUTE)

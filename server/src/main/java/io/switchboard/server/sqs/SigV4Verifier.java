@@ -32,8 +32,8 @@ import java.util.Optional;
  * </ul>
  *
  * The payload hash is always the hash of the body received, whatever {@code x-amz-content-sha256}
- * claims, so a body cannot be swapped under a valid signature. Any region is accepted (Switchboard
- * has one); the service must be {@code sqs}.
+ * claims, so a body cannot be swapped under a valid signature. Any region is accepted (it is the
+ * region the request is in, {@link #signedRegion}); the service must be {@code sqs}.
  */
 final class SigV4Verifier {
 
@@ -105,6 +105,31 @@ final class SigV4Verifier {
           "The request signature we calculated does not match the signature you provided. Check"
               + " your AWS Secret Access Key and signing method.");
     }
+  }
+
+  /**
+   * The region in a request's credential scope ({@code
+   * Credential=KEY/DATE/REGION/sqs/aws4_request}, in the {@code Authorization} header or a
+   * presigned URL's {@code X-Amz-Credential}), whether or not the signature is verified; none for
+   * an unsigned request or a scope that is not of that form.
+   */
+  static Optional<String> signedRegion(SqsHttpRequest request) {
+    String credential = null;
+    Optional<String> authorization = request.header("authorization");
+    if (authorization.isPresent()) {
+      for (String part : authorization.get().split("[ ,]")) {
+        if (part.startsWith("Credential=")) {
+          credential = part.substring("Credential=".length());
+        }
+      }
+    } else {
+      credential = QueryForm.parse(request.rawQuery()).get("X-Amz-Credential");
+    }
+    if (credential == null) {
+      return Optional.empty();
+    }
+    String[] parts = credential.split("/", -1);
+    return parts.length == 5 && !parts[2].isEmpty() ? Optional.of(parts[2]) : Optional.empty();
   }
 
   private static SigV4.Request canonical(SqsHttpRequest request, Signed signed) {

@@ -22,8 +22,11 @@ public record SqsAction(
 
   private static final String RECEIVE = "ReceiveMessage";
 
-  /** Reads {@code request}'s action, in either protocol, the way the endpoint will. */
-  public static SqsAction of(SqsHttpRequest request) {
+  /**
+   * Reads {@code request}'s action, in either protocol, the way the endpoint will; its queue is the
+   * engine's queue of {@code address} (none if the request has no address).
+   */
+  static SqsAction of(SqsHttpRequest request, Optional<QueueAddress> address) {
     boolean json = SqsEndpoint.json(request);
     Map<String, String> parameters;
     Optional<String> name;
@@ -37,14 +40,14 @@ public record SqsAction(
     } catch (SqsError malformed) {
       return new SqsAction(Optional.empty(), Optional.empty(), Optional.empty());
     }
-    if (!name.equals(Optional.of(RECEIVE))) {
+    if (!name.equals(Optional.of(RECEIVE)) || address.isEmpty()) {
       return new SqsAction(name, Optional.empty(), Optional.empty());
     }
     try {
       SqsRequest r =
           json
-              ? SqsRequest.parse(request.body())
-              : SqsRequest.of(QueryForm.tree(RECEIVE, parameters));
+              ? SqsRequest.parse(request.body(), address.get())
+              : SqsRequest.of(QueryForm.tree(RECEIVE, parameters), address.get());
       Optional<String> queue = r.string("QueueUrl");
       if (queue.isEmpty() && !json && SqsEndpoint.isQueuePath(request.rawPath())) {
         queue = Optional.of(request.rawPath()); // a query request posted to the queue URL
@@ -52,7 +55,7 @@ public record SqsAction(
       var wait = r.integer("WaitTimeSeconds");
       return new SqsAction(
           name,
-          queue.map(QueueAddress::nameFromUrl),
+          queue.map(address.get()::fromUrl),
           wait.isPresent() ? Optional.of(Duration.ofSeconds(wait.getAsInt())) : Optional.empty());
     } catch (SqsError malformed) {
       return new SqsAction(name, Optional.empty(), Optional.empty());

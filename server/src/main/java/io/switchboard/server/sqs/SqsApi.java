@@ -15,15 +15,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Amazon SQS over the AWS JSON 1.0 protocol ({@code docs/sqs.md}): {@code POST /} with {@code
- * X-Amz-Target: AmazonSQS.<Action>} and a JSON body. Free of HTTP-framework types: the server hands
- * over the target header, the body and the base URL that queue URLs are made of, and writes the
- * {@link Answer} back. Every failure becomes an SQS error shape here, never the native one, because
- * SDKs parse nothing else.
+ * X-Amz-Target: AmazonSQS.<Action>} and a JSON body. Free of HTTP-framework types: {@link
+ * SqsEndpoint} hands over the target header, the body and the request's {@link QueueAddress} (its
+ * region and account, and the base URL that queue URLs are made of), and writes the {@link Answer}
+ * back. Every failure becomes an SQS error shape here, never the native one, because SDKs parse
+ * nothing else.
  *
  * <p>SigV4 is verified, when access keys are configured, before a request gets here ({@link
  * SigV4Verifier}).
@@ -40,7 +42,7 @@ public final class SqsApi {
 
   @FunctionalInterface
   private interface Action {
-    ObjectNode run(QueueEngine engine, String baseUrl, SqsRequest request);
+    ObjectNode run(QueueEngine engine, SqsRequest request);
   }
 
   private static final Map<String, Action> ACTIONS =
@@ -48,28 +50,26 @@ public final class SqsApi {
           Map.entry("CreateQueue", SqsApi::createQueue),
           Map.entry("GetQueueUrl", SqsApi::getQueueUrl),
           Map.entry("ListQueues", SqsApi::listQueues),
-          Map.entry("DeleteQueue", (e, b, r) -> deleteQueue(e, r)),
-          Map.entry("GetQueueAttributes", (e, b, r) -> getQueueAttributes(e, r)),
-          Map.entry("SetQueueAttributes", (e, b, r) -> setQueueAttributes(e, r)),
-          Map.entry("PurgeQueue", (e, b, r) -> purgeQueue(e, r)),
-          Map.entry("SendMessage", (e, b, r) -> MessageActions.send(e, r)),
-          Map.entry("SendMessageBatch", (e, b, r) -> MessageActions.sendBatch(e, r)),
-          Map.entry("ReceiveMessage", (e, b, r) -> ReceiveAction.receive(e, r)),
-          Map.entry("DeleteMessage", (e, b, r) -> MessageActions.delete(e, r)),
-          Map.entry("DeleteMessageBatch", (e, b, r) -> MessageActions.deleteBatch(e, r)),
-          Map.entry("ChangeMessageVisibility", (e, b, r) -> MessageActions.changeVisibility(e, r)),
-          Map.entry(
-              "ChangeMessageVisibilityBatch",
-              (e, b, r) -> MessageActions.changeVisibilityBatch(e, r)),
+          Map.entry("DeleteQueue", SqsApi::deleteQueue),
+          Map.entry("GetQueueAttributes", SqsApi::getQueueAttributes),
+          Map.entry("SetQueueAttributes", SqsApi::setQueueAttributes),
+          Map.entry("PurgeQueue", SqsApi::purgeQueue),
+          Map.entry("SendMessage", MessageActions::send),
+          Map.entry("SendMessageBatch", MessageActions::sendBatch),
+          Map.entry("ReceiveMessage", ReceiveAction::receive),
+          Map.entry("DeleteMessage", MessageActions::delete),
+          Map.entry("DeleteMessageBatch", MessageActions::deleteBatch),
+          Map.entry("ChangeMessageVisibility", MessageActions::changeVisibility),
+          Map.entry("ChangeMessageVisibilityBatch", MessageActions::changeVisibilityBatch),
           Map.entry("ListDeadLetterSourceQueues", DeadLetterActions::listSources),
-          Map.entry("StartMessageMoveTask", (e, b, r) -> DeadLetterActions.start(e, r)),
-          Map.entry("ListMessageMoveTasks", (e, b, r) -> DeadLetterActions.list(e, r)),
-          Map.entry("CancelMessageMoveTask", (e, b, r) -> DeadLetterActions.cancel(e, r)),
-          Map.entry("TagQueue", (e, b, r) -> QueueTags.tag(e, r)),
-          Map.entry("UntagQueue", (e, b, r) -> QueueTags.untag(e, r)),
-          Map.entry("ListQueueTags", (e, b, r) -> QueueTags.list(e, r)),
-          Map.entry("AddPermission", (e, b, r) -> QueuePermissions.add(e, r)),
-          Map.entry("RemovePermission", (e, b, r) -> QueuePermissions.remove(e, r)));
+          Map.entry("StartMessageMoveTask", DeadLetterActions::start),
+          Map.entry("ListMessageMoveTasks", DeadLetterActions::list),
+          Map.entry("CancelMessageMoveTask", DeadLetterActions::cancel),
+          Map.entry("TagQueue", QueueTags::tag),
+          Map.entry("UntagQueue", QueueTags::untag),
+          Map.entry("ListQueueTags", QueueTags::list),
+          Map.entry("AddPermission", QueuePermissions::add),
+          Map.entry("RemovePermission", QueuePermissions::remove));
 
   private SqsApi() {}
 
@@ -89,13 +89,16 @@ public final class SqsApi {
    * Serves one request.
    *
    * @param target the {@code X-Amz-Target} header
-   * @param baseUrl scheme, host and port the caller reached us at, e.g. {@code
-   *     http://localhost:8080}
+   * @param address the request's region and account
    * @param requestId the request's id, for the log line of a failure ({@link SqsEndpoint} puts it
    *     on the answer)
    */
-  public static Answer handle(
-      QueueEngine engine, Optional<String> target, byte[] body, String baseUrl, String requestId) {
+  static Answer handle(
+      QueueEngine engine,
+      Optional<String> target,
+      byte[] body,
+      QueueAddress address,
+      String requestId) {
     try {
       String name =
           action(target)
@@ -105,7 +108,7 @@ public final class SqsApi {
                           "InvalidAction",
                           "X-Amz-Target must be AmazonSQS.<Action>, got "
                               + target.map(t -> "'" + t + "'").orElse("none")));
-      return ok(run(engine, name, SqsRequest.parse(body), baseUrl));
+      return ok(run(engine, name, SqsRequest.parse(body, address)));
     } catch (SqsError e) {
       return error(e);
     } catch (QueueException e) {
@@ -126,12 +129,12 @@ public final class SqsApi {
    *
    * @throws SqsError for an unknown action or anything the action refuses
    */
-  static ObjectNode run(QueueEngine engine, String name, SqsRequest request, String baseUrl) {
+  static ObjectNode run(QueueEngine engine, String name, SqsRequest request) {
     Action action = ACTIONS.get(name);
     if (action == null) {
       throw SqsErrorText.INVALID_ACTION.error(name);
     }
-    return action.run(engine, baseUrl, request);
+    return action.run(engine, request);
   }
 
   private static Answer ok(ObjectNode body) {
@@ -158,21 +161,27 @@ public final class SqsApi {
     return node.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The queue a request's {@code QueueUrl} names. */
+  /** The engine queue a request's {@code QueueUrl} names. */
   static String queue(SqsRequest r) {
-    return QueueAddress.nameFromUrl(r.required("QueueUrl"));
+    return r.queue();
   }
 
   // ---- queue actions -----------------------------------------------------------------------
 
-  private static ObjectNode createQueue(QueueEngine engine, String baseUrl, SqsRequest r) {
-    String name = r.required("QueueName");
+  private static ObjectNode createQueue(QueueEngine engine, SqsRequest r) {
+    String name = r.address().forCreate(r.required("QueueName"));
     Map<String, String> attributes = r.stringMap("Attributes");
     QueueAttributes.checkName(name, attributes);
     Map<String, String> tags = QueueTags.check(r.stringMap("tags"));
     QueueConfig config =
         QueueAttributes.apply(
-            engine, name, name.endsWith(".fifo"), attributes, QueueConfig.defaults(), true);
+            engine,
+            r.address(),
+            name,
+            name.endsWith(".fifo"),
+            attributes,
+            QueueConfig.defaults(),
+            true);
     config =
         config.toBuilder()
             .metadata(QueueTags.put(name, new HashMap<>(config.metadata()), tags))
@@ -194,7 +203,7 @@ public final class SqsApi {
                 + e.getMessage());
       }
     }
-    return object().put("QueueUrl", QueueAddress.url(baseUrl, info.name()));
+    return object().put("QueueUrl", r.address().url(info.name()));
   }
 
   /** What CreateQueue compares: not tags, not modification times, a policy only if given. */
@@ -208,11 +217,15 @@ public final class SqsApi {
     return c.toBuilder().metadata(m).build();
   }
 
-  private static ObjectNode getQueueUrl(QueueEngine engine, String baseUrl, SqsRequest r) {
+  private static ObjectNode getQueueUrl(QueueEngine engine, SqsRequest r) {
     String name = r.required("QueueName");
-    r.string("QueueOwnerAWSAccountId");
+    QueueAddress address = r.address();
+    Optional<String> owner = r.string("QueueOwnerAWSAccountId");
+    if (owner.isPresent() && !owner.get().equals(address.accountId())) {
+      throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
+    }
     try {
-      return object().put("QueueUrl", QueueAddress.url(baseUrl, engine.queue(name).name()));
+      return object().put("QueueUrl", address.url(engine.queue(address.lookup(name)).name()));
     } catch (QueueException e) {
       if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
         throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
@@ -222,21 +235,20 @@ public final class SqsApi {
   }
 
   /** Pages by name: the token is the last name of the previous page. */
-  private static ObjectNode listQueues(QueueEngine engine, String baseUrl, SqsRequest r) {
+  private static ObjectNode listQueues(QueueEngine engine, SqsRequest r) {
     String prefix = r.string("QueueNamePrefix").orElse("");
     var max = r.integer("MaxResults", 1, 1000);
     Optional<String> after = r.string("NextToken").map(SqsApi::decodeToken);
+    SortedMap<String, String> queues = r.address().list(engine, prefix);
     List<String> names =
-        engine.listQueues(prefix).stream()
-            .map(QueueInfo::name)
-            .sorted()
+        queues.keySet().stream()
             .filter(n -> after.isEmpty() || n.compareTo(after.get()) > 0)
             .toList();
     int limit = max.orElse(1000);
     List<String> page = names.subList(0, Math.min(limit, names.size()));
     ObjectNode o = object();
     ArrayNode urls = o.putArray("QueueUrls");
-    page.forEach(n -> urls.add(QueueAddress.url(baseUrl, n)));
+    page.forEach(n -> urls.add(r.address().url(queues.get(n))));
     if (max.isPresent() && names.size() > page.size()) {
       o.put("NextToken", encodeToken(page.get(page.size() - 1)));
     }
@@ -276,7 +288,8 @@ public final class SqsApi {
     if (names.isEmpty()) {
       return o;
     }
-    Map<String, String> attrs = QueueAttributes.read(engine.queue(name), engine.stats(name), names);
+    Map<String, String> attrs =
+        QueueAttributes.read(r.address(), engine.queue(name), engine.stats(name), names);
     ObjectNode a = o.putObject("Attributes");
     attrs.forEach(a::put);
     return o;
@@ -290,7 +303,8 @@ public final class SqsApi {
     state.updateConfig(
         name,
         current -> {
-          QueueConfig c = QueueAttributes.apply(engine, name, fifo, attributes, current, false);
+          QueueConfig c =
+              QueueAttributes.apply(engine, r.address(), name, fifo, attributes, current, false);
           if (c.equals(current)) {
             return c;
           }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,12 +23,17 @@ import org.slf4j.LoggerFactory;
  * JSON 1.0 protocol ({@link SqsApi}); any other is the query protocol: {@code Action=...} and the
  * action's members as form parameters, in a {@code application/x-www-form-urlencoded} body, the
  * query string, or both, answered in XML. A query request posted to a queue URL's path ({@code
- * /<account>/<queue>}, as SDK v1 and the AWS CLI do) names that queue without a {@code QueueUrl}.
+ * /<account>/<queue>} or {@code /queue/<region>/<account>/<queue>}, as SDK v1 and the AWS CLI do)
+ * names that queue without a {@code QueueUrl}.
+ *
+ * <p>A request is in the region it is signed for (whether or not signatures are verified); an
+ * unsigned one in the region its queue path or its host ({@code sqs.eu-west-1.localhost}) names, or
+ * else the default region ({@link SqsAccount}). Queues of one region are not seen from another
+ * ({@link QueueAddress}).
  */
 public final class SqsEndpoint {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqsEndpoint.class);
-  private static final Pattern QUEUE_PATH = Pattern.compile("/(\\d{12})/([^/]+)/?");
   private static final String VERSION = "2012-11-05";
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -44,20 +48,29 @@ public final class SqsEndpoint {
 
   private final QueueEngine engine;
   private final SigV4Verifier verifier;
+  private final SqsAccount account;
 
-  private SqsEndpoint(QueueEngine engine, SqsAccessKeys keys, Clock clock) {
+  private SqsEndpoint(QueueEngine engine, SqsAccessKeys keys, SqsAccount account, Clock clock) {
     this.engine = engine;
     this.verifier = new SigV4Verifier(keys, clock);
+    this.account = account;
   }
 
-  /** An endpoint over {@code engine}; {@code clock} judges the age of signatures. */
-  public static SqsEndpoint create(QueueEngine engine, SqsAccessKeys keys, Clock clock) {
-    return new SqsEndpoint(engine, keys, clock);
+  /**
+   * An endpoint over {@code engine}, as {@code account}; {@code clock} judges the age of
+   * signatures.
+   */
+  public static SqsEndpoint create(
+      QueueEngine engine, SqsAccessKeys keys, SqsAccount account, Clock clock) {
+    return new SqsEndpoint(engine, keys, account, clock);
   }
 
-  /** True if {@code rawPath} is a queue URL's path ({@code /<12-digit account>/<name>}). */
+  /**
+   * True if {@code rawPath} is a queue URL's path ({@code /<12-digit account>/<name>} or {@code
+   * /queue/<region>/<12-digit account>/<name>}).
+   */
   public static boolean isQueuePath(String rawPath) {
-    return QUEUE_PATH.matcher(rawPath).matches();
+    return QueueAddress.queuePath(rawPath).matches();
   }
 
   /**
@@ -84,8 +97,10 @@ public final class SqsEndpoint {
 
   private SqsApi.Answer serve(SqsHttpRequest request, String baseUrl, String requestId) {
     boolean json = json(request);
+    QueueAddress address;
     try {
       verifier.verify(request);
+      address = new QueueAddress(baseUrl, region(request, baseUrl), account);
     } catch (SqsError e) {
       return json ? SqsApi.error(e) : xmlError(e, requestId);
     }
@@ -101,9 +116,50 @@ public final class SqsEndpoint {
           return SqsApi.error(e);
         }
       }
-      return SqsApi.handle(engine, target, body, baseUrl, requestId);
+      return SqsApi.handle(engine, target, body, address, requestId);
     }
-    return query(request, baseUrl, requestId);
+    return query(request, baseUrl, address, requestId);
+  }
+
+  /**
+   * What {@code request} asks for, read ahead of {@link #handle} for the server around the endpoint
+   * (metrics, long polls); see {@link SqsAction}.
+   */
+  public SqsAction action(SqsHttpRequest request, String baseUrl) {
+    Optional<QueueAddress> address;
+    try {
+      address = Optional.of(new QueueAddress(baseUrl, region(request, baseUrl), account));
+    } catch (SqsError e) {
+      address = Optional.empty(); // handle() refuses it
+    }
+    return SqsAction.of(request, address);
+  }
+
+  /**
+   * The region a request is in: the one it is signed for; unsigned, the one its queue path or its
+   * host names, or else the default region.
+   */
+  private String region(SqsHttpRequest request, String baseUrl) {
+    Optional<String> signed = SigV4Verifier.signedRegion(request);
+    if (signed.isPresent()) {
+      if (!SqsAccount.validRegion(signed.get())) {
+        throw SqsError.auth(
+            "SignatureDoesNotMatch",
+            403,
+            "Credential should be scoped to a valid region (lower-case letters, digits and single"
+                + " dashes, at most "
+                + SqsAccount.MAX_REGION_LENGTH
+                + " characters, such as us-east-1), not '"
+                + signed.get()
+                + "'.");
+      }
+      return signed.get();
+    }
+    Matcher path = QueueAddress.queuePath(request.rawPath());
+    if (path.matches() && path.group(1) != null && SqsAccount.validRegion(path.group(1))) {
+      return path.group(1);
+    }
+    return QueueAddress.baseUrlRegion(baseUrl).orElse(account.defaultRegion());
   }
 
   /**
@@ -169,7 +225,8 @@ public final class SqsEndpoint {
     return parameters;
   }
 
-  private SqsApi.Answer query(SqsHttpRequest request, String baseUrl, String requestId) {
+  private SqsApi.Answer query(
+      SqsHttpRequest request, String baseUrl, QueueAddress address, String requestId) {
     Map<String, String> parameters;
     try {
       parameters = parameters(request);
@@ -193,11 +250,11 @@ public final class SqsEndpoint {
       if (selector.isPresent() && action.equals("ReceiveMessage")) {
         addSelector(tree, selector.get());
       }
-      Matcher queuePath = QUEUE_PATH.matcher(request.rawPath());
+      Matcher queuePath = QueueAddress.queuePath(request.rawPath());
       if (!tree.has("QueueUrl") && queuePath.matches()) {
         tree.put("QueueUrl", baseUrl + request.rawPath());
       }
-      var result = SqsApi.run(engine, action, SqsRequest.of(tree), baseUrl);
+      var result = SqsApi.run(engine, action, SqsRequest.of(tree, address));
       return xml(200, QueryXml.response(action, result, requestId));
     } catch (SqsError e) {
       return xmlError(e, requestId);

@@ -21,19 +21,24 @@ final class SqsRequest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final JsonNode root;
+  private final QueueAddress address;
 
-  private SqsRequest(JsonNode root) {
+  private SqsRequest(JsonNode root, QueueAddress address) {
     this.root = root;
+    this.address = address;
   }
 
-  /** A request already in tree form, such as a translated query-protocol request. */
-  static SqsRequest of(JsonNode root) {
-    return new SqsRequest(root);
+  /**
+   * A request already in tree form, such as a translated query-protocol request, made at {@code
+   * address}.
+   */
+  static SqsRequest of(JsonNode root, QueueAddress address) {
+    return new SqsRequest(root, address);
   }
 
-  static SqsRequest parse(byte[] body) {
+  static SqsRequest parse(byte[] body, QueueAddress address) {
     if (body.length == 0) {
-      return new SqsRequest(JsonNodeFactory.instance.objectNode());
+      return new SqsRequest(JsonNodeFactory.instance.objectNode(), address);
     }
     JsonNode root;
     try {
@@ -44,7 +49,17 @@ final class SqsRequest {
     if (root == null || !root.isObject()) {
       throw SqsError.sender("SerializationException", "the request body must be a JSON object");
     }
-    return new SqsRequest(root);
+    return new SqsRequest(root, address);
+  }
+
+  /** The region and account the request is made in: how its queue names, URLs and ARNs resolve. */
+  QueueAddress address() {
+    return address;
+  }
+
+  /** The engine queue the request's {@code QueueUrl} names. */
+  String queue() {
+    return address.fromUrl(required("QueueUrl"));
   }
 
   private Optional<JsonNode> node(String field) {
@@ -133,7 +148,8 @@ final class SqsRequest {
               if (!n.isObject()) {
                 throw SqsError.invalidParameter(field + " must be a map");
               }
-              n.properties().forEach(e -> out.put(e.getKey(), new SqsRequest(e.getValue())));
+              n.properties()
+                  .forEach(e -> out.put(e.getKey(), new SqsRequest(e.getValue(), address)));
             });
     return out;
   }
@@ -152,7 +168,7 @@ final class SqsRequest {
                     if (!e.isObject()) {
                       throw SqsError.invalidParameter(field + " entries must be structures");
                     }
-                    out.add(new SqsRequest(e));
+                    out.add(new SqsRequest(e, address));
                   });
             });
     return out;

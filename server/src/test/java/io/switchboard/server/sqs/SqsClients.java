@@ -21,9 +21,14 @@ final class SqsClients {
 
   /** SDK v2 (the JSON protocol); the caller closes it. */
   static SqsClient v2(URI endpoint, String keyId, String secret) {
+    return v2(endpoint, "us-east-1", keyId, secret);
+  }
+
+  /** SDK v2 signing for {@code region}; the caller closes it. */
+  static SqsClient v2(URI endpoint, String region, String keyId, String secret) {
     return SqsClient.builder()
         .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
+        .region(Region.of(region))
         .credentialsProvider(
             StaticCredentialsProvider.create(AwsBasicCredentials.create(keyId, secret)))
         .overrideConfiguration(
@@ -33,8 +38,13 @@ final class SqsClients {
 
   /** SDK v1 at its last query-protocol release; the caller shuts it down. */
   static AmazonSQS v1(URI endpoint, String keyId, String secret) {
+    return v1(endpoint, "us-east-1", keyId, secret);
+  }
+
+  /** SDK v1 signing for {@code region}; the caller shuts it down. */
+  static AmazonSQS v1(URI endpoint, String region, String keyId, String secret) {
     return AmazonSQSClientBuilder.standard()
-        .withEndpointConfiguration(new EndpointConfiguration(endpoint.toString(), "us-east-1"))
+        .withEndpointConfiguration(new EndpointConfiguration(endpoint.toString(), region))
         .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(keyId, secret)))
         .withClientConfiguration(new ClientConfiguration().withSocketTimeout(30_000))
         .build();

@@ -181,12 +181,18 @@ class SqsQueueActionsTest {
   }
 
   @Test
-  void queueUrl_acceptsFullUrlPathAndBareName() {
+  void queueUrl_acceptsFullUrlFromAnyHostPathAndBareName_butNotAnotherAccount() {
     sqs.createQueue(b -> b.queueName("forms"));
-    sqs.sendMessage(b -> b.queueUrl("http://elsewhere:4566/123456789012/forms").messageBody("1"));
+    sqs.sendMessage(b -> b.queueUrl("http://elsewhere:4566/000000000000/forms").messageBody("1"));
     sqs.sendMessage(b -> b.queueUrl("forms").messageBody("2"));
+    sqs.sendMessage(b -> b.queueUrl("/000000000000/forms").messageBody("3"));
+    assertThrows(
+        QueueDoesNotExistException.class,
+        () ->
+            sqs.sendMessage(
+                b -> b.queueUrl("http://elsewhere:4566/123456789012/forms").messageBody("4")));
     assertEquals(
-        2,
+        3,
         sqs.receiveMessage(b -> b.queueUrl(fixture.url("forms")).maxNumberOfMessages(10))
             .messages()
             .size());
