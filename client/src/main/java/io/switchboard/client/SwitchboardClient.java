@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.MessageUpdate;
@@ -11,6 +12,7 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
@@ -398,6 +400,11 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   private static String leasePath(String queue, String receipt, String action) {
+    if (receipt.isEmpty()) {
+      // An empty path segment routes nowhere; no queue ever issues an empty receipt.
+      throw new QueueException(
+          ErrorCode.RECEIPT_INVALID, "receipt '' was not issued by queue '" + queue + "'");
+    }
     return queuePath(queue) + "/leases/" + Paths.encode(receipt) + "/" + action;
   }
 

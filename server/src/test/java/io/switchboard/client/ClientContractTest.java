@@ -34,7 +34,12 @@ class ClientContractTest extends QueueEngineContract {
           "Receive.receive_filterOnPriority_seesSystemFacts",
           "a Java predicate has no selector text to send: the client refuses it with"
               + " IllegalArgumentException before sending (SwitchboardClientTest"
-              + " .lambdaFilter_refusedBeforeSending); the selector form runs in FilteredReceive");
+              + " .lambdaReceiveFilter_refusedBeforeSending_namingWhatIsAllowed); the selector form runs in FilteredReceive",
+          "Lease.extend_upTo12HoursAfterReceive_allowedAndBeyond_refused",
+          "extends by 10 h 59 min plus 1 ms: the wire carries whole seconds, so the client refuses"
+              + " the value itself (IllegalArgumentException, SwitchboardClientTest"
+              + " .subSecondDuration_refusedBeforeSending) instead of the server answering"
+              + " INVALID_ARGUMENT");
 
   private record Served(
       SwitchboardServer server, MemoryJournal journal, ManualClock clock, int max) {}
@@ -70,6 +75,7 @@ class ClientContractTest extends QueueEngineContract {
                 "port", "0",
                 "in-memory", "true",
                 "max-queues", Integer.toString(maxQueues),
+                "max-batch", "1000",
                 "shutdown-grace-seconds", "1"),
             Map.of());
     SwitchboardServer server =
