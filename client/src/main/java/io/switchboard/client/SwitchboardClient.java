@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
@@ -30,13 +33,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.function.UnaryOperator;
 
 /**
  * A Switchboard server seen through its native HTTP API, as a {@link QueueEngine}: code written
- * against the in-memory engine runs unchanged against a server. Errors are {@link
- * SwitchboardException}s, which carry the engine's error code, the code as sent and the HTTP
- * status.
+ * against the in-memory engine runs unchanged against a server as long as its filters are selectors
+ * and its durations whole seconds (see below). Errors are {@link SwitchboardException}s, which
+ * carry the engine's error code, the code as sent and the HTTP status.
  *
  * <pre>{@code
  * try (SwitchboardClient sb = SwitchboardClient.create(URI.create("http://127.0.0.1:8080"))) {
@@ -49,10 +57,26 @@ import java.util.function.UnaryOperator;
  * }
  * }</pre>
  *
+ * <p>What travels, and what the client refuses before sending anything (with an {@link
+ * IllegalArgumentException} that says what is allowed and what it was given):
+ *
+ * <ul>
+ *   <li>Filters travel as selector text, so a receive or browse takes only {@link SelectorFilter}s
+ *       ({@code ReceiveRequest.builder().selector("...")}, {@link SelectorFilter#parse}); a Java
+ *       predicate ({@code filter(m -> ...)}) has no text and is refused.
+ *   <li>Durations go on the wire in whole seconds (the native API's {@code ...Seconds} fields): a
+ *       duration with a fraction of a second (a queue configuration's too) is refused rather than
+ *       rounded.
+ * </ul>
+ *
+ * <p>Everything else the engine takes, the client takes: the contract suite ({@code tck}) runs
+ * against a client connected to a server ({@code ClientContractTest} in the server module), with
+ * the exclusions listed in the client's README.
+ *
  * <p>Long polls: a receive's HTTP timeout is its wait plus {@link Builder#requestTimeout}, so a
- * wait never times out on the client first. Filters travel as selector text, so a receive or browse
- * takes only {@link SelectorFilter}s ({@code ReceiveRequest.builder().selector("...")}). Durations
- * go on the wire in whole seconds.
+ * wait never times out on the client first. {@link #close()} wakes the client's blocked receives,
+ * which return empty, as the engine's do; calls after it fail with {@code UNAVAILABLE} (wire code
+ * {@code CLIENT_CLOSED}).
  *
  * <p>Thread-safe; one instance per server is enough. {@link #close()} does not stop the server.
  */
@@ -64,6 +88,8 @@ public final class SwitchboardClient implements QueueEngine {
   private final HttpClient http;
   private final Duration requestTimeout;
   private final boolean ownsHttp;
+  private final Set<CompletableFuture<?>> polls = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
 
   private SwitchboardClient(Builder b) {
     String text = b.baseUri.toString();
@@ -97,6 +123,7 @@ public final class SwitchboardClient implements QueueEngine {
   /** The server answers 201 when it created the queue, 200 when it existed alike. */
   @Override
   public QueueCreation ensureQueue(String name, QueueConfig config) {
+    requireWholeSeconds(config);
     ObjectNode body = WireFormat.object().put("name", name);
     body.setAll(WireFormat.config(config));
     Answer a = exchange("POST", "/v1/queues", body, requestTimeout);
@@ -106,6 +133,7 @@ public final class SwitchboardClient implements QueueEngine {
   /** Replaces the whole configuration (absent dead-letter policy and max depth included). */
   @Override
   public QueueInfo updateQueue(String name, QueueConfig config) {
+    requireWholeSeconds(config);
     ObjectNode body = WireFormat.config(config);
     if (config.deadLetter().isEmpty()) {
       body.putNull("deadLetter");
@@ -215,8 +243,9 @@ public final class SwitchboardClient implements QueueEngine {
         .ifPresent(w -> body.put("waitTimeSeconds", WireFormat.wholeSeconds("waitTime", w)));
     request.filter().ifPresent(filter -> body.put("selector", selectorText(filter)));
     Duration wait = request.waitTime().orElse(LONGEST_QUEUE_WAIT);
-    JsonFields f = call("POST", queuePath(queue) + "/receive", body, requestTimeout.plus(wait));
-    return WireFormat.messages(f, "messages");
+    return poll(queuePath(queue) + "/receive", body, requestTimeout.plus(wait))
+        .map(f -> WireFormat.messages(f, "messages"))
+        .orElse(List.of());
   }
 
   // ---- leases ------------------------------------------------------------------------------
@@ -364,22 +393,39 @@ public final class SwitchboardClient implements QueueEngine {
     }
   }
 
-  /** Closes the HTTP client if this client made it; never touches the server. */
+  /**
+   * Wakes this client's blocked receives (they return empty) and closes the HTTP client if this
+   * client made it; never touches the server. Later calls fail with {@code UNAVAILABLE}.
+   */
   @Override
   public void close() {
+    closed = true;
+    polls.forEach(p -> p.cancel(true));
     if (ownsHttp) {
-      http.close();
+      http.shutdownNow();
     }
   }
 
   // ---- transport ---------------------------------------------------------------------------
 
-  private static String selectorText(io.switchboard.queue.MessageFilter filter) {
+  private static String selectorText(MessageFilter filter) {
     if (filter instanceof SelectorFilter selector) {
       return selector.selector().text();
     }
     throw new IllegalArgumentException(
-        "only selector filters travel over HTTP; use ReceiveRequest.builder().selector(\"...\")");
+        "only selector filters travel over HTTP: use ReceiveRequest.builder().selector(\"...\")"
+            + " or SelectorFilter.parse(\"...\"); got "
+            + filter.getClass().getName()
+            + ", a Java predicate, which has no selector text");
+  }
+
+  /** A configuration the wire cannot carry exactly is refused, not rounded. */
+  private static void requireWholeSeconds(QueueConfig config) {
+    WireFormat.wholeSeconds("visibilityTimeout", config.visibilityTimeout());
+    WireFormat.wholeSeconds("delay", config.delay());
+    WireFormat.wholeSeconds("retention", config.retention());
+    WireFormat.wholeSeconds("receiveWait", config.receiveWait());
+    WireFormat.wholeSeconds("historyRetention", config.historyRetention());
   }
 
   private static String queuePath(String queue) {
@@ -391,6 +437,11 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   private static String leasePath(String queue, String receipt, String action) {
+    if (receipt.isEmpty()) {
+      // An empty path segment routes nowhere; no queue ever issues an empty receipt.
+      throw new QueueException(
+          ErrorCode.RECEIPT_INVALID, "receipt '' was not issued by queue '" + queue + "'");
+    }
     return queuePath(queue) + "/leases/" + Paths.encode(receipt) + "/" + action;
   }
 
@@ -411,6 +462,52 @@ public final class SwitchboardClient implements QueueEngine {
   private record Answer(int status, JsonFields body) {}
 
   private Answer exchange(String method, String path, JsonNode body, Duration timeout) {
+    HttpRequest request = request(method, path, body, timeout);
+    try {
+      return answer(http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
+    } catch (IOException e) {
+      throw failure(method, path, timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SwitchboardException("INTERRUPTED", method + " " + path + " interrupted", e);
+    }
+  }
+
+  /**
+   * A long poll: like {@link #call} but cancelled by {@link #close()}, when it answers empty (as an
+   * engine's blocked receive does when the engine closes).
+   */
+  private Optional<JsonFields> poll(String path, JsonNode body, Duration timeout) {
+    CompletableFuture<HttpResponse<byte[]>> pending =
+        http.sendAsync(
+            request("POST", path, body, timeout), HttpResponse.BodyHandlers.ofByteArray());
+    polls.add(pending);
+    try {
+      if (closed) {
+        pending.cancel(true);
+      }
+      return Optional.of(answer(pending.get()).body());
+    } catch (CancellationException e) {
+      return Optional.empty();
+    } catch (ExecutionException e) {
+      if (closed) {
+        return Optional.empty();
+      }
+      throw failure("POST", path, timeout, e.getCause());
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new SwitchboardException("INTERRUPTED", "POST " + path + " interrupted", e);
+    } finally {
+      polls.remove(pending);
+    }
+  }
+
+  private HttpRequest request(String method, String path, JsonNode body, Duration timeout) {
+    if (closed) {
+      throw new SwitchboardException(
+          "CLIENT_CLOSED", method + " " + path + ": this client is closed", null);
+    }
     HttpRequest.BodyPublisher publisher =
         body == null
             ? HttpRequest.BodyPublishers.noBody()
@@ -423,20 +520,23 @@ public final class SwitchboardClient implements QueueEngine {
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
-    HttpResponse<byte[]> response;
-    try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    } catch (HttpTimeoutException e) {
-      throw new SwitchboardException(
-          "TIMEOUT", method + " " + path + ": no answer within " + timeout.toMillis() + " ms", e);
-    } catch (IOException e) {
-      throw new SwitchboardException(
-          "UNREACHABLE", "cannot reach the server at " + base + ": " + describe(e), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SwitchboardException("INTERRUPTED", method + " " + path + " interrupted", e);
+    return request.build();
+  }
+
+  private SwitchboardException failure(
+      String method, String path, Duration timeout, Throwable cause) {
+    if (closed) {
+      return new SwitchboardException(
+          "CLIENT_CLOSED", method + " " + path + ": this client is closed", cause);
     }
-    return answer(response);
+    if (cause instanceof HttpTimeoutException) {
+      return new SwitchboardException(
+          "TIMEOUT",
+          method + " " + path + ": no answer within " + timeout.toMillis() + " ms",
+          cause);
+    }
+    return new SwitchboardException(
+        "UNREACHABLE", "cannot reach the server at " + base + ": " + describe(cause), cause);
   }
 
   private static Answer answer(HttpResponse<byte[]> response) {
@@ -458,7 +558,7 @@ public final class SwitchboardClient implements QueueEngine {
     throw new SwitchboardException(status, code, message);
   }
 
-  private static String describe(IOException e) {
+  private static String describe(Throwable e) {
     return Optional.ofNullable(e.getMessage()).orElse(e.getClass().getSimpleName());
   }
 

@@ -165,6 +165,10 @@ public final class WireFormat {
     o.put("historyRetentionSeconds", c.historyRetention().toSeconds());
     ArrayNode indexed = o.putArray("indexedAttributes");
     c.indexedAttributes().stream().sorted().forEach(indexed::add);
+    ObjectNode metadata = o.putObject("metadata");
+    c.metadata().entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(e -> metadata.put(e.getKey(), e.getValue()));
     return o;
   }
 
@@ -210,7 +214,30 @@ public final class WireFormat {
     enumField(f, "dedupScope", DedupScope.class).ifPresent(b::dedupScope);
     f.seconds("historyRetentionSeconds").ifPresent(b::historyRetention);
     f.strings("indexedAttributes").ifPresent(names -> b.indexedAttributes(Set.copyOf(names)));
+    f.raw("metadata").ifPresent(m -> b.metadata(metadata(m)));
     return b.build();
+  }
+
+  /** A queue's metadata: an object of strings, replaced as a whole. */
+  private static Map<String, String> metadata(JsonNode node) {
+    if (!node.isObject()) {
+      throw new WireFormatException(
+          "INVALID_ARGUMENT",
+          "field 'metadata' must be an object of strings, got " + JsonFields.typeName(node));
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
+      if (!e.getValue().isTextual()) {
+        throw new WireFormatException(
+            "INVALID_ARGUMENT",
+            "field 'metadata."
+                + e.getKey()
+                + "' must be a string, got "
+                + JsonFields.typeName(e.getValue()));
+      }
+      out.put(e.getKey(), e.getValue().textValue());
+    }
+    return out;
   }
 
   // ---- queues and stats --------------------------------------------------------------------
@@ -418,8 +445,8 @@ public final class WireFormat {
       case AttributeValue.StringValue s when plain -> {
         return JSON.getNodeFactory().textNode(s.value());
       }
-      case AttributeValue.NumberValue n when plain -> {
-        return JSON.getNodeFactory().numberNode(new BigDecimal(n.value().trim()));
+      case AttributeValue.NumberValue n when plain && jsonNumberKeepsText(n.value()) -> {
+        return JSON.getNodeFactory().numberNode(new BigDecimal(n.value()));
       }
       case AttributeValue.StringListValue l when plain -> {
         ArrayNode a = array();
@@ -440,6 +467,19 @@ public final class WireFormat {
         }
         return o;
       }
+    }
+  }
+
+  /**
+   * Whether a number's text survives a JSON number unchanged ({@code 42}, {@code -1.50}); other
+   * texts ({@code -1.50e3}, {@code " 7"}, {@code +1}) go in the long form, as a string, so that a
+   * value reads back exactly as it was sent.
+   */
+  private static boolean jsonNumberKeepsText(String text) {
+    try {
+      return new BigDecimal(text).toString().equals(text);
+    } catch (NumberFormatException e) {
+      return false;
     }
   }
 

@@ -164,4 +164,33 @@ class WireFormatTest {
             WireFormatException.class, () -> WireFormat.enumValue(Order.class, "order", "random"));
     assertTrue(e.getMessage().contains("fifo, lifo"), e.getMessage());
   }
+
+  @Test
+  void numberAttribute_textJsonWouldRewrite_roundTripsExactly() {
+    NewMessage m =
+        NewMessage.builder("b")
+            .attribute("e", AttributeValue.number("-1.50e3"))
+            .attribute("plain", AttributeValue.number("1.50"))
+            .build();
+    String json = new String(WireFormat.bytes(WireFormat.newMessage(m)), StandardCharsets.UTF_8);
+    assertTrue(json.contains("\"plain\":1.50"), json);
+    assertTrue(json.contains("{\"dataType\":\"Number\",\"value\":\"-1.50e3\"}"), json);
+    JsonFields back =
+        JsonFields.strict(WireFormat.parse(json.getBytes(StandardCharsets.UTF_8)), "m");
+    assertEquals(m.attributes(), WireFormat.newMessage(back).attributes());
+  }
+
+  @Test
+  void config_metadataRoundTrips_absentKeepsIt() {
+    QueueConfig c = QueueConfig.builder().metadata(Map.of("sqs.tag.team", "blue", "y", "")).build();
+    JsonFields back =
+        JsonFields.strict(WireFormat.parse(WireFormat.bytes(WireFormat.config(c))), "c");
+    assertEquals(c, WireFormat.config(back, QueueConfig.defaults()));
+    assertEquals(c.metadata(), WireFormat.config(strict("{}"), c).metadata());
+    WireFormatException e =
+        assertThrows(
+            WireFormatException.class,
+            () -> WireFormat.config(strict("{\"metadata\":{\"n\":1}}"), c));
+    assertTrue(e.getMessage().contains("metadata.n"), e.getMessage());
+  }
 }

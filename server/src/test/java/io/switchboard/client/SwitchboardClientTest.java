@@ -238,4 +238,74 @@ class SwitchboardClientTest {
         IllegalArgumentException.class,
         () -> client.browse("c-sel", BrowseRequest.first(1).filter(m -> true)));
   }
+
+  @Test
+  void lambdaReceiveFilter_refusedBeforeSending_namingWhatIsAllowed() {
+    client.createQueue("c-lambda", QueueConfig.defaults());
+    client.send("c-lambda", NewMessage.of("x"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                client.receive(
+                    "c-lambda", ReceiveRequest.builder().filter(m -> m.priority() < 5).build()));
+    assertTrue(e.getMessage().contains("selector"), e.getMessage());
+    assertEquals(0, client.stats("c-lambda").inFlight());
+    assertEquals(0, client.stats("c-lambda").counters().received());
+  }
+
+  @Test
+  void subSecondDuration_refusedBeforeSending() {
+    client.createQueue("c-subsecond", QueueConfig.defaults());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                client.send(
+                    "c-subsecond", NewMessage.builder("x").delay(Duration.ofMillis(1500)).build()));
+    assertTrue(e.getMessage().contains("delay") && e.getMessage().contains("1500"), e.getMessage());
+    assertEquals(0, client.stats("c-subsecond").counters().sent());
+  }
+
+  @Test
+  void subSecondQueueConfig_refusedNotTruncated() {
+    QueueConfig config = QueueConfig.builder().visibilityTimeout(Duration.ofMillis(1500)).build();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> client.createQueue("c-truncated", config));
+    assertTrue(e.getMessage().contains("visibilityTimeout"), e.getMessage());
+    assertEquals(
+        ErrorCode.QUEUE_NOT_FOUND,
+        assertThrows(SwitchboardException.class, () -> client.queue("c-truncated")).code());
+  }
+
+  @Test
+  void queueMetadata_travels_createUpdateRead() {
+    QueueConfig config = QueueConfig.builder().metadata(Map.of("team", "blue")).build();
+    assertEquals(config, client.createQueue("c-meta", config).config());
+    QueueConfig next = config.toBuilder().metadata(Map.of("team", "green", "y", "")).build();
+    assertEquals(next, client.updateQueue("c-meta", next).config());
+    assertEquals(next.metadata(), client.queue("c-meta").config().metadata());
+  }
+
+  @Test
+  void close_wakesBlockedReceiveEmpty_andRefusesLaterCalls() throws Exception {
+    client.createQueue("c-close", QueueConfig.defaults());
+    SwitchboardClient closing = SwitchboardClient.create(server.uri());
+    CompletableFuture<List<Message>> blocked =
+        CompletableFuture.supplyAsync(
+            () ->
+                closing.receive(
+                    "c-close", ReceiveRequest.builder().waitTime(Duration.ofSeconds(20)).build()));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (client.stats("c-close").waitingReceivers() != 1 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    closing.close();
+    assertEquals(List.of(), blocked.get(5, TimeUnit.SECONDS));
+    SwitchboardException e =
+        assertThrows(SwitchboardException.class, () -> closing.stats("c-close"));
+    assertEquals(ErrorCode.UNAVAILABLE, e.code());
+    assertEquals("CLIENT_CLOSED", e.wireCode());
+  }
 }

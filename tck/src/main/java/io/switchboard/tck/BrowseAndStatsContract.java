@@ -3,7 +3,6 @@ package io.switchboard.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
@@ -12,6 +11,7 @@ import io.switchboard.queue.Order;
 import io.switchboard.queue.Overflow;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.SelectorFilter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,9 +97,7 @@ public abstract class BrowseAndStatsContract extends EngineContract {
       engine.send(
           "q", NewMessage.builder("m" + i).attribute("even", i % 2 == 0 ? "yes" : "no").build());
     }
-    BrowseRequest evens =
-        BrowseRequest.first(2)
-            .filter(m -> AttributeValue.string("yes").equals(m.attributeOrNull("even")));
+    BrowseRequest evens = BrowseRequest.first(2).filter(SelectorFilter.parse("even = 'yes'"));
     Page first = engine.browse("q", evens);
     assertEquals(List.of("m0", "m2"), bodies(first.items()));
     Page second = engine.browse("q", evens.after(first.nextCursor().orElseThrow()));

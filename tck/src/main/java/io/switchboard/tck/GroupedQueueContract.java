@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.SelectorFilter;
 import java.util.List;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
@@ -25,8 +25,7 @@ public abstract class GroupedQueueContract extends EngineContract {
 
   private static final String Q = "g.fifo";
 
-  private static final MessageFilter BLUE =
-      m -> AttributeValue.string("blue").equals(m.attributeOrNull("color"));
+  private static final MessageFilter BLUE = SelectorFilter.parse("color = 'blue'");
 
   private void put(String group, String body) {
     sendGrouped(Q, group, body);

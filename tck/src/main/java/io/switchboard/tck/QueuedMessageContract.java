@@ -80,11 +80,7 @@ public abstract class QueuedMessageContract extends EngineContract {
     assertEquals(next, engine.update("q", id, MessageUpdate.attributes(next)).attributes());
     assertEquals(next, engine.get("q", id).attributes());
     List<Message> got =
-        engine.receive(
-            "q",
-            ReceiveRequest.builder()
-                .filter(m -> AttributeValue.string("es").equals(m.attributeOrNull("lang")))
-                .build());
+        engine.receive("q", ReceiveRequest.builder().selector("lang = 'es'").build());
     assertEquals(List.of(id), ids(got));
   }
 

@@ -1,0 +1,120 @@
+package io.switchboard.client;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import io.switchboard.tck.MemoryJournal;
+import io.switchboard.tck.QueueEngineContract;
+import io.switchboard.time.ManualClock;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The whole engine contract through the wire: every engine the suite asks for is a {@link
+ * SwitchboardClient} connected over a real HTTP port (ephemeral, loopback) to an in-process server
+ * whose engine runs on the test's {@link ManualClock} and writes to a {@link MemoryJournal}, so the
+ * restart scenarios run too (a restart stops that server and starts another on the same journal).
+ *
+ * <p>The contracts that cannot run through the client are listed in {@link #EXCLUDED}, each with
+ * the reason; the same list is in {@code client/README.md}.
+ */
+@ExtendWith(ClientContractTest.Exclusions.class)
+class ClientContractTest extends QueueEngineContract {
+
+  /** Contract test ("Nested class.method") that the client cannot pass, and why. */
+  static final Map<String, String> EXCLUDED =
+      Map.of(
+          "Receive.receive_filterOnPriority_seesSystemFacts",
+          "a Java predicate has no selector text to send: the client refuses it with"
+              + " IllegalArgumentException before sending (SwitchboardClientTest"
+              + " .lambdaReceiveFilter_refusedBeforeSending_namingWhatIsAllowed); the selector form runs in FilteredReceive",
+          "Lease.extend_upTo12HoursAfterReceive_allowedAndBeyond_refused",
+          "extends by 10 h 59 min plus 1 ms: the wire carries whole seconds, so the client refuses"
+              + " the value itself (IllegalArgumentException, SwitchboardClientTest"
+              + " .subSecondDuration_refusedBeforeSending) instead of the server answering"
+              + " INVALID_ARGUMENT");
+
+  private record Served(
+      SwitchboardServer server, MemoryJournal journal, ManualClock clock, int max) {}
+
+  private final Map<QueueEngine, Served> served = new IdentityHashMap<>();
+  private final List<SwitchboardServer> servers = new ArrayList<>();
+
+  @Override
+  protected QueueEngine newEngine(ManualClock clock) {
+    return newEngine(clock, 10_000);
+  }
+
+  @Override
+  protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+    return serve(new MemoryJournal(), clock, maxQueues);
+  }
+
+  @Override
+  protected QueueEngine restart(QueueEngine engine) {
+    Served s;
+    synchronized (served) {
+      s = served.remove(engine);
+    }
+    engine.close();
+    s.server().stop();
+    return serve(s.journal(), s.clock(), s.max());
+  }
+
+  private QueueEngine serve(MemoryJournal journal, ManualClock clock, int maxQueues) {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of(
+                "port", "0",
+                "in-memory", "true",
+                "max-queues", Integer.toString(maxQueues),
+                "max-batch", "1000",
+                "shutdown-grace-seconds", "1"),
+            Map.of());
+    SwitchboardServer server =
+        SwitchboardServer.start(
+            config,
+            c -> QueueEngine.builder().clock(clock).maxQueues(maxQueues).journal(journal).build());
+    SwitchboardClient client = SwitchboardClient.create(server.uri());
+    synchronized (served) {
+      served.put(client, new Served(server, journal, clock, maxQueues));
+      servers.add(server);
+    }
+    return client;
+  }
+
+  /** Runs after the contract has closed its clients (nested {@code @AfterEach} first). */
+  @AfterEach
+  void stopServers() {
+    synchronized (served) {
+      servers.forEach(SwitchboardServer::stop);
+      servers.clear();
+      served.clear();
+    }
+  }
+
+  /** Disables the {@link #EXCLUDED} contract tests, giving the reason in the report. */
+  static final class Exclusions implements ExecutionCondition {
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      if (context.getTestMethod().isEmpty()) {
+        return ConditionEvaluationResult.enabled("not a test method");
+      }
+      String key =
+          context.getRequiredTestClass().getSimpleName()
+              + "."
+              + context.getRequiredTestMethod().getName();
+      String reason = EXCLUDED.get(key);
+      return reason == null
+          ? ConditionEvaluationResult.enabled("runs through the client")
+          : ConditionEvaluationResult.disabled("not through the client: " + reason);
+    }
+  }
+}
