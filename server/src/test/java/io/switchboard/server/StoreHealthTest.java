@@ -67,6 +67,37 @@ class StoreHealthTest {
     }
   }
 
+  /** The operator's report: a store with 1,000 zeroed bytes in a table file started "ready". */
+  @Test
+  void aDamagedStore_refusesTheStart_namingTheFileAndTheSalvageCommand() throws Exception {
+    try (SwitchboardServer server = SwitchboardServer.start(durableConfig());
+        Http http = new Http(server.uri())) {
+      assertEquals(201, http.post("/v1/queues", "{\"name\":\"orders\"}").status());
+      for (int i = 0; i < 300; i++) {
+        String body = "{\"body\":\"" + i + "x".repeat(300) + "\"}";
+        assertEquals(201, http.post("/v1/queues/orders/messages", body).status());
+      }
+    }
+    Path sst;
+    try (var files = java.nio.file.Files.list(dir)) {
+      sst =
+          files
+              .filter(p -> p.toString().endsWith(".sst"))
+              .max(java.util.Comparator.comparingLong(p -> p.toFile().length()))
+              .orElseThrow();
+    }
+    try (var f = new java.io.RandomAccessFile(sst.toFile(), "rw")) {
+      f.seek(f.length() / 3);
+      f.write(new byte[1000]);
+    }
+    StartupException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            StartupException.class, () -> SwitchboardServer.start(durableConfig()).stop());
+    assertTrue(e.getMessage().contains(sst.getFileName().toString()), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("switchboard store salvage --data-dir " + dir), e.getMessage());
+  }
+
   @Test
   void aBackgroundThreadThatDies_makesHealthUnhealthy_andIsLogged() throws Exception {
     try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.forTests());
