@@ -87,8 +87,8 @@ public final class SwitchboardServer implements AutoCloseable {
     Objects.requireNonNull(factory, "factory");
     Logging.routeJulToSlf4j();
     SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
-    server.health.watchThreads();
     server.listen();
+    server.health.watchThreads();
     try {
       if (config.postgres().isPresent()) {
         server.openShared(factory);

@@ -81,10 +81,6 @@ final class GroupCommitWriter<E> {
   /** Why the writer stopped for good; null while it runs. Guarded by lock for writes. */
   private volatile String failed;
 
-  GroupCommitWriter(RocksDB db, Durability durability, Applier<E> applier) {
-    this("journal", db, db::write, durability, applier, AWAIT_TIMEOUT);
-  }
-
   GroupCommitWriter(
       String name,
       RocksDB db,

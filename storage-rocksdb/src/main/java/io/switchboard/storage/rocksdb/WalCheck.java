@@ -3,8 +3,10 @@ package io.switchboard.storage.rocksdb;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -139,8 +141,13 @@ final class WalCheck {
     }
     List<Scan> scans = new ArrayList<>();
     for (Path log : logs) {
-      try {
-        scans.add(scan(log, Files.readAllBytes(log)));
+      try (FileChannel channel = FileChannel.open(log, StandardOpenOption.READ)) {
+        if (channel.size() > Integer.MAX_VALUE) {
+          scans.add(new Scan(log, Ending.UNKNOWN, 0, 0, 0, 0, 0, "larger than 2 GiB, not read"));
+          continue;
+        }
+        // mapped, not read into the heap: a log can be hundreds of megabytes
+        scans.add(scan(log, channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size())));
       } catch (IOException e) {
         throw new IllegalStateException("cannot read write-ahead log " + log + ": " + e, e);
       }
@@ -149,25 +156,26 @@ final class WalCheck {
   }
 
   /** Reads one log's bytes. */
-  static Scan scan(Path file, byte[] data) {
-    ByteBuffer buf = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+  static Scan scan(Path file, ByteBuffer data) {
+    ByteBuffer buf = data.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    int size = buf.limit();
     int pos = 0;
     long writes = 0;
     long lastSequence = 0;
     long good = 0;
     java.io.ByteArrayOutputStream fragments = null;
-    while (pos < data.length) {
+    while (pos < size) {
       int leftInBlock = BLOCK - pos % BLOCK;
       if (leftInBlock < HEADER) {
         pos += leftInBlock; // block trailer: zero padding
         continue;
       }
-      if (data.length - pos < HEADER) {
-        return torn(file, writes, lastSequence, good, data.length, "a record header cut short");
+      if (size - pos < HEADER) {
+        return torn(file, writes, lastSequence, good, size, "a record header cut short");
       }
       int stored = buf.getInt(pos);
       int length = Short.toUnsignedInt(buf.getShort(pos + 4));
-      int type = Byte.toUnsignedInt(data[pos + 6]);
+      int type = Byte.toUnsignedInt(buf.get(pos + 6));
       if (type == 0 && length == 0) {
         // preallocated space never written: the end of what was written
         return new Scan(file, Ending.CLEAN, good, writes, lastSequence, 0, 0, "");
@@ -179,19 +187,16 @@ final class WalCheck {
       if (type < FULL || type > LAST) {
         return new Scan(file, Ending.UNKNOWN, good, writes, lastSequence, 0, 0, "type " + type);
       }
-      if (pos + HEADER + length > data.length) {
-        return torn(file, writes, lastSequence, good, data.length, "the last record is cut short");
+      if (pos + HEADER + length > size) {
+        return torn(file, writes, lastSequence, good, size, "the last record is cut short");
       }
-      CRC32C crc = new CRC32C();
-      crc.update(data, pos + 6, 1 + length);
-      if (mask((int) crc.getValue()) != stored) {
-        long after = countValidAfter(data, pos + HEADER + length);
+      if (crc(buf, pos, length) != stored) {
+        long after = countValidAfter(buf, size, pos + HEADER + length);
         String why = "checksum mismatch in the record at byte " + pos;
         if (after == 0) {
-          return torn(file, writes, lastSequence, good, data.length, why);
+          return torn(file, writes, lastSequence, good, size, why);
         }
-        return new Scan(
-            file, Ending.DAMAGED, good, writes, lastSequence, data.length - good, after, why);
+        return new Scan(file, Ending.DAMAGED, good, writes, lastSequence, size - good, after, why);
       }
       int payload = pos + HEADER;
       pos = payload + length;
@@ -206,16 +211,16 @@ final class WalCheck {
         }
         case FIRST -> {
           fragments = new java.io.ByteArrayOutputStream();
-          fragments.write(data, payload, length);
+          fragments.write(bytes(buf, payload, length), 0, length);
         }
         case MIDDLE -> {
           if (fragments != null) {
-            fragments.write(data, payload, length);
+            fragments.write(bytes(buf, payload, length), 0, length);
           }
         }
         default -> { // LAST
           if (fragments != null) {
-            fragments.write(data, payload, length);
+            fragments.write(bytes(buf, payload, length), 0, length);
             byte[] batch = fragments.toByteArray();
             if (batch.length >= 12) {
               ByteBuffer b = ByteBuffer.wrap(batch).order(ByteOrder.LITTLE_ENDIAN);
@@ -229,7 +234,7 @@ final class WalCheck {
       }
     }
     if (fragments != null) {
-      return torn(file, writes, lastSequence, good, data.length, "the last write is cut short");
+      return torn(file, writes, lastSequence, good, size, "the last write is cut short");
     }
     return new Scan(file, Ending.CLEAN, good, writes, lastSequence, 0, 0, "");
   }
@@ -243,11 +248,10 @@ final class WalCheck {
    * Whole records (full or last fragments with a good checksum) from the next block boundary after
    * {@code from}: what a recovery that stops at a bad record would drop.
    */
-  private static long countValidAfter(byte[] data, int from) {
-    ByteBuffer buf = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+  private static long countValidAfter(ByteBuffer buf, int size, int from) {
     int pos = from;
     long count = 0;
-    while (pos + HEADER <= data.length) {
+    while (pos + HEADER <= size) {
       int leftInBlock = BLOCK - pos % BLOCK;
       if (leftInBlock < HEADER) {
         pos += leftInBlock;
@@ -255,16 +259,12 @@ final class WalCheck {
       }
       int stored = buf.getInt(pos);
       int length = Short.toUnsignedInt(buf.getShort(pos + 4));
-      int type = Byte.toUnsignedInt(data[pos + 6]);
+      int type = Byte.toUnsignedInt(buf.get(pos + 6));
       if (type == 0 && length == 0) {
         break;
       }
-      CRC32C crc = new CRC32C();
-      boolean fits = pos + HEADER + length <= data.length;
-      if (fits) {
-        crc.update(data, pos + 6, 1 + length);
-      }
-      if (fits && type >= FULL && type <= LAST && mask((int) crc.getValue()) == stored) {
+      boolean fits = pos + HEADER + length <= size;
+      if (fits && type >= FULL && type <= LAST && crc(buf, pos, length) == stored) {
         if (type == FULL || type == LAST) {
           count++;
         }
@@ -274,6 +274,19 @@ final class WalCheck {
       }
     }
     return count;
+  }
+
+  /** The masked CRC32C of the type byte and payload of the record at {@code pos}. */
+  private static int crc(ByteBuffer buf, int pos, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(buf.slice(pos + 6, 1 + length));
+    return mask((int) crc.getValue());
+  }
+
+  private static byte[] bytes(ByteBuffer buf, int from, int length) {
+    byte[] out = new byte[length];
+    buf.get(from, out);
+    return out;
   }
 
   private static int mask(int crc) {
