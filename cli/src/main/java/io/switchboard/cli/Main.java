@@ -23,6 +23,8 @@ import picocli.CommandLine.Command;
  *   <tr><td>5</td><td>refused input: invalid argument or selector, too large</td></tr>
  *   <tr><td>6</td><td>unavailable: cannot connect, timed out, queue full, server starting or
  *       stopping</td></tr>
+ *   <tr><td>7</td><td>{@code store verify}: the store is damaged; {@code store salvage}: something
+ *       could not be read (listed)</td></tr>
  * </table>
  */
 @Command(
@@ -52,6 +54,7 @@ import picocli.CommandLine.Command;
       RoutingCommands.Contacts.class,
       RoutingCommands.Reservations.class,
       RoutingCommands.Routing.class,
+      StoreCommand.class,
       Main.TourCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -64,6 +67,7 @@ public final class Main implements Runnable {
   static final int CONFLICT = 4;
   static final int REFUSED = 5;
   static final int UNAVAILABLE = 6;
+  static final int DAMAGED = 7;
 
   private static final Set<String> COMMANDS =
       Set.of(
@@ -88,6 +92,7 @@ public final class Main implements Runnable {
           "contacts",
           "reservations",
           "routing",
+          "store",
           "tour",
           "help",
           "--help",

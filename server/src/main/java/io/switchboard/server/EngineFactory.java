@@ -15,6 +15,14 @@ public interface EngineFactory {
 
   QueueEngine open(ServerConfig config);
 
+  /**
+   * Opens the engine and registers what {@code /health} should ask it (the durable store reports
+   * when it cannot write). By default the same as {@link #open(ServerConfig)}.
+   */
+  default QueueEngine open(ServerConfig config, HealthRegistry health) {
+    return open(config);
+  }
+
   /** Keeps everything in memory; lost when the server stops. */
   static EngineFactory inMemory() {
     return config -> QueueEngine.builder().maxQueues(config.maxQueues()).build();
@@ -32,7 +40,17 @@ public interface EngineFactory {
     if (config.inMemory()) {
       return inMemory();
     }
-    return EngineFactory::durable;
+    return new EngineFactory() {
+      @Override
+      public QueueEngine open(ServerConfig c) {
+        return durable(c);
+      }
+
+      @Override
+      public QueueEngine open(ServerConfig c, HealthRegistry health) {
+        return durable(c, health, dir -> RocksJournal.open(dir, storageDurability(c.durability())));
+      }
+    };
   }
 
   /**
@@ -42,12 +60,27 @@ public interface EngineFactory {
    *     another format, or cannot be opened
    */
   static QueueEngine durable(ServerConfig config) {
+    return durable(
+        config,
+        new HealthRegistry(),
+        dir -> RocksJournal.open(dir, storageDurability(config.durability())));
+  }
+
+  /**
+   * As {@link #durable(ServerConfig)}, opening the journal with {@code open} and registering the
+   * store's write health ({@code "store cannot write"}) with {@code health}.
+   */
+  static QueueEngine durable(
+      ServerConfig config,
+      HealthRegistry health,
+      java.util.function.Function<java.nio.file.Path, RocksJournal> open) {
     RocksJournal journal;
     try {
-      journal = RocksJournal.open(config.dataDir(), storageDurability(config.durability()));
+      journal = open.apply(config.dataDir());
     } catch (IllegalStateException e) {
       throw new StartupException(e.getMessage());
     }
+    health.check("store", journal::problem);
     try {
       return QueueEngine.builder().maxQueues(config.maxQueues()).journal(journal).build();
     } catch (RuntimeException e) {

@@ -54,6 +54,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final RequestGate gate = new RequestGate();
   private final ServerMetrics metrics = new ServerMetrics();
   private final RoutingApi routingApi = new RoutingApi();
+  private final HealthRegistry health = new HealthRegistry();
   private final String openApi;
   private volatile QueueEngine engine;
   private volatile ClusterRouting cluster;
@@ -89,14 +90,16 @@ public final class SwitchboardServer implements AutoCloseable {
     Logging.routeJulToSlf4j();
     SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
     server.listen();
+    server.health.watchThreads();
     try {
       if (config.postgres().isPresent()) {
         server.openShared(factory);
       } else {
         server.routingApi.open(server.openRouter());
-        server.engine = factory.open(config);
+        server.engine = factory.open(config, server.health);
       }
     } catch (RuntimeException e) {
+      server.health.unwatchThreads();
       server.routingApi.close();
       server.closeRouterJournal();
       if (server.cluster != null) {
@@ -126,7 +129,7 @@ public final class SwitchboardServer implements AutoCloseable {
    * ClusterRouting}).
    */
   private void openShared(EngineFactory factory) {
-    QueueEngine shared = factory.open(config);
+    QueueEngine shared = factory.open(config, health);
     try {
       cluster =
           ClusterRouting.start(
@@ -166,6 +169,9 @@ public final class SwitchboardServer implements AutoCloseable {
       return builder.build();
     }
     routerJournal = EngineFactory.routerJournal(config);
+    if (routerJournal instanceof io.switchboard.storage.rocksdb.RocksRouterJournal rocks) {
+      health.check("routing store", () -> rocks.problem().map(p -> "routing " + p));
+    }
     try {
       return builder.journal(routerJournal).build();
     } catch (RuntimeException e) {
@@ -266,6 +272,7 @@ public final class SwitchboardServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       web.stop();
+      health.unwatchThreads();
     }
     LOG.info("switchboard stopped");
   }
@@ -285,6 +292,7 @@ public final class SwitchboardServer implements AutoCloseable {
     }
     stopped = true;
     gate.drain();
+    health.unwatchThreads();
     if (cluster != null) {
       cluster.halt();
     }
@@ -407,14 +415,29 @@ public final class SwitchboardServer implements AutoCloseable {
 
   // ---- infrastructure endpoints ------------------------------------------------------------
 
+  /**
+   * 200 {@code ready}, or 503 {@code starting}, {@code stopping}, or {@code unhealthy} with the
+   * reason a component reported (e.g. {@code "store cannot write"}; see {@link HealthRegistry}).
+   */
   private void health(Call call) {
     call.queryOnly();
-    String status = gate.draining() ? "stopping" : engine == null ? "starting" : "ready";
+    Optional<String> problem = health.problem();
+    String status =
+        gate.draining()
+            ? "stopping"
+            : engine == null ? "starting" : problem.isPresent() ? "unhealthy" : "ready";
+    var body = WireFormat.object().put("status", status);
+    if (status.equals("unhealthy")) {
+      body.put("reason", problem.get());
+    }
     call.json(
         status.equals("ready") ? 200 : 503,
-        WireFormat.object()
-            .put("status", status)
-            .put("mode", config.inMemory() ? "in-memory" : "durable"));
+        body.put("mode", config.inMemory() ? "in-memory" : "durable"));
+  }
+
+  /** What {@code /health} reports on: components add checks and failures here. */
+  public HealthRegistry health() {
+    return health;
   }
 
   private void metrics(Call call) {

@@ -3,12 +3,15 @@ package io.switchboard.storage.rocksdb;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.Journal;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.RocksDB;
@@ -22,11 +25,20 @@ import org.rocksdb.WriteOptions;
  * concurrent producers the cost of a sync is shared (group commit), and the store sees changes in
  * exactly the order the engine made them.
  *
- * <p>On a failed write (disk full, I/O error) the sends in the batch fail with {@code UNAVAILABLE}
- * and leave no trace (the engine queues a send only after its write); the fire-and-forget entries
- * (receives, acks) are kept, in order, and retried until the store accepts them again.
+ * <p>On a failed write (disk full, I/O error: a {@link RocksDBException}) the sends in the batch
+ * fail with {@code UNAVAILABLE} and leave no trace (the engine queues a send only after its write);
+ * the fire-and-forget entries (receives, acks) are kept, in order, and retried until the store
+ * accepts them again. Until then {@link #problem} says that the store cannot write, and the cause
+ * (which names the file) is logged here, never shown to a client.
+ *
+ * <p>Anything else that goes wrong (an entry that cannot be encoded, an {@link Error}) is not
+ * retried: the writer fails every send waiting on it, stops, and refuses every later append at once
+ * with {@code UNAVAILABLE} ("the store has failed"), so nothing hangs and nothing is acknowledged
+ * that is not stored. A waiting send gives up after {@code awaitTimeout}.
  */
 final class GroupCommitWriter<E> {
+
+  private static final System.Logger LOG = System.getLogger(GroupCommitWriter.class.getName());
 
   /** Adds one entry to a write batch. */
   @FunctionalInterface
@@ -34,13 +46,25 @@ final class GroupCommitWriter<E> {
     void apply(WriteBatch batch, E entry) throws RocksDBException;
   }
 
+  /** Writes a batch to the store ({@link RocksDB#write}; tests inject failures here). */
+  @FunctionalInterface
+  interface Sink {
+    void write(WriteOptions options, WriteBatch batch) throws RocksDBException;
+  }
+
   private record Pending<E>(List<E> entries, CompletableFuture<Void> done) {}
+
+  /** How long a send waits for its write by default before it fails. */
+  static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(30);
 
   private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+  private final String name;
   private final RocksDB db;
+  private final Sink sink;
   private final Durability durability;
   private final Applier<E> applier;
+  private final Duration awaitTimeout;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition work = lock.newCondition();
   private final ArrayDeque<Pending<E>> queue = new ArrayDeque<>();
@@ -51,17 +75,51 @@ final class GroupCommitWriter<E> {
   private boolean unsynced;
   private long lastSync = System.nanoTime();
 
-  GroupCommitWriter(RocksDB db, Durability durability, Applier<E> applier) {
+  /** Why writes fail right now (cleared by the next good write); null while they succeed. */
+  private volatile String writeFailure;
+
+  /** Why the writer stopped for good; null while it runs. Guarded by lock for writes. */
+  private volatile String failed;
+
+  GroupCommitWriter(
+      String name,
+      RocksDB db,
+      Sink sink,
+      Durability durability,
+      Applier<E> applier,
+      Duration awaitTimeout) {
+    this.name = name;
     this.db = db;
+    this.sink = sink;
     this.durability = durability;
     this.applier = applier;
-    this.thread = Thread.ofPlatform().daemon().name("switchboard-journal").start(this::run);
+    this.awaitTimeout = awaitTimeout;
+    this.thread =
+        Thread.ofPlatform()
+            .daemon()
+            .name("switchboard-" + name)
+            .uncaughtExceptionHandler((t, e) -> stopFor(e, List.of()))
+            .start(this::run);
+  }
+
+  /**
+   * What keeps the store from writing, if anything: {@code "store cannot write"} while writes fail
+   * (disk full, I/O error), or {@code "store failed"} once the writer has stopped.
+   */
+  Optional<String> problem() {
+    if (failed != null) {
+      return Optional.of("store failed");
+    }
+    return writeFailure == null ? Optional.empty() : Optional.of("store cannot write");
   }
 
   Journal.Ticket append(List<E> entries, boolean durable) {
     CompletableFuture<Void> done = durable ? new CompletableFuture<>() : null;
     lock.lock();
     try {
+      if (failed != null) {
+        throw storeFailed();
+      }
       if (closing) {
         throw new QueueException(ErrorCode.UNAVAILABLE, "the store is closed");
       }
@@ -73,54 +131,111 @@ final class GroupCommitWriter<E> {
     return done == null ? Journal.DONE : () -> await(done);
   }
 
-  private static void await(CompletableFuture<Void> done) {
+  private void await(CompletableFuture<Void> done) {
     try {
-      done.join();
-    } catch (CompletionException e) {
+      done.get(awaitTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
       if (e.getCause() instanceof QueueException q) {
         throw new QueueException(q.code(), q.getMessage(), q);
       }
-      throw new QueueException(ErrorCode.UNAVAILABLE, "storage write failed: " + e.getCause(), e);
+      throw new QueueException(ErrorCode.UNAVAILABLE, "the store cannot write; retry later", e);
+    } catch (TimeoutException e) {
+      throw new QueueException(
+          ErrorCode.UNAVAILABLE,
+          "the store did not confirm the write within "
+              + awaitTimeout.toMillis()
+              + " ms; retry later (the write may still be stored)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QueueException(ErrorCode.UNAVAILABLE, "interrupted while waiting for the store");
     }
+  }
+
+  private QueueException storeFailed() {
+    return new QueueException(
+        ErrorCode.UNAVAILABLE,
+        "the store has failed and accepts no writes until the server restarts; retry later");
   }
 
   private void run() {
     List<Pending<E>> group = new ArrayList<>();
-    while (true) {
-      boolean stop;
-      lock.lock();
-      try {
-        while (queue.isEmpty() && !closing) {
-          if (!unsynced || durability.mode() == Durability.Mode.NONE) {
-            work.awaitUninterruptibly();
-          } else {
-            long wait = syncIntervalNanos() - (System.nanoTime() - lastSync);
-            if (wait <= 0) {
-              break;
-            }
-            try {
-              work.awaitNanos(wait);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
+    try {
+      while (true) {
+        boolean stop;
+        lock.lock();
+        try {
+          while (queue.isEmpty() && !closing) {
+            if (!unsynced || durability.mode() == Durability.Mode.NONE) {
+              work.awaitUninterruptibly();
+            } else {
+              long wait = syncIntervalNanos() - (System.nanoTime() - lastSync);
+              if (wait <= 0) {
+                break;
+              }
+              try {
+                work.awaitNanos(wait);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
             }
           }
+          group.addAll(queue);
+          queue.clear();
+          stop = closing && group.isEmpty();
+        } finally {
+          lock.unlock();
         }
-        group.addAll(queue);
-        queue.clear();
-        stop = closing && group.isEmpty();
-      } finally {
-        lock.unlock();
+        if (stop) {
+          return;
+        }
+        if (group.isEmpty()) {
+          syncNow();
+          continue;
+        }
+        write(group);
+        group.clear();
       }
-      if (stop) {
-        return;
-      }
-      if (group.isEmpty()) {
-        syncNow();
-        continue;
-      }
-      write(group);
-      group.clear();
+    } catch (Throwable e) {
+      stopFor(e, group);
     }
+  }
+
+  /**
+   * The writer cannot go on: fails the given group's sends and every queued one, refuses later
+   * appends, and logs why. Called on the writer thread (or its uncaught-exception handler).
+   */
+  private void stopFor(Throwable cause, List<Pending<E>> group) {
+    List<Pending<E>> waiting = new ArrayList<>(group);
+    lock.lock();
+    try {
+      if (failed == null) {
+        failed = String.valueOf(cause);
+      }
+      waiting.addAll(queue);
+      queue.clear();
+    } finally {
+      lock.unlock();
+    }
+    QueueException error = storeFailed();
+    int lostPlain = 0;
+    for (Pending<E> p : waiting) {
+      if (p.done != null) {
+        p.done.completeExceptionally(error);
+      } else {
+        lostPlain += p.entries.size();
+      }
+    }
+    LOG.log(
+        System.Logger.Level.ERROR,
+        "the "
+            + name
+            + " writer stopped: no more writes are accepted until the server restarts; "
+            + waiting.size()
+            + " waiting appends failed ("
+            + lostPlain
+            + " receive/ack entries not stored: those messages are delivered again after the"
+            + " restart)",
+        cause);
   }
 
   private long syncIntervalNanos() {
@@ -137,12 +252,16 @@ final class GroupCommitWriter<E> {
         }
       }
       boolean sync = waitingSends && durability.mode() == Durability.Mode.SYNC;
-      db.write(sync ? syncWrite : plainWrite, batch);
+      sink.write(sync ? syncWrite : plainWrite, batch);
       if (sync) {
         unsynced = false;
         lastSync = System.nanoTime();
       } else {
         unsynced = true;
+      }
+      if (writeFailure != null) {
+        LOG.log(System.Logger.Level.INFO, "the " + name + " store writes again");
+        writeFailure = null;
       }
       for (Pending<E> p : group) {
         if (p.done != null) {
@@ -154,13 +273,27 @@ final class GroupCommitWriter<E> {
           && durability.mode() != Durability.Mode.NONE) {
         syncNow();
       }
-    } catch (RocksDBException | RuntimeException e) {
+    } catch (RocksDBException e) {
       fail(group, e);
     }
   }
 
-  /** Fails the sends of a failed group and requeues its other entries, in order, for a retry. */
-  private void fail(List<Pending<E>> group, Exception cause) {
+  /**
+   * Fails the sends of a failed group and requeues its other entries, in order, for a retry. The
+   * first failure of a run of them is logged with RocksDB's message (which names the file).
+   */
+  private void fail(List<Pending<E>> group, RocksDBException cause) {
+    if (writeFailure == null) {
+      LOG.log(
+          System.Logger.Level.ERROR,
+          "the "
+              + name
+              + " store cannot write; sends are refused and other changes retried until it"
+              + " can: "
+              + cause.getMessage(),
+          cause);
+    }
+    writeFailure = String.valueOf(cause.getMessage());
     List<Pending<E>> retry = new ArrayList<>();
     for (Pending<E> p : group) {
       if (p.done != null) {
@@ -214,7 +347,9 @@ final class GroupCommitWriter<E> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    syncNow();
+    if (failed == null) {
+      syncNow();
+    }
     syncWrite.close();
     plainWrite.close();
   }

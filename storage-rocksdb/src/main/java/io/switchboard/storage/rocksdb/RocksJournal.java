@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -31,6 +32,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.TablePropertiesCollectorFactory;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -48,6 +50,8 @@ public final class RocksJournal implements Journal {
     RocksDB.loadLibrary();
   }
 
+  private static final System.Logger LOG = System.getLogger(RocksJournal.class.getName());
+
   private static final byte[] FORMAT_KEY = bytes("format");
   private static final byte[] ID_PREFIX_KEY = bytes("idPrefix");
   private static final byte[] SEQUENCE_KEY = bytes("sequence");
@@ -62,6 +66,8 @@ public final class RocksJournal implements Journal {
   private final Map<String, ColumnFamilyHandle> cf = new HashMap<>();
   private final GroupCommitWriter<JournalEntry> writer;
   private final List<QueueScan> openScans = new ArrayList<>();
+  private final List<String> recoveryWarnings = new ArrayList<>();
+  private final ReadOptions verified = new ReadOptions().setVerifyChecksums(true);
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -71,7 +77,8 @@ public final class RocksJournal implements Journal {
       DBOptions dbOptions,
       ColumnFamilyOptions cfOptions,
       List<ColumnFamilyHandle> handles,
-      Durability durability) {
+      Durability durability,
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
     this.dir = dir;
     this.db = db;
     this.dbOptions = dbOptions;
@@ -80,25 +87,48 @@ public final class RocksJournal implements Journal {
     for (int i = 0; i < FAMILIES.size(); i++) {
       cf.put(FAMILIES.get(i), handles.get(i + 1));
     }
-    this.writer = new GroupCommitWriter<>(db, durability, this::apply);
+    this.writer =
+        new GroupCommitWriter<>(
+            "journal",
+            db,
+            sink.apply(db),
+            durability,
+            this::apply,
+            GroupCommitWriter.AWAIT_TIMEOUT);
   }
 
   /**
-   * Opens (creating if needed) the store in {@code dir}.
+   * Opens (creating if needed) the store in {@code dir}. A new directory is made readable by its
+   * owner only (0700, where the file system has POSIX permissions).
+   *
+   * <p>Checksums are verified on recovery: RocksDB's paranoid checks at open, and every record read
+   * by {@link #load} with its checksum verified and each scan's status checked. A damaged store is
+   * refused with a {@link StoreDamagedException} that names the damaged file (when RocksDB names
+   * it) and the way out. A write-ahead log that ends in an incomplete record (the write a crash
+   * interrupted) is recovered up to that record, and what was dropped is logged ({@link
+   * #recoveryWarnings}).
    *
    * @throws IllegalStateException when another process holds the directory, or it holds a store of
    *     another format, or it cannot be opened; the message says which
+   * @throws StoreDamagedException when the store is damaged
    */
   public static RocksJournal open(Path dir, Durability durability) {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create data directory " + dir + ": " + e, e);
-    }
+    return open(dir, durability, db -> db::write);
+  }
+
+  /** As {@link #open(Path, Durability)}, writing through {@code sink} (tests inject faults). */
+  static RocksJournal open(
+      Path dir,
+      Durability durability,
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
+    StoreFiles.createPrivateDirectory(dir, "data directory");
+    List<String> walWarnings = WalCheck.beforeOpen(dir);
     DBOptions dbOptions =
         new DBOptions()
             .setCreateIfMissing(true)
             .setCreateMissingColumnFamilies(true)
+            .setParanoidChecks(true)
+            .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
             .setMaxBackgroundJobs(2)
             .setKeepLogFileNum(4);
     ColumnFamilyOptions cfOptions = columnFamilyOptions();
@@ -115,15 +145,40 @@ public final class RocksJournal implements Journal {
       dbOptions.close();
       cfOptions.close();
       String why = String.valueOf(e.getMessage());
-      if (why.contains("lock") || why.contains("Resource temporarily unavailable")) {
+      if (StoreDamagedException.isDamage(e)) {
+        throw new StoreDamagedException(WalCheck.dataDirOf(dir), dir, why, e);
+      }
+      if (why.contains("LOCK") || why.contains("Resource temporarily unavailable")) {
         throw new IllegalStateException(
             "data directory " + dir + " is in use by another Switchboard process (" + why + ")", e);
       }
       throw new IllegalStateException("cannot open data directory " + dir + ": " + why, e);
     }
-    RocksJournal journal = new RocksJournal(dir, db, dbOptions, cfOptions, handles, durability);
+    RocksJournal journal =
+        new RocksJournal(dir, db, dbOptions, cfOptions, handles, durability, sink);
     journal.checkFormat();
+    journal.recoveryWarnings.addAll(walWarnings);
+    for (String w : walWarnings) {
+      LOG.log(System.Logger.Level.WARNING, w);
+    }
     return journal;
+  }
+
+  /**
+   * What recovery dropped, one sentence each: a write-ahead log's incomplete last record (a write
+   * that a crash interrupted). Empty after a clean shutdown. Also logged at open.
+   */
+  public List<String> recoveryWarnings() {
+    return List.copyOf(recoveryWarnings);
+  }
+
+  /**
+   * What keeps the store from writing right now, if anything ({@code "store cannot write"} while
+   * writes fail, e.g. on a full disk; {@code "store failed"} once the writer has stopped): for
+   * {@code /health}.
+   */
+  public Optional<String> problem() {
+    return writer.problem();
   }
 
   /**
@@ -164,7 +219,7 @@ public final class RocksJournal implements Journal {
       }
     } catch (RocksDBException e) {
       close();
-      throw new IllegalStateException("cannot read data directory " + dir + ": " + e, e);
+      throw damaged(e);
     }
   }
 
@@ -173,15 +228,15 @@ public final class RocksJournal implements Journal {
   @Override
   public Snapshot load() {
     try {
-      byte[] prefix = db.get(ID_PREFIX_KEY);
-      byte[] sequence = db.get(SEQUENCE_KEY);
+      byte[] prefix = db.get(verified, ID_PREFIX_KEY);
+      byte[] sequence = db.get(verified, SEQUENCE_KEY);
       Map<String, JournalEntry.QueuePut> queues = new LinkedHashMap<>();
-      try (RocksIterator it = db.newIterator(cf.get("queues"))) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          JournalEntry.QueuePut q = Codec.queue(it.value());
-          queues.put(q.name(), q);
-        }
-      }
+      forEach(
+          "queues",
+          (k, v) -> {
+            JournalEntry.QueuePut q = Codec.queue(v);
+            queues.put(q.name(), q);
+          });
       Bytes.Strings strings = new Bytes.Strings();
       Map<String, List<JournalEntry.DedupPut>> dedup = new HashMap<>();
       forEach(
@@ -211,9 +266,9 @@ public final class RocksJournal implements Journal {
           "tasks",
           (k, v) -> {
             try {
-              tasks.add(Codec.taskStart(v, db.get(cf.get("progress"), k)));
+              tasks.add(Codec.taskStart(v, db.get(cf.get("progress"), verified, k)));
             } catch (RocksDBException e) {
-              throw new IllegalStateException(e);
+              throw damaged(e);
             }
           });
       return new Snapshot(
@@ -222,7 +277,24 @@ public final class RocksJournal implements Journal {
           states,
           tasks);
     } catch (RocksDBException e) {
-      throw new IllegalStateException("cannot read data directory " + dir + ": " + e, e);
+      throw damaged(e);
+    }
+  }
+
+  /** A failed read during recovery: damage (named, with the way out) or another read error. */
+  private RuntimeException damaged(RocksDBException e) {
+    if (StoreDamagedException.isDamage(e)) {
+      return new StoreDamagedException(dir, dir, e.getMessage(), e);
+    }
+    return new IllegalStateException("cannot read data directory " + dir + ": " + e, e);
+  }
+
+  /** Checks a finished scan: a scan that stopped on damage must not look like the end. */
+  private void checkStatus(RocksIterator it) {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw damaged(e);
     }
   }
 
@@ -241,7 +313,7 @@ public final class RocksJournal implements Journal {
     private final byte[] prefix;
     private final Bytes.Strings strings;
     private final ReadOptions options =
-        new ReadOptions().setFillCache(false).setReadaheadSize(4 << 20);
+        new ReadOptions().setVerifyChecksums(true).setFillCache(false).setReadaheadSize(4 << 20);
     private final RocksIterator bodies;
     private final RocksIterator states;
     private MessageRecord next;
@@ -274,7 +346,12 @@ public final class RocksJournal implements Journal {
           return found;
         }
       }
-      close();
+      try {
+        checkStatus(bodies);
+        checkStatus(states);
+      } finally {
+        close();
+      }
       return null;
     }
 
@@ -310,10 +387,11 @@ public final class RocksJournal implements Journal {
   }
 
   private void forEach(String family, java.util.function.BiConsumer<byte[], byte[]> action) {
-    try (RocksIterator it = db.newIterator(cf.get(family))) {
+    try (RocksIterator it = db.newIterator(cf.get(family), verified)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         action.accept(it.key(), it.value());
       }
+      checkStatus(it);
     }
   }
 
@@ -419,6 +497,7 @@ public final class RocksJournal implements Journal {
       // closing anyway; the WAL was synced by the writer's last write in SYNC mode
     }
     db.close();
+    verified.close();
     dbOptions.close();
     cfOptions.close();
   }
@@ -436,9 +515,15 @@ public final class RocksJournal implements Journal {
     }
   }
 
+  /**
+   * The error a client gets for a write the store refused: retryable, and without RocksDB's
+   * message, which names the server's files (the writer logs that instead).
+   */
   static QueueException unavailable(String what, Exception cause) {
     return new QueueException(
-        ErrorCode.UNAVAILABLE, "storage write failed (" + what + "): " + cause.getMessage(), cause);
+        ErrorCode.UNAVAILABLE,
+        "storage write failed (" + what + "): the store cannot write; retry later",
+        cause);
   }
 
   private static byte[] bytes(String s) {

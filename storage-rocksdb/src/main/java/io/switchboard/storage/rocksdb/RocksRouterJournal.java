@@ -11,17 +11,17 @@ import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
 import io.switchboard.routing.spi.StoredReservation;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -36,6 +36,7 @@ import org.rocksdb.WriteBatch;
  */
 public final class RocksRouterJournal implements RouterJournal {
 
+  private static final System.Logger LOG = System.getLogger(RocksRouterJournal.class.getName());
   private static final byte[] FORMAT_KEY = bytes("format");
   private static final byte[] COUNTERS_KEY = bytes("counters");
 
@@ -49,7 +50,14 @@ public final class RocksRouterJournal implements RouterJournal {
     this.dir = dir;
     this.db = db;
     this.options = options;
-    this.writer = new GroupCommitWriter<>(db, durability, RocksRouterJournal::apply);
+    this.writer =
+        new GroupCommitWriter<>(
+            "routing-journal",
+            db,
+            db::write,
+            durability,
+            RocksRouterJournal::apply,
+            GroupCommitWriter.AWAIT_TIMEOUT);
   }
 
   /**
@@ -59,19 +67,24 @@ public final class RocksRouterJournal implements RouterJournal {
    *     another format, or it cannot be opened; the message says which
    */
   public static RocksRouterJournal open(Path dir, Durability durability) {
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create routing directory " + dir + ": " + e, e);
-    }
-    Options options = new Options().setCreateIfMissing(true).setKeepLogFileNum(4);
+    StoreFiles.createPrivateDirectory(dir, "routing directory");
+    List<String> walWarnings = WalCheck.beforeOpen(dir);
+    Options options =
+        new Options()
+            .setCreateIfMissing(true)
+            .setParanoidChecks(true)
+            .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+            .setKeepLogFileNum(4);
     RocksDB db;
     try {
       db = RocksDB.open(options, dir.toString());
     } catch (RocksDBException e) {
       options.close();
       String why = String.valueOf(e.getMessage());
-      if (why.contains("lock") || why.contains("Resource temporarily unavailable")) {
+      if (StoreDamagedException.isDamage(e)) {
+        throw new StoreDamagedException(WalCheck.dataDirOf(dir), dir, why, e);
+      }
+      if (why.contains("LOCK") || why.contains("Resource temporarily unavailable")) {
         throw new IllegalStateException(
             "routing directory " + dir + " is in use by another Switchboard process (" + why + ")",
             e);
@@ -80,12 +93,33 @@ public final class RocksRouterJournal implements RouterJournal {
     }
     RocksRouterJournal journal = new RocksRouterJournal(dir, db, options, durability);
     journal.checkFormat();
+    for (String w : walWarnings) {
+      LOG.log(System.Logger.Level.WARNING, w);
+    }
     return journal;
+  }
+
+  /**
+   * What keeps the router store from writing right now, if anything ({@code "store cannot write"},
+   * {@code "store failed"}): for {@code /health}.
+   */
+  public java.util.Optional<String> problem() {
+    return writer.problem();
+  }
+
+  private RuntimeException damaged(RocksDBException e) {
+    if (StoreDamagedException.isDamage(e)) {
+      return new StoreDamagedException(WalCheck.dataDirOf(dir), dir, e.getMessage(), e);
+    }
+    return new IllegalStateException("cannot read routing directory " + dir + ": " + e, e);
   }
 
   private void checkFormat() {
     try {
-      byte[] format = db.get(FORMAT_KEY);
+      byte[] format;
+      try (ReadOptions verified = new ReadOptions().setVerifyChecksums(true)) {
+        format = db.get(verified, FORMAT_KEY);
+      }
       if (format == null) {
         db.put(FORMAT_KEY, new Bytes.Writer(4).i(RouterRecordCodec.FORMAT).toArray());
         return;
@@ -104,7 +138,7 @@ public final class RocksRouterJournal implements RouterJournal {
       }
     } catch (RocksDBException e) {
       close();
-      throw new IllegalStateException("cannot read routing directory " + dir + ": " + e, e);
+      throw damaged(e);
     }
   }
 
@@ -114,7 +148,8 @@ public final class RocksRouterJournal implements RouterJournal {
     List<StoredAgent> agents = new ArrayList<>();
     List<StoredContact> contacts = new ArrayList<>();
     List<StoredReservation> reservations = new ArrayList<>();
-    try (RocksIterator it = db.newIterator()) {
+    try (ReadOptions verified = new ReadOptions().setVerifyChecksums(true);
+        RocksIterator it = db.newIterator(verified)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         byte[] key = it.key();
         if (key.length > 2 && key[1] == ':') {
@@ -129,6 +164,11 @@ public final class RocksRouterJournal implements RouterJournal {
         } else if (!java.util.Arrays.equals(key, FORMAT_KEY)) {
           throw corrupt(key);
         }
+      }
+      try {
+        it.status(); // a scan that stopped on damage must not look like the end
+      } catch (RocksDBException e) {
+        throw damaged(e);
       }
     }
     return new RouterSnapshot(counters, agents, contacts, reservations);
