@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -126,7 +127,7 @@ public final class SwitchboardClient implements QueueEngine {
     requireWholeSeconds(config);
     ObjectNode body = WireFormat.object().put("name", name);
     body.setAll(WireFormat.config(config));
-    Answer a = exchange("POST", "/v1/queues", body, requestTimeout);
+    Answer a = exchange("POST", "/v1/queues", body, requestTimeout, Map.of());
     return new QueueCreation(WireFormat.queueInfo(a.body()), a.status() == 201);
   }
 
@@ -145,18 +146,58 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   /**
-   * Reads the configuration, applies {@code change} and sends only the fields it changed; the
-   * server applies them to its current configuration under the queue's lock. So concurrent changes
-   * of different fields, from any number of clients, never lose each other; two clients changing
-   * the same field concurrently: the last one wins. The native API carries no metadata, so changes
-   * to metadata are not sent.
+   * Reads the configuration with its tag ({@code ETag}), applies {@code change} and sends the
+   * fields it changed with {@code If-Match}: the server applies them only if the configuration is
+   * still the one read, else answers 412 and this reads it again and re-applies {@code change}
+   * (which must therefore have no side effects, as the engine's contract says). So concurrent
+   * changes from any number of clients and servers never lose each other, as with an in-process
+   * engine.
+   *
+   * @throws SwitchboardException {@code CONFLICT} if the configuration changed under every one of
+   *     {@value #UPDATE_ATTEMPTS} attempts
    */
   @Override
   public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
-    QueueConfig current = queue(name).config();
-    QueueConfig next = Objects.requireNonNull(change.apply(current), "the changed configuration");
-    ObjectNode before = WireFormat.config(current);
-    ObjectNode after = WireFormat.config(next);
+    for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      Answer read = exchange("GET", queuePath(name), null, requestTimeout, Map.of());
+      QueueInfo info = WireFormat.queueInfo(read.body());
+      QueueConfig next =
+          Objects.requireNonNull(change.apply(info.config()), "the changed configuration");
+      requireWholeSeconds(next);
+      ObjectNode body = changedFields(WireFormat.config(info.config()), WireFormat.config(next));
+      if (body.isEmpty()) {
+        return info;
+      }
+      try {
+        return WireFormat.queueInfo(
+            exchange(
+                    "PATCH",
+                    queuePath(name),
+                    body,
+                    requestTimeout,
+                    Map.of("If-Match", read.etag().orElse("*")))
+                .body());
+      } catch (SwitchboardException e) {
+        if (e.status() != 412) {
+          throw e;
+        }
+      }
+    }
+    throw new SwitchboardException(
+        409,
+        "CONFLICT",
+        "queue '"
+            + name
+            + "': its configuration changed under each of "
+            + UPDATE_ATTEMPTS
+            + " attempts to update it; try again");
+  }
+
+  /** How often {@link #updateQueue(String, UnaryOperator)} reads and tries again. */
+  static final int UPDATE_ATTEMPTS = 100;
+
+  /** The fields of {@code after} that differ from {@code before}; a removed field as null. */
+  private static ObjectNode changedFields(ObjectNode before, ObjectNode after) {
     ObjectNode body = WireFormat.object();
     after
         .fields()
@@ -174,7 +215,7 @@ public final class SwitchboardClient implements QueueEngine {
                 body.putNull(n);
               }
             });
-    return WireFormat.queueInfo(call("PATCH", queuePath(name), body));
+    return body;
   }
 
   @Override
@@ -455,14 +496,17 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   private JsonFields call(String method, String path, JsonNode body, Duration timeout) {
-    return exchange(method, path, body, timeout).body();
+    return exchange(method, path, body, timeout, Map.of()).body();
   }
 
-  /** A successful answer: its status and body. */
-  private record Answer(int status, JsonFields body) {}
+  /** A successful answer: its status, its {@code ETag} if any, and its body. */
+  private record Answer(int status, Optional<String> etag, JsonFields body) {}
 
-  private Answer exchange(String method, String path, JsonNode body, Duration timeout) {
-    HttpRequest request = request(method, path, body, timeout);
+  private Answer exchange(
+      String method, String path, JsonNode body, Duration timeout, Map<String, String> headers) {
+    HttpRequest.Builder builder = request(method, path, body, timeout);
+    headers.forEach(builder::header);
+    HttpRequest request = builder.build();
     try {
       return answer(http.send(request, HttpResponse.BodyHandlers.ofByteArray()));
     } catch (IOException e) {
@@ -480,7 +524,7 @@ public final class SwitchboardClient implements QueueEngine {
   private Optional<JsonFields> poll(String path, JsonNode body, Duration timeout) {
     CompletableFuture<HttpResponse<byte[]>> pending =
         http.sendAsync(
-            request("POST", path, body, timeout), HttpResponse.BodyHandlers.ofByteArray());
+            request("POST", path, body, timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
     polls.add(pending);
     try {
       if (closed) {
@@ -503,7 +547,7 @@ public final class SwitchboardClient implements QueueEngine {
     }
   }
 
-  private HttpRequest request(String method, String path, JsonNode body, Duration timeout) {
+  private HttpRequest.Builder request(String method, String path, JsonNode body, Duration timeout) {
     if (closed) {
       throw new SwitchboardException(
           "CLIENT_CLOSED", method + " " + path + ": this client is closed", null);
@@ -520,7 +564,7 @@ public final class SwitchboardClient implements QueueEngine {
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
-    return request.build();
+    return request;
   }
 
   private SwitchboardException failure(
@@ -544,7 +588,7 @@ public final class SwitchboardClient implements QueueEngine {
     byte[] bytes = response.body();
     if (status >= 200 && status < 300) {
       JsonNode node = bytes.length == 0 ? WireFormat.object() : WireFormat.parse(bytes);
-      return new Answer(status, JsonFields.lenient(node));
+      return new Answer(status, response.headers().firstValue("ETag"), JsonFields.lenient(node));
     }
     String code = "HTTP_" + status;
     String message = new String(bytes, StandardCharsets.UTF_8);

@@ -26,11 +26,15 @@ import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -119,6 +123,22 @@ public final class WireFormat {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * The tag of a configuration, sent as the {@code ETag} of a queue and compared with a PATCH's
+   * {@code If-Match}: a hash of its wire form (the same on every server and client, since the wire
+   * form orders every list and map), quoted as HTTP wants it.
+   */
+  public static String configTag(QueueConfig c) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(config(c).toString().getBytes(StandardCharsets.UTF_8));
+      return "\"" + HexFormat.of().formatHex(hash, 0, 16) + "\"";
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   /** Reads an enum by its wire name, its Java name, or any case of either. */

@@ -3,6 +3,7 @@ package io.switchboard.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.http.HeaderNames;
 import io.switchboard.client.JsonFields;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.BrowseRequest;
@@ -94,6 +95,7 @@ final class NativeApi {
     QueueConfig config = WireFormat.config(f, QueueConfig.defaults());
     f.finish();
     QueueCreation result = c.engine().ensureQueue(name, config);
+    tag(c, result.queue());
     c.json(result.created() ? 201 : 200, WireFormat.queueInfo(result.queue()));
   }
 
@@ -101,26 +103,52 @@ final class NativeApi {
     c.queryOnly();
     c.noBody();
     String name = c.path("queue");
-    ObjectNode out = WireFormat.queueInfo(c.engine().queue(name));
+    QueueInfo info = c.engine().queue(name);
+    ObjectNode out = WireFormat.queueInfo(info);
     out.set("stats", WireFormat.stats(c.engine().stats(name)));
+    tag(c, info);
     c.json(out);
+  }
+
+  /** The configuration's tag as the answer's {@code ETag}, for a later PATCH's {@code If-Match}. */
+  private static void tag(Call c, QueueInfo info) {
+    c.response().header(HeaderNames.ETAG, WireFormat.configTag(info.config()));
   }
 
   private static void updateQueue(Call c) {
     c.queryOnly();
     String name = c.path("queue");
     JsonFields f = c.body();
+    Optional<String> ifMatch = c.header("If-Match");
     // The fields given apply to the configuration as it is when the queue's lock is held, so
-    // concurrent PATCHes of different fields (and SQS attribute or tag changes) all land.
+    // concurrent PATCHes of different fields (and SQS attribute or tag changes) all land. With
+    // If-Match they apply only to the configuration the client read (compare-and-set), so a client
+    // can change a field from its current value without losing another client's change.
     QueueInfo info =
         c.engine()
             .updateQueue(
                 name,
                 current -> {
+                  String tag = WireFormat.configTag(current);
+                  if (ifMatch.isPresent()
+                      && !ifMatch.get().strip().equals("*")
+                      && !ifMatch.get().strip().equals(tag)) {
+                    throw new HttpError(
+                        412,
+                        "PRECONDITION_FAILED",
+                        "queue '"
+                            + name
+                            + "' changed since it was read: If-Match "
+                            + ifMatch.get().strip()
+                            + ", its configuration is now "
+                            + tag
+                            + "; read it again and retry");
+                  }
                   QueueConfig next = WireFormat.config(f, current);
                   f.finish();
                   return next;
                 });
+    tag(c, info);
     c.json(WireFormat.queueInfo(info));
   }
 
