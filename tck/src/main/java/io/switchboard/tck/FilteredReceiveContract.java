@@ -188,8 +188,7 @@ public abstract class FilteredReceiveContract extends EngineContract {
                         duplicates.add(m.body());
                       }
                       assertTrue(
-                          SelectorFilter.parse(selector).test(asView(m), clock.millis()),
-                          selector);
+                          SelectorFilter.parse(selector).test(asView(m), clock.millis()), selector);
                     }
                   }
                   return null;
