@@ -68,6 +68,9 @@ final class MemoryRouter implements Router {
     }
     timerDriver = clock.timers("switchboard-routing-timers", this::fireDueTimers);
     call.timerDriver = timerDriver;
+    if (closed) { // the store failed in the driver's first run, before fail() could stop it
+      timerDriver.close();
+    }
   }
 
   // ---- recovery --------------------------------------------------------------------------
