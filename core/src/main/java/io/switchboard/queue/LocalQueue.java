@@ -74,7 +74,7 @@ final class LocalQueue {
       long receiptKey,
       Journal journal) {
     this.engine = engine;
-    this.lock = new QueueLock(engine.lockHolds());
+    this.lock = new QueueLock(engine.lockHolds(), engine.clock());
     this.name = name;
     this.grouped = QueueNames.isGrouped(name);
     this.config = config;

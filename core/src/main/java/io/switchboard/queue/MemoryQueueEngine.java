@@ -4,6 +4,7 @@ import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.time.Clock;
+import io.switchboard.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ final class MemoryQueueEngine implements QueueEngine {
   private final long idPrefix;
   private final RedriveTasks redrives;
   private final Journal journal;
-  private final Thread housekeeper;
+  private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
   private volatile long reservedSequences;
@@ -54,23 +55,7 @@ final class MemoryQueueEngine implements QueueEngine {
     if (snapshot != null) {
       recover(snapshot); // after the id prefix: restored dedup entries carry ids
     }
-    clock.onAdvance(this::housekeeping);
-    if (clock == Clock.system()) {
-      long nanos = housekeepingInterval.toNanos();
-      housekeeper =
-          Thread.ofPlatform()
-              .daemon()
-              .name("switchboard-housekeeping")
-              .start(
-                  () -> {
-                    while (!closed) {
-                      LockSupport.parkNanos(nanos);
-                      housekeeping();
-                    }
-                  });
-    } else {
-      housekeeper = null;
-    }
+    housekeeper = clock.every("switchboard-housekeeping", housekeepingInterval, this::housekeeping);
   }
 
   // ---- recovery --------------------------------------------------------------------------
@@ -769,9 +754,7 @@ final class MemoryQueueEngine implements QueueEngine {
       }
       closed = true;
     }
-    if (housekeeper != null) {
-      LockSupport.unpark(housekeeper);
-    }
+    housekeeper.close();
     for (LocalQueue q : queues.values()) {
       q.lock.lock();
       try {

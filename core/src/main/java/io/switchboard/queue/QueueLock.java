@@ -1,12 +1,14 @@
 package io.switchboard.queue;
 
+import io.switchboard.time.TimeSource;
 import java.util.Collection;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A queue's lock that measures how long it is held: every outermost hold's length goes to the
  * engine's {@link LockHolds}, so the engine can tell (and tests can assert) the longest time one
- * operation kept others out (DESIGN.md, "Bounded work per request").
+ * operation kept others out (DESIGN.md, "Bounded work per request"), in the engine's {@link
+ * TimeSource#nanoTime}.
  *
  * <p>A scan that pauses between holds calls {@link #stepAside} after unlocking: the lock is not
  * fair (fairness would cost every operation), so without it the scanner would take the lock again
@@ -17,24 +19,26 @@ final class QueueLock extends ReentrantLock {
   private static final int MAX_YIELDS = 1000;
 
   private final LockHolds holds;
+  private final TimeSource time;
   private long acquiredAt;
 
-  QueueLock(LockHolds holds) {
+  QueueLock(LockHolds holds, TimeSource time) {
     this.holds = holds;
+    this.time = time;
   }
 
   @Override
   public void lock() {
     super.lock();
     if (getHoldCount() == 1) {
-      acquiredAt = System.nanoTime();
+      acquiredAt = time.nanoTime();
     }
   }
 
   @Override
   public void unlock() {
     if (isHeldByCurrentThread() && getHoldCount() == 1) {
-      holds.record(System.nanoTime() - acquiredAt);
+      holds.record(time.nanoTime() - acquiredAt);
     }
     super.unlock();
   }

@@ -1,6 +1,6 @@
 package io.switchboard.queue;
 
-import io.switchboard.time.Clock;
+import io.switchboard.time.TimeSource;
 
 /**
  * One filtered scan through a queue (a receive, a long poll's retry, a browse page) and the budget
@@ -8,7 +8,7 @@ import io.switchboard.time.Clock;
  *
  * <p>The budget counts messages tested, the characters of their string attributes (what a
  * selector's cost grows with: LIKE and equality read them), and nanoseconds of the engine's {@link
- * Clock#nanoTime} (read only after the first 256 messages of a hold, so that small pages and
+ * TimeSource#nanoTime} (read only after the first 256 messages of a hold, so that small pages and
  * batches come out whole however busy the machine). Whichever runs out first ends the hold: the
  * scan then answers with what it found or, having found nothing, remembers where it stopped ({@link
  * #after}, a copy of the last message tested, so a message moved or gone meanwhile does not lose
@@ -43,7 +43,7 @@ final class Scan {
   private static final int LARGE_CHARACTERS = 4096;
 
   private final Limits limits;
-  private final Clock clock;
+  private final TimeSource clock;
 
   /** A copy of the position of the last message tested, or null before the first hold. */
   StoredMessage after;
@@ -61,7 +61,7 @@ final class Scan {
   private long startedAt;
   private boolean spent;
 
-  Scan(Limits limits, Clock clock) {
+  Scan(Limits limits, TimeSource clock) {
     this.limits = limits;
     this.clock = clock;
   }

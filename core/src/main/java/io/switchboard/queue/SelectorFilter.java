@@ -4,6 +4,7 @@ import io.switchboard.selector.Attributes;
 import io.switchboard.selector.Selector;
 import io.switchboard.selector.SelectorException;
 import io.switchboard.selector.SystemFacts;
+import io.switchboard.time.TimeSource;
 import java.util.Objects;
 
 /**
@@ -45,9 +46,14 @@ public final class SelectorFilter implements MessageFilter {
     return selector;
   }
 
+  /**
+   * Tests at the system clock's time ({@link TimeSource#system()}). The engine never calls this
+   * form: it passes its own clock's time to {@link #test(MessageView, long)}, and so should anyone
+   * who tests against an engine on another clock.
+   */
   @Override
   public boolean test(MessageView message) {
-    return test(message, System.currentTimeMillis());
+    return test(message, TimeSource.system().millis());
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.switchboard.routing;
 
+import io.switchboard.time.Scheduler;
 import java.time.Instant;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * What every change made during one router call shares: the call's time, the event log, the
@@ -23,11 +23,10 @@ final class CallContext {
   /** The clock time of the call in progress; every change in it happens "now". */
   long now;
 
-  /** The thread that fires timers on a clock that moves by itself, or null. */
-  Thread timerThread;
-
-  /** When the timer thread will wake up next, so an earlier timer can wake it sooner. */
-  volatile long timerThreadWakeAt = Long.MAX_VALUE;
+  /**
+   * What fires timers between calls (the clock's timer thread, or its advances); null in recovery.
+   */
+  Scheduler.Repeating timerDriver;
 
   CallContext(RouterSettings settings, RouterStore store) {
     this.settings = settings;
@@ -43,9 +42,8 @@ final class CallContext {
   /** Schedules a timer, waking the timer thread if it falls due before the thread would wake. */
   long schedule(long due, Timers.Kind kind, Object target, int step) {
     long seq = timers.schedule(due, kind, target, step);
-    if (timerThread != null && due < timerThreadWakeAt) {
-      timerThreadWakeAt = due;
-      LockSupport.unpark(timerThread);
+    if (timerDriver != null) {
+      timerDriver.wakeBy(due);
     }
     return seq;
   }

@@ -5,12 +5,12 @@ import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.selector.Selector;
 import io.switchboard.time.Clock;
+import io.switchboard.time.Scheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
@@ -36,8 +36,6 @@ import java.util.function.Supplier;
  */
 final class MemoryRouter implements Router {
 
-  private static final long MAX_TIMER_PARK_NANOS = Duration.ofMinutes(1).toNanos();
-
   private final RouterSettings settings;
   private final Clock clock;
   private final ReentrantLock lock = new ReentrantLock();
@@ -47,7 +45,7 @@ final class MemoryRouter implements Router {
   private final Matcher matcher;
   private final Requirements requirements = new Requirements();
   private final LongFunction<RouterCounters> counters = this::counters;
-  private final Thread timerThread;
+  private final Scheduler.Repeating timerDriver;
 
   /** The journal's side, or null for a router that keeps nothing. */
   private final RouterStore store;
@@ -68,13 +66,11 @@ final class MemoryRouter implements Router {
     if (snapshot != null) {
       recover(snapshot);
     }
-    clock.onAdvance(this::clockAdvanced);
-    boolean movesByItself = clock.parkNanosUntil(clock.millis() + 1) != Long.MAX_VALUE;
-    timerThread =
-        movesByItself
-            ? Thread.ofPlatform().daemon().name("switchboard-routing-timers").start(this::timerLoop)
-            : null;
-    call.timerThread = timerThread;
+    timerDriver = clock.timers("switchboard-routing-timers", this::fireDueTimers);
+    call.timerDriver = timerDriver;
+    if (closed) { // the store failed in the driver's first run, before fail() could stop it
+      timerDriver.close();
+    }
   }
 
   // ---- recovery --------------------------------------------------------------------------
@@ -201,8 +197,8 @@ final class MemoryRouter implements Router {
             + cause.getMessage()
             + "); the router stopped, restart the server to recover what was stored";
     closed = true;
-    if (timerThread != null) {
-      LockSupport.unpark(timerThread);
+    if (timerDriver != null) { // null while recovering
+      timerDriver.close();
     }
   }
 
@@ -218,27 +214,18 @@ final class MemoryRouter implements Router {
         eventIdLimit);
   }
 
-  /** A manual clock jumped: fire what fell due, as the start of any call would. */
-  private void clockAdvanced() {
-    if (!closed) {
-      try {
-        locked(() -> null);
-      } catch (RoutingException closedMeanwhile) {
-        // closed between the check and the lock: nothing to fire any more
-      }
+  /**
+   * Fires what fell due, as the start of any call would, and says when the next timer falls due:
+   * from the clock's timer thread, or after every advance of a manual clock.
+   */
+  private long fireDueTimers() {
+    if (closed) {
+      return Long.MAX_VALUE;
     }
-  }
-
-  private void timerLoop() {
-    while (!closed) {
-      long next;
-      try {
-        next = locked(call.timers::nextDue);
-      } catch (RoutingException closedNow) {
-        return;
-      }
-      call.timerThreadWakeAt = next;
-      LockSupport.parkNanos(this, Math.min(clock.parkNanosUntil(next), MAX_TIMER_PARK_NANOS));
+    try {
+      return locked(call.timers::nextDue);
+    } catch (RoutingException closedMeanwhile) {
+      return Long.MAX_VALUE; // closed between the check and the lock: nothing to fire any more
     }
   }
 
@@ -553,8 +540,6 @@ final class MemoryRouter implements Router {
     } finally {
       lock.unlock();
     }
-    if (timerThread != null) {
-      LockSupport.unpark(timerThread);
-    }
+    timerDriver.close();
   }
 }

@@ -1,42 +1,16 @@
 package io.switchboard.time;
 
 /**
- * The time source every timer in Switchboard reads: visibility, delay, retention, deduplication
- * windows and (later) reservations. Production uses {@link #system()}; tests use {@link
- * ManualClock} and advance it, so no test ever sleeps.
- *
- * <p>Besides reading the time, a clock tells blocked threads how long to park in real time before
- * the clock can reach a deadline. The system clock answers with the real distance; a manual clock
- * answers "until woken", and wakes everybody through {@link #onAdvance} listeners instead.
+ * The clock every timer in Switchboard reads and waits on: visibility, delay, retention,
+ * deduplication windows, long polls and routing timers. It is a {@link TimeSource} (reading time)
+ * and a {@link Scheduler} (waiting for it, running periodic and timed work) of the same time: the
+ * two come together because work driven by a manual clock must run on that clock's advances.
+ * Production uses {@link #system()}; tests use {@link ManualClock} and advance it, so no test ever
+ * sleeps.
  */
-public interface Clock {
+public interface Clock extends TimeSource, Scheduler {
 
-  /** Milliseconds since the epoch. Never decreases. */
-  long millis();
-
-  /**
-   * A monotonic reading in nanoseconds, for measuring how long work takes (the budget of a scan
-   * under a queue's lock), not for timers. By default {@link System#nanoTime}, also for a manual
-   * clock: work takes real time whatever the clock says; a test that wants to steer a time budget
-   * supplies its own.
-   */
-  default long nanoTime() {
-    return System.nanoTime();
-  }
-
-  /**
-   * Real nanoseconds a thread may park before this clock can reach {@code deadlineMillis}; {@code
-   * Long.MAX_VALUE} when only an explicit advance can move the clock.
-   */
-  long parkNanosUntil(long deadlineMillis);
-
-  /**
-   * Registers a listener run after every jump of a manual clock. The system clock never jumps, so
-   * it ignores listeners.
-   */
-  void onAdvance(Runnable listener);
-
-  /** The wall clock. */
+  /** The wall clock, made monotonic, with threads that park in real time. */
   static Clock system() {
     return SystemClock.INSTANCE;
   }

@@ -187,7 +187,8 @@ public abstract class FilteredReceiveContract extends EngineContract {
                       if (!taken.add(m.id())) {
                         duplicates.add(m.body());
                       }
-                      assertTrue(SelectorFilter.parse(selector).test(asView(m)), selector);
+                      assertTrue(
+                          SelectorFilter.parse(selector).test(asView(m), clock.millis()), selector);
                     }
                   }
                   return null;

@@ -20,15 +20,13 @@ import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
 import io.switchboard.time.Clock;
+import io.switchboard.time.Scheduler;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
@@ -57,7 +55,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final DataSource ds;
   private final Wakeups wakeups;
   private final long pollMillis;
-  private final ScheduledExecutorService housekeeping;
+  private final Scheduler.Repeating housekeeping;
   private final Redrives redrives;
   private final MessageOps ops = new MessageOps(this);
   private final QueueOps queues;
@@ -99,16 +97,13 @@ public final class PostgresQueueEngine implements QueueEngine {
     this.redrives = new Redrives(this);
     this.queues = new QueueOps(this, maxQueues);
     this.wakeups = new Wakeups(this::listenConnection, b.notify);
-    if (b.clock instanceof io.switchboard.time.ManualClock) {
-      clock.onAdvance(this::tick);
-      this.housekeeping = null;
-    } else {
-      this.housekeeping =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> Thread.ofPlatform().daemon().name("switchboard-pg-housekeeping").unstarted(r));
-      long every = b.housekeepingInterval.toMillis();
-      housekeeping.scheduleWithFixedDelay(this::tickQuietly, every, every, TimeUnit.MILLISECONDS);
-    }
+    // a failed tick fails a test's advance, where it is a finding; on a thread it is the database
+    // being away, and the next tick tries again
+    this.housekeeping =
+        clock.every(
+            "switchboard-pg-housekeeping",
+            b.housekeepingInterval,
+            clock.manual() ? this::tick : this::tickQuietly);
   }
 
   public static Builder builder() {
@@ -408,9 +403,7 @@ public final class PostgresQueueEngine implements QueueEngine {
       return;
     }
     closed = true;
-    if (housekeeping != null) {
-      housekeeping.shutdownNow();
-    }
+    housekeeping.close();
     try {
       counters.flush(sql);
     } catch (RuntimeException e) {

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -283,6 +284,27 @@ class FailureHandlingTest {
     }
 
     @Override
-    public void onAdvance(Runnable listener) {}
+    public boolean manual() {
+      return true;
+    }
+
+    @Override
+    public Repeating every(String threadName, Duration interval, Runnable task) {
+      return NOTHING;
+    }
+
+    @Override
+    public Repeating timers(String threadName, LongSupplier fireDue) {
+      return NOTHING;
+    }
+
+    private static final Repeating NOTHING =
+        new Repeating() {
+          @Override
+          public void wakeBy(long dueMillis) {}
+
+          @Override
+          public void close() {}
+        };
   }
 }
