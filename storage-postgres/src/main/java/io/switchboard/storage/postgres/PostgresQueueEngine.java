@@ -3,8 +3,6 @@ package io.switchboard.storage.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.queue.BrowseRequest;
-import io.switchboard.queue.EngineSupport;
-import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
@@ -19,13 +17,14 @@ import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.MessageIds;
+import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.time.Clock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +51,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Sql sql;
   private final Clock clock;
   private final int maxQueues;
-  private final long idPrefix;
+  private final MessageIds ids;
   private final HikariDataSource owned;
   private final DataSource ds;
   private final Wakeups wakeups;
@@ -89,7 +88,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     this.sql = new Sql(ds);
     this.cache = new QueueCache(sql);
     try {
-      this.idPrefix = Schema.migrate(ds);
+      this.ids = new MessageIds(Schema.migrate(ds));
     } catch (RuntimeException e) {
       if (owned != null) {
         owned.close();
@@ -132,8 +131,8 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql;
   }
 
-  long idPrefix() {
-    return idPrefix;
+  MessageIds ids() {
+    return ids;
   }
 
   Wakeups wakeups() {
@@ -166,7 +165,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql.tx(
         what,
         c -> {
-          Op op = Op.begin(c, queue, clock.millis(), idPrefix);
+          Op op = Op.begin(c, queue, clock.millis(), ids);
           cache.put(op.q);
           T result = work.run(op);
           op.finish();
@@ -176,7 +175,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   void open() {
     if (closed) {
-      throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
+      throw QueueRules.closed();
     }
   }
 
@@ -241,15 +240,9 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
     Objects.requireNonNull(messages, "messages");
-    if (messages.isEmpty() || messages.size() > ReceiveRequest.MAX_MESSAGES) {
-      throw new QueueException(
-          messages.isEmpty() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.BATCH_TOO_LARGE,
-          "a send batch must hold 1..1000 messages, got " + messages.size());
-    }
+    QueueRules.checkBatchSize(messages);
     for (int i = 0; i < messages.size(); i++) {
-      if (messages.get(i) == null) {
-        throw EngineSupport.invalid("messages[" + i + "] is null");
-      }
+      QueueRules.batchMessage(messages, i);
     }
     open();
     return Sender.send(this, queue, messages, 0);
@@ -391,15 +384,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   /** The serial an id carries, or 0 when the id was not issued over this database. */
   long serialOf(String id) {
-    if (id == null || id.length() != 36) {
-      return 0;
-    }
-    try {
-      UUID uuid = UUID.fromString(id);
-      return uuid.getMostSignificantBits() == idPrefix ? uuid.getLeastSignificantBits() : 0;
-    } catch (IllegalArgumentException e) {
-      return 0;
-    }
+    return ids.serial(id);
   }
 
   @Override
@@ -459,17 +444,14 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
 
     public Builder maxQueues(int maxQueues) {
-      if (maxQueues < 1 || maxQueues > 1_000_000) {
-        throw EngineSupport.invalid("maxQueues must be 1..1000000, got " + maxQueues);
-      }
-      this.maxQueues = maxQueues;
+      this.maxQueues = QueueRules.checkMaxQueues(maxQueues);
       return this;
     }
 
     /** Connections in the engine's own pool; 1..1000, default 16. */
     public Builder poolSize(int poolSize) {
       if (poolSize < 1 || poolSize > 1000) {
-        throw EngineSupport.invalid("poolSize must be 1..1000, got " + poolSize);
+        throw QueueException.invalid("poolSize must be 1..1000, got " + poolSize);
       }
       this.poolSize = poolSize;
       return this;
@@ -477,7 +459,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /** How long to wait for a connection before answering "unavailable"; default 5 s. */
     public Builder connectTimeout(Duration connectTimeout) {
-      EngineSupport.checkRange(
+      QueueRules.checkRange(
           "connectTimeout", connectTimeout, Duration.ofMillis(250), Duration.ofMinutes(5));
       this.connectTimeout = connectTimeout;
       return this;
@@ -485,7 +467,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /** How often a blocked receive looks again without a notification; default 250 ms. */
     public Builder pollInterval(Duration pollInterval) {
-      EngineSupport.checkRange(
+      QueueRules.checkRange(
           "pollInterval", pollInterval, Duration.ofMillis(1), Duration.ofSeconds(20));
       this.pollInterval = pollInterval;
       return this;
@@ -493,9 +475,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /** How often timers of idle queues fire and cleanup runs on the system clock; 200 ms. */
     public Builder housekeepingInterval(Duration interval) {
-      EngineSupport.checkRange(
-          "housekeepingInterval", interval, Duration.ofMillis(1), Duration.ofMinutes(1));
-      this.housekeepingInterval = interval;
+      this.housekeepingInterval = QueueRules.checkHousekeepingInterval(interval);
       return this;
     }
 
@@ -510,7 +490,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     public PostgresQueueEngine build() {
       if (url == null && dataSource == null) {
-        throw EngineSupport.invalid("a PostgreSQL engine needs a JDBC URL or a data source");
+        throw QueueException.invalid("a PostgreSQL engine needs a JDBC URL or a data source");
       }
       return new PostgresQueueEngine(this);
     }
