@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.QueueRules;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,7 @@ public record DeadLetterPolicy(String target, int maxReceiveCount) {
 
   public DeadLetterPolicy {
     Objects.requireNonNull(target, "target");
-    QueueNames.check(target, "deadLetter.target");
+    QueueRules.checkName(target, "deadLetter.target");
     if (maxReceiveCount < 1 || maxReceiveCount > MAX_RECEIVE_COUNT) {
       throw QueueException.invalid(
           "deadLetter.maxReceiveCount must be 1..1000, got " + maxReceiveCount);

@@ -1,8 +1,14 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.CheckedMessage;
+import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.MessageRules;
+import io.switchboard.queue.spi.Messages;
+import io.switchboard.queue.spi.QueueRules;
+import io.switchboard.queue.spi.Receipt;
 import io.switchboard.queue.spi.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,18 +77,17 @@ final class LocalQueue {
       String name,
       QueueConfig config,
       Instant createdAt,
-      long receiptKey,
-      Journal journal) {
+      long receiptKey) {
     this.engine = engine;
     this.lock = new QueueLock(engine.lockHolds(), engine.clock());
     this.name = name;
-    this.grouped = QueueNames.isGrouped(name);
+    this.grouped = QueueRules.isGrouped(name);
     this.config = config;
     this.createdAt = createdAt;
     this.receiptKey = receiptKey;
     this.table =
-        new MessageTable(grouped, config.order(), config.indexedAttributes(), journal != null);
-    this.journal = new QueueJournal(journal, name, table);
+        new MessageTable(grouped, config.order(), config.indexedAttributes(), engine.durable());
+    this.journal = new QueueJournal(engine.journal(), engine.durable(), name, table);
   }
 
   static long newReceiptKey() {
@@ -191,7 +196,7 @@ final class LocalQueue {
   // ---- send ------------------------------------------------------------------------------
 
   /** A send in memory only: the messages are queued at once. */
-  List<SendResult> send(List<Prepared> batch, long now) {
+  List<SendResult> send(List<CheckedMessage> batch, long now) {
     PendingSend send = prepareSend(batch, now);
     for (StoredMessage m : send.messages) {
       table.insert(m, false);
@@ -206,7 +211,7 @@ final class LocalQueue {
    * #completeSend}); if it fails, {@link #abortSend}. So a send that fails leaves no trace, and no
    * consumer sees a message that could vanish in a crash.
    */
-  PendingSend beginSend(List<Prepared> batch, long now) {
+  PendingSend beginSend(List<CheckedMessage> batch, long now) {
     PendingSend send = prepareSend(batch, now);
     List<JournalEntry> entries = new ArrayList<>(send.messages.size() * 2);
     for (StoredMessage m : send.messages) {
@@ -218,9 +223,9 @@ final class LocalQueue {
           new JournalEntry.DedupPut(
               name,
               send.dedupKeys.get(i),
-              engine.serialOf(r.id()),
+              engine.ids().serial(r.id()),
               r.sequence(),
-              now + DedupWindow.WINDOW_MILLIS));
+              now + MessageRules.DEDUP_WINDOW_MILLIS));
     }
     pendingSends += send.messages.size();
     send.ticket = journal.flushDurable(entries);
@@ -252,12 +257,12 @@ final class LocalQueue {
     Journal.Ticket ticket = Journal.DONE;
   }
 
-  private PendingSend prepareSend(List<Prepared> batch, long now) {
+  private PendingSend prepareSend(List<CheckedMessage> batch, long now) {
     int fresh = countFresh(batch, now);
     makeRoom(fresh);
     PendingSend send = new PendingSend();
     long seq = engine.nextSequences(fresh);
-    for (Prepared p : batch) {
+    for (CheckedMessage p : batch) {
       SendResult dup = p.dedupKey() == null ? null : dedup.find(p.dedupKey(), now);
       if (dup != null) {
         counters.duplicates++;
@@ -266,7 +271,7 @@ final class LocalQueue {
       }
       StoredMessage m = store(p, seq++, now);
       send.messages.add(m);
-      SendResult result = new SendResult(engine.idOf(m.serial), m.seq, false);
+      SendResult result = new SendResult(engine.ids().id(m.serial), m.seq, false);
       if (p.dedupKey() != null) {
         dedup.remember(p.dedupKey(), result, now);
         send.dedupKeys.add(p.dedupKey());
@@ -278,10 +283,10 @@ final class LocalQueue {
   }
 
   /** Sends that are not duplicates (of the window or of an earlier entry of the same batch). */
-  private int countFresh(List<Prepared> batch, long now) {
+  private int countFresh(List<CheckedMessage> batch, long now) {
     int fresh = 0;
     java.util.Set<String> seen = new java.util.HashSet<>();
-    for (Prepared p : batch) {
+    for (CheckedMessage p : batch) {
       String key = p.dedupKey();
       if (key == null || (dedup.find(key, now) == null && seen.add(key))) {
         fresh++;
@@ -318,12 +323,13 @@ final class LocalQueue {
     }
   }
 
-  private StoredMessage store(Prepared p, long seq, long now) {
+  private StoredMessage store(CheckedMessage p, long seq, long now) {
     NewMessage src = p.source();
     String groupId = src.groupId().map(table::sharedGroupId).orElse(null);
+    Object[] attributes = AttributeMap.flatten(p.attributes());
     StoredMessage m =
         new StoredMessage(
-            seq, seq, now, p.body(), p.attributes(), src.priority(), groupId, p.dedupId());
+            seq, seq, now, p.body(), attributes, src.priority(), groupId, p.dedupId());
     m.expiresAt = now + p.ttlMillis();
     if (p.delayMillis() > 0) {
       m.state = StoredMessage.DELAYED;
@@ -369,7 +375,7 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      out.add(view(m, Receipts.encode(receiptKey, m.serial, m.leaseEpoch), null));
+      out.add(view(m, new Receipt(m.serial, m.leaseEpoch).encode(receiptKey), null));
     }
     return out;
   }
@@ -441,13 +447,7 @@ final class LocalQueue {
   }
 
   void release(String receipt, Duration delay, boolean toBack, long now) {
-    QueueConfig.checkRange("delay", delay, Duration.ZERO, QueueConfig.MAX_DELAY);
-    if (toBack && grouped) {
-      throw conflict(
-          "release to the back is not allowed on grouped queue '"
-              + name
-              + "': order within a group is fixed");
-    }
+    MessageRules.checkRelease(name, grouped, delay, toBack);
     StoredMessage m = leased(receipt, true);
     counters.released++;
     if (exhausted(m)) {
@@ -465,18 +465,9 @@ final class LocalQueue {
   }
 
   Message extend(String receipt, Duration visibility, long now) {
-    QueueConfig.checkRange(
-        "visibilityTimeout", visibility, Duration.ZERO, QueueConfig.MAX_VISIBILITY);
+    MessageRules.checkExtend(visibility);
     StoredMessage m = leased(receipt, true);
-    long until = now + visibility.toMillis();
-    long limit = m.leasedAt + QueueConfig.MAX_VISIBILITY.toMillis();
-    if (until > limit) {
-      throw QueueException.invalid(
-          "visibilityTimeout would end the lease "
-              + (until - m.leasedAt) / 1000
-              + " seconds after the receive; at most 43200 seconds (12 h) are allowed, got "
-              + visibility.toSeconds());
-    }
+    long until = MessageRules.extendedUntil(visibility, m.leasedAt, now);
     if (visibility.isZero()) {
       counters.released++;
       if (exhausted(m)) {
@@ -501,31 +492,19 @@ final class LocalQueue {
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
   private StoredMessage leased(String receipt, boolean strict) {
-    Receipts.Handle h = Receipts.decode(receiptKey, receipt, name);
+    Receipt h = Receipt.decode(receiptKey, receipt, name);
     StoredMessage m = table.get(h.serial());
     if (m == null) {
       if (strict) {
-        throw new QueueException(
-            ErrorCode.MESSAGE_NOT_FOUND,
-            "the message of this receipt is no longer in queue '" + name + "'");
+        throw MessageRules.leaseGone(name);
       }
       return null;
     }
     if (m.leaseEpoch != h.leaseEpoch()) {
-      throw new QueueException(
-          ErrorCode.RECEIPT_STALE,
-          "receipt is stale: message '"
-              + engine.idOf(m.serial)
-              + "' was received again, or dead-lettered and brought back, since this receipt was"
-              + " issued");
+      throw MessageRules.staleReceipt(engine.ids().id(m.serial));
     }
     if (strict && m.state != StoredMessage.IN_FLIGHT) {
-      throw new QueueException(
-          ErrorCode.MESSAGE_NOT_IN_FLIGHT,
-          "message '"
-              + engine.idOf(m.serial)
-              + "' is not in flight (its lease ran out); it is "
-              + m.publicState().wireName());
+      throw MessageRules.notInFlight(engine.ids().id(m.serial), m.publicState());
     }
     return m;
   }
@@ -556,18 +535,9 @@ final class LocalQueue {
     StoredMessage m = require(serial, id);
     Object[] attributes = null;
     if (update.attributes().isPresent()) {
-      attributes = Prepared.attributes(update.attributes().get(), "update");
-      int size = m.body.length + Prepared.attributeBytes(attributes);
-      if (size > config.maxMessageSize()) {
-        throw new QueueException(
-            ErrorCode.MESSAGE_TOO_LARGE,
-            "update makes the message "
-                + size
-                + " bytes (body plus attributes); queue '"
-                + name
-                + "' allows at most "
-                + config.maxMessageSize());
-      }
+      int size = m.body.length + MessageRules.attributeBytes(update.attributes().get(), "update");
+      MessageRules.checkUpdateSize(size, name, config);
+      attributes = AttributeMap.flatten(update.attributes().get());
     }
     if (attributes != null) {
       table.setAttributes(m, attributes);
@@ -577,10 +547,7 @@ final class LocalQueue {
   }
 
   Message touch(long serial, String id) {
-    if (grouped) {
-      throw conflict(
-          "touch is not allowed on grouped queue '" + name + "': order within a group is fixed");
-    }
+    MessageRules.checkTouch(name, grouped);
     StoredMessage m = require(serial, id);
     table.setSeq(m, backSeq());
     return view(m, null, null);
@@ -607,14 +574,11 @@ final class LocalQueue {
   // ---- moves between queues --------------------------------------------------------------
 
   private boolean exhausted(StoredMessage m) {
-    return config.deadLetter().isPresent()
-        && m.receiveCount >= config.deadLetter().get().maxReceiveCount();
+    return DeadLetterRules.exhausted(config, m.receiveCount);
   }
 
   private void requireDeadLetterTarget() {
-    if (config.deadLetter().isEmpty()) {
-      throw conflict("queue '" + name + "' has no dead-letter target");
-    }
+    DeadLetterRules.requireTarget(name, config);
   }
 
   /** Takes {@code m} out and puts it in the outbox for the dead-letter target. */
@@ -724,7 +688,8 @@ final class LocalQueue {
       backSeq = Math.min(backSeq, m.seq);
     }
     for (JournalEntry.DedupPut d : state.dedup()) {
-      dedup.restore(d.key(), new SendResult(engine.idOf(d.serial()), d.seq(), false), d.until());
+      dedup.restore(
+          d.key(), new SendResult(engine.ids().id(d.serial()), d.seq(), false), d.until());
     }
     List<JournalEntry.HistoryPut> records = new ArrayList<>(state.history());
     records.sort(java.util.Comparator.comparingLong(JournalEntry.HistoryPut::until));
@@ -786,30 +751,22 @@ final class LocalQueue {
     journal.emit(new JournalEntry.HistoryPut(name, QueueJournal.record(m), state.name(), until));
   }
 
-  private QueueException conflict(String message) {
-    return new QueueException(ErrorCode.CONFLICT, message);
-  }
-
   Message view(StoredMessage m, String receipt, MessageState override) {
-    MessageState state = override != null ? override : m.publicState();
-    boolean timed = override == null && m.isTimed();
-    return new Message(
-        engine.idOf(m.serial),
-        m.bodyText(),
+    return Messages.view(
+        engine.ids().id(m.serial),
+        m.body,
         AttributeMap.of(m.attributes),
         m.priority,
-        Optional.ofNullable(m.groupId),
-        Optional.ofNullable(m.dedupId),
+        m.groupId,
+        m.dedupId,
         m.seq,
-        state,
-        Instant.ofEpochMilli(m.sentAt),
-        m.firstReceivedAt == 0
-            ? Optional.empty()
-            : Optional.of(Instant.ofEpochMilli(m.firstReceivedAt)),
+        override != null ? override : m.publicState(),
+        m.sentAt,
+        m.firstReceivedAt,
         m.receiveCount,
-        timed ? Optional.of(Instant.ofEpochMilli(m.visibleAt)) : Optional.empty(),
-        Instant.ofEpochMilli(m.expiresAt),
-        Optional.ofNullable(receipt),
-        Optional.ofNullable(m.deadLetterSource));
+        m.visibleAt,
+        m.expiresAt,
+        receipt,
+        m.deadLetterSource);
   }
 }

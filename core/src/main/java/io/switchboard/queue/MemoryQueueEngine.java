@@ -1,7 +1,12 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.CheckedMessage;
+import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
+import io.switchboard.queue.spi.MessageIds;
+import io.switchboard.queue.spi.MessageRules;
+import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
@@ -11,7 +16,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,9 +41,13 @@ final class MemoryQueueEngine implements QueueEngine {
   private final int maxQueues;
   private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
   private final AtomicLong sequence = new AtomicLong(1);
-  private final long idPrefix;
+  private final MessageIds ids;
   private final RedriveTasks redrives;
   private final Journal journal;
+
+  /** False with {@link NoJournal}: nothing to record, no send waits for a write. */
+  private final boolean durable;
+
   private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
@@ -49,12 +58,11 @@ final class MemoryQueueEngine implements QueueEngine {
     this.clock = clock;
     this.maxQueues = maxQueues;
     this.journal = journal;
+    this.durable = !NoJournal.isNone(journal);
     this.redrives = new RedriveTasks(this);
-    Snapshot snapshot = journal == null ? null : journal.load();
-    this.idPrefix = snapshot == null ? ThreadLocalRandom.current().nextLong() : idPrefix(snapshot);
-    if (snapshot != null) {
-      recover(snapshot); // after the id prefix: restored dedup entries carry ids
-    }
+    Snapshot snapshot = journal.load();
+    this.ids = new MessageIds(idPrefix(snapshot));
+    recover(snapshot); // after the id prefix: restored dedup entries carry ids
     housekeeper = clock.every("switchboard-housekeeping", housekeepingInterval, this::housekeeping);
   }
 
@@ -83,8 +91,7 @@ final class MemoryQueueEngine implements QueueEngine {
               put.name(),
               put.config(),
               Instant.ofEpochMilli(put.createdAt()),
-              put.receiptKey(),
-              journal);
+              put.receiptKey());
       queues.put(put.name(), q);
       restored.add(q);
     }
@@ -98,9 +105,17 @@ final class MemoryQueueEngine implements QueueEngine {
 
   /** Appends an entry that belongs to no queue (redrive tasks). */
   void journal(JournalEntry entry) {
-    if (journal != null) {
-      journal.append(List.of(entry));
-    }
+    journal.append(List.of(entry));
+  }
+
+  /** The engine's journal: a real one, or {@link NoJournal}. */
+  Journal journal() {
+    return journal;
+  }
+
+  /** Whether there is a real journal to record changes in. */
+  boolean durable() {
+    return durable;
   }
 
   // ---- identity and time -----------------------------------------------------------------
@@ -135,7 +150,7 @@ final class MemoryQueueEngine implements QueueEngine {
    */
   long nextSequences(int n) {
     long first = sequence.getAndAdd(n);
-    if (journal != null && first + n > reservedSequences) {
+    if (durable && first + n > reservedSequences) {
       reserveThrough(first + n);
     }
     return first;
@@ -151,21 +166,12 @@ final class MemoryQueueEngine implements QueueEngine {
     }
   }
 
-  String idOf(long serial) {
-    return new UUID(idPrefix, serial).toString();
+  MessageIds ids() {
+    return ids;
   }
 
-  /** The serial an id carries, or 0 when the id was not issued by this engine. */
   long serialOf(String id) {
-    if (id == null || id.length() != 36) {
-      return 0;
-    }
-    try {
-      UUID uuid = UUID.fromString(id);
-      return uuid.getMostSignificantBits() == idPrefix ? uuid.getLeastSignificantBits() : 0;
-    } catch (IllegalArgumentException e) {
-      return 0;
-    }
+    return ids.serial(id);
   }
 
   // ---- queues ----------------------------------------------------------------------------
@@ -173,7 +179,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public QueueCreation ensureQueue(String name, QueueConfig config) {
     open();
-    QueueNames.check(name, "name");
+    QueueRules.checkName(name, "name");
     Objects.requireNonNull(config, "config");
     checkConfig(name, config);
     synchronized (queues) {
@@ -182,66 +188,23 @@ final class MemoryQueueEngine implements QueueEngine {
         if (existing.config().equals(config)) {
           return new QueueCreation(existing.info(), false);
         }
-        throw new QueueException(
-            ErrorCode.QUEUE_ALREADY_EXISTS,
-            "queue '" + name + "' exists with a different configuration");
+        throw QueueRules.alreadyExists(name);
       }
       if (queues.size() >= maxQueues) {
-        throw new QueueException(
-            ErrorCode.TOO_MANY_QUEUES,
-            "the engine holds its maximum of " + maxQueues + " queues; delete one first");
+        throw QueueRules.tooManyQueues(maxQueues);
       }
       LocalQueue q =
           new LocalQueue(
-              this,
-              name,
-              config,
-              Instant.ofEpochMilli(clock.millis()),
-              LocalQueue.newReceiptKey(),
-              journal);
-      if (journal != null) {
-        journal.appendDurable(List.of(q.journalRecord())).await();
-      }
+              this, name, config, Instant.ofEpochMilli(clock.millis()), LocalQueue.newReceiptKey());
+      journal.appendDurable(List.of(q.journalRecord())).await();
       queues.put(name, q);
       return new QueueCreation(q.info(), true);
     }
   }
 
   private void checkConfig(String name, QueueConfig config) {
-    boolean grouped = QueueNames.isGrouped(name);
-    if (grouped && config.order() != Order.FIFO) {
-      throw QueueException.invalid(
-          "order must be fifo on grouped queue '"
-              + name
-              + "' (order within a group is fixed), got lifo");
-    }
-    if (!grouped && config.dedupScope() == DedupScope.GROUP) {
-      throw QueueException.invalid(
-          "dedupScope=group needs a grouped queue (name ending .fifo), got '" + name + "'");
-    }
-    if (config.deadLetter().isPresent()) {
-      String target = config.deadLetter().get().target();
-      if (target.equals(name)) {
-        throw QueueException.invalid(
-            "deadLetter.target must be another queue, got '" + name + "' itself");
-      }
-      LocalQueue t = queues.get(target);
-      if (t == null) {
-        throw new QueueException(
-            ErrorCode.QUEUE_NOT_FOUND,
-            "deadLetter.target '" + target + "' does not exist; create it first");
-      }
-      if (t.grouped != grouped) {
-        throw QueueException.invalid(
-            "deadLetter.target of a "
-                + (grouped ? "grouped" : "standard")
-                + " queue must be "
-                + (grouped ? "grouped (.fifo)" : "standard")
-                + ", got '"
-                + target
-                + "'");
-      }
-    }
+    QueueRules.checkConfig(
+        name, config, t -> Optional.ofNullable(queues.get(t)).map(LocalQueue::info));
   }
 
   /** Runs {@code change} under the queue's lock, so no other update comes in between. */
@@ -266,9 +229,7 @@ final class MemoryQueueEngine implements QueueEngine {
 
   /** Waits until everything appended so far is durable. */
   private void awaitJournal() {
-    if (journal != null) {
-      journal.appendDurable(List.of()).await();
-    }
+    journal.appendDurable(List.of()).await();
   }
 
   @Override
@@ -324,12 +285,12 @@ final class MemoryQueueEngine implements QueueEngine {
   public SendResult send(String queue, NewMessage message) {
     Objects.requireNonNull(message, "message");
     LocalQueue q = require(queue);
-    Prepared p = Prepared.of(message, -1, queue, q.grouped, q.config());
+    CheckedMessage p = MessageRules.check(message, -1, queue, q.grouped, q.config());
     return send(q, List.of(p)).get(0);
   }
 
-  private List<SendResult> send(LocalQueue queue, List<Prepared> prepared) {
-    if (journal == null) {
+  private List<SendResult> send(LocalQueue queue, List<CheckedMessage> prepared) {
+    if (!durable) {
       return run(queue, (q, now) -> q.send(prepared, now));
     }
     LocalQueue.PendingSend pending = run(queue, (q, now) -> q.beginSend(prepared, now));
@@ -350,20 +311,13 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
     Objects.requireNonNull(messages, "messages");
-    if (messages.isEmpty() || messages.size() > ReceiveRequest.MAX_MESSAGES) {
-      throw new QueueException(
-          messages.isEmpty() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.BATCH_TOO_LARGE,
-          "a send batch must hold 1..1000 messages, got " + messages.size());
-    }
+    QueueRules.checkBatchSize(messages);
     LocalQueue q = require(queue);
     QueueConfig config = q.config();
-    List<Prepared> prepared = new ArrayList<>(messages.size());
+    List<CheckedMessage> prepared = new ArrayList<>(messages.size());
     for (int i = 0; i < messages.size(); i++) {
-      NewMessage m = messages.get(i);
-      if (m == null) {
-        throw QueueException.invalid("messages[" + i + "] is null");
-      }
-      prepared.add(Prepared.of(m, i, queue, q.grouped, config));
+      NewMessage m = QueueRules.batchMessage(messages, i);
+      prepared.add(MessageRules.check(m, i, queue, q.grouped, config));
     }
     return send(q, prepared);
   }
@@ -586,20 +540,13 @@ final class MemoryQueueEngine implements QueueEngine {
             (q, now) -> {
               StoredMessage found = q.require(serial, id);
               if (found.deadLetterSource == null) {
-                throw new QueueException(
-                    ErrorCode.CONFLICT,
-                    "message '"
-                        + id
-                        + "' was not dead-lettered from another queue; redrive it to a named"
-                        + " destination instead");
+                throw DeadLetterRules.notDeadLettered(id);
               }
               if (find(found.deadLetterSource) == null) {
                 throw QueueException.queueNotFound(found.deadLetterSource);
               }
               if (q.detachForRedrive(serial, null) == null) {
-                throw new QueueException(
-                    ErrorCode.CONFLICT,
-                    "message '" + id + "' is leased; restore it after its lease ends");
+                throw DeadLetterRules.leasedOnRestore(id);
               }
               return found;
             });
@@ -742,7 +689,7 @@ final class MemoryQueueEngine implements QueueEngine {
 
   private void open() {
     if (closed) {
-      throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
+      throw QueueRules.closed();
     }
   }
 
@@ -763,8 +710,6 @@ final class MemoryQueueEngine implements QueueEngine {
         q.lock.unlock();
       }
     }
-    if (journal != null) {
-      journal.close();
-    }
+    journal.close();
   }
 }

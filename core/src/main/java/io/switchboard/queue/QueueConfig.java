@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.QueueRules;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -77,11 +78,11 @@ public record QueueConfig(
     Objects.requireNonNull(maxDepth, "maxDepth");
     Objects.requireNonNull(overflow, "overflow");
     Objects.requireNonNull(dedupScope, "dedupScope");
-    checkRange("visibilityTimeout", visibilityTimeout, Duration.ZERO, MAX_VISIBILITY);
-    checkRange("delay", delay, Duration.ZERO, MAX_DELAY);
-    checkRange("retention", retention, MIN_RETENTION, MAX_RETENTION);
-    checkRange("receiveWait", receiveWait, Duration.ZERO, MAX_RECEIVE_WAIT);
-    checkRange("historyRetention", historyRetention, Duration.ZERO, MAX_RETENTION);
+    QueueRules.checkRange("visibilityTimeout", visibilityTimeout, Duration.ZERO, MAX_VISIBILITY);
+    QueueRules.checkRange("delay", delay, Duration.ZERO, MAX_DELAY);
+    QueueRules.checkRange("retention", retention, MIN_RETENTION, MAX_RETENTION);
+    QueueRules.checkRange("receiveWait", receiveWait, Duration.ZERO, MAX_RECEIVE_WAIT);
+    QueueRules.checkRange("historyRetention", historyRetention, Duration.ZERO, MAX_RETENTION);
     if (maxMessageSize < MIN_MESSAGE_SIZE || maxMessageSize > MAX_MESSAGE_SIZE) {
       throw QueueException.invalid(
           "maxMessageSize must be 1024..1048576 bytes, got " + maxMessageSize);
@@ -147,22 +148,6 @@ public record QueueConfig(
 
   public Builder toBuilder() {
     return new Builder(this);
-  }
-
-  static void checkRange(String field, Duration value, Duration min, Duration max) {
-    Objects.requireNonNull(value, field);
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      throw QueueException.invalid(
-          field + " must be " + describe(min) + ".." + describe(max) + ", got " + describe(value));
-    }
-  }
-
-  /** Renders a duration in the unit a person reads, e.g. {@code 50000 seconds}. */
-  static String describe(Duration d) {
-    if (d.toMillisPart() != 0 || d.toNanosPart() % 1_000_000 != 0) {
-      return d.toMillis() + " ms";
-    }
-    return d.toSeconds() + " seconds";
   }
 
   /** Builds a {@link QueueConfig}; every setter's range is the one documented on the record. */

@@ -1,6 +1,7 @@
 package io.switchboard.queue;
 
 import io.switchboard.queue.spi.Journal;
+import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -188,7 +189,7 @@ public interface QueueEngine extends AutoCloseable {
     private Clock clock = Clock.system();
     private int maxQueues = 10_000;
     private Duration housekeepingInterval = Duration.ofMillis(100);
-    private Journal journal;
+    private Journal journal = NoJournal.INSTANCE;
 
     private Builder() {}
 
@@ -209,10 +210,7 @@ public interface QueueEngine extends AutoCloseable {
 
     /** The most queues the engine holds; 1..1000000, default 10000. */
     public Builder maxQueues(int maxQueues) {
-      if (maxQueues < 1 || maxQueues > 1_000_000) {
-        throw QueueException.invalid("maxQueues must be 1..1000000, got " + maxQueues);
-      }
-      this.maxQueues = maxQueues;
+      this.maxQueues = QueueRules.checkMaxQueues(maxQueues);
       return this;
     }
 
@@ -221,9 +219,7 @@ public interface QueueEngine extends AutoCloseable {
      * clock; a manual clock runs it on every advance instead. Default 100 ms.
      */
     public Builder housekeepingInterval(Duration interval) {
-      QueueConfig.checkRange(
-          "housekeepingInterval", interval, Duration.ofMillis(1), Duration.ofMinutes(1));
-      this.housekeepingInterval = interval;
+      this.housekeepingInterval = QueueRules.checkHousekeepingInterval(interval);
       return this;
     }
 

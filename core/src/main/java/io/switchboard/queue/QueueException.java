@@ -25,15 +25,18 @@ public class QueueException extends RuntimeException {
     return code;
   }
 
-  static QueueException invalid(String message) {
+  /** INVALID_ARGUMENT: the message says what was wrong, what is allowed, and the value given. */
+  public static QueueException invalid(String message) {
     return new QueueException(ErrorCode.INVALID_ARGUMENT, message);
   }
 
-  static QueueException queueNotFound(String name) {
+  /** QUEUE_NOT_FOUND, in the words every engine uses. */
+  public static QueueException queueNotFound(String name) {
     return new QueueException(ErrorCode.QUEUE_NOT_FOUND, "queue '" + name + "' does not exist");
   }
 
-  static QueueException messageNotFound(String queue, String id) {
+  /** MESSAGE_NOT_FOUND, in the words every engine uses. */
+  public static QueueException messageNotFound(String queue, String id) {
     return new QueueException(
         ErrorCode.MESSAGE_NOT_FOUND, "message '" + id + "' is not in queue '" + queue + "'");
   }

@@ -10,28 +10,31 @@ import java.util.List;
  * One queue's side of the journal: collects the entries an operation produces (the messages the
  * {@link MessageTable} marked as changed, plus explicit entries for deduplication, history and
  * moves) in the order the changes happened, and appends them when the operation ends, before the
- * queue's lock is released. With no journal (the in-memory engine) every call is a no-op.
+ * queue's lock is released. Without a durable journal (the in-memory engine's {@link NoJournal})
+ * every call is a no-op.
  */
 final class QueueJournal {
 
   private final Journal journal;
+  private final boolean enabled;
   private final String queue;
   private final MessageTable table;
   private final List<JournalEntry> pending = new ArrayList<>();
 
-  QueueJournal(Journal journal, String queue, MessageTable table) {
+  QueueJournal(Journal journal, boolean enabled, String queue, MessageTable table) {
     this.journal = journal;
+    this.enabled = enabled;
     this.queue = queue;
     this.table = table;
   }
 
   boolean enabled() {
-    return journal != null;
+    return enabled;
   }
 
   /** Adds an explicit entry after the changes made so far. */
   void emit(JournalEntry entry) {
-    if (journal == null) {
+    if (!enabled) {
       return;
     }
     collectDirty();
@@ -40,7 +43,7 @@ final class QueueJournal {
 
   /** Appends everything collected, without waiting. */
   void flush() {
-    if (journal == null) {
+    if (!enabled) {
       return;
     }
     collectDirty();

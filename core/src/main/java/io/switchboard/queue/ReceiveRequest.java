@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.QueueRules;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,10 +31,10 @@ public record ReceiveRequest(
     Objects.requireNonNull(filter, "filter");
     visibilityTimeout.ifPresent(
         v ->
-            QueueConfig.checkRange(
+            QueueRules.checkRange(
                 "visibilityTimeout", v, Duration.ZERO, QueueConfig.MAX_VISIBILITY));
     waitTime.ifPresent(
-        w -> QueueConfig.checkRange("waitTime", w, Duration.ZERO, QueueConfig.MAX_RECEIVE_WAIT));
+        w -> QueueRules.checkRange("waitTime", w, Duration.ZERO, QueueConfig.MAX_RECEIVE_WAIT));
   }
 
   /** One message, the queue's visibility timeout and wait, no filter. */

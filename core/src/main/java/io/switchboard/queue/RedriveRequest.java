@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.QueueRules;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -18,7 +19,7 @@ public record RedriveRequest(Optional<String> destination, OptionalInt maxPerSec
   public RedriveRequest {
     Objects.requireNonNull(destination, "destination");
     Objects.requireNonNull(maxPerSecond, "maxPerSecond");
-    destination.ifPresent(d -> QueueNames.check(d, "destination"));
+    destination.ifPresent(d -> QueueRules.checkName(d, "destination"));
     if (maxPerSecond.isPresent()
         && (maxPerSecond.getAsInt() < 1 || maxPerSecond.getAsInt() > MAX_RATE)) {
       throw QueueException.invalid(

@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.JournalEntry;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -161,25 +162,15 @@ final class RedriveTasks {
   RedriveTask start(LocalQueue source, RedriveRequest request) {
     for (Job j : jobs) {
       if (j.source.equals(source.name) && j.snapshot().status() == RedriveTask.Status.RUNNING) {
-        throw new QueueException(
-            ErrorCode.CONFLICT,
-            "queue '" + source.name + "' already has a running redrive task '" + j.id + "'");
+        throw DeadLetterRules.alreadyRedriving(source.name, j.id);
       }
     }
     request
         .destination()
         .ifPresent(
             d -> {
-              LocalQueue target = engine.require(d);
-              if (target.grouped != source.grouped || d.equals(source.name)) {
-                throw QueueException.invalid(
-                    "redrive destination must be another queue of the same kind (grouped or"
-                        + " standard) as '"
-                        + source.name
-                        + "', got '"
-                        + d
-                        + "'");
-              }
+              DeadLetterRules.checkDestination(
+                  source.name, source.grouped, engine.require(d).info());
             });
     List<Long> serials = engine.run(source.name, (q, now) -> q.snapshotSerials());
     Job job =

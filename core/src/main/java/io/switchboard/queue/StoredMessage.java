@@ -1,6 +1,5 @@
 package io.switchboard.queue;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 
@@ -91,10 +90,6 @@ final class StoredMessage implements MessageView {
       case AVAILABLE -> MessageState.AVAILABLE;
       default -> MessageState.IN_FLIGHT;
     };
-  }
-
-  String bodyText() {
-    return new String(body, StandardCharsets.UTF_8);
   }
 
   @Override

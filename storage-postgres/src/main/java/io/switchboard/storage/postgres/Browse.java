@@ -1,12 +1,12 @@
 package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.BrowseRequest;
-import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueStats;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -117,7 +117,7 @@ final class Browse {
     } catch (NumberFormatException e) {
       // fall through to the error below
     }
-    throw EngineSupport.invalid(
+    throw QueueException.invalid(
         "cursor must be one returned by a previous browse, got '" + cursor + "'");
   }
 
@@ -137,7 +137,7 @@ final class Browse {
           return null;
         }
         Row r = Row.read(rs);
-        return op.view(r, null, MessageState.valueOf(rs.getString(18)), false);
+        return op.view(r, null, MessageState.valueOf(rs.getString(18)));
       }
     }
   }

@@ -1,11 +1,11 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.EngineSupport;
-import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
-import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
+import io.switchboard.queue.spi.MessageRules;
+import io.switchboard.queue.spi.QueueRules;
+import io.switchboard.queue.spi.Receipt;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -46,7 +46,7 @@ final class MessageOps {
             return null;
           });
     }
-    if (EngineSupport.isGrouped(queue)) {
+    if (QueueRules.isGrouped(queue)) {
       engine.changed(queue); // the group may be free now
     }
   }
@@ -72,9 +72,9 @@ final class MessageOps {
     if (!q.config().historyRetention().isZero()) {
       return false;
     }
-    long[] h;
+    Receipt h;
     try {
-      h = EngineSupport.decodeReceipt(q.receiptKey(), receipt, queue);
+      h = Receipt.decode(q.receiptKey(), receipt, queue);
     } catch (QueueException e) {
       engine.cache().forget(queue); // perhaps a receipt of a newer queue of that name
       return false;
@@ -90,8 +90,8 @@ final class MessageOps {
                   try (PreparedStatement ps = c.prepareStatement(ACK_IN_FLIGHT)) {
                     ps.setLong(1, q.id());
                     ps.setLong(2, q.revision());
-                    ps.setLong(3, h[0]);
-                    ps.setInt(4, (int) h[1]);
+                    ps.setLong(3, h.serial());
+                    ps.setInt(4, h.leaseEpoch());
                     ps.setLong(5, now);
                     ps.setLong(6, now);
                     ps.setLong(7, q.id());
@@ -117,14 +117,7 @@ final class MessageOps {
         queue,
         "releasing in '" + queue + "'",
         op -> {
-          EngineSupport.checkRange("delay", delay, Duration.ZERO, QueueConfig.MAX_DELAY);
-          if (toBack && op.q.grouped()) {
-            throw new QueueException(
-                ErrorCode.CONFLICT,
-                "release to the back is not allowed on grouped queue '"
-                    + queue
-                    + "': order within a group is fixed");
-          }
+          MessageRules.checkRelease(queue, op.q.grouped(), delay, toBack);
           Row r = op.leased(receipt, true);
           op.counters.add(Counters.RELEASED, 1);
           if (op.exhausted(r)) {
@@ -150,27 +143,13 @@ final class MessageOps {
             queue,
             "extending a lease in '" + queue + "'",
             op -> {
-              EngineSupport.checkRange(
-                  "visibilityTimeout",
-                  visibilityTimeout,
-                  Duration.ZERO,
-                  QueueConfig.MAX_VISIBILITY);
+              MessageRules.checkExtend(visibilityTimeout);
               Row r = op.leased(receipt, true);
-              long until = op.now + visibilityTimeout.toMillis();
-              long limit = r.leasedAt + QueueConfig.MAX_VISIBILITY.toMillis();
-              if (until > limit) {
-                throw EngineSupport.invalid(
-                    "visibilityTimeout would end the lease "
-                        + (until - r.leasedAt) / 1000
-                        + " seconds after the receive; at most 43200 seconds (12 h) are allowed,"
-                        + " got "
-                        + visibilityTimeout.toSeconds());
-              }
+              long until = MessageRules.extendedUntil(visibilityTimeout, r.leasedAt, op.now);
               if (visibilityTimeout.isZero()) {
                 op.counters.add(Counters.RELEASED, 1);
                 if (op.exhausted(r)) {
-                  Message left =
-                      op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED, false);
+                  Message left = op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED);
                   op.deadLetter(r);
                   return left;
                 }
@@ -250,17 +229,8 @@ final class MessageOps {
           Row r = op.require(engine.serialOf(id), id);
           if (update.attributes().isPresent()) {
             int size =
-                r.body.length + EngineSupport.checkedAttributeBytes(update.attributes().get());
-            if (size > op.q.config().maxMessageSize()) {
-              throw new QueueException(
-                  ErrorCode.MESSAGE_TOO_LARGE,
-                  "update makes the message "
-                      + size
-                      + " bytes (body plus attributes); queue '"
-                      + queue
-                      + "' allows at most "
-                      + op.q.config().maxMessageSize());
-            }
+                r.body.length + MessageRules.attributeBytes(update.attributes().get(), "update");
+            MessageRules.checkUpdateSize(size, queue, op.q.config());
             String[] tokens =
                 Pushdown.tokens(update.attributes().get(), op.q.config().indexedAttributes());
             Sql.update(
@@ -286,13 +256,7 @@ final class MessageOps {
         queue,
         "touching a message in '" + queue + "'",
         op -> {
-          if (op.q.grouped()) {
-            throw new QueueException(
-                ErrorCode.CONFLICT,
-                "touch is not allowed on grouped queue '"
-                    + queue
-                    + "': order within a group is fixed");
-          }
+          MessageRules.checkTouch(queue, op.q.grouped());
           Row r = op.require(engine.serialOf(id), id);
           r.seq = op.backSeq(op.q);
           Sql.update(op.c, "update sb_message set seq = ? where serial = ?", r.seq, r.serial);
@@ -324,7 +288,7 @@ final class MessageOps {
           }
           Message h = serial == 0 ? null : Browse.history(op, serial);
           if (h == null) {
-            throw EngineSupport.messageNotFound(queue, id);
+            throw QueueException.messageNotFound(queue, id);
           }
           return h;
         });

@@ -1,13 +1,16 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.EngineSupport;
-import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.spi.DeadLetterRules;
+import io.switchboard.queue.spi.MessageIds;
+import io.switchboard.queue.spi.MessageRules;
+import io.switchboard.queue.spi.Messages;
+import io.switchboard.queue.spi.Receipt;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,8 +18,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
 
 /**
  * One operation on one queue inside one transaction: the queue's row as read at the start, the
@@ -57,18 +58,18 @@ final class Op {
   final long now;
   final Q q;
   final Counters counters = new Counters();
-  final long idPrefix;
+  final MessageIds ids;
 
-  Op(Connection c, long now, Q q, long idPrefix) {
+  Op(Connection c, long now, Q q, MessageIds ids) {
     this.c = c;
     this.now = now;
     this.q = q;
-    this.idPrefix = idPrefix;
+    this.ids = ids;
   }
 
   /** An operation that only renders rows of {@code q} as messages (no connection). */
-  static Op viewOnly(long now, Q q, long idPrefix) {
-    return new Op(null, now, q, idPrefix);
+  static Op viewOnly(long now, Q q, MessageIds ids) {
+    return new Op(null, now, q, ids);
   }
 
   static final String QUEUE_COLS = "id, name, grouped, config, created_at, receipt_key, revision";
@@ -98,7 +99,7 @@ final class Op {
    * nothing due and skip {@link Timers#fire}. At most one bounded batch fires here; housekeeping
    * fires the rest (claims do not depend on it, see {@link Claim}).
    */
-  static Op begin(Connection c, String name, long now, long idPrefix) throws SQLException {
+  static Op begin(Connection c, String name, long now, MessageIds ids) throws SQLException {
     if (name != null) {
       try (PreparedStatement ps =
           Sql.prepare(
@@ -109,7 +110,7 @@ final class Op {
               name)) {
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {
-            Op op = new Op(c, now, readQueue(rs), idPrefix);
+            Op op = new Op(c, now, readQueue(rs), ids);
             if (rs.getBoolean(8)) {
               Timers.fire(op, Timers.BATCH);
             }
@@ -118,13 +119,13 @@ final class Op {
         }
       }
     }
-    throw EngineSupport.queueNotFound(name);
+    throw QueueException.queueNotFound(name);
   }
 
   static Q requireQueue(Connection c, String name) throws SQLException {
     Q q = name == null ? null : findQueue(c, name);
     if (q == null) {
-      throw EngineSupport.queueNotFound(name);
+      throw QueueException.queueNotFound(name);
     }
     return q;
   }
@@ -169,15 +170,11 @@ final class Op {
   }
 
   boolean exhausted(Row r) {
-    return q.config.deadLetter().isPresent()
-        && r.receiveCount >= q.config.deadLetter().get().maxReceiveCount();
+    return DeadLetterRules.exhausted(q.config, r.receiveCount);
   }
 
   void requireDeadLetterTarget() {
-    if (q.config.deadLetter().isEmpty()) {
-      throw new QueueException(
-          ErrorCode.CONFLICT, "queue '" + q.name + "' has no dead-letter target");
-    }
+    DeadLetterRules.requireTarget(q.name, q.config);
   }
 
   /**
@@ -295,7 +292,7 @@ final class Op {
   Row require(long serial, String id) throws SQLException {
     Row r = find(serial);
     if (r == null) {
-      throw EngineSupport.messageNotFound(q.name, id);
+      throw QueueException.messageNotFound(q.name, id);
     }
     return r;
   }
@@ -305,46 +302,34 @@ final class Op {
    * an error; otherwise (ack) null means "already gone".
    */
   Row leased(String receipt, boolean strict) throws SQLException {
-    long[] h = EngineSupport.decodeReceipt(q.receiptKey, receipt, q.name);
-    Row r = find(h[0]);
+    Receipt h = Receipt.decode(q.receiptKey, receipt, q.name);
+    Row r = find(h.serial());
     if (r == null) {
       if (strict) {
-        throw new QueueException(
-            ErrorCode.MESSAGE_NOT_FOUND,
-            "the message of this receipt is no longer in queue '" + q.name + "'");
+        throw MessageRules.leaseGone(q.name);
       }
       return null;
     }
-    if (r.leaseEpoch != (int) h[1]) {
-      throw new QueueException(
-          ErrorCode.RECEIPT_STALE,
-          "receipt is stale: message '"
-              + idOf(r.serial)
-              + "' was received again, or dead-lettered and brought back, since this receipt was"
-              + " issued");
+    if (r.leaseEpoch != h.leaseEpoch()) {
+      throw MessageRules.staleReceipt(idOf(r.serial));
     }
     if (strict && !r.inFlight(now)) {
-      throw new QueueException(
-          ErrorCode.MESSAGE_NOT_IN_FLIGHT,
-          "message '"
-              + idOf(r.serial)
-              + "' is not in flight (its lease ran out); it is "
-              + state(r).wireName());
+      throw MessageRules.notInFlight(idOf(r.serial), state(r));
     }
     return r;
   }
 
   /** Deletes the message whose current lease {@code receipt} names; null if none is. */
   Row deleteLeased(String receipt) throws SQLException {
-    long[] h = EngineSupport.decodeReceipt(q.receiptKey, receipt, q.name);
+    Receipt h = Receipt.decode(q.receiptKey, receipt, q.name);
     try (PreparedStatement ps =
         Sql.prepare(
             c,
             "delete from sb_message where serial = ? and qid = ? and lease_epoch = ? returning "
                 + Row.COLS,
-            h[0],
+            h.serial(),
             q.id,
-            (int) h[1])) {
+            h.leaseEpoch())) {
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Row.read(rs) : null;
       }
@@ -352,7 +337,7 @@ final class Op {
   }
 
   String idOf(long serial) {
-    return new UUID(idPrefix, serial).toString();
+    return ids.id(serial);
   }
 
   MessageState state(Row r) {
@@ -363,29 +348,25 @@ final class Op {
   }
 
   Message view(Row r, String receipt) {
-    MessageState state = state(r);
-    boolean timed = state != MessageState.AVAILABLE;
-    return view(r, receipt, state, timed);
+    return view(r, receipt, state(r));
   }
 
-  Message view(Row r, String receipt, MessageState state, boolean timed) {
-    return new Message(
+  Message view(Row r, String receipt, MessageState state) {
+    return Messages.view(
         idOf(r.serial),
-        r.bodyText(),
+        r.body,
         r.attributes(),
         r.priority,
-        Optional.ofNullable(r.groupId),
-        Optional.ofNullable(r.dedupId),
+        r.groupId,
+        r.dedupId,
         r.seq,
         state,
-        Instant.ofEpochMilli(r.sentAt),
-        r.firstReceivedAt == 0
-            ? Optional.empty()
-            : Optional.of(Instant.ofEpochMilli(r.firstReceivedAt)),
+        r.sentAt,
+        r.firstReceivedAt,
         r.receiveCount,
-        timed ? Optional.of(Instant.ofEpochMilli(r.visibleAt)) : Optional.empty(),
-        Instant.ofEpochMilli(r.expiresAt),
-        Optional.ofNullable(receipt),
-        Optional.ofNullable(r.dlSource));
+        r.visibleAt,
+        r.expiresAt,
+        receipt,
+        r.dlSource);
   }
 }

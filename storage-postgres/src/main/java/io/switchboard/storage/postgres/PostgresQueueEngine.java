@@ -3,8 +3,6 @@ package io.switchboard.storage.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.queue.BrowseRequest;
-import io.switchboard.queue.EngineSupport;
-import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
@@ -19,6 +17,8 @@ import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.MessageIds;
+import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.sql.Connection;
@@ -26,7 +26,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
@@ -50,7 +49,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Sql sql;
   private final Clock clock;
   private final int maxQueues;
-  private final long idPrefix;
+  private final MessageIds ids;
   private final HikariDataSource owned;
   private final DataSource ds;
   private final Wakeups wakeups;
@@ -87,7 +86,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     this.sql = new Sql(ds);
     this.cache = new QueueCache(sql);
     try {
-      this.idPrefix = Schema.migrate(ds);
+      this.ids = new MessageIds(Schema.migrate(ds));
     } catch (RuntimeException e) {
       if (owned != null) {
         owned.close();
@@ -127,8 +126,8 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql;
   }
 
-  long idPrefix() {
-    return idPrefix;
+  MessageIds ids() {
+    return ids;
   }
 
   Wakeups wakeups() {
@@ -161,7 +160,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql.tx(
         what,
         c -> {
-          Op op = Op.begin(c, queue, clock.millis(), idPrefix);
+          Op op = Op.begin(c, queue, clock.millis(), ids);
           cache.put(op.q);
           T result = work.run(op);
           op.finish();
@@ -171,7 +170,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   void open() {
     if (closed) {
-      throw new QueueException(ErrorCode.UNAVAILABLE, "the queue engine is closed");
+      throw QueueRules.closed();
     }
   }
 
@@ -236,15 +235,9 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
     Objects.requireNonNull(messages, "messages");
-    if (messages.isEmpty() || messages.size() > ReceiveRequest.MAX_MESSAGES) {
-      throw new QueueException(
-          messages.isEmpty() ? ErrorCode.INVALID_ARGUMENT : ErrorCode.BATCH_TOO_LARGE,
-          "a send batch must hold 1..1000 messages, got " + messages.size());
-    }
+    QueueRules.checkBatchSize(messages);
     for (int i = 0; i < messages.size(); i++) {
-      if (messages.get(i) == null) {
-        throw EngineSupport.invalid("messages[" + i + "] is null");
-      }
+      QueueRules.batchMessage(messages, i);
     }
     open();
     return Sender.send(this, queue, messages, 0);
@@ -386,15 +379,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   /** The serial an id carries, or 0 when the id was not issued over this database. */
   long serialOf(String id) {
-    if (id == null || id.length() != 36) {
-      return 0;
-    }
-    try {
-      UUID uuid = UUID.fromString(id);
-      return uuid.getMostSignificantBits() == idPrefix ? uuid.getLeastSignificantBits() : 0;
-    } catch (IllegalArgumentException e) {
-      return 0;
-    }
+    return ids.serial(id);
   }
 
   @Override
@@ -452,17 +437,14 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
 
     public Builder maxQueues(int maxQueues) {
-      if (maxQueues < 1 || maxQueues > 1_000_000) {
-        throw EngineSupport.invalid("maxQueues must be 1..1000000, got " + maxQueues);
-      }
-      this.maxQueues = maxQueues;
+      this.maxQueues = QueueRules.checkMaxQueues(maxQueues);
       return this;
     }
 
     /** Connections in the engine's own pool; 1..1000, default 16. */
     public Builder poolSize(int poolSize) {
       if (poolSize < 1 || poolSize > 1000) {
-        throw EngineSupport.invalid("poolSize must be 1..1000, got " + poolSize);
+        throw QueueException.invalid("poolSize must be 1..1000, got " + poolSize);
       }
       this.poolSize = poolSize;
       return this;
@@ -470,7 +452,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /** How long to wait for a connection before answering "unavailable"; default 5 s. */
     public Builder connectTimeout(Duration connectTimeout) {
-      EngineSupport.checkRange(
+      QueueRules.checkRange(
           "connectTimeout", connectTimeout, Duration.ofMillis(250), Duration.ofMinutes(5));
       this.connectTimeout = connectTimeout;
       return this;
@@ -478,7 +460,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /** How often a blocked receive looks again without a notification; default 250 ms. */
     public Builder pollInterval(Duration pollInterval) {
-      EngineSupport.checkRange(
+      QueueRules.checkRange(
           "pollInterval", pollInterval, Duration.ofMillis(1), Duration.ofSeconds(20));
       this.pollInterval = pollInterval;
       return this;
@@ -486,9 +468,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /** How often timers of idle queues fire and cleanup runs on the system clock; 200 ms. */
     public Builder housekeepingInterval(Duration interval) {
-      EngineSupport.checkRange(
-          "housekeepingInterval", interval, Duration.ofMillis(1), Duration.ofMinutes(1));
-      this.housekeepingInterval = interval;
+      this.housekeepingInterval = QueueRules.checkHousekeepingInterval(interval);
       return this;
     }
 
@@ -503,7 +483,7 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     public PostgresQueueEngine build() {
       if (url == null && dataSource == null) {
-        throw EngineSupport.invalid("a PostgreSQL engine needs a JDBC URL or a data source");
+        throw QueueException.invalid("a PostgreSQL engine needs a JDBC URL or a data source");
       }
       return new PostgresQueueEngine(this);
     }

@@ -1,6 +1,6 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.EngineSupport;
+import io.switchboard.queue.QueueException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,7 +23,7 @@ final class QueueCache {
   /** The queue's row, from memory or the database; refuses a queue that does not exist. */
   Op.Q get(String name) {
     if (name == null) {
-      throw EngineSupport.queueNotFound(null);
+      throw QueueException.queueNotFound(null);
     }
     Op.Q q = byName.get(name);
     if (q != null) {
@@ -31,7 +31,7 @@ final class QueueCache {
     }
     q = sql.statement("reading queue", name, c -> Op.findQueue(c, name));
     if (q == null) {
-      throw EngineSupport.queueNotFound(name);
+      throw QueueException.queueNotFound(name);
     }
     byName.put(name, q);
     return q;

@@ -1,13 +1,10 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.DedupScope;
-import io.switchboard.queue.EngineSupport;
-import io.switchboard.queue.ErrorCode;
-import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.spi.QueueRules;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -33,7 +31,7 @@ final class QueueOps {
   }
 
   QueueCreation ensureQueue(String name, QueueConfig config) {
-    EngineSupport.checkQueueName(name, "name");
+    QueueRules.checkName(name, "name");
     Objects.requireNonNull(config, "config");
     return engine
         .sql()
@@ -47,21 +45,17 @@ final class QueueOps {
                 if (existing.config().equals(config)) {
                   return new QueueCreation(existing.info(), false);
                 }
-                throw new QueueException(
-                    ErrorCode.QUEUE_ALREADY_EXISTS,
-                    "queue '" + name + "' exists with a different configuration");
+                throw QueueRules.alreadyExists(name);
               }
               if (Sql.queryLong(c, "select count(*) from sb_queue") >= maxQueues) {
-                throw new QueueException(
-                    ErrorCode.TOO_MANY_QUEUES,
-                    "the engine holds its maximum of " + maxQueues + " queues; delete one first");
+                throw QueueRules.tooManyQueues(maxQueues);
               }
               Sql.update(
                   c,
                   "insert into sb_queue (name, grouped, config, created_at, receipt_key)"
                       + " values (?, ?, ?, ?, ?)",
                   name,
-                  EngineSupport.isGrouped(name),
+                  QueueRules.isGrouped(name),
                   Codecs.encodeConfig(config),
                   engine.clock().millis(),
                   java.util.concurrent.ThreadLocalRandom.current().nextLong());
@@ -71,40 +65,8 @@ final class QueueOps {
 
   private static void checkConfig(Connection c, String name, QueueConfig config)
       throws SQLException {
-    boolean grouped = EngineSupport.isGrouped(name);
-    if (grouped && config.order() != Order.FIFO) {
-      throw EngineSupport.invalid(
-          "order must be fifo on grouped queue '"
-              + name
-              + "' (order within a group is fixed), got lifo");
-    }
-    if (!grouped && config.dedupScope() == DedupScope.GROUP) {
-      throw EngineSupport.invalid(
-          "dedupScope=group needs a grouped queue (name ending .fifo), got '" + name + "'");
-    }
-    if (config.deadLetter().isPresent()) {
-      String target = config.deadLetter().get().target();
-      if (target.equals(name)) {
-        throw EngineSupport.invalid(
-            "deadLetter.target must be another queue, got '" + name + "' itself");
-      }
-      Op.Q t = Op.findQueue(c, target);
-      if (t == null) {
-        throw new QueueException(
-            ErrorCode.QUEUE_NOT_FOUND,
-            "deadLetter.target '" + target + "' does not exist; create it first");
-      }
-      if (t.grouped() != grouped) {
-        throw EngineSupport.invalid(
-            "deadLetter.target of a "
-                + (grouped ? "grouped" : "standard")
-                + " queue must be "
-                + (grouped ? "grouped (.fifo)" : "standard")
-                + ", got '"
-                + target
-                + "'");
-      }
-    }
+    QueueRules.checkConfig(
+        name, config, t -> Optional.ofNullable(Op.findQueue(c, t)).map(Op.Q::info));
   }
 
   /**
@@ -151,13 +113,13 @@ final class QueueOps {
         }
       }
     }
-    throw EngineSupport.queueNotFound(name);
+    throw QueueException.queueNotFound(name);
   }
 
   /** Recomputes every message's index tokens after the queue's indexed attributes changed. */
   private void reindex(Connection c, Op.Q q, QueueConfig config) throws SQLException {
     Op.Q next = q.with(config);
-    Op op = new Op(c, engine.clock().millis(), q, engine.idPrefix());
+    Op op = new Op(c, engine.clock().millis(), q, engine.ids());
     List<Row> rows = op.rows("true");
     for (Row r : rows) {
       Sql.update(c, "update sb_message set idx = ? where serial = ?", op.tokens(r, next), r.serial);

@@ -1,11 +1,11 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.spi.DeadLetterRules;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -49,28 +49,14 @@ final class Redrives {
                   source)) {
             try (ResultSet rs = ps.executeQuery()) {
               if (rs.next()) {
-                throw new QueueException(
-                    ErrorCode.CONFLICT,
-                    "queue '"
-                        + source
-                        + "' already has a running redrive task '"
-                        + rs.getString(1)
-                        + "'");
+                throw DeadLetterRules.alreadyRedriving(source, rs.getString(1));
               }
             }
           }
           if (request.destination().isPresent()) {
             String d = request.destination().get();
-            Op.Q target = Op.requireQueue(op.c, d);
-            if (target.grouped() != op.q.grouped() || d.equals(source)) {
-              throw EngineSupport.invalid(
-                  "redrive destination must be another queue of the same kind (grouped or"
-                      + " standard) as '"
-                      + source
-                      + "', got '"
-                      + d
-                      + "'");
-            }
+            DeadLetterRules.checkDestination(
+                source, op.q.grouped(), Op.requireQueue(op.c, d).info());
           }
           List<Long> serials = new ArrayList<>();
           try (PreparedStatement ps =
@@ -250,7 +236,7 @@ final class Redrives {
           id);
       return false;
     }
-    Op op = new Op(c, now, from, engine.idPrefix());
+    Op op = new Op(c, now, from, engine.ids());
     int n = (int) Math.min(Math.min(budget, CHUNK), serials.length - next);
     for (int i = next; i < next + n; i++) {
       Row r = op.find(serials[i]);
@@ -287,24 +273,17 @@ final class Redrives {
         op -> {
           Row r = op.require(engine.serialOf(id), id);
           if (r.dlSource == null) {
-            throw new QueueException(
-                ErrorCode.CONFLICT,
-                "message '"
-                    + id
-                    + "' was not dead-lettered from another queue; redrive it to a named"
-                    + " destination instead");
+            throw DeadLetterRules.notDeadLettered(id);
           }
           Op.Q source = Op.findQueue(op.c, r.dlSource);
           if (source == null) {
-            throw EngineSupport.queueNotFound(r.dlSource);
+            throw QueueException.queueNotFound(r.dlSource);
           }
           if (r.inFlight(op.now)) {
-            throw new QueueException(
-                ErrorCode.CONFLICT,
-                "message '" + id + "' is leased; restore it after its lease ends");
+            throw DeadLetterRules.leasedOnRestore(id);
           }
           op.redriveTo(r, source);
-          Op there = new Op(op.c, op.now, source, engine.idPrefix());
+          Op there = new Op(op.c, op.now, source, engine.ids());
           return op.view(there.find(r.serial), null);
         });
   }

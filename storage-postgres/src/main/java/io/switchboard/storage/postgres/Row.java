@@ -2,7 +2,6 @@ package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.MessageView;
-import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
@@ -80,10 +79,6 @@ final class Row implements MessageView {
   /** Eligible for a receive now, apart from filters and groups. */
   boolean available(long now) {
     return !leased && visibleAt <= now && expiresAt > now;
-  }
-
-  String bodyText() {
-    return new String(body, StandardCharsets.UTF_8);
   }
 
   @Override

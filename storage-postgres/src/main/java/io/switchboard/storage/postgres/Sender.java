@@ -1,11 +1,13 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Overflow;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.CheckedMessage;
+import io.switchboard.queue.spi.MessageIds;
+import io.switchboard.queue.spi.MessageRules;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Sends: the whole batch checked first, then in one transaction the deduplication window claimed
@@ -35,7 +36,7 @@ final class Sender {
   static List<SendResult> send(
       PostgresQueueEngine engine, String queue, List<NewMessage> messages, int firstIndex) {
     Op.Q cached = engine.cache().get(queue);
-    List<EngineSupport.Checked> checked = plain(cached, messages, firstIndex);
+    List<CheckedMessage> checked = plain(cached, messages, firstIndex);
     if (checked != null) {
       List<SendResult> sent =
           engine
@@ -43,7 +44,7 @@ final class Sender {
               .statement(
                   "sending to",
                   queue,
-                  c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.idPrefix()));
+                  c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
       if (sent != null) {
         engine.counters().add(cached.id(), Counters.SENT, sent.size());
         engine.changed(queue);
@@ -67,12 +68,11 @@ final class Sender {
     return results;
   }
 
-  private static List<EngineSupport.Checked> check(
-      Op.Q q, List<NewMessage> messages, int firstIndex) {
-    List<EngineSupport.Checked> batch = new ArrayList<>(messages.size());
+  private static List<CheckedMessage> check(Op.Q q, List<NewMessage> messages, int firstIndex) {
+    List<CheckedMessage> batch = new ArrayList<>(messages.size());
     for (int i = 0; i < messages.size(); i++) {
       batch.add(
-          EngineSupport.check(
+          MessageRules.check(
               messages.get(i), firstIndex < 0 ? -1 : i, q.name(), q.grouped(), q.config()));
     }
     return batch;
@@ -83,18 +83,17 @@ final class Sender {
    * standard queue without a depth limit, no deduplication id in the batch); null otherwise. A
    * batch this refuses is refused again, with the same message, by the ordinary path.
    */
-  private static List<EngineSupport.Checked> plain(
-      Op.Q q, List<NewMessage> messages, int firstIndex) {
+  private static List<CheckedMessage> plain(Op.Q q, List<NewMessage> messages, int firstIndex) {
     if (q.grouped() || q.config().maxDepth().isPresent()) {
       return null;
     }
-    List<EngineSupport.Checked> batch;
+    List<CheckedMessage> batch;
     try {
       batch = check(q, messages, firstIndex);
     } catch (QueueException e) {
       return null; // perhaps the cached configuration is old: let the ordinary path decide
     }
-    for (EngineSupport.Checked p : batch) {
+    for (CheckedMessage p : batch) {
       if (p.dedupKey() != null) {
         return null;
       }
@@ -120,7 +119,7 @@ final class Sender {
    * in batch order, so the batch keeps its order.
    */
   private static List<SendResult> insertPlain(
-      Connection c, Op.Q q, List<EngineSupport.Checked> batch, long now, long idPrefix)
+      Connection c, Op.Q q, List<CheckedMessage> batch, long now, MessageIds ids)
       throws SQLException {
     int n = batch.size();
     Integer[] priority = new Integer[n];
@@ -131,7 +130,7 @@ final class Sender {
     byte[][] attrs = new byte[n][];
     String[] idx = new String[n];
     for (int i = 0; i < n; i++) {
-      EngineSupport.Checked p = batch.get(i);
+      CheckedMessage p = batch.get(i);
       priority[i] = p.source().priority();
       visibleAt[i] = p.delayMillis() > 0 ? now + p.delayMillis() : 0;
       expiresAt[i] = now + p.ttlMillis();
@@ -159,7 +158,7 @@ final class Sender {
         Long[] serials = (Long[]) rs.getArray(2).getArray();
         List<SendResult> out = new ArrayList<>(n);
         for (long serial : serials) {
-          out.add(new SendResult(new UUID(idPrefix, serial).toString(), serial, false));
+          out.add(new SendResult(ids.id(serial), serial, false));
         }
         return out;
       }
@@ -180,15 +179,14 @@ final class Sender {
     return b.append('}').toString();
   }
 
-  private static List<SendResult> insert(Op op, List<EngineSupport.Checked> batch)
-      throws SQLException {
+  private static List<SendResult> insert(Op op, List<CheckedMessage> batch) throws SQLException {
     long[] serials = serials(op, batch.size());
     Map<String, SendResult> seen = new HashMap<>();
     List<SendResult> results = new ArrayList<>(batch.size());
     List<Integer> freshIndex = new ArrayList<>();
     int dups = 0;
     for (int i = 0; i < batch.size(); i++) {
-      EngineSupport.Checked p = batch.get(i);
+      CheckedMessage p = batch.get(i);
       // group and dedup ids are printable ASCII, so a tab separates them as NUL does in the core
       String key = p.dedupKey() == null ? null : p.dedupKey().replace('\u0000', '\t');
       SendResult dup = key == null ? null : seen.get(key);
@@ -214,7 +212,7 @@ final class Sender {
                 + " group_id, dedup_id, body, attrs, arrival, idx) values (?, ?, ?, ?, ?, ?, ?, ?, ?,"
                 + " ?, ?, ?, ?)")) {
       for (int i : freshIndex) {
-        EngineSupport.Checked p = batch.get(i);
+        CheckedMessage p = batch.get(i);
         NewMessage m = p.source();
         ps.setLong(1, serials[i]);
         ps.setLong(2, op.q.id());
@@ -265,7 +263,7 @@ final class Sender {
    * in the window, null when the claim won.
    */
   private static SendResult claim(Op op, String key, long serial) throws SQLException {
-    long until = op.now + EngineSupport.dedupWindowMillis();
+    long until = op.now + MessageRules.DEDUP_WINDOW_MILLIS;
     try (PreparedStatement ps =
         Sql.prepare(
             op.c,

@@ -1,9 +1,9 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.EngineSupport;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.MessageState;
+import io.switchboard.queue.spi.Receipt;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -73,8 +73,8 @@ final class Taker {
   static List<Message> messages(Op op, List<Row> leased) {
     List<Message> out = new ArrayList<>(leased.size());
     for (Row r : leased) {
-      String receipt = EngineSupport.encodeReceipt(op.q.receiptKey(), r.serial, r.leaseEpoch);
-      out.add(op.view(r, receipt, MessageState.IN_FLIGHT, true));
+      String receipt = new Receipt(r.serial, r.leaseEpoch).encode(op.q.receiptKey());
+      out.add(op.view(r, receipt, MessageState.IN_FLIGHT));
     }
     return out;
   }

@@ -10,6 +10,7 @@ import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.time.ManualClock;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -76,7 +77,7 @@ class BloatControlTest {
                 .tx(
                     "firing",
                     c -> {
-                      Op op = new Op(c, clock.millis(), Op.requireQueue(c, "q"), 0);
+                      Op op = new Op(c, clock.millis(), Op.requireQueue(c, "q"), new MessageIds(0));
                       boolean m = Timers.fire(op, 10);
                       op.finish();
                       return m;

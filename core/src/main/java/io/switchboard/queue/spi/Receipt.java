@@ -1,23 +1,30 @@
-package io.switchboard.queue;
+package io.switchboard.queue.spi;
 
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Receipt handles: 160 bits in 27 base64url characters, carrying the message serial, its lease
- * epoch at the time of the receive, and a 64-bit keyed check over both so that a handle cannot be
- * guessed or carried to another queue. The lease epoch is what makes a handle stale: a later
- * receive of the same message raises it, and so does its return from a dead-letter queue (which
- * resets the receive count, so the receive count alone would repeat old handles). Encoded and
- * decoded by hand, straight between longs and characters, because every receive and every ack pays
- * for it.
+ * A lease as a receipt handle names it: the message serial and its lease epoch at the time of the
+ * receive. The handle is 160 bits in 27 base64url characters, carrying both and a 64-bit keyed
+ * check over them, so that a handle cannot be guessed or carried to another queue. The lease epoch
+ * is what makes a handle stale: a later receive of the same message raises it, and so does its
+ * return from a dead-letter queue (which resets the receive count, so the receive count alone would
+ * repeat old handles). Encoded and decoded by hand, straight between longs and characters, because
+ * every receive and every ack pays for it.
+ *
+ * @param serial the message's serial
+ * @param leaseEpoch the message's lease epoch when it was received
  */
-final class Receipts {
+public record Receipt(long serial, int leaseEpoch) {
 
   private static final byte[] ALPHABET =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
           .getBytes(StandardCharsets.US_ASCII);
   private static final byte[] VALUES = new byte[128];
-  private static final int LENGTH = 27;
+
+  /** A handle's length in characters. */
+  public static final int LENGTH = 27;
 
   static {
     java.util.Arrays.fill(VALUES, (byte) -1);
@@ -26,12 +33,8 @@ final class Receipts {
     }
   }
 
-  /** A decoded handle. */
-  record Handle(long serial, int leaseEpoch) {}
-
-  private Receipts() {}
-
-  static String encode(long key, long serial, int leaseEpoch) {
+  /** The handle of this lease under a queue's {@code key}. */
+  public String encode(long key) {
     long check = check(key, serial, leaseEpoch);
     long w0 = serial;
     long w1 = ((long) leaseEpoch << 32) | (check >>> 32);
@@ -54,7 +57,11 @@ final class Receipts {
     return (int) (v >>> 58);
   }
 
-  static Handle decode(long key, String receipt, String queue) {
+  /**
+   * The lease a handle names; refuses (RECEIPT_INVALID) one that was not issued under {@code key},
+   * naming {@code queue} in the message.
+   */
+  public static Receipt decode(long key, String receipt, String queue) {
     if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
@@ -91,7 +98,7 @@ final class Receipts {
     if ((w2 & 0xFFFFFFFFL) != 0 || serial == 0 || check != check(key, serial, count)) {
       throw invalid(receipt, queue);
     }
-    return new Handle(serial, count);
+    return new Receipt(serial, count);
   }
 
   private static QueueException invalid(String receipt, String queue) {

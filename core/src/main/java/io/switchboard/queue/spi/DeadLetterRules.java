@@ -1,0 +1,68 @@
+package io.switchboard.queue.spi;
+
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+
+/**
+ * When a message is dead-lettered, and what a redrive or restore may do: the same decisions and
+ * error texts in every engine.
+ */
+public final class DeadLetterRules {
+
+  private DeadLetterRules() {}
+
+  /** Whether a message received {@code receiveCount} times goes to the dead-letter target. */
+  public static boolean exhausted(QueueConfig config, int receiveCount) {
+    return config.deadLetter().isPresent()
+        && receiveCount >= config.deadLetter().get().maxReceiveCount();
+  }
+
+  /** Refuses (CONFLICT) to dead-letter on request in a queue that has no dead-letter target. */
+  public static void requireTarget(String queue, QueueConfig config) {
+    if (config.deadLetter().isEmpty()) {
+      throw new QueueException(
+          ErrorCode.CONFLICT, "queue '" + queue + "' has no dead-letter target");
+    }
+  }
+
+  /** Refuses (CONFLICT) a second running redrive of {@code source}. */
+  public static QueueException alreadyRedriving(String source, String taskId) {
+    return new QueueException(
+        ErrorCode.CONFLICT,
+        "queue '" + source + "' already has a running redrive task '" + taskId + "'");
+  }
+
+  /**
+   * Checks a redrive's named destination: another queue of the same kind (grouped or standard) as
+   * the source.
+   */
+  public static void checkDestination(String source, boolean sourceGrouped, QueueInfo destination) {
+    if (destination.grouped() != sourceGrouped || destination.name().equals(source)) {
+      throw QueueException.invalid(
+          "redrive destination must be another queue of the same kind (grouped or"
+              + " standard) as '"
+              + source
+              + "', got '"
+              + destination.name()
+              + "'");
+    }
+  }
+
+  /** Refuses (CONFLICT) to restore a message that came into the queue otherwise. */
+  public static QueueException notDeadLettered(String id) {
+    return new QueueException(
+        ErrorCode.CONFLICT,
+        "message '"
+            + id
+            + "' was not dead-lettered from another queue; redrive it to a named"
+            + " destination instead");
+  }
+
+  /** Refuses (CONFLICT) to restore a message while it is leased. */
+  public static QueueException leasedOnRestore(String id) {
+    return new QueueException(
+        ErrorCode.CONFLICT, "message '" + id + "' is leased; restore it after its lease ends");
+  }
+}
