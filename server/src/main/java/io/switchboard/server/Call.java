@@ -23,44 +23,89 @@ import java.util.TreeSet;
 
 /**
  * One request and its response, as a handler sees them: path parameters, a strictly read JSON body
- * (size-limited before it is read), strictly read query parameters, and JSON answers.
+ * (size-limited before it is read), strictly read query parameters, and JSON answers. The first of
+ * the server's filters makes it, with the request's id and its declared route, and keeps it in the
+ * request's context, where the other filters, the route's handler and the error handlers find it
+ * ({@link #of}).
  */
 final class Call {
+
+  /** The response header every native answer carries its request id in. */
+  static final String REQUEST_ID_HEADER = "X-Request-Id";
 
   private final ServerRequest request;
   private final ServerResponse response;
   private final ServerConfig config;
   private final QueueEngine engine;
-  private int status = 200;
+  private final String requestId;
+  private final Route route;
   private String operation;
   private Runnable toLongPoll = () -> {};
   private boolean longPoll;
 
-  Call(ServerRequest request, ServerResponse response, ServerConfig config, QueueEngine engine) {
+  /**
+   * @param engine the server's engine, null while it starts
+   * @param route the declared route the request goes to, null if none
+   */
+  Call(
+      ServerRequest request,
+      ServerResponse response,
+      ServerConfig config,
+      QueueEngine engine,
+      String requestId,
+      Route route) {
     this.request = request;
     this.response = response;
     this.config = config;
     this.engine = engine;
+    this.requestId = requestId;
+    this.route = route;
   }
 
+  /** The call a filter made for {@code request} ({@link RequestFilters#exchange}). */
+  static Call of(ServerRequest request) {
+    return request
+        .context()
+        .get(Call.class)
+        .orElseThrow(() -> new IllegalStateException("no call for " + request.path().path()));
+  }
+
+  /**
+   * The engine; refused with {@code UNAVAILABLE} while the server starts (the gate refuses
+   * engine-bound routes before, so this is a second line).
+   */
   QueueEngine engine() {
+    if (engine == null) {
+      throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+    }
     return engine;
+  }
+
+  /** True once the server's engine is open (at the time the request came in). */
+  boolean engineOpen() {
+    return engine != null;
+  }
+
+  /** The request's id: a UUID, in the {@code X-Request-Id} header and in any log line about it. */
+  String requestId() {
+    return requestId;
+  }
+
+  /** The declared route the request goes to, if it goes to one. */
+  Optional<Route> route() {
+    return Optional.ofNullable(route);
   }
 
   ServerConfig config() {
     return config;
   }
 
-  int status() {
-    return status;
-  }
-
   /**
-   * The name the metrics record this request under, when its route names it more precisely than the
-   * route's operation (an SQS request, by its action); null otherwise.
+   * The name the metrics record this request under: the route's operation, unless the route named
+   * it more precisely (an SQS request, by its action); empty for a request no route serves.
    */
-  String operation() {
-    return operation;
+  Optional<String> operation() {
+    return Optional.ofNullable(operation).or(() -> route().map(Route::operation));
   }
 
   void operation(String name) {
@@ -182,7 +227,6 @@ final class Call {
    * what was written so far (chunked).
    */
   OutputStream stream(String contentType) {
-    status = 200;
     response.status(Status.OK_200);
     response.header(HeaderNames.CONTENT_TYPE, contentType);
     response.header(HeaderNames.CACHE_CONTROL, "no-cache");
@@ -244,7 +288,6 @@ final class Call {
   }
 
   void noContent() {
-    status = 204;
     response.status(Status.NO_CONTENT_204);
     response.send();
   }
@@ -254,7 +297,6 @@ final class Call {
   }
 
   void send(int status, String contentType, byte[] body) {
-    this.status = status;
     response.status(Status.create(status));
     response.header(HeaderNames.CONTENT_TYPE, contentType);
     if (status == 429 || status == 503) {
@@ -263,7 +305,12 @@ final class Call {
     response.send(body);
   }
 
+  /**
+   * The API's error answer, {@code {"code", "message"}}, with the request id (again: an error
+   * handler's answer starts afresh).
+   */
   void error(int status, String code, String message) {
+    response.header(HeaderNames.create(REQUEST_ID_HEADER), requestId);
     json(status, WireFormat.object().put("code", code).put("message", message));
   }
 }

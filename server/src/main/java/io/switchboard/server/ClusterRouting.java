@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
+import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.storage.postgres.RoutingLeadership;
 import java.net.InetAddress;
@@ -129,8 +130,8 @@ final class ClusterRouting {
       call.response().header(RoutingForwarder.ROUTED_BY, leadership.serverId());
       try {
         local.handle(call);
-      } catch (HttpError e) {
-        if (e.status() == 503 && !leadership.leading()) {
+      } catch (RoutingException e) {
+        if (e.code() == RoutingErrorCode.UNAVAILABLE && !leadership.leading()) {
           throw new HttpError(
               503,
               "UNAVAILABLE",

@@ -3,9 +3,11 @@ package io.switchboard.server;
 import java.util.regex.Pattern;
 
 /**
- * One route of the server: method, path pattern ({@code {name}} matches one segment), the operation
- * name that metrics and the OpenAPI document use, and its handler. {@code engineBound} routes need
- * a ready engine and are refused while the server starts or stops.
+ * One route of the server, declared: method, path pattern ({@code {name}} matches one segment), the
+ * operation name that metrics and the OpenAPI document use, and its handler. {@code engineBound}
+ * routes need a ready engine and are refused while the server starts or stops ({@link
+ * RequestFilters#gate}). Helidon dispatches to the handler; the server's filters read the rest
+ * ({@link RouteTable}).
  */
 record Route(
     String method, String pattern, String operation, boolean engineBound, Endpoint endpoint) {
@@ -16,7 +18,8 @@ record Route(
     void handle(Call call);
   }
 
-  boolean matchesPath(String path) {
-    return Pattern.compile(pattern.replaceAll("\\{[^/]+}", "[^/]+")).matcher(path).matches();
+  /** The path pattern as a regular expression over the decoded path. */
+  Pattern pathRegex() {
+    return Pattern.compile(pattern.replaceAll("\\{[^/]+}", "[^/]+"));
   }
 }

@@ -23,8 +23,9 @@ import java.util.function.Supplier;
 /**
  * The routing API under {@code /v1/routing} ({@code docs/api.md}, "Routing"): agents, contacts,
  * reservations, statistics and event streams over one {@link Router}. Each handler reads its
- * request strictly, makes one router call and writes the answer; a {@link RoutingException} becomes
- * the API's {@code {"code", "message"}} with the status {@link #status} gives it.
+ * request strictly, makes one router call and writes the answer; a {@link RoutingException} it
+ * throws becomes the API's {@code {"code", "message"}} with the status {@link #status} gives it
+ * ({@link ErrorAnswers}).
  */
 final class RoutingApi implements AutoCloseable {
 
@@ -112,22 +113,12 @@ final class RoutingApi implements AutoCloseable {
   }
 
   private static Route api(String method, String path, String operation, Route.Endpoint e) {
-    return new Route(method, path, operation, true, translated(e));
+    return new Route(method, path, operation, true, e);
   }
 
   /** Streams do not hold a stop back: the server ends them when it stops. */
   private static Route stream(String path, String operation, Route.Endpoint e) {
-    return new Route("GET", path, operation, false, translated(e));
-  }
-
-  private static Route.Endpoint translated(Route.Endpoint e) {
-    return call -> {
-      try {
-        e.handle(call);
-      } catch (RoutingException x) {
-        throw new HttpError(status(x.code()), x.code().name(), x.getMessage());
-      }
-    };
+    return new Route("GET", path, operation, false, e);
   }
 
   /**

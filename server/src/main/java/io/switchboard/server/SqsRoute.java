@@ -6,12 +6,12 @@ import io.switchboard.server.sqs.SqsAction;
 import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
 import io.switchboard.server.sqs.SqsHttpRequest;
-import io.switchboard.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The Amazon SQS endpoint ({@code docs/sqs.md}) on the native API's port: {@code POST /} (the JSON
@@ -22,7 +22,8 @@ import java.util.Map;
  * and metrics (operation {@code sqs.<Action>}, or {@code sqs} when the request names no action
  * served). This class turns the Helidon request into a framework-free {@link SqsHttpRequest}, reads
  * its action ahead ({@link SqsAction}: a {@code ReceiveMessage} that may wait is a long poll, which
- * a stop ends at once) and writes the answer back.
+ * a stop ends at once), has the server's one {@link SqsEndpoint} serve it, with the request's id
+ * (in both {@code X-Request-Id} and {@code x-amzn-RequestId}), and writes the answer back.
  */
 final class SqsRoute {
 
@@ -30,11 +31,29 @@ final class SqsRoute {
   static final List<String> PATHS =
       List.of("/", "/{account}/{queue}", "/queue/{region}/{account}/{queue}");
 
-  static final Route ROUTE = new Route("POST", "/", "sqs", true, SqsRoute::handle);
+  private final Supplier<SqsEndpoint> endpoint;
 
-  private SqsRoute() {}
+  /**
+   * @param endpoint the server's endpoint, there once the engine is open (the routes are
+   *     engine-bound, so the gate admits no request before)
+   */
+  SqsRoute(Supplier<SqsEndpoint> endpoint) {
+    this.endpoint = endpoint;
+  }
 
-  private static void handle(Call call) {
+  /**
+   * {@code POST} and {@code GET} on each of {@link #PATHS}, engine-bound, operation {@code sqs}.
+   */
+  List<Route> routes() {
+    List<Route> routes = new ArrayList<>();
+    for (String path : PATHS) {
+      routes.add(new Route("POST", path, "sqs", true, this::handle));
+      routes.add(new Route("GET", path, "sqs", true, this::handle));
+    }
+    return List.copyOf(routes);
+  }
+
+  private void handle(Call call) {
     var request = call.request();
     String rawPath = request.path().rawPath();
     if (!rawPath.equals("/") && !SqsEndpoint.isQueuePath(rawPath)) {
@@ -65,19 +84,14 @@ final class SqsRoute {
             request.query().rawValue(),
             headers,
             call.bytes());
-    SqsEndpoint endpoint =
-        SqsEndpoint.create(
-            call.engine(),
-            call.config().sqsAccessKeys(),
-            call.config().sqsAccount(),
-            Clock.system());
+    SqsEndpoint endpoint = this.endpoint.get();
     String baseUrl = "http://" + host;
     SqsAction action = endpoint.action(sqs, baseUrl);
     call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
     if (action.receive()) {
       call.receiving(action.queue().get(), action.waitTime());
     }
-    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl);
+    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl, call.requestId());
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {

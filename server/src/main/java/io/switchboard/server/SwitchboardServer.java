@@ -9,12 +9,11 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.switchboard.client.WireFormat;
-import io.switchboard.client.WireFormatException;
-import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
-import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.server.sqs.SqsEndpoint;
+import io.switchboard.time.Clock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,13 +50,14 @@ public final class SwitchboardServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SwitchboardServer.class);
 
   private final ServerConfig config;
-  private final List<Route> routes;
+  private final RouteTable routes;
   private final RequestGate gate = new RequestGate();
   private final ServerMetrics metrics = new ServerMetrics();
   private final RoutingApi routingApi = new RoutingApi();
   private final HealthRegistry health = new HealthRegistry();
   private final String openApi;
   private volatile QueueEngine engine;
+  private volatile SqsEndpoint sqs;
   private volatile ClusterRouting cluster;
   private RouterJournal routerJournal;
   private WebServer web;
@@ -71,7 +72,7 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
     all.addAll(NativeApi.routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
-    this.routes = List.copyOf(all);
+    this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
   }
 
@@ -96,7 +97,7 @@ public final class SwitchboardServer implements AutoCloseable {
         server.openShared(factory);
       } else {
         server.routingApi.open(server.openRouter());
-        server.engine = factory.open(config, server.health);
+        server.serve(factory.open(config, server.health));
       }
     } catch (RuntimeException e) {
       server.health.unwatchThreads();
@@ -138,7 +139,16 @@ public final class SwitchboardServer implements AutoCloseable {
       shared.close();
       throw e;
     }
-    engine = shared;
+    serve(shared);
+  }
+
+  /**
+   * Starts serving {@code opened}: the SQS endpoint over it first (one per server, with its state
+   * and signature verifier, for all requests), then the engine, which opens the gate.
+   */
+  private void serve(QueueEngine opened) {
+    sqs = SqsEndpoint.create(opened, config.sqsAccessKeys(), config.sqsAccount(), Clock.system());
+    engine = opened;
   }
 
   /** Routing calls go through the routing leadership when there is one. */
@@ -236,7 +246,7 @@ public final class SwitchboardServer implements AutoCloseable {
 
   /** Every route, in the order they are matched. */
   public List<String> routeTable() {
-    return routes.stream().map(r -> r.method() + " " + r.pattern()).toList();
+    return routes.documented().stream().map(r -> r.method() + " " + r.pattern()).toList();
   }
 
   /**
@@ -309,72 +319,34 @@ public final class SwitchboardServer implements AutoCloseable {
 
   // ---- routing -----------------------------------------------------------------------------
 
+  /**
+   * Helidon dispatches each declared route to its handler, with the {@link Call} the filters made
+   * ({@link RequestFilters}); whatever a filter or a handler throws is answered by the error
+   * handlers ({@link ErrorAnswers}). A request no route serves gets 404, or 405 with {@code Allow}.
+   */
   private void routing(HttpRouting.Builder routing) {
-    for (Route route : routes) {
+    routing
+        .addFilter(RequestFilters.exchange(routes, config, () -> engine))
+        .addFilter(RequestFilters.metrics(metrics))
+        .addFilter(RequestFilters.authentication())
+        .addFilter(RequestFilters.gate(gate));
+    ErrorAnswers.register(routing);
+    for (Route route : routes.all()) {
+      Route.Endpoint endpoint = route.endpoint();
       routing.route(
-          Method.create(route.method()), route.pattern(), (req, res) -> dispatch(route, req, res));
-    }
-    for (String path : SqsRoute.PATHS) {
-      routing.route(Method.POST, path, (req, res) -> dispatch(SqsRoute.ROUTE, req, res));
-      routing.route(Method.GET, path, (req, res) -> dispatch(SqsRoute.ROUTE, req, res));
+          Method.create(route.method()),
+          route.pattern(),
+          (req, res) -> endpoint.handle(Call.of(req)));
     }
     routing.any(this::noRoute);
-  }
-
-  private void dispatch(Route route, ServerRequest req, ServerResponse res) {
-    long start = System.nanoTime();
-    boolean admitted = !route.engineBound() || gate.enter();
-    Call call = new Call(req, res, config, engine);
-    if (admitted && route.engineBound()) {
-      call.onLongPoll(gate::longPoll);
-    }
-    try {
-      if (!admitted) {
-        throw new QueueException(ErrorCode.UNAVAILABLE, "the server is shutting down");
-      }
-      if (route.engineBound() && engine == null) {
-        throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
-      }
-      route.endpoint().handle(call);
-    } catch (QueueException e) {
-      answerError(call, res, HttpError.status(e.code()), e.code().name(), e.getMessage());
-    } catch (WireFormatException e) {
-      answerError(call, res, 400, e.code(), e.getMessage());
-    } catch (HttpError e) {
-      answerError(call, res, e.status(), e.code(), e.getMessage());
-    } catch (RuntimeException e) {
-      LOG.atError()
-          .addKeyValue("operation", route.operation())
-          .addKeyValue("path", req.path().path())
-          .setCause(e)
-          .log("request failed");
-      answerError(call, res, 500, "INTERNAL", "internal error: " + e);
-    } finally {
-      if (admitted && route.engineBound()) {
-        gate.exit(call.longPoll());
-      }
-      metrics.record(
-          Objects.requireNonNullElse(call.operation(), route.operation()),
-          call.status(),
-          System.nanoTime() - start);
-    }
-  }
-
-  private static void answerError(
-      Call call, ServerResponse res, int status, String code, String message) {
-    if (res.isSent()) {
-      return;
-    }
-    call.error(status, code, message);
   }
 
   /** No route matched: 405 if the path exists with other methods, else 404. */
   private void noRoute(ServerRequest req, ServerResponse res) {
     String path = req.path().path();
     String method = req.prologue().method().text();
-    List<String> allowed =
-        routes.stream().filter(r -> r.matchesPath(path)).map(Route::method).distinct().toList();
-    Call call = new Call(req, res, config, engine);
+    List<String> allowed = routes.allowed(path);
+    Call call = Call.of(req);
     if (allowed.isEmpty()) {
       call.error(404, "NOT_FOUND", "no route " + method + " " + path + "; see /openapi.yaml");
     } else {
@@ -386,10 +358,23 @@ public final class SwitchboardServer implements AutoCloseable {
     }
   }
 
-  /** Errors Helidon answers before routing (a bad request line, say) get the same JSON shape. */
+  /** The code of an error Helidon answers by status: as {@link #directHandlers} codes it. */
+  static String directCode(int status) {
+    return switch (status) {
+      case 400 -> "BAD_REQUEST";
+      case 413 -> "PAYLOAD_TOO_LARGE";
+      default -> "HTTP_" + status;
+    };
+  }
+
+  /**
+   * Errors Helidon answers before routing (a bad request line, say) get the same JSON shape, and a
+   * request id of their own.
+   */
   private static DirectHandlers directHandlers() {
     DirectHandler json =
         (request, type, status, headers, message) -> {
+          String id = UUID.randomUUID().toString();
           String code =
               switch (type) {
                 case BAD_REQUEST -> "BAD_REQUEST";
@@ -397,12 +382,17 @@ public final class SwitchboardServer implements AutoCloseable {
                 case INTERNAL_ERROR -> "INTERNAL";
                 default -> "HTTP_" + status.code();
               };
+          String text =
+              type == DirectHandler.EventType.INTERNAL_ERROR
+                  ? ErrorAnswers.internalMessage(id)
+                  : message;
           byte[] body =
-              WireFormat.bytes(WireFormat.object().put("code", code).put("message", message));
+              WireFormat.bytes(WireFormat.object().put("code", code).put("message", text));
           return DirectHandler.TransportResponse.builder()
               .status(status)
               .headers(headers)
               .header(HeaderNames.CONTENT_TYPE, "application/json")
+              .header(HeaderNames.create(Call.REQUEST_ID_HEADER), id)
               .entity(body)
               .build();
         };

@@ -79,7 +79,7 @@ final class QueuePermissions {
                 + ".");
       }
     }
-    SqsState.of(engine)
+    r.state()
         .updateMetadata(
             queue,
             m -> {
@@ -107,7 +107,7 @@ final class QueuePermissions {
   static ObjectNode remove(QueueEngine engine, SqsRequest r) {
     String queue = SqsApi.queue(r);
     String label = label(r);
-    SqsState.of(engine)
+    r.state()
         .updateMetadata(
             queue,
             m -> {

@@ -32,7 +32,7 @@ final class QueueTags {
       // SQS: no tags at all is a missing parameter, as is an empty map
       throw SqsError.missingParameter("Tags");
     }
-    SqsState.of(engine).updateMetadata(queue, m -> put(queue, m, tags));
+    r.state().updateMetadata(queue, m -> put(queue, m, tags));
     return JsonNodeFactory.instance.objectNode();
   }
 
@@ -45,7 +45,7 @@ final class QueueTags {
     if (keys.isEmpty()) {
       throw SqsErrorText.TAG_KEYS_EMPTY.error();
     }
-    SqsState.of(engine)
+    r.state()
         .updateMetadata(
             queue,
             m -> {

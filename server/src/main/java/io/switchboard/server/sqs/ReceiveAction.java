@@ -69,7 +69,7 @@ final class ReceiveAction {
               + attempt.get()
               + "'.");
     }
-    SqsState state = SqsState.of(engine);
+    SqsState state = r.state();
     boolean retryable = attempt.isPresent() && MessageActions.fifo(queue);
     if (retryable) {
       Optional<ObjectNode> again = retry(engine, state, queue, attempt.get());

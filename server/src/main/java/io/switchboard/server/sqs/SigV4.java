@@ -120,12 +120,25 @@ final class SigV4 {
 
   /** The signature, hex; {@code scope} is {@code date/region/service/aws4_request}. */
   static String signature(String secret, String amzDate, String scope, Request r) {
+    return signature(signingKey(secret, scope), amzDate, scope, r);
+  }
+
+  /** The signature, hex, with a signing key {@link #signingKey} derived for {@code scope}. */
+  static String signature(byte[] signingKey, String amzDate, String scope, Request r) {
+    return hex(hmac(signingKey, stringToSign(amzDate, scope, canonicalRequest(r))));
+  }
+
+  /**
+   * The signing key of {@code secret} for {@code scope} ({@code date/region/service/aws4_request}):
+   * four HMACs, the same for every request of that day, region and service.
+   */
+  static byte[] signingKey(String secret, String scope) {
     String[] parts = scope.split("/");
     byte[] key = ("AWS4" + secret).getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < 4; i++) {
       key = hmac(key, parts[i]);
     }
-    return hex(hmac(key, stringToSign(amzDate, scope, canonicalRequest(r))));
+    return key;
   }
 
   /** URI encoding as SigV4 defines it: everything but {@code A-Za-z0-9-_.~}, as UTF-8 bytes. */

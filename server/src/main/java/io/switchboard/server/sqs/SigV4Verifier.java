@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks the SigV4 signature of an SQS request against the configured {@link SqsAccessKeys}, in an
@@ -34,6 +35,11 @@ import java.util.Optional;
  * The payload hash is always the hash of the body received, whatever {@code x-amz-content-sha256}
  * claims, so a body cannot be swapped under a valid signature. Any region is accepted (it is the
  * region the request is in, {@link #signedRegion}); the service must be {@code sqs}.
+ *
+ * <p>One verifier serves all of a server's requests, concurrently. It keeps the signing keys it
+ * derived (four HMACs each) by secret and scope (date, region, service), but only those that
+ * verified a request, so that guessed scopes do not fill it, and at most {@link #MAX_KEYS}: a key
+ * is good for a day, and a server sees few regions.
  */
 final class SigV4Verifier {
 
@@ -41,8 +47,19 @@ final class SigV4Verifier {
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
 
+  static final int MAX_KEYS = 1024;
+
   private final SqsAccessKeys keys;
   private final Clock clock;
+  private final Map<SigningScope, byte[]> signingKeys = new ConcurrentHashMap<>();
+
+  /** What a signing key is derived from. */
+  private record SigningScope(String secret, String scope) {
+    @Override
+    public String toString() {
+      return "SigningScope[" + scope + "]"; // never the secret
+    }
+  }
 
   SigV4Verifier(SqsAccessKeys keys, Clock clock) {
     this.keys = keys;
@@ -56,6 +73,11 @@ final class SigV4Verifier {
       List<String> signedHeaders,
       String signature,
       boolean presigned) {}
+
+  /** How many signing keys are kept now; for tests. */
+  int cachedKeys() {
+    return signingKeys.size();
+  }
 
   /**
    * Verifies {@code request}; returns normally when it is signed right (or no keys are configured).
@@ -95,10 +117,21 @@ final class SigV4Verifier {
                             + signed.keyId()));
     checkScope(signed.scope(), amzDate);
     checkTime(amzDate, signed.presigned() ? query.get("X-Amz-Expires") : null);
-    String expected = SigV4.signature(secret, amzDate, signed.scope(), canonical(request, signed));
-    if (!MessageDigest.isEqual(
-        expected.getBytes(StandardCharsets.US_ASCII),
-        signed.signature().getBytes(StandardCharsets.US_ASCII))) {
+    SigningScope scope = new SigningScope(secret, signed.scope());
+    byte[] cached = signingKeys.get(scope);
+    byte[] key = cached != null ? cached : SigV4.signingKey(secret, signed.scope());
+    String expected = SigV4.signature(key, amzDate, signed.scope(), canonical(request, signed));
+    boolean matches =
+        MessageDigest.isEqual(
+            expected.getBytes(StandardCharsets.US_ASCII),
+            signed.signature().getBytes(StandardCharsets.US_ASCII));
+    if (matches && cached == null) {
+      if (signingKeys.size() >= MAX_KEYS) {
+        signingKeys.clear(); // yesterday's keys, mostly: derive again what is still used
+      }
+      signingKeys.put(scope, key);
+    }
+    if (!matches) {
       throw SqsError.auth(
           "SignatureDoesNotMatch",
           403,

@@ -45,9 +45,9 @@ public record SqsAction(
     }
     try {
       SqsRequest r =
-          json
-              ? SqsRequest.parse(request.body(), address.get())
-              : SqsRequest.of(QueryForm.tree(RECEIVE, parameters), address.get());
+          SqsRequest.readAhead(
+              json ? SqsRequest.parseBody(request.body()) : QueryForm.tree(RECEIVE, parameters),
+              address.get());
       Optional<String> queue = r.string("QueueUrl");
       if (queue.isEmpty() && !json && SqsEndpoint.isQueuePath(request.rawPath())) {
         queue = Optional.of(request.rawPath()); // a query request posted to the queue URL

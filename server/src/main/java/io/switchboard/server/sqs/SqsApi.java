@@ -89,7 +89,10 @@ public final class SqsApi {
    * Serves one request.
    *
    * @param target the {@code X-Amz-Target} header
+   * @param selector the selector extension's header ({@link SqsEndpoint#SELECTOR_HEADER}), which a
+   *     {@code ReceiveMessage} adds to the parsed request ({@link SqsRequest#addSelector})
    * @param address the request's region and account
+   * @param state the endpoint's state, for the actions that remember something
    * @param requestId the request's id, for the log line of a failure ({@link SqsEndpoint} puts it
    *     on the answer)
    */
@@ -97,7 +100,9 @@ public final class SqsApi {
       QueueEngine engine,
       Optional<String> target,
       byte[] body,
+      Optional<String> selector,
       QueueAddress address,
+      SqsState state,
       String requestId) {
     try {
       String name =
@@ -108,7 +113,11 @@ public final class SqsApi {
                           "InvalidAction",
                           "X-Amz-Target must be AmazonSQS.<Action>, got "
                               + target.map(t -> "'" + t + "'").orElse("none")));
-      return ok(run(engine, name, SqsRequest.parse(body, address)));
+      SqsRequest request = SqsRequest.parse(body, address, state);
+      if (selector.isPresent() && name.equals("ReceiveMessage")) {
+        request.addSelector(selector.get());
+      }
+      return ok(run(engine, name, request));
     } catch (SqsError e) {
       return error(e);
     } catch (QueueException e) {
@@ -118,9 +127,17 @@ public final class SqsApi {
           .addKeyValue("target", target.orElse(""))
           .addKeyValue("requestId", requestId)
           .setCause(e)
-          .log("sqs request failed");
-      return error(SqsError.internal("internal error: " + e));
+          .log("sqs request failed, request id " + requestId);
+      return error(SqsError.internal(internalMessage(requestId)));
     }
+  }
+
+  /**
+   * What a client is told of an internal error: the request id to report (the log line has the
+   * same), never the exception's text.
+   */
+  static String internalMessage(String requestId) {
+    return "internal error; request id " + requestId;
   }
 
   /**
@@ -276,7 +293,7 @@ public final class SqsApi {
 
   private static ObjectNode purgeQueue(QueueEngine engine, SqsRequest r) {
     String name = queue(r);
-    SqsState.of(engine).purgeAllowed(engine.queue(name));
+    r.state().purgeAllowed(engine.queue(name));
     engine.purge(name);
     return object();
   }
@@ -298,7 +315,7 @@ public final class SqsApi {
   private static ObjectNode setQueueAttributes(QueueEngine engine, SqsRequest r) {
     String name = queue(r);
     Map<String, String> attributes = r.stringMap("Attributes");
-    SqsState state = SqsState.of(engine);
+    SqsState state = r.state();
     boolean fifo = engine.queue(name).grouped();
     state.updateConfig(
         name,

@@ -1,18 +1,12 @@
 package io.switchboard.server.sqs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.time.Clock;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * /<account>/<queue>} or {@code /queue/<region>/<account>/<queue>}, as SDK v1 and the AWS CLI do)
  * names that queue without a {@code QueueUrl}.
  *
+ * <p>A server makes one endpoint when its engine opens and serves every SQS request with it: the
+ * endpoint is thread-safe, and holds what outlives a request, the SQS state ({@link SqsState}) and
+ * the signature verifier with its cache of signing keys ({@link SigV4Verifier}).
+ *
  * <p>A request is in the region it is signed for (whether or not signatures are verified); an
  * unsigned one in the region its queue path or its host ({@code sqs.eu-west-1.localhost}) names, or
  * else the default region ({@link SqsAccount}). Queues of one region are not seen from another
@@ -35,7 +33,6 @@ public final class SqsEndpoint {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqsEndpoint.class);
   private static final String VERSION = "2012-11-05";
-  private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /**
    * The selector extension as a request header, for clients that can add headers (SDK v2's override
@@ -49,11 +46,13 @@ public final class SqsEndpoint {
   private final QueueEngine engine;
   private final SigV4Verifier verifier;
   private final SqsAccount account;
+  private final SqsState state;
 
   private SqsEndpoint(QueueEngine engine, SqsAccessKeys keys, SqsAccount account, Clock clock) {
     this.engine = engine;
     this.verifier = new SigV4Verifier(keys, clock);
     this.account = account;
+    this.state = new SqsState(engine);
   }
 
   /**
@@ -78,9 +77,9 @@ public final class SqsEndpoint {
    *
    * @param baseUrl scheme, host and port the caller reached us at, e.g. {@code
    *     http://localhost:8080}
+   * @param requestId the request's id (a UUID), which the answer carries and any log line names
    */
-  public SqsApi.Answer handle(SqsHttpRequest request, String baseUrl) {
-    String requestId = UUID.randomUUID().toString();
+  public SqsApi.Answer handle(SqsHttpRequest request, String baseUrl, String requestId) {
     return withRequestId(serve(request, baseUrl, requestId), requestId);
   }
 
@@ -105,18 +104,14 @@ public final class SqsEndpoint {
       return json ? SqsApi.error(e) : xmlError(e, requestId);
     }
     if (json) {
-      Optional<String> target = request.header("x-amz-target");
-      byte[] body = request.body();
-      Optional<String> selector = request.header(SELECTOR_HEADER);
-      if (selector.isPresent()
-          && SqsApi.action(target).filter("ReceiveMessage"::equals).isPresent()) {
-        try {
-          body = withSelector(body, selector.get());
-        } catch (SqsError e) {
-          return SqsApi.error(e);
-        }
-      }
-      return SqsApi.handle(engine, target, body, address, requestId);
+      return SqsApi.handle(
+          engine,
+          request.header("x-amz-target"),
+          request.body(),
+          request.header(SELECTOR_HEADER),
+          address,
+          state,
+          requestId);
     }
     return query(request, baseUrl, address, requestId);
   }
@@ -160,36 +155,6 @@ public final class SqsEndpoint {
       return path.group(1);
     }
     return QueueAddress.baseUrlRegion(baseUrl).orElse(account.defaultRegion());
-  }
-
-  /**
-   * The selector header as the reserved {@code MessageAttributeNames} entry the receive reads
-   * ({@link Extensions}), so the two ways of asking are one: naming both is refused like two
-   * entries.
-   */
-  private static byte[] withSelector(byte[] body, String selector) {
-    ObjectNode tree;
-    try {
-      JsonNode parsed = body.length == 0 ? MAPPER.createObjectNode() : MAPPER.readTree(body);
-      if (!(parsed instanceof ObjectNode o)) {
-        return body; // not an object: let the action report the malformed request
-      }
-      tree = o;
-    } catch (IOException e) {
-      return body;
-    }
-    addSelector(tree, selector);
-    return tree.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static void addSelector(ObjectNode tree, String selector) {
-    JsonNode names = tree.get("MessageAttributeNames");
-    ArrayNode list = names instanceof ArrayNode a ? a : tree.putArray("MessageAttributeNames");
-    if (names != null && !(names instanceof ArrayNode)) {
-      throw SqsError.invalidParameter(
-          "MessageAttributeNames must be a list of strings, got " + names.getNodeType());
-    }
-    list.add(Extensions.SELECTOR_PREFIX + selector);
   }
 
   /**
@@ -246,15 +211,16 @@ public final class SqsEndpoint {
             "Version must be " + VERSION + " (the only SQS API version served), got " + version);
       }
       var tree = QueryForm.tree(action, parameters);
-      Optional<String> selector = request.header(SELECTOR_HEADER);
-      if (selector.isPresent() && action.equals("ReceiveMessage")) {
-        addSelector(tree, selector.get());
-      }
       Matcher queuePath = QueueAddress.queuePath(request.rawPath());
       if (!tree.has("QueueUrl") && queuePath.matches()) {
         tree.put("QueueUrl", baseUrl + request.rawPath());
       }
-      var result = SqsApi.run(engine, action, SqsRequest.of(tree, address));
+      SqsRequest parsed = SqsRequest.of(tree, address, state);
+      Optional<String> selector = request.header(SELECTOR_HEADER);
+      if (selector.isPresent() && action.equals("ReceiveMessage")) {
+        parsed.addSelector(selector.get());
+      }
+      var result = SqsApi.run(engine, action, parsed);
       return xml(200, QueryXml.response(action, result, requestId));
     } catch (SqsError e) {
       return xmlError(e, requestId);
@@ -265,8 +231,8 @@ public final class SqsEndpoint {
           .addKeyValue("action", action)
           .addKeyValue("requestId", requestId)
           .setCause(e)
-          .log("sqs query request failed");
-      return xmlError(SqsError.internal("internal error: " + e), requestId);
+          .log("sqs query request failed, request id " + requestId);
+      return xmlError(SqsError.internal(SqsApi.internalMessage(requestId)), requestId);
     }
   }
 

@@ -2,7 +2,9 @@ package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,23 +24,36 @@ final class SqsRequest {
 
   private final JsonNode root;
   private final QueueAddress address;
+  private final SqsState state;
 
-  private SqsRequest(JsonNode root, QueueAddress address) {
+  private SqsRequest(JsonNode root, QueueAddress address, SqsState state) {
     this.root = root;
     this.address = address;
+    this.state = state;
   }
 
   /**
    * A request already in tree form, such as a translated query-protocol request, made at {@code
-   * address}.
+   * address}, served with the endpoint's {@code state}.
    */
-  static SqsRequest of(JsonNode root, QueueAddress address) {
-    return new SqsRequest(root, address);
+  static SqsRequest of(ObjectNode root, QueueAddress address, SqsState state) {
+    return new SqsRequest(root, address, state);
   }
 
-  static SqsRequest parse(byte[] body, QueueAddress address) {
+  /** A JSON-protocol body, served with the endpoint's {@code state}. */
+  static SqsRequest parse(byte[] body, QueueAddress address, SqsState state) {
+    return new SqsRequest(parseBody(body), address, state);
+  }
+
+  /** A request only read, not served (ahead of serving, {@link SqsAction}): it has no state. */
+  static SqsRequest readAhead(JsonNode root, QueueAddress address) {
+    return new SqsRequest(root, address, null);
+  }
+
+  /** A JSON-protocol body as a tree. */
+  static ObjectNode parseBody(byte[] body) {
     if (body.length == 0) {
-      return new SqsRequest(JsonNodeFactory.instance.objectNode(), address);
+      return JsonNodeFactory.instance.objectNode();
     }
     JsonNode root;
     try {
@@ -46,10 +61,39 @@ final class SqsRequest {
     } catch (IOException e) {
       throw SqsError.sender("SerializationException", "the request body is not JSON");
     }
-    if (root == null || !root.isObject()) {
+    if (!(root instanceof ObjectNode object)) {
       throw SqsError.sender("SerializationException", "the request body must be a JSON object");
     }
-    return new SqsRequest(root, address);
+    return object;
+  }
+
+  /**
+   * What the endpoint remembers between requests (purges, receive attempts), for the actions that
+   * need it.
+   */
+  SqsState state() {
+    if (state == null) {
+      throw new IllegalStateException("a request read ahead is not served");
+    }
+    return state;
+  }
+
+  /**
+   * Adds the selector extension's header ({@link SqsEndpoint#SELECTOR_HEADER}) to the request as
+   * the reserved {@code MessageAttributeNames} entry the receive reads ({@link Extensions}), so the
+   * two ways of asking are one: naming both is refused like two entries.
+   *
+   * @throws SqsError if {@code MessageAttributeNames} is there but not a list
+   */
+  void addSelector(String selector) {
+    ObjectNode tree = (ObjectNode) root;
+    JsonNode names = tree.get("MessageAttributeNames");
+    if (names != null && !(names instanceof ArrayNode)) {
+      throw SqsError.invalidParameter(
+          "MessageAttributeNames must be a list of strings, got " + names.getNodeType());
+    }
+    ArrayNode list = names instanceof ArrayNode a ? a : tree.putArray("MessageAttributeNames");
+    list.add(Extensions.SELECTOR_PREFIX + selector);
   }
 
   /** The region and account the request is made in: how its queue names, URLs and ARNs resolve. */
@@ -149,7 +193,7 @@ final class SqsRequest {
                 throw SqsError.invalidParameter(field + " must be a map");
               }
               n.properties()
-                  .forEach(e -> out.put(e.getKey(), new SqsRequest(e.getValue(), address)));
+                  .forEach(e -> out.put(e.getKey(), new SqsRequest(e.getValue(), address, state)));
             });
     return out;
   }
@@ -168,7 +212,7 @@ final class SqsRequest {
                     if (!e.isObject()) {
                       throw SqsError.invalidParameter(field + " entries must be structures");
                     }
-                    out.add(new SqsRequest(e, address));
+                    out.add(new SqsRequest(e, address, state));
                   });
             });
     return out;

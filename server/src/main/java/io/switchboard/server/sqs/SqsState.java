@@ -4,18 +4,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.function.UnaryOperator;
 
 /**
- * What the SQS layer remembers between requests, per engine, on the engine's clock: when each queue
- * was last purged (SQS allows one purge a minute) and the answers of recent FIFO receives by {@code
+ * What the SQS layer remembers between requests, on the engine's clock: when each queue was last
+ * purged (SQS allows one purge a minute) and the answers of recent FIFO receives by {@code
  * ReceiveRequestAttemptId} (a retry within five minutes gets the same messages). Both are
  * in-memory: after a restart a purge is allowed at once and a retried receive takes new messages,
  * which SQS also allows once the visibility timeout has passed.
@@ -30,9 +28,6 @@ final class SqsState {
   static final long ATTEMPT_WINDOW_MILLIS = 5 * 60_000;
   private static final int MAX_ATTEMPTS = 10_000;
 
-  private static final Map<QueueEngine, SqsState> STATES =
-      Collections.synchronizedMap(new WeakHashMap<>());
-
   private final QueueEngine engine;
   private final Map<String, Long> lastPurge = new HashMap<>();
   private final Map<String, Attempt> attempts =
@@ -46,12 +41,12 @@ final class SqsState {
   /** A receive's answer and the leases it took, kept for retries with the same attempt id. */
   record Attempt(long expiresAt, ObjectNode answer, List<String> receipts, long visibilityMillis) {}
 
-  private SqsState(QueueEngine engine) {
+  /**
+   * The state of one {@link SqsEndpoint} over {@code engine}: a server makes one endpoint, so its
+   * SQS state lives and dies with the server. Thread-safe.
+   */
+  SqsState(QueueEngine engine) {
     this.engine = engine;
-  }
-
-  static SqsState of(QueueEngine engine) {
-    return STATES.computeIfAbsent(engine, SqsState::new);
   }
 
   long now() {

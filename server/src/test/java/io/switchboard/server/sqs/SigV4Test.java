@@ -246,6 +246,39 @@ class SigV4Test {
     assertEquals("RequestExpired", refusal(r).code());
   }
 
+  /**
+   * One verifier serves a server's requests: it derives a signing key once per secret and scope,
+   * keeps only keys that verified a request (a wrong secret or a guessed scope adds nothing), and
+   * still refuses a wrong signature made under a kept scope.
+   */
+  @Test
+  void verifier_keepsTheSigningKeysOfVerifiedRequestsOnly_andStillRefusesWrongOnes() {
+    assertEquals(
+        "SignatureDoesNotMatch",
+        refusal(signedPost(KEY_ID, "not-the-secret", NOW, "Action=ListQueues")).code());
+    assertEquals(0, verifier.cachedKeys());
+
+    verifier.verify(signedPost(KEY_ID, KEY_SECRET, NOW, "Action=ListQueues"));
+    verifier.verify(signedPost(KEY_ID, KEY_SECRET, NOW.plusSeconds(60), "Action=ListQueues"));
+    assertEquals(1, verifier.cachedKeys(), "one key per secret, date, region and service");
+
+    assertEquals(
+        "SignatureDoesNotMatch",
+        refusal(signedPost(KEY_ID, "not-the-secret", NOW, "Action=ListQueues")).code());
+    SqsHttpRequest changed = signedPost(KEY_ID, KEY_SECRET, NOW, "Action=ListQueues");
+    assertEquals(
+        "SignatureDoesNotMatch",
+        refusal(
+                new SqsHttpRequest(
+                    "POST",
+                    "/",
+                    "",
+                    changed.headers(),
+                    "Action=DeleteQueue".getBytes(StandardCharsets.UTF_8)))
+            .code());
+    assertEquals(1, verifier.cachedKeys());
+  }
+
   @Test
   void noKeysConfigured_acceptsAnything() {
     SigV4Verifier off = new SigV4Verifier(SqsAccessKeys.none(), clock);

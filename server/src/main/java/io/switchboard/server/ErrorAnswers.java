@@ -1,0 +1,88 @@
+package io.switchboard.server;
+
+import io.helidon.http.HttpException;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.switchboard.client.WireFormatException;
+import io.switchboard.queue.QueueException;
+import io.switchboard.routing.RoutingException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server's Helidon error handlers: whatever a filter or a route's handler throws becomes the
+ * API's {@code {"code", "message"}} answer here, and nowhere else.
+ *
+ * <ul>
+ *   <li>{@link QueueException}: the status of its {@link io.switchboard.queue.ErrorCode} ({@link
+ *       HttpError#status}), the code's name;
+ *   <li>{@link RoutingException}: the status {@link RoutingApi#status} gives its code, the code's
+ *       name;
+ *   <li>{@link HttpError} (the HTTP layer's own refusals) and {@link WireFormatException} (a body
+ *       that is not the JSON asked for, 400): their status and code;
+ *   <li>Helidon's {@link HttpException} below 500 (a request Helidon itself cannot read): its
+ *       status, coded as the server's direct handlers code it;
+ *   <li>anything else is a bug: 500 {@code INTERNAL} with {@code "internal error; request id <id>"}
+ *       and never the exception's text, which may hold paths, queries or secrets; the log line, at
+ *       error with the stack trace, carries the same id, so an operator finds it from what a client
+ *       reports.
+ * </ul>
+ */
+final class ErrorAnswers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ErrorAnswers.class);
+
+  private ErrorAnswers() {}
+
+  static void register(HttpRouting.Builder routing) {
+    routing
+        .error(
+            QueueException.class,
+            (req, res, e) ->
+                answer(req, res, HttpError.status(e.code()), e.code().name(), e.getMessage()))
+        .error(
+            RoutingException.class,
+            (req, res, e) ->
+                answer(req, res, RoutingApi.status(e.code()), e.code().name(), e.getMessage()))
+        .error(
+            HttpError.class,
+            (req, res, e) -> answer(req, res, e.status(), e.code(), e.getMessage()))
+        .error(
+            WireFormatException.class,
+            (req, res, e) -> answer(req, res, 400, e.code(), e.getMessage()))
+        .error(HttpException.class, ErrorAnswers::helidon)
+        .error(Throwable.class, ErrorAnswers::internal);
+  }
+
+  private static void answer(
+      ServerRequest req, ServerResponse res, int status, String code, String message) {
+    Call.of(req).error(status, code, message);
+  }
+
+  private static void helidon(ServerRequest req, ServerResponse res, HttpException e) {
+    int status = e.status().code();
+    if (status >= 500) {
+      internal(req, res, e);
+      return;
+    }
+    answer(req, res, status, SwitchboardServer.directCode(status), e.getMessage());
+  }
+
+  private static void internal(ServerRequest req, ServerResponse res, Throwable e) {
+    Call call = Call.of(req);
+    LOG.atError()
+        .addKeyValue("requestId", call.requestId())
+        .addKeyValue("operation", call.operation().orElse(""))
+        .addKeyValue("method", req.prologue().method().text())
+        .addKeyValue("path", req.path().path())
+        .setCause(e)
+        .log("request failed, request id " + call.requestId());
+    call.error(500, "INTERNAL", internalMessage(call.requestId()));
+  }
+
+  /** What a client is told of an internal error: the request id to report, nothing else. */
+  static String internalMessage(String requestId) {
+    return "internal error; request id " + requestId;
+  }
+}

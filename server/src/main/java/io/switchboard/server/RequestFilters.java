@@ -1,0 +1,102 @@
+package io.switchboard.server;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.Filter;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The Helidon filters every request passes, in this order, before Helidon dispatches it to its
+ * route's handler ({@link SwitchboardServer}):
+ *
+ * <ol>
+ *   <li>{@link #exchange}: gives the request its id ({@code X-Request-Id} on every answer), finds
+ *       its declared route, and keeps both in a {@link Call} in the request's context;
+ *   <li>{@link #metrics}: times the request, recorded under its operation and status once the
+ *       answer is sent, whoever sent it (the handler or an error handler);
+ *   <li>{@link #authentication}: where authentication plugs in; it admits everything for now;
+ *   <li>{@link #gate}: refuses engine-bound routes with 503 while the server starts or stops, and
+ *       counts the requests it admits so that a stop can wait for them ({@link RequestGate}).
+ * </ol>
+ *
+ * A filter refuses a request by throwing, like a handler: the server's error handlers ({@link
+ * ErrorAnswers}) write the answer, for filters and handlers alike.
+ */
+final class RequestFilters {
+
+  private RequestFilters() {}
+
+  /** Makes the request's {@link Call}: its id, its route, the engine as it is now. */
+  static Filter exchange(RouteTable routes, ServerConfig config, Supplier<QueueEngine> engine) {
+    return (chain, req, res) -> {
+      String id = UUID.randomUUID().toString();
+      res.header(HeaderNames.create(Call.REQUEST_ID_HEADER), id);
+      Route route = routes.find(req.prologue().method().text(), req.path().path()).orElse(null);
+      req.context().register(new Call(req, res, config, engine.get(), id, route));
+      chain.proceed();
+    };
+  }
+
+  /**
+   * Records each request a route serves in {@code switchboard_http_requests_seconds}, by operation
+   * and status, when its answer has been sent; a request no route serves (404, 405) is not
+   * recorded.
+   */
+  static Filter metrics(ServerMetrics metrics) {
+    return (chain, req, res) -> {
+      long start = System.nanoTime();
+      Call call = Call.of(req);
+      res.whenSent(
+          () ->
+              call.operation()
+                  .ifPresent(
+                      op -> metrics.record(op, res.status().code(), System.nanoTime() - start)));
+      chain.proceed();
+    };
+  }
+
+  /**
+   * Where authentication plugs in: between the metrics (a refused request is still counted) and the
+   * gate (a refused request does not hold a stop back). A scheme checks the request here, from its
+   * {@link Call} (route, headers), and refuses it by throwing an {@link HttpError} (401 or 403 with
+   * a stable code), which the error handlers answer; an admitted request proceeds. It admits every
+   * request for now. The SQS endpoint's SigV4 check stays in the endpoint, which answers in the SQS
+   * error shapes SDKs read.
+   */
+  static Filter authentication() {
+    return (chain, req, res) -> chain.proceed();
+  }
+
+  /**
+   * Admits an engine-bound request into {@code gate}, or refuses it with {@code UNAVAILABLE} (503)
+   * while the server starts or stops; a route that turns out to be a long poll moves itself to the
+   * long polls ({@link Call#receiving}). Other requests pass untouched.
+   *
+   * <p>A request leaves the gate when its handler returns or throws; an error handler writes the
+   * answer of one that threw just after. Neither needs the engine, so a stop may close it then.
+   */
+  static Filter gate(RequestGate gate) {
+    return (chain, req, res) -> {
+      Call call = Call.of(req);
+      if (call.route().filter(Route::engineBound).isEmpty()) {
+        chain.proceed();
+        return;
+      }
+      if (!gate.enter()) {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the server is shutting down");
+      }
+      call.onLongPoll(gate::longPoll);
+      try {
+        if (!call.engineOpen()) {
+          throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+        }
+        chain.proceed();
+      } finally {
+        gate.exit(call.longPoll());
+      }
+    };
+  }
+}
