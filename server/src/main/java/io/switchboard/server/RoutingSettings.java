@@ -4,13 +4,9 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.Strategy;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * The router's settings in the server configuration (keys {@code routing-*}, see {@link
@@ -38,19 +34,6 @@ public record RoutingSettings(
     int eventHistory,
     int contactHistory) {
 
-  /** The configuration keys, each also a flag {@code --key} and a variable. */
-  public static final List<String> KEYS =
-      List.of(
-          "routing-strategy",
-          "routing-offer-timeout",
-          "routing-miss-limit",
-          "routing-auto-accept",
-          "routing-wrap-up",
-          "routing-service-level",
-          "routing-stats-window",
-          "routing-event-history",
-          "routing-contact-history");
-
   public RoutingSettings {
     autoAccept = Set.copyOf(autoAccept);
     wrapUp = Map.copyOf(wrapUp);
@@ -58,30 +41,30 @@ public record RoutingSettings(
 
   /** The router's defaults. */
   public static RoutingSettings defaults() {
-    return parse(Map.of(), Function.identity());
+    return ServerConfig.defaults().routing();
   }
 
   /**
-   * Parses the settings from their texts by key; {@code source} names where a key's value came
-   * from, for error messages.
+   * The routing settings of a configuration, checked against the router's own ranges too.
+   *
+   * @throws StartupException naming the setting, the value and its source
    */
-  static RoutingSettings parse(Map<String, String> values, Function<String, String> source) {
-    Parser p = new Parser(values, source);
+  static RoutingSettings of(ServerConfig config) {
     RoutingSettings settings =
         new RoutingSettings(
-            p.text("routing-strategy", "longest-idle"),
-            p.duration("routing-offer-timeout", "30s"),
-            p.integer("routing-miss-limit", 3),
-            new LinkedHashSet<>(p.list("routing-auto-accept")),
-            p.wrapUp(),
-            p.duration("routing-service-level", "20s"),
-            p.duration("routing-stats-window", "15m"),
-            p.integer("routing-event-history", 10_000),
-            p.integer("routing-contact-history", 10_000));
+            config.get(Settings.ROUTING_STRATEGY),
+            config.get(Settings.ROUTING_OFFER_TIMEOUT),
+            config.get(Settings.ROUTING_MISS_LIMIT),
+            config.get(Settings.ROUTING_AUTO_ACCEPT),
+            config.get(Settings.ROUTING_WRAP_UP),
+            config.get(Settings.ROUTING_SERVICE_LEVEL),
+            config.get(Settings.ROUTING_STATS_WINDOW),
+            config.get(Settings.ROUTING_EVENT_HISTORY),
+            config.get(Settings.ROUTING_CONTACT_HISTORY));
     try {
       settings.builder();
     } catch (RoutingException e) {
-      throw new StartupException(inConfigTerms(e.getMessage(), values, source));
+      throw new StartupException(inConfigTerms(e.getMessage(), config));
     }
     return settings;
   }
@@ -100,12 +83,12 @@ public record RoutingSettings(
           List.of("strategy attribute", "routing-strategy attribute"));
 
   /** The router's message about a setting, with the configuration key and the value's source. */
-  private static String inConfigTerms(
-      String message, Map<String, String> values, Function<String, String> source) {
+  private static String inConfigTerms(String message, ServerConfig config) {
     for (List<String> name : NAMES) {
       if (message.startsWith(name.get(0))) {
         String key = name.get(1).split(" ")[0];
-        String from = values.containsKey(key) ? " (from " + source.apply(key) + ")" : "";
+        String from =
+            config.source(Settings.byKey(key)).map(source -> " (from " + source + ")").orElse("");
         return name.get(1) + message.substring(name.get(0).length()) + from;
       }
     }
@@ -128,7 +111,12 @@ public record RoutingSettings(
     return b.check();
   }
 
-  private static Strategy strategy(String text) {
+  /**
+   * The strategy {@code text} names.
+   *
+   * @throws IllegalArgumentException naming {@code routing-strategy}, what is allowed and the text
+   */
+  static Strategy strategy(String text) {
     String t = text.trim();
     if (t.equals("longest-idle")) {
       return Strategy.longestIdle();
@@ -137,96 +125,15 @@ public record RoutingSettings(
       return Strategy.leastOccupied();
     }
     if (t.startsWith("highest:")) {
-      return Strategy.highest(t.substring("highest:".length()));
+      try {
+        return Strategy.highest(t.substring("highest:".length()));
+      } catch (RoutingException e) {
+        throw new IllegalArgumentException("routing-" + e.getMessage(), e);
+      }
     }
-    throw new StartupException(
+    throw new IllegalArgumentException(
         "routing-strategy must be longest-idle, least-occupied or highest:<attribute>, got '"
             + text
             + "'");
-  }
-
-  /** Reads typed values, naming the key, the value and its source in every error. */
-  private record Parser(Map<String, String> values, Function<String, String> source) {
-
-    String text(String key, String fallback) {
-      return values.getOrDefault(key, fallback);
-    }
-
-    private StartupException bad(String key, String what) {
-      return new StartupException(
-          key
-              + " must be "
-              + what
-              + ", got '"
-              + values.get(key)
-              + "' (from "
-              + source.apply(key)
-              + ")");
-    }
-
-    int integer(String key, int fallback) {
-      String v = values.get(key);
-      if (v == null) {
-        return fallback;
-      }
-      try {
-        return Integer.parseInt(v.trim());
-      } catch (NumberFormatException e) {
-        throw bad(key, "an integer");
-      }
-    }
-
-    Duration duration(String key, String fallback) {
-      String v = values.getOrDefault(key, fallback);
-      Duration d = RoutingSettings.duration(v);
-      if (d == null) {
-        throw bad(key, "a duration such as 500ms, 30s, 5m or 1h");
-      }
-      return d;
-    }
-
-    List<String> list(String key) {
-      String v = values.get(key);
-      if (v == null || v.isBlank()) {
-        return List.of();
-      }
-      return List.of(v.split(",")).stream().map(String::trim).toList();
-    }
-
-    Map<String, Duration> wrapUp() {
-      String key = "routing-wrap-up";
-      Map<String, Duration> out = new LinkedHashMap<>();
-      for (String item : list(key)) {
-        int eq = item.indexOf('=');
-        Duration d = eq < 0 ? null : RoutingSettings.duration(item.substring(eq + 1));
-        if (d == null) {
-          throw bad(key, "channel=duration pairs separated by commas, such as chat=30s,voice=10s");
-        }
-        out.put(item.substring(0, eq).trim(), d);
-      }
-      return out;
-    }
-  }
-
-  /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, or null when the text is none of them. */
-  static Duration duration(String text) {
-    String t = text.trim().toLowerCase(Locale.ROOT);
-    String[] units = {"ms", "s", "m", "h"};
-    for (String unit : units) {
-      if (t.endsWith(unit) && t.length() > unit.length()) {
-        String number = t.substring(0, t.length() - unit.length());
-        if (!number.chars().allMatch(Character::isDigit) || number.length() > 9) {
-          continue;
-        }
-        long n = Long.parseLong(number);
-        return switch (unit) {
-          case "ms" -> Duration.ofMillis(n);
-          case "s" -> Duration.ofSeconds(n);
-          case "m" -> Duration.ofMinutes(n);
-          default -> Duration.ofHours(n);
-        };
-      }
-    }
-    return null;
   }
 }

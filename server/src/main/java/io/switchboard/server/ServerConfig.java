@@ -5,86 +5,36 @@ import io.switchboard.server.sqs.SqsAccount;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.stream.Collectors;
 
 /**
- * How a server runs. Each setting comes from, in order of precedence, a command-line flag, an
- * environment variable, a config file (Java properties; {@code --config FILE} or {@code
- * SWITCHBOARD_CONFIG}), or its default:
+ * How a server runs: a value for every setting of {@link Settings}, each from, in order of
+ * precedence, a command-line flag ({@code --key}), an environment variable ({@code
+ * SWITCHBOARD_KEY}), a config file (Java properties, {@code key=value}; named by {@code --config
+ * FILE} or {@code SWITCHBOARD_CONFIG}), or its default. The settings, their defaults and ranges are
+ * listed in {@link Settings} and in the table of {@code docs/server.md}, which is generated from
+ * them. Read a setting with {@link #get(Setting)}; the named accessors are the settings the server
+ * has always had.
  *
- * <table>
- *   <tr><th>key (flag {@code --key})</th><th>variable</th><th>default</th></tr>
- *   <tr><td>port</td><td>SWITCHBOARD_PORT</td><td>8080 (0 = any free port)</td></tr>
- *   <tr><td>bind</td><td>SWITCHBOARD_BIND</td><td>127.0.0.1</td></tr>
- *   <tr><td>data-dir</td><td>SWITCHBOARD_DATA_DIR</td><td>data</td></tr>
- *   <tr><td>durability</td><td>SWITCHBOARD_DURABILITY</td><td>sync</td></tr>
- *   <tr><td>in-memory</td><td>SWITCHBOARD_IN_MEMORY</td><td>false</td></tr>
- *   <tr><td>max-body-bytes</td><td>SWITCHBOARD_MAX_BODY_BYTES</td><td>4194304</td></tr>
- *   <tr><td>max-batch</td><td>SWITCHBOARD_MAX_BATCH</td><td>100</td></tr>
- *   <tr><td>max-selector-length</td><td>SWITCHBOARD_MAX_SELECTOR_LENGTH</td><td>4096</td></tr>
- *   <tr><td>max-queues</td><td>SWITCHBOARD_MAX_QUEUES</td><td>10000</td></tr>
- *   <tr><td>shutdown-grace-seconds</td><td>SWITCHBOARD_SHUTDOWN_GRACE_SECONDS</td><td>10</td></tr>
- *   <tr><td>sqs-access-keys</td><td>SWITCHBOARD_SQS_ACCESS_KEYS</td><td>none (SigV4 not
- *   verified)</td></tr>
- *   <tr><td>sqs-account-id</td><td>SWITCHBOARD_SQS_ACCOUNT_ID</td><td>000000000000</td></tr>
- *   <tr><td>sqs-default-region</td><td>SWITCHBOARD_SQS_DEFAULT_REGION</td><td>us-east-1</td></tr>
- *   <tr><td>routing-*</td><td>SWITCHBOARD_ROUTING_*</td><td>see {@link RoutingSettings}</td></tr>
- *   <tr><td>postgres-url</td><td>SWITCHBOARD_POSTGRES_URL</td><td>none (embedded store)</td></tr>
- *   <tr><td>postgres-user</td><td>SWITCHBOARD_POSTGRES_USER</td><td>none</td></tr>
- *   <tr><td>postgres-password</td><td>SWITCHBOARD_POSTGRES_PASSWORD</td><td>none</td></tr>
- *   <tr><td>advertise-url</td><td>SWITCHBOARD_ADVERTISE_URL</td><td>http://&lt;bind&gt;:&lt;port&gt;
- *   (with postgres-url: where other servers forward routing calls)</td></tr>
- *   <tr><td>routing-lease</td><td>SWITCHBOARD_ROUTING_LEASE</td><td>5s (with postgres-url: the
- *   routing leader's lease, 1s..5m)</td></tr>
- * </table>
- *
- * @param port TCP port, 0..65535; 0 picks a free one (tests)
- * @param bind address to listen on
- * @param dataDir where a durable store keeps its files
- * @param durability when a durable store acknowledges a write
- * @param inMemory keep everything in memory (lost on exit); wins over {@code dataDir}
- * @param maxBodyBytes largest request body, 1 KiB..64 MiB
- * @param maxBatch most messages in one send batch, 1..1000
- * @param maxSelectorLength longest selector text in characters, 1..4096
- * @param maxQueues most queues the server holds, 1..1000000
- * @param shutdownGraceSeconds how long a stop waits for requests in flight, 0..300
- * @param sqsAccessKeys the keys SQS requests must be signed with ({@code ID:SECRET,...}); none
- *     turns SigV4 verification off. Shown as key ids only when printed.
- * @param sqsAccount the account id SQS queue URLs and ARNs carry, and the region of an unsigned SQS
- *     request whose host names none
- * @param routing the router's settings
- * @param postgres the PostgreSQL database the queues live in, shared with other servers; wins over
- *     {@code inMemory} and {@code dataDir}
+ * <p>{@link #toString()} never shows a secret: the PostgreSQL password is {@code ***}, the SQS
+ * access keys show their ids only, and URLs hide their passwords.
  */
-public record ServerConfig(
-    int port,
-    String bind,
-    Path dataDir,
-    Durability durability,
-    boolean inMemory,
-    int maxBodyBytes,
-    int maxBatch,
-    int maxSelectorLength,
-    int maxQueues,
-    int shutdownGraceSeconds,
-    SqsAccessKeys sqsAccessKeys,
-    SqsAccount sqsAccount,
-    RoutingSettings routing,
-    Optional<Postgres> postgres) {
+public final class ServerConfig {
 
   /** The routing leader's lease when {@code routing-lease} is not set. */
-  public static final Duration DEFAULT_ROUTING_LEASE = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_ROUTING_LEASE =
+      Settings.ROUTING_LEASE.defaultValue().orElseThrow();
 
   /**
    * Where a PostgreSQL engine connects: a JDBC URL such as {@code
@@ -98,13 +48,9 @@ public record ServerConfig(
   public record Postgres(
       String url, String user, String password, Optional<URI> advertiseUrl, Duration routingLease) {
     public Postgres {
-      Objects.requireNonNull(url, "url");
+      Settings.POSTGRES_URL.check(url);
       Objects.requireNonNull(advertiseUrl, "advertiseUrl");
-      Objects.requireNonNull(routingLease, "routingLease");
-      if (!url.startsWith("jdbc:postgresql:")) {
-        throw new StartupException(
-            "postgres-url must be a JDBC URL starting with jdbc:postgresql:, got '" + url + "'");
-      }
+      Settings.ROUTING_LEASE.check(routingLease);
     }
 
     /** The default advertised URL and routing lease. */
@@ -112,9 +58,9 @@ public record ServerConfig(
       this(url, user, password, Optional.empty(), DEFAULT_ROUTING_LEASE);
     }
 
-    /** The URL with any {@code password=} parameter hidden, for logs and messages. */
+    /** The URL with its password (a {@code password=} parameter, or user info) hidden. */
     public String displayUrl() {
-      return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+      return Redact.url(url);
     }
 
     @Override
@@ -133,51 +79,36 @@ public record ServerConfig(
     }
   }
 
-  /** Every key, in the order of the table above. */
-  public static final List<String> KEYS =
-      java.util.stream.Stream.concat(
-              java.util.stream.Stream.of(
-                  "port",
-                  "bind",
-                  "data-dir",
-                  "durability",
-                  "in-memory",
-                  "max-body-bytes",
-                  "max-batch",
-                  "max-selector-length",
-                  "max-queues",
-                  "shutdown-grace-seconds",
-                  "sqs-access-keys",
-                  "sqs-account-id",
-                  "sqs-default-region",
-                  "postgres-url",
-                  "postgres-user",
-                  "postgres-password",
-                  "advertise-url",
-                  "routing-lease"),
-              RoutingSettings.KEYS.stream())
-          .toList();
+  /** Each setting's value; a setting without one (and no default) is absent. */
+  private final Map<Setting<?>, Object> values;
 
-  public ServerConfig {
-    Objects.requireNonNull(bind, "bind");
-    Objects.requireNonNull(dataDir, "dataDir");
-    Objects.requireNonNull(durability, "durability");
-    Objects.requireNonNull(sqsAccessKeys, "sqsAccessKeys");
-    Objects.requireNonNull(sqsAccount, "sqsAccount");
-    Objects.requireNonNull(routing, "routing");
-    Objects.requireNonNull(postgres, "postgres");
-    check("port", port, 0, 65535);
-    check("max-body-bytes", maxBodyBytes, 1024, 64 * 1024 * 1024);
-    check("max-batch", maxBatch, 1, 1000);
-    check("max-selector-length", maxSelectorLength, 1, 4096);
-    check("max-queues", maxQueues, 1, 1_000_000);
-    check("shutdown-grace-seconds", shutdownGraceSeconds, 0, 300);
-    if (bind.isBlank()) {
-      throw new StartupException("bind must be a host name or address, got an empty value");
-    }
+  /** Where each value that was set came from ({@code --port}, a variable, the config file). */
+  private final Map<Setting<?>, String> sources;
+
+  private final SqsAccount sqsAccount;
+  private final RoutingSettings routing;
+  private final Optional<Postgres> postgres;
+
+  private ServerConfig(Map<Setting<?>, Object> values, Map<Setting<?>, String> sources) {
+    this.values = Map.copyOf(values);
+    this.sources = Map.copyOf(sources);
+    this.sqsAccount =
+        new SqsAccount(get(Settings.SQS_ACCOUNT_ID), get(Settings.SQS_DEFAULT_REGION));
+    // reads this object's values, all set above
+    this.routing = RoutingSettings.of(this);
+    this.postgres =
+        find(Settings.POSTGRES_URL)
+            .map(
+                url ->
+                    new Postgres(
+                        url,
+                        find(Settings.POSTGRES_USER).orElse(null),
+                        find(Settings.POSTGRES_PASSWORD).orElse(null),
+                        find(Settings.ADVERTISE_URL),
+                        get(Settings.ROUTING_LEASE)));
   }
 
-  /** Every default; an in-memory server on 127.0.0.1:8080. */
+  /** Every default; a durable server on 127.0.0.1:8080. */
   public static ServerConfig defaults() {
     return resolve(Map.of(), Map.of());
   }
@@ -191,267 +122,205 @@ public record ServerConfig(
    * Resolves the settings from flags (by key, e.g. {@code "data-dir"}, plus {@code "config"} for
    * the config file), the environment and the config file, in that precedence.
    *
-   * @throws StartupException naming the source of a bad value
+   * @throws StartupException naming the setting, what is allowed, the value and its source
    */
   public static ServerConfig resolve(Map<String, String> flags, Map<String, String> env) {
     for (String key : flags.keySet()) {
-      if (!KEYS.contains(key) && !key.equals("config")) {
-        throw new StartupException("unknown setting '" + key + "'; known: " + KEYS);
+      if (Settings.byKey(key) == null && !key.equals("config")) {
+        throw new StartupException("unknown setting '" + key + "'; known: " + Settings.keys());
       }
     }
-    Map<String, Sourced> values = new LinkedHashMap<>();
-    Optional<Sourced> file =
-        Optional.ofNullable(flags.get("config"))
-            .map(v -> new Sourced(v, "--config"))
-            .or(
-                () ->
-                    Optional.ofNullable(env.get("SWITCHBOARD_CONFIG"))
-                        .map(v -> new Sourced(v, "SWITCHBOARD_CONFIG")));
-    file.ifPresent(f -> values.putAll(readFile(Path.of(f.value()))));
-    for (String key : KEYS) {
-      String variable = variable(key);
-      if (env.containsKey(variable)) {
-        values.put(key, new Sourced(env.get(variable), variable));
+    Map<Setting<?>, Sourced> texts = new LinkedHashMap<>();
+    Optional.ofNullable(flags.get("config"))
+        .map(v -> new Sourced(v, "--config"))
+        .or(
+            () ->
+                Optional.ofNullable(env.get("SWITCHBOARD_CONFIG"))
+                    .map(v -> new Sourced(v, "SWITCHBOARD_CONFIG")))
+        .ifPresent(f -> texts.putAll(readFile(Path.of(f.value()))));
+    for (Setting<?> s : Settings.ALL) {
+      if (env.containsKey(s.variable())) {
+        texts.put(s, new Sourced(env.get(s.variable()), s.variable()));
       }
-      if (flags.containsKey(key)) {
-        values.put(key, new Sourced(flags.get(key), "--" + key));
+      if (flags.containsKey(s.key())) {
+        texts.put(s, new Sourced(flags.get(s.key()), s.flag()));
       }
     }
-    return new ServerConfig(
-        integer(values, "port", 8080),
-        text(values, "bind", "127.0.0.1"),
-        Path.of(text(values, "data-dir", "data")),
-        durability(values),
-        bool(values, "in-memory", false),
-        integer(values, "max-body-bytes", 4 * 1024 * 1024),
-        integer(values, "max-batch", 100),
-        integer(values, "max-selector-length", 4096),
-        integer(values, "max-queues", 10_000),
-        integer(values, "shutdown-grace-seconds", 10),
-        accessKeys(values),
-        sqsAccount(values),
-        routing(values),
-        postgres(values));
-  }
-
-  private static Optional<Postgres> postgres(Map<String, Sourced> values) {
-    Optional<URI> advertise = advertiseUrl(values.get("advertise-url"));
-    Duration lease = routingLease(values.get("routing-lease"));
-    return Optional.ofNullable(values.get("postgres-url"))
-        .map(
-            url ->
-                new Postgres(
-                    url.value().trim(),
-                    text(values, "postgres-user", null),
-                    text(values, "postgres-password", null),
-                    advertise,
-                    lease));
+    Map<Setting<?>, Object> values = new HashMap<>();
+    Map<Setting<?>, String> sources = new HashMap<>();
+    for (Setting<?> s : Settings.ALL) {
+      Sourced text = texts.get(s);
+      if (text != null) {
+        values.put(s, s.parse(text.value(), text.source()));
+        sources.put(s, text.source());
+      } else {
+        s.defaultValue().ifPresent(d -> values.put(s, d));
+      }
+    }
+    return new ServerConfig(values, sources);
   }
 
   /**
-   * An absolute {@code http://} or {@code https://} URL with a host and nothing after the port
-   * (other servers append the request's path to it).
+   * The value of a setting that has one (set, or its default).
+   *
+   * @throws NoSuchElementException when it has none: use {@link #find(Setting)} for a setting
+   *     without a default
    */
-  private static Optional<URI> advertiseUrl(Sourced v) {
-    if (v == null) {
-      return Optional.empty();
-    }
-    String text = v.value().trim();
-    URI uri = null;
-    try {
-      uri = new URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
-    } catch (URISyntaxException e) {
-      // refused below
-    }
-    if (uri == null
-        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-        || uri.getHost() == null
-        || !(uri.getRawPath() == null || uri.getRawPath().isEmpty())
-        || uri.getRawQuery() != null
-        || uri.getRawFragment() != null
-        || uri.getRawUserInfo() != null) {
-      throw new StartupException(
-          "advertise-url must be an absolute http:// or https:// URL with a host and an optional"
-              + " port, nothing after it (such as http://10.0.0.5:8080), got '"
-              + v.value()
-              + "' (from "
-              + v.source()
-              + ")");
-    }
-    return Optional.of(uri);
+  public <T> T get(Setting<T> setting) {
+    return find(setting)
+        .orElseThrow(() -> new NoSuchElementException(setting.key() + " is not set"));
   }
 
-  private static Duration routingLease(Sourced v) {
-    if (v == null) {
-      return DEFAULT_ROUTING_LEASE;
-    }
-    Duration d = RoutingSettings.duration(v.value());
-    if (d == null
-        || d.compareTo(Duration.ofSeconds(1)) < 0
-        || d.compareTo(Duration.ofMinutes(5)) > 0) {
-      throw new StartupException(
-          "routing-lease must be a duration of 1s..5m (such as 1500ms, 5s or 1m), got '"
-              + v.value()
-              + "' (from "
-              + v.source()
-              + ")");
-    }
-    return d;
+  /** The value of a setting, or empty when it is neither set nor has a default. */
+  @SuppressWarnings("unchecked") // values holds each setting's own type
+  public <T> Optional<T> find(Setting<T> setting) {
+    return Optional.ofNullable((T) values.get(Objects.requireNonNull(setting, "setting")));
   }
 
-  private static RoutingSettings routing(Map<String, Sourced> values) {
-    Map<String, String> texts = new LinkedHashMap<>();
-    for (String key : RoutingSettings.KEYS) {
-      if (values.containsKey(key)) {
-        texts.put(key, values.get(key).value());
-      }
-    }
-    return RoutingSettings.parse(texts, key -> values.get(key).source());
+  /** Where a setting's value came from ({@code --port}, a variable, the config file), if set. */
+  Optional<String> source(Setting<?> setting) {
+    return Optional.ofNullable(sources.get(setting));
   }
 
-  /** The environment variable of a key: {@code data-dir} → {@code SWITCHBOARD_DATA_DIR}. */
-  public static String variable(String key) {
-    return "SWITCHBOARD_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+  /**
+   * A copy with one setting changed.
+   *
+   * @throws StartupException when the value is outside the setting's range
+   */
+  public <T> ServerConfig with(Setting<T> setting, T value) {
+    Map<Setting<?>, Object> copy = new HashMap<>(values);
+    copy.put(setting, setting.check(value));
+    Map<Setting<?>, String> from = new HashMap<>(sources);
+    from.remove(setting);
+    return new ServerConfig(copy, from);
   }
 
   /** A copy listening on another port. */
   public ServerConfig withPort(int port) {
-    return new ServerConfig(
-        port,
-        bind,
-        dataDir,
-        durability,
-        inMemory,
-        maxBodyBytes,
-        maxBatch,
-        maxSelectorLength,
-        maxQueues,
-        shutdownGraceSeconds,
-        sqsAccessKeys,
-        sqsAccount,
-        routing,
-        postgres);
+    return with(Settings.PORT, port);
   }
 
   /** A copy that verifies SQS signatures with {@code keys} (or not, with none). */
   public ServerConfig withSqsAccessKeys(SqsAccessKeys keys) {
-    return new ServerConfig(
-        port,
-        bind,
-        dataDir,
-        durability,
-        inMemory,
-        maxBodyBytes,
-        maxBatch,
-        maxSelectorLength,
-        maxQueues,
-        shutdownGraceSeconds,
-        keys,
-        sqsAccount,
-        routing,
-        postgres);
+    return with(Settings.SQS_ACCESS_KEYS, keys);
+  }
+
+  /** TCP port, 0..65535; 0 picks a free one (tests). */
+  public int port() {
+    return get(Settings.PORT);
+  }
+
+  /** The address to listen on. */
+  public String bind() {
+    return get(Settings.BIND);
+  }
+
+  /** Where a durable store keeps its files. */
+  public Path dataDir() {
+    return get(Settings.DATA_DIR);
+  }
+
+  /** When a durable store acknowledges a write. */
+  public Durability durability() {
+    return get(Settings.DURABILITY);
+  }
+
+  /** Keep everything in memory (lost on exit); wins over {@link #dataDir()}. */
+  public boolean inMemory() {
+    return get(Settings.IN_MEMORY);
+  }
+
+  /** The largest request body. */
+  public int maxBodyBytes() {
+    return get(Settings.MAX_BODY_BYTES);
+  }
+
+  /** Most messages in one send batch. */
+  public int maxBatch() {
+    return get(Settings.MAX_BATCH);
+  }
+
+  /** The longest selector text in characters. */
+  public int maxSelectorLength() {
+    return get(Settings.MAX_SELECTOR_LENGTH);
+  }
+
+  /** Most queues the server holds. */
+  public int maxQueues() {
+    return get(Settings.MAX_QUEUES);
+  }
+
+  /** How long a stop waits for requests in flight. */
+  public int shutdownGraceSeconds() {
+    return get(Settings.SHUTDOWN_GRACE_SECONDS);
+  }
+
+  /** The keys SQS requests must be signed with; none turns SigV4 verification off. */
+  public SqsAccessKeys sqsAccessKeys() {
+    return get(Settings.SQS_ACCESS_KEYS);
+  }
+
+  /**
+   * The account id SQS queue URLs and ARNs carry, and the region of an unsigned SQS request whose
+   * host names none.
+   */
+  public SqsAccount sqsAccount() {
+    return sqsAccount;
+  }
+
+  /** The router's settings. */
+  public RoutingSettings routing() {
+    return routing;
+  }
+
+  /**
+   * The PostgreSQL database the queues live in, shared with other servers; wins over {@link
+   * #inMemory()} and {@link #dataDir()}.
+   */
+  public Optional<Postgres> postgres() {
+    return postgres;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ServerConfig c && c.values.equals(values);
+  }
+
+  @Override
+  public int hashCode() {
+    return values.hashCode();
+  }
+
+  /** Every setting and its value, secrets hidden. */
+  @Override
+  public String toString() {
+    return Settings.ALL.stream()
+        .map(s -> s.key() + "=" + shown(s))
+        .collect(Collectors.joining(", ", "ServerConfig[", "]"));
+  }
+
+  private <T> String shown(Setting<T> setting) {
+    return find(setting).map(setting::show).map(Redact::url).orElse("none");
   }
 
   private record Sourced(String value, String source) {}
 
-  private static Map<String, Sourced> readFile(Path path) {
+  private static Map<Setting<?>, Sourced> readFile(Path path) {
     Properties properties = new Properties();
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       properties.load(reader);
     } catch (IOException e) {
       throw new StartupException("cannot read config file " + path + ": " + e.getMessage(), e);
     }
-    Map<String, Sourced> out = new LinkedHashMap<>();
+    Map<Setting<?>, Sourced> out = new LinkedHashMap<>();
     for (String key : properties.stringPropertyNames()) {
-      if (!KEYS.contains(key)) {
+      Setting<?> setting = Settings.byKey(key);
+      if (setting == null) {
         throw new StartupException(
-            "unknown setting '" + key + "' in config file " + path + "; known: " + KEYS);
+            "unknown setting '" + key + "' in config file " + path + "; known: " + Settings.keys());
       }
-      out.put(key, new Sourced(properties.getProperty(key).trim(), "config file " + path));
+      out.put(setting, new Sourced(properties.getProperty(key).trim(), "config file " + path));
     }
     return out;
-  }
-
-  private static String text(Map<String, Sourced> values, String key, String fallback) {
-    Sourced v = values.get(key);
-    return v == null ? fallback : v.value();
-  }
-
-  private static int integer(Map<String, Sourced> values, String key, int fallback) {
-    Sourced v = values.get(key);
-    if (v == null) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(v.value().trim());
-    } catch (NumberFormatException e) {
-      throw new StartupException(
-          key + " must be an integer, got '" + v.value() + "' (from " + v.source() + ")");
-    }
-  }
-
-  private static boolean bool(Map<String, Sourced> values, String key, boolean fallback) {
-    Sourced v = values.get(key);
-    if (v == null) {
-      return fallback;
-    }
-    return switch (v.value().trim().toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "1", "" -> true;
-      case "false", "no", "0" -> false;
-      default ->
-          throw new StartupException(
-              key + " must be true or false, got '" + v.value() + "' (from " + v.source() + ")");
-    };
-  }
-
-  private static SqsAccessKeys accessKeys(Map<String, Sourced> values) {
-    Sourced v = values.get("sqs-access-keys");
-    if (v == null) {
-      return SqsAccessKeys.none();
-    }
-    try {
-      return SqsAccessKeys.parse(v.value());
-    } catch (IllegalArgumentException e) {
-      // the message names the entry's position, never the secret
-      throw new StartupException(
-          "sqs-access-keys: " + e.getMessage() + " (from " + v.source() + ")");
-    }
-  }
-
-  private static SqsAccount sqsAccount(Map<String, Sourced> values) {
-    Sourced id = values.get("sqs-account-id");
-    Sourced region = values.get("sqs-default-region");
-    try {
-      return new SqsAccount(
-          id == null ? SqsAccount.DEFAULT.id() : id.value().trim(),
-          region == null ? SqsAccount.DEFAULT.defaultRegion() : region.value().trim());
-    } catch (IllegalArgumentException e) {
-      // the message names the setting; say where the bad value came from
-      Sourced bad = e.getMessage().startsWith("sqs-account-id") ? id : region;
-      throw new StartupException(e.getMessage() + " (from " + bad.source() + ")");
-    }
-  }
-
-  private static Durability durability(Map<String, Sourced> values) {
-    Sourced v = values.get("durability");
-    if (v == null) {
-      return Durability.SYNC;
-    }
-    try {
-      return Durability.valueOf(v.value().trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new StartupException(
-          "durability must be sync, batch or none, got '"
-              + v.value()
-              + "' (from "
-              + v.source()
-              + ")");
-    }
-  }
-
-  private static void check(String key, int value, int min, int max) {
-    if (value < min || value > max) {
-      throw new StartupException(key + " must be " + min + ".." + max + ", got " + value);
-    }
   }
 }

@@ -1,0 +1,379 @@
+package io.switchboard.server;
+
+import io.switchboard.server.sqs.SqsAccessKeys;
+import io.switchboard.server.sqs.SqsAccount;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Every server setting, declared once, in the order the docs list them. To add one: declare it here
+ * (its place among the declarations is its place in {@link #ALL} and the docs), read it where it is
+ * used with {@link ServerConfig#get(Setting)}, and regenerate the table in {@code docs/server.md}
+ * ({@code SettingsDocTest} says how). Its flag, variable, config-file key, parsing, checks, error
+ * messages, help and docs row follow from the declaration.
+ */
+public final class Settings {
+
+  private Settings() {}
+
+  /** Filled by {@link #declare} as the declarations below initialize, in their order. */
+  private static final List<Setting<?>> DECLARED = new ArrayList<>();
+
+  private static <T> Setting<T> declare(Setting<T> setting) {
+    if (DECLARED.stream().anyMatch(s -> s.key().equals(setting.key()))) {
+      throw new IllegalStateException("setting " + setting.key() + " is declared twice");
+    }
+    DECLARED.add(setting);
+    return setting;
+  }
+
+  public static final Setting<Integer> PORT =
+      declare(Setting.integer("port", 8080, 0, 65535, "TCP port; 0 picks a free port"));
+
+  public static final Setting<String> BIND =
+      declare(
+          Setting.of(
+              "bind",
+              Setting.checked(
+                  text -> text,
+                  text -> {
+                    if (text.isBlank()) {
+                      throw new IllegalArgumentException(
+                          "bind must be a host name or address, got an empty value");
+                    }
+                  }),
+              "127.0.0.1",
+              "address to listen on; `0.0.0.0` to listen on every interface"));
+
+  public static final Setting<Path> DATA_DIR =
+      declare(Setting.path("data-dir", Path.of("data"), "the durable store's directory"));
+
+  public static final Setting<Durability> DURABILITY =
+      declare(
+          Setting.enumeration(
+              "durability",
+              Durability.class,
+              Durability.SYNC,
+              "when the durable store answers a send: `sync` after fsync (group commit), `batch` once"
+                  + " written (synced every 10 ms), `none` never syncs"));
+
+  public static final Setting<Boolean> IN_MEMORY =
+      declare(
+          Setting.bool(
+              "in-memory",
+              false,
+              "keep nothing on disk, everything is lost when the server stops; wins over `data-dir`"));
+
+  public static final Setting<Integer> MAX_BODY_BYTES =
+      declare(
+          Setting.integer(
+              "max-body-bytes", 4 * 1024 * 1024, 1024, 64 * 1024 * 1024, "largest request body"));
+
+  public static final Setting<Integer> MAX_BATCH =
+      declare(Setting.integer("max-batch", 100, 1, 1000, "most messages in one send batch"));
+
+  public static final Setting<Integer> MAX_SELECTOR_LENGTH =
+      declare(
+          Setting.integer(
+              "max-selector-length", 4096, 1, 4096, "longest selector text, in characters"));
+
+  public static final Setting<Integer> MAX_QUEUES =
+      declare(Setting.integer("max-queues", 10_000, 1, 1_000_000, "most queues the server holds"));
+
+  public static final Setting<Integer> SHUTDOWN_GRACE_SECONDS =
+      declare(
+          Setting.integer(
+              "shutdown-grace-seconds",
+              10,
+              0,
+              300,
+              "how long a stop waits for requests in flight"));
+
+  public static final Setting<SqsAccessKeys> SQS_ACCESS_KEYS =
+      declare(
+          Setting.of(
+                  "sqs-access-keys",
+                  new Setting.Type<SqsAccessKeys>() {
+                    @Override
+                    public SqsAccessKeys parse(String text) {
+                      // the message names the entry's position, never the secret
+                      return SqsAccessKeys.parse(text);
+                    }
+
+                    @Override
+                    public String show(SqsAccessKeys keys) {
+                      return keys.enabled() ? "ids " + new TreeSet<>(keys.ids()) : "none";
+                    }
+                  },
+                  SqsAccessKeys.none(),
+                  "`ID:SECRET[,ID:SECRET...]`: SQS requests must carry a valid SigV4 signature by one"
+                      + " of them (`docs/sqs.md`); none = not verified. Prefer the variable: a flag"
+                      + " shows in the process list")
+              .defaultDoc("none"));
+
+  public static final Setting<String> SQS_ACCOUNT_ID =
+      declare(
+          Setting.of(
+              "sqs-account-id",
+              Setting.checked(
+                  String::trim, id -> new SqsAccount(id, SqsAccount.DEFAULT.defaultRegion())),
+              SqsAccount.DEFAULT.id(),
+              "12 digits: the account in SQS queue URLs and ARNs; a URL or ARN of another account"
+                  + " names no queue (`docs/sqs.md`)"));
+
+  public static final Setting<String> SQS_DEFAULT_REGION =
+      declare(
+          Setting.of(
+              "sqs-default-region",
+              Setting.checked(
+                  String::trim, region -> new SqsAccount(SqsAccount.DEFAULT.id(), region)),
+              SqsAccount.DEFAULT.defaultRegion(),
+              "the region of unsigned SQS requests whose host names none; its queues are the native"
+                  + " API's queues of the same name, other regions' are kept apart (`docs/sqs.md`)"));
+
+  public static final Setting<String> ROUTING_STRATEGY =
+      declare(
+          Setting.of(
+              "routing-strategy",
+              Setting.checked(String::trim, RoutingSettings::strategy),
+              "longest-idle",
+              "which available agent gets an offer: `longest-idle`, `least-occupied`,"
+                  + " `highest:<attribute>`"));
+
+  public static final Setting<Duration> ROUTING_OFFER_TIMEOUT =
+      declare(
+          Setting.duration(
+              "routing-offer-timeout",
+              Duration.ofSeconds(30),
+              Duration.ofSeconds(1),
+              Duration.ofHours(1),
+              "how long an offer waits for accept or reject"));
+
+  public static final Setting<Integer> ROUTING_MISS_LIMIT =
+      declare(
+          Setting.integer(
+              "routing-miss-limit",
+              3,
+              0,
+              1000,
+              "missed offers in a row that set an agent away; 0 never"));
+
+  public static final Setting<Set<String>> ROUTING_AUTO_ACCEPT =
+      declare(
+          Setting.of(
+                  "routing-auto-accept",
+                  new Setting.Type<Set<String>>() {
+                    @Override
+                    public Set<String> parse(String text) {
+                      return new LinkedHashSet<>(list(text));
+                    }
+
+                    @Override
+                    public String show(Set<String> channels) {
+                      return String.join(",", channels);
+                    }
+                  },
+                  Set.of(),
+                  "channels whose offers are accepted at once: `voice,chat`")
+              .defaultDoc("none"));
+
+  public static final Setting<Map<String, Duration>> ROUTING_WRAP_UP =
+      declare(
+          Setting.of(
+                  "routing-wrap-up",
+                  new Setting.Type<Map<String, Duration>>() {
+                    @Override
+                    public Map<String, Duration> parse(String text) {
+                      Map<String, Duration> out = new LinkedHashMap<>();
+                      for (String item : list(text)) {
+                        int eq = item.indexOf('=');
+                        Duration d = eq < 0 ? null : Setting.parseDuration(item.substring(eq + 1));
+                        if (d == null) {
+                          throw new Setting.Invalid(
+                              "channel=duration pairs separated by commas, such as chat=30s,voice=10s");
+                        }
+                        out.put(item.substring(0, eq).trim(), d);
+                      }
+                      return out;
+                    }
+
+                    @Override
+                    public String show(Map<String, Duration> wrapUp) {
+                      StringBuilder b = new StringBuilder();
+                      wrapUp.forEach(
+                          (channel, d) ->
+                              b.append(b.isEmpty() ? "" : ",")
+                                  .append(channel)
+                                  .append('=')
+                                  .append(Setting.showDuration(d)));
+                      return b.toString();
+                    }
+                  },
+                  Map.of(),
+                  "default wrap-up per channel: `chat=30s,voice=10s` (0..1h each)")
+              .defaultDoc("none"));
+
+  public static final Setting<Duration> ROUTING_SERVICE_LEVEL =
+      declare(
+          Setting.duration(
+              "routing-service-level",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(1),
+              Duration.ofHours(1),
+              "\"answered within\" of the service level"));
+
+  public static final Setting<Duration> ROUTING_STATS_WINDOW =
+      declare(
+          Setting.duration(
+              "routing-stats-window",
+              Duration.ofMinutes(15),
+              Duration.ofMinutes(1),
+              Duration.ofHours(24),
+              "sliding window of the routing statistics"));
+
+  public static final Setting<Integer> ROUTING_EVENT_HISTORY =
+      declare(
+          Setting.integer(
+              "routing-event-history",
+              10_000,
+              16,
+              1_000_000,
+              "routing events kept for resuming clients"));
+
+  public static final Setting<Integer> ROUTING_CONTACT_HISTORY =
+      declare(
+          Setting.integer(
+              "routing-contact-history", 10_000, 0, 1_000_000, "finished contacts kept readable"));
+
+  public static final Setting<String> POSTGRES_URL =
+      declare(
+          Setting.of(
+                  "postgres-url",
+                  Setting.checked(
+                      String::trim,
+                      url -> {
+                        if (!url.startsWith("jdbc:postgresql:")) {
+                          throw new Setting.Invalid("a JDBC URL starting with jdbc:postgresql:");
+                        }
+                      }),
+                  null,
+                  "JDBC URL of a PostgreSQL database shared by several servers"
+                      + " (`jdbc:postgresql://db:5432/switchboard`); wins over `in-memory` and"
+                      + " `data-dir`")
+              .defaultDoc("none (embedded store)"));
+
+  public static final Setting<String> POSTGRES_USER =
+      declare(Setting.text("postgres-user", null, "PostgreSQL user"));
+
+  public static final Setting<String> POSTGRES_PASSWORD =
+      declare(
+          Setting.text(
+                  "postgres-password",
+                  null,
+                  "PostgreSQL password; no flag (a flag shows in the process list): the variable or"
+                      + " the config file")
+              .secret()
+              .withoutFlag());
+
+  public static final Setting<URI> ADVERTISE_URL =
+      declare(
+          Setting.of(
+                  "advertise-url",
+                  Settings::advertiseUrl,
+                  null,
+                  "with `postgres-url`: where the other servers reach this one with routing calls"
+                      + " while it is the routing leader")
+              .defaultDoc("`http://<bind>:<port>`"));
+
+  public static final Setting<Duration> ROUTING_LEASE =
+      declare(
+          Setting.duration(
+              "routing-lease",
+              Duration.ofSeconds(5),
+              Duration.ofSeconds(1),
+              Duration.ofMinutes(5),
+              "with `postgres-url`: the routing leader's lease; a dead leader is replaced within about"
+                  + " this long"));
+
+  /** Every setting, in the order of the docs: the order of the declarations above. */
+  public static final List<Setting<?>> ALL = List.copyOf(DECLARED);
+
+  /** Every key, in the order of {@link #ALL}. */
+  public static List<String> keys() {
+    return ALL.stream().map(Setting::key).toList();
+  }
+
+  /** The setting of {@code key}, or null. */
+  static Setting<?> byKey(String key) {
+    for (Setting<?> s : ALL) {
+      if (s.key().equals(key)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The table of every setting in {@code docs/server.md} (Markdown): key and flag, variable,
+   * default, description.
+   */
+  public static String markdownTable() {
+    StringBuilder b = new StringBuilder();
+    b.append("| key / flag | variable | default | |\n|---|---|---|---|\n");
+    for (Setting<?> s : ALL) {
+      String def = s.defaultText();
+      b.append("| `")
+          .append(s.hasFlag() ? s.flag() : s.key())
+          .append("` | `")
+          .append(s.variable())
+          .append("` | ")
+          .append(def.startsWith("none") || def.startsWith("`") ? def : "`" + def + "`")
+          .append(" | ")
+          .append(s.description().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return b.toString();
+  }
+
+  private static List<String> list(String text) {
+    if (text.isBlank()) {
+      return List.of();
+    }
+    return List.of(text.split(",")).stream().map(String::trim).toList();
+  }
+
+  /**
+   * An absolute {@code http://} or {@code https://} URL with a host and nothing after the port
+   * (other servers append the request's path to it).
+   */
+  private static URI advertiseUrl(String value) {
+    String text = value.trim();
+    URI uri = null;
+    try {
+      uri = new URI(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+    } catch (URISyntaxException e) {
+      // refused below
+    }
+    if (uri == null
+        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+        || uri.getHost() == null
+        || !(uri.getRawPath() == null || uri.getRawPath().isEmpty())
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null
+        || uri.getRawUserInfo() != null) {
+      throw new Setting.Invalid(
+          "an absolute http:// or https:// URL with a host and an optional port, nothing after it"
+              + " (such as http://10.0.0.5:8080)");
+    }
+    return uri;
+  }
+}
