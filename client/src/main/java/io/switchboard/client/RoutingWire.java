@@ -48,7 +48,7 @@ public final class RoutingWire {
   }
 
   private static JsonNode value(Object value) {
-    var f = WireFormat.JSON.getNodeFactory();
+    var f = Json.STRICT.getNodeFactory();
     return switch (value) {
       case String s -> f.textNode(s);
       case Boolean b -> f.booleanNode(b);
@@ -482,6 +482,6 @@ public final class RoutingWire {
   }
 
   private static WireFormatException invalid(String message) {
-    return new WireFormatException("INVALID_ARGUMENT", message);
+    return new WireFormatException(WireCode.INVALID_ARGUMENT, message);
   }
 }

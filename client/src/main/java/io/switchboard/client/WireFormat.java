@@ -1,14 +1,8 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.DeadLetterPolicy;
@@ -58,25 +52,14 @@ import java.util.Set;
  */
 public final class WireFormat {
 
-  /** The one mapper: duplicate keys and trailing garbage are errors, decimals stay exact. */
-  public static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
-
   private WireFormat() {}
 
   public static ObjectNode object() {
-    return JSON.getNodeFactory().objectNode();
+    return Json.STRICT.getNodeFactory().objectNode();
   }
 
   public static ArrayNode array() {
-    return JSON.getNodeFactory().arrayNode();
+    return Json.STRICT.getNodeFactory().arrayNode();
   }
 
   /**
@@ -88,18 +71,19 @@ public final class WireFormat {
       return object();
     }
     try {
-      JsonNode node = JSON.readTree(body);
+      JsonNode node = Json.STRICT.readTree(body);
       return node == null || node.isMissingNode() ? object() : node;
     } catch (JsonProcessingException e) {
-      throw new WireFormatException("MALFORMED_JSON", "malformed JSON: " + e.getOriginalMessage());
+      throw new WireFormatException(
+          WireCode.MALFORMED_JSON, "malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
-      throw new WireFormatException("MALFORMED_JSON", "unreadable body: " + e.getMessage());
+      throw new WireFormatException(WireCode.MALFORMED_JSON, "unreadable body: " + e.getMessage());
     }
   }
 
   public static byte[] bytes(JsonNode node) {
     try {
-      return JSON.writeValueAsBytes(node);
+      return Json.STRICT.writeValueAsBytes(node);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot serialize JSON", e);
     }
@@ -152,7 +136,7 @@ public final class WireFormat {
       allowed.add(wireName(constant));
     }
     throw new WireFormatException(
-        "INVALID_ARGUMENT",
+        WireCode.INVALID_ARGUMENT,
         field + " must be one of " + String.join(", ", allowed) + ", got '" + text + "'");
   }
 
@@ -228,7 +212,7 @@ public final class WireFormat {
       b.maxDepth(base.maxDepth().getAsLong(), overflow.get());
     } else if (overflow.isPresent() && overflow.get() != base.overflow()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT", "overflow needs maxDepth: an unbounded queue never overflows");
+          WireCode.INVALID_ARGUMENT, "overflow needs maxDepth: an unbounded queue never overflows");
     }
     f.bool("contentBasedDeduplication").ifPresent(b::contentBasedDeduplication);
     enumField(f, "dedupScope", DedupScope.class).ifPresent(b::dedupScope);
@@ -242,14 +226,14 @@ public final class WireFormat {
   private static Map<String, String> metadata(JsonNode node) {
     if (!node.isObject()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           "field 'metadata' must be an object of strings, got " + JsonFields.typeName(node));
     }
     Map<String, String> out = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : node.properties()) {
       if (!e.getValue().isTextual()) {
         throw new WireFormatException(
-            "INVALID_ARGUMENT",
+            WireCode.INVALID_ARGUMENT,
             "field 'metadata."
                 + e.getKey()
                 + "' must be a string, got "
@@ -463,10 +447,10 @@ public final class WireFormat {
     boolean plain = value.dataType().indexOf('.') < 0;
     switch (value) {
       case AttributeValue.StringValue s when plain -> {
-        return JSON.getNodeFactory().textNode(s.value());
+        return Json.STRICT.getNodeFactory().textNode(s.value());
       }
       case AttributeValue.NumberValue n when plain && jsonNumberKeepsText(n.value()) -> {
-        return JSON.getNodeFactory().numberNode(new BigDecimal(n.value()));
+        return Json.STRICT.getNodeFactory().numberNode(new BigDecimal(n.value()));
       }
       case AttributeValue.StringListValue l when plain -> {
         ArrayNode a = array();
@@ -506,7 +490,7 @@ public final class WireFormat {
   public static Map<String, AttributeValue> attributes(JsonNode node) {
     if (!node.isObject()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           "field 'attributes' must be an object, got " + JsonFields.typeName(node));
     }
     Map<String, AttributeValue> out = new LinkedHashMap<>();
@@ -533,7 +517,7 @@ public final class WireFormat {
               .orElseThrow(
                   () ->
                       new WireFormatException(
-                          "INVALID_ARGUMENT", "field 'value' is required in " + field));
+                          WireCode.INVALID_ARGUMENT, "field 'value' is required in " + field));
       f.finish();
       String base = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
       return switch (base) {
@@ -546,7 +530,7 @@ public final class WireFormat {
             new AttributeValue.StringListValue(type, stringItems(field + ".value", value));
         default ->
             throw new WireFormatException(
-                "INVALID_ARGUMENT",
+                WireCode.INVALID_ARGUMENT,
                 field
                     + ".dataType must be String, Number, Binary or StringList (with an optional"
                     + " .label), got '"
@@ -555,7 +539,7 @@ public final class WireFormat {
       };
     }
     throw new WireFormatException(
-        "INVALID_ARGUMENT",
+        WireCode.INVALID_ARGUMENT,
         field
             + " must be a string, a number, an array of strings or {\"dataType\", \"value\"}, got "
             + JsonFields.typeName(v));
@@ -564,7 +548,8 @@ public final class WireFormat {
   private static String text(String field, JsonNode v) {
     if (!v.isTextual()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT", field + ".value must be a string, got " + JsonFields.typeName(v));
+          WireCode.INVALID_ARGUMENT,
+          field + ".value must be a string, got " + JsonFields.typeName(v));
     }
     return v.textValue();
   }
@@ -573,21 +558,21 @@ public final class WireFormat {
     try {
       return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
-      throw new WireFormatException("INVALID_ARGUMENT", field + ".value must be base64");
+      throw new WireFormatException(WireCode.INVALID_ARGUMENT, field + ".value must be base64");
     }
   }
 
   private static List<String> stringItems(String field, JsonNode v) {
     if (!v.isArray()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           field + " must be an array of strings, got " + JsonFields.typeName(v));
     }
     List<String> out = new ArrayList<>(v.size());
     for (JsonNode item : v) {
       if (!item.isTextual()) {
         throw new WireFormatException(
-            "INVALID_ARGUMENT",
+            WireCode.INVALID_ARGUMENT,
             field
                 + " must be an array of strings, got an item that is "
                 + JsonFields.typeName(item));
@@ -637,7 +622,8 @@ public final class WireFormat {
                 return Instant.parse(s);
               } catch (DateTimeParseException e) {
                 throw new WireFormatException(
-                    "INVALID_ARGUMENT", field + " must be an ISO-8601 instant, got '" + s + "'");
+                    WireCode.INVALID_ARGUMENT,
+                    field + " must be an ISO-8601 instant, got '" + s + "'");
               }
             });
   }
