@@ -70,6 +70,7 @@ public final class Json {
                   c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                       .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                       .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .defaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL))
           .serializationInclusion(JsonInclude.Include.NON_NULL)
           .build();
 
@@ -106,6 +107,15 @@ public final class Json {
   /** The JSON of a record (absent fields left out). */
   public static ObjectNode tree(Object value) {
     return STRICT.valueToTree(value);
+  }
+
+  /** The bytes of a tree or a record, as every body is sent. */
+  public static byte[] bytes(Object value) {
+    try {
+      return STRICT.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize JSON", e);
+    }
   }
 
   /** A whole number of seconds {@code >= 0}, or empty for an absent field. */
@@ -183,7 +193,7 @@ public final class Json {
     if (item) {
       got = got.path(path.get(last).getIndex());
     }
-    if (present(got).isEmpty()) {
+    if (!item && present(got).isEmpty()) {
       return new WireFormatException(
           WireCode.INVALID_ARGUMENT, "field '" + field + "' is required in " + parentName);
     }

@@ -242,7 +242,7 @@ public final class JsonFields {
   }
 
   static WireFormatException invalid(String name, String expected, JsonNode got) {
-    String shown = got.isValueNode() ? " " + abbreviate(got.toString()) : "";
+    String shown = got.isValueNode() && !got.isNull() ? " " + abbreviate(got.toString()) : "";
     return new WireFormatException(
         WireCode.INVALID_ARGUMENT,
         "field '" + name + "' must be " + expected + ", got " + typeName(got) + shown);

@@ -17,7 +17,6 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.RedriveTask;
-import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -82,11 +81,7 @@ public final class WireFormat {
   }
 
   public static byte[] bytes(JsonNode node) {
-    try {
-      return Json.STRICT.writeValueAsBytes(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize JSON", e);
-    }
+    return Json.bytes(node);
   }
 
   // ---- enums -------------------------------------------------------------------------------
@@ -320,31 +315,12 @@ public final class WireFormat {
   // ---- messages ----------------------------------------------------------------------------
 
   public static ObjectNode newMessage(NewMessage m) {
-    ObjectNode o = object();
-    o.put("body", m.body());
-    if (!m.attributes().isEmpty()) {
-      o.set("attributes", attributes(m.attributes()));
-    }
-    if (m.priority() != 0) {
-      o.put("priority", m.priority());
-    }
-    m.groupId().ifPresent(g -> o.put("groupId", g));
-    m.deduplicationId().ifPresent(d -> o.put("deduplicationId", d));
-    m.delay().ifPresent(d -> o.put("delaySeconds", wholeSeconds("delay", d)));
-    m.timeToLive().ifPresent(t -> o.put("timeToLiveSeconds", wholeSeconds("timeToLive", t)));
-    return o;
+    return Json.tree(NativeWire.SendMessage.of(m));
   }
 
+  /** Binds a message to send strictly ({@link NativeWire.SendMessage}). */
   public static NewMessage newMessage(JsonFields f) {
-    NewMessage.Builder b = NewMessage.builder(f.requiredString("body"));
-    f.raw("attributes").ifPresent(a -> b.attributes(attributes(a)));
-    f.int32("priority").ifPresent(b::priority);
-    f.string("groupId").ifPresent(b::groupId);
-    f.string("deduplicationId").ifPresent(b::deduplicationId);
-    f.seconds("delaySeconds").ifPresent(b::delay);
-    f.seconds("timeToLiveSeconds").ifPresent(b::timeToLive);
-    f.finish();
-    return b.build();
+    return Json.strict(f.node(), f.where(), NativeWire.SendMessage.class).toNewMessage();
   }
 
   public static ObjectNode message(Message m) {
@@ -386,46 +362,6 @@ public final class WireFormat {
         instant(f, "expiresAt").orElse(Instant.EPOCH),
         f.string("receipt"),
         f.string("deadLetterSource"));
-  }
-
-  public static List<Message> messages(JsonFields f, String field) {
-    List<Message> out = new ArrayList<>();
-    for (JsonNode n : f.array(field).orElse(List.of())) {
-      out.add(message(JsonFields.lenient(n)));
-    }
-    return out;
-  }
-
-  public static ObjectNode sendResult(SendResult r) {
-    return object().put("id", r.id()).put("sequence", r.sequence()).put("duplicate", r.duplicate());
-  }
-
-  public static SendResult sendResult(JsonFields f) {
-    return new SendResult(
-        f.requiredString("id"), f.int64("sequence").orElse(0), f.bool("duplicate").orElse(false));
-  }
-
-  /** One entry of a batch ack's answer: {@code {"receipt", "acked": true}}. */
-  public static ObjectNode ackResult(String receipt) {
-    return object().put("receipt", receipt).put("acked", true);
-  }
-
-  /** A failed entry: {@code {"receipt", "acked": false, "code", "message"}}. */
-  public static ObjectNode ackResult(String receipt, String code, String message) {
-    return object()
-        .put("receipt", receipt)
-        .put("acked", false)
-        .put("code", code)
-        .put("message", message);
-  }
-
-  public static AckResult ackResult(JsonFields f) {
-    String receipt = f.requiredString("receipt");
-    if (f.bool("acked").orElse(false)) {
-      return AckResult.acked(receipt);
-    }
-    return AckResult.failed(
-        receipt, f.string("code").orElse("UNKNOWN"), f.string("message").orElse(""));
   }
 
   // ---- attributes --------------------------------------------------------------------------

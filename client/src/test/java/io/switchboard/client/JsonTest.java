@@ -86,6 +86,10 @@ class JsonTest {
         "{\"name\":\"n\",\"names\":[\"a\",7]}");
     refused(
         WireCode.INVALID_ARGUMENT,
+        "field 'names' must be an array of strings, got null",
+        "{\"name\":\"n\",\"names\":[\"a\",null]}");
+    refused(
+        WireCode.INVALID_ARGUMENT,
         "field 'inner' must be an object, got an array",
         "{\"name\":\"n\",\"inner\":[]}");
     refused(WireCode.INVALID_ARGUMENT, "request body must be a JSON object, got an array", "[1]");
