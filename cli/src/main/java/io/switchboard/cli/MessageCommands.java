@@ -74,7 +74,7 @@ final class MessageCommands {
       }
       SendResult r = client.send(queue, b.build());
       if (options.json) {
-        Output.json(out(), Json.tree(NativeWire.Sent.of(r)));
+        Output.json(out(), Json.tree(r));
       } else {
         out().println(r.id() + (r.duplicate() ? " (duplicate: nothing enqueued)" : ""));
       }

@@ -6,6 +6,7 @@ import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
@@ -156,19 +157,46 @@ public final class NativeWire {
 
   // ---- answers -----------------------------------------------------------------------------
 
-  /** A send's answer, and each of a batch's. */
-  public record Sent(String id, long sequence, boolean duplicate) {
+  /** A batch send's answer: a {@link SendResult} each, which binds as it is. */
+  public record SendResults(List<SendResult> results) {}
 
-    public static Sent of(SendResult r) {
-      return new Sent(r.id(), r.sequence(), r.duplicate());
+  /**
+   * A queue's statistics: {@link QueueStats} with its depth, and its oldest age in milliseconds;
+   * the counters bind as they are.
+   */
+  public record Stats(
+      long available,
+      long delayed,
+      long inFlight,
+      long depth,
+      Long oldestAgeMillis,
+      Map<Integer, Long> byPriority,
+      int waitingReceivers,
+      QueueStats.Counters counters) {
+
+    public static Stats of(QueueStats s) {
+      return new Stats(
+          s.available(),
+          s.delayed(),
+          s.inFlight(),
+          s.depth(),
+          s.oldestAge().map(Duration::toMillis).orElse(null),
+          s.byPriority(),
+          s.waitingReceivers(),
+          s.counters());
     }
 
-    public SendResult toResult() {
-      return new SendResult(id, sequence, duplicate);
+    public QueueStats toStats() {
+      return new QueueStats(
+          available,
+          delayed,
+          inFlight,
+          Optional.ofNullable(oldestAgeMillis).map(Duration::ofMillis),
+          byPriority == null ? Map.of() : byPriority,
+          waitingReceivers,
+          counters == null ? new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0) : counters);
     }
   }
-
-  public record SendResults(List<Sent> results) {}
 
   /** One receipt of a batch ack: {@code acked}, or not with the code and message. */
   public record Acked(String receipt, boolean acked, String code, String message) {

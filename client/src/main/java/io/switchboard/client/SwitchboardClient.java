@@ -246,12 +246,8 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public SendResult send(String queue, NewMessage message) {
-    return call(
-            "POST",
-            queuePath(queue) + "/messages",
-            NativeWire.SendMessage.of(message),
-            NativeWire.Sent.class)
-        .toResult();
+    var body = NativeWire.SendMessage.of(message);
+    return call("POST", queuePath(queue) + "/messages", body, SendResult.class);
   }
 
   @Override
@@ -259,9 +255,7 @@ public final class SwitchboardClient implements QueueEngine {
     var body = new NativeWire.SendBatch(messages.stream().map(NativeWire.SendMessage::of).toList());
     var answer =
         call("POST", queuePath(queue) + "/messages/batch", body, NativeWire.SendResults.class);
-    return answer.results() == null
-        ? List.of()
-        : answer.results().stream().map(NativeWire.Sent::toResult).toList();
+    return answer.results() == null ? List.of() : answer.results();
   }
 
   @Override

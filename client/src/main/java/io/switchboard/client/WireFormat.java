@@ -259,57 +259,11 @@ public final class WireFormat {
   }
 
   public static ObjectNode stats(QueueStats s) {
-    ObjectNode o = object();
-    o.put("available", s.available());
-    o.put("delayed", s.delayed());
-    o.put("inFlight", s.inFlight());
-    o.put("depth", s.depth());
-    s.oldestAge().ifPresent(a -> o.put("oldestAgeMillis", a.toMillis()));
-    ObjectNode byPriority = o.putObject("byPriority");
-    s.byPriority().forEach((p, n) -> byPriority.put(Integer.toString(p), n));
-    o.put("waitingReceivers", s.waitingReceivers());
-    QueueStats.Counters c = s.counters();
-    o.putObject("counters")
-        .put("sent", c.sent())
-        .put("duplicates", c.duplicates())
-        .put("received", c.received())
-        .put("acked", c.acked())
-        .put("released", c.released())
-        .put("failed", c.failed())
-        .put("expired", c.expired())
-        .put("shed", c.shed())
-        .put("deadLettered", c.deadLettered())
-        .put("removed", c.removed());
-    return o;
+    return Json.tree(NativeWire.Stats.of(s));
   }
 
   public static QueueStats stats(JsonFields f) {
-    Map<Integer, Long> byPriority = new LinkedHashMap<>();
-    f.raw("byPriority")
-        .ifPresent(
-            n ->
-                n.properties()
-                    .forEach(
-                        e -> byPriority.put(Integer.parseInt(e.getKey()), e.getValue().asLong())));
-    JsonFields c = f.object("counters").orElseThrow();
-    return new QueueStats(
-        f.int64("available").orElse(0),
-        f.int64("delayed").orElse(0),
-        f.int64("inFlight").orElse(0),
-        f.millis("oldestAgeMillis"),
-        byPriority,
-        f.int32("waitingReceivers").orElse(0),
-        new QueueStats.Counters(
-            c.int64("sent").orElse(0),
-            c.int64("duplicates").orElse(0),
-            c.int64("received").orElse(0),
-            c.int64("acked").orElse(0),
-            c.int64("released").orElse(0),
-            c.int64("failed").orElse(0),
-            c.int64("expired").orElse(0),
-            c.int64("shed").orElse(0),
-            c.int64("deadLettered").orElse(0),
-            c.int64("removed").orElse(0)));
+    return Json.lenient(f.node(), NativeWire.Stats.class).toStats();
   }
 
   // ---- messages ----------------------------------------------------------------------------

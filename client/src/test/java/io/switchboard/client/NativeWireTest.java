@@ -89,8 +89,7 @@ class NativeWireTest {
                     NativeWire.Acked.of(AckResult.acked("r")),
                     NativeWire.Acked.of(AckResult.failed("s", "RECEIPT_STALE", "m"))))));
     assertEquals(
-        "{\"id\":\"i\",\"sequence\":4,\"duplicate\":false}",
-        json(NativeWire.Sent.of(new SendResult("i", 4, false))));
+        "{\"id\":\"i\",\"sequence\":4,\"duplicate\":false}", json(new SendResult("i", 4, false)));
   }
 
   @Test

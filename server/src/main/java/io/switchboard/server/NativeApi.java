@@ -18,7 +18,6 @@ import io.switchboard.client.NativeWire.Release;
 import io.switchboard.client.NativeWire.SendBatch;
 import io.switchboard.client.NativeWire.SendMessage;
 import io.switchboard.client.NativeWire.SendResults;
-import io.switchboard.client.NativeWire.Sent;
 import io.switchboard.client.NativeWire.StartRedrive;
 import io.switchboard.client.NativeWire.UpdateMessage;
 import io.switchboard.client.WireFormat;
@@ -187,7 +186,7 @@ final class NativeApi {
     c.queryOnly();
     NewMessage message = c.body(SendMessage.class).toNewMessage();
     SendResult result = c.engine().send(c.path("queue"), message);
-    c.json(result.duplicate() ? 200 : 201, Json.tree(Sent.of(result)));
+    c.json(result.duplicate() ? 200 : 201, Json.tree(result));
   }
 
   private static void sendBatch(Call c) {
@@ -205,7 +204,7 @@ final class NativeApi {
     }
     List<NewMessage> messages = items.stream().map(SendMessage::toNewMessage).toList();
     List<SendResult> results = c.engine().sendBatch(c.path("queue"), messages);
-    c.json(201, Json.tree(new SendResults(results.stream().map(Sent::of).toList())));
+    c.json(201, Json.tree(new SendResults(results)));
   }
 
   private static void browse(Call c) {
