@@ -131,6 +131,11 @@ public final class Json {
     return Optional.of(Duration.ofSeconds(value));
   }
 
+  /** The items of a list an answer may leave out. */
+  public static <T> List<T> items(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+
   /** A node that is there and not {@code null}: JSON {@code null} reads as absent. */
   public static Optional<JsonNode> present(JsonNode node) {
     return node == null || node.isNull() || node.isMissingNode()

@@ -112,14 +112,6 @@ public final class JsonFields {
     return OptionalLong.of(v.get().longValue());
   }
 
-  public long requiredInt64(String name) {
-    OptionalLong v = int64(name);
-    if (v.isEmpty()) {
-      throw missing(name);
-    }
-    return v.getAsLong();
-  }
-
   public Optional<Boolean> bool(String name) {
     return value(name, JsonNodeType.BOOLEAN, "true or false").map(JsonNode::booleanValue);
   }

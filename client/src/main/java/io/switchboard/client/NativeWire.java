@@ -224,7 +224,9 @@ public final class NativeWire {
     }
 
     public List<Message> toMessages() {
-      return items(messages).stream().map(n -> WireFormat.message(JsonFields.lenient(n))).toList();
+      return Json.items(messages).stream()
+          .map(n -> WireFormat.message(JsonFields.lenient(n)))
+          .toList();
     }
   }
 
@@ -235,7 +237,9 @@ public final class NativeWire {
     }
 
     public List<QueueInfo> toQueues() {
-      return items(queues).stream().map(n -> WireFormat.queueInfo(JsonFields.lenient(n))).toList();
+      return Json.items(queues).stream()
+          .map(n -> WireFormat.queueInfo(JsonFields.lenient(n)))
+          .toList();
     }
   }
 
@@ -246,13 +250,11 @@ public final class NativeWire {
     }
 
     public List<RedriveTask> toTasks() {
-      return items(tasks).stream().map(n -> WireFormat.redriveTask(JsonFields.lenient(n))).toList();
+      return Json.items(tasks).stream()
+          .map(n -> WireFormat.redriveTask(JsonFields.lenient(n)))
+          .toList();
     }
   }
 
   public record Purged(long purged) {}
-
-  private static <T> List<T> items(List<T> list) {
-    return list == null ? List.of() : list;
-  }
 }

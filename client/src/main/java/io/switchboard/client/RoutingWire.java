@@ -498,7 +498,7 @@ public final class RoutingWire {
     }
 
     public List<Agent> toAgents() {
-      return items(agents).stream().map(n -> agent(JsonFields.lenient(n))).toList();
+      return Json.items(agents).stream().map(n -> agent(JsonFields.lenient(n))).toList();
     }
   }
 
@@ -509,7 +509,7 @@ public final class RoutingWire {
     }
 
     public List<Contact> toContacts() {
-      return items(contacts).stream().map(n -> contact(JsonFields.lenient(n))).toList();
+      return Json.items(contacts).stream().map(n -> contact(JsonFields.lenient(n))).toList();
     }
   }
 
@@ -521,12 +521,10 @@ public final class RoutingWire {
     }
 
     public List<Reservation> toReservations() {
-      return items(reservations).stream().map(n -> reservation(JsonFields.lenient(n))).toList();
+      return Json.items(reservations).stream()
+          .map(n -> reservation(JsonFields.lenient(n)))
+          .toList();
     }
-  }
-
-  private static <T> List<T> items(List<T> list) {
-    return list == null ? List.of() : list;
   }
 
   // ---- helpers -----------------------------------------------------------------------------

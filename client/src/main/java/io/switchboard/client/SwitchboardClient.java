@@ -255,7 +255,7 @@ public final class SwitchboardClient implements QueueEngine {
     var body = new NativeWire.SendBatch(messages.stream().map(NativeWire.SendMessage::of).toList());
     var answer =
         call("POST", queuePath(queue) + "/messages/batch", body, NativeWire.SendResults.class);
-    return answer.results() == null ? List.of() : answer.results();
+    return Json.items(answer.results());
   }
 
   @Override
@@ -284,9 +284,7 @@ public final class SwitchboardClient implements QueueEngine {
   public List<AckResult> ackBatch(String queue, List<String> receipts) {
     var body = new NativeWire.AckBatch(receipts);
     var answer = call("POST", queuePath(queue) + "/acks", body, NativeWire.AckResults.class);
-    return answer.results() == null
-        ? List.of()
-        : answer.results().stream().map(NativeWire.Acked::toResult).toList();
+    return Json.items(answer.results()).stream().map(NativeWire.Acked::toResult).toList();
   }
 
   @Override
