@@ -219,40 +219,33 @@ public final class NativeWire {
   public record Messages(List<JsonNode> messages, String nextCursor) {
 
     public static Messages of(List<Message> messages, Optional<String> nextCursor) {
-      return new Messages(
-          messages.stream().<JsonNode>map(WireFormat::message).toList(), nextCursor.orElse(null));
+      return new Messages(Json.trees(messages, WireFormat::message), nextCursor.orElse(null));
     }
 
     public List<Message> toMessages() {
-      return Json.items(messages).stream()
-          .map(n -> WireFormat.message(JsonFields.lenient(n)))
-          .toList();
+      return Json.read(messages, WireFormat::message);
     }
   }
 
   public record Queues(List<JsonNode> queues) {
 
     public static Queues of(List<QueueInfo> queues) {
-      return new Queues(queues.stream().<JsonNode>map(WireFormat::queueInfo).toList());
+      return new Queues(Json.trees(queues, WireFormat::queueInfo));
     }
 
     public List<QueueInfo> toQueues() {
-      return Json.items(queues).stream()
-          .map(n -> WireFormat.queueInfo(JsonFields.lenient(n)))
-          .toList();
+      return Json.read(queues, WireFormat::queueInfo);
     }
   }
 
   public record RedriveTasks(List<JsonNode> tasks) {
 
     public static RedriveTasks of(List<RedriveTask> tasks) {
-      return new RedriveTasks(tasks.stream().<JsonNode>map(WireFormat::redriveTask).toList());
+      return new RedriveTasks(Json.trees(tasks, WireFormat::redriveTask));
     }
 
     public List<RedriveTask> toTasks() {
-      return Json.items(tasks).stream()
-          .map(n -> WireFormat.redriveTask(JsonFields.lenient(n)))
-          .toList();
+      return Json.read(tasks, WireFormat::redriveTask);
     }
   }
 

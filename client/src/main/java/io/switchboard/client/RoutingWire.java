@@ -494,36 +494,33 @@ public final class RoutingWire {
   public record Agents(List<JsonNode> agents) {
 
     public static Agents of(List<Agent> agents) {
-      return new Agents(agents.stream().<JsonNode>map(RoutingWire::agent).toList());
+      return new Agents(Json.trees(agents, RoutingWire::agent));
     }
 
     public List<Agent> toAgents() {
-      return Json.items(agents).stream().map(n -> agent(JsonFields.lenient(n))).toList();
+      return Json.read(agents, RoutingWire::agent);
     }
   }
 
   public record Contacts(List<JsonNode> contacts) {
 
     public static Contacts of(List<Contact> contacts) {
-      return new Contacts(contacts.stream().<JsonNode>map(RoutingWire::contact).toList());
+      return new Contacts(Json.trees(contacts, RoutingWire::contact));
     }
 
     public List<Contact> toContacts() {
-      return Json.items(contacts).stream().map(n -> contact(JsonFields.lenient(n))).toList();
+      return Json.read(contacts, RoutingWire::contact);
     }
   }
 
   public record Reservations(List<JsonNode> reservations) {
 
     public static Reservations of(List<Reservation> reservations) {
-      return new Reservations(
-          reservations.stream().<JsonNode>map(RoutingWire::reservation).toList());
+      return new Reservations(Json.trees(reservations, RoutingWire::reservation));
     }
 
     public List<Reservation> toReservations() {
-      return Json.items(reservations).stream()
-          .map(n -> reservation(JsonFields.lenient(n)))
-          .toList();
+      return Json.read(reservations, RoutingWire::reservation);
     }
   }
 
