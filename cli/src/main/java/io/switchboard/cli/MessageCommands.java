@@ -3,6 +3,8 @@ package io.switchboard.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.AckResult;
+import io.switchboard.client.Json;
+import io.switchboard.client.NativeWire;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.BrowseRequest;
@@ -72,7 +74,7 @@ final class MessageCommands {
       }
       SendResult r = client.send(queue, b.build());
       if (options.json) {
-        Output.json(out(), WireFormat.sendResult(r));
+        Output.json(out(), Json.tree(r));
       } else {
         out().println(r.id() + (r.duplicate() ? " (duplicate: nothing enqueued)" : ""));
       }
@@ -153,16 +155,10 @@ final class MessageCommands {
       }
       List<AckResult> results = client.ackBatch(queue, receipts);
       if (options.json) {
-        ObjectNode o = WireFormat.object();
-        ArrayNode items = o.putArray("results");
-        for (AckResult r : results) {
-          items.add(
-              r.acked()
-                  ? WireFormat.ackResult(r.receipt())
-                  : WireFormat.ackResult(
-                      r.receipt(), r.code().orElseThrow(), r.message().orElseThrow()));
-        }
-        Output.json(out(), o);
+        Output.json(
+            out(),
+            Json.tree(
+                new NativeWire.AckResults(results.stream().map(NativeWire.Acked::of).toList())));
       } else {
         Output.ackResults(out(), results);
       }

@@ -3,6 +3,7 @@ package io.switchboard.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.switchboard.client.AckResult;
+import io.switchboard.client.Json;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
@@ -23,10 +24,7 @@ final class Output {
   static void json(PrintWriter out, JsonNode node) {
     try {
       out.println(
-          WireFormat.JSON
-              .writer()
-              .with(SerializationFeature.INDENT_OUTPUT)
-              .writeValueAsString(node));
+          Json.STRICT.writer().with(SerializationFeature.INDENT_OUTPUT).writeValueAsString(node));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

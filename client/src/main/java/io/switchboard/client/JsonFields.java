@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -48,7 +49,17 @@ public final class JsonFields {
       return object;
     }
     throw new WireFormatException(
-        "INVALID_ARGUMENT", where + " must be a JSON object, got " + typeName(node));
+        WireCode.INVALID_ARGUMENT, where + " must be a JSON object, got " + typeName(node));
+  }
+
+  /** The object read; for binding it to a record ({@link Json#strict}). */
+  JsonNode node() {
+    return node;
+  }
+
+  /** How errors name the object read. */
+  String where() {
+    return where;
   }
 
   /** True if the field is present, even as {@code null}. */
@@ -101,14 +112,6 @@ public final class JsonFields {
     return OptionalLong.of(v.get().longValue());
   }
 
-  public long requiredInt64(String name) {
-    OptionalLong v = int64(name);
-    if (v.isEmpty()) {
-      throw missing(name);
-    }
-    return v.getAsLong();
-  }
-
   public Optional<Boolean> bool(String name) {
     return value(name, JsonNodeType.BOOLEAN, "true or false").map(JsonNode::booleanValue);
   }
@@ -116,15 +119,7 @@ public final class JsonFields {
   /** An integer number of seconds, {@code >= 0}; the range beyond that is the engine's to check. */
   public Optional<Duration> seconds(String name) {
     OptionalLong v = int64(name);
-    if (v.isEmpty()) {
-      return Optional.empty();
-    }
-    if (v.getAsLong() < 0) {
-      throw new WireFormatException(
-          "INVALID_ARGUMENT",
-          name + " must be a whole number of seconds >= 0, got " + v.getAsLong());
-    }
-    return Optional.of(Duration.ofSeconds(v.getAsLong()));
+    return Json.seconds(name, v.isPresent() ? v.getAsLong() : null);
   }
 
   /** An integer number of milliseconds, {@code >= 0}. */
@@ -135,7 +130,7 @@ public final class JsonFields {
     }
     if (v.getAsLong() < 0) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           name + " must be a whole number of milliseconds >= 0, got " + v.getAsLong());
     }
     return Optional.of(Duration.ofMillis(v.getAsLong()));
@@ -187,15 +182,21 @@ public final class JsonFields {
     node.fieldNames().forEachRemaining(unknown::add);
     unknown.removeAll(known);
     if (!unknown.isEmpty()) {
-      throw new WireFormatException(
-          "UNKNOWN_FIELD",
-          (unknown.size() == 1 ? "unknown field " : "unknown fields ")
-              + String.join(", ", unknown.stream().map(n -> "'" + n + "'").toList())
-              + " in "
-              + where
-              + "; known fields: "
-              + String.join(", ", known));
+      throw unknown(unknown, where, known);
     }
+  }
+
+  /** The {@code UNKNOWN_FIELD} error: the fields refused, where, and the fields known there. */
+  static WireFormatException unknown(
+      Collection<String> unknown, String where, Collection<String> known) {
+    return new WireFormatException(
+        WireCode.UNKNOWN_FIELD,
+        (unknown.size() == 1 ? "unknown field " : "unknown fields ")
+            + String.join(", ", unknown.stream().map(n -> "'" + n + "'").toList())
+            + " in "
+            + where
+            + "; known fields: "
+            + String.join(", ", known));
   }
 
   private Optional<JsonNode> integral(String name) {
@@ -229,13 +230,13 @@ public final class JsonFields {
 
   private WireFormatException missing(String name) {
     return new WireFormatException(
-        "INVALID_ARGUMENT", "field '" + name + "' is required in " + where);
+        WireCode.INVALID_ARGUMENT, "field '" + name + "' is required in " + where);
   }
 
-  private static WireFormatException invalid(String name, String expected, JsonNode got) {
-    String shown = got.isValueNode() ? " " + abbreviate(got.toString()) : "";
+  static WireFormatException invalid(String name, String expected, JsonNode got) {
+    String shown = got.isValueNode() && !got.isNull() ? " " + abbreviate(got.toString()) : "";
     return new WireFormatException(
-        "INVALID_ARGUMENT",
+        WireCode.INVALID_ARGUMENT,
         "field '" + name + "' must be " + expected + ", got " + typeName(got) + shown);
   }
 

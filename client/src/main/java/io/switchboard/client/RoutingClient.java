@@ -44,7 +44,7 @@ public final class RoutingClient {
   // ---- agents ------------------------------------------------------------------------------
 
   public Agent createAgent(NewAgent agent) {
-    return RoutingWire.agent(client.call("POST", AGENTS, RoutingWire.newAgent(agent)));
+    return RoutingWire.agent(client.call("POST", AGENTS, RoutingWire.CreateAgent.of(agent)));
   }
 
   public Agent agent(String agentId) {
@@ -53,14 +53,14 @@ public final class RoutingClient {
 
   /** All agents, by id. */
   public List<Agent> agents() {
-    return RoutingWire.agents(client.call("GET", AGENTS, null));
+    return client.call("GET", AGENTS, null, RoutingWire.Agents.class).toAgents();
   }
 
   /** The agents whose attributes match {@code selector}, by id. */
   public List<Agent> agents(String selector) {
     Objects.requireNonNull(selector, "selector");
-    return RoutingWire.agents(
-        client.call("GET", AGENTS + "?selector=" + Paths.encode(selector), null));
+    String path = AGENTS + "?selector=" + Paths.encode(selector);
+    return client.call("GET", path, null, RoutingWire.Agents.class).toAgents();
   }
 
   public Agent updateAttributes(String agentId, Map<String, ?> attributes) {
@@ -77,10 +77,7 @@ public final class RoutingClient {
   }
 
   public Agent presence(String agentId, Presence presence) {
-    ObjectNode body = WireFormat.object().put("presence", WireFormat.wireName(presence.kind()));
-    if (presence.kind() == Presence.Kind.AWAY && !presence.reason().isEmpty()) {
-      body.put("reason", presence.reason());
-    }
+    var body = RoutingWire.SetPresence.of(presence);
     return RoutingWire.agent(client.call("PUT", agentPath(agentId) + "/presence", body));
   }
 
@@ -90,13 +87,15 @@ public final class RoutingClient {
 
   /** An agent's pending offers, oldest first. */
   public List<Reservation> pendingReservations(String agentId) {
-    return RoutingWire.reservations(client.call("GET", agentPath(agentId) + "/reservations", null));
+    String path = agentPath(agentId) + "/reservations";
+    return client.call("GET", path, null, RoutingWire.Reservations.class).toReservations();
   }
 
   // ---- contacts ----------------------------------------------------------------------------
 
   public Contact createContact(NewContact contact) {
-    return RoutingWire.contact(client.call("POST", CONTACTS, RoutingWire.newContact(contact)));
+    return RoutingWire.contact(
+        client.call("POST", CONTACTS, RoutingWire.CreateContact.of(contact)));
   }
 
   public Contact contact(String contactId) {
@@ -105,10 +104,7 @@ public final class RoutingClient {
 
   /** The contacts waiting in line now. */
   public List<Contact> waiting() {
-    var f = client.call("GET", CONTACTS, null);
-    return f.array("contacts").orElse(List.of()).stream()
-        .map(n -> RoutingWire.contact(JsonFields.lenient(n)))
-        .toList();
+    return client.call("GET", CONTACTS, null, RoutingWire.Contacts.class).toContacts();
   }
 
   public Contact abandon(String contactId) {
@@ -122,8 +118,7 @@ public final class RoutingClient {
 
   /** Completes with this wrap-up, in whole seconds. */
   public Contact complete(String contactId, Duration wrapUp) {
-    ObjectNode body =
-        WireFormat.object().put("wrapUpSeconds", WireFormat.wholeSeconds("wrapUp", wrapUp));
+    var body = new RoutingWire.Complete(WireFormat.wholeSeconds("wrapUp", wrapUp));
     return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/complete", body));
   }
 

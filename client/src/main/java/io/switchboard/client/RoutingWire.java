@@ -3,6 +3,7 @@ package io.switchboard.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.Json.Required;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
@@ -48,7 +49,7 @@ public final class RoutingWire {
   }
 
   private static JsonNode value(Object value) {
-    var f = WireFormat.JSON.getNodeFactory();
+    var f = Json.STRICT.getNodeFactory();
     return switch (value) {
       case String s -> f.textNode(s);
       case Boolean b -> f.booleanNode(b);
@@ -68,16 +69,19 @@ public final class RoutingWire {
 
   /** Reads attributes; the router checks names and sizes. */
   public static Map<String, Object> attributes(JsonFields f, String field) {
-    Optional<JsonNode> node = f.raw(field);
+    return attributes(f.raw(field).orElse(null), field);
+  }
+
+  /** Reads attributes from a field's node (absent or {@code null}: none). */
+  public static Map<String, Object> attributes(JsonNode node, String field) {
     Map<String, Object> out = new LinkedHashMap<>();
-    if (node.isEmpty()) {
+    if (Json.present(node).isEmpty()) {
       return out;
     }
-    if (!node.get().isObject()) {
-      throw invalid(field + " must be an object, got " + JsonFields.typeName(node.get()));
+    if (!node.isObject()) {
+      throw invalid(field + " must be an object, got " + JsonFields.typeName(node));
     }
-    node.get()
-        .properties()
+    node.properties()
         .forEach(e -> out.put(e.getKey(), attribute(field + "." + e.getKey(), e.getValue())));
     return out;
   }
@@ -138,8 +142,11 @@ public final class RoutingWire {
    * {@code presence} ({@code available|away|offline}) and, for away, an optional {@code reason}.
    */
   public static Presence presence(JsonFields f, Presence absent) {
-    Optional<String> kind = f.string("presence");
-    Optional<String> reason = f.string("reason");
+    return presence(f.string("presence"), f.string("reason"), absent);
+  }
+
+  private static Presence presence(
+      Optional<String> kind, Optional<String> reason, Presence absent) {
     if (kind.isEmpty()) {
       if (reason.isPresent()) {
         throw invalid("field 'reason' needs presence 'away'");
@@ -197,34 +204,6 @@ public final class RoutingWire {
         f.int32("consecutiveMisses").orElse(0));
   }
 
-  /** The body of {@code POST /v1/routing/agents}. */
-  public static ObjectNode newAgent(NewAgent a) {
-    ObjectNode o = WireFormat.object().put("id", a.id());
-    o.set("attributes", attributes(a.attributes()));
-    o.set("capacity", counts(a.capacity()));
-    presence(o, a.presence());
-    return o;
-  }
-
-  public static NewAgent newAgent(JsonFields f) {
-    NewAgent a =
-        new NewAgent(
-            f.requiredString("id"),
-            attributes(f, "attributes"),
-            capacity(f, "capacity"),
-            presence(f));
-    f.finish();
-    return a;
-  }
-
-  public static List<Agent> agents(JsonFields f) {
-    List<Agent> out = new ArrayList<>();
-    for (JsonNode n : f.array("agents").orElse(List.of())) {
-      out.add(agent(JsonFields.lenient(n)));
-    }
-    return out;
-  }
-
   // ---- contacts ----------------------------------------------------------------------------
 
   public static ObjectNode contact(Contact c) {
@@ -258,54 +237,6 @@ public final class RoutingWire {
         instant(f, "endedAt"));
   }
 
-  /** The body of {@code POST /v1/routing/contacts}. */
-  public static ObjectNode newContact(NewContact c) {
-    ObjectNode o = WireFormat.object().put("id", c.id()).put("channel", c.channel());
-    o.set("attributes", attributes(c.attributes()));
-    c.requirements().ifPresent(r -> o.put("requirements", r));
-    o.put("priority", c.priority());
-    if (!c.escalations().isEmpty()) {
-      ArrayNode steps = o.putArray("escalations");
-      c.escalations()
-          .forEach(
-              e -> {
-                ObjectNode step =
-                    steps
-                        .addObject()
-                        .put("afterSeconds", WireFormat.wholeSeconds("after", e.after()));
-                e.requirements().ifPresent(r -> step.put("requirements", r));
-              });
-    }
-    c.maxWait().ifPresent(w -> o.put("maxWaitSeconds", WireFormat.wholeSeconds("maxWait", w)));
-    return o;
-  }
-
-  public static NewContact newContact(JsonFields f) {
-    NewContact.Builder b =
-        NewContact.builder(f.requiredString("id"), f.requiredString("channel"))
-            .attributes(attributes(f, "attributes"));
-    f.string("requirements").ifPresent(b::requirements);
-    f.int32("priority").ifPresent(b::priority);
-    List<JsonNode> steps = f.array("escalations").orElse(List.of());
-    for (int i = 0; i < steps.size(); i++) {
-      String where = "escalations[" + i + "]";
-      JsonFields step = JsonFields.strict(steps.get(i), where);
-      Duration after =
-          step.seconds("afterSeconds")
-              .orElseThrow(() -> invalid("field 'afterSeconds' is required in " + where));
-      Optional<String> requirements = step.string("requirements");
-      step.finish();
-      if (requirements.isPresent()) {
-        b.escalate(after, requirements.get());
-      } else {
-        b.escalateToAnyAgent(after);
-      }
-    }
-    f.seconds("maxWaitSeconds").ifPresent(b::maxWait);
-    f.finish();
-    return b.build();
-  }
-
   // ---- reservations ------------------------------------------------------------------------
 
   public static ObjectNode reservation(Reservation r) {
@@ -328,14 +259,6 @@ public final class RoutingWire {
         instant(f, "offeredAt").orElse(Instant.EPOCH),
         instant(f, "expiresAt").orElse(Instant.EPOCH),
         WireFormat.enumValue(ReservationState.class, "state", f.requiredString("state")));
-  }
-
-  public static List<Reservation> reservations(JsonFields f) {
-    List<Reservation> out = new ArrayList<>();
-    for (JsonNode n : f.array("reservations").orElse(List.of())) {
-      out.add(reservation(JsonFields.lenient(n)));
-    }
-    return out;
   }
 
   // ---- statistics --------------------------------------------------------------------------
@@ -463,6 +386,144 @@ public final class RoutingWire {
     return o.put("reservationId", reservation).put("contactId", contact).put("agentId", agent);
   }
 
+  // ---- requests and lists ------------------------------------------------------------------
+
+  /** {@code POST /v1/routing/agents}; {@code presence} is a wire name, {@code reason} for away. */
+  public record CreateAgent(
+      @Required String id,
+      JsonNode attributes,
+      Map<String, Integer> capacity,
+      String presence,
+      String reason) {
+
+    public static CreateAgent of(NewAgent a) {
+      Presence p = a.presence();
+      return new CreateAgent(
+          a.id(),
+          RoutingWire.attributes(a.attributes()),
+          new TreeMap<>(a.capacity()),
+          WireFormat.wireName(p.kind()),
+          p.kind() == Presence.Kind.AWAY ? p.reason() : null);
+    }
+
+    public NewAgent toNewAgent() {
+      return new NewAgent(
+          id,
+          RoutingWire.attributes(attributes, "attributes"),
+          capacity == null ? Map.of() : capacity,
+          RoutingWire.presence(
+              Optional.ofNullable(presence), Optional.ofNullable(reason), Presence.offline()));
+    }
+  }
+
+  /** {@code PUT /v1/routing/agents/{agent}/presence}. */
+  public record SetPresence(String presence, String reason) {
+
+    public static SetPresence of(Presence p) {
+      return new SetPresence(
+          WireFormat.wireName(p.kind()),
+          p.kind() == Presence.Kind.AWAY && !p.reason().isEmpty() ? p.reason() : null);
+    }
+
+    /** The presence; {@code presence} must be given (checked by the caller, which words it). */
+    public Presence toPresence() {
+      return RoutingWire.presence(
+          Optional.of(presence), Optional.ofNullable(reason), Presence.offline());
+    }
+  }
+
+  /** {@code POST /v1/routing/contacts}. */
+  public record CreateContact(
+      @Required String id,
+      @Required String channel,
+      JsonNode attributes,
+      String requirements,
+      Integer priority,
+      List<Step> escalations,
+      Long maxWaitSeconds) {
+
+    /** One escalation: after so long waiting, these requirements (none: any agent). */
+    public record Step(@Required Long afterSeconds, String requirements) {}
+
+    public static CreateContact of(NewContact c) {
+      List<Step> steps =
+          c.escalations().stream()
+              .map(
+                  e ->
+                      new Step(
+                          WireFormat.wholeSeconds("after", e.after()),
+                          e.requirements().orElse(null)))
+              .toList();
+      return new CreateContact(
+          c.id(),
+          c.channel(),
+          RoutingWire.attributes(c.attributes()),
+          c.requirements().orElse(null),
+          c.priority(),
+          steps.isEmpty() ? null : steps,
+          c.maxWait().map(w -> WireFormat.wholeSeconds("maxWait", w)).orElse(null));
+    }
+
+    public NewContact toNewContact() {
+      NewContact.Builder b =
+          NewContact.builder(id, channel)
+              .attributes(RoutingWire.attributes(attributes, "attributes"));
+      Optional.ofNullable(requirements).ifPresent(b::requirements);
+      Optional.ofNullable(priority).ifPresent(b::priority);
+      for (Step step : escalations == null ? List.<Step>of() : escalations) {
+        Duration after = Json.seconds("afterSeconds", step.afterSeconds()).orElseThrow();
+        if (step.requirements() != null) {
+          b.escalate(after, step.requirements());
+        } else {
+          b.escalateToAnyAgent(after);
+        }
+      }
+      Json.seconds("maxWaitSeconds", maxWaitSeconds).ifPresent(b::maxWait);
+      return b.build();
+    }
+  }
+
+  /** {@code POST /v1/routing/contacts/{contact}/complete}: no wrap-up, the channel's. */
+  public record Complete(Long wrapUpSeconds) {
+
+    public Optional<Duration> wrapUp() {
+      return Json.seconds("wrapUpSeconds", wrapUpSeconds);
+    }
+  }
+
+  public record Agents(List<JsonNode> agents) {
+
+    public static Agents of(List<Agent> agents) {
+      return new Agents(Json.trees(agents, RoutingWire::agent));
+    }
+
+    public List<Agent> toAgents() {
+      return Json.read(agents, RoutingWire::agent);
+    }
+  }
+
+  public record Contacts(List<JsonNode> contacts) {
+
+    public static Contacts of(List<Contact> contacts) {
+      return new Contacts(Json.trees(contacts, RoutingWire::contact));
+    }
+
+    public List<Contact> toContacts() {
+      return Json.read(contacts, RoutingWire::contact);
+    }
+  }
+
+  public record Reservations(List<JsonNode> reservations) {
+
+    public static Reservations of(List<Reservation> reservations) {
+      return new Reservations(Json.trees(reservations, RoutingWire::reservation));
+    }
+
+    public List<Reservation> toReservations() {
+      return Json.read(reservations, RoutingWire::reservation);
+    }
+  }
+
   // ---- helpers -----------------------------------------------------------------------------
 
   private static Optional<Instant> instant(JsonFields f, String field) {
@@ -482,6 +543,6 @@ public final class RoutingWire {
   }
 
   private static WireFormatException invalid(String message) {
-    return new WireFormatException("INVALID_ARGUMENT", message);
+    return new WireFormatException(WireCode.INVALID_ARGUMENT, message);
   }
 }

@@ -1,7 +1,6 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
@@ -29,7 +28,6 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -231,12 +229,7 @@ public final class SwitchboardClient implements QueueEngine {
   @Override
   public List<QueueInfo> listQueues(String prefix) {
     String query = prefix.isEmpty() ? "" : "?prefix=" + Paths.encode(prefix);
-    JsonFields f = call("GET", "/v1/queues" + query, null);
-    List<QueueInfo> out = new ArrayList<>();
-    for (JsonNode n : f.array("queues").orElse(List.of())) {
-      out.add(WireFormat.queueInfo(JsonFields.lenient(n)));
-    }
-    return out;
+    return call("GET", "/v1/queues" + query, null, NativeWire.Queues.class).toQueues();
   }
 
   @Override
@@ -246,46 +239,32 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public long purge(String queue) {
-    return call("POST", queuePath(queue) + "/purge", null).int64("purged").orElse(0);
+    return call("POST", queuePath(queue) + "/purge", null, NativeWire.Purged.class).purged();
   }
 
   // ---- send and receive --------------------------------------------------------------------
 
   @Override
   public SendResult send(String queue, NewMessage message) {
-    return WireFormat.sendResult(
-        call("POST", queuePath(queue) + "/messages", WireFormat.newMessage(message)));
+    var body = NativeWire.SendMessage.of(message);
+    return call("POST", queuePath(queue) + "/messages", body, SendResult.class);
   }
 
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
-    ObjectNode body = WireFormat.object();
-    ArrayNode items = body.putArray("messages");
-    messages.forEach(m -> items.add(WireFormat.newMessage(m)));
-    JsonFields f = call("POST", queuePath(queue) + "/messages/batch", body);
-    List<SendResult> out = new ArrayList<>();
-    for (JsonNode n : f.array("results").orElse(List.of())) {
-      out.add(WireFormat.sendResult(JsonFields.lenient(n)));
-    }
-    return out;
+    var body = new NativeWire.SendBatch(messages.stream().map(NativeWire.SendMessage::of).toList());
+    var answer =
+        call("POST", queuePath(queue) + "/messages/batch", body, NativeWire.SendResults.class);
+    return Json.items(answer.results());
   }
 
   @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
-    ObjectNode body = WireFormat.object().put("maxMessages", request.maxMessages());
-    request
-        .visibilityTimeout()
-        .ifPresent(
-            v ->
-                body.put(
-                    "visibilityTimeoutSeconds", WireFormat.wholeSeconds("visibilityTimeout", v)));
-    request
-        .waitTime()
-        .ifPresent(w -> body.put("waitTimeSeconds", WireFormat.wholeSeconds("waitTime", w)));
-    request.filter().ifPresent(filter -> body.put("selector", selectorText(filter)));
+    var body =
+        NativeWire.Receive.of(request, request.filter().map(SwitchboardClient::selectorText));
     Duration wait = request.waitTime().orElse(LONGEST_QUEUE_WAIT);
     return poll(queuePath(queue) + "/receive", body, requestTimeout.plus(wait))
-        .map(f -> WireFormat.messages(f, "messages"))
+        .map(answer -> answer.as(NativeWire.Messages.class).toMessages())
         .orElse(List.of());
   }
 
@@ -303,33 +282,19 @@ public final class SwitchboardClient implements QueueEngine {
    * {@code max-batch} ({@code BATCH_TOO_LARGE}), or an unknown queue.
    */
   public List<AckResult> ackBatch(String queue, List<String> receipts) {
-    ObjectNode body = WireFormat.object();
-    ArrayNode items = body.putArray("receipts");
-    receipts.forEach(items::add);
-    JsonFields f = call("POST", queuePath(queue) + "/acks", body);
-    List<AckResult> out = new ArrayList<>(receipts.size());
-    for (JsonNode n : f.array("results").orElse(List.of())) {
-      out.add(WireFormat.ackResult(JsonFields.lenient(n)));
-    }
-    return out;
+    var body = new NativeWire.AckBatch(receipts);
+    var answer = call("POST", queuePath(queue) + "/acks", body, NativeWire.AckResults.class);
+    return Json.items(answer.results()).stream().map(NativeWire.Acked::toResult).toList();
   }
 
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
-    ObjectNode body =
-        WireFormat.object()
-            .put("delaySeconds", WireFormat.wholeSeconds("delay", delay))
-            .put("toBack", toBack);
-    call("POST", leasePath(queue, receipt, "release"), body);
+    call("POST", leasePath(queue, receipt, "release"), NativeWire.Release.of(delay, toBack));
   }
 
   @Override
   public Message extend(String queue, String receipt, Duration visibilityTimeout) {
-    ObjectNode body =
-        WireFormat.object()
-            .put(
-                "visibilityTimeoutSeconds",
-                WireFormat.wholeSeconds("visibilityTimeout", visibilityTimeout));
+    var body = NativeWire.Extend.of(visibilityTimeout);
     return WireFormat.message(call("POST", leasePath(queue, receipt, "extend"), body));
   }
 
@@ -352,9 +317,7 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public Message update(String queue, String id, MessageUpdate update) {
-    ObjectNode body = WireFormat.object();
-    update.priority().ifPresent(p -> body.put("priority", p));
-    update.attributes().ifPresent(a -> body.set("attributes", WireFormat.attributes(a)));
+    var body = NativeWire.UpdateMessage.of(update.priority(), update.attributes());
     return WireFormat.message(call("PATCH", messagePath(queue, id), body));
   }
 
@@ -383,8 +346,8 @@ public final class SwitchboardClient implements QueueEngine {
     if (request.includeInvisible()) {
       query.append("&includeInvisible=true");
     }
-    JsonFields f = call("GET", queuePath(queue) + "/messages" + query, null);
-    return new Page(WireFormat.messages(f, "messages"), f.string("nextCursor"));
+    var page = call("GET", queuePath(queue) + "/messages" + query, null, NativeWire.Messages.class);
+    return new Page(page.toMessages(), Optional.ofNullable(page.nextCursor()));
   }
 
   @Override
@@ -396,20 +359,14 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public RedriveTask startRedrive(String source, RedriveRequest request) {
-    ObjectNode body = WireFormat.object();
-    request.destination().ifPresent(d -> body.put("destination", d));
-    request.maxPerSecond().ifPresent(r -> body.put("maxPerSecond", r));
+    var body = NativeWire.StartRedrive.of(request);
     return WireFormat.redriveTask(call("POST", queuePath(source) + "/redrives", body));
   }
 
   @Override
   public List<RedriveTask> redriveTasks(String source) {
-    JsonFields f = call("GET", queuePath(source) + "/redrives", null);
-    List<RedriveTask> out = new ArrayList<>();
-    for (JsonNode n : f.array("tasks").orElse(List.of())) {
-      out.add(WireFormat.redriveTask(JsonFields.lenient(n)));
-    }
-    return out;
+    return call("GET", queuePath(source) + "/redrives", null, NativeWire.RedriveTasks.class)
+        .toTasks();
   }
 
   @Override
@@ -491,19 +448,29 @@ public final class SwitchboardClient implements QueueEngine {
     return new RoutingClient(this);
   }
 
-  JsonFields call(String method, String path, JsonNode body) {
-    return call(method, path, body, requestTimeout);
+  /** Sends {@code body} (a tree or a {@link NativeWire} record; null for none), reads a tree. */
+  JsonFields call(String method, String path, Object body) {
+    return exchange(method, path, body, requestTimeout, Map.of()).body();
   }
 
-  private JsonFields call(String method, String path, JsonNode body, Duration timeout) {
-    return exchange(method, path, body, timeout, Map.of()).body();
+  /** Sends {@code body}, binds the answer to {@code answer} leniently. */
+  <T> T call(String method, String path, Object body, Class<T> answer) {
+    return exchange(method, path, body, requestTimeout, Map.of()).as(answer);
   }
 
   /** A successful answer: its status, its {@code ETag} if any, and its body. */
-  private record Answer(int status, Optional<String> etag, JsonFields body) {}
+  private record Answer(int status, Optional<String> etag, JsonNode json) {
+    JsonFields body() {
+      return JsonFields.lenient(json);
+    }
+
+    <T> T as(Class<T> type) {
+      return Json.lenient(json, type);
+    }
+  }
 
   private Answer exchange(
-      String method, String path, JsonNode body, Duration timeout, Map<String, String> headers) {
+      String method, String path, Object body, Duration timeout, Map<String, String> headers) {
     HttpRequest.Builder builder = request(method, path, body, timeout);
     headers.forEach(builder::header);
     HttpRequest request = builder.build();
@@ -521,7 +488,7 @@ public final class SwitchboardClient implements QueueEngine {
    * A long poll: like {@link #call} but cancelled by {@link #close()}, when it answers empty (as an
    * engine's blocked receive does when the engine closes).
    */
-  private Optional<JsonFields> poll(String path, JsonNode body, Duration timeout) {
+  private Optional<Answer> poll(String path, Object body, Duration timeout) {
     CompletableFuture<HttpResponse<byte[]>> pending =
         http.sendAsync(
             request("POST", path, body, timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -530,7 +497,7 @@ public final class SwitchboardClient implements QueueEngine {
       if (closed) {
         pending.cancel(true);
       }
-      return Optional.of(answer(pending.get()).body());
+      return Optional.of(answer(pending.get()));
     } catch (CancellationException e) {
       return Optional.empty();
     } catch (ExecutionException e) {
@@ -547,7 +514,7 @@ public final class SwitchboardClient implements QueueEngine {
     }
   }
 
-  private HttpRequest.Builder request(String method, String path, JsonNode body, Duration timeout) {
+  private HttpRequest.Builder request(String method, String path, Object body, Duration timeout) {
     if (closed) {
       throw new SwitchboardException(
           "CLIENT_CLOSED", method + " " + path + ": this client is closed", null);
@@ -555,7 +522,7 @@ public final class SwitchboardClient implements QueueEngine {
     HttpRequest.BodyPublisher publisher =
         body == null
             ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(WireFormat.bytes(body));
+            : HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body));
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + path))
             .timeout(timeout)
@@ -588,7 +555,7 @@ public final class SwitchboardClient implements QueueEngine {
     byte[] bytes = response.body();
     if (status >= 200 && status < 300) {
       JsonNode node = bytes.length == 0 ? WireFormat.object() : WireFormat.parse(bytes);
-      return new Answer(status, response.headers().firstValue("ETag"), JsonFields.lenient(node));
+      return new Answer(status, response.headers().firstValue("ETag"), node);
     }
     String code = "HTTP_" + status;
     String message = new String(bytes, StandardCharsets.UTF_8);

@@ -1,14 +1,8 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.DeadLetterPolicy;
@@ -23,7 +17,6 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.RedriveTask;
-import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -58,25 +51,14 @@ import java.util.Set;
  */
 public final class WireFormat {
 
-  /** The one mapper: duplicate keys and trailing garbage are errors, decimals stay exact. */
-  public static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .build();
-
   private WireFormat() {}
 
   public static ObjectNode object() {
-    return JSON.getNodeFactory().objectNode();
+    return Json.STRICT.getNodeFactory().objectNode();
   }
 
   public static ArrayNode array() {
-    return JSON.getNodeFactory().arrayNode();
+    return Json.STRICT.getNodeFactory().arrayNode();
   }
 
   /**
@@ -88,21 +70,18 @@ public final class WireFormat {
       return object();
     }
     try {
-      JsonNode node = JSON.readTree(body);
+      JsonNode node = Json.STRICT.readTree(body);
       return node == null || node.isMissingNode() ? object() : node;
     } catch (JsonProcessingException e) {
-      throw new WireFormatException("MALFORMED_JSON", "malformed JSON: " + e.getOriginalMessage());
+      throw new WireFormatException(
+          WireCode.MALFORMED_JSON, "malformed JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
-      throw new WireFormatException("MALFORMED_JSON", "unreadable body: " + e.getMessage());
+      throw new WireFormatException(WireCode.MALFORMED_JSON, "unreadable body: " + e.getMessage());
     }
   }
 
   public static byte[] bytes(JsonNode node) {
-    try {
-      return JSON.writeValueAsBytes(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize JSON", e);
-    }
+    return Json.bytes(node);
   }
 
   // ---- enums -------------------------------------------------------------------------------
@@ -152,7 +131,7 @@ public final class WireFormat {
       allowed.add(wireName(constant));
     }
     throw new WireFormatException(
-        "INVALID_ARGUMENT",
+        WireCode.INVALID_ARGUMENT,
         field + " must be one of " + String.join(", ", allowed) + ", got '" + text + "'");
   }
 
@@ -228,7 +207,7 @@ public final class WireFormat {
       b.maxDepth(base.maxDepth().getAsLong(), overflow.get());
     } else if (overflow.isPresent() && overflow.get() != base.overflow()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT", "overflow needs maxDepth: an unbounded queue never overflows");
+          WireCode.INVALID_ARGUMENT, "overflow needs maxDepth: an unbounded queue never overflows");
     }
     f.bool("contentBasedDeduplication").ifPresent(b::contentBasedDeduplication);
     enumField(f, "dedupScope", DedupScope.class).ifPresent(b::dedupScope);
@@ -242,14 +221,14 @@ public final class WireFormat {
   private static Map<String, String> metadata(JsonNode node) {
     if (!node.isObject()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           "field 'metadata' must be an object of strings, got " + JsonFields.typeName(node));
     }
     Map<String, String> out = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : node.properties()) {
       if (!e.getValue().isTextual()) {
         throw new WireFormatException(
-            "INVALID_ARGUMENT",
+            WireCode.INVALID_ARGUMENT,
             "field 'metadata."
                 + e.getKey()
                 + "' must be a string, got "
@@ -280,87 +259,22 @@ public final class WireFormat {
   }
 
   public static ObjectNode stats(QueueStats s) {
-    ObjectNode o = object();
-    o.put("available", s.available());
-    o.put("delayed", s.delayed());
-    o.put("inFlight", s.inFlight());
-    o.put("depth", s.depth());
-    s.oldestAge().ifPresent(a -> o.put("oldestAgeMillis", a.toMillis()));
-    ObjectNode byPriority = o.putObject("byPriority");
-    s.byPriority().forEach((p, n) -> byPriority.put(Integer.toString(p), n));
-    o.put("waitingReceivers", s.waitingReceivers());
-    QueueStats.Counters c = s.counters();
-    o.putObject("counters")
-        .put("sent", c.sent())
-        .put("duplicates", c.duplicates())
-        .put("received", c.received())
-        .put("acked", c.acked())
-        .put("released", c.released())
-        .put("failed", c.failed())
-        .put("expired", c.expired())
-        .put("shed", c.shed())
-        .put("deadLettered", c.deadLettered())
-        .put("removed", c.removed());
-    return o;
+    return Json.tree(NativeWire.Stats.of(s));
   }
 
   public static QueueStats stats(JsonFields f) {
-    Map<Integer, Long> byPriority = new LinkedHashMap<>();
-    f.raw("byPriority")
-        .ifPresent(
-            n ->
-                n.properties()
-                    .forEach(
-                        e -> byPriority.put(Integer.parseInt(e.getKey()), e.getValue().asLong())));
-    JsonFields c = f.object("counters").orElseThrow();
-    return new QueueStats(
-        f.int64("available").orElse(0),
-        f.int64("delayed").orElse(0),
-        f.int64("inFlight").orElse(0),
-        f.millis("oldestAgeMillis"),
-        byPriority,
-        f.int32("waitingReceivers").orElse(0),
-        new QueueStats.Counters(
-            c.int64("sent").orElse(0),
-            c.int64("duplicates").orElse(0),
-            c.int64("received").orElse(0),
-            c.int64("acked").orElse(0),
-            c.int64("released").orElse(0),
-            c.int64("failed").orElse(0),
-            c.int64("expired").orElse(0),
-            c.int64("shed").orElse(0),
-            c.int64("deadLettered").orElse(0),
-            c.int64("removed").orElse(0)));
+    return Json.lenient(f.node(), NativeWire.Stats.class).toStats();
   }
 
   // ---- messages ----------------------------------------------------------------------------
 
   public static ObjectNode newMessage(NewMessage m) {
-    ObjectNode o = object();
-    o.put("body", m.body());
-    if (!m.attributes().isEmpty()) {
-      o.set("attributes", attributes(m.attributes()));
-    }
-    if (m.priority() != 0) {
-      o.put("priority", m.priority());
-    }
-    m.groupId().ifPresent(g -> o.put("groupId", g));
-    m.deduplicationId().ifPresent(d -> o.put("deduplicationId", d));
-    m.delay().ifPresent(d -> o.put("delaySeconds", wholeSeconds("delay", d)));
-    m.timeToLive().ifPresent(t -> o.put("timeToLiveSeconds", wholeSeconds("timeToLive", t)));
-    return o;
+    return Json.tree(NativeWire.SendMessage.of(m));
   }
 
+  /** Binds a message to send strictly ({@link NativeWire.SendMessage}). */
   public static NewMessage newMessage(JsonFields f) {
-    NewMessage.Builder b = NewMessage.builder(f.requiredString("body"));
-    f.raw("attributes").ifPresent(a -> b.attributes(attributes(a)));
-    f.int32("priority").ifPresent(b::priority);
-    f.string("groupId").ifPresent(b::groupId);
-    f.string("deduplicationId").ifPresent(b::deduplicationId);
-    f.seconds("delaySeconds").ifPresent(b::delay);
-    f.seconds("timeToLiveSeconds").ifPresent(b::timeToLive);
-    f.finish();
-    return b.build();
+    return Json.strict(f.node(), f.where(), NativeWire.SendMessage.class).toNewMessage();
   }
 
   public static ObjectNode message(Message m) {
@@ -404,46 +318,6 @@ public final class WireFormat {
         f.string("deadLetterSource"));
   }
 
-  public static List<Message> messages(JsonFields f, String field) {
-    List<Message> out = new ArrayList<>();
-    for (JsonNode n : f.array(field).orElse(List.of())) {
-      out.add(message(JsonFields.lenient(n)));
-    }
-    return out;
-  }
-
-  public static ObjectNode sendResult(SendResult r) {
-    return object().put("id", r.id()).put("sequence", r.sequence()).put("duplicate", r.duplicate());
-  }
-
-  public static SendResult sendResult(JsonFields f) {
-    return new SendResult(
-        f.requiredString("id"), f.int64("sequence").orElse(0), f.bool("duplicate").orElse(false));
-  }
-
-  /** One entry of a batch ack's answer: {@code {"receipt", "acked": true}}. */
-  public static ObjectNode ackResult(String receipt) {
-    return object().put("receipt", receipt).put("acked", true);
-  }
-
-  /** A failed entry: {@code {"receipt", "acked": false, "code", "message"}}. */
-  public static ObjectNode ackResult(String receipt, String code, String message) {
-    return object()
-        .put("receipt", receipt)
-        .put("acked", false)
-        .put("code", code)
-        .put("message", message);
-  }
-
-  public static AckResult ackResult(JsonFields f) {
-    String receipt = f.requiredString("receipt");
-    if (f.bool("acked").orElse(false)) {
-      return AckResult.acked(receipt);
-    }
-    return AckResult.failed(
-        receipt, f.string("code").orElse("UNKNOWN"), f.string("message").orElse(""));
-  }
-
   // ---- attributes --------------------------------------------------------------------------
 
   /**
@@ -463,10 +337,10 @@ public final class WireFormat {
     boolean plain = value.dataType().indexOf('.') < 0;
     switch (value) {
       case AttributeValue.StringValue s when plain -> {
-        return JSON.getNodeFactory().textNode(s.value());
+        return Json.STRICT.getNodeFactory().textNode(s.value());
       }
       case AttributeValue.NumberValue n when plain && jsonNumberKeepsText(n.value()) -> {
-        return JSON.getNodeFactory().numberNode(new BigDecimal(n.value()));
+        return Json.STRICT.getNodeFactory().numberNode(new BigDecimal(n.value()));
       }
       case AttributeValue.StringListValue l when plain -> {
         ArrayNode a = array();
@@ -506,7 +380,7 @@ public final class WireFormat {
   public static Map<String, AttributeValue> attributes(JsonNode node) {
     if (!node.isObject()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           "field 'attributes' must be an object, got " + JsonFields.typeName(node));
     }
     Map<String, AttributeValue> out = new LinkedHashMap<>();
@@ -533,7 +407,7 @@ public final class WireFormat {
               .orElseThrow(
                   () ->
                       new WireFormatException(
-                          "INVALID_ARGUMENT", "field 'value' is required in " + field));
+                          WireCode.INVALID_ARGUMENT, "field 'value' is required in " + field));
       f.finish();
       String base = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
       return switch (base) {
@@ -546,7 +420,7 @@ public final class WireFormat {
             new AttributeValue.StringListValue(type, stringItems(field + ".value", value));
         default ->
             throw new WireFormatException(
-                "INVALID_ARGUMENT",
+                WireCode.INVALID_ARGUMENT,
                 field
                     + ".dataType must be String, Number, Binary or StringList (with an optional"
                     + " .label), got '"
@@ -555,7 +429,7 @@ public final class WireFormat {
       };
     }
     throw new WireFormatException(
-        "INVALID_ARGUMENT",
+        WireCode.INVALID_ARGUMENT,
         field
             + " must be a string, a number, an array of strings or {\"dataType\", \"value\"}, got "
             + JsonFields.typeName(v));
@@ -564,7 +438,8 @@ public final class WireFormat {
   private static String text(String field, JsonNode v) {
     if (!v.isTextual()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT", field + ".value must be a string, got " + JsonFields.typeName(v));
+          WireCode.INVALID_ARGUMENT,
+          field + ".value must be a string, got " + JsonFields.typeName(v));
     }
     return v.textValue();
   }
@@ -573,21 +448,21 @@ public final class WireFormat {
     try {
       return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
-      throw new WireFormatException("INVALID_ARGUMENT", field + ".value must be base64");
+      throw new WireFormatException(WireCode.INVALID_ARGUMENT, field + ".value must be base64");
     }
   }
 
   private static List<String> stringItems(String field, JsonNode v) {
     if (!v.isArray()) {
       throw new WireFormatException(
-          "INVALID_ARGUMENT",
+          WireCode.INVALID_ARGUMENT,
           field + " must be an array of strings, got " + JsonFields.typeName(v));
     }
     List<String> out = new ArrayList<>(v.size());
     for (JsonNode item : v) {
       if (!item.isTextual()) {
         throw new WireFormatException(
-            "INVALID_ARGUMENT",
+            WireCode.INVALID_ARGUMENT,
             field
                 + " must be an array of strings, got an item that is "
                 + JsonFields.typeName(item));
@@ -637,7 +512,8 @@ public final class WireFormat {
                 return Instant.parse(s);
               } catch (DateTimeParseException e) {
                 throw new WireFormatException(
-                    "INVALID_ARGUMENT", field + " must be an ISO-8601 instant, got '" + s + "'");
+                    WireCode.INVALID_ARGUMENT,
+                    field + " must be an ISO-8601 instant, got '" + s + "'");
               }
             });
   }

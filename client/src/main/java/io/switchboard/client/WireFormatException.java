@@ -4,19 +4,23 @@ import java.util.Objects;
 
 /**
  * A JSON document that does not have the shape the native API expects: a field of the wrong type, a
- * field nobody knows, a body that is not an object. The code is one of the API's HTTP-level error
- * codes ({@code INVALID_ARGUMENT}, {@code UNKNOWN_FIELD}, {@code MALFORMED_JSON}).
+ * field nobody knows, a body that is not an object. Its code is one of the {@link WireCode}s.
  */
 public final class WireFormatException extends RuntimeException {
 
-  private final String code;
+  private final WireCode code;
 
-  public WireFormatException(String code, String message) {
+  public WireFormatException(WireCode code, String message) {
     super(message);
     this.code = Objects.requireNonNull(code, "code");
   }
 
+  /** The code as it goes on the wire ({@code "UNKNOWN_FIELD"}). */
   public String code() {
+    return code.name();
+  }
+
+  public WireCode wireCode() {
     return code;
   }
 }

@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.switchboard.client.Json;
 import io.switchboard.client.JsonFields;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.ErrorCode;
@@ -150,6 +151,11 @@ final class Call {
   /** The body as a strict JSON object; an empty body is {@code {}}. */
   JsonFields body() {
     return JsonFields.strict(WireFormat.parse(bytes()), "request body");
+  }
+
+  /** The body bound strictly to a request record ({@link io.switchboard.client.NativeWire}). */
+  <T> T body(Class<T> type) {
+    return Json.strict(WireFormat.parse(bytes()), "request body", type);
   }
 
   /** Refuses any body but nothing or {@code {}}. */

@@ -1,14 +1,28 @@
 package io.switchboard.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
+import io.switchboard.client.AckResult;
+import io.switchboard.client.Json;
 import io.switchboard.client.JsonFields;
+import io.switchboard.client.NativeWire.AckBatch;
+import io.switchboard.client.NativeWire.AckResults;
+import io.switchboard.client.NativeWire.Acked;
+import io.switchboard.client.NativeWire.Extend;
+import io.switchboard.client.NativeWire.Messages;
+import io.switchboard.client.NativeWire.Purged;
+import io.switchboard.client.NativeWire.Queues;
+import io.switchboard.client.NativeWire.Receive;
+import io.switchboard.client.NativeWire.RedriveTasks;
+import io.switchboard.client.NativeWire.Release;
+import io.switchboard.client.NativeWire.SendBatch;
+import io.switchboard.client.NativeWire.SendMessage;
+import io.switchboard.client.NativeWire.SendResults;
+import io.switchboard.client.NativeWire.StartRedrive;
+import io.switchboard.client.NativeWire.UpdateMessage;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
-import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
@@ -79,13 +93,7 @@ final class NativeApi {
   private static void listQueues(Call c) {
     c.queryOnly("prefix");
     c.noBody();
-    ArrayNode queues = WireFormat.array();
-    c.engine().listQueues(c.query("prefix").orElse("")).stream()
-        .map(WireFormat::queueInfo)
-        .forEach(queues::add);
-    ObjectNode out = WireFormat.object();
-    out.set("queues", queues);
-    c.json(out);
+    c.json(Json.tree(Queues.of(c.engine().listQueues(c.query("prefix").orElse("")))));
   }
 
   private static void createQueue(Call c) {
@@ -169,47 +177,34 @@ final class NativeApi {
     c.queryOnly();
     c.noBody();
     long purged = c.engine().purge(c.path("queue"));
-    c.json(WireFormat.object().put("purged", purged));
+    c.json(Json.tree(new Purged(purged)));
   }
 
   // ---- send, browse, receive ---------------------------------------------------------------
 
   private static void send(Call c) {
     c.queryOnly();
-    NewMessage message = WireFormat.newMessage(c.body());
+    NewMessage message = c.body(SendMessage.class).toNewMessage();
     SendResult result = c.engine().send(c.path("queue"), message);
-    c.json(result.duplicate() ? 200 : 201, WireFormat.sendResult(result));
+    c.json(result.duplicate() ? 200 : 201, Json.tree(result));
   }
 
   private static void sendBatch(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    List<JsonNode> items =
-        f.array("messages")
-            .orElseThrow(
-                () ->
-                    new QueueException(
-                        ErrorCode.INVALID_ARGUMENT,
-                        "field 'messages' is required: an array of 1.."
-                            + c.config().maxBatch()
-                            + " messages"));
-    f.finish();
+    List<SendMessage> items = c.body(SendBatch.class).messages();
+    if (items == null) {
+      throw new QueueException(
+          ErrorCode.INVALID_ARGUMENT,
+          "field 'messages' is required: an array of 1.." + c.config().maxBatch() + " messages");
+    }
     if (items.size() > c.config().maxBatch()) {
       throw new QueueException(
           ErrorCode.BATCH_TOO_LARGE,
           "a batch may hold at most " + c.config().maxBatch() + " messages, got " + items.size());
     }
-    List<NewMessage> messages = new ArrayList<>(items.size());
-    for (int i = 0; i < items.size(); i++) {
-      messages.add(WireFormat.newMessage(JsonFields.strict(items.get(i), "messages[" + i + "]")));
-    }
-    ArrayNode results = WireFormat.array();
-    c.engine().sendBatch(c.path("queue"), messages).stream()
-        .map(WireFormat::sendResult)
-        .forEach(results::add);
-    ObjectNode out = WireFormat.object();
-    out.set("results", results);
-    c.json(201, out);
+    List<NewMessage> messages = items.stream().map(SendMessage::toNewMessage).toList();
+    List<SendResult> results = c.engine().sendBatch(c.path("queue"), messages);
+    c.json(201, Json.tree(new SendResults(results)));
   }
 
   private static void browse(Call c) {
@@ -227,31 +222,17 @@ final class NativeApi {
       request = request.filter(SelectorFilter.parse(c.selector(selector.get())));
     }
     Page page = c.engine().browse(c.path("queue"), request);
-    ObjectNode out = messages(page.items());
-    page.nextCursor().ifPresent(next -> out.put("nextCursor", next));
-    c.json(out);
+    c.json(Json.tree(Messages.of(page.items(), page.nextCursor())));
   }
 
   private static void receive(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    ReceiveRequest.Builder b = ReceiveRequest.builder();
-    f.int32("maxMessages").ifPresent(b::maxMessages);
-    f.seconds("visibilityTimeoutSeconds").ifPresent(b::visibilityTimeout);
-    f.seconds("waitTimeSeconds").ifPresent(b::waitTime);
-    Optional<String> selector = f.string("selector");
-    f.finish();
-    selector.ifPresent(s -> b.selector(c.selector(s)));
+    Receive body = c.body(Receive.class);
+    ReceiveRequest.Builder b = body.toRequest();
+    Optional.ofNullable(body.selector()).ifPresent(s -> b.selector(c.selector(s)));
     ReceiveRequest request = b.build();
     c.receiving(c.path("queue"), request.waitTime());
-    c.json(messages(c.engine().receive(c.path("queue"), request)));
-  }
-
-  private static ObjectNode messages(List<Message> messages) {
-    ObjectNode out = WireFormat.object();
-    ArrayNode items = out.putArray("messages");
-    messages.forEach(m -> items.add(WireFormat.message(m)));
-    return out;
+    c.json(Json.tree(Messages.of(c.engine().receive(c.path("queue"), request), Optional.empty())));
   }
 
   // ---- leases ------------------------------------------------------------------------------
@@ -270,71 +251,47 @@ final class NativeApi {
    */
   private static void ackBatch(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
     int max = c.config().maxBatch();
-    List<JsonNode> items =
-        f.array("receipts")
-            .orElseThrow(
-                () ->
-                    new QueueException(
-                        ErrorCode.INVALID_ARGUMENT,
-                        "field 'receipts' is required: an array of 1.." + max + " receipts"));
-    f.finish();
-    if (items.isEmpty()) {
+    List<String> receipts = c.body(AckBatch.class).receipts();
+    if (receipts == null) {
+      throw new QueueException(
+          ErrorCode.INVALID_ARGUMENT,
+          "field 'receipts' is required: an array of 1.." + max + " receipts");
+    }
+    if (receipts.isEmpty()) {
       throw new QueueException(
           ErrorCode.INVALID_ARGUMENT,
           "field 'receipts' must hold 1.." + max + " receipts, got none");
     }
-    if (items.size() > max) {
+    if (receipts.size() > max) {
       throw new QueueException(
           ErrorCode.BATCH_TOO_LARGE,
-          "a batch may hold at most " + max + " receipts, got " + items.size());
-    }
-    List<String> receipts = new ArrayList<>(items.size());
-    for (int i = 0; i < items.size(); i++) {
-      if (!items.get(i).isTextual()) {
-        throw new QueueException(
-            ErrorCode.INVALID_ARGUMENT,
-            "receipts[" + i + "] must be a string, got " + JsonFields.typeName(items.get(i)));
-      }
-      receipts.add(items.get(i).textValue());
+          "a batch may hold at most " + max + " receipts, got " + receipts.size());
     }
     String queue = c.path("queue");
     c.engine().queue(queue);
-    ObjectNode out = WireFormat.object();
-    ArrayNode results = out.putArray("results");
+    List<Acked> results = new ArrayList<>(receipts.size());
     for (String receipt : receipts) {
       try {
         c.engine().ack(queue, receipt);
-        results.add(WireFormat.ackResult(receipt));
+        results.add(Acked.of(AckResult.acked(receipt)));
       } catch (QueueException e) {
-        results.add(WireFormat.ackResult(receipt, e.code().name(), e.getMessage()));
+        results.add(Acked.of(AckResult.failed(receipt, e.code().name(), e.getMessage())));
       }
     }
-    c.json(out);
+    c.json(Json.tree(new AckResults(results)));
   }
 
   private static void release(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    Duration delay = f.seconds("delaySeconds").orElse(Duration.ZERO);
-    boolean toBack = f.bool("toBack").orElse(false);
-    f.finish();
-    c.engine().release(c.path("queue"), c.path("receipt"), delay, toBack);
+    Release body = c.body(Release.class);
+    c.engine().release(c.path("queue"), c.path("receipt"), body.delay(), body.back());
     c.noContent();
   }
 
   private static void extend(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    Duration visibility =
-        f.seconds("visibilityTimeoutSeconds")
-            .orElseThrow(
-                () ->
-                    new QueueException(
-                        ErrorCode.INVALID_ARGUMENT,
-                        "field 'visibilityTimeoutSeconds' is required in request body"));
-    f.finish();
+    Duration visibility = c.body(Extend.class).visibilityTimeout();
     c.json(WireFormat.message(c.engine().extend(c.path("queue"), c.path("receipt"), visibility)));
   }
 
@@ -362,13 +319,9 @@ final class NativeApi {
 
   private static void updateMessage(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    Optional<Integer> priority =
-        f.int32("priority").isPresent()
-            ? Optional.of(f.int32("priority").getAsInt())
-            : Optional.empty();
-    var attributes = f.raw("attributes").map(WireFormat::attributes);
-    f.finish();
+    UpdateMessage body = c.body(UpdateMessage.class);
+    Optional<Integer> priority = Optional.ofNullable(body.priority());
+    var attributes = body.attributeValues();
     if (priority.isEmpty() && attributes.isEmpty()) {
       throw new QueueException(
           ErrorCode.INVALID_ARGUMENT, "an update needs priority, attributes or both; got neither");
@@ -419,14 +372,7 @@ final class NativeApi {
 
   private static void startRedrive(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    RedriveRequest request =
-        f.string("destination").map(RedriveRequest::to).orElse(RedriveRequest.toSources());
-    var rate = f.int32("maxPerSecond");
-    f.finish();
-    if (rate.isPresent()) {
-      request = request.maxPerSecond(rate.getAsInt());
-    }
+    RedriveRequest request = c.body(StartRedrive.class).toRequest();
     RedriveTask task = c.engine().startRedrive(c.path("queue"), request);
     c.json(201, WireFormat.redriveTask(task));
   }
@@ -434,10 +380,7 @@ final class NativeApi {
   private static void listRedrives(Call c) {
     c.queryOnly();
     c.noBody();
-    ObjectNode out = WireFormat.object();
-    ArrayNode tasks = out.putArray("tasks");
-    c.engine().redriveTasks(c.path("queue")).forEach(t -> tasks.add(WireFormat.redriveTask(t)));
-    c.json(out);
+    c.json(Json.tree(RedriveTasks.of(c.engine().redriveTasks(c.path("queue")))));
   }
 
   private static void cancelRedrive(Call c) {

@@ -1,15 +1,19 @@
 package io.switchboard.server;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.Json;
 import io.switchboard.client.JsonFields;
 import io.switchboard.client.RoutingWire;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.RoutingWire.Agents;
+import io.switchboard.client.RoutingWire.Complete;
+import io.switchboard.client.RoutingWire.Contacts;
+import io.switchboard.client.RoutingWire.CreateAgent;
+import io.switchboard.client.RoutingWire.CreateContact;
+import io.switchboard.client.RoutingWire.Reservations;
+import io.switchboard.client.RoutingWire.SetPresence;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
-import io.switchboard.routing.Presence;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
@@ -138,7 +142,7 @@ final class RoutingApi implements AutoCloseable {
 
   private void createAgent(Call c) {
     c.queryOnly();
-    Agent agent = router().createAgent(RoutingWire.newAgent(c.body()));
+    Agent agent = router().createAgent(c.body(CreateAgent.class).toNewAgent());
     c.json(201, RoutingWire.agent(agent));
   }
 
@@ -147,11 +151,7 @@ final class RoutingApi implements AutoCloseable {
     c.noBody();
     Optional<String> selector = c.query("selector").map(c::selector);
     List<Agent> agents = selector.isPresent() ? router().agents(selector.get()) : router().agents();
-    ArrayNode items = WireFormat.array();
-    agents.stream().map(RoutingWire::agent).forEach(items::add);
-    ObjectNode out = WireFormat.object();
-    out.set("agents", items);
-    c.json(out);
+    c.json(Json.tree(Agents.of(agents)));
   }
 
   private void getAgent(Call c) {
@@ -192,45 +192,32 @@ final class RoutingApi implements AutoCloseable {
 
   private void setPresence(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    if (f.string("presence").isEmpty()) {
+    SetPresence body = c.body(SetPresence.class);
+    if (body.presence() == null) {
       throw new HttpError(
           400, "INVALID_ARGUMENT", "field 'presence' is required: available, away or offline");
     }
-    var presence = RoutingWire.presence(f, Presence.offline());
-    f.finish();
-    c.json(RoutingWire.agent(router().presence(c.path("agent"), presence)));
+    c.json(RoutingWire.agent(router().presence(c.path("agent"), body.toPresence())));
   }
 
   private void pendingReservations(Call c) {
     c.queryOnly();
     c.noBody();
-    ArrayNode items = WireFormat.array();
-    router().pendingReservations(c.path("agent")).stream()
-        .map(RoutingWire::reservation)
-        .forEach(items::add);
-    ObjectNode out = WireFormat.object();
-    out.set("reservations", items);
-    c.json(out);
+    c.json(Json.tree(Reservations.of(router().pendingReservations(c.path("agent")))));
   }
 
   // ---- contacts ----------------------------------------------------------------------------
 
   private void createContact(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    Contact contact = router().createContact(RoutingWire.newContact(f));
+    Contact contact = router().createContact(c.body(CreateContact.class).toNewContact());
     c.json(201, RoutingWire.contact(contact));
   }
 
   private void waitingContacts(Call c) {
     c.queryOnly();
     c.noBody();
-    ArrayNode items = WireFormat.array();
-    router().waiting().stream().map(RoutingWire::contact).forEach(items::add);
-    ObjectNode out = WireFormat.object();
-    out.set("contacts", items);
-    c.json(out);
+    c.json(Json.tree(Contacts.of(router().waiting())));
   }
 
   private void getContact(Call c) {
@@ -247,9 +234,7 @@ final class RoutingApi implements AutoCloseable {
 
   private void complete(Call c) {
     c.queryOnly();
-    JsonFields f = c.body();
-    Optional<Duration> wrapUp = f.seconds("wrapUpSeconds");
-    f.finish();
+    Optional<Duration> wrapUp = c.body(Complete.class).wrapUp();
     String id = c.path("contact");
     Contact done = wrapUp.isPresent() ? router().complete(id, wrapUp.get()) : router().complete(id);
     c.json(RoutingWire.contact(done));
