@@ -75,10 +75,10 @@ public final class MessageRules {
         dedupId != null && config.dedupScope() == DedupScope.GROUP && m.groupId().isPresent()
             ? m.groupId().get() + '\u0000' + dedupId
             : dedupId;
-    long delay = m.delay().orElse(config.delay()).toMillis();
     m.delay()
         .ifPresent(
             d -> QueueRules.checkRange(field + ".delay", d, Duration.ZERO, QueueConfig.MAX_DELAY));
+    long delay = m.delay().orElse(config.delay()).toMillis(); // checked first: cannot overflow
     long ttl = config.retention().toMillis();
     if (m.timeToLive().isPresent()) {
       QueueRules.checkRange(

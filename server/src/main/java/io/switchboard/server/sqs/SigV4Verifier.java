@@ -44,6 +44,10 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SigV4Verifier {
 
   static final Duration MAX_SKEW = Duration.ofMinutes(15);
+
+  /** The longest life of a presigned URL that SigV4 allows: a week, in seconds. */
+  static final long MAX_PRESIGNED_EXPIRES = 604_800;
+
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
 
@@ -280,6 +284,13 @@ final class SigV4Verifier {
         seconds = Long.parseLong(expires);
       } catch (NumberFormatException e) {
         throw incomplete("X-Amz-Expires must be a number of seconds, got " + expires);
+      }
+      if (seconds < 1 || seconds > MAX_PRESIGNED_EXPIRES) {
+        throw incomplete(
+            "X-Amz-Expires must be 1.."
+                + MAX_PRESIGNED_EXPIRES
+                + " seconds (at most a week), got "
+                + expires);
       }
       if (now.isAfter(signedAt.plusSeconds(seconds)) || now.plus(MAX_SKEW).isBefore(signedAt)) {
         throw SqsError.auth(

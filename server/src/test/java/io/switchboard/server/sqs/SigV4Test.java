@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The signer against vectors of the AWS SigV4 test suite (credentials {@code AKIDEXAMPLE}, date
@@ -224,6 +226,24 @@ class SigV4Test {
 
   @Test
   void presignedQuery_passesUntilItExpires() {
+    SqsHttpRequest r = presigned("60");
+    assertDoesNotThrow(() -> verifier.verify(r));
+    clock.advance(Duration.ofSeconds(61));
+    assertEquals("RequestExpired", refusal(r).code());
+  }
+
+  /** Issue 16: a huge X-Amz-Expires overflowed the instant arithmetic into a 500. */
+  @ParameterizedTest
+  @ValueSource(strings = {"9223372036854775807", "604801", "0", "-1", "1e30", "60.5"})
+  void presignedExpiresOutOfRange_isIncompleteSignature_namingTheRangeAndValue(String expires) {
+    SqsError e = refusal(presigned(expires));
+    assertEquals("IncompleteSignature", e.code());
+    assertEquals(400, e.status());
+    assertTrue(e.getMessage().contains("X-Amz-Expires"), e.getMessage());
+    assertTrue(e.getMessage().contains(expires), e.getMessage());
+  }
+
+  private static SqsHttpRequest presigned(String expires) {
     String amzDate = SigV4Requests.amzDate(NOW);
     String query =
         "Action=ListQueues&Version=2012-11-05&X-Amz-Algorithm=AWS4-HMAC-SHA256"
@@ -231,7 +251,9 @@ class SigV4Test {
             + amzDate.substring(0, 8)
             + "%2Fus-east-1%2Fsqs%2Faws4_request&X-Amz-Date="
             + amzDate
-            + "&X-Amz-Expires=60&X-Amz-SignedHeaders=host";
+            + "&X-Amz-Expires="
+            + expires
+            + "&X-Amz-SignedHeaders=host";
     Map<String, List<String>> h = headers("host", "localhost:8080");
     String signature =
         SigV4.signature(
@@ -239,11 +261,7 @@ class SigV4Test {
             amzDate,
             amzDate.substring(0, 8) + "/us-east-1/sqs/aws4_request",
             new SigV4.Request("GET", "/", query, h, List.of("host"), EMPTY_HASH));
-    SqsHttpRequest r =
-        new SqsHttpRequest("GET", "/", query + "&X-Amz-Signature=" + signature, h, new byte[0]);
-    assertDoesNotThrow(() -> verifier.verify(r));
-    clock.advance(Duration.ofSeconds(61));
-    assertEquals("RequestExpired", refusal(r).code());
+    return new SqsHttpRequest("GET", "/", query + "&X-Amz-Signature=" + signature, h, new byte[0]);
   }
 
   /**
