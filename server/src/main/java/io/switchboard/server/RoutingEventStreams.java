@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import io.helidon.webserver.ServerConnectionException;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.WireFormat;
 import io.switchboard.routing.EventPage;
@@ -17,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The routing event streams ({@code text/event-stream}): every event, or one agent's, each with
@@ -32,6 +35,7 @@ import java.util.function.Supplier;
  */
 final class RoutingEventStreams implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(RoutingEventStreams.class);
   static final int BACKLOG = 10_000;
   private static final int PAGE = 1_000;
   private static final long KEEPALIVE_SECONDS = 15;
@@ -89,8 +93,10 @@ final class RoutingEventStreams implements AutoCloseable {
         write(out, ": switchboard routing events\n\n");
         long last = replay(r, out, after, wanted);
         follow(r, live, out, last);
-      } catch (IOException | UncheckedIOException clientLeft) {
-        // The client went away; nothing to answer.
+      } catch (IOException | UncheckedIOException | ServerConnectionException clientLeft) {
+        // The client went away (Helidon reports a failed write as ServerConnectionException):
+        // routine, so DEBUG without a stack trace; nothing to answer.
+        LOG.atDebug().addKeyValue("reason", clientLeft.toString()).log("event stream client left");
       }
     } finally {
       open.remove(live);
