@@ -5,7 +5,6 @@ import io.helidon.webserver.http.Filter;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -32,7 +31,7 @@ final class RequestFilters {
   /** Makes the request's {@link Call}: its id, its route, the engine as it is now. */
   static Filter exchange(RouteTable routes, ServerConfig config, Supplier<QueueEngine> engine) {
     return (chain, req, res) -> {
-      String id = UUID.randomUUID().toString();
+      String id = RequestIds.next();
       res.header(HeaderNames.create(Call.REQUEST_ID_HEADER), id);
       Route route = routes.find(req.prologue().method().text(), req.path().path()).orElse(null);
       req.context().register(new Call(req, res, config, engine.get(), id, route));

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -374,7 +373,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private static DirectHandlers directHandlers() {
     DirectHandler json =
         (request, type, status, headers, message) -> {
-          String id = UUID.randomUUID().toString();
+          String id = RequestIds.next();
           String code =
               switch (type) {
                 case BAD_REQUEST -> "BAD_REQUEST";
