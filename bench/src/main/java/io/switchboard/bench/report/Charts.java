@@ -33,7 +33,11 @@ final class Charts {
     System.setProperty("java.awt.headless", "true");
     List<BufferedImage> images = new ArrayList<>();
     for (ChartSpec spec : specs) {
-      images.add(BitmapEncoder.getBufferedImage(chart(report, spec)));
+      // A chart of a column with nothing to plot (a ratio against a system left out of the run,
+      // a figure the machine could not measure) is left out; the table says why.
+      if (hasValues(report, spec)) {
+        images.add(BitmapEncoder.getBufferedImage(chart(report, spec)));
+      }
     }
     BufferedImage all =
         new BufferedImage(WIDTH, HEIGHT * images.size() + FOOTER, BufferedImage.TYPE_INT_RGB);
@@ -76,6 +80,16 @@ final class Charts {
 
   private static String clip(String s, int max) {
     return s == null || s.length() <= max ? String.valueOf(s) : s.substring(0, max - 1) + "…";
+  }
+
+  private static boolean hasValues(Report report, ChartSpec spec) {
+    int val = report.column(spec.value());
+    for (Object[] row : report.rows()) {
+      if (row[val] instanceof Number n && !Double.isNaN(n.doubleValue())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static CategoryChart chart(Report report, ChartSpec spec) {

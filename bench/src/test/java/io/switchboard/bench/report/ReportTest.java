@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +50,25 @@ class ReportTest {
     String text = printed.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("| batch ×8 | switchboard | 12,346 | fast, \"quoted\" |"), text);
     assertTrue(text.contains("commit: abc1234") && text.contains("note: ratios"), text);
+  }
+
+  /**
+   * Regression: {@code bench/run.sh sqs --systems switchboard} failed after writing its table
+   * because the "÷ ElasticMQ" chart had no value to plot. Such a chart is left out of the PNG.
+   */
+  @Test
+  void aChartWithNothingToPlot_isLeftOut_andTheRestIsWritten() throws Exception {
+    Report r =
+        Report.create("demo", "A demo", "case", "msg/s", "× peer")
+            .row("batch ×8", 12_345.0, Double.NaN)
+            .chart(ChartSpec.bars("msg/s", "messages/s", "case", null, "msg/s"))
+            .chart(ChartSpec.bars("÷ peer", "×", "case", null, "× peer"));
+
+    r.write(
+        dir, info(), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+    BufferedImage png = ImageIO.read(dir.resolve("demo.png").toFile());
+    assertEquals(Charts.HEIGHT + 40, png.getHeight(), "one chart and the footer");
   }
 
   @Test
