@@ -194,6 +194,8 @@ final class Call {
       return bytes;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      ReadTimeouts.bodyRead();
     }
   }
 
