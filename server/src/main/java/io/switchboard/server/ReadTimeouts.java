@@ -94,9 +94,14 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
     }
   }
 
-  @Override
-  public void status(ConnectionContext ctx, Status status) {
-    RECEIVING.remove(Thread.currentThread());
+  /** The send listener: an answer starting (e.g. one that did not read the body) ends receiving. */
+  Http1ConnectionListener answering() {
+    return new Http1ConnectionListener() {
+      @Override
+      public void status(ConnectionContext ctx, Status status) {
+        RECEIVING.remove(Thread.currentThread());
+      }
+    };
   }
 
   /** Bytes arrived: the request (a new one if none was being received) is making progress. */

@@ -212,7 +212,11 @@ public final class SwitchboardServer implements AutoCloseable {
               // it) finds it waiting for a request; ReadTimeouts times the requests themselves
               .idleConnectionTimeout(idle)
               .idleConnectionPeriod(idle.dividedBy(5))
-              .addProtocol(Http1Config.builder().addReceiveListener(readTimeouts).build())
+              .addProtocol(
+                  Http1Config.builder()
+                      .addReceiveListener(readTimeouts)
+                      .addSendListener(readTimeouts.answering())
+                      .build())
               .directHandlers(directHandlers())
               .routing(this::routing)
               .build()

@@ -1,6 +1,8 @@
 package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -14,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 16: a client that stopped in the middle of a request, or trickled its body a byte at a
@@ -22,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * idle-timeout} one that waits too long between requests; answering, however long it takes, is not
  * limited.
  */
+@Timeout(120) // a guard: a kept connection or an uncounted send fails, not hangs
 class SlowClientTest {
 
   /** How long a test waits for the server to drop a connection before it calls it kept. */
@@ -90,6 +94,35 @@ class SlowClientTest {
     Http.Answer stats = http.get("/v1/queues/q/stats");
     assertEquals(200, stats.status(), stats.toString());
     assertEquals(0, stats.json().at("/counters/sent").asInt(), stats.toString());
+  }
+
+  /** A client leaving in the middle of its body was an internal error: a 500 and an ERROR log. */
+  @Test
+  void clientLeavingMidBody_isNotAnInternalError() throws IOException {
+    assertEquals(201, http.post("/v1/queues", "{\"name\":\"q\"}").status());
+    try (Socket leaving = connect()) {
+      write(
+          leaving,
+          "POST /v1/queues/q/messages HTTP/1.1\r\nHost: switchboard\r\n"
+              + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"body\"");
+    }
+    assertSendFailedAsTheClients();
+  }
+
+  /** Waits until the send is counted, and checks it counted as the client's error, not ours. */
+  private void assertSendFailedAsTheClients() {
+    String sends;
+    do {
+      sends =
+          http.get("/metrics")
+              .text()
+              .lines()
+              .filter(l -> l.startsWith("switchboard_http_requests_seconds_count{"))
+              .filter(l -> l.contains("operation=\"send\""))
+              .reduce("", (a, b) -> a + b + "\n");
+    } while (sends.isEmpty());
+    assertTrue(sends.contains("status=\"400\""), sends);
+    assertFalse(sends.contains("status=\"500\""), sends);
   }
 
   @Test
