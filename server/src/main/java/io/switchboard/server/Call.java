@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -192,8 +193,17 @@ final class Call {
         throw tooLarge(-1);
       }
       return bytes;
+    } catch (DataReader.InsufficientDataAvailableException e) {
+      // the client left (or was cut off by the read-timeout) before its body ended: not our fault
+      throw new HttpError(
+          400,
+          "INCOMPLETE_BODY",
+          "the connection ended before the request body did"
+              + (declared.isPresent() ? " (Content-Length " + declared.getAsLong() + ")" : ""));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } finally {
+      ReadTimeouts.bodyRead();
     }
   }
 

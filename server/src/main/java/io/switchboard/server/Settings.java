@@ -98,6 +98,26 @@ public final class Settings {
               300,
               "how long a stop waits for requests in flight"));
 
+  public static final Setting<Duration> READ_TIMEOUT =
+      declare(
+          Setting.duration(
+              "read-timeout",
+              Duration.ofSeconds(30),
+              Duration.ofMillis(100),
+              Duration.ofHours(1),
+              "longest pause while a client sends a request (line, headers or body); then the"
+                  + " connection is closed. Never limits how long an answer takes"));
+
+  public static final Setting<Duration> IDLE_TIMEOUT =
+      declare(
+          Setting.duration(
+              "idle-timeout",
+              Duration.ofMinutes(5),
+              Duration.ofMillis(100),
+              Duration.ofHours(24),
+              "how long a kept-alive connection may wait for its next request before it is"
+                  + " closed"));
+
   public static final Setting<SqsAccessKeys> SQS_ACCESS_KEYS =
       declare(
           Setting.of(

@@ -8,6 +8,7 @@ import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.http1.Http1Config;
 import io.switchboard.client.WireFormat;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.routing.Router;
@@ -60,6 +61,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private volatile ClusterRouting cluster;
   private RouterJournal routerJournal;
   private WebServer web;
+  private ReadTimeouts readTimeouts;
   private boolean stopped;
 
   private SwitchboardServer(ServerConfig config) {
@@ -196,6 +198,8 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   private void listen() {
+    readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT));
+    Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {
       web =
           WebServer.builder()
@@ -203,15 +207,26 @@ public final class SwitchboardServer implements AutoCloseable {
               .port(config.port())
               .backlog(8192)
               .shutdownHook(false)
+              // Helidon closes a connection idle longer than this when its sweep (every fifth of
+              // it) finds it waiting for a request; ReadTimeouts times the requests themselves
+              .idleConnectionTimeout(idle)
+              .idleConnectionPeriod(idle.dividedBy(5))
+              .addProtocol(
+                  Http1Config.builder()
+                      .addReceiveListener(readTimeouts)
+                      .addSendListener(readTimeouts.answering())
+                      .build())
               .directHandlers(directHandlers())
               .routing(this::routing)
               .build()
               .start();
     } catch (UncheckedIOException | IllegalStateException e) {
+      readTimeouts.close();
       throw new StartupException(
           "cannot listen on " + config.bind() + ":" + config.port() + ": " + e.getMessage(), e);
     }
     if (!web.isRunning()) {
+      readTimeouts.close();
       throw new StartupException(
           "cannot listen on "
               + config.bind()
@@ -281,6 +296,7 @@ public final class SwitchboardServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       web.stop();
+      readTimeouts.close();
       health.unwatchThreads();
     }
     LOG.info("switchboard stopped");
@@ -306,6 +322,7 @@ public final class SwitchboardServer implements AutoCloseable {
       cluster.halt();
     }
     web.stop();
+    readTimeouts.close();
     if (engine != null) {
       engine.close();
     }
