@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -23,19 +22,8 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  */
 class SqsAttributeLimitsTest {
 
-  private static SqsServer fixture;
-  private static SqsClient sqs;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SqsServer();
-    sqs = fixture.sqs;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final SqsServer fixture = new SqsServer();
+  private static final SqsClient sqs = fixture.sqs;
 
   private static String errorCode(Runnable call) {
     return assertThrows(SqsException.class, call::run).awsErrorDetails().errorCode();

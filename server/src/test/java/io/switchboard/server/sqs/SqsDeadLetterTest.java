@@ -9,9 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ListDeadLetterSourceQueuesResponse;
 import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
@@ -29,19 +28,8 @@ import software.amazon.awssdk.services.sqs.model.UnsupportedOperationException;
 class SqsDeadLetterTest {
 
   private static final String ARN = "arn:aws:sqs:us-east-1:000000000000:";
-  private static SqsServer fixture;
-  private static SqsClient sqs;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SqsServer();
-    sqs = fixture.sqs;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final SqsServer fixture = new SqsServer();
+  private static final SqsClient sqs = fixture.sqs;
 
   private static String queue(String name) {
     return sqs.createQueue(b -> b.queueName(name)).queueUrl();

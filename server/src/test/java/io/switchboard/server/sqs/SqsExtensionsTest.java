@@ -10,9 +10,8 @@ import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.MessageUpdate;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.InvalidAttributeNameException;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -29,19 +28,8 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  */
 class SqsExtensionsTest {
 
-  private static SqsServer fixture;
-  private static SqsClient sqs;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SqsServer();
-    sqs = fixture.sqs;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final SqsServer fixture = new SqsServer();
+  private static final SqsClient sqs = fixture.sqs;
 
   private static MessageAttributeValue number(String v) {
     return MessageAttributeValue.builder().dataType("Number").stringValue(v).build();

@@ -10,9 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -32,19 +31,8 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  */
 class SqsFidelityTest {
 
-  private static SqsServer fixture;
-  private static SqsClient sqs;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SqsServer();
-    sqs = fixture.sqs;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final SqsServer fixture = new SqsServer();
+  private static final SqsClient sqs = fixture.sqs;
 
   private static String queue(String name) {
     return sqs.createQueue(b -> b.queueName(name)).queueUrl();

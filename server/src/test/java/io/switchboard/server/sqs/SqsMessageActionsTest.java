@@ -15,9 +15,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchEntryIdsNotDistinctException;
@@ -44,19 +43,8 @@ import software.amazon.awssdk.services.sqs.model.TooManyEntriesInBatchRequestExc
  */
 class SqsMessageActionsTest {
 
-  private static SqsServer fixture;
-  private static SqsClient sqs;
-
-  @BeforeAll
-  static void start() {
-    fixture = new SqsServer();
-    sqs = fixture.sqs;
-  }
-
-  @AfterAll
-  static void stop() {
-    fixture.close();
-  }
+  @RegisterExtension static final SqsServer fixture = new SqsServer();
+  private static final SqsClient sqs = fixture.sqs;
 
   private static String queue(String name) {
     return sqs.createQueue(b -> b.queueName(name)).queueUrl();

@@ -7,14 +7,20 @@ import io.switchboard.server.SwitchboardServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
-/** An in-process server on a random port and a stock AWS SDK v2 client pointed at it. */
-final class SqsServer implements AutoCloseable {
+/**
+ * An in-process server on a random port and a stock AWS SDK v2 client pointed at it. As a JUnit
+ * extension in a static field ({@code @RegisterExtension static final SqsServer fixture = new
+ * SqsServer();}) it serves the whole class and is closed after it.
+ */
+final class SqsServer implements AutoCloseable, AfterAllCallback {
 
   final SwitchboardServer server;
   final SqsClient sqs;
@@ -66,6 +72,11 @@ final class SqsServer implements AutoCloseable {
 
   String url(String name) {
     return server.uri() + "/000000000000/" + name;
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   @Override
