@@ -12,6 +12,7 @@ import io.switchboard.client.WireFormat;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
+import io.switchboard.server.auth.Principal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -44,6 +45,8 @@ final class Call {
   private String operation;
   private Runnable toLongPoll = () -> {};
   private boolean longPoll;
+  private byte[] body;
+  private Principal principal;
 
   /**
    * @param engine the server's engine, null while it starts
@@ -177,8 +180,41 @@ final class Call {
     return response;
   }
 
-  /** The body's bytes, within the size limit. */
+  /**
+   * The key the request was authenticated with; empty in keyless mode and on routes that need no
+   * credentials.
+   */
+  Optional<Principal> principal() {
+    return Optional.ofNullable(principal);
+  }
+
+  void principal(Principal principal) {
+    this.principal = principal;
+  }
+
+  /**
+   * A text field of the JSON body, read leniently (for access control, before the handler reads the
+   * body strictly); empty when the body is not a JSON object with that text field.
+   */
+  Optional<String> bodyText(String field) {
+    byte[] bytes = bytes(); // a body too large is refused here, as the handler would
+    try {
+      JsonNode v = WireFormat.parse(bytes).get(field);
+      return v != null && v.isTextual() ? Optional.of(v.asText()) : Optional.empty();
+    } catch (RuntimeException notJson) {
+      return Optional.empty(); // the handler refuses it
+    }
+  }
+
+  /** The body's bytes, within the size limit; read once, kept for whoever asks again. */
   byte[] bytes() {
+    if (body == null) {
+      body = readBytes();
+    }
+    return body;
+  }
+
+  private byte[] readBytes() {
     long limit = config.maxBodyBytes();
     var declared = request.headers().contentLength();
     if (declared.isPresent() && declared.getAsLong() > limit) {

@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
@@ -47,7 +48,10 @@ final class ErrorAnswers {
                 answer(req, res, RoutingApi.status(e.code()), e.code().name(), e.getMessage()))
         .error(
             HttpError.class,
-            (req, res, e) -> answer(req, res, e.status(), e.code(), e.getMessage()))
+            (req, res, e) -> {
+              e.headers().forEach((name, value) -> res.header(HeaderNames.create(name), value));
+              answer(req, res, e.status(), e.code(), e.getMessage());
+            })
         .error(
             WireFormatException.class,
             (req, res, e) -> answer(req, res, 400, e.code(), e.getMessage()))

@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import io.switchboard.queue.ErrorCode;
+import java.util.Map;
 
 /**
  * An error the HTTP layer raises itself, before the engine is asked anything: a body too large, an
@@ -11,11 +12,23 @@ final class HttpError extends RuntimeException {
 
   private final int status;
   private final String code;
+  private final Map<String, String> headers;
 
   HttpError(int status, String code, String message) {
+    this(status, code, message, Map.of());
+  }
+
+  /** An error whose answer carries {@code headers} too ({@code WWW-Authenticate}). */
+  HttpError(int status, String code, String message, Map<String, String> headers) {
     super(message);
     this.status = status;
     this.code = code;
+    this.headers = Map.copyOf(headers);
+  }
+
+  /** Headers the answer carries besides the usual ones. */
+  Map<String, String> headers() {
+    return headers;
   }
 
   int status() {

@@ -35,6 +35,9 @@ import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SelectorFilter;
 import io.switchboard.queue.SendResult;
+import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Action;
+import io.switchboard.server.auth.Principal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +50,10 @@ import java.util.Optional;
 final class NativeApi {
 
   private static final int DEFAULT_BROWSE_LIMIT = 100;
+  private static final Action SEND = Action.QUEUE_SEND;
+  private static final Action RECEIVE = Action.QUEUE_RECEIVE;
+  private static final Action BROWSE = Action.QUEUE_BROWSE;
+  private static final Action ADMIN = Action.QUEUE_ADMIN;
 
   private NativeApi() {}
 
@@ -55,37 +62,53 @@ final class NativeApi {
     String m = q + "/messages/{id}";
     String l = q + "/leases/{receipt}";
     return List.of(
-        api("GET", "/v1/queues", "listQueues", NativeApi::listQueues),
-        api("POST", "/v1/queues", "createQueue", NativeApi::createQueue),
-        api("GET", q, "getQueue", NativeApi::getQueue),
-        api("PATCH", q, "updateQueue", NativeApi::updateQueue),
-        api("DELETE", q, "deleteQueue", NativeApi::deleteQueue),
-        api("GET", q + "/stats", "stats", NativeApi::stats),
-        api("POST", q + "/purge", "purge", NativeApi::purge),
-        api("POST", q + "/messages/batch", "sendBatch", NativeApi::sendBatch),
-        api("POST", q + "/messages", "send", NativeApi::send),
-        api("GET", q + "/messages", "browse", NativeApi::browse),
-        api("GET", m, "getMessage", NativeApi::getMessage),
-        api("PATCH", m, "updateMessage", NativeApi::updateMessage),
-        api("DELETE", m, "removeMessage", NativeApi::removeMessage),
-        api("POST", m + "/touch", "touch", NativeApi::touch),
-        api("POST", m + "/dead-letter", "deadLetterById", NativeApi::deadLetterById),
-        api("POST", m + "/restore", "restore", NativeApi::restore),
-        api("POST", q + "/receive", "receive", NativeApi::receive),
-        api("POST", q + "/acks", "ackBatch", NativeApi::ackBatch),
-        api("POST", l + "/ack", "ack", NativeApi::ack),
-        api("POST", l + "/release", "release", NativeApi::release),
-        api("POST", l + "/extend", "extend", NativeApi::extend),
-        api("POST", l + "/fail", "fail", NativeApi::fail),
-        api("POST", l + "/dead-letter", "deadLetter", NativeApi::deadLetter),
-        api("POST", q + "/redrives", "startRedrive", NativeApi::startRedrive),
-        api("GET", q + "/redrives", "listRedrives", NativeApi::listRedrives),
-        api("POST", "/v1/redrives/{task}/cancel", "cancelRedrive", NativeApi::cancelRedrive),
-        new Route("POST", "/v1/noop", "noop", false, NativeApi::noop));
+        api("GET", "/v1/queues", "listQueues", Guard.any(BROWSE), NativeApi::listQueues),
+        api("POST", "/v1/queues", "createQueue", inBody(), NativeApi::createQueue),
+        api("GET", q, "getQueue", queue(BROWSE), NativeApi::getQueue),
+        api("PATCH", q, "updateQueue", queue(ADMIN), NativeApi::updateQueue),
+        api("DELETE", q, "deleteQueue", queue(ADMIN), NativeApi::deleteQueue),
+        api("GET", q + "/stats", "stats", queue(BROWSE), NativeApi::stats),
+        api("POST", q + "/purge", "purge", queue(ADMIN), NativeApi::purge),
+        api("POST", q + "/messages/batch", "sendBatch", queue(SEND), NativeApi::sendBatch),
+        api("POST", q + "/messages", "send", queue(SEND), NativeApi::send),
+        api("GET", q + "/messages", "browse", queue(BROWSE), NativeApi::browse),
+        api("GET", m, "getMessage", queue(BROWSE), NativeApi::getMessage),
+        api("PATCH", m, "updateMessage", queue(ADMIN), NativeApi::updateMessage),
+        api("DELETE", m, "removeMessage", queue(ADMIN), NativeApi::removeMessage),
+        api("POST", m + "/touch", "touch", queue(ADMIN), NativeApi::touch),
+        api("POST", m + "/dead-letter", "deadLetterById", queue(ADMIN), NativeApi::deadLetterById),
+        api("POST", m + "/restore", "restore", queue(ADMIN), NativeApi::restore),
+        api("POST", q + "/receive", "receive", queue(RECEIVE), NativeApi::receive),
+        api("POST", q + "/acks", "ackBatch", queue(RECEIVE), NativeApi::ackBatch),
+        api("POST", l + "/ack", "ack", queue(RECEIVE), NativeApi::ack),
+        api("POST", l + "/release", "release", queue(RECEIVE), NativeApi::release),
+        api("POST", l + "/extend", "extend", queue(RECEIVE), NativeApi::extend),
+        api("POST", l + "/fail", "fail", queue(RECEIVE), NativeApi::fail),
+        api("POST", l + "/dead-letter", "deadLetter", queue(RECEIVE), NativeApi::deadLetter),
+        api("POST", q + "/redrives", "startRedrive", queue(ADMIN), NativeApi::startRedrive),
+        api("GET", q + "/redrives", "listRedrives", queue(BROWSE), NativeApi::listRedrives),
+        // a task id names no queue this side of the engine: the key must administer every queue
+        api(
+            "POST",
+            "/v1/redrives/{task}/cancel",
+            "cancelRedrive",
+            Guard.everyQueue(ADMIN),
+            NativeApi::cancelRedrive),
+        new Route("POST", "/v1/noop", "noop", false, NativeApi::noop, Guard.authenticated()));
   }
 
-  private static Route api(String method, String path, String operation, Route.Endpoint e) {
-    return new Route(method, path, operation, true, e);
+  private static Route api(
+      String method, String path, String operation, Guard guard, Route.Endpoint e) {
+    return new Route(method, path, operation, true, e, guard);
+  }
+
+  private static Guard queue(Action action) {
+    return Guard.queue(action);
+  }
+
+  /** Creating a queue needs {@code queue:admin} on the name the body gives. */
+  private static Guard inBody() {
+    return Guard.queueInBody(ADMIN, "name");
   }
 
   // ---- queues ------------------------------------------------------------------------------
@@ -93,7 +116,13 @@ final class NativeApi {
   private static void listQueues(Call c) {
     c.queryOnly("prefix");
     c.noBody();
-    c.json(Json.tree(Queues.of(c.engine().listQueues(c.query("prefix").orElse("")))));
+    List<QueueInfo> queues = c.engine().listQueues(c.query("prefix").orElse(""));
+    if (c.principal().isPresent()) {
+      // a key sees the queues it may browse
+      Principal p = c.principal().get();
+      queues = queues.stream().filter(i -> p.may(Access.queue(BROWSE, i.name()))).toList();
+    }
+    c.json(Json.tree(Queues.of(queues)));
   }
 
   private static void createQueue(Call c) {

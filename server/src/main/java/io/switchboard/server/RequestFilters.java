@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  *       its declared route, and keeps both in a {@link Call} in the request's context;
  *   <li>{@link #metrics}: times the request, recorded under its operation and status once the
  *       answer is sent, whoever sent it (the handler or an error handler);
- *   <li>{@link #authentication}: where authentication plugs in; it admits everything for now;
+ *   <li>{@link #authentication}: with access keys configured, refuses a request without valid
+ *       credentials (401) or whose key lacks the route's action (403) ({@link Authentication});
  *   <li>{@link #gate}: refuses engine-bound routes with 503 while the server starts or stops, and
  *       counts the requests it admits so that a stop can wait for them ({@link RequestGate}).
  * </ol>
@@ -58,15 +59,16 @@ final class RequestFilters {
   }
 
   /**
-   * Where authentication plugs in: between the metrics (a refused request is still counted) and the
-   * gate (a refused request does not hold a stop back). A scheme checks the request here, from its
-   * {@link Call} (route, headers), and refuses it by throwing an {@link HttpError} (401 or 403 with
-   * a stable code), which the error handlers answer; an admitted request proceeds. It admits every
-   * request for now. The SQS endpoint's SigV4 check stays in the endpoint, which answers in the SQS
-   * error shapes SDKs read.
+   * Authentication and authorization ({@link Authentication}): between the metrics (a refused
+   * request is still counted) and the gate (a refused request does not hold a stop back). A refusal
+   * is an {@link HttpError} (401 or 403 with a stable code), which the error handlers answer. The
+   * SQS endpoint checks its own requests, to answer in the SQS error shapes SDKs read.
    */
-  static Filter authentication() {
-    return (chain, req, res) -> chain.proceed();
+  static Filter authentication(Authentication authentication) {
+    return (chain, req, res) -> {
+      authentication.check(Call.of(req));
+      chain.proceed();
+    };
   }
 
   /**

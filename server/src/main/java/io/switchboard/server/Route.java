@@ -8,9 +8,28 @@ import java.util.regex.Pattern;
  * routes need a ready engine and are refused while the server starts or stops ({@link
  * RequestFilters#gate}). Helidon dispatches to the handler; the server's filters read the rest
  * ({@link RouteTable}).
+ *
+ * <p>{@code guard} is what the route needs of the caller when access keys are configured ({@link
+ * Guard}); null means undeclared, which the server treats as {@code admin} and the access matrix
+ * test refuses.
  */
 record Route(
-    String method, String pattern, String operation, boolean engineBound, Endpoint endpoint) {
+    String method,
+    String pattern,
+    String operation,
+    boolean engineBound,
+    Endpoint endpoint,
+    Guard guard) {
+
+  /** A route whose guard is undeclared (it needs {@code admin}). */
+  Route(String method, String pattern, String operation, boolean engineBound, Endpoint endpoint) {
+    this(method, pattern, operation, engineBound, endpoint, null);
+  }
+
+  /** The same route with {@code guard}. */
+  Route guarded(Guard guard) {
+    return new Route(method, pattern, operation, engineBound, endpoint, guard);
+  }
 
   /** What a route does with a call. */
   @FunctionalInterface

@@ -95,34 +95,61 @@ final class RoutingApi implements AutoCloseable {
     String a = "/v1/routing/agents/{agent}";
     String c = "/v1/routing/contacts/{contact}";
     String r = "/v1/routing/reservations/{reservation}";
+    Guard sup = Guard.supervisor();
+    Guard self = Guard.agent(call -> Optional.of(call.path("agent")));
+    Guard offered = Guard.agent(this::reservationAgent);
+    Guard assigned = Guard.agent(this::contactAgent);
     return List.of(
-        api("POST", "/v1/routing/agents", "createAgent", this::createAgent),
-        api("GET", "/v1/routing/agents", "listAgents", this::listAgents),
-        api("GET", a, "getAgent", this::getAgent),
-        api("PATCH", a, "updateAgent", this::updateAgent),
-        api("DELETE", a, "deleteAgent", this::deleteAgent),
-        api("PUT", a + "/presence", "setPresence", this::setPresence),
-        api("GET", a + "/reservations", "pendingReservations", this::pendingReservations),
-        stream(a + "/events", "agentEvents", call -> streams.agent(call, call.path("agent"))),
-        api("POST", "/v1/routing/contacts", "createContact", this::createContact),
-        api("GET", "/v1/routing/contacts", "waitingContacts", this::waitingContacts),
-        api("GET", c, "getContact", this::getContact),
-        api("POST", c + "/abandon", "abandonContact", this::abandon),
-        api("POST", c + "/complete", "completeContact", this::complete),
-        api("GET", r, "getReservation", this::getReservation),
-        api("POST", r + "/accept", "acceptReservation", this::accept),
-        api("POST", r + "/reject", "rejectReservation", this::reject),
-        api("GET", "/v1/routing/stats", "routingStats", this::stats),
-        stream("/v1/routing/events", "routingEvents", streams::all));
+        api("POST", "/v1/routing/agents", "createAgent", sup, this::createAgent),
+        api("GET", "/v1/routing/agents", "listAgents", sup, this::listAgents),
+        api("GET", a, "getAgent", self, this::getAgent),
+        api("PATCH", a, "updateAgent", sup, this::updateAgent),
+        api("DELETE", a, "deleteAgent", sup, this::deleteAgent),
+        api("PUT", a + "/presence", "setPresence", self, this::setPresence),
+        api("GET", a + "/reservations", "pendingReservations", self, this::pendingReservations),
+        stream(a + "/events", "agentEvents", self, call -> streams.agent(call, call.path("agent"))),
+        api("POST", "/v1/routing/contacts", "createContact", sup, this::createContact),
+        api("GET", "/v1/routing/contacts", "waitingContacts", sup, this::waitingContacts),
+        api("GET", c, "getContact", assigned, this::getContact),
+        api("POST", c + "/abandon", "abandonContact", sup, this::abandon),
+        api("POST", c + "/complete", "completeContact", assigned, this::complete),
+        api("GET", r, "getReservation", offered, this::getReservation),
+        api("POST", r + "/accept", "acceptReservation", offered, this::accept),
+        api("POST", r + "/reject", "rejectReservation", offered, this::reject),
+        api("GET", "/v1/routing/stats", "routingStats", sup, this::stats),
+        stream("/v1/routing/events", "routingEvents", sup, streams::all));
   }
 
-  private static Route api(String method, String path, String operation, Route.Endpoint e) {
-    return new Route(method, path, operation, true, e);
+  private static Route api(
+      String method, String path, String operation, Guard guard, Route.Endpoint e) {
+    return new Route(method, path, operation, true, e, guard);
   }
 
   /** Streams do not hold a stop back: the server ends them when it stops. */
-  private static Route stream(String path, String operation, Route.Endpoint e) {
-    return new Route("GET", path, operation, false, e);
+  private static Route stream(String path, String operation, Guard guard, Route.Endpoint e) {
+    return new Route("GET", path, operation, false, e, guard);
+  }
+
+  /**
+   * The agent the path's reservation is offered to; empty when this server cannot tell (no such
+   * reservation, which the handler answers 404, or no router here: a follower forwards the call to
+   * the routing leader, which checks again).
+   */
+  private Optional<String> reservationAgent(Call call) {
+    try {
+      return Optional.of(router().reservation(call.path("reservation")).agentId());
+    } catch (RuntimeException unknown) {
+      return Optional.empty();
+    }
+  }
+
+  /** The agent the path's contact is offered or assigned to; empty as {@link #reservationAgent}. */
+  private Optional<String> contactAgent(Call call) {
+    try {
+      return router().contact(call.path("contact")).agentId().or(() -> Optional.of(""));
+    } catch (RuntimeException unknown) {
+      return Optional.empty();
+    }
   }
 
   /**

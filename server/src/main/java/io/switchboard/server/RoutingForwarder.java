@@ -20,9 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Sends a routing call that reached a follower on to the routing leader, and its answer back: same
  * method, path, query and body, the headers that matter ({@code Content-Type}, {@code Accept},
- * {@code Last-Event-ID}), and an event stream passed through as it comes. One hop at most: a call
- * forwarded to a server that is not the leader (the leadership just moved) answers 503 rather than
- * travelling on.
+ * {@code Last-Event-ID}, and {@code Authorization}, which the leader checks again: Basic
+ * credentials pass, a SigV4 signature does not, as it covers the follower's host), and an event
+ * stream passed through as it comes. One hop at most: a call forwarded to a server that is not the
+ * leader (the leadership just moved) answers 503 rather than travelling on.
  *
  * <p>When the leader cannot be reached before the call is sent (connection refused or timed out),
  * the lease is read again and the call goes to the new leader if there is one; otherwise the answer
@@ -38,7 +39,7 @@ final class RoutingForwarder implements AutoCloseable {
   static final String FORWARDED_BY = "X-Switchboard-Forwarded-By";
 
   private static final List<String> REQUEST_HEADERS =
-      List.of("Content-Type", "Accept", "Last-Event-ID");
+      List.of("Content-Type", "Accept", "Last-Event-ID", "Authorization");
   private static final List<String> RESPONSE_HEADERS = List.of(ROUTED_BY, "Allow");
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 

@@ -1,6 +1,6 @@
 package io.switchboard.server;
 
-import io.switchboard.server.sqs.SqsAccessKeys;
+import io.switchboard.server.auth.AccessKeys;
 import io.switchboard.server.sqs.SqsAccount;
 import java.io.IOException;
 import java.io.Reader;
@@ -27,8 +27,8 @@ import java.util.stream.Collectors;
  * them. Read a setting with {@link #get(Setting)}; the named accessors are the settings the server
  * has always had.
  *
- * <p>{@link #toString()} never shows a secret: the PostgreSQL password is {@code ***}, the SQS
- * access keys show their ids only, and URLs hide their passwords.
+ * <p>{@link #toString()} never shows a secret: the PostgreSQL password is {@code ***}, the access
+ * keys show their ids only, and URLs hide their passwords.
  */
 public final class ServerConfig {
 
@@ -200,9 +200,9 @@ public final class ServerConfig {
     return with(Settings.PORT, port);
   }
 
-  /** A copy that verifies SQS signatures with {@code keys} (or not, with none). */
-  public ServerConfig withSqsAccessKeys(SqsAccessKeys keys) {
-    return with(Settings.SQS_ACCESS_KEYS, keys);
+  /** A copy with {@code keys} as its {@code access-keys} (each allowed everything). */
+  public ServerConfig withAccessKeys(AccessKeys keys) {
+    return with(Settings.ACCESS_KEYS, keys);
   }
 
   /** TCP port, 0..65535; 0 picks a free one (tests). */
@@ -255,9 +255,34 @@ public final class ServerConfig {
     return get(Settings.SHUTDOWN_GRACE_SECONDS);
   }
 
-  /** The keys SQS requests must be signed with; none turns SigV4 verification off. */
-  public SqsAccessKeys sqsAccessKeys() {
-    return get(Settings.SQS_ACCESS_KEYS);
+  /**
+   * The keys of {@code access-keys} and its alias {@code sqs-access-keys}, together (not those of
+   * {@code access-keys-file}, read when the server starts).
+   *
+   * @throws StartupException if both name one key id with different secrets
+   */
+  public AccessKeys accessKeys() {
+    AccessKeys keys = get(Settings.ACCESS_KEYS);
+    AccessKeys alias = get(Settings.SQS_ACCESS_KEYS);
+    if (!alias.enabled()) {
+      return keys;
+    }
+    Map<String, String> all = new LinkedHashMap<>();
+    for (String id : keys.ids()) {
+      all.put(id, keys.secret(id).orElseThrow());
+    }
+    for (String id : alias.ids()) {
+      String secret = alias.secret(id).orElseThrow();
+      String before = all.put(id, secret);
+      if (before != null && !before.equals(secret)) {
+        throw new StartupException(
+            "access key id "
+                + id
+                + " is in both access-keys and sqs-access-keys with different secrets; give it"
+                + " once");
+      }
+    }
+    return AccessKeys.of(all);
   }
 
   /**

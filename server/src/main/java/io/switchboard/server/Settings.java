@@ -1,6 +1,6 @@
 package io.switchboard.server;
 
-import io.switchboard.server.sqs.SqsAccessKeys;
+import io.switchboard.server.auth.AccessKeys;
 import io.switchboard.server.sqs.SqsAccount;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -118,27 +118,35 @@ public final class Settings {
               "how long a kept-alive connection may wait for its next request before it is"
                   + " closed"));
 
-  public static final Setting<SqsAccessKeys> SQS_ACCESS_KEYS =
+  public static final Setting<AccessKeys> ACCESS_KEYS =
       declare(
-          Setting.of(
-                  "sqs-access-keys",
-                  new Setting.Type<SqsAccessKeys>() {
-                    @Override
-                    public SqsAccessKeys parse(String text) {
-                      // the message names the entry's position, never the secret
-                      return SqsAccessKeys.parse(text);
-                    }
+          accessKeys(
+              "access-keys",
+              "`ID:SECRET[,ID:SECRET...]`: access keys allowed everything (`admin`); with any key"
+                  + " configured every request but `/health` and `/openapi.yaml` needs credentials"
+                  + " (`docs/security.md`). Prefer the variable: a flag shows in the process list"));
 
-                    @Override
-                    public String show(SqsAccessKeys keys) {
-                      return keys.enabled() ? "ids " + new TreeSet<>(keys.ids()) : "none";
-                    }
-                  },
-                  SqsAccessKeys.none(),
-                  "`ID:SECRET[,ID:SECRET...]`: SQS requests must carry a valid SigV4 signature by one"
-                      + " of them (`docs/sqs.md`); none = not verified. Prefer the variable: a flag"
-                      + " shows in the process list")
+  public static final Setting<AccessKeys> SQS_ACCESS_KEYS =
+      declare(
+          accessKeys(
+              "sqs-access-keys",
+              "the old name of `access-keys`, kept as an alias: its keys are added to those"));
+
+  public static final Setting<Path> ACCESS_KEYS_FILE =
+      declare(
+          Setting.path(
+                  "access-keys-file",
+                  null,
+                  "a YAML or `.properties` file of access keys with their grants"
+                      + " (`docs/security.md`); refused if its group or others may read it")
               .defaultDoc("none"));
+
+  public static final Setting<Boolean> METRICS_PUBLIC =
+      declare(
+          Setting.bool(
+              "metrics-public",
+              false,
+              "serve `/metrics` without credentials even when access keys are configured"));
 
   public static final Setting<String> SQS_ACCOUNT_ID =
       declare(
@@ -362,6 +370,26 @@ public final class Settings {
           .append(" |\n");
     }
     return b.toString();
+  }
+
+  private static Setting<AccessKeys> accessKeys(String key, String doc) {
+    return Setting.of(
+            key,
+            new Setting.Type<AccessKeys>() {
+              @Override
+              public AccessKeys parse(String text) {
+                // the message names the entry's position or id, never the secret
+                return AccessKeys.parse(text);
+              }
+
+              @Override
+              public String show(AccessKeys keys) {
+                return keys.enabled() ? "ids " + new TreeSet<>(keys.ids()) : "none";
+              }
+            },
+            AccessKeys.none(),
+            doc)
+        .defaultDoc("none");
   }
 
   private static List<String> list(String text) {

@@ -47,10 +47,27 @@ final class SqsRoute {
   List<Route> routes() {
     List<Route> routes = new ArrayList<>();
     for (String path : PATHS) {
-      routes.add(new Route("POST", path, "sqs", true, this::handle));
-      routes.add(new Route("GET", path, "sqs", true, this::handle));
+      routes.add(new Route("POST", path, "sqs", true, this::handle, Guard.self()));
+      routes.add(new Route("GET", path, "sqs", true, this::handle, Guard.self()));
     }
     return List.copyOf(routes);
+  }
+
+  /** The call as the SQS endpoint and SigV4 see it: as it came, every header, the body. */
+  static SqsHttpRequest httpRequest(Call call) {
+    var request = call.request();
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (Header h : request.headers()) {
+      headers
+          .computeIfAbsent(h.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+          .addAll(h.allValues());
+    }
+    return new SqsHttpRequest(
+        request.prologue().method().text(),
+        request.path().rawPath(),
+        request.query().rawValue(),
+        headers,
+        call.bytes());
   }
 
   private void handle(Call call) {
@@ -67,23 +84,11 @@ final class SqsRoute {
               + "; see /openapi.yaml (SQS queue URLs are /<12-digit account>/<queue> or"
               + " /queue/<region>/<12-digit account>/<queue>)");
     }
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    for (Header h : request.headers()) {
-      headers
-          .computeIfAbsent(h.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
-          .addAll(h.allValues());
-    }
+    SqsHttpRequest sqs = httpRequest(call);
     String host =
         request.headers().contains(HeaderNames.HOST)
             ? request.headers().get(HeaderNames.HOST).get()
             : request.localPeer().host() + ":" + request.localPeer().port();
-    SqsHttpRequest sqs =
-        new SqsHttpRequest(
-            request.prologue().method().text(),
-            rawPath,
-            request.query().rawValue(),
-            headers,
-            call.bytes());
     SqsEndpoint endpoint = this.endpoint.get();
     String baseUrl = "http://" + host;
     SqsAction action = endpoint.action(sqs, baseUrl);

@@ -13,6 +13,11 @@ import io.switchboard.client.WireFormat;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.server.auth.AuditedKeyRing;
+import io.switchboard.server.auth.KeyFile;
+import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.auth.MemoryKeyRing;
+import io.switchboard.server.auth.Principal;
 import io.switchboard.server.sqs.SqsEndpoint;
 import io.switchboard.time.Clock;
 import java.io.IOException;
@@ -56,6 +61,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final RoutingApi routingApi = new RoutingApi();
   private final HealthRegistry health = new HealthRegistry();
   private final String openApi;
+  private final KeyRing keys;
   private volatile QueueEngine engine;
   private volatile SqsEndpoint sqs;
   private volatile ClusterRouting cluster;
@@ -67,10 +73,20 @@ public final class SwitchboardServer implements AutoCloseable {
   private SwitchboardServer(ServerConfig config) {
     this.config = config;
     this.openApi = resource("openapi.yaml");
+    this.keys = new AuditedKeyRing(keyRing(config));
     List<Route> all = new ArrayList<>();
-    all.add(new Route("GET", "/health", "health", false, this::health));
-    all.add(new Route("GET", "/metrics", "metrics", false, this::metrics));
-    all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
+    all.add(new Route("GET", "/health", "health", false, this::health, Guard.open()));
+    all.add(
+        new Route(
+            "GET",
+            "/metrics",
+            "metrics",
+            false,
+            this::metrics,
+            config.get(Settings.METRICS_PUBLIC)
+                ? Guard.open()
+                : Guard.any(io.switchboard.server.auth.Action.METRICS_READ)));
+    all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi, Guard.open()));
     all.addAll(NativeApi.routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
     this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
@@ -115,10 +131,10 @@ public final class SwitchboardServer implements AutoCloseable {
         .addKeyValue("mode", config.inMemory() ? "in-memory" : "durable")
         .addKeyValue("maxQueues", config.maxQueues())
         .addKeyValue(
-            "sqsSigV4",
-            config.sqsAccessKeys().enabled()
-                ? "verified, keys " + config.sqsAccessKeys().ids()
-                : "off")
+            "accessKeys",
+            server.keys.isEmpty()
+                ? "none (keyless: nothing is checked)"
+                : server.keys.list().stream().map(Principal::keyId).sorted().toList().toString())
         .addKeyValue("sqsAccount", config.sqsAccount().id())
         .addKeyValue("sqsDefaultRegion", config.sqsAccount().defaultRegion())
         .log("switchboard ready");
@@ -148,8 +164,47 @@ public final class SwitchboardServer implements AutoCloseable {
    * and signature verifier, for all requests), then the engine, which opens the gate.
    */
   private void serve(QueueEngine opened) {
-    sqs = SqsEndpoint.create(opened, config.sqsAccessKeys(), config.sqsAccount(), Clock.system());
+    sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
     engine = opened;
+  }
+
+  /**
+   * The keys of the configuration: {@code access-keys}, its alias {@code sqs-access-keys} (each
+   * allowed everything) and {@code access-keys-file}.
+   *
+   * @throws StartupException if the file cannot be used or a key id is given twice
+   */
+  static KeyRing keyRing(ServerConfig config) {
+    List<Principal> principals = new ArrayList<>(config.accessKeys().principals());
+    config
+        .find(Settings.ACCESS_KEYS_FILE)
+        .ifPresent(
+            file -> {
+              try {
+                principals.addAll(KeyFile.read(file));
+              } catch (KeyFile.Invalid e) {
+                throw new StartupException(e.getMessage(), e);
+              }
+            });
+    try {
+      return new MemoryKeyRing(principals);
+    } catch (IllegalArgumentException e) {
+      throw new StartupException(
+          e.getMessage() + " (across access-keys, sqs-access-keys and access-keys-file)", e);
+    }
+  }
+
+  /**
+   * The server's access keys; empty in keyless mode. A change (put, revoke) applies to the next
+   * request and is in the audit log.
+   */
+  public KeyRing keys() {
+    return keys;
+  }
+
+  /** The route table, for the access matrix test. */
+  RouteTable routes() {
+    return routes;
   }
 
   /** Routing calls go through the routing leadership when there is one. */
@@ -166,7 +221,8 @@ public final class SwitchboardServer implements AutoCloseable {
           } else {
             c.handle(call, r.endpoint());
           }
-        });
+        },
+        r.guard());
   }
 
   /**
@@ -344,7 +400,7 @@ public final class SwitchboardServer implements AutoCloseable {
     routing
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
         .addFilter(RequestFilters.metrics(metrics))
-        .addFilter(RequestFilters.authentication())
+        .addFilter(RequestFilters.authentication(new Authentication(keys, Clock.system())))
         .addFilter(RequestFilters.gate(gate));
     ErrorAnswers.register(routing);
     for (Route route : routes.all()) {

@@ -84,18 +84,18 @@ class ServerConfigTest {
 
   @Test
   void sqsAccessKeys_offByDefault_fromEnvironmentOrFlag_neverPrinted() {
-    assertFalse(ServerConfig.defaults().sqsAccessKeys().enabled());
+    assertFalse(ServerConfig.defaults().accessKeys().enabled());
     ServerConfig fromEnv =
         ServerConfig.resolve(
             Map.of(), Map.of("SWITCHBOARD_SQS_ACCESS_KEYS", "AKID1:top-secret,AKID2:other"));
-    assertEquals(java.util.Set.of("AKID1", "AKID2"), fromEnv.sqsAccessKeys().ids());
+    assertEquals(java.util.Set.of("AKID1", "AKID2"), fromEnv.accessKeys().ids());
     assertFalse(fromEnv.toString().contains("top-secret"), fromEnv.toString());
     assertTrue(fromEnv.toString().contains("AKID1"), fromEnv.toString());
     ServerConfig fromFlag =
         ServerConfig.resolve(
             Map.of("sqs-access-keys", "AKID3:s"),
             Map.of("SWITCHBOARD_SQS_ACCESS_KEYS", "AKID1:top-secret"));
-    assertEquals(java.util.Set.of("AKID3"), fromFlag.sqsAccessKeys().ids());
+    assertEquals(java.util.Set.of("AKID3"), fromFlag.accessKeys().ids());
 
     StartupException bad =
         assertThrows(

@@ -168,7 +168,7 @@ final class DeadLetterActions {
         .encodeToString((t.source() + "\n" + t.id()).getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String[] decode(String handle) {
+  static String[] decode(String handle) {
     try {
       String s = new String(Base64.getUrlDecoder().decode(handle), StandardCharsets.UTF_8);
       String[] parts = s.split("\n", -1);

@@ -1,5 +1,7 @@
 package io.switchboard.server.sqs;
 
+import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.auth.Principal;
 import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,10 +18,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Checks the SigV4 signature of an SQS request against the configured {@link SqsAccessKeys}, in an
+ * Checks the SigV4 signature of a request against the server's access keys ({@link KeyRing}), in an
  * {@code Authorization: AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...} header
  * or a presigned URL's {@code X-Amz-*} query parameters, and refuses as AWS does:
  *
@@ -34,14 +37,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * The payload hash is always the hash of the body received, whatever {@code x-amz-content-sha256}
  * claims, so a body cannot be swapped under a valid signature. Any region is accepted (it is the
- * region the request is in, {@link #signedRegion}); the service must be {@code sqs}.
+ * region the request is in, {@link #signedRegion}); the service must be one the verifier is made
+ * for: {@code sqs} on the SQS endpoint, {@code sqs} or {@code switchboard} on the native API.
  *
  * <p>One verifier serves all of a server's requests, concurrently. It keeps the signing keys it
  * derived (four HMACs each) by secret and scope (date, region, service), but only those that
  * verified a request, so that guessed scopes do not fill it, and at most {@link #MAX_KEYS}: a key
  * is good for a day, and a server sees few regions.
  */
-final class SigV4Verifier {
+public final class SigV4Verifier {
 
   static final Duration MAX_SKEW = Duration.ofMinutes(15);
 
@@ -53,7 +57,8 @@ final class SigV4Verifier {
 
   static final int MAX_KEYS = 1024;
 
-  private final SqsAccessKeys keys;
+  private final KeyRing keys;
+  private final Set<String> services;
   private final Clock clock;
   private final Map<SigningScope, byte[]> signingKeys = new ConcurrentHashMap<>();
 
@@ -65,9 +70,20 @@ final class SigV4Verifier {
     }
   }
 
-  SigV4Verifier(SqsAccessKeys keys, Clock clock) {
+  /**
+   * @param keys the access keys requests are signed with; none means nothing is verified
+   * @param services the services a credential scope may name ({@code sqs})
+   * @param clock judges the age of signatures
+   */
+  public SigV4Verifier(KeyRing keys, Set<String> services, Clock clock) {
     this.keys = keys;
+    this.services = Set.copyOf(services);
     this.clock = clock;
+  }
+
+  /** A verifier of SQS requests: the service must be {@code sqs}. */
+  SigV4Verifier(KeyRing keys, Clock clock) {
+    this(keys, Set.of("sqs"), clock);
   }
 
   /** The parts of a signature, from the header or the query. */
@@ -84,13 +100,14 @@ final class SigV4Verifier {
   }
 
   /**
-   * Verifies {@code request}; returns normally when it is signed right (or no keys are configured).
+   * Verifies {@code request}: the key that signed it, or empty when no keys are configured (then
+   * nothing is verified).
    *
    * @throws SqsError with the AWS code for what is wrong
    */
-  void verify(SqsHttpRequest request) {
-    if (!keys.enabled()) {
-      return;
+  public Optional<Principal> verify(SqsHttpRequest request) {
+    if (keys.isEmpty()) {
+      return Optional.empty();
     }
     Map<String, String> query = QueryForm.parse(request.rawQuery());
     Optional<String> authorization = request.header("authorization");
@@ -109,8 +126,8 @@ final class SigV4Verifier {
       throw SqsError.auth(
           "MissingAuthenticationToken", 403, "Request is missing Authentication Token");
     }
-    String secret =
-        keys.secret(signed.keyId())
+    Principal principal =
+        keys.find(signed.keyId())
             .orElseThrow(
                 () ->
                     SqsError.auth(
@@ -119,6 +136,7 @@ final class SigV4Verifier {
                         "The security token included in the request is invalid: unknown access key"
                             + " id "
                             + signed.keyId()));
+    String secret = principal.secret();
     checkScope(signed.scope(), amzDate);
     checkTime(amzDate, signed.presigned() ? query.get("X-Amz-Expires") : null);
     SigningScope scope = new SigningScope(secret, signed.scope());
@@ -142,6 +160,13 @@ final class SigV4Verifier {
           "The request signature we calculated does not match the signature you provided. Check"
               + " your AWS Secret Access Key and signing method.");
     }
+    return Optional.of(principal);
+  }
+
+  /** The access key id a request names (header or presigned), whether or not it is valid. */
+  public static Optional<String> claimedKeyId(SqsHttpRequest request) {
+    Optional<String> credential = credential(request);
+    return credential.map(c -> c.indexOf('/') > 0 ? c.substring(0, c.indexOf('/')) : c);
   }
 
   /**
@@ -151,6 +176,15 @@ final class SigV4Verifier {
    * an unsigned request or a scope that is not of that form.
    */
   static Optional<String> signedRegion(SqsHttpRequest request) {
+    Optional<String> c = credential(request);
+    if (c.isEmpty()) {
+      return Optional.empty();
+    }
+    String[] parts = c.get().split("/", -1);
+    return parts.length == 5 && !parts[2].isEmpty() ? Optional.of(parts[2]) : Optional.empty();
+  }
+
+  private static Optional<String> credential(SqsHttpRequest request) {
     String credential = null;
     Optional<String> authorization = request.header("authorization");
     if (authorization.isPresent()) {
@@ -162,11 +196,7 @@ final class SigV4Verifier {
     } else {
       credential = QueryForm.parse(request.rawQuery()).get("X-Amz-Credential");
     }
-    if (credential == null) {
-      return Optional.empty();
-    }
-    String[] parts = credential.split("/", -1);
-    return parts.length == 5 && !parts[2].isEmpty() ? Optional.of(parts[2]) : Optional.empty();
+    return Optional.ofNullable(credential);
   }
 
   private static SigV4.Request canonical(SqsHttpRequest request, Signed signed) {
@@ -249,7 +279,7 @@ final class SigV4Verifier {
         "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
   }
 
-  private static void checkScope(String scope, String amzDate) {
+  private void checkScope(String scope, String amzDate) {
     String[] parts = scope.split("/");
     if (!amzDate.startsWith(parts[0]) || amzDate.length() < 8) {
       throw SqsError.auth(
@@ -262,11 +292,15 @@ final class SigV4Verifier {
               + amzDate
               + "'");
     }
-    if (!parts[2].equals("sqs")) {
+    if (!services.contains(parts[2])) {
       throw SqsError.auth(
           "SignatureDoesNotMatch",
           403,
-          "Credential should be scoped to correct service: 'sqs', got '" + parts[2] + "'");
+          "Credential should be scoped to correct service: '"
+              + String.join("' or '", new java.util.TreeSet<>(services))
+              + "', got '"
+              + parts[2]
+              + "'");
     }
   }
 

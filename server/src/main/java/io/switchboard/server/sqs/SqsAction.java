@@ -1,8 +1,11 @@
 package io.switchboard.server.sqs;
 
+import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Action;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What an SQS request asks for, read before it is served, for the server around the endpoint: the
@@ -13,7 +16,7 @@ import java.util.Optional;
  *
  * @param name the action, if the request names one this endpoint serves (so that the metrics see a
  *     bounded set of names)
- * @param queue the queue a {@code ReceiveMessage} names
+ * @param queue the engine queue the request names, if it names one that can be read
  * @param waitTime the {@code WaitTimeSeconds} of a {@code ReceiveMessage}; empty if it names none
  *     (the queue's receive wait applies)
  */
@@ -23,10 +26,46 @@ public record SqsAction(
   private static final String RECEIVE = "ReceiveMessage";
 
   /**
-   * Reads {@code request}'s action, in either protocol, the way the endpoint will; its queue is the
-   * engine's queue of {@code address} (none if the request has no address).
+   * The access control action of each SQS action this endpoint serves ({@code docs/security.md}):
+   * sending is {@code queue:send}; receiving, deleting and changing visibility {@code
+   * queue:receive}; reading without change {@code queue:browse}; the rest {@code queue:admin}.
    */
-  static SqsAction of(SqsHttpRequest request, Optional<QueueAddress> address) {
+  static final Map<String, Action> ACCESS =
+      Map.ofEntries(
+          Map.entry("SendMessage", Action.QUEUE_SEND),
+          Map.entry("SendMessageBatch", Action.QUEUE_SEND),
+          Map.entry("ReceiveMessage", Action.QUEUE_RECEIVE),
+          Map.entry("DeleteMessage", Action.QUEUE_RECEIVE),
+          Map.entry("DeleteMessageBatch", Action.QUEUE_RECEIVE),
+          Map.entry("ChangeMessageVisibility", Action.QUEUE_RECEIVE),
+          Map.entry("ChangeMessageVisibilityBatch", Action.QUEUE_RECEIVE),
+          Map.entry("GetQueueUrl", Action.QUEUE_BROWSE),
+          Map.entry("ListQueues", Action.QUEUE_BROWSE),
+          Map.entry("GetQueueAttributes", Action.QUEUE_BROWSE),
+          Map.entry("ListDeadLetterSourceQueues", Action.QUEUE_BROWSE),
+          Map.entry("ListQueueTags", Action.QUEUE_BROWSE),
+          Map.entry("ListMessageMoveTasks", Action.QUEUE_BROWSE),
+          Map.entry("CreateQueue", Action.QUEUE_ADMIN),
+          Map.entry("DeleteQueue", Action.QUEUE_ADMIN),
+          Map.entry("SetQueueAttributes", Action.QUEUE_ADMIN),
+          Map.entry("PurgeQueue", Action.QUEUE_ADMIN),
+          Map.entry("StartMessageMoveTask", Action.QUEUE_ADMIN),
+          Map.entry("CancelMessageMoveTask", Action.QUEUE_ADMIN),
+          Map.entry("TagQueue", Action.QUEUE_ADMIN),
+          Map.entry("UntagQueue", Action.QUEUE_ADMIN),
+          Map.entry("AddPermission", Action.QUEUE_ADMIN),
+          Map.entry("RemovePermission", Action.QUEUE_ADMIN));
+
+  /** The SQS actions that name no queue: a key needs the action on some queue pattern. */
+  private static final Set<String> QUEUELESS = Set.of("ListQueues");
+
+  /**
+   * Reads {@code request}'s action, in either protocol, the way the endpoint will, and the engine
+   * queue it names (its {@code QueueUrl}, {@code QueueName}, {@code SourceArn} or move task handle;
+   * none if the request has no address); {@code baseUrl} completes a query request posted to a
+   * queue URL's path.
+   */
+  static SqsAction of(SqsHttpRequest request, Optional<QueueAddress> address, String baseUrl) {
     boolean json = SqsEndpoint.json(request);
     Map<String, String> parameters;
     Optional<String> name;
@@ -40,26 +79,70 @@ public record SqsAction(
     } catch (SqsError malformed) {
       return new SqsAction(Optional.empty(), Optional.empty(), Optional.empty());
     }
-    if (!name.equals(Optional.of(RECEIVE)) || address.isEmpty()) {
+    if (name.isEmpty() || address.isEmpty()) {
       return new SqsAction(name, Optional.empty(), Optional.empty());
     }
     try {
       SqsRequest r =
           SqsRequest.readAhead(
-              json ? SqsRequest.parseBody(request.body()) : QueryForm.tree(RECEIVE, parameters),
+              json ? SqsRequest.parseBody(request.body()) : QueryForm.tree(name.get(), parameters),
               address.get());
-      Optional<String> queue = r.string("QueueUrl");
-      if (queue.isEmpty() && !json && SqsEndpoint.isQueuePath(request.rawPath())) {
-        queue = Optional.of(request.rawPath()); // a query request posted to the queue URL
+      Optional<String> url = r.string("QueueUrl");
+      if (url.isEmpty() && !json && SqsEndpoint.isQueuePath(request.rawPath())) {
+        url = Optional.of(baseUrl + request.rawPath()); // a query request posted to the queue URL
+      }
+      Optional<String> queue = queue(r, url, address.get());
+      if (!name.equals(Optional.of(RECEIVE))) {
+        return new SqsAction(name, queue, Optional.empty());
       }
       var wait = r.integer("WaitTimeSeconds");
       return new SqsAction(
           name,
-          queue.map(address.get()::fromUrl),
+          queue,
           wait.isPresent() ? Optional.of(Duration.ofSeconds(wait.getAsInt())) : Optional.empty());
     } catch (SqsError malformed) {
       return new SqsAction(name, Optional.empty(), Optional.empty());
     }
+  }
+
+  private static Optional<String> queue(SqsRequest r, Optional<String> url, QueueAddress address) {
+    try {
+      if (url.isPresent()) {
+        return Optional.of(address.fromUrl(url.get()));
+      }
+      Optional<String> queueName = r.string("QueueName");
+      if (queueName.isPresent()) {
+        return Optional.of(address.lookup(queueName.get()));
+      }
+      Optional<String> arn = r.string("SourceArn");
+      if (arn.isPresent()) {
+        return address.fromArn(arn.get());
+      }
+      Optional<String> handle = r.string("TaskHandle");
+      if (handle.isPresent()) {
+        return Optional.of(DeadLetterActions.decode(handle.get())[0]);
+      }
+    } catch (SqsError | IllegalArgumentException unreadable) {
+      // the action refuses it; access control checks it as naming no queue it could allow
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * What the request needs of its key: its action's access on the queue it names; an action that
+   * names no queue (ListQueues) needs the action on some queue pattern, and one whose queue cannot
+   * be read needs it on every queue ({@code *}), since the key could not be told what it may touch.
+   * Empty for a request that names no action this endpoint serves (it is refused anyway).
+   */
+  public Optional<Access> access() {
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
+    Action action = ACCESS.get(name.get());
+    if (QUEUELESS.contains(name.get())) {
+      return Optional.of(Access.any(action));
+    }
+    return Optional.of(Access.queue(action, queue.orElse("*")));
   }
 
   /** True for a {@code ReceiveMessage} that names its queue. */

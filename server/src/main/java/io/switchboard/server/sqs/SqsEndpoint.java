@@ -2,6 +2,10 @@ package io.switchboard.server.sqs;
 
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
+import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Audit;
+import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.auth.Principal;
 import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -13,12 +17,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The SQS endpoint: checks the signature ({@link SigV4Verifier}, when access keys are configured)
- * and serves the request in the protocol it speaks. A request with {@code X-Amz-Target} is the AWS
- * JSON 1.0 protocol ({@link SqsApi}); any other is the query protocol: {@code Action=...} and the
- * action's members as form parameters, in a {@code application/x-www-form-urlencoded} body, the
- * query string, or both, answered in XML. A query request posted to a queue URL's path ({@code
- * /<account>/<queue>} or {@code /queue/<region>/<account>/<queue>}, as SDK v1 and the AWS CLI do)
- * names that queue without a {@code QueueUrl}.
+ * and that the signing key may do what the request asks on the queue it names ({@link
+ * SqsAction#access}, refused with {@code AccessDenied}), and serves the request in the protocol it
+ * speaks. A request with {@code X-Amz-Target} is the AWS JSON 1.0 protocol ({@link SqsApi}); any
+ * other is the query protocol: {@code Action=...} and the action's members as form parameters, in a
+ * {@code application/x-www-form-urlencoded} body, the query string, or both, answered in XML. A
+ * query request posted to a queue URL's path ({@code /<account>/<queue>} or {@code
+ * /queue/<region>/<account>/<queue>}, as SDK v1 and the AWS CLI do) names that queue without a
+ * {@code QueueUrl}.
  *
  * <p>A server makes one endpoint when its engine opens and serves every SQS request with it: the
  * endpoint is thread-safe, and holds what outlives a request, the SQS state ({@link SqsState}) and
@@ -48,7 +54,7 @@ public final class SqsEndpoint {
   private final SqsAccount account;
   private final SqsState state;
 
-  private SqsEndpoint(QueueEngine engine, SqsAccessKeys keys, SqsAccount account, Clock clock) {
+  private SqsEndpoint(QueueEngine engine, KeyRing keys, SqsAccount account, Clock clock) {
     this.engine = engine;
     this.verifier = new SigV4Verifier(keys, clock);
     this.account = account;
@@ -56,11 +62,11 @@ public final class SqsEndpoint {
   }
 
   /**
-   * An endpoint over {@code engine}, as {@code account}; {@code clock} judges the age of
-   * signatures.
+   * An endpoint over {@code engine}, as {@code account}, whose requests are signed by {@code keys}
+   * (none: nothing is checked); {@code clock} judges the age of signatures.
    */
   public static SqsEndpoint create(
-      QueueEngine engine, SqsAccessKeys keys, SqsAccount account, Clock clock) {
+      QueueEngine engine, KeyRing keys, SqsAccount account, Clock clock) {
     return new SqsEndpoint(engine, keys, account, clock);
   }
 
@@ -98,7 +104,21 @@ public final class SqsEndpoint {
     boolean json = json(request);
     QueueAddress address;
     try {
-      verifier.verify(request);
+      Optional<Principal> principal;
+      try {
+        principal = verifier.verify(request);
+      } catch (SqsError e) {
+        Audit.refused(
+            SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
+            action(request, baseUrl).access().orElse(null),
+            e.status(),
+            requestId,
+            e.code() + ": " + e.getMessage());
+        throw e;
+      }
+      if (principal.isPresent()) {
+        authorize(principal.get(), request, baseUrl, requestId);
+      }
       address = new QueueAddress(baseUrl, region(request, baseUrl), account);
     } catch (SqsError e) {
       return json ? SqsApi.error(e) : xmlError(e, requestId);
@@ -117,6 +137,26 @@ public final class SqsEndpoint {
   }
 
   /**
+   * Refuses with {@code AccessDenied} (403) a request whose key lacks the access its action needs
+   * on the queue it names ({@link SqsAction#access}).
+   */
+  private void authorize(
+      Principal principal, SqsHttpRequest request, String baseUrl, String requestId) {
+    Optional<Access> access = action(request, baseUrl).access();
+    if (access.isEmpty() || principal.may(access.get())) {
+      return; // an action not served is refused by the protocol with its own error
+    }
+    String message =
+        "Access to the resource is denied: access key "
+            + principal.describe()
+            + " lacks "
+            + access.get().describe()
+            + ".";
+    Audit.refused(principal.keyId(), access.get(), 403, requestId, message);
+    throw SqsError.of("AccessDenied", "AccessDenied", 403, message);
+  }
+
+  /**
    * What {@code request} asks for, read ahead of {@link #handle} for the server around the endpoint
    * (metrics, long polls); see {@link SqsAction}.
    */
@@ -127,7 +167,7 @@ public final class SqsEndpoint {
     } catch (SqsError e) {
       address = Optional.empty(); // handle() refuses it
     }
-    return SqsAction.of(request, address);
+    return SqsAction.of(request, address, baseUrl);
   }
 
   /**

@@ -9,7 +9,7 @@ import java.util.Map;
  * x-amzn-query-error} header (SDKs built for the JSON protocol read it to keep old error codes),
  * whether the caller is at fault, and the HTTP status.
  */
-final class SqsError extends RuntimeException {
+public final class SqsError extends RuntimeException {
 
   private final String code;
   private final String queryCode;
@@ -86,7 +86,8 @@ final class SqsError extends RuntimeException {
     };
   }
 
-  String code() {
+  /** The AWS error code, such as {@code SignatureDoesNotMatch}. */
+  public String code() {
     return code;
   }
 
@@ -98,7 +99,8 @@ final class SqsError extends RuntimeException {
     return senderFault;
   }
 
-  int status() {
+  /** The HTTP status. */
+  public int status() {
     return status;
   }
 }

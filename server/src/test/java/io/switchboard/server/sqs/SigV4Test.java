@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.auth.AccessKeys;
+import io.switchboard.server.auth.MemoryKeyRing;
 import io.switchboard.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -125,7 +127,8 @@ class SigV4Test {
   private static final Instant NOW = Instant.parse("2026-11-22T08:00:00Z");
   private final ManualClock clock = ManualClock.at(NOW);
   private final SigV4Verifier verifier =
-      new SigV4Verifier(SqsAccessKeys.of(Map.of(KEY_ID, KEY_SECRET)), clock);
+      new SigV4Verifier(
+          new MemoryKeyRing(AccessKeys.of(Map.of(KEY_ID, KEY_SECRET)).principals()), clock);
 
   /** A form POST to {@code /} signed by the test's key, as an SDK would sign it. */
   static SqsHttpRequest signedPost(String keyId, String secret, Instant at, String body) {
@@ -299,20 +302,20 @@ class SigV4Test {
 
   @Test
   void noKeysConfigured_acceptsAnything() {
-    SigV4Verifier off = new SigV4Verifier(SqsAccessKeys.none(), clock);
+    SigV4Verifier off = new SigV4Verifier(new MemoryKeyRing(), clock);
     assertDoesNotThrow(
         () -> off.verify(new SqsHttpRequest("POST", "/", "", headers(), new byte[0])));
   }
 
   @Test
   void accessKeys_parse_andNeverPrintSecrets() {
-    SqsAccessKeys keys = SqsAccessKeys.parse(" AKID1:s1/+x , AKID2:s2:with:colons ");
+    AccessKeys keys = AccessKeys.parse(" AKID1:s1/+x , AKID2:s2:with:colons ");
     assertEquals("s1/+x", keys.secret("AKID1").orElseThrow());
     assertEquals("s2:with:colons", keys.secret("AKID2").orElseThrow());
-    assertEquals("SqsAccessKeys[AKID1, AKID2]", keys.toString());
+    assertEquals("AccessKeys[AKID1, AKID2]", keys.toString());
     IllegalArgumentException bad =
-        assertThrows(IllegalArgumentException.class, () -> SqsAccessKeys.parse("AKID1:s1,oops"));
+        assertThrows(IllegalArgumentException.class, () -> AccessKeys.parse("AKID1:s1,oops"));
     assertTrue(bad.getMessage().contains("entry 2"), bad.getMessage());
-    assertEquals(SqsAccessKeys.none(), SqsAccessKeys.parse(" "));
+    assertEquals(AccessKeys.none(), AccessKeys.parse(" "));
   }
 }

@@ -11,6 +11,7 @@ import com.amazonaws.services.sqs.model.ReceiveMessageRequest;
 import com.amazonaws.services.sqs.model.SendMessageRequest;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.auth.AccessKeys;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +44,7 @@ class SqsSigV4EndToEndTest {
   static void start() {
     server =
         SwitchboardServer.start(
-            ServerConfig.forTests().withSqsAccessKeys(SqsAccessKeys.of(Map.of(KEY_ID, SECRET))));
+            ServerConfig.forTests().withAccessKeys(AccessKeys.of(Map.of(KEY_ID, SECRET))));
   }
 
   @AfterAll

@@ -1,34 +1,35 @@
-package io.switchboard.server.sqs;
+package io.switchboard.server.auth;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The access keys SQS requests must be signed with (SigV4), or none: then signatures are not
- * checked at all, which is the default for local use. Written {@code ACCESS_KEY_ID:SECRET}, several
- * separated by commas. {@link #toString()} shows the key ids only, so a logged configuration never
- * shows a secret.
+ * Access keys given as {@code ACCESS_KEY_ID:SECRET}, several separated by commas ({@code
+ * --access-keys} and its alias {@code --sqs-access-keys}): each is a {@link Principal} allowed
+ * everything ({@code admin}). {@link #toString()} shows the key ids only, so a logged configuration
+ * never shows a secret.
  */
-public final class SqsAccessKeys {
+public final class AccessKeys {
 
-  private static final SqsAccessKeys NONE = new SqsAccessKeys(Map.of());
+  private static final AccessKeys NONE = new AccessKeys(Map.of());
 
   private final Map<String, String> secrets;
 
-  private SqsAccessKeys(Map<String, String> secrets) {
+  private AccessKeys(Map<String, String> secrets) {
     this.secrets = Map.copyOf(secrets);
   }
 
-  /** No keys: signatures are not verified. */
-  public static SqsAccessKeys none() {
+  /** No keys. */
+  public static AccessKeys none() {
     return NONE;
   }
 
   /** Key id → secret access key. */
-  public static SqsAccessKeys of(Map<String, String> secrets) {
-    return new SqsAccessKeys(secrets);
+  public static AccessKeys of(Map<String, String> secrets) {
+    return new AccessKeys(secrets);
   }
 
   /**
@@ -37,7 +38,7 @@ public final class SqsAccessKeys {
    * @throws IllegalArgumentException naming the entry's position (never its secret) when an entry
    *     lacks its id, its secret or the colon, or an id repeats
    */
-  public static SqsAccessKeys parse(String spec) {
+  public static AccessKeys parse(String spec) {
     Map<String, String> out = new LinkedHashMap<>();
     if (spec == null || spec.isBlank()) {
       return NONE;
@@ -51,14 +52,15 @@ public final class SqsAccessKeys {
             "entry " + (i + 1) + " must be ACCESS_KEY_ID:SECRET_ACCESS_KEY");
       }
       String id = entry.substring(0, colon).trim();
+      Principal.admin(id, entry.substring(colon + 1).trim()); // checks the id's form
       if (out.put(id, entry.substring(colon + 1).trim()) != null) {
         throw new IllegalArgumentException("access key id " + id + " is given twice");
       }
     }
-    return new SqsAccessKeys(out);
+    return new AccessKeys(out);
   }
 
-  /** True when requests must be signed. */
+  /** True when there is at least one key. */
   public boolean enabled() {
     return !secrets.isEmpty();
   }
@@ -68,13 +70,19 @@ public final class SqsAccessKeys {
     return secrets.keySet();
   }
 
-  Optional<String> secret(String id) {
+  /** The secret of key {@code id}, if there is one. */
+  public Optional<String> secret(String id) {
     return Optional.ofNullable(secrets.get(id));
+  }
+
+  /** Each key as a principal allowed everything. */
+  public List<Principal> principals() {
+    return secrets.entrySet().stream().map(e -> Principal.admin(e.getKey(), e.getValue())).toList();
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SqsAccessKeys k && k.secrets.equals(secrets);
+    return o instanceof AccessKeys k && k.secrets.equals(secrets);
   }
 
   @Override
@@ -84,6 +92,6 @@ public final class SqsAccessKeys {
 
   @Override
   public String toString() {
-    return "SqsAccessKeys" + new java.util.TreeSet<>(secrets.keySet());
+    return "AccessKeys" + new java.util.TreeSet<>(secrets.keySet());
   }
 }

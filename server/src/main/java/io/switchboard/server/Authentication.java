@@ -1,0 +1,158 @@
+package io.switchboard.server;
+
+import io.helidon.webserver.http.ServerRequest;
+import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Action;
+import io.switchboard.server.auth.Audit;
+import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.auth.Principal;
+import io.switchboard.server.sqs.SigV4Verifier;
+import io.switchboard.server.sqs.SqsError;
+import io.switchboard.server.sqs.SqsHttpRequest;
+import io.switchboard.time.Clock;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who a native or routing request comes from, and whether it may do what its route does ({@code
+ * docs/security.md}). With no access key configured (keyless mode) everything passes, as before.
+ * Otherwise every route but the open ones ({@code /health}, {@code /openapi.yaml}, {@code /metrics}
+ * with {@code metrics-public}) and the SQS endpoint (which checks in SQS terms) needs:
+ *
+ * <ul>
+ *   <li>credentials: an AWS SigV4 signature (header or presigned, service {@code switchboard} or
+ *       {@code sqs}, any region) or HTTP Basic {@code ID:SECRET}, which is refused over a
+ *       connection that is neither TLS nor from a loopback address; else 401 {@code
+ *       UNAUTHENTICATED} (or {@code INSECURE_CREDENTIALS}) with {@code WWW-Authenticate};
+ *   <li>a grant of the route's action on its resource ({@link Guard}); else 403 {@code FORBIDDEN}
+ *       naming the action and the resource.
+ * </ul>
+ *
+ * Every refusal is one audit line ({@link Audit}), with the key id, never the secret.
+ */
+final class Authentication {
+
+  /** The challenges of a 401: both schemes the native API takes. */
+  static final String CHALLENGE = "Basic realm=\"switchboard\", AWS4-HMAC-SHA256";
+
+  private static final String SIGV4 = "AWS4-HMAC-SHA256";
+
+  private final KeyRing keys;
+  private final SigV4Verifier sigv4;
+
+  Authentication(KeyRing keys, Clock clock) {
+    this.keys = keys;
+    this.sigv4 = new SigV4Verifier(keys, Set.of("switchboard", "sqs"), clock);
+  }
+
+  /**
+   * Admits {@code call} or throws the 401 or 403 that refuses it; an admitted call knows its
+   * principal ({@link Call#principal()}).
+   */
+  void check(Call call) {
+    if (keys.isEmpty() || call.route().isEmpty()) {
+      return; // keyless mode; a request no route serves is answered 404 or 405
+    }
+    Guard guard = call.route().get().guard();
+    if (guard instanceof Guard.Open || guard instanceof Guard.Self) {
+      return;
+    }
+    Principal principal = authenticate(call);
+    call.principal(principal);
+    Optional<Access> access =
+        guard == null ? Optional.of(Access.any(Action.ADMIN)) : guard.access(call);
+    if (!access.map(principal::may).orElse(true)) {
+      String message = "access key " + principal.describe() + " lacks " + access.get().describe();
+      Audit.refused(principal.keyId(), access.get(), 403, call.requestId(), message);
+      throw new HttpError(
+          403,
+          "FORBIDDEN",
+          message + " (" + access.get().action().wireName() + " is needed; docs/security.md)");
+    }
+  }
+
+  private Principal authenticate(Call call) {
+    Optional<String> authorization = call.header("Authorization");
+    if (authorization.isPresent()
+        && authorization.get().regionMatches(true, 0, "Basic ", 0, "Basic ".length())) {
+      return basic(call, authorization.get().substring("Basic ".length()).trim());
+    }
+    boolean presigned = call.request().query().contains("X-Amz-Signature");
+    if (authorization.isEmpty() && !presigned) {
+      throw unauthenticated(
+          call,
+          Audit.ANONYMOUS,
+          "credentials are required: HTTP Basic ID:SECRET or an AWS SigV4 signature"
+              + " (docs/security.md)");
+    }
+    if (authorization.isPresent() && !authorization.get().startsWith(SIGV4 + " ")) {
+      throw unauthenticated(
+          call,
+          Audit.ANONYMOUS,
+          "unsupported Authorization scheme; use Basic ID:SECRET or " + SIGV4);
+    }
+    SqsHttpRequest request = SqsRoute.httpRequest(call);
+    try {
+      return sigv4.verify(request).orElseThrow(); // keys is not empty: a key or an error
+    } catch (SqsError e) {
+      throw unauthenticated(
+          call,
+          SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
+          e.code() + ": " + e.getMessage());
+    }
+  }
+
+  private Principal basic(Call call, String encoded) {
+    String decoded;
+    try {
+      decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw unauthenticated(call, Audit.ANONYMOUS, "Basic credentials must be base64 of ID:SECRET");
+    }
+    int colon = decoded.indexOf(':');
+    if (colon <= 0) {
+      throw unauthenticated(call, Audit.ANONYMOUS, "Basic credentials must be base64 of ID:SECRET");
+    }
+    String id = decoded.substring(0, colon);
+    ServerRequest req = call.request();
+    if (!clearCredentialsAllowed(req.isSecure(), req.remotePeer().address())) {
+      String message =
+          "Basic credentials are refused over plain HTTP from a non-loopback address: they would"
+              + " travel in clear; use TLS or sign with SigV4";
+      Audit.refused(id, null, 401, call.requestId(), message);
+      throw new HttpError(
+          401, "INSECURE_CREDENTIALS", message, Map.of("WWW-Authenticate", CHALLENGE));
+    }
+    Optional<Principal> principal = keys.find(id);
+    if (principal.isEmpty() || !principal.get().secretMatches(decoded.substring(colon + 1))) {
+      throw unauthenticated(call, id, "unknown access key id or wrong secret for access key " + id);
+    }
+    return principal.get();
+  }
+
+  /**
+   * True when credentials in clear (Basic) may be taken: over TLS, or from a loopback address (the
+   * client is on this machine: nothing travels over a network).
+   */
+  static boolean clearCredentialsAllowed(boolean secure, SocketAddress peer) {
+    if (secure) {
+      return true;
+    }
+    if (peer instanceof InetSocketAddress inet) {
+      InetAddress address = inet.getAddress();
+      return address != null && address.isLoopbackAddress();
+    }
+    return false;
+  }
+
+  private static HttpError unauthenticated(Call call, String keyId, String message) {
+    Audit.refused(keyId, null, 401, call.requestId(), message);
+    return new HttpError(401, "UNAUTHENTICATED", message, Map.of("WWW-Authenticate", CHALLENGE));
+  }
+}

@@ -1,0 +1,60 @@
+package io.switchboard.server.auth;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit log: the logger {@value #LOGGER}, one line per refused request and per key change, with
+ * key-value pairs (the key id or {@code anonymous}, the action, the resource, the request id),
+ * never a secret. Route it to its own file with the logger's name ({@code docs/security.md}).
+ */
+public final class Audit {
+
+  /** The logger's name. */
+  public static final String LOGGER = "switchboard.audit";
+
+  private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
+
+  /** The key id a request without valid credentials is logged under. */
+  public static final String ANONYMOUS = "anonymous";
+
+  private Audit() {}
+
+  /**
+   * A refused request.
+   *
+   * @param keyId the key the request named, or {@link #ANONYMOUS}
+   * @param access what it needed; null when it was refused before that was known
+   * @param status 401 or 403
+   * @param reason what was wrong, without a secret
+   */
+  public static void refused(
+      String keyId, Access access, int status, String requestId, String reason) {
+    LOG.atWarn()
+        .addKeyValue("event", "refused")
+        .addKeyValue("status", status)
+        .addKeyValue("key", keyId)
+        .addKeyValue("action", access == null ? "" : access.action().wireName())
+        .addKeyValue("resource", access == null ? "" : access.resourceName())
+        .addKeyValue("requestId", requestId)
+        .log("refused: " + reason);
+  }
+
+  static void keyPut(Principal p, boolean replaced) {
+    LOG.atInfo()
+        .addKeyValue("event", replaced ? "key-replaced" : "key-added")
+        .addKeyValue("key", p.keyId())
+        .addKeyValue("name", p.name().orElse(""))
+        .addKeyValue("grants", p.grants().toString())
+        .addKeyValue("agent", p.agent().orElse(""))
+        .log((replaced ? "access key replaced: " : "access key added: ") + p.keyId());
+  }
+
+  static void keyRevoked(String keyId, boolean existed) {
+    LOG.atInfo()
+        .addKeyValue("event", existed ? "key-revoked" : "key-revoke-unknown")
+        .addKeyValue("key", keyId)
+        .log(
+            existed ? "access key revoked: " + keyId : "revoke of an unknown access key: " + keyId);
+  }
+}
