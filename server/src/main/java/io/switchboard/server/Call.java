@@ -152,6 +152,21 @@ final class Call {
     return request.path().pathParameters().get(name);
   }
 
+  /**
+   * A path parameter for a filter, which runs before Helidon matches the route and fills {@link
+   * #path}: read from the declared route's pattern.
+   *
+   * @throws IllegalStateException if the route has no such parameter (a bug in its guard)
+   */
+  String routeParameter(String name) {
+    return route()
+        .flatMap(r -> r.parameter(name, request.path().path()))
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "route " + route + " has no path parameter {" + name + "}"));
+  }
+
   /** The body as a strict JSON object; an empty body is {@code {}}. */
   JsonFields body() {
     return JsonFields.strict(WireFormat.parse(bytes()), "request body");

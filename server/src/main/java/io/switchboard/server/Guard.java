@@ -45,7 +45,7 @@ sealed interface Guard {
 
   /** {@code action} on the queue named by the path's {@code {queue}}. */
   static Guard queue(Action action) {
-    return new Needs(action, c -> Access.queue(action, c.path("queue")));
+    return new Needs(action, c -> Access.queue(action, c.routeParameter("queue")));
   }
 
   /** {@code action} on the queue named by the body's text field {@code field}. */

@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -35,6 +36,22 @@ record Route(
   @FunctionalInterface
   interface Endpoint {
     void handle(Call call);
+  }
+
+  /**
+   * The value of path parameter {@code {name}} in {@code path} (decoded, matched by this route), as
+   * Helidon would give it to the handler; filters run before Helidon matches, so they read it here.
+   */
+  Optional<String> parameter(String name, String path) {
+    String[] patterns = pattern.split("/", -1);
+    String[] segments = path.split("/", -1);
+    String wanted = "{" + name + "}";
+    for (int i = 0; i < patterns.length && i < segments.length; i++) {
+      if (patterns[i].equals(wanted)) {
+        return Optional.of(segments[i]);
+      }
+    }
+    return Optional.empty();
   }
 
   /** The path pattern as a regular expression over the decoded path. */

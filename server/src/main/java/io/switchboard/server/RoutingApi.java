@@ -96,7 +96,7 @@ final class RoutingApi implements AutoCloseable {
     String c = "/v1/routing/contacts/{contact}";
     String r = "/v1/routing/reservations/{reservation}";
     Guard sup = Guard.supervisor();
-    Guard self = Guard.agent(call -> Optional.of(call.path("agent")));
+    Guard self = Guard.agent(call -> Optional.of(call.routeParameter("agent")));
     Guard offered = Guard.agent(this::reservationAgent);
     Guard assigned = Guard.agent(this::contactAgent);
     return List.of(
@@ -137,7 +137,7 @@ final class RoutingApi implements AutoCloseable {
    */
   private Optional<String> reservationAgent(Call call) {
     try {
-      return Optional.of(router().reservation(call.path("reservation")).agentId());
+      return Optional.of(router().reservation(call.routeParameter("reservation")).agentId());
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
@@ -146,7 +146,7 @@ final class RoutingApi implements AutoCloseable {
   /** The agent the path's contact is offered or assigned to; empty as {@link #reservationAgent}. */
   private Optional<String> contactAgent(Call call) {
     try {
-      return router().contact(call.path("contact")).agentId().or(() -> Optional.of(""));
+      return router().contact(call.routeParameter("contact")).agentId().or(() -> Optional.of(""));
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
