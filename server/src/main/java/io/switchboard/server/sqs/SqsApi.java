@@ -80,6 +80,11 @@ public final class SqsApi {
         .map(t -> t.substring(TARGET_PREFIX.length()));
   }
 
+  /** Every action this endpoint serves. */
+  static java.util.Set<String> actions() {
+    return ACTIONS.keySet();
+  }
+
   /** True if {@code name} is an action this endpoint serves. */
   static boolean serves(String name) {
     return ACTIONS.containsKey(name);
