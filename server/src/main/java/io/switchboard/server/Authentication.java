@@ -56,7 +56,7 @@ final class Authentication {
    * principal ({@link Call#principal()}).
    */
   void check(Call call) {
-    if (keys.isEmpty() || call.route().isEmpty()) {
+    if (keys.keyless() || call.route().isEmpty()) {
       return; // keyless mode; a request no route serves is answered 404 or 405
     }
     Guard guard = call.route().get().guard();

@@ -132,7 +132,7 @@ public final class SwitchboardServer implements AutoCloseable {
         .addKeyValue("maxQueues", config.maxQueues())
         .addKeyValue(
             "accessKeys",
-            server.keys.isEmpty()
+            server.keys.keyless()
                 ? "none (keyless: nothing is checked)"
                 : server.keys.list().stream().map(Principal::keyId).sorted().toList().toString())
         .addKeyValue("sqsAccount", config.sqsAccount().id())

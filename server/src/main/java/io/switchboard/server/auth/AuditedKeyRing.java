@@ -3,13 +3,18 @@ package io.switchboard.server.auth;
 import java.util.List;
 import java.util.Optional;
 
-/** A {@link KeyRing} that writes every change to the audit log ({@link Audit}). */
+/**
+ * The server's {@link KeyRing}: another ring's keys, every change written to the audit log ({@link
+ * Audit}), and keyless only until it first holds a key ({@link #keyless}).
+ */
 public final class AuditedKeyRing implements KeyRing {
 
   private final KeyRing ring;
+  private volatile boolean keyed;
 
   public AuditedKeyRing(KeyRing ring) {
     this.ring = ring;
+    this.keyed = !ring.keyless();
   }
 
   @Override
@@ -26,6 +31,7 @@ public final class AuditedKeyRing implements KeyRing {
   public void put(Principal principal) {
     boolean replaced = ring.find(principal.keyId()).isPresent();
     ring.put(principal);
+    keyed = true;
     Audit.keyPut(principal, replaced);
   }
 
@@ -36,8 +42,12 @@ public final class AuditedKeyRing implements KeyRing {
     return revoked;
   }
 
+  /** Keyless until the ring first holds a key; never again after. */
   @Override
-  public boolean isEmpty() {
-    return ring.isEmpty();
+  public boolean keyless() {
+    if (!keyed && !ring.keyless()) {
+      keyed = true;
+    }
+    return !keyed;
   }
 }

@@ -28,8 +28,13 @@ public interface KeyRing {
   /** Removes the key with this id; false if there was none. */
   boolean revoke(String keyId);
 
-  /** True when the ring has no key (keyless mode); called on every request, so keep it cheap. */
-  default boolean isEmpty() {
+  /**
+   * True while nothing is to be checked (keyless mode): the ring has no key. Called on every
+   * request, so keep it cheap. The server's ring ({@link AuditedKeyRing}) never goes back to
+   * keyless once it has held a key, so revoking the last key locks the server rather than opening
+   * it.
+   */
+  default boolean keyless() {
     return list().isEmpty();
   }
 }

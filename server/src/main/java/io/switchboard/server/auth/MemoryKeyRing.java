@@ -48,7 +48,7 @@ public final class MemoryKeyRing implements KeyRing {
   }
 
   @Override
-  public boolean isEmpty() {
+  public boolean keyless() {
     return keys.isEmpty();
   }
 }

@@ -112,7 +112,7 @@ class AccessModelTest {
   @Test
   void keyRing_putFindListRevoke() {
     KeyRing ring = new AuditedKeyRing(new MemoryKeyRing());
-    assertTrue(ring.isEmpty());
+    assertTrue(ring.keyless());
     ring.put(Principal.admin("A", "1"));
     ring.put(Principal.admin("B", "2"));
     assertEquals(2, ring.list().size());
@@ -121,6 +121,9 @@ class AccessModelTest {
     assertTrue(ring.revoke("A"));
     assertFalse(ring.revoke("A"));
     assertEquals(Optional.empty(), ring.find("A"));
+    assertTrue(ring.revoke("B"));
+    assertTrue(ring.list().isEmpty());
+    assertFalse(ring.keyless(), "revoking the last key locks the server, it does not open it");
     assertThrows(
         IllegalArgumentException.class,
         () -> new MemoryKeyRing(List.of(Principal.admin("X", "1"), Principal.admin("X", "2"))));
