@@ -2,7 +2,6 @@ package io.switchboard.server;
 
 import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
-import io.switchboard.server.auth.Principal;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -82,10 +81,5 @@ sealed interface Guard {
   /** What this guard needs of {@code call}, empty when it needs no action. */
   default Optional<Access> access(Call call) {
     return this instanceof Needs n ? Optional.of(n.access().apply(call)) : Optional.empty();
-  }
-
-  /** True when {@code principal} may pass (it is authenticated already). */
-  default boolean admits(Principal principal, Optional<Access> access) {
-    return access.map(principal::may).orElse(true);
   }
 }
