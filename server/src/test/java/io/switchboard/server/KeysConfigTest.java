@@ -56,6 +56,51 @@ class KeysConfigTest {
     assertFalse(clash.getMessage().contains("a-secret"), clash.getMessage());
   }
 
+  /**
+   * Issue 15: with {@code --sqs-access-keys} set, unsigned SQS calls were refused but {@code POST
+   * /v1/queues} on the same port still created a queue (201).
+   */
+  @Test
+  void sqsAccessKeysSet_nativeCreateQueueWithoutCredentials_isRefused() {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of("port", "0", "in-memory", "true", "sqs-access-keys", "AKOLD:old-secret"),
+            Map.of());
+    try (SwitchboardServer server = SwitchboardServer.start(config);
+        Http http = new Http(server.uri())) {
+      Http.Answer refused = http.post("/v1/queues", "{\"name\":\"sneaky\"}");
+      assertEquals(401, refused.status(), refused.toString());
+      assertEquals(
+          401,
+          http.send(
+                  "POST",
+                  "/v1/routing/contacts/c1/complete",
+                  "{}",
+                  Map.of("Content-Type", "application/json"))
+              .status());
+      Http.Answer allowed =
+          http.send(
+              "POST",
+              "/v1/queues",
+              "{\"name\":\"fine\"}",
+              Map.of(
+                  "Content-Type",
+                  "application/json",
+                  "Authorization",
+                  basic("AKOLD", "old-secret")));
+      assertEquals(201, allowed.status(), allowed.toString());
+      assertEquals(
+          404,
+          http.send(
+                  "GET",
+                  "/v1/queues/sneaky",
+                  null,
+                  Map.of("Authorization", basic("AKOLD", "old-secret")))
+              .status(),
+          "the refused create changed nothing");
+    }
+  }
+
   @Test
   void aKeyFileOthersMayRead_stopsTheStart() throws IOException {
     assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
