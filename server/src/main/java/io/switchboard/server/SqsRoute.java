@@ -96,7 +96,7 @@ final class SqsRoute {
     if (action.receive()) {
       call.receiving(action.queue().get(), action.waitTime());
     }
-    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl, call.requestId());
+    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl, call.requestId(), action);
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {

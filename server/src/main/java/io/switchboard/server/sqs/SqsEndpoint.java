@@ -86,7 +86,17 @@ public final class SqsEndpoint {
    * @param requestId the request's id (a UUID), which the answer carries and any log line names
    */
   public SqsApi.Answer handle(SqsHttpRequest request, String baseUrl, String requestId) {
-    return withRequestId(serve(request, baseUrl, requestId), requestId);
+    return withRequestId(
+        serve(request, baseUrl, requestId, () -> action(request, baseUrl)), requestId);
+  }
+
+  /**
+   * Serves one request whose action the caller read already ({@link #action}), so that access
+   * control does not read it again.
+   */
+  public SqsApi.Answer handle(
+      SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
+    return withRequestId(serve(request, baseUrl, requestId, () -> action), requestId);
   }
 
   /**
@@ -100,7 +110,11 @@ public final class SqsEndpoint {
     return new SqsApi.Answer(answer.status(), Map.copyOf(headers), answer.body());
   }
 
-  private SqsApi.Answer serve(SqsHttpRequest request, String baseUrl, String requestId) {
+  private SqsApi.Answer serve(
+      SqsHttpRequest request,
+      String baseUrl,
+      String requestId,
+      java.util.function.Supplier<SqsAction> action) {
     boolean json = json(request);
     QueueAddress address;
     try {
@@ -110,14 +124,14 @@ public final class SqsEndpoint {
       } catch (SqsError e) {
         Audit.refused(
             SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
-            action(request, baseUrl).access().orElse(null),
+            action.get().access().orElse(null),
             e.status(),
             requestId,
             e.code() + ": " + e.getMessage());
         throw e;
       }
       if (principal.isPresent()) {
-        authorize(principal.get(), request, baseUrl, requestId);
+        authorize(principal.get(), action.get(), requestId);
       }
       address = new QueueAddress(baseUrl, region(request, baseUrl), account);
     } catch (SqsError e) {
@@ -140,9 +154,8 @@ public final class SqsEndpoint {
    * Refuses with {@code AccessDenied} (403) a request whose key lacks the access its action needs
    * on the queue it names ({@link SqsAction#access}).
    */
-  private void authorize(
-      Principal principal, SqsHttpRequest request, String baseUrl, String requestId) {
-    Optional<Access> access = action(request, baseUrl).access();
+  private void authorize(Principal principal, SqsAction action, String requestId) {
+    Optional<Access> access = action.access();
     if (access.isEmpty() || principal.may(access.get())) {
       return; // an action not served is refused by the protocol with its own error
     }
