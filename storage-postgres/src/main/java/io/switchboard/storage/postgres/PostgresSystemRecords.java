@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * {@link SystemRecords} in the table {@code sb_system} (schema version 5): one row per record, each
- * call one autocommit statement (or two, for {@link #putIfAbsent}), so a record written through
- * one server is read by every other at once and is durable when the call returns (the database's
+ * call one autocommit statement (or two, for {@link #putIfAbsent}), so a record written through one
+ * server is read by every other at once and is durable when the call returns (the database's
  * commit).
  */
 final class PostgresSystemRecords implements SystemRecords {

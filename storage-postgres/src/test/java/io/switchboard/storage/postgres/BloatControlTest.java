@@ -77,7 +77,8 @@ class BloatControlTest {
                 .tx(
                     "firing",
                     c -> {
-                      Op op = new Op(
+                      Op op =
+                          new Op(
                               c,
                               clock.millis(),
                               Op.requireQueue(c, "q"),

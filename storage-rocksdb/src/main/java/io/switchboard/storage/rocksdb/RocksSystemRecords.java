@@ -18,8 +18,8 @@ import org.rocksdb.WriteOptions;
 /**
  * {@link SystemRecords} in the journal's default column family, each under {@code record/} and its
  * key. Writes go straight to RocksDB with {@code sync}, whatever the journal's durability mode:
- * they are rare (key management, a first start) and a caller is told "stored" only once they are
- * on disk. They do not go through the journal's writer, so they are not ordered with queue changes,
+ * they are rare (key management, a first start) and a caller is told "stored" only once they are on
+ * disk. They do not go through the journal's writer, so they are not ordered with queue changes,
  * which they never refer to.
  *
  * <p>Every call holds the journal's records lock and checks that it is open; {@link
