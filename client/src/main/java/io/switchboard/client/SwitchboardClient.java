@@ -390,6 +390,26 @@ public final class SwitchboardClient implements QueueEngine {
         call("POST", "/v1/redrives/" + Paths.encode(taskId) + "/cancel", null));
   }
 
+  // ---- access keys ---------------------------------------------------------------------------
+
+  /**
+   * Creates an access key with {@code grants}; the answer holds its secret, which the server never
+   * shows again.
+   */
+  public KeyWire.AccessKey createKey(String name, List<KeyWire.Grant> grants) {
+    return call("POST", "/v1/keys", new KeyWire.CreateKey(name, grants), KeyWire.AccessKey.class);
+  }
+
+  /** Every access key, by id, without secrets. */
+  public List<KeyWire.AccessKey> listKeys() {
+    return call("GET", "/v1/keys", null, KeyWire.KeyList.class).keys();
+  }
+
+  /** Revokes an access key: requests signed with it are refused from now on. */
+  public void revokeKey(String accessKeyId) {
+    call("DELETE", "/v1/keys/" + Paths.encode(accessKeyId), null);
+  }
+
   /** Whether the server has finished starting (and recovering) and serves requests. */
   public boolean ready() {
     try {

@@ -72,6 +72,7 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/metrics", "metrics", false, this::metrics));
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
     all.addAll(NativeApi.routes());
+    all.addAll(KeysApi.routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
     this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
