@@ -4,8 +4,6 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.ShortBufferException;
 
 /**
  * A lease as a receipt handle names it: the message serial and its lease epoch at the time of the
@@ -72,15 +70,7 @@ public record Receipt(long serial, int leaseEpoch) {
 
   /** The MAC of the first {@link #PAYLOAD} bytes of {@code buf}. */
   private static byte[] tag(ReceiptKey key, byte[] buf) {
-    Mac mac = key.mac();
-    mac.update(buf, 0, PAYLOAD);
-    byte[] tag = new byte[mac.getMacLength()];
-    try {
-      mac.doFinal(tag, 0);
-    } catch (ShortBufferException e) {
-      throw new IllegalStateException(e);
-    }
-    return tag;
+    return key.mac(buf, 0, PAYLOAD);
   }
 
   private static QueueException invalid(String receipt, String queue) {

@@ -1,5 +1,6 @@
 package io.switchboard.queue.spi;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,6 +84,22 @@ class ReceiptTest {
     assertEquals(
         ErrorCode.RECEIPT_INVALID,
         assertThrows(QueueException.class, () -> Receipt.decode(Q, null, "q")).code());
+  }
+
+  @Test
+  void mac_isHmacSha256OfTheDerivedKey() throws Exception {
+    byte[] server = bytes(4);
+    javax.crypto.Mac derive = javax.crypto.Mac.getInstance("HmacSHA256");
+    derive.init(new javax.crypto.spec.SecretKeySpec(server, "HmacSHA256"));
+    derive.update("switchboard receipt v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    derive.update(
+        java.nio.ByteBuffer.allocate(4 + 1 + 8).putInt(1).put((byte) 'q').putLong(7).array());
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(new javax.crypto.spec.SecretKeySpec(derive.doFinal(), "HmacSHA256"));
+    byte[] data = new byte[12];
+    new Random(5).nextBytes(data);
+    assertArrayEquals(
+        mac.doFinal(data), ReceiptKeys.of(server).derive("q", 7).mac(data, 0, data.length));
   }
 
   @Test
