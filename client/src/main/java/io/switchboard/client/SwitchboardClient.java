@@ -27,7 +27,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +40,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.UnaryOperator;
+import javax.net.ssl.SSLContext;
 
 /**
  * A Switchboard server seen through its native HTTP API, as a {@link QueueEngine}: code written
@@ -87,6 +90,8 @@ public final class SwitchboardClient implements QueueEngine {
   private final HttpClient http;
   private final Duration requestTimeout;
   private final boolean ownsHttp;
+  private final Credentials credentials;
+  private final SigV4Signer signer;
   private final Set<CompletableFuture<?>> polls = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
@@ -95,13 +100,23 @@ public final class SwitchboardClient implements QueueEngine {
     this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
     this.requestTimeout = b.requestTimeout;
     this.ownsHttp = b.httpClient == null;
-    this.http =
-        b.httpClient != null
-            ? b.httpClient
-            : HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(b.connectTimeout)
-                .build();
+    this.credentials = b.credentials;
+    this.signer =
+        b.credentials != null && b.scheme == AuthScheme.SIGV4
+            ? new SigV4Signer(b.credentials, b.region)
+            : null;
+    if (b.httpClient != null) {
+      this.http = b.httpClient;
+    } else {
+      HttpClient.Builder hb =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .connectTimeout(b.connectTimeout);
+      if (b.sslContext != null) {
+        hb.sslContext(b.sslContext);
+      }
+      this.http = hb.build();
+    }
   }
 
   /** A client of the server at {@code baseUri}, e.g. {@code http://127.0.0.1:8080}. */
@@ -375,6 +390,26 @@ public final class SwitchboardClient implements QueueEngine {
         call("POST", "/v1/redrives/" + Paths.encode(taskId) + "/cancel", null));
   }
 
+  // ---- access keys ---------------------------------------------------------------------------
+
+  /**
+   * Creates an access key with {@code grants}; the answer holds its secret, which the server never
+   * shows again.
+   */
+  public KeyWire.AccessKey createKey(String name, List<KeyWire.Grant> grants) {
+    return call("POST", "/v1/keys", new KeyWire.CreateKey(name, grants), KeyWire.AccessKey.class);
+  }
+
+  /** Every access key, by id, without secrets. */
+  public List<KeyWire.AccessKey> listKeys() {
+    return call("GET", "/v1/keys", null, KeyWire.KeyList.class).keys();
+  }
+
+  /** Revokes an access key: requests signed with it are refused from now on. */
+  public void revokeKey(String accessKeyId) {
+    call("DELETE", "/v1/keys/" + Paths.encode(accessKeyId), null);
+  }
+
   /** Whether the server has finished starting (and recovering) and serves requests. */
   public boolean ready() {
     try {
@@ -519,17 +554,24 @@ public final class SwitchboardClient implements QueueEngine {
       throw new SwitchboardException(
           "CLIENT_CLOSED", method + " " + path + ": this client is closed", null);
     }
+    byte[] bytes = body == null ? null : Json.bytes(body);
     HttpRequest.BodyPublisher publisher =
-        body == null
+        bytes == null
             ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body));
+            : HttpRequest.BodyPublishers.ofByteArray(bytes);
+    URI uri = URI.create(base + path);
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.newBuilder(uri)
             .timeout(timeout)
             .header("Accept", "application/json")
             .method(method, publisher);
     if (body != null) {
       request.header("Content-Type", "application/json");
+    }
+    if (signer != null) {
+      signer.sign(method, uri, bytes, Instant.now()).forEach(request::header);
+    } else if (credentials != null) {
+      request.header("Authorization", credentials.basicAuthorization());
     }
     return request;
   }
@@ -579,8 +621,47 @@ public final class SwitchboardClient implements QueueEngine {
     private Duration connectTimeout = Duration.ofSeconds(5);
     private Duration requestTimeout = Duration.ofSeconds(30);
     private HttpClient httpClient;
+    private Credentials credentials;
+    private AuthScheme scheme = AuthScheme.SIGV4;
+    private String region = SigV4Signer.DEFAULT_REGION;
+    private SSLContext sslContext;
 
     private Builder() {}
+
+    /**
+     * Authenticates every request with {@code credentials} (SigV4 unless {@link #authScheme} says
+     * otherwise). Without, requests carry no credentials (a keyless server on loopback).
+     */
+    public Builder credentials(Credentials credentials) {
+      this.credentials = Objects.requireNonNull(credentials, "credentials");
+      return this;
+    }
+
+    /** How {@link #credentials} are presented; default {@link AuthScheme#SIGV4}. */
+    public Builder authScheme(AuthScheme scheme) {
+      this.scheme = Objects.requireNonNull(scheme, "scheme");
+      return this;
+    }
+
+    /** The region in the SigV4 credential scope; default {@code us-east-1} (any is accepted). */
+    public Builder region(String region) {
+      this.region = Objects.requireNonNull(region, "region");
+      return this;
+    }
+
+    /**
+     * The TLS settings for {@code https} servers, e.g. {@link TlsTrust#trusting} to trust a private
+     * CA; default the JVM's (its trusted CAs). Not with {@link #httpClient}, which has its own.
+     */
+    public Builder sslContext(SSLContext sslContext) {
+      this.sslContext = Objects.requireNonNull(sslContext, "sslContext");
+      return this;
+    }
+
+    /** Trusts the CA certificates in the PEM file {@code caCertificate} (see {@link TlsTrust}). */
+    public Builder trustedCertificates(Path caCertificate) {
+      return sslContext(TlsTrust.trusting(caCertificate));
+    }
 
     /** The server, e.g. {@code http://127.0.0.1:8080}; default that. */
     public Builder baseUri(URI baseUri) {
@@ -607,6 +688,13 @@ public final class SwitchboardClient implements QueueEngine {
     }
 
     public SwitchboardClient build() {
+      if (httpClient != null && sslContext != null) {
+        throw new IllegalArgumentException(
+            "give the TLS settings to the HttpClient passed to httpClient(...), not sslContext(...)");
+      }
+      if (credentials != null && scheme == AuthScheme.SIGV4) {
+        new SigV4Signer(credentials, region); // checks the region now rather than per request
+      }
       return new SwitchboardClient(this);
     }
   }

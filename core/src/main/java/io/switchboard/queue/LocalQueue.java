@@ -9,6 +9,7 @@ import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.Messages;
 import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.Receipt;
+import io.switchboard.queue.spi.ReceiptKey;
 import io.switchboard.queue.spi.Snapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +36,7 @@ final class LocalQueue {
 
   private final MemoryQueueEngine engine;
   final long receiptKey;
+  private final ReceiptKey receipts;
   private final MessageTable table;
   private final QueueJournal journal;
   private final DedupWindow dedup = new DedupWindow();
@@ -85,6 +87,7 @@ final class LocalQueue {
     this.config = config;
     this.createdAt = createdAt;
     this.receiptKey = receiptKey;
+    this.receipts = engine.receiptKeys().derive(name, receiptKey);
     this.table =
         new MessageTable(grouped, config.order(), config.indexedAttributes(), engine.durable());
     this.journal = new QueueJournal(engine.journal(), engine.durable(), name, table);
@@ -375,7 +378,7 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      out.add(view(m, new Receipt(m.serial, m.leaseEpoch).encode(receiptKey), null));
+      out.add(view(m, new Receipt(m.serial, m.leaseEpoch).encode(receipts), null));
     }
     return out;
   }
@@ -492,7 +495,7 @@ final class LocalQueue {
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
   private StoredMessage leased(String receipt, boolean strict) {
-    Receipt h = Receipt.decode(receiptKey, receipt, name);
+    Receipt h = Receipt.decode(receipts, receipt, name);
     StoredMessage m = table.get(h.serial());
     if (m == null) {
       if (strict) {

@@ -7,7 +7,9 @@ import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.QueueRules;
+import io.switchboard.queue.spi.ReceiptKeys;
 import io.switchboard.queue.spi.Snapshot;
+import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.time.Duration;
@@ -44,6 +46,8 @@ final class MemoryQueueEngine implements QueueEngine {
   private final MessageIds ids;
   private final RedriveTasks redrives;
   private final Journal journal;
+  private final SystemRecords systemRecords;
+  private final ReceiptKeys receiptKeys;
 
   /** False with {@link NoJournal}: nothing to record, no send waits for a write. */
   private final boolean durable;
@@ -60,6 +64,8 @@ final class MemoryQueueEngine implements QueueEngine {
     this.journal = journal;
     this.durable = !NoJournal.isNone(journal);
     this.redrives = new RedriveTasks(this);
+    this.systemRecords = journal.systemRecords();
+    this.receiptKeys = ReceiptKeys.load(systemRecords); // before queues: each derives its key
     Snapshot snapshot = journal.load();
     this.ids = new MessageIds(idPrefix(snapshot));
     recover(snapshot); // after the id prefix: restored dedup entries carry ids
@@ -111,6 +117,16 @@ final class MemoryQueueEngine implements QueueEngine {
   /** The engine's journal: a real one, or {@link NoJournal}. */
   Journal journal() {
     return journal;
+  }
+
+  /** The server's receipt key, from which each queue derives its own. */
+  ReceiptKeys receiptKeys() {
+    return receiptKeys;
+  }
+
+  @Override
+  public SystemRecords systemRecords() {
+    return systemRecords;
   }
 
   /** Whether there is a real journal to record changes in. */

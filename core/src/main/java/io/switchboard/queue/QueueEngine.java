@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.QueueRules;
+import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -178,6 +179,17 @@ public interface QueueEngine extends AutoCloseable {
    */
   default Duration longestLockHold() {
     return Duration.ZERO;
+  }
+
+  /**
+   * The records this engine keeps for the server (access keys, server secrets) in its store: they
+   * survive a restart when the engine is durable and are shared by every engine on the same store.
+   * A remote engine (a client of another server) has none and throws {@link
+   * UnsupportedOperationException}.
+   */
+  default SystemRecords systemRecords() {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " keeps no system records (it is not a store)");
   }
 
   /** Stops background work. Blocked receives return empty. */

@@ -88,6 +88,7 @@ public final class SwitchboardServer implements AutoCloseable {
                 : Guard.any(io.switchboard.server.auth.Action.METRICS_READ)));
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi, Guard.open()));
     all.addAll(NativeApi.routes());
+    all.addAll(KeysApi.routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
     this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());

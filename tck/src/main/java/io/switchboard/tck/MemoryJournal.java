@@ -4,6 +4,7 @@ import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Snapshot;
+import io.switchboard.queue.spi.SystemRecords;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,7 @@ public final class MemoryJournal implements Journal {
   private final Map<String, Map<Long, JournalEntry.HistoryPut>> history = new LinkedHashMap<>();
   private final Map<String, JournalEntry.TaskPut> tasks = new LinkedHashMap<>();
   private final Map<String, JournalEntry.TaskProgress> progress = new LinkedHashMap<>();
+  private final SystemRecords records = SystemRecords.inMemory();
 
   @Override
   public synchronized Snapshot load() {
@@ -59,6 +61,12 @@ public final class MemoryJournal implements Journal {
   public Ticket appendDurable(List<JournalEntry> entries) {
     append(entries);
     return DONE;
+  }
+
+  /** The same records for every engine built on this journal, as a store keeps them. */
+  @Override
+  public SystemRecords systemRecords() {
+    return records;
   }
 
   @Override

@@ -162,4 +162,12 @@ public abstract class QueueEngineContract {
       return source;
     }
   }
+
+  @Nested
+  class SystemRecordsStore extends SystemRecordsContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
 }

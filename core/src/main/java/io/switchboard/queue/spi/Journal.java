@@ -24,6 +24,14 @@ public interface Journal extends AutoCloseable {
   /** Appends; the ticket completes when they are durable. */
   Ticket appendDurable(List<JournalEntry> entries);
 
+  /**
+   * The store's {@link SystemRecords}, asked once when the engine starts. The default keeps them in
+   * memory, so they do not survive a restart: a durable journal overrides it.
+   */
+  default SystemRecords systemRecords() {
+    return SystemRecords.inMemory();
+  }
+
   /** Flushes what was appended and releases the store. */
   @Override
   void close();

@@ -11,7 +11,10 @@ import java.util.List;
  */
 public sealed interface JournalEntry {
 
-  /** A queue created or reconfigured. {@code receiptKey} keeps receipts valid across restarts. */
+  /**
+   * A queue created or reconfigured. {@code receiptKey} is the queue's random seed for its receipt
+   * key (see {@code ReceiptKeys}): kept, it keeps receipts valid across restarts.
+   */
   record QueuePut(String name, QueueConfig config, long createdAt, long receiptKey)
       implements JournalEntry {}
 

@@ -3,102 +3,74 @@ package io.switchboard.queue.spi;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
  * A lease as a receipt handle names it: the message serial and its lease epoch at the time of the
- * receive. The handle is 160 bits in 27 base64url characters, carrying both and a 64-bit keyed
- * check over them, so that a handle cannot be guessed or carried to another queue. The lease epoch
- * is what makes a handle stale: a later receive of the same message raises it, and so does its
- * return from a dead-letter queue (which resets the receive count, so the receive count alone would
- * repeat old handles). Encoded and decoded by hand, straight between longs and characters, because
- * every receive and every ack pays for it.
+ * receive. The handle is 27 bytes in {@value #LENGTH} base64url characters: the serial (8 bytes),
+ * the epoch (4) and the first 120 bits of an HMAC-SHA256 over both under the queue's {@link
+ * ReceiptKey}, so a handle can be neither forged nor carried to another queue. The lease epoch is
+ * what makes a handle stale: a later receive of the same message raises it, and so does its return
+ * from a dead-letter queue (which resets the receive count, so the receive count alone would repeat
+ * old handles).
  *
  * @param serial the message's serial
  * @param leaseEpoch the message's lease epoch when it was received
  */
 public record Receipt(long serial, int leaseEpoch) {
 
-  private static final byte[] ALPHABET =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-          .getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] VALUES = new byte[128];
+  private static final int PAYLOAD = 12;
+  private static final int TAG = 15;
+  private static final int BYTES = PAYLOAD + TAG;
 
   /** A handle's length in characters. */
-  public static final int LENGTH = 27;
+  public static final int LENGTH = BYTES / 3 * 4;
 
-  static {
-    java.util.Arrays.fill(VALUES, (byte) -1);
-    for (int i = 0; i < ALPHABET.length; i++) {
-      VALUES[ALPHABET[i]] = (byte) i;
-    }
-  }
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
   /** The handle of this lease under a queue's {@code key}. */
-  public String encode(long key) {
-    long check = check(key, serial, leaseEpoch);
-    long w0 = serial;
-    long w1 = ((long) leaseEpoch << 32) | (check >>> 32);
-    long w2 = check << 32;
-    byte[] out = new byte[LENGTH];
-    for (int i = 0; i < LENGTH; i++) {
-      out[i] = ALPHABET[sixBits(w0, w1, w2, i * 6)];
-    }
-    return new String(out, StandardCharsets.ISO_8859_1);
-  }
-
-  private static int sixBits(long w0, long w1, long w2, int offset) {
-    int word = offset >>> 6;
-    int bit = offset & 63;
-    long here = word == 0 ? w0 : word == 1 ? w1 : w2;
-    long v = here << bit;
-    if (bit > 58 && word < 2) {
-      v |= (word == 0 ? w1 : w2) >>> (64 - bit);
-    }
-    return (int) (v >>> 58);
+  public String encode(ReceiptKey key) {
+    byte[] out = new byte[BYTES];
+    putLong(out, 0, serial);
+    putInt(out, 8, leaseEpoch);
+    byte[] tag = tag(key, out);
+    System.arraycopy(tag, 0, out, PAYLOAD, TAG);
+    return new String(ENCODER.encode(out), StandardCharsets.ISO_8859_1);
   }
 
   /**
    * The lease a handle names; refuses (RECEIPT_INVALID) one that was not issued under {@code key},
    * naming {@code queue} in the message.
    */
-  public static Receipt decode(long key, String receipt, String queue) {
+  public static Receipt decode(ReceiptKey key, String receipt, String queue) {
     if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
-    long w0 = 0;
-    long w1 = 0;
-    long w2 = 0;
-    for (int i = 0; i < LENGTH; i++) {
-      char c = receipt.charAt(i);
-      int v = c < 128 ? VALUES[c] : -1;
-      if (v < 0) {
-        throw invalid(receipt, queue);
-      }
-      int offset = i * 6;
-      int word = offset >>> 6;
-      int bit = offset & 63;
-      long top = (long) v << 58;
-      long here = top >>> bit;
-      long spill = bit > 58 ? top << (64 - bit) : 0;
-      switch (word) {
-        case 0 -> {
-          w0 |= here;
-          w1 |= spill;
-        }
-        case 1 -> {
-          w1 |= here;
-          w2 |= spill;
-        }
-        default -> w2 |= here;
-      }
-    }
-    long serial = w0;
-    int count = (int) (w1 >>> 32);
-    long check = (w1 << 32) | (w2 >>> 32);
-    if ((w2 & 0xFFFFFFFFL) != 0 || serial == 0 || check != check(key, serial, count)) {
+    byte[] in;
+    try {
+      in = DECODER.decode(receipt.getBytes(StandardCharsets.ISO_8859_1));
+    } catch (IllegalArgumentException e) {
       throw invalid(receipt, queue);
     }
-    return new Receipt(serial, count);
+    if (in.length != BYTES) {
+      throw invalid(receipt, queue);
+    }
+    byte[] tag = tag(key, in);
+    int diff = 0;
+    for (int i = 0; i < TAG; i++) {
+      diff |= tag[i] ^ in[PAYLOAD + i];
+    }
+    long serial = getLong(in, 0);
+    if (diff != 0 || serial == 0) {
+      throw invalid(receipt, queue);
+    }
+    return new Receipt(serial, getInt(in, 8));
+  }
+
+  /** The MAC of the first {@link #PAYLOAD} bytes of {@code buf}. */
+  private static byte[] tag(ReceiptKey key, byte[] buf) {
+    return key.mac(buf, 0, PAYLOAD);
   }
 
   private static QueueException invalid(String receipt, String queue) {
@@ -111,13 +83,33 @@ public record Receipt(long serial, int leaseEpoch) {
     return s.length() <= 40 ? s : s.substring(0, 40) + "...";
   }
 
-  /** SplitMix64-style mixing under a per-queue secret; opaque, not a cryptographic MAC. */
-  private static long check(long key, long serial, int count) {
-    long h = key ^ (serial * 0x9E3779B97F4A7C15L) ^ ((long) count << 32 | (count & 0xFFFFFFFFL));
-    h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
-    h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
-    h ^= h >>> 31;
-    h = (h + key) * 0x9E3779B97F4A7C15L;
-    return h ^ (h >>> 29);
+  private static void putLong(byte[] b, int at, long v) {
+    for (int i = 7; i >= 0; i--) {
+      b[at + i] = (byte) v;
+      v >>>= 8;
+    }
+  }
+
+  private static void putInt(byte[] b, int at, int v) {
+    for (int i = 3; i >= 0; i--) {
+      b[at + i] = (byte) v;
+      v >>>= 8;
+    }
+  }
+
+  private static long getLong(byte[] b, int at) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (b[at + i] & 0xFF);
+    }
+    return v;
+  }
+
+  private static int getInt(byte[] b, int at) {
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+      v = (v << 8) | (b[at + i] & 0xFF);
+    }
+    return v;
   }
 }

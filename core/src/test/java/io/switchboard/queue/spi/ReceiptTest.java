@@ -1,7 +1,9 @@
 package io.switchboard.queue.spi;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
@@ -10,37 +12,122 @@ import org.junit.jupiter.api.Test;
 
 class ReceiptTest {
 
+  private static final ReceiptKeys KEYS = ReceiptKeys.of(bytes(1));
+  private static final ReceiptKey Q = KEYS.derive("q", 7);
+
+  private static byte[] bytes(int seed) {
+    byte[] b = new byte[ReceiptKeys.KEY_BYTES];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  private static ErrorCode refusal(ReceiptKey key, String receipt) {
+    return assertThrows(QueueException.class, () -> Receipt.decode(key, receipt, "q"), receipt)
+        .code();
+  }
+
   @Test
-  void encodeDecode_roundTripsEverySerialAndCount() {
+  void encodeDecode_roundTripsEverySerialAndEpoch() {
     Random rnd = new Random(42);
-    for (int i = 0; i < 100_000; i++) {
-      long key = rnd.nextLong();
+    for (int i = 0; i < 20_000; i++) {
       long serial = rnd.nextLong() | 1;
-      int count = rnd.nextInt();
-      String receipt = new Receipt(serial, count).encode(key);
-      assertEquals(27, receipt.length());
-      assertEquals(new Receipt(serial, count), Receipt.decode(key, receipt, "q"));
+      int epoch = rnd.nextInt();
+      String receipt = new Receipt(serial, epoch).encode(Q);
+      assertEquals(Receipt.LENGTH, receipt.length());
+      assertTrue(receipt.matches("[A-Za-z0-9_-]+"), receipt);
+      assertEquals(new Receipt(serial, epoch), Receipt.decode(Q, receipt, "q"));
     }
   }
 
   @Test
-  void decode_anyAlteredCharacter_isInvalid() {
-    String receipt = new Receipt(12345, 3).encode(7);
+  void decode_anyTamperedCharacter_isInvalid() {
+    String receipt = new Receipt(12345, 3).encode(Q);
     for (int i = 0; i < receipt.length(); i++) {
-      char[] chars = receipt.toCharArray();
-      chars[i] = chars[i] == 'A' ? 'B' : 'A';
-      String altered = new String(chars);
-      QueueException e =
-          assertThrows(QueueException.class, () -> Receipt.decode(7, altered, "q"), altered);
-      assertEquals(ErrorCode.RECEIPT_INVALID, e.code());
+      for (char c : new char[] {'A', 'B', '-', '_', '9'}) {
+        if (receipt.charAt(i) == c) {
+          continue;
+        }
+        char[] chars = receipt.toCharArray();
+        chars[i] = c;
+        assertEquals(ErrorCode.RECEIPT_INVALID, refusal(Q, new String(chars)));
+      }
     }
   }
 
   @Test
-  void decode_otherQueuesKey_isInvalid() {
-    String receipt = new Receipt(12345, 3).encode(7);
+  void decode_handleOfAnotherQueue_isInvalid() {
+    String receipt = new Receipt(12345, 3).encode(KEYS.derive("a", 7));
+    assertEquals(ErrorCode.RECEIPT_INVALID, refusal(KEYS.derive("b", 7), receipt));
+  }
+
+  @Test
+  void decode_handleOfAnEarlierQueueOfTheSameName_isInvalid() {
+    String receipt = new Receipt(12345, 3).encode(KEYS.derive("q", 7));
+    assertEquals(ErrorCode.RECEIPT_INVALID, refusal(KEYS.derive("q", 8), receipt));
+  }
+
+  @Test
+  void decode_handleOfAnotherServerKey_isInvalid() {
+    String receipt = new Receipt(12345, 3).encode(Q);
+    assertEquals(
+        ErrorCode.RECEIPT_INVALID, refusal(ReceiptKeys.of(bytes(2)).derive("q", 7), receipt));
+  }
+
+  @Test
+  void decode_oldShortHandlesAndJunk_areInvalid() {
+    for (String junk :
+        new String[] {
+          "", "AAAAAAAAAAAAAAAAAAAAAAAAAAA", "x".repeat(Receipt.LENGTH), "é".repeat(36)
+        }) {
+      assertEquals(ErrorCode.RECEIPT_INVALID, refusal(Q, junk));
+    }
     assertEquals(
         ErrorCode.RECEIPT_INVALID,
-        assertThrows(QueueException.class, () -> Receipt.decode(8, receipt, "q")).code());
+        assertThrows(QueueException.class, () -> Receipt.decode(Q, null, "q")).code());
+  }
+
+  @Test
+  void mac_isHmacSha256OfTheDerivedKey() throws Exception {
+    byte[] server = bytes(4);
+    javax.crypto.Mac derive = javax.crypto.Mac.getInstance("HmacSHA256");
+    derive.init(new javax.crypto.spec.SecretKeySpec(server, "HmacSHA256"));
+    derive.update("switchboard receipt v1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    derive.update(
+        java.nio.ByteBuffer.allocate(4 + 1 + 8).putInt(1).put((byte) 'q').putLong(7).array());
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(new javax.crypto.spec.SecretKeySpec(derive.doFinal(), "HmacSHA256"));
+    byte[] data = new byte[12];
+    new Random(5).nextBytes(data);
+    assertArrayEquals(
+        mac.doFinal(data), ReceiptKeys.of(server).derive("q", 7).mac(data, 0, data.length));
+  }
+
+  @Test
+  void forQueue_derivesOnceAndFollowsANewSeed() {
+    ReceiptKeys keys = ReceiptKeys.of(bytes(3));
+    ReceiptKey first = keys.forQueue("q", 1);
+    assertTrue(first == keys.forQueue("q", 1));
+    ReceiptKey second = keys.forQueue("q", 2);
+    String receipt = new Receipt(5, 1).encode(second);
+    assertEquals(new Receipt(5, 1), Receipt.decode(keys.derive("q", 2), receipt, "q"));
+  }
+
+  @Test
+  void load_makesAKeyOnceAndKeepsIt() {
+    SystemRecords records = SystemRecords.inMemory();
+    ReceiptKey a = ReceiptKeys.load(records).derive("q", 1);
+    ReceiptKey b = ReceiptKeys.load(records).derive("q", 1);
+    String receipt = new Receipt(9, 9).encode(a);
+    assertEquals(new Receipt(9, 9), Receipt.decode(b, receipt, "q"));
+    assertEquals(ReceiptKeys.KEY_BYTES, records.get(ReceiptKeys.RECORD).orElseThrow().length);
+  }
+
+  @Test
+  void load_damagedRecord_isRefusedNamingIt() {
+    SystemRecords records = SystemRecords.inMemory();
+    records.put(ReceiptKeys.RECORD, new byte[3]);
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> ReceiptKeys.load(records));
+    assertTrue(e.getMessage().contains(ReceiptKeys.RECORD), e.getMessage());
   }
 }

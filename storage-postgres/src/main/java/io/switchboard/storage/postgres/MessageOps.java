@@ -74,7 +74,7 @@ final class MessageOps {
     }
     Receipt h;
     try {
-      h = Receipt.decode(q.receiptKey(), receipt, queue);
+      h = Receipt.decode(engine.receiptKeys().forQueue(queue, q.receiptKey()), receipt, queue);
     } catch (QueueException e) {
       engine.cache().forget(queue); // perhaps a receipt of a newer queue of that name
       return false;

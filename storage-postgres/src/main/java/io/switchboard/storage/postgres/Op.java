@@ -11,6 +11,8 @@ import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.Messages;
 import io.switchboard.queue.spi.Receipt;
+import io.switchboard.queue.spi.ReceiptKey;
+import io.switchboard.queue.spi.ReceiptKeys;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -59,17 +61,24 @@ final class Op {
   final Q q;
   final Counters counters = new Counters();
   final MessageIds ids;
+  private final ReceiptKeys receipts;
 
-  Op(Connection c, long now, Q q, MessageIds ids) {
+  Op(Connection c, long now, Q q, MessageIds ids, ReceiptKeys receipts) {
     this.c = c;
     this.now = now;
     this.q = q;
     this.ids = ids;
+    this.receipts = receipts;
+  }
+
+  /** The key of this queue's receipt handles. */
+  ReceiptKey receiptKey() {
+    return receipts.forQueue(q.name, q.receiptKey);
   }
 
   /** An operation that only renders rows of {@code q} as messages (no connection). */
-  static Op viewOnly(long now, Q q, MessageIds ids) {
-    return new Op(null, now, q, ids);
+  static Op viewOnly(long now, Q q, MessageIds ids, ReceiptKeys receipts) {
+    return new Op(null, now, q, ids, receipts);
   }
 
   static final String QUEUE_COLS = "id, name, grouped, config, created_at, receipt_key, revision";
@@ -99,7 +108,8 @@ final class Op {
    * nothing due and skip {@link Timers#fire}. At most one bounded batch fires here; housekeeping
    * fires the rest (claims do not depend on it, see {@link Claim}).
    */
-  static Op begin(Connection c, String name, long now, MessageIds ids) throws SQLException {
+  static Op begin(Connection c, String name, long now, MessageIds ids, ReceiptKeys receipts)
+      throws SQLException {
     if (name != null) {
       try (PreparedStatement ps =
           Sql.prepare(
@@ -110,7 +120,7 @@ final class Op {
               name)) {
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {
-            Op op = new Op(c, now, readQueue(rs), ids);
+            Op op = new Op(c, now, readQueue(rs), ids, receipts);
             if (rs.getBoolean(8)) {
               Timers.fire(op, Timers.BATCH);
             }
@@ -302,7 +312,7 @@ final class Op {
    * an error; otherwise (ack) null means "already gone".
    */
   Row leased(String receipt, boolean strict) throws SQLException {
-    Receipt h = Receipt.decode(q.receiptKey, receipt, q.name);
+    Receipt h = Receipt.decode(receiptKey(), receipt, q.name);
     Row r = find(h.serial());
     if (r == null) {
       if (strict) {
@@ -321,7 +331,7 @@ final class Op {
 
   /** Deletes the message whose current lease {@code receipt} names; null if none is. */
   Row deleteLeased(String receipt) throws SQLException {
-    Receipt h = Receipt.decode(q.receiptKey, receipt, q.name);
+    Receipt h = Receipt.decode(receiptKey(), receipt, q.name);
     try (PreparedStatement ps =
         Sql.prepare(
             c,

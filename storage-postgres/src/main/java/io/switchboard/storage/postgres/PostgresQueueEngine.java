@@ -19,6 +19,8 @@ import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
 import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.queue.spi.QueueRules;
+import io.switchboard.queue.spi.ReceiptKeys;
+import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.sql.Connection;
@@ -62,6 +64,8 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final CounterBuffer counters = new CounterBuffer();
   private final Housekeeping housekeeper = new Housekeeping(this);
   private final Receiver receiver = new Receiver(this);
+  private final PostgresSystemRecords systemRecords = new PostgresSystemRecords(this);
+  private final ReceiptKeys receiptKeys;
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
@@ -87,6 +91,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     this.cache = new QueueCache(sql);
     try {
       this.ids = new MessageIds(Schema.migrate(ds));
+      this.receiptKeys = ReceiptKeys.load(systemRecords);
     } catch (RuntimeException e) {
       if (owned != null) {
         owned.close();
@@ -126,6 +131,16 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql;
   }
 
+  @Override
+  public SystemRecords systemRecords() {
+    return systemRecords;
+  }
+
+  /** The server's receipt key, from which each queue derives its own (cached per queue). */
+  ReceiptKeys receiptKeys() {
+    return receiptKeys;
+  }
+
   MessageIds ids() {
     return ids;
   }
@@ -160,7 +175,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     return sql.tx(
         what,
         c -> {
-          Op op = Op.begin(c, queue, clock.millis(), ids);
+          Op op = Op.begin(c, queue, clock.millis(), ids, receiptKeys);
           cache.put(op.q);
           T result = work.run(op);
           op.finish();

@@ -119,7 +119,7 @@ final class QueueOps {
   /** Recomputes every message's index tokens after the queue's indexed attributes changed. */
   private void reindex(Connection c, Op.Q q, QueueConfig config) throws SQLException {
     Op.Q next = q.with(config);
-    Op op = new Op(c, engine.clock().millis(), q, engine.ids());
+    Op op = new Op(c, engine.clock().millis(), q, engine.ids(), engine.receiptKeys());
     List<Row> rows = op.rows("true");
     for (Row r : rows) {
       Sql.update(c, "update sb_message set idx = ? where serial = ?", op.tokens(r, next), r.serial);

@@ -72,7 +72,7 @@ final class Receiver {
                   c -> Claim.claim(c, q, now, request.maxMessages(), visibility));
       if (rows != null) {
         engine.counters().add(q.id(), Counters.RECEIVED, rows.size());
-        return Taker.messages(Op.viewOnly(now, q, engine.ids()), rows);
+        return Taker.messages(Op.viewOnly(now, q, engine.ids(), engine.receiptKeys()), rows);
       }
       engine.cache().forget(queue); // reconfigured or gone: the transaction reads it afresh
     }

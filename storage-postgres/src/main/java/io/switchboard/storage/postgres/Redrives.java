@@ -236,7 +236,7 @@ final class Redrives {
           id);
       return false;
     }
-    Op op = new Op(c, now, from, engine.ids());
+    Op op = new Op(c, now, from, engine.ids(), engine.receiptKeys());
     int n = (int) Math.min(Math.min(budget, CHUNK), serials.length - next);
     for (int i = next; i < next + n; i++) {
       Row r = op.find(serials[i]);
@@ -283,7 +283,7 @@ final class Redrives {
             throw DeadLetterRules.leasedOnRestore(id);
           }
           op.redriveTo(r, source);
-          Op there = new Op(op.c, op.now, source, engine.ids());
+          Op there = new Op(op.c, op.now, source, engine.ids(), engine.receiptKeys());
           return op.view(there.find(r.serial), null);
         });
   }

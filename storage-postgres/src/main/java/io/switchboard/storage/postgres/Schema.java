@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -146,9 +146,16 @@ final class Schema {
               + " autovacuum_analyze_scale_factor = 0.02)",
           Claim.FUNCTION);
 
+  /**
+   * Version 5 (2026-11-25): {@code sb_system}, the server's records ({@link PostgresSystemRecords}:
+   * access keys, the receipt key), shared by every server on the database.
+   */
+  private static final List<String> V5 =
+      List.of("create table sb_system (key text primary key, value bytea not null)");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5));
 
   private Schema() {}
 

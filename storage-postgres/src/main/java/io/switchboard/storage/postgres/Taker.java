@@ -73,7 +73,7 @@ final class Taker {
   static List<Message> messages(Op op, List<Row> leased) {
     List<Message> out = new ArrayList<>(leased.size());
     for (Row r : leased) {
-      String receipt = new Receipt(r.serial, r.leaseEpoch).encode(op.q.receiptKey());
+      String receipt = new Receipt(r.serial, r.leaseEpoch).encode(op.receiptKey());
       out.add(op.view(r, receipt, MessageState.IN_FLIGHT));
     }
     return out;

@@ -77,7 +77,13 @@ class BloatControlTest {
                 .tx(
                     "firing",
                     c -> {
-                      Op op = new Op(c, clock.millis(), Op.requireQueue(c, "q"), new MessageIds(0));
+                      Op op =
+                          new Op(
+                              c,
+                              clock.millis(),
+                              Op.requireQueue(c, "q"),
+                              new MessageIds(0),
+                              io.switchboard.queue.spi.ReceiptKeys.of(new byte[32]));
                       boolean m = Timers.fire(op, 10);
                       op.finish();
                       return m;

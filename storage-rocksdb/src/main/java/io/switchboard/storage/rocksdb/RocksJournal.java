@@ -7,6 +7,7 @@ import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Snapshot;
+import io.switchboard.queue.spi.SystemRecords;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,6 +71,8 @@ public final class RocksJournal implements Journal {
   private final ReadOptions verified = new ReadOptions().setVerifyChecksums(true);
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private final Object recordsLock = new Object();
+  private final RocksSystemRecords records;
 
   private RocksJournal(
       Path dir,
@@ -84,6 +87,7 @@ public final class RocksJournal implements Journal {
     this.dbOptions = dbOptions;
     this.cfOptions = cfOptions;
     this.handles = handles;
+    this.records = new RocksSystemRecords(db, recordsLock, closed::get);
     for (int i = 0; i < FAMILIES.size(); i++) {
       cf.put(FAMILIES.get(i), handles.get(i + 1));
     }
@@ -457,6 +461,12 @@ public final class RocksJournal implements Journal {
     }
   }
 
+  /** System records under {@code record/} in the default column family, written with fsync. */
+  @Override
+  public SystemRecords systemRecords() {
+    return records;
+  }
+
   /** Bytes on disk under the data directory (for soak tests and metrics). */
   public long sizeOnDisk() {
     try (var files = Files.walk(dir)) {
@@ -487,16 +497,19 @@ public final class RocksJournal implements Journal {
       return;
     }
     writer.close();
-    flushMemtables();
-    for (ColumnFamilyHandle h : handles) {
-      h.close();
+    synchronized (recordsLock) { // no system record call is in the database while it closes
+      records.close();
+      flushMemtables();
+      for (ColumnFamilyHandle h : handles) {
+        h.close();
+      }
+      try {
+        db.syncWal();
+      } catch (RocksDBException e) {
+        // closing anyway; the WAL was synced by the writer's last write in SYNC mode
+      }
+      db.close();
     }
-    try {
-      db.syncWal();
-    } catch (RocksDBException e) {
-      // closing anyway; the WAL was synced by the writer's last write in SYNC mode
-    }
-    db.close();
     verified.close();
     dbOptions.close();
     cfOptions.close();

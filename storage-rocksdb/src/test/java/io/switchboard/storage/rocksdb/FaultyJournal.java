@@ -5,6 +5,7 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.Snapshot;
+import io.switchboard.queue.spi.SystemRecords;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,6 +55,11 @@ final class FaultyJournal implements Journal {
       };
     }
     return delegate.appendDurable(entries);
+  }
+
+  @Override
+  public SystemRecords systemRecords() {
+    return delegate.systemRecords();
   }
 
   @Override

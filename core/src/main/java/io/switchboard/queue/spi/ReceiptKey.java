@@ -1,0 +1,96 @@
+package io.switchboard.queue.spi;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * One queue's key for {@link Receipt} handles: HMAC-SHA256 keyed with a key derived from the
+ * server's receipt key ({@link ReceiptKeys}) and the queue's identity (its name and the random seed
+ * it got when it was created). A handle issued by one queue therefore fails the check on any other,
+ * including a later queue of the same name.
+ *
+ * <p>Every receive and ack computes one MAC, so the HMAC (RFC 2104) is computed here from two
+ * SHA-256 states kept per queue: the inner hash after the key's {@code ipad} block and the outer
+ * hash after its {@code opad} block. A MAC then clones both and costs two SHA-256 compressions, not
+ * the four of {@link Mac} (which hashes the pad blocks again on every use). Cloning keeps the
+ * states shared between threads unchanged.
+ */
+public final class ReceiptKey {
+
+  private static final String ALGORITHM = "HmacSHA256";
+  private static final int BLOCK = 64;
+  private static final byte[] LABEL = "switchboard receipt v1".getBytes(StandardCharsets.US_ASCII);
+
+  private final MessageDigest inner;
+  private final MessageDigest outer;
+
+  private ReceiptKey(byte[] key) {
+    byte[] ipad = new byte[BLOCK];
+    byte[] opad = new byte[BLOCK];
+    for (int i = 0; i < BLOCK; i++) {
+      byte k = i < key.length ? key[i] : 0;
+      ipad[i] = (byte) (k ^ 0x36);
+      opad[i] = (byte) (k ^ 0x5c);
+    }
+    inner = sha256();
+    inner.update(ipad);
+    outer = sha256();
+    outer.update(opad);
+  }
+
+  /** The key of queue {@code queue} created with {@code seed}, under {@code serverKey}. */
+  static ReceiptKey derive(byte[] serverKey, String queue, long seed) {
+    byte[] name = queue.getBytes(StandardCharsets.UTF_8);
+    try {
+      Mac mac = Mac.getInstance(ALGORITHM);
+      mac.init(new SecretKeySpec(serverKey, ALGORITHM));
+      mac.update(LABEL);
+      mac.update(
+          ByteBuffer.allocate(4 + name.length + 8)
+              .putInt(name.length)
+              .put(name)
+              .putLong(seed)
+              .array());
+      return new ReceiptKey(mac.doFinal()); // 32 bytes: shorter than a block, used as is
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  /** HMAC-SHA256 of {@code len} bytes of {@code data} from {@code off} (32 bytes). */
+  byte[] mac(byte[] data, int off, int len) {
+    MessageDigest in = copy(inner);
+    in.update(data, off, len);
+    MessageDigest out = copy(outer);
+    out.update(in.digest());
+    return out.digest();
+  }
+
+  private static MessageDigest copy(MessageDigest d) {
+    try {
+      return (MessageDigest) d.clone();
+    } catch (CloneNotSupportedException e) {
+      throw new IllegalStateException("the JDK's SHA-256 is cloneable", e);
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.clone(); // fail now, not on the first receive, if this provider's digest cannot be cloned
+      return d;
+    } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
+      throw new IllegalStateException("a cloneable SHA-256 is part of every JDK", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ReceiptKey[hidden]";
+  }
+}
