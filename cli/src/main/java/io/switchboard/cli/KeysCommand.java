@@ -45,9 +45,15 @@ final class KeysCommand implements Runnable {
                 + " E.g. queue:send,queue:receive=orders-*")
     List<String> grants;
 
+    @Option(
+        names = "--agent",
+        paramLabel = "AGENT",
+        description = "the routing agent the key acts as (required with routing:agent)")
+    String agent;
+
     @Override
     void run(SwitchboardClient client) {
-      KeyWire.AccessKey k = client.createKey(name, parse(grants));
+      KeyWire.AccessKey k = client.createKey(name, parse(grants), agent);
       if (options.json) {
         Output.json(out(), Json.tree(k));
       } else {

@@ -19,7 +19,7 @@ public final class KeyWire {
   }
 
   /** {@code POST /v1/keys}: a new key with an optional name and its grants. */
-  public record CreateKey(String name, @Required List<Grant> grants) {
+  public record CreateKey(String name, @Required List<Grant> grants, String agent) {
     public CreateKey {
       grants = List.copyOf(grants);
     }
@@ -27,14 +27,15 @@ public final class KeyWire {
 
   /**
    * A key as the API shows it: {@code secretAccessKey} only in the answer to its creation, never
-   * again.
+   * again; {@code createdAt} absent for a key of the server's configuration.
    */
   public record AccessKey(
       @Required String accessKeyId,
       String secretAccessKey,
       String name,
       @Required List<Grant> grants,
-      @Required String createdAt) {
+      String agent,
+      String createdAt) {
 
     /** The id, name and grants; never the secret. */
     @Override
@@ -45,6 +46,7 @@ public final class KeyWire {
           + name
           + ", grants="
           + grants
+          + (agent == null ? "" : ", agent=" + agent)
           + ", createdAt="
           + createdAt
           + (secretAccessKey == null ? "" : ", secret hidden")

@@ -397,7 +397,17 @@ public final class SwitchboardClient implements QueueEngine {
    * shows again.
    */
   public KeyWire.AccessKey createKey(String name, List<KeyWire.Grant> grants) {
-    return call("POST", "/v1/keys", new KeyWire.CreateKey(name, grants), KeyWire.AccessKey.class);
+    return createKey(name, grants, null);
+  }
+
+  /**
+   * Creates an access key with {@code grants} acting as the routing agent {@code agent} (required
+   * with {@code routing:agent}; null for none); the answer holds its secret, which the server never
+   * shows again.
+   */
+  public KeyWire.AccessKey createKey(String name, List<KeyWire.Grant> grants, String agent) {
+    return call(
+        "POST", "/v1/keys", new KeyWire.CreateKey(name, grants, agent), KeyWire.AccessKey.class);
   }
 
   /** Every access key, by id, without secrets. */

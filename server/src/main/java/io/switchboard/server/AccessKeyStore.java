@@ -5,41 +5,31 @@ import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.SystemRecords;
+import io.switchboard.server.auth.Action;
+import io.switchboard.server.auth.Grant;
+import io.switchboard.server.auth.Principal;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Access keys (principals) kept as system records, one JSON document under {@code key/<id>}: {@code
- * {"accessKeyId", "secret", "name", "grants": [{"actions": [...], "resource": "..."}],
+ * {"accessKeyId", "secret", "name", "grants": [{"actions": [...], "resource": "..."}], "agent",
  * "createdAt"}}. In the engine's store, so keys survive restarts and every server of a PostgreSQL
  * cluster sees a key as soon as it is created. The secret is kept as given: SigV4 verification
  * needs it (it is an HMAC key), so it cannot be hashed; the store's own protection (the data
- * directory is 0700, the database's access control) is what guards it.
- *
- * <p>The operations are those of a principal registry ({@code find}, {@code list}, {@code put},
- * {@code revoke}), so an authentication filter can read keys from here.
+ * directory is 0700, the database's access control) is what guards it. {@link DurableKeyRing}
+ * serves these keys to the authentication filter.
  */
 final class AccessKeyStore {
 
   static final String PREFIX = "key/";
-
-  /** The actions a grant may name (DESIGN.md, "Access control"). */
-  static final Set<String> ACTIONS =
-      Set.of(
-          "queue:send",
-          "queue:receive",
-          "queue:browse",
-          "queue:admin",
-          "routing:agent",
-          "routing:supervisor",
-          "metrics:read",
-          "admin");
 
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final char[] ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".toCharArray();
@@ -50,11 +40,40 @@ final class AccessKeyStore {
       @Json.Required String secret,
       String name,
       @Json.Required List<KeyWire.Grant> grants,
+      String agent,
       @Json.Required String createdAt) {
 
     KeyWire.AccessKey view(boolean withSecret) {
       return new KeyWire.AccessKey(
-          accessKeyId, withSecret ? secret : null, name, grants, createdAt);
+          accessKeyId, withSecret ? secret : null, name, grants, agent, createdAt);
+    }
+
+    /** {@code p} as stored, created at {@code createdAt}. */
+    static StoredKey of(Principal p, Instant createdAt) {
+      List<KeyWire.Grant> grants = new ArrayList<>();
+      for (Grant g : p.grants()) {
+        grants.add(
+            new KeyWire.Grant(g.actions().stream().map(Action::wireName).toList(), g.resource()));
+      }
+      return new StoredKey(
+          p.keyId(),
+          p.secret(),
+          p.name().orElse(null),
+          grants,
+          p.agent().orElse(null),
+          createdAt.toString());
+    }
+
+    /** The principal this key is: its grants parsed (they were checked when it was stored). */
+    Principal principal() {
+      List<Grant> parsed = new ArrayList<>();
+      for (KeyWire.Grant g : grants) {
+        Set<Action> actions = new LinkedHashSet<>();
+        g.actions().forEach(a -> actions.add(Action.parse(a)));
+        parsed.add(new Grant(actions, g.resource()));
+      }
+      return new Principal(
+          accessKeyId, secret, Optional.ofNullable(name), parsed, Optional.ofNullable(agent));
     }
 
     @Override
@@ -69,13 +88,30 @@ final class AccessKeyStore {
     this.records = records;
   }
 
-  /** Makes a new key with a random id and secret, stores it and returns it. */
-  StoredKey create(Optional<String> name, List<KeyWire.Grant> grants, Instant now) {
+  /**
+   * A new key with a random id and secret, checked but not stored.
+   *
+   * @throws QueueException {@code INVALID_ARGUMENT} naming what is wrong with the name, grants or
+   *     agent
+   */
+  static StoredKey newKey(
+      Optional<String> name, List<KeyWire.Grant> grants, Optional<String> agent, Instant now) {
     name.ifPresent(AccessKeyStore::checkName);
+    agent.ifPresent(AccessKeyStore::checkAgent);
     checkGrants(grants);
     StoredKey key =
-        new StoredKey(newId(), newSecret(), name.orElse(null), List.copyOf(grants), now.toString());
-    put(key);
+        new StoredKey(
+            newId(),
+            newSecret(),
+            name.orElse(null),
+            List.copyOf(grants),
+            agent.orElse(null),
+            now.toString());
+    try {
+      key.principal();
+    } catch (IllegalArgumentException e) {
+      throw QueueException.invalid(e.getMessage());
+    }
     return key;
   }
 
@@ -96,6 +132,11 @@ final class AccessKeyStore {
     List<StoredKey> out = new ArrayList<>();
     records.list(PREFIX).forEach((k, v) -> out.add(decode(k.substring(PREFIX.length()), v)));
     return out;
+  }
+
+  /** Whether any key is stored. */
+  boolean any() {
+    return !records.list(PREFIX).isEmpty();
   }
 
   /** Whether there was such a key. */
@@ -135,6 +176,17 @@ final class AccessKeyStore {
     }
   }
 
+  private static void checkAgent(String agent) {
+    if (agent.isEmpty()
+        || agent.length() > 256
+        || agent.chars().anyMatch(Character::isISOControl)) {
+      throw QueueException.invalid(
+          "agent must be an agent id of 1..256 characters without control characters, got '"
+              + agent
+              + "'");
+    }
+  }
+
   private static void checkGrants(List<KeyWire.Grant> grants) {
     if (grants.isEmpty() || grants.size() > 100) {
       throw QueueException.invalid("grants must hold 1..100 grants, got " + grants.size());
@@ -145,14 +197,9 @@ final class AccessKeyStore {
         throw QueueException.invalid("grants[" + i + "].actions must name at least one action");
       }
       for (String a : g.actions()) {
-        if (!ACTIONS.contains(a)) {
+        if (Action.of(a).isEmpty()) {
           throw QueueException.invalid(
-              "grants["
-                  + i
-                  + "].actions: unknown action '"
-                  + a
-                  + "'; known: "
-                  + ACTIONS.stream().sorted().toList());
+              "grants[" + i + "].actions: unknown action '" + a + "'; known: " + Action.known());
         }
       }
       String r = g.resource();

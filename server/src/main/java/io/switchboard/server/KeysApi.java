@@ -2,75 +2,105 @@ package io.switchboard.server;
 
 import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
+import io.switchboard.server.auth.Action;
+import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.auth.Principal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The access-key admin API: {@code POST /v1/keys} creates a key and answers its secret (the only
- * time it is shown), {@code GET /v1/keys} lists keys without secrets, {@code DELETE /v1/keys/{id}}
- * revokes one. Keys live in the engine's system records ({@link AccessKeyStore}). Every change is
- * logged (the audit trail) with the key id and name, never the secret.
+ * The access-key admin API (action {@code admin}): {@code POST /v1/keys} creates a key and answers
+ * its secret (the only time it is shown), {@code GET /v1/keys} lists keys without secrets, {@code
+ * DELETE /v1/keys/{id}} revokes one. Run-time keys live in the engine's system records ({@link
+ * AccessKeyStore}, served by {@link DurableKeyRing}); every change goes through the server's
+ * audited ring, so it is in the audit log with the key id, never the secret. Keys of the
+ * configuration are listed but changed only where they are configured.
  */
 final class KeysApi {
 
-  private static final Logger AUDIT = LoggerFactory.getLogger("io.switchboard.audit");
+  private final KeyRing keys;
+  private final DurableKeyRing durable;
 
-  private KeysApi() {}
+  /**
+   * @param keys the server's ring (audited), through which keys change
+   * @param durable the ring under it, which knows the stored keys' creation times
+   */
+  KeysApi(KeyRing keys, DurableKeyRing durable) {
+    this.keys = keys;
+    this.durable = durable;
+  }
 
-  static List<Route> routes() {
+  List<Route> routes() {
+    Guard admin = Guard.any(Action.ADMIN);
     return List.of(
-        new Route("GET", "/v1/keys", "listKeys", true, KeysApi::list),
-        new Route("POST", "/v1/keys", "createKey", true, KeysApi::create),
-        new Route("DELETE", "/v1/keys/{key}", "revokeKey", true, KeysApi::revoke));
+        new Route("GET", "/v1/keys", "listKeys", true, this::list, admin),
+        new Route("POST", "/v1/keys", "createKey", true, this::create, admin),
+        new Route("DELETE", "/v1/keys/{key}", "revokeKey", true, this::revoke, admin));
   }
 
-  private static AccessKeyStore store(Call c) {
-    return new AccessKeyStore(c.engine().systemRecords());
+  private AccessKeyStore store() {
+    return durable
+        .store()
+        .orElseThrow(
+            () ->
+                new HttpError(
+                    409,
+                    "KEYS_NOT_STORED",
+                    "this server's engine keeps no access keys; configure keys with access-keys"
+                        + " or access-keys-file"));
   }
 
-  private static void create(Call c) {
+  private void create(Call c) {
     c.queryOnly();
     KeyWire.CreateKey request = c.body(KeyWire.CreateKey.class);
     AccessKeyStore.StoredKey key =
-        store(c)
-            .create(
-                Optional.ofNullable(request.name()),
-                request.grants(),
-                Instant.ofEpochMilli(c.engine().clock().millis()));
-    AUDIT
-        .atInfo()
-        .addKeyValue("event", "key.created")
-        .addKeyValue("keyId", key.accessKeyId())
-        .addKeyValue("name", key.name())
-        .addKeyValue("grants", key.grants())
-        .addKeyValue("requestId", c.requestId())
-        .log("access key created");
-    c.json(201, Json.tree(key.view(true)));
+        AccessKeyStore.newKey(
+            Optional.ofNullable(request.name()),
+            request.grants(),
+            Optional.ofNullable(request.agent()),
+            Instant.ofEpochMilli(c.engine().clock().millis()));
+    Principal principal = key.principal();
+    keys.put(principal);
+    AccessKeyStore.StoredKey stored = store().find(principal.keyId()).orElse(key);
+    c.json(201, Json.tree(stored.view(true)));
   }
 
-  private static void list(Call c) {
+  private void list(Call c) {
     c.queryOnly();
     c.noBody();
-    List<KeyWire.AccessKey> keys = store(c).list().stream().map(k -> k.view(false)).toList();
-    c.json(Json.tree(new KeyWire.KeyList(keys)));
+    List<KeyWire.AccessKey> out =
+        new java.util.ArrayList<>(
+            keys.list().stream()
+                .filter(p -> durable.configured(p.keyId()))
+                .map(KeysApi::configuredView)
+                .toList());
+    durable.store().ifPresent(s -> s.list().forEach(k -> out.add(k.view(false))));
+    out.sort(java.util.Comparator.comparing(KeyWire.AccessKey::accessKeyId));
+    c.json(Json.tree(new KeyWire.KeyList(out)));
   }
 
-  private static void revoke(Call c) {
+  private static KeyWire.AccessKey configuredView(Principal p) {
+    AccessKeyStore.StoredKey k = AccessKeyStore.StoredKey.of(p, Instant.EPOCH);
+    return new KeyWire.AccessKey(k.accessKeyId(), null, k.name(), k.grants(), k.agent(), null);
+  }
+
+  private void revoke(Call c) {
     c.queryOnly();
     c.noBody();
     String id = c.path("key");
-    if (!store(c).revoke(id)) {
+    if (durable.configured(id)) {
+      throw new HttpError(
+          409,
+          "KEY_CONFIGURED",
+          "access key '"
+              + id
+              + "' comes from the server's configuration (access-keys or access-keys-file);"
+              + " remove it there and restart");
+    }
+    if (!keys.revoke(id)) {
       throw new HttpError(404, "KEY_NOT_FOUND", "access key '" + id + "' does not exist");
     }
-    AUDIT
-        .atInfo()
-        .addKeyValue("event", "key.revoked")
-        .addKeyValue("keyId", id)
-        .addKeyValue("requestId", c.requestId())
-        .log("access key revoked");
     c.noContent();
   }
 }

@@ -62,6 +62,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final HealthRegistry health = new HealthRegistry();
   private final String openApi;
   private final KeyRing keys;
+  private final DurableKeyRing durableKeys;
   private volatile QueueEngine engine;
   private volatile SqsEndpoint sqs;
   private volatile ClusterRouting cluster;
@@ -73,7 +74,8 @@ public final class SwitchboardServer implements AutoCloseable {
   private SwitchboardServer(ServerConfig config) {
     this.config = config;
     this.openApi = resource("openapi.yaml");
-    this.keys = new AuditedKeyRing(keyRing(config));
+    this.durableKeys = new DurableKeyRing(keyRing(config));
+    this.keys = new AuditedKeyRing(durableKeys);
     List<Route> all = new ArrayList<>();
     all.add(new Route("GET", "/health", "health", false, this::health, Guard.open()));
     all.add(
@@ -88,7 +90,7 @@ public final class SwitchboardServer implements AutoCloseable {
                 : Guard.any(io.switchboard.server.auth.Action.METRICS_READ)));
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi, Guard.open()));
     all.addAll(NativeApi.routes());
-    all.addAll(KeysApi.routes());
+    all.addAll(new KeysApi(keys, durableKeys).routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
     this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
@@ -165,6 +167,11 @@ public final class SwitchboardServer implements AutoCloseable {
    * and signature verifier, for all requests), then the engine, which opens the gate.
    */
   private void serve(QueueEngine opened) {
+    try {
+      durableKeys.attach(opened.systemRecords(), opened.clock());
+    } catch (UnsupportedOperationException remote) {
+      LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");
+    }
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
     engine = opened;
   }
@@ -175,7 +182,7 @@ public final class SwitchboardServer implements AutoCloseable {
    *
    * @throws StartupException if the file cannot be used or a key id is given twice
    */
-  static KeyRing keyRing(ServerConfig config) {
+  static MemoryKeyRing keyRing(ServerConfig config) {
     List<Principal> principals = new ArrayList<>(config.accessKeys().principals());
     config
         .find(Settings.ACCESS_KEYS_FILE)

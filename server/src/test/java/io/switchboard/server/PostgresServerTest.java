@@ -59,6 +59,49 @@ class PostgresServerTest {
   }
 
   @Test
+  void keyCreatedOnOneServer_authenticatesOnTheOtherAtOnce() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("pgkeys"));
+    int port = freePort();
+    EmbeddedPostgres pg = start(data, port);
+    Map<String, String> env =
+        Map.of(
+            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+            "SWITCHBOARD_POSTGRES_USER", "postgres",
+            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres",
+            "SWITCHBOARD_ACCESS_KEYS", "AKADMIN:admin-secret");
+    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
+    try (SwitchboardServer one = SwitchboardServer.start(config);
+        SwitchboardServer two = SwitchboardServer.start(config);
+        Http a = new Http(one.uri());
+        Http b = new Http(two.uri())) {
+      Http.Answer created =
+          a.send(
+              "POST",
+              "/v1/keys",
+              "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
+              Map.of(
+                  "Content-Type",
+                  "application/json",
+                  "Authorization",
+                  KeysApiTest.basic("AKADMIN", "admin-secret")));
+      assertEquals(201, created.status(), created.toString());
+      String auth =
+          KeysApiTest.basic(
+              created.json().get("accessKeyId").asText(),
+              created.json().get("secretAccessKey").asText());
+      Http.Answer onTwo =
+          b.send(
+              "POST",
+              "/v1/queues",
+              "{\"name\":\"made-with-a-new-key\"}",
+              Map.of("Content-Type", "application/json", "Authorization", auth));
+      assertEquals(201, onTwo.status(), onTwo.toString());
+    } finally {
+      pg.close();
+    }
+  }
+
+  @Test
   void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
     ServerConfig config =
         ServerConfig.resolve(

@@ -1,6 +1,5 @@
 package io.switchboard.server.sqs;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,7 +31,9 @@ class ClientSigV4Test {
 
   private final SigV4Verifier verifier =
       new SigV4Verifier(
-          SqsAccessKeys.of(Map.of("AKIDCLIENT", KEY.secretKey())), ManualClock.at(NOW));
+          new io.switchboard.server.auth.MemoryKeyRing(
+              List.of(io.switchboard.server.auth.Principal.admin("AKIDCLIENT", KEY.secretKey()))),
+          ManualClock.at(NOW));
 
   /** The request as the server receives it: the client's headers plus the Host it sends. */
   private static SqsHttpRequest received(
@@ -58,7 +59,9 @@ class ClientSigV4Test {
     URI uri = URI.create(url);
     byte[] body = "{\"body\":\"hello ✓\"}".getBytes(StandardCharsets.UTF_8);
     Map<String, String> signed = new SigV4Signer(KEY, "eu-west-1").sign(method, uri, body, NOW);
-    assertDoesNotThrow(() -> verifier.verify(received(method, uri, body, signed, host)));
+    assertEquals(
+        "AKIDCLIENT",
+        verifier.verify(received(method, uri, body, signed, host)).orElseThrow().keyId());
     assertEquals(
         java.util.Optional.of("eu-west-1"),
         SigV4Verifier.signedRegion(received(method, uri, body, signed, host)));
@@ -68,8 +71,12 @@ class ClientSigV4Test {
   void emptyBody_verified() {
     URI uri = URI.create("http://127.0.0.1:8080/v1/queues/q");
     Map<String, String> signed = new SigV4Signer(KEY, "us-east-1").sign("GET", uri, null, NOW);
-    assertDoesNotThrow(
-        () -> verifier.verify(received("GET", uri, new byte[0], signed, "127.0.0.1:8080")));
+    assertEquals(
+        "AKIDCLIENT",
+        verifier
+            .verify(received("GET", uri, new byte[0], signed, "127.0.0.1:8080"))
+            .orElseThrow()
+            .keyId());
   }
 
   @Test
