@@ -1,7 +1,5 @@
 package io.switchboard.server;
 
-import java.util.regex.Pattern;
-
 /**
  * One route of the server, declared: method, path pattern ({@code {name}} matches one segment), the
  * operation name that metrics and the OpenAPI document use, and its handler. {@code engineBound}
@@ -16,10 +14,5 @@ record Route(
   @FunctionalInterface
   interface Endpoint {
     void handle(Call call);
-  }
-
-  /** The path pattern as a regular expression over the decoded path. */
-  Pattern pathRegex() {
-    return Pattern.compile(pattern.replaceAll("\\{[^/]+}", "[^/]+"));
   }
 }

@@ -36,6 +36,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
@@ -179,7 +180,34 @@ public final class NativeApiBench {
   private static Result measure(
       Options o, String engine, String workload, int threads, CycleFactory f)
       throws InterruptedException {
-    return ClosedLoop.measure(o.warmup(), o.measure(), engine, workload, threads, f);
+    OptionalLong[] cpuFrom = {OptionalLong.empty()};
+    Result r =
+        ClosedLoop.measure(
+            o.warmup(),
+            o.measure(),
+            engine,
+            workload,
+            threads,
+            f,
+            () -> cpuFrom[0] = Machine.LOCAL.ownCpuNanos());
+    OptionalLong cpuTo = Machine.LOCAL.ownCpuNanos();
+    if (cpuFrom[0].isPresent() && cpuTo.isPresent() && r.requests() > 0) {
+      // client and server share this JVM: the CPU of both (JIT and GC included) in the window,
+      // which a loaded machine distorts less than it distorts the rates
+      double micros = (cpuTo.getAsLong() - cpuFrom[0].getAsLong()) / 1e3;
+      o.log()
+          .printf(
+              Locale.ROOT,
+              "%-8s %3d threads  %-5s process CPU %,.0f µs/request%s%n",
+              engine,
+              threads,
+              workload,
+              micros / r.requests(),
+              r.messages() > 0
+                  ? String.format(Locale.ROOT, ", %,.1f µs/message", micros / r.messages())
+                  : "");
+    }
+    return r;
   }
 
   /**
