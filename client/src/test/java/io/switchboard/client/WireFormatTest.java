@@ -95,25 +95,28 @@ class WireFormatTest {
     assertEquals(m, WireFormat.newMessage(back));
   }
 
+  /** A message with every field there. */
+  private static final Message FULL_MESSAGE =
+      new Message(
+          "m1",
+          "body",
+          Map.of("k", AttributeValue.string("v")),
+          3,
+          Optional.of("g"),
+          Optional.of("d"),
+          42,
+          MessageState.IN_FLIGHT,
+          Instant.parse("2026-01-01T00:00:00Z"),
+          Optional.of(Instant.parse("2026-01-01T00:00:01.5Z")),
+          1,
+          Optional.of(Instant.parse("2026-01-01T00:00:31Z")),
+          Instant.parse("2026-01-05T00:00:00Z"),
+          Optional.of("receipt"),
+          Optional.of("src"));
+
   @Test
   void message_roundTrips() {
-    Message m =
-        new Message(
-            "id-1",
-            "body",
-            Map.of("k", AttributeValue.string("v")),
-            3,
-            Optional.of("g"),
-            Optional.of("d"),
-            42,
-            MessageState.IN_FLIGHT,
-            Instant.parse("2026-01-01T00:00:00Z"),
-            Optional.of(Instant.parse("2026-01-01T00:00:01Z")),
-            1,
-            Optional.of(Instant.parse("2026-01-01T00:00:31Z")),
-            Instant.parse("2026-01-05T00:00:00Z"),
-            Optional.of("receipt"),
-            Optional.empty());
+    Message m = FULL_MESSAGE;
     assertEquals(
         m,
         WireFormat.message(
@@ -128,23 +131,7 @@ class WireFormatTest {
    */
   @Test
   void message_isWrittenAsTheTreeWroteIt() {
-    Message full =
-        new Message(
-            "m1",
-            "body",
-            Map.of("k", AttributeValue.string("v")),
-            3,
-            Optional.of("g"),
-            Optional.of("d"),
-            42,
-            MessageState.IN_FLIGHT,
-            Instant.parse("2026-01-01T00:00:00Z"),
-            Optional.of(Instant.parse("2026-01-01T00:00:01.5Z")),
-            1,
-            Optional.of(Instant.parse("2026-01-01T00:00:31Z")),
-            Instant.parse("2026-01-05T00:00:00Z"),
-            Optional.of("receipt"),
-            Optional.of("src"));
+    Message full = FULL_MESSAGE;
     Message bare =
         new Message(
             "m2",
