@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -23,6 +24,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import java.io.IOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
@@ -105,6 +107,23 @@ public final class Json {
     return bind(LENIENT, node, "response", type);
   }
 
+  /**
+   * Binds a request body strictly, straight from its bytes: {@link #strict(JsonNode, String,
+   * Class)} of the parsed body ({@link WireFormat#parse}; empty is {@code {}}), with its errors,
+   * without building the tree first.
+   */
+  public static <T> T strict(byte[] body, String where, Class<T> type) {
+    return bind(STRICT_READERS, body, where, type);
+  }
+
+  /**
+   * Binds an answer's body leniently, straight from its bytes; as {@link #lenient(JsonNode,
+   * Class)}.
+   */
+  public static <T> T lenient(byte[] body, Class<T> type) {
+    return bind(LENIENT_READERS, body, "response", type);
+  }
+
   /** The JSON of a record (absent fields left out). */
   public static ObjectNode tree(Object value) {
     return STRICT.valueToTree(value);
@@ -153,6 +172,56 @@ public final class Json {
         ? Optional.empty()
         : Optional.of(node);
   }
+
+  /**
+   * One pass from the bytes to the record when the body is an object that binds; anything else
+   * (empty, not an object, not valid for the record) is bound again through the tree, which words
+   * the error exactly as {@link #bind(ObjectMapper, JsonNode, String, Class)} always has. The first
+   * pass refuses whatever the tree's does, so the second only runs for a body that is refused.
+   */
+  private static <T> T bind(Readers readers, byte[] body, String where, Class<T> type) {
+    if (startsAnObject(body)) {
+      try {
+        T value = readers.get(type).readValue(body);
+        if (value != null) {
+          return value;
+        }
+      } catch (IOException refused) {
+        // words the error below, from the tree
+      }
+    }
+    return bind(readers.mapper, WireFormat.parse(body), where, type);
+  }
+
+  /** True if the first character after any JSON whitespace is {@code '{'}. */
+  private static boolean startsAnObject(byte[] body) {
+    for (byte b : body) {
+      switch (b) {
+        case ' ', '\t', '\n', '\r' -> {}
+        default -> {
+          return b == '{';
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The mapper's reader for each record type, made once ({@link ObjectReader}s are immutable). */
+  private static final class Readers extends ClassValue<ObjectReader> {
+    final ObjectMapper mapper;
+
+    Readers(ObjectMapper mapper) {
+      this.mapper = mapper;
+    }
+
+    @Override
+    protected ObjectReader computeValue(Class<?> type) {
+      return mapper.readerFor(type);
+    }
+  }
+
+  private static final Readers STRICT_READERS = new Readers(STRICT);
+  private static final Readers LENIENT_READERS = new Readers(LENIENT);
 
   private static <T> T bind(ObjectMapper mapper, JsonNode node, String where, Class<T> type) {
     if (!(node instanceof ObjectNode)) {

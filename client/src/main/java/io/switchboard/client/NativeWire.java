@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.client.Json.Required;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageState;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
@@ -12,16 +13,18 @@ import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The native queue API's request and response bodies as records, bound by Jackson ({@link Json}):
  * the client writes a request from one and the server reads it strictly into the same one, so the
- * two ends share one definition. {@code null} is an absent field. Messages, queues and redrive
- * tasks inside an answer stay {@link WireFormat}'s trees; a queue configuration's PATCH stays a
- * tree too, since there {@code null} (clear) and absent (keep) differ.
+ * two ends share one definition. {@code null} is an absent field. Queues inside an answer stay
+ * {@link WireFormat}'s trees; a queue configuration's PATCH stays a tree too, since there {@code
+ * null} (clear) and absent (keep) differ.
  *
  * <p>Public for the server; not part of the client API.
  */
@@ -215,15 +218,78 @@ public final class NativeWire {
 
   public record AckResults(List<Acked> results) {}
 
-  /** A receive's or a browse's messages ({@link WireFormat#message}); a browse's next cursor. */
-  public record Messages(List<JsonNode> messages, String nextCursor) {
+  /**
+   * A message in an answer: instants as ISO-8601 text, the state by its wire name, attributes in
+   * {@link WireFormat#attributes}'s forms (always there, {@code {}} for none); absent optional
+   * fields are left out.
+   */
+  public record MessageView(
+      @Required String id,
+      @Required String body,
+      JsonNode attributes,
+      int priority,
+      String groupId,
+      String deduplicationId,
+      long sequence,
+      String state,
+      String sentAt,
+      String firstReceivedAt,
+      int receiveCount,
+      String visibleAt,
+      String expiresAt,
+      String receipt,
+      String deadLetterSource) {
+
+    public static MessageView of(Message m) {
+      return new MessageView(
+          m.id(),
+          m.body(),
+          WireFormat.attributes(m.attributes()),
+          m.priority(),
+          m.groupId().orElse(null),
+          m.deduplicationId().orElse(null),
+          m.sequence(),
+          m.state().wireName(),
+          m.sentAt().toString(),
+          m.firstReceivedAt().map(Instant::toString).orElse(null),
+          m.receiveCount(),
+          m.visibleAt().map(Instant::toString).orElse(null),
+          m.expiresAt().toString(),
+          m.receipt().orElse(null),
+          m.deadLetterSource().orElse(null));
+    }
+
+    public Message toMessage() {
+      return new Message(
+          id,
+          body,
+          Json.present(attributes).map(WireFormat::attributes).orElse(Map.of()),
+          priority,
+          Optional.ofNullable(groupId),
+          Optional.ofNullable(deduplicationId),
+          sequence,
+          state == null
+              ? MessageState.AVAILABLE
+              : WireFormat.enumValue(MessageState.class, "state", state),
+          WireFormat.instant("sentAt", sentAt).orElse(Instant.EPOCH),
+          WireFormat.instant("firstReceivedAt", firstReceivedAt),
+          receiveCount,
+          WireFormat.instant("visibleAt", visibleAt),
+          WireFormat.instant("expiresAt", expiresAt).orElse(Instant.EPOCH),
+          Optional.ofNullable(receipt),
+          Optional.ofNullable(deadLetterSource));
+    }
+  }
+
+  /** A receive's or a browse's messages; a browse's next cursor. */
+  public record Messages(List<MessageView> messages, String nextCursor) {
 
     public static Messages of(List<Message> messages, Optional<String> nextCursor) {
-      return new Messages(Json.trees(messages, WireFormat::message), nextCursor.orElse(null));
+      return new Messages(messages.stream().map(MessageView::of).toList(), nextCursor.orElse(null));
     }
 
     public List<Message> toMessages() {
-      return Json.read(messages, WireFormat::message);
+      return Json.items(messages).stream().map(MessageView::toMessage).toList();
     }
   }
 
@@ -238,14 +304,53 @@ public final class NativeWire {
     }
   }
 
-  public record RedriveTasks(List<JsonNode> tasks) {
+  /** A redrive task in an answer: its status by wire name, its start as ISO-8601 text. */
+  public record RedriveTaskView(
+      @Required String id,
+      @Required String source,
+      String destination,
+      Integer maxPerSecond,
+      @Required String status,
+      long moved,
+      long toMove,
+      String startedAt,
+      String failureReason) {
+
+    public static RedriveTaskView of(RedriveTask t) {
+      return new RedriveTaskView(
+          t.id(),
+          t.source(),
+          t.destination().orElse(null),
+          t.maxPerSecond().isPresent() ? t.maxPerSecond().getAsInt() : null,
+          WireFormat.wireName(t.status()),
+          t.moved(),
+          t.toMove(),
+          t.startedAt().toString(),
+          t.failureReason().orElse(null));
+    }
+
+    public RedriveTask toTask() {
+      return new RedriveTask(
+          id,
+          source,
+          Optional.ofNullable(destination),
+          maxPerSecond == null ? OptionalInt.empty() : OptionalInt.of(maxPerSecond),
+          WireFormat.enumValue(RedriveTask.Status.class, "status", status),
+          moved,
+          toMove,
+          WireFormat.instant("startedAt", startedAt).orElse(Instant.EPOCH),
+          Optional.ofNullable(failureReason));
+    }
+  }
+
+  public record RedriveTasks(List<RedriveTaskView> tasks) {
 
     public static RedriveTasks of(List<RedriveTask> tasks) {
-      return new RedriveTasks(Json.trees(tasks, WireFormat::redriveTask));
+      return new RedriveTasks(tasks.stream().map(RedriveTaskView::of).toList());
     }
 
     public List<RedriveTask> toTasks() {
-      return Json.read(tasks, WireFormat::redriveTask);
+      return Json.items(tasks).stream().map(RedriveTaskView::toTask).toList();
     }
   }
 

@@ -20,7 +20,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -527,15 +526,7 @@ public final class RoutingWire {
   // ---- helpers -----------------------------------------------------------------------------
 
   private static Optional<Instant> instant(JsonFields f, String field) {
-    return f.string(field)
-        .map(
-            s -> {
-              try {
-                return Instant.parse(s);
-              } catch (DateTimeParseException e) {
-                throw invalid(field + " must be an ISO-8601 instant, got '" + s + "'");
-              }
-            });
+    return WireFormat.instant(field, f.string(field).orElse(null));
   }
 
   private static WireFormatException missing(String field) {

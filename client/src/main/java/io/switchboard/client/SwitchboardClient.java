@@ -1,6 +1,5 @@
 package io.switchboard.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
@@ -503,14 +502,17 @@ public final class SwitchboardClient implements QueueEngine {
     return exchange(method, path, body, requestTimeout, Map.of()).as(answer);
   }
 
-  /** A successful answer: its status, its {@code ETag} if any, and its body. */
-  private record Answer(int status, Optional<String> etag, JsonNode json) {
+  /**
+   * A successful answer: its status, its {@code ETag} if any, and its body's bytes, read as a tree
+   * or bound straight to a record, once.
+   */
+  private record Answer(int status, Optional<String> etag, byte[] bytes) {
     JsonFields body() {
-      return JsonFields.lenient(json);
+      return JsonFields.lenient(WireFormat.parse(bytes));
     }
 
     <T> T as(Class<T> type) {
-      return Json.lenient(json, type);
+      return Json.lenient(bytes, type);
     }
   }
 
@@ -606,8 +608,7 @@ public final class SwitchboardClient implements QueueEngine {
     int status = response.statusCode();
     byte[] bytes = response.body();
     if (status >= 200 && status < 300) {
-      JsonNode node = bytes.length == 0 ? WireFormat.object() : WireFormat.parse(bytes);
-      return new Answer(status, response.headers().firstValue("ETag"), node);
+      return new Answer(status, response.headers().firstValue("ETag"), bytes);
     }
     String code = "HTTP_" + status;
     String message = new String(bytes, StandardCharsets.UTF_8);

@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -277,45 +276,14 @@ public final class WireFormat {
     return Json.strict(f.node(), f.where(), NativeWire.SendMessage.class).toNewMessage();
   }
 
+  /** A message as answers carry it ({@link NativeWire.MessageView}). */
   public static ObjectNode message(Message m) {
-    ObjectNode o = object();
-    o.put("id", m.id());
-    o.put("body", m.body());
-    o.set("attributes", attributes(m.attributes()));
-    o.put("priority", m.priority());
-    m.groupId().ifPresent(g -> o.put("groupId", g));
-    m.deduplicationId().ifPresent(d -> o.put("deduplicationId", d));
-    o.put("sequence", m.sequence());
-    o.put("state", m.state().wireName());
-    o.put("sentAt", m.sentAt().toString());
-    m.firstReceivedAt().ifPresent(t -> o.put("firstReceivedAt", t.toString()));
-    o.put("receiveCount", m.receiveCount());
-    m.visibleAt().ifPresent(t -> o.put("visibleAt", t.toString()));
-    o.put("expiresAt", m.expiresAt().toString());
-    m.receipt().ifPresent(r -> o.put("receipt", r));
-    m.deadLetterSource().ifPresent(s -> o.put("deadLetterSource", s));
-    return o;
+    return Json.tree(NativeWire.MessageView.of(m));
   }
 
+  /** A message of an answer, read leniently ({@link NativeWire.MessageView}). */
   public static Message message(JsonFields f) {
-    return new Message(
-        f.requiredString("id"),
-        f.requiredString("body"),
-        f.raw("attributes").map(WireFormat::attributes).orElse(Map.of()),
-        f.int32("priority").orElse(0),
-        f.string("groupId"),
-        f.string("deduplicationId"),
-        f.int64("sequence").orElse(0),
-        f.string("state")
-            .map(s -> enumValue(MessageState.class, "state", s))
-            .orElse(MessageState.AVAILABLE),
-        instant(f, "sentAt").orElse(Instant.EPOCH),
-        instant(f, "firstReceivedAt"),
-        f.int32("receiveCount").orElse(0),
-        instant(f, "visibleAt"),
-        instant(f, "expiresAt").orElse(Instant.EPOCH),
-        f.string("receipt"),
-        f.string("deadLetterSource"));
+    return Json.lenient(f.node(), NativeWire.MessageView.class).toMessage();
   }
 
   // ---- attributes --------------------------------------------------------------------------
@@ -474,38 +442,25 @@ public final class WireFormat {
 
   // ---- redrive -----------------------------------------------------------------------------
 
+  /** A redrive task as answers carry it ({@link NativeWire.RedriveTaskView}). */
   public static ObjectNode redriveTask(RedriveTask t) {
-    ObjectNode o = object();
-    o.put("id", t.id());
-    o.put("source", t.source());
-    t.destination().ifPresent(d -> o.put("destination", d));
-    t.maxPerSecond().ifPresent(r -> o.put("maxPerSecond", r));
-    o.put("status", wireName(t.status()));
-    o.put("moved", t.moved());
-    o.put("toMove", t.toMove());
-    o.put("startedAt", t.startedAt().toString());
-    t.failureReason().ifPresent(r -> o.put("failureReason", r));
-    return o;
+    return Json.tree(NativeWire.RedriveTaskView.of(t));
   }
 
+  /** A redrive task of an answer, read leniently ({@link NativeWire.RedriveTaskView}). */
   public static RedriveTask redriveTask(JsonFields f) {
-    OptionalInt rate = f.int32("maxPerSecond");
-    return new RedriveTask(
-        f.requiredString("id"),
-        f.requiredString("source"),
-        f.string("destination"),
-        rate,
-        enumValue(RedriveTask.Status.class, "status", f.requiredString("status")),
-        f.int64("moved").orElse(0),
-        f.int64("toMove").orElse(0),
-        instant(f, "startedAt").orElse(Instant.EPOCH),
-        f.string("failureReason"));
+    return Json.lenient(f.node(), NativeWire.RedriveTaskView.class).toTask();
   }
 
   // ---- helpers -----------------------------------------------------------------------------
 
   private static Optional<Instant> instant(JsonFields f, String field) {
-    return f.string(field)
+    return instant(field, f.string(field).orElse(null));
+  }
+
+  /** An ISO-8601 instant of an answer; empty for an absent ({@code null}) field. */
+  static Optional<Instant> instant(String field, String text) {
+    return Optional.ofNullable(text)
         .map(
             s -> {
               try {

@@ -14,11 +14,14 @@ import io.switchboard.queue.Order;
 import io.switchboard.queue.Overflow;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.RedriveTask;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class WireFormatTest {
@@ -92,29 +95,124 @@ class WireFormatTest {
     assertEquals(m, WireFormat.newMessage(back));
   }
 
+  /** A message with every field there. */
+  private static final Message FULL_MESSAGE =
+      new Message(
+          "m1",
+          "body",
+          Map.of("k", AttributeValue.string("v")),
+          3,
+          Optional.of("g"),
+          Optional.of("d"),
+          42,
+          MessageState.IN_FLIGHT,
+          Instant.parse("2026-01-01T00:00:00Z"),
+          Optional.of(Instant.parse("2026-01-01T00:00:01.5Z")),
+          1,
+          Optional.of(Instant.parse("2026-01-01T00:00:31Z")),
+          Instant.parse("2026-01-05T00:00:00Z"),
+          Optional.of("receipt"),
+          Optional.of("src"));
+
   @Test
   void message_roundTrips() {
-    Message m =
-        new Message(
-            "id-1",
-            "body",
-            Map.of("k", AttributeValue.string("v")),
-            3,
-            Optional.of("g"),
-            Optional.of("d"),
-            42,
-            MessageState.IN_FLIGHT,
-            Instant.parse("2026-01-01T00:00:00Z"),
-            Optional.of(Instant.parse("2026-01-01T00:00:01Z")),
-            1,
-            Optional.of(Instant.parse("2026-01-01T00:00:31Z")),
-            Instant.parse("2026-01-05T00:00:00Z"),
-            Optional.of("receipt"),
-            Optional.empty());
+    Message m = FULL_MESSAGE;
     assertEquals(
         m,
         WireFormat.message(
             JsonFields.lenient(WireFormat.parse(WireFormat.bytes(WireFormat.message(m))))));
+  }
+
+  /**
+   * A message in an answer is written byte for byte as the hand-built tree wrote it before it
+   * became a record ({@link NativeWire.MessageView}): field order, absent fields left out, empty
+   * attributes as {@code {}}, instants as {@link Instant#toString}. The texts were printed by the
+   * tree writer at 93d16cd.
+   */
+  @Test
+  void message_isWrittenAsTheTreeWroteIt() {
+    Message full = FULL_MESSAGE;
+    Message bare =
+        new Message(
+            "m2",
+            "",
+            Map.of(),
+            0,
+            Optional.empty(),
+            Optional.empty(),
+            0,
+            MessageState.AVAILABLE,
+            Instant.parse("2026-01-01T00:00:00Z"),
+            Optional.empty(),
+            0,
+            Optional.empty(),
+            Instant.parse("2026-01-05T00:00:00Z"),
+            Optional.empty(),
+            Optional.empty());
+    assertEquals(
+        "{\"id\":\"m1\",\"body\":\"body\",\"attributes\":{\"k\":\"v\"},\"priority\":3,"
+            + "\"groupId\":\"g\",\"deduplicationId\":\"d\",\"sequence\":42,\"state\":\"in_flight\","
+            + "\"sentAt\":\"2026-01-01T00:00:00Z\",\"firstReceivedAt\":\"2026-01-01T00:00:01.500Z\","
+            + "\"receiveCount\":1,\"visibleAt\":\"2026-01-01T00:00:31Z\","
+            + "\"expiresAt\":\"2026-01-05T00:00:00Z\",\"receipt\":\"receipt\","
+            + "\"deadLetterSource\":\"src\"}",
+        new String(Json.bytes(NativeWire.MessageView.of(full)), StandardCharsets.UTF_8));
+    assertEquals(
+        "{\"messages\":[{\"id\":\"m2\",\"body\":\"\",\"attributes\":{},\"priority\":0,"
+            + "\"sequence\":0,\"state\":\"available\",\"sentAt\":\"2026-01-01T00:00:00Z\","
+            + "\"receiveCount\":0,\"expiresAt\":\"2026-01-05T00:00:00Z\"}]}",
+        new String(
+            Json.bytes(NativeWire.Messages.of(List.of(bare), Optional.empty())),
+            StandardCharsets.UTF_8));
+    assertEquals(full, WireFormat.message(JsonFields.lenient(WireFormat.message(full))));
+    assertEquals(
+        List.of(bare, full),
+        Json.lenient(
+                Json.bytes(NativeWire.Messages.of(List.of(bare, full), Optional.empty())),
+                NativeWire.Messages.class)
+            .toMessages());
+  }
+
+  /** As {@link #message_isWrittenAsTheTreeWroteIt}, for redrive tasks (texts from 93d16cd). */
+  @Test
+  void redriveTask_isWrittenAsTheTreeWroteIt() {
+    RedriveTask full =
+        new RedriveTask(
+            "t1",
+            "dlq",
+            Optional.of("q"),
+            OptionalInt.of(50),
+            RedriveTask.Status.FAILED,
+            7,
+            9,
+            Instant.parse("2026-01-01T00:00:00Z"),
+            Optional.of("gone"));
+    RedriveTask bare =
+        new RedriveTask(
+            "t2",
+            "dlq",
+            Optional.empty(),
+            OptionalInt.empty(),
+            RedriveTask.Status.RUNNING,
+            0,
+            0,
+            Instant.parse("2026-01-01T00:00:00.123Z"),
+            Optional.empty());
+    assertEquals(
+        "{\"tasks\":[{\"id\":\"t1\",\"source\":\"dlq\",\"destination\":\"q\","
+            + "\"maxPerSecond\":50,\"status\":\"failed\",\"moved\":7,\"toMove\":9,"
+            + "\"startedAt\":\"2026-01-01T00:00:00Z\",\"failureReason\":\"gone\"},"
+            + "{\"id\":\"t2\",\"source\":\"dlq\",\"status\":\"running\",\"moved\":0,"
+            + "\"toMove\":0,\"startedAt\":\"2026-01-01T00:00:00.123Z\"}]}",
+        new String(
+            Json.bytes(NativeWire.RedriveTasks.of(List.of(full, bare))), StandardCharsets.UTF_8));
+    assertEquals(full, WireFormat.redriveTask(JsonFields.lenient(WireFormat.redriveTask(full))));
+    assertEquals(
+        List.of(full, bare),
+        Json.lenient(
+                Json.bytes(NativeWire.RedriveTasks.of(List.of(full, bare))),
+                NativeWire.RedriveTasks.class)
+            .toTasks());
   }
 
   @Test

@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -174,7 +173,7 @@ final class Call {
 
   /** The body bound strictly to a request record ({@link io.switchboard.client.NativeWire}). */
   <T> T body(Class<T> type) {
-    return Json.strict(WireFormat.parse(bytes()), "request body", type);
+    return Json.strict(bytes(), "request body", type);
   }
 
   /** Refuses any body but nothing or {@code {}}. */
@@ -346,11 +345,12 @@ final class Call {
     return text;
   }
 
-  void json(int status, JsonNode body) {
-    send(status, "application/json", WireFormat.bytes(body));
+  /** A JSON answer: a tree, or a record written as it is ({@link Json#bytes}). */
+  void json(int status, Object body) {
+    send(status, "application/json", Json.bytes(body));
   }
 
-  void json(JsonNode body) {
+  void json(Object body) {
     json(200, body);
   }
 

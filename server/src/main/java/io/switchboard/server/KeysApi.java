@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.KeyRing;
@@ -63,7 +62,7 @@ final class KeysApi {
     Principal principal = key.principal();
     keys.put(principal);
     AccessKeyStore.StoredKey stored = store().find(principal.keyId()).orElse(key);
-    c.json(201, Json.tree(stored.view(true)));
+    c.json(201, stored.view(true));
   }
 
   private void list(Call c) {
@@ -77,7 +76,7 @@ final class KeysApi {
                 .toList());
     durable.store().ifPresent(s -> s.list().forEach(k -> out.add(k.view(false))));
     out.sort(java.util.Comparator.comparing(KeyWire.AccessKey::accessKeyId));
-    c.json(Json.tree(new KeyWire.KeyList(out)));
+    c.json(new KeyWire.KeyList(out));
   }
 
   private static KeyWire.AccessKey configuredView(Principal p) {

@@ -3,7 +3,6 @@ package io.switchboard.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.switchboard.client.AckResult;
-import io.switchboard.client.Json;
 import io.switchboard.client.JsonFields;
 import io.switchboard.client.NativeWire.AckBatch;
 import io.switchboard.client.NativeWire.AckResults;
@@ -122,7 +121,7 @@ final class NativeApi {
       Principal p = c.principal().get();
       queues = queues.stream().filter(i -> p.may(Access.queue(BROWSE, i.name()))).toList();
     }
-    c.json(Json.tree(Queues.of(queues)));
+    c.json(Queues.of(queues));
   }
 
   private static void createQueue(Call c) {
@@ -206,7 +205,7 @@ final class NativeApi {
     c.queryOnly();
     c.noBody();
     long purged = c.engine().purge(c.path("queue"));
-    c.json(Json.tree(new Purged(purged)));
+    c.json(new Purged(purged));
   }
 
   // ---- send, browse, receive ---------------------------------------------------------------
@@ -215,7 +214,7 @@ final class NativeApi {
     c.queryOnly();
     NewMessage message = c.body(SendMessage.class).toNewMessage();
     SendResult result = c.engine().send(c.path("queue"), message);
-    c.json(result.duplicate() ? 200 : 201, Json.tree(result));
+    c.json(result.duplicate() ? 200 : 201, result);
   }
 
   private static void sendBatch(Call c) {
@@ -233,7 +232,7 @@ final class NativeApi {
     }
     List<NewMessage> messages = items.stream().map(SendMessage::toNewMessage).toList();
     List<SendResult> results = c.engine().sendBatch(c.path("queue"), messages);
-    c.json(201, Json.tree(new SendResults(results)));
+    c.json(201, new SendResults(results));
   }
 
   private static void browse(Call c) {
@@ -251,7 +250,7 @@ final class NativeApi {
       request = request.filter(SelectorFilter.parse(c.selector(selector.get())));
     }
     Page page = c.engine().browse(c.path("queue"), request);
-    c.json(Json.tree(Messages.of(page.items(), page.nextCursor())));
+    c.json(Messages.of(page.items(), page.nextCursor()));
   }
 
   private static void receive(Call c) {
@@ -261,7 +260,7 @@ final class NativeApi {
     Optional.ofNullable(body.selector()).ifPresent(s -> b.selector(c.selector(s)));
     ReceiveRequest request = b.build();
     c.receiving(c.path("queue"), request.waitTime());
-    c.json(Json.tree(Messages.of(c.engine().receive(c.path("queue"), request), Optional.empty())));
+    c.json(Messages.of(c.engine().receive(c.path("queue"), request), Optional.empty()));
   }
 
   // ---- leases ------------------------------------------------------------------------------
@@ -308,7 +307,7 @@ final class NativeApi {
         results.add(Acked.of(AckResult.failed(receipt, e.code().name(), e.getMessage())));
       }
     }
-    c.json(Json.tree(new AckResults(results)));
+    c.json(new AckResults(results));
   }
 
   private static void release(Call c) {
@@ -409,7 +408,7 @@ final class NativeApi {
   private static void listRedrives(Call c) {
     c.queryOnly();
     c.noBody();
-    c.json(Json.tree(RedriveTasks.of(c.engine().redriveTasks(c.path("queue")))));
+    c.json(RedriveTasks.of(c.engine().redriveTasks(c.path("queue"))));
   }
 
   private static void cancelRedrive(Call c) {

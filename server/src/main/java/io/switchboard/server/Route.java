@@ -1,7 +1,6 @@
 package io.switchboard.server;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * One route of the server, declared: method, path pattern ({@code {name}} matches one segment), the
@@ -52,10 +51,5 @@ record Route(
       }
     }
     return Optional.empty();
-  }
-
-  /** The path pattern as a regular expression over the decoded path. */
-  Pattern pathRegex() {
-    return Pattern.compile(pattern.replaceAll("\\{[^/]+}", "[^/]+"));
   }
 }

@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import io.switchboard.client.Json;
 import io.switchboard.client.JsonFields;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.RoutingWire.Agents;
@@ -178,7 +177,7 @@ final class RoutingApi implements AutoCloseable {
     c.noBody();
     Optional<String> selector = c.query("selector").map(c::selector);
     List<Agent> agents = selector.isPresent() ? router().agents(selector.get()) : router().agents();
-    c.json(Json.tree(Agents.of(agents)));
+    c.json(Agents.of(agents));
   }
 
   private void getAgent(Call c) {
@@ -230,7 +229,7 @@ final class RoutingApi implements AutoCloseable {
   private void pendingReservations(Call c) {
     c.queryOnly();
     c.noBody();
-    c.json(Json.tree(Reservations.of(router().pendingReservations(c.path("agent")))));
+    c.json(Reservations.of(router().pendingReservations(c.path("agent"))));
   }
 
   // ---- contacts ----------------------------------------------------------------------------
@@ -244,7 +243,7 @@ final class RoutingApi implements AutoCloseable {
   private void waitingContacts(Call c) {
     c.queryOnly();
     c.noBody();
-    c.json(Json.tree(Contacts.of(router().waiting())));
+    c.json(Contacts.of(router().waiting()));
   }
 
   private void getContact(Call c) {

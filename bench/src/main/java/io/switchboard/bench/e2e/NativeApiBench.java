@@ -21,6 +21,7 @@ import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,6 +37,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
@@ -179,7 +181,54 @@ public final class NativeApiBench {
   private static Result measure(
       Options o, String engine, String workload, int threads, CycleFactory f)
       throws InterruptedException {
-    return ClosedLoop.measure(o.warmup(), o.measure(), engine, workload, threads, f);
+    OptionalLong[] cpuFrom = {OptionalLong.empty()};
+    long[] allocatedFrom = {0};
+    Result r =
+        ClosedLoop.measure(
+            o.warmup(),
+            o.measure(),
+            engine,
+            workload,
+            threads,
+            f,
+            () -> {
+              cpuFrom[0] = Machine.LOCAL.ownCpuNanos();
+              allocatedFrom[0] = allocatedBytes();
+            });
+    OptionalLong cpuTo = Machine.LOCAL.ownCpuNanos();
+    long allocated = allocatedBytes() - allocatedFrom[0];
+    if (cpuFrom[0].isPresent() && cpuTo.isPresent() && r.requests() > 0) {
+      // Client and server share this JVM: the CPU of both (JIT and GC included) in the window,
+      // which a loaded machine distorts less than it distorts the rates, and the bytes both
+      // allocated, which it does not distort at all.
+      double micros = (cpuTo.getAsLong() - cpuFrom[0].getAsLong()) / 1e3;
+      o.log()
+          .printf(
+              Locale.ROOT,
+              "%-8s %3d threads  %-5s process CPU %,.0f µs/request%s; allocated %,.0f bytes/request%s%n",
+              engine,
+              threads,
+              workload,
+              micros / r.requests(),
+              r.messages() > 0
+                  ? String.format(Locale.ROOT, ", %,.1f µs/message", micros / r.messages())
+                  : "",
+              (double) allocated / r.requests(),
+              r.messages() > 0
+                  ? String.format(
+                      Locale.ROOT, ", %,.0f bytes/message", (double) allocated / r.messages())
+                  : "");
+    }
+    return r;
+  }
+
+  /**
+   * Heap bytes allocated by every thread of this JVM so far (virtual threads by their carriers).
+   */
+  private static long allocatedBytes() {
+    return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+        ? t.getTotalThreadAllocatedBytes()
+        : 0;
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -25,6 +26,7 @@ final class SigV4 {
   static final String ALGORITHM = "AWS4-HMAC-SHA256";
 
   private static final HexFormat HEX = HexFormat.of();
+  private static final Pattern SPACES = Pattern.compile(" +");
 
   private SigV4() {}
 
@@ -103,7 +105,7 @@ final class SigV4 {
     }
     List<String> trimmed = new ArrayList<>(values.size());
     for (String v : values) {
-      trimmed.add(v.trim().replaceAll(" +", " "));
+      trimmed.add(SPACES.matcher(v.trim()).replaceAll(" "));
     }
     return String.join(",", trimmed);
   }

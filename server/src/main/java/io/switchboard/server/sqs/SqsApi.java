@@ -1,5 +1,6 @@
 package io.switchboard.server.sqs;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -180,7 +181,11 @@ public final class SqsApi {
   }
 
   private static byte[] bytes(ObjectNode node) {
-    return node.toString().getBytes(StandardCharsets.UTF_8);
+    try {
+      return MAPPER.writeValueAsBytes(node); // the bytes of toString(), without the String
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize JSON", e);
+    }
   }
 
   /** The engine queue a request's {@code QueueUrl} names. */
