@@ -32,13 +32,17 @@ final class SqsRoute {
       List.of("/", "/{account}/{queue}", "/queue/{region}/{account}/{queue}");
 
   private final Supplier<SqsEndpoint> endpoint;
+  private final ExposureGuard guard;
 
   /**
    * @param endpoint the server's endpoint, there once the engine is open (the routes are
    *     engine-bound, so the gate admits no request before)
+   * @param guard names the base URL of queue URLs, and says whether the server is keyless (then an
+   *     action that changes state is refused over {@code GET})
    */
-  SqsRoute(Supplier<SqsEndpoint> endpoint) {
+  SqsRoute(Supplier<SqsEndpoint> endpoint, ExposureGuard guard) {
     this.endpoint = endpoint;
+    this.guard = guard;
   }
 
   /**
@@ -73,10 +77,6 @@ final class SqsRoute {
           .computeIfAbsent(h.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
           .addAll(h.allValues());
     }
-    String host =
-        request.headers().contains(HeaderNames.HOST)
-            ? request.headers().get(HeaderNames.HOST).get()
-            : request.localPeer().host() + ":" + request.localPeer().port();
     SqsHttpRequest sqs =
         new SqsHttpRequest(
             request.prologue().method().text(),
@@ -85,13 +85,20 @@ final class SqsRoute {
             headers,
             call.bytes());
     SqsEndpoint endpoint = this.endpoint.get();
-    String baseUrl = "http://" + host;
+    String baseUrl = guard.baseUrl(call);
     SqsAction action = endpoint.action(sqs, baseUrl);
     call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
-    if (action.receive()) {
-      call.receiving(action.queue().get(), action.waitTime());
+    SqsApi.Answer answer;
+    if (guard.keyless()
+        && sqs.method().equals("GET")
+        && action.name().filter(name -> !ExposureGuard.sqsReadOnly(name)).isPresent()) {
+      answer = getRefused(sqs, action.name().get(), call.requestId());
+    } else {
+      if (action.receive()) {
+        call.receiving(action.queue().get(), action.waitTime());
+      }
+      answer = endpoint.handle(sqs, baseUrl, call.requestId());
     }
-    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl, call.requestId());
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {
@@ -101,5 +108,20 @@ final class SqsRoute {
       }
     }
     call.send(answer.status(), contentType, answer.body());
+  }
+
+  /**
+   * A keyless server takes no state change over {@code GET}: a web page can make a browser send a
+   * {@code GET} to any address (an image, a link) without asking.
+   */
+  private static SqsApi.Answer getRefused(SqsHttpRequest sqs, String action, String requestId) {
+    return SqsEndpoint.refusal(
+        sqs,
+        "AccessDenied",
+        403,
+        action
+            + " changes state and is refused over GET while the server has no access keys (a web"
+            + " page could send it); send it with POST",
+        requestId);
   }
 }

@@ -15,6 +15,7 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.server.sqs.SqsEndpoint;
 import io.switchboard.time.Clock;
+import io.switchboard.time.Scheduler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -55,6 +56,8 @@ public final class SwitchboardServer implements AutoCloseable {
   private final ServerMetrics metrics = new ServerMetrics();
   private final RoutingApi routingApi = new RoutingApi();
   private final HealthRegistry health = new HealthRegistry();
+  private final ExposureGuard guard;
+  private final Optional<TlsFiles> tlsFiles;
   private final String openApi;
   private volatile QueueEngine engine;
   private volatile SqsEndpoint sqs;
@@ -66,6 +69,8 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private SwitchboardServer(ServerConfig config) {
     this.config = config;
+    this.guard = new ExposureGuard(config, this::port);
+    this.tlsFiles = TlsFiles.of(config);
     this.openApi = resource("openapi.yaml");
     List<Route> all = new ArrayList<>();
     all.add(new Route("GET", "/health", "health", false, this::health));
@@ -73,7 +78,7 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi));
     all.addAll(NativeApi.routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
-    this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
+    this.routes = new RouteTable(all, new SqsRoute(() -> sqs, guard).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
   }
 
@@ -88,10 +93,31 @@ public final class SwitchboardServer implements AutoCloseable {
 
   /** Starts a server with the given engine factory; returns once the engine is open. */
   public static SwitchboardServer start(ServerConfig config, EngineFactory factory) {
+    return start(config, factory, Clock.system());
+  }
+
+  /**
+   * Starts a server with the given engine factory, checking its TLS files for changes on {@code
+   * tlsScheduler} (a test passes a {@code ManualClock} and advances it); returns once the engine is
+   * open.
+   *
+   * @throws StartupException if the configuration asks for something that cannot run: among others,
+   *     a non-loopback bind address without access keys or {@code allow-anonymous}
+   */
+  public static SwitchboardServer start(
+      ServerConfig config, EngineFactory factory, Scheduler tlsScheduler) {
     Objects.requireNonNull(factory, "factory");
+    Objects.requireNonNull(tlsScheduler, "tlsScheduler");
+    ExposureGuard.checkStart(Objects.requireNonNull(config, "config"));
     Logging.routeJulToSlf4j();
-    SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
+    SwitchboardServer server = new SwitchboardServer(config);
     server.listen();
+    server.tlsFiles.ifPresent(
+        files ->
+            files.watch(
+                tlsScheduler,
+                config.get(Settings.TLS_RELOAD_CHECK),
+                tls -> server.web.reloadTls(tls)));
     server.health.watchThreads();
     try {
       if (config.postgres().isPresent()) {
@@ -107,9 +133,11 @@ public final class SwitchboardServer implements AutoCloseable {
       if (server.cluster != null) {
         server.cluster.stop();
       }
+      server.tlsFiles.ifPresent(TlsFiles::close);
       server.web.stop();
       throw e;
     }
+    server.guard.logStart();
     LOG.atInfo()
         .addKeyValue("url", server.uri())
         .addKeyValue("mode", config.inMemory() ? "in-memory" : "durable")
@@ -119,6 +147,8 @@ public final class SwitchboardServer implements AutoCloseable {
             config.sqsAccessKeys().enabled()
                 ? "verified, keys " + config.sqsAccessKeys().ids()
                 : "off")
+        .addKeyValue("keyless", server.guard.keyless())
+        .addKeyValue("tls", server.tlsFiles.map(f -> f.mutual() ? "mutual" : "on").orElse("off"))
         .addKeyValue("sqsAccount", config.sqsAccount().id())
         .addKeyValue("sqsDefaultRegion", config.sqsAccount().defaultRegion())
         .log("switchboard ready");
@@ -201,8 +231,12 @@ public final class SwitchboardServer implements AutoCloseable {
     readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT));
     Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {
+      var builder = WebServer.builder();
+      if (tlsFiles.isPresent()) {
+        builder.tls(tlsFiles.get().load());
+      }
       web =
-          WebServer.builder()
+          builder
               .host(config.bind())
               .port(config.port())
               .backlog(8192)
@@ -220,6 +254,9 @@ public final class SwitchboardServer implements AutoCloseable {
               .routing(this::routing)
               .build()
               .start();
+    } catch (StartupException e) {
+      readTimeouts.close();
+      throw e;
     } catch (UncheckedIOException | IllegalStateException e) {
       readTimeouts.close();
       throw new StartupException(
@@ -240,13 +277,16 @@ public final class SwitchboardServer implements AutoCloseable {
     return web.port();
   }
 
-  /** The base URI, e.g. {@code http://127.0.0.1:8080}. */
+  /**
+   * The base URI, e.g. {@code http://127.0.0.1:8080} ({@code https} with {@code tls-cert}): the
+   * address the server listens on, not {@code public-url}.
+   */
   public URI uri() {
     String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
     if (host.equals("0.0.0.0")) {
       host = "127.0.0.1";
     }
-    return URI.create("http://" + host + ":" + port());
+    return URI.create(guard.scheme() + "://" + host + ":" + port());
   }
 
   public ServerConfig config() {
@@ -295,6 +335,7 @@ public final class SwitchboardServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      tlsFiles.ifPresent(TlsFiles::close);
       web.stop();
       readTimeouts.close();
       health.unwatchThreads();
@@ -321,6 +362,7 @@ public final class SwitchboardServer implements AutoCloseable {
     if (cluster != null) {
       cluster.halt();
     }
+    tlsFiles.ifPresent(TlsFiles::close);
     web.stop();
     readTimeouts.close();
     if (engine != null) {
@@ -344,6 +386,7 @@ public final class SwitchboardServer implements AutoCloseable {
     routing
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
         .addFilter(RequestFilters.metrics(metrics))
+        .addFilter(RequestFilters.exposure(guard))
         .addFilter(RequestFilters.authentication())
         .addFilter(RequestFilters.gate(gate));
     ErrorAnswers.register(routing);
