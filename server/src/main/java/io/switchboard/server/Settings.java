@@ -52,7 +52,8 @@ public final class Settings {
                     }
                   }),
               "127.0.0.1",
-              "address to listen on; `0.0.0.0` to listen on every interface"));
+              "address to listen on; `0.0.0.0` to listen on every interface. A non-loopback"
+                  + " address needs access keys or `allow-anonymous`"));
 
   public static final Setting<URI> PUBLIC_URL =
       declare(
@@ -388,7 +389,7 @@ public final class Settings {
                   null,
                   "with `postgres-url`: where the other servers reach this one with routing calls"
                       + " while it is the routing leader")
-              .defaultDoc("`http://<bind>:<port>`"));
+              .defaultDoc("`http://<bind>:<port>` (`https` with `tls-cert`)"));
 
   public static final Setting<Duration> ROUTING_LEASE =
       declare(

@@ -163,9 +163,11 @@ public final class SwitchboardServer implements AutoCloseable {
   private void openShared(EngineFactory factory) {
     QueueEngine shared = factory.open(config, health);
     try {
-      cluster =
-          ClusterRouting.start(
-              config, ClusterRouting.defaultAdvertised(config.bind(), port()), routingApi);
+      URI advertised = ClusterRouting.defaultAdvertised(config.bind(), port());
+      if (tlsFiles.isPresent()) {
+        advertised = URI.create("https" + advertised.toString().substring("http".length()));
+      }
+      cluster = ClusterRouting.start(config, advertised, routingApi);
     } catch (RuntimeException e) {
       shared.close();
       throw e;
