@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>the {@code Host} must be a loopback name ({@code localhost}, {@code *.localhost}, {@code
  *       127.x.x.x}, {@code [::1]}, any port), the host of {@code public-url} or {@code
- *       advertise-url}, the bind address, or an address of this machine's interfaces; else 421
- *       {@code HOST_NOT_ALLOWED} (DNS rebinding: a name the attacker controls, resolved to us);
+ *       advertise-url}, the bind address, or (bound off loopback) this machine's name or an address
+ *       of its interfaces; else 421 {@code HOST_NOT_ALLOWED} (DNS rebinding: a name the attacker
+ *       controls, resolved to us);
  *   <li>a request body to the native API or routing must be {@code application/json}; else 415
  *       {@code UNSUPPORTED_MEDIA_TYPE} (a form or {@code text/plain} needs no CORS preflight). The
  *       SQS protocols keep their own content types on their own routes;
@@ -88,9 +89,11 @@ final class ExposureGuard {
     }
     if (!loopbackBind(bind)) {
       own.addAll(interfaceAddresses());
-      if (config.postgres().isPresent() && config.find(Settings.ADVERTISE_URL).isEmpty()) {
-        // what other servers of the cluster send routing calls to
-        own.add(hostOnly(ClusterRouting.defaultAdvertised(bind, 0).getHost()));
+      try {
+        // the machine's name: what other servers of a cluster send routing calls to by default
+        own.add(hostOnly(InetAddress.getLocalHost().getHostName()));
+      } catch (UnknownHostException e) {
+        // none to add
       }
     }
     this.hosts = Set.copyOf(own);

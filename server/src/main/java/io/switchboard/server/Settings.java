@@ -61,8 +61,8 @@ public final class Settings {
                   "public-url",
                   Settings::advertiseUrl,
                   null,
-                  "the URL clients reach this server at (`https://sqs.example.com`): queue URLs,"
-                      + " ARNs and links name it, and its host is accepted in `Host`"
+                  "the URL clients reach this server at (`https://sqs.example.com`): SQS queue URLs"
+                      + " name it, and its host is accepted in `Host`"
                       + " (`docs/security-tls-and-keyless.md`)")
               .defaultDoc("none (the request's `Host` when it is allowed)"));
 

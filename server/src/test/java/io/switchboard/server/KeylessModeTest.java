@@ -81,13 +81,19 @@ class KeylessModeTest {
   }
 
   @Test
-  void wildcardBindWithAllowAnonymous_starts() {
+  void wildcardBindWithAllowAnonymous_starts() throws IOException {
     ServerConfig config =
         ServerConfig.forTests().with(Settings.BIND, "0.0.0.0").with(Settings.ALLOW_ANONYMOUS, true);
     try (SwitchboardServer exposed = SwitchboardServer.start(config);
         Http h = new Http(exposed.uri())) {
       assertEquals(200, h.get("/health").status());
       assertEquals(201, h.post("/v1/queues", "{\"name\":\"anon\"}").status());
+      // reached by the machine's name, as a peer would; a foreign name is still refused
+      String name = java.net.InetAddress.getLocalHost().getHostName();
+      String own = raw(exposed, name + ":" + exposed.port(), "GET /health", "", "");
+      assertTrue(own.startsWith("HTTP/1.1 200"), own);
+      String foreign = raw(exposed, "evil.example", "GET /health", "", "");
+      assertTrue(foreign.startsWith("HTTP/1.1 421"), foreign);
     }
   }
 
