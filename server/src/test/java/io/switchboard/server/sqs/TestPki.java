@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import javax.security.auth.x500.X500Principal;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -40,13 +41,13 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * localhost} and {@code 127.0.0.1}) and client certificates, writes them as PEM files, and builds
  * the {@link SSLContext} a client trusts it with (and presents a client certificate with).
  */
-final class TestPki {
+public final class TestPki {
 
   private static final AtomicLong SERIAL = new AtomicLong(System.nanoTime());
 
   /** A key pair and its certificate, issued by {@code issuer} (itself for a CA). */
-  record Issued(KeyPair keys, X509Certificate cert) {
-    PrivateKey key() {
+  public record Issued(KeyPair keys, X509Certificate cert) {
+    public PrivateKey key() {
       return keys.getPrivate();
     }
   }
@@ -54,19 +55,19 @@ final class TestPki {
   private TestPki() {}
 
   /** A self-signed CA. */
-  static Issued ca(String cn) {
+  public static Issued ca(String cn) {
     KeyPair keys = rsa();
     return new Issued(keys, sign(new X500Name("CN=" + cn), keys, keys, "CN=" + cn, Use.CA));
   }
 
   /** A server certificate for {@code localhost} and {@code 127.0.0.1}. */
-  static Issued server(Issued ca, String cn) {
+  public static Issued server(Issued ca, String cn) {
     KeyPair keys = rsa();
     return new Issued(keys, sign(issuer(ca), ca.keys(), keys, "CN=" + cn, Use.SERVER));
   }
 
   /** A client certificate with subject {@code subject}, such as {@code CN=agent-7,O=Example}. */
-  static Issued client(Issued ca, String subject) {
+  public static Issued client(Issued ca, String subject) {
     KeyPair keys = rsa();
     return new Issued(keys, sign(issuer(ca), ca.keys(), keys, subject, Use.CLIENT));
   }
@@ -78,7 +79,7 @@ final class TestPki {
   }
 
   private static X500Name issuer(Issued ca) {
-    return new X500Name(ca.cert().getSubjectX500Principal().getName());
+    return X500Name.getInstance(ca.cert().getSubjectX500Principal().getEncoded());
   }
 
   private static KeyPair rsa() {
@@ -101,7 +102,8 @@ final class TestPki {
               BigInteger.valueOf(SERIAL.incrementAndGet()),
               Date.from(now.minus(Duration.ofHours(1))),
               Date.from(now.plus(Duration.ofDays(2))),
-              new X500Name(subject),
+              // as RFC 2253 reads it, so the certificate's subject prints as written
+              X500Name.getInstance(new X500Principal(subject).getEncoded()),
               subjectKeys.getPublic());
       switch (use) {
         case CA -> {
@@ -143,7 +145,7 @@ final class TestPki {
 
   // ---- PEM
 
-  static String pem(X509Certificate... chain) {
+  public static String pem(X509Certificate... chain) {
     StringBuilder b = new StringBuilder();
     for (X509Certificate c : chain) {
       try {
@@ -156,12 +158,12 @@ final class TestPki {
   }
 
   /** The key as PKCS#8 ({@code BEGIN PRIVATE KEY}). */
-  static String pkcs8(PrivateKey key) {
+  public static String pkcs8(PrivateKey key) {
     return pem("PRIVATE KEY", key.getEncoded());
   }
 
   /** An RSA key as PKCS#1 ({@code BEGIN RSA PRIVATE KEY}), as older tools write it. */
-  static String pkcs1(PrivateKey key) {
+  public static String pkcs1(PrivateKey key) {
     try {
       byte[] rsa =
           PrivateKeyInfo.getInstance(key.getEncoded())
@@ -184,7 +186,7 @@ final class TestPki {
         + "-----\n";
   }
 
-  static Path write(Path file, String text) {
+  public static Path write(Path file, String text) {
     try {
       return Files.writeString(file, text, StandardCharsets.US_ASCII);
     } catch (IOException e) {
@@ -195,7 +197,7 @@ final class TestPki {
   // ---- client side
 
   /** Trusts {@code cas}, and presents {@code client} when it is not null. */
-  static SSLContext context(Issued client, X509Certificate... cas) {
+  public static SSLContext context(Issued client, X509Certificate... cas) {
     try {
       SSLContext ssl = SSLContext.getInstance("TLS");
       ssl.init(
@@ -208,7 +210,7 @@ final class TestPki {
     }
   }
 
-  static TrustManagerFactory trustManagers(X509Certificate... cas) {
+  public static TrustManagerFactory trustManagers(X509Certificate... cas) {
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
@@ -224,7 +226,7 @@ final class TestPki {
     }
   }
 
-  static KeyManagerFactory keyManagers(Issued client) {
+  public static KeyManagerFactory keyManagers(Issued client) {
     try {
       char[] password = "test".toCharArray();
       KeyStore store = KeyStore.getInstance("PKCS12");
