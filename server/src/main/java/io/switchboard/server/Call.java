@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.security.auth.x500.X500Principal;
 
 /**
  * One request and its response, as a handler sees them: path parameters, a strictly read JSON body
@@ -379,5 +380,17 @@ final class Call {
   void error(int status, String code, String message) {
     response.header(HeaderNames.create(REQUEST_ID_HEADER), requestId);
     json(status, WireFormat.object().put("code", code).put("message", message));
+  }
+
+  /**
+   * The subject of the client certificate the TLS handshake verified against {@code tls-client-ca}
+   * (RFC 2253, such as {@code CN=agent-7,O=Example}), for mapping to a principal; empty over plain
+   * HTTP or TLS without client certificates.
+   */
+  Optional<String> clientCertificateSubject() {
+    return request
+        .remotePeer()
+        .tlsPrincipal()
+        .map(p -> p instanceof X500Principal x ? x.getName(X500Principal.RFC2253) : p.getName());
   }
 }

@@ -16,6 +16,9 @@ import java.util.function.Supplier;
  *       its declared route, and keeps both in a {@link Call} in the request's context;
  *   <li>{@link #metrics}: times the request, recorded under its operation and status once the
  *       answer is sent, whoever sent it (the handler or an error handler);
+ *   <li>{@link #exposure}: keeps web pages from driving the server (cross-origin requests, DNS
+ *       rebinding, and in keyless mode non-JSON bodies) and answers CORS preflights for the origins
+ *       the operator listed ({@link ExposureGuard});
  *   <li>{@link #authentication}: with access keys configured, refuses a request without valid
  *       credentials (401) or whose key lacks the route's action (403) ({@link Authentication});
  *   <li>{@link #gate}: refuses engine-bound routes with 503 while the server starts or stops, and
@@ -55,6 +58,20 @@ final class RequestFilters {
                   .ifPresent(
                       op -> metrics.record(op, res.status().code(), System.nanoTime() - start)));
       chain.proceed();
+    };
+  }
+
+  /**
+   * Refuses what a web page in a user's browser could send to drive the server, as {@link
+   * ExposureGuard} says, before authentication (a browser's request is refused whoever's
+   * credentials it carries); answers the CORS preflight of an origin listed in {@code cors-origins}
+   * itself. A refused request is still counted by the metrics.
+   */
+  static Filter exposure(ExposureGuard guard) {
+    return (chain, req, res) -> {
+      if (guard.admit(Call.of(req))) {
+        chain.proceed();
+      }
     };
   }
 

@@ -52,7 +52,84 @@ public final class Settings {
                     }
                   }),
               "127.0.0.1",
-              "address to listen on; `0.0.0.0` to listen on every interface"));
+              "address to listen on; `0.0.0.0` to listen on every interface. A non-loopback"
+                  + " address needs access keys or `allow-anonymous`"));
+
+  public static final Setting<URI> PUBLIC_URL =
+      declare(
+          Setting.of(
+                  "public-url",
+                  Settings::advertiseUrl,
+                  null,
+                  "the URL clients reach this server at (`https://sqs.example.com`): SQS queue URLs"
+                      + " name it, and its host is accepted in `Host`"
+                      + " (`docs/security-tls-and-keyless.md`)")
+              .defaultDoc("none (the request's `Host` when it is allowed)"));
+
+  public static final Setting<Boolean> ALLOW_ANONYMOUS =
+      declare(
+          Setting.bool(
+              "allow-anonymous",
+              false,
+              "start bound to a non-loopback address without access keys: anyone who reaches the"
+                  + " port may do anything (`docs/security-tls-and-keyless.md`)"));
+
+  public static final Setting<List<String>> CORS_ORIGINS =
+      declare(
+          Setting.of(
+                  "cors-origins",
+                  new Setting.Type<List<String>>() {
+                    @Override
+                    public List<String> parse(String text) {
+                      return list(text).stream().map(Settings::origin).toList();
+                    }
+
+                    @Override
+                    public String show(List<String> origins) {
+                      return String.join(",", origins);
+                    }
+                  },
+                  List.of(),
+                  "origins whose web pages may call the server (CORS, preflight answered):"
+                      + " `https://app.example.com,http://localhost:3000`; other origins are refused")
+              .defaultDoc("none"));
+
+  public static final Setting<Path> TLS_CERT =
+      declare(
+          Setting.path(
+                  "tls-cert",
+                  null,
+                  "PEM certificate chain (server certificate first): serve HTTPS; with `tls-key`;"
+                      + " reloaded when the file changes")
+              .defaultDoc("none (plain HTTP)"));
+
+  public static final Setting<Path> TLS_KEY =
+      declare(
+          Setting.path(
+                  "tls-key",
+                  null,
+                  "PEM private key of `tls-cert` (PKCS#8, or PKCS#1 RSA); reloaded when the file"
+                      + " changes")
+              .defaultDoc("none"));
+
+  public static final Setting<Path> TLS_CLIENT_CA =
+      declare(
+          Setting.path(
+                  "tls-client-ca",
+                  null,
+                  "PEM certificates of the CAs client certificates must chain to: with it every"
+                      + " client must present one (mutual TLS)")
+              .defaultDoc("none (no client certificates)"));
+
+  public static final Setting<Duration> TLS_RELOAD_CHECK =
+      declare(
+          Setting.duration(
+              "tls-reload-check",
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(1),
+              Duration.ofHours(1),
+              "how often the TLS files are checked for changes; changed files are loaded for new"
+                  + " connections"));
 
   public static final Setting<Path> DATA_DIR =
       declare(Setting.path("data-dir", Path.of("data"), "the durable store's directory"));
@@ -320,7 +397,7 @@ public final class Settings {
                   null,
                   "with `postgres-url`: where the other servers reach this one with routing calls"
                       + " while it is the routing leader")
-              .defaultDoc("`http://<bind>:<port>`"));
+              .defaultDoc("`http://<bind>:<port>` (`https` with `tls-cert`)"));
 
   public static final Setting<Duration> ROUTING_LEASE =
       declare(
@@ -397,6 +474,28 @@ public final class Settings {
       return List.of();
     }
     return List.of(text.split(",")).stream().map(String::trim).toList();
+  }
+
+  /** An origin as a browser sends it: {@code scheme://host[:port]}, lower-cased. */
+  private static String origin(String text) {
+    URI uri = null;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException e) {
+      // refused below
+    }
+    if (uri == null
+        || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+        || uri.getHost() == null
+        || !(uri.getRawPath() == null || uri.getRawPath().isEmpty())
+        || uri.getRawQuery() != null
+        || uri.getRawFragment() != null
+        || uri.getRawUserInfo() != null) {
+      throw new Setting.Invalid(
+          "origins separated by commas, each scheme://host[:port] with nothing after it (such as"
+              + " https://app.example.com)");
+    }
+    return text.toLowerCase(java.util.Locale.ROOT);
   }
 
   /**

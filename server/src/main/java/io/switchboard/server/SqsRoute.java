@@ -32,13 +32,17 @@ final class SqsRoute {
       List.of("/", "/{account}/{queue}", "/queue/{region}/{account}/{queue}");
 
   private final Supplier<SqsEndpoint> endpoint;
+  private final ExposureGuard guard;
 
   /**
    * @param endpoint the server's endpoint, there once the engine is open (the routes are
    *     engine-bound, so the gate admits no request before)
+   * @param guard names the base URL of queue URLs, and says whether the server is keyless (then an
+   *     action that changes state is refused over {@code GET})
    */
-  SqsRoute(Supplier<SqsEndpoint> endpoint) {
+  SqsRoute(Supplier<SqsEndpoint> endpoint, ExposureGuard guard) {
     this.endpoint = endpoint;
+    this.guard = guard;
   }
 
   /**
@@ -85,18 +89,21 @@ final class SqsRoute {
               + " /queue/<region>/<12-digit account>/<queue>)");
     }
     SqsHttpRequest sqs = httpRequest(call);
-    String host =
-        request.headers().contains(HeaderNames.HOST)
-            ? request.headers().get(HeaderNames.HOST).get()
-            : request.localPeer().host() + ":" + request.localPeer().port();
     SqsEndpoint endpoint = this.endpoint.get();
-    String baseUrl = "http://" + host;
+    String baseUrl = guard.baseUrl(call);
     SqsAction action = endpoint.action(sqs, baseUrl);
     call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
-    if (action.receive()) {
-      call.receiving(action.queue().get(), action.waitTime());
+    SqsApi.Answer answer;
+    if (guard.keyless()
+        && sqs.method().equals("GET")
+        && action.name().filter(name -> !ExposureGuard.sqsReadOnly(name)).isPresent()) {
+      answer = getRefused(sqs, action.name().get(), call.requestId());
+    } else {
+      if (action.receive()) {
+        call.receiving(action.queue().get(), action.waitTime());
+      }
+      answer = endpoint.handle(sqs, baseUrl, call.requestId(), action);
     }
-    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl, call.requestId(), action);
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {
@@ -106,5 +113,20 @@ final class SqsRoute {
       }
     }
     call.send(answer.status(), contentType, answer.body());
+  }
+
+  /**
+   * A keyless server takes no state change over {@code GET}: a web page can make a browser send a
+   * {@code GET} to any address (an image, a link) without asking.
+   */
+  private static SqsApi.Answer getRefused(SqsHttpRequest sqs, String action, String requestId) {
+    return SqsEndpoint.refusal(
+        sqs,
+        "AccessDenied",
+        403,
+        action
+            + " changes state and is refused over GET while the server has no access keys (a web"
+            + " page could send it); send it with POST",
+        requestId);
   }
 }

@@ -20,6 +20,7 @@ import io.switchboard.server.auth.MemoryKeyRing;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.server.sqs.SqsEndpoint;
 import io.switchboard.time.Clock;
+import io.switchboard.time.Scheduler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -60,6 +61,8 @@ public final class SwitchboardServer implements AutoCloseable {
   private final ServerMetrics metrics = new ServerMetrics();
   private final RoutingApi routingApi = new RoutingApi();
   private final HealthRegistry health = new HealthRegistry();
+  private final ExposureGuard guard;
+  private final Optional<TlsFiles> tlsFiles;
   private final String openApi;
   private final KeyRing keys;
   private final DurableKeyRing durableKeys;
@@ -73,9 +76,11 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private SwitchboardServer(ServerConfig config) {
     this.config = config;
-    this.openApi = resource("openapi.yaml");
     this.durableKeys = new DurableKeyRing(keyRing(config));
     this.keys = new AuditedKeyRing(durableKeys);
+    this.guard = new ExposureGuard(config, this::port, keys::keyless);
+    this.tlsFiles = TlsFiles.of(config);
+    this.openApi = resource("openapi.yaml");
     List<Route> all = new ArrayList<>();
     all.add(new Route("GET", "/health", "health", false, this::health, Guard.open()));
     all.add(
@@ -92,7 +97,7 @@ public final class SwitchboardServer implements AutoCloseable {
     all.addAll(NativeApi.routes());
     all.addAll(new KeysApi(keys, durableKeys).routes());
     routingApi.routes().forEach(r -> all.add(clustered(r)));
-    this.routes = new RouteTable(all, new SqsRoute(() -> sqs).routes());
+    this.routes = new RouteTable(all, new SqsRoute(() -> sqs, guard).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
   }
 
@@ -107,10 +112,31 @@ public final class SwitchboardServer implements AutoCloseable {
 
   /** Starts a server with the given engine factory; returns once the engine is open. */
   public static SwitchboardServer start(ServerConfig config, EngineFactory factory) {
+    return start(config, factory, Clock.system());
+  }
+
+  /**
+   * Starts a server with the given engine factory, checking its TLS files for changes on {@code
+   * tlsScheduler} (a test passes a {@code ManualClock} and advances it); returns once the engine is
+   * open.
+   *
+   * @throws StartupException if the configuration asks for something that cannot run: among others,
+   *     a non-loopback bind address without access keys or {@code allow-anonymous}
+   */
+  public static SwitchboardServer start(
+      ServerConfig config, EngineFactory factory, Scheduler tlsScheduler) {
     Objects.requireNonNull(factory, "factory");
+    Objects.requireNonNull(tlsScheduler, "tlsScheduler");
+    ExposureGuard.checkStart(Objects.requireNonNull(config, "config"));
     Logging.routeJulToSlf4j();
-    SwitchboardServer server = new SwitchboardServer(Objects.requireNonNull(config, "config"));
+    SwitchboardServer server = new SwitchboardServer(config);
     server.listen();
+    server.tlsFiles.ifPresent(
+        files ->
+            files.watch(
+                tlsScheduler,
+                config.get(Settings.TLS_RELOAD_CHECK),
+                tls -> server.web.reloadTls(tls)));
     server.health.watchThreads();
     try {
       if (config.postgres().isPresent()) {
@@ -126,9 +152,11 @@ public final class SwitchboardServer implements AutoCloseable {
       if (server.cluster != null) {
         server.cluster.stop();
       }
+      server.tlsFiles.ifPresent(TlsFiles::close);
       server.web.stop();
       throw e;
     }
+    server.guard.logStart();
     LOG.atInfo()
         .addKeyValue("url", server.uri())
         .addKeyValue("mode", config.inMemory() ? "in-memory" : "durable")
@@ -138,6 +166,7 @@ public final class SwitchboardServer implements AutoCloseable {
             server.keys.keyless()
                 ? "none (keyless: nothing is checked)"
                 : server.keys.list().stream().map(Principal::keyId).sorted().toList().toString())
+        .addKeyValue("tls", server.tlsFiles.map(f -> f.mutual() ? "mutual" : "on").orElse("off"))
         .addKeyValue("sqsAccount", config.sqsAccount().id())
         .addKeyValue("sqsDefaultRegion", config.sqsAccount().defaultRegion())
         .log("switchboard ready");
@@ -152,9 +181,11 @@ public final class SwitchboardServer implements AutoCloseable {
   private void openShared(EngineFactory factory) {
     QueueEngine shared = factory.open(config, health);
     try {
-      cluster =
-          ClusterRouting.start(
-              config, ClusterRouting.defaultAdvertised(config.bind(), port()), routingApi);
+      URI advertised = ClusterRouting.defaultAdvertised(config.bind(), port());
+      if (tlsFiles.isPresent()) {
+        advertised = URI.create("https" + advertised.toString().substring("http".length()));
+      }
+      cluster = ClusterRouting.start(config, advertised, routingApi);
     } catch (RuntimeException e) {
       shared.close();
       throw e;
@@ -265,8 +296,12 @@ public final class SwitchboardServer implements AutoCloseable {
     readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT));
     Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {
+      var builder = WebServer.builder();
+      if (tlsFiles.isPresent()) {
+        builder.tls(tlsFiles.get().load());
+      }
       web =
-          WebServer.builder()
+          builder
               .host(config.bind())
               .port(config.port())
               .backlog(8192)
@@ -284,6 +319,9 @@ public final class SwitchboardServer implements AutoCloseable {
               .routing(this::routing)
               .build()
               .start();
+    } catch (StartupException e) {
+      readTimeouts.close();
+      throw e;
     } catch (UncheckedIOException | IllegalStateException e) {
       readTimeouts.close();
       throw new StartupException(
@@ -304,13 +342,16 @@ public final class SwitchboardServer implements AutoCloseable {
     return web.port();
   }
 
-  /** The base URI, e.g. {@code http://127.0.0.1:8080}. */
+  /**
+   * The base URI, e.g. {@code http://127.0.0.1:8080} ({@code https} with {@code tls-cert}): the
+   * address the server listens on, not {@code public-url}.
+   */
   public URI uri() {
     String host = config.bind().contains(":") ? "[" + config.bind() + "]" : config.bind();
     if (host.equals("0.0.0.0")) {
       host = "127.0.0.1";
     }
-    return URI.create("http://" + host + ":" + port());
+    return URI.create(guard.scheme() + "://" + host + ":" + port());
   }
 
   public ServerConfig config() {
@@ -359,6 +400,7 @@ public final class SwitchboardServer implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      tlsFiles.ifPresent(TlsFiles::close);
       web.stop();
       readTimeouts.close();
       health.unwatchThreads();
@@ -385,6 +427,7 @@ public final class SwitchboardServer implements AutoCloseable {
     if (cluster != null) {
       cluster.halt();
     }
+    tlsFiles.ifPresent(TlsFiles::close);
     web.stop();
     readTimeouts.close();
     if (engine != null) {
@@ -408,6 +451,7 @@ public final class SwitchboardServer implements AutoCloseable {
     routing
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
         .addFilter(RequestFilters.metrics(metrics))
+        .addFilter(RequestFilters.exposure(guard))
         .addFilter(RequestFilters.authentication(new Authentication(keys, Clock.system())))
         .addFilter(RequestFilters.gate(gate));
     ErrorAnswers.register(routing);

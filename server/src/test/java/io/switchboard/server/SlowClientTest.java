@@ -51,7 +51,7 @@ class SlowClientTest {
   @Test
   void halfSentHeader_isDisconnected_whileOtherClientsAreServed() throws IOException {
     try (Socket slow = connect()) {
-      write(slow, "POST /v1/queues HTTP/1.1\r\nHost: switchboard\r\nContent-Ty");
+      write(slow, "POST /v1/queues HTTP/1.1\r\nHost: localhost\r\nContent-Ty");
 
       // served normally while the slow client holds its connection
       assertEquals(200, http.get("/health").status());
@@ -77,7 +77,7 @@ class SlowClientTest {
     try (Socket slow = connect()) {
       write(
           slow,
-          "POST /v1/queues/q/messages HTTP/1.1\r\nHost: switchboard\r\n"
+          "POST /v1/queues/q/messages HTTP/1.1\r\nHost: localhost\r\n"
               + "Content-Type: application/json\r\nContent-Length: "
               + body.length()
               + "\r\n\r\n");
@@ -103,7 +103,7 @@ class SlowClientTest {
     try (Socket leaving = connect()) {
       write(
           leaving,
-          "POST /v1/queues/q/messages HTTP/1.1\r\nHost: switchboard\r\n"
+          "POST /v1/queues/q/messages HTTP/1.1\r\nHost: localhost\r\n"
               + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"body\"");
     }
     assertSendFailedAsTheClients();
@@ -128,7 +128,7 @@ class SlowClientTest {
   @Test
   void idleKeptAliveConnection_isClosed() throws IOException {
     try (Socket idle = connect()) {
-      write(idle, "GET /health HTTP/1.1\r\nHost: switchboard\r\n\r\n");
+      write(idle, "GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n");
       // the answer, then the end of the connection once it has waited past the idle timeout
       assertDisconnected(idle);
     }

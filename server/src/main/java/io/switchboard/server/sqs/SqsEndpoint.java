@@ -289,6 +289,18 @@ public final class SqsEndpoint {
     }
   }
 
+  /**
+   * A refusal decided around the endpoint, in the SQS error shape of {@code request}'s protocol,
+   * with the request id.
+   *
+   * @param code the SQS error code, such as {@code AccessDenied}
+   */
+  public static SqsApi.Answer refusal(
+      SqsHttpRequest request, String code, int status, String message, String requestId) {
+    SqsError e = SqsError.auth(code, status, message);
+    return withRequestId(json(request) ? SqsApi.error(e) : xmlError(e, requestId), requestId);
+  }
+
   private static SqsApi.Answer xmlError(SqsError e, String requestId) {
     return xml(e.status(), QueryXml.error(e, requestId));
   }
