@@ -123,6 +123,7 @@ public interface EngineFactory {
       return io.switchboard.storage.postgres.PostgresQueueEngine.builder()
           .url(pg.url(), pg.user(), pg.password())
           .maxQueues(config.maxQueues())
+          .limits(config.queueLimits())
           .build();
     } catch (io.switchboard.queue.QueueException e) {
       throw new StartupException(

@@ -3,6 +3,7 @@ package io.switchboard.storage.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
@@ -62,11 +63,13 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final CounterBuffer counters = new CounterBuffer();
   private final Housekeeping housekeeper = new Housekeeping(this);
   private final Receiver receiver = new Receiver(this);
+  private final QueueLimits limits;
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
     this.clock = b.clock;
     this.maxQueues = b.maxQueues;
+    this.limits = b.limits;
     this.pollMillis = b.pollInterval.toMillis();
     if (b.dataSource != null) {
       this.ds = b.dataSource;
@@ -244,6 +247,11 @@ public final class PostgresQueueEngine implements QueueEngine {
   }
 
   @Override
+  public QueueLimits limits() {
+    return limits;
+  }
+
+  @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
     Objects.requireNonNull(request, "request");
     return receiver.receive(queue, request);
@@ -321,7 +329,8 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public Page browse(String queue, BrowseRequest request) {
     Objects.requireNonNull(request, "request");
-    return run(queue, "browsing '" + queue + "'", op -> Browse.page(op, request));
+    return run(
+        queue, "browsing '" + queue + "'", op -> Browse.page(op, request, limits.maxAnswerBytes()));
   }
 
   @Override
@@ -414,8 +423,19 @@ public final class PostgresQueueEngine implements QueueEngine {
     private Duration pollInterval = Duration.ofMillis(250);
     private Duration housekeepingInterval = Duration.ofMillis(200);
     private boolean notify = true;
+    private QueueLimits limits = QueueLimits.NONE;
 
     private Builder() {}
+
+    /**
+     * The limits the engine holds queues to. Messages live in the database, not in this server's
+     * heap, so only {@link QueueLimits#maxAnswerBytes} applies: a receive takes at most {@link
+     * QueueLimits#receiveMax} messages, a browse page ends before it would pass it.
+     */
+    public Builder limits(QueueLimits limits) {
+      this.limits = java.util.Objects.requireNonNull(limits, "limits");
+      return this;
+    }
 
     /** A JDBC URL such as {@code jdbc:postgresql://db:5432/switchboard}; the engine owns a pool. */
     public Builder url(String url, String user, String password) {

@@ -33,6 +33,11 @@ final class Row implements MessageView {
   byte[] body;
   long arrival;
   private byte[] attrBytes;
+
+  /** The bytes of body and stored attributes, what an answer carrying this message weighs. */
+  int answerBytes() {
+    return body.length + (attrBytes == null ? 0 : attrBytes.length);
+  }
   private Map<String, AttributeValue> attributes;
 
   static Row read(ResultSet rs) throws SQLException {
