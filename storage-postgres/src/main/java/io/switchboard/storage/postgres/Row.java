@@ -34,11 +34,12 @@ final class Row implements MessageView {
   long arrival;
   private byte[] attrBytes;
 
+  private Map<String, AttributeValue> attributes;
+
   /** The bytes of body and stored attributes, what an answer carrying this message weighs. */
   int answerBytes() {
     return body.length + (attrBytes == null ? 0 : attrBytes.length);
   }
-  private Map<String, AttributeValue> attributes;
 
   static Row read(ResultSet rs) throws SQLException {
     Row r = new Row();
