@@ -187,4 +187,44 @@ class QueueLimitsTest {
 
     assertEquals(3, engine.receive("q", ReceiveRequest.max(10)).size());
   }
+
+  @Test
+  void answerBytes_groupedReceiveStopsInsideAGroup_andLeavesAGroupThatDidNotFitReady() {
+    QueueEngine engine =
+        engine(limits(Long.MAX_VALUE, Long.MAX_VALUE, 1_000_000, 1000, 1000, 2500));
+    engine.createQueue("g.fifo", QueueConfig.defaults());
+    for (String group : List.of("a", "a", "a", "b")) {
+      engine.send(
+          "g.fifo",
+          NewMessage.builder(BODY).groupId(group).deduplicationId(group + seen++).build());
+    }
+    List<Message> first = engine.receive("g.fifo", ReceiveRequest.max(10));
+    assertEquals(2, first.size(), "two of group a fit in 2500 bytes");
+    assertEquals(List.of("a", "a"), first.stream().map(m -> m.groupId().orElseThrow()).toList());
+    List<Message> second = engine.receive("g.fifo", ReceiveRequest.max(10));
+    assertEquals(
+        List.of("b"),
+        second.stream().map(m -> m.groupId().orElseThrow()).toList(),
+        "group a is in flight; group b was left ready");
+    for (Message m : first) {
+      engine.ack("g.fifo", m.receipt().orElseThrow());
+    }
+    assertEquals(1, engine.receive("g.fifo", ReceiveRequest.max(10)).size());
+  }
+
+  private int seen;
+
+  @Test
+  void answerBytes_filteredReceiveStopsAtTheLimitToo() {
+    QueueEngine engine =
+        engine(limits(Long.MAX_VALUE, Long.MAX_VALUE, 1_000_000, 1000, 1000, 2500));
+    engine.createQueue("q", QueueConfig.defaults());
+    for (int i = 0; i < 5; i++) {
+      engine.send("q", NewMessage.builder(BODY).attribute("k", "v").build());
+    }
+    List<Message> got =
+        engine.receive("q", ReceiveRequest.builder().maxMessages(10).selector("k = 'v'").build());
+    assertEquals(2, got.size());
+    assertEquals(3, engine.stats("q").available());
+  }
 }
