@@ -132,6 +132,20 @@ class HeapFloodTest {
       Set<String> missing = new HashSet<>(acked);
       missing.removeAll(stored);
       assertEquals(Set.of(), missing, "every acknowledged send survives the kill");
+      assertEquals(acked.size(), stored.size(), "a refused send stored nothing");
+      String metrics = get(http, restarted.uri, "/metrics").body();
+      String used = "switchboard_limit_used{limit=\"max-queued-bytes\"} ";
+      double queued =
+          metrics
+              .lines()
+              .filter(l -> l.startsWith(used))
+              .mapToDouble(l -> Double.parseDouble(l.substring(used.length())))
+              .findFirst()
+              .orElseThrow();
+      assertEquals(
+          stored.size() * (double) (BODY.length() + 256),
+          queued,
+          "the recovered messages count toward the limit");
       restarted.kill();
       assertFalse(restarted.output().contains("OutOfMemoryError"), restarted.output());
     }
