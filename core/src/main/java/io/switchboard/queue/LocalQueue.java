@@ -363,6 +363,7 @@ final class LocalQueue {
               + name
               + "' is full: maxDepth is "
               + max
+              + (config.maxDepth().isEmpty() ? " (the server's default-max-depth)" : "")
               + ", it holds "
               + (table.size() + pendingSends)
               + ", and the send adds "

@@ -99,6 +99,8 @@ class MessageLimitsTest {
       Http.Answer full = http.post("/v1/queues/a/messages", "{\"body\":\"3\"}");
       assertEquals(429, full.status(), full.toString());
       assertEquals("QUEUE_FULL", full.code());
+      assertTrue(full.text().contains("default-max-depth"), full.text());
+      assertEquals(2, depth(http, "a"));
       assertTrue(
           http.get("/metrics")
               .text()
