@@ -250,7 +250,12 @@ final class LocalQueue {
               now + MessageRules.DEDUP_WINDOW_MILLIS));
     }
     pendingSends += send.messages.size();
-    send.ticket = journal.flushDurable(entries);
+    try {
+      send.ticket = journal.flushDurable(entries);
+    } catch (RuntimeException e) {
+      abortSend(send); // a journal that refuses at once: nothing stays reserved
+      throw e;
+    }
     return send;
   }
 

@@ -227,4 +227,60 @@ class QueueLimitsTest {
     assertEquals(2, got.size());
     assertEquals(3, engine.stats("q").available());
   }
+
+  /** A journal that stores nothing and whose durable writes can fail (as a failing store's do). */
+  private static final class FailingJournal implements io.switchboard.queue.spi.Journal {
+    volatile boolean failTicket;
+    volatile boolean throwAtOnce;
+
+    @Override
+    public io.switchboard.queue.spi.Snapshot load() {
+      return io.switchboard.queue.spi.Snapshot.empty();
+    }
+
+    @Override
+    public void append(List<io.switchboard.queue.spi.JournalEntry> entries) {}
+
+    @Override
+    public Ticket appendDurable(List<io.switchboard.queue.spi.JournalEntry> entries) {
+      if (throwAtOnce) {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the store has failed");
+      }
+      if (failTicket) {
+        return () -> {
+          throw new QueueException(ErrorCode.UNAVAILABLE, "storage write failed");
+        };
+      }
+      return DONE;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void aSendTheStoreRefuses_releasesItsReservedBytes() {
+    FailingJournal journal = new FailingJournal();
+    QueueEngine engine =
+        QueueEngine.builder().clock(clock).journal(journal).limits(serverBytes(2 * CHARGE)).build();
+    engine.createQueue("q", QueueConfig.defaults());
+    engine.send("q", NewMessage.of(BODY));
+
+    journal.failTicket = true;
+    assertEquals(
+        ErrorCode.UNAVAILABLE,
+        assertThrows(QueueException.class, () -> engine.send("q", NewMessage.of(BODY))).code());
+    assertEquals(CHARGE, engine.queuedBytes());
+    journal.failTicket = false;
+    journal.throwAtOnce = true;
+    assertEquals(
+        ErrorCode.UNAVAILABLE,
+        assertThrows(QueueException.class, () -> engine.send("q", NewMessage.of(BODY))).code());
+    assertEquals(CHARGE, engine.queuedBytes());
+
+    journal.throwAtOnce = false;
+    engine.send("q", NewMessage.of(BODY)); // the refused sends left the room they had reserved
+    assertEquals(2 * CHARGE, engine.queuedBytes());
+    assertEquals(2, engine.stats("q").depth());
+  }
 }
