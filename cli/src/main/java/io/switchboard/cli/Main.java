@@ -159,7 +159,7 @@ public final class Main implements Runnable {
           MESSAGE_TOO_LARGE,
           BATCH_TOO_LARGE ->
           REFUSED;
-      case QUEUE_FULL, UNAVAILABLE -> UNAVAILABLE;
+      case QUEUE_FULL, UNAVAILABLE, SERVER_FULL, OVER_LIMIT -> UNAVAILABLE;
     };
   }
 

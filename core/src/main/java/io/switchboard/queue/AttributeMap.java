@@ -44,6 +44,27 @@ final class AttributeMap extends AbstractMap<String, AttributeValue> {
     return flat;
   }
 
+  /**
+   * What a message's flat attribute array weighs as {@code maxMessageSize} counts it: each name's
+   * length plus its value's size.
+   */
+  static int bytes(Object[] entries) {
+    int size = 0;
+    for (int i = 0; i < entries.length; i += 2) {
+      size += ((String) entries[i]).length() + ((AttributeValue) entries[i + 1]).sizeInBytes();
+    }
+    return size;
+  }
+
+  /** The same for attributes not yet flattened. */
+  static int bytes(Map<String, AttributeValue> attributes) {
+    int size = 0;
+    for (Map.Entry<String, AttributeValue> e : attributes.entrySet()) {
+      size += e.getKey().length() + e.getValue().sizeInBytes();
+    }
+    return size;
+  }
+
   @Override
   public int size() {
     return entries.length / 2;

@@ -13,6 +13,9 @@ import java.util.Optional;
  * <p>A filtered page tests at most one {@link Scan} budget of messages: when that is spent it ends
  * early, with what it found (perhaps nothing) and a cursor at the last message tested, so a costly
  * filter pages through a deep queue instead of holding its lock.
+ *
+ * <p>A page also ends early, with a cursor, before its messages' bodies and attributes would pass
+ * {@code maxAnswerBytes} ({@link QueueLimits#maxAnswerBytes}); it always holds at least one.
  */
 final class Browser {
 
@@ -23,7 +26,8 @@ final class Browser {
       BrowseRequest request,
       long now,
       java.util.function.Function<StoredMessage, Message> view,
-      Scan scan) {
+      Scan scan,
+      long maxAnswerBytes) {
     StoredMessage after = request.cursor().map(Browser::decodeCursor).orElse(null);
     MessageFilter filter = request.filter().orElse(null);
     Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
@@ -34,13 +38,17 @@ final class Browser {
     List<Message> items = new ArrayList<>();
     StoredMessage last = null;
     boolean more = false;
+    long bytes = 0;
     for (StoredMessage m : candidates) {
       boolean matches = filter == null || filter.test(m, now);
       if (matches) {
-        if (items.size() == request.limit()) {
+        long size = m.body.length + AttributeMap.bytes(m.attributes);
+        if (items.size() == request.limit()
+            || (!items.isEmpty() && bytes + size > maxAnswerBytes)) {
           more = true;
           break;
         }
+        bytes += size;
         items.add(view.apply(m));
         last = m;
       }

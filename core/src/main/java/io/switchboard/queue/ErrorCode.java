@@ -34,5 +34,16 @@ public enum ErrorCode {
   /** The redrive task does not exist. */
   TASK_NOT_FOUND,
   /** The engine cannot accept the operation now (closed, storage failure); retry later. */
-  UNAVAILABLE
+  UNAVAILABLE,
+  /**
+   * The server holds its limit of queued bytes (all queues together, {@link
+   * QueueLimits#maxQueuedBytes}); a send is refused until consumers take messages out. Retry later.
+   */
+  SERVER_FULL,
+  /**
+   * The queue has as many messages in flight (received and not yet acked) as it may ({@link
+   * QueueLimits#maxInFlight}); a receive is refused until some are acked, released or expire. Retry
+   * later.
+   */
+  OVER_LIMIT
 }

@@ -105,7 +105,13 @@ final class GroupedOrdering extends Ordering {
   }
 
   @Override
-  void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan) {
+  void take(
+      int max,
+      MessageFilter filter,
+      long now,
+      List<StoredMessage> out,
+      Scan scan,
+      AnswerBudget budget) {
     Iterable<StoredMessage> heads =
         index != null && filter instanceof SelectorFilter s
             ? index.candidates(s.selector(), scan.after)
@@ -115,7 +121,7 @@ final class GroupedOrdering extends Ordering {
             ? chooseByIndex(heads, max, filter, now, scan)
             : chooseByGroup(max, filter, now, scan);
     for (Group g : chosen) {
-      takeFrom(g, max, out);
+      takeFrom(g, max, out, budget);
     }
   }
 
@@ -188,12 +194,19 @@ final class GroupedOrdering extends Ordering {
     return n;
   }
 
-  /** Rule 2: the head, then as many following available messages of its group as fit. */
-  private void takeFrom(Group g, int max, List<StoredMessage> out) {
-    unready(g);
+  /**
+   * Rule 2: the head, then as many following available messages of its group as fit (in {@code max}
+   * and in the answer's {@code budget}). A group whose head does not fit stays ready, untouched.
+   */
+  private void takeFrom(Group g, int max, List<StoredMessage> out, AnswerBudget budget) {
+    boolean first = true;
     for (StoredMessage m : g.line) {
-      if (out.size() >= max || m.state != StoredMessage.AVAILABLE) {
+      if (out.size() >= max || m.state != StoredMessage.AVAILABLE || !budget.fits(m)) {
         break;
+      }
+      if (first) {
+        unready(g);
+        first = false;
       }
       out.add(m);
       g.inFlight++;

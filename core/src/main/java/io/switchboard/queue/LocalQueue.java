@@ -74,6 +74,12 @@ final class LocalQueue {
   /** Messages of sends waiting for their journal write; they count toward maxDepth. */
   private long pendingSends;
 
+  /** Queued bytes of those sends; they count toward the byte limits. */
+  private long pendingBytes;
+
+  /** This queue's share of the engine's queued bytes as last added to it ({@link #reportBytes}). */
+  private long reportedBytes;
+
   LocalQueue(
       MemoryQueueEngine engine,
       String name,
@@ -138,6 +144,21 @@ final class LocalQueue {
     dispatch(now);
     table.compact();
     waiters.wakeFirst();
+    reportBytes();
+  }
+
+  /** Queued bytes of the queue: its messages and the sends waiting for their journal write. */
+  long queuedBytes() {
+    return table.bytes() + pendingBytes;
+  }
+
+  /** Brings the engine's total of queued bytes up to date with this queue's. */
+  void reportBytes() {
+    long bytes = deleted ? 0 : queuedBytes(); // a deleted queue's late sends never arrive
+    if (bytes != reportedBytes) {
+      engine.addQueuedBytes(bytes - reportedBytes);
+      reportedBytes = bytes;
+    }
   }
 
   List<Transfer> drainOutbox() {
@@ -201,6 +222,7 @@ final class LocalQueue {
   /** A send in memory only: the messages are queued at once. */
   List<SendResult> send(List<CheckedMessage> batch, long now) {
     PendingSend send = prepareSend(batch, now);
+    pendingBytes -= send.bytes;
     for (StoredMessage m : send.messages) {
       table.insert(m, false);
     }
@@ -231,12 +253,18 @@ final class LocalQueue {
               now + MessageRules.DEDUP_WINDOW_MILLIS));
     }
     pendingSends += send.messages.size();
-    send.ticket = journal.flushDurable(entries);
+    try {
+      send.ticket = journal.flushDurable(entries);
+    } catch (RuntimeException e) {
+      abortSend(send); // a journal that refuses at once: nothing stays reserved
+      throw e;
+    }
     return send;
   }
 
   List<SendResult> completeSend(PendingSend send) {
     pendingSends -= send.messages.size();
+    pendingBytes -= send.bytes;
     for (StoredMessage m : send.messages) {
       table.insert(m, false);
     }
@@ -246,6 +274,8 @@ final class LocalQueue {
 
   void abortSend(PendingSend send) {
     pendingSends -= send.messages.size();
+    pendingBytes -= send.bytes;
+    reportBytes();
     for (String key : send.dedupKeys) {
       dedup.forget(key);
     }
@@ -258,13 +288,34 @@ final class LocalQueue {
     final List<String> dedupKeys = new ArrayList<>();
     final List<SendResult> dedupResults = new ArrayList<>();
     Journal.Ticket ticket = Journal.DONE;
+
+    /** Queued bytes of {@link #messages}, reserved in the engine's total until they are queued. */
+    long bytes;
   }
 
+  /**
+   * Decides a send: refuses it when it would pass a limit (queue bytes, server bytes, depth),
+   * changing nothing; otherwise reserves its bytes in the engine's total and makes its messages.
+   */
   private PendingSend prepareSend(List<CheckedMessage> batch, long now) {
-    int fresh = countFresh(batch, now);
-    makeRoom(fresh);
+    Fresh fresh = countFresh(batch, now);
+    QueueLimits limits = engine.limits();
+    long queued = queuedBytes();
+    if (fresh.bytes > 0 && queued + fresh.bytes > limits.maxQueueBytes()) {
+      throw limits.queueBytesFull(name, queued, fresh.bytes);
+    }
+    engine.reserveQueuedBytes(fresh.bytes);
+    try {
+      makeRoom(fresh.count);
+    } catch (RuntimeException e) {
+      engine.addQueuedBytes(-fresh.bytes);
+      throw e;
+    }
+    pendingBytes += fresh.bytes;
+    reportedBytes += fresh.bytes;
     PendingSend send = new PendingSend();
-    long seq = engine.nextSequences(fresh);
+    send.bytes = fresh.bytes;
+    long seq = engine.nextSequences(fresh.count);
     for (CheckedMessage p : batch) {
       SendResult dup = p.dedupKey() == null ? null : dedup.find(p.dedupKey(), now);
       if (dup != null) {
@@ -285,24 +336,29 @@ final class LocalQueue {
     return send;
   }
 
+  /** How many messages of a send, and how many queued bytes, are not duplicates. */
+  private record Fresh(int count, long bytes) {}
+
   /** Sends that are not duplicates (of the window or of an earlier entry of the same batch). */
-  private int countFresh(List<CheckedMessage> batch, long now) {
+  private Fresh countFresh(List<CheckedMessage> batch, long now) {
     int fresh = 0;
+    long bytes = 0;
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (CheckedMessage p : batch) {
       String key = p.dedupKey();
       if (key == null || (dedup.find(key, now) == null && seen.add(key))) {
         fresh++;
+        bytes += QueueLimits.charge(p.body().length + AttributeMap.bytes(p.attributes()));
       }
     }
-    return fresh;
+    return new Fresh(fresh, bytes);
   }
 
   private void makeRoom(int fresh) {
-    if (config.maxDepth().isEmpty() || fresh == 0) {
+    if (fresh == 0) {
       return;
     }
-    long max = config.maxDepth().getAsLong();
+    long max = engine.limits().maxDepth(config);
     long excess = table.size() + pendingSends + fresh - max;
     if (excess <= 0) {
       return;
@@ -315,6 +371,7 @@ final class LocalQueue {
               + name
               + "' is full: maxDepth is "
               + max
+              + (config.maxDepth().isEmpty() ? " (the server's default-max-depth)" : "")
               + ", it holds "
               + (table.size() + pendingSends)
               + ", and the send adds "
@@ -364,13 +421,16 @@ final class LocalQueue {
    * {@code scan} may still spend in this hold, from where it stopped.
    */
   List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now, Scan scan) {
-    if (!table.ordering().hasEligible()) {
+    QueueLimits limits = engine.limits();
+    max = (int) Math.min(max, inFlightRoom(limits));
+    if (max <= 0 || !table.ordering().hasEligible()) {
       if (scan != null) {
         scan.finish();
       }
       return List.of();
     }
-    List<StoredMessage> taken = table.take(max, filter, now, scan);
+    List<StoredMessage> taken =
+        table.take(max, filter, now, scan, new AnswerBudget(limits.maxAnswerBytes()));
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -381,6 +441,19 @@ final class LocalQueue {
       out.add(view(m, new Receipt(m.serial, m.leaseEpoch).encode(receipts), null));
     }
     return out;
+  }
+
+  /** How many more messages may be in flight in this queue. */
+  private long inFlightRoom(QueueLimits limits) {
+    return limits.maxInFlight(grouped) - table.inFlight();
+  }
+
+  /** Refuses a receive while the queue is at its in-flight limit (a waiter just gets nothing). */
+  void checkInFlight() {
+    QueueLimits limits = engine.limits();
+    if (inFlightRoom(limits) <= 0) {
+      throw limits.overLimit(name, grouped, table.inFlight());
+    }
   }
 
   long visibilityMillis(ReceiveRequest request) {
@@ -701,13 +774,15 @@ final class LocalQueue {
       history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
     table.drainDirty((m, mark) -> {});
+    reportBytes();
     return highest;
   }
 
   // ---- browse and stats ------------------------------------------------------------------
 
   Page browse(BrowseRequest request, long now) {
-    return Browser.page(table, request, now, m -> view(m, null, null), newScan());
+    return Browser.page(
+        table, request, now, m -> view(m, null, null), newScan(), engine.limits().maxAnswerBytes());
   }
 
   QueueStats stats(long now) {
@@ -737,6 +812,7 @@ final class LocalQueue {
     releaseWaiters();
     table.clear();
     history.clear();
+    reportBytes(); // sends still waiting for their write report theirs when they end
   }
 
   // ---- helpers ---------------------------------------------------------------------------

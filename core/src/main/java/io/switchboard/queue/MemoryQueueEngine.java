@@ -55,11 +55,22 @@ final class MemoryQueueEngine implements QueueEngine {
   private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
+  private final QueueLimits limits;
+
+  /** Queued bytes of all queues: each queue adds its changes ({@link LocalQueue#reportBytes}). */
+  private final AtomicLong queuedBytes = new AtomicLong();
+
   private volatile long reservedSequences;
   private volatile boolean closed;
 
-  MemoryQueueEngine(Clock clock, int maxQueues, Duration housekeepingInterval, Journal journal) {
+  MemoryQueueEngine(
+      Clock clock,
+      int maxQueues,
+      Duration housekeepingInterval,
+      Journal journal,
+      QueueLimits limits) {
     this.clock = clock;
+    this.limits = limits;
     this.maxQueues = maxQueues;
     this.journal = journal;
     this.durable = !NoJournal.isNone(journal);
@@ -143,6 +154,45 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public Duration longestLockHold() {
     return java.time.Duration.ofNanos(lockHolds.longestNanos());
+  }
+
+  @Override
+  public QueueLimits limits() {
+    return limits;
+  }
+
+  @Override
+  public long queuedBytes() {
+    return queuedBytes.get();
+  }
+
+  @Override
+  public long queuedBytes(String queue) {
+    return run(queue, (q, now) -> q.queuedBytes());
+  }
+
+  /**
+   * Adds {@code bytes} to the server's queued bytes unless that passes {@link
+   * QueueLimits#maxQueuedBytes}: then refuses with {@link ErrorCode#SERVER_FULL}, adding nothing.
+   */
+  void reserveQueuedBytes(long bytes) {
+    if (bytes == 0) {
+      return;
+    }
+    long max = limits.maxQueuedBytes();
+    while (true) {
+      long queued = queuedBytes.get();
+      if (queued + bytes > max) {
+        throw limits.serverFull(queued, bytes);
+      }
+      if (queuedBytes.compareAndSet(queued, queued + bytes)) {
+        return;
+      }
+    }
+  }
+
+  void addQueuedBytes(long delta) {
+    queuedBytes.addAndGet(delta);
   }
 
   Scan.Limits scanLimits() {
@@ -350,6 +400,7 @@ final class MemoryQueueEngine implements QueueEngine {
           run(
               q,
               (lq, now) -> {
+                lq.checkInFlight();
                 if (scan != null) {
                   lq.startHold(scan);
                 }

@@ -48,6 +48,9 @@ final class MessageTable {
   private long delayed;
   private long inFlight;
 
+  /** Queued bytes of the messages in the table ({@link QueueLimits#charge}). */
+  private long bytes;
+
   private final boolean grouped;
 
   /** Messages changed by the current operation, when a journal needs to hear of them. */
@@ -118,6 +121,16 @@ final class MessageTable {
     return byId.size();
   }
 
+  /** Queued bytes of the messages in the table: bodies, attributes and bookkeeping. */
+  long bytes() {
+    return bytes;
+  }
+
+  /** What {@code m} is charged in {@link #bytes()}. */
+  static long charge(StoredMessage m) {
+    return QueueLimits.charge(m.body.length + AttributeMap.bytes(m.attributes));
+  }
+
   long available() {
     return available;
   }
@@ -150,6 +163,7 @@ final class MessageTable {
     }
     interner.hold(m.attributes);
     byId.put(m.serial, m);
+    bytes += charge(m);
     count(m.state, 1);
     countPriority(m.priority, 1);
     if (m.isTimed()) {
@@ -177,6 +191,7 @@ final class MessageTable {
       timed.remove(m);
     }
     byId.remove(m.serial);
+    bytes -= charge(m);
     count(m.state, -1);
     countPriority(m.priority, -1);
     interner.release(m.attributes);
@@ -186,9 +201,10 @@ final class MessageTable {
    * Picks up to {@code max} eligible messages in order; the caller leases each one. A filtered take
    * spends at most {@code scan}'s budget.
    */
-  List<StoredMessage> take(int max, MessageFilter filter, long now, Scan scan) {
+  List<StoredMessage> take(
+      int max, MessageFilter filter, long now, Scan scan, AnswerBudget budget) {
     List<StoredMessage> out = new ArrayList<>(Math.min(max, 16));
-    ordering.take(max, filter, now, out, scan);
+    ordering.take(max, filter, now, out, scan, budget);
     return out;
   }
 
@@ -236,6 +252,7 @@ final class MessageTable {
     mark(m, StoredMessage.JOURNAL_FULL);
     interner.release(m.attributes);
     interner.hold(attributes);
+    bytes += AttributeMap.bytes(attributes) - AttributeMap.bytes(m.attributes);
     ordering.reorder(m, () -> m.attributes = attributes);
   }
 
@@ -381,6 +398,7 @@ final class MessageTable {
     available = 0;
     delayed = 0;
     inFlight = 0;
+    bytes = 0;
   }
 
   private void count(byte state, int delta) {

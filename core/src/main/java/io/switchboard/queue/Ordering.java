@@ -48,9 +48,16 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
    * Picks up to {@code max} eligible messages in delivery order into {@code out} and takes them out
    * of the eligible structures; the caller then leases each one. A filtered take tests candidates
    * from where {@code scan} stopped and stops when its budget for this lock hold is spent (then
-   * {@code scan} says where it stopped); an unfiltered take ignores {@code scan}.
+   * {@code scan} says where it stopped); an unfiltered take ignores {@code scan}. It stops before a
+   * message that does not fit in {@code budget}.
    */
-  abstract void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan);
+  abstract void take(
+      int max,
+      MessageFilter filter,
+      long now,
+      List<StoredMessage> out,
+      Scan scan,
+      AnswerBudget budget);
 
   /** Runs {@code change} (which may alter priority or seq) keeping the structures sorted. */
   abstract void reorder(StoredMessage m, Runnable change);

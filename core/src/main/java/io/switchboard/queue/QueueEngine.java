@@ -192,6 +192,24 @@ public interface QueueEngine extends AutoCloseable {
         getClass().getSimpleName() + " keeps no system records (it is not a store)");
   }
 
+  /** The limits this engine holds its queues to ({@link QueueLimits#NONE} when it has none). */
+  default QueueLimits limits() {
+    return QueueLimits.NONE;
+  }
+
+  /**
+   * Queued bytes of all queues ({@link QueueLimits}: bodies, attributes and bookkeeping), as {@link
+   * QueueLimits#maxQueuedBytes} counts them; 0 for an engine that does not count them.
+   */
+  default long queuedBytes() {
+    return 0;
+  }
+
+  /** Queued bytes of one queue, as {@link QueueLimits#maxQueueBytes} counts them. */
+  default long queuedBytes(String queue) {
+    return 0;
+  }
+
   /** Stops background work. Blocked receives return empty. */
   @Override
   void close();
@@ -202,8 +220,15 @@ public interface QueueEngine extends AutoCloseable {
     private int maxQueues = 10_000;
     private Duration housekeepingInterval = Duration.ofMillis(100);
     private Journal journal = NoJournal.INSTANCE;
+    private QueueLimits limits = QueueLimits.NONE;
 
     private Builder() {}
+
+    /** The limits the engine holds its queues to; default {@link QueueLimits#NONE}. */
+    public Builder limits(QueueLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
 
     /**
      * Makes the engine durable: it recovers its state from the journal on build and writes every
@@ -236,7 +261,7 @@ public interface QueueEngine extends AutoCloseable {
     }
 
     public QueueEngine build() {
-      return new MemoryQueueEngine(clock, maxQueues, housekeepingInterval, journal);
+      return new MemoryQueueEngine(clock, maxQueues, housekeepingInterval, journal, limits);
     }
   }
 }

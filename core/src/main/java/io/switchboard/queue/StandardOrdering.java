@@ -68,9 +68,15 @@ final class StandardOrdering extends Ordering {
   }
 
   @Override
-  void take(int max, MessageFilter filter, long now, List<StoredMessage> out, Scan scan) {
+  void take(
+      int max,
+      MessageFilter filter,
+      long now,
+      List<StoredMessage> out,
+      Scan scan,
+      AnswerBudget budget) {
     if (filter == null) {
-      while (out.size() < max && !available.isEmpty()) {
+      while (out.size() < max && !available.isEmpty() && budget.fits(available.first())) {
         StoredMessage m = available.pollFirst();
         if (index != null) {
           index.remove(m);
@@ -83,6 +89,9 @@ final class StandardOrdering extends Ordering {
     while (out.size() < max && it.hasNext()) {
       StoredMessage m = it.next();
       if (filter.test(m, now)) {
+        if (!budget.fits(m)) {
+          break; // the answer is full: what was found goes out, the scan is not finished
+        }
         out.add(m);
       }
       if (scan.charge(m)) {

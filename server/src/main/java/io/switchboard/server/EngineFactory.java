@@ -25,7 +25,8 @@ public interface EngineFactory {
 
   /** Keeps everything in memory; lost when the server stops. */
   static EngineFactory inMemory() {
-    return config -> QueueEngine.builder().maxQueues(config.maxQueues()).build();
+    return config ->
+        QueueEngine.builder().maxQueues(config.maxQueues()).limits(config.queueLimits()).build();
   }
 
   /**
@@ -82,7 +83,11 @@ public interface EngineFactory {
     }
     health.check("store", journal::problem);
     try {
-      return QueueEngine.builder().maxQueues(config.maxQueues()).journal(journal).build();
+      return QueueEngine.builder()
+          .maxQueues(config.maxQueues())
+          .limits(config.queueLimits())
+          .journal(journal)
+          .build();
     } catch (RuntimeException e) {
       journal.close();
       throw new StartupException(
@@ -118,6 +123,7 @@ public interface EngineFactory {
       return io.switchboard.storage.postgres.PostgresQueueEngine.builder()
           .url(pg.url(), pg.user(), pg.password())
           .maxQueues(config.maxQueues())
+          .limits(config.queueLimits())
           .build();
     } catch (io.switchboard.queue.QueueException e) {
       throw new StartupException(

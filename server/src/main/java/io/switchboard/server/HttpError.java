@@ -42,7 +42,8 @@ final class HttpError extends RuntimeException {
   /**
    * The status of an engine error code. Bad input is 400, things that do not exist 404, states that
    * forbid the operation 409, sizes 413; the server sheds load with 429 (a full queue: retry after
-   * consumers catch up) and 503 (starting, stopping, or the store failing).
+   * consumers catch up; a queue at its in-flight limit: retry after consumers ack) and 503
+   * (starting, stopping, the store failing, or the server at its limit of queued bytes).
    */
   static int status(ErrorCode code) {
     return switch (code) {
@@ -51,8 +52,8 @@ final class HttpError extends RuntimeException {
       case QUEUE_ALREADY_EXISTS, TOO_MANY_QUEUES, RECEIPT_STALE, MESSAGE_NOT_IN_FLIGHT, CONFLICT ->
           409;
       case MESSAGE_TOO_LARGE, BATCH_TOO_LARGE -> 413;
-      case QUEUE_FULL -> 429;
-      case UNAVAILABLE -> 503;
+      case QUEUE_FULL, OVER_LIMIT -> 429;
+      case UNAVAILABLE, SERVER_FULL -> 503;
     };
   }
 }

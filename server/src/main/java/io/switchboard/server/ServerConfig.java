@@ -250,6 +250,21 @@ public final class ServerConfig {
     return get(Settings.MAX_QUEUES);
   }
 
+  /**
+   * The limits the engine holds queues to, from the limit settings; shares of the heap resolved
+   * against this JVM's maximum heap.
+   */
+  public io.switchboard.queue.QueueLimits queueLimits() {
+    long heap = Runtime.getRuntime().maxMemory();
+    return new io.switchboard.queue.QueueLimits(
+        get(Settings.MAX_QUEUED_BYTES).resolve(heap),
+        get(Settings.MAX_QUEUE_BYTES).resolve(heap),
+        get(Settings.DEFAULT_MAX_DEPTH),
+        get(Settings.MAX_IN_FLIGHT),
+        get(Settings.MAX_IN_FLIGHT_FIFO),
+        get(Settings.MAX_ANSWER_BYTES).resolve(heap));
+  }
+
   /** How long a stop waits for requests in flight. */
   public int shutdownGraceSeconds() {
     return get(Settings.SHUTDOWN_GRACE_SECONDS);

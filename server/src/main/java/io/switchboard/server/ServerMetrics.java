@@ -14,6 +14,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.routing.RoutingStats;
 import java.time.Duration;
@@ -40,6 +41,13 @@ import java.util.function.ToDoubleFunction;
  * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics},
  * {@code switchboard_routing_leader} (1 while this server runs the router), plus JVM and process
  * meters.
+ *
+ * <p>Limits ({@code docs/operations.md}, "Limits"): {@code switchboard_limit{limit}} is each
+ * message limit's value (the setting's key as {@code limit}) and {@code
+ * switchboard_limit_used{limit}} its use: the server's queued bytes, and for a per-queue limit the
+ * use of the queue nearest to it. {@code switchboard_queue_bytes{queue}} is each queue's queued
+ * bytes and {@code switchboard_queue_lock_hold_longest_seconds} the longest hold of a queue's lock
+ * since the start.
  */
 final class ServerMetrics {
 
@@ -60,6 +68,11 @@ final class ServerMetrics {
   private final Map<String, QueueMeters> queues = new HashMap<>();
   private final ReentrantLock scrapeLock = new ReentrantLock();
   private final RoutingMetrics routing = new RoutingMetrics(registry);
+
+  /** The engine's figures the limit gauges read, taken at each scrape. */
+  private final LimitUse limitUse = new LimitUse();
+
+  private boolean engineMeters;
 
   ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -117,17 +130,30 @@ final class ServerMetrics {
   }
 
   private void refresh(QueueEngine engine) {
+    if (!engineMeters) {
+      registerEngine(engine);
+      engineMeters = true;
+    }
+    LimitUse use = new LimitUse();
+    use.queuedBytes = engine.queuedBytes();
+    use.lockHold = engine.longestLockHold();
     Set<String> seen = new HashSet<>();
     for (QueueInfo info : engine.listQueues("")) {
       QueueStats stats;
+      long bytes;
       try {
         stats = engine.stats(info.name());
+        bytes = engine.queuedBytes(info.name());
       } catch (QueueException deletedMeanwhile) {
         continue;
       }
       seen.add(info.name());
-      queues.computeIfAbsent(info.name(), this::register).stats = stats;
+      QueueMeters q = queues.computeIfAbsent(info.name(), this::register);
+      q.stats = stats;
+      q.bytes = bytes;
+      use.add(info, stats, bytes);
     }
+    limitUse.copy(use);
     queues
         .entrySet()
         .removeIf(
@@ -140,8 +166,44 @@ final class ServerMetrics {
             });
   }
 
+  /** The limit gauges and the engine's longest lock hold, registered at the first scrape. */
+  private void registerEngine(QueueEngine engine) {
+    QueueLimits l = engine.limits();
+    limit("max-queued-bytes", l.maxQueuedBytes(), u -> u.queuedBytes);
+    limit("max-queue-bytes", l.maxQueueBytes(), u -> u.largestQueueBytes);
+    limit("default-max-depth", l.defaultMaxDepth(), u -> u.largestDefaultDepth);
+    limit("max-in-flight", l.maxInFlight(), u -> u.largestInFlight);
+    limit("max-in-flight-fifo", l.maxInFlightGrouped(), u -> u.largestInFlightFifo);
+    limit("max-answer-bytes", l.maxAnswerBytes(), null);
+    Gauge.builder("switchboard.queue.lock.hold.longest", limitUse, u -> u.lockHold.toNanos() / 1e9)
+        .description("the longest time one operation held a queue's lock since the server started")
+        .baseUnit("seconds")
+        .register(registry);
+  }
+
+  private void limit(String key, long value, ToDoubleFunction<LimitUse> use) {
+    Gauge.builder("switchboard.limit", () -> value)
+        .description("a limit's value (docs/operations.md, Limits)")
+        .tags("limit", key)
+        .strongReference(true)
+        .register(registry);
+    if (use != null) {
+      Gauge.builder("switchboard.limit.used", limitUse, use)
+          .description(
+              "a limit's use: the server's, or for a per-queue limit the queue nearest to it")
+          .tags("limit", key)
+          .register(registry);
+    }
+  }
+
   private QueueMeters register(String queue) {
     QueueMeters q = new QueueMeters();
+    q.meters.add(
+        Gauge.builder("switchboard.queue.bytes", q, m -> m.bytes)
+            .description("queued bytes of the queue: bodies, attributes and bookkeeping")
+            .baseUnit("bytes")
+            .tags("queue", queue)
+            .register(registry));
     gauge(q, queue, "switchboard.queue.messages", "state", "available", s -> s.available());
     gauge(q, queue, "switchboard.queue.messages", "state", "delayed", s -> s.delayed());
     gauge(q, queue, "switchboard.queue.messages", "state", "in_flight", s -> s.inFlight());
@@ -196,9 +258,41 @@ final class ServerMetrics {
             .register(registry));
   }
 
+  /** What the limit gauges show, taken from the engine at each scrape. */
+  private static final class LimitUse {
+    volatile long queuedBytes;
+    volatile long largestQueueBytes;
+    volatile long largestDefaultDepth;
+    volatile long largestInFlight;
+    volatile long largestInFlightFifo;
+    volatile Duration lockHold = Duration.ZERO;
+
+    void add(QueueInfo info, QueueStats stats, long bytes) {
+      largestQueueBytes = Math.max(largestQueueBytes, bytes);
+      if (info.config().maxDepth().isEmpty()) {
+        largestDefaultDepth = Math.max(largestDefaultDepth, stats.depth());
+      }
+      if (info.grouped()) {
+        largestInFlightFifo = Math.max(largestInFlightFifo, stats.inFlight());
+      } else {
+        largestInFlight = Math.max(largestInFlight, stats.inFlight());
+      }
+    }
+
+    void copy(LimitUse u) {
+      queuedBytes = u.queuedBytes;
+      largestQueueBytes = u.largestQueueBytes;
+      largestDefaultDepth = u.largestDefaultDepth;
+      largestInFlight = u.largestInFlight;
+      largestInFlightFifo = u.largestInFlightFifo;
+      lockHold = u.lockHold;
+    }
+  }
+
   /** The latest snapshot of one queue and the meters that read it. */
   private static final class QueueMeters {
     volatile QueueStats stats;
+    volatile long bytes;
     final List<Meter> meters = new ArrayList<>();
   }
 }

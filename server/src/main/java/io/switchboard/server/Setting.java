@@ -280,6 +280,54 @@ public final class Setting<T> {
             default -> throw new Invalid("true or false");
           };
 
+  /**
+   * An amount of memory of {@code min..max} bytes ({@code 64k}, {@code 512m}, {@code 2g}) or, with
+   * {@code heapShare}, a share of the max heap of 1%..90% ({@code 50%}).
+   */
+  static Setting<ByteAmount> bytes(
+      String key, ByteAmount defaultValue, long min, long max, boolean heapShare, String doc) {
+    return of(key, byteType(min, max, heapShare), defaultValue, doc);
+  }
+
+  private static Type<ByteAmount> byteType(long min, long max, boolean heapShare) {
+    return new Type<>() {
+      @Override
+      public ByteAmount parse(String text) {
+        ByteAmount a = ByteAmount.parse(text);
+        if (a == null || (a.percent() > 0 && !heapShare)) {
+          throw new Invalid(mustBe());
+        }
+        return a;
+      }
+
+      @Override
+      public void check(ByteAmount value) {
+        boolean ok =
+            value.percent() > 0
+                ? value.percent() <= 90
+                : value.bytes() >= min && value.bytes() <= max;
+        if (!ok) {
+          throw new Invalid(mustBe(), value.toString());
+        }
+      }
+
+      private String mustBe() {
+        return allowed() + " (such as 64k, 512m or 2g" + (heapShare ? ", or 50%" : "") + ")";
+      }
+
+      @Override
+      public String allowed() {
+        String range = ByteAmount.ofBytes(min) + ".." + ByteAmount.ofBytes(max) + " bytes";
+        return heapShare ? range + " or 1%..90% of the max heap" : range;
+      }
+
+      @Override
+      public String show(ByteAmount value) {
+        return value.toString();
+      }
+    };
+  }
+
   private static Type<Integer> integerType(int min, int max) {
     return new Type<>() {
       @Override

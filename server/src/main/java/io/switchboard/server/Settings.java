@@ -166,6 +166,70 @@ public final class Settings {
   public static final Setting<Integer> MAX_QUEUES =
       declare(Setting.integer("max-queues", 10_000, 1, 1_000_000, "most queues the server holds"));
 
+  public static final Setting<ByteAmount> MAX_QUEUED_BYTES =
+      declare(
+          Setting.bytes(
+              "max-queued-bytes",
+              ByteAmount.ofHeapPercent(50),
+              1L << 20,
+              1L << 40,
+              true,
+              "bytes of queued messages in all queues together (bodies, attributes and 256 bytes"
+                  + " each for bookkeeping); over it a send gets 503 `SERVER_FULL`. A share of the"
+                  + " max heap (`-Xmx`) by default, leaving the rest to work with"));
+
+  public static final Setting<ByteAmount> MAX_QUEUE_BYTES =
+      declare(
+          Setting.bytes(
+              "max-queue-bytes",
+              ByteAmount.ofHeapPercent(50),
+              1L << 10,
+              1L << 40,
+              true,
+              "bytes of queued messages in one queue, counted as `max-queued-bytes` counts them;"
+                  + " over it a send gets 429 `QUEUE_FULL`. Set it lower than `max-queued-bytes`"
+                  + " to keep one queue from filling the server"));
+
+  public static final Setting<Integer> DEFAULT_MAX_DEPTH =
+      declare(
+          Setting.integer(
+              "default-max-depth",
+              10_000_000,
+              1,
+              1_000_000_000,
+              "the `maxDepth` of a queue whose configuration sets none (its overflow: `reject`)"));
+
+  public static final Setting<Integer> MAX_IN_FLIGHT =
+      declare(
+          Setting.integer(
+              "max-in-flight",
+              120_000,
+              1,
+              100_000_000,
+              "messages in flight (received, not yet acked) in one standard queue; at it a receive"
+                  + " gets 429 `OVER_LIMIT` (SQS: `OverLimit`), as in Amazon SQS"));
+
+  public static final Setting<Integer> MAX_IN_FLIGHT_FIFO =
+      declare(
+          Setting.integer(
+              "max-in-flight-fifo",
+              20_000,
+              1,
+              100_000_000,
+              "the same for a grouped (`.fifo`) queue"));
+
+  public static final Setting<ByteAmount> MAX_ANSWER_BYTES =
+      declare(
+          Setting.bytes(
+              "max-answer-bytes",
+              ByteAmount.ofBytes(10L << 20),
+              64L << 10,
+              1L << 30,
+              false,
+              "bytes of message bodies and attributes in one answer: a receive returns fewer"
+                  + " messages and a browse page ends early (with a cursor) rather than pass it;"
+                  + " the default is SQS's largest receive, 10 messages of 1 MiB"));
+
   public static final Setting<Integer> SHUTDOWN_GRACE_SECONDS =
       declare(
           Setting.integer(

@@ -82,7 +82,9 @@ public final class SqsError extends RuntimeException {
       case TOO_MANY_QUEUES -> sender("OverLimit", m);
       case QUEUE_FULL -> new SqsError("RequestThrottled", "RequestThrottled", true, 400, m);
       case TASK_NOT_FOUND -> sender("ResourceNotFoundException", m);
-      case UNAVAILABLE -> new SqsError("ServiceUnavailable", "ServiceUnavailable", false, 503, m);
+      case UNAVAILABLE, SERVER_FULL ->
+          new SqsError("ServiceUnavailable", "ServiceUnavailable", false, 503, m);
+      case OVER_LIMIT -> sender("OverLimit", m);
     };
   }
 

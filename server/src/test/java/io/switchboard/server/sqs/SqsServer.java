@@ -44,6 +44,11 @@ final class SqsServer implements AutoCloseable, AfterAllCallback {
                 Map.of())));
   }
 
+  /** A server with {@code config} (e.g. with limits set low). */
+  SqsServer(ServerConfig config) {
+    this(SwitchboardServer.start(config));
+  }
+
   private SqsServer(SwitchboardServer server) {
     this.server = server;
     sqs =

@@ -27,9 +27,10 @@ final class Browse {
 
   /**
    * A page in delivery order. The cursor is the (priority, seq, serial) of the last message shown,
-   * so a page starts right after it even if that message is gone.
+   * so a page starts right after it even if that message is gone. A page also ends, with a cursor,
+   * before its bodies and attributes would pass {@code maxAnswerBytes} (it holds at least one).
    */
-  static Page page(Op op, BrowseRequest request) throws SQLException {
+  static Page page(Op op, BrowseRequest request, long maxAnswerBytes) throws SQLException {
     long[] after = request.cursor().map(Browse::decodeCursor).orElse(null);
     MessageFilter filter = request.filter().orElse(null);
     boolean fifo = op.q.grouped() || op.q.config().order() == Order.FIFO;
@@ -39,6 +40,7 @@ final class Browse {
     List<Message> items = new ArrayList<>();
     Row last = null;
     boolean more = false;
+    long bytes = 0;
     while (!more) {
       String keyset =
           after == null
@@ -88,10 +90,13 @@ final class Browse {
         if (filter != null && !filter.test(r, op.now)) {
           continue;
         }
-        if (items.size() == request.limit()) {
+        int size = r.answerBytes();
+        if (items.size() == request.limit()
+            || (!items.isEmpty() && bytes + size > maxAnswerBytes)) {
           more = true;
           break;
         }
+        bytes += size;
         items.add(op.view(r, null));
         last = r;
       }

@@ -12,6 +12,7 @@ import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
@@ -66,11 +67,13 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Receiver receiver = new Receiver(this);
   private final PostgresSystemRecords systemRecords = new PostgresSystemRecords(this);
   private final ReceiptKeys receiptKeys;
+  private final QueueLimits limits;
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
     this.clock = b.clock;
     this.maxQueues = b.maxQueues;
+    this.limits = b.limits;
     this.pollMillis = b.pollInterval.toMillis();
     if (b.dataSource != null) {
       this.ds = b.dataSource;
@@ -259,6 +262,11 @@ public final class PostgresQueueEngine implements QueueEngine {
   }
 
   @Override
+  public QueueLimits limits() {
+    return limits;
+  }
+
+  @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
     Objects.requireNonNull(request, "request");
     return receiver.receive(queue, request);
@@ -336,7 +344,8 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public Page browse(String queue, BrowseRequest request) {
     Objects.requireNonNull(request, "request");
-    return run(queue, "browsing '" + queue + "'", op -> Browse.page(op, request));
+    return run(
+        queue, "browsing '" + queue + "'", op -> Browse.page(op, request, limits.maxAnswerBytes()));
   }
 
   @Override
@@ -429,8 +438,19 @@ public final class PostgresQueueEngine implements QueueEngine {
     private Duration pollInterval = Duration.ofMillis(250);
     private Duration housekeepingInterval = Duration.ofMillis(200);
     private boolean notify = true;
+    private QueueLimits limits = QueueLimits.NONE;
 
     private Builder() {}
+
+    /**
+     * The limits the engine holds queues to. Messages live in the database, not in this server's
+     * heap, so only {@link QueueLimits#maxAnswerBytes} applies: a receive takes at most {@link
+     * QueueLimits#receiveMax} messages, a browse page ends before it would pass it.
+     */
+    public Builder limits(QueueLimits limits) {
+      this.limits = java.util.Objects.requireNonNull(limits, "limits");
+      return this;
+    }
 
     /** A JDBC URL such as {@code jdbc:postgresql://db:5432/switchboard}; the engine owns a pool. */
     public Builder url(String url, String user, String password) {

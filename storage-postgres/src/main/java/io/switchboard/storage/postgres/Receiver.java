@@ -69,7 +69,13 @@ final class Receiver {
               .statement(
                   "receiving from",
                   queue,
-                  c -> Claim.claim(c, q, now, request.maxMessages(), visibility));
+                  c ->
+                      Claim.claim(
+                          c,
+                          q,
+                          now,
+                          engine.limits().receiveMax(request.maxMessages(), q.config()),
+                          visibility));
       if (rows != null) {
         engine.counters().add(q.id(), Counters.RECEIVED, rows.size());
         return Taker.messages(Op.viewOnly(now, q, engine.ids(), engine.receiptKeys()), rows);
@@ -79,10 +85,11 @@ final class Receiver {
     return engine.run(queue, "receiving from '" + queue + "'", op -> take(op, request));
   }
 
-  private static List<Message> take(Op op, ReceiveRequest request) throws SQLException {
+  private List<Message> take(Op op, ReceiveRequest request) throws SQLException {
     long visibility =
         request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
-    return Taker.take(op, request.maxMessages(), request.filter().orElse(null), visibility);
+    int max = engine.limits().receiveMax(request.maxMessages(), op.q.config());
+    return Taker.take(op, max, request.filter().orElse(null), visibility);
   }
 
   /** Serves this server's waiters on {@code queue} now, and tells the other servers. */

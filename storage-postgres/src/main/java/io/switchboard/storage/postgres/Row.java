@@ -33,7 +33,13 @@ final class Row implements MessageView {
   byte[] body;
   long arrival;
   private byte[] attrBytes;
+
   private Map<String, AttributeValue> attributes;
+
+  /** The bytes of body and stored attributes, what an answer carrying this message weighs. */
+  int answerBytes() {
+    return body.length + (attrBytes == null ? 0 : attrBytes.length);
+  }
 
   static Row read(ResultSet rs) throws SQLException {
     Row r = new Row();

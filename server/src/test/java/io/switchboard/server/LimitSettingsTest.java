@@ -1,0 +1,71 @@
+package io.switchboard.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.switchboard.queue.QueueLimits;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The limit settings: amounts of memory as bytes with a unit or a share of the heap, refused with
+ * the key, the range, the value and its source when out of range.
+ */
+class LimitSettingsTest {
+
+  private static String refusal(String variable, String value) {
+    return assertThrows(
+            StartupException.class, () -> ServerConfig.resolve(Map.of(), Map.of(variable, value)))
+        .getMessage();
+  }
+
+  @Test
+  void defaults_areHalfTheHeap_sqsInFlightLimits_andTenMebibytesPerAnswer() {
+    QueueLimits l = ServerConfig.forTests().queueLimits();
+    long heap = Runtime.getRuntime().maxMemory();
+    assertEquals(heap / 100 * 50, l.maxQueuedBytes());
+    assertEquals(heap / 100 * 50, l.maxQueueBytes());
+    assertEquals(10_000_000, l.defaultMaxDepth());
+    assertEquals(120_000, l.maxInFlight());
+    assertEquals(20_000, l.maxInFlightGrouped());
+    assertEquals(10L << 20, l.maxAnswerBytes());
+  }
+
+  @Test
+  void amounts_readUnitsAndShares() {
+    QueueLimits l =
+        ServerConfig.resolve(
+                Map.of(
+                    "max-queued-bytes", "512m",
+                    "max-queue-bytes", "10%",
+                    "max-answer-bytes", "64K"),
+                Map.of())
+            .queueLimits();
+    assertEquals(512L << 20, l.maxQueuedBytes());
+    assertEquals(Runtime.getRuntime().maxMemory() / 100 * 10, l.maxQueueBytes());
+    assertEquals(64L << 10, l.maxAnswerBytes());
+  }
+
+  @Test
+  void outOfRangeOrMalformed_namesRangeValueAndSource() {
+    assertEquals(
+        "max-queued-bytes must be 1m..1t bytes or 1%..90% of the max heap (such as 64k, 512m or"
+            + " 2g, or 50%), got 95% (from SWITCHBOARD_MAX_QUEUED_BYTES)",
+        refusal("SWITCHBOARD_MAX_QUEUED_BYTES", "95%"));
+    assertEquals(
+        "max-queued-bytes must be 1m..1t bytes or 1%..90% of the max heap (such as 64k, 512m or"
+            + " 2g, or 50%), got 'lots' (from SWITCHBOARD_MAX_QUEUED_BYTES)",
+        refusal("SWITCHBOARD_MAX_QUEUED_BYTES", "lots"));
+    assertEquals(
+        "max-answer-bytes must be 64k..1g bytes (such as 64k, 512m or 2g), got '50%' (from"
+            + " SWITCHBOARD_MAX_ANSWER_BYTES)",
+        refusal("SWITCHBOARD_MAX_ANSWER_BYTES", "50%"));
+    assertEquals(
+        "max-answer-bytes must be 64k..1g bytes (such as 64k, 512m or 2g), got"
+            + " '99999999999999t' (from SWITCHBOARD_MAX_ANSWER_BYTES)",
+        refusal("SWITCHBOARD_MAX_ANSWER_BYTES", "99999999999999t"));
+    assertEquals(
+        "max-in-flight must be 1..100000000, got 0 (from SWITCHBOARD_MAX_IN_FLIGHT)",
+        refusal("SWITCHBOARD_MAX_IN_FLIGHT", "0"));
+  }
+}
