@@ -38,6 +38,8 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
 
   private final long timeoutNanos;
   private final ScheduledExecutorService sweeper;
+  private final java.util.concurrent.atomic.AtomicLong cut =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private static final class Receiving {
     final ReadTimeouts owner;
@@ -124,6 +126,7 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
           if (!thread.isAlive()) {
             RECEIVING.remove(thread, r);
           } else if (now - r.lastByteNanos > timeoutNanos && RECEIVING.remove(thread, r)) {
+            cut.incrementAndGet();
             LOG.atDebug()
                 .addKeyValue("remote", r.ctx.remotePeer().address())
                 .log("closing a connection that stopped sending its request (read-timeout)");
@@ -134,6 +137,11 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
             }
           }
         });
+  }
+
+  /** Requests cut off by the read timeout since the start. */
+  long cut() {
+    return cut.get();
   }
 
   @Override

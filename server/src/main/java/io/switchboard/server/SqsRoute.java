@@ -88,10 +88,10 @@ final class SqsRoute {
     String baseUrl = "http://" + host;
     SqsAction action = endpoint.action(sqs, baseUrl);
     call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
-    if (action.receive()) {
-      call.receiving(action.queue().get(), action.waitTime());
-    }
-    SqsApi.Answer answer = endpoint.handle(sqs, baseUrl, call.requestId());
+    SqsApi.Answer answer =
+        action.receive() && !call.receiving(action.queue().get(), action.waitTime())
+            ? endpoint.throttled(sqs, Call.tooManyLongPolls(call.config()), call.requestId())
+            : endpoint.handle(sqs, baseUrl, call.requestId());
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {

@@ -1,0 +1,41 @@
+package io.switchboard.server;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+
+/**
+ * Whose request it is, for the caps counted per client ({@code max-event-streams-per-key}): the key
+ * id of the credential that authenticated it, when the authentication filter ({@link
+ * RequestFilters#authentication}) registers one in the request's context, else the client's
+ * address. The seam: a scheme that authenticates a request registers {@code ClientKey.of(keyId)}
+ * there, and the caps count that client's requests together from wherever they come.
+ *
+ * @param id the key id, or {@code address:<ip>}
+ */
+record ClientKey(String id) {
+
+  ClientKey {
+    Objects.requireNonNull(id, "id");
+  }
+
+  /** The key of an authenticated client: its credential's key id. */
+  static ClientKey of(String keyId) {
+    return new ClientKey("key:" + keyId);
+  }
+
+  /** The key of {@code call}'s client: its registered key, else its address. */
+  static ClientKey of(Call call) {
+    return call.request()
+        .context()
+        .get(ClientKey.class)
+        .orElseGet(
+            () -> {
+              String host =
+                  call.request().remotePeer().address() instanceof InetSocketAddress a
+                          && a.getAddress() != null
+                      ? a.getAddress().getHostAddress()
+                      : call.request().remotePeer().host();
+              return new ClientKey("address:" + host);
+            });
+  }
+}
