@@ -4,6 +4,7 @@ import io.helidon.common.socket.SocketOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -14,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,12 @@ final class ConnectionLimits implements SocketOptions {
   private final int max;
   private final int maxPerAddress;
   private final Map<SocketChannel, String> open = new LinkedHashMap<>();
+
+  /** Connections that have not sent a byte yet, by remote address, with when they were accepted. */
+  private final Map<SocketAddress, Silent> silent = new ConcurrentHashMap<>();
+
+  private record Silent(SocketChannel channel, long acceptedNanos) {}
+
   private final Map<String, Integer> perAddress = new HashMap<>();
   private final AtomicLong refusedTotal = new AtomicLong();
   private final AtomicLong refusedPerAddress = new AtomicLong();
@@ -103,6 +111,11 @@ final class ConnectionLimits implements SocketOptions {
     }
     open.put(channel, address);
     perAddress.put(address, mine + 1);
+    try {
+      silent.put(channel.getRemoteAddress(), new Silent(channel, System.nanoTime()));
+    } catch (IOException closedMeanwhile) {
+      // nothing to time
+    }
     return null;
   }
 
@@ -160,6 +173,34 @@ final class ConnectionLimits implements SocketOptions {
       // closed meanwhile: counted under no address, swept out soon
     }
     return "";
+  }
+
+  /** The client at {@code remote} sent its first bytes: it is no longer silent. */
+  void spoke(SocketAddress remote) {
+    silent.remove(remote);
+  }
+
+  /**
+   * Closes the connections that have not sent a byte within {@code timeoutNanos} of being accepted
+   * (Helidon's idle timeout only sees a connection once its first bytes arrived); returns how many.
+   */
+  int closeSilent(long nowNanos, long timeoutNanos) {
+    int closed = 0;
+    for (var it = silent.values().iterator(); it.hasNext(); ) {
+      Silent s = it.next();
+      if (!s.channel().isOpen()) {
+        it.remove();
+      } else if (nowNanos - s.acceptedNanos() > timeoutNanos) {
+        it.remove();
+        try {
+          s.channel().close();
+          closed++;
+        } catch (IOException e) {
+          // closed either way
+        }
+      }
+    }
+    return closed;
   }
 
   /** Open connections, closed ones swept out first. */

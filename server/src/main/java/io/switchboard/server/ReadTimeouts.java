@@ -52,8 +52,15 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
     }
   }
 
-  ReadTimeouts(Duration timeout) {
+  private final ConnectionLimits connections;
+
+  /**
+   * @param connections the accepted connections, of which this closes those that send nothing for
+   *     the timeout
+   */
+  ReadTimeouts(Duration timeout, ConnectionLimits connections) {
     this.timeoutNanos = timeout.toNanos();
+    this.connections = connections;
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -110,6 +117,7 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
   private void progress(ConnectionContext ctx) {
     Receiving r = RECEIVING.get(Thread.currentThread());
     if (r == null || r.ctx != ctx) {
+      connections.spoke(ctx.remotePeer().address());
       RECEIVING.put(Thread.currentThread(), new Receiving(this, ctx));
     } else {
       r.lastByteNanos = System.nanoTime();
@@ -118,6 +126,13 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
 
   private void sweep() {
     long now = System.nanoTime();
+    int silent = connections.closeSilent(now, timeoutNanos);
+    if (silent > 0) {
+      cut.addAndGet(silent);
+      LOG.atDebug()
+          .addKeyValue("connections", silent)
+          .log("closed connections that sent nothing (read-timeout)");
+    }
     RECEIVING.forEach(
         (thread, r) -> {
           if (r.owner != this) {

@@ -208,7 +208,7 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   private void listen() {
-    readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT));
+    readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT), connectionLimits);
     metrics.limits(connectionLimits, gate, streamLimits, readTimeouts);
     Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {

@@ -45,7 +45,7 @@ class ConnectionCapsTest {
   private final List<Socket> sockets = new ArrayList<>();
   private SwitchboardServer server;
 
-  private void start() {
+  private void start(String readTimeout) {
     log.start();
     root.addAppender(log);
     server =
@@ -56,6 +56,8 @@ class ConnectionCapsTest {
                     "0",
                     "in-memory",
                     "true",
+                    "read-timeout",
+                    readTimeout,
                     "max-connections",
                     Integer.toString(TOTAL),
                     "max-connections-per-address",
@@ -82,7 +84,7 @@ class ConnectionCapsTest {
   @Test
   void thousandIdleConnections_capsHold_otherClientsAreServed_logStaysQuiet() throws IOException {
     Assumptions.assumeTrue(loopbackAliases(), "127.0.0.2 is not a loopback address here");
-    start();
+    start("1h");
 
     // 1,000 connections from one address that never send a byte
     List<Socket> idle = new ArrayList<>();
@@ -138,6 +140,24 @@ class ConnectionCapsTest {
       health = get("127.0.0.2", "/health");
     } while (!health.startsWith("HTTP/1.1 200 "));
 
+    assertQuiet();
+  }
+
+  /**
+   * A connection that never sent a byte was never closed (Helidon's idle timeout starts with the
+   * first request): it is closed after {@code read-timeout}, and counted.
+   */
+  @Test
+  void connectionThatSendsNothing_isClosedAfterTheReadTimeout() throws IOException {
+    start("1s");
+    Socket silent = connect("127.0.0.1");
+
+    assertEquals("", readAll(silent)); // the end of the connection, no answer
+
+    Http http = new Http(server.uri());
+    String metrics = http.get("/metrics").text();
+    http.close();
+    assertTrue(metrics.contains("switchboard_read_timeouts_total 1.0"), metrics);
     assertQuiet();
   }
 
