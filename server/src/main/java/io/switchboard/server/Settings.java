@@ -132,7 +132,7 @@ public final class Settings {
       declare(
           Setting.integer(
               "max-connections-per-address",
-              1_000,
+              2_500,
               1,
               1_000_000,
               "most open connections from one client address (a proxy or NAT is one address);"
