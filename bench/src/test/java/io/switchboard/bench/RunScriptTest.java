@@ -35,7 +35,8 @@ class RunScriptTest {
             "recovery",
             "routing",
             "heap",
-            "postgres"),
+            "postgres",
+            "caps"),
         names,
         out);
     for (String line : out.lines().toList()) {
