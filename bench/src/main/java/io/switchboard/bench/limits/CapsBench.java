@@ -26,7 +26,9 @@ import java.util.Map;
  * time from a client of its own, with nothing else open, with the connections held, and with the
  * streams held. The clients are in this JVM, on loopback addresses {@code 127.0.0.1..4} (the caps
  * are per address too), so this process holds both ends of every connection: its file descriptor
- * limit, not the server, bounds the connections tried ({@code --connections}).
+ * limit, not the server, bounds the connections tried ({@code --connections}). The heap each held
+ * connection or stream costs is the heap in use after full collections, over the baseline, divided
+ * by what is held; it includes the client's end, so it overstates the server's share.
  */
 public final class CapsBench {
 
@@ -69,6 +71,7 @@ public final class CapsBench {
             "send p50 µs",
             "send p99 µs",
             "send max µs",
+            "heap per held KB",
             "load average");
     List<Socket> open = new ArrayList<>();
     try (SwitchboardServer server =
@@ -79,7 +82,8 @@ public final class CapsBench {
       send(http, base, "POST", "/v1/queues", "{\"name\":\"bench\"}");
       sends(http, base, requests); // warm-up
       long[] idle = sends(http, base, requests);
-      r.row("nothing else open", 0, 0, 0, p(idle, 50), p(idle, 99), p(idle, 100), load());
+      long baseHeap = usedHeapAfterGc();
+      r.row("nothing else open", 0, 0, 0, p(idle, 50), p(idle, 99), p(idle, 100), 0, load());
 
       for (int i = 0; i < connections; i++) {
         open.add(connect(base, "127.0.0." + (1 + i % 4)));
@@ -87,6 +91,7 @@ public final class CapsBench {
       long[] withConnections = sends(http, base, requests);
       // the server's count, less the measuring client's own connection
       int held = (int) metric(http, base, "switchboard_connections_open ") - 1;
+      double connectionKb = (usedHeapAfterGc() - baseHeap) / 1024.0 / Math.max(1, held);
       r.row(
           "idle connections",
           connections,
@@ -95,6 +100,7 @@ public final class CapsBench {
           p(withConnections, 50),
           p(withConnections, 99),
           p(withConnections, 100),
+          Math.round(connectionKb * 10) / 10.0,
           load());
       for (Socket s : open) {
         s.close();
@@ -117,6 +123,7 @@ public final class CapsBench {
         }
       }
       long[] withStreams = sends(http, base, requests);
+      double streamKb = (usedHeapAfterGc() - baseHeap) / 1024.0 / Math.max(1, streaming);
       r.row(
           "routing event streams",
           tried,
@@ -125,6 +132,7 @@ public final class CapsBench {
           p(withStreams, 50),
           p(withStreams, 99),
           p(withStreams, 100),
+          Math.round(streamKb * 10) / 10.0,
           load());
     } finally {
       for (Socket s : open) {
@@ -194,6 +202,18 @@ public final class CapsBench {
   private static double p(long[] sorted, int percentile) {
     int i = Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * percentile / 100.0) - 1);
     return Math.round(sorted[Math.max(0, i)] / 100.0) / 10.0;
+  }
+
+  /**
+   * Heap in use after a few full collections: the difference over a baseline, divided by what is
+   * held, is the heap each costs (both ends, since the clients are in this JVM too).
+   */
+  private static long usedHeapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
   }
 
   private static String load() {
