@@ -36,7 +36,8 @@ class RunScriptTest {
             "routing",
             "heap",
             "postgres",
-            "caps"),
+            "caps",
+            "selector-stall"),
         names,
         out);
     for (String line : out.lines().toList()) {
