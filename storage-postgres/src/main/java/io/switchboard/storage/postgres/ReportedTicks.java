@@ -36,9 +36,10 @@ final class ReportedTicks implements Runnable {
       }
     } catch (Throwable t) {
       String was = problem;
-      problem = what + " failing: " + t.getClass().getSimpleName() + ": " + t.getMessage();
+      // the reason /health shows names the failure's kind only; the log has its message
+      problem = what + " failing: " + t.getClass().getSimpleName() + "; see the log";
       if (was == null || t instanceof Error) {
-        LOG.log(System.Logger.Level.WARNING, problem, t);
+        LOG.log(System.Logger.Level.WARNING, what + " failing: " + t.getMessage(), t);
       }
       if (t instanceof Error e) {
         throw e;
