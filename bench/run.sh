@@ -24,6 +24,8 @@ recovery     io.switchboard.bench.durable.RecoveryBench            --enable-nati
 routing      io.switchboard.bench.routing.RoutingBench             -Xms6g -Xmx6g -XX:+AlwaysPreTouch
 heap         io.switchboard.bench.HeapPerMessage                   -XX:+UseParallelGC -Xms4g -Xmx4g
 postgres     io.switchboard.bench.postgres.PostgresBench           -Xmx2g
+caps         io.switchboard.bench.limits.CapsBench                 -Xmx1g
+selector-stall io.switchboard.bench.limits.SelectorStallBench      -Xmx1g
 LIST
 }
 

@@ -35,7 +35,9 @@ class RunScriptTest {
             "recovery",
             "routing",
             "heap",
-            "postgres"),
+            "postgres",
+            "caps",
+            "selector-stall"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -151,6 +151,20 @@ public final class Json {
     return Optional.of(Duration.ofSeconds(value));
   }
 
+  /**
+   * A whole number of seconds of {@code 0..max}, the error naming the wire field ({@code
+   * delaySeconds must be 0..900 seconds, got 1000000}), not the engine's name of the duration.
+   */
+  public static Optional<Duration> seconds(String name, Long value, Duration max) {
+    Optional<Duration> d = seconds(name, value);
+    if (d.isPresent() && d.get().compareTo(max) > 0) {
+      throw new WireFormatException(
+          WireCode.INVALID_ARGUMENT,
+          name + " must be 0.." + max.toSeconds() + " seconds, got " + value);
+    }
+    return d;
+  }
+
   /** The items of a list an answer may leave out. */
   public static <T> List<T> items(List<T> list) {
     return list == null ? List.of() : list;

@@ -122,6 +122,14 @@ public final class JsonFields {
     return Json.seconds(name, v.isPresent() ? v.getAsLong() : null);
   }
 
+  /**
+   * A whole number of seconds of {@code 0..max}; the error names the field as it is on the wire.
+   */
+  public Optional<Duration> seconds(String name, Duration max) {
+    OptionalLong v = int64(name);
+    return Json.seconds(name, v.isPresent() ? v.getAsLong() : null, max);
+  }
+
   /** An integer number of milliseconds, {@code >= 0}. */
   public Optional<Duration> millis(String name) {
     OptionalLong v = int64(name);

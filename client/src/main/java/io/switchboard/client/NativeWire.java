@@ -6,6 +6,7 @@ import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
@@ -61,7 +62,7 @@ public final class NativeWire {
       Optional.ofNullable(priority).ifPresent(b::priority);
       Optional.ofNullable(groupId).ifPresent(b::groupId);
       Optional.ofNullable(deduplicationId).ifPresent(b::deduplicationId);
-      Json.seconds("delaySeconds", delaySeconds).ifPresent(b::delay);
+      Json.seconds("delaySeconds", delaySeconds, QueueConfig.MAX_DELAY).ifPresent(b::delay);
       Json.seconds("timeToLiveSeconds", timeToLiveSeconds).ifPresent(b::timeToLive);
       return b.build();
     }
@@ -106,7 +107,8 @@ public final class NativeWire {
     }
 
     public Duration delay() {
-      return Json.seconds("delaySeconds", delaySeconds).orElse(Duration.ZERO);
+      return Json.seconds("delaySeconds", delaySeconds, QueueConfig.MAX_DELAY)
+          .orElse(Duration.ZERO);
     }
 
     public boolean back() {

@@ -180,7 +180,7 @@ public final class WireFormat {
     QueueConfig.Builder b = base.toBuilder();
     enumField(f, "order", Order.class).ifPresent(b::order);
     f.seconds("visibilityTimeoutSeconds").ifPresent(b::visibilityTimeout);
-    f.seconds("delaySeconds").ifPresent(b::delay);
+    f.seconds("delaySeconds", QueueConfig.MAX_DELAY).ifPresent(b::delay);
     f.seconds("retentionSeconds").ifPresent(b::retention);
     enumField(f, "onExpire", ExpiryAction.class).ifPresent(b::onExpire);
     f.int32("maxMessageSizeBytes").ifPresent(b::maxMessageSize);

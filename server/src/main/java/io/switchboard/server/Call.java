@@ -43,7 +43,7 @@ final class Call {
   private final String requestId;
   private final Route route;
   private String operation;
-  private Runnable toLongPoll = () -> {};
+  private java.util.function.BooleanSupplier toLongPoll = () -> true;
   private boolean longPoll;
   private byte[] body;
   private Principal principal;
@@ -117,8 +117,11 @@ final class Call {
     operation = name;
   }
 
-  /** What {@link #longPoll} does besides noting it: the server moves the request in its gate. */
-  void onLongPoll(Runnable action) {
+  /**
+   * What {@link #longPoll} does besides noting it: the server moves the request in its gate, which
+   * answers false when it holds {@code max-long-polls} already.
+   */
+  void onLongPoll(java.util.function.BooleanSupplier action) {
     toLongPoll = action;
   }
 
@@ -132,8 +135,12 @@ final class Call {
    * queue's receive wait when empty) may block: a stop then does not wait for it but closes the
    * engine, which ends the receive with no messages ({@link RequestGate}). Call it before the
    * receive. A queue that does not exist is left for the receive to report.
+   *
+   * @return false when the receive may block but the server holds its maximum of long polls ({@code
+   *     max-long-polls}): the caller refuses it, in its protocol's terms ({@link
+   *     #tooManyLongPolls})
    */
-  void receiving(String queue, Optional<Duration> wait) {
+  boolean receiving(String queue, Optional<Duration> wait) {
     boolean blocks;
     try {
       blocks =
@@ -143,9 +150,19 @@ final class Call {
       blocks = false;
     }
     if (blocks && !longPoll) {
+      if (!toLongPoll.getAsBoolean()) {
+        return false;
+      }
       longPoll = true;
-      toLongPoll.run();
     }
+    return true;
+  }
+
+  /** What a receive refused by {@link #receiving} is told: retry, or receive without waiting. */
+  static String tooManyLongPolls(ServerConfig config) {
+    return "the server holds its maximum of "
+        + config.get(Settings.MAX_LONG_POLLS)
+        + " waiting receives (max-long-polls); retry later, or receive without waiting";
   }
 
   String path(String name) {

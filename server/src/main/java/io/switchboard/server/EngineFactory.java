@@ -36,7 +36,19 @@ public interface EngineFactory {
    */
   static EngineFactory forConfig(ServerConfig config) {
     if (config.postgres().isPresent()) {
-      return EngineFactory::postgres;
+      return new EngineFactory() {
+        @Override
+        public QueueEngine open(ServerConfig c) {
+          return postgres(c);
+        }
+
+        @Override
+        public QueueEngine open(ServerConfig c, HealthRegistry health) {
+          var engine = postgres(c);
+          health.check("store", engine::problem);
+          return engine;
+        }
+      };
     }
     if (config.inMemory()) {
       return inMemory();
@@ -117,7 +129,7 @@ public interface EngineFactory {
    * @throws StartupException when the database is unreachable, refuses the login or holds a schema
    *     newer than this server knows
    */
-  static QueueEngine postgres(ServerConfig config) {
+  static io.switchboard.storage.postgres.PostgresQueueEngine postgres(ServerConfig config) {
     ServerConfig.Postgres pg = config.postgres().orElseThrow();
     try {
       return io.switchboard.storage.postgres.PostgresQueueEngine.builder()

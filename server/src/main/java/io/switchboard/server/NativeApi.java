@@ -259,7 +259,9 @@ final class NativeApi {
     ReceiveRequest.Builder b = body.toRequest();
     Optional.ofNullable(body.selector()).ifPresent(s -> b.selector(c.selector(s)));
     ReceiveRequest request = b.build();
-    c.receiving(c.path("queue"), request.waitTime());
+    if (!c.receiving(c.path("queue"), request.waitTime())) {
+      throw new HttpError(503, "TOO_MANY_LONG_POLLS", Call.tooManyLongPolls(c.config()));
+    }
     c.json(Messages.of(c.engine().receive(c.path("queue"), request), Optional.empty()));
   }
 

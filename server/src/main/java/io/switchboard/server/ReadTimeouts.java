@@ -38,6 +38,8 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
 
   private final long timeoutNanos;
   private final ScheduledExecutorService sweeper;
+  private final java.util.concurrent.atomic.AtomicLong cut =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private static final class Receiving {
     final ReadTimeouts owner;
@@ -50,8 +52,15 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
     }
   }
 
-  ReadTimeouts(Duration timeout) {
+  private final ConnectionLimits connections;
+
+  /**
+   * @param connections the accepted connections, of which this closes those that send nothing for
+   *     the timeout
+   */
+  ReadTimeouts(Duration timeout, ConnectionLimits connections) {
     this.timeoutNanos = timeout.toNanos();
+    this.connections = connections;
     this.sweeper =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -108,6 +117,7 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
   private void progress(ConnectionContext ctx) {
     Receiving r = RECEIVING.get(Thread.currentThread());
     if (r == null || r.ctx != ctx) {
+      connections.spoke(ctx.remotePeer().address());
       RECEIVING.put(Thread.currentThread(), new Receiving(this, ctx));
     } else {
       r.lastByteNanos = System.nanoTime();
@@ -116,6 +126,13 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
 
   private void sweep() {
     long now = System.nanoTime();
+    int silent = connections.closeSilent(now, timeoutNanos);
+    if (silent > 0) {
+      cut.addAndGet(silent);
+      LOG.atDebug()
+          .addKeyValue("connections", silent)
+          .log("closed connections that sent nothing (read-timeout)");
+    }
     RECEIVING.forEach(
         (thread, r) -> {
           if (r.owner != this) {
@@ -124,6 +141,7 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
           if (!thread.isAlive()) {
             RECEIVING.remove(thread, r);
           } else if (now - r.lastByteNanos > timeoutNanos && RECEIVING.remove(thread, r)) {
+            cut.incrementAndGet();
             LOG.atDebug()
                 .addKeyValue("remote", r.ctx.remotePeer().address())
                 .log("closing a connection that stopped sending its request (read-timeout)");
@@ -134,6 +152,11 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
             }
           }
         });
+  }
+
+  /** Requests cut off by the read timeout since the start. */
+  long cut() {
+    return cut.get();
   }
 
   @Override

@@ -20,9 +20,18 @@ final class RequestGate {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+  private final int maxPolls;
   private boolean draining;
   private int busy;
   private int polls;
+  private long pollsRefused;
+
+  /**
+   * @param maxPolls the most long polls at once ({@code max-long-polls}); one more is refused
+   */
+  RequestGate(int maxPolls) {
+    this.maxPolls = maxPolls;
+  }
 
   /** Admits a request as ordinary work, or refuses it (false) once draining. */
   boolean enter() {
@@ -40,14 +49,44 @@ final class RequestGate {
 
   /**
    * Moves an admitted request from ordinary work to the long polls: a stop no longer waits for it
-   * before closing the engine, which ends it. Call at most once per request.
+   * before closing the engine, which ends it. Call at most once per request. False, and the request
+   * stays ordinary work, when {@code max-long-polls} are waiting already: the caller refuses it.
    */
-  void longPoll() {
+  boolean longPoll() {
     lock.lock();
     try {
+      if (polls >= maxPolls) {
+        pollsRefused++;
+        return false;
+      }
       busy--;
       polls++;
       changed.signalAll();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  int maxPolls() {
+    return maxPolls;
+  }
+
+  /** Long polls waiting now. */
+  int polls() {
+    lock.lock();
+    try {
+      return polls;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Long polls refused since the start, over {@code max-long-polls}. */
+  long pollsRefused() {
+    lock.lock();
+    try {
+      return pollsRefused;
     } finally {
       lock.unlock();
     }

@@ -124,6 +124,11 @@ final class RoutingApi implements AutoCloseable {
     return new Route(method, path, operation, true, e, guard);
   }
 
+  /** Whether {@code route} is an event stream (capped by {@link EventStreamLimits}). */
+  static boolean isStream(Route route) {
+    return route.operation().equals("agentEvents") || route.operation().equals("routingEvents");
+  }
+
   /** Streams do not hold a stop back: the server ends them when it stops. */
   private static Route stream(String path, String operation, Guard guard, Route.Endpoint e) {
     return new Route("GET", path, operation, false, e, guard);

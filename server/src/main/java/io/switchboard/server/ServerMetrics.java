@@ -295,4 +295,71 @@ final class ServerMetrics {
     volatile long bytes;
     final List<Meter> meters = new ArrayList<>();
   }
+
+  // ---- caps on connections, long polls and event streams (issue 16) -------------------------
+
+  /**
+   * Each cap and its use: {@code switchboard_connections_open}, {@code _max}, {@code
+   * _per_address_max}, {@code switchboard_connections_refused_total{reason}}; {@code
+   * switchboard_long_polls_open}, {@code _max}, {@code switchboard_long_polls_refused_total};
+   * {@code switchboard_event_streams_open}, {@code _max}, {@code _per_key_max}, {@code
+   * switchboard_event_streams_refused_total{reason}}; {@code switchboard_read_timeouts_total}.
+   */
+  void limits(
+      ConnectionLimits connections,
+      RequestGate gate,
+      EventStreamLimits streams,
+      ReadTimeouts readTimeouts) {
+    Gauge.builder("switchboard.connections.open", connections, ConnectionLimits::open)
+        .description("client connections open now")
+        .register(registry);
+    Gauge.builder("switchboard.connections.max", connections, ConnectionLimits::max)
+        .description("max-connections: most client connections open at once")
+        .register(registry);
+    Gauge.builder(
+            "switchboard.connections.per.address.max", connections, ConnectionLimits::maxPerAddress)
+        .description("max-connections-per-address: most connections from one client address")
+        .register(registry);
+    FunctionCounter.builder(
+            "switchboard.connections.refused", connections, ConnectionLimits::refusedTotal)
+        .description("connections refused over a cap")
+        .tags("reason", "max_connections")
+        .register(registry);
+    FunctionCounter.builder(
+            "switchboard.connections.refused", connections, ConnectionLimits::refusedPerAddress)
+        .description("connections refused over a cap")
+        .tags("reason", "max_connections_per_address")
+        .register(registry);
+    Gauge.builder("switchboard.long.polls.open", gate, RequestGate::polls)
+        .description("receives waiting for messages now")
+        .register(registry);
+    Gauge.builder("switchboard.long.polls.max", gate, RequestGate::maxPolls)
+        .description("max-long-polls: most receives waiting at once")
+        .register(registry);
+    FunctionCounter.builder("switchboard.long.polls.refused", gate, RequestGate::pollsRefused)
+        .description("receives refused over max-long-polls")
+        .register(registry);
+    Gauge.builder("switchboard.event.streams.open", streams, EventStreamLimits::open)
+        .description("routing event streams open now")
+        .register(registry);
+    Gauge.builder("switchboard.event.streams.max", streams, EventStreamLimits::max)
+        .description("max-event-streams: most routing event streams open at once")
+        .register(registry);
+    Gauge.builder("switchboard.event.streams.per.key.max", streams, EventStreamLimits::maxPerKey)
+        .description("max-event-streams-per-key: most event streams of one client")
+        .register(registry);
+    FunctionCounter.builder(
+            "switchboard.event.streams.refused", streams, EventStreamLimits::refusedTotal)
+        .description("event streams refused over a cap")
+        .tags("reason", "max_event_streams")
+        .register(registry);
+    FunctionCounter.builder(
+            "switchboard.event.streams.refused", streams, EventStreamLimits::refusedPerKey)
+        .description("event streams refused over a cap")
+        .tags("reason", "max_event_streams_per_key")
+        .register(registry);
+    FunctionCounter.builder("switchboard.read.timeouts", readTimeouts, ReadTimeouts::cut)
+        .description("connections closed because a request paused longer than read-timeout")
+        .register(registry);
+  }
 }

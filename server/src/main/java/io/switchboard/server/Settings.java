@@ -259,6 +259,58 @@ public final class Settings {
               "how long a kept-alive connection may wait for its next request before it is"
                   + " closed"));
 
+  public static final Setting<Integer> MAX_CONNECTIONS =
+      declare(
+          Setting.integer(
+              "max-connections",
+              10_000,
+              1,
+              1_000_000,
+              "most open client connections; one more is answered 503 `TOO_MANY_CONNECTIONS`"
+                  + " and closed at once"));
+
+  public static final Setting<Integer> MAX_CONNECTIONS_PER_ADDRESS =
+      declare(
+          Setting.integer(
+              "max-connections-per-address",
+              2_500,
+              1,
+              1_000_000,
+              "most open connections from one client address (a proxy or NAT is one address);"
+                  + " one more is answered 429 `TOO_MANY_CONNECTIONS` and closed at once"));
+
+  public static final Setting<Integer> MAX_LONG_POLLS =
+      declare(
+          Setting.integer(
+              "max-long-polls",
+              5_000,
+              1,
+              1_000_000,
+              "most receives waiting for messages at once (native `waitSeconds`, SQS"
+                  + " `WaitTimeSeconds`); one more is refused: native 503 `TOO_MANY_LONG_POLLS`,"
+                  + " SQS `RequestThrottled`"));
+
+  public static final Setting<Integer> MAX_EVENT_STREAMS =
+      declare(
+          Setting.integer(
+              "max-event-streams",
+              2_000,
+              1,
+              1_000_000,
+              "most routing event streams open at once; one more is answered 503"
+                  + " `TOO_MANY_EVENT_STREAMS`"));
+
+  public static final Setting<Integer> MAX_EVENT_STREAMS_PER_KEY =
+      declare(
+          Setting.integer(
+              "max-event-streams-per-key",
+              500,
+              1,
+              1_000_000,
+              "most routing event streams of one client (its credential's key id once requests"
+                  + " are authenticated, else its address); one more is answered 429"
+                  + " `TOO_MANY_EVENT_STREAMS`"));
+
   public static final Setting<AccessKeys> ACCESS_KEYS =
       declare(
           accessKeys(

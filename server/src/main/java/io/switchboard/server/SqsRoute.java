@@ -98,10 +98,9 @@ final class SqsRoute {
         && sqs.method().equals("GET")
         && action.name().filter(name -> !ExposureGuard.sqsReadOnly(name)).isPresent()) {
       answer = getRefused(sqs, action.name().get(), call.requestId());
+    } else if (action.receive() && !call.receiving(action.queue().get(), action.waitTime())) {
+      answer = endpoint.throttled(sqs, Call.tooManyLongPolls(call.config()), call.requestId());
     } else {
-      if (action.receive()) {
-        call.receiving(action.queue().get(), action.waitTime());
-      }
       answer = endpoint.handle(sqs, baseUrl, call.requestId(), action);
     }
     String contentType = "application/x-amz-json-1.0";

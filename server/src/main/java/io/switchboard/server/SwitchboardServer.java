@@ -57,7 +57,9 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private final ServerConfig config;
   private final RouteTable routes;
-  private final RequestGate gate = new RequestGate();
+  private final RequestGate gate;
+  private final ConnectionLimits connectionLimits;
+  private final EventStreamLimits streamLimits;
   private final ServerMetrics metrics = new ServerMetrics();
   private final RoutingApi routingApi = new RoutingApi();
   private final HealthRegistry health = new HealthRegistry();
@@ -80,6 +82,9 @@ public final class SwitchboardServer implements AutoCloseable {
     this.keys = new AuditedKeyRing(durableKeys);
     this.guard = new ExposureGuard(config, this::port, keys::keyless);
     this.tlsFiles = TlsFiles.of(config);
+    this.gate = new RequestGate(config.get(Settings.MAX_LONG_POLLS));
+    this.connectionLimits = ConnectionLimits.of(config);
+    this.streamLimits = EventStreamLimits.of(config);
     this.openApi = resource("openapi.yaml");
     List<Route> all = new ArrayList<>();
     all.add(new Route("GET", "/health", "health", false, this::health, Guard.open()));
@@ -96,7 +101,12 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi, Guard.open()));
     all.addAll(NativeApi.routes());
     all.addAll(new KeysApi(keys, durableKeys).routes());
-    routingApi.routes().forEach(r -> all.add(clustered(r)));
+    routingApi
+        .routes()
+        .forEach(
+            r ->
+                all.add(
+                    RoutingApi.isStream(r) ? streamLimits.limited(clustered(r)) : clustered(r)));
     this.routes = new RouteTable(all, new SqsRoute(() -> sqs, guard).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
   }
@@ -293,7 +303,8 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   private void listen() {
-    readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT));
+    readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT), connectionLimits);
+    metrics.limits(connectionLimits, gate, streamLimits, readTimeouts);
     Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {
       var builder = WebServer.builder();
@@ -306,6 +317,8 @@ public final class SwitchboardServer implements AutoCloseable {
               .port(config.port())
               .backlog(8192)
               .shutdownHook(false)
+              // every accepted socket is configured with these: where the connection caps hold
+              .connectionOptions(connectionLimits)
               // Helidon closes a connection idle longer than this when its sweep (every fifth of
               // it) finds it waiting for a request; ReadTimeouts times the requests themselves
               .idleConnectionTimeout(idle)

@@ -100,6 +100,15 @@ public final class SqsEndpoint {
   }
 
   /**
+   * Refuses {@code request} with {@code RequestThrottled}, in its protocol's error shape, without
+   * serving it: the server is over a limit ({@code max-long-polls}); SDKs retry with backoff.
+   */
+  public SqsApi.Answer throttled(SqsHttpRequest request, String message, String requestId) {
+    SqsError e = SqsError.throttled(message);
+    return withRequestId(json(request) ? SqsApi.error(e) : xmlError(e, requestId), requestId);
+  }
+
+  /**
    * Every answer, both protocols, errors included, carries its request id in {@code
    * x-amzn-RequestId}, which SDKs report as the response metadata's request id; the XML body
    * carries it too ({@link QueryXml}).

@@ -64,6 +64,11 @@ public final class SqsError extends RuntimeException {
     return new SqsError(code, queryCode, true, status, message);
   }
 
+  /** {@code RequestThrottled} (400): the AWS SDKs count it as throttling and retry with backoff. */
+  static SqsError throttled(String message) {
+    return new SqsError("RequestThrottled", "RequestThrottled", true, 400, message);
+  }
+
   static SqsError internal(String message) {
     return new SqsError("InternalFailure", "InternalFailure", false, 500, message);
   }
@@ -80,7 +85,7 @@ public final class SqsError extends RuntimeException {
       case INVALID_ARGUMENT, INVALID_SELECTOR, MESSAGE_TOO_LARGE, CONFLICT -> invalidParameter(m);
       case BATCH_TOO_LARGE -> legacySender("BatchRequestTooLong", m);
       case TOO_MANY_QUEUES -> sender("OverLimit", m);
-      case QUEUE_FULL -> new SqsError("RequestThrottled", "RequestThrottled", true, 400, m);
+      case QUEUE_FULL -> throttled(m);
       case TASK_NOT_FOUND -> sender("ResourceNotFoundException", m);
       case UNAVAILABLE, SERVER_FULL ->
           new SqsError("ServiceUnavailable", "ServiceUnavailable", false, 503, m);

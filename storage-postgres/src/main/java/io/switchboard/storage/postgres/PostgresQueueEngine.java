@@ -64,6 +64,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final QueueCache cache;
   private final CounterBuffer counters = new CounterBuffer();
   private final Housekeeping housekeeper = new Housekeeping(this);
+  private final ReportedTicks ticks = new ReportedTicks("housekeeping", this::tick);
   private final Receiver receiver = new Receiver(this);
   private final PostgresSystemRecords systemRecords = new PostgresSystemRecords(this);
   private final ReceiptKeys receiptKeys;
@@ -104,13 +105,13 @@ public final class PostgresQueueEngine implements QueueEngine {
     this.redrives = new Redrives(this);
     this.queues = new QueueOps(this, maxQueues);
     this.wakeups = new Wakeups(this::listenConnection, b.notify);
-    // a failed tick fails a test's advance, where it is a finding; on a thread it is the database
-    // being away, and the next tick tries again
+    // a failed tick fails a test's advance, where it is a finding; on a thread it is reported
+    // (problem()) and the next tick tries again, unless it was an Error, which ends the thread
     this.housekeeping =
         clock.every(
             "switchboard-pg-housekeeping",
             b.housekeepingInterval,
-            clock.manual() ? this::tick : this::tickQuietly);
+            clock.manual() ? this::tick : ticks);
   }
 
   public static Builder builder() {
@@ -201,12 +202,12 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
   }
 
-  private void tickQuietly() {
-    try {
-      tick();
-    } catch (RuntimeException e) {
-      // the database is away; the next tick tries again
-    }
+  /**
+   * What keeps the engine from working as it should, for {@code /health}: housekeeping failing (the
+   * database away, say); empty while all is well.
+   */
+  public java.util.Optional<String> problem() {
+    return ticks.problem();
   }
 
   // ---- queues (see QueueOps) ---------------------------------------------------------------
