@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
