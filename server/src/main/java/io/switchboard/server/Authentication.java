@@ -27,9 +27,10 @@ import java.util.Set;
  *
  * <ul>
  *   <li>credentials: an AWS SigV4 signature (header or presigned, service {@code switchboard} or
- *       {@code sqs}, any region) or HTTP Basic {@code ID:SECRET}, which is refused over a
- *       connection that is neither TLS nor from a loopback address; else 401 {@code
- *       UNAUTHENTICATED} (or {@code INSECURE_CREDENTIALS}) with {@code WWW-Authenticate};
+ *       {@code sqs}, any region), HTTP Basic {@code ID:SECRET}, which is refused over a connection
+ *       that is neither TLS nor from a loopback address, or, with mutual TLS, a verified client
+ *       certificate whose CN is a key id; else 401 {@code UNAUTHENTICATED} (or {@code
+ *       INSECURE_CREDENTIALS}) with {@code WWW-Authenticate};
  *   <li>a grant of the route's action on its resource ({@link Guard}); else 403 {@code FORBIDDEN}
  *       naming the action and the resource.
  * </ul>
@@ -85,6 +86,10 @@ final class Authentication {
     }
     boolean presigned = call.request().query().contains("X-Amz-Signature");
     if (authorization.isEmpty() && !presigned) {
+      Optional<String> subject = call.clientCertificateSubject();
+      if (subject.isPresent()) {
+        return certificate(call, subject.get());
+      }
       throw unauthenticated(
           call,
           Audit.ANONYMOUS,
@@ -106,6 +111,44 @@ final class Authentication {
           SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
           e.code() + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * The principal a verified client certificate names (mutual TLS, {@code tls-client-ca}): the
+   * access key whose id is the subject's common name ({@code CN=AKAGENT7,O=Example} is key {@code
+   * AKAGENT7}); its grants apply, its secret is not needed.
+   */
+  private Principal certificate(Call call, String subject) {
+    Optional<String> cn = commonName(subject);
+    if (cn.isEmpty()) {
+      throw unauthenticated(
+          call,
+          Audit.ANONYMOUS,
+          "the client certificate's subject '" + subject + "' has no CN naming an access key");
+    }
+    return keys.find(cn.get())
+        .orElseThrow(
+            () ->
+                unauthenticated(
+                    call,
+                    cn.get(),
+                    "the client certificate's CN '"
+                        + cn.get()
+                        + "' names no access key of this server (docs/security.md)"));
+  }
+
+  /** The CN of an RFC 2253 subject, if it has one. */
+  static Optional<String> commonName(String subject) {
+    try {
+      for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(subject).getRdns()) {
+        if (rdn.getType().equalsIgnoreCase("CN")) {
+          return Optional.of(rdn.getValue().toString());
+        }
+      }
+    } catch (javax.naming.InvalidNameException e) {
+      return Optional.empty();
+    }
+    return Optional.empty();
   }
 
   private Principal basic(Call call, String encoded) {

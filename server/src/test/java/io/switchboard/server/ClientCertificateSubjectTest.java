@@ -44,6 +44,61 @@ class ClientCertificateSubjectTest {
     assertEquals("none", subjectSeen(config, null, ca));
   }
 
+  @Test
+  void withAccessKeys_aVerifiedCertificatesCommonName_isTheKeyItActsAs() throws Exception {
+    TestPki.Issued ca = TestPki.ca("Server CA");
+    TestPki.Issued serverCert = TestPki.server(ca, "server");
+    TestPki.Issued clientCa = TestPki.ca("Client CA");
+    ServerConfig config =
+        ServerConfig.forTests()
+            .with(
+                Settings.TLS_CERT,
+                TestPki.write(dir.resolve("cert.pem"), TestPki.pem(serverCert.cert())))
+            .with(
+                Settings.TLS_KEY,
+                TestPki.write(dir.resolve("key.pem"), TestPki.pkcs8(serverCert.key())))
+            .with(
+                Settings.TLS_CLIENT_CA,
+                TestPki.write(dir.resolve("client-ca.pem"), TestPki.pem(clientCa.cert())))
+            .with(
+                Settings.ACCESS_KEYS,
+                io.switchboard.server.auth.AccessKeys.parse("AKCERT:secret-never-sent"));
+    try (SwitchboardServer server = SwitchboardServer.start(config)) {
+      assertEquals(
+          200, status(server, TestPki.client(clientCa, "CN=AKCERT,O=Example"), ca, "/v1/queues"));
+      assertEquals(
+          401, status(server, TestPki.client(clientCa, "CN=AKOTHER,O=Example"), ca, "/v1/queues"));
+      assertEquals(
+          401, status(server, TestPki.client(clientCa, "O=Example,C=DE"), ca, "/v1/queues"));
+    }
+  }
+
+  @Test
+  void commonName_isReadFromAnRfc2253Subject() {
+    assertEquals(
+        java.util.Optional.of("agent-7"), Authentication.commonName("CN=agent-7,O=Example"));
+    assertEquals(java.util.Optional.of("a,b"), Authentication.commonName("O=Example,CN=a\\,b"));
+    assertEquals(java.util.Optional.empty(), Authentication.commonName("O=Example"));
+    assertEquals(java.util.Optional.empty(), Authentication.commonName("not a name"));
+  }
+
+  private static int status(
+      SwitchboardServer server, TestPki.Issued client, TestPki.Issued ca, String path)
+      throws Exception {
+    try (HttpClient http =
+        HttpClient.newBuilder()
+            .sslContext(TestPki.context(client, ca.cert()))
+            .connectTimeout(Duration.ofSeconds(10))
+            .build()) {
+      return http.send(
+              HttpRequest.newBuilder(server.uri().resolve(path))
+                  .timeout(Duration.ofSeconds(30))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString())
+          .statusCode();
+    }
+  }
+
   /** What a handler reads from {@link Call#clientCertificateSubject} for one request. */
   private static String subjectSeen(ServerConfig config, TestPki.Issued client, TestPki.Issued ca)
       throws Exception {

@@ -179,7 +179,7 @@ class ConnectionCapsTest {
       try {
         s.getOutputStream()
             .write(
-                ("GET " + path + " HTTP/1.1\r\nHost: switchboard\r\nConnection: close\r\n\r\n")
+                ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
       } catch (SocketException refusedMeanwhile) {
         // the refusal is read below

@@ -188,7 +188,7 @@ class EventStreamCapsTest {
         .write(
             ("GET "
                     + path
-                    + " HTTP/1.1\r\nHost: switchboard\r\n"
+                    + " HTTP/1.1\r\nHost: localhost\r\n"
                     + (lastEventId == null ? "" : "Last-Event-ID: " + lastEventId + "\r\n")
                     + "\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
