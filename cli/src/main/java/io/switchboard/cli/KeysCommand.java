@@ -93,7 +93,7 @@ final class KeysCommand implements Runnable {
         out().println("(no access keys)");
       } else {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("ID", "NAME", "GRANTS", "CREATED"));
+        rows.add(List.of("ID", "NAME", "GRANTS", "AGENT", "CREATED"));
         for (KeyWire.AccessKey k : keys) {
           rows.add(
               List.of(
@@ -104,7 +104,8 @@ final class KeysCommand implements Runnable {
                       k.grants().stream()
                           .map(g -> String.join(",", g.actions()) + "=" + g.resource())
                           .toList()),
-                  k.createdAt()));
+                  k.agent() == null ? "-" : k.agent(),
+                  k.createdAt() == null ? "configured" : k.createdAt()));
         }
         Output.table(out(), rows);
       }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.server.ServerConfig;
+import io.switchboard.server.Settings;
 import io.switchboard.server.SwitchboardServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -22,7 +23,12 @@ class KeysCliTest {
 
   @BeforeAll
   static void start() {
-    server = SwitchboardServer.start(ServerConfig.forTests());
+    server =
+        SwitchboardServer.start(
+            ServerConfig.forTests()
+                .with(
+                    Settings.ACCESS_KEYS,
+                    io.switchboard.server.auth.AccessKeys.parse("AKADMIN:admin-secret")));
   }
 
   @AfterAll
@@ -32,13 +38,22 @@ class KeysCliTest {
 
   private record Run(int code, String out, String err) {}
 
+  /** Runs the CLI as the admin key. */
   private static Run run(String... args) {
+    return runAs("AKADMIN", "admin-secret", args);
+  }
+
+  private static Run runAs(String accessKey, String secretKey, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] all = new String[args.length + 2];
+    String[] all = new String[args.length + 6];
     System.arraycopy(args, 0, all, 0, args.length);
     all[args.length] = "--server";
     all[args.length + 1] = server.uri().toString();
+    all[args.length + 2] = "--access-key";
+    all[args.length + 3] = accessKey;
+    all[args.length + 4] = "--secret-key";
+    all[args.length + 5] = secretKey;
     int code =
         Main.run(
             all,
@@ -51,7 +66,7 @@ class KeysCliTest {
   @Test
   void keys_createListRevoke() {
     Run created =
-        run("keys", "create", "--name", "worker", "--grant", "queue:send,queue:receive=orders-*");
+        run("keys", "create", "--name", "worker", "--grant", "queue:receive,queue:send=orders-*");
     assertEquals(0, created.code(), created.err());
     Matcher id = Pattern.compile("access key id: +(\\S+)").matcher(created.out());
     Matcher secret = Pattern.compile("secret access key: +(\\S+)").matcher(created.out());
@@ -60,8 +75,16 @@ class KeysCliTest {
     Run list = run("keys", "list");
     assertEquals(0, list.code(), list.err());
     assertTrue(list.out().contains(id.group(1)));
+    // a grant's actions are shown in their canonical order, whatever order they were given in
     assertTrue(list.out().contains("queue:send,queue:receive=orders-*"), list.out());
+    assertTrue(list.out().contains("AKADMIN") && list.out().contains("configured"), list.out());
     assertFalse(list.out().contains(secret.group(1)));
+
+    Run notAdmin = runAs(id.group(1), secret.group(1), "keys", "list");
+    assertTrue(notAdmin.code() != 0, "only admin lists keys: " + notAdmin.out());
+    assertTrue(notAdmin.err().contains("FORBIDDEN"), notAdmin.err());
+    Run wrongSecret = runAs("AKADMIN", "not-the-secret", "keys", "list");
+    assertTrue(wrongSecret.err().contains("UNAUTHENTICATED"), wrongSecret.err());
 
     assertEquals(0, run("keys", "revoke", id.group(1)).code());
     Run again = run("keys", "revoke", id.group(1));

@@ -53,7 +53,8 @@ final class AccessKeyStore {
       List<KeyWire.Grant> grants = new ArrayList<>();
       for (Grant g : p.grants()) {
         grants.add(
-            new KeyWire.Grant(g.actions().stream().map(Action::wireName).toList(), g.resource()));
+            new KeyWire.Grant(
+                g.actions().stream().sorted().map(Action::wireName).toList(), g.resource()));
       }
       return new StoredKey(
           p.keyId(),
