@@ -291,4 +291,60 @@ class SqsQueuePolicyTest {
     assertEquals("InvalidParameterValue", onCreate.awsErrorDetails().errorCode());
     assertTrue(owner.listQueues(b -> b.queueNamePrefix("a-strict-new")).queueUrls().isEmpty());
   }
+
+  @Test
+  void keyless_aDenyOfEveryoneIsEnforced_andAPolicyNamingAKeyIsRefused() {
+    try (SqsServer keyless = new SqsServer()) {
+      String url = keyless.sqs.createQueue(b -> b.queueName("open")).queueUrl();
+      assertEquals(
+          "InvalidParameterValue",
+          refused(
+                  () ->
+                      keyless.sqs.addPermission(
+                          b ->
+                              b.queueUrl(url)
+                                  .label("k")
+                                  .awsAccountIds("AKOTHER")
+                                  .actions("SendMessage")))
+              .awsErrorDetails()
+              .errorCode(),
+          "there are no keys to name");
+      setPolicy(
+          keyless.sqs,
+          url,
+          """
+          {"Statement":[{"Effect":"Deny","Principal":{"AWS":"arn:aws:iam::000000000000:root"},
+           "Action":"sqs:SendMessage","Resource":"*"}]}""");
+      assertEquals(
+          "AccessDenied",
+          refused(() -> keyless.sqs.sendMessage(b -> b.queueUrl(url).messageBody("x")))
+              .awsErrorDetails()
+              .errorCode());
+      setPolicy(keyless.sqs, url, "");
+      keyless.sqs.sendMessage(b -> b.queueUrl(url).messageBody("x"));
+    }
+  }
+
+  @Test
+  void
+      aStoredPolicyFromBeforeEnforcement_allowsNothingItCannotEnforce_andDeniesAllOnAnUnreadDeny() {
+    Principal key =
+        new Principal("AKOTHER", "s", Optional.empty(), List.of(Grant.admin()), Optional.empty());
+    String arn = arn("legacy");
+    QueuePolicy allow =
+        QueuePolicy.enforced(
+            "{\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"sqs:*\","
+                + "\"Resource\":\"*\",\"Condition\":{\"Bool\":{\"aws:SecureTransport\":\"true\"}}}]}",
+            arn,
+            ACCOUNT);
+    assertEquals(QueuePolicy.Decision.NONE, allow.decide(Optional.of(key), "SendMessage"));
+    QueuePolicy deny =
+        QueuePolicy.enforced(
+            "{\"Statement\":[{\"Effect\":\"Deny\",\"NotPrincipal\":{\"AWS\":\"x\"},"
+                + "\"Action\":\"sqs:SendMessage\",\"Resource\":\"*\"}]}",
+            arn,
+            ACCOUNT);
+    assertEquals(QueuePolicy.Decision.DENY, deny.decide(Optional.of(key), "ReceiveMessage"));
+    assertEquals(QueuePolicy.Decision.DENY, deny.decide(Optional.empty(), "SendMessage"));
+  }
 }
