@@ -221,12 +221,12 @@ final class QueuePermissions {
   }
 
   private static ObjectNode statement(
-      String queueArn, String label, List<String> accounts, List<String> actions) {
+      String queueArn, String label, List<String> principals, List<String> actions) {
     ObjectNode s = MAPPER.createObjectNode();
     s.put("Sid", label);
     s.put("Effect", "Allow");
     ObjectNode principal = s.putObject("Principal");
-    oneOrMany(principal, "AWS", accounts);
+    oneOrMany(principal, "AWS", principals);
     oneOrMany(s, "Action", actions.stream().map(a -> "SQS:" + a).toList());
     s.put("Resource", queueArn);
     return s;
