@@ -220,7 +220,7 @@ public final class SqsEndpoint {
             + " lacks "
             + access.get().describe()
             + (action.queue().isPresent()
-                ? " and the queue's policy does not allow it sqs:" + name
+                ? ", and the queue's policy does not allow it sqs:" + name
                 : "")
             + ".");
   }
