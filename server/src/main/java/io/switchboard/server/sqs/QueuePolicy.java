@@ -214,6 +214,9 @@ final class QueuePolicy {
     } else {
       throw unsupported("Principal " + principal, "name * or {\"AWS\": [...]}");
     }
+    if (who.isEmpty()) {
+      throw unsupported("Principal " + principal + " naming no one", "name * or {\"AWS\": [...]}");
+    }
     List<Pattern> actions = new ArrayList<>();
     for (JsonNode a : list(s.get("Action"))) {
       actions.add(action(a.asText()));

@@ -262,6 +262,8 @@ class SqsQueuePolicyTest {
             "Service",
             statement.formatted(
                 "{\"Service\":\"sns.amazonaws.com\"}", "\"sqs:SendMessage\"", "\"*\"", ""),
+            "naming no one",
+            statement.formatted("{\"AWS\":[]}", "\"sqs:SendMessage\"", "\"*\"", ""),
             "AKNOSUCHKEY",
             statement.formatted("{\"AWS\":\"AKNOSUCHKEY\"}", "\"sqs:SendMessage\"", "\"*\"", ""),
             "s3:GetObject",
