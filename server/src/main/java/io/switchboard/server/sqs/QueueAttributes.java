@@ -9,6 +9,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
+import io.switchboard.server.auth.KeyRing;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -100,8 +101,9 @@ final class QueueAttributes {
 
   /**
    * Applies {@code attributes} to {@code config} of engine queue {@code name}, whose dead-letter
-   * target must be in the same region ({@code address}). {@code creating} allows {@code FifoQueue},
-   * which only CreateQueue may name.
+   * target must be in the same region ({@code address}); a {@code Policy} may name {@code keys}
+   * ({@link QueuePolicy}). {@code creating} allows {@code FifoQueue}, which only CreateQueue may
+   * name.
    */
   static QueueConfig apply(
       QueueEngine engine,
@@ -110,7 +112,8 @@ final class QueueAttributes {
       boolean fifo,
       Map<String, String> attributes,
       QueueConfig config,
-      boolean creating) {
+      boolean creating,
+      KeyRing keys) {
     QueueConfig.Builder b = config.toBuilder();
     Map<String, String> metadata = new HashMap<>(config.metadata());
     for (var e : attributes.entrySet()) {
@@ -127,7 +130,8 @@ final class QueueAttributes {
         case "MaximumMessageSize" -> b.maxMessageSize(integer(key, value, 1024, 1_048_576));
         case "ReceiveMessageWaitTimeSeconds" -> b.receiveWait(seconds(key, value, 0, 20));
         case "RedrivePolicy" -> redrivePolicy(engine, address, name, b, value);
-        case "Policy" -> QueuePermissions.set(metadata, value);
+        case "Policy" ->
+            QueuePermissions.set(metadata, value, address.arn(name), address.accountId(), keys);
         case "RedriveAllowPolicy" -> redriveAllowPolicy(metadata, value);
         case "FifoThroughputLimit" -> {
           if (!value.equals("perQueue") && !value.equals("perMessageGroupId")) {

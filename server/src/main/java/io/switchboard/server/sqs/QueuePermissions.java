@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.auth.KeyRing;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
@@ -20,9 +21,11 @@ import java.util.regex.Pattern;
  * none), RemovePermission removes it. The policy is kept in the queue's metadata ({@code
  * sqs.Policy}), so it survives a restart of a durable server.
  *
- * <p>Switchboard does not enforce policies: there is one namespace and, when access keys are
- * configured, one set of credentials. The policy is kept and reported so that tooling that manages
- * it (infrastructure-as-code, the CLI) works unchanged.
+ * <p>The policy is enforced ({@link QueuePolicy}, {@link SqsEndpoint}), so only what can be is
+ * accepted: an {@code AWSAccountIds} entry is this server's account (every key: {@code
+ * arn:aws:iam::<account>:root}) or the id of an access key it knows ({@code
+ * arn:aws:iam::<account>:user/<key id>}); another account is refused, since this server cannot
+ * authenticate its callers.
  */
 final class QueuePermissions {
 
@@ -63,12 +66,8 @@ final class QueuePermissions {
     if (actions.size() > MAX_ACTIONS) {
       throw SqsErrorText.PERMISSION_TOO_MANY_ACTIONS.error(actions.size());
     }
-    for (String a : accounts) {
-      if (!ACCOUNT.matcher(a).matches()) {
-        throw SqsError.invalidParameter(
-            "Value [" + a + "] for parameter PrincipalId is invalid: an account id is 12 digits.");
-      }
-    }
+    List<String> principals =
+        accounts.stream().map(a -> principal(a, r.address().accountId(), r.state())).toList();
     for (String a : actions) {
       if (!ACTIONS.contains(a)) {
         throw SqsError.invalidParameter(
@@ -97,7 +96,7 @@ final class QueuePermissions {
                     403,
                     "A queue policy may have at most " + MAX_STATEMENTS + " statements.");
               }
-              statements.add(statement(arn, label, accounts, actions));
+              statements.add(statement(arn, label, principals, actions));
               m.put(POLICY, policy.toString());
               return m;
             });
@@ -134,17 +133,46 @@ final class QueuePermissions {
     return JsonNodeFactory.instance.objectNode();
   }
 
-  /** Checks a {@code Policy} set through SetQueueAttributes: a JSON object, or "" to remove. */
-  static void set(Map<String, String> metadata, String value) {
+  /**
+   * The policy principal of an {@code AWSAccountIds} entry: this server's account ({@code
+   * arn:aws:iam::<account>:root}, every key) or a key id it knows ({@code
+   * arn:aws:iam::<account>:user/<key id>}).
+   *
+   * @throws SqsError {@code InvalidParameterValue} for anything else
+   */
+  private static String principal(String given, String accountId, SqsState state) {
+    if (given.equals(accountId)) {
+      return "arn:aws:iam::" + accountId + ":root";
+    }
+    if (!ACCOUNT.matcher(given).matches() && state.keys().find(given).isPresent()) {
+      return "arn:aws:iam::" + accountId + ":user/" + given;
+    }
+    throw SqsError.invalidParameter(
+        "Value ["
+            + given
+            + "] for parameter PrincipalId is invalid. Reason: "
+            + (ACCOUNT.matcher(given).matches()
+                ? "another account is not supported: this server authenticates only its own"
+                    + " account "
+                    + accountId
+                    + " and its access keys"
+                : "no access key has this id")
+            + "; name this server's account "
+            + accountId
+            + " (every key) or an access key id.");
+  }
+
+  /**
+   * Checks a {@code Policy} set through SetQueueAttributes or CreateQueue for queue {@code
+   * queueArn} ({@link QueuePolicy#check}), or "" to remove it.
+   */
+  static void set(
+      Map<String, String> metadata, String value, String queueArn, String accountId, KeyRing keys) {
     if (value.isEmpty()) {
       metadata.remove(POLICY);
       return;
     }
-    if (parse(value).isEmpty()) {
-      throw SqsError.sender(
-          "InvalidAttributeValue",
-          "Invalid value for the parameter Policy: must be a JSON policy document.");
-    }
+    QueuePolicy.check(value, queueArn, accountId, keys);
     metadata.put(POLICY, value);
   }
 
@@ -193,12 +221,12 @@ final class QueuePermissions {
   }
 
   private static ObjectNode statement(
-      String queueArn, String label, List<String> accounts, List<String> actions) {
+      String queueArn, String label, List<String> principals, List<String> actions) {
     ObjectNode s = MAPPER.createObjectNode();
     s.put("Sid", label);
     s.put("Effect", "Allow");
     ObjectNode principal = s.putObject("Principal");
-    oneOrMany(principal, "AWS", accounts.stream().map(a -> "arn:aws:iam::" + a + ":root").toList());
+    oneOrMany(principal, "AWS", principals);
     oneOrMany(s, "Action", actions.stream().map(a -> "SQS:" + a).toList());
     s.put("Resource", queueArn);
     return s;

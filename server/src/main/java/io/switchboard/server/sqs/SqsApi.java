@@ -208,7 +208,8 @@ public final class SqsApi {
             name.endsWith(".fifo"),
             attributes,
             QueueConfig.defaults(),
-            true);
+            true,
+            r.state().keys());
     config =
         config.toBuilder()
             .metadata(QueueTags.put(name, new HashMap<>(config.metadata()), tags))
@@ -331,7 +332,8 @@ public final class SqsApi {
         name,
         current -> {
           QueueConfig c =
-              QueueAttributes.apply(engine, r.address(), name, fifo, attributes, current, false);
+              QueueAttributes.apply(
+                  engine, r.address(), name, fifo, attributes, current, false, state.keys());
           if (c.equals(current)) {
             return c;
           }

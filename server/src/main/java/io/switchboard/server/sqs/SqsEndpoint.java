@@ -3,6 +3,7 @@ package io.switchboard.server.sqs;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
@@ -11,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,12 +56,20 @@ public final class SqsEndpoint {
   private final SigV4Verifier verifier;
   private final SqsAccount account;
   private final SqsState state;
+  private final Map<String, QueuePolicy> policies = new ConcurrentHashMap<>();
+
+  /** How many parsed queue policies an endpoint keeps; past it, it starts afresh. */
+  private static final int MAX_CACHED_POLICIES = 1_000;
+
+  /** The actions a key granted {@code admin} may do whatever a queue's policy denies. */
+  private static final Set<String> MANAGE_POLICY =
+      Set.of("GetQueueAttributes", "SetQueueAttributes", "AddPermission", "RemovePermission");
 
   private SqsEndpoint(QueueEngine engine, KeyRing keys, SqsAccount account, Clock clock) {
     this.engine = engine;
     this.verifier = new SigV4Verifier(keys, clock);
     this.account = account;
-    this.state = new SqsState(engine);
+    this.state = new SqsState(engine, keys);
   }
 
   /**
@@ -139,10 +150,8 @@ public final class SqsEndpoint {
             e.code() + ": " + e.getMessage());
         throw e;
       }
-      if (principal.isPresent()) {
-        authorize(principal.get(), action.get(), requestId);
-      }
       address = new QueueAddress(baseUrl, region(request, baseUrl), account);
+      authorize(principal, action.get(), address, requestId);
     } catch (SqsError e) {
       return json ? SqsApi.error(e) : xmlError(e, requestId);
     }
@@ -160,22 +169,94 @@ public final class SqsEndpoint {
   }
 
   /**
-   * Refuses with {@code AccessDenied} (403) a request whose key lacks the access its action needs
-   * on the queue it names ({@link SqsAction#access}).
+   * Refuses with {@code AccessDenied} (403) a request that the policy of the queue it names denies
+   * ({@link QueuePolicy}), or whose key lacks the access its action needs on that queue ({@link
+   * SqsAction#access}) and is not allowed it by the policy. {@code principal} is empty in keyless
+   * mode: only a policy's {@code Deny} of {@code *} or the account applies. A key granted {@code
+   * admin} on the queue (or, keyless, anyone) may always read and change the policy ({@link
+   * #MANAGE_POLICY}), so that no policy locks the server's administrators out.
    */
-  private void authorize(Principal principal, SqsAction action, String requestId) {
+  private void authorize(
+      Optional<Principal> principal, SqsAction action, QueueAddress address, String requestId) {
     Optional<Access> access = action.access();
-    if (access.isEmpty() || principal.may(access.get())) {
+    if (access.isEmpty()) {
       return; // an action not served is refused by the protocol with its own error
     }
-    String message =
+    String name = action.name().orElseThrow();
+    Optional<QueuePolicy> policy = action.queue().flatMap(q -> policy(q, address));
+    QueuePolicy.Decision decision =
+        policy.map(p -> p.decide(principal, name)).orElse(QueuePolicy.Decision.NONE);
+    if (decision == QueuePolicy.Decision.DENY
+        && !(MANAGE_POLICY.contains(name)
+            && principal
+                .map(
+                    p -> p.may(new Access(Action.ADMIN, access.get().resource(), Optional.empty())))
+                .orElse(true))) {
+      String sid = policy.flatMap(p -> p.denyingSid(principal, name)).orElse("");
+      refuse(
+          principal,
+          access.get(),
+          requestId,
+          "Access to the resource is denied: the policy of queue '"
+              + action.queue().orElseThrow()
+              + "' denies "
+              + principal.map(p -> "access key " + p.describe()).orElse("anonymous callers")
+              + " sqs:"
+              + name
+              + (sid.isEmpty() ? "" : " (statement " + sid + ")")
+              + ".");
+    }
+    if (principal.isEmpty()
+        || principal.get().may(access.get())
+        || decision == QueuePolicy.Decision.ALLOW) {
+      return;
+    }
+    refuse(
+        principal,
+        access.get(),
+        requestId,
         "Access to the resource is denied: access key "
-            + principal.describe()
+            + principal.get().describe()
             + " lacks "
             + access.get().describe()
-            + ".";
-    Audit.refused(principal.keyId(), access.get(), 403, requestId, message);
+            + (action.queue().isPresent()
+                ? ", and the queue's policy does not allow it sqs:" + name
+                : "")
+            + ".");
+  }
+
+  private static void refuse(
+      Optional<Principal> principal, Access access, String requestId, String message) {
+    Audit.refused(
+        principal.map(Principal::keyId).orElse(Audit.ANONYMOUS), access, 403, requestId, message);
     throw SqsError.of("AccessDenied", "AccessDenied", 403, message);
+  }
+
+  /**
+   * The enforced policy of engine queue {@code queue}, if it exists and has one; parsed policies
+   * are kept by their text, so a request reads the queue but parses its policy only once.
+   */
+  private Optional<QueuePolicy> policy(String queue, QueueAddress address) {
+    String document;
+    try {
+      document = engine.queue(queue).config().metadata().get(QueuePermissions.POLICY);
+    } catch (QueueException noSuchQueue) {
+      return Optional.empty(); // the action answers for it
+    }
+    if (document == null) {
+      return Optional.empty();
+    }
+    String arn = address.arn(queue);
+    String key = arn + "\n" + document;
+    QueuePolicy parsed = policies.get(key);
+    if (parsed == null) {
+      parsed = QueuePolicy.enforced(document, arn, address.accountId());
+      if (policies.size() >= MAX_CACHED_POLICIES) {
+        policies.clear();
+      }
+      policies.put(key, parsed);
+    }
+    return Optional.of(parsed);
   }
 
   /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.server.auth.KeyRing;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ final class SqsState {
   private static final int MAX_ATTEMPTS = 10_000;
 
   private final QueueEngine engine;
+  private final KeyRing keys;
   private final Map<String, Long> lastPurge = new HashMap<>();
   private final Map<String, Attempt> attempts =
       new LinkedHashMap<>(16, 0.75f, false) {
@@ -43,10 +45,17 @@ final class SqsState {
 
   /**
    * The state of one {@link SqsEndpoint} over {@code engine}: a server makes one endpoint, so its
-   * SQS state lives and dies with the server. Thread-safe.
+   * SQS state lives and dies with the server; {@code keys} are the server's access keys.
+   * Thread-safe.
    */
-  SqsState(QueueEngine engine) {
+  SqsState(QueueEngine engine, KeyRing keys) {
     this.engine = engine;
+    this.keys = keys;
+  }
+
+  /** The access keys a queue policy may name ({@link QueuePolicy}). */
+  KeyRing keys() {
+    return keys;
   }
 
   long now() {

@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.server.auth.Action;
+import io.switchboard.server.auth.Grant;
+import io.switchboard.server.auth.Principal;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +31,25 @@ class SqsTagsAndPermissionsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @RegisterExtension static final SqsServer fixture = new SqsServer();
   private static final SqsClient sqs = fixture.sqs;
+
+  /**
+   * Keys, so that policies may name one: the fixture's client signs as {@code fake}, an admin key;
+   * {@code AKIACONSUMER} is a key a permission names.
+   */
+  @BeforeAll
+  static void keys() {
+    fixture.server.keys().put(Principal.admin("fake", "fake"));
+    fixture
+        .server
+        .keys()
+        .put(
+            new Principal(
+                "AKIACONSUMER",
+                "consumer-secret",
+                Optional.empty(),
+                List.of(Grant.of("nothing-*", Action.QUEUE_BROWSE)),
+                Optional.empty()));
+  }
 
   private static String errorCode(Runnable call) {
     return assertThrows(SqsException.class, call::run).awsErrorDetails().errorCode();
@@ -105,13 +129,13 @@ class SqsTagsAndPermissionsTest {
         b ->
             b.queueUrl(url)
                 .label("send-only")
-                .awsAccountIds("111122223333")
+                .awsAccountIds("000000000000")
                 .actions("SendMessage"));
     sqs.addPermission(
         b ->
             b.queueUrl(url)
                 .label("consumers")
-                .awsAccountIds("111122223333", "444455556666")
+                .awsAccountIds("000000000000", "AKIACONSUMER")
                 .actions("ReceiveMessage", "DeleteMessage"));
     JsonNode p = JSON.readTree(policy(url).get("Policy"));
     String arn = "arn:aws:sqs:us-east-1:000000000000:shared";
@@ -120,11 +144,13 @@ class SqsTagsAndPermissionsTest {
     JsonNode first = p.get("Statement").get(0);
     assertEquals("send-only", first.get("Sid").asText());
     assertEquals("Allow", first.get("Effect").asText());
-    assertEquals("arn:aws:iam::111122223333:root", first.get("Principal").get("AWS").asText());
+    assertEquals("arn:aws:iam::000000000000:root", first.get("Principal").get("AWS").asText());
     assertEquals("SQS:SendMessage", first.get("Action").asText());
     assertEquals(arn, first.get("Resource").asText());
     JsonNode second = p.get("Statement").get(1);
-    assertEquals(2, second.get("Principal").get("AWS").size());
+    assertEquals(
+        "arn:aws:iam::000000000000:user/AKIACONSUMER",
+        second.get("Principal").get("AWS").get(1).asText());
     assertEquals("SQS:DeleteMessage", second.get("Action").get(1).asText());
 
     assertEquals(
@@ -135,7 +161,7 @@ class SqsTagsAndPermissionsTest {
                     b ->
                         b.queueUrl(url)
                             .label("send-only")
-                            .awsAccountIds("111122223333")
+                            .awsAccountIds("000000000000")
                             .actions("SendMessage"))));
     sqs.removePermission(b -> b.queueUrl(url).label("send-only"));
     assertEquals(1, JSON.readTree(policy(url).get("Policy")).get("Statement").size());
@@ -157,7 +183,7 @@ class SqsTagsAndPermissionsTest {
                     b ->
                         b.queueUrl(url)
                             .label("bad label!")
-                            .awsAccountIds("111122223333")
+                            .awsAccountIds("000000000000")
                             .actions("SendMessage"))));
     assertEquals(
         "InvalidParameterValue",
@@ -167,7 +193,7 @@ class SqsTagsAndPermissionsTest {
                     b ->
                         b.queueUrl(url)
                             .label("x".repeat(81))
-                            .awsAccountIds("111122223333")
+                            .awsAccountIds("000000000000")
                             .actions("SendMessage"))));
     assertEquals(
         "InvalidParameterValue",
@@ -177,7 +203,7 @@ class SqsTagsAndPermissionsTest {
                     b ->
                         b.queueUrl(url)
                             .label("l")
-                            .awsAccountIds("111122223333")
+                            .awsAccountIds("000000000000")
                             .actions("CreateQueue"))));
     assertEquals(
         "InvalidParameterValue",
@@ -189,7 +215,7 @@ class SqsTagsAndPermissionsTest {
         "MissingParameter",
         errorCode(
             () ->
-                sqs.addPermission(b -> b.queueUrl(url).label("l").awsAccountIds("111122223333"))));
+                sqs.addPermission(b -> b.queueUrl(url).label("l").awsAccountIds("000000000000"))));
     assertThrows(
         OverLimitException.class,
         () ->
@@ -197,7 +223,7 @@ class SqsTagsAndPermissionsTest {
                 b ->
                     b.queueUrl(url)
                         .label("l")
-                        .awsAccountIds("111122223333")
+                        .awsAccountIds("000000000000")
                         .actions(
                             "SendMessage",
                             "ReceiveMessage",
@@ -207,8 +233,29 @@ class SqsTagsAndPermissionsTest {
                             "GetQueueUrl",
                             "PurgeQueue",
                             "ListQueueTags")));
+    assertEquals(
+        "InvalidParameterValue",
+        errorCode(
+            () ->
+                sqs.addPermission(
+                    b ->
+                        b.queueUrl(url)
+                            .label("l")
+                            .awsAccountIds("111122223333")
+                            .actions("SendMessage"))),
+        "another account cannot be authenticated here, so it cannot be granted");
+    assertEquals(
+        "InvalidParameterValue",
+        errorCode(
+            () ->
+                sqs.addPermission(
+                    b ->
+                        b.queueUrl(url)
+                            .label("l")
+                            .awsAccountIds("AKIANOSUCHKEY")
+                            .actions("SendMessage"))));
     assertFalse(policy(url).containsKey("Policy"));
-    sqs.addPermission(b -> b.queueUrl(url).label("all").awsAccountIds("111122223333").actions("*"));
+    sqs.addPermission(b -> b.queueUrl(url).label("all").awsAccountIds("000000000000").actions("*"));
     assertTrue(policy(url).get("Policy").contains("\"SQS:*\""));
   }
 
@@ -236,7 +283,7 @@ class SqsTagsAndPermissionsTest {
           durable.sqs.createQueue(b -> b.queueName("kept").tags(Map.of("team", "blue"))).queueUrl();
       durable.sqs.tagQueue(b -> b.queueUrl(url).tags(Map.of("env", "prod")));
       durable.sqs.addPermission(
-          b -> b.queueUrl(url).label("p").awsAccountIds("111122223333").actions("SendMessage"));
+          b -> b.queueUrl(url).label("p").awsAccountIds("000000000000").actions("SendMessage"));
     }
     try (SqsServer durable = new SqsServer(dir)) {
       String again = durable.url("kept");

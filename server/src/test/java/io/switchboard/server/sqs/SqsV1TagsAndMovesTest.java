@@ -59,10 +59,11 @@ class SqsV1TagsAndMovesTest {
   @Test
   void permissions_addShowsInPolicy_removeTakesItOut() {
     String url = sqs.createQueue("v1-shared").getQueueUrl();
-    sqs.addPermission(url, "v1label", List.of("111122223333"), List.of("SendMessage"));
+    sqs.addPermission(url, "v1label", List.of("000000000000"), List.of("SendMessage"));
     String policy = sqs.getQueueAttributes(url, List.of("Policy")).getAttributes().get("Policy");
     assertNotNull(policy);
-    assertTrue(policy.contains("v1label") && policy.contains("111122223333"), policy);
+    assertTrue(
+        policy.contains("v1label") && policy.contains("arn:aws:iam::000000000000:root"), policy);
     sqs.removePermission(url, "v1label");
     String after = sqs.getQueueAttributes(url, List.of("Policy")).getAttributes().get("Policy");
     assertTrue(after == null || !after.contains("v1label"), after);
