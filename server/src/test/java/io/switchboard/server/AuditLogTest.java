@@ -121,4 +121,53 @@ class AuditLogTest {
     assertTrue(logged.get(1).contains("event=key-revoked") && logged.get(1).contains("AKNEW"));
     assertFalse(String.join(" ", logged).contains("new-pw"));
   }
+
+  @Test
+  void queuePolicyChanges_areLogged_withTheKeyThatMadeThem() {
+    try (software.amazon.awssdk.services.sqs.SqsClient sqs =
+        software.amazon.awssdk.services.sqs.SqsClient.builder()
+            .endpointOverride(server.uri())
+            .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+            .credentialsProvider(
+                software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                    software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                        "AKADMIN", "admin-pw")))
+            .build()) {
+      String url = sqs.createQueue(r -> r.queueName("audited")).queueUrl();
+      lines.list.clear();
+      sqs.sendMessage(r -> r.queueUrl(url).messageBody("not a permission change"));
+      sqs.addPermission(
+          r ->
+              r.queueUrl(url)
+                  .label("senders")
+                  .awsAccountIds(server.config().sqsAccount().id())
+                  .actions("SendMessage"));
+      sqs.removePermission(r -> r.queueUrl(url).label("senders"));
+      List<String> logged = lines.list.stream().map(AuditLogTest::text).toList();
+      assertEquals(2, logged.size(), logged.toString());
+      assertTrue(
+          logged.get(0).contains("event=permission-changed")
+              && logged.get(0).contains("key=AKADMIN")
+              && logged.get(0).contains("action=AddPermission")
+              && logged.get(0).contains("resource=queue/audited"),
+          logged.get(0));
+      assertTrue(logged.get(1).contains("action=RemovePermission"), logged.get(1));
+      assertFalse(String.join(" ", logged).contains("admin-pw"));
+    }
+  }
+
+  @Test
+  void aPolicyAttribute_isToldFromOtherAttributes() {
+    assertTrue(namesPolicy("{\"Attributes\":{\"Policy\":\"{}\"}}", ""));
+    assertTrue(namesPolicy("Action=SetQueueAttributes&Attribute.1.Name=Policy&Attribute.1.Value=x", ""));
+    assertTrue(namesPolicy("", "Action=SetQueueAttributes&Attribute.2.Name=Policy"));
+    assertFalse(namesPolicy("{\"Attributes\":{\"RedrivePolicy\":\"{}\"}}", ""));
+    assertFalse(namesPolicy("Action=SetQueueAttributes&Attribute.1.Name=RedrivePolicy", ""));
+  }
+
+  private static boolean namesPolicy(String body, String query) {
+    return io.switchboard.server.sqs.SqsEndpoint.namesPolicy(
+        new io.switchboard.server.sqs.SqsHttpRequest(
+            "POST", "/", query, java.util.Map.of(), body.getBytes(StandardCharsets.UTF_8)));
+  }
 }

@@ -114,7 +114,7 @@ public final class CapsBench {
         open.add(s);
         s.getOutputStream()
             .write(
-                "GET /v1/routing/events HTTP/1.1\r\nHost: bench\r\n\r\n"
+                "GET /v1/routing/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
         if (statusOk(s)) {
           streaming++;

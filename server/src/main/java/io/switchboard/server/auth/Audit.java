@@ -57,4 +57,20 @@ public final class Audit {
         .log(
             existed ? "access key revoked: " + keyId : "revoke of an unknown access key: " + keyId);
   }
+
+  /**
+   * A queue's SQS policy changed (AddPermission, RemovePermission, or a {@code Policy} set).
+   *
+   * @param keyId the key that changed it, or {@link #ANONYMOUS} in keyless mode
+   */
+  public static void permissionChanged(
+      String keyId, String sqsAction, String queue, String requestId) {
+    LOG.atInfo()
+        .addKeyValue("event", "permission-changed")
+        .addKeyValue("key", keyId)
+        .addKeyValue("action", sqsAction)
+        .addKeyValue("resource", "queue/" + queue)
+        .addKeyValue("requestId", requestId)
+        .log("queue policy changed: " + sqsAction + " on " + queue);
+  }
 }

@@ -137,8 +137,8 @@ public final class SqsEndpoint {
       java.util.function.Supplier<SqsAction> action) {
     boolean json = json(request);
     QueueAddress address;
+    Optional<Principal> principal;
     try {
-      Optional<Principal> principal;
       try {
         principal = verifier.verify(request);
       } catch (SqsError e) {
@@ -155,18 +155,59 @@ public final class SqsEndpoint {
     } catch (SqsError e) {
       return json ? SqsApi.error(e) : xmlError(e, requestId);
     }
-    if (json) {
-      return SqsApi.handle(
-          engine,
-          request.header("x-amz-target"),
-          request.body(),
-          request.header(SELECTOR_HEADER),
-          address,
-          state,
+    SqsApi.Answer answer =
+        json
+            ? SqsApi.handle(
+                engine,
+                request.header("x-amz-target"),
+                request.body(),
+                request.header(SELECTOR_HEADER),
+                address,
+                state,
+                requestId)
+            : query(request, baseUrl, address, requestId);
+    auditPermissionChange(request, action.get(), principal, answer, requestId);
+    return answer;
+  }
+
+  /**
+   * One audit line for a queue policy changed: an AddPermission or RemovePermission served, or a
+   * CreateQueue or SetQueueAttributes served whose request names the {@code Policy} attribute.
+   */
+  private static void auditPermissionChange(
+      SqsHttpRequest request,
+      SqsAction action,
+      Optional<Principal> principal,
+      SqsApi.Answer answer,
+      String requestId) {
+    if (answer.status() != 200 || action.name().isEmpty()) {
+      return;
+    }
+    String name = action.name().get();
+    boolean change =
+        switch (name) {
+          case "AddPermission", "RemovePermission" -> true;
+          case "CreateQueue", "SetQueueAttributes" -> namesPolicy(request);
+          default -> false;
+        };
+    if (change) {
+      Audit.permissionChanged(
+          principal.map(Principal::keyId).orElse(Audit.ANONYMOUS),
+          name,
+          action.queue().orElse(""),
           requestId);
     }
-    return query(request, baseUrl, address, requestId);
   }
+
+  /** Whether the request sets the {@code Policy} attribute (JSON member or query attribute). */
+  public static boolean namesPolicy(SqsHttpRequest request) {
+    String body = new String(request.body(), java.nio.charset.StandardCharsets.UTF_8);
+    String text = body + "&" + request.query();
+    return text.contains("\"Policy\"") || POLICY_ATTRIBUTE.matcher(text).find();
+  }
+
+  private static final java.util.regex.Pattern POLICY_ATTRIBUTE =
+      java.util.regex.Pattern.compile("(^|&)Attribute\\.\\d+\\.Name=Policy(&|$)");
 
   /**
    * Refuses with {@code AccessDenied} (403) a request that the policy of the queue it names denies
