@@ -129,6 +129,7 @@ public final class AuthBench {
       int threads,
       int rounds,
       List<Workload> workloads,
+      Duration jitWarmup,
       Duration warmup,
       Duration measure,
       List<String> serverJvmFlags,
@@ -140,6 +141,7 @@ public final class AuthBench {
       int threads = 4;
       int rounds = 3;
       List<Workload> workloads = List.of(Workload.values());
+      Duration jitWarmup = Duration.ofSeconds(10);
       Duration warmup = Duration.ofSeconds(3);
       Duration measure = Duration.ofSeconds(5);
       List<String> jvm = List.of("-Xms1g", "-Xmx1g");
@@ -150,7 +152,8 @@ public final class AuthBench {
           throw new IllegalArgumentException(
               "usage: AuthBench [--threads 4] [--rounds 3]"
                   + " [--workloads native-noop,native-e2e,sqs-single,sqs-batch]"
-                  + " [--warmup-seconds 3] [--measure-seconds 5] [--server-jvm \"-Xms1g -Xmx1g\"]"
+                  + " [--jit-warmup-seconds 10] [--warmup-seconds 3] [--measure-seconds 5]"
+                  + " [--server-jvm \"-Xms1g -Xmx1g\"]"
                   + " [--out DIR]");
         }
         if (i + 1 >= a.length) {
@@ -162,6 +165,7 @@ public final class AuthBench {
           case "--rounds" -> rounds = positive(flag, v);
           case "--workloads" ->
               workloads = Arrays.stream(v.split(",")).map(Workload::parse).toList();
+          case "--jit-warmup-seconds" -> jitWarmup = seconds(v);
           case "--warmup-seconds" -> warmup = seconds(v);
           case "--measure-seconds" -> measure = seconds(v);
           case "--server-jvm" -> jvm = List.of(v.trim().split("\\s+"));
@@ -169,11 +173,13 @@ public final class AuthBench {
               throw new IllegalArgumentException(
                   "unknown flag "
                       + flag
-                      + "; flags are --threads, --rounds, --workloads, --warmup-seconds,"
+                      + "; flags are --threads, --rounds, --workloads, --jit-warmup-seconds,"
+                      + " --warmup-seconds,"
                       + " --measure-seconds, --server-jvm, --out");
         }
       }
-      return new Options(threads, rounds, workloads, warmup, measure, jvm, ra.out(), log);
+      return new Options(
+          threads, rounds, workloads, jitWarmup, warmup, measure, jvm, ra.out(), log);
     }
 
     private static int positive(String flag, String v) {
@@ -250,10 +256,11 @@ public final class AuthBench {
           o.warmup().toMillis(),
           o.measure().toMillis(),
           RunInfo.loadAverages(machine));
-      // JIT warm-up of every path of every server before anything counts
+      // JIT warm-up of every path of every server before anything counts: on a loaded machine
+      // a server still compiles for many seconds, and its compiler threads' CPU would count
       for (Workload w : o.workloads()) {
         for (Auth auth : w.auths) {
-          measure(o, machine, targets.get(auth), w, -1, Duration.ZERO);
+          measure(o, machine, targets.get(auth), w, -1, o.jitWarmup());
         }
       }
       List<Sample> samples = new ArrayList<>();
@@ -282,9 +289,10 @@ public final class AuthBench {
   private static Sample measure(
       Options o, Machine machine, Target t, Workload w, int round, Duration window)
       throws InterruptedException {
-    boolean warmupOnly = window.isZero();
+    boolean warmupOnly = round < 0;
+    Duration warmup = warmupOnly ? window : o.warmup();
     if (warmupOnly) {
-      window = Duration.ofMillis(200);
+      window = Duration.ofMillis(200); // thrown away
     }
     CycleFactory f = t.workload(w, o.threads());
     OptionalLong[] cpuFrom = {OptionalLong.empty()};
@@ -294,7 +302,7 @@ public final class AuthBench {
     try {
       r =
           ClosedLoop.measure(
-              o.warmup(),
+              warmup,
               window,
               t.auth.label(),
               w.label(),
@@ -490,6 +498,7 @@ public final class AuthBench {
   static final String ALLOC_COLUMN = "server alloc bytes/req";
   static final String CPU_RATIO = "CPU × none";
   static final String ALLOC_RATIO = "alloc × none";
+  static final String CPU_SPREAD = "CPU × none range";
 
   static Report newReport(int threads) {
     return Report.create(
@@ -508,7 +517,8 @@ public final class AuthBench {
             CPU_COLUMN,
             ALLOC_COLUMN,
             CPU_RATIO,
-            ALLOC_RATIO)
+            ALLOC_RATIO,
+            CPU_SPREAD)
         .note(
             "servers: three Switchboard child JVMs started alike (in memory, loopback);"
                 + " none = keyless, basic and sigv4 = one admin access key, presented as HTTP"
@@ -522,7 +532,7 @@ public final class AuthBench {
             "server CPU and alloc per request: the server JVM's CPU time (all threads, JIT and"
                 + " GC included) and heap bytes allocated in the measured window / requests;"
                 + " × none: over the same round's keyless server; median rows: the rounds'"
-                + " medians (failures: their sum)")
+                + " medians (failures: their sum); CPU × none range: the lowest and highest round")
         .chart(ChartSpec.bars("server CPU per request", "µs/request", "case", "auth", CPU_COLUMN))
         .chart(ChartSpec.bars("CPU over keyless", "×", "case", "auth", CPU_RATIO));
   }
@@ -552,7 +562,8 @@ public final class AuthBench {
           s.cpuMicrosPerRequest(),
           s.bytesPerRequest(),
           cpuRatio,
-          allocRatio);
+          allocRatio,
+          "");
       byPair
           .computeIfAbsent(
               s.workload().ordinal() + "/" + s.auth().ordinal(), k -> new ArrayList<>())
@@ -583,7 +594,8 @@ public final class AuthBench {
           median(v, 3),
           median(v, 4),
           median(v, 5),
-          median(v, 6));
+          median(v, 6),
+          spread(v, 5));
     }
     return r;
   }
@@ -599,7 +611,8 @@ public final class AuthBench {
       OptionalDouble cpu,
       OptionalDouble alloc,
       OptionalDouble cpuRatio,
-      OptionalDouble allocRatio) {
+      OptionalDouble allocRatio,
+      String spread) {
     r.row(
         w.surface,
         w.name,
@@ -612,7 +625,21 @@ public final class AuthBench {
         Report.measured(cpu, "no CPU time for the server's JVM (a child process) on this machine"),
         Report.measured(alloc, "the server's JVM reports no allocated bytes"),
         Report.measured(cpuRatio, "no CPU time for the server's JVM on this machine"),
-        Report.measured(allocRatio, "the server's JVM reports no allocated bytes"));
+        Report.measured(allocRatio, "the server's JVM reports no allocated bytes"),
+        spread);
+  }
+
+  /** {@code min–max} of column {@code i} over the rounds; empty if none was measured. */
+  static String spread(List<double[]> rows, int i) {
+    double[] v = rows.stream().mapToDouble(x -> x[i]).filter(d -> !Double.isNaN(d)).toArray();
+    if (v.length == 0) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%.2f–%.2f",
+        Arrays.stream(v).min().getAsDouble(),
+        Arrays.stream(v).max().getAsDouble());
   }
 
   static OptionalDouble ratio(OptionalDouble value, OptionalDouble base) {

@@ -27,7 +27,8 @@ class AuthBenchSmokeTest {
 
   static final String HEADER =
       "surface,workload,auth,round,case,requests/s,messages/s,failures,server CPU µs/req,"
-          + "server alloc bytes/req,CPU × none,alloc × none";
+          + "server alloc bytes/req,CPU × none,alloc × none,"
+          + "CPU × none range";
 
   @TempDir Path out;
 
@@ -42,6 +43,8 @@ class AuthBenchSmokeTest {
               "2",
               "--rounds",
               "1",
+              "--jit-warmup-seconds",
+              "0.3",
               "--warmup-seconds",
               "0.3",
               "--measure-seconds",
@@ -88,6 +91,9 @@ class AuthBenchSmokeTest {
       ReportFiles.measuredAbove(out, "auth", HEADER, row, "server alloc bytes/req", 0);
       ReportFiles.measuredAbove(out, "auth", HEADER, row, "CPU × none", 0);
       ReportFiles.measuredAbove(out, "auth", HEADER, row, "alloc × none", 0);
+      if (c[3].equals("median") && !c[10].isEmpty()) {
+        assertTrue(c[12].matches("\\d+\\.\\d\\d–\\d+\\.\\d\\d"), "spread: " + row);
+      }
       if (c[2].equals("none") && !c[10].isEmpty()) {
         assertEquals(1.0, Double.parseDouble(c[10]), 1e-9, "keyless is its own base: " + row);
       }
