@@ -26,6 +26,7 @@ heap         io.switchboard.bench.HeapPerMessage                   -XX:+UseParal
 postgres     io.switchboard.bench.postgres.PostgresBench           -Xmx2g
 caps         io.switchboard.bench.limits.CapsBench                 -Xmx1g
 selector-stall io.switchboard.bench.limits.SelectorStallBench      -Xmx1g
+auth         io.switchboard.bench.auth.AuthBench                   -Xmx1g
 LIST
 }
 

@@ -37,7 +37,8 @@ class RunScriptTest {
             "heap",
             "postgres",
             "caps",
-            "selector-stall"),
+            "selector-stall",
+            "auth"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -3,13 +3,17 @@ package io.switchboard.bench.sqs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -17,12 +21,13 @@ import java.util.concurrent.TimeoutException;
  * A server of {@link SqsServerMain} in a child JVM with this JVM's class path; closing it closes
  * the child's standard input (it stops itself) and waits for it, killing it if it lingers.
  */
-final class ChildServer implements AutoCloseable {
+public final class ChildServer implements AutoCloseable {
 
-  final String system;
-  final URI uri;
-  final long pid;
+  public final String system;
+  public final URI uri;
+  public final long pid;
   private final Process process;
+  private final BlockingQueue<Long> stats = new LinkedBlockingQueue<>();
 
   private ChildServer(String system, Process process, int port) {
     this.system = system;
@@ -34,6 +39,16 @@ final class ChildServer implements AutoCloseable {
   /** Starts {@code system} with the given extra JVM flags; waits up to 60 s for its port. */
   static ChildServer start(String system, List<String> jvmFlags, Path log)
       throws IOException, InterruptedException {
+    return start(system, List.of(), jvmFlags, log);
+  }
+
+  /**
+   * Starts {@code system} with extra server settings ({@code name=value}, Switchboard only) and JVM
+   * flags; waits up to 60 s for its port. Its standard error goes to {@code log}.
+   */
+  public static ChildServer start(
+      String system, List<String> serverSettings, List<String> jvmFlags, Path log)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmFlags);
@@ -41,6 +56,7 @@ final class ChildServer implements AutoCloseable {
     command.add(System.getProperty("java.class.path"));
     command.add(SqsServerMain.class.getName());
     command.add(system);
+    command.addAll(serverSettings);
     Process p =
         new ProcessBuilder(command)
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -67,27 +83,48 @@ final class ChildServer implements AutoCloseable {
         throw new IOException(
             system + " server exited before listening (exit " + p.waitFor() + "); see " + log);
       }
-      // keep draining its standard output so it never blocks on a full pipe
+      ChildServer server = new ChildServer(system, p, found);
+      // keep draining its standard output so it never blocks on a full pipe; keep its stats
       Thread.ofVirtual()
           .start(
               () -> {
                 try {
-                  while (out.readLine() != null) {
-                    // discard
+                  for (String line; (line = out.readLine()) != null; ) {
+                    if (line.startsWith(SqsServerMain.STATS)) {
+                      server.stats.add(
+                          Long.parseLong(line.substring(SqsServerMain.STATS.length()).trim()));
+                    }
                   }
-                } catch (IOException e) {
+                } catch (IOException | NumberFormatException e) {
                   // the child is gone
                 }
               });
-      return new ChildServer(system, p, found);
+      return server;
     } catch (ExecutionException | TimeoutException e) {
       p.destroyForcibly();
       throw new IOException(system + " server did not start within 60 s; see " + log, e);
     }
   }
 
-  ProcessHandle process() {
+  public ProcessHandle process() {
     return process.toHandle();
+  }
+
+  /**
+   * Heap bytes the server's threads have allocated so far, as the server reports them; empty if it
+   * cannot tell or does not answer within 5 s.
+   */
+  public OptionalLong allocatedBytes() throws InterruptedException {
+    stats.clear();
+    try {
+      OutputStream in = process.getOutputStream();
+      in.write("stats\n".getBytes(StandardCharsets.UTF_8));
+      in.flush();
+    } catch (IOException e) {
+      return OptionalLong.empty();
+    }
+    Long bytes = stats.poll(5, TimeUnit.SECONDS);
+    return bytes == null || bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes);
   }
 
   @Override

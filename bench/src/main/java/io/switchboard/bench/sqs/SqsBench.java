@@ -109,21 +109,21 @@ public final class SqsBench {
   }
 
   /** The two workloads of issue 6. */
-  enum Shape {
+  public enum Shape {
     SINGLE(1),
     BATCH(10);
 
-    final int messages;
+    public final int messages;
 
     Shape(int messages) {
       this.messages = messages;
     }
 
-    String label() {
+    public String label() {
       return name().toLowerCase(Locale.ROOT);
     }
 
-    static Shape parse(String s) {
+    public static Shape parse(String s) {
       return switch (s) {
         case "single" -> SINGLE;
         case "batch" -> BATCH;

@@ -29,19 +29,24 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * what an application would build: {@code SqsClient} with an endpoint override, static credentials,
  * default retries, on the Apache 5 HTTP client with one pooled connection per thread.
  */
-final class SqsLoad implements AutoCloseable {
+public final class SqsLoad implements AutoCloseable {
 
   private final SqsClient sqs;
   private final URI endpoint;
 
   SqsLoad(URI endpoint, int threads, boolean noop) {
+    this(endpoint, threads, noop, "bench", "bench");
+  }
+
+  /** A client signing with access key {@code keyId} and {@code secret}. */
+  public SqsLoad(URI endpoint, int threads, boolean noop, String keyId, String secret) {
     this.endpoint = endpoint;
     var builder =
         SqsClient.builder()
             .endpointOverride(endpoint)
             .region(Region.US_EAST_1)
             .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("bench", "bench")))
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(keyId, secret)))
             .httpClient(
                 Apache5HttpClient.builder()
                     .maxConnections(threads + 4)
@@ -54,27 +59,33 @@ final class SqsLoad implements AutoCloseable {
   }
 
   /**
-   * Sends every request of this client to {@code POST /v1/noop} instead of {@code POST /}: the
-   * request is built, signed and sent as usual, the server reads it and answers 204.
+   * Sends every request of this client to {@code POST /v1/noop} instead of {@code POST /}, as
+   * {@code application/json}: the request is built, signed and sent as usual, the server reads it
+   * and answers 204.
    */
   static final class NoopInterceptor implements ExecutionInterceptor {
     @Override
     public SdkHttpRequest modifyHttpRequest(
         Context.ModifyHttpRequest context, ExecutionAttributes executionAttributes) {
-      return context.httpRequest().toBuilder().encodedPath("/v1/noop").build();
+      // the native API takes JSON bodies only as application/json (a keyless server refuses the
+      // SDK's application/x-amz-json-1.0 there with 415; the body is JSON either way)
+      return context.httpRequest().toBuilder()
+          .encodedPath("/v1/noop")
+          .putHeader("Content-Type", "application/json")
+          .build();
     }
   }
 
-  String createQueue(String name) {
+  public String createQueue(String name) {
     return sqs.createQueue(b -> b.queueName(name)).queueUrl();
   }
 
-  void deleteQueue(String url) {
+  public void deleteQueue(String url) {
     sqs.deleteQueue(b -> b.queueUrl(url));
   }
 
   /** A DeleteMessage of a receipt-sized handle: the ceiling's request, one per cycle. */
-  CycleFactory noop() {
+  public CycleFactory noop() {
     DeleteMessageRequest request =
         DeleteMessageRequest.builder()
             .queueUrl(endpoint + "/000000000000/noop")
@@ -91,7 +102,7 @@ final class SqsLoad implements AutoCloseable {
         };
   }
 
-  CycleFactory cycle(SqsBench.Shape shape, String queueUrl) {
+  public CycleFactory cycle(SqsBench.Shape shape, String queueUrl) {
     return switch (shape) {
       case SINGLE -> index -> single(queueUrl, index);
       case BATCH -> index -> batch(queueUrl, index);

@@ -28,6 +28,15 @@ final class SigV4 {
   private static final HexFormat HEX = HexFormat.of();
   private static final Pattern SPACES = Pattern.compile(" +");
 
+  /**
+   * Made once and cloned per use: {@code getInstance} looks the algorithm up in the provider list
+   * (and checks its constraints) every time, which cost a verified request more CPU and garbage
+   * than the hashing itself (docs/benchmarks.md, "Cost of authentication").
+   */
+  private static final MessageDigest SHA256 = instance(() -> MessageDigest.getInstance("SHA-256"));
+
+  private static final Mac HMAC_SHA256 = instance(() -> Mac.getInstance("HmacSHA256"));
+
   private SigV4() {}
 
   /** One request as signed: the parts of the canonical request, before canonicalisation. */
@@ -103,11 +112,19 @@ final class SigV4 {
     if (values == null) {
       return "";
     }
+    if (values.size() == 1 && isCanonical(values.get(0))) {
+      return values.get(0); // the usual case: nothing to trim, no run of spaces
+    }
     List<String> trimmed = new ArrayList<>(values.size());
     for (String v : values) {
       trimmed.add(SPACES.matcher(v.trim()).replaceAll(" "));
     }
     return String.join(",", trimmed);
+  }
+
+  private static boolean isCanonical(String v) {
+    return v.isEmpty()
+        || (v.charAt(0) > ' ' && v.charAt(v.length() - 1) > ' ' && !v.contains("  "));
   }
 
   static String stringToSign(String amzDate, String scope, String canonicalRequest) {
@@ -165,9 +182,13 @@ final class SigV4 {
 
   static byte[] sha256(byte[] data) {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(data);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+      return ((MessageDigest) SHA256.clone()).digest(data);
+    } catch (CloneNotSupportedException e) {
+      try {
+        return MessageDigest.getInstance("SHA-256").digest(data);
+      } catch (NoSuchAlgorithmException missing) {
+        throw new IllegalStateException("SHA-256 is part of every JDK", missing);
+      }
     }
   }
 
@@ -177,11 +198,29 @@ final class SigV4 {
 
   private static byte[] hmac(byte[] key, String data) {
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
+      Mac mac;
+      try {
+        mac = (Mac) HMAC_SHA256.clone(); // never initialised itself: a blank one each time
+      } catch (CloneNotSupportedException e) {
+        mac = Mac.getInstance("HmacSHA256");
+      }
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
       return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
     } catch (java.security.GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  /** What makes a JDK algorithm object; every JDK has the ones asked for here. */
+  private interface Maker<T> {
+    T make() throws java.security.GeneralSecurityException;
+  }
+
+  private static <T> T instance(Maker<T> maker) {
+    try {
+      return maker.make();
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 and HmacSHA256 are part of every JDK", e);
     }
   }
 }
