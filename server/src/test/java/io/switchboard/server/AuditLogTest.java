@@ -159,7 +159,8 @@ class AuditLogTest {
   @Test
   void aPolicyAttribute_isToldFromOtherAttributes() {
     assertTrue(namesPolicy("{\"Attributes\":{\"Policy\":\"{}\"}}", ""));
-    assertTrue(namesPolicy("Action=SetQueueAttributes&Attribute.1.Name=Policy&Attribute.1.Value=x", ""));
+    assertTrue(
+        namesPolicy("Action=SetQueueAttributes&Attribute.1.Name=Policy&Attribute.1.Value=x", ""));
     assertTrue(namesPolicy("", "Action=SetQueueAttributes&Attribute.2.Name=Policy"));
     assertFalse(namesPolicy("{\"Attributes\":{\"RedrivePolicy\":\"{}\"}}", ""));
     assertFalse(namesPolicy("Action=SetQueueAttributes&Attribute.1.Name=RedrivePolicy", ""));

@@ -202,7 +202,7 @@ public final class SqsEndpoint {
   /** Whether the request sets the {@code Policy} attribute (JSON member or query attribute). */
   public static boolean namesPolicy(SqsHttpRequest request) {
     String body = new String(request.body(), java.nio.charset.StandardCharsets.UTF_8);
-    String text = body + "&" + request.query();
+    String text = body + "&" + request.rawQuery();
     return text.contains("\"Policy\"") || POLICY_ATTRIBUTE.matcher(text).find();
   }
 
