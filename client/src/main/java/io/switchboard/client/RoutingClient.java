@@ -3,15 +3,20 @@ package io.switchboard.client;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
+import io.switchboard.routing.ListPage;
+import io.switchboard.routing.ListRequest;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
 import io.switchboard.routing.Reservation;
 import io.switchboard.routing.RoutingStats;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The routing API of a Switchboard server ({@code /v1/routing}), from {@link
@@ -51,16 +56,46 @@ public final class RoutingClient {
     return RoutingWire.agent(client.call("GET", agentPath(agentId), null));
   }
 
-  /** All agents, by id. */
+  /** All agents, by id (page after page of {@link #agents(String, ListRequest)}). */
   public List<Agent> agents() {
-    return client.call("GET", AGENTS, null, RoutingWire.Agents.class).toAgents();
+    return all(page -> agents(null, page));
   }
 
-  /** The agents whose attributes match {@code selector}, by id. */
+  /** The agents whose attributes match {@code selector}, by id (all pages). */
   public List<Agent> agents(String selector) {
     Objects.requireNonNull(selector, "selector");
-    String path = AGENTS + "?selector=" + Paths.encode(selector);
-    return client.call("GET", path, null, RoutingWire.Agents.class).toAgents();
+    return all(page -> agents(selector, page));
+  }
+
+  /** One page of the agents matching {@code selector} (null: all), by id. */
+  public ListPage<Agent> agents(String selector, ListRequest page) {
+    String path = AGENTS + query(page);
+    if (selector != null) {
+      path += "&selector=" + Paths.encode(selector);
+    }
+    var answer = client.call("GET", path, null, RoutingWire.Agents.class);
+    return new ListPage<>(answer.toAgents(), Optional.ofNullable(answer.nextCursor()));
+  }
+
+  private static String query(ListRequest page) {
+    return "?limit="
+        + page.limit()
+        + page.cursor().map(c -> "&cursor=" + Paths.encode(c)).orElse("");
+  }
+
+  /** Every entry of a paged list: the pages of the largest size, cursor after cursor. */
+  private static <T> List<T> all(Function<ListRequest, ListPage<T>> list) {
+    ListRequest request = ListRequest.first(ListRequest.MAX_LIMIT);
+    ListPage<T> page = list.apply(request);
+    if (page.nextCursor().isEmpty()) {
+      return page.items();
+    }
+    List<T> all = new ArrayList<>(page.items());
+    while (page.nextCursor().isPresent()) {
+      page = list.apply(request.after(page.nextCursor().get()));
+      all.addAll(page.items());
+    }
+    return List.copyOf(all);
   }
 
   public Agent updateAttributes(String agentId, Map<String, ?> attributes) {
@@ -87,8 +122,14 @@ public final class RoutingClient {
 
   /** An agent's pending offers, oldest first. */
   public List<Reservation> pendingReservations(String agentId) {
-    String path = agentPath(agentId) + "/reservations";
-    return client.call("GET", path, null, RoutingWire.Reservations.class).toReservations();
+    return all(page -> pendingReservations(agentId, page));
+  }
+
+  /** One page of an agent's pending offers, oldest first. */
+  public ListPage<Reservation> pendingReservations(String agentId, ListRequest page) {
+    String path = agentPath(agentId) + "/reservations" + query(page);
+    var answer = client.call("GET", path, null, RoutingWire.Reservations.class);
+    return new ListPage<>(answer.toReservations(), Optional.ofNullable(answer.nextCursor()));
   }
 
   // ---- contacts ----------------------------------------------------------------------------
@@ -102,9 +143,15 @@ public final class RoutingClient {
     return RoutingWire.contact(client.call("GET", contactPath(contactId), null));
   }
 
-  /** The contacts waiting in line now. */
+  /** The contacts waiting in line now (all pages; by group, then order of service). */
   public List<Contact> waiting() {
-    return client.call("GET", CONTACTS, null, RoutingWire.Contacts.class).toContacts();
+    return all(this::waiting);
+  }
+
+  /** One page of the contacts waiting in line now. */
+  public ListPage<Contact> waiting(ListRequest page) {
+    var answer = client.call("GET", CONTACTS + query(page), null, RoutingWire.Contacts.class);
+    return new ListPage<>(answer.toContacts(), Optional.ofNullable(answer.nextCursor()));
   }
 
   public Contact abandon(String contactId) {

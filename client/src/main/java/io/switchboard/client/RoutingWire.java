@@ -9,6 +9,7 @@ import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
 import io.switchboard.routing.ContactStats;
 import io.switchboard.routing.GroupStats;
+import io.switchboard.routing.ListPage;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
@@ -490,10 +491,12 @@ public final class RoutingWire {
     }
   }
 
-  public record Agents(List<JsonNode> agents) {
+  /** A page of agents; {@code nextCursor} (null on the last page) asks for the next. */
+  public record Agents(List<JsonNode> agents, String nextCursor) {
 
-    public static Agents of(List<Agent> agents) {
-      return new Agents(Json.trees(agents, RoutingWire::agent));
+    public static Agents of(ListPage<Agent> page) {
+      return new Agents(
+          Json.trees(page.items(), RoutingWire::agent), page.nextCursor().orElse(null));
     }
 
     public List<Agent> toAgents() {
@@ -501,10 +504,12 @@ public final class RoutingWire {
     }
   }
 
-  public record Contacts(List<JsonNode> contacts) {
+  /** A page of waiting contacts; {@code nextCursor} as {@link Agents}. */
+  public record Contacts(List<JsonNode> contacts, String nextCursor) {
 
-    public static Contacts of(List<Contact> contacts) {
-      return new Contacts(Json.trees(contacts, RoutingWire::contact));
+    public static Contacts of(ListPage<Contact> page) {
+      return new Contacts(
+          Json.trees(page.items(), RoutingWire::contact), page.nextCursor().orElse(null));
     }
 
     public List<Contact> toContacts() {
@@ -512,10 +517,12 @@ public final class RoutingWire {
     }
   }
 
-  public record Reservations(List<JsonNode> reservations) {
+  /** A page of an agent's pending offers; {@code nextCursor} as {@link Agents}. */
+  public record Reservations(List<JsonNode> reservations, String nextCursor) {
 
-    public static Reservations of(List<Reservation> reservations) {
-      return new Reservations(Json.trees(reservations, RoutingWire::reservation));
+    public static Reservations of(ListPage<Reservation> page) {
+      return new Reservations(
+          Json.trees(page.items(), RoutingWire::reservation), page.nextCursor().orElse(null));
     }
 
     public List<Reservation> toReservations() {

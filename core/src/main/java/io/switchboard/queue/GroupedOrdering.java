@@ -237,20 +237,77 @@ final class GroupedOrdering extends Ordering {
     return g != null && g.ready && g.line.peekFirst() == m;
   }
 
-  /** Every available message (not only heads), sorted per call: browsing costs O(n log n). */
+  /**
+   * Every available message (not only heads) after {@code after}, in order, picked a chunk at a
+   * time ({@link Selection}): a browse page that needs a hundred messages never sorts the queue.
+   */
   @Override
   Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
-    List<StoredMessage> all = new ArrayList<>();
-    for (Group g : groups.values()) {
-      for (StoredMessage m : g.line) {
-        if (m.state == StoredMessage.AVAILABLE
-            && (after == null || messageOrder.compare(m, after) > 0)) {
-          all.add(m);
+    return () -> new Selection(after);
+  }
+
+  /**
+   * The available messages after a place, in order, without sorting them all: each chunk is one
+   * pass over the groups keeping the next few in a bounded heap ({@code O(n log k)}, nearly all of
+   * it one comparison per message), and a reader that wants more gets a next chunk, twice as big,
+   * after the last one given. Read under the queue's lock, within one operation.
+   */
+  private final class Selection implements java.util.Iterator<StoredMessage> {
+    private static final int FIRST_CHUNK = 1024;
+    private static final int LARGEST_CHUNK = 1 << 16;
+
+    private final ArrayDeque<StoredMessage> chunk = new ArrayDeque<>();
+    private StoredMessage last;
+    private int size = FIRST_CHUNK;
+    private boolean exhausted;
+
+    Selection(StoredMessage after) {
+      this.last = after;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (chunk.isEmpty() && !exhausted) {
+        refill();
+      }
+      return !chunk.isEmpty();
+    }
+
+    @Override
+    public StoredMessage next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      StoredMessage m = chunk.poll();
+      last = m;
+      return m;
+    }
+
+    private void refill() {
+      java.util.PriorityQueue<StoredMessage> kept =
+          new java.util.PriorityQueue<>(size, messageOrder.reversed());
+      for (Group g : groups.values()) {
+        for (StoredMessage m : g.line) {
+          if (m.state != StoredMessage.AVAILABLE
+              || (last != null && messageOrder.compare(m, last) <= 0)) {
+            continue;
+          }
+          if (kept.size() < size) {
+            kept.add(m);
+          } else if (messageOrder.compare(m, kept.peek()) < 0) {
+            kept.poll();
+            kept.add(m);
+          }
         }
       }
+      exhausted = kept.size() < size;
+      StoredMessage[] inOrder = new StoredMessage[kept.size()];
+      for (int i = inOrder.length - 1; i >= 0; i--) {
+        inOrder[i] = kept.poll();
+      }
+      chunk.addAll(java.util.Arrays.asList(inOrder));
+      size = Math.min(size * 2, LARGEST_CHUNK);
     }
-    all.sort(messageOrder);
-    return all;
   }
 
   @Override

@@ -700,16 +700,44 @@ final class LocalQueue {
     return m;
   }
 
-  /** Serials of the messages now in the queue, in delivery order (available first). */
-  List<Long> snapshotSerials() {
-    List<StoredMessage> all = new ArrayList<>();
-    table.forEach(all::add);
-    all.sort(table.order());
-    List<Long> serials = new ArrayList<>(all.size());
-    for (StoredMessage m : all) {
-      serials.add(m.serial);
+  /**
+   * The order keys of the messages now in the queue, unsorted: one pass copying three numbers per
+   * message, so a redrive's snapshot holds the lock for a copy, not a sort ({@link
+   * OrderKeys#serialsInOrder}, called after the lock is released, sorts them).
+   */
+  OrderKeys orderKeys() {
+    int n = (int) table.size();
+    OrderKeys keys = new OrderKeys(new int[n], new long[n], new long[n], table.order());
+    int[] i = {0};
+    table.forEach(
+        m -> {
+          keys.priorities[i[0]] = m.priority;
+          keys.seqs[i[0]] = m.seq;
+          keys.serials[i[0]] = m.serial;
+          i[0]++;
+        });
+    return keys;
+  }
+
+  /** A copy of each message's place in the delivery order ({@link #orderKeys}). */
+  record OrderKeys(
+      int[] priorities, long[] seqs, long[] serials, java.util.Comparator<StoredMessage> order) {
+
+    /** The serials in delivery order; sorts a copy, so call it without the queue's lock. */
+    List<Long> serialsInOrder() {
+      List<StoredMessage> probes = new ArrayList<>(serials.length);
+      for (int i = 0; i < serials.length; i++) {
+        StoredMessage probe = new StoredMessage(serials[i], seqs[i], 0, null, null, 0, null, null);
+        probe.priority = priorities[i];
+        probes.add(probe);
+      }
+      probes.sort(order);
+      List<Long> out = new ArrayList<>(probes.size());
+      for (StoredMessage m : probes) {
+        out.add(m.serial);
+      }
+      return out;
     }
-    return serials;
   }
 
   /**

@@ -172,7 +172,8 @@ final class RedriveTasks {
               DeadLetterRules.checkDestination(
                   source.name, source.grouped, engine.require(d).info());
             });
-    List<Long> serials = engine.run(source.name, (q, now) -> q.snapshotSerials());
+    // Copied under the lock, sorted after it: the hold stays a short copy however deep the queue.
+    List<Long> serials = engine.run(source.name, (q, now) -> q.orderKeys()).serialsInOrder();
     Job job =
         new Job(
             UUID.randomUUID().toString(), source.name, request, serials, engine.clock().millis());

@@ -1,5 +1,6 @@
 package io.switchboard.routing;
 
+import io.switchboard.selector.Selector;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -93,6 +94,22 @@ final class AgentBook {
         .sorted(Comparator.comparing(a -> a.id))
         .map(AgentRecord::view)
         .toList();
+  }
+
+  /**
+   * A page of the agents {@code filter} accepts (null: all), by id, after the agent {@code after}
+   * (null: from the first).
+   */
+  ListPage<Agent> page(Selector filter, String after, int limit) {
+    Paging.Picker<AgentRecord> picker =
+        new Paging.Picker<>(Comparator.comparing((AgentRecord a) -> a.id), limit);
+    for (AgentRecord a : agents.values()) {
+      if ((after == null || a.id.compareTo(after) > 0)
+          && (filter == null || filter.matches(a.view))) {
+        picker.offer(a);
+      }
+    }
+    return picker.page("agents", a -> a.id, AgentRecord::view);
   }
 
   Collection<AgentRecord> all() {

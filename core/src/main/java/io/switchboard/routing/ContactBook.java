@@ -135,6 +135,62 @@ final class ContactBook {
     return all;
   }
 
+  /**
+   * A page of the queued contacts in the order of {@link #waiting()}: by group key, then order of
+   * service (priority, arrival), after the place {@code after} names (null: from the first).
+   */
+  ListPage<Contact> waitingPage(Place after, int limit) {
+    Paging.Picker<ContactRecord> picker =
+        new Paging.Picker<>(
+            Comparator.comparing((ContactRecord c) -> c.group.key)
+                .thenComparing(ContactRecord::compareOrder),
+            limit);
+    for (WaitingGroup g : line.groups()) {
+      int byKey = after == null ? 1 : g.key.compareTo(after.groupKey);
+      if (byKey > 0) {
+        g.forEach(picker::offer);
+      } else if (byKey == 0) {
+        g.forEach(
+            c -> {
+              if (after.isBefore(c)) {
+                picker.offer(c);
+              }
+            });
+      }
+    }
+    return picker.page("contacts", Place::key, ContactRecord::view);
+  }
+
+  /** A waiting contact's place in the listing: its group, priority and arrival. */
+  record Place(String groupKey, int priority, long seq) {
+
+    static String key(ContactRecord c) {
+      return c.priority + "/" + c.seq + "/" + c.group.key;
+    }
+
+    /** The place a cursor's key names; anything else is a bad cursor. */
+    static Place of(String key, String cursor) {
+      int first = key.indexOf('/');
+      int second = first < 0 ? -1 : key.indexOf('/', first + 1);
+      if (second < 0) {
+        throw Paging.badCursor("contacts", cursor);
+      }
+      try {
+        return new Place(
+            key.substring(second + 1),
+            Integer.parseInt(key.substring(0, first)),
+            Long.parseLong(key.substring(first + 1, second)));
+      } catch (NumberFormatException e) {
+        throw Paging.badCursor("contacts", cursor);
+      }
+    }
+
+    /** Whether {@code c}, of this place's group, comes after this place in order of service. */
+    boolean isBefore(ContactRecord c) {
+      return c.priority < priority || (c.priority == priority && c.seq > seq);
+    }
+  }
+
   Collection<ContactRecord> all() {
     return contacts.values();
   }

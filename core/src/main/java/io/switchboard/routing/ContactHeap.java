@@ -85,6 +85,13 @@ final class ContactHeap {
     }
   }
 
+  /** Each contact, in heap order (no sort). */
+  void forEach(java.util.function.Consumer<ContactRecord> action) {
+    for (int i = 0; i < size; i++) {
+      action.accept(heap[i]);
+    }
+  }
+
   /** Every contact, sorted: for listings, not for the hot path. */
   List<ContactRecord> sorted() {
     List<ContactRecord> all = new ArrayList<>(Arrays.asList(heap).subList(0, size));

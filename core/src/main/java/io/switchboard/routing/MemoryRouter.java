@@ -301,6 +301,13 @@ final class MemoryRouter implements Router {
   }
 
   @Override
+  public ListPage<Agent> agents(String selector, ListRequest page) {
+    Selector filter = selector == null ? null : Checks.requirement("selector", selector);
+    String after = page.cursor().map(c -> Paging.key("agents", c)).orElse(null);
+    return locked(() -> agents.page(filter, after, page.limit()));
+  }
+
+  @Override
   public void removeAgent(String agentId) {
     changing(
         () -> {
@@ -410,6 +417,13 @@ final class MemoryRouter implements Router {
   }
 
   @Override
+  public ListPage<Contact> waiting(ListRequest page) {
+    ContactBook.Place after =
+        page.cursor().map(c -> ContactBook.Place.of(Paging.key("contacts", c), c)).orElse(null);
+    return locked(() -> contacts.waitingPage(after, page.limit()));
+  }
+
+  @Override
   public Contact abandon(String contactId) {
     return changing(
         () -> {
@@ -459,6 +473,31 @@ final class MemoryRouter implements Router {
   @Override
   public List<Reservation> pendingReservations(String agentId) {
     return locked(() -> agents.get(agentId).pending.stream().map(ReservationRecord::view).toList());
+  }
+
+  @Override
+  public ListPage<Reservation> pendingReservations(String agentId, ListRequest page) {
+    long after = page.cursor().map(MemoryRouter::offerNumber).orElse(0L);
+    return locked(
+        () -> {
+          Paging.Picker<ReservationRecord> picker =
+              new Paging.Picker<>(
+                  java.util.Comparator.comparingLong((ReservationRecord r) -> r.seq), page.limit());
+          for (ReservationRecord r : agents.get(agentId).pending) {
+            if (r.seq > after) {
+              picker.offer(r);
+            }
+          }
+          return picker.page("offers", r -> Long.toString(r.seq), ReservationRecord::view);
+        });
+  }
+
+  private static long offerNumber(String cursor) {
+    try {
+      return Long.parseLong(Paging.key("offers", cursor));
+    } catch (NumberFormatException e) {
+      throw Paging.badCursor("offers", cursor);
+    }
   }
 
   @Override

@@ -65,6 +65,12 @@ public interface Router extends AutoCloseable {
   List<Agent> agents(String selector);
 
   /**
+   * A page of the agents, by id: those whose attributes match {@code selector}, or all when it is
+   * null. Paging is stable under concurrent changes ({@link ListRequest}).
+   */
+  ListPage<Agent> agents(String selector, ListRequest page);
+
+  /**
    * Removes an agent and withdraws its pending offers. Refused with {@link
    * RoutingErrorCode#INVALID_STATE} while contacts are assigned to it or in wrap-up with it.
    */
@@ -80,6 +86,14 @@ public interface Router extends AutoCloseable {
 
   /** The contacts waiting in line now, in the order they will be served within each group. */
   List<Contact> waiting();
+
+  /**
+   * A page of the contacts waiting now, in the order of {@link #waiting()} (by group, then order of
+   * service). A contact that stays in its group from the first page to the last is listed once; one
+   * escalated to another group between pages moves in the listing, and may be listed twice or not
+   * at all ({@link ListRequest}).
+   */
+  ListPage<Contact> waiting(ListRequest page);
 
   /**
    * The caller left: a queued or offered contact becomes abandoned (a pending offer is withdrawn).
@@ -98,6 +112,9 @@ public interface Router extends AutoCloseable {
 
   /** An agent's pending offers, oldest first. */
   List<Reservation> pendingReservations(String agentId);
+
+  /** A page of an agent's pending offers, oldest first ({@link ListRequest}). */
+  ListPage<Reservation> pendingReservations(String agentId, ListRequest page);
 
   /**
    * Accepts an offer: the contact is assigned to the agent. An offer that has timed out or was

@@ -85,6 +85,11 @@ final class WaitingGroup {
     return byArrival.first();
   }
 
+  /** Each contact, in no particular order: for listings that pick their own. */
+  void forEach(java.util.function.Consumer<ContactRecord> action) {
+    line.forEach(action);
+  }
+
   /** The contacts in order of service. */
   List<ContactRecord> inOrder() {
     return line.sorted();

@@ -13,6 +13,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
+import io.switchboard.routing.ListRequest;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
@@ -178,11 +179,21 @@ final class RoutingApi implements AutoCloseable {
   }
 
   private void listAgents(Call c) {
-    c.queryOnly("selector");
+    c.queryOnly("selector", "limit", "cursor");
     c.noBody();
-    Optional<String> selector = c.query("selector").map(c::selector);
-    List<Agent> agents = selector.isPresent() ? router().agents(selector.get()) : router().agents();
-    c.json(Agents.of(agents));
+    ListRequest page = page(c);
+    String selector = c.query("selector").map(c::selector).orElse(null);
+    c.json(Agents.of(router().agents(selector, page)));
+  }
+
+  /**
+   * The page a list call asks for: {@code limit} (1..1000, default 100) entries after {@code
+   * cursor} ({@code docs/routing.md}, "Lists come in pages").
+   */
+  private static ListRequest page(Call c) {
+    ListRequest page = ListRequest.first(c.queryInt("limit").orElse(ListRequest.DEFAULT_LIMIT));
+    Optional<String> cursor = c.query("cursor");
+    return cursor.isPresent() ? page.after(cursor.get()) : page;
   }
 
   private void getAgent(Call c) {
@@ -232,9 +243,9 @@ final class RoutingApi implements AutoCloseable {
   }
 
   private void pendingReservations(Call c) {
-    c.queryOnly();
+    c.queryOnly("limit", "cursor");
     c.noBody();
-    c.json(Reservations.of(router().pendingReservations(c.path("agent"))));
+    c.json(Reservations.of(router().pendingReservations(c.path("agent"), page(c))));
   }
 
   // ---- contacts ----------------------------------------------------------------------------
@@ -246,9 +257,9 @@ final class RoutingApi implements AutoCloseable {
   }
 
   private void waitingContacts(Call c) {
-    c.queryOnly();
+    c.queryOnly("limit", "cursor");
     c.noBody();
-    c.json(Contacts.of(router().waiting()));
+    c.json(Contacts.of(router().waiting(page(c))));
   }
 
   private void getContact(Call c) {

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
+import io.switchboard.routing.ListPage;
+import io.switchboard.routing.ListRequest;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
@@ -129,5 +131,29 @@ class RoutingClientTest {
     SwitchboardException expired =
         assertThrows(SwitchboardException.class, () -> routing.accept("res-404"));
     assertEquals(RoutingErrorCode.RESERVATION_NOT_FOUND, expired.routingCode().orElseThrow());
+  }
+
+  @Test
+  void lists_followCursors_soTheWholeListComesBack() {
+    for (int i = 0; i < 1205; i++) {
+      routing.createAgent(
+          NewAgent.builder(String.format("a%04d", i)).attribute("odd", i % 2 == 1).build());
+      if (i < 1003) {
+        routing.createContact(
+            NewContact.builder("c" + i, "voice").requirements("odd = 'never'").build());
+      }
+    }
+    List<Agent> agents = routing.agents();
+    assertEquals(1205, agents.size(), "more than one page of the largest size");
+    assertEquals("a0000", agents.get(0).id());
+    assertEquals("a1204", agents.get(1204).id());
+    assertEquals(602, routing.agents("odd = TRUE").size());
+    assertEquals(1003, routing.waiting().size());
+
+    ListPage<Agent> page = routing.agents(null, ListRequest.first(10));
+    assertEquals(agents.subList(0, 10), page.items());
+    ListPage<Agent> next =
+        routing.agents(null, ListRequest.first(10).after(page.nextCursor().get()));
+    assertEquals(agents.subList(10, 20), next.items());
   }
 }

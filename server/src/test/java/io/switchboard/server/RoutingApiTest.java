@@ -275,4 +275,77 @@ class RoutingApiTest {
             "{\"id\":\"d\",\"channel\":\"chat\",\"escalations\":[{\"afterSeconds\":60},"
                 + "{\"afterSeconds\":30}]}"));
   }
+
+  // ---- lists in pages ------------------------------------------------------------------------
+
+  private static String encode(String cursor) {
+    return java.net.URLEncoder.encode(cursor, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void listAgents_inPages_ofTheDefaultSizeWithoutALimit_cursorToTheEnd() {
+    for (int i = 0; i < 105; i++) {
+      ok(201, http.post("/v1/routing/agents", "{\"id\":\"a" + (1000 + i) + "\"}"));
+    }
+    JsonNode first = ok(200, http.get("/v1/routing/agents"));
+    assertEquals(100, first.get("agents").size(), "an old client gets the first page");
+    assertEquals("a1000", first.at("/agents/0/id").asText());
+    String cursor = first.get("nextCursor").asText();
+    JsonNode rest = ok(200, http.get("/v1/routing/agents?limit=100&cursor=" + encode(cursor)));
+    assertEquals(5, rest.get("agents").size());
+    assertEquals("a1100", rest.at("/agents/0/id").asText());
+    assertFalse(rest.has("nextCursor"), "no cursor on the last page");
+
+    JsonNode small = ok(200, http.get("/v1/routing/agents?limit=2"));
+    assertEquals(2, small.get("agents").size());
+    assertTrue(small.has("nextCursor"));
+  }
+
+  @Test
+  void waitingContactsAndOffers_inPages() {
+    for (int i = 0; i < 5; i++) {
+      call("c" + i, "skills HAS 'none'");
+    }
+    JsonNode first = ok(200, http.get("/v1/routing/contacts?limit=3"));
+    assertEquals(3, first.get("contacts").size());
+    JsonNode rest =
+        ok(
+            200,
+            http.get(
+                "/v1/routing/contacts?limit=3&cursor=" + encode(first.get("nextCursor").asText())));
+    assertEquals(2, rest.get("contacts").size());
+    assertEquals("c3", rest.at("/contacts/0/id").asText());
+    assertFalse(rest.has("nextCursor"));
+
+    agent("busy", "{}");
+    call("offered", "skills IS NULL");
+    JsonNode offers = ok(200, http.get("/v1/routing/agents/busy/reservations?limit=1"));
+    assertEquals(1, offers.get("reservations").size());
+    assertFalse(offers.has("nextCursor"));
+  }
+
+  @Test
+  void listLimitOrCursorBad_is400NamingTheFieldTheRangeAndTheValue() {
+    for (String path :
+        new String[] {
+          "/v1/routing/agents", "/v1/routing/contacts", "/v1/routing/agents/x/reservations"
+        }) {
+      Http.Answer zero = http.get(path + "?limit=0");
+      error(400, "INVALID_ARGUMENT", zero);
+      assertEquals(
+          "limit must be between 1 and 1000, got 0", zero.json().get("message").asText(), path);
+      Http.Answer big = http.get(path + "?limit=1001");
+      error(400, "INVALID_ARGUMENT", big);
+      assertTrue(big.json().get("message").asText().endsWith("got 1001"), big.toString());
+      Http.Answer text = http.get(path + "?limit=ten");
+      error(400, "INVALID_ARGUMENT", text);
+      assertEquals("limit must be an integer, got 'ten'", text.json().get("message").asText());
+    }
+    Http.Answer cursor = http.get("/v1/routing/agents?cursor=nonsense");
+    error(400, "INVALID_ARGUMENT", cursor);
+    assertTrue(
+        cursor.json().get("message").asText().startsWith("cursor must be the nextCursor"),
+        cursor.toString());
+    error(400, "INVALID_ARGUMENT", http.get("/v1/routing/contacts?cursor=%25%25"));
+  }
 }
