@@ -52,6 +52,7 @@ final class KeysApi {
 
   private void create(Call c) {
     c.queryOnly();
+    AccessKeyStore store = store(); // refuses before anything is read when keys cannot be kept
     KeyWire.CreateKey request = c.body(KeyWire.CreateKey.class);
     AccessKeyStore.StoredKey key =
         AccessKeyStore.newKey(
@@ -61,7 +62,7 @@ final class KeysApi {
             Instant.ofEpochMilli(c.engine().clock().millis()));
     Principal principal = key.principal();
     keys.put(principal);
-    AccessKeyStore.StoredKey stored = store().find(principal.keyId()).orElse(key);
+    AccessKeyStore.StoredKey stored = store.find(principal.keyId()).orElse(key);
     c.json(201, stored.view(true));
   }
 
