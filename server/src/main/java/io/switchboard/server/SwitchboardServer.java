@@ -177,10 +177,48 @@ public final class SwitchboardServer implements AutoCloseable {
                 ? "none (keyless: nothing is checked)"
                 : server.keys.list().stream().map(Principal::keyId).sorted().toList().toString())
         .addKeyValue("tls", server.tlsFiles.map(f -> f.mutual() ? "mutual" : "on").orElse("off"))
+        .addKeyValue("limits", limitsLine(config))
         .addKeyValue("sqsAccount", config.sqsAccount().id())
         .addKeyValue("sqsDefaultRegion", config.sqsAccount().defaultRegion())
         .log("switchboard ready");
     return server;
+  }
+
+  /**
+   * The limits in force, for the start log line: what an operator checks first when a client is
+   * refused with 429 or 503 ({@code docs/operations.md}, "Limits" and "Connections").
+   */
+  static String limitsLine(ServerConfig config) {
+    io.switchboard.queue.QueueLimits l = config.queueLimits();
+    return "queuedBytes="
+        + mebibytes(l.maxQueuedBytes())
+        + " queueBytes="
+        + mebibytes(l.maxQueueBytes())
+        + " defaultMaxDepth="
+        + l.defaultMaxDepth()
+        + " inFlight="
+        + l.maxInFlight()
+        + "/"
+        + l.maxInFlightGrouped()
+        + " answerBytes="
+        + mebibytes(l.maxAnswerBytes())
+        + " connections="
+        + config.get(Settings.MAX_CONNECTIONS)
+        + "/"
+        + config.get(Settings.MAX_CONNECTIONS_PER_ADDRESS)
+        + " longPolls="
+        + config.get(Settings.MAX_LONG_POLLS)
+        + " eventStreams="
+        + config.get(Settings.MAX_EVENT_STREAMS)
+        + "/"
+        + config.get(Settings.MAX_EVENT_STREAMS_PER_KEY);
+  }
+
+  private static String mebibytes(long bytes) {
+    if (bytes % (1 << 20) == 0) {
+      return (bytes >> 20) + "MiB";
+    }
+    return bytes % 1024 == 0 ? (bytes >> 10) + "KiB" : bytes + "B";
   }
 
   /**

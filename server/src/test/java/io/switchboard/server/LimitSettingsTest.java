@@ -32,6 +32,26 @@ class LimitSettingsTest {
   }
 
   @Test
+  void theStartLogLine_namesEveryLimitInForce() {
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of(
+                "max-queued-bytes", "512m",
+                "max-queue-bytes", "64m",
+                "max-answer-bytes", "100k",
+                "max-connections", "300",
+                "max-connections-per-address", "30",
+                "max-long-polls", "40",
+                "max-event-streams", "50",
+                "max-event-streams-per-key", "5"),
+            Map.of());
+    assertEquals(
+        "queuedBytes=512MiB queueBytes=64MiB defaultMaxDepth=10000000 inFlight=120000/20000"
+            + " answerBytes=100KiB connections=300/30 longPolls=40 eventStreams=50/5",
+        SwitchboardServer.limitsLine(config));
+  }
+
+  @Test
   void amounts_readUnitsAndShares() {
     QueueLimits l =
         ServerConfig.resolve(
