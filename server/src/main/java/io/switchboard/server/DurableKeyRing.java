@@ -57,6 +57,11 @@ final class DurableKeyRing implements KeyRing {
     return Optional.ofNullable(store);
   }
 
+  /** The configuration's keys (changed only there). */
+  List<Principal> configuredKeys() {
+    return configured.list();
+  }
+
   /** Whether {@code keyId} is one of the configuration's keys (changed only there). */
   boolean configured(String keyId) {
     return configured.find(keyId).isPresent();

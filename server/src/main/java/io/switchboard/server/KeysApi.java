@@ -5,6 +5,8 @@ import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -69,14 +71,10 @@ final class KeysApi {
   private void list(Call c) {
     c.queryOnly();
     c.noBody();
-    List<KeyWire.AccessKey> out =
-        new java.util.ArrayList<>(
-            keys.list().stream()
-                .filter(p -> durable.configured(p.keyId()))
-                .map(KeysApi::configuredView)
-                .toList());
+    List<KeyWire.AccessKey> out = new ArrayList<>();
+    durable.configuredKeys().forEach(p -> out.add(configuredView(p)));
     durable.store().ifPresent(s -> s.list().forEach(k -> out.add(k.view(false))));
-    out.sort(java.util.Comparator.comparing(KeyWire.AccessKey::accessKeyId));
+    out.sort(Comparator.comparing(KeyWire.AccessKey::accessKeyId));
     c.json(new KeyWire.KeyList(out));
   }
 

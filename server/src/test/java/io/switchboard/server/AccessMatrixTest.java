@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -32,8 +31,6 @@ import org.junit.jupiter.api.Test;
  * test, and a route that declares no action fails it.
  */
 class AccessMatrixTest {
-
-  private static final Set<String> METHODS = Set.of("get", "post", "put", "patch", "delete");
 
   /** What the path parameters are replaced with; the agent keys act as this agent. */
   private static final String ID = "drift-check";
@@ -97,22 +94,8 @@ class AccessMatrixTest {
   }
 
   /** Each documented operation: {@code METHOD /path/{param}}. */
-  private static List<String> documented() {
-    List<String> out = new ArrayList<>();
-    document
-        .get("paths")
-        .properties()
-        .forEach(
-            path ->
-                path.getValue()
-                    .properties()
-                    .forEach(
-                        op -> {
-                          if (METHODS.contains(op.getKey())) {
-                            out.add(op.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
-                          }
-                        }));
-    return out;
+  private static Set<String> documented() {
+    return OpenApiTest.operations(document);
   }
 
   private static Http.Answer call(String route, Optional<String> authorization) {

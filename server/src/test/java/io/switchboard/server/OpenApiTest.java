@@ -43,6 +43,11 @@ class OpenApiTest {
   }
 
   private static Set<String> documented() {
+    return operations(document);
+  }
+
+  /** Each operation {@code document} describes: {@code METHOD /path/{param}}, sorted. */
+  static Set<String> operations(JsonNode document) {
     Set<String> out = new TreeSet<>();
     document
         .get("paths")
