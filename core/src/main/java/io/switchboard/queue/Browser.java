@@ -14,6 +14,11 @@ import java.util.Optional;
  * early, with what it found (perhaps nothing) and a cursor at the last message tested, so a costly
  * filter pages through a deep queue instead of holding its lock.
  *
+ * <p>Every source is an ordered set read from the cursor on (the available messages, or the
+ * attribute index; with {@code includeInvisible} also the delayed and in-flight ones, merged), so
+ * an unfiltered page examines at most {@code limit + 1} messages and a filtered one at most its
+ * scan's budget, however deep the queue.
+ *
  * <p>A page also ends early, with a cursor, before its messages' bodies and attributes would pass
  * {@code maxAnswerBytes} ({@link QueueLimits#maxAnswerBytes}); it always holds at least one.
  */
@@ -27,19 +32,23 @@ final class Browser {
       long now,
       java.util.function.Function<StoredMessage, Message> view,
       Scan scan,
-      long maxAnswerBytes) {
+      long maxAnswerBytes,
+      HoldWork work) {
     StoredMessage after = request.cursor().map(Browser::decodeCursor).orElse(null);
     MessageFilter filter = request.filter().orElse(null);
     Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
     Iterable<StoredMessage> candidates =
         request.includeInvisible()
-            ? BrowseMerge.merge(available, invisibleAfter(table, after), table.order())
+            ? BrowseMerge.merge(available, table.invisibleAfter(after), table.order())
             : available;
     List<Message> items = new ArrayList<>();
     StoredMessage last = null;
     boolean more = false;
     long bytes = 0;
     for (StoredMessage m : candidates) {
+      if (filter == null) {
+        work.examined(1); // a filtered page's tests are counted by its scan
+      }
       boolean matches = filter == null || filter.test(m, now);
       if (matches) {
         long size = m.body.length + AttributeMap.bytes(m.attributes);
@@ -59,17 +68,6 @@ final class Browser {
       }
     }
     return new Page(items, more ? Optional.of(encodeCursor(last)) : Optional.empty());
-  }
-
-  private static List<StoredMessage> invisibleAfter(MessageTable table, StoredMessage after) {
-    List<StoredMessage> out = new ArrayList<>();
-    for (StoredMessage m : table.timed()) {
-      if (after == null || table.order().compare(m, after) > 0) {
-        out.add(m);
-      }
-    }
-    out.sort(table.order());
-    return out;
   }
 
   private static String encodeCursor(StoredMessage m) {

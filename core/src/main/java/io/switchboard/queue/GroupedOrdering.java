@@ -52,13 +52,22 @@ final class GroupedOrdering extends Ordering {
   private final Map<String, Group> groups = new HashMap<>();
   private final TreeSet<Group> ready = new TreeSet<>(READY_ORDER);
   private final Comparator<StoredMessage> messageOrder = comparator(Order.FIFO);
+
+  /**
+   * Every available message (heads or not) in delivery order: a browse page goes on from its cursor
+   * here, reading what it shows, instead of passing over the queue (issue 16).
+   */
+  private final TreeSet<StoredMessage> availableInOrder = new TreeSet<>(messageOrder);
+
   private final List<StoredMessage> newlyEligible;
+  private final HoldWork work;
 
   /** Over the heads of ready groups only, so a selector sees group heads only. */
   private final PartitionIndex index;
 
-  GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible) {
+  GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible, HoldWork work) {
     this.newlyEligible = newlyEligible;
+    this.work = work;
     this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, messageOrder);
   }
 
@@ -72,6 +81,9 @@ final class GroupedOrdering extends Ordering {
   void added(StoredMessage m) {
     Group g = groups.computeIfAbsent(m.groupId, Group::new);
     g.line.addLast(m);
+    if (m.state == StoredMessage.AVAILABLE) {
+      availableInOrder.add(m);
+    }
     if (m.state == StoredMessage.IN_FLIGHT) {
       g.inFlight++; // only when rebuilding a queue that has leases
     }
@@ -81,6 +93,12 @@ final class GroupedOrdering extends Ordering {
   @Override
   void stateChanged(StoredMessage m, byte from) {
     Group g = groups.get(m.groupId);
+    if (from == StoredMessage.AVAILABLE) {
+      availableInOrder.remove(m);
+    }
+    if (m.state == StoredMessage.AVAILABLE) {
+      availableInOrder.add(m);
+    }
     if (from == StoredMessage.IN_FLIGHT) {
       g.inFlight--;
     }
@@ -98,6 +116,9 @@ final class GroupedOrdering extends Ordering {
     }
     unready(g);
     g.line.removeFirstOccurrence(m);
+    if (m.state == StoredMessage.AVAILABLE) {
+      availableInOrder.remove(m);
+    }
     if (m.state == StoredMessage.IN_FLIGHT) {
       g.inFlight--;
     }
@@ -136,7 +157,7 @@ final class GroupedOrdering extends Ordering {
       if (filter.test(head, now)) {
         Group g = groups.get(head.groupId);
         chosen.add(g);
-        room -= Math.min(room, availableRun(g));
+        room -= availableRun(g, room);
       }
       if (scan.charge(head)) {
         break;
@@ -159,9 +180,12 @@ final class GroupedOrdering extends Ordering {
     while (room > 0 && it.hasNext()) {
       Group g = it.next();
       StoredMessage head = g.line.peekFirst();
+      if (filter == null) {
+        work.examined(1);
+      }
       if (filter == null || filter.test(head, now)) {
         chosen.add(g);
-        room -= Math.min(room, availableRun(g));
+        room -= availableRun(g, room);
       }
       if (filter != null && scan.charge(head)) {
         scan.afterGroup = positionOf(g);
@@ -182,15 +206,16 @@ final class GroupedOrdering extends Ordering {
     return probe;
   }
 
-  /** How many available messages the group's line starts with. */
-  private static int availableRun(Group g) {
+  /** How many available messages the group's line starts with, counting up to {@code room}. */
+  private int availableRun(Group g, int room) {
     int n = 0;
     for (StoredMessage m : g.line) {
-      if (m.state != StoredMessage.AVAILABLE) {
+      if (n == room || m.state != StoredMessage.AVAILABLE) {
         break;
       }
       n++;
     }
+    work.examined(n);
     return n;
   }
 
@@ -209,6 +234,8 @@ final class GroupedOrdering extends Ordering {
         first = false;
       }
       out.add(m);
+      availableInOrder.remove(m);
+      work.examined(1);
       g.inFlight++;
     }
   }
@@ -217,7 +244,11 @@ final class GroupedOrdering extends Ordering {
   void reorder(StoredMessage m, Runnable change) {
     Group g = groups.get(m.groupId);
     unready(g);
+    boolean available = availableInOrder.remove(m);
     change.run();
+    if (available) {
+      availableInOrder.add(m);
+    }
     refresh(g);
   }
 
@@ -238,82 +269,20 @@ final class GroupedOrdering extends Ordering {
   }
 
   /**
-   * Every available message (not only heads) after {@code after}, in order, picked a chunk at a
-   * time ({@link Selection}): a browse page that needs a hundred messages never sorts the queue.
+   * Every available message (not only heads) after {@code after}, in order, from {@link
+   * #availableInOrder}: a page reads what it shows (and what its filter tests), however deep the
+   * queue.
    */
   @Override
   Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
-    return () -> new Selection(after);
-  }
-
-  /**
-   * The available messages after a place, in order, without sorting them all: each chunk is one
-   * pass over the groups keeping the next few in a bounded heap ({@code O(n log k)}, nearly all of
-   * it one comparison per message), and a reader that wants more gets a next chunk, twice as big,
-   * after the last one given. Read under the queue's lock, within one operation.
-   */
-  private final class Selection implements java.util.Iterator<StoredMessage> {
-    private static final int FIRST_CHUNK = 1024;
-    private static final int LARGEST_CHUNK = 1 << 16;
-
-    private final ArrayDeque<StoredMessage> chunk = new ArrayDeque<>();
-    private StoredMessage last;
-    private int size = FIRST_CHUNK;
-    private boolean exhausted;
-
-    Selection(StoredMessage after) {
-      this.last = after;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (chunk.isEmpty() && !exhausted) {
-        refill();
-      }
-      return !chunk.isEmpty();
-    }
-
-    @Override
-    public StoredMessage next() {
-      if (!hasNext()) {
-        throw new java.util.NoSuchElementException();
-      }
-      StoredMessage m = chunk.poll();
-      last = m;
-      return m;
-    }
-
-    private void refill() {
-      java.util.PriorityQueue<StoredMessage> kept =
-          new java.util.PriorityQueue<>(size, messageOrder.reversed());
-      for (Group g : groups.values()) {
-        for (StoredMessage m : g.line) {
-          if (m.state != StoredMessage.AVAILABLE
-              || (last != null && messageOrder.compare(m, last) <= 0)) {
-            continue;
-          }
-          if (kept.size() < size) {
-            kept.add(m);
-          } else if (messageOrder.compare(m, kept.peek()) < 0) {
-            kept.poll();
-            kept.add(m);
-          }
-        }
-      }
-      exhausted = kept.size() < size;
-      StoredMessage[] inOrder = new StoredMessage[kept.size()];
-      for (int i = inOrder.length - 1; i >= 0; i--) {
-        inOrder[i] = kept.poll();
-      }
-      chunk.addAll(java.util.Arrays.asList(inOrder));
-      size = Math.min(size * 2, LARGEST_CHUNK);
-    }
+    return after == null ? availableInOrder : availableInOrder.tailSet(after, false);
   }
 
   @Override
   void clear() {
     groups.clear();
     ready.clear();
+    availableInOrder.clear();
     if (index != null) {
       index.clear();
     }

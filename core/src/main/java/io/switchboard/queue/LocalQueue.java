@@ -95,7 +95,8 @@ final class LocalQueue {
     this.receiptKey = receiptKey;
     this.receipts = engine.receiptKeys().derive(name, receiptKey);
     this.table =
-        new MessageTable(grouped, config.order(), config.indexedAttributes(), engine.durable());
+        new MessageTable(
+            grouped, config.order(), config.indexedAttributes(), engine.durable(), lock.work);
     this.journal = new QueueJournal(engine.journal(), engine.durable(), name, table);
   }
 
@@ -413,7 +414,7 @@ final class LocalQueue {
   }
 
   void startHold(Scan scan) {
-    scan.startHold(table.eligible());
+    scan.startHold(table.eligible(), lock.work);
   }
 
   /**
@@ -701,43 +702,27 @@ final class LocalQueue {
   }
 
   /**
-   * The order keys of the messages now in the queue, unsorted: one pass copying three numbers per
-   * message, so a redrive's snapshot holds the lock for a copy, not a sort ({@link
-   * OrderKeys#serialsInOrder}, called after the lock is released, sorts them).
+   * One step of a redrive's snapshot: appends to {@code out} the serials of the messages after
+   * {@code after} in delivery order (null: from the start) whose seq is below {@code seqBound} (so
+   * that messages dead-lettered into the queue after the snapshot began stay out), examining at
+   * most {@code max}. Returns the place to go on from in the next hold, or null when it reached the
+   * end.
    */
-  OrderKeys orderKeys() {
-    int n = (int) table.size();
-    OrderKeys keys = new OrderKeys(new int[n], new long[n], new long[n], table.order());
-    int[] i = {0};
-    table.forEach(
-        m -> {
-          keys.priorities[i[0]] = m.priority;
-          keys.seqs[i[0]] = m.seq;
-          keys.serials[i[0]] = m.serial;
-          i[0]++;
-        });
-    return keys;
-  }
-
-  /** A copy of each message's place in the delivery order ({@link #orderKeys}). */
-  record OrderKeys(
-      int[] priorities, long[] seqs, long[] serials, java.util.Comparator<StoredMessage> order) {
-
-    /** The serials in delivery order; sorts a copy, so call it without the queue's lock. */
-    List<Long> serialsInOrder() {
-      List<StoredMessage> probes = new ArrayList<>(serials.length);
-      for (int i = 0; i < serials.length; i++) {
-        StoredMessage probe = new StoredMessage(serials[i], seqs[i], 0, null, null, 0, null, null);
-        probe.priority = priorities[i];
-        probes.add(probe);
+  StoredMessage snapshotInOrder(StoredMessage after, long seqBound, int max, List<Long> out) {
+    int examined = 0;
+    StoredMessage last = null;
+    for (StoredMessage m : table.inOrder(after)) {
+      if (examined == max) {
+        return Scan.positionOf(last); // the next hold goes on right after the last one read
       }
-      probes.sort(order);
-      List<Long> out = new ArrayList<>(probes.size());
-      for (StoredMessage m : probes) {
+      examined++;
+      lock.work.examined(1);
+      if (m.seq < seqBound) {
         out.add(m.serial);
       }
-      return out;
+      last = m;
     }
+    return null;
   }
 
   /**
@@ -810,7 +795,13 @@ final class LocalQueue {
 
   Page browse(BrowseRequest request, long now) {
     return Browser.page(
-        table, request, now, m -> view(m, null, null), newScan(), engine.limits().maxAnswerBytes());
+        table,
+        request,
+        now,
+        m -> view(m, null, null),
+        newScan(),
+        engine.limits().maxAnswerBytes(),
+        lock.work);
   }
 
   QueueStats stats(long now) {

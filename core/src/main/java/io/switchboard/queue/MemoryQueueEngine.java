@@ -157,6 +157,11 @@ final class MemoryQueueEngine implements QueueEngine {
   }
 
   @Override
+  public long mostExaminedInOneLockHold() {
+    return lockHolds.mostExamined();
+  }
+
+  @Override
   public QueueLimits limits() {
     return limits;
   }
@@ -207,6 +212,11 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public Clock clock() {
     return clock;
+  }
+
+  /** The next sequence number to be handed out: every message now in a queue has a lower one. */
+  long nextSequence() {
+    return sequence.get();
   }
 
   /**

@@ -44,6 +44,15 @@ final class MessageTable {
   private final long[] priorityZero = new long[1];
   private final AttributeInterner interner = new AttributeInterner();
   private Ordering ordering;
+
+  /**
+   * The delayed and leased messages (the same as {@link #timed}) in delivery order, so that a
+   * browse with {@code includeInvisible} and a redrive's snapshot go on from a place instead of
+   * sorting.
+   */
+  private TreeSet<StoredMessage> invisible;
+
+  private final HoldWork work;
   private long available;
   private long delayed;
   private long inFlight;
@@ -56,9 +65,12 @@ final class MessageTable {
   /** Messages changed by the current operation, when a journal needs to hear of them. */
   private final List<StoredMessage> dirty;
 
-  MessageTable(boolean grouped, Order order, Set<String> indexed, boolean journaling) {
+  MessageTable(
+      boolean grouped, Order order, Set<String> indexed, boolean journaling, HoldWork work) {
     this.grouped = grouped;
+    this.work = work;
     this.ordering = newOrdering(order, indexed);
+    this.invisible = new TreeSet<>(order());
     this.dirty = journaling ? new ArrayList<>() : null;
     byPriority.put(0, priorityZero);
   }
@@ -95,8 +107,8 @@ final class MessageTable {
 
   private Ordering newOrdering(Order order, Set<String> indexed) {
     return grouped
-        ? new GroupedOrdering(indexed, newlyEligible)
-        : new StandardOrdering(Ordering.comparator(order), indexed, newlyEligible);
+        ? new GroupedOrdering(indexed, newlyEligible, work)
+        : new StandardOrdering(Ordering.comparator(order), indexed, newlyEligible, work);
   }
 
   Ordering ordering() {
@@ -106,6 +118,9 @@ final class MessageTable {
   /** Rebuilds the ordering for a new order or a new set of indexed attributes. */
   void rebuild(Order order, Set<String> indexed) {
     ordering = newOrdering(order, indexed);
+    TreeSet<StoredMessage> invisibleNow = new TreeSet<>(order());
+    invisibleNow.addAll(invisible);
+    invisible = invisibleNow;
     List<StoredMessage> all = new ArrayList<>(byId.size());
     byId.forEachValue(all::add);
     all.sort(Comparator.comparingLong(m -> m.seq));
@@ -168,6 +183,7 @@ final class MessageTable {
     countPriority(m.priority, 1);
     if (m.isTimed()) {
       timed.add(m);
+      invisible.add(m);
     }
     ordering.added(m);
     expiry.add(m.expiresAt, m.serial);
@@ -189,6 +205,7 @@ final class MessageTable {
     ordering.removed(m);
     if (m.isTimed()) {
       timed.remove(m);
+      invisible.remove(m);
     }
     byId.remove(m.serial);
     bytes -= charge(m);
@@ -222,6 +239,7 @@ final class MessageTable {
     m.leasedAt = now;
     m.visibleAt = now + visibilityMillis;
     timed.add(m);
+    invisible.add(m);
   }
 
   /** Moves a message to {@code state}; for DELAYED and IN_FLIGHT, visible again at visibleAt. */
@@ -230,6 +248,7 @@ final class MessageTable {
     byte from = m.state;
     if (m.isTimed()) {
       timed.remove(m);
+      invisible.remove(m);
     }
     count(from, -1);
     count(state, 1);
@@ -237,6 +256,7 @@ final class MessageTable {
     m.visibleAt = state == StoredMessage.AVAILABLE ? 0 : visibleAt;
     if (m.isTimed()) {
       timed.add(m);
+      invisible.add(m);
     }
     ordering.stateChanged(m, from);
   }
@@ -245,7 +265,7 @@ final class MessageTable {
     mark(m, StoredMessage.JOURNAL_STATE);
     countPriority(m.priority, -1);
     countPriority(priority, 1);
-    ordering.reorder(m, () -> m.priority = priority);
+    reorder(m, () -> m.priority = priority);
   }
 
   void setAttributes(StoredMessage m, Object[] attributes) {
@@ -253,12 +273,21 @@ final class MessageTable {
     interner.release(m.attributes);
     interner.hold(attributes);
     bytes += AttributeMap.bytes(attributes) - AttributeMap.bytes(m.attributes);
-    ordering.reorder(m, () -> m.attributes = attributes);
+    reorder(m, () -> m.attributes = attributes);
   }
 
   void setSeq(StoredMessage m, long seq) {
     mark(m, StoredMessage.JOURNAL_STATE);
-    ordering.reorder(m, () -> m.seq = seq);
+    reorder(m, () -> m.seq = seq);
+  }
+
+  /** Runs {@code change} (which may alter priority or seq) keeping every ordered set sorted. */
+  private void reorder(StoredMessage m, Runnable change) {
+    boolean hidden = m.isTimed() && invisible.remove(m);
+    ordering.reorder(m, change);
+    if (hidden) {
+      invisible.add(m);
+    }
   }
 
   /** The earliest time a timer (visibility or expiry) falls due; Long.MAX_VALUE if none. */
@@ -340,9 +369,17 @@ final class MessageTable {
     byId.forEachValue(action);
   }
 
-  /** Delayed and leased messages, by visibility time. */
-  Iterable<StoredMessage> timed() {
-    return timed;
+  /** Delayed and leased messages in delivery order strictly after {@code after} (null: all). */
+  Iterable<StoredMessage> invisibleAfter(StoredMessage after) {
+    return after == null ? invisible : invisible.tailSet(after, false);
+  }
+
+  /**
+   * Every message, in any state, in delivery order strictly after {@code after} (null: from the
+   * start): a lazy merge of two ordered sets, so a reader pays for what it reads.
+   */
+  Iterable<StoredMessage> inOrder(StoredMessage after) {
+    return BrowseMerge.merge(ordering.candidates(after, null), invisibleAfter(after), order());
   }
 
   Comparator<StoredMessage> order() {
@@ -388,6 +425,7 @@ final class MessageTable {
     interner.clear();
     ordering.clear();
     timed.clear();
+    invisible.clear();
     expiry.clear();
     arrivals.clear();
     movedIn.clear();

@@ -182,6 +182,16 @@ public interface QueueEngine extends AutoCloseable {
   }
 
   /**
+   * The most entries (messages tested by a selector, passed over in a queue's ordered sets, read by
+   * a browse page or a redrive's snapshot) one hold of a queue's lock has examined since the engine
+   * started: the work bound behind {@link #longestLockHold}, which holds however fast the machine.
+   * Zero for an engine that holds no such locks itself.
+   */
+  default long mostExaminedInOneLockHold() {
+    return 0;
+  }
+
+  /**
    * The records this engine keeps for the server (access keys, server secrets) in its store: they
    * survive a restart when the engine is durable and are shared by every engine on the same store.
    * A remote engine (a client of another server) has none and throws {@link

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * A queue's lock that measures how long it is held: every outermost hold's length goes to the
  * engine's {@link LockHolds}, so the engine can tell (and tests can assert) the longest time one
  * operation kept others out (DESIGN.md, "Bounded work per request"), in the engine's {@link
- * TimeSource#nanoTime}.
+ * TimeSource#nanoTime}, and the entries it examined ({@link #work}).
  *
  * <p>A scan that pauses between holds calls {@link #stepAside} after unlocking: the lock is not
  * fair (fairness would cost every operation), so without it the scanner would take the lock again
@@ -22,6 +22,9 @@ final class QueueLock extends ReentrantLock {
   private final TimeSource time;
   private long acquiredAt;
 
+  /** What the current hold has examined; reset by each outermost {@link #lock}. */
+  final HoldWork work = new HoldWork();
+
   QueueLock(LockHolds holds, TimeSource time) {
     this.holds = holds;
     this.time = time;
@@ -32,13 +35,14 @@ final class QueueLock extends ReentrantLock {
     super.lock();
     if (getHoldCount() == 1) {
       acquiredAt = time.nanoTime();
+      work.reset();
     }
   }
 
   @Override
   public void unlock() {
     if (isHeldByCurrentThread() && getHoldCount() == 1) {
-      holds.record(time.nanoTime() - acquiredAt);
+      holds.record(time.nanoTime() - acquiredAt, work.examined());
     }
     super.unlock();
   }

@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class RedriveTasks {
 
+  /** Messages read (snapshot) or moved per hold of the source queue's lock. */
   private static final int CHUNK = 1000;
 
   private final MemoryQueueEngine engine;
@@ -172,8 +173,7 @@ final class RedriveTasks {
               DeadLetterRules.checkDestination(
                   source.name, source.grouped, engine.require(d).info());
             });
-    // Copied under the lock, sorted after it: the hold stays a short copy however deep the queue.
-    List<Long> serials = engine.run(source.name, (q, now) -> q.orderKeys()).serialsInOrder();
+    List<Long> serials = snapshot(source);
     Job job =
         new Job(
             UUID.randomUUID().toString(), source.name, request, serials, engine.clock().millis());
@@ -181,6 +181,26 @@ final class RedriveTasks {
     job.journalStart();
     job.step(engine.clock().millis());
     return job.snapshot();
+  }
+
+  /**
+   * The serials of the messages in {@code source} now, in delivery order, read {@link #CHUNK} per
+   * hold of its lock from where the last hold stopped (its ordered sets need no sort), letting the
+   * threads waiting for the lock go between holds. Messages that arrive meanwhile (a higher seq
+   * than any when it began) stay out.
+   */
+  private List<Long> snapshot(LocalQueue source) {
+    long seqBound = engine.nextSequence();
+    List<Long> serials = new ArrayList<>();
+    StoredMessage after = null;
+    while (true) {
+      StoredMessage from = after;
+      after = engine.run(source, (q, now) -> q.snapshotInOrder(from, seqBound, CHUNK, serials));
+      if (after == null) {
+        return serials;
+      }
+      source.lock.stepAside();
+    }
   }
 
   List<RedriveTask> list(String source) {

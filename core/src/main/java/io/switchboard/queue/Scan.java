@@ -54,6 +54,7 @@ final class Scan {
   /** The scan reached the end of the candidates (or filled its batch): nothing left to test. */
   boolean complete;
 
+  private HoldWork work = new HoldWork();
   private long cap = -1;
   private long testedInAll;
   private int tested;
@@ -66,8 +67,12 @@ final class Scan {
     this.clock = clock;
   }
 
-  /** Starts a lock hold with a fresh budget; {@code eligible} is the queue's eligible count. */
-  void startHold(long eligible) {
+  /**
+   * Starts a lock hold with a fresh budget; {@code eligible} is the queue's eligible count, {@code
+   * work} the hold's count of entries examined, which each test adds to.
+   */
+  void startHold(long eligible, HoldWork work) {
+    this.work = work;
     if (cap < 0) {
       cap = eligible;
     }
@@ -81,6 +86,7 @@ final class Scan {
   boolean charge(StoredMessage m) {
     tested++;
     testedInAll++;
+    work.examined(1);
     long size = stringCharacters(m.attributes);
     characters += size;
     if (tested >= limits.messages() || characters >= limits.characters()) {

@@ -18,12 +18,15 @@ final class StandardOrdering extends Ordering {
   private final TreeSet<StoredMessage> available;
   private final List<StoredMessage> newlyEligible;
   private final PartitionIndex index;
+  private final HoldWork work;
 
   StandardOrdering(
       Comparator<StoredMessage> comparator,
       Set<String> indexed,
-      List<StoredMessage> newlyEligible) {
+      List<StoredMessage> newlyEligible,
+      HoldWork work) {
     this.comparator = comparator;
+    this.work = work;
     this.available = new TreeSet<>(comparator);
     this.newlyEligible = newlyEligible;
     this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, comparator);
@@ -78,6 +81,7 @@ final class StandardOrdering extends Ordering {
     if (filter == null) {
       while (out.size() < max && !available.isEmpty() && budget.fits(available.first())) {
         StoredMessage m = available.pollFirst();
+        work.examined(1);
         if (index != null) {
           index.remove(m);
         }
