@@ -209,6 +209,16 @@ final class ConnectionLimits implements SocketOptions {
     return open.size();
   }
 
+  /** The most connections open from one client address, closed ones swept out first. */
+  synchronized int mostFromOneAddress() {
+    sweep();
+    int most = 0;
+    for (int n : perAddress.values()) {
+      most = Math.max(most, n);
+    }
+    return most;
+  }
+
   int max() {
     return max;
   }

@@ -8,8 +8,9 @@ import java.util.Map;
  * max-event-streams-per-key} of one client ({@link ClientKey}: its credential's key id, else its
  * address). A stream over a cap is refused before it starts: 503 (the server is full) or 429 (this
  * client holds its share), code {@code TOO_MANY_EVENT_STREAMS}, with {@code Retry-After}. A stream
- * holds its place until its handler returns: when the client leaves, that is at the next event or
- * keepalive the server fails to write. Streams passed through to the routing leader count on the
+ * holds its place until its handler returns: when the client leaves, that is at the first write
+ * that fails, an event or the probe a quiet stream writes every second ({@link
+ * RoutingEventStreams}), so within about two seconds. Streams passed through to the routing leader count on the
  * server the client is connected to.
  */
 final class EventStreamLimits {
@@ -83,6 +84,15 @@ final class EventStreamLimits {
 
   synchronized int open() {
     return open;
+  }
+
+  /** The most streams one client ({@link ClientKey}) holds open now. */
+  synchronized int mostOfOneKey() {
+    int most = 0;
+    for (int n : perKey.values()) {
+      most = Math.max(most, n);
+    }
+    return most;
   }
 
   int max() {

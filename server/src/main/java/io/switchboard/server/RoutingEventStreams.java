@@ -39,6 +39,15 @@ final class RoutingEventStreams implements AutoCloseable {
   static final int BACKLOG = 10_000;
   private static final int PAGE = 1_000;
   private static final long KEEPALIVE_SECONDS = 15;
+
+  /**
+   * How often a quiet stream writes a comment line ({@code ":"}, which clients ignore) to learn
+   * whether its client is still there: a write to a connection the client closed fails at the
+   * latest on the second try, so a client that left frees its place within about two probes ({@link
+   * EventStreamLimits}), not at the next keepalive.
+   */
+  private static final long PROBE_MILLIS = 1000;
+
   private static final RoutingEvent END =
       new RoutingEvent.ContactAbandoned(-1, java.time.Instant.EPOCH, "end of stream");
 
@@ -165,14 +174,18 @@ final class RoutingEventStreams implements AutoCloseable {
 
   /**
    * Writes live events until the stream is ended, or until a keepalive finds that {@code r} is no
-   * longer the router being served (the routing leadership moved on).
+   * longer the router being served (the routing leadership moved on). While no event comes, a probe
+   * every {@link #PROBE_MILLIS} finds a client that left, and a keepalive every {@link
+   * #KEEPALIVE_SECONDS} probes' worth keeps proxies from closing the stream.
    */
   private void follow(Router r, BlockingQueue<RoutingEvent> live, OutputStream out, long last)
       throws IOException {
+    long quietProbes = 0;
+    long probesPerKeepalive = KEEPALIVE_SECONDS * 1000 / PROBE_MILLIS;
     while (!closed) {
       RoutingEvent e;
       try {
-        e = live.poll(KEEPALIVE_SECONDS, TimeUnit.SECONDS);
+        e = live.poll(PROBE_MILLIS, TimeUnit.MILLISECONDS);
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
         return;
@@ -181,10 +194,15 @@ final class RoutingEventStreams implements AutoCloseable {
         return;
       }
       if (e == null) {
-        if (!serving(r)) {
-          return;
+        if (++quietProbes < probesPerKeepalive) {
+          write(out, ":\n"); // a probe: an empty comment line
+        } else {
+          quietProbes = 0;
+          if (!serving(r)) {
+            return;
+          }
+          write(out, ": keepalive\n\n");
         }
-        write(out, ": keepalive\n\n");
       } else if (e.id() > last) {
         write(out, frame(e));
         last = e.id();

@@ -42,12 +42,14 @@ import java.util.function.ToDoubleFunction;
  * {@code switchboard_routing_leader} (1 while this server runs the router), plus JVM and process
  * meters.
  *
- * <p>Limits ({@code docs/operations.md}, "Limits"): {@code switchboard_limit{limit}} is each
- * message limit's value (the setting's key as {@code limit}) and {@code
- * switchboard_limit_used{limit}} its use: the server's queued bytes, and for a per-queue limit the
- * use of the queue nearest to it. {@code switchboard_queue_bytes{queue}} is each queue's queued
- * bytes and {@code switchboard_queue_lock_hold_longest_seconds} the longest hold of a queue's lock
- * since the start.
+ * <p>Limits ({@code docs/operations.md}, "Limits"), one scheme for all of them: {@code
+ * switchboard_limit{limit}} is each limit's value (the setting's key as {@code limit}), {@code
+ * switchboard_limit_used{limit}} its use: the server's, and for a per-queue (per-client) limit the
+ * use of the queue (client) nearest to it; the caps on connections, long polls and event streams
+ * also count what they refused in {@code switchboard_limit_refused_total{limit}} ({@link #limits}).
+ * {@code switchboard_queue_bytes{queue}} is each queue's queued bytes, {@code
+ * switchboard_queue_lock_hold_longest_seconds} the longest hold of a queue's lock since the start
+ * and {@code switchboard_queue_lock_hold_examined_most} the most entries one hold examined.
  */
 final class ServerMetrics {
 
@@ -137,6 +139,7 @@ final class ServerMetrics {
     LimitUse use = new LimitUse();
     use.queuedBytes = engine.queuedBytes();
     use.lockHold = engine.longestLockHold();
+    use.lockHoldExamined = engine.mostExaminedInOneLockHold();
     Set<String> seen = new HashSet<>();
     for (QueueInfo info : engine.listQueues("")) {
       QueueStats stats;
@@ -178,6 +181,11 @@ final class ServerMetrics {
     Gauge.builder("switchboard.queue.lock.hold.longest", limitUse, u -> u.lockHold.toNanos() / 1e9)
         .description("the longest time one operation held a queue's lock since the server started")
         .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder("switchboard.queue.lock.hold.examined.most", limitUse, u -> u.lockHoldExamined)
+        .description(
+            "the most entries (messages tested, passed over or read) one hold of a queue's lock"
+                + " examined since the server started")
         .register(registry);
   }
 
@@ -266,6 +274,7 @@ final class ServerMetrics {
     volatile long largestInFlight;
     volatile long largestInFlightFifo;
     volatile Duration lockHold = Duration.ZERO;
+    volatile long lockHoldExamined;
 
     void add(QueueInfo info, QueueStats stats, long bytes) {
       largestQueueBytes = Math.max(largestQueueBytes, bytes);
@@ -286,6 +295,7 @@ final class ServerMetrics {
       largestInFlight = u.largestInFlight;
       largestInFlightFifo = u.largestInFlightFifo;
       lockHold = u.lockHold;
+      lockHoldExamined = u.lockHoldExamined;
     }
   }
 
@@ -299,67 +309,70 @@ final class ServerMetrics {
   // ---- caps on connections, long polls and event streams (issue 16) -------------------------
 
   /**
-   * Each cap and its use: {@code switchboard_connections_open}, {@code _max}, {@code
-   * _per_address_max}, {@code switchboard_connections_refused_total{reason}}; {@code
-   * switchboard_long_polls_open}, {@code _max}, {@code switchboard_long_polls_refused_total};
-   * {@code switchboard_event_streams_open}, {@code _max}, {@code _per_key_max}, {@code
-   * switchboard_event_streams_refused_total{reason}}; {@code switchboard_read_timeouts_total}.
+   * The caps on connections, long polls and event streams, in the same names as the message limits
+   * ({@link #registerEngine}): {@code switchboard_limit{limit}} each cap's value, {@code
+   * switchboard_limit_used{limit}} its use (for a per-client cap, the client nearest to it) and
+   * {@code switchboard_limit_refused_total{limit}} what it refused; {@code limit} is the setting's
+   * key. Plus {@code switchboard_read_timeouts_total}, connections closed by {@code read-timeout}.
    */
   void limits(
       ConnectionLimits connections,
       RequestGate gate,
       EventStreamLimits streams,
       ReadTimeouts readTimeouts) {
-    Gauge.builder("switchboard.connections.open", connections, ConnectionLimits::open)
-        .description("client connections open now")
-        .register(registry);
-    Gauge.builder("switchboard.connections.max", connections, ConnectionLimits::max)
-        .description("max-connections: most client connections open at once")
-        .register(registry);
-    Gauge.builder(
-            "switchboard.connections.per.address.max", connections, ConnectionLimits::maxPerAddress)
-        .description("max-connections-per-address: most connections from one client address")
-        .register(registry);
-    FunctionCounter.builder(
-            "switchboard.connections.refused", connections, ConnectionLimits::refusedTotal)
-        .description("connections refused over a cap")
-        .tags("reason", "max_connections")
-        .register(registry);
-    FunctionCounter.builder(
-            "switchboard.connections.refused", connections, ConnectionLimits::refusedPerAddress)
-        .description("connections refused over a cap")
-        .tags("reason", "max_connections_per_address")
-        .register(registry);
-    Gauge.builder("switchboard.long.polls.open", gate, RequestGate::polls)
-        .description("receives waiting for messages now")
-        .register(registry);
-    Gauge.builder("switchboard.long.polls.max", gate, RequestGate::maxPolls)
-        .description("max-long-polls: most receives waiting at once")
-        .register(registry);
-    FunctionCounter.builder("switchboard.long.polls.refused", gate, RequestGate::pollsRefused)
-        .description("receives refused over max-long-polls")
-        .register(registry);
-    Gauge.builder("switchboard.event.streams.open", streams, EventStreamLimits::open)
-        .description("routing event streams open now")
-        .register(registry);
-    Gauge.builder("switchboard.event.streams.max", streams, EventStreamLimits::max)
-        .description("max-event-streams: most routing event streams open at once")
-        .register(registry);
-    Gauge.builder("switchboard.event.streams.per.key.max", streams, EventStreamLimits::maxPerKey)
-        .description("max-event-streams-per-key: most event streams of one client")
-        .register(registry);
-    FunctionCounter.builder(
-            "switchboard.event.streams.refused", streams, EventStreamLimits::refusedTotal)
-        .description("event streams refused over a cap")
-        .tags("reason", "max_event_streams")
-        .register(registry);
-    FunctionCounter.builder(
-            "switchboard.event.streams.refused", streams, EventStreamLimits::refusedPerKey)
-        .description("event streams refused over a cap")
-        .tags("reason", "max_event_streams_per_key")
-        .register(registry);
+    cap(
+        "max-connections",
+        connections,
+        ConnectionLimits::max,
+        ConnectionLimits::open,
+        ConnectionLimits::refusedTotal);
+    cap(
+        "max-connections-per-address",
+        connections,
+        ConnectionLimits::maxPerAddress,
+        ConnectionLimits::mostFromOneAddress,
+        ConnectionLimits::refusedPerAddress);
+    cap(
+        "max-long-polls",
+        gate,
+        RequestGate::maxPolls,
+        RequestGate::polls,
+        RequestGate::pollsRefused);
+    cap(
+        "max-event-streams",
+        streams,
+        EventStreamLimits::max,
+        EventStreamLimits::open,
+        EventStreamLimits::refusedTotal);
+    cap(
+        "max-event-streams-per-key",
+        streams,
+        EventStreamLimits::maxPerKey,
+        EventStreamLimits::mostOfOneKey,
+        EventStreamLimits::refusedPerKey);
     FunctionCounter.builder("switchboard.read.timeouts", readTimeouts, ReadTimeouts::cut)
         .description("connections closed because a request paused longer than read-timeout")
+        .register(registry);
+  }
+
+  private <T> void cap(
+      String key,
+      T source,
+      ToDoubleFunction<T> value,
+      ToDoubleFunction<T> used,
+      ToDoubleFunction<T> refused) {
+    Gauge.builder("switchboard.limit", source, value)
+        .description("a limit's value (docs/operations.md, Limits)")
+        .tags("limit", key)
+        .register(registry);
+    Gauge.builder("switchboard.limit.used", source, used)
+        .description(
+            "a limit's use: the server's, or for a per-queue limit the queue nearest to it")
+        .tags("limit", key)
+        .register(registry);
+    FunctionCounter.builder("switchboard.limit.refused", source, refused)
+        .description("requests or connections a limit refused since the start")
+        .tags("limit", key)
         .register(registry);
   }
 }

@@ -103,16 +103,26 @@ class ConnectionCapsTest {
     // another client is served meanwhile, and the metrics show the cap and its use
     String metrics = get("127.0.0.2", "/metrics");
     assertTrue(metrics.startsWith("HTTP/1.1 200 "), metrics);
-    assertTrue(metrics.contains("switchboard_connections_max " + TOTAL + ".0"), metrics);
     assertTrue(
-        metrics.contains("switchboard_connections_per_address_max " + PER_ADDRESS + ".0"), metrics);
+        metrics.contains("switchboard_limit{limit=\"max-connections\"} " + TOTAL + ".0"), metrics);
     assertTrue(
         metrics.contains(
-            "switchboard_connections_refused_total{reason=\"max_connections_per_address\"} "
+            "switchboard_limit{limit=\"max-connections-per-address\"} " + PER_ADDRESS + ".0"),
+        metrics);
+    assertTrue(
+        metrics.contains(
+            "switchboard_limit_refused_total{limit=\"max-connections-per-address\"} "
                 + (IDLE - PER_ADDRESS)
                 + ".0"),
         metrics);
-    assertTrue(metrics.contains("switchboard_connections_open " + (PER_ADDRESS + 1) + ".0"));
+    assertTrue(
+        metrics.contains(
+            "switchboard_limit_used{limit=\"max-connections\"} " + (PER_ADDRESS + 1) + ".0"),
+        metrics);
+    assertTrue(
+        metrics.contains(
+            "switchboard_limit_used{limit=\"max-connections-per-address\"} " + PER_ADDRESS + ".0"),
+        metrics);
 
     // fill the server from other addresses up to max-connections; the next one is refused 503
     int held = PER_ADDRESS;

@@ -95,11 +95,14 @@ class EventStreamCapsTest {
     assertEquals(200, http.get("/health").status());
     assertEquals(201, createAgent("a2").status());
     String metrics = http.get("/metrics").text();
-    assertTrue(metrics.contains("switchboard_event_streams_open " + STREAMS + ".0"), metrics);
-    assertTrue(metrics.contains("switchboard_event_streams_max " + STREAMS + ".0"), metrics);
     assertTrue(
-        metrics.contains(
-            "switchboard_event_streams_refused_total{reason=\"max_event_streams\"} 1.0"),
+        metrics.contains("switchboard_limit_used{limit=\"max-event-streams\"} " + STREAMS + ".0"),
+        metrics);
+    assertTrue(
+        metrics.contains("switchboard_limit{limit=\"max-event-streams\"} " + STREAMS + ".0"),
+        metrics);
+    assertTrue(
+        metrics.contains("switchboard_limit_refused_total{limit=\"max-event-streams\"} 1.0"),
         metrics);
 
     // the agent leaves abruptly; its place is free once a write finds it gone (at its next event)
@@ -122,6 +125,51 @@ class EventStreamCapsTest {
     assertQuiet();
   }
 
+  /**
+   * Regression (issue 16, "SSE stream slot freed late"): a client that left a quiet stream kept its
+   * place until the next keepalive (15 s) failed to write, so an agent that reconnected at once was
+   * refused for up to 30 s. Now a quiet stream probes its client every second: with 1,000 streams
+   * open (the cap), an agent that closes its stream with no event to write gets its place back in a
+   * few seconds, and rejoins, more than once; the log stays quiet.
+   */
+  @Test
+  void streamSlotFreedLate_aQuietAgentLeavesAndRejoins_withinSeconds_atTheCap() throws IOException {
+    start(STREAMS, STREAMS);
+    assertEquals(201, createAgent("a1").status());
+    for (int i = 0; i < STREAMS - 1; i++) {
+      open("127.0.0.1", "/v1/routing/events", null);
+    }
+    Socket agent = open("127.0.0.1", "/v1/routing/agents/a1/events", null);
+    for (int round = 0; round < 2; round++) {
+      agent.close(); // an orderly close, and no event will come to find it gone
+      long left = System.nanoTime();
+      Socket rejoined = null;
+      while (rejoined == null) {
+        rejoined = tryOpen("127.0.0.1", "/v1/routing/agents/a1/events", null);
+        long waited = (System.nanoTime() - left) / 1_000_000;
+        // generous against the ~2 s a probe takes; a keepalive found it after 15 to 30 s
+        assertTrue(waited < 12_000, "the agent's place was still held after " + waited + " ms");
+        if (rejoined == null) {
+          pause();
+        }
+      }
+      assertEquals(
+          "TOO_MANY_EVENT_STREAMS", http.get("/v1/routing/events").code(), "the cap still holds");
+      agent = rejoined;
+    }
+    server.stop();
+    assertQuiet();
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(100); // between tries of a reconnecting client, not a wait for a result
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
   @Test
   void streamsOfOneClient_capHoldsPerKey_otherClientsAreServed() throws IOException {
     Assumptions.assumeTrue(loopbackAliases(), "127.0.0.2 is not a loopback address here");
@@ -138,9 +186,7 @@ class EventStreamCapsTest {
     assertTrue(
         http.get("/metrics")
             .text()
-            .contains(
-                "switchboard_event_streams_refused_total{reason=\"max_event_streams_per_key\"}"
-                    + " 1.0"));
+            .contains("switchboard_limit_refused_total{limit=\"max-event-streams-per-key\"} 1.0"));
     assertQuiet();
   }
 

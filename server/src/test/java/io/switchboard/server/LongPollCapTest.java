@@ -43,7 +43,7 @@ class LongPollCapTest {
       String metrics;
       do {
         metrics = http.get("/metrics").text();
-      } while (!metrics.contains("switchboard_long_polls_open 2.0"));
+      } while (!metrics.contains("switchboard_limit_used{limit=\"max-long-polls\"} 2.0"));
 
       Http.Answer nativePoll = http.post("/v1/queues/q/receive", "{\"waitTimeSeconds\":5}");
       assertEquals(503, nativePoll.status(), nativePoll.toString());
@@ -64,8 +64,10 @@ class LongPollCapTest {
       assertEquals(200, now.status(), now.toString());
       assertEquals(201, http.post("/v1/queues/q/messages", "{\"body\":\"hello\"}").status());
       metrics = http.get("/metrics").text();
-      assertTrue(metrics.contains("switchboard_long_polls_max 2.0"), metrics);
-      assertTrue(metrics.contains("switchboard_long_polls_refused_total 2.0"), metrics);
+      assertTrue(metrics.contains("switchboard_limit{limit=\"max-long-polls\"} 2.0"), metrics);
+      assertTrue(
+          metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 2.0"),
+          metrics);
 
       // the waiting polls are answered as ever: one gets the message, the stop ends the other
       server.stop();

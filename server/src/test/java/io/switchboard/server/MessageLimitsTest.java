@@ -59,6 +59,7 @@ class MessageLimitsTest {
           metrics);
       assertTrue(metrics.contains("switchboard_queue_bytes{queue=\"a\"}"), metrics);
       assertTrue(metrics.contains("switchboard_queue_lock_hold_longest_seconds"), metrics);
+      assertTrue(metrics.contains("switchboard_queue_lock_hold_examined_most"), metrics);
 
       String receipt =
           http.post("/v1/queues/a/receive", "{}").json().at("/messages/0/receipt").asText();

@@ -90,7 +90,7 @@ public final class CapsBench {
       }
       long[] withConnections = sends(http, base, requests);
       // the server's count, less the measuring client's own connection
-      int held = (int) metric(http, base, "switchboard_connections_open ") - 1;
+      int held = (int) metric(http, base, "switchboard_limit_used{limit=\"max-connections\"} ") - 1;
       double connectionKb = (usedHeapAfterGc() - baseHeap) / 1024.0 / Math.max(1, held);
       r.row(
           "idle connections",
