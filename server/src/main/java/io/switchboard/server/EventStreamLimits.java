@@ -10,8 +10,8 @@ import java.util.Map;
  * client holds its share), code {@code TOO_MANY_EVENT_STREAMS}, with {@code Retry-After}. A stream
  * holds its place until its handler returns: when the client leaves, that is at the first write
  * that fails, an event or the probe a quiet stream writes every second ({@link
- * RoutingEventStreams}), so within about two seconds. Streams passed through to the routing leader count on the
- * server the client is connected to.
+ * RoutingEventStreams}), so within about two seconds. Streams passed through to the routing leader
+ * count on the server the client is connected to.
  */
 final class EventStreamLimits {
 
