@@ -68,7 +68,7 @@ final class GroupedOrdering extends Ordering {
   GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible, HoldWork work) {
     this.newlyEligible = newlyEligible;
     this.work = work;
-    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, messageOrder);
+    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, messageOrder, work);
   }
 
   /** The interned group id for a new message, so every message of a group shares one string. */

@@ -75,6 +75,7 @@ final class PartitionIndex {
 
   private final List<String> attributes;
   private final Comparator<StoredMessage> order;
+  private final HoldWork work;
   private final Map<List<Object>, Partition> partitions = new HashMap<>();
   private final Map<String, Postings> postings = new HashMap<>();
   private final Map<Selector, Cached> cache =
@@ -88,6 +89,15 @@ final class PartitionIndex {
   private int empty;
 
   PartitionIndex(Set<String> attributes, Comparator<StoredMessage> order) {
+    this(attributes, order, new HoldWork());
+  }
+
+  /**
+   * {@code work} counts, for the hold of the queue's lock, the partitions a selector's plan and
+   * each candidate walk's start go through (one step each, however few messages they hold).
+   */
+  PartitionIndex(Set<String> attributes, Comparator<StoredMessage> order, HoldWork work) {
+    this.work = work;
     this.attributes = attributes.stream().sorted().toList();
     this.order = order;
     for (String a : this.attributes) {
@@ -230,6 +240,7 @@ final class PartitionIndex {
     if (planned == null) {
       return null;
     }
+    work.examined(planned.size());
     boolean exact = !selector.attributeNames().isEmpty() && readsIndexedOnly(selector);
     List<Partition> list = new ArrayList<>(planned.size());
     for (Partition p : planned) {
@@ -302,6 +313,7 @@ final class PartitionIndex {
     PriorityQueue<Head> heads =
         new PriorityQueue<>(
             Math.max(1, parts.size()), (a, b) -> order.compare(a.message, b.message));
+    work.examined(parts.size());
     for (Partition p : parts) {
       StoredMessage first =
           after == null

@@ -29,7 +29,7 @@ final class StandardOrdering extends Ordering {
     this.work = work;
     this.available = new TreeSet<>(comparator);
     this.newlyEligible = newlyEligible;
-    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, comparator);
+    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, comparator, work);
   }
 
   @Override
