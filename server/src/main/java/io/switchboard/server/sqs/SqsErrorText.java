@@ -79,7 +79,7 @@ enum SqsErrorText {
           + " available for visibility timeout change."),
   ATTRIBUTE_VALUE_EMPTY(
       "InvalidParameterValue",
-      "Message (user) attribute '%s' must contain a non-empty message attribute value for message"
+      "The message attribute '%s' must contain non-empty message attribute value for message"
           + " attribute type '%s'."),
   EMPTY_BATCH(
       "EmptyBatchRequest",
@@ -110,7 +110,7 @@ enum SqsErrorText {
   PURGE_QUEUE_IN_PROGRESS(
       "PurgeQueueInProgress",
       "AWS.SimpleQueueService.PurgeQueueInProgress",
-      400,
+      403,
       "Only one PurgeQueue operation on %s is allowed every 60 seconds."),
   TAG_KEYS_EMPTY(
       "InvalidParameterValue", "Tag keys must be between 1 and 128 characters in length."),
