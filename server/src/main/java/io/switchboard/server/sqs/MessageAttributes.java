@@ -103,12 +103,13 @@ final class MessageAttributes {
       return switch (base) {
         case "String" -> new AttributeValue.StringValue(type, stringValue(name, type, a));
         case "Number" -> new AttributeValue.NumberValue(type, stringValue(name, type, a));
-        case "Binary" ->
-            new AttributeValue.BinaryValue(
-                type,
-                Base64.getDecoder()
-                    .decode(
-                        a.string("BinaryValue").orElseThrow(() -> missing(name, "BinaryValue"))));
+        case "Binary" -> {
+          String value = a.string("BinaryValue").orElseThrow(() -> missing(name, "BinaryValue"));
+          if (value.isEmpty()) {
+            throw SqsErrorText.ATTRIBUTE_VALUE_EMPTY.error(name, type);
+          }
+          yield new AttributeValue.BinaryValue(type, Base64.getDecoder().decode(value));
+        }
         default ->
             throw SqsError.invalidParameter(
                 "The type of message (user) attribute '"

@@ -199,8 +199,7 @@ class AwsCliSmokeTest {
   @Test
   void emptyReceive_hasNoMessagesKey_andAnErrorShowsTheQueryCode() throws Exception {
     String url = sqs("create-queue", "--queue-name", "cli-shapes").get("QueueUrl").asText();
-    assertFalse(
-        sqs("receive-message", "--queue-url", url).has("Messages"));
+    assertFalse(sqs("receive-message", "--queue-url", url).has("Messages"));
     Result r =
         run(
             aws,

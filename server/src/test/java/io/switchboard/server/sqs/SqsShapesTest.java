@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -424,6 +425,22 @@ class SqsShapesTest {
                     b.queueUrl(url)
                         .messageBody("x")
                         .messageAttributes(Map.of("color", string("")))));
+    refused(
+        "InvalidParameterValue",
+        "The message attribute 'blob' must contain non-empty message attribute value for message"
+            + " attribute type 'Binary'.",
+        () ->
+            sqs.sendMessage(
+                b ->
+                    b.queueUrl(url)
+                        .messageBody("x")
+                        .messageAttributes(
+                            Map.of(
+                                "blob",
+                                MessageAttributeValue.builder()
+                                    .dataType("Binary")
+                                    .binaryValue(SdkBytes.fromByteArray(new byte[0]))
+                                    .build()))));
     SqsException bad =
         refused(
             "InvalidParameterValue",
