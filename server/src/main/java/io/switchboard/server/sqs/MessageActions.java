@@ -120,10 +120,12 @@ final class MessageActions {
     return new Outgoing(b.build(), sent, system);
   }
 
-  /** SQS: 1..128 characters of letters, digits and punctuation, on FIFO and standard queues. */
+  /**
+   * SQS: 1..128 characters of letters, digits and punctuation (ASCII's visible characters, {@code
+   * \p{Graph}}), on FIFO and standard queues.
+   */
   private static final java.util.regex.Pattern GROUP_ID =
-      java.util.regex.Pattern.compile(
-          "[A-Za-z0-9!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~]{1,128}");
+      java.util.regex.Pattern.compile("\\p{Graph}{1,128}");
 
   private static void checkGroupId(String group) {
     if (!GROUP_ID.matcher(group).matches()) {

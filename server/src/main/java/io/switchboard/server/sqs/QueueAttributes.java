@@ -86,8 +86,8 @@ final class QueueAttributes {
 
   /**
    * SQS's queue-name rule, with its texts: 1..80 characters of {@code [A-Za-z0-9_-]}; with {@code
-   * FifoQueue=true}, the same ending in {@code .fifo}, 80 in all. A {@code .fifo} name without the
-   * flag is left to {@link #apply}, which says the flag is missing.
+   * FifoQueue=true} (any case), the same ending in {@code .fifo}, 80 in all; without it a {@code
+   * .fifo} name breaks the first rule, as SQS answers it.
    */
   static void checkName(String name, Map<String, String> attributes) {
     if (isTrue(attributes.get("FifoQueue"))) {
