@@ -10,8 +10,8 @@ import java.util.Optional;
  * A message to send. Only the body is required; see {@link Builder} for the rest.
  *
  * @param body UTF-8 text
- * @param attributes typed attributes, at most 64 (names {@code [A-Za-z0-9_.-]}, 1..256 characters,
- *     not starting with {@code sys.})
+ * @param attributes typed attributes, at most 64 (names of letters of any script, digits and {@code
+ *     _ . -}, 1..256 characters, not starting with {@code sys.})
  * @param priority higher is delivered first; default 0
  * @param groupId message group (required on grouped queues), 1..128 printable ASCII characters
  * @param deduplicationId sends with the same id within five minutes enqueue once

@@ -116,16 +116,18 @@ final class SqsRoute {
 
   /**
    * A keyless server takes no state change over {@code GET}: a web page can make a browser send a
-   * {@code GET} to any address (an image, a link) without asking.
+   * {@code GET} to any address (an image, a link) without asking. Refused as SQS refuses an action
+   * an endpoint does not take, {@code InvalidAction} (400), with the reason.
    */
   private static SqsApi.Answer getRefused(SqsHttpRequest sqs, String action, String requestId) {
     return SqsEndpoint.refusal(
         sqs,
-        "AccessDenied",
-        403,
-        action
-            + " changes state and is refused over GET while the server has no access keys (a web"
-            + " page could send it); send it with POST",
+        "InvalidAction",
+        400,
+        "The action "
+            + action
+            + " is not valid for this endpoint over GET: it changes state, which a server without"
+            + " access keys takes only over POST (a web page could send a GET)",
         requestId);
   }
 }

@@ -102,9 +102,11 @@ class KeylessModeTest {
   @Test
   void sqsCreateQueueOverGet_isRefusedInTheSqsShape_andCreatesNothing() {
     Http.Answer a = http.get("/?Action=CreateQueue&QueueName=from-a-web-page");
-    assertEquals(403, a.status(), a.toString());
-    assertTrue(a.text().contains("<Code>AccessDenied</Code>"), a.text());
-    assertTrue(a.text().contains("CreateQueue changes state and is refused over GET"), a.text());
+    assertEquals(400, a.status(), a.toString());
+    assertTrue(a.text().contains("<Code>InvalidAction</Code>"), a.text());
+    assertTrue(
+        a.text().contains("The action CreateQueue is not valid for this endpoint over GET"),
+        a.text());
     assertTrue(a.text().contains("<RequestId>"), a.text());
     assertTrue(!queueExists("from-a-web-page"));
   }
@@ -135,11 +137,11 @@ class KeylessModeTest {
     String url = server.uri() + "/000000000000/get-target";
     Http.Answer a =
         http.get("/?Action=" + action + "&QueueUrl=" + url + "&MessageBody=x&ReceiptHandle=r");
-    assertEquals(403, a.status(), a.toString());
-    assertTrue(a.text().contains("AccessDenied"), a.text());
+    assertEquals(400, a.status(), a.toString());
+    assertTrue(a.text().contains("InvalidAction"), a.text());
     // and posted to the queue URL, as SDK v1 does
     Http.Answer onQueue = http.get("/000000000000/get-target?Action=" + action);
-    assertEquals(403, onQueue.status(), onQueue.toString());
+    assertEquals(400, onQueue.status(), onQueue.toString());
     assertTrue(queueExists("get-target"));
   }
 

@@ -28,7 +28,9 @@ public final class MessageRules {
   /** How long a deduplication id is remembered, the same in every engine. */
   public static final long DEDUP_WINDOW_MILLIS = 5 * 60 * 1000L;
 
-  private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
+  /** Letters of any script (as Amazon SQS allows in attribute names), digits, {@code _ . -}. */
+  private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[\\p{L}\\p{Nd}_.-]{1,256}");
+
   private static final Pattern GROUP_OR_DEDUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
 
   /**
@@ -116,9 +118,9 @@ public final class MessageRules {
   }
 
   /**
-   * Checks attributes (at most 64, names {@code [A-Za-z0-9_.-]}, none starting with {@code sys.})
-   * and returns their size in bytes as counted toward {@code maxMessageSize}; {@code field} labels
-   * them in an error ({@code "update"} for an update).
+   * Checks attributes (at most 64, names of letters, digits and {@code _ . -}, none starting with
+   * {@code sys.}) and returns their size in bytes as counted toward {@code maxMessageSize}; {@code
+   * field} labels them in an error ({@code "update"} for an update).
    */
   public static int attributeBytes(Map<String, AttributeValue> attributes, String field) {
     if (attributes.isEmpty()) {
@@ -142,7 +144,7 @@ public final class MessageRules {
     if (!ATTRIBUTE_NAME.matcher(name).matches()) {
       throw QueueException.invalid(
           field
-              + ".attributes: a name must be 1..256 characters of [A-Za-z0-9_.-], got '"
+              + ".attributes: a name must be 1..256 letters, digits, '_', '.' or '-', got '"
               + name
               + "'");
     }

@@ -81,7 +81,7 @@ final class MessageActions {
     String body =
         r.string("MessageBody").orElseThrow(() -> SqsError.missingParameter("MessageBody"));
     if (body.isEmpty()) {
-      throw SqsError.invalidParameter("The request must contain a non-empty MessageBody.");
+      throw SqsError.missingParameter("MessageBody"); // as SQS words an empty body
     }
     checkCharacters(body);
     NewMessage.Builder b = NewMessage.builder(body);
@@ -96,6 +96,7 @@ final class MessageActions {
     b.attributes(stored);
     var delay = r.integer("DelaySeconds", 0, 900);
     var group = r.string("MessageGroupId");
+    group.ifPresent(MessageActions::checkGroupId);
     var dedup = r.string("MessageDeduplicationId");
     if (fifo(queue)) {
       // SQS refuses a per-message delay on FIFO queues, but takes an explicit 0 (no delay).
@@ -119,9 +120,31 @@ final class MessageActions {
     return new Outgoing(b.build(), sent, system);
   }
 
+  /**
+   * SQS: 1..128 characters of letters, digits and punctuation (ASCII's visible characters, {@code
+   * \p{Graph}}), on FIFO and standard queues.
+   */
+  private static final java.util.regex.Pattern GROUP_ID =
+      java.util.regex.Pattern.compile("\\p{Graph}{1,128}");
+
+  private static void checkGroupId(String group) {
+    if (!GROUP_ID.matcher(group).matches()) {
+      throw SqsErrorText.GROUP_ID_INVALID.error(group);
+    }
+  }
+
   /** SQS allows #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF. */
-  private static void checkCharacters(String body) {
-    body.codePoints()
+  static void checkCharacters(String body) {
+    firstInvalidCharacter(body)
+        .ifPresent(
+            c -> {
+              throw SqsErrorText.INVALID_MESSAGE_CONTENTS.error(Integer.toHexString(c));
+            });
+  }
+
+  /** The first character SQS does not allow in a message (body or string attribute), if any. */
+  static java.util.OptionalInt firstInvalidCharacter(String text) {
+    return text.codePoints()
         .filter(
             c ->
                 !(c == 0x9
@@ -130,16 +153,7 @@ final class MessageActions {
                     || (c >= 0x20 && c <= 0xD7FF)
                     || (c >= 0xE000 && c <= 0xFFFD)
                     || (c >= 0x10000 && c <= 0x10FFFF)))
-        .findFirst()
-        .ifPresent(
-            c -> {
-              throw SqsError.invalidParameter(
-                  "Invalid binary character '#x"
-                      + Integer.toHexString(c)
-                      + "' was found in the"
-                      + " message body, the set of allowed characters is #x9 | #xA | #xD | #x20 to"
-                      + " #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF");
-            });
+        .findFirst();
   }
 
   private static ObjectNode sent(ObjectNode o, Outgoing out, SendResult result, boolean fifo) {
@@ -162,6 +176,9 @@ final class MessageActions {
     String queue = queue(r);
     List<SqsRequest> entries =
         BatchEntries.check(r.list("Entries"), "SendMessageBatchRequestEntry");
+    if (fifo(queue)) {
+      checkFifoEntries(engine, queue, entries);
+    }
     Batch batch = new Batch();
     List<String> ids = new ArrayList<>();
     List<Outgoing> valid = new ArrayList<>();
@@ -222,6 +239,22 @@ final class MessageActions {
     return results;
   }
 
+  /**
+   * As SQS, a FIFO batch with an entry lacking its group id, or its deduplication id on a queue
+   * without content-based deduplication, fails as a whole, not as that entry.
+   */
+  private static void checkFifoEntries(QueueEngine engine, String queue, List<SqsRequest> entries) {
+    boolean contentBased = engine.queue(queue).config().contentBasedDeduplication();
+    for (SqsRequest e : entries) {
+      if (!e.has("MessageGroupId")) {
+        throw SqsError.missingParameter("MessageGroupId");
+      }
+      if (!contentBased && !e.has("MessageDeduplicationId")) {
+        throw SqsErrorText.DEDUPLICATION_ID_REQUIRED.error();
+      }
+    }
+  }
+
   /** Errors about the queue, not the entry, fail the whole request. */
   private static void rethrowQueueLevel(QueueException e) {
     if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
@@ -259,13 +292,28 @@ final class MessageActions {
     }
   }
 
+  /**
+   * {@link #onReceipt} for ChangeMessageVisibility: a handle of a message deleted since is {@code
+   * InvalidParameterValue}, as SQS answers it (DeleteMessage of it succeeds).
+   */
+  private static void onVisibilityReceipt(String receipt, Runnable call) {
+    try {
+      onReceipt(receipt, call);
+    } catch (QueueException e) {
+      if (e.code() == ErrorCode.MESSAGE_NOT_FOUND) {
+        throw SqsErrorText.VISIBILITY_MESSAGE_GONE.error(receipt);
+      }
+      throw e;
+    }
+  }
+
   static ObjectNode changeVisibility(QueueEngine engine, SqsRequest r) {
     String queue = queue(r);
     String receipt = r.required("ReceiptHandle");
     int timeout =
         r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
             .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
-    onReceipt(receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
+    onVisibilityReceipt(receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
     return object();
   }
 
@@ -295,7 +343,8 @@ final class MessageActions {
             int timeout =
                 e.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
                     .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
-            onReceipt(receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
+            onVisibilityReceipt(
+                receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
           });
     }
     return batch.answer();

@@ -30,7 +30,8 @@ final class MessageAttributes {
    */
   static final String TRACE_HEADER_ATTRIBUTE = "AWS.TraceHeader";
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
+  /** Letters (any script, as SQS allows), digits, underscore, hyphen and period. */
+  private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{Nd}_.-]{1,256}");
 
   private MessageAttributes() {}
 
@@ -75,13 +76,14 @@ final class MessageAttributes {
   }
 
   /**
-   * SQS's naming rules: 1..256 characters of {@code A-Za-z0-9_-.}, no leading, trailing or double
-   * period, and not starting with the reserved {@code AWS.} or {@code Amazon.} (any case).
+   * SQS's naming rules: 1..256 letters (of any script), digits, {@code _-.}, no leading, trailing
+   * or double period, and not starting with the reserved {@code AWS.} or {@code Amazon.} (any
+   * case).
    */
   private static void checkName(String name) {
     String reason = null;
     if (!NAME.matcher(name).matches()) {
-      reason = "must be 1..256 characters of A-Z, a-z, 0-9, underscore, hyphen and period";
+      reason = "must be 1..256 characters of letters, digits, underscore, hyphen and period";
     } else if (name.startsWith(".") || name.endsWith(".") || name.contains("..")) {
       reason = "must not start or end with a period nor have two in a row";
     } else if (name.regionMatches(true, 0, "AWS.", 0, 4)
@@ -99,18 +101,15 @@ final class MessageAttributes {
     String base = type.contains(".") ? type.substring(0, type.indexOf('.')) : type;
     try {
       return switch (base) {
-        case "String" ->
-            new AttributeValue.StringValue(
-                type, a.string("StringValue").orElseThrow(() -> missing(name, "StringValue")));
-        case "Number" ->
-            new AttributeValue.NumberValue(
-                type, a.string("StringValue").orElseThrow(() -> missing(name, "StringValue")));
-        case "Binary" ->
-            new AttributeValue.BinaryValue(
-                type,
-                Base64.getDecoder()
-                    .decode(
-                        a.string("BinaryValue").orElseThrow(() -> missing(name, "BinaryValue"))));
+        case "String" -> new AttributeValue.StringValue(type, stringValue(name, type, a));
+        case "Number" -> new AttributeValue.NumberValue(type, stringValue(name, type, a));
+        case "Binary" -> {
+          String value = a.string("BinaryValue").orElseThrow(() -> missing(name, "BinaryValue"));
+          if (value.isEmpty()) {
+            throw SqsErrorText.ATTRIBUTE_VALUE_EMPTY.error(name, type);
+          }
+          yield new AttributeValue.BinaryValue(type, Base64.getDecoder().decode(value));
+        }
         default ->
             throw SqsError.invalidParameter(
                 "The type of message (user) attribute '"
@@ -122,6 +121,29 @@ final class MessageAttributes {
       throw SqsError.invalidParameter(
           "Message (user) attribute '" + name + "' is invalid: " + e.getMessage());
     }
+  }
+
+  /**
+   * A {@code String} or {@code Number} attribute's {@code StringValue}: present, not empty, and of
+   * the characters SQS allows in a message, as SQS refuses them otherwise.
+   */
+  private static String stringValue(String name, String type, SqsRequest a) {
+    String value = a.string("StringValue").orElseThrow(() -> missing(name, "StringValue"));
+    if (value.isEmpty()) {
+      throw SqsErrorText.ATTRIBUTE_VALUE_EMPTY.error(name, type);
+    }
+    MessageActions.firstInvalidCharacter(value)
+        .ifPresent(
+            c -> {
+              throw SqsError.invalidParameter(
+                  "Message (user) attribute '"
+                      + name
+                      + "' has an invalid character '#x"
+                      + Integer.toHexString(c)
+                      + "' in its value; the set of allowed characters is #x9 | #xA | #xD | #x20"
+                      + " to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF");
+            });
+    return value;
   }
 
   private static SqsError missing(String name, String field) {

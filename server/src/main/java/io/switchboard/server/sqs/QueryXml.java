@@ -1,7 +1,9 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 
@@ -60,14 +62,44 @@ final class QueryXml {
     x.append("<?xml version=\"1.0\"?>");
     x.append('<').append(action).append("Response xmlns=\"").append(NAMESPACE).append("\">");
     if (!NO_RESULT.contains(action)) {
-      x.append('<').append(action).append("Result>");
-      members(x, action, result);
-      x.append("</").append(action).append("Result>");
+      if (result.isEmpty()) {
+        x.append('<').append(action).append("Result/>"); // as SQS: <ReceiveMessageResult/>
+      } else {
+        x.append('<').append(action).append("Result>");
+        members(x, action, result);
+        x.append("</").append(action).append("Result>");
+      }
     }
     x.append("<ResponseMetadata><RequestId>").append(requestId);
     x.append("</RequestId></ResponseMetadata>");
     x.append("</").append(action).append("Response>");
     return x.toString();
+  }
+
+  /**
+   * The answer of a successful {@code action} to a query-protocol request that accepts JSON: the
+   * XML answer's tree, {@code {"<X>Response": {"<X>Result": {...}, "ResponseMetadata":
+   * {"RequestId": "..."}}}}, with the result's members as the JSON protocol names them.
+   */
+  static byte[] jsonResponse(String action, ObjectNode result, String requestId) {
+    ObjectNode root = JsonNodeFactory.instance.objectNode();
+    ObjectNode response = root.putObject(action + "Response");
+    if (!NO_RESULT.contains(action)) {
+      response.set(action + "Result", result);
+    }
+    response.putObject("ResponseMetadata").put("RequestId", requestId);
+    return root.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** An error as JSON: {@code {"Error": {"Type", "Code", "Message"}, "RequestId"}}. */
+  static byte[] jsonError(SqsError e, String requestId) {
+    ObjectNode root = JsonNodeFactory.instance.objectNode();
+    root.putObject("Error")
+        .put("Type", e.senderFault() ? "Sender" : "Receiver")
+        .put("Code", e.queryCode())
+        .put("Message", e.queryMessage() == null ? "" : e.queryMessage());
+    root.put("RequestId", requestId);
+    return root.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** An error: the query protocol's (legacy) code, {@code Sender} or {@code Receiver}. */
@@ -77,7 +109,7 @@ final class QueryXml {
     x.append("<ErrorResponse xmlns=\"").append(NAMESPACE).append("\"><Error>");
     x.append("<Type>").append(e.senderFault() ? "Sender" : "Receiver").append("</Type>");
     element(x, "Code", e.queryCode());
-    element(x, "Message", e.getMessage() == null ? "" : e.getMessage());
+    element(x, "Message", e.queryMessage() == null ? "" : e.queryMessage());
     x.append("<Detail/></Error>");
     element(x, "RequestId", requestId);
     x.append("</ErrorResponse>");

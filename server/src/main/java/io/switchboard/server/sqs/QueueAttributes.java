@@ -86,17 +86,23 @@ final class QueueAttributes {
 
   /**
    * SQS's queue-name rule, with its texts: 1..80 characters of {@code [A-Za-z0-9_-]}; with {@code
-   * FifoQueue=true}, the same ending in {@code .fifo}, 80 in all. A {@code .fifo} name without the
-   * flag is left to {@link #apply}, which says the flag is missing.
+   * FifoQueue=true} (any case), the same ending in {@code .fifo}, 80 in all; without it a {@code
+   * .fifo} name breaks the first rule, as SQS answers it.
    */
   static void checkName(String name, Map<String, String> attributes) {
-    if ("true".equals(attributes.get("FifoQueue"))) {
+    if (isTrue(attributes.get("FifoQueue"))) {
       if (!FIFO_QUEUE_NAME.matcher(name).matches()) {
         throw SqsErrorText.FIFO_QUEUE_NAME_INVALID.error();
       }
-    } else if (!QUEUE_NAME.matcher(name).matches() && !FIFO_QUEUE_NAME.matcher(name).matches()) {
+    } else if (!QUEUE_NAME.matcher(name).matches()) {
+      // a .fifo name without FifoQueue=true is a standard queue's name with a period in it
       throw SqsErrorText.QUEUE_NAME_INVALID.error();
     }
+  }
+
+  /** SQS reads boolean attribute values in any case ({@code "True"}, {@code "FALSE"}). */
+  private static boolean isTrue(String value) {
+    return "true".equalsIgnoreCase(value);
   }
 
   /**
@@ -119,9 +125,9 @@ final class QueueAttributes {
     for (var e : attributes.entrySet()) {
       String key = e.getKey();
       String value = e.getValue();
-      if (FIFO_ONLY.contains(key) && !fifo && !(key.equals("FifoQueue") && value.equals("false"))) {
-        throw SqsError.sender(
-            "InvalidAttributeName", "Unknown Attribute " + key + " (FIFO queues only).");
+      if (FIFO_ONLY.contains(key) && !fifo) {
+        // As SQS, even FifoQueue=false: a standard queue knows no FIFO attribute.
+        throw SqsErrorText.UNKNOWN_ATTRIBUTE.error(key);
       }
       switch (key) {
         case "VisibilityTimeout" -> b.visibilityTimeout(seconds(key, value, 0, 43_200));
@@ -139,12 +145,27 @@ final class QueueAttributes {
           }
           metadata.put(FIFO_THROUGHPUT_LIMIT, value);
         }
-        case "KmsMasterKeyId" -> putOrRemove(metadata, KMS_MASTER_KEY_ID, value);
+        case "KmsMasterKeyId" -> {
+          putOrRemove(metadata, KMS_MASTER_KEY_ID, value);
+          if (!value.isEmpty()) {
+            metadata.put(SQS_MANAGED_SSE, "false"); // SSE-KMS replaces SSE-SQS
+          }
+        }
         case "KmsDataKeyReusePeriodSeconds" ->
             metadata.put(
                 KMS_DATA_KEY_REUSE_PERIOD, Integer.toString(integer(key, value, 60, 86_400)));
-        case "SqsManagedSseEnabled" ->
-            metadata.put(SQS_MANAGED_SSE, Boolean.toString(bool(key, value)));
+        case "SqsManagedSseEnabled" -> {
+          boolean sse = bool(key, value);
+          if (sse && !attributes.getOrDefault("KmsMasterKeyId", "").isEmpty()) {
+            throw SqsErrorText.SSE_BOTH.error();
+          }
+          if (sse && !attributes.containsKey("KmsMasterKeyId")) {
+            // SSE-SQS replaces SSE-KMS
+            metadata.remove(KMS_MASTER_KEY_ID);
+            metadata.remove(KMS_DATA_KEY_REUSE_PERIOD);
+          }
+          metadata.put(SQS_MANAGED_SSE, Boolean.toString(sse));
+        }
         case Extensions.ORDER -> b.order(Extensions.order(fifo, value));
         case Extensions.INDEXED_ATTRIBUTES -> b.indexedAttributes(Extensions.indexed(value));
         case "FifoQueue" -> {
@@ -152,8 +173,9 @@ final class QueueAttributes {
             throw SqsError.sender(
                 "InvalidAttributeName", "FifoQueue can only be set when the queue is created.");
           }
-          if (bool(key, value) != fifo) {
-            throw invalidValue(key, "a FIFO queue's name must end with .fifo, and only its must");
+          if (!bool(key, value)) {
+            // a .fifo name is a FIFO queue's only: FifoQueue=false leaves it a bad standard name
+            throw SqsErrorText.QUEUE_NAME_INVALID.error();
           }
         }
         case "ContentBasedDeduplication" -> b.contentBasedDeduplication(bool(key, value));
@@ -168,8 +190,8 @@ final class QueueAttributes {
         default -> throw SqsErrorText.UNKNOWN_ATTRIBUTE.error(key);
       }
     }
-    if (creating && fifo && !"true".equals(attributes.get("FifoQueue"))) {
-      throw invalidValue("FifoQueue", "a queue named .fifo must be created with FifoQueue=true");
+    if (creating && fifo && !isTrue(attributes.get("FifoQueue"))) {
+      throw SqsErrorText.QUEUE_NAME_INVALID.error();
     }
     QueueConfig built = b.metadata(metadata).build();
     if ("perMessageGroupId".equals(metadata.get(FIFO_THROUGHPUT_LIMIT))
@@ -333,7 +355,10 @@ final class QueueAttributes {
         c.metadata()
             .getOrDefault(
                 KMS_DATA_KEY_REUSE_PERIOD, kmsKey == null ? null : DEFAULT_KMS_REUSE_PERIOD));
-    putIfSet(all, "SqsManagedSseEnabled", c.metadata().get(SQS_MANAGED_SSE));
+    // SSE-SQS is SQS's default (since 2022) unless a KMS key was set.
+    all.put(
+        "SqsManagedSseEnabled",
+        c.metadata().getOrDefault(SQS_MANAGED_SSE, Boolean.toString(kmsKey == null)));
     all.put("ApproximateNumberOfMessages", Long.toString(stats.available()));
     all.put("ApproximateNumberOfMessagesNotVisible", Long.toString(stats.inFlight()));
     all.put("ApproximateNumberOfMessagesDelayed", Long.toString(stats.delayed()));
@@ -394,8 +419,9 @@ final class QueueAttributes {
     return v;
   }
 
+  /** A boolean attribute value, in any case, as SQS reads them. */
   private static boolean bool(String key, String value) {
-    return switch (value) {
+    return switch (value.toLowerCase(java.util.Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
       default -> throw invalidValue(key, "must be true or false, got '" + value + "'");

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * AddPermission and RemovePermission, and the {@code Policy} queue attribute they write, as SQS
  * does: AddPermission adds a statement whose {@code Sid} is the label to the queue's policy
- * (creating {@code {"Version": "2012-10-17", "Id": "<arn>/SQSDefaultPolicy", ...}} if there is
+ * (creating {@code {"Version": "2008-10-17", "Id": "<arn>/SQSDefaultPolicy", ...}} if there is
  * none), RemovePermission removes it. The policy is kept in the queue's metadata ({@code
  * sqs.Policy}), so it survives a restart of a durable server.
  *
@@ -202,7 +202,7 @@ final class QueuePermissions {
 
   private static ObjectNode empty(String queueArn) {
     ObjectNode policy = MAPPER.createObjectNode();
-    policy.put("Version", "2012-10-17");
+    policy.put("Version", "2008-10-17"); // as SQS writes it
     policy.put("Id", queueArn + "/SQSDefaultPolicy");
     policy.putArray("Statement");
     return policy;

@@ -1,6 +1,7 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -157,7 +158,34 @@ public final class SqsApi {
     if (action == null) {
       throw SqsErrorText.INVALID_ACTION.error(name);
     }
-    return action.run(engine, request);
+    return withoutEmptyCollections(action.run(engine, request));
+  }
+
+  /**
+   * Leaves empty lists and maps out of an answer, at every depth, as SQS does: no {@code
+   * "Messages": []} on an empty receive, no {@code "QueueUrls": []}, no empty {@code "Failed"}, so
+   * that a caller's {@code 'Messages' not in response} holds ({@code docs/sqs.md}, "Answer
+   * shapes"). SDKs read an absent list as an empty one.
+   */
+  static ObjectNode withoutEmptyCollections(ObjectNode answer) {
+    var fields = answer.properties().iterator();
+    while (fields.hasNext()) {
+      JsonNode value = fields.next().getValue();
+      if (value instanceof ObjectNode object) {
+        withoutEmptyCollections(object);
+      } else if (value instanceof ArrayNode array) {
+        array.forEach(
+            item -> {
+              if (item instanceof ObjectNode object) {
+                withoutEmptyCollections(object);
+              }
+            });
+      }
+      if (value.isContainerNode() && value.isEmpty()) {
+        fields.remove();
+      }
+    }
+    return answer;
   }
 
   private static Answer ok(ObjectNode body) {
@@ -168,7 +196,7 @@ public final class SqsApi {
     ObjectNode body =
         JsonNodeFactory.instance
             .objectNode()
-            .put("__type", "com.amazonaws.sqs#" + e.code())
+            .put("__type", "com.amazonaws.sqs#" + e.jsonType())
             .put("message", e.getMessage());
     return new Answer(
         e.status(),
@@ -221,10 +249,12 @@ public final class SqsApi {
       if (e.code() != ErrorCode.QUEUE_ALREADY_EXISTS) {
         throw e;
       }
-      // As SQS: same attributes return the queue; tags and modification times do not count.
+      // As SQS: no attributes, or the same attributes, return the queue; tags and modification
+      // times do not count.
       info = engine.queue(name);
       boolean policyGiven = attributes.containsKey("Policy");
-      if (!comparable(info.config(), policyGiven).equals(comparable(config, policyGiven))) {
+      if (!attributes.isEmpty()
+          && !comparable(info.config(), policyGiven).equals(comparable(config, policyGiven))) {
         throw SqsError.sender(
             "QueueNameExists",
             "A queue already exists with the same name and a different value for attribute(s): "
@@ -314,6 +344,7 @@ public final class SqsApi {
     List<String> names = r.strings("AttributeNames");
     ObjectNode o = object();
     if (names.isEmpty()) {
+      engine.queue(name); // as SQS: a queue that does not exist is QueueDoesNotExist even so
       return o;
     }
     Map<String, String> attrs =

@@ -116,7 +116,8 @@ public final class SqsEndpoint {
    */
   public SqsApi.Answer throttled(SqsHttpRequest request, String message, String requestId) {
     SqsError e = SqsError.throttled(message);
-    return withRequestId(json(request) ? SqsApi.error(e) : xmlError(e, requestId), requestId);
+    return withRequestId(
+        json(request) ? SqsApi.error(e) : queryError(request, e, requestId), requestId);
   }
 
   /**
@@ -153,7 +154,7 @@ public final class SqsEndpoint {
       address = new QueueAddress(baseUrl, region(request, baseUrl), account);
       authorize(principal, action.get(), address, requestId);
     } catch (SqsError e) {
-      return json ? SqsApi.error(e) : xmlError(e, requestId);
+      return json ? SqsApi.error(e) : queryError(request, e, requestId);
     }
     SqsApi.Answer answer =
         json
@@ -380,13 +381,17 @@ public final class SqsEndpoint {
     try {
       parameters = parameters(request);
     } catch (SqsError e) {
-      return xmlError(e, requestId);
+      return queryError(request, e, requestId);
     }
     String action = parameters.get("Action");
     try {
       if (action == null || action.isEmpty()) {
-        throw SqsError.sender(
-            "MissingAction", "The request must contain the parameter Action (the SQS action).");
+        throw SqsError.of(
+            "UnknownOperationException",
+            "UnknownOperationException",
+            404,
+            "The request names no operation: send the parameter Action (the SQS action, such as"
+                + " SendMessage).");
       }
       String version = parameters.get("Version");
       if (version != null && !version.equals(VERSION)) {
@@ -405,19 +410,40 @@ public final class SqsEndpoint {
         parsed.addSelector(selector.get());
       }
       var result = SqsApi.run(engine, action, parsed);
-      return xml(200, QueryXml.response(action, result, requestId));
+      return acceptsJson(request)
+          ? jsonAnswer(200, QueryXml.jsonResponse(action, result, requestId))
+          : xml(200, QueryXml.response(action, result, requestId));
     } catch (SqsError e) {
-      return xmlError(e, requestId);
+      return queryError(request, e, requestId);
     } catch (QueueException e) {
-      return xmlError(SqsError.of(e), requestId);
+      return queryError(request, SqsError.of(e), requestId);
     } catch (RuntimeException e) {
       LOG.atError()
           .addKeyValue("action", action)
           .addKeyValue("requestId", requestId)
           .setCause(e)
           .log("sqs query request failed, request id " + requestId);
-      return xmlError(SqsError.internal(SqsApi.internalMessage(requestId)), requestId);
+      return queryError(request, SqsError.internal(SqsApi.internalMessage(requestId)), requestId);
     }
+  }
+
+  /**
+   * Whether a query-protocol request asks for JSON ({@code Accept: application/json}), which SQS
+   * answers with the query answer's tree as JSON ({@link QueryXml#jsonResponse}).
+   */
+  private static boolean acceptsJson(SqsHttpRequest request) {
+    return request.header("accept").orElse("").contains("application/json");
+  }
+
+  /** A query-protocol error, in XML or, when the request accepts it, JSON. */
+  private static SqsApi.Answer queryError(SqsHttpRequest request, SqsError e, String requestId) {
+    return acceptsJson(request)
+        ? jsonAnswer(e.status(), QueryXml.jsonError(e, requestId))
+        : xmlError(e, requestId);
+  }
+
+  private static SqsApi.Answer jsonAnswer(int status, byte[] body) {
+    return new SqsApi.Answer(status, Map.of("Content-Type", "application/json"), body);
   }
 
   /**
@@ -429,7 +455,8 @@ public final class SqsEndpoint {
   public static SqsApi.Answer refusal(
       SqsHttpRequest request, String code, int status, String message, String requestId) {
     SqsError e = SqsError.auth(code, status, message);
-    return withRequestId(json(request) ? SqsApi.error(e) : xmlError(e, requestId), requestId);
+    return withRequestId(
+        json(request) ? SqsApi.error(e) : queryError(request, e, requestId), requestId);
   }
 
   private static SqsApi.Answer xmlError(SqsError e, String requestId) {

@@ -10,12 +10,16 @@ package io.switchboard.server.sqs;
  * not Amazon's (Switchboard's own limits and extensions) stay where they are raised.
  */
 enum SqsErrorText {
-  /** Every action, whichever queue was named: Amazon's JSON-protocol text, word for word. */
+  /**
+   * Every action, whichever queue was named: Amazon's texts word for word, the JSON protocol's and
+   * the query protocol's.
+   */
   QUEUE_DOES_NOT_EXIST(
       "QueueDoesNotExist",
       "AWS.SimpleQueueService.NonExistentQueue",
       400,
-      "The specified queue does not exist."),
+      "The specified queue does not exist.",
+      "The specified queue does not exist for this wsdl version."),
   QUEUE_NAME_INVALID(
       "InvalidParameterValue",
       "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"),
@@ -26,10 +30,23 @@ enum SqsErrorText {
   MISSING_PARAMETER("MissingParameter", "The request must contain the parameter %s."),
   INVALID_ACTION("InvalidAction", "The action %s is not valid for this endpoint."),
   UNKNOWN_ATTRIBUTE("InvalidAttributeName", "Unknown Attribute %s."),
+  /** SqsManagedSseEnabled=true and a KmsMasterKeyId in one request. */
+  SSE_BOTH(
+      "InvalidAttributeName",
+      "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS"
+          + " SSE or SQS SSE."),
   /** An integer member out of its range ({@code MaxNumberOfMessages}, {@code DelaySeconds}...). */
   VALUE_OUT_OF_RANGE(
       "InvalidParameterValue",
       "Value %d for parameter %s is invalid. Reason: Must be between %d and %d, if provided."),
+  /** {@code WaitTimeSeconds} and {@code VisibilityTimeout} out of range, as SQS words those. */
+  VALUE_OUT_OF_BOUNDS(
+      "InvalidParameterValue",
+      "Value %d for parameter %s is invalid. Reason: Must be >= %d and <= %d, if provided."),
+  /** A message's {@code DelaySeconds} out of range (SendMessage and its batch entries). */
+  DELAY_SECONDS_OUT_OF_RANGE(
+      "InvalidParameterValue",
+      "Value %d for parameter %s is invalid. Reason: DelaySeconds must be >= %d and <= %d."),
   RECEIPT_HANDLE_INVALID(
       "ReceiptHandleIsInvalid", "The input receipt handle \"%s\" is not a valid receipt handle."),
   MESSAGE_TOO_LONG(
@@ -46,6 +63,24 @@ enum SqsErrorText {
       "InvalidParameterValue",
       "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId"
           + " provided explicitly"),
+  INVALID_MESSAGE_CONTENTS(
+      "InvalidMessageContents",
+      "Invalid binary character '#x%s' was found in the message body, the set of allowed"
+          + " characters is #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to"
+          + " #x10FFFF"),
+  GROUP_ID_INVALID(
+      "InvalidParameterValue",
+      "Value %s for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include"
+          + " alphanumeric and punctuation characters. 1 to 128 in length."),
+  /** ChangeMessageVisibility with the handle of a message deleted since. */
+  VISIBILITY_MESSAGE_GONE(
+      "InvalidParameterValue",
+      "Value %s for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not"
+          + " available for visibility timeout change."),
+  ATTRIBUTE_VALUE_EMPTY(
+      "InvalidParameterValue",
+      "The message attribute '%s' must contain non-empty message attribute value for message"
+          + " attribute type '%s'."),
   EMPTY_BATCH(
       "EmptyBatchRequest",
       "AWS.SimpleQueueService.EmptyBatchRequest",
@@ -75,7 +110,7 @@ enum SqsErrorText {
   PURGE_QUEUE_IN_PROGRESS(
       "PurgeQueueInProgress",
       "AWS.SimpleQueueService.PurgeQueueInProgress",
-      400,
+      403,
       "Only one PurgeQueue operation on %s is allowed every 60 seconds."),
   TAG_KEYS_EMPTY(
       "InvalidParameterValue", "Tag keys must be between 1 and 128 characters in length."),
@@ -95,12 +130,18 @@ enum SqsErrorText {
   private final String queryCode;
   private final int status;
   private final String text;
+  private final String queryText;
 
-  SqsErrorText(String code, String queryCode, int status, String text) {
+  SqsErrorText(String code, String queryCode, int status, String text, String queryText) {
     this.code = code;
     this.queryCode = queryCode;
     this.status = status;
     this.text = text;
+    this.queryText = queryText;
+  }
+
+  SqsErrorText(String code, String queryCode, int status, String text) {
+    this(code, queryCode, status, text, text);
   }
 
   /** A client error (400) whose query-protocol code is its code. */
@@ -116,8 +157,21 @@ enum SqsErrorText {
     return text;
   }
 
+  /**
+   * The text for an integer member {@code field} out of its range, whose arguments are the value,
+   * the field, the minimum and the maximum: SQS words {@code WaitTimeSeconds}, {@code
+   * VisibilityTimeout} and {@code DelaySeconds} each their own way.
+   */
+  static SqsErrorText outOfRange(String field) {
+    return switch (field) {
+      case "WaitTimeSeconds", "VisibilityTimeout" -> VALUE_OUT_OF_BOUNDS;
+      case "DelaySeconds" -> DELAY_SECONDS_OUT_OF_RANGE;
+      default -> VALUE_OUT_OF_RANGE;
+    };
+  }
+
   /** The error, its text filled in with {@code args}. */
   SqsError error(Object... args) {
-    return SqsError.of(code, queryCode, status, text.formatted(args));
+    return SqsError.of(code, queryCode, status, text.formatted(args), queryText.formatted(args));
   }
 }

@@ -146,7 +146,7 @@ final class SqsRequest {
   OptionalInt integer(String field, int min, int max) {
     OptionalInt v = integer(field);
     if (v.isPresent() && (v.getAsInt() < min || v.getAsInt() > max)) {
-      throw SqsErrorText.VALUE_OUT_OF_RANGE.error(v.getAsInt(), field, min, max);
+      throw SqsErrorText.outOfRange(field).error(v.getAsInt(), field, min, max);
     }
     return v;
   }

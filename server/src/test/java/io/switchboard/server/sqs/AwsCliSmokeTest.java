@@ -1,6 +1,8 @@
 package io.switchboard.server.sqs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -191,6 +193,29 @@ class AwsCliSmokeTest {
             .get("Attributes");
     assertEquals("0", counts.get("ApproximateNumberOfMessages").asText());
     assertEquals("0", counts.get("ApproximateNumberOfMessagesNotVisible").asText());
+  }
+
+  /** Issue 21: what botocore shows where Switchboard's answers used to differ from SQS's. */
+  @Test
+  void emptyReceive_hasNoMessagesKey_andAnErrorShowsTheQueryCode() throws Exception {
+    String url = sqs("create-queue", "--queue-name", "cli-shapes").get("QueueUrl").asText();
+    assertFalse(sqs("receive-message", "--queue-url", url).has("Messages"));
+    Result r =
+        run(
+            aws,
+            "us-east-1",
+            List.of(
+                "sqs",
+                "send-message",
+                "--queue-url",
+                url,
+                "--message-body",
+                "",
+                "--endpoint-url",
+                fixture.server.uri().toString()));
+    assertNotEquals(0, r.exit(), r.out());
+    assertTrue(r.err().contains("(MissingParameter)"), r.err());
+    assertTrue(r.err().contains("The request must contain the parameter MessageBody."), r.err());
   }
 
   @Test

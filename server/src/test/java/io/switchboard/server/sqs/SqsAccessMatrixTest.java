@@ -122,12 +122,12 @@ class SqsAccessMatrixTest {
       String lacks = "LACKS-" + needed.name();
       Answer denied = call(action, Optional.of(lacks), Optional.of("s-" + lacks));
       assertEquals(403, denied.status(), action + " -> " + denied);
-      assertEquals("AccessDenied", denied.code(), action + " -> " + denied);
+      assertEquals("AccessDeniedException", denied.code(), action + " -> " + denied);
       assertTrue(denied.body().contains(needed.wireName()), action + " -> " + denied);
       String has = "HAS-" + needed.name();
       Answer admitted = call(action, Optional.of(has), Optional.of("s-" + has));
       assertFalse(
-          Set.of("AccessDenied", "MissingAuthenticationToken", "SignatureDoesNotMatch")
+          Set.of("AccessDeniedException", "MissingAuthenticationToken", "SignatureDoesNotMatch")
               .contains(admitted.code()),
           action + " -> " + admitted);
     }

@@ -150,7 +150,7 @@ class SqsAttributeLimitsTest {
         "InvalidParameterValue",
         errorCode(() -> sqs.sendMessage(b -> b.queueUrl(url).messageBody("x").delaySeconds(901))));
     assertEquals(
-        "InvalidParameterValue",
+        "MissingParameter", // as SQS words an empty body
         errorCode(() -> sqs.sendMessage(b -> b.queueUrl(url).messageBody(""))));
     assertThrows(
         ReceiptHandleIsInvalidException.class,

@@ -263,7 +263,7 @@ class SqsFidelityTest {
             .attributes();
     assertEquals("alias/aws/sqs", a.get(QueueAttributeName.KMS_MASTER_KEY_ID));
     assertEquals("600", a.get(QueueAttributeName.KMS_DATA_KEY_REUSE_PERIOD_SECONDS));
-    assertFalse(a.containsKey(QueueAttributeName.SQS_MANAGED_SSE_ENABLED));
+    assertEquals("false", a.get(QueueAttributeName.SQS_MANAGED_SSE_ENABLED)); // SSE-KMS
 
     sqs.setQueueAttributes(
         b ->

@@ -79,14 +79,17 @@ class SqsMessageActionsTest {
     assertEquals("héllo ✓", got.get(0).body());
     assertEquals(sent.messageId(), got.get(0).messageId());
     sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(got.get(0).receiptHandle()));
-    assertThrows(
-        ReceiptHandleIsInvalidException.class,
-        () ->
-            sqs.changeMessageVisibility(
-                b ->
-                    b.queueUrl(url)
-                        .receiptHandle(got.get(0).receiptHandle())
-                        .visibilityTimeout(0)));
+    // as SQS: a deleted message's handle is InvalidParameterValue for ChangeMessageVisibility
+    SqsException gone =
+        assertThrows(
+            SqsException.class,
+            () ->
+                sqs.changeMessageVisibility(
+                    b ->
+                        b.queueUrl(url)
+                            .receiptHandle(got.get(0).receiptHandle())
+                            .visibilityTimeout(0)));
+    assertEquals("InvalidParameterValue", gone.awsErrorDetails().errorCode());
   }
 
   private static String md5Hex(String s) {

@@ -222,7 +222,7 @@ class SqsQueueActionsTest {
     assertEquals("InvalidParameterValue", e.awsErrorDetails().errorCode());
     SqsException missingFlag =
         assertThrows(SqsException.class, () -> sqs.createQueue(b -> b.queueName("flagless.fifo")));
-    assertEquals("InvalidAttributeValue", missingFlag.awsErrorDetails().errorCode());
+    assertEquals("InvalidParameterValue", missingFlag.awsErrorDetails().errorCode());
   }
 
   @Test
@@ -236,7 +236,8 @@ class SqsQueueActionsTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(400, r.statusCode());
-      assertTrue(r.body().contains("com.amazonaws.sqs#InvalidAction"), r.body());
+      assertTrue(r.body().contains("com.amazonaws.sqs#UnknownOperationException"), r.body());
+      assertEquals("InvalidAction;Sender", r.headers().firstValue("x-amzn-query-error").get());
     }
   }
 
@@ -267,7 +268,7 @@ class SqsQueueActionsTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(400, noTarget.statusCode());
-      assertTrue(noTarget.body().contains("InvalidAction"), noTarget.body());
+      assertTrue(noTarget.body().contains("UnknownOperationException"), noTarget.body());
       assertFalse(fixture.server.routeTable().contains("POST /"));
     }
   }

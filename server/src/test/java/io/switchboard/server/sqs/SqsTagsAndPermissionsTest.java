@@ -139,7 +139,7 @@ class SqsTagsAndPermissionsTest {
                 .actions("ReceiveMessage", "DeleteMessage"));
     JsonNode p = JSON.readTree(policy(url).get("Policy"));
     String arn = "arn:aws:sqs:us-east-1:000000000000:shared";
-    assertEquals("2012-10-17", p.get("Version").asText());
+    assertEquals("2008-10-17", p.get("Version").asText());
     assertEquals(arn + "/SQSDefaultPolicy", p.get("Id").asText());
     JsonNode first = p.get("Statement").get(0);
     assertEquals("send-only", first.get("Sid").asText());

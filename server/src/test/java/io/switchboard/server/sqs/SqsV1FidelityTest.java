@@ -250,7 +250,8 @@ class SqsV1FidelityTest {
 
     AmazonSQSException missing = refused(() -> sqs.sendMessage(url + "-gone", "x"));
     assertEquals("AWS.SimpleQueueService.NonExistentQueue", missing.getErrorCode());
-    assertEquals("The specified queue does not exist.", missing.getErrorMessage());
+    assertEquals(
+        "The specified queue does not exist for this wsdl version.", missing.getErrorMessage());
 
     AmazonSQSException receipt = refused(() -> sqs.deleteMessage(url, "garbage"));
     assertEquals(

@@ -96,9 +96,11 @@ class SqsV1MessageActionsTest {
     assertEquals(body, got.get(0).getBody());
     assertEquals(sent.getMessageId(), got.get(0).getMessageId());
     sqs.deleteMessage(url, got.get(0).getReceiptHandle());
-    assertThrows(
-        ReceiptHandleIsInvalidException.class,
-        () -> sqs.changeMessageVisibility(url, got.get(0).getReceiptHandle(), 0));
+    AmazonSQSException gone =
+        assertThrows(
+            AmazonSQSException.class,
+            () -> sqs.changeMessageVisibility(url, got.get(0).getReceiptHandle(), 0));
+    assertEquals("InvalidParameterValue", gone.getErrorCode()); // as SQS, for a deleted message
     assertTrue(receive(new ReceiveMessageRequest(url)).isEmpty());
   }
 

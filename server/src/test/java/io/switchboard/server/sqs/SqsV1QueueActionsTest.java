@@ -211,8 +211,9 @@ class SqsV1QueueActionsTest {
                   .POST(HttpRequest.BodyPublishers.ofString("QueueName=x"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
-      assertEquals(400, noAction.statusCode());
-      assertTrue(noAction.body().contains("<Code>MissingAction</Code>"), noAction.body());
+      assertEquals(404, noAction.statusCode());
+      assertTrue(
+          noAction.body().contains("<Code>UnknownOperationException</Code>"), noAction.body());
 
       HttpResponse<String> notAQueuePath =
           http.send(
