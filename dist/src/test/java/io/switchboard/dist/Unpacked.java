@@ -167,13 +167,26 @@ final class Unpacked {
       }
     }
 
-    /** Stops it as a supervisor would (SIGTERM) and waits for it to end. */
+    /**
+     * Stops it as a supervisor would (SIGTERM) and waits for it to end; the processes it started
+     * too (a server run through {@code unshare} and {@code chroot} is its descendant, and would
+     * outlive it).
+     */
     @Override
     public void close() throws Exception {
+      List<ProcessHandle> descendants = process.descendants().toList();
+      descendants.forEach(ProcessHandle::destroy);
       process.destroy();
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
+      }
+      for (ProcessHandle p : descendants) {
+        try {
+          p.onExit().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          p.destroyForcibly();
+        }
       }
     }
   }
