@@ -30,7 +30,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "switchboard",
     mixinStandardHelpOptions = true,
-    version = "switchboard 0.1.0",
+    versionProvider = Version.class,
     description = "A queue server for work that must be matched, not just delivered.",
     subcommands = {
       ServerCommand.class,
