@@ -143,10 +143,16 @@ final class SqsRoute {
         && sqs.method().equals("GET")
         && action.name().filter(name -> !ExposureGuard.sqsReadOnly(name)).isPresent()) {
       answer = getRefused(sqs, action.name().get(), call.requestId());
-    } else if (action.receive() && !call.receiving(action.queue().get(), action.waitTime())) {
-      answer = endpoint.throttled(sqs, Call.tooManyLongPolls(call.config()), call.requestId());
     } else {
-      answer = endpoint.handle(sqs, baseUrl, call.requestId(), action);
+      // signature and access first: a refused caller neither learns of nor takes a long-poll place
+      SqsEndpoint.Admission admission = endpoint.admit(sqs, baseUrl, call.requestId(), action);
+      if (!admission.refused()
+          && action.receive()
+          && !call.receiving(action.queue().get(), action.waitTime())) {
+        answer = endpoint.throttled(sqs, Call.tooManyLongPolls(call.config()), call.requestId());
+      } else {
+        answer = endpoint.handle(sqs, baseUrl, call.requestId(), action, admission);
+      }
     }
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {
