@@ -65,6 +65,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final ExposureGuard guard;
   private final Optional<TlsFiles> tlsFiles;
   private final KeyFileReload keyFile;
+  private final boolean storedKeysNeeded;
   private final String openApi;
   private final KeyRing keys;
   private final DurableKeyRing durableKeys;
@@ -80,7 +81,9 @@ public final class SwitchboardServer implements AutoCloseable {
     this.config = config;
     this.keyFile = KeyFileReload.of(config);
     this.durableKeys = new DurableKeyRing(keyFile.ring());
-    this.keys = new AuditedKeyRing(durableKeys);
+    this.storedKeysNeeded = ExposureGuard.storedKeysNeeded(config, !keyFile.ring().keyless());
+    // until the store says whether it holds keys, such a server checks every request
+    this.keys = new AuditedKeyRing(durableKeys, storedKeysNeeded);
     this.guard = new ExposureGuard(config, this::port, keys::keyless);
     this.tlsFiles = TlsFiles.of(config);
     this.gate = new RequestGate(config.get(Settings.MAX_LONG_POLLS));
@@ -157,7 +160,13 @@ public final class SwitchboardServer implements AutoCloseable {
         server.routingApi.open(server.openRouter());
         server.serve(factory.open(config, server.health));
       }
+      if (server.storedKeysNeeded && !server.durableKeys.storedAny()) {
+        throw ExposureGuard.refusal(config);
+      }
     } catch (RuntimeException e) {
+      if (server.engine != null) {
+        server.engine.close();
+      }
       server.health.unwatchThreads();
       server.routingApi.close();
       server.closeRouterJournal();
