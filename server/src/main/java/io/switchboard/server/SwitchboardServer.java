@@ -66,6 +66,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final Optional<TlsFiles> tlsFiles;
   private final KeyFileReload keyFile;
   private final boolean storedKeysNeeded;
+  private final ForwardedCalls forwarded = new ForwardedCalls(Clock.system());
   private final String openApi;
   private final KeyRing keys;
   private final DurableKeyRing durableKeys;
@@ -245,7 +246,7 @@ public final class SwitchboardServer implements AutoCloseable {
       if (tlsFiles.isPresent()) {
         advertised = URI.create("https" + advertised.toString().substring("http".length()));
       }
-      cluster = ClusterRouting.start(config, advertised, routingApi);
+      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded);
     } catch (RuntimeException e) {
       shared.close();
       throw e;
@@ -260,6 +261,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private void serve(QueueEngine opened) {
     try {
       durableKeys.attach(opened.systemRecords(), opened.clock());
+      forwarded.attach(opened.systemRecords());
     } catch (UnsupportedOperationException remote) {
       LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");
     }
@@ -510,7 +512,8 @@ public final class SwitchboardServer implements AutoCloseable {
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
         .addFilter(RequestFilters.metrics(metrics))
         .addFilter(RequestFilters.exposure(guard))
-        .addFilter(RequestFilters.authentication(new Authentication(keys, Clock.system())))
+        .addFilter(
+            RequestFilters.authentication(new Authentication(keys, Clock.system(), forwarded)))
         .addFilter(RequestFilters.gate(gate));
     ErrorAnswers.register(routing);
     for (Route route : routes.all()) {
