@@ -46,10 +46,20 @@ final class Authentication {
 
   private final KeyRing keys;
   private final SigV4Verifier sigv4;
+  private final ForwardedCalls forwarded;
 
   Authentication(KeyRing keys, Clock clock) {
+    this(keys, clock, new ForwardedCalls(clock));
+  }
+
+  /**
+   * @param forwarded checks the server-to-server credential of a routing call another server of the
+   *     cluster forwarded ({@link ForwardedCalls})
+   */
+  Authentication(KeyRing keys, Clock clock, ForwardedCalls forwarded) {
     this.keys = keys;
     this.sigv4 = new SigV4Verifier(keys, Set.of("switchboard", "sqs"), clock);
+    this.forwarded = forwarded;
   }
 
   /**
@@ -64,7 +74,7 @@ final class Authentication {
     if (guard instanceof Guard.Open || guard instanceof Guard.Self) {
       return;
     }
-    Principal principal = authenticate(call);
+    Principal principal = ForwardedCalls.claimed(call) ? forwarded(call) : authenticate(call);
     call.principal(principal);
     Optional<Access> access =
         guard == null ? Optional.of(Access.any(Action.ADMIN)) : guard.access(call);
@@ -76,6 +86,31 @@ final class Authentication {
           "FORBIDDEN",
           message + " (" + access.get().action().wireName() + " is needed; docs/security.md)");
     }
+  }
+
+  /**
+   * The principal of a call another server of the cluster admitted and forwarded: the key it names,
+   * once the server-to-server HMAC is checked, looked up here (a key revoked is refused here too).
+   */
+  private Principal forwarded(Call call) {
+    Optional<String> keyId = forwarded.verify(call);
+    if (keyId.isEmpty()) {
+      throw unauthenticated(
+          call,
+          Audit.ANONYMOUS,
+          "the call was forwarded by a server that checked no credentials (it has no access"
+              + " keys): give every server of the cluster the same keys (docs/security.md)");
+    }
+    return keys.find(keyId.get())
+        .orElseThrow(
+            () ->
+                unauthenticated(
+                    call,
+                    keyId.get(),
+                    "the forwarding server admitted the call as access key "
+                        + keyId.get()
+                        + ", which this server does not have: give every server of the cluster"
+                        + " the same configured keys (docs/security.md)"));
   }
 
   private Principal authenticate(Call call) {

@@ -33,7 +33,8 @@ final class ClusterRouting {
   private final RoutingLeadership leadership;
   private final RoutingForwarder forwarder;
 
-  private ClusterRouting(ServerConfig config, URI advertised, RoutingApi api) {
+  private ClusterRouting(
+      ServerConfig config, URI advertised, RoutingApi api, ForwardedCalls forwarded) {
     ServerConfig.Postgres pg = config.postgres().orElseThrow();
     this.api = api;
     this.leadership =
@@ -45,7 +46,7 @@ final class ClusterRouting {
             .router(journal -> config.routing().builder().journal(journal).build())
             .onChange(this::leadershipMoved)
             .build();
-    this.forwarder = new RoutingForwarder(leadership);
+    this.forwarder = new RoutingForwarder(leadership, forwarded);
   }
 
   /**
@@ -53,11 +54,14 @@ final class ClusterRouting {
    *
    * @param listening the URL the server listens on, advertised unless {@code advertise-url} says
    *     otherwise
+   * @param forwarded signs the calls forwarded to the leader with the principal they were admitted
+   *     as
    * @throws StartupException when the database cannot be reached
    */
-  static ClusterRouting start(ServerConfig config, URI listening, RoutingApi api) {
+  static ClusterRouting start(
+      ServerConfig config, URI listening, RoutingApi api, ForwardedCalls forwarded) {
     URI advertised = config.postgres().orElseThrow().advertiseUrl().orElse(listening);
-    ClusterRouting c = new ClusterRouting(config, advertised, api);
+    ClusterRouting c = new ClusterRouting(config, advertised, api, forwarded);
     api.follow(c::router);
     try {
       c.leadership.start();

@@ -52,6 +52,12 @@ final class DurableKeyRing implements KeyRing {
     store = s;
   }
 
+  /** Whether the engine's store holds a key, read now; false before it opens or without one. */
+  boolean storedAny() {
+    AccessKeyStore s = store;
+    return s != null && s.any();
+  }
+
   /** The store of run-time keys, if the engine has one. */
   Optional<AccessKeyStore> store() {
     return Optional.ofNullable(store);

@@ -99,9 +99,8 @@ final class ExposureGuard {
 
   /**
    * True when the configuration names access keys ({@code access-keys}, {@code sqs-access-keys},
-   * {@code access-keys-file}). Keys created at run time are in the store, which opens after this
-   * check: a server that has only those and binds off loopback needs {@code allow-anonymous} to
-   * start (and checks them from its first request anyway).
+   * {@code access-keys-file}); the early check ({@link #checkStart}) goes by this, the one after
+   * the keys are read by the keys themselves ({@link #storedKeysNeeded}).
    */
   static boolean keysConfigured(ServerConfig config) {
     return !config.accessKeys().ids().isEmpty()
@@ -109,24 +108,45 @@ final class ExposureGuard {
   }
 
   /**
-   * Refuses to start bound to a non-loopback address without access keys, unless {@code
-   * allow-anonymous} says so.
+   * Refuses, before anything starts, to serve bound to a non-loopback address without access keys
+   * unless {@code allow-anonymous} says so, where no key can be in the engine's store: an in-memory
+   * engine starts empty. A durable or shared engine's store may hold run-time keys (created over
+   * {@code /v1/keys}); whether it does is known once it opens ({@link #storedKeysNeeded}, checked
+   * by the server then).
    *
    * @throws StartupException naming the address and the ways out
    */
   static void checkStart(ServerConfig config) {
     if (keysConfigured(config)
         || config.get(Settings.ALLOW_ANONYMOUS)
-        || loopbackBind(config.bind())) {
+        || loopbackBind(config.bind())
+        || (!config.inMemory() || config.postgres().isPresent())) {
       return;
     }
-    throw new StartupException(
+    throw refusal(config);
+  }
+
+  /**
+   * True when a server with these configured keys may start only if its engine's store holds keys:
+   * bound off loopback, without {@code allow-anonymous} and without a configured key (a key file
+   * without a key counts as none). Until the store is read, such a server checks every request (and
+   * so refuses all but the open routes); if the store holds no key it stops with {@link #refusal}.
+   */
+  static boolean storedKeysNeeded(ServerConfig config, boolean keysConfigured) {
+    return !keysConfigured && !config.get(Settings.ALLOW_ANONYMOUS) && !loopbackBind(config.bind());
+  }
+
+  /** The refusal to serve off loopback without keys: the address and the ways out. */
+  static StartupException refusal(ServerConfig config) {
+    return new StartupException(
         "bind "
             + config.bind()
-            + " is not a loopback address and no access keys are configured: anyone who can reach"
-            + " the port could read, send and delete everything. Configure access keys"
-            + " (--access-keys, --access-keys-file or --sqs-access-keys; docs/security.md), bind"
-            + " 127.0.0.1, or pass --allow-anonymous to serve without keys anyway");
+            + " is not a loopback address and no access keys are configured"
+            + (config.inMemory() ? "" : " or stored")
+            + ": anyone who can reach the port could read, send and delete everything. Configure"
+            + " access keys (--access-keys, --access-keys-file or --sqs-access-keys;"
+            + " docs/security.md), bind 127.0.0.1, or pass --allow-anonymous to serve without keys"
+            + " anyway");
   }
 
   /** Whether the server runs without access keys. */

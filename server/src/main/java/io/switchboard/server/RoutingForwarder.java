@@ -20,10 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Sends a routing call that reached a follower on to the routing leader, and its answer back: same
  * method, path, query and body, the headers that matter ({@code Content-Type}, {@code Accept},
- * {@code Last-Event-ID}, and {@code Authorization}, which the leader checks again: Basic
- * credentials pass, a SigV4 signature does not, as it covers the follower's host), and an event
- * stream passed through as it comes. One hop at most: a call forwarded to a server that is not the
- * leader (the leadership just moved) answers 503 rather than travelling on.
+ * {@code Last-Event-ID}), and an event stream passed through as it comes. The client's credentials
+ * stay here: the follower has checked them, and the leader is told the key the call was admitted as
+ * under the cluster's server-to-server credential ({@link ForwardedCalls}), whatever the client
+ * used (a SigV4 signature covers the follower's host and could not be checked at the leader). One
+ * hop at most: a call forwarded to a server that is not the leader (the leadership just moved)
+ * answers 503 rather than travelling on.
  *
  * <p>When the leader cannot be reached before the call is sent (connection refused or timed out),
  * the lease is read again and the call goes to the new leader if there is one; otherwise the answer
@@ -39,11 +41,12 @@ final class RoutingForwarder implements AutoCloseable {
   static final String FORWARDED_BY = "X-Switchboard-Forwarded-By";
 
   private static final List<String> REQUEST_HEADERS =
-      List.of("Content-Type", "Accept", "Last-Event-ID", "Authorization");
+      List.of("Content-Type", "Accept", "Last-Event-ID");
   private static final List<String> RESPONSE_HEADERS = List.of(ROUTED_BY, "Allow");
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final RoutingLeadership leadership;
+  private final ForwardedCalls forwarded;
   private final HttpClient client =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -51,8 +54,9 @@ final class RoutingForwarder implements AutoCloseable {
           .build();
   private final Set<InputStream> streams = ConcurrentHashMap.newKeySet();
 
-  RoutingForwarder(RoutingLeadership leadership) {
+  RoutingForwarder(RoutingLeadership leadership, ForwardedCalls forwarded) {
     this.leadership = leadership;
+    this.forwarded = forwarded;
   }
 
   /** Answers {@code call} with the leader's answer to it. */
@@ -133,6 +137,14 @@ final class RoutingForwarder implements AutoCloseable {
     for (String name : REQUEST_HEADERS) {
       call.header(name).ifPresent(v -> b.header(name, v));
     }
+    forwarded
+        .headers(
+            req.prologue().method().text(),
+            req.path().rawPath() + (query == null || query.isEmpty() ? "" : "?" + query),
+            call.principal().map(io.switchboard.server.auth.Principal::keyId),
+            leadership.serverId(),
+            body)
+        .forEach(b::header);
     HttpResponse<InputStream> r;
     try {
       r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());

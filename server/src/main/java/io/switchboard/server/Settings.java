@@ -334,6 +334,16 @@ public final class Settings {
                       + " (`docs/security.md`); refused if its group or others may read it")
               .defaultDoc("none"));
 
+  public static final Setting<Duration> ACCESS_KEYS_RELOAD_CHECK =
+      declare(
+          Setting.duration(
+              "access-keys-reload-check",
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(1),
+              Duration.ofHours(1),
+              "how often `access-keys-file` is checked for changes; a changed file replaces the"
+                  + " file's keys, an invalid one is logged and the old keys kept"));
+
   public static final Setting<Boolean> METRICS_PUBLIC =
       declare(
           Setting.bool(

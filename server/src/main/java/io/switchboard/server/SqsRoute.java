@@ -1,16 +1,20 @@
 package io.switchboard.server;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.switchboard.server.sqs.SqsAction;
 import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
 import io.switchboard.server.sqs.SqsHttpRequest;
+import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -57,21 +61,62 @@ final class SqsRoute {
     return List.copyOf(routes);
   }
 
-  /** The call as the SQS endpoint and SigV4 see it: as it came, every header, the body. */
+  /**
+   * The call as the SQS endpoint and SigV4 see it: as it came, every header, the body. The headers
+   * are a view of Helidon's, not a copy: a request reads a handful of them (the signed ones, the
+   * protocol's), and copying every header into a lower-cased map was most of what SigV4
+   * verification allocated (docs/benchmarks.md, "Cost of authentication").
+   */
   static SqsHttpRequest httpRequest(Call call) {
     var request = call.request();
-    Map<String, List<String>> headers = new LinkedHashMap<>();
-    for (Header h : request.headers()) {
-      headers
-          .computeIfAbsent(h.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
-          .addAll(h.allValues());
-    }
     return new SqsHttpRequest(
         request.prologue().method().text(),
         request.path().rawPath(),
         request.query().rawValue(),
-        headers,
+        new HeaderView(request.headers()),
         call.bytes());
+  }
+
+  /**
+   * Helidon's request headers as the map {@link SqsHttpRequest} takes (lower-case names to every
+   * value): a look-up by name asks Helidon (whose names are case-insensitive); only iterating the
+   * whole map copies it, once.
+   */
+  static final class HeaderView extends AbstractMap<String, List<String>> {
+
+    private final io.helidon.http.Headers headers;
+    private Set<Map.Entry<String, List<String>>> entries;
+
+    HeaderView(io.helidon.http.Headers headers) {
+      this.headers = headers;
+    }
+
+    @Override
+    public List<String> get(Object name) {
+      if (!(name instanceof String s)) {
+        return null;
+      }
+      HeaderName header = HeaderNames.create(s);
+      return headers.contains(header) ? headers.get(header).allValues() : null;
+    }
+
+    @Override
+    public boolean containsKey(Object name) {
+      return name instanceof String s && headers.contains(HeaderNames.create(s));
+    }
+
+    @Override
+    public Set<Map.Entry<String, List<String>>> entrySet() {
+      if (entries == null) {
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        for (Header h : headers) {
+          copy.computeIfAbsent(h.name().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+              .addAll(h.allValues());
+        }
+        entries = Collections.unmodifiableMap(copy).entrySet();
+      }
+      return entries;
+    }
   }
 
   private void handle(Call call) {
@@ -98,10 +143,16 @@ final class SqsRoute {
         && sqs.method().equals("GET")
         && action.name().filter(name -> !ExposureGuard.sqsReadOnly(name)).isPresent()) {
       answer = getRefused(sqs, action.name().get(), call.requestId());
-    } else if (action.receive() && !call.receiving(action.queue().get(), action.waitTime())) {
-      answer = endpoint.throttled(sqs, Call.tooManyLongPolls(call.config()), call.requestId());
     } else {
-      answer = endpoint.handle(sqs, baseUrl, call.requestId(), action);
+      // signature and access first: a refused caller neither learns of nor takes a long-poll place
+      SqsEndpoint.Admission admission = endpoint.admit(sqs, baseUrl, call.requestId(), action);
+      if (!admission.refused()
+          && action.receive()
+          && !call.receiving(action.queue().get(), action.waitTime())) {
+        answer = endpoint.throttled(sqs, Call.tooManyLongPolls(call.config()), call.requestId());
+      } else {
+        answer = endpoint.handle(sqs, baseUrl, call.requestId(), action, admission);
+      }
     }
     String contentType = "application/x-amz-json-1.0";
     for (var h : answer.headers().entrySet()) {

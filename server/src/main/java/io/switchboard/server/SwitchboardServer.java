@@ -14,7 +14,6 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.server.auth.AuditedKeyRing;
-import io.switchboard.server.auth.KeyFile;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MemoryKeyRing;
 import io.switchboard.server.auth.Principal;
@@ -65,6 +64,9 @@ public final class SwitchboardServer implements AutoCloseable {
   private final HealthRegistry health = new HealthRegistry();
   private final ExposureGuard guard;
   private final Optional<TlsFiles> tlsFiles;
+  private final KeyFileReload keyFile;
+  private final boolean storedKeysNeeded;
+  private final ForwardedCalls forwarded = new ForwardedCalls(Clock.system());
   private final String openApi;
   private final KeyRing keys;
   private final DurableKeyRing durableKeys;
@@ -78,8 +80,11 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private SwitchboardServer(ServerConfig config) {
     this.config = config;
-    this.durableKeys = new DurableKeyRing(keyRing(config));
-    this.keys = new AuditedKeyRing(durableKeys);
+    this.keyFile = KeyFileReload.of(config);
+    this.durableKeys = new DurableKeyRing(keyFile.ring());
+    this.storedKeysNeeded = ExposureGuard.storedKeysNeeded(config, !keyFile.ring().keyless());
+    // until the store says whether it holds keys, such a server checks every request
+    this.keys = new AuditedKeyRing(durableKeys, storedKeysNeeded);
     this.guard = new ExposureGuard(config, this::port, keys::keyless);
     this.tlsFiles = TlsFiles.of(config);
     this.gate = new RequestGate(config.get(Settings.MAX_LONG_POLLS));
@@ -126,9 +131,9 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   /**
-   * Starts a server with the given engine factory, checking its TLS files for changes on {@code
-   * tlsScheduler} (a test passes a {@code ManualClock} and advances it); returns once the engine is
-   * open.
+   * Starts a server with the given engine factory, checking its TLS files and its {@code
+   * access-keys-file} for changes on {@code tlsScheduler} (a test passes a {@code ManualClock} and
+   * advances it); returns once the engine is open.
    *
    * @throws StartupException if the configuration asks for something that cannot run: among others,
    *     a non-loopback bind address without access keys or {@code allow-anonymous}
@@ -147,6 +152,7 @@ public final class SwitchboardServer implements AutoCloseable {
                 tlsScheduler,
                 config.get(Settings.TLS_RELOAD_CHECK),
                 tls -> server.web.reloadTls(tls)));
+    server.keyFile.watch(tlsScheduler, config.get(Settings.ACCESS_KEYS_RELOAD_CHECK));
     server.health.watchThreads();
     try {
       if (config.postgres().isPresent()) {
@@ -155,7 +161,13 @@ public final class SwitchboardServer implements AutoCloseable {
         server.routingApi.open(server.openRouter());
         server.serve(factory.open(config, server.health));
       }
+      if (server.storedKeysNeeded && !server.durableKeys.storedAny()) {
+        throw ExposureGuard.refusal(config);
+      }
     } catch (RuntimeException e) {
+      if (server.engine != null) {
+        server.engine.close();
+      }
       server.health.unwatchThreads();
       server.routingApi.close();
       server.closeRouterJournal();
@@ -163,6 +175,7 @@ public final class SwitchboardServer implements AutoCloseable {
         server.cluster.stop();
       }
       server.tlsFiles.ifPresent(TlsFiles::close);
+      server.keyFile.close();
       server.web.stop();
       throw e;
     }
@@ -233,7 +246,7 @@ public final class SwitchboardServer implements AutoCloseable {
       if (tlsFiles.isPresent()) {
         advertised = URI.create("https" + advertised.toString().substring("http".length()));
       }
-      cluster = ClusterRouting.start(config, advertised, routingApi);
+      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded);
     } catch (RuntimeException e) {
       shared.close();
       throw e;
@@ -248,6 +261,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private void serve(QueueEngine opened) {
     try {
       durableKeys.attach(opened.systemRecords(), opened.clock());
+      forwarded.attach(opened.systemRecords());
     } catch (UnsupportedOperationException remote) {
       LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");
     }
@@ -262,23 +276,16 @@ public final class SwitchboardServer implements AutoCloseable {
    * @throws StartupException if the file cannot be used or a key id is given twice
    */
   static MemoryKeyRing keyRing(ServerConfig config) {
-    List<Principal> principals = new ArrayList<>(config.accessKeys().principals());
-    config
-        .find(Settings.ACCESS_KEYS_FILE)
-        .ifPresent(
-            file -> {
-              try {
-                principals.addAll(KeyFile.read(file));
-              } catch (KeyFile.Invalid e) {
-                throw new StartupException(e.getMessage(), e);
-              }
-            });
-    try {
-      return new MemoryKeyRing(principals);
-    } catch (IllegalArgumentException e) {
-      throw new StartupException(
-          e.getMessage() + " (across access-keys, sqs-access-keys and access-keys-file)", e);
-    }
+    return KeyFileReload.of(config).ring();
+  }
+
+  /**
+   * Reads {@code access-keys-file} again now, changed or not, as the periodic check does when it
+   * changed ({@code access-keys-reload-check}); false, and the keys loaded before stay, if it
+   * cannot be used (the reason is logged). False without a file.
+   */
+  public boolean reloadKeyFile() {
+    return keyFile.reload();
   }
 
   /**
@@ -452,6 +459,7 @@ public final class SwitchboardServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       tlsFiles.ifPresent(TlsFiles::close);
+      keyFile.close();
       web.stop();
       readTimeouts.close();
       health.unwatchThreads();
@@ -479,6 +487,7 @@ public final class SwitchboardServer implements AutoCloseable {
       cluster.halt();
     }
     tlsFiles.ifPresent(TlsFiles::close);
+    keyFile.close();
     web.stop();
     readTimeouts.close();
     if (engine != null) {
@@ -503,7 +512,8 @@ public final class SwitchboardServer implements AutoCloseable {
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
         .addFilter(RequestFilters.metrics(metrics))
         .addFilter(RequestFilters.exposure(guard))
-        .addFilter(RequestFilters.authentication(new Authentication(keys, Clock.system())))
+        .addFilter(
+            RequestFilters.authentication(new Authentication(keys, Clock.system(), forwarded)))
         .addFilter(RequestFilters.gate(gate));
     ErrorAnswers.register(routing);
     for (Route route : routes.all()) {

@@ -220,4 +220,40 @@ class KeysApiTest {
       assertEquals(200, ok.status(), ok.text());
     }
   }
+
+  /**
+   * Issue 15: the refusal to start bound off loopback without keys counted the configured keys
+   * only, so a server whose keys were all created at run time (kept in its store) needed {@code
+   * --allow-anonymous} to bind {@code 0.0.0.0}. Stored keys count: such a server starts and checks
+   * every request; one whose store holds no key is still refused, and keeps nothing open.
+   */
+  @Test
+  void storedKeysOnly_wildcardBind_starts_andChecks_anEmptyStoreIsRefused() {
+    ServerConfig loopback =
+        ServerConfig.resolve(Map.of("port", "0", "data-dir", dir.toString()), Map.of());
+    ServerConfig exposed = loopback.with(Settings.BIND, "0.0.0.0");
+    StartupException refused =
+        assertThrows(StartupException.class, () -> SwitchboardServer.start(exposed).stop());
+    assertTrue(
+        refused.getMessage().contains("no access keys are configured or stored"),
+        refused.getMessage());
+    assertTrue(refused.getMessage().contains("--allow-anonymous"), refused.getMessage());
+
+    String id;
+    String secret;
+    try (SwitchboardServer keyless = SwitchboardServer.start(loopback);
+        Http h = new Http(keyless.uri())) {
+      JsonNode key =
+          h.post("/v1/keys", "{\"grants\":[{\"actions\":[\"admin\"],\"resource\":\"*\"}]}").json();
+      id = key.get("accessKeyId").asText();
+      secret = key.get("secretAccessKey").asText();
+    }
+    try (SwitchboardServer again = SwitchboardServer.start(exposed);
+        Http h = new Http(again.uri())) {
+      assertEquals(401, h.get("/v1/queues").status(), "stored keys: every request is checked");
+      Http.Answer ok =
+          h.send("GET", "/v1/queues", null, Map.of("Authorization", basic(id, secret)));
+      assertEquals(200, ok.status(), ok.text());
+    }
+  }
 }

@@ -3,6 +3,7 @@ package io.switchboard.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,5 +86,98 @@ class LongPollCapTest {
     Map<String, String> headers = new java.util.HashMap<>(SQS_JSON);
     headers.put("X-Amz-Target", "AmazonSQS." + action);
     return http.send("POST", "/", body, headers);
+  }
+
+  /**
+   * Issue 15: the long-poll cap was checked before the signature, so an unsigned {@code
+   * ReceiveMessage} was told {@code RequestThrottled} (learning that the cap was reached) and
+   * counted among the refused polls. Signature and access now come first: it is refused as
+   * unauthenticated or denied, and takes and tells nothing of the long polls.
+   */
+  @Test
+  void unauthenticatedLongPoll_isRefusedAsSuch_beforeTheLongPollCap() throws Exception {
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        SwitchboardServer server =
+            SwitchboardServer.start(
+                ServerConfig.resolve(
+                    Map.of(
+                        "port", "0",
+                        "in-memory", "true",
+                        "max-long-polls", "1",
+                        "access-keys", "AKADMIN:admin-secret"),
+                    Map.of()));
+        Http http = new Http(server.uri())) {
+      server
+          .keys()
+          .put(
+              new io.switchboard.server.auth.Principal(
+                  "AKSENDER",
+                  "sender-secret",
+                  java.util.Optional.empty(),
+                  List.of(
+                      new io.switchboard.server.auth.Grant(
+                          java.util.EnumSet.of(io.switchboard.server.auth.Action.QUEUE_SEND), "*")),
+                  java.util.Optional.empty()));
+      Map<String, String> admin =
+          Map.of(
+              "Content-Type",
+              "application/json",
+              "Authorization",
+              "Basic "
+                  + java.util.Base64.getEncoder()
+                      .encodeToString("AKADMIN:admin-secret".getBytes(StandardCharsets.UTF_8)));
+      assertEquals(201, http.send("POST", "/v1/queues", "{\"name\":\"q\"}", admin).status());
+      CompletableFuture<Http.Answer> poll =
+          CompletableFuture.supplyAsync(
+              () -> http.send("POST", "/v1/queues/q/receive", "{\"waitTimeSeconds\":20}", admin),
+              threads);
+      while (!http.send("GET", "/metrics", null, admin)
+          .text()
+          .contains("switchboard_long_polls_open 1.0")) {
+        Thread.onSpinWait();
+      }
+
+      String receive =
+          "{\"QueueUrl\":\"" + server.uri() + "/000000000000/q\",\"WaitTimeSeconds\":5}";
+      Http.Answer unsigned = sqs(http, "ReceiveMessage", receive);
+      assertEquals(403, unsigned.status(), unsigned.toString());
+      assertTrue(unsigned.text().contains("MissingAuthenticationToken"), unsigned.toString());
+      Http.Answer wrongSecret = signedSqs(http, server, "ReceiveMessage", receive, "AKADMIN", "x");
+      assertTrue(wrongSecret.text().contains("SignatureDoesNotMatch"), wrongSecret.toString());
+      Http.Answer denied =
+          signedSqs(http, server, "ReceiveMessage", receive, "AKSENDER", "sender-secret");
+      assertEquals(403, denied.status(), denied.toString());
+      assertTrue(denied.text().contains("AccessDenied"), denied.toString());
+      String metrics = http.send("GET", "/metrics", null, admin).text();
+      assertTrue(metrics.contains("switchboard_long_polls_refused_total 0.0"), metrics);
+
+      // a signed poll by a key that may receive meets the cap as before
+      Http.Answer throttled =
+          signedSqs(http, server, "ReceiveMessage", receive, "AKADMIN", "admin-secret");
+      assertTrue(throttled.text().contains("RequestThrottled"), throttled.toString());
+      metrics = http.send("GET", "/metrics", null, admin).text();
+      assertTrue(metrics.contains("switchboard_long_polls_refused_total 1.0"), metrics);
+
+      server.stop();
+      assertEquals(200, poll.get(30, TimeUnit.SECONDS).status());
+    }
+  }
+
+  private static Http.Answer signedSqs(
+      Http http, SwitchboardServer server, String action, String body, String id, String secret) {
+    Map<String, String> headers = new java.util.HashMap<>(SQS_JSON);
+    headers.put("X-Amz-Target", "AmazonSQS." + action);
+    return http.send(
+        "POST",
+        "/",
+        body,
+        AwsSigning.sign(
+            "POST",
+            server.uri().resolve("/"),
+            body.getBytes(StandardCharsets.UTF_8),
+            headers,
+            id,
+            secret,
+            "sqs"));
   }
 }

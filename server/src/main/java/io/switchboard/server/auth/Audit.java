@@ -59,6 +59,32 @@ public final class Audit {
   }
 
   /**
+   * {@code access-keys-file} was read again after it changed: the key ids added, removed (refused
+   * from now on) and changed (secret, name, grants or agent); nothing of a secret.
+   */
+  public static void keysReloaded(
+      String file,
+      java.util.Collection<String> added,
+      java.util.Collection<String> removed,
+      java.util.Collection<String> changed) {
+    LOG.atInfo()
+        .addKeyValue("event", "keys-reloaded")
+        .addKeyValue("file", file)
+        .addKeyValue("added", String.join(",", added))
+        .addKeyValue("removed", String.join(",", removed))
+        .addKeyValue("changed", String.join(",", changed))
+        .log(
+            "access keys reloaded from "
+                + file
+                + ": added "
+                + added
+                + ", removed "
+                + removed
+                + ", changed "
+                + changed);
+  }
+
+  /**
    * A queue's SQS policy changed (AddPermission, RemovePermission, or a {@code Policy} set).
    *
    * @param keyId the key that changed it, or {@link #ANONYMOUS} in keyless mode

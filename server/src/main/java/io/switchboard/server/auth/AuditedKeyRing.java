@@ -13,8 +13,16 @@ public final class AuditedKeyRing implements KeyRing {
   private volatile boolean keyed;
 
   public AuditedKeyRing(KeyRing ring) {
+    this(ring, false);
+  }
+
+  /**
+   * @param checking true to check every request from the start even if {@code ring} holds no key
+   *     yet (a server bound off loopback whose keys are all in a store that is not open yet)
+   */
+  public AuditedKeyRing(KeyRing ring, boolean checking) {
     this.ring = ring;
-    this.keyed = !ring.keyless();
+    this.keyed = checking || !ring.keyless();
   }
 
   @Override

@@ -45,7 +45,8 @@ public final class KeyFile {
 
   /** The file could not be used; the message says why and how to fix it. */
   public static final class Invalid extends RuntimeException {
-    Invalid(String message, Throwable cause) {
+    /** {@code message} says what is wrong and how to fix it, and names no secret. */
+    public Invalid(String message, Throwable cause) {
       super(message, cause);
     }
   }

@@ -197,6 +197,14 @@ final class SigV4 {
   }
 
   private static byte[] hmac(byte[] key, String data) {
+    return hmacWith(key).doFinal(data.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A blank HMAC-SHA256 initialised with {@code key}. After a {@code doFinal} it is back in this
+   * state, so it can serve as a prototype for {@link #copy}.
+   */
+  static Mac hmacWith(byte[] key) {
     try {
       Mac mac;
       try {
@@ -205,10 +213,27 @@ final class SigV4 {
         mac = Mac.getInstance("HmacSHA256");
       }
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+      return mac;
     } catch (java.security.GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }
+  }
+
+  /**
+   * A copy of an initialised HMAC ({@link #hmacWith}) that is not in use: cloning skips the key
+   * set-up, and a Mac is not safe to share between threads.
+   */
+  static Mac copy(Mac prototype, byte[] key) {
+    try {
+      return (Mac) prototype.clone();
+    } catch (CloneNotSupportedException e) {
+      return hmacWith(key);
+    }
+  }
+
+  /** The string to sign's bytes ({@link #stringToSign}). */
+  static byte[] stringToSignBytes(String amzDate, String scope, Request r) {
+    return stringToSign(amzDate, scope, canonicalRequest(r)).getBytes(StandardCharsets.UTF_8);
   }
 
   /** What makes a JDK algorithm object; every JDK has the ones asked for here. */

@@ -3,7 +3,6 @@ package io.switchboard.server.sqs;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.time.Clock;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +12,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import javax.crypto.Mac;
 
 /**
  * Checks the SigV4 signature of a request against the server's access keys ({@link KeyRing}), in an
@@ -64,10 +64,28 @@ public final class SigV4Verifier {
   private final KeyRing keys;
   private final Set<String> services;
   private final Clock clock;
-  private final Map<SigningScope, byte[]> signingKeys = new ConcurrentHashMap<>();
+  private final Map<SigningScope, SigningKey> signingKeys = new ConcurrentHashMap<>();
+
+  /**
+   * A derived signing key and an HMAC initialised with it, which requests copy rather than
+   * initialise their own.
+   */
+  private record SigningKey(byte[] key, Mac prototype) {}
 
   /** What a signing key is derived from. */
   private record SigningScope(String secret, String scope) {
+    // written out: the generated equals and hashCode (an invokedynamic bootstrap) showed in the
+    // verifier's profile as the cache look-up's largest part (docs/benchmarks.md)
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SigningScope s && scope.equals(s.scope) && secret.equals(s.secret);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * scope.hashCode() + secret.hashCode();
+    }
+
     @Override
     public String toString() {
       return "SigningScope[" + scope + "]"; // never the secret
@@ -113,8 +131,10 @@ public final class SigV4Verifier {
     if (keys.keyless()) {
       return Optional.empty();
     }
-    Map<String, String> query = QueryForm.parse(request.rawQuery());
     Optional<String> authorization = request.header("authorization");
+    // the query is read only for a presigned request: a signed header is the usual case
+    Map<String, String> query =
+        authorization.isPresent() ? Map.of() : QueryForm.parse(request.rawQuery());
     Signed signed;
     String amzDate;
     if (authorization.isPresent()) {
@@ -144,18 +164,24 @@ public final class SigV4Verifier {
     checkScope(signed.scope(), amzDate);
     checkTime(amzDate, signed.presigned() ? query.get("X-Amz-Expires") : null);
     SigningScope scope = new SigningScope(secret, signed.scope());
-    byte[] cached = signingKeys.get(scope);
-    byte[] key = cached != null ? cached : SigV4.signingKey(secret, signed.scope());
-    String expected = SigV4.signature(key, amzDate, signed.scope(), canonical(request, signed));
-    boolean matches =
-        MessageDigest.isEqual(
-            expected.getBytes(StandardCharsets.US_ASCII),
-            signed.signature().getBytes(StandardCharsets.US_ASCII));
+    SigningKey cached = signingKeys.get(scope);
+    Mac mac;
+    byte[] key;
+    if (cached != null) {
+      key = cached.key();
+      mac = SigV4.copy(cached.prototype(), key);
+    } else {
+      key = SigV4.signingKey(secret, signed.scope());
+      mac = SigV4.hmacWith(key);
+    }
+    byte[] expected =
+        mac.doFinal(SigV4.stringToSignBytes(amzDate, signed.scope(), canonical(request, signed)));
+    boolean matches = MessageDigest.isEqual(expected, signatureBytes(signed.signature()));
     if (matches && cached == null) {
       if (signingKeys.size() >= MAX_KEYS) {
         signingKeys.clear(); // yesterday's keys, mostly: derive again what is still used
       }
-      signingKeys.put(scope, key);
+      signingKeys.put(scope, new SigningKey(key, mac)); // doFinal left it as initialised
     }
     if (!matches) {
       throw SqsError.auth(
@@ -165,6 +191,18 @@ public final class SigV4Verifier {
               + " your AWS Secret Access Key and signing method.");
     }
     return Optional.of(principal);
+  }
+
+  /** The signature's bytes; none (never equal to an HMAC) when it is not 64 hex digits. */
+  private static byte[] signatureBytes(String hex) {
+    if (hex == null || hex.length() != 64) {
+      return new byte[0];
+    }
+    try {
+      return HexFormat.of().parseHex(hex);
+    } catch (IllegalArgumentException e) {
+      return new byte[0];
+    }
   }
 
   /** The access key id a request names (header or presigned), whether or not it is valid. */
@@ -213,6 +251,11 @@ public final class SigV4Verifier {
         SigV4.hex(SigV4.sha256(request.body())));
   }
 
+  /**
+   * The {@code Credential}, {@code SignedHeaders} and {@code Signature} of an {@code Authorization}
+   * header, read in one pass (blanks around names and values ignored, the last of a repeated name
+   * taken): splitting it into maps of substrings was most of what verifying allocated.
+   */
   private static Signed fromHeader(String header) {
     if (!header.startsWith(SigV4.ALGORITHM + " ")) {
       throw incomplete(
@@ -220,21 +263,61 @@ public final class SigV4Verifier {
               + SigV4.ALGORITHM
               + " (only Signature Version 4 is supported)");
     }
-    Map<String, String> parts = new HashMap<>();
-    for (String part : header.substring(SigV4.ALGORITHM.length() + 1).split(",")) {
-      int eq = part.indexOf('=');
-      if (eq > 0) {
-        parts.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
+    String credential = null;
+    String signedHeaders = null;
+    String signature = null;
+    int n = header.length();
+    int at = SigV4.ALGORITHM.length() + 1;
+    while (at < n) {
+      int comma = header.indexOf(',', at);
+      int end = comma < 0 ? n : comma;
+      int eq = header.indexOf('=', at);
+      if (eq > 0 && eq < end) {
+        int nameStart = skipBlanks(header, at, eq);
+        int nameEnd = trimBlanks(header, nameStart, eq);
+        int valueStart = skipBlanks(header, eq + 1, end);
+        String value = header.substring(valueStart, trimBlanks(header, valueStart, end));
+        if (isName(header, nameStart, nameEnd, "Credential")) {
+          credential = value;
+        } else if (isName(header, nameStart, nameEnd, "SignedHeaders")) {
+          signedHeaders = value;
+        } else if (isName(header, nameStart, nameEnd, "Signature")) {
+          signature = value;
+        }
       }
+      at = end + 1;
     }
-    for (String required : List.of("Credential", "SignedHeaders", "Signature")) {
-      if (!parts.containsKey(required) || parts.get(required).isEmpty()) {
-        throw incomplete(
-            "Authorization header requires '" + required + "' parameter. Authorization=" + header);
-      }
+    requirePart(credential, "Credential", header);
+    requirePart(signedHeaders, "SignedHeaders", header);
+    requirePart(signature, "Signature", header);
+    return signed(credential, signedHeaders, signature, false);
+  }
+
+  private static void requirePart(String value, String name, String header) {
+    if (value == null || value.isEmpty()) {
+      throw incomplete(
+          "Authorization header requires '" + name + "' parameter. Authorization=" + header);
     }
-    return signed(
-        parts.get("Credential"), parts.get("SignedHeaders"), parts.get("Signature"), false);
+  }
+
+  private static boolean isName(String s, int from, int to, String name) {
+    return to - from == name.length() && s.startsWith(name, from);
+  }
+
+  /** The first index in {@code from..to} that is not a blank ({@code to} if none). */
+  private static int skipBlanks(String s, int from, int to) {
+    while (from < to && s.charAt(from) <= ' ') {
+      from++;
+    }
+    return from;
+  }
+
+  /** The end of {@code from..to} without trailing blanks. */
+  private static int trimBlanks(String s, int from, int to) {
+    while (to > from && s.charAt(to - 1) <= ' ') {
+      to--;
+    }
+    return to;
   }
 
   private static Signed fromQuery(Map<String, String> q) {
@@ -254,13 +337,21 @@ public final class SigV4Verifier {
       String credential, String signedHeaders, String signature, boolean presigned) {
     int slash = credential.indexOf('/');
     String scope = slash < 0 ? "" : credential.substring(slash + 1);
-    if (slash <= 0 || scope.split("/", -1).length != 4 || !scope.endsWith("/aws4_request")) {
+    if (slash <= 0 || slashes(scope) != 3 || !scope.endsWith("/aws4_request")) {
       throw incomplete(
           "Credential must be ACCESS_KEY_ID/YYYYMMDD/REGION/SERVICE/aws4_request, got "
               + credential);
     }
     List<String> headers = Arrays.asList(signedHeaders.toLowerCase(Locale.ROOT).split(";"));
     return new Signed(credential.substring(0, slash), scope, headers, signature, presigned);
+  }
+
+  private static int slashes(String s) {
+    int count = 0;
+    for (int i = s.indexOf('/'); i >= 0; i = s.indexOf('/', i + 1)) {
+      count++;
+    }
+    return count;
   }
 
   /** {@code x-amz-date}, or the {@code Date} header in RFC 1123 form as SigV4 allows. */
@@ -284,26 +375,29 @@ public final class SigV4Verifier {
   }
 
   private void checkScope(String scope, String amzDate) {
-    String[] parts = scope.split("/");
-    if (!amzDate.startsWith(parts[0]) || amzDate.length() < 8) {
+    // date/region/service/aws4_request, four parts (signed() checked)
+    int dateEnd = scope.indexOf('/');
+    int regionEnd = scope.indexOf('/', dateEnd + 1);
+    String service = scope.substring(regionEnd + 1, scope.indexOf('/', regionEnd + 1));
+    if (amzDate.length() < 8 || dateEnd != 8 || !amzDate.regionMatches(0, scope, 0, 8)) {
       throw SqsError.auth(
           "SignatureDoesNotMatch",
           403,
           "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from"
               + " HTTP: '"
-              + parts[0]
+              + scope.substring(0, dateEnd)
               + "' != '"
               + amzDate
               + "'");
     }
-    if (!services.contains(parts[2])) {
+    if (!services.contains(service)) {
       throw SqsError.auth(
           "SignatureDoesNotMatch",
           403,
           "Credential should be scoped to correct service: '"
               + String.join("' or '", new java.util.TreeSet<>(services))
               + "', got '"
-              + parts[2]
+              + service
               + "'");
     }
   }

@@ -97,8 +97,7 @@ public final class SqsEndpoint {
    * @param requestId the request's id (a UUID), which the answer carries and any log line names
    */
   public SqsApi.Answer handle(SqsHttpRequest request, String baseUrl, String requestId) {
-    return withRequestId(
-        serve(request, baseUrl, requestId, () -> action(request, baseUrl)), requestId);
+    return handle(request, baseUrl, requestId, action(request, baseUrl));
   }
 
   /**
@@ -107,7 +106,75 @@ public final class SqsEndpoint {
    */
   public SqsApi.Answer handle(
       SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
-    return withRequestId(serve(request, baseUrl, requestId, () -> action), requestId);
+    return handle(request, baseUrl, requestId, action, admit(request, baseUrl, requestId, action));
+  }
+
+  /**
+   * Serves one request that {@link #admit} judged already: its refusal if it was refused, else the
+   * action as the admitted principal.
+   */
+  public SqsApi.Answer handle(
+      SqsHttpRequest request,
+      String baseUrl,
+      String requestId,
+      SqsAction action,
+      Admission admission) {
+    return withRequestId(
+        admission.refusal != null
+            ? admission.refusal
+            : serve(request, baseUrl, requestId, action, admission),
+        requestId);
+  }
+
+  /**
+   * What the access check made of a request ({@link #admit}): refused (with the answer that says
+   * so), or admitted as a principal (none in keyless mode) in a region.
+   */
+  public static final class Admission {
+    private final Optional<Principal> principal;
+    private final QueueAddress address;
+    private final SqsApi.Answer refusal;
+
+    private Admission(Optional<Principal> principal, QueueAddress address, SqsApi.Answer refusal) {
+      this.principal = principal;
+      this.address = address;
+      this.refusal = refusal;
+    }
+
+    /** True if the request is refused: bad or missing signature, or an action it may not do. */
+    public boolean refused() {
+      return refusal != null;
+    }
+  }
+
+  /**
+   * Checks {@code request}'s signature and that its key may do {@code action} on the queue it
+   * names, before anything is spent on it: a server that limits long polls judges a {@code
+   * ReceiveMessage} here first, so an unauthenticated caller is refused as such and neither learns
+   * of nor takes a long-poll place. Every refusal is one audit line.
+   */
+  public Admission admit(
+      SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
+    boolean json = json(request);
+    try {
+      Optional<Principal> principal;
+      try {
+        principal = verifier.verify(request);
+      } catch (SqsError e) {
+        Audit.refused(
+            SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
+            action.access().orElse(null),
+            e.status(),
+            requestId,
+            e.code() + ": " + e.getMessage());
+        throw e;
+      }
+      QueueAddress address = new QueueAddress(baseUrl, region(request, baseUrl), account);
+      authorize(principal, action, address, requestId);
+      return new Admission(principal, address, null);
+    } catch (SqsError e) {
+      return new Admission(Optional.empty(), null, json ? SqsApi.error(e) : queryError(request, e, requestId));
+    }
   }
 
   /**
@@ -135,27 +202,11 @@ public final class SqsEndpoint {
       SqsHttpRequest request,
       String baseUrl,
       String requestId,
-      java.util.function.Supplier<SqsAction> action) {
+      SqsAction action,
+      Admission admission) {
     boolean json = json(request);
-    QueueAddress address;
-    Optional<Principal> principal;
-    try {
-      try {
-        principal = verifier.verify(request);
-      } catch (SqsError e) {
-        Audit.refused(
-            SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
-            action.get().access().orElse(null),
-            e.status(),
-            requestId,
-            e.code() + ": " + e.getMessage());
-        throw e;
-      }
-      address = new QueueAddress(baseUrl, region(request, baseUrl), account);
-      authorize(principal, action.get(), address, requestId);
-    } catch (SqsError e) {
-      return json ? SqsApi.error(e) : queryError(request, e, requestId);
-    }
+    QueueAddress address = admission.address;
+    Optional<Principal> principal = admission.principal;
     SqsApi.Answer answer =
         json
             ? SqsApi.handle(
@@ -167,7 +218,7 @@ public final class SqsEndpoint {
                 state,
                 requestId)
             : query(request, baseUrl, address, requestId);
-    auditPermissionChange(request, action.get(), principal, answer, requestId);
+    auditPermissionChange(request, action, principal, answer, requestId);
     return answer;
   }
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.auth.AccessKeys;
+import io.switchboard.server.auth.MemoryKeyRing;
+import io.switchboard.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -93,5 +96,99 @@ class SigV4FastPathTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  // ---- the one-pass Authorization header, the cached HMAC ------------------------------------
+
+  private static final Instant NOW = Instant.parse("2026-11-22T08:00:00Z");
+
+  private final SigV4Verifier verifier =
+      new SigV4Verifier(
+          new MemoryKeyRing(AccessKeys.of(Map.of("AKIDTEST", "test-secret")).principals()),
+          ManualClock.at(NOW));
+
+  /** The same signed request with its Authorization header rewritten. */
+  private static SqsHttpRequest withAuthorization(
+      SqsHttpRequest r, java.util.function.UnaryOperator<String> change) {
+    Map<String, List<String>> h = new LinkedHashMap<>(r.headers());
+    h.put("authorization", List.of(change.apply(r.header("authorization").orElseThrow())));
+    return new SqsHttpRequest(r.method(), r.rawPath(), r.rawQuery(), h, r.body());
+  }
+
+  @Test
+  void authorizationHeader_blanksAroundPartsAndTheirOrder_doNotMatter() {
+    SqsHttpRequest r = SigV4Test.signedPost("AKIDTEST", "test-secret", NOW, "Action=ListQueues");
+    String header = r.header("authorization").orElseThrow();
+    String parts = header.substring("AWS4-HMAC-SHA256 ".length());
+    String[] p = parts.split(", ?");
+    String reordered = "AWS4-HMAC-SHA256 " + p[2] + " ,  " + p[0] + ",\t" + p[1] + " ";
+    assertEquals(
+        "AKIDTEST", verifier.verify(withAuthorization(r, h -> reordered)).orElseThrow().keyId());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"Credential", "SignedHeaders", "Signature"})
+  void authorizationHeader_withoutAPart_isIncompleteSignature_namingIt(String part) {
+    SqsHttpRequest r = SigV4Test.signedPost("AKIDTEST", "test-secret", NOW, "Action=ListQueues");
+    SqsError e =
+        assertThrows(
+            SqsError.class,
+            () ->
+                verifier.verify(
+                    withAuthorization(r, h -> h.replace(part + "=", "X" + part + "="))));
+    assertEquals("IncompleteSignature", e.code());
+    assertTrue(e.getMessage().contains("requires '" + part + "'"), e.getMessage());
+  }
+
+  @Test
+  void signature_notHex_orOfTheWrongLength_doesNotMatch() {
+    SqsHttpRequest r = SigV4Test.signedPost("AKIDTEST", "test-secret", NOW, "Action=ListQueues");
+    String signature = r.header("authorization").orElseThrow().replaceAll(".*Signature=", "");
+    for (String wrong :
+        List.of("zz" + signature.substring(2), signature.substring(2), signature + "00", "")) {
+      SqsError e =
+          assertThrows(
+              SqsError.class,
+              () -> verifier.verify(withAuthorization(r, h -> h.replace(signature, wrong))));
+      assertTrue(
+          e.code().equals("SignatureDoesNotMatch") || e.code().equals("IncompleteSignature"),
+          e.code());
+    }
+  }
+
+  @Test
+  void cachedSigningHmac_isCopiedPerRequest_soConcurrentRequestsEachVerify() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<Boolean>> results = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        results.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 200; i++) {
+                    String body = "Action=ListQueues&T=" + thread + "-" + i;
+                    verifier.verify(SigV4Test.signedPost("AKIDTEST", "test-secret", NOW, body));
+                    SqsHttpRequest bad =
+                        SigV4Test.signedPost("AKIDTEST", "wrong-secret", NOW, body);
+                    try {
+                      verifier.verify(bad);
+                      return false;
+                    } catch (SqsError expected) {
+                      if (!expected.code().equals("SignatureDoesNotMatch")) {
+                        return false;
+                      }
+                    }
+                  }
+                  return true;
+                }));
+      }
+      for (Future<Boolean> f : results) {
+        assertTrue(f.get());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(1, verifier.cachedKeys(), "one key, one scope: one cached signing key");
   }
 }
