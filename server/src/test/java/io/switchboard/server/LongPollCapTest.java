@@ -133,7 +133,7 @@ class LongPollCapTest {
               threads);
       while (!http.send("GET", "/metrics", null, admin)
           .text()
-          .contains("switchboard_long_polls_open 1.0")) {
+          .contains("switchboard_limit_used{limit=\"max-long-polls\"} 1.0")) {
         Thread.onSpinWait();
       }
 
@@ -149,14 +149,14 @@ class LongPollCapTest {
       assertEquals(403, denied.status(), denied.toString());
       assertTrue(denied.text().contains("AccessDenied"), denied.toString());
       String metrics = http.send("GET", "/metrics", null, admin).text();
-      assertTrue(metrics.contains("switchboard_long_polls_refused_total 0.0"), metrics);
+      assertTrue(metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 0.0"), metrics);
 
       // a signed poll by a key that may receive meets the cap as before
       Http.Answer throttled =
           signedSqs(http, server, "ReceiveMessage", receive, "AKADMIN", "admin-secret");
       assertTrue(throttled.text().contains("RequestThrottled"), throttled.toString());
       metrics = http.send("GET", "/metrics", null, admin).text();
-      assertTrue(metrics.contains("switchboard_long_polls_refused_total 1.0"), metrics);
+      assertTrue(metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 1.0"), metrics);
 
       server.stop();
       assertEquals(200, poll.get(30, TimeUnit.SECONDS).status());
