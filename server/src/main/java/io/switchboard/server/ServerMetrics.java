@@ -108,6 +108,18 @@ final class ServerMetrics {
         .register(registry);
   }
 
+  /**
+   * {@code switchboard_health_problems}: how many problems {@code /health} reports now (0 while
+   * healthy; a store that cannot write, a background thread that died, ...), so that an alert can
+   * watch what {@code /health} says without polling it.
+   */
+  void health(HealthRegistry health) {
+    Gauge.builder("switchboard.health.problems", health, h -> h.problems().size())
+        .description("Problems /health reports now: 0 while healthy")
+        .strongReference(true)
+        .register(registry);
+  }
+
   /** Takes the routing figures that the next scrape shows ({@link RoutingMetrics}). */
   void routing(RoutingStats stats) {
     scrapeLock.lock();

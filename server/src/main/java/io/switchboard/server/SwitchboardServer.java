@@ -114,6 +114,7 @@ public final class SwitchboardServer implements AutoCloseable {
                     RoutingApi.isStream(r) ? streamLimits.limited(clustered(r)) : clustered(r)));
     this.routes = new RouteTable(all, new SqsRoute(() -> sqs, guard).routes());
     metrics.routingLeader(() -> cluster == null || cluster.leading());
+    metrics.health(health);
   }
 
   /**

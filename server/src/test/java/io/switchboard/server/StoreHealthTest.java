@@ -60,10 +60,14 @@ class StoreHealthTest {
       assertEquals(503, health.status());
       assertEquals("unhealthy", health.json().path("status").asText());
       assertEquals("store cannot write", health.json().path("reason").asText());
+      assertTrue(
+          http.get("/metrics").text().contains("switchboard_health_problems 1.0"),
+          "an alert watches /health's problems through /metrics");
 
       full.set(false);
       assertEquals(201, http.post("/v1/queues/orders/messages", "{\"body\":\"x\"}").status());
       assertEquals(200, http.get("/health").status());
+      assertTrue(http.get("/metrics").text().contains("switchboard_health_problems 0.0"));
     }
   }
 
