@@ -149,14 +149,18 @@ class LongPollCapTest {
       assertEquals(403, denied.status(), denied.toString());
       assertTrue(denied.text().contains("AccessDenied"), denied.toString());
       String metrics = http.send("GET", "/metrics", null, admin).text();
-      assertTrue(metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 0.0"), metrics);
+      assertTrue(
+          metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 0.0"),
+          metrics);
 
       // a signed poll by a key that may receive meets the cap as before
       Http.Answer throttled =
           signedSqs(http, server, "ReceiveMessage", receive, "AKADMIN", "admin-secret");
       assertTrue(throttled.text().contains("RequestThrottled"), throttled.toString());
       metrics = http.send("GET", "/metrics", null, admin).text();
-      assertTrue(metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 1.0"), metrics);
+      assertTrue(
+          metrics.contains("switchboard_limit_refused_total{limit=\"max-long-polls\"} 1.0"),
+          metrics);
 
       server.stop();
       assertEquals(200, poll.get(30, TimeUnit.SECONDS).status());

@@ -173,7 +173,8 @@ public final class SqsEndpoint {
       authorize(principal, action, address, requestId);
       return new Admission(principal, address, null);
     } catch (SqsError e) {
-      return new Admission(Optional.empty(), null, json ? SqsApi.error(e) : queryError(request, e, requestId));
+      return new Admission(
+          Optional.empty(), null, json ? SqsApi.error(e) : queryError(request, e, requestId));
     }
   }
 
