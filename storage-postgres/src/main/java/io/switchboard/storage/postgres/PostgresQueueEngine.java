@@ -356,6 +356,8 @@ public final class PostgresQueueEngine implements QueueEngine {
         "purging '" + queue + "'",
         op -> {
           int n = Sql.update(op.c, "delete from sb_message where qid = ?", op.q.id());
+          // the deduplication ids go too: a message sent again after a purge is delivered (SQS)
+          Sql.update(op.c, "delete from sb_dedup where qid = ?", op.q.id());
           op.counters.add(Counters.REMOVED, n);
           return (long) n;
         });
