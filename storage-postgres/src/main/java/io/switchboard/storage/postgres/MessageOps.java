@@ -149,7 +149,10 @@ final class MessageOps {
                 throw MessageRules.leaseGone(queue);
               }
               long until = MessageRules.extendedUntil(visibilityTimeout, r.leasedAt, op.now);
-              if (r.available(op.now)) {
+              if (r.leased && r.visibleAt <= op.now && op.exhausted(r)) {
+                throw MessageRules.leaseGone(queue); // its lease end takes it to the DLQ
+              }
+              if (r.visibleAt <= op.now && r.expiresAt > op.now) {
                 // The lease ran out and nobody received the message since: the receipt is still
                 // the latest, so (as SQS) it may hide the message again; zero leaves it available.
                 if (!visibilityTimeout.isZero()) {

@@ -66,6 +66,14 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Housekeeping housekeeper = new Housekeeping(this);
   private final ReportedTicks ticks = new ReportedTicks("housekeeping", this::tick);
   private final Receiver receiver = new Receiver(this);
+
+  /**
+   * Standard queues this server knows to hold group ids (fair queues): it sent one, or a claim
+   * returned one. Their receives take {@link FairTake}'s path instead of the one-call claim.
+   */
+  private final java.util.Set<String> fairQueues =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final PostgresSystemRecords systemRecords = new PostgresSystemRecords(this);
   private final ReceiptKeys receiptKeys;
   private final QueueLimits limits;
@@ -151,6 +159,14 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   Wakeups wakeups() {
     return wakeups;
+  }
+
+  boolean fair(String queue) {
+    return fairQueues.contains(queue);
+  }
+
+  void markFair(String queue) {
+    fairQueues.add(queue);
   }
 
   QueueCache cache() {
