@@ -104,9 +104,7 @@ class SqsBehaviourTest {
     }
     sent.add(
         sqs.sendMessageBatch(
-                b ->
-                    b.queueUrl(url)
-                        .entries(e -> e.id("d").messageBody("d").messageGroupId("g")))
+                b -> b.queueUrl(url).entries(e -> e.id("d").messageBody("d").messageGroupId("g")))
             .successful()
             .get(0)
             .sequenceNumber());
@@ -127,8 +125,15 @@ class SqsBehaviourTest {
   void sequenceNumber_sameAfterARestartOfTheDurableServer(@TempDir Path dir) {
     String before;
     try (SqsServer durable = new SqsServer(dir)) {
-      String url = durable.sqs.createQueue(b -> b.queueName("kept.fifo").attributesWithStrings(
-          Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true"))).queueUrl();
+      String url =
+          durable
+              .sqs
+              .createQueue(
+                  b ->
+                      b.queueName("kept.fifo")
+                          .attributesWithStrings(
+                              Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")))
+              .queueUrl();
       before =
           durable
               .sqs
@@ -162,8 +167,7 @@ class SqsBehaviourTest {
   void changeVisibilityAfterLeaseExpired_wasMessageNotInflight_nowHidesItAgain() {
     String url = queue("late-visibility");
     sqs.sendMessage(b -> b.queueUrl(url).messageBody("slow"));
-    Message m =
-        sqs.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(10)).messages().get(0);
+    Message m = sqs.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(10)).messages().get(0);
     CLOCK.advanceSeconds(11);
     sqs.changeMessageVisibility(
         b -> b.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(60));
@@ -171,21 +175,22 @@ class SqsBehaviourTest {
     CLOCK.advanceSeconds(60);
     List<Message> again = receive(url, 10);
     assertEquals(List.of("slow"), bodies(again));
-    assertEquals("2", again.get(0).attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT));
+    assertEquals(
+        "2", again.get(0).attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT));
   }
 
   @Test
   void changeVisibilityBatchAfterLeaseExpired_succeeds() {
     String url = queue("late-visibility-batch");
     sqs.sendMessage(b -> b.queueUrl(url).messageBody("slow"));
-    Message m =
-        sqs.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(10)).messages().get(0);
+    Message m = sqs.receiveMessage(b -> b.queueUrl(url).visibilityTimeout(10)).messages().get(0);
     CLOCK.advanceSeconds(11);
     var answer =
         sqs.changeMessageVisibilityBatch(
             b ->
                 b.queueUrl(url)
-                    .entries(e -> e.id("1").receiptHandle(m.receiptHandle()).visibilityTimeout(30)));
+                    .entries(
+                        e -> e.id("1").receiptHandle(m.receiptHandle()).visibilityTimeout(30)));
     assertEquals(1, answer.successful().size());
     assertTrue(answer.failed().isEmpty());
     assertTrue(receive(url, 10).isEmpty());
@@ -298,8 +303,7 @@ class SqsBehaviourTest {
   }
 
   @Test
-  void fifoVisibilityZero_parallelConsumers_eachGroupInOrderAndNeverTwiceAtOnce()
-      throws Exception {
+  void fifoVisibilityZero_parallelConsumers_eachGroupInOrderAndNeverTwiceAtOnce() throws Exception {
     String url = fifo("parallel.fifo");
     String[] groups = {"A", "B", "C", "D", "E"};
     interleave(url, 4, groups);

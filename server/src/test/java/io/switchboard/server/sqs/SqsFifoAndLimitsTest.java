@@ -212,8 +212,10 @@ class SqsFifoAndLimitsTest {
     String url = sqs.createQueue(b -> b.queueName("standard-group")).queueUrl();
     sqs.sendMessage(b -> b.queueUrl(url).messageBody("x").messageGroupId("g"));
     Message m =
-        sqs.receiveMessage(b -> b.queueUrl(url).messageSystemAttributeNames(
-                MessageSystemAttributeName.MESSAGE_GROUP_ID))
+        sqs.receiveMessage(
+                b ->
+                    b.queueUrl(url)
+                        .messageSystemAttributeNames(MessageSystemAttributeName.MESSAGE_GROUP_ID))
             .messages()
             .get(0);
     assertEquals("x", m.body());
