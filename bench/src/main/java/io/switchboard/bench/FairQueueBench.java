@@ -24,8 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * noisy tenant has a backlog, in the in-memory engine. A standard queue; consumers receive batches
  * of 10 and "process" each message for {@code --process-micros} before acking it. Scenarios: the
  * quiet tenants alone (unloaded); with a noisy tenant's backlog of {@code --noisy} messages sent
- * first, with group ids (fair scheduling); and the same backlog without group ids (plain order, what
- * a queue without fairness does). The quiet messages ({@code --quiet-groups} groups of {@code
+ * first, with group ids (fair scheduling); and the same backlog without group ids (plain order,
+ * what a queue without fairness does). The quiet messages ({@code --quiet-groups} groups of {@code
  * --per-group}) are sent one at a time, spread over {@code --spread-millis}, starting once the
  * consumers run.
  */
@@ -97,7 +97,7 @@ public final class FairQueueBench {
     r.write(ra.out(), RunInfo.capture(RunInfo.commandLine(FairQueueBench.class, args)), System.out);
   }
 
-  private record Scenario(String name, int noisy, boolean groups) {}
+  record Scenario(String name, int noisy, boolean groups) {}
 
   /** The quiet messages' dwell times in nanoseconds, sorted. */
   static long[] run(
