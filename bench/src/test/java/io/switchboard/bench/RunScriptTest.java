@@ -38,7 +38,8 @@ class RunScriptTest {
             "postgres",
             "caps",
             "selector-stall",
-            "auth"),
+            "auth",
+            "fair-queue"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -50,6 +50,12 @@ final class DedupWindow {
     byAge.addLast(e);
   }
 
+  /** Forgets every entry (a purge: a message sent again afterwards is delivered, as in SQS). */
+  void clear() {
+    byKey.clear();
+    byAge.clear();
+  }
+
   int size() {
     return byKey.size();
   }

@@ -543,8 +543,22 @@ final class LocalQueue {
 
   Message extend(String receipt, Duration visibility, long now) {
     MessageRules.checkExtend(visibility);
-    StoredMessage m = leased(receipt, true);
+    StoredMessage m = leased(receipt, false);
+    if (m == null) {
+      throw MessageRules.leaseGone(name);
+    }
     long until = MessageRules.extendedUntil(visibility, m.leasedAt, now);
+    if (m.state == StoredMessage.AVAILABLE) {
+      // The lease ran out and nobody received the message since: the receipt is still the latest,
+      // so (as SQS) it may hide the message again; zero leaves it available.
+      if (!visibility.isZero()) {
+        table.setState(m, StoredMessage.IN_FLIGHT, until);
+      }
+      return view(m, null, null);
+    }
+    if (m.state != StoredMessage.IN_FLIGHT) {
+      throw MessageRules.notInFlight(engine.ids().id(m.serial), m.publicState());
+    }
     if (visibility.isZero()) {
       counters.released++;
       if (exhausted(m)) {
@@ -644,6 +658,7 @@ final class LocalQueue {
     long n = table.size();
     journal.emit(new JournalEntry.QueuePurge(name));
     table.clear();
+    dedup.clear();
     counters.removed += n;
     return n;
   }

@@ -397,9 +397,15 @@ final class MessageTable {
     return ordering instanceof GroupedOrdering g ? g.canonicalGroupId(groupId) : groupId;
   }
 
-  /** Message groups that have a message in the queue (0 for a standard queue; tests). */
+  /**
+   * Message groups the ordering keeps: with a message in a grouped queue; available or in flight in
+   * a standard (fair) queue (tests).
+   */
   int groupCount() {
-    return ordering instanceof GroupedOrdering g ? g.groupCount() : 0;
+    return switch (ordering) {
+      case GroupedOrdering g -> g.groupCount();
+      case StandardOrdering s -> s.fairGroupCount();
+    };
   }
 
   /** Distinct attribute names and values shared among the queue's messages (tests). */

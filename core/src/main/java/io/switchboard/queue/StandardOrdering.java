@@ -11,6 +11,10 @@ import java.util.TreeSet;
  * plus a {@link PartitionIndex} over them when the queue indexes attributes. An unfiltered receive
  * polls the first entry; a selector over indexed attributes walks the index; any other filter walks
  * the tree in order, testing each message.
+ *
+ * <p>Once a message with a group id enters, an unfiltered receive is also fair across groups
+ * ({@link FairShare}, SQS fair queues): a group holding far more than its share of the in-flight
+ * messages waits while other groups have messages available.
  */
 final class StandardOrdering extends Ordering {
 
@@ -19,6 +23,12 @@ final class StandardOrdering extends Ordering {
   private final List<StoredMessage> newlyEligible;
   private final PartitionIndex index;
   private final HoldWork work;
+
+  /** Messages of this queue in flight (every take is leased by the caller). */
+  private long inFlight;
+
+  /** Fair scheduling across groups; null until a message with a group id enters. */
+  private FairShare fair;
 
   StandardOrdering(
       Comparator<StoredMessage> comparator,
@@ -34,8 +44,14 @@ final class StandardOrdering extends Ordering {
 
   @Override
   void added(StoredMessage m) {
+    if (fair == null && m.groupId != null) {
+      // the first grouped message: from now on receives are fair across groups
+      fair = new FairShare(comparator, available);
+    }
     if (m.state == StoredMessage.AVAILABLE) {
       enter(m);
+    } else if (m.state == StoredMessage.IN_FLIGHT) {
+      countInFlight(m, 1); // only when rebuilding a queue that has leases
     }
   }
 
@@ -43,9 +59,13 @@ final class StandardOrdering extends Ordering {
   void stateChanged(StoredMessage m, byte from) {
     if (from == StoredMessage.AVAILABLE) {
       leave(m);
+    } else if (from == StoredMessage.IN_FLIGHT) {
+      countInFlight(m, -1);
     }
     if (m.state == StoredMessage.AVAILABLE) {
       enter(m);
+    } else if (m.state == StoredMessage.IN_FLIGHT) {
+      countInFlight(m, 1);
     }
   }
 
@@ -53,21 +73,47 @@ final class StandardOrdering extends Ordering {
   void removed(StoredMessage m) {
     if (m.state == StoredMessage.AVAILABLE) {
       leave(m);
+    } else if (m.state == StoredMessage.IN_FLIGHT) {
+      countInFlight(m, -1);
     }
   }
 
   private void enter(StoredMessage m) {
+    insert(m);
+    newlyEligible.add(m);
+  }
+
+  private void insert(StoredMessage m) {
     available.add(m);
     if (index != null) {
       index.add(m);
     }
-    newlyEligible.add(m);
+    if (fair != null) {
+      fair.enter(m);
+    }
   }
 
   private void leave(StoredMessage m) {
-    if (available.remove(m) && index != null) {
-      index.remove(m);
+    if (available.remove(m)) {
+      if (index != null) {
+        index.remove(m);
+      }
+      if (fair != null) {
+        fair.leave(m);
+      }
     }
+  }
+
+  private void countInFlight(StoredMessage m, int delta) {
+    inFlight += delta;
+    if (fair != null) {
+      fair.inFlight(m, delta);
+    }
+  }
+
+  /** {@code m} left the available set for a take; the caller leases it. */
+  private void taken(StoredMessage m) {
+    countInFlight(m, 1);
   }
 
   @Override
@@ -79,12 +125,18 @@ final class StandardOrdering extends Ordering {
       Scan scan,
       AnswerBudget budget) {
     if (filter == null) {
-      while (out.size() < max && !available.isEmpty() && budget.fits(available.first())) {
-        StoredMessage m = available.pollFirst();
-        work.examined(1);
-        if (index != null) {
-          index.remove(m);
+      while (out.size() < max && !available.isEmpty()) {
+        StoredMessage m = available.first();
+        if (fair != null) {
+          m = fair.choose(m, inFlight);
         }
+        work.examined(1);
+        }
+        if (!budget.fits(m)) {
+          break;
+        }
+        leave(m);
+        taken(m);
         out.add(m);
       }
       return;
@@ -107,6 +159,7 @@ final class StandardOrdering extends Ordering {
     }
     for (StoredMessage m : out) {
       leave(m);
+      taken(m);
     }
   }
 
@@ -129,10 +182,7 @@ final class StandardOrdering extends Ordering {
     }
     change.run();
     if (present) {
-      available.add(m);
-      if (index != null) {
-        index.add(m);
-      }
+      insert(m);
     }
   }
 
@@ -155,8 +205,15 @@ final class StandardOrdering extends Ordering {
     return comparator;
   }
 
+  /** Groups with a message available or in flight; 0 until a grouped message came (tests). */
+  int fairGroupCount() {
+    return fair == null ? 0 : fair.tenantCount();
+  }
+
   @Override
   void clear() {
+    inFlight = 0;
+    fair = null;
     available.clear();
     if (index != null) {
       index.clear();

@@ -166,6 +166,15 @@ public abstract class BrowseAndStatsContract extends EngineContract {
     assertEquals(List.of("new"), receiveBodies("q"));
   }
 
+  @Test
+  void purge_groupedQueue_forgetsDeduplicationIds() {
+    create("q.fifo");
+    sendGrouped("q.fifo", "g", "same");
+    engine.purge("q.fifo");
+    assertEquals(false, sendGrouped("q.fifo", "g", "same").duplicate());
+    assertEquals(List.of("same"), receiveBodies("q.fifo"));
+  }
+
   // ---- stats -------------------------------------------------------------------------------
 
   @Test

@@ -268,4 +268,104 @@ public abstract class GroupedQueueContract extends EngineContract {
     engine.remove(Q, a1.id());
     assertEquals(List.of("a2"), receiveBodies(Q));
   }
+
+  // ---- a group handed back (visibility 0, lease end), several groups interleaved --------------
+
+  /** Sends {@code perGroup} messages to each group, interleaved: a1 b1 c1 a2 b2 c2 ... */
+  private void interleave(int perGroup, String... groups) {
+    for (int i = 1; i <= perGroup; i++) {
+      for (String g : groups) {
+        put(g, g.toLowerCase(java.util.Locale.ROOT) + i);
+      }
+    }
+  }
+
+  @Test
+  void extendToZero_wholeBatch_groupAvailableAtOnceHeadFirst() {
+    create(Q);
+    interleave(4, "A", "B", "C");
+    List<Message> first = receive(Q, 3);
+    assertEquals(List.of("a1", "a2", "a3"), bodies(first));
+    assertEquals(List.of("b1", "b2", "b3"), bodies(receive(Q, 3)));
+    for (Message m : first) {
+      engine.extend(Q, receipt(m), java.time.Duration.ZERO);
+    }
+    assertEquals(List.of("a1", "a2", "a3", "a4", "c1"), bodies(receive(Q, 5)));
+  }
+
+  @Test
+  void extendToZero_headOnly_groupWaitsForTheRestThenHeadFirst() {
+    create(Q);
+    interleave(3, "A", "B");
+    List<Message> batch = receive(Q, 2);
+    assertEquals(List.of("a1", "a2"), bodies(batch));
+    engine.extend(Q, receipt(batch.get(0)), java.time.Duration.ZERO);
+    assertEquals(List.of("b1", "b2", "b3"), bodies(receive(Q, 5)), "A still has a2 in flight");
+    engine.extend(Q, receipt(batch.get(1)), java.time.Duration.ZERO);
+    assertEquals(List.of("a1", "a2", "a3"), bodies(receive(Q, 5)));
+  }
+
+  @Test
+  void leaseEnd_severalGroups_eachHeadDeliveredAgainFirst() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    interleave(3, "A", "B", "C");
+    assertEquals(List.of("a1", "a2"), bodies(receive(Q, 2)));
+    assertEquals(List.of("b1"), bodies(receive(Q, 1)));
+    clock.advanceSeconds(5);
+    assertEquals(List.of("c1", "c2", "c3"), bodies(receive(Q, 3)));
+    clock.advanceSeconds(5);
+    // A's and B's leases ended at once: both groups are back, each from its head.
+    assertEquals(List.of("a1", "a2", "a3", "b1", "b2", "b3"), receiveBodies(Q));
+  }
+
+  @Test
+  void extendToZero_parallelConsumers_eachGroupFromItsHeadInOrderOnce() throws Exception {
+    create(Q);
+    String[] groups = {"A", "B", "C", "D", "E", "F"};
+    interleave(6, groups);
+    // Every consumer takes a batch and hands it back at once, several rounds, in parallel.
+    for (int round = 0; round < 3; round++) {
+      List<Future<List<Message>>> batches = new java.util.ArrayList<>();
+      for (int c = 0; c < 4; c++) {
+        batches.add(receiveAsync(Q, ReceiveRequest.max(4)));
+      }
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      List<Message> all = new java.util.ArrayList<>();
+      for (Future<List<Message>> f : batches) {
+        List<Message> batch =
+            f.get(REAL_TIME_LIMIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        checkRunsFromHeads(batch, 1);
+        for (Message m : batch) {
+          assertTrue(seen.add(m.body()), "delivered to two consumers at once: " + m.body());
+        }
+        all.addAll(batch);
+      }
+      assertEquals(16, all.size(), "four batches of four from four of the six groups");
+      for (Message m : all) {
+        engine.extend(Q, receipt(m), java.time.Duration.ZERO);
+      }
+    }
+    // Acking each batch now: groups go on from where they stopped, in order, never skipping.
+    java.util.Map<String, Integer> acked = new java.util.HashMap<>();
+    List<Message> batch;
+    while (!(batch = receive(Q, 4)).isEmpty()) {
+      for (Message m : batch) {
+        String g = m.groupId().orElseThrow();
+        int n = acked.merge(g, 1, Integer::sum);
+        assertEquals(g.toLowerCase(java.util.Locale.ROOT) + n, m.body());
+      }
+      ackAll(Q, batch);
+    }
+    assertEquals(6 * groups.length, acked.values().stream().mapToInt(Integer::intValue).sum());
+  }
+
+  /** Each group's messages in a batch are consecutive, from number {@code head} on. */
+  private static void checkRunsFromHeads(List<Message> batch, int head) {
+    java.util.Map<String, Integer> next = new java.util.HashMap<>();
+    for (Message m : batch) {
+      String g = m.groupId().orElseThrow();
+      int n = next.merge(g, head, (a, b) -> a + 1);
+      assertEquals(g.toLowerCase(java.util.Locale.ROOT) + n, m.body(), "batch " + bodies(batch));
+    }
+  }
 }

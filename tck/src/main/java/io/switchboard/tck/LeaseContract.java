@@ -266,17 +266,59 @@ public abstract class LeaseContract extends EngineContract {
   }
 
   @Test
-  void extend_afterLeaseExpired_messageNotInFlight() {
+  void extend_afterLeaseExpiredButNotReceivedAgain_hidesItAgain() {
+    create("q", config().visibilityTimeout(seconds(1)));
+    sendAll("q", "x", "y");
+    Message m = receiveOne("q");
+    clock.advanceSeconds(1);
+    Message extended = engine.extend("q", receipt(m), seconds(30));
+    assertEquals(MessageState.IN_FLIGHT, extended.state());
+    assertEquals(1, extended.receiveCount(), "hiding it again is not a receive");
+    Message y = receiveOne("q");
+    assertEquals("y", y.body());
+    engine.ack("q", receipt(y));
+    clock.advanceSeconds(29);
+    assertNothingToReceive("q");
+    engine.ack("q", receipt(m));
+    assertEquals(0, engine.stats("q").depth(), "the old receipt is still the message's lease");
+  }
+
+  @Test
+  void extend_toZeroAfterLeaseExpired_leavesItAvailable() {
     create("q", config().visibilityTimeout(seconds(1)));
     send("q", "x");
     Message m = receiveOne("q");
     clock.advanceSeconds(1);
+    assertEquals(MessageState.AVAILABLE, engine.extend("q", receipt(m), Duration.ZERO).state());
+    assertEquals(List.of("x"), receiveBodies("q"));
+  }
+
+  @Test
+  void extend_afterLeaseExpiredInGroupedQueue_blocksTheGroupAgain() {
+    create("q.fifo", config().visibilityTimeout(seconds(1)));
+    sendGrouped("q.fifo", "g", "a");
+    sendGrouped("q.fifo", "g", "b");
+    sendGrouped("q.fifo", "h", "c");
+    Message a = receiveOne("q.fifo");
+    clock.advanceSeconds(1);
+    engine.extend("q.fifo", receipt(a), seconds(30));
+    assertEquals(List.of("c"), receiveBodies("q.fifo"), "group g is in flight again");
+    engine.ack("q.fifo", receipt(a));
+    assertEquals(List.of("b"), receiveBodies("q.fifo"));
+  }
+
+  @Test
+  void extend_releasedWithDelay_messageNotInFlight() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    engine.release("q", receipt(m), seconds(60), false);
     assertRefusedUnchanged(
         "q",
         ErrorCode.MESSAGE_NOT_IN_FLIGHT,
         () -> engine.extend("q", receipt(m), seconds(30)),
         m.id(),
-        "available");
+        "delayed");
   }
 
   @Test

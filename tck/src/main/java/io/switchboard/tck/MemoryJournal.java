@@ -86,7 +86,10 @@ public final class MemoryJournal implements Journal {
         dedup.remove(d.name());
         history.remove(d.name());
       }
-      case JournalEntry.QueuePurge p -> messages.remove(p.name());
+      case JournalEntry.QueuePurge p -> {
+        messages.remove(p.name());
+        dedup.remove(p.name());
+      }
       case JournalEntry.MessagePut m ->
           messages
               .computeIfAbsent(m.queue(), k -> new LinkedHashMap<>())

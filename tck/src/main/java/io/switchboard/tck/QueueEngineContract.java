@@ -132,6 +132,14 @@ public abstract class QueueEngineContract {
   }
 
   @Nested
+  class FairQueue extends FairQueueContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
+
+  @Nested
   class SeedScenario extends SeedScenarioContract {
     @Override
     protected EngineSource engines() {

@@ -172,6 +172,34 @@ public abstract class RestartContract extends EngineContract {
   }
 
   @Test
+  void restart_purgedDeduplicationIdsStayForgotten() {
+    engine.createQueue("q.fifo", QueueConfig.defaults());
+    NewMessage m = NewMessage.builder("x").groupId("g").deduplicationId("d").build();
+    engine.send("q.fifo", m);
+    engine.purge("q.fifo");
+    engine = track(restart(engine));
+    assertEquals(false, engine.send("q.fifo", m).duplicate());
+    assertEquals(1, engine.stats("q.fifo").depth());
+  }
+
+  @Test
+  void restart_keepsSequenceNumbers() {
+    engine.createQueue("q.fifo", QueueConfig.defaults());
+    long a =
+        engine
+            .send("q.fifo", NewMessage.builder("a").groupId("g").deduplicationId("a").build())
+            .sequence();
+    engine = track(restart(engine));
+    long b =
+        engine
+            .send("q.fifo", NewMessage.builder("b").groupId("g").deduplicationId("b").build())
+            .sequence();
+    assertTrue(b > a, "a restart continues the sequence");
+    List<Message> got = engine.receive("q.fifo", ReceiveRequest.max(10));
+    assertEquals(List.of(a, b), got.stream().map(Message::sequence).toList());
+  }
+
+  @Test
   void restart_keepsQueueMetadataAndItsUpdates() {
     engine.createQueue(
         "q", QueueConfig.builder().metadata(Map.of("sqs.tag.team", "blue", "x", "1")).build());

@@ -278,12 +278,19 @@ public abstract class SeedScenarioContract extends EngineContract {
     send("tasks", "t");
     Message firstTake = receiveOne("tasks");
     clock.advanceSeconds(10);
-    // Pending again (the worker died): the old worker may not extend or finish it.
+    // Pending again (the worker died): the old worker may not fail it...
+    assertRefusedUnchanged(
+        "tasks", ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.fail("tasks", receipt(firstTake)));
+    // ... but while nobody took it since, extending takes it again (PENDING to TAKEN, as SQS).
+    assertEquals(
+        MessageState.IN_FLIGHT, engine.extend("tasks", receipt(firstTake), seconds(10)).state());
+    clock.advanceSeconds(10);
+    Message secondTake = receiveOne("tasks");
+    // Taken by another worker: the old one may not extend or finish it.
     assertRefusedUnchanged(
         "tasks",
-        ErrorCode.MESSAGE_NOT_IN_FLIGHT,
+        ErrorCode.RECEIPT_STALE,
         () -> engine.extend("tasks", receipt(firstTake), seconds(10)));
-    Message secondTake = receiveOne("tasks");
     assertRefusedUnchanged(
         "tasks", ErrorCode.RECEIPT_STALE, () -> engine.ack("tasks", receipt(firstTake)));
     assertRefusedUnchanged(

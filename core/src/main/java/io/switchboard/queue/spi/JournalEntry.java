@@ -21,7 +21,7 @@ public sealed interface JournalEntry {
   /** A queue and everything in it (messages, dedup entries, history) deleted. */
   record QueueDelete(String name) implements JournalEntry {}
 
-  /** Every message of the queue deleted (dedup entries and history stay). */
+  /** Every message and deduplication entry of the queue deleted (history stays). */
   record QueuePurge(String name) implements JournalEntry {}
 
   /** A message written whole: on send, on arrival by a move, on a change of attributes. */

@@ -40,6 +40,19 @@ final class MessageActions {
     return queue.endsWith(".fifo");
   }
 
+  private static final java.math.BigInteger SEQUENCE_BASE = java.math.BigInteger.TEN.pow(19);
+
+  /**
+   * A message's {@code SequenceNumber} as SQS shows it: a decimal string of 20 digits that grows
+   * with the engine's sequence (10^19 + sequence, zero-padded to 20 digits for the negative
+   * sequences a LIFO queue may hold), so it increases within a group as SQS's does and is the same
+   * after a restart, being derived from the stored sequence.
+   */
+  static String sequenceNumber(long sequence) {
+    String s = SEQUENCE_BASE.add(java.math.BigInteger.valueOf(sequence)).toString();
+    return s.length() >= 20 ? s : "0".repeat(20 - s.length()) + s;
+  }
+
   // ---- send --------------------------------------------------------------------------------
 
   /** A send entry read and checked, with what its answer needs. */
@@ -116,6 +129,8 @@ final class MessageActions {
                 + " type");
       }
       delay.ifPresent(d -> b.delay(Duration.ofSeconds(d)));
+      // A fair queue: the group id names the message's tenant (the engine schedules fairly).
+      group.ifPresent(b::groupId);
     }
     return new Outgoing(b.build(), sent, system);
   }
@@ -167,7 +182,7 @@ final class MessageActions {
       o.put("MD5OfMessageSystemAttributes", MessageMd5.attributes(out.system()));
     }
     if (fifo) {
-      o.put("SequenceNumber", Long.toString(result.sequence()));
+      o.put("SequenceNumber", sequenceNumber(result.sequence()));
     }
     return o;
   }

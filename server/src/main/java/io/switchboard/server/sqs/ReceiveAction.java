@@ -82,7 +82,7 @@ final class ReceiveAction {
     ArrayNode list = o.putArray("Messages");
     List<String> receipts = new ArrayList<>();
     for (Message m : messages) {
-      list.add(received(r.address(), m, system, attributeNames));
+      list.add(received(r.address(), MessageActions.fifo(queue), m, system, attributeNames));
       receipts.add(m.receipt().orElseThrow());
     }
     if (retryable && !messages.isEmpty()) {
@@ -114,7 +114,11 @@ final class ReceiveAction {
   }
 
   private static ObjectNode received(
-      QueueAddress address, Message m, Set<String> system, List<String> attributeNames) {
+      QueueAddress address,
+      boolean fifo,
+      Message m,
+      Set<String> system,
+      List<String> attributeNames) {
     ObjectNode o = MessageActions.object();
     o.put("MessageId", m.id());
     o.put("ReceiptHandle", m.receipt().orElseThrow());
@@ -142,8 +146,8 @@ final class ReceiveAction {
     if (all || system.contains("MessageDeduplicationId")) {
       m.deduplicationId().ifPresent(d -> attrs.put("MessageDeduplicationId", d));
     }
-    if ((all || system.contains("SequenceNumber")) && m.groupId().isPresent()) {
-      attrs.put("SequenceNumber", Long.toString(m.sequence()));
+    if ((all || system.contains("SequenceNumber")) && fifo && m.groupId().isPresent()) {
+      attrs.put("SequenceNumber", MessageActions.sequenceNumber(m.sequence()));
     }
     if (all || system.contains("DeadLetterQueueSourceArn")) {
       m.deadLetterSource().ifPresent(s -> attrs.put("DeadLetterQueueSourceArn", address.arn(s)));

@@ -208,10 +208,18 @@ class SqsFifoAndLimitsTest {
   }
 
   @Test
-  void messageGroupIdOnStandardQueue_isAccepted() {
+  void messageGroupIdOnStandardQueue_isAcceptedAndKept() {
     String url = sqs.createQueue(b -> b.queueName("standard-group")).queueUrl();
     sqs.sendMessage(b -> b.queueUrl(url).messageBody("x").messageGroupId("g"));
-    assertEquals("x", sqs.receiveMessage(b -> b.queueUrl(url)).messages().get(0).body());
+    Message m =
+        sqs.receiveMessage(
+                b ->
+                    b.queueUrl(url)
+                        .messageSystemAttributeNames(MessageSystemAttributeName.MESSAGE_GROUP_ID))
+            .messages()
+            .get(0);
+    assertEquals("x", m.body());
+    assertEquals("g", m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID));
   }
 
   @Test

@@ -144,8 +144,37 @@ final class MessageOps {
             "extending a lease in '" + queue + "'",
             op -> {
               MessageRules.checkExtend(visibilityTimeout);
-              Row r = op.leased(receipt, true);
+              Row r = op.leased(receipt, false);
+              if (r == null) {
+                throw MessageRules.leaseGone(queue);
+              }
               long until = MessageRules.extendedUntil(visibilityTimeout, r.leasedAt, op.now);
+              if (r.leased && r.visibleAt <= op.now && op.exhausted(r)) {
+                throw MessageRules.leaseGone(queue); // its lease end takes it to the DLQ
+              }
+              if (r.visibleAt <= op.now && r.expiresAt > op.now) {
+                // The lease ran out and nobody received the message since: the receipt is still
+                // the latest, so (as SQS) it may hide the message again; zero leaves it available.
+                if (!visibilityTimeout.isZero()) {
+                  r.leased = true;
+                  r.visibleAt = until;
+                  Sql.update(
+                      op.c,
+                      "update sb_message set leased = true, visible_at = ? where serial = ?",
+                      r.visibleAt,
+                      r.serial);
+                  Sql.update(
+                      op.c,
+                      "insert into sb_lease (qid, until, serial) values (?, ?, ?)",
+                      op.q.id(),
+                      r.visibleAt,
+                      r.serial);
+                }
+                return op.view(r, null);
+              }
+              if (!r.inFlight(op.now)) {
+                throw MessageRules.notInFlight(op.idOf(r.serial), op.state(r));
+              }
               if (visibilityTimeout.isZero()) {
                 op.counters.add(Counters.RELEASED, 1);
                 if (op.exhausted(r)) {

@@ -66,6 +66,14 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Housekeeping housekeeper = new Housekeeping(this);
   private final ReportedTicks ticks = new ReportedTicks("housekeeping", this::tick);
   private final Receiver receiver = new Receiver(this);
+
+  /**
+   * Standard queues this server knows to hold group ids (fair queues): it sent one, or a claim
+   * returned one. Their receives take {@link FairTake}'s path instead of the one-call claim.
+   */
+  private final java.util.Set<String> fairQueues =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final PostgresSystemRecords systemRecords = new PostgresSystemRecords(this);
   private final ReceiptKeys receiptKeys;
   private final QueueLimits limits;
@@ -151,6 +159,14 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   Wakeups wakeups() {
     return wakeups;
+  }
+
+  boolean fair(String queue) {
+    return fairQueues.contains(queue);
+  }
+
+  void markFair(String queue) {
+    fairQueues.add(queue);
   }
 
   QueueCache cache() {
@@ -356,6 +372,8 @@ public final class PostgresQueueEngine implements QueueEngine {
         "purging '" + queue + "'",
         op -> {
           int n = Sql.update(op.c, "delete from sb_message where qid = ?", op.q.id());
+          // the deduplication ids go too: a message sent again after a purge is delivered (SQS)
+          Sql.update(op.c, "delete from sb_dedup where qid = ?", op.q.id());
           op.counters.add(Counters.REMOVED, n);
           return (long) n;
         });

@@ -59,7 +59,7 @@ final class Receiver {
   private List<Message> takeNow(String queue, ReceiveRequest request) {
     engine.open();
     Op.Q q = engine.cache().get(queue);
-    if (!q.grouped() && request.filter().isEmpty()) {
+    if (!q.grouped() && request.filter().isEmpty() && !engine.fair(queue)) {
       long now = engine.clock().millis();
       long visibility =
           request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
@@ -77,6 +77,9 @@ final class Receiver {
                           engine.limits().receiveMax(request.maxMessages(), q.config()),
                           visibility));
       if (rows != null) {
+        if (rows.stream().anyMatch(r -> r.groupId != null)) {
+          engine.markFair(queue); // another server sent group ids: fair from the next receive on
+        }
         engine.counters().add(q.id(), Counters.RECEIVED, rows.size());
         return Taker.messages(Op.viewOnly(now, q, engine.ids(), engine.receiptKeys()), rows);
       }

@@ -36,6 +36,9 @@ final class Sender {
   static List<SendResult> send(
       PostgresQueueEngine engine, String queue, List<NewMessage> messages, int firstIndex) {
     Op.Q cached = engine.cache().get(queue);
+    if (!cached.grouped() && messages.stream().anyMatch(m -> m.groupId().isPresent())) {
+      engine.markFair(queue); // before the send: a receive after it must be fair
+    }
     List<CheckedMessage> checked = plain(cached, messages, firstIndex);
     if (checked != null) {
       List<SendResult> sent =

@@ -39,8 +39,8 @@ final class Taker {
       serials = chooseGrouped(op, max, filter);
       leased = lease(op, max, serials, visibilityMillis);
     } else if (filter == null) {
-      serials = null;
-      leased = lease(op, max, null, visibilityMillis);
+      serials = FairTake.choose(op, max); // null: no group can be noisy, the plain claim
+      leased = lease(op, max, serials, visibilityMillis);
     } else {
       // Candidates are chosen without locks; one another server leased meanwhile is skipped, so
       // choose again for what is missing (bounded: the other transactions are short).

@@ -422,7 +422,7 @@ public final class RocksJournal implements Journal {
         }
       }
       case JournalEntry.QueuePurge p -> {
-        for (String family : List.of("bodies", "states")) {
+        for (String family : List.of("bodies", "states", "dedup")) {
           batch.deleteRange(cf.get(family), Codec.queuePrefix(p.name()), Codec.queueEnd(p.name()));
         }
       }

@@ -412,9 +412,20 @@ public final class ReferenceQueueModel {
     if (visibilityMillis < 0 || visibilityMillis > MAX_VISIBILITY_MILLIS) {
       throw refuse(ErrorCode.INVALID_ARGUMENT, "visibilityTimeout must be 0..12 h");
     }
-    ModelMessage m = current(q, lease);
+    ModelMessage m = latest(q, lease);
     if (now + visibilityMillis > m.leasedAt + MAX_VISIBILITY_MILLIS) {
       throw refuse(ErrorCode.INVALID_ARGUMENT, "lease would end more than 12 h after receive");
+    }
+    if (m.state == MessageState.AVAILABLE) {
+      // the lease ran out and nobody received it since: the receipt may hide it again (as SQS)
+      if (visibilityMillis > 0) {
+        m.state = MessageState.IN_FLIGHT;
+        m.visibleAt = now + visibilityMillis;
+      }
+      return m.view(null);
+    }
+    if (m.state != MessageState.IN_FLIGHT) {
+      throw refuse(ErrorCode.MESSAGE_NOT_IN_FLIGHT, "lease ran out");
     }
     if (visibilityMillis > 0) {
       m.visibleAt = now + visibilityMillis;
@@ -455,6 +466,15 @@ public final class ReferenceQueueModel {
 
   /** The message of a lease that is still current and in flight. */
   private ModelMessage current(ModelQueue q, Lease lease) {
+    ModelMessage m = latest(q, lease);
+    if (m.state != MessageState.IN_FLIGHT) {
+      throw refuse(ErrorCode.MESSAGE_NOT_IN_FLIGHT, "lease ran out");
+    }
+    return m;
+  }
+
+  /** The message of the queue's latest lease of it, whatever its state now. */
+  private ModelMessage latest(ModelQueue q, Lease lease) {
     checkIssuer(q, lease);
     ModelMessage m = lease.message();
     if (!q.contains(m)) {
@@ -462,9 +482,6 @@ public final class ReferenceQueueModel {
     }
     if (m.epoch != lease.epoch()) {
       throw refuse(ErrorCode.RECEIPT_STALE, "received again since");
-    }
-    if (m.state != MessageState.IN_FLIGHT) {
-      throw refuse(ErrorCode.MESSAGE_NOT_IN_FLIGHT, "lease ran out");
     }
     return m;
   }
@@ -565,6 +582,7 @@ public final class ReferenceQueueModel {
     fire(q);
     long n = q.messages.size();
     q.messages.clear();
+    q.dedup.clear(); // a message sent again after a purge is delivered (as SQS)
     q.removed += n;
     return n;
   }

@@ -1,0 +1,157 @@
+package io.switchboard.server.sqs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.sqs.AmazonSQS;
+import com.amazonaws.services.sqs.model.ChangeMessageVisibilityBatchRequest;
+import com.amazonaws.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+import com.amazonaws.services.sqs.model.CreateQueueRequest;
+import com.amazonaws.services.sqs.model.Message;
+import com.amazonaws.services.sqs.model.PurgeQueueRequest;
+import com.amazonaws.services.sqs.model.ReceiveMessageRequest;
+import com.amazonaws.services.sqs.model.SendMessageRequest;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.time.ManualClock;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour of {@link SqsBehaviourTest} through the stock AWS SDK for Java v1 at its last
+ * query-protocol release: form-encoded requests answered in XML.
+ */
+class SqsV1BehaviourTest {
+
+  private static final ManualClock CLOCK = ManualClock.create();
+  private static SqsServer fixture;
+  private static AmazonSQS sqs;
+
+  @BeforeAll
+  static void start() {
+    fixture = new SqsServer(config -> QueueEngine.builder().clock(CLOCK).build());
+    sqs = SqsClients.v1(fixture);
+  }
+
+  @AfterAll
+  static void stop() {
+    sqs.shutdown();
+    fixture.close();
+  }
+
+  private static String fifo(String name) {
+    return sqs.createQueue(
+            new CreateQueueRequest(name)
+                .withAttributes(Map.of("FifoQueue", "true", "ContentBasedDeduplication", "true")))
+        .getQueueUrl();
+  }
+
+  private static List<Message> receive(String url, int max) {
+    return sqs.receiveMessage(
+            new ReceiveMessageRequest(url)
+                .withMaxNumberOfMessages(max)
+                .withVisibilityTimeout(600)
+                .withAttributeNames("All"))
+        .getMessages();
+  }
+
+  private static List<String> bodies(List<Message> messages) {
+    return messages.stream().map(Message::getBody).toList();
+  }
+
+  @Test
+  void sequenceNumber_wasAShortCounter_now20DigitsIncreasingWithinAGroup() {
+    String url = fifo("v1-sequence-numbers.fifo");
+    List<String> sent = new ArrayList<>();
+    for (String body : List.of("a", "b", "c")) {
+      sent.add(
+          sqs.sendMessage(new SendMessageRequest(url, body).withMessageGroupId("g"))
+              .getSequenceNumber());
+    }
+    for (int i = 0; i < sent.size(); i++) {
+      assertTrue(sent.get(i).matches("[0-9]{20,}"), sent.get(i));
+      if (i > 0) {
+        assertTrue(new BigInteger(sent.get(i)).compareTo(new BigInteger(sent.get(i - 1))) > 0);
+      }
+    }
+    List<Message> got = receive(url, 10);
+    assertEquals(sent, got.stream().map(m -> m.getAttributes().get("SequenceNumber")).toList());
+  }
+
+  @Test
+  void changeVisibilityAfterLeaseExpired_wasMessageNotInflight_nowHidesItAgain() {
+    String url = sqs.createQueue("v1-late-visibility").getQueueUrl();
+    sqs.sendMessage(url, "slow");
+    Message m =
+        sqs.receiveMessage(new ReceiveMessageRequest(url).withVisibilityTimeout(10))
+            .getMessages()
+            .get(0);
+    CLOCK.advanceSeconds(11);
+    sqs.changeMessageVisibility(url, m.getReceiptHandle(), 60);
+    assertTrue(receive(url, 10).isEmpty());
+    var batch =
+        sqs.changeMessageVisibilityBatch(
+            new ChangeMessageVisibilityBatchRequest(
+                url,
+                List.of(
+                    new ChangeMessageVisibilityBatchRequestEntry("1", m.getReceiptHandle())
+                        .withVisibilityTimeout(0))));
+    assertEquals(1, batch.getSuccessful().size());
+    assertEquals(List.of("slow"), bodies(receive(url, 10)));
+  }
+
+  @Test
+  void purgeFifoQueue_keptDeduplicationIds_nowAMessageSentAgainIsDelivered() {
+    String url = fifo("v1-purge-dedup.fifo");
+    sqs.sendMessage(
+        new SendMessageRequest(url, "x").withMessageGroupId("g").withMessageDeduplicationId("d"));
+    sqs.purgeQueue(new PurgeQueueRequest(url));
+    sqs.sendMessage(
+        new SendMessageRequest(url, "x").withMessageGroupId("g").withMessageDeduplicationId("d"));
+    assertEquals(List.of("x"), bodies(receive(url, 10)));
+  }
+
+  @Test
+  void fairQueue_groupIdOnStandardQueue_wasDropped_nowReturnedAndQuietGroupsGoFirst() {
+    String url = sqs.createQueue("v1-fair").getQueueUrl();
+    for (int i = 0; i < 35; i++) {
+      sqs.sendMessage(new SendMessageRequest(url, "noisy-" + i).withMessageGroupId("noisy"));
+    }
+    sqs.sendMessage(new SendMessageRequest(url, "quiet-0").withMessageGroupId("quiet"));
+    List<Message> first = receive(url, 10);
+    assertEquals("noisy", first.get(0).getAttributes().get("MessageGroupId"));
+    assertNull(first.get(0).getAttributes().get("SequenceNumber"));
+    receive(url, 10);
+    receive(url, 10);
+    assertEquals(List.of("quiet-0", "noisy-30"), bodies(receive(url, 2)));
+  }
+
+  @Test
+  void fifoVisibilityZero_wholeBatch_groupBackAtOnceHeadFirst() {
+    String url = fifo("v1-handed-back.fifo");
+    for (int i = 1; i <= 4; i++) {
+      for (String g : List.of("A", "B", "C")) {
+        sqs.sendMessage(
+            new SendMessageRequest(url, g.toLowerCase(Locale.ROOT) + i).withMessageGroupId(g));
+      }
+    }
+    List<Message> a = receive(url, 3);
+    assertEquals(List.of("a1", "a2", "a3"), bodies(a));
+    assertEquals(List.of("b1", "b2", "b3"), bodies(receive(url, 3)));
+    for (Message m : a) {
+      sqs.changeMessageVisibility(url, m.getReceiptHandle(), 0);
+    }
+    assertEquals(List.of("a1", "a2", "a3", "a4", "c1"), bodies(receive(url, 5)));
+    CLOCK.advanceSeconds(600);
+    assertEquals(
+        List.of("a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c1", "c2"),
+        bodies(receive(url, 10)),
+        "after the leases end, every group from its head");
+  }
+}

@@ -1,0 +1,167 @@
+package io.switchboard.storage.postgres;
+
+import io.switchboard.queue.spi.FairShareRules;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Fair queues ({@link FairShareRules}, as the core engine's {@code FairShare}) for an unfiltered
+ * receive from a standard queue whose messages carry group ids: chooses, one message at a time, the
+ * best available message of a group that is not noisy, else the best of the noisy group with the
+ * fewest messages in flight, counting each choice as in flight for the next. A queue without group
+ * ids (one index probe on {@code sb_message_group}) and a receive that cannot make any group noisy
+ * take the plain claim. Candidates are chosen without locks; the lease skips any another receiver
+ * took meanwhile.
+ */
+final class FairTake {
+
+  private record Candidate(long serial, String groupId, int priority, long seq) {}
+
+  private FairTake() {}
+
+  /** The serials to lease in order, or null when the plain claim is fair anyway. */
+  static List<Long> choose(Op op, int max) throws SQLException {
+    if (!hasGroups(op)) {
+      return null;
+    }
+    Map<String, Long> inFlight = new HashMap<>();
+    long total = 0;
+    try (PreparedStatement ps =
+        Sql.prepare(
+            op.c,
+            "select group_id, count(*) from sb_message where qid = ? and leased and visible_at > ?"
+                + " group by group_id",
+            op.q.id(),
+            op.now)) {
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long n = rs.getLong(2);
+          total += n;
+          if (rs.getString(1) != null) {
+            inFlight.put(rs.getString(1), n);
+          }
+        }
+      }
+    }
+    boolean anyCanBeNoisy = max >= FairShareRules.NOISY_MIN_IN_FLIGHT;
+    for (long n : inFlight.values()) {
+      anyCanBeNoisy |= n + max >= FairShareRules.NOISY_MIN_IN_FLIGHT;
+    }
+    if (!anyCanBeNoisy) {
+      return null;
+    }
+    List<Long> chosen = new ArrayList<>();
+    while (chosen.size() < max) {
+      Set<String> noisy = noisy(inFlight, total);
+      List<Candidate> next = best(op, chosen, noisy, null, max - chosen.size());
+      if (next.isEmpty()) {
+        Candidate pick = null;
+        for (String g : noisy) {
+          List<Candidate> head = best(op, chosen, Set.of(), g, 1);
+          if (!head.isEmpty() && (pick == null || better(op, head.get(0), pick, inFlight))) {
+            pick = head.get(0);
+          }
+        }
+        if (pick == null) {
+          break;
+        }
+        next = List.of(pick);
+      }
+      for (Candidate c : next) {
+        chosen.add(c.serial());
+        total++;
+        if (c.groupId() != null) {
+          inFlight.merge(c.groupId(), 1L, Long::sum);
+        }
+        if (!noisy(inFlight, total).equals(noisy)) {
+          break; // the next choice sees the new noisy groups
+        }
+      }
+    }
+    return chosen;
+  }
+
+  /** Fewer in flight wins; on a tie, the first in queue order. */
+  private static boolean better(Op op, Candidate a, Candidate b, Map<String, Long> inFlight) {
+    long na = inFlight.getOrDefault(a.groupId(), 0L);
+    long nb = inFlight.getOrDefault(b.groupId(), 0L);
+    if (na != nb) {
+      return na < nb;
+    }
+    if (a.priority() != b.priority()) {
+      return a.priority() > b.priority();
+    }
+    return op.q.fifo() ? a.seq() < b.seq() : a.seq() > b.seq();
+  }
+
+  private static Set<String> noisy(Map<String, Long> inFlight, long total) {
+    Set<String> out = new HashSet<>();
+    inFlight.forEach(
+        (g, n) -> {
+          if (FairShareRules.noisy(n, total)) {
+            out.add(g);
+          }
+        });
+    return out;
+  }
+
+  private static boolean hasGroups(Op op) throws SQLException {
+    try (PreparedStatement ps =
+        Sql.prepare(
+            op.c,
+            "select exists (select 1 from sb_message where qid = ? and group_id is not null)",
+            op.q.id())) {
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
+    }
+  }
+
+  /**
+   * The best {@code limit} available messages, in queue order, not among {@code chosen}: of group
+   * {@code only} when given, else of no group in {@code skip}.
+   */
+  private static List<Candidate> best(
+      Op op, List<Long> chosen, Set<String> skip, String only, int limit) throws SQLException {
+    String groups =
+        only != null
+            ? " and group_id = ?"
+            : skip.isEmpty() ? "" : " and (group_id is null or group_id <> all(?))";
+    List<Object> args = new ArrayList<>();
+    args.add(op.q.id());
+    args.add(op.now);
+    args.add(op.now);
+    args.add(op.c.createArrayOf("bigint", chosen.toArray()));
+    if (only != null) {
+      args.add(only);
+    } else if (!skip.isEmpty()) {
+      args.add(op.c.createArrayOf("text", skip.toArray()));
+    }
+    args.add(limit);
+    List<Candidate> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        Sql.prepare(
+            op.c,
+            "select serial, group_id, priority, seq from sb_message where qid = ? and not leased"
+                + " and visible_at <= ? and expires_at > ? and serial <> all(?)"
+                + groups
+                + " order by "
+                + op.q.orderBy()
+                + " limit ?",
+            args.toArray())) {
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Candidate(rs.getLong(1), rs.getString(2), rs.getInt(3), rs.getLong(4)));
+        }
+      }
+    }
+    return out;
+  }
+}
