@@ -64,7 +64,8 @@ final class Authentication {
     if (guard instanceof Guard.Open || guard instanceof Guard.Self) {
       return;
     }
-    Principal principal = authenticate(call);
+    // a console session's key, when the request came with its cookie (Console#sessions)
+    Principal principal = call.principal().orElseGet(() -> authenticate(call));
     call.principal(principal);
     Optional<Access> access =
         guard == null ? Optional.of(Access.any(Action.ADMIN)) : guard.access(call);
