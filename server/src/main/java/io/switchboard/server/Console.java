@@ -31,22 +31,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * console").
  *
  * <ul>
- *   <li>{@code GET /console} and {@code GET /console/{file}}: the assets of {@code console/} next to
- *       this class, open (they hold no data), with a strict Content-Security-Policy (scripts and
+ *   <li>{@code GET /console} and {@code GET /console/{file}}: the assets of {@code console/} next
+ *       to this class, open (they hold no data), with a strict Content-Security-Policy (scripts and
  *       styles of this origin only, nothing inline), {@code nosniff}, no framing, and an {@code
  *       ETag} to revalidate against.
- *   <li>{@code POST /console/session}: signs in with HTTP Basic {@code ID:SECRET} (so a wrong secret
- *       is refused, and audited, as on every route) and answers a session cookie ({@code HttpOnly},
- *       {@code SameSite=Strict}, {@code Secure} under TLS) and the session's CSRF token. The server
- *       keeps the key id only; the browser keeps neither the secret nor the key.
+ *   <li>{@code POST /console/session}: signs in with HTTP Basic {@code ID:SECRET} (so a wrong
+ *       secret is refused, and audited, as on every route) and answers a session cookie ({@code
+ *       HttpOnly}, {@code SameSite=Strict}, {@code Secure} under TLS) and the session's CSRF token.
+ *       The server keeps the key id only; the browser keeps neither the secret nor the key.
+ *   <li>{@code GET /console/session}: the session the cookie names (open: the console asks it
+ *       first, to know whether to show the sign-in).
  *   <li>{@code DELETE /console/session}: signs out.
  *   <li>{@code GET /v1/whoami}: the caller's key, its grants, and the CSRF token of its session, so
  *       that the console offers only what the key may do.
  * </ul>
  *
  * A request carrying the session cookie and no {@code Authorization} is the session's key ({@link
- * #sessions}); one that changes state must also carry the session's token in {@value
- * #CSRF_HEADER}, else 403 {@code CSRF_TOKEN_MISSING}.
+ * #sessions}); one that changes state must also carry the session's token in {@value #CSRF_HEADER},
+ * else 403 {@code CSRF_TOKEN_MISSING}.
  */
 final class Console {
 
@@ -95,6 +97,7 @@ final class Console {
   /** The API routes (documented in the OpenAPI document, covered by the access matrix). */
   List<Route> routes() {
     return List.of(
+        new Route("GET", "/console/session", "session", false, this::session, Guard.open()),
         new Route("POST", "/console/session", "signIn", false, this::signIn, Guard.authenticated()),
         new Route(
             "DELETE", "/console/session", "signOut", false, this::signOut, Guard.authenticated()),
@@ -276,13 +279,24 @@ final class Console {
     call.noContent();
   }
 
+  /**
+   * The session the request's cookie names, if live: the whoami body with its CSRF token; else
+   * {@code {"keyless": false}} (sign in) or {@code {"keyless": true}}. Open, so that the console
+   * learns whether to sign in without a refused request.
+   */
+  private void session(Call call) {
+    call.queryOnly();
+    call.noBody();
+    Optional<String> csrf = call.request().context().get(CsrfToken.class).map(CsrfToken::value);
+    call.json(whoamiBody(csrf.isPresent() ? call.principal() : Optional.empty(), csrf));
+  }
+
   private void whoami(Call call) {
     call.queryOnly();
     call.noBody();
     call.json(
         whoamiBody(
-            call.principal(),
-            call.request().context().get(CsrfToken.class).map(CsrfToken::value)));
+            call.principal(), call.request().context().get(CsrfToken.class).map(CsrfToken::value)));
   }
 
   /** The caller: keyless, or its key id, name, agent and grants; the session's CSRF token. */

@@ -184,8 +184,13 @@ async function start() {
   });
   window.addEventListener("hashchange", route);
   try {
-    signedIn(await api("GET", "/v1/whoami"));
-    route();
+    const me = await api("GET", "/console/session");
+    if (me.keyless || me.accessKeyId) {
+      signedIn(me);
+      route();
+    } else {
+      showSignIn();
+    }
   } catch (e) {
     if (e.status !== 401) status("Cannot reach the server: " + e.message, true);
   }

@@ -90,7 +90,7 @@ export function overview(ctx) {
     el("h1", {}, "Queues"),
     el("div", { class: "toolbar" }, el("label", { for: "queue-filter" }, "Filter by name", filter)),
     el("div", { class: "scroll" }, el("table", { id: "queues" },
-      el("caption", { class: "muted", style: "text-align:left" }, "Live: refreshed every 2 seconds. Rates are messages per second over the last minutes."),
+      el("caption", { class: "muted" }, "Live: refreshed every 2 seconds. Rates are messages per second over the last minutes."),
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, "Queue"),
         el("th", { scope: "col", class: "num" }, "Available"),
@@ -170,7 +170,6 @@ export function queueDetail(ctx, name) {
         el("td", { class: "wide-only" }, m.groupId || ""),
         el("td", { class: "num" }, m.receiveCount),
         el("td", { class: "body-preview" }, m.body.length > 80 ? m.body.slice(0, 80) + "…" : m.body))));
-      status("");
     } catch (e) {
       status("Browse refused: " + e.message, true);
     }
@@ -179,7 +178,7 @@ export function queueDetail(ctx, name) {
   first.addEventListener("click", () => browse(null));
   const browseForm = el("form", { class: "toolbar", id: "browse-form", onsubmit: (ev) => { ev.preventDefault(); browse(null); } },
     el("label", { for: "browse-selector" }, "Selector", selector),
-    el("label", { for: "browse-invisible", style: "flex-direction:row;align-items:center;gap:6px" }, inflight, "include in flight and delayed"),
+    el("label", { for: "browse-invisible", class: "inline" }, inflight, "include in flight and delayed"),
     el("button", { type: "submit", class: "primary" }, "Browse"));
   ctx.main.append(
     el("h2", {}, "Messages"),
