@@ -85,7 +85,12 @@ final class ConsoleBrowser implements AutoCloseable {
 
   /** Opens the console at {@code fragment} ({@code #/queues}); a fragment change only routes. */
   void go(String fragment) {
-    driver.get(base + "/console" + fragment);
+    go(base, fragment);
+  }
+
+  /** Opens the console of the server at {@code server}. */
+  void go(URI server, String fragment) {
+    driver.get(server + "/console" + fragment);
   }
 
   /** Waits for an element to be shown. */
@@ -146,14 +151,19 @@ final class ConsoleBrowser implements AutoCloseable {
    * made on purpose is allowed by its status ({@code "401"}), nothing else.
    */
   void assertNoJavaScriptErrors(String... expectedStatuses) {
+    assertNoJavaScriptErrorsBut(
+        Arrays.stream(expectedStatuses).map(s -> "status of " + s + " ").toArray(String[]::new));
+  }
+
+  /**
+   * As {@link #assertNoJavaScriptErrors}, allowing the console lines that contain {@code expected}.
+   */
+  void assertNoJavaScriptErrorsBut(String... expected) {
     List<String> errors =
         driver.manage().logs().get(LogType.BROWSER).getAll().stream()
             .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue())
             .map(LogEntry::getMessage)
-            .filter(
-                m ->
-                    Arrays.stream(expectedStatuses)
-                        .noneMatch(s -> m.contains("status of " + s + " ")))
+            .filter(m -> Arrays.stream(expected).noneMatch(m::contains))
             .toList();
     assertEquals(List.of(), errors, "JavaScript errors in the browser console");
   }

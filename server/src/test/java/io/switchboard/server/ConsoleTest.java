@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
@@ -233,5 +235,37 @@ class ConsoleTest {
     browser.text(By.id("wb-answered"), "1");
     assertEquals("yes", browser.script("return window.sameLoad"), "updated without a reload");
     browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void wallboard_resumesItsStream_afterTheServerRestarts(@TempDir Path data) {
+    Map<String, String> flags =
+        new java.util.HashMap<>(Map.of("data-dir", data.toString(), "port", "0"));
+    SwitchboardServer first = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()));
+    SwitchboardServer second = null;
+    try (Http api = new Http(first.uri())) {
+      ok(
+          api.post(
+              "/v1/routing/agents",
+              "{\"id\":\"bob\",\"capacity\":{\"chat\":2},\"presence\":\"offline\"}"));
+      browser.go(first.uri(), "#/wallboard");
+      browser.shown(By.cssSelector("tr[data-agent='bob']"));
+      browser.contains(By.id("live"), "live");
+      flags.put("port", String.valueOf(first.port()));
+      first.stop();
+      browser.contains(By.id("live"), "reconnecting");
+      second = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()));
+      ok(api.post("/v1/routing/contacts", "{\"id\":\"after-restart\",\"channel\":\"chat\"}"));
+      browser.shown(By.cssSelector("tr[data-contact='after-restart']"));
+      browser.contains(By.id("live"), "live");
+      browser.shown(By.cssSelector("tr[data-agent='bob']"));
+      browser.assertNoJavaScriptErrorsBut(
+          "/v1/routing/events", "ERR_CONNECTION_REFUSED", "status of 503 ");
+    } finally {
+      if (second != null) {
+        second.stop();
+      }
+      first.stop();
+    }
   }
 }

@@ -127,18 +127,34 @@ export function wallboard(ctx) {
   };
   const soon = () => { if (!pending) pending = setTimeout(draw, 150); };
 
-  const source = new EventSource("/v1/routing/events");
+  // The browser reconnects by itself with Last-Event-ID after a dropped stream; a refused
+  // reconnection (the server still starting: 503) closes the source, so open a new one, resuming
+  // after the last event seen.
+  let source = null;
+  let lastId = null;
+  let retry = null;
   const onEvent = (ev) => {
     live.textContent = "live";
     live.className = "good";
-    live.dataset.lastEvent = ev.lastEventId;
+    if (ev.lastEventId) lastId = ev.lastEventId;
+    live.dataset.lastEvent = lastId || "";
     try { track(JSON.parse(ev.data)); } catch { /* a missed marker: redraw anyway */ }
     soon();
   };
-  TYPES.forEach((t) => source.addEventListener(t, onEvent));
-  source.onopen = () => { live.textContent = "live"; live.className = "good"; soon(); };
-  source.onerror = () => { live.textContent = "reconnecting…"; live.className = "warn"; };
+  const connect = () => {
+    retry = null;
+    if (stopped) return;
+    source = new EventSource("/v1/routing/events" + (lastId ? "?after=" + encodeURIComponent(lastId) : ""));
+    TYPES.forEach((t) => source.addEventListener(t, onEvent));
+    source.onopen = () => { live.textContent = "live"; live.className = "good"; soon(); };
+    source.onerror = () => {
+      live.textContent = "reconnecting…";
+      live.className = "warn";
+      if (source.readyState === EventSource.CLOSED && !retry) retry = setTimeout(connect, 2000);
+    };
+  };
+  connect();
   const ticker = setInterval(drawWaiting, 1000);
-  ctx.onStop(() => { stopped = true; source.close(); clearInterval(ticker); clearTimeout(pending); });
+  ctx.onStop(() => { stopped = true; source?.close(); clearInterval(ticker); clearTimeout(pending); clearTimeout(retry); });
   draw();
 }
