@@ -172,12 +172,15 @@ final class Console {
    * The filter, before authentication, that makes a request carrying a live session cookie (and no
    * {@code Authorization}) the session's key, and refuses one that changes state without the
    * session's CSRF token. A cookie naming no live session is ignored: authentication then refuses
-   * the request (401) as it would without it.
+   * the request (401) as it would without it. The SQS endpoint, which checks its own requests in
+   * SigV4 only, and requests no route serves are left alone.
    */
   Filter sessions() {
     return (chain, req, res) -> {
       Call call = Call.of(req);
-      if (!keys.keyless() && call.header("Authorization").isEmpty()) {
+      boolean checkedHere =
+          call.route().filter(r -> !(r.guard() instanceof Guard.Self)).isPresent();
+      if (checkedHere && !keys.keyless() && call.header("Authorization").isEmpty()) {
         cookie(call).ifPresent(token -> admit(call, token));
       }
       chain.proceed();

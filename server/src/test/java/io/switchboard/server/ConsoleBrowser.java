@@ -191,6 +191,28 @@ final class ConsoleBrowser implements AutoCloseable {
     }
   }
 
+  /**
+   * A screenshot at 1280×800 with the system's colour scheme dark: {@code NAME.png}; answers the
+   * page's background colour then.
+   */
+  String darkScreenshot(String name) {
+    ChromeDriver chrome = (ChromeDriver) driver;
+    Map<String, Object> dark =
+        Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark")));
+    chrome.executeCdpCommand("Emulation.setEmulatedMedia", dark);
+    try {
+      script("window.scrollTo(0, 0)");
+      Files.write(
+          docs().resolve("console").resolve(name + ".png"),
+          ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+      return (String) script("return getComputedStyle(document.body).backgroundColor");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+    }
+  }
+
   /** The repository's {@code docs/}: the tests run in {@code server/}. */
   private static Path docs() {
     Path here = Path.of("").toAbsolutePath();

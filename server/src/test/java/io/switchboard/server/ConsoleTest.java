@@ -121,6 +121,14 @@ class ConsoleTest {
     browser.shown(By.cssSelector("#browse-rows tr button")).click();
     browser.contains(By.id("message-body"), "\"order\": 42,\n  \"lines\"");
     browser.contains(By.id("message-attributes"), "\"language\": \"es\"");
+    WebElement visibility = browser.shown(By.id("cfg-visibilityTimeoutSeconds"));
+    visibility.clear();
+    visibility.sendKeys("45");
+    browser.shown(By.cssSelector("#config-form button[type=submit]")).click();
+    browser.contains(By.id("status"), "Configuration of orders saved");
+    assertEquals(
+        45,
+        ok(http.get("/v1/queues/orders")).get("config").get("visibilityTimeoutSeconds").asInt());
     browser.screenshots("queue");
 
     browser.shown(By.id("purge")).click();
@@ -218,6 +226,12 @@ class ConsoleTest {
     browser.text(By.id("wb-waiting"), "1");
     browser.contains(By.id("live"), "live");
     browser.screenshots("wallboard");
+    assertEquals(
+        "rgb(17, 20, 24)", browser.darkScreenshot("wallboard-dark"), "dark follows the system");
+    assertEquals(
+        "rgb(255, 255, 255)",
+        browser.script("return getComputedStyle(document.body).backgroundColor"),
+        "light follows the system");
     browser.script("window.sameLoad = 'yes'");
 
     new Select(browser.shown(By.cssSelector("select[data-presence='ann']")))
@@ -233,6 +247,16 @@ class ConsoleTest {
     browser.text(By.cssSelector("tr[data-agent='ann'] td[data-field='contacts']"), "–");
     browser.text(By.id("wb-service-level"), "100 %");
     browser.text(By.id("wb-answered"), "1");
+    ok(
+        http.post(
+            "/v1/routing/contacts",
+            "{\"id\":\"c2\",\"channel\":\"voice\",\"requirements\":\"skills HAS 'french'\"}"));
+    browser.shown(By.cssSelector("tr[data-contact='c2'] button")).click();
+    browser.contains(By.id("confirm-text"), "Abandon contact 'c2'?");
+    browser.shown(By.id("confirm-ok")).click();
+    browser.count(By.cssSelector("tr[data-contact='c2']"), 0);
+    browser.contains(By.id("wb-abandoned"), "1 (");
+    assertEquals("abandoned", ok(http.get("/v1/routing/contacts/c2")).get("state").asText());
     assertEquals("yes", browser.script("return window.sameLoad"), "updated without a reload");
     browser.assertNoJavaScriptErrors();
   }

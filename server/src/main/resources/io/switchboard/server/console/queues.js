@@ -36,6 +36,7 @@ function sparkline(values, label, width = 120, height = 28) {
   g.strokeStyle = getComputedStyle(document.documentElement).getPropertyValue("--accent") || "#1d4ed8";
   g.lineWidth = 2;
   g.beginPath();
+  if (values.length < 2) values = [0, 0]; // no rate yet: a flat line
   values.forEach((v, i) => {
     const x = values.length < 2 ? 0 : (i / (values.length - 1)) * (c.width - 2) + 1;
     const y = c.height - 2 - (v / max) * (c.height - 4);
