@@ -14,6 +14,7 @@ import io.switchboard.time.TimeSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -77,7 +78,7 @@ final class Console {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private record Session(String keyId, String csrf, long created, long lastSeen) {}
+  record Session(String keyId, String csrf, long created, long lastSeen) {}
 
   /** The CSRF token of the session a request came with, in the request's context. */
   private record CsrfToken(String value) {}
@@ -188,19 +189,14 @@ final class Console {
   }
 
   private void admit(Call call, String token) {
-    Session s = sessions.get(token);
-    long now = clock.millis();
-    if (s == null) {
+    Optional<Session> live = live(token);
+    if (live.isEmpty()) {
       return;
     }
-    if (now - s.lastSeen() > IDLE.toMillis()) {
-      sessions.remove(token, s);
-      return;
-    }
+    Session s = live.get();
     Optional<Principal> principal = keys.find(s.keyId());
     if (principal.isEmpty()) {
-      sessions.remove(token, s); // the key was revoked: so is its session
-      return;
+      return; // revoked just now: authentication refuses the request
     }
     String method = call.request().prologue().method().text();
     boolean changes = !(method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS"));
@@ -213,13 +209,55 @@ final class Console {
       Audit.refused(s.keyId(), null, 403, call.requestId(), message);
       throw new HttpError(403, "CSRF_TOKEN_MISSING", message);
     }
-    sessions.replace(token, s, new Session(s.keyId(), s.csrf(), s.created(), now));
     call.principal(principal.get());
     call.request().context().register(new CsrfToken(s.csrf()));
   }
 
+  /**
+   * The session {@code token} names, if it is live, marked used now: none when there is no such
+   * session, it was not used for {@link #IDLE}, or its key was revoked (it ends then).
+   */
+  Optional<Session> live(String token) {
+    Session s = sessions.get(token);
+    if (s == null) {
+      return Optional.empty();
+    }
+    long now = clock.millis();
+    if (now - s.lastSeen() > IDLE.toMillis() || keys.find(s.keyId()).isEmpty()) {
+      sessions.remove(token, s);
+      return Optional.empty();
+    }
+    Session used = new Session(s.keyId(), s.csrf(), s.created(), now);
+    sessions.replace(token, s, used);
+    return Optional.of(used);
+  }
+
+  /**
+   * A new session of key {@code keyId}; the least recently used ends beyond {@link #MAX_SESSIONS}.
+   */
+  Opened open(String keyId) {
+    if (sessions.size() >= MAX_SESSIONS) {
+      sessions.entrySet().stream()
+          .min((x, y) -> Long.compare(x.getValue().lastSeen(), y.getValue().lastSeen()))
+          .ifPresent(e -> sessions.remove(e.getKey()));
+    }
+    Opened opened = new Opened(random(), random());
+    long now = clock.millis();
+    sessions.put(opened.token(), new Session(keyId, opened.csrf(), now, now));
+    return opened;
+  }
+
+  /** A session's cookie value and its CSRF token. */
+  record Opened(String token, String csrf) {}
+
+  /** Ends the session {@code token} names, if any. */
+  void close(String token) {
+    sessions.remove(token);
+  }
+
   private static boolean constantTimeEquals(String a, String b) {
-    return MessageDigest.isEqual(a.getBytes(), b.getBytes());
+    return MessageDigest.isEqual(
+        a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
   }
 
   private static Optional<String> cookie(Call call) {
@@ -249,30 +287,22 @@ final class Console {
           "INVALID_ARGUMENT",
           "sign in with the access key's id and secret (HTTP Basic ID:SECRET), not a session");
     }
-    if (sessions.size() >= MAX_SESSIONS) {
-      sessions.entrySet().stream()
-          .min((x, y) -> Long.compare(x.getValue().lastSeen(), y.getValue().lastSeen()))
-          .ifPresent(e -> sessions.remove(e.getKey()));
-    }
-    String token = random();
-    String csrf = random();
-    long now = clock.millis();
-    sessions.put(token, new Session(principal.get().keyId(), csrf, now, now));
+    Opened opened = open(principal.get().keyId());
     call.response()
         .header(
             HeaderNames.SET_COOKIE,
             COOKIE
                 + "="
-                + token
+                + opened.token()
                 + "; Path=/; HttpOnly; SameSite=Strict"
                 + (call.request().isSecure() ? "; Secure" : ""));
-    call.json(201, whoamiBody(principal, Optional.of(csrf)));
+    call.json(201, whoamiBody(principal, Optional.of(opened.csrf())));
   }
 
   private void signOut(Call call) {
     call.queryOnly();
     call.noBody();
-    cookie(call).ifPresent(sessions::remove);
+    cookie(call).ifPresent(this::close);
     call.response()
         .header(
             HeaderNames.SET_COOKIE,

@@ -78,6 +78,13 @@ function glob(pattern, name) {
   return re.test(name);
 }
 
+/** Replaces `target`'s children only when `key` changed (so a refresh keeps focus and clicks). */
+export function renderIfChanged(target, key, build) {
+  if (target.dataset.key === key) return;
+  target.dataset.key = key;
+  target.replaceChildren(...build());
+}
+
 /** A line in the status bar (polite live region); errors in red. */
 export function status(text, error = false) {
   const s = document.getElementById("status");

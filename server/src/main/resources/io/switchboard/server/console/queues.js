@@ -1,5 +1,5 @@
 // Queues: the overview, one queue, and the dead letters. Everything through the native API.
-import { el, api, may, status, confirmAction, age } from "/console/app.js";
+import { el, api, may, status, confirmAction, age, renderIfChanged } from "/console/app.js";
 
 const REFRESH_MS = 2000;
 const HISTORY = 150; // samples kept per queue: 5 minutes at one every 2 s
@@ -48,13 +48,6 @@ function sparkline(values, label, width = 120, height = 28) {
 
 function queueLink(name) {
   return el("a", { href: "#/queues/" + encodeURIComponent(name) }, name);
-}
-
-/** Replaces `target`'s children only when `key` changed (so a refresh keeps focus and clicks). */
-function renderIfChanged(target, key, build) {
-  if (target.dataset.key === key) return;
-  target.dataset.key = key;
-  target.replaceChildren(...build());
 }
 
 function every(ctx, f) {

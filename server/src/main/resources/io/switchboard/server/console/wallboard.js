@@ -1,6 +1,6 @@
 // The routing wallboard: agents, waiting contacts and per-group figures, live from the event
 // stream (GET /v1/routing/events), which the browser resumes with Last-Event-ID after a break.
-import { el, api, may, status, confirmAction, age } from "/console/app.js";
+import { el, api, may, status, confirmAction, age, renderIfChanged } from "/console/app.js";
 
 const TYPES = ["agent.created", "agent.updated", "agent.presence", "agent.removed", "contact.queued",
   "contact.escalated", "reservation.offered", "reservation.accepted", "reservation.rejected",
@@ -64,15 +64,16 @@ export function wallboard(ctx) {
 
   let stopped = false;
   let pending = null;
+  let drawing = false;
+  let dirty = false;
+  let lastDraw = 0;
   let lastContacts = [];
   const draw = async () => {
-    pending = null;
-    if (stopped) return;
     try {
       const [a, c, s] = await Promise.all([api("GET", "/v1/routing/agents?limit=500"),
         api("GET", "/v1/routing/contacts?limit=500"), api("GET", "/v1/routing/stats")]);
       const o = s.overall;
-      cards.replaceChildren(...[
+      renderIfChanged(cards, JSON.stringify(s.overall) + JSON.stringify(s.agentsByPresence), () => [
         ["waiting", "Waiting", o.waiting, ""], ["longest", "Longest wait", age(o.longestWaitMillis), ""],
         ["service-level", "Service level", pct(o.serviceLevel), levelClass(o.serviceLevel)],
         ["asa", "Avg. speed of answer", age(o.averageSpeedOfAnswerMillis), ""],
@@ -80,13 +81,14 @@ export function wallboard(ctx) {
         ...Object.entries(s.agentsByPresence).map(([k, v]) => ["presence-" + k, "Agents " + k, v, ""])]
         .map(([id, label, v, cls]) => el("div", { class: "card" }, el("div", { class: "muted" }, label),
           el("div", { class: "big " + cls, id: "wb-" + id }, v))));
-      groups.replaceChildren(...s.groups.map((g) => el("tr", {},
+      renderIfChanged(groups, JSON.stringify(s.groups), () => s.groups.map((g) => el("tr", {},
         el("td", {}, g.channel), el("td", {}, g.requirements || "any agent"),
         el("td", { class: "num" }, g.contacts.waiting), el("td", { class: "num" }, age(g.contacts.longestWaitMillis)),
         el("td", { class: "num " + levelClass(g.contacts.serviceLevel) }, pct(g.contacts.serviceLevel)),
         el("td", { class: "num" }, age(g.contacts.averageSpeedOfAnswerMillis)),
         el("td", { class: "num" }, g.contacts.abandoned + " (" + pct(g.contacts.abandonmentRate) + ")"))));
-      agents.replaceChildren(...a.agents.map((ag) => {
+      const assigned = a.agents.map((ag) => [...(current.get(ag.id) || [])]);
+      renderIfChanged(agents, JSON.stringify(a.agents) + JSON.stringify(assigned), () => a.agents.map((ag) => {
         const load = Object.entries(ag.capacity).map(([ch, cap]) => ch + " " + (ag.load[ch] || 0) + "/" + cap).join(", ");
         const presence = supervisor ? presenceSelect(ag) : ag.presence;
         return el("tr", { "data-agent": ag.id },
@@ -103,9 +105,9 @@ export function wallboard(ctx) {
   };
   const drawWaiting = () => {
     const now = Date.now();
-    waiting.replaceChildren(...lastContacts.map((ct) => el("tr", { "data-contact": ct.id },
+    renderIfChanged(waiting, JSON.stringify(lastContacts), () => lastContacts.map((ct) => el("tr", { "data-contact": ct.id },
       el("th", { scope: "row" }, ct.id + " (" + ct.channel + ")"),
-      el("td", {}, age(now - Date.parse(ct.createdAt))),
+      el("td", { "data-since": ct.createdAt }, ""),
       el("td", { class: "num" }, ct.priority),
       el("td", {}, ct.requirements || "any agent"),
       el("td", {}, supervisor ? el("button", { type: "button", class: "danger", "aria-label": "Abandon contact " + ct.id,
@@ -113,7 +115,9 @@ export function wallboard(ctx) {
           if (!(await confirmAction("Abandon contact '" + ct.id + "'? It leaves the line.", "Abandon " + ct.id))) return;
           try { await api("POST", "/v1/routing/contacts/" + encodeURIComponent(ct.id) + "/abandon"); } catch (e) { status("Abandon refused: " + e.message, true); }
         } }, "Abandon") : ""))));
+    for (const td of waiting.querySelectorAll("td[data-since]")) td.textContent = age(now - Date.parse(td.dataset.since));
   };
+
   const presenceSelect = (ag) => {
     const s = el("select", { "aria-label": "Presence of agent " + ag.id, "data-presence": ag.id },
       ...["available", "away", "offline"].map((p) => el("option", { value: p, selected: p === ag.presence }, p)));
@@ -125,7 +129,21 @@ export function wallboard(ctx) {
     });
     return s;
   };
-  const soon = () => { if (!pending) pending = setTimeout(draw, 150); };
+  // At most one redraw a second, whatever the rate of events: the console's cost stays bounded.
+  const run = async () => {
+    pending = null;
+    if (stopped) return;
+    drawing = true;
+    dirty = false;
+    lastDraw = Date.now();
+    await draw();
+    drawing = false;
+    if (dirty) soon();
+  };
+  const soon = () => {
+    dirty = true;
+    if (!drawing && !pending && !stopped) pending = setTimeout(run, Math.max(0, lastDraw + 1000 - Date.now()));
+  };
 
   // The browser reconnects by itself with Last-Event-ID after a dropped stream; a refused
   // reconnection (the server still starting: 503) closes the source, so open a new one, resuming
@@ -155,6 +173,7 @@ export function wallboard(ctx) {
   };
   connect();
   const ticker = setInterval(drawWaiting, 1000);
+  soon();
   ctx.onStop(() => { stopped = true; source?.close(); clearInterval(ticker); clearTimeout(pending); clearTimeout(retry); });
   draw();
 }
