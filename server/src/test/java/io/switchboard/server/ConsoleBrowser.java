@@ -203,13 +203,25 @@ final class ConsoleBrowser implements AutoCloseable {
     try {
       script("window.scrollTo(0, 0)");
       Files.write(
-          docs().resolve("console").resolve(name + ".png"),
+          screenshotDir().resolve(name + ".png"),
           ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
       return (String) script("return getComputedStyle(document.body).backgroundColor");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
       chrome.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+    }
+  }
+
+  private static Path screenshotDir() {
+    Path dir =
+        Boolean.getBoolean("switchboard.updateDocs")
+            ? docs().resolve("console")
+            : Path.of("target", "console-screenshots");
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
