@@ -169,13 +169,14 @@ final class ConsoleBrowser implements AutoCloseable {
   }
 
   /**
-   * Screenshots of what is shown, at 1280×800 and at phone width, into {@code docs/console/} of the
-   * repository: {@code NAME.png} and {@code NAME-phone.png}.
+   * Screenshots of what is shown, at 1280×800 and at phone width: {@code NAME.png} and {@code
+   * NAME-phone.png}, into {@code target/console-screenshots/}, or with {@code
+   * -Dswitchboard.updateDocs=true} into {@code docs/console/} of the repository (as {@code
+   * SettingsDocTest} rewrites its table), so that a test run leaves the tracked files alone.
    */
   void screenshots(String name) {
-    Path dir = docs().resolve("console");
+    Path dir = screenshotDir();
     try {
-      Files.createDirectories(dir);
       driver.manage().window().setSize(WIDE);
       script("window.scrollTo(0, 0)");
       Files.write(
