@@ -92,6 +92,15 @@ class ConsoleTest {
     browser.go("#/queues");
     browser.text(row("orders", "available"), "2");
     browser.text(row("billing", "available"), "0");
+    browser.driver.navigate().refresh(); // the keyboard starts at the top of the page
+    browser.text(row("orders", "available"), "2");
+    new org.openqa.selenium.interactions.Actions(browser.driver)
+        .sendKeys(org.openqa.selenium.Keys.TAB)
+        .perform();
+    assertEquals(
+        "Skip to content",
+        browser.script("return document.activeElement.textContent"),
+        "the keyboard reaches the skip link first");
     WebElement filter = browser.shown(By.id("queue-filter"));
     filter.sendKeys("bill");
     browser.count(By.cssSelector("#queue-rows tr"), 1);
@@ -130,6 +139,13 @@ class ConsoleTest {
         45,
         ok(http.get("/v1/queues/orders")).get("config").get("visibilityTimeoutSeconds").asInt());
     browser.screenshots("queue");
+    assertEquals(
+        0L,
+        browser.script(
+            "return [...document.querySelectorAll('input, select, textarea, button')]"
+                + ".filter(e => !e.closest('[hidden]') && e.labels?.length === 0"
+                + " && !e.getAttribute('aria-label') && !e.textContent.trim()).length"),
+        "every control has a label");
 
     browser.shown(By.id("purge")).click();
     browser.contains(By.id("confirm-text"), "Purge queue 'orders'?");
