@@ -74,7 +74,12 @@ final class Authentication {
     if (guard instanceof Guard.Open || guard instanceof Guard.Self) {
       return;
     }
-    Principal principal = ForwardedCalls.claimed(call) ? forwarded(call) : authenticate(call);
+    // a forwarded call is judged by its server-to-server credential; otherwise a console
+    // session's key, when the request came with its cookie (Console#sessions), or the request's own
+    Principal principal =
+        ForwardedCalls.claimed(call)
+            ? forwarded(call)
+            : call.principal().orElseGet(() -> authenticate(call));
     call.principal(principal);
     Optional<Access> access =
         guard == null ? Optional.of(Access.any(Action.ADMIN)) : guard.access(call);

@@ -70,6 +70,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final String openApi;
   private final KeyRing keys;
   private final DurableKeyRing durableKeys;
+  private final Console console;
   private volatile QueueEngine engine;
   private volatile SqsEndpoint sqs;
   private volatile ClusterRouting cluster;
@@ -106,13 +107,17 @@ public final class SwitchboardServer implements AutoCloseable {
     all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi, Guard.open()));
     all.addAll(NativeApi.routes());
     all.addAll(new KeysApi(keys, durableKeys).routes());
+    this.console = new Console(keys, Clock.system());
+    all.addAll(console.routes());
     routingApi
         .routes()
         .forEach(
             r ->
                 all.add(
                     RoutingApi.isStream(r) ? streamLimits.limited(clustered(r)) : clustered(r)));
-    this.routes = new RouteTable(all, new SqsRoute(() -> sqs, guard).routes());
+    List<Route> undocumented = new ArrayList<>(console.assetRoutes()); // before SQS's /{a}/{q}
+    undocumented.addAll(new SqsRoute(() -> sqs, guard).routes());
+    this.routes = new RouteTable(all, undocumented);
     metrics.routingLeader(() -> cluster == null || cluster.leading());
     metrics.health(health);
   }
@@ -513,6 +518,7 @@ public final class SwitchboardServer implements AutoCloseable {
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
         .addFilter(RequestFilters.metrics(metrics))
         .addFilter(RequestFilters.exposure(guard))
+        .addFilter(console.sessions())
         .addFilter(
             RequestFilters.authentication(new Authentication(keys, Clock.system(), forwarded)))
         .addFilter(RequestFilters.gate(gate));

@@ -243,6 +243,27 @@ class AccessMatrixTest {
     assertEquals(401, http.send("GET", "/v1/queues", null, auth).status());
   }
 
+  /**
+   * The web console's static files are routes too, undocumented (not API): open with keys, since
+   * they hold no data; what they show comes from the API, checked as above.
+   */
+  @Test
+  void consoleAssets_areOpen_andHoldNoData() {
+    List<Route> assets =
+        server.routes().all().stream().filter(r -> r.pattern().startsWith("/console")).toList();
+    assertTrue(assets.size() >= 4, assets.toString());
+    for (Route r : assets) {
+      assertNotNull(r.guard(), r.pattern());
+    }
+    for (String path : List.of("/console", "/console/app.js", "/console/console.css")) {
+      assertTrue(server.routes().find("GET", path).orElseThrow().guard() instanceof Guard.Open);
+      assertEquals(200, http.get(path).status(), path + " is open");
+    }
+    Http.Answer session = http.get("/console/session");
+    assertEquals(200, session.status(), session.toString());
+    assertFalse(session.json().has("accessKeyId"), "no session, no key: " + session);
+  }
+
   @Test
   void healthStaysOpen() {
     assertEquals(200, http.get("/health").status());

@@ -1,0 +1,311 @@
+package io.switchboard.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The web console on a keyless server, in a real headless Chromium ({@code docs/console.md}): the
+ * queues, a queue, the dead letters and the wallboard, each asserting what the page shows, with no
+ * JavaScript error; the screenshots of {@code docs/console/} are taken here.
+ */
+class ConsoleTest {
+
+  private static SwitchboardServer server;
+  private static Http http;
+  private static ConsoleBrowser browser;
+
+  @BeforeAll
+  static void start() {
+    server = SwitchboardServer.start(ServerConfig.forTests());
+    http = new Http(server.uri());
+    browser = ConsoleBrowser.open(server.uri());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    http.close();
+    server.stop();
+  }
+
+  private static JsonNode ok(Http.Answer a) {
+    assertTrue(a.status() < 300, a.toString());
+    return a.text().isEmpty() ? null : a.json();
+  }
+
+  private static By row(String queue, String field) {
+    return By.cssSelector("tr[data-queue='" + queue + "'] td[data-field='" + field + "']");
+  }
+
+  @Test
+  void assets_areServedWithTheirTypes_aStrictPolicy_andRevalidated() {
+    Http.Answer page = http.get("/console");
+    assertEquals(200, page.status());
+    assertEquals(
+        "text/html; charset=utf-8", page.raw().headers().firstValue("Content-Type").orElse(""));
+    String csp = page.raw().headers().firstValue("Content-Security-Policy").orElse("");
+    assertTrue(csp.contains("script-src 'self'") && csp.contains("default-src 'none'"), csp);
+    assertFalse(csp.contains("unsafe-inline"), csp);
+    assertEquals("nosniff", page.raw().headers().firstValue("X-Content-Type-Options").orElse(""));
+    assertFalse(page.text().matches("(?s).*<script(?![^>]*\\bsrc=)[^>]*>.*"), "no inline script");
+    assertFalse(page.text().contains("style="), "no inline style");
+    Http.Answer js = http.get("/console/app.js");
+    assertEquals(
+        "text/javascript; charset=utf-8", js.raw().headers().firstValue("Content-Type").orElse(""));
+    String etag = js.raw().headers().firstValue("ETag").orElseThrow();
+    assertEquals("no-cache", js.raw().headers().firstValue("Cache-Control").orElse(""));
+    assertEquals(
+        304, http.send("GET", "/console/app.js", null, Map.of("If-None-Match", etag)).status());
+    assertEquals(
+        "text/css; charset=utf-8",
+        http.get("/console/console.css").raw().headers().firstValue("Content-Type").orElse(""));
+    Http.Answer missing = http.get("/console/nothing.js");
+    assertEquals(404, missing.status());
+    assertEquals("NOT_FOUND", missing.code());
+    assertEquals(404, http.get("/console/.hidden").status());
+  }
+
+  @Test
+  void queues_showTheirCounts_sendBrowseSelectAndPurge() {
+    ok(http.post("/v1/queues", "{\"name\":\"orders\"}"));
+    ok(http.post("/v1/queues", "{\"name\":\"billing\"}"));
+    for (int i = 0; i < 2; i++) {
+      ok(
+          http.post(
+              "/v1/queues/orders/messages",
+              "{\"body\":\"en-" + i + "\",\"attributes\":{\"language\":\"en\"}}"));
+    }
+    browser.go("#/queues");
+    browser.text(row("orders", "available"), "2");
+    browser.text(row("billing", "available"), "0");
+    browser.driver.navigate().refresh(); // the keyboard starts at the top of the page
+    browser.text(row("orders", "available"), "2");
+    new org.openqa.selenium.interactions.Actions(browser.driver)
+        .sendKeys(org.openqa.selenium.Keys.TAB)
+        .perform();
+    assertEquals(
+        "Skip to content",
+        browser.script("return document.activeElement.textContent"),
+        "the keyboard reaches the skip link first");
+    WebElement filter = browser.shown(By.id("queue-filter"));
+    filter.sendKeys("bill");
+    browser.count(By.cssSelector("#queue-rows tr"), 1);
+    browser.contains(By.id("queue-count"), "1 of ");
+    filter.clear();
+    filter.sendKeys("ord");
+    browser.count(By.cssSelector("#queue-rows tr"), 1);
+    browser.shown(By.cssSelector("tr[data-queue='orders']"));
+    browser.screenshots("queues");
+
+    browser.shown(By.linkText("orders")).click();
+    browser.text(By.id("stat-available"), "2");
+    browser.count(By.cssSelector("#browse-rows tr"), 2);
+    browser.shown(By.id("send-body")).sendKeys("{\"order\":42,\"lines\":[1,2]}");
+    browser.shown(By.id("send-attributes")).sendKeys("{\"language\":\"es\"}");
+    WebElement priority = browser.shown(By.id("send-priority"));
+    priority.clear();
+    priority.sendKeys("5");
+    browser.shown(By.id("send")).click();
+    browser.contains(By.id("status"), "Sent message");
+    browser.text(By.id("stat-available"), "3");
+    browser.count(By.cssSelector("#browse-rows tr"), 3);
+
+    browser.shown(By.id("browse-selector")).sendKeys("language = 'es'");
+    browser.shown(By.cssSelector("#browse-form button[type=submit]")).click();
+    browser.count(By.cssSelector("#browse-rows tr"), 1);
+    browser.shown(By.cssSelector("#browse-rows tr button")).click();
+    browser.contains(By.id("message-body"), "\"order\": 42,\n  \"lines\"");
+    browser.contains(By.id("message-attributes"), "\"language\": \"es\"");
+    WebElement visibility = browser.shown(By.id("cfg-visibilityTimeoutSeconds"));
+    visibility.clear();
+    visibility.sendKeys("45");
+    browser.shown(By.cssSelector("#config-form button[type=submit]")).click();
+    browser.contains(By.id("status"), "Configuration of orders saved");
+    assertEquals(
+        45,
+        ok(http.get("/v1/queues/orders")).get("config").get("visibilityTimeoutSeconds").asInt());
+    browser.screenshots("queue");
+    assertEquals(
+        0L,
+        browser.script(
+            "return [...document.querySelectorAll('input, select, textarea, button')]"
+                + ".filter(e => !e.closest('[hidden]') && e.labels?.length === 0"
+                + " && !e.getAttribute('aria-label') && !e.textContent.trim()).length"),
+        "every control has a label");
+
+    browser.shown(By.id("purge")).click();
+    browser.contains(By.id("confirm-text"), "Purge queue 'orders'?");
+    browser.shown(By.id("confirm-cancel")).click();
+    browser.text(By.id("stat-available"), "3"); // asked, not done
+    browser.shown(By.id("purge")).click();
+    browser.shown(By.id("confirm-ok")).click();
+    browser.contains(By.id("status"), "Purged 3 message(s) from orders");
+    browser.text(By.id("stat-available"), "0");
+    browser.count(By.cssSelector("#browse-rows tr"), 0);
+    assertEquals(0, ok(http.get("/v1/queues/orders/stats")).get("available").asInt());
+    browser.assertNoJavaScriptErrors();
+  }
+
+  /**
+   * Receives and releases every message of {@code queue}: with maxReceiveCount 1, all dead-letter.
+   */
+  private static void failAll(String queue, int n) {
+    for (int done = 0; done < n; ) {
+      JsonNode got =
+          ok(
+              http.post(
+                  "/v1/queues/" + queue + "/receive",
+                  "{\"maxMessages\":10,\"visibilityTimeoutSeconds\":60}"));
+      for (JsonNode m : got.get("messages")) {
+        ok(
+            http.post(
+                "/v1/queues/" + queue + "/leases/" + m.get("receipt").asText() + "/release", "{}"));
+        done++;
+      }
+      assertTrue(got.get("messages").size() > 0, "nothing to receive from " + queue);
+    }
+  }
+
+  @Test
+  void deadLetters_showTheirSource_restoreOne_redriveCancelAndComplete() {
+    ok(http.post("/v1/queues", "{\"name\":\"jobs-dlq\"}"));
+    ok(
+        http.post(
+            "/v1/queues",
+            "{\"name\":\"jobs\",\"deadLetter\":{\"target\":\"jobs-dlq\",\"maxReceiveCount\":1}}"));
+    ok(http.post("/v1/queues/jobs/messages", "{\"body\":\"{\\\"job\\\":1}\"}"));
+    failAll("jobs", 1);
+    assertEquals(1, ok(http.get("/v1/queues/jobs-dlq/stats")).get("available").asInt());
+
+    browser.go("#/dead-letters");
+    By rows = By.cssSelector("tbody[data-dlq='jobs-dlq'] tr");
+    browser.count(rows, 1);
+    browser.text(By.cssSelector("tbody[data-dlq='jobs-dlq'] td[data-field='source']"), "jobs");
+    browser.screenshots("dead-letters");
+    browser.shown(By.cssSelector("tbody[data-dlq='jobs-dlq'] tr button")).click();
+    browser.contains(By.id("status"), "Restored message");
+    browser.count(rows, 0);
+    assertEquals(1, ok(http.get("/v1/queues/jobs/stats")).get("available").asInt());
+
+    for (int i = 0; i < 29; i++) {
+      ok(http.post("/v1/queues/jobs/messages", "{\"body\":\"job " + i + "\"}"));
+    }
+    failAll("jobs", 30);
+    browser.count(rows, 30);
+    browser.shown(By.id("dlq-jobs-dlq-rate")).sendKeys("1");
+    browser.shown(By.cssSelector("button[data-redrive='jobs-dlq']")).click();
+    By cancel = By.cssSelector("tbody[data-tasks='jobs-dlq'] tr button");
+    browser.shown(cancel).click();
+    browser.contains(
+        By.cssSelector("tbody[data-tasks='jobs-dlq'] td[data-field='status']"), "cancelled");
+    long left = ok(http.get("/v1/queues/jobs-dlq/stats")).get("available").asLong();
+    assertTrue(left > 0 && left < 30, "a cancelled redrive at 1/s moved some: " + left + " left");
+
+    WebElement rate = browser.shown(By.id("dlq-jobs-dlq-rate"));
+    rate.clear();
+    browser.shown(By.cssSelector("button[data-redrive='jobs-dlq']")).click();
+    browser.contains(
+        By.cssSelector("tbody[data-tasks='jobs-dlq'] tr:first-child td[data-field='status']"),
+        "completed");
+    browser.count(rows, 0);
+    assertEquals(30, ok(http.get("/v1/queues/jobs/stats")).get("available").asInt());
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void wallboard_showsAnAgentGoAvailable_aContactOfferedAcceptedCompleted_live() {
+    ok(
+        http.post(
+            "/v1/routing/agents",
+            "{\"id\":\"ann\",\"attributes\":{\"skills\":[\"billing\"]},\"capacity\":{\"voice\":1},\"presence\":\"offline\"}"));
+    ok(
+        http.post(
+            "/v1/routing/contacts",
+            "{\"id\":\"c1\",\"channel\":\"voice\",\"requirements\":\"skills HAS 'billing'\",\"priority\":3}"));
+    browser.go("#/wallboard");
+    browser.shown(By.cssSelector("tr[data-contact='c1']"));
+    browser.contains(By.cssSelector("tr[data-contact='c1']"), "skills HAS 'billing'");
+    browser.text(By.id("wb-waiting"), "1");
+    browser.contains(By.id("live"), "live");
+    browser.screenshots("wallboard");
+    assertEquals(
+        "rgb(17, 20, 24)", browser.darkScreenshot("wallboard-dark"), "dark follows the system");
+    assertEquals(
+        "rgb(255, 255, 255)",
+        browser.script("return getComputedStyle(document.body).backgroundColor"),
+        "light follows the system");
+    browser.script("window.sameLoad = 'yes'");
+
+    new Select(browser.shown(By.cssSelector("select[data-presence='ann']")))
+        .selectByValue("available");
+    browser.count(By.cssSelector("tr[data-contact='c1']"), 0); // offered: no longer waiting
+    browser.text(By.id("wb-waiting"), "0");
+    JsonNode offers = ok(http.get("/v1/routing/agents/ann/reservations"));
+    String reservation = offers.get("reservations").get(0).get("id").asText();
+    ok(http.post("/v1/routing/reservations/" + reservation + "/accept", "{}"));
+    browser.text(By.cssSelector("tr[data-agent='ann'] td[data-field='contacts']"), "c1");
+    browser.text(By.cssSelector("tr[data-agent='ann'] td[data-field='load']"), "voice 1/1");
+    ok(http.post("/v1/routing/contacts/c1/complete", "{}"));
+    browser.text(By.cssSelector("tr[data-agent='ann'] td[data-field='contacts']"), "–");
+    browser.text(By.id("wb-service-level"), "100 %");
+    browser.text(By.id("wb-answered"), "1");
+    ok(
+        http.post(
+            "/v1/routing/contacts",
+            "{\"id\":\"c2\",\"channel\":\"voice\",\"requirements\":\"skills HAS 'french'\"}"));
+    browser.shown(By.cssSelector("tr[data-contact='c2'] button")).click();
+    browser.contains(By.id("confirm-text"), "Abandon contact 'c2'?");
+    browser.shown(By.id("confirm-ok")).click();
+    browser.count(By.cssSelector("tr[data-contact='c2']"), 0);
+    browser.contains(By.id("wb-abandoned"), "1 (");
+    assertEquals("abandoned", ok(http.get("/v1/routing/contacts/c2")).get("state").asText());
+    assertEquals("yes", browser.script("return window.sameLoad"), "updated without a reload");
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void wallboard_resumesItsStream_afterTheServerRestarts(@TempDir Path data) {
+    Map<String, String> flags =
+        new java.util.HashMap<>(Map.of("data-dir", data.toString(), "port", "0"));
+    SwitchboardServer first = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()));
+    SwitchboardServer second = null;
+    try (Http api = new Http(first.uri())) {
+      ok(
+          api.post(
+              "/v1/routing/agents",
+              "{\"id\":\"bob\",\"capacity\":{\"chat\":2},\"presence\":\"offline\"}"));
+      browser.go(first.uri(), "#/wallboard");
+      browser.shown(By.cssSelector("tr[data-agent='bob']"));
+      browser.contains(By.id("live"), "live");
+      flags.put("port", String.valueOf(first.port()));
+      first.stop();
+      browser.contains(By.id("live"), "reconnecting");
+      second = SwitchboardServer.start(ServerConfig.resolve(flags, Map.of()));
+      ok(api.post("/v1/routing/contacts", "{\"id\":\"after-restart\",\"channel\":\"chat\"}"));
+      browser.shown(By.cssSelector("tr[data-contact='after-restart']"));
+      browser.contains(By.id("live"), "live");
+      browser.shown(By.cssSelector("tr[data-agent='bob']"));
+      browser.assertNoJavaScriptErrorsBut(
+          "/v1/routing/events", "ERR_CONNECTION_REFUSED", "status of 503 ");
+    } finally {
+      if (second != null) {
+        second.stop();
+      }
+      first.stop();
+    }
+  }
+}
