@@ -117,23 +117,10 @@ public record RoutingSettings(
    * @throws IllegalArgumentException naming {@code routing-strategy}, what is allowed and the text
    */
   static Strategy strategy(String text) {
-    String t = text.trim();
-    if (t.equals("longest-idle")) {
-      return Strategy.longestIdle();
+    try {
+      return Strategy.parse("routing-strategy", text);
+    } catch (RoutingException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    if (t.equals("least-occupied")) {
-      return Strategy.leastOccupied();
-    }
-    if (t.startsWith("highest:")) {
-      try {
-        return Strategy.highest(t.substring("highest:".length()));
-      } catch (RoutingException e) {
-        throw new IllegalArgumentException("routing-" + e.getMessage(), e);
-      }
-    }
-    throw new IllegalArgumentException(
-        "routing-strategy must be longest-idle, least-occupied or highest:<attribute>, got '"
-            + text
-            + "'");
   }
 }
