@@ -5,6 +5,7 @@ import io.switchboard.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Builds the router of each workspace but {@code default} on the workspace's own stored state (a
@@ -33,13 +34,22 @@ public interface WorkspaceRouters {
    */
   static WorkspaceRouters memory(Clock clock) {
     Objects.requireNonNull(clock, "clock");
+    return memory(w -> w.settings().applyTo(Router.builder().clock(clock)));
+  }
+
+  /**
+   * As {@link #memory(Clock)}, each router from the builder {@code builder} gives for the workspace
+   * (the journal is set here).
+   */
+  static WorkspaceRouters memory(Function<WorkspaceDefinition, Router.Builder> builder) {
+    Objects.requireNonNull(builder, "builder");
     Map<String, MemoryRouterJournal> journals = new HashMap<>();
     return new WorkspaceRouters() {
       @Override
       public synchronized Router open(WorkspaceDefinition workspace) {
         MemoryRouterJournal journal =
             journals.computeIfAbsent(workspace.name(), n -> new MemoryRouterJournal());
-        return workspace.settings().applyTo(Router.builder().clock(clock)).journal(journal).build();
+        return builder.apply(workspace).journal(journal).build();
       }
 
       @Override

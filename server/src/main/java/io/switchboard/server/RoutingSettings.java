@@ -3,6 +3,8 @@ package io.switchboard.server;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.Strategy;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +95,26 @@ public record RoutingSettings(
       }
     }
     return "routing settings: " + message;
+  }
+
+  /** These settings as the workspace {@code default} shows them. */
+  public WorkspaceSettings defaultWorkspace() {
+    return new WorkspaceSettings(strategy(strategy), offerTimeout, wrapUp, serviceLevel, "offline");
+  }
+
+  /**
+   * A router builder for a workspace other than {@code default}: the server's miss limit,
+   * auto-accept channels, statistics window and histories, and the workspace's own settings.
+   */
+  public Router.Builder builder(WorkspaceDefinition workspace) {
+    Router.Builder b =
+        Router.builder()
+            .missLimit(missLimit)
+            .statsWindow(statsWindow)
+            .eventHistory(eventHistory)
+            .contactHistory(contactHistory);
+    autoAccept.forEach(b::autoAccept);
+    return workspace.settings().applyTo(b);
   }
 
   /** A router builder with these settings (clock and journal are the caller's). */
