@@ -497,6 +497,12 @@ public final class RoutingWire {
           c.queue().orElse(null));
     }
 
+    /** This contact through task queue {@code queue}. */
+    public CreateContact through(String queue) {
+      return new CreateContact(
+          id, channel, attributes, requirements, priority, escalations, maxWaitSeconds, queue);
+    }
+
     public NewContact toNewContact() {
       NewContact.Builder b =
           NewContact.builder(id, channel)

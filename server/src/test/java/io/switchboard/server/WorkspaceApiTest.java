@@ -5,8 +5,26 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.client.RoutingClient;
+import io.switchboard.client.SwitchboardClient;
+import io.switchboard.client.SwitchboardException;
+import io.switchboard.client.WorkspacesClient;
+import io.switchboard.routing.Activity;
+import io.switchboard.routing.Agent;
+import io.switchboard.routing.Contact;
+import io.switchboard.routing.ContactState;
+import io.switchboard.routing.NewAgent;
+import io.switchboard.routing.NewContact;
+import io.switchboard.routing.RoutingErrorCode;
+import io.switchboard.routing.Strategy;
+import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceSettings;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -255,6 +273,62 @@ class WorkspaceApiTest {
           0,
           ok(200, http.get("/v1/workspaces/centre/agents")).get("agents").size(),
           "a workspace created again starts empty");
+    }
+  }
+
+  @Test
+  void javaClient_drivesWorkspacesActivitiesQueuesAgentsAndContacts() {
+    try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.forTests());
+        SwitchboardClient client = SwitchboardClient.create(server.uri())) {
+      WorkspacesClient ws = client.workspaces();
+      WorkspaceDefinition created =
+          ws.create(
+              "centre",
+              WorkspaceSettings.DEFAULTS.withOfferTimeout(Duration.ofSeconds(12)),
+              List.of(
+                  new Activity("Ready", true),
+                  new Activity("Lunch", false),
+                  new Activity("offline", false)));
+      assertEquals(Duration.ofSeconds(12), created.settings().offerTimeout());
+      TaskQueue billing =
+          new TaskQueue(
+              "billing",
+              Optional.of("skills HAS 'billing'"),
+              TaskQueue.Order.LIFO,
+              Optional.of(Strategy.highest("level")),
+              Optional.of(2),
+              Optional.of(Duration.ofSeconds(45)));
+      ws.putQueue("centre", billing);
+      assertEquals(billing, ws.queue("centre", "billing"));
+      ws.putActivity("centre", new Activity("Training", false));
+      assertEquals(
+          created.withQueue(billing).withActivity(new Activity("Training", false)),
+          ws.get("centre"));
+      assertEquals(
+          List.of("centre", "default"), ws.list().stream().map(WorkspaceDefinition::name).toList());
+
+      RoutingClient centre = client.workspace("centre");
+      Agent bill =
+          centre.createAgent(
+              NewAgent.builder("bill")
+                  .attribute("skills", List.of("billing"))
+                  .capacity("voice", 1)
+                  .build(),
+              "Lunch");
+      assertEquals("Lunch", bill.activity());
+      Contact c = centre.createContact(NewContact.builder("c1", "voice").build(), "billing");
+      assertEquals(ContactState.QUEUED, c.state());
+      assertEquals(Optional.of("billing"), c.queue());
+      centre.activity("bill", "Ready");
+      assertEquals(Optional.of("bill"), centre.contact("c1").agentId());
+      SwitchboardException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              SwitchboardException.class, () -> ws.removeQueue("centre", "billing"));
+      assertEquals(Optional.of(RoutingErrorCode.TASK_QUEUE_IN_USE), e.routingCode());
+      centre.abandon("c1");
+      ws.removeQueue("centre", "billing");
+      ws.delete("centre");
+      assertEquals(List.of("default"), ws.list().stream().map(WorkspaceDefinition::name).toList());
     }
   }
 }
