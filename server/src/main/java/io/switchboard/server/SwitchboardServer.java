@@ -10,7 +10,9 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.switchboard.client.WireFormat;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.Workspaces;
@@ -242,11 +244,11 @@ public final class SwitchboardServer implements AutoCloseable {
       }
       routingApi.workspaces(
           () -> {
-            throw new HttpError(
-                501,
-                "NOT_IMPLEMENTED",
-                "workspaces (/v1/workspaces) are not available on servers sharing a PostgreSQL"
-                    + " database yet; the routes under /v1/routing serve the workspace 'default'");
+            ClusterRouting c = cluster;
+            if (c == null) {
+              throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+            }
+            return c.workspaces();
           });
       cluster = ClusterRouting.start(config, advertised, routingApi);
     } catch (RuntimeException e) {
