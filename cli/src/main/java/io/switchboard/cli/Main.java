@@ -55,6 +55,7 @@ import picocli.CommandLine.Command;
       RoutingCommands.Contacts.class,
       RoutingCommands.Reservations.class,
       RoutingCommands.Routing.class,
+      WorkspacesCommand.class,
       StoreCommand.class,
       Main.TourCommand.class,
       CommandLine.HelpCommand.class
@@ -94,6 +95,7 @@ public final class Main implements Runnable {
           "contacts",
           "reservations",
           "routing",
+          "workspaces",
           "store",
           "tour",
           "help",
