@@ -262,15 +262,31 @@ class WorkspacesTest {
         new StoredAgent("a", 1, Map.of(), Map.of("voice", 1), Presence.away("x"), 50, 2, 0);
     byte[] bytes = RouterRecordCodec.encode(old);
     // without the activity (null string: 4 bytes), its start (8) and an empty time map (4)
-    StoredAgent read =
-        RouterRecordCodec.agent(java.util.Arrays.copyOf(bytes, bytes.length - 16));
+    StoredAgent read = RouterRecordCodec.agent(java.util.Arrays.copyOf(bytes, bytes.length - 16));
     assertEquals(old, read);
     assertEquals(null, read.activity());
     assertEquals(50, read.activitySince());
     StoredContact contact =
         new StoredContact(
-            "c", "voice", Map.of(), 0, 1, 0, List.of(), Long.MAX_VALUE, Optional.empty(), 0,
-            ContactState.QUEUED, Optional.empty(), Optional.empty(), -1, -1, -1, 1, 0, 0);
+            "c",
+            "voice",
+            Map.of(),
+            0,
+            1,
+            0,
+            List.of(),
+            Long.MAX_VALUE,
+            Optional.empty(),
+            0,
+            ContactState.QUEUED,
+            Optional.empty(),
+            Optional.empty(),
+            -1,
+            -1,
+            -1,
+            1,
+            0,
+            0);
     byte[] c = RouterRecordCodec.encode(contact);
     assertEquals(
         contact, RouterRecordCodec.contact(java.util.Arrays.copyOf(c, c.length - 4)), "no queue");

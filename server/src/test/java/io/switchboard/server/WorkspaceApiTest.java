@@ -263,6 +263,14 @@ class WorkspaceApiTest {
       assertTrue(gen.get("activityTimeMillis").has("Ready"), gen.toString());
       JsonNode b1 = ok(200, http.get("/v1/workspaces/centre/contacts/b1"));
       assertEquals("billing", b1.get("queue").asText());
+    }
+    var report = io.switchboard.storage.rocksdb.StoreDoctor.verify(dir);
+    assertFalse(report.damaged(), report.lines().toString());
+    assertTrue(
+        report.lines().stream().anyMatch(l -> l.startsWith("ok " + dir.resolve("workspaces/centre"))),
+        "store verify reads the workspace's store: " + report.lines());
+    try (SwitchboardServer server = durable();
+        Http http = new Http(server.uri())) {
       assertEquals(204, http.send("DELETE", "/v1/workspaces/centre", null).status());
     }
     try (SwitchboardServer server = durable();
