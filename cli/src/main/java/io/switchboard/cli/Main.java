@@ -134,6 +134,12 @@ public final class Main implements Runnable {
             w.println("switchboard: " + s.getMessage());
             return USAGE;
           }
+          if (e instanceof io.switchboard.routing.RoutingException r) {
+            // refused here, before any request: a routing value the core types check (a worker
+            // expression that does not parse, say)
+            w.println("switchboard: " + r.code() + ": " + r.getMessage());
+            return REFUSED;
+          }
           if (e instanceof IllegalArgumentException
               || e instanceof io.switchboard.queue.QueueException) {
             w.println("switchboard: " + e.getMessage());

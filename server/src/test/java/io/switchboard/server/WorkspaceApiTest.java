@@ -267,7 +267,8 @@ class WorkspaceApiTest {
     var report = io.switchboard.storage.rocksdb.StoreDoctor.verify(dir);
     assertFalse(report.damaged(), report.lines().toString());
     assertTrue(
-        report.lines().stream().anyMatch(l -> l.startsWith("ok " + dir.resolve("workspaces/centre"))),
+        report.lines().stream()
+            .anyMatch(l -> l.startsWith("ok " + dir.resolve("workspaces/centre"))),
         "store verify reads the workspace's store: " + report.lines());
     try (SwitchboardServer server = durable();
         Http http = new Http(server.uri())) {
