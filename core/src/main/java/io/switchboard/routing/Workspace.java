@@ -3,6 +3,8 @@ package io.switchboard.routing;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * One routing workspace: its definition (settings, activities, task queues) and its router (agents,
@@ -16,6 +18,36 @@ public final class Workspace {
   private final Workspaces registry;
   private volatile WorkspaceDefinition definition;
   private volatile Router router;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+  /** Runs {@code change} holding the lock exclusively. */
+  private <T> T exclusive(Supplier<T> change) {
+    lock.writeLock().lock();
+    try {
+      return change.get();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Runs {@code call} sharing the lock with other such calls. */
+  private <T> T shared(Supplier<T> call) {
+    lock.readLock().lock();
+    try {
+      return call.get();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Holds the lock exclusively while {@code run} runs (deleting the workspace). */
+  void exclusively(Runnable run) {
+    exclusive(
+        () -> {
+          run.run();
+          return null;
+        });
+  }
 
   Workspace(Workspaces registry, WorkspaceDefinition definition, Router router) {
     this.registry = registry;
@@ -48,7 +80,11 @@ public final class Workspace {
    * workspace {@value Workspaces#DEFAULT} takes its settings from the server's configuration and
    * refuses (INVALID_STATE).
    */
-  public synchronized WorkspaceDefinition configure(WorkspaceSettings settings) {
+  public WorkspaceDefinition configure(WorkspaceSettings settings) {
+    return exclusive(() -> configureLocked(settings));
+  }
+
+  private WorkspaceDefinition configureLocked(WorkspaceSettings settings) {
     Objects.requireNonNull(settings, "settings");
     if (isDefault()) {
       throw RoutingException.state(
@@ -69,7 +105,11 @@ public final class Workspace {
    * Adds an activity, or replaces the one of the same name (ignoring case). Changing whether an
    * activity is available while agents are in it is refused (ACTIVITY_IN_USE): move them first.
    */
-  public synchronized WorkspaceDefinition putActivity(Activity activity) {
+  public WorkspaceDefinition putActivity(Activity activity) {
+    return exclusive(() -> putActivityLocked(activity));
+  }
+
+  private WorkspaceDefinition putActivityLocked(Activity activity) {
     Objects.requireNonNull(activity, "activity");
     fixedActivities();
     Optional<Activity> old = definition.activity(activity.name());
@@ -94,7 +134,11 @@ public final class Workspace {
    * Removes an activity; refused (ACTIVITY_IN_USE) while agents are in it or it is the workspace's
    * default activity.
    */
-  public synchronized WorkspaceDefinition removeActivity(String name) {
+  public WorkspaceDefinition removeActivity(String name) {
+    return exclusive(() -> removeActivityLocked(name));
+  }
+
+  private WorkspaceDefinition removeActivityLocked(String name) {
     fixedActivities();
     Activity activity = activityNamed(name);
     if (activity.name().equalsIgnoreCase(definition.settings().defaultActivity())) {
@@ -158,13 +202,21 @@ public final class Workspace {
    * Adds a task queue, or replaces the one of the same name. Contacts already routed through it
    * keep the requirements they were given; new ones get the new worker expression.
    */
-  public synchronized WorkspaceDefinition putQueue(TaskQueue queue) {
+  public WorkspaceDefinition putQueue(TaskQueue queue) {
+    return exclusive(() -> putQueueLocked(queue));
+  }
+
+  private WorkspaceDefinition putQueueLocked(TaskQueue queue) {
     Objects.requireNonNull(queue, "queue");
     return store(definition.withQueue(queue));
   }
 
   /** Removes a task queue; refused (TASK_QUEUE_IN_USE) while contacts routed through it live. */
-  public synchronized WorkspaceDefinition removeQueue(String name) {
+  public WorkspaceDefinition removeQueue(String name) {
+    return exclusive(() -> removeQueueLocked(name));
+  }
+
+  private WorkspaceDefinition removeQueueLocked(String name) {
     TaskQueue queue = queueNamed(name);
     int live = router.liveContacts(queue.name());
     if (live > 0) {
@@ -205,14 +257,22 @@ public final class Workspace {
    * Creates an agent in {@code activity}, or the workspace's default activity (ACTIVITY_NOT_FOUND
    * if there is no such activity). The presence in {@code agent} is ignored: the activity sets it.
    */
-  public synchronized Agent createAgent(NewAgent agent, Optional<String> activity) {
+  public Agent createAgent(NewAgent agent, Optional<String> activity) {
+    return shared(() -> createAgentLocked(agent, activity));
+  }
+
+  private Agent createAgentLocked(NewAgent agent, Optional<String> activity) {
     Objects.requireNonNull(agent, "agent");
     Activity a = activityNamed(activity.orElse(definition.settings().defaultActivity()));
     return router.createAgent(agent.in(a));
   }
 
   /** Moves an agent to the activity named {@code name} (ACTIVITY_NOT_FOUND). */
-  public synchronized Agent activity(String agentId, String name) {
+  public Agent activity(String agentId, String name) {
+    return shared(() -> activityLocked(agentId, name));
+  }
+
+  private Agent activityLocked(String agentId, String name) {
     return router.activity(agentId, activityNamed(name));
   }
 
@@ -220,7 +280,11 @@ public final class Workspace {
    * Queues a contact, through task queue {@code queue} if given (TASK_QUEUE_NOT_FOUND): its
    * requirements, and those of its escalation steps, are the queue's worker expression AND its own.
    */
-  public synchronized Contact createContact(NewContact contact, Optional<String> queue) {
+  public Contact createContact(NewContact contact, Optional<String> queue) {
+    return shared(() -> createContactLocked(contact, queue));
+  }
+
+  private Contact createContactLocked(NewContact contact, Optional<String> queue) {
     Objects.requireNonNull(contact, "contact");
     if (queue.isEmpty()) {
       return router.createContact(contact);

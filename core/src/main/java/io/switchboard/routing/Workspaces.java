@@ -109,12 +109,13 @@ public final class Workspaces implements AutoCloseable {
     if (name.equals(DEFAULT)) {
       throw RoutingException.state("the workspace '" + DEFAULT + "' cannot be deleted");
     }
-    synchronized (w) {
-      workspaces.remove(name);
-      w.router().close();
-      routers.drop(name);
-      store.delete(name);
-    }
+    w.exclusively(
+        () -> {
+          workspaces.remove(name);
+          w.router().close();
+          routers.drop(name);
+          store.delete(name);
+        });
   }
 
   /** Stores a workspace's new definition (called by {@link Workspace} under its lock). */
