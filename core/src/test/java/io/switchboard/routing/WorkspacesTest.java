@@ -292,6 +292,64 @@ class WorkspacesTest {
         contact, RouterRecordCodec.contact(java.util.Arrays.copyOf(c, c.length - 4)), "no queue");
   }
 
+  @Test
+  void removeQueue_neverLeavesALiveContactInAQueueThatIsGone_underConcurrentCreates()
+      throws Exception {
+    Workspace centre = centre();
+    centre.putQueue(TaskQueue.named("q"));
+    java.util.Queue<RoutingErrorCode> unexpected =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    java.util.concurrent.atomic.AtomicInteger created =
+        new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> threads = new java.util.ArrayList<>();
+    for (int t = 0; t < 3; t++) {
+      int id = t;
+      threads.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = 0; i < 300; i++) {
+                      try {
+                        centre.createContact(
+                            NewContact.builder("c" + id + "-" + i, "voice").build(),
+                            Optional.of("q"));
+                        created.incrementAndGet();
+                      } catch (RoutingException e) {
+                        if (e.code() != RoutingErrorCode.TASK_QUEUE_NOT_FOUND) {
+                          unexpected.add(e.code());
+                        }
+                      }
+                    }
+                  }));
+    }
+    int removed = 0;
+    boolean last = false;
+    while (!last) {
+      last = threads.stream().noneMatch(Thread::isAlive);
+      for (Contact c : centre.router().waiting()) {
+        try {
+          centre.router().abandon(c.id());
+        } catch (RoutingException gone) {
+          // abandoned meanwhile: nothing to do
+        }
+      }
+      try {
+        centre.removeQueue("q");
+      } catch (RoutingException inUse) {
+        assertEquals(RoutingErrorCode.TASK_QUEUE_IN_USE, inUse.code());
+        continue;
+      }
+      assertEquals(0, centre.router().liveContacts("q"), "nothing routed into a removed queue");
+      removed++;
+      centre.putQueue(TaskQueue.named("q"));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertTrue(unexpected.isEmpty(), "creates refused otherwise: " + unexpected);
+    assertTrue(removed > 0 && created.get() > 0, removed + " removals, " + created + " contacts");
+  }
+
   // ---- bad input ------------------------------------------------------------------------
 
   /** {@code call} is refused with {@code code} and changes neither definitions nor the router. */
