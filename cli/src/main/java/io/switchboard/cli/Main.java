@@ -55,6 +55,7 @@ import picocli.CommandLine.Command;
       RoutingCommands.Contacts.class,
       RoutingCommands.Reservations.class,
       RoutingCommands.Routing.class,
+      WorkspacesCommand.class,
       StoreCommand.class,
       Main.TourCommand.class,
       CommandLine.HelpCommand.class
@@ -94,6 +95,7 @@ public final class Main implements Runnable {
           "contacts",
           "reservations",
           "routing",
+          "workspaces",
           "store",
           "tour",
           "help",
@@ -131,6 +133,12 @@ public final class Main implements Runnable {
           if (e instanceof StartupException s) {
             w.println("switchboard: " + s.getMessage());
             return USAGE;
+          }
+          if (e instanceof io.switchboard.routing.RoutingException r) {
+            // refused here, before any request: a routing value the core types check (a worker
+            // expression that does not parse, say)
+            w.println("switchboard: " + r.code() + ": " + r.getMessage());
+            return REFUSED;
           }
           if (e instanceof IllegalArgumentException
               || e instanceof io.switchboard.queue.QueueException) {

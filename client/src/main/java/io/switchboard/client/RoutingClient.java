@@ -36,20 +36,45 @@ import java.util.function.Function;
  */
 public final class RoutingClient {
 
-  private static final String AGENTS = "/v1/routing/agents";
-  private static final String CONTACTS = "/v1/routing/contacts";
-  private static final String RESERVATIONS = "/v1/routing/reservations";
+  private final String base;
+  private final String agentsPath;
+  private final String contactsPath;
+  private final String reservationsPath;
 
   private final SwitchboardClient client;
 
   RoutingClient(SwitchboardClient client) {
+    this(client, "/v1/routing");
+  }
+
+  /** The routes under {@code base}: {@code /v1/routing}, or a workspace's. */
+  RoutingClient(SwitchboardClient client, String base) {
     this.client = client;
+    this.base = base;
+    this.agentsPath = base + "/agents";
+    this.contactsPath = base + "/contacts";
+    this.reservationsPath = base + "/reservations";
   }
 
   // ---- agents ------------------------------------------------------------------------------
 
   public Agent createAgent(NewAgent agent) {
-    return RoutingWire.agent(client.call("POST", AGENTS, RoutingWire.CreateAgent.of(agent)));
+    return RoutingWire.agent(client.call("POST", agentsPath, RoutingWire.CreateAgent.of(agent)));
+  }
+
+  /** Creates an agent in the workspace's activity {@code activity} (null: its default one). */
+  public Agent createAgent(NewAgent agent, String activity) {
+    return RoutingWire.agent(
+        client.call("POST", agentsPath, RoutingWire.CreateAgent.in(agent, activity)));
+  }
+
+  /**
+   * Moves an agent to an activity of the workspace ({@link SwitchboardClient#workspace}); not on
+   * {@code /v1/routing}, whose agents have a {@link #presence}.
+   */
+  public Agent activity(String agentId, String activity) {
+    ObjectNode body = WireFormat.object().put("activity", activity);
+    return RoutingWire.agent(client.call("PUT", agentPath(agentId) + "/activity", body));
   }
 
   public Agent agent(String agentId) {
@@ -69,7 +94,7 @@ public final class RoutingClient {
 
   /** One page of the agents matching {@code selector} (null: all), by id. */
   public ListPage<Agent> agents(String selector, ListRequest page) {
-    String path = AGENTS + query(page);
+    String path = agentsPath + query(page);
     if (selector != null) {
       path += "&selector=" + Paths.encode(selector);
     }
@@ -136,7 +161,13 @@ public final class RoutingClient {
 
   public Contact createContact(NewContact contact) {
     return RoutingWire.contact(
-        client.call("POST", CONTACTS, RoutingWire.CreateContact.of(contact)));
+        client.call("POST", contactsPath, RoutingWire.CreateContact.of(contact)));
+  }
+
+  /** Queues a contact through the workspace's task queue {@code queue}. */
+  public Contact createContact(NewContact contact, String queue) {
+    var body = RoutingWire.CreateContact.of(contact).through(queue);
+    return RoutingWire.contact(client.call("POST", contactsPath, body));
   }
 
   public Contact contact(String contactId) {
@@ -150,7 +181,7 @@ public final class RoutingClient {
 
   /** One page of the contacts waiting in line now. */
   public ListPage<Contact> waiting(ListRequest page) {
-    var answer = client.call("GET", CONTACTS + query(page), null, RoutingWire.Contacts.class);
+    var answer = client.call("GET", contactsPath + query(page), null, RoutingWire.Contacts.class);
     return new ListPage<>(answer.toContacts(), Optional.ofNullable(answer.nextCursor()));
   }
 
@@ -186,18 +217,18 @@ public final class RoutingClient {
   }
 
   public RoutingStats stats() {
-    return RoutingWire.stats(client.call("GET", "/v1/routing/stats", null));
+    return RoutingWire.stats(client.call("GET", base + "/stats", null));
   }
 
-  private static String agentPath(String id) {
-    return AGENTS + "/" + Paths.encode(id);
+  private String agentPath(String id) {
+    return agentsPath + "/" + Paths.encode(id);
   }
 
-  private static String contactPath(String id) {
-    return CONTACTS + "/" + Paths.encode(id);
+  private String contactPath(String id) {
+    return contactsPath + "/" + Paths.encode(id);
   }
 
-  private static String reservationPath(String id) {
-    return RESERVATIONS + "/" + Paths.encode(id);
+  private String reservationPath(String id) {
+    return reservationsPath + "/" + Paths.encode(id);
   }
 }

@@ -189,19 +189,35 @@ public final class RoutingWire {
     o.put("idleSince", a.idleSince().toString());
     o.put("inWrapUp", a.inWrapUp());
     o.put("consecutiveMisses", a.consecutiveMisses());
+    o.put("activity", a.activity());
+    o.put("activitySince", a.activitySince().toString());
+    ObjectNode time = o.putObject("activityTimeMillis");
+    new TreeMap<>(a.activityTime()).forEach((name, d) -> time.put(name, d.toMillis()));
     return o;
   }
 
   public static Agent agent(JsonFields f) {
+    Presence presence = presence(f);
+    Instant idleSince = instant(f, "idleSince").orElse(Instant.EPOCH);
+    Map<String, Duration> time = new LinkedHashMap<>();
+    f.raw("activityTimeMillis")
+        .ifPresent(
+            n ->
+                n.properties()
+                    .forEach(
+                        e -> time.put(e.getKey(), Duration.ofMillis(e.getValue().longValue()))));
     return new Agent(
         f.requiredString("id"),
         attributes(f, "attributes"),
         capacity(f, "capacity"),
         capacity(f, "load"),
-        presence(f),
-        instant(f, "idleSince").orElse(Instant.EPOCH),
+        presence,
+        idleSince,
         f.bool("inWrapUp").orElse(false),
-        f.int32("consecutiveMisses").orElse(0));
+        f.int32("consecutiveMisses").orElse(0),
+        f.string("activity").orElse(presence.kind().name().toLowerCase(java.util.Locale.ROOT)),
+        instant(f, "activitySince").orElse(idleSince),
+        time);
   }
 
   // ---- contacts ----------------------------------------------------------------------------
@@ -218,6 +234,7 @@ public final class RoutingWire {
     c.reservationId().ifPresent(r -> o.put("reservationId", r));
     c.answeredAt().ifPresent(t -> o.put("answeredAt", t.toString()));
     c.endedAt().ifPresent(t -> o.put("endedAt", t.toString()));
+    c.queue().ifPresent(q -> o.put("queue", q));
     return o;
   }
 
@@ -234,7 +251,8 @@ public final class RoutingWire {
         f.string("agentId"),
         f.string("reservationId"),
         instant(f, "answeredAt"),
-        instant(f, "endedAt"));
+        instant(f, "endedAt"),
+        f.string("queue"));
   }
 
   // ---- reservations ------------------------------------------------------------------------
@@ -394,7 +412,8 @@ public final class RoutingWire {
       JsonNode attributes,
       Map<String, Integer> capacity,
       String presence,
-      String reason) {
+      String reason,
+      String activity) {
 
     public static CreateAgent of(NewAgent a) {
       Presence p = a.presence();
@@ -403,7 +422,19 @@ public final class RoutingWire {
           RoutingWire.attributes(a.attributes()),
           new TreeMap<>(a.capacity()),
           WireFormat.wireName(p.kind()),
-          p.kind() == Presence.Kind.AWAY ? p.reason() : null);
+          p.kind() == Presence.Kind.AWAY ? p.reason() : null,
+          null);
+    }
+
+    /** An agent to create in a workspace, in {@code activity} (null: the workspace's default). */
+    public static CreateAgent in(NewAgent a, String activity) {
+      return new CreateAgent(
+          a.id(),
+          RoutingWire.attributes(a.attributes()),
+          new TreeMap<>(a.capacity()),
+          null,
+          null,
+          activity);
     }
 
     public NewAgent toNewAgent() {
@@ -440,7 +471,8 @@ public final class RoutingWire {
       String requirements,
       Integer priority,
       List<Step> escalations,
-      Long maxWaitSeconds) {
+      Long maxWaitSeconds,
+      String queue) {
 
     /** One escalation: after so long waiting, these requirements (none: any agent). */
     public record Step(@Required Long afterSeconds, String requirements) {}
@@ -461,7 +493,14 @@ public final class RoutingWire {
           c.requirements().orElse(null),
           c.priority(),
           steps.isEmpty() ? null : steps,
-          c.maxWait().map(w -> WireFormat.wholeSeconds("maxWait", w)).orElse(null));
+          c.maxWait().map(w -> WireFormat.wholeSeconds("maxWait", w)).orElse(null),
+          c.queue().orElse(null));
+    }
+
+    /** This contact through task queue {@code queue}. */
+    public CreateContact through(String queue) {
+      return new CreateContact(
+          id, channel, attributes, requirements, priority, escalations, maxWaitSeconds, queue);
     }
 
     public NewContact toNewContact() {

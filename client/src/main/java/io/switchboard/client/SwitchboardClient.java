@@ -492,6 +492,16 @@ public final class SwitchboardClient implements QueueEngine {
     return new RoutingClient(this);
   }
 
+  /** The workspaces of the server: create, configure, delete; activities and task queues. */
+  public WorkspacesClient workspaces() {
+    return new WorkspacesClient(this);
+  }
+
+  /** The routing API within workspace {@code name} ({@code /v1/workspaces/{name}/...}). */
+  public RoutingClient workspace(String name) {
+    return new RoutingClient(this, "/v1/workspaces/" + Paths.encode(name));
+  }
+
   /** Sends {@code body} (a tree or a {@link NativeWire} record; null for none), reads a tree. */
   JsonFields call(String method, String path, Object body) {
     return exchange(method, path, body, requestTimeout, Map.of()).body();

@@ -39,6 +39,15 @@ final class AgentRecord {
 
   int misses;
 
+  /** The activity the agent is in ({@link Activity}); its presence kind unless set as one. */
+  String activity;
+
+  /** Clock millis the agent entered {@link #activity}. */
+  long activitySince;
+
+  /** Millis spent in each activity before the current one (only those with time). */
+  final Map<String, Long> activityMillis = new HashMap<>();
+
   /** The strategy attribute's numeric value, or null. */
   BigDecimal rank;
 
@@ -103,7 +112,24 @@ final class AgentRecord {
     return presence.isAvailable() && wrapUps == 0 && totalLoad == 0;
   }
 
+  /**
+   * Moves the agent to {@code name} at {@code now}, adding the time of the stint that ends to its
+   * activity; nothing when it is in {@code name} already.
+   */
+  void enterActivity(String name, long now) {
+    if (name.equals(activity)) {
+      return;
+    }
+    if (activity != null && now > activitySince) {
+      activityMillis.merge(activity, now - activitySince, Long::sum);
+    }
+    activity = name;
+    activitySince = now;
+  }
+
   Agent view() {
+    Map<String, java.time.Duration> time = new HashMap<>();
+    activityMillis.forEach((a, ms) -> time.put(a, java.time.Duration.ofMillis(ms)));
     return new Agent(
         id,
         attributes,
@@ -112,6 +138,9 @@ final class AgentRecord {
         presence,
         Instant.ofEpochMilli(idleSince),
         wrapUps > 0,
-        misses);
+        misses,
+        activity,
+        Instant.ofEpochMilli(activitySince),
+        time);
   }
 }

@@ -2,6 +2,7 @@ package io.switchboard.routing;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param reservationId the reservation that offered it to that agent
  * @param answeredAt when an agent accepted it
  * @param endedAt when it completed, was abandoned or timed out
+ * @param queue the workspace task queue it was routed through, if any
  */
 public record Contact(
     String id,
@@ -33,9 +35,41 @@ public record Contact(
     Optional<String> agentId,
     Optional<String> reservationId,
     Optional<Instant> answeredAt,
-    Optional<Instant> endedAt) {
+    Optional<Instant> endedAt,
+    Optional<String> queue) {
 
   public Contact {
     attributes = Map.copyOf(attributes);
+    Objects.requireNonNull(queue, "queue");
+  }
+
+  /** A contact routed through no task queue. */
+  public Contact(
+      String id,
+      String channel,
+      Map<String, Object> attributes,
+      Optional<String> requirements,
+      int escalationStep,
+      int priority,
+      ContactState state,
+      Instant createdAt,
+      Optional<String> agentId,
+      Optional<String> reservationId,
+      Optional<Instant> answeredAt,
+      Optional<Instant> endedAt) {
+    this(
+        id,
+        channel,
+        attributes,
+        requirements,
+        escalationStep,
+        priority,
+        state,
+        createdAt,
+        agentId,
+        reservationId,
+        answeredAt,
+        endedAt,
+        Optional.empty());
   }
 }

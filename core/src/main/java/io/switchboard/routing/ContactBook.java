@@ -68,6 +68,17 @@ final class ContactBook {
     call.touch(contact);
   }
 
+  /** How many live contacts were routed through {@code queue}: one pass over the contacts. */
+  int live(String queue) {
+    int n = 0;
+    for (ContactRecord c : contacts.values()) {
+      if (queue.equals(c.queue) && !c.state.isFinal()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Moves a finished contact to the bounded history; the oldest finished one drops out. */
   void retire(ContactRecord contact) {
     contact.retireSeq = ++retireSeq;

@@ -22,6 +22,9 @@ final class ContactRecord {
   /** Clock millis after which a queued contact times out; Long.MAX_VALUE for never. */
   final long deadline;
 
+  /** The task queue it was routed through, or null. */
+  String queue;
+
   /** The current requirement: the contact's own, or its last escalation step's. */
   Requirement requirement;
 
@@ -106,6 +109,7 @@ final class ContactRecord {
         Optional.ofNullable(agent).map(a -> a.id),
         Optional.ofNullable(reservation).map(r -> r.id),
         answeredAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(answeredAt)),
-        endedAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(endedAt)));
+        endedAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(endedAt)),
+        Optional.ofNullable(queue));
   }
 }

@@ -153,11 +153,12 @@ final class Matcher {
   // ---- agents and contacts leaving --------------------------------------------------------
 
   /** Changes presence; leaving "available" withdraws the agent's pending offers. */
-  void setPresence(AgentRecord agent, Presence presence, String cancelReason) {
+  void setPresence(AgentRecord agent, Presence presence, String activity, String cancelReason) {
     agents.change(
         agent,
         () -> {
           agent.presence = presence;
+          agent.enterActivity(activity, call.now);
           if (presence.isAvailable()) {
             agent.misses = 0;
           }
@@ -310,6 +311,7 @@ final class Matcher {
           () -> {
             agent.addLoad(offer.contact.channel, -1);
             agent.presence = away;
+            agent.enterActivity(Activity.label(away), call.now);
           });
       call.emit((id, at) -> new RoutingEvent.AgentPresenceChanged(id, at, agent.id, away));
       withdrawOffers(agent, "agent set away after missed offers");

@@ -238,7 +238,13 @@ final class MemoryRouter implements Router {
     return changing(
         () -> {
           AgentRecord agent = agents.create(spec, capacity);
-          agents.change(agent, () -> agent.presence = spec.presence());
+          String activity = spec.activity().orElse(Activity.label(spec.presence()));
+          agents.change(
+              agent,
+              () -> {
+                agent.presence = spec.presence();
+                agent.enterActivity(activity, call.now);
+              });
           call.emit((id, at) -> new RoutingEvent.AgentCreated(id, at, agent.view()));
           matcher.settleAgent(agent);
           return agent.view();
@@ -278,10 +284,34 @@ final class MemoryRouter implements Router {
         () -> {
           AgentRecord agent = agents.get(agentId);
           if (!agent.presence.equals(presence)) {
-            matcher.setPresence(agent, presence, "agent " + presence);
+            matcher.setPresence(agent, presence, Activity.label(presence), "agent " + presence);
           }
           return agent.view();
         });
+  }
+
+  @Override
+  public Agent activity(String agentId, Activity activity) {
+    Objects.requireNonNull(activity, "activity");
+    Presence presence = activity.presence();
+    return changing(
+        () -> {
+          AgentRecord agent = agents.get(agentId);
+          if (!agent.presence.equals(presence)) {
+            matcher.setPresence(agent, presence, activity.name(), "agent in " + activity.name());
+          } else if (!activity.name().equals(agent.activity)) {
+            call.touch(agent);
+            agent.enterActivity(activity.name(), call.now);
+            call.emit((id, at) -> new RoutingEvent.AgentUpdated(id, at, agent.view()));
+          }
+          return agent.view();
+        });
+  }
+
+  @Override
+  public int liveContacts(String queue) {
+    Objects.requireNonNull(queue, "queue");
+    return locked(() -> contacts.live(queue));
   }
 
   @Override
@@ -355,6 +385,7 @@ final class MemoryRouter implements Router {
                   requirement,
                   List.of(steps),
                   maxWait < 0 ? Long.MAX_VALUE : now + maxWait);
+          contact.queue = spec.queue().orElse(null);
           contacts.add(contact);
           contact.timerSeq = call.timers.seq() + 1;
           call.emit((id, at) -> new RoutingEvent.ContactQueued(id, at, contact.view()));
@@ -373,6 +404,7 @@ final class MemoryRouter implements Router {
     Checks.id("contact id", spec.id());
     Checks.channel("channel", spec.channel());
     Checks.range("priority", spec.priority(), Checks.MIN_PRIORITY, Checks.MAX_PRIORITY);
+    spec.queue().ifPresent(q -> Checks.channel("queue", q));
     List<Escalation> escalations = spec.escalations();
     if (escalations.size() > Checks.MAX_ESCALATIONS) {
       throw RoutingException.invalid(

@@ -3,6 +3,7 @@ package io.switchboard.routing;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An agent to create.
@@ -14,15 +15,33 @@ import java.util.Objects;
  * @param capacity contacts the agent handles at once per channel, 0..100 each (e.g. voice 1, chat
  *     3); a channel not listed has capacity 0
  * @param presence initial presence; default offline
+ * @param activity the initial activity's name when it is not the presence's ({@link Activity})
  */
 public record NewAgent(
-    String id, Map<String, Object> attributes, Map<String, Integer> capacity, Presence presence) {
+    String id,
+    Map<String, Object> attributes,
+    Map<String, Integer> capacity,
+    Presence presence,
+    Optional<String> activity) {
+
+  /** An agent whose activity is its presence. */
+  public NewAgent(
+      String id, Map<String, Object> attributes, Map<String, Integer> capacity, Presence presence) {
+    this(id, attributes, capacity, presence, Optional.empty());
+  }
 
   public NewAgent {
     Objects.requireNonNull(id, "id");
     attributes = Checks.copyAttributes(attributes);
     capacity = Map.copyOf(Objects.requireNonNull(capacity, "capacity"));
     Objects.requireNonNull(presence, "presence");
+    Objects.requireNonNull(activity, "activity");
+  }
+
+  /** This agent starting in {@code activity} (its presence follows from the activity). */
+  public NewAgent in(Activity activity) {
+    return new NewAgent(
+        id, attributes, capacity, activity.presence(), Optional.of(activity.name()));
   }
 
   public static Builder builder(String id) {

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param priority higher is served first, -1000..1000; default 0
  * @param escalations steps, by strictly increasing {@code after}; at most 16
  * @param maxWait after this long queued the contact times out, 1 ms..7 days; empty for never
+ * @param queue the task queue the contact is routed through ({@link Workspace#createContact} sets
+ *     it), {@code [A-Za-z0-9_-]}, 1..64 characters; empty for none
  */
 public record NewContact(
     String id,
@@ -26,7 +28,20 @@ public record NewContact(
     Optional<String> requirements,
     int priority,
     List<Escalation> escalations,
-    Optional<Duration> maxWait) {
+    Optional<Duration> maxWait,
+    Optional<String> queue) {
+
+  /** A contact routed through no task queue. */
+  public NewContact(
+      String id,
+      String channel,
+      Map<String, Object> attributes,
+      Optional<String> requirements,
+      int priority,
+      List<Escalation> escalations,
+      Optional<Duration> maxWait) {
+    this(id, channel, attributes, requirements, priority, escalations, maxWait, Optional.empty());
+  }
 
   public NewContact {
     Objects.requireNonNull(id, "id");
@@ -35,6 +50,27 @@ public record NewContact(
     Objects.requireNonNull(requirements, "requirements");
     escalations = List.copyOf(escalations);
     Objects.requireNonNull(maxWait, "maxWait");
+    Objects.requireNonNull(queue, "queue");
+  }
+
+  /**
+   * This contact routed through {@code queue}: its requirements and those of each escalation step
+   * become what {@code combine} makes of them.
+   */
+  NewContact through(String queue, java.util.function.UnaryOperator<Optional<String>> combine) {
+    List<Escalation> steps =
+        escalations.stream()
+            .map(e -> new Escalation(e.after(), combine.apply(e.requirements())))
+            .toList();
+    return new NewContact(
+        id,
+        channel,
+        attributes,
+        combine.apply(requirements),
+        priority,
+        steps,
+        maxWait,
+        Optional.of(queue));
   }
 
   public static Builder builder(String id, String channel) {

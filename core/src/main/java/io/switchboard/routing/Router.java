@@ -56,6 +56,13 @@ public interface Router extends AutoCloseable {
    */
   Agent presence(String agentId, Presence presence);
 
+  /**
+   * Moves an agent to an activity (a workspace's; {@link Workspace#activity} checks that it is
+   * one): its presence follows ({@link Activity#presence()}), with the same effects as {@link
+   * #presence}; the time of the activity it leaves is added to its {@link Agent#activityTime()}.
+   */
+  Agent activity(String agentId, Activity activity);
+
   Agent agent(String agentId);
 
   /** All agents, by id. */
@@ -83,6 +90,12 @@ public interface Router extends AutoCloseable {
 
   /** A live contact, or one still in the bounded history of finished contacts. */
   Contact contact(String contactId);
+
+  /**
+   * How many contacts routed through task queue {@code queue} are live: queued, offered, assigned
+   * or in wrap-up.
+   */
+  int liveContacts(String queue);
 
   /** The contacts waiting in line now, in the order they will be served within each group. */
   List<Contact> waiting();

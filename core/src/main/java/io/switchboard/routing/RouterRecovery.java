@@ -45,6 +45,9 @@ final class RouterRecovery {
       agent.idleSince = a.idleSince();
       agent.idleSeq = a.idleSeq();
       agent.misses = a.misses();
+      agent.activity = a.activity() != null ? a.activity() : Activity.label(a.presence());
+      agent.activitySince = a.activitySince();
+      agent.activityMillis.putAll(a.activityMillis());
       agents.put(agent.id, agent);
     }
     Map<String, StoredContact> storedContacts = new HashMap<>();
@@ -110,6 +113,7 @@ final class RouterRecovery {
             steps,
             c.deadline());
     contact.step = c.step();
+    contact.queue = c.queue().orElse(null);
     contact.state = c.state();
     contact.answeredAt = c.answeredAt();
     contact.endedAt = c.endedAt();

@@ -153,7 +153,17 @@ final class RouterStore {
 
   static StoredAgent stored(AgentRecord a) {
     return new StoredAgent(
-        a.id, a.serial, a.attributes, a.capacity, a.presence, a.idleSince, a.idleSeq, a.misses);
+        a.id,
+        a.serial,
+        a.attributes,
+        a.capacity,
+        a.presence,
+        a.idleSince,
+        a.idleSeq,
+        a.misses,
+        a.activity,
+        a.activitySince,
+        a.activityMillis);
   }
 
   static StoredContact stored(ContactRecord c) {
@@ -185,7 +195,8 @@ final class RouterStore {
         c.wrapUpUntil,
         c.timerSeq,
         c.wrapUpTimerSeq,
-        c.retireSeq);
+        c.retireSeq,
+        Optional.ofNullable(c.queue));
   }
 
   static StoredReservation stored(ReservationRecord r) {

@@ -25,5 +25,19 @@ public enum RoutingErrorCode {
   /** The operation does not fit the current state (accept twice, complete a queued contact). */
   INVALID_STATE,
   /** The router is closed. */
-  UNAVAILABLE
+  UNAVAILABLE,
+  /** No workspace with that name. */
+  WORKSPACE_NOT_FOUND,
+  /** A workspace with that name exists already. */
+  WORKSPACE_ALREADY_EXISTS,
+  /** No activity with that name in the workspace. */
+  ACTIVITY_NOT_FOUND,
+  /**
+   * The activity cannot be removed or change availability: agents are in it, or it is the default.
+   */
+  ACTIVITY_IN_USE,
+  /** No task queue with that name in the workspace. */
+  TASK_QUEUE_NOT_FOUND,
+  /** The task queue cannot be removed: contacts routed through it are live. */
+  TASK_QUEUE_IN_USE
 }

@@ -29,6 +29,39 @@ public sealed interface Strategy {
     return new HighestAttribute(attribute);
   }
 
+  /**
+   * The strategy {@code text} names: {@code longest-idle}, {@code least-occupied} or {@code
+   * highest:<attribute>} ({@link #text()}); INVALID_ARGUMENT naming {@code field} otherwise.
+   */
+  static Strategy parse(String field, String text) {
+    String t = Objects.requireNonNull(text, field).trim();
+    if (t.equals("longest-idle")) {
+      return longestIdle();
+    }
+    if (t.equals("least-occupied")) {
+      return leastOccupied();
+    }
+    if (t.startsWith("highest:")) {
+      String attribute = t.substring("highest:".length());
+      if (!Checks.NAME.matcher(attribute).matches()) {
+        throw RoutingException.invalid(
+            field + " attribute must match " + Checks.NAME.pattern() + ", got '" + attribute + "'");
+      }
+      return highest(attribute);
+    }
+    throw RoutingException.invalid(
+        field + " must be longest-idle, least-occupied or highest:<attribute>, got '" + text + "'");
+  }
+
+  /** The name {@link #parse} reads. */
+  default String text() {
+    return switch (this) {
+      case LongestIdle l -> "longest-idle";
+      case LeastOccupied l -> "least-occupied";
+      case HighestAttribute h -> "highest:" + h.attribute();
+    };
+  }
+
   /** Longest idle first. */
   enum LongestIdle implements Strategy {
     INSTANCE

@@ -4,6 +4,9 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceRouters;
+import io.switchboard.routing.Workspaces;
 import io.switchboard.storage.postgres.RoutingLeadership;
 import java.net.InetAddress;
 import java.net.URI;
@@ -29,6 +32,7 @@ final class ClusterRouting {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterRouting.class);
 
+  private final ServerConfig config;
   private final RoutingApi api;
   private final RoutingLeadership leadership;
   private final RoutingForwarder forwarder;
@@ -36,6 +40,7 @@ final class ClusterRouting {
   private ClusterRouting(
       ServerConfig config, URI advertised, RoutingApi api, ForwardedCalls forwarded) {
     ServerConfig.Postgres pg = config.postgres().orElseThrow();
+    this.config = config;
     this.api = api;
     this.leadership =
         RoutingLeadership.builder()
@@ -126,6 +131,42 @@ final class ClusterRouting {
                         + ") stopped being the routing leader while the call ran; the call was"
                         + " not routed here: retry, it reaches the new leader",
                     null));
+  }
+
+  private Workspaces workspaces;
+  private Router workspacesOver;
+
+  /**
+   * The leader's workspaces: {@code default} over the router it leads with (rebuilt, from the
+   * definitions in the database, whenever that router changes); creating other workspaces is not
+   * available over PostgreSQL yet (501).
+   */
+  synchronized Workspaces workspaces() {
+    Router r = router();
+    if (workspaces == null || workspacesOver != r) {
+      workspaces =
+          new Workspaces(
+              r,
+              config.routing().defaultWorkspace(),
+              leadership.workspaceStore(),
+              new WorkspaceRouters() {
+                @Override
+                public Router open(WorkspaceDefinition workspace) {
+                  throw new HttpError(
+                      501,
+                      "NOT_IMPLEMENTED",
+                      "workspaces other than 'default' are not available on servers sharing a"
+                          + " PostgreSQL database yet (cannot open '"
+                          + workspace.name()
+                          + "')");
+                }
+
+                @Override
+                public void drop(String name) {}
+              });
+      workspacesOver = r;
+    }
+    return workspaces;
   }
 
   /** Serves a routing call here while leading, else forwards it to the leader. */

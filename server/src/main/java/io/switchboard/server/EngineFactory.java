@@ -143,7 +143,7 @@ public interface EngineFactory {
     }
   }
 
-  private static io.switchboard.storage.rocksdb.Durability storageDurability(Durability d) {
+  static io.switchboard.storage.rocksdb.Durability storageDurability(Durability d) {
     return switch (d) {
       case SYNC -> io.switchboard.storage.rocksdb.Durability.sync();
       case BATCH ->

@@ -69,6 +69,22 @@ sealed interface Guard {
         c -> Access.routing(Action.ROUTING_SUPERVISOR, Optional.empty()));
   }
 
+  /** {@code routing:supervisor} in the workspace {@code workspace} reads from the call. */
+  static Guard supervisor(Function<Call, String> workspace) {
+    return new Needs(
+        Action.ROUTING_SUPERVISOR,
+        c ->
+            new Access(
+                Action.ROUTING_SUPERVISOR, Optional.of(workspace.apply(c)), Optional.empty()));
+  }
+
+  /** {@link #agent(Function)} in the workspace {@code workspace} reads from the call. */
+  static Guard agent(Function<Call, String> workspace, Function<Call, Optional<String>> agent) {
+    return new Needs(
+        Action.ROUTING_AGENT,
+        c -> new Access(Action.ROUTING_AGENT, Optional.of(workspace.apply(c)), agent.apply(c)));
+  }
+
   /**
    * {@code routing:agent} as the agent {@code agent} reads from the call (the path's, or the owner
    * of the reservation or contact the path names); a supervisor may act as any agent.

@@ -18,10 +18,13 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.RoutingStats;
+import io.switchboard.routing.Workspace;
+import io.switchboard.routing.Workspaces;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -36,6 +39,10 @@ final class RoutingApi implements AutoCloseable {
   private final RoutingEventStreams streams = new RoutingEventStreams(this::router);
   private volatile Supplier<Router> source = RoutingApi::starting;
   private volatile Router owned;
+  private volatile Supplier<Workspaces> registry =
+      () -> {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+      };
 
   /** Starts serving {@code router}, which this API closes on {@link #close()}. */
   void open(Router router) {
@@ -53,6 +60,15 @@ final class RoutingApi implements AutoCloseable {
 
   Router router() {
     return source.get();
+  }
+
+  /** Serves workspaces from {@code registry}, which its owner closes. */
+  void workspaces(Supplier<Workspaces> registry) {
+    this.registry = registry;
+  }
+
+  Workspaces workspaces() {
+    return registry.get();
   }
 
   private static Router starting() {
@@ -92,32 +108,105 @@ final class RoutingApi implements AutoCloseable {
   }
 
   List<Route> routes() {
-    String a = "/v1/routing/agents/{agent}";
-    String c = "/v1/routing/contacts/{contact}";
-    String r = "/v1/routing/reservations/{reservation}";
-    Guard sup = Guard.supervisor();
-    Guard self = Guard.agent(call -> Optional.of(call.routeParameter("agent")));
-    Guard offered = Guard.agent(this::reservationAgent);
-    Guard assigned = Guard.agent(this::contactAgent);
-    return List.of(
-        api("POST", "/v1/routing/agents", "createAgent", sup, this::createAgent),
-        api("GET", "/v1/routing/agents", "listAgents", sup, this::listAgents),
-        api("GET", a, "getAgent", self, this::getAgent),
-        api("PATCH", a, "updateAgent", sup, this::updateAgent),
-        api("DELETE", a, "deleteAgent", sup, this::deleteAgent),
-        api("PUT", a + "/presence", "setPresence", self, this::setPresence),
-        api("GET", a + "/reservations", "pendingReservations", self, this::pendingReservations),
-        stream(a + "/events", "agentEvents", self, call -> streams.agent(call, call.path("agent"))),
-        api("POST", "/v1/routing/contacts", "createContact", sup, this::createContact),
-        api("GET", "/v1/routing/contacts", "waitingContacts", sup, this::waitingContacts),
-        api("GET", c, "getContact", assigned, this::getContact),
-        api("POST", c + "/abandon", "abandonContact", sup, this::abandon),
-        api("POST", c + "/complete", "completeContact", assigned, this::complete),
-        api("GET", r, "getReservation", offered, this::getReservation),
-        api("POST", r + "/accept", "acceptReservation", offered, this::accept),
-        api("POST", r + "/reject", "rejectReservation", offered, this::reject),
-        api("GET", "/v1/routing/stats", "routingStats", sup, this::stats),
-        stream("/v1/routing/events", "routingEvents", sup, streams::all));
+    return routes("/v1/routing", c -> router(), c -> workspaces().get(Workspaces.DEFAULT), false);
+  }
+
+  /**
+   * The same routes within a workspace, under {@code /v1/workspaces/{workspace}}: agents, contacts,
+   * reservations and statistics of that workspace's router; an agent's activity instead of its
+   * presence; no event streams yet.
+   */
+  List<Route> workspaceRoutes() {
+    Function<Call, Workspace> ws = c -> workspaces().get(c.routeParameter("workspace"));
+    return routes("/v1/workspaces/{workspace}", c -> ws.apply(c).router(), ws, true);
+  }
+
+  private List<Route> routes(
+      String prefix, Function<Call, Router> in, Function<Call, Workspace> ws, boolean scoped) {
+    String a = prefix + "/agents/{agent}";
+    String c = prefix + "/contacts/{contact}";
+    String r = prefix + "/reservations/{reservation}";
+    Function<Call, String> space =
+        scoped ? call -> call.routeParameter("workspace") : call -> Workspaces.DEFAULT;
+    Guard sup = Guard.supervisor(space);
+    Guard self = Guard.agent(space, call -> Optional.of(call.routeParameter("agent")));
+    Guard offered = Guard.agent(space, call -> reservationAgent(call, in));
+    Guard assigned = Guard.agent(space, call -> contactAgent(call, in));
+    java.util.function.UnaryOperator<String> op =
+        name -> scoped ? "ws" + Character.toUpperCase(name.charAt(0)) + name.substring(1) : name;
+    List<Route> routes = new java.util.ArrayList<>();
+    routes.add(
+        api(
+            "POST",
+            prefix + "/agents",
+            op.apply("createAgent"),
+            sup,
+            h(in, (call, router) -> createAgent(call, router, ws, scoped))));
+    routes.add(
+        api("GET", prefix + "/agents", op.apply("listAgents"), sup, h(in, this::listAgents)));
+    routes.add(api("GET", a, op.apply("getAgent"), self, h(in, this::getAgent)));
+    routes.add(api("PATCH", a, op.apply("updateAgent"), sup, h(in, this::updateAgent)));
+    routes.add(api("DELETE", a, op.apply("deleteAgent"), sup, h(in, this::deleteAgent)));
+    if (scoped) {
+      routes.add(
+          api(
+              "PUT",
+              a + "/activity",
+              "wsSetActivity",
+              self,
+              call -> setActivity(call, ws.apply(call))));
+    } else {
+      routes.add(api("PUT", a + "/presence", "setPresence", self, h(in, this::setPresence)));
+    }
+    routes.add(
+        api(
+            "GET",
+            a + "/reservations",
+            op.apply("pendingReservations"),
+            self,
+            h(in, this::pendingReservations)));
+    if (!scoped) {
+      routes.add(
+          stream(
+              a + "/events", "agentEvents", self, call -> streams.agent(call, call.path("agent"))));
+    }
+    routes.add(
+        api(
+            "POST",
+            prefix + "/contacts",
+            op.apply("createContact"),
+            sup,
+            call -> createContact(call, ws.apply(call))));
+    routes.add(
+        api(
+            "GET",
+            prefix + "/contacts",
+            op.apply("waitingContacts"),
+            sup,
+            h(in, this::waitingContacts)));
+    routes.add(api("GET", c, op.apply("getContact"), assigned, h(in, this::getContact)));
+    routes.add(api("POST", c + "/abandon", op.apply("abandonContact"), sup, h(in, this::abandon)));
+    routes.add(
+        api("POST", c + "/complete", op.apply("completeContact"), assigned, h(in, this::complete)));
+    routes.add(api("GET", r, op.apply("getReservation"), offered, h(in, this::getReservation)));
+    routes.add(
+        api("POST", r + "/accept", op.apply("acceptReservation"), offered, h(in, this::accept)));
+    routes.add(
+        api("POST", r + "/reject", op.apply("rejectReservation"), offered, h(in, this::reject)));
+    routes.add(api("GET", prefix + "/stats", op.apply("routingStats"), sup, h(in, this::stats)));
+    if (!scoped) {
+      routes.add(stream("/v1/routing/events", "routingEvents", sup, streams::all));
+    }
+    return List.copyOf(routes);
+  }
+
+  /** A handler on the router {@code in} gives for the call. */
+  private interface OnRouter {
+    void handle(Call call, Router router);
+  }
+
+  private static Route.Endpoint h(Function<Call, Router> in, OnRouter handler) {
+    return call -> handler.handle(call, in.apply(call));
   }
 
   private static Route api(
@@ -140,18 +229,24 @@ final class RoutingApi implements AutoCloseable {
    * reservation, which the handler answers 404, or no router here: a follower forwards the call to
    * the routing leader, which checks again).
    */
-  private Optional<String> reservationAgent(Call call) {
+  private static Optional<String> reservationAgent(Call call, Function<Call, Router> in) {
     try {
-      return Optional.of(router().reservation(call.routeParameter("reservation")).agentId());
+      return Optional.of(in.apply(call).reservation(call.routeParameter("reservation")).agentId());
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
   }
 
-  /** The agent the path's contact is offered or assigned to; empty as {@link #reservationAgent}. */
-  private Optional<String> contactAgent(Call call) {
+  /**
+   * The agent the path's contact is offered or assigned to; empty as {@link #reservationAgent(Call,
+   * Function)}.
+   */
+  private static Optional<String> contactAgent(Call call, Function<Call, Router> in) {
     try {
-      return router().contact(call.routeParameter("contact")).agentId().or(() -> Optional.of(""));
+      return in.apply(call)
+          .contact(call.routeParameter("contact"))
+          .agentId()
+          .or(() -> Optional.of(""));
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
@@ -164,26 +259,83 @@ final class RoutingApi implements AutoCloseable {
   static int status(RoutingErrorCode code) {
     return switch (code) {
       case INVALID_ARGUMENT, INVALID_SELECTOR -> 400;
-      case AGENT_NOT_FOUND, CONTACT_NOT_FOUND, RESERVATION_NOT_FOUND -> 404;
-      case AGENT_ALREADY_EXISTS, CONTACT_ALREADY_EXISTS, RESERVATION_EXPIRED, INVALID_STATE -> 409;
+      case AGENT_NOT_FOUND,
+          CONTACT_NOT_FOUND,
+          RESERVATION_NOT_FOUND,
+          WORKSPACE_NOT_FOUND,
+          ACTIVITY_NOT_FOUND,
+          TASK_QUEUE_NOT_FOUND ->
+          404;
+      case AGENT_ALREADY_EXISTS,
+          CONTACT_ALREADY_EXISTS,
+          RESERVATION_EXPIRED,
+          INVALID_STATE,
+          WORKSPACE_ALREADY_EXISTS,
+          ACTIVITY_IN_USE,
+          TASK_QUEUE_IN_USE ->
+          409;
       case UNAVAILABLE -> 503;
     };
   }
 
   // ---- agents ------------------------------------------------------------------------------
 
-  private void createAgent(Call c) {
+  /**
+   * Creates an agent: in {@code activity} if the body names one (in a workspace other than {@code
+   * default} always: its default activity when none is named, and {@code presence} is refused);
+   * otherwise with the body's {@code presence}, as before workspaces.
+   */
+  private static void createAgent(
+      Call c, Router router, Function<Call, Workspace> ws, boolean scoped) {
     c.queryOnly();
-    Agent agent = router().createAgent(c.body(CreateAgent.class).toNewAgent());
+    CreateAgent body = c.body(CreateAgent.class);
+    Workspace w = ws.apply(c);
+    boolean custom = !w.name().equals(Workspaces.DEFAULT);
+    if (body.activity() != null && body.presence() != null) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "give 'activity' or 'presence', not both, for agent " + body.id());
+    }
+    if (custom && body.presence() != null) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "workspace '"
+              + w.name()
+              + "' sets agents' presence through its activities: give 'activity' (one of "
+              + String.join(", ", w.definition().activities().stream().map(a -> a.name()).toList())
+              + ") instead of 'presence'");
+    }
+    Agent agent =
+        custom || body.activity() != null
+            ? w.createAgent(body.toNewAgent(), Optional.ofNullable(body.activity()))
+            : router.createAgent(body.toNewAgent());
     c.json(201, RoutingWire.agent(agent));
   }
 
-  private void listAgents(Call c) {
+  private static void setActivity(Call c, Workspace w) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    Optional<String> activity = f.string("activity");
+    f.finish();
+    if (activity.isEmpty()) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "field 'activity' is required: one of "
+              + String.join(
+                  ", ", w.definition().activities().stream().map(a -> a.name()).toList()));
+    }
+    c.json(RoutingWire.agent(w.activity(c.path("agent"), activity.get())));
+  }
+
+  private void listAgents(Call c, Router router) {
     c.queryOnly("selector", "limit", "cursor");
     c.noBody();
     ListRequest page = page(c);
     String selector = c.query("selector").map(c::selector).orElse(null);
-    c.json(Agents.of(router().agents(selector, page)));
+    c.json(Agents.of(router.agents(selector, page)));
   }
 
   /**
@@ -196,14 +348,14 @@ final class RoutingApi implements AutoCloseable {
     return cursor.isPresent() ? page.after(cursor.get()) : page;
   }
 
-  private void getAgent(Call c) {
+  private void getAgent(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.agent(router().agent(c.path("agent"))));
+    c.json(RoutingWire.agent(router.agent(c.path("agent"))));
   }
 
   /** Replaces the attributes, the capacity, or both; at least one must be given. */
-  private void updateAgent(Call c) {
+  private void updateAgent(Call c, Router router) {
     c.queryOnly();
     String id = c.path("agent");
     JsonFields f = c.body();
@@ -216,7 +368,7 @@ final class RoutingApi implements AutoCloseable {
       throw new HttpError(
           400, "INVALID_ARGUMENT", "give 'attributes', 'capacity' or both to update agent " + id);
     }
-    Router r = router();
+    Router r = router;
     r.agent(id);
     Agent agent = hasAttributes ? r.updateAttributes(id, attributes) : r.agent(id);
     if (hasCapacity) {
@@ -225,88 +377,90 @@ final class RoutingApi implements AutoCloseable {
     c.json(RoutingWire.agent(agent));
   }
 
-  private void deleteAgent(Call c) {
+  private void deleteAgent(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    router().removeAgent(c.path("agent"));
+    router.removeAgent(c.path("agent"));
     c.noContent();
   }
 
-  private void setPresence(Call c) {
+  private void setPresence(Call c, Router router) {
     c.queryOnly();
     SetPresence body = c.body(SetPresence.class);
     if (body.presence() == null) {
       throw new HttpError(
           400, "INVALID_ARGUMENT", "field 'presence' is required: available, away or offline");
     }
-    c.json(RoutingWire.agent(router().presence(c.path("agent"), body.toPresence())));
+    c.json(RoutingWire.agent(router.presence(c.path("agent"), body.toPresence())));
   }
 
-  private void pendingReservations(Call c) {
+  private void pendingReservations(Call c, Router router) {
     c.queryOnly("limit", "cursor");
     c.noBody();
-    c.json(Reservations.of(router().pendingReservations(c.path("agent"), page(c))));
+    c.json(Reservations.of(router.pendingReservations(c.path("agent"), page(c))));
   }
 
   // ---- contacts ----------------------------------------------------------------------------
 
-  private void createContact(Call c) {
+  /** Queues a contact, through the body's task {@code queue} if it names one. */
+  private static void createContact(Call c, Workspace w) {
     c.queryOnly();
-    Contact contact = router().createContact(c.body(CreateContact.class).toNewContact());
+    CreateContact body = c.body(CreateContact.class);
+    Contact contact = w.createContact(body.toNewContact(), Optional.ofNullable(body.queue()));
     c.json(201, RoutingWire.contact(contact));
   }
 
-  private void waitingContacts(Call c) {
+  private void waitingContacts(Call c, Router router) {
     c.queryOnly("limit", "cursor");
     c.noBody();
-    c.json(Contacts.of(router().waiting(page(c))));
+    c.json(Contacts.of(router.waiting(page(c))));
   }
 
-  private void getContact(Call c) {
+  private void getContact(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router().contact(c.path("contact"))));
+    c.json(RoutingWire.contact(router.contact(c.path("contact"))));
   }
 
-  private void abandon(Call c) {
+  private void abandon(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router().abandon(c.path("contact"))));
+    c.json(RoutingWire.contact(router.abandon(c.path("contact"))));
   }
 
-  private void complete(Call c) {
+  private void complete(Call c, Router router) {
     c.queryOnly();
     Optional<Duration> wrapUp = c.body(Complete.class).wrapUp();
     String id = c.path("contact");
-    Contact done = wrapUp.isPresent() ? router().complete(id, wrapUp.get()) : router().complete(id);
+    Contact done = wrapUp.isPresent() ? router.complete(id, wrapUp.get()) : router.complete(id);
     c.json(RoutingWire.contact(done));
   }
 
   // ---- reservations ------------------------------------------------------------------------
 
-  private void getReservation(Call c) {
+  private void getReservation(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.reservation(router().reservation(c.path("reservation"))));
+    c.json(RoutingWire.reservation(router.reservation(c.path("reservation"))));
   }
 
-  private void accept(Call c) {
+  private void accept(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router().accept(c.path("reservation"))));
+    c.json(RoutingWire.contact(router.accept(c.path("reservation"))));
   }
 
-  private void reject(Call c) {
+  private void reject(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router().reject(c.path("reservation"))));
+    c.json(RoutingWire.contact(router.reject(c.path("reservation"))));
   }
 
   // ---- statistics --------------------------------------------------------------------------
 
-  private void stats(Call c) {
+  private void stats(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.stats(router().stats()));
+    c.json(RoutingWire.stats(router.stats()));
   }
 }

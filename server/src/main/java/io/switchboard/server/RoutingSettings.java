@@ -3,6 +3,8 @@ package io.switchboard.server;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.Strategy;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +97,26 @@ public record RoutingSettings(
     return "routing settings: " + message;
   }
 
+  /** These settings as the workspace {@code default} shows them. */
+  public WorkspaceSettings defaultWorkspace() {
+    return new WorkspaceSettings(strategy(strategy), offerTimeout, wrapUp, serviceLevel, "offline");
+  }
+
+  /**
+   * A router builder for a workspace other than {@code default}: the server's miss limit,
+   * auto-accept channels, statistics window and histories, and the workspace's own settings.
+   */
+  public Router.Builder builder(WorkspaceDefinition workspace) {
+    Router.Builder b =
+        Router.builder()
+            .missLimit(missLimit)
+            .statsWindow(statsWindow)
+            .eventHistory(eventHistory)
+            .contactHistory(contactHistory);
+    autoAccept.forEach(b::autoAccept);
+    return workspace.settings().applyTo(b);
+  }
+
   /** A router builder with these settings (clock and journal are the caller's). */
   public Router.Builder builder() {
     Router.Builder b =
@@ -117,23 +139,10 @@ public record RoutingSettings(
    * @throws IllegalArgumentException naming {@code routing-strategy}, what is allowed and the text
    */
   static Strategy strategy(String text) {
-    String t = text.trim();
-    if (t.equals("longest-idle")) {
-      return Strategy.longestIdle();
+    try {
+      return Strategy.parse("routing-strategy", text);
+    } catch (RoutingException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    if (t.equals("least-occupied")) {
-      return Strategy.leastOccupied();
-    }
-    if (t.startsWith("highest:")) {
-      try {
-        return Strategy.highest(t.substring("highest:".length()));
-      } catch (RoutingException e) {
-        throw new IllegalArgumentException("routing-" + e.getMessage(), e);
-      }
-    }
-    throw new IllegalArgumentException(
-        "routing-strategy must be longest-idle, least-occupied or highest:<attribute>, got '"
-            + text
-            + "'");
   }
 }

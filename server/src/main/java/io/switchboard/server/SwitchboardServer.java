@@ -10,9 +10,14 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.switchboard.client.WireFormat;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
+import io.switchboard.routing.WorkspaceRouters;
+import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.WorkspaceStore;
 import io.switchboard.server.auth.AuditedKeyRing;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MemoryKeyRing;
@@ -75,6 +80,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private volatile SqsEndpoint sqs;
   private volatile ClusterRouting cluster;
   private RouterJournal routerJournal;
+  private volatile Workspaces workspaces;
   private WebServer web;
   private ReadTimeouts readTimeouts;
   private boolean stopped;
@@ -109,6 +115,7 @@ public final class SwitchboardServer implements AutoCloseable {
     all.addAll(new KeysApi(keys, durableKeys).routes());
     this.console = new Console(keys, Clock.system());
     all.addAll(console.routes());
+    new WorkspaceApi(routingApi::workspaces).routes(routingApi).forEach(r -> all.add(clustered(r)));
     routingApi
         .routes()
         .forEach(
@@ -164,7 +171,9 @@ public final class SwitchboardServer implements AutoCloseable {
       if (config.postgres().isPresent()) {
         server.openShared(factory);
       } else {
-        server.routingApi.open(server.openRouter());
+        Router router = server.openRouter();
+        server.routingApi.open(router);
+        server.openWorkspaces(router);
         server.serve(factory.open(config, server.health));
       }
       if (server.storedKeysNeeded && !server.durableKeys.storedAny()) {
@@ -252,6 +261,14 @@ public final class SwitchboardServer implements AutoCloseable {
       if (tlsFiles.isPresent()) {
         advertised = URI.create("https" + advertised.toString().substring("http".length()));
       }
+      routingApi.workspaces(
+          () -> {
+            ClusterRouting c = cluster;
+            if (c == null) {
+              throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+            }
+            return c.workspaces();
+          });
       cluster = ClusterRouting.start(config, advertised, routingApi, forwarded);
     } catch (RuntimeException e) {
       shared.close();
@@ -347,7 +364,45 @@ public final class SwitchboardServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The workspaces ({@code docs/routing.md}, "Workspaces, queues and workflows"): {@code default}
+   * is {@code router}; the others' definitions are kept in the router store, their agents and
+   * contacts each in a store of its own in {@code <data-dir>/workspaces/<name>} (in memory on a
+   * server without a data directory).
+   */
+  private void openWorkspaces(Router router) {
+    RoutingSettings rs = config.routing();
+    if (routerJournal instanceof io.switchboard.storage.rocksdb.RocksRouterJournal rocks) {
+      workspaces =
+          new Workspaces(
+              router,
+              rs.defaultWorkspace(),
+              rocks.workspaceStore(),
+              new io.switchboard.storage.rocksdb.RocksWorkspaceRouters(
+                  config.dataDir().resolve("workspaces"),
+                  EngineFactory.storageDurability(config.durability()),
+                  rs::builder));
+    } else {
+      workspaces =
+          new Workspaces(
+              router,
+              rs.defaultWorkspace(),
+              WorkspaceStore.memory(),
+              WorkspaceRouters.memory(rs::builder));
+    }
+    Workspaces open = workspaces;
+    routingApi.workspaces(() -> open);
+  }
+
+  private synchronized void closeWorkspaces() {
+    if (workspaces != null) {
+      workspaces.close();
+      workspaces = null;
+    }
+  }
+
   private void closeRouterJournal() {
+    closeWorkspaces();
     if (routerJournal != null) {
       routerJournal.close();
     }
@@ -458,6 +513,7 @@ public final class SwitchboardServer implements AutoCloseable {
       if (engine != null) {
         engine.close();
       }
+      closeWorkspaces();
       routingApi.close();
       closeRouterJournal();
       gate.awaitPolls(grace);

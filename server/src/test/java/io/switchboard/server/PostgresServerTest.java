@@ -102,6 +102,44 @@ class PostgresServerTest {
   }
 
   @Test
+  void workspaceDefault_taskQueuesStoredInTheDatabase_otherWorkspacesNotYet() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("pgworkspaces"));
+    int port = freePort();
+    EmbeddedPostgres pg = start(data, port);
+    Map<String, String> env =
+        Map.of(
+            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+            "SWITCHBOARD_POSTGRES_USER", "postgres",
+            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
+    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
+    try {
+      try (SwitchboardServer one = SwitchboardServer.start(config);
+          SwitchboardServer two = SwitchboardServer.start(config);
+          Http b = new Http(two.uri())) {
+        Http.Answer put =
+            b.send(
+                "PUT",
+                "/v1/workspaces/default/task-queues/billing",
+                "{\"workerExpression\":\"skills HAS 'billing'\"}");
+        assertEquals(200, put.status(), put.toString());
+        Http.Answer created = b.post("/v1/workspaces", "{\"name\":\"centre\"}");
+        assertEquals(501, created.status(), created.toString());
+        assertEquals("NOT_IMPLEMENTED", created.code(), created.toString());
+      }
+      try (SwitchboardServer again = SwitchboardServer.start(config);
+          Http a = new Http(again.uri())) {
+        Http.Answer d = a.get("/v1/workspaces/default");
+        assertEquals(200, d.status(), d.toString());
+        assertEquals("billing", d.json().at("/taskQueues/0/name").asText(), d.toString());
+        assertEquals(1, d.json().get("taskQueues").size(), "the refused workspace left nothing");
+        assertEquals(404, a.get("/v1/workspaces/centre").status());
+      }
+    } finally {
+      pg.close();
+    }
+  }
+
+  @Test
   void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
     ServerConfig config =
         ServerConfig.resolve(

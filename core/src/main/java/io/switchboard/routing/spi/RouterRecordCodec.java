@@ -20,7 +20,9 @@ import java.util.Optional;
  * are big-endian; a string is its UTF-8 length (-1 for none) and bytes.
  *
  * <p>The layout is {@link #FORMAT} 1; a store records the format it was written in and refuses
- * another, so a change here needs a new format number and a migration.
+ * another, so a change here needs a new format number and a migration. Fields added at the end of a
+ * record since (an agent's activity and its times, a contact's task queue) are optional: a record
+ * written without them reads with their defaults, so format 1 stays readable both ways.
  */
 public final class RouterRecordCodec {
 
@@ -35,12 +37,16 @@ public final class RouterRecordCodec {
     attributes(w, a.attributes());
     w.i(a.capacity().size());
     a.capacity().forEach((channel, n) -> w.s(channel).i(n));
-    return w.b(a.presence().kind().ordinal())
+    w.b(a.presence().kind().ordinal())
         .s(a.presence().reason())
         .l(a.idleSince())
         .l(a.idleSeq())
         .i(a.misses())
-        .toArray();
+        .s(a.activity())
+        .l(a.activitySince());
+    w.i(a.activityMillis().size());
+    a.activityMillis().forEach((name, ms) -> w.s(name).l(ms));
+    return w.toArray();
   }
 
   /** The agent {@link #encode(StoredAgent)} wrote. */
@@ -56,15 +62,32 @@ public final class RouterRecordCodec {
     }
     Presence.Kind kind = Presence.Kind.values()[r.b()];
     String reason = r.s();
+    long idleSince = r.l();
+    long idleSeq = r.l();
+    int misses = r.i();
+    String activity = null;
+    long activitySince = idleSince;
+    Map<String, Long> activityMillis = new LinkedHashMap<>();
+    if (!r.done()) {
+      activity = r.s();
+      activitySince = r.l();
+      int n = r.i();
+      for (int i = 0; i < n; i++) {
+        activityMillis.put(r.s(), r.l());
+      }
+    }
     return new StoredAgent(
         id,
         serial,
         attributes,
         Map.copyOf(capacity),
         new Presence(kind, reason),
-        r.l(),
-        r.l(),
-        r.i());
+        idleSince,
+        idleSeq,
+        misses,
+        activity,
+        activitySince,
+        activityMillis);
   }
 
   /** A contact's stored bytes. */
@@ -87,6 +110,7 @@ public final class RouterRecordCodec {
         .l(c.timerSeq())
         .l(c.wrapUpTimerSeq())
         .l(c.retireSeq())
+        .s(c.queue().orElse(null))
         .toArray();
   }
 
@@ -104,6 +128,19 @@ public final class RouterRecordCodec {
     for (int i = 0; i < n; i++) {
       steps.add(new StoredContact.Step(r.l(), Optional.ofNullable(r.s())));
     }
+    long deadline = r.l();
+    Optional<String> requirement = Optional.ofNullable(r.s());
+    int step = r.i();
+    ContactState state = ContactState.values()[r.b()];
+    Optional<String> agentId = Optional.ofNullable(r.s());
+    Optional<String> reservationId = Optional.ofNullable(r.s());
+    long answeredAt = r.l();
+    long endedAt = r.l();
+    long wrapUpUntil = r.l();
+    long timerSeq = r.l();
+    long wrapUpTimerSeq = r.l();
+    long retireSeq = r.l();
+    Optional<String> queue = r.done() ? Optional.empty() : Optional.ofNullable(r.s());
     return new StoredContact(
         id,
         channel,
@@ -112,18 +149,19 @@ public final class RouterRecordCodec {
         seq,
         createdAt,
         List.copyOf(steps),
-        r.l(),
-        Optional.ofNullable(r.s()),
-        r.i(),
-        ContactState.values()[r.b()],
-        Optional.ofNullable(r.s()),
-        Optional.ofNullable(r.s()),
-        r.l(),
-        r.l(),
-        r.l(),
-        r.l(),
-        r.l(),
-        r.l());
+        deadline,
+        requirement,
+        step,
+        state,
+        agentId,
+        reservationId,
+        answeredAt,
+        endedAt,
+        wrapUpUntil,
+        timerSeq,
+        wrapUpTimerSeq,
+        retireSeq,
+        queue);
   }
 
   /** A reservation's stored bytes. */

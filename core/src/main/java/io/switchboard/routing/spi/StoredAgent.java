@@ -11,6 +11,10 @@ import java.util.Map;
  * @param idleSince clock millis when the agent last became idle
  * @param idleSeq breaks ties of {@code idleSince}
  * @param misses consecutive offers missed
+ * @param activity the agent's activity; null in records written before activities, read as its
+ *     presence
+ * @param activitySince clock millis it entered the activity
+ * @param activityMillis millis spent in each activity before the current one
  */
 public record StoredAgent(
     String id,
@@ -20,4 +24,36 @@ public record StoredAgent(
     Presence presence,
     long idleSince,
     long idleSeq,
-    int misses) {}
+    int misses,
+    String activity,
+    long activitySince,
+    Map<String, Long> activityMillis) {
+
+  public StoredAgent {
+    activityMillis = Map.copyOf(activityMillis);
+  }
+
+  /** An agent stored before activities: its activity is its presence, since it became idle. */
+  public StoredAgent(
+      String id,
+      long serial,
+      Map<String, Object> attributes,
+      Map<String, Integer> capacity,
+      Presence presence,
+      long idleSince,
+      long idleSeq,
+      int misses) {
+    this(
+        id,
+        serial,
+        attributes,
+        capacity,
+        presence,
+        idleSince,
+        idleSeq,
+        misses,
+        null,
+        idleSince,
+        Map.of());
+  }
+}

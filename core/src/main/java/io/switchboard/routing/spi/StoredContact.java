@@ -21,6 +21,7 @@ import java.util.Optional;
  *     maximum wait follow it)
  * @param wrapUpTimerSeq the timer order number of the wrap-up's end
  * @param retireSeq the order in which the contact finished, 0 while live
+ * @param queue the task queue it was routed through, if any
  */
 public record StoredContact(
     String id,
@@ -41,7 +42,52 @@ public record StoredContact(
     long wrapUpUntil,
     long timerSeq,
     long wrapUpTimerSeq,
-    long retireSeq) {
+    long retireSeq,
+    Optional<String> queue) {
+
+  /** A contact routed through no task queue. */
+  public StoredContact(
+      String id,
+      String channel,
+      Map<String, Object> attributes,
+      int priority,
+      long seq,
+      long createdAt,
+      List<Step> steps,
+      long deadline,
+      Optional<String> requirement,
+      int step,
+      ContactState state,
+      Optional<String> agentId,
+      Optional<String> reservationId,
+      long answeredAt,
+      long endedAt,
+      long wrapUpUntil,
+      long timerSeq,
+      long wrapUpTimerSeq,
+      long retireSeq) {
+    this(
+        id,
+        channel,
+        attributes,
+        priority,
+        seq,
+        createdAt,
+        steps,
+        deadline,
+        requirement,
+        step,
+        state,
+        agentId,
+        reservationId,
+        answeredAt,
+        endedAt,
+        wrapUpUntil,
+        timerSeq,
+        wrapUpTimerSeq,
+        retireSeq,
+        Optional.empty());
+  }
 
   /** An escalation step: after {@code afterMillis} from arrival, this requirement (none: any). */
   public record Step(long afterMillis, Optional<String> requirement) {}

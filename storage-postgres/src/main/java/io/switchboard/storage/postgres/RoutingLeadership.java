@@ -151,6 +151,14 @@ public final class RoutingLeadership implements AutoCloseable {
     return Optional.of(t.router());
   }
 
+  /**
+   * The routing workspaces' definitions in this database ({@code sb_workspace}), for the registry
+   * the leader builds over its router.
+   */
+  public io.switchboard.routing.spi.WorkspaceStore workspaceStore() {
+    return new PostgresWorkspaceStore(ds);
+  }
+
   public boolean leading() {
     return router().isPresent();
   }

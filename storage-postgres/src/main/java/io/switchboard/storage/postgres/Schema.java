@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -153,9 +153,16 @@ final class Schema {
   private static final List<String> V5 =
       List.of("create table sb_system (key text primary key, value bytea not null)");
 
+  /**
+   * Version 6 (2026-11-25): {@code sb_workspace}, the routing workspaces' definitions ({@link
+   * PostgresWorkspaceStore}).
+   */
+  private static final List<String> V6 =
+      List.of("create table sb_workspace (name text primary key, value bytea not null)");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6));
 
   private Schema() {}
 

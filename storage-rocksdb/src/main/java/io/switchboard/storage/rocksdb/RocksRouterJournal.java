@@ -3,6 +3,7 @@ package io.switchboard.storage.rocksdb;
 import io.switchboard.internal.Bytes;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.spi.RouterCounters;
 import io.switchboard.routing.spi.RouterEntry;
 import io.switchboard.routing.spi.RouterJournal;
@@ -11,6 +12,8 @@ import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
 import io.switchboard.routing.spi.StoredReservation;
+import io.switchboard.routing.spi.WorkspaceCodec;
+import io.switchboard.routing.spi.WorkspaceStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,16 +26,18 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 
 /**
  * A {@link RouterJournal} in its own RocksDB store, by default the {@code routing} directory inside
  * the server's data directory (the queue store and the router store are independent, so each has
  * its own log and neither waits for the other's syncs). Keys are the record kind and id: {@code
  * a:<agent>}, {@code c:<contact>}, {@code r:<reservation>}, plus {@code counters} and {@code
- * format}. One writer thread writes each appended batch whole and in order, in one RocksDB write
- * batch per group of appends, and durable appends share one fsync (group commit), as in {@link
- * RocksJournal}. Values are in core's {@link RouterRecordCodec} format, shared with the PostgreSQL
- * router store.
+ * format}; the server's store also keeps the workspaces' definitions, {@code w:<workspace>} ({@link
+ * #workspaceStore()}). One writer thread writes each appended batch whole and in order, in one
+ * RocksDB write batch per group of appends, and durable appends share one fsync (group commit), as
+ * in {@link RocksJournal}. Values are in core's {@link RouterRecordCodec} format, shared with the
+ * PostgreSQL router store.
  */
 public final class RocksRouterJournal implements RouterJournal {
 
@@ -157,6 +162,7 @@ public final class RocksRouterJournal implements RouterJournal {
             case 'a' -> agents.add(RouterRecordCodec.agent(it.value()));
             case 'c' -> contacts.add(RouterRecordCodec.contact(it.value()));
             case 'r' -> reservations.add(RouterRecordCodec.reservation(it.value()));
+            case 'w' -> {} // a workspace definition: workspaceStore()'s
             default -> throw corrupt(key);
           }
         } else if (java.util.Arrays.equals(key, COUNTERS_KEY)) {
@@ -172,6 +178,59 @@ public final class RocksRouterJournal implements RouterJournal {
       }
     }
     return new RouterSnapshot(counters, agents, contacts, reservations);
+  }
+
+  /**
+   * The workspaces' definitions kept in this store under {@code w:<workspace>}, each change written
+   * and synced before the call returns ({@link WorkspaceCodec}).
+   */
+  public WorkspaceStore workspaceStore() {
+    return new WorkspaceStore() {
+      @Override
+      public List<WorkspaceDefinition> load() {
+        List<WorkspaceDefinition> out = new ArrayList<>();
+        try (ReadOptions verified = new ReadOptions().setVerifyChecksums(true);
+            RocksIterator it = db.newIterator(verified)) {
+          byte[] prefix = bytes("w:");
+          for (it.seek(prefix); it.isValid(); it.next()) {
+            byte[] key = it.key();
+            if (key.length < 2 || key[0] != 'w' || key[1] != ':') {
+              break;
+            }
+            out.add(WorkspaceCodec.decode(it.value()));
+          }
+          try {
+            it.status();
+          } catch (RocksDBException e) {
+            throw damaged(e);
+          }
+        }
+        return out;
+      }
+
+      @Override
+      public void put(WorkspaceDefinition definition) {
+        write(key('w', definition.name()), WorkspaceCodec.encode(definition));
+      }
+
+      @Override
+      public void delete(String name) {
+        write(key('w', name), null);
+      }
+    };
+  }
+
+  private void write(byte[] key, byte[] value) {
+    try (WriteOptions sync = new WriteOptions().setSync(true)) {
+      if (value == null) {
+        db.delete(sync, key);
+      } else {
+        db.put(sync, key, value);
+      }
+    } catch (RocksDBException e) {
+      throw RoutingException.unavailable(
+          "routing store " + dir + " could not store a workspace: " + e.getMessage(), e);
+    }
   }
 
   private IllegalStateException corrupt(byte[] key) {

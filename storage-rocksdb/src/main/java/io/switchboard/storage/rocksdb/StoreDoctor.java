@@ -110,7 +110,10 @@ public final class StoreDoctor {
     return new Report(lost, lines);
   }
 
-  /** The stores in a data directory: the queue store, then the router store. */
+  /**
+   * The stores in a data directory: the queue store, the router store, then the router store of
+   * each routing workspace ({@code workspaces/<name>}), by name.
+   */
   private static List<Path> stores(Path dataDir) {
     List<Path> stores = new ArrayList<>();
     if (Files.exists(dataDir.resolve("CURRENT"))) {
@@ -118,6 +121,14 @@ public final class StoreDoctor {
     }
     if (Files.exists(dataDir.resolve("routing").resolve("CURRENT"))) {
       stores.add(dataDir.resolve("routing"));
+    }
+    Path workspaces = dataDir.resolve("workspaces");
+    if (Files.isDirectory(workspaces)) {
+      try (Stream<Path> all = Files.list(workspaces)) {
+        all.filter(d -> Files.exists(d.resolve("CURRENT"))).sorted().forEach(stores::add);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot list " + workspaces + ": " + e, e);
+      }
     }
     if (stores.isEmpty()) {
       throw new IllegalArgumentException(

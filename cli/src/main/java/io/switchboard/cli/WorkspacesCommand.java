@@ -1,0 +1,274 @@
+package io.switchboard.cli;
+
+import io.switchboard.client.SwitchboardClient;
+import io.switchboard.client.WorkspaceWire;
+import io.switchboard.client.WorkspacesClient;
+import io.switchboard.routing.Activity;
+import io.switchboard.routing.Strategy;
+import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceSettings;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code switchboard workspaces list|show|create|delete|activity|queue|...}: the routing
+ * workspaces, their activities and task queues ({@code docs/api.md}, "Workspaces").
+ */
+@Command(
+    name = "workspaces",
+    description = "Create, show and delete routing workspaces; their activities and task queues.",
+    subcommands = {
+      WorkspacesCommand.ListWorkspaces.class,
+      WorkspacesCommand.Show.class,
+      WorkspacesCommand.Create.class,
+      WorkspacesCommand.Delete.class,
+      WorkspacesCommand.PutActivity.class,
+      WorkspacesCommand.DeleteActivity.class,
+      WorkspacesCommand.PutQueue.class,
+      WorkspacesCommand.DeleteQueue.class
+    })
+final class WorkspacesCommand implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** A command over the workspaces client. */
+  abstract static class WorkspaceCommand extends QueuesCommand.ClientCommand {
+    @Override
+    void run(SwitchboardClient client) {
+      run(client.workspaces(), out());
+    }
+
+    abstract void run(WorkspacesClient workspaces, PrintWriter out);
+
+    void show(PrintWriter out, WorkspaceDefinition d) {
+      if (options.json) {
+        Output.json(out, WorkspaceWire.workspace(d));
+        return;
+      }
+      WorkspaceSettings s = d.settings();
+      out.println("workspace:      " + d.name());
+      out.println("strategy:       " + s.strategy().text());
+      out.println("offer timeout:  " + s.offerTimeout().toSeconds() + " s");
+      out.println("service level:  " + s.serviceLevelThreshold().toSeconds() + " s");
+      out.println("default:        " + s.defaultActivity());
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(List.of("ACTIVITY", "AVAILABLE"));
+      d.activities().forEach(a -> rows.add(List.of(a.name(), Boolean.toString(a.available()))));
+      Output.table(out, rows);
+      if (!d.queues().isEmpty()) {
+        List<List<String>> queues = new ArrayList<>();
+        queues.add(List.of("TASK QUEUE", "WORKER EXPRESSION", "ORDER"));
+        d.queues()
+            .forEach(
+                q ->
+                    queues.add(
+                        List.of(
+                            q.name(),
+                            q.workerExpression().orElse("(every agent)"),
+                            q.order().name().toLowerCase(java.util.Locale.ROOT))));
+        Output.table(out, queues);
+      }
+    }
+  }
+
+  @Command(name = "list", description = "List the workspaces.")
+  static final class ListWorkspaces extends WorkspaceCommand {
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      List<WorkspaceDefinition> all = workspaces.list();
+      if (options.json) {
+        Output.json(out, WorkspaceWire.workspaces(all));
+        return;
+      }
+      List<List<String>> rows = new ArrayList<>();
+      rows.add(List.of("WORKSPACE", "STRATEGY", "ACTIVITIES", "TASK QUEUES"));
+      for (WorkspaceDefinition d : all) {
+        rows.add(
+            List.of(
+                d.name(),
+                d.settings().strategy().text(),
+                Integer.toString(d.activities().size()),
+                Integer.toString(d.queues().size())));
+      }
+      Output.table(out, rows);
+    }
+  }
+
+  @Command(name = "show", description = "Show a workspace's settings, activities and queues.")
+  static final class Show extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String name;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      show(out, workspaces.get(name));
+    }
+  }
+
+  @Command(name = "create", description = "Create a workspace.")
+  static final class Create extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String name;
+
+    @Option(
+        names = "--activity",
+        paramLabel = "NAME=AVAILABLE",
+        description =
+            "an activity, e.g. Ready=true or Lunch=false; repeatable (default: available, away,"
+                + " offline)")
+    List<String> activities = new ArrayList<>();
+
+    @Option(
+        names = "--strategy",
+        paramLabel = "STRATEGY",
+        description = "longest-idle (default), least-occupied or highest:<attribute>")
+    String strategy;
+
+    @Option(names = "--offer-timeout", paramLabel = "SECONDS", description = "default 30")
+    Long offerTimeout;
+
+    @Option(
+        names = "--default-activity",
+        paramLabel = "NAME",
+        description = "for agents created without one (default: offline, else the first)")
+    String defaultActivity;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      List<Activity> list = new ArrayList<>();
+      for (String a : activities) {
+        int eq = a.indexOf('=');
+        if (eq < 0) {
+          throw new picocli.CommandLine.ParameterException(
+              spec.commandLine(), "--activity must be NAME=true or NAME=false, got '" + a + "'");
+        }
+        list.add(new Activity(a.substring(0, eq), Boolean.parseBoolean(a.substring(eq + 1))));
+      }
+      List<Activity> all = list.isEmpty() ? Activity.DEFAULTS : list;
+      String fallback =
+          all.stream()
+              .map(Activity::name)
+              .filter(n -> n.equalsIgnoreCase("offline"))
+              .findFirst()
+              .orElse(all.get(0).name());
+      WorkspaceSettings s =
+          WorkspaceSettings.DEFAULTS.withDefaultActivity(
+              defaultActivity != null ? defaultActivity : fallback);
+      if (strategy != null) {
+        s = s.withStrategy(Strategy.parse("--strategy", strategy));
+      }
+      if (offerTimeout != null) {
+        s = s.withOfferTimeout(Duration.ofSeconds(offerTimeout));
+      }
+      show(out, workspaces.create(name, s, all));
+    }
+  }
+
+  @Command(name = "delete", description = "Delete a workspace with its agents and contacts.")
+  static final class Delete extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String name;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      workspaces.delete(name);
+      out.println("deleted workspace " + name);
+    }
+  }
+
+  @Command(name = "activity", description = "Add or replace an activity.")
+  static final class PutActivity extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String workspace;
+
+    @Parameters(index = "1", paramLabel = "ACTIVITY")
+    String name;
+
+    @Option(names = "--available", description = "agents in it take work")
+    boolean available;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      Activity a = workspaces.putActivity(workspace, new Activity(name, available));
+      out.println("activity " + a.name() + " (available: " + a.available() + ")");
+    }
+  }
+
+  @Command(name = "delete-activity", description = "Remove an activity (no agent may be in it).")
+  static final class DeleteActivity extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String workspace;
+
+    @Parameters(index = "1", paramLabel = "ACTIVITY")
+    String name;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      workspaces.removeActivity(workspace, name);
+      out.println("removed activity " + name);
+    }
+  }
+
+  @Command(name = "queue", description = "Add or replace a task queue.")
+  static final class PutQueue extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String workspace;
+
+    @Parameters(index = "1", paramLabel = "QUEUE")
+    String name;
+
+    @Option(
+        names = "--expression",
+        paramLabel = "SELECTOR",
+        description = "who may serve it, e.g. \"skills HAS 'billing'\" (default: every agent)")
+    String expression;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      TaskQueue q =
+          workspaces.putQueue(
+              workspace,
+              new TaskQueue(
+                  name,
+                  Optional.ofNullable(expression),
+                  TaskQueue.Order.FIFO,
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty()));
+      if (options.json) {
+        Output.json(out, WorkspaceWire.queue(q));
+      } else {
+        out.println("task queue " + q.name() + ": " + q.workerExpression().orElse("(every agent)"));
+      }
+    }
+  }
+
+  @Command(name = "delete-queue", description = "Remove a task queue (no live contact in it).")
+  static final class DeleteQueue extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String workspace;
+
+    @Parameters(index = "1", paramLabel = "QUEUE")
+    String name;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      workspaces.removeQueue(workspace, name);
+      out.println("removed task queue " + name);
+    }
+  }
+}

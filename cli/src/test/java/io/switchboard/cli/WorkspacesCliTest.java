@@ -1,0 +1,87 @@
+package io.switchboard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code switchboard workspaces ...} against an in-process server. */
+class WorkspacesCliTest {
+
+  private static SwitchboardServer server;
+
+  @BeforeAll
+  static void start() {
+    server = SwitchboardServer.start(ServerConfig.forTests());
+  }
+
+  @AfterAll
+  static void stop() {
+    server.stop();
+  }
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--server";
+    all[args.length + 1] = server.uri().toString();
+    int code =
+        Main.run(
+            all,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void workspaces_createShowQueueActivityDelete() {
+    Run created =
+        run(
+            "workspaces",
+            "create",
+            "centre",
+            "--activity",
+            "Ready=true",
+            "--activity",
+            "Lunch=false",
+            "--strategy",
+            "least-occupied");
+    assertEquals(0, created.code(), created.err());
+    assertTrue(created.out().contains("least-occupied"), created.out());
+    assertTrue(created.out().contains("default:        Ready"), created.out());
+
+    Run queue =
+        run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'");
+    assertEquals(0, queue.code(), queue.err());
+    Run activity = run("workspaces", "activity", "centre", "Training");
+    assertEquals(0, activity.code(), activity.err());
+
+    Run shown = run("workspaces", "show", "centre");
+    assertEquals(0, shown.code(), shown.err());
+    assertTrue(shown.out().contains("skills HAS 'billing'"), shown.out());
+    assertTrue(shown.out().contains("Training"), shown.out());
+    Run list = run("workspaces", "list");
+    assertTrue(list.out().contains("centre") && list.out().contains("default"), list.out());
+
+    Run bad = run("workspaces", "queue", "centre", "q", "--expression", "skills HAS");
+    assertEquals(1, Math.min(bad.code(), 1), bad.out());
+    assertTrue(bad.err().contains("INVALID_SELECTOR"), bad.err());
+
+    assertEquals(0, run("workspaces", "delete-queue", "centre", "billing").code());
+    assertEquals(0, run("workspaces", "delete", "centre").code());
+    Run gone = run("workspaces", "show", "centre");
+    assertTrue(gone.err().contains("WORKSPACE_NOT_FOUND"), gone.err());
+  }
+}

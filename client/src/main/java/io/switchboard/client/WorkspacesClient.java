@@ -1,0 +1,111 @@
+package io.switchboard.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.routing.Activity;
+import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceSettings;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The workspaces of a Switchboard server ({@code /v1/workspaces}), from {@link
+ * SwitchboardClient#workspaces()}; the agents and contacts within one through {@link
+ * SwitchboardClient#workspace(String)}. Errors are {@link SwitchboardException}s with the router's
+ * codes ({@code WORKSPACE_NOT_FOUND}, {@code TASK_QUEUE_IN_USE}, ...).
+ *
+ * <pre>{@code
+ * client.workspaces().create("centre", WorkspaceSettings.DEFAULTS, List.of(
+ *     new Activity("Ready", true), new Activity("Lunch", false), new Activity("offline", false)));
+ * client.workspaces().putQueue("centre", TaskQueue.named("billing")
+ *     .withWorkerExpression("skills HAS 'billing'"));
+ * client.workspace("centre").createContact(NewContact.builder("c1", "voice").build(), "billing");
+ * }</pre>
+ */
+public final class WorkspacesClient {
+
+  private final SwitchboardClient client;
+
+  WorkspacesClient(SwitchboardClient client) {
+    this.client = client;
+  }
+
+  /** Creates a workspace; no activities: available, away, offline. */
+  public WorkspaceDefinition create(
+      String name, WorkspaceSettings settings, List<Activity> activities) {
+    ObjectNode body = settings(WireFormat.object().put("name", name), settings);
+    var list = body.putArray("activities");
+    activities.forEach(a -> list.add(WorkspaceWire.activity(a)));
+    return WorkspaceWire.workspace(client.call("POST", "/v1/workspaces", body));
+  }
+
+  public WorkspaceDefinition get(String name) {
+    return WorkspaceWire.workspace(client.call("GET", path(name), null));
+  }
+
+  public List<WorkspaceDefinition> list() {
+    List<WorkspaceDefinition> out = new ArrayList<>();
+    for (JsonNode n :
+        client.call("GET", "/v1/workspaces", null).array("workspaces").orElseThrow()) {
+      out.add(WorkspaceWire.workspace(JsonFields.lenient(n)));
+    }
+    return out;
+  }
+
+  /** Replaces the workspace's settings (its router restarts on its stored state). */
+  public WorkspaceDefinition configure(String name, WorkspaceSettings settings) {
+    return WorkspaceWire.workspace(
+        client.call("PATCH", path(name), settings(WireFormat.object(), settings)));
+  }
+
+  public void delete(String name) {
+    client.call("DELETE", path(name), null);
+  }
+
+  public Activity putActivity(String workspace, Activity activity) {
+    ObjectNode body = WireFormat.object().put("available", activity.available());
+    client.call("PUT", path(workspace) + "/activities/" + Paths.encode(activity.name()), body);
+    return activity;
+  }
+
+  public void removeActivity(String workspace, String activity) {
+    client.call("DELETE", path(workspace) + "/activities/" + Paths.encode(activity), null);
+  }
+
+  public TaskQueue putQueue(String workspace, TaskQueue queue) {
+    ObjectNode body = WorkspaceWire.queue(queue);
+    body.remove("name");
+    client.call("PUT", queuePath(workspace, queue.name()), body);
+    return queue;
+  }
+
+  public TaskQueue queue(String workspace, String queue) {
+    JsonFields f = client.call("GET", queuePath(workspace, queue), null);
+    return WorkspaceWire.queue(f, f.requiredString("name"));
+  }
+
+  public void removeQueue(String workspace, String queue) {
+    client.call("DELETE", queuePath(workspace, queue), null);
+  }
+
+  private static ObjectNode settings(ObjectNode o, WorkspaceSettings s) {
+    o.put("strategy", s.strategy().text());
+    o.put("offerTimeoutSeconds", WireFormat.wholeSeconds("offerTimeout", s.offerTimeout()));
+    ObjectNode wrap = o.putObject("wrapUpSeconds");
+    s.wrapUp().forEach((c, d) -> wrap.put(c, WireFormat.wholeSeconds("wrapUp", d)));
+    o.put(
+        "serviceLevelThresholdSeconds",
+        WireFormat.wholeSeconds("serviceLevelThreshold", s.serviceLevelThreshold()));
+    o.put("defaultActivity", s.defaultActivity());
+    return o;
+  }
+
+  private static String path(String workspace) {
+    return "/v1/workspaces/" + Paths.encode(workspace);
+  }
+
+  private static String queuePath(String workspace, String queue) {
+    return path(workspace) + "/task-queues/" + Paths.encode(queue);
+  }
+}

@@ -1,0 +1,304 @@
+package io.switchboard.routing;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+/**
+ * One routing workspace: its definition (settings, activities, task queues) and its router (agents,
+ * contacts, reservations, events, statistics). Changes to the definition, and the calls that read
+ * it (an agent's activity, a contact's queue), take the workspace's lock, so a queue is never
+ * removed while a contact is being routed through it; the router's own calls ({@link #router()}) go
+ * straight to it.
+ */
+public final class Workspace {
+
+  private final Workspaces registry;
+  private volatile WorkspaceDefinition definition;
+  private volatile Router router;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+  /** Runs {@code change} holding the lock exclusively. */
+  private <T> T exclusive(Supplier<T> change) {
+    lock.writeLock().lock();
+    try {
+      return change.get();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Runs {@code call} sharing the lock with other such calls. */
+  private <T> T shared(Supplier<T> call) {
+    lock.readLock().lock();
+    try {
+      return call.get();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Holds the lock exclusively while {@code run} runs (deleting the workspace). */
+  void exclusively(Runnable run) {
+    exclusive(
+        () -> {
+          run.run();
+          return null;
+        });
+  }
+
+  Workspace(Workspaces registry, WorkspaceDefinition definition, Router router) {
+    this.registry = registry;
+    this.definition = definition;
+    this.router = router;
+  }
+
+  public String name() {
+    return definition.name();
+  }
+
+  public WorkspaceDefinition definition() {
+    return definition;
+  }
+
+  /** The workspace's router; after {@link #configure} a new one. */
+  public Router router() {
+    return router;
+  }
+
+  private boolean isDefault() {
+    return name().equals(Workspaces.DEFAULT);
+  }
+
+  // ---- settings ---------------------------------------------------------------------------
+
+  /**
+   * Changes the settings: the workspace's router is rebuilt on its stored state with them (offers
+   * already made keep their expiry; a call running at that moment may fail with UNAVAILABLE). The
+   * workspace {@value Workspaces#DEFAULT} takes its settings from the server's configuration and
+   * refuses (INVALID_STATE).
+   */
+  public WorkspaceDefinition configure(WorkspaceSettings settings) {
+    return exclusive(() -> configureLocked(settings));
+  }
+
+  private WorkspaceDefinition configureLocked(WorkspaceSettings settings) {
+    Objects.requireNonNull(settings, "settings");
+    if (isDefault()) {
+      throw RoutingException.state(
+          "the settings of workspace 'default' come from the server's routing-* configuration"
+              + " keys; they cannot be changed through the API");
+    }
+    WorkspaceDefinition next = definition.withSettings(settings);
+    registry.stored(next);
+    router.close();
+    router = registry.reopen(next);
+    definition = next;
+    return next;
+  }
+
+  // ---- activities -------------------------------------------------------------------------
+
+  /**
+   * Adds an activity, or replaces the one of the same name (ignoring case). Changing whether an
+   * activity is available while agents are in it is refused (ACTIVITY_IN_USE): move them first.
+   */
+  public WorkspaceDefinition putActivity(Activity activity) {
+    return exclusive(() -> putActivityLocked(activity));
+  }
+
+  private WorkspaceDefinition putActivityLocked(Activity activity) {
+    Objects.requireNonNull(activity, "activity");
+    fixedActivities();
+    Optional<Activity> old = definition.activity(activity.name());
+    if (old.isPresent() && old.get().available() != activity.available()) {
+      List<String> in = agentsIn(old.get().name());
+      if (!in.isEmpty()) {
+        throw new RoutingException(
+            RoutingErrorCode.ACTIVITY_IN_USE,
+            "activity '"
+                + old.get().name()
+                + "' cannot change to available="
+                + activity.available()
+                + " while agents are in it ("
+                + sample(in)
+                + ")");
+      }
+    }
+    return store(definition.withActivity(activity));
+  }
+
+  /**
+   * Removes an activity; refused (ACTIVITY_IN_USE) while agents are in it or it is the workspace's
+   * default activity.
+   */
+  public WorkspaceDefinition removeActivity(String name) {
+    return exclusive(() -> removeActivityLocked(name));
+  }
+
+  private WorkspaceDefinition removeActivityLocked(String name) {
+    fixedActivities();
+    Activity activity = activityNamed(name);
+    if (activity.name().equalsIgnoreCase(definition.settings().defaultActivity())) {
+      throw new RoutingException(
+          RoutingErrorCode.ACTIVITY_IN_USE,
+          "activity '"
+              + activity.name()
+              + "' is the workspace's defaultActivity; change that first");
+    }
+    List<String> in = agentsIn(activity.name());
+    if (!in.isEmpty()) {
+      throw new RoutingException(
+          RoutingErrorCode.ACTIVITY_IN_USE,
+          "activity '" + activity.name() + "' has agents in it (" + sample(in) + ")");
+    }
+    return store(definition.withoutActivity(activity.name()));
+  }
+
+  /** The activity named {@code name} (ignoring case); ACTIVITY_NOT_FOUND naming those there are. */
+  public Activity activityNamed(String name) {
+    Objects.requireNonNull(name, "activity");
+    WorkspaceDefinition d = definition;
+    return d.activity(name)
+        .orElseThrow(
+            () ->
+                new RoutingException(
+                    RoutingErrorCode.ACTIVITY_NOT_FOUND,
+                    "activity '"
+                        + name
+                        + "' does not exist in workspace '"
+                        + d.name()
+                        + "' (its activities: "
+                        + WorkspaceDefinition.names(d.activities())
+                        + ")"));
+  }
+
+  private void fixedActivities() {
+    if (isDefault()) {
+      throw RoutingException.state(
+          "the activities of workspace 'default' are its presence values (available, away,"
+              + " offline); create a workspace for custom activities");
+    }
+  }
+
+  private List<String> agentsIn(String activity) {
+    return router.agents().stream()
+        .filter(a -> a.activity().equalsIgnoreCase(activity))
+        .map(Agent::id)
+        .toList();
+  }
+
+  private static String sample(List<String> ids) {
+    return ids.size() <= 5
+        ? String.join(", ", ids)
+        : String.join(", ", ids.subList(0, 5)) + " and " + (ids.size() - 5) + " more";
+  }
+
+  // ---- task queues ------------------------------------------------------------------------
+
+  /**
+   * Adds a task queue, or replaces the one of the same name. Contacts already routed through it
+   * keep the requirements they were given; new ones get the new worker expression.
+   */
+  public WorkspaceDefinition putQueue(TaskQueue queue) {
+    return exclusive(() -> putQueueLocked(queue));
+  }
+
+  private WorkspaceDefinition putQueueLocked(TaskQueue queue) {
+    Objects.requireNonNull(queue, "queue");
+    return store(definition.withQueue(queue));
+  }
+
+  /** Removes a task queue; refused (TASK_QUEUE_IN_USE) while contacts routed through it live. */
+  public WorkspaceDefinition removeQueue(String name) {
+    return exclusive(() -> removeQueueLocked(name));
+  }
+
+  private WorkspaceDefinition removeQueueLocked(String name) {
+    TaskQueue queue = queueNamed(name);
+    int live = router.liveContacts(queue.name());
+    if (live > 0) {
+      throw new RoutingException(
+          RoutingErrorCode.TASK_QUEUE_IN_USE,
+          "task queue '"
+              + name
+              + "' has "
+              + live
+              + " live contact"
+              + (live == 1 ? "" : "s")
+              + " (queued, offered, assigned or in wrap-up); remove it once they finished");
+    }
+    return store(definition.withoutQueue(name));
+  }
+
+  /** The task queue named {@code name}; TASK_QUEUE_NOT_FOUND. */
+  public TaskQueue queueNamed(String name) {
+    Objects.requireNonNull(name, "queue");
+    WorkspaceDefinition d = definition;
+    return d.queue(name)
+        .orElseThrow(
+            () ->
+                new RoutingException(
+                    RoutingErrorCode.TASK_QUEUE_NOT_FOUND,
+                    "task queue '" + name + "' does not exist in workspace '" + d.name() + "'"));
+  }
+
+  private WorkspaceDefinition store(WorkspaceDefinition next) {
+    registry.stored(next);
+    definition = next;
+    return next;
+  }
+
+  // ---- agents and contacts ----------------------------------------------------------------
+
+  /**
+   * Creates an agent in {@code activity}, or the workspace's default activity (ACTIVITY_NOT_FOUND
+   * if there is no such activity). The presence in {@code agent} is ignored: the activity sets it.
+   */
+  public Agent createAgent(NewAgent agent, Optional<String> activity) {
+    return shared(() -> createAgentLocked(agent, activity));
+  }
+
+  private Agent createAgentLocked(NewAgent agent, Optional<String> activity) {
+    Objects.requireNonNull(agent, "agent");
+    Activity a = activityNamed(activity.orElse(definition.settings().defaultActivity()));
+    return router.createAgent(agent.in(a));
+  }
+
+  /** Moves an agent to the activity named {@code name} (ACTIVITY_NOT_FOUND). */
+  public Agent activity(String agentId, String name) {
+    return shared(() -> activityLocked(agentId, name));
+  }
+
+  private Agent activityLocked(String agentId, String name) {
+    return router.activity(agentId, activityNamed(name));
+  }
+
+  /**
+   * Queues a contact, through task queue {@code queue} if given (TASK_QUEUE_NOT_FOUND): its
+   * requirements, and those of its escalation steps, are the queue's worker expression AND its own.
+   */
+  public Contact createContact(NewContact contact, Optional<String> queue) {
+    return shared(() -> createContactLocked(contact, queue));
+  }
+
+  private Contact createContactLocked(NewContact contact, Optional<String> queue) {
+    Objects.requireNonNull(contact, "contact");
+    if (queue.isEmpty()) {
+      return router.createContact(contact);
+    }
+    TaskQueue q = queueNamed(queue.get());
+    Optional<String> expression = q.workerExpression();
+    return router.createContact(
+        contact.through(
+            q.name(),
+            own ->
+                expression.isEmpty()
+                    ? own
+                    : Optional.of(
+                        own.map(r -> "(" + expression.get() + ") AND (" + r + ")")
+                            .orElse(expression.get()))));
+  }
+}

@@ -1,0 +1,162 @@
+package io.switchboard.routing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What a workspace is, apart from its agents and contacts: its name, settings, activities and task
+ * queues. Immutable; a change makes a new definition, checked whole.
+ *
+ * @param name {@code [a-z0-9][a-z0-9_-]{0,63}}
+ * @param settings the router settings of the workspace
+ * @param activities at least one, at least one of them available, names unique ignoring case; the
+ *     settings' default activity among them
+ * @param queues task queues, names unique; at most {@value #MAX_QUEUES}
+ */
+public record WorkspaceDefinition(
+    String name, WorkspaceSettings settings, List<Activity> activities, List<TaskQueue> queues) {
+
+  /** Workspace names: lower case, so they are safe as directory names and grant patterns. */
+  public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+
+  public static final int MAX_ACTIVITIES = 100;
+  public static final int MAX_QUEUES = 1000;
+
+  public WorkspaceDefinition {
+    checkName(name);
+    Objects.requireNonNull(settings, "settings");
+    activities = List.copyOf(activities);
+    queues = List.copyOf(queues);
+    if (activities.isEmpty() || activities.size() > MAX_ACTIVITIES) {
+      throw RoutingException.invalid(
+          "a workspace needs 1.."
+              + MAX_ACTIVITIES
+              + " activities, got "
+              + activities.size()
+              + " in workspace '"
+              + name
+              + "'");
+    }
+    List<String> seen = new ArrayList<>();
+    for (Activity a : activities) {
+      String key = a.name().toLowerCase(Locale.ROOT);
+      if (seen.contains(key)) {
+        throw RoutingException.invalid(
+            "activity names must be unique ignoring case, got '" + a.name() + "' twice");
+      }
+      seen.add(key);
+    }
+    if (activities.stream().noneMatch(Activity::available)) {
+      throw RoutingException.invalid(
+          "a workspace needs an activity with available=true, got none in workspace '"
+              + name
+              + "'");
+    }
+    if (find(activities, settings.defaultActivity()).isEmpty()) {
+      throw new RoutingException(
+          RoutingErrorCode.ACTIVITY_NOT_FOUND,
+          "defaultActivity '"
+              + settings.defaultActivity()
+              + "' is not an activity of workspace '"
+              + name
+              + "' ("
+              + names(activities)
+              + ")");
+    }
+    if (queues.size() > MAX_QUEUES) {
+      throw RoutingException.invalid(
+          "a workspace has at most " + MAX_QUEUES + " task queues, got " + queues.size());
+    }
+    List<String> queueNames = new ArrayList<>();
+    for (TaskQueue q : queues) {
+      if (queueNames.contains(q.name())) {
+        throw RoutingException.invalid(
+            "task queue names must be unique, got '" + q.name() + "' twice");
+      }
+      queueNames.add(q.name());
+    }
+  }
+
+  /** A new workspace: given settings, activities (none: {@link Activity#DEFAULTS}), no queues. */
+  public static WorkspaceDefinition create(
+      String name, WorkspaceSettings settings, List<Activity> activities) {
+    return new WorkspaceDefinition(
+        name, settings, activities.isEmpty() ? Activity.DEFAULTS : activities, List.of());
+  }
+
+  static String checkName(String name) {
+    Objects.requireNonNull(name, "workspace name");
+    if (!NAME.matcher(name).matches()) {
+      throw RoutingException.invalid(
+          "workspace name must match " + NAME.pattern() + ", got '" + clip(name) + "'");
+    }
+    return name;
+  }
+
+  private static String clip(String s) {
+    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+  }
+
+  /** The activity named {@code name} (ignoring case). */
+  public Optional<Activity> activity(String name) {
+    return find(activities, name);
+  }
+
+  /** The task queue named {@code name}. */
+  public Optional<TaskQueue> queue(String name) {
+    return queues.stream().filter(q -> q.name().equals(name)).findFirst();
+  }
+
+  private static Optional<Activity> find(List<Activity> activities, String name) {
+    return activities.stream().filter(a -> a.name().equalsIgnoreCase(name)).findFirst();
+  }
+
+  static String names(List<Activity> activities) {
+    return String.join(", ", activities.stream().map(Activity::name).toList());
+  }
+
+  public WorkspaceDefinition withSettings(WorkspaceSettings s) {
+    return new WorkspaceDefinition(name, s, activities, queues);
+  }
+
+  /** With {@code activity} added, or replacing the one of the same name (ignoring case). */
+  public WorkspaceDefinition withActivity(Activity activity) {
+    List<Activity> list = new ArrayList<>(activities);
+    list.removeIf(a -> a.name().equalsIgnoreCase(activity.name()));
+    list.add(activity);
+    return new WorkspaceDefinition(name, settings, list, queues);
+  }
+
+  public WorkspaceDefinition withoutActivity(String activity) {
+    List<Activity> list = new ArrayList<>(activities);
+    list.removeIf(a -> a.name().equalsIgnoreCase(activity));
+    return new WorkspaceDefinition(name, settings, list, queues);
+  }
+
+  /** With {@code queue} added, or replacing the one of the same name. */
+  public WorkspaceDefinition withQueue(TaskQueue queue) {
+    List<TaskQueue> list = new ArrayList<>(queues);
+    int at = -1;
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).name().equals(queue.name())) {
+        at = i;
+      }
+    }
+    if (at >= 0) {
+      list.set(at, queue);
+    } else {
+      list.add(queue);
+    }
+    return new WorkspaceDefinition(name, settings, activities, list);
+  }
+
+  public WorkspaceDefinition withoutQueue(String queue) {
+    List<TaskQueue> list = new ArrayList<>(queues);
+    list.removeIf(q -> q.name().equals(queue));
+    return new WorkspaceDefinition(name, settings, activities, list);
+  }
+}

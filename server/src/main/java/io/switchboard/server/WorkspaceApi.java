@@ -1,0 +1,156 @@
+package io.switchboard.server;
+
+import io.switchboard.client.JsonFields;
+import io.switchboard.client.WorkspaceWire;
+import io.switchboard.routing.Workspace;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.Workspaces;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The workspace API under {@code /v1/workspaces} ({@code docs/api.md}, "Workspaces"): workspaces,
+ * their activities and task queues; and, through {@link RoutingApi#workspaceRoutes()}, the agents,
+ * contacts, reservations and statistics within each. Every route needs {@code routing:supervisor}
+ * on the workspace it names (on the body's {@code name} to create one, on {@code *} to list them).
+ */
+final class WorkspaceApi {
+
+  private final Supplier<Workspaces> workspaces;
+
+  WorkspaceApi(Supplier<Workspaces> workspaces) {
+    this.workspaces = workspaces;
+  }
+
+  List<Route> routes(RoutingApi routing) {
+    String w = "/v1/workspaces/{workspace}";
+    Function<Call, String> path = c -> c.routeParameter("workspace");
+    Guard sup = Guard.supervisor(path);
+    List<Route> routes = new ArrayList<>();
+    routes.add(
+        api(
+            "POST",
+            "/v1/workspaces",
+            "createWorkspace",
+            Guard.supervisor(c -> c.bodyText("name").orElse("*")),
+            this::create));
+    routes.add(
+        api("GET", "/v1/workspaces", "listWorkspaces", Guard.supervisor(c -> "*"), this::list));
+    routes.add(api("GET", w, "getWorkspace", sup, this::get));
+    routes.add(api("PATCH", w, "updateWorkspace", sup, this::update));
+    routes.add(api("DELETE", w, "deleteWorkspace", sup, this::delete));
+    routes.add(api("GET", w + "/activities", "listActivities", sup, this::activities));
+    routes.add(api("PUT", w + "/activities/{activity}", "putActivity", sup, this::putActivity));
+    routes.add(
+        api("DELETE", w + "/activities/{activity}", "deleteActivity", sup, this::deleteActivity));
+    routes.add(api("GET", w + "/task-queues", "listTaskQueues", sup, this::queues));
+    routes.add(api("GET", w + "/task-queues/{queue}", "getTaskQueue", sup, this::queue));
+    routes.add(api("PUT", w + "/task-queues/{queue}", "putTaskQueue", sup, this::putQueue));
+    routes.add(
+        api("DELETE", w + "/task-queues/{queue}", "deleteTaskQueue", sup, this::deleteQueue));
+    routes.addAll(routing.workspaceRoutes());
+    return List.copyOf(routes);
+  }
+
+  private static Route api(
+      String method, String path, String operation, Guard guard, Route.Endpoint e) {
+    return new Route(method, path, operation, true, e, guard);
+  }
+
+  private Workspace workspace(Call c) {
+    return workspaces.get().get(c.path("workspace"));
+  }
+
+  private void create(Call c) {
+    c.queryOnly();
+    WorkspaceDefinition d = WorkspaceWire.create(c.body());
+    c.json(201, WorkspaceWire.workspace(workspaces.get().create(d).definition()));
+  }
+
+  private void list(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(
+        WorkspaceWire.workspaces(
+            workspaces.get().list().stream().map(Workspace::definition).toList()));
+  }
+
+  private void get(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WorkspaceWire.workspace(workspace(c).definition()));
+  }
+
+  /** Changes settings: any of strategy, offer timeout, wrap-up, service level, default activity. */
+  private void update(Call c) {
+    c.queryOnly();
+    Workspace w = workspace(c);
+    JsonFields f = c.body();
+    var settings = WorkspaceWire.settings(f, w.definition().settings());
+    f.finish();
+    c.json(WorkspaceWire.workspace(w.configure(settings)));
+  }
+
+  private void delete(Call c) {
+    c.queryOnly();
+    c.noBody();
+    workspaces.get().delete(c.path("workspace"));
+    c.noContent();
+  }
+
+  private void activities(Call c) {
+    c.queryOnly();
+    c.noBody();
+    var o = io.switchboard.client.WireFormat.object();
+    var list = o.putArray("activities");
+    workspace(c).definition().activities().forEach(a -> list.add(WorkspaceWire.activity(a)));
+    c.json(o);
+  }
+
+  private void putActivity(Call c) {
+    c.queryOnly();
+    Workspace w = workspace(c);
+    var activity = WorkspaceWire.activity(c.body(), c.path("activity"));
+    w.putActivity(activity);
+    c.json(WorkspaceWire.activity(activity));
+  }
+
+  private void deleteActivity(Call c) {
+    c.queryOnly();
+    c.noBody();
+    workspace(c).removeActivity(c.path("activity"));
+    c.noContent();
+  }
+
+  private void queues(Call c) {
+    c.queryOnly();
+    c.noBody();
+    var o = io.switchboard.client.WireFormat.object();
+    var list = o.putArray("taskQueues");
+    workspace(c).definition().queues().forEach(q -> list.add(WorkspaceWire.queue(q)));
+    c.json(o);
+  }
+
+  private void queue(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WorkspaceWire.queue(workspace(c).queueNamed(c.path("queue"))));
+  }
+
+  private void putQueue(Call c) {
+    c.queryOnly();
+    Workspace w = workspace(c);
+    var queue = WorkspaceWire.queue(c.body(), c.path("queue"));
+    w.putQueue(queue);
+    c.json(WorkspaceWire.queue(queue));
+  }
+
+  private void deleteQueue(Call c) {
+    c.queryOnly();
+    c.noBody();
+    workspace(c).removeQueue(c.path("queue"));
+    c.noContent();
+  }
+}
