@@ -131,7 +131,6 @@ final class StandardOrdering extends Ordering {
           m = fair.choose(m, inFlight);
         }
         work.examined(1);
-        }
         if (!budget.fits(m)) {
           break;
         }
