@@ -25,6 +25,8 @@ final class Receiver {
   List<Message> receive(String queue, ReceiveRequest request) {
     Wakeups wakeups = engine.wakeups();
     long seen = wakeups.generation();
+    engine.open();
+    engine.use().inFlightRoom(engine.cache().get(queue), true, engine.clock().millis());
     List<Message> got = takeNow(queue, request);
     long waitMillis =
         request.waitTime().orElse(engine.cache().get(queue).config().receiveWait()).toMillis();
@@ -55,10 +57,18 @@ final class Receiver {
     }
   }
 
-  /** A receive that does not wait (also a waiter's turn). */
+  /**
+   * A receive that does not wait (also a waiter's turn); takes nothing while the queue is at its
+   * in-flight limit.
+   */
   private List<Message> takeNow(String queue, ReceiveRequest request) {
     engine.open();
     Op.Q q = engine.cache().get(queue);
+    int room = engine.use().inFlightRoom(q, false, engine.clock().millis());
+    if (room == 0) {
+      return List.of();
+    }
+    int max = Math.min(room, engine.limits().receiveMax(request.maxMessages(), q.config()));
     if (!q.grouped() && request.filter().isEmpty()) {
       long now = engine.clock().millis();
       long visibility =
@@ -66,29 +76,31 @@ final class Receiver {
       List<Row> rows =
           engine
               .sql()
-              .statement(
-                  "receiving from",
-                  queue,
-                  c ->
-                      Claim.claim(
-                          c,
-                          q,
-                          now,
-                          engine.limits().receiveMax(request.maxMessages(), q.config()),
-                          visibility));
+              .statement("receiving from", queue, c -> Claim.claim(c, q, now, max, visibility));
       if (rows != null) {
         engine.counters().add(q.id(), Counters.RECEIVED, rows.size());
+        engine.use().received(q.id(), rows.size());
         return Taker.messages(Op.viewOnly(now, q, engine.ids(), engine.receiptKeys()), rows);
       }
       engine.cache().forget(queue); // reconfigured or gone: the transaction reads it afresh
     }
-    return engine.run(queue, "receiving from '" + queue + "'", op -> take(op, request));
+    long[] qid = {0};
+    List<Message> got =
+        engine.run(
+            queue,
+            "receiving from '" + queue + "'",
+            op -> {
+              qid[0] = op.q.id();
+              return take(op, request, room);
+            });
+    engine.use().received(qid[0], got.size());
+    return got;
   }
 
-  private List<Message> take(Op op, ReceiveRequest request) throws SQLException {
+  private List<Message> take(Op op, ReceiveRequest request, int room) throws SQLException {
     long visibility =
         request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
-    int max = engine.limits().receiveMax(request.maxMessages(), op.q.config());
+    int max = Math.min(room, engine.limits().receiveMax(request.maxMessages(), op.q.config()));
     return Taker.take(op, max, request.filter().orElse(null), visibility);
   }
 

@@ -4,6 +4,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Overflow;
 import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.SendResult;
 import io.switchboard.queue.spi.CheckedMessage;
 import io.switchboard.queue.spi.MessageIds;
@@ -38,6 +39,8 @@ final class Sender {
     Op.Q cached = engine.cache().get(queue);
     List<CheckedMessage> checked = plain(cached, messages, firstIndex);
     if (checked != null) {
+      long bytes = bytes(checked, null);
+      engine.use().checkSend(cached, checked.size(), bytes, engine.clock().millis());
       List<SendResult> sent =
           engine
               .sql()
@@ -47,22 +50,20 @@ final class Sender {
                   c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
       if (sent != null) {
         engine.counters().add(cached.id(), Counters.SENT, sent.size());
+        engine.use().sent(cached.id(), sent.size(), bytes);
         engine.changed(queue);
         return sent;
       }
       engine.cache().forget(queue); // reconfigured or gone: check again against the current row
     }
-    int[] fresh = {0};
+    long[] fresh = {0, 0, 0}; // queue id, messages, bytes
     List<SendResult> results =
         engine.run(
             queue,
             "sending to '" + queue + "'",
-            op -> {
-              List<SendResult> out = insert(op, check(op.q, messages, firstIndex));
-              fresh[0] = (int) out.stream().filter(r -> !r.duplicate()).count();
-              return out;
-            });
-    if (fresh[0] > 0) {
+            op -> insert(op, check(op.q, messages, firstIndex), engine.use(), fresh));
+    if (fresh[1] > 0) {
+      engine.use().sent(fresh[0], (int) fresh[1], fresh[2]);
       engine.changed(queue);
     }
     return results;
@@ -179,7 +180,27 @@ final class Sender {
     return b.append('}').toString();
   }
 
-  private static List<SendResult> insert(Op op, List<CheckedMessage> batch) throws SQLException {
+  /**
+   * Queued bytes of the messages of {@code batch} at {@code indexes} (all when null), as {@link
+   * QueueLimits#charge} counts them.
+   */
+  private static long bytes(List<CheckedMessage> batch, List<Integer> indexes) {
+    long bytes = 0;
+    for (int n = 0; n < (indexes == null ? batch.size() : indexes.size()); n++) {
+      CheckedMessage p = batch.get(indexes == null ? n : indexes.get(n));
+      bytes +=
+          QueueLimits.charge(
+              p.body().length + MessageRules.attributeBytes(p.attributes(), "message"));
+    }
+    return bytes;
+  }
+
+  /**
+   * Inserts a checked batch in {@code op}'s transaction; {@code fresh} receives the queue's id, how
+   * many messages were not duplicates and their queued bytes.
+   */
+  private static List<SendResult> insert(
+      Op op, List<CheckedMessage> batch, QueueUse use, long[] fresh) throws SQLException {
     long[] serials = serials(op, batch.size());
     Map<String, SendResult> seen = new HashMap<>();
     List<SendResult> results = new ArrayList<>(batch.size());
@@ -205,6 +226,8 @@ final class Sender {
       results.add(r);
       freshIndex.add(i);
     }
+    long freshBytes = bytes(batch, freshIndex);
+    use.checkSend(op.q, freshIndex.size(), freshBytes, op.now);
     makeRoom(op, freshIndex.size());
     try (PreparedStatement ps =
         op.c.prepareStatement(
@@ -241,6 +264,9 @@ final class Sender {
     }
     op.counters.add(Counters.SENT, freshIndex.size());
     op.counters.add(Counters.DUPLICATES, dups);
+    fresh[0] = op.q.id();
+    fresh[1] = freshIndex.size();
+    fresh[2] = freshBytes;
     return results;
   }
 
