@@ -13,8 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * What each queue holds — messages, queued bytes, messages in flight — as this server last measured
  * it, for the per-queue limits ({@link QueueLimits}: {@code default-max-depth}, {@code
  * max-queue-bytes}, {@code max-in-flight}). No send or receive counts a queue: each checks the
- * queue's last measure plus what this server has added since (its own sends and receives), and
- * housekeeping measures again every queue this server used since its last measure (one indexed
+ * queue's last measure plus what this server has added since (its own sends and receives, each
+ * reserved under the queue's entry before it runs and given back if it fails: {@link Reservation}),
+ * and housekeeping measures again every queue this server used since its last measure (one indexed
  * aggregate per queue). So a limit holds exactly for one server on its own, except that what
  * consumers take out (acks, expiries, lapsed leases) counts only from the next measure (the limit
  * is conservative meanwhile); with several servers a queue can pass a limit by what the others send
@@ -85,76 +86,117 @@ final class QueueUse {
   }
 
   /**
-   * Refuses a send of {@code fresh} messages weighing {@code bytes} (as {@link QueueLimits#charge}
-   * counts them) that would take queue {@code q} over {@code max-queue-bytes} or, when the queue
-   * sets no {@code maxDepth} of its own, {@code default-max-depth}; the same codes and texts as the
-   * in-memory engine.
+   * What a send or receive has added to a queue's use before it commits: kept when it commits,
+   * given back ({@link #release}) when it fails, so concurrent operations on one server never pass
+   * a limit together.
    */
-  void checkSend(Op.Q q, int fresh, long bytes, long now) {
-    if (!enforced || fresh == 0) {
-      return;
+  static final class Reservation {
+    static final Reservation NONE = new Reservation(null, 0, 0, 0);
+
+    private final Use u;
+    private long depth;
+    private long bytes;
+    private int inFlight;
+
+    private Reservation(Use u, long depth, long bytes, int inFlight) {
+      this.u = u;
+      this.depth = depth;
+      this.bytes = bytes;
+      this.inFlight = inFlight;
     }
-    Use u = use(q.id(), now);
-    long queued = u.bytes();
-    if (bytes > 0 && queued + bytes > limits.maxQueueBytes()) {
-      throw limits.queueBytesFull(q.name(), queued, bytes);
+
+    /** The messages this receive may take. */
+    int inFlight() {
+      return inFlight;
     }
-    if (q.config().maxDepth().isEmpty()) {
-      long max = limits.defaultMaxDepth();
-      long depth = u.depth();
-      if (depth + fresh > max) {
-        throw new QueueException(
-            ErrorCode.QUEUE_FULL,
-            "queue '"
-                + q.name()
-                + "' is full: maxDepth is "
-                + max
-                + " (the server's default-max-depth), it holds "
-                + depth
-                + ", and the send adds "
-                + fresh);
+
+    /** Gives everything back (the operation failed or will be tried again); idempotent. */
+    void release() {
+      keep(0);
+      if (u != null) {
+        synchronized (u) {
+          u.addedDepth -= depth;
+          u.addedBytes -= bytes;
+        }
+      }
+      depth = 0;
+      bytes = 0;
+    }
+
+    /** A receive took {@code taken} of the messages it reserved: gives the rest back. */
+    void keep(int taken) {
+      if (u != null && inFlight > taken) {
+        synchronized (u) {
+          u.addedInFlight -= inFlight - taken;
+        }
+        inFlight = taken;
       }
     }
   }
 
-  /** Counts a committed send until the next measure. */
-  void sent(long qid, int fresh, long bytes) {
+  /**
+   * Reserves room for a send of {@code fresh} messages weighing {@code bytes} (as {@link
+   * QueueLimits#charge} counts them) in queue {@code q}; refuses it, reserving nothing, when it
+   * would take the queue over {@code max-queue-bytes} or, when the queue sets no {@code maxDepth}
+   * of its own, {@code default-max-depth}, with the in-memory engine's codes and texts.
+   */
+  Reservation reserveSend(Op.Q q, int fresh, long bytes, long now) {
     if (!enforced || fresh == 0) {
-      return;
+      return Reservation.NONE;
     }
-    Use u = byQueue.computeIfAbsent(qid, k -> new Use());
+    Use u = use(q.id(), now);
     synchronized (u) {
+      long queued = u.bytes();
+      if (bytes > 0 && queued + bytes > limits.maxQueueBytes()) {
+        throw limits.queueBytesFull(q.name(), queued, bytes);
+      }
+      if (q.config().maxDepth().isEmpty()) {
+        long max = limits.defaultMaxDepth();
+        long depth = u.depth();
+        if (depth + fresh > max) {
+          throw new QueueException(
+              ErrorCode.QUEUE_FULL,
+              "queue '"
+                  + q.name()
+                  + "' is full: maxDepth is "
+                  + max
+                  + " (the server's default-max-depth), it holds "
+                  + depth
+                  + ", and the send adds "
+                  + fresh);
+        }
+      }
       u.addedDepth += fresh;
       u.addedBytes += bytes;
-      u.used = true;
+      return new Reservation(u, fresh, bytes, 0);
+    }
+  }
+
+  /** Refuses a receive with {@code OVER_LIMIT} while queue {@code q} is at its in-flight limit. */
+  void checkInFlight(Op.Q q, long now) {
+    if (enforced) {
+      Use u = use(q.id(), now);
+      long inFlight = u.inFlight();
+      if (inFlight >= limits.maxInFlight(q.grouped())) {
+        throw limits.overLimit(q.name(), q.grouped(), inFlight);
+      }
     }
   }
 
   /**
-   * How many more messages may go in flight in queue {@code q}; with {@code refuse}, a queue at its
-   * limit is refused with {@code OVER_LIMIT} (a receive), else it just gets 0 (a waiter's turn).
+   * Reserves room for at most {@code wanted} more messages in flight in queue {@code q}: what is
+   * left below its limit, perhaps 0 (a waiter's turn then takes nothing).
    */
-  int inFlightRoom(Op.Q q, boolean refuse, long now) {
+  Reservation reserveInFlight(Op.Q q, int wanted, long now) {
     if (!enforced) {
-      return Integer.MAX_VALUE;
+      return new Reservation(null, 0, 0, wanted);
     }
-    long inFlight = use(q.id(), now).inFlight();
-    long room = limits.maxInFlight(q.grouped()) - inFlight;
-    if (room <= 0 && refuse) {
-      throw limits.overLimit(q.name(), q.grouped(), inFlight);
-    }
-    return (int) Math.max(0, Math.min(Integer.MAX_VALUE, room));
-  }
-
-  /** Counts committed receives until the next measure. */
-  void received(long qid, int n) {
-    if (!enforced || n == 0) {
-      return;
-    }
-    Use u = byQueue.computeIfAbsent(qid, k -> new Use());
+    Use u = use(q.id(), now);
     synchronized (u) {
-      u.addedInFlight += n;
-      u.used = true;
+      long room = limits.maxInFlight(q.grouped()) - u.inFlight();
+      int reserved = (int) Math.max(0, Math.min(wanted, room));
+      u.addedInFlight += reserved;
+      return new Reservation(u, 0, 0, reserved);
     }
   }
 

@@ -26,7 +26,7 @@ final class Receiver {
     Wakeups wakeups = engine.wakeups();
     long seen = wakeups.generation();
     engine.open();
-    engine.use().inFlightRoom(engine.cache().get(queue), true, engine.clock().millis());
+    engine.use().checkInFlight(engine.cache().get(queue), engine.clock().millis());
     List<Message> got = takeNow(queue, request);
     long waitMillis =
         request.waitTime().orElse(engine.cache().get(queue).config().receiveWait()).toMillis();
@@ -58,17 +58,35 @@ final class Receiver {
   }
 
   /**
-   * A receive that does not wait (also a waiter's turn); takes nothing while the queue is at its
-   * in-flight limit.
+   * A receive that does not wait (also a waiter's turn); takes at most the room left under the
+   * queue's in-flight limit, reserved until it has taken ({@link QueueUse}), so nothing at the
+   * limit.
    */
   private List<Message> takeNow(String queue, ReceiveRequest request) {
     engine.open();
     Op.Q q = engine.cache().get(queue);
-    int room = engine.use().inFlightRoom(q, false, engine.clock().millis());
-    if (room == 0) {
+    QueueUse.Reservation room =
+        engine
+            .use()
+            .reserveInFlight(
+                q,
+                engine.limits().receiveMax(request.maxMessages(), q.config()),
+                engine.clock().millis());
+    if (room.inFlight() == 0) {
       return List.of();
     }
-    int max = Math.min(room, engine.limits().receiveMax(request.maxMessages(), q.config()));
+    try {
+      List<Message> got = takeUpTo(queue, request, q, room.inFlight());
+      room.keep(got.size());
+      return got;
+    } catch (RuntimeException e) {
+      room.release();
+      throw e;
+    }
+  }
+
+  /** Takes at most {@code max} messages now. */
+  private List<Message> takeUpTo(String queue, ReceiveRequest request, Op.Q q, int max) {
     if (!q.grouped() && request.filter().isEmpty()) {
       long now = engine.clock().millis();
       long visibility =
@@ -79,28 +97,16 @@ final class Receiver {
               .statement("receiving from", queue, c -> Claim.claim(c, q, now, max, visibility));
       if (rows != null) {
         engine.counters().add(q.id(), Counters.RECEIVED, rows.size());
-        engine.use().received(q.id(), rows.size());
         return Taker.messages(Op.viewOnly(now, q, engine.ids(), engine.receiptKeys()), rows);
       }
       engine.cache().forget(queue); // reconfigured or gone: the transaction reads it afresh
     }
-    long[] qid = {0};
-    List<Message> got =
-        engine.run(
-            queue,
-            "receiving from '" + queue + "'",
-            op -> {
-              qid[0] = op.q.id();
-              return take(op, request, room);
-            });
-    engine.use().received(qid[0], got.size());
-    return got;
+    return engine.run(queue, "receiving from '" + queue + "'", op -> take(op, request, max));
   }
 
-  private List<Message> take(Op op, ReceiveRequest request, int room) throws SQLException {
+  private List<Message> take(Op op, ReceiveRequest request, int max) throws SQLException {
     long visibility =
         request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
-    int max = Math.min(room, engine.limits().receiveMax(request.maxMessages(), op.q.config()));
     return Taker.take(op, max, request.filter().orElse(null), visibility);
   }
 

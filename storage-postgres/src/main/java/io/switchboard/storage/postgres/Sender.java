@@ -23,7 +23,8 @@ import java.util.Map;
  * Sends: the whole batch checked first, then in one transaction the deduplication window claimed
  * key by key (an insert that wins only when no live entry exists, so two servers sending the same
  * id concurrently enqueue it once), room made under the queue's depth limit, and the rows inserted.
- * A refused batch rolls back whole, dedup claims included.
+ * A refused batch rolls back whole, dedup claims included. Every send first reserves its room under
+ * {@code max-queue-bytes} and {@code default-max-depth} ({@link QueueUse}), given back if it fails.
  *
  * <p>The common case, a standard queue without a depth limit and a batch without deduplication ids,
  * is one autocommit statement instead: the rows inserted from arrays, the sends counted, and the
@@ -39,31 +40,47 @@ final class Sender {
     Op.Q cached = engine.cache().get(queue);
     List<CheckedMessage> checked = plain(cached, messages, firstIndex);
     if (checked != null) {
-      long bytes = bytes(checked, null);
-      engine.use().checkSend(cached, checked.size(), bytes, engine.clock().millis());
-      List<SendResult> sent =
+      QueueUse.Reservation room =
           engine
-              .sql()
-              .statement(
-                  "sending to",
-                  queue,
-                  c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
+              .use()
+              .reserveSend(cached, checked.size(), bytes(checked, null), engine.clock().millis());
+      List<SendResult> sent;
+      try {
+        sent =
+            engine
+                .sql()
+                .statement(
+                    "sending to",
+                    queue,
+                    c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
+      } catch (RuntimeException e) {
+        room.release();
+        throw e;
+      }
       if (sent != null) {
         engine.counters().add(cached.id(), Counters.SENT, sent.size());
-        engine.use().sent(cached.id(), sent.size(), bytes);
         engine.changed(queue);
         return sent;
       }
+      room.release();
       engine.cache().forget(queue); // reconfigured or gone: check again against the current row
     }
-    long[] fresh = {0, 0, 0}; // queue id, messages, bytes
-    List<SendResult> results =
-        engine.run(
-            queue,
-            "sending to '" + queue + "'",
-            op -> insert(op, check(op.q, messages, firstIndex), engine.use(), fresh));
-    if (fresh[1] > 0) {
-      engine.use().sent(fresh[0], (int) fresh[1], fresh[2]);
+    QueueUse.Reservation[] room = {QueueUse.Reservation.NONE};
+    List<SendResult> results;
+    try {
+      results =
+          engine.run(
+              queue,
+              "sending to '" + queue + "'",
+              op -> {
+                room[0].release(); // an earlier attempt's
+                return insert(op, check(op.q, messages, firstIndex), engine.use(), room);
+              });
+    } catch (RuntimeException e) {
+      room[0].release();
+      throw e;
+    }
+    if (results.stream().anyMatch(r -> !r.duplicate())) {
       engine.changed(queue);
     }
     return results;
@@ -196,11 +213,12 @@ final class Sender {
   }
 
   /**
-   * Inserts a checked batch in {@code op}'s transaction; {@code fresh} receives the queue's id, how
-   * many messages were not duplicates and their queued bytes.
+   * Inserts a checked batch in {@code op}'s transaction; {@code room} receives the room reserved
+   * for the messages that are not duplicates, for the caller to give back if the transaction fails.
    */
   private static List<SendResult> insert(
-      Op op, List<CheckedMessage> batch, QueueUse use, long[] fresh) throws SQLException {
+      Op op, List<CheckedMessage> batch, QueueUse use, QueueUse.Reservation[] room)
+      throws SQLException {
     long[] serials = serials(op, batch.size());
     Map<String, SendResult> seen = new HashMap<>();
     List<SendResult> results = new ArrayList<>(batch.size());
@@ -226,8 +244,7 @@ final class Sender {
       results.add(r);
       freshIndex.add(i);
     }
-    long freshBytes = bytes(batch, freshIndex);
-    use.checkSend(op.q, freshIndex.size(), freshBytes, op.now);
+    room[0] = use.reserveSend(op.q, freshIndex.size(), bytes(batch, freshIndex), op.now);
     makeRoom(op, freshIndex.size());
     try (PreparedStatement ps =
         op.c.prepareStatement(
@@ -264,9 +281,6 @@ final class Sender {
     }
     op.counters.add(Counters.SENT, freshIndex.size());
     op.counters.add(Counters.DUPLICATES, dups);
-    fresh[0] = op.q.id();
-    fresh[1] = freshIndex.size();
-    fresh[2] = freshBytes;
     return results;
   }
 

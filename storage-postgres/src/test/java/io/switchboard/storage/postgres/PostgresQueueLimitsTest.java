@@ -16,6 +16,10 @@ import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -184,5 +188,59 @@ class PostgresQueueLimitsTest {
     assertEquals(ErrorCode.QUEUE_FULL, refused(() -> a.send("q", NewMessage.of("4"))).code());
     assertEquals(ErrorCode.QUEUE_FULL, refused(() -> b.send("q", NewMessage.of("4"))).code());
     assertEquals(3, a.stats("q").depth());
+  }
+
+  @Test
+  void concurrentSendsOnOneServerNeverPassTheLimitTogether() throws Exception {
+    PostgresQueueEngine engine = engine(Long.MAX_VALUE, 50, 10, 10);
+    engine.createQueue("q", QueueConfig.defaults());
+    AtomicInteger accepted = new AtomicInteger();
+    AtomicInteger refused = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < 20; i++) {
+                    try {
+                      engine.send("q", NewMessage.of("m"));
+                      accepted.incrementAndGet();
+                    } catch (QueueException e) {
+                      assertEquals(ErrorCode.QUEUE_FULL, e.code());
+                      refused.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertEquals(50, accepted.get());
+    assertEquals(30, refused.get());
+    assertEquals(50, engine.stats("q").depth());
+  }
+
+  @Test
+  void aSendRefusedAfterItReservedRoomGivesTheRoomBack() {
+    PostgresQueueEngine engine = engine(4 * CHARGE, 1_000_000, 10, 10);
+    engine.createQueue("q", QueueConfig.builder().maxDepth(2, Overflow.REJECT).build());
+    engine.send("q", NewMessage.of(BODY));
+    engine.send("q", NewMessage.of(BODY));
+    for (int i = 0; i < 3; i++) {
+      // refused by maxDepth after max-queue-bytes had reserved its bytes
+      assertTrue(
+          refused(() -> engine.send("q", NewMessage.of(BODY))).getMessage().contains("maxDepth"));
+    }
+    engine.updateQueue("q", c -> c.toBuilder().maxDepth(10, Overflow.REJECT).build());
+    engine.send("q", NewMessage.of(BODY));
+    engine.send("q", NewMessage.of(BODY));
+    assertEquals(ErrorCode.QUEUE_FULL, refused(() -> engine.send("q", NewMessage.of(BODY))).code());
+    assertEquals(4, engine.stats("q").depth());
   }
 }
