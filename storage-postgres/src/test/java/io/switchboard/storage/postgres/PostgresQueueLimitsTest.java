@@ -65,9 +65,13 @@ class PostgresQueueLimitsTest {
     return e;
   }
 
-  /** One housekeeping tick: the queues used since the last one are measured. */
+  /**
+   * One housekeeping tick: the queues used since the last one are measured. A minute, so that a
+   * queue measured less often because its last measure was slow (10 × its duration) is measured
+   * again all the same.
+   */
   private void tick() {
-    clock.advance(Duration.ofSeconds(1));
+    clock.advance(Duration.ofMinutes(1));
   }
 
   private static QueueException refused(Runnable r) {
@@ -143,7 +147,7 @@ class PostgresQueueLimitsTest {
   @Test
   void inFlight_refusesReceiveWithOverLimit_andCapsABatch_untilAcked() {
     PostgresQueueEngine engine = engine(Long.MAX_VALUE, 1_000_000, 3, 1);
-    engine.createQueue("q", QueueConfig.defaults());
+    engine.createQueue("q", QueueConfig.builder().visibilityTimeout(Duration.ofHours(1)).build());
     for (int i = 0; i < 5; i++) {
       engine.send("q", NewMessage.of("m" + i));
     }
@@ -242,5 +246,19 @@ class PostgresQueueLimitsTest {
     engine.send("q", NewMessage.of(BODY));
     assertEquals(ErrorCode.QUEUE_FULL, refused(() -> engine.send("q", NewMessage.of(BODY))).code());
     assertEquals(4, engine.stats("q").depth());
+  }
+
+  @Test
+  void inFlight_aLapsedLeaseFreesItsRoomAtTheNextMeasure() {
+    PostgresQueueEngine engine = engine(Long.MAX_VALUE, 1_000_000, 1, 1);
+    engine.createQueue(
+        "q", QueueConfig.builder().visibilityTimeout(Duration.ofSeconds(30)).build());
+    engine.send("q", NewMessage.of("a"));
+    engine.send("q", NewMessage.of("b"));
+    assertEquals(1, engine.receive("q", ReceiveRequest.max(10)).size());
+    assertEquals(
+        ErrorCode.OVER_LIMIT, refused(() -> engine.receive("q", ReceiveRequest.one())).code());
+    tick(); // the lease lapsed; the measure counts no message in flight
+    assertEquals(1, engine.receive("q", ReceiveRequest.max(10)).size());
   }
 }
