@@ -4,8 +4,10 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueLimits;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -235,8 +237,15 @@ final class QueueUse {
         inFlightBefore = u.addedInFlight;
       }
       long started = System.nanoTime();
-      long[] m =
-          sql.statement("measuring", "queue " + e.getKey(), c -> measure(c, e.getKey(), now));
+      long[] m;
+      try {
+        m = sql.statement("measuring", "queue " + e.getKey(), c -> measure(c, e.getKey(), now));
+      } catch (RuntimeException failed) {
+        synchronized (u) {
+          u.used = true; // measured at the next tick that can
+        }
+        throw failed;
+      }
       long tookMillis = (System.nanoTime() - started) / 1_000_000;
       synchronized (u) {
         // what was added while the measure ran may be in it too: counted twice until the next one
@@ -251,8 +260,7 @@ final class QueueUse {
     }
   }
 
-  private static long[] measure(java.sql.Connection c, long qid, long now)
-      throws java.sql.SQLException {
+  private static long[] measure(Connection c, long qid, long now) throws SQLException {
     try (PreparedStatement ps = Sql.prepare(c, MEASURE, now, qid);
         ResultSet rs = ps.executeQuery()) {
       rs.next();
