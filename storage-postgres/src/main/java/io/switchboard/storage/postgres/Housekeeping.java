@@ -6,13 +6,14 @@ import java.util.List;
 
 /**
  * One server's periodic work (every 200 ms on the system clock, on every advance of a manual one):
- * writes the counter changes held in memory ({@link CounterBuffer}), fires the timers of queues no
- * operation has touched, deletes dedup entries and history past their window, moves redrives on,
- * and wakes this server's long polls so they look again. Every step is a bounded transaction — at
- * most {@link #CLEANUP_BATCH} rows deleted or {@link Timers#BATCH} timers fired in each — repeated
- * while a step finds a full batch, up to {@link #MAX_ROUNDS} times per tick, so a backlog is worked
- * off without ever holding one long transaction (which would keep autovacuum from removing dead
- * rows everywhere in the database).
+ * writes the counter changes held in memory ({@link CounterBuffer}), measures the queues this
+ * server used for the per-queue limits ({@link QueueUse}), fires the timers of queues no operation
+ * has touched, deletes dedup entries and history past their window, moves redrives on, and wakes
+ * this server's long polls so they look again. Every step is a bounded transaction — at most {@link
+ * #CLEANUP_BATCH} rows deleted or {@link Timers#BATCH} timers fired in each — repeated while a step
+ * finds a full batch, up to {@link #MAX_ROUNDS} times per tick, so a backlog is worked off without
+ * ever holding one long transaction (which would keep autovacuum from removing dead rows everywhere
+ * in the database).
  */
 final class Housekeeping {
 
@@ -35,6 +36,7 @@ final class Housekeeping {
       // kept in memory; the next tick writes them (the steps below meet the same database)
     }
     long now = engine.clock().millis();
+    engine.use().measure(engine.sql(), now);
     for (String table : List.of("sb_dedup", "sb_history")) {
       for (int round = 0; round < MAX_ROUNDS; round++) {
         if (deletePast(table, now, CLEANUP_BATCH) < CLEANUP_BATCH) {

@@ -77,12 +77,14 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final PostgresSystemRecords systemRecords = new PostgresSystemRecords(this);
   private final ReceiptKeys receiptKeys;
   private final QueueLimits limits;
+  private final QueueUse use;
   private volatile boolean closed;
 
   private PostgresQueueEngine(Builder b) {
     this.clock = b.clock;
     this.maxQueues = b.maxQueues;
     this.limits = b.limits;
+    this.use = new QueueUse(b.limits);
     this.pollMillis = b.pollInterval.toMillis();
     if (b.dataSource != null) {
       this.ds = b.dataSource;
@@ -179,6 +181,11 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   Redrives redrives() {
     return redrives;
+  }
+
+  /** What each queue holds as last measured, for the per-queue limits. */
+  QueueUse use() {
+    return use;
   }
 
   // ---- the operation frame ---------------------------------------------------------------
@@ -281,6 +288,17 @@ public final class PostgresQueueEngine implements QueueEngine {
   @Override
   public QueueLimits limits() {
     return limits;
+  }
+
+  /**
+   * Queued bytes of one queue as this server last measured them (bodies and stored attributes plus
+   * {@link QueueLimits#MESSAGE_OVERHEAD} each) plus its sends since; 0 for a queue this server has
+   * not used lately or when no per-queue limit is set. See {@link QueueUse}.
+   */
+  @Override
+  public long queuedBytes(String queue) {
+    open();
+    return use.bytes(cache.get(queue).id());
   }
 
   @Override
@@ -463,7 +481,10 @@ public final class PostgresQueueEngine implements QueueEngine {
 
     /**
      * The limits the engine holds queues to. Messages live in the database, not in this server's
-     * heap, so only {@link QueueLimits#maxAnswerBytes} applies: a receive takes at most {@link
+     * heap, so {@link QueueLimits#maxQueuedBytes} (a share of the heap) does not apply. The
+     * per-queue limits do, against counts measured by housekeeping ({@link QueueUse}): {@link
+     * QueueLimits#maxQueueBytes}, {@link QueueLimits#defaultMaxDepth} and the in-flight limits.
+     * {@link QueueLimits#maxAnswerBytes} does too: a receive takes at most {@link
      * QueueLimits#receiveMax} messages, a browse page ends before it would pass it.
      */
     public Builder limits(QueueLimits limits) {

@@ -25,6 +25,8 @@ final class Receiver {
   List<Message> receive(String queue, ReceiveRequest request) {
     Wakeups wakeups = engine.wakeups();
     long seen = wakeups.generation();
+    engine.open();
+    engine.use().checkInFlight(engine.cache().get(queue), engine.clock().millis());
     List<Message> got = takeNow(queue, request);
     long waitMillis =
         request.waitTime().orElse(engine.cache().get(queue).config().receiveWait()).toMillis();
@@ -55,10 +57,36 @@ final class Receiver {
     }
   }
 
-  /** A receive that does not wait (also a waiter's turn). */
+  /**
+   * A receive that does not wait (also a waiter's turn); takes at most the room left under the
+   * queue's in-flight limit, reserved until it has taken ({@link QueueUse}), so nothing at the
+   * limit.
+   */
   private List<Message> takeNow(String queue, ReceiveRequest request) {
     engine.open();
     Op.Q q = engine.cache().get(queue);
+    QueueUse.Reservation room =
+        engine
+            .use()
+            .reserveInFlight(
+                q,
+                engine.limits().receiveMax(request.maxMessages(), q.config()),
+                engine.clock().millis());
+    if (room.inFlight() == 0) {
+      return List.of();
+    }
+    try {
+      List<Message> got = takeUpTo(queue, request, q, room.inFlight());
+      room.keep(got.size());
+      return got;
+    } catch (RuntimeException e) {
+      room.release();
+      throw e;
+    }
+  }
+
+  /** Takes at most {@code max} messages now. */
+  private List<Message> takeUpTo(String queue, ReceiveRequest request, Op.Q q, int max) {
     if (!q.grouped() && request.filter().isEmpty() && !engine.fair(queue)) {
       long now = engine.clock().millis();
       long visibility =
@@ -66,16 +94,7 @@ final class Receiver {
       List<Row> rows =
           engine
               .sql()
-              .statement(
-                  "receiving from",
-                  queue,
-                  c ->
-                      Claim.claim(
-                          c,
-                          q,
-                          now,
-                          engine.limits().receiveMax(request.maxMessages(), q.config()),
-                          visibility));
+              .statement("receiving from", queue, c -> Claim.claim(c, q, now, max, visibility));
       if (rows != null) {
         if (rows.stream().anyMatch(r -> r.groupId != null)) {
           engine.markFair(queue); // another server sent group ids: fair from the next receive on
@@ -85,13 +104,12 @@ final class Receiver {
       }
       engine.cache().forget(queue); // reconfigured or gone: the transaction reads it afresh
     }
-    return engine.run(queue, "receiving from '" + queue + "'", op -> take(op, request));
+    return engine.run(queue, "receiving from '" + queue + "'", op -> take(op, request, max));
   }
 
-  private List<Message> take(Op op, ReceiveRequest request) throws SQLException {
+  private List<Message> take(Op op, ReceiveRequest request, int max) throws SQLException {
     long visibility =
         request.visibilityTimeout().orElse(op.q.config().visibilityTimeout()).toMillis();
-    int max = engine.limits().receiveMax(request.maxMessages(), op.q.config());
     return Taker.take(op, max, request.filter().orElse(null), visibility);
   }
 

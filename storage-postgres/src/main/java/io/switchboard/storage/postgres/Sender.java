@@ -4,6 +4,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Overflow;
 import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.SendResult;
 import io.switchboard.queue.spi.CheckedMessage;
 import io.switchboard.queue.spi.MessageIds;
@@ -22,7 +23,8 @@ import java.util.Map;
  * Sends: the whole batch checked first, then in one transaction the deduplication window claimed
  * key by key (an insert that wins only when no live entry exists, so two servers sending the same
  * id concurrently enqueue it once), room made under the queue's depth limit, and the rows inserted.
- * A refused batch rolls back whole, dedup claims included.
+ * A refused batch rolls back whole, dedup claims included. Every send first reserves its room under
+ * {@code max-queue-bytes} and {@code default-max-depth} ({@link QueueUse}), given back if it fails.
  *
  * <p>The common case, a standard queue without a depth limit and a batch without deduplication ids,
  * is one autocommit statement instead: the rows inserted from arrays, the sends counted, and the
@@ -41,31 +43,47 @@ final class Sender {
     }
     List<CheckedMessage> checked = plain(cached, messages, firstIndex);
     if (checked != null) {
-      List<SendResult> sent =
+      QueueUse.Reservation room =
           engine
-              .sql()
-              .statement(
-                  "sending to",
-                  queue,
-                  c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
+              .use()
+              .reserveSend(cached, checked.size(), bytes(checked, null), engine.clock().millis());
+      List<SendResult> sent;
+      try {
+        sent =
+            engine
+                .sql()
+                .statement(
+                    "sending to",
+                    queue,
+                    c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
+      } catch (RuntimeException e) {
+        room.release();
+        throw e;
+      }
       if (sent != null) {
         engine.counters().add(cached.id(), Counters.SENT, sent.size());
         engine.changed(queue);
         return sent;
       }
+      room.release();
       engine.cache().forget(queue); // reconfigured or gone: check again against the current row
     }
-    int[] fresh = {0};
-    List<SendResult> results =
-        engine.run(
-            queue,
-            "sending to '" + queue + "'",
-            op -> {
-              List<SendResult> out = insert(op, check(op.q, messages, firstIndex));
-              fresh[0] = (int) out.stream().filter(r -> !r.duplicate()).count();
-              return out;
-            });
-    if (fresh[0] > 0) {
+    QueueUse.Reservation[] room = {QueueUse.Reservation.NONE};
+    List<SendResult> results;
+    try {
+      results =
+          engine.run(
+              queue,
+              "sending to '" + queue + "'",
+              op -> {
+                room[0].release(); // an earlier attempt's
+                return insert(op, check(op.q, messages, firstIndex), engine.use(), room);
+              });
+    } catch (RuntimeException e) {
+      room[0].release();
+      throw e;
+    }
+    if (results.stream().anyMatch(r -> !r.duplicate())) {
       engine.changed(queue);
     }
     return results;
@@ -182,7 +200,28 @@ final class Sender {
     return b.append('}').toString();
   }
 
-  private static List<SendResult> insert(Op op, List<CheckedMessage> batch) throws SQLException {
+  /**
+   * Queued bytes of the messages of {@code batch} at {@code indexes} (all when null), as {@link
+   * QueueLimits#charge} counts them.
+   */
+  private static long bytes(List<CheckedMessage> batch, List<Integer> indexes) {
+    long bytes = 0;
+    for (int n = 0; n < (indexes == null ? batch.size() : indexes.size()); n++) {
+      CheckedMessage p = batch.get(indexes == null ? n : indexes.get(n));
+      bytes +=
+          QueueLimits.charge(
+              p.body().length + MessageRules.attributeBytes(p.attributes(), "message"));
+    }
+    return bytes;
+  }
+
+  /**
+   * Inserts a checked batch in {@code op}'s transaction; {@code room} receives the room reserved
+   * for the messages that are not duplicates, for the caller to give back if the transaction fails.
+   */
+  private static List<SendResult> insert(
+      Op op, List<CheckedMessage> batch, QueueUse use, QueueUse.Reservation[] room)
+      throws SQLException {
     long[] serials = serials(op, batch.size());
     Map<String, SendResult> seen = new HashMap<>();
     List<SendResult> results = new ArrayList<>(batch.size());
@@ -208,6 +247,7 @@ final class Sender {
       results.add(r);
       freshIndex.add(i);
     }
+    room[0] = use.reserveSend(op.q, freshIndex.size(), bytes(batch, freshIndex), op.now);
     makeRoom(op, freshIndex.size());
     try (PreparedStatement ps =
         op.c.prepareStatement(
