@@ -252,13 +252,19 @@ public final class ServerConfig {
 
   /**
    * The limits the engine holds queues to, from the limit settings; shares of the heap resolved
-   * against this JVM's maximum heap.
+   * against this JVM's maximum heap. With PostgreSQL, {@code max-queue-bytes} holds only when set:
+   * its default, a share of this server's heap, says nothing about a queue kept in the database.
    */
   public io.switchboard.queue.QueueLimits queueLimits() {
     long heap = Runtime.getRuntime().maxMemory();
+    long queueBytes = get(Settings.MAX_QUEUE_BYTES).resolve(heap);
+    if (postgres().isPresent() && source(Settings.MAX_QUEUE_BYTES).isEmpty()) {
+      // the messages live in the database, not in this heap: a share of the heap is no default
+      queueBytes = io.switchboard.queue.QueueLimits.NONE.maxQueueBytes();
+    }
     return new io.switchboard.queue.QueueLimits(
         get(Settings.MAX_QUEUED_BYTES).resolve(heap),
-        get(Settings.MAX_QUEUE_BYTES).resolve(heap),
+        queueBytes,
         get(Settings.DEFAULT_MAX_DEPTH),
         get(Settings.MAX_IN_FLIGHT),
         get(Settings.MAX_IN_FLIGHT_FIFO),

@@ -243,6 +243,9 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   private static String mebibytes(long bytes) {
+    if (bytes == Long.MAX_VALUE) {
+      return "none";
+    }
     if (bytes % (1 << 20) == 0) {
       return (bytes >> 20) + "MiB";
     }

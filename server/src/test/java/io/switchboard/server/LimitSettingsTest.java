@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueLimits;
 import java.util.Map;
@@ -49,6 +50,17 @@ class LimitSettingsTest {
         "queuedBytes=512MiB queueBytes=64MiB defaultMaxDepth=10000000 inFlight=120000/20000"
             + " answerBytes=100KiB connections=300/30 longPolls=40 eventStreams=50/5",
         SwitchboardServer.limitsLine(config));
+  }
+
+  @Test
+  void postgres_queueBytesHoldOnlyWhenSet_aHeapShareSaysNothingOfTheDatabase() {
+    String url = "jdbc:postgresql://db.example/switchboard";
+    ServerConfig unset = ServerConfig.resolve(Map.of("postgres-url", url), Map.of());
+    assertEquals(QueueLimits.NONE.maxQueueBytes(), unset.queueLimits().maxQueueBytes());
+    assertTrue(SwitchboardServer.limitsLine(unset).contains(" queueBytes=none "));
+    ServerConfig set =
+        ServerConfig.resolve(Map.of("postgres-url", url, "max-queue-bytes", "64g"), Map.of());
+    assertEquals(64L << 30, set.queueLimits().maxQueueBytes());
   }
 
   @Test
