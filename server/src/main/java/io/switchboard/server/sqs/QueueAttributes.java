@@ -339,7 +339,7 @@ final class QueueAttributes {
     String target = address.fromArn(arn.asText()).orElseThrow(() -> noTarget(arn.asText()));
     if (!target.equals(name)) {
       // A queue naming itself (SQS accepts it; even on CreateQueue, before it exists) keeps the
-      // message in place with its receive count reset (docs/sqs.md, "Dead-letter queues").
+      // message in place with its receive count reset (docs/sqs.md, "Messages").
       checkAllowed(engine, address, name, target, value);
     }
     b.deadLetter(target, max);
