@@ -564,7 +564,7 @@ final class LocalQueue {
       if (exhausted(m)) {
         Message left = view(m, null, MessageState.DEAD_LETTERED);
         deadLetter(m, now);
-        return left;
+        return DeadLetterRules.deadLettersToItself(name, config) ? view(m, null, null) : left;
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     } else {
@@ -673,8 +673,18 @@ final class LocalQueue {
     DeadLetterRules.requireTarget(name, config);
   }
 
-  /** Takes {@code m} out and puts it in the outbox for the dead-letter target. */
+  /**
+   * Takes {@code m} out and puts it in the outbox for the dead-letter target; when the queue is its
+   * own target, it stays where it is, available, with its receive count reset
+   * (DeadLetterRules.deadLettersToItself).
+   */
   private void deadLetter(StoredMessage m, long now) {
+    if (DeadLetterRules.deadLettersToItself(name, config)) {
+      counters.deadLettered++;
+      m.receiveCount = 0;
+      table.setState(m, StoredMessage.AVAILABLE, 0);
+      return;
+    }
     table.detach(m);
     counters.deadLettered++;
     remember(m, MessageState.DEAD_LETTERED, now);

@@ -79,6 +79,84 @@ public abstract class DeadLetterContract extends EngineContract {
     assertEquals(MessageState.AVAILABLE, engine.get("dlq", id).state());
   }
 
+  // ---- a queue that is its own dead-letter target (SQS accepts it) -------------------------
+
+  /** "q" (visibility 10 s) is its own dead-letter target after {@code maxReceiveCount}. */
+  private void createDeadLetteringToItself(int maxReceiveCount) {
+    create("q", config().visibilityTimeout(seconds(10)).deadLetter("q", maxReceiveCount));
+  }
+
+  @Test
+  void deadLetterToItself_maxReceiveCountReachedOnTimeout_staysWithReceiveCountReset() {
+    createDeadLetteringToItself(2);
+    String id = send("q", "x").id();
+    receiveOne("q");
+    clock.advanceSeconds(10);
+    assertEquals(2, receiveOne("q").receiveCount());
+    clock.advanceSeconds(10);
+    assertEquals(1, engine.stats("q").available());
+    assertEquals(1, engine.stats("q").counters().deadLettered());
+    Message again = receiveOne("q");
+    assertEquals(id, again.id());
+    assertEquals(1, again.receiveCount());
+    assertTrue(again.deadLetterSource().isEmpty());
+    clock.advanceSeconds(10);
+    assertEquals(2, receiveOne("q").receiveCount());
+    clock.advanceSeconds(10);
+    assertEquals(2, engine.stats("q").counters().deadLettered());
+    assertEquals(1, receiveOne("q").receiveCount());
+  }
+
+  @Test
+  void deadLetterToItself_keepsItsPlaceAheadOfLaterMessages() {
+    createDeadLetteringToItself(1);
+    String first = send("q", "a").id();
+    send("q", "b");
+    engine.release("q", receipt(receiveOne("q")), seconds(5), false);
+    Message next = receiveOne("q");
+    assertEquals(first, next.id());
+    assertEquals(1, next.receiveCount());
+    assertEquals(2, engine.stats("q").depth());
+  }
+
+  @Test
+  void deadLetterToItself_onExtendToZero_availableAgainNotDeadLettered() {
+    createDeadLetteringToItself(1);
+    String id = send("q", "x").id();
+    Message left = engine.extend("q", receipt(receiveOne("q")), Duration.ZERO);
+    assertEquals(MessageState.AVAILABLE, left.state());
+    assertEquals(0, left.receiveCount());
+    assertEquals(MessageState.AVAILABLE, engine.get("q", id).state());
+    assertEquals(1, engine.stats("q").counters().deadLettered());
+  }
+
+  @Test
+  void deadLetterToItself_onRequest_leasedMessageAvailableAgain() {
+    createDeadLetteringToItself(5);
+    String id = send("q", "x").id();
+    engine.deadLetter("q", receipt(receiveOne("q")));
+    Message again = receiveOne("q");
+    assertEquals(id, again.id());
+    assertEquals(1, again.receiveCount());
+    engine.deadLetterById("q", id);
+    assertEquals(1, engine.stats("q").available());
+    assertEquals(2, engine.stats("q").counters().deadLettered());
+  }
+
+  @Test
+  void deadLetterToItself_groupedQueue_headStaysFirstInItsGroup() {
+    create("g.fifo", config().visibilityTimeout(seconds(10)).deadLetter("g.fifo", 1));
+    sendGrouped("g.fifo", "A", "A1");
+    sendGrouped("g.fifo", "A", "A2");
+    Message head = receiveOne("g.fifo");
+    assertEquals("A1", head.body());
+    clock.advanceSeconds(10);
+    assertEquals(1, engine.stats("g.fifo").counters().deadLettered());
+    List<Message> again = receive("g.fifo", 10);
+    assertEquals(List.of("A1", "A2"), bodies(again));
+    assertEquals(1, again.get(0).receiveCount());
+  }
+
   @Test
   void deadLetter_byReceipt_movesNow() {
     createWithDeadLetter(5);

@@ -148,11 +148,32 @@ public abstract class QueueLifecycleContract extends EngineContract {
   }
 
   @Test
-  void createQueue_deadLetterTargetItself_refused() {
+  void createQueue_deadLetterTargetItself_accepted() {
+    assertEquals(
+        DeadLetterPolicy.of("q", 3),
+        create("q", config().deadLetter("q", 3)).config().deadLetter().orElseThrow());
+    assertEquals(
+        DeadLetterPolicy.of("g.fifo", 1),
+        create("g.fifo", config().deadLetter("g.fifo", 1)).config().deadLetter().orElseThrow());
+    create("later");
+    assertEquals(
+        DeadLetterPolicy.of("later", 2),
+        engine
+            .updateQueue("later", c -> c.toBuilder().deadLetter("later", 2).build())
+            .config()
+            .deadLetter()
+            .orElseThrow());
+  }
+
+  @Test
+  void createQueue_deadLetterTargetItselfWithOnExpireDeadLetter_refused() {
     assertError(
         ErrorCode.INVALID_ARGUMENT,
-        () -> create("q", config().deadLetter("q", 3)),
-        "deadLetter.target");
+        () -> create("q", config().deadLetter("q", 3).onExpire(ExpiryAction.DEAD_LETTER)),
+        "onExpire",
+        "itself",
+        "q");
+    assertEquals(0, engine.listQueues("").size());
   }
 
   @Test

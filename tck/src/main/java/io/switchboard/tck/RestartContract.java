@@ -138,6 +138,22 @@ public abstract class RestartContract extends EngineContract {
   }
 
   @Test
+  void restart_keepsTheReceiveCountResetByADeadLetterToItself() {
+    engine.createQueue(
+        "q",
+        QueueConfig.builder().visibilityTimeout(Duration.ofSeconds(10)).deadLetter("q", 1).build());
+    engine.send("q", NewMessage.of("a"));
+    engine.send("q", NewMessage.of("b"));
+    engine.receive("q", ReceiveRequest.one());
+    clock.advanceSeconds(10);
+    assertEquals(2, engine.stats("q").available());
+    engine = track(restart(engine));
+    Message again = engine.receive("q", ReceiveRequest.one()).get(0);
+    assertEquals("a", again.body());
+    assertEquals(1, again.receiveCount());
+  }
+
+  @Test
   void restart_neverReusesAnId() {
     engine.createQueue("q", QueueConfig.defaults());
     Message first = null;

@@ -19,6 +19,16 @@ public final class DeadLetterRules {
         && receiveCount >= config.deadLetter().get().maxReceiveCount();
   }
 
+  /**
+   * Whether the queue is its own dead-letter target (SQS accepts such a redrive policy). Then
+   * dead-lettering a message does not move it: it stays in its place, available at once (as a
+   * release without delay), with its receive count reset to 0 and everything else kept (expiry,
+   * dead-letter source, receipt); it is counted as dead-lettered (decisions.md, 2026-11-25).
+   */
+  public static boolean deadLettersToItself(String queue, QueueConfig config) {
+    return config.deadLetter().isPresent() && config.deadLetter().get().target().equals(queue);
+  }
+
   /** Refuses (CONFLICT) to dead-letter on request in a queue that has no dead-letter target. */
   public static void requireTarget(String queue, QueueConfig config) {
     if (config.deadLetter().isEmpty()) {

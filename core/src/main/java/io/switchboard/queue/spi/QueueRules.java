@@ -2,6 +2,7 @@ package io.switchboard.queue.spi;
 
 import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
@@ -60,7 +61,8 @@ public final class QueueRules {
 
   /**
    * Checks a configuration against the queue's name and, for a dead-letter target, against the
-   * target as {@code queues} finds it: it must exist, be another queue, and be of the same kind.
+   * target as {@code queues} finds it: it must exist and be of the same kind. The queue itself may
+   * be its own target (as in SQS), unless expired messages are dead-lettered.
    */
   public static <X extends Exception> void checkConfig(
       String name, QueueConfig config, QueueLookup<X> queues) throws X {
@@ -78,8 +80,15 @@ public final class QueueRules {
     if (config.deadLetter().isPresent()) {
       String target = config.deadLetter().get().target();
       if (target.equals(name)) {
-        throw QueueException.invalid(
-            "deadLetter.target must be another queue, got '" + name + "' itself");
+        // Dead-lettering to itself leaves the message in place with its receive count reset
+        // (DeadLetterRules.deadLettersToItself): an expired message would expire again forever.
+        if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
+          throw QueueException.invalid(
+              "onExpire=deadLetter needs a deadLetter.target other than the queue itself, got '"
+                  + name
+                  + "'");
+        }
+        return;
       }
       Optional<QueueInfo> t = queues.find(target);
       if (t.isEmpty()) {

@@ -256,7 +256,7 @@ final class QueueAttributes {
    * {@code source} in.
    */
   private static void checkAllowed(
-      QueueEngine engine, QueueAddress address, String source, String target) {
+      QueueEngine engine, QueueAddress address, String source, String target, String value) {
     String allow;
     try {
       allow = engine.queue(target).config().metadata().get(REDRIVE_ALLOW_POLICY);
@@ -278,13 +278,13 @@ final class QueueAttributes {
                         policy.path("sourceQueueArns").spliterator(), false)
                     .anyMatch(a -> a.asText().equals(address.arn(source))));
     if (!allowed) {
-      throw invalidValue(
-          "RedrivePolicy",
-          "the RedriveAllowPolicy of "
+      throw SqsErrorText.REDRIVE_POLICY_INVALID.error(
+          value,
+          "The RedriveAllowPolicy of "
               + address.arn(target)
               + " does not allow "
               + address.arn(source)
-              + " to use it as a dead-letter queue");
+              + " to use it as a dead-letter queue.");
     }
   }
 
@@ -301,21 +301,47 @@ final class QueueAttributes {
       b.noDeadLetter();
       return;
     }
-    JsonNode policy;
+    JsonNode policy = null;
     try {
       policy = MAPPER.readTree(value);
     } catch (IOException e) {
-      throw invalidValue("RedrivePolicy", "must be a JSON object");
+      // answered below
     }
-    JsonNode arn = policy == null ? null : policy.get("deadLetterTargetArn");
-    JsonNode count = policy == null ? null : policy.get("maxReceiveCount");
-    if (arn == null || !arn.isTextual() || count == null) {
-      throw invalidValue("RedrivePolicy", "needs deadLetterTargetArn and maxReceiveCount");
+    if (policy == null || !policy.isObject()) {
+      throw SqsErrorText.REDRIVE_POLICY_INVALID.error(
+          value, "Redrive policy is not a valid JSON map.");
     }
-    int max = integer("maxReceiveCount", count.asText(), 1, 1000);
+    JsonNode arn = policy.get("deadLetterTargetArn");
+    JsonNode count = policy.get("maxReceiveCount");
+    for (String member : List.of("deadLetterTargetArn", "maxReceiveCount")) {
+      if (policy.path(member).isMissingNode() || policy.get(member).isNull()) {
+        throw SqsErrorText.REDRIVE_POLICY_INVALID.error(
+            value, "Redrive policy does not contain mandatory attribute: " + member + ".");
+      }
+    }
+    if (!arn.isTextual()) {
+      throw noTarget(arn.toString());
+    }
+    int max;
+    try {
+      max = Integer.parseInt(count.asText().trim());
+    } catch (NumberFormatException e) {
+      max = 0;
+    }
+    if (max < 1 || max > 1000) {
+      throw SqsErrorText.REDRIVE_POLICY_INVALID.error(
+          value,
+          "Invalid value for maxReceiveCount: "
+              + count.asText()
+              + ", valid values are from 1 to 1000 both inclusive.");
+    }
     // SQS keeps a dead-letter queue in its source's account and region.
     String target = address.fromArn(arn.asText()).orElseThrow(() -> noTarget(arn.asText()));
-    checkAllowed(engine, address, name, target);
+    if (!target.equals(name)) {
+      // A queue naming itself (SQS accepts it; even on CreateQueue, before it exists) keeps the
+      // message in place with its receive count reset (docs/sqs.md, "Messages").
+      checkAllowed(engine, address, name, target, value);
+    }
     b.deadLetter(target, max);
   }
 

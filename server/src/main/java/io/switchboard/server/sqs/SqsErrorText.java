@@ -47,6 +47,12 @@ enum SqsErrorText {
   DELAY_SECONDS_OUT_OF_RANGE(
       "InvalidParameterValue",
       "Value %d for parameter %s is invalid. Reason: DelaySeconds must be >= %d and <= %d."),
+  /**
+   * A {@code RedrivePolicy} SQS refuses (not JSON, a member missing, {@code maxReceiveCount} out of
+   * range, a RedriveAllowPolicy that does not let the queue in): the policy as given, the reason.
+   */
+  REDRIVE_POLICY_INVALID(
+      "InvalidParameterValue", "Value %s for parameter RedrivePolicy is invalid. Reason: %s"),
   RECEIPT_HANDLE_INVALID(
       "ReceiptHandleIsInvalid", "The input receipt handle \"%s\" is not a valid receipt handle."),
   MESSAGE_TOO_LONG(

@@ -88,7 +88,7 @@ class SqsAttributeLimitsTest {
             "{\"maxReceiveCount\":3}",
             "not json")) {
       assertEquals(
-          "InvalidAttributeValue",
+          "InvalidParameterValue",
           errorCode(
               () ->
                   sqs.setQueueAttributes(

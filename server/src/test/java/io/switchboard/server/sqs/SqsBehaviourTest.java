@@ -196,6 +196,58 @@ class SqsBehaviourTest {
     assertTrue(receive(url, 10).isEmpty());
   }
 
+  // ---- a redrive policy naming the queue itself ----------------------------------------------
+
+  @Test
+  void redrivePolicyNamingItself_wasRefused_nowAcceptedAndTheMessageStaysWithItsCountReset() {
+    String arn = "arn:aws:sqs:us-east-1:000000000000:own-dlq";
+    String policy = "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":\"2\"}";
+    String url =
+        sqs.createQueue(
+                b ->
+                    b.queueName("own-dlq")
+                        .attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, policy)))
+            .queueUrl();
+    String stored =
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(url).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+            .attributesAsStrings()
+            .get("RedrivePolicy");
+    assertTrue(stored.contains(arn), stored);
+    assertEquals(List.of(url), sqs.listDeadLetterSourceQueues(b -> b.queueUrl(url)).queueUrls());
+    sqs.sendMessage(b -> b.queueUrl(url).messageBody("poison"));
+    for (String count : List.of("1", "2", "1")) {
+      Message m =
+          sqs.receiveMessage(
+                  b ->
+                      b.queueUrl(url)
+                          .visibilityTimeout(10)
+                          .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+              .messages()
+              .get(0);
+      assertEquals("poison", m.body());
+      assertEquals(count, m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT));
+      assertNull(m.attributes().get(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN));
+      CLOCK.advanceSeconds(10);
+    }
+  }
+
+  @Test
+  void setRedrivePolicyNamingItself_accepted() {
+    String url = queue("own-dlq-later");
+    String policy =
+        "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:own-dlq-later\","
+            + "\"maxReceiveCount\":5}";
+    sqs.setQueueAttributes(
+        b -> b.queueUrl(url).attributes(Map.of(QueueAttributeName.REDRIVE_POLICY, policy)));
+    assertTrue(
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(url).attributeNames(QueueAttributeName.REDRIVE_POLICY))
+            .attributesAsStrings()
+            .get("RedrivePolicy")
+            .contains("own-dlq-later"));
+  }
+
   // ---- PurgeQueue and deduplication ----------------------------------------------------------
 
   @Test

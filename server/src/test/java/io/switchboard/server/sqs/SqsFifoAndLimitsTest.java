@@ -169,7 +169,7 @@ class SqsFifoAndLimitsTest {
     sqs.createQueue(
         b -> b.queueName("allow-ok").attributesWithStrings(Map.of("RedrivePolicy", redrive)));
     assertEquals(
-        "InvalidAttributeValue",
+        "InvalidParameterValue",
         errorCode(
             () ->
                 sqs.createQueue(
@@ -179,7 +179,7 @@ class SqsFifoAndLimitsTest {
     set(dlq, Map.of("RedriveAllowPolicy", "{\"redrivePermission\":\"denyAll\"}"));
     String other = sqs.createQueue(b -> b.queueName("allow-other")).queueUrl();
     assertEquals(
-        "InvalidAttributeValue", errorCode(() -> set(other, Map.of("RedrivePolicy", redrive))));
+        "InvalidParameterValue", errorCode(() -> set(other, Map.of("RedrivePolicy", redrive))));
     for (String bad :
         List.of(
             "{\"redrivePermission\":\"byQueue\"}",

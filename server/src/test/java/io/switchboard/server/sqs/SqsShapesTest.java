@@ -380,6 +380,48 @@ class SqsShapesTest {
   }
 
   @Test
+  void
+      attributeValueErrors_queueAttributesInvalidAttributeValue_redrivePolicyInvalidParameterValue() {
+    String url = queue("shapes-attribute-values");
+    SqsException e =
+        refused(
+            "InvalidAttributeValue",
+            null,
+            () ->
+                sqs.setQueueAttributes(
+                    b -> b.queueUrl(url).attributesWithStrings(Map.of("DelaySeconds", "901"))));
+    assertTrue(
+        e.awsErrorDetails()
+            .errorMessage()
+            .startsWith("Invalid value for the parameter DelaySeconds"),
+        e.getMessage());
+    for (String[] c :
+        new String[][] {
+          {"not json", "Redrive policy is not a valid JSON map."},
+          {
+            "{\"maxReceiveCount\":3}",
+            "Redrive policy does not contain mandatory attribute: deadLetterTargetArn."
+          },
+          {
+            "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:shapes-attribute-values\","
+                + "\"maxReceiveCount\":1001}",
+            "Invalid value for maxReceiveCount: 1001, valid values are from 1 to 1000 both inclusive."
+          }
+        }) {
+      refused(
+          "InvalidParameterValue",
+          "Value " + c[0] + " for parameter RedrivePolicy is invalid. Reason: " + c[1],
+          () ->
+              sqs.setQueueAttributes(
+                  b -> b.queueUrl(url).attributesWithStrings(Map.of("RedrivePolicy", c[0]))));
+    }
+    assertFalse(
+        sqs.getQueueAttributes(b -> b.queueUrl(url).attributeNames(QueueAttributeName.ALL))
+            .attributesAsStrings()
+            .containsKey("RedrivePolicy"));
+  }
+
+  @Test
   void booleanAttributes_wereCaseSensitive_nowAnyCase() {
     String url =
         sqs.createQueue(

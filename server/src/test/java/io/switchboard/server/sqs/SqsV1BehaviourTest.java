@@ -107,6 +107,45 @@ class SqsV1BehaviourTest {
   }
 
   @Test
+  void redrivePolicyNamingItself_wasRefused_nowAcceptedAndTheMessageStaysWithItsCountReset() {
+    String arn = "arn:aws:sqs:us-east-1:000000000000:v1-own-dlq";
+    String url =
+        sqs.createQueue(
+                new CreateQueueRequest("v1-own-dlq")
+                    .withAttributes(
+                        Map.of(
+                            "RedrivePolicy",
+                            "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":1}")))
+            .getQueueUrl();
+    assertTrue(
+        sqs.getQueueAttributes(url, List.of("RedrivePolicy"))
+            .getAttributes()
+            .get("RedrivePolicy")
+            .contains(arn));
+    sqs.sendMessage(url, "poison");
+    for (int i = 0; i < 3; i++) {
+      Message m =
+          sqs.receiveMessage(
+                  new ReceiveMessageRequest(url)
+                      .withVisibilityTimeout(10)
+                      .withAttributeNames("All"))
+              .getMessages()
+              .get(0);
+      assertEquals("poison", m.getBody());
+      assertEquals("1", m.getAttributes().get("ApproximateReceiveCount"));
+      CLOCK.advanceSeconds(10);
+    }
+    sqs.setQueueAttributes(
+        url,
+        Map.of("RedrivePolicy", "{\"deadLetterTargetArn\":\"" + arn + "\",\"maxReceiveCount\":3}"));
+    assertTrue(
+        sqs.getQueueAttributes(url, List.of("RedrivePolicy"))
+            .getAttributes()
+            .get("RedrivePolicy")
+            .contains("\"maxReceiveCount\":3"));
+  }
+
+  @Test
   void purgeFifoQueue_keptDeduplicationIds_nowAMessageSentAgainIsDelivered() {
     String url = fifo("v1-purge-dedup.fifo");
     sqs.sendMessage(

@@ -291,6 +291,38 @@ class SqsV1ShapesTest {
   }
 
   @Test
+  void
+      attributeValueErrors_queueAttributesInvalidAttributeValue_redrivePolicyInvalidParameterValue() {
+    String url = sqs.createQueue("v1-shapes-attribute-values").getQueueUrl();
+    AmazonSQSException e =
+        refused(
+            "InvalidAttributeValue",
+            null,
+            () -> sqs.setQueueAttributes(url, Map.of("VisibilityTimeout", "43201")));
+    assertTrue(
+        e.getErrorMessage().startsWith("Invalid value for the parameter VisibilityTimeout"),
+        e.getErrorMessage());
+    String noCount = "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:x\"}";
+    refused(
+        "InvalidParameterValue",
+        "Value "
+            + noCount
+            + " for parameter RedrivePolicy is invalid. Reason: Redrive policy does not contain"
+            + " mandatory attribute: maxReceiveCount.",
+        () -> sqs.setQueueAttributes(url, Map.of("RedrivePolicy", noCount)));
+    String zero =
+        "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:v1-shapes-attribute-values\","
+            + "\"maxReceiveCount\":0}";
+    refused(
+        "InvalidParameterValue",
+        "Value "
+            + zero
+            + " for parameter RedrivePolicy is invalid. Reason: Invalid value for maxReceiveCount:"
+            + " 0, valid values are from 1 to 1000 both inclusive.",
+        () -> sqs.setQueueAttributes(url, Map.of("RedrivePolicy", zero)));
+  }
+
+  @Test
   void booleanAttributes_anyCase() {
     String url =
         sqs.createQueue(

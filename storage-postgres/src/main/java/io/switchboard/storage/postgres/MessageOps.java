@@ -3,6 +3,7 @@ package io.switchboard.storage.postgres;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.QueueException;
+import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.Receipt;
@@ -180,7 +181,9 @@ final class MessageOps {
                 if (op.exhausted(r)) {
                   Message left = op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED);
                   op.deadLetter(r);
-                  return left;
+                  return DeadLetterRules.deadLettersToItself(queue, op.q.config())
+                      ? op.view(r, null)
+                      : left;
                 }
                 r.leased = false;
                 r.visibleAt = 0;

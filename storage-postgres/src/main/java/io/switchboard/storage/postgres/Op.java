@@ -189,10 +189,22 @@ final class Op {
 
   /**
    * Moves a row to the dead-letter target as its newest message. If the target is gone, the message
-   * stays where it was (available), so nothing is lost.
+   * stays where it was (available), so nothing is lost. A queue that is its own target keeps the
+   * message in its place, available, with its receive count reset
+   * (DeadLetterRules.deadLettersToItself).
    */
   void deadLetter(Row r) throws SQLException {
     counters.add(Counters.DEAD_LETTERED, 1);
+    if (DeadLetterRules.deadLettersToItself(q.name, q.config)) {
+      r.leased = false;
+      r.visibleAt = 0;
+      r.receiveCount = 0;
+      Sql.update(
+          c,
+          "update sb_message set leased = false, visible_at = 0, receive_count = 0 where serial = ?",
+          r.serial);
+      return;
+    }
     remember(r, MessageState.DEAD_LETTERED);
     Q target = findQueue(c, q.config.deadLetter().get().target());
     if (target == null) {

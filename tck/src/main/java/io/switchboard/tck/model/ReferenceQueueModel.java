@@ -435,7 +435,7 @@ public final class ReferenceQueueModel {
     if (exhausted(q, m)) {
       ModelView left = m.view(MessageState.DEAD_LETTERED);
       deadLetter(q, m);
-      return left;
+      return q.contains(m) ? m.view(null) : left;
     }
     m.state = MessageState.AVAILABLE;
     m.visibleAt = 0;
@@ -663,6 +663,14 @@ public final class ReferenceQueueModel {
 
   /** Takes {@code m} out of {@code q} and into q's dead-letter queue. */
   private void deadLetter(ModelQueue q, ModelMessage m) {
+    if (q.config.deadLetter().get().target().equals(q.name)) {
+      // its own target: the message stays in its place, available, its receive count reset
+      q.deadLettered++;
+      m.receiveCount = 0;
+      m.state = MessageState.AVAILABLE;
+      m.visibleAt = 0;
+      return;
+    }
     q.messages.remove(m);
     q.deadLettered++;
     remember(q, m, MessageState.DEAD_LETTERED);
