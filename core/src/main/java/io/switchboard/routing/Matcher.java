@@ -302,6 +302,7 @@ final class Matcher {
    * offer is rejected or missed, the contact waits in line as before the transfer.
    */
   void transferToAgent(ContactRecord contact, AgentRecord to) {
+    checkAssigned(contact);
     if (to == contact.agent) {
       throw RoutingException.invalid(
           "contact '" + contact.id + "' is already assigned to agent '" + to.id + "'");
@@ -330,6 +331,18 @@ final class Matcher {
 
   /** Takes an assigned contact from its agent (the slot stays held until the caller frees it). */
   private AgentRecord leaveAgent(ContactRecord contact) {
+    checkAssigned(contact);
+    AgentRecord from = contact.agent;
+    call.touch(contact);
+    agents.change(from, () -> from.active.remove(contact));
+    contact.agent = null;
+    contact.reservation = null;
+    contact.deadline = Long.MAX_VALUE; // answered once: no maximum wait any more
+    return from;
+  }
+
+  /** Refuses to transfer a contact that is not assigned. */
+  static void checkAssigned(ContactRecord contact) {
     if (contact.state != ContactState.ASSIGNED) {
       throw RoutingException.state(
           "contact '"
@@ -338,13 +351,6 @@ final class Matcher {
               + contact.state.name().toLowerCase(java.util.Locale.ROOT)
               + "; only an assigned contact can be transferred");
     }
-    AgentRecord from = contact.agent;
-    call.touch(contact);
-    agents.change(from, () -> from.active.remove(contact));
-    contact.agent = null;
-    contact.reservation = null;
-    contact.deadline = Long.MAX_VALUE; // answered once: no maximum wait any more
-    return from;
   }
 
   /** The agent is done with an assigned contact: wrap-up for {@code wrapMillis}, or finish now. */

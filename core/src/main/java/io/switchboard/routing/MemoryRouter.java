@@ -526,6 +526,7 @@ final class MemoryRouter implements Router {
     return changing(
         () -> {
           ContactRecord contact = contacts.get(contactId);
+          Matcher.checkAssigned(contact);
           AgentRecord to = agents.get(agentId);
           matcher.transferToAgent(contact, to);
           return contact.view();
