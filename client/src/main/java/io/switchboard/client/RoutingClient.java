@@ -3,6 +3,7 @@ package io.switchboard.client;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
+import io.switchboard.routing.ContactUpdate;
 import io.switchboard.routing.ListPage;
 import io.switchboard.routing.ListRequest;
 import io.switchboard.routing.NewAgent;
@@ -187,6 +188,47 @@ public final class RoutingClient {
 
   public Contact abandon(String contactId) {
     return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/abandon", null));
+  }
+
+  /**
+   * Changes a waiting (queued or offered) contact: each part of {@code update} given replaces the
+   * contact's ({@code PATCH .../contacts/{id}}); it keeps its arrival time.
+   */
+  public Contact updateContact(String contactId, ContactUpdate update) {
+    ObjectNode body = WireFormat.object();
+    update.priority().ifPresent(p -> body.put("priority", p));
+    update.attributes().ifPresent(a -> body.set("attributes", RoutingWire.attributes(a)));
+    update.requirements().ifPresent(r -> body.put("requirements", r));
+    return RoutingWire.contact(client.call("PATCH", contactPath(contactId), body));
+  }
+
+  /** Changes a waiting contact's priority (-1000..1000), keeping its arrival time. */
+  public Contact priority(String contactId, int priority) {
+    return updateContact(contactId, ContactUpdate.none().withPriority(priority));
+  }
+
+  /** Cancels a queued or offered contact; it ends {@code CANCELLED}. */
+  public Contact cancel(String contactId, String reason) {
+    ObjectNode body = WireFormat.object().put("reason", reason);
+    return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/cancel", body));
+  }
+
+  /**
+   * Transfers an assigned contact to task queue {@code queue}, with extra {@code requirements}
+   * (null: none) besides the queue's worker expression.
+   */
+  public Contact transferToQueue(String contactId, String queue, String requirements) {
+    ObjectNode body = WireFormat.object().put("queue", queue);
+    if (requirements != null) {
+      body.put("requirements", requirements);
+    }
+    return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/transfer", body));
+  }
+
+  /** Transfers an assigned contact to agent {@code agentId}, which must be able to take it now. */
+  public Contact transferToAgent(String contactId, String agentId) {
+    ObjectNode body = WireFormat.object().put("agent", agentId);
+    return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/transfer", body));
   }
 
   /** Completes with the channel's configured wrap-up. */

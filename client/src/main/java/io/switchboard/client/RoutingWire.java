@@ -396,6 +396,14 @@ public final class RoutingWire {
           o.put("contactId", c.contactId()).put("agentId", c.agentId());
       case RoutingEvent.ContactAbandoned c -> o.put("contactId", c.contactId());
       case RoutingEvent.ContactTimedOut c -> o.put("contactId", c.contactId());
+      case RoutingEvent.ContactUpdated c -> o.set("contact", contact(c.contact()));
+      case RoutingEvent.ContactCancelled c ->
+          o.put("contactId", c.contactId()).put("reason", c.reason());
+      case RoutingEvent.ContactTransferred c -> {
+        o.put("contactId", c.contactId()).put("fromAgentId", c.fromAgentId());
+        c.toQueue().ifPresent(q -> o.put("toQueue", q));
+        c.toAgent().ifPresent(a -> o.put("toAgentId", a));
+      }
     }
     return o;
   }

@@ -24,6 +24,7 @@ final class Checks {
   static final int MIN_PRIORITY = -1000;
   static final int MAX_PRIORITY = 1000;
   static final int MAX_ESCALATIONS = 16;
+  static final int MAX_REASON = 256;
   static final Duration MAX_CONTACT_TIME = Duration.ofDays(7);
   static final Duration MAX_WRAP_UP = Duration.ofHours(1);
 

@@ -10,17 +10,20 @@ final class ContactRecord {
 
   final String id;
   final String channel;
-  final java.util.Map<String, Object> attributes;
-  final int priority;
+  java.util.Map<String, Object> attributes;
+  int priority;
 
-  /** Arrival order; with the priority it fixes the contact's place in line for good. */
+  /** Arrival order; with the priority it fixes the contact's place in line (kept by changes). */
   final long seq;
 
   final long createdAt;
   final List<Step> steps;
 
-  /** Clock millis after which a queued contact times out; Long.MAX_VALUE for never. */
-  final long deadline;
+  /**
+   * Clock millis after which a queued contact times out; Long.MAX_VALUE for never (and after a
+   * transfer).
+   */
+  long deadline;
 
   /** The task queue it was routed through, or null. */
   String queue;

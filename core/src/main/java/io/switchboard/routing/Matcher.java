@@ -1,6 +1,8 @@
 package io.switchboard.routing;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Matching, and the life of an offer. Between calls one invariant holds: no eligible agent matches
@@ -65,6 +67,11 @@ final class Matcher {
   /** Offers a queued contact to an eligible agent; the offer holds a slot of the agent's. */
   private void offer(ContactRecord contact, AgentRecord agent) {
     contacts.line.remove(contact);
+    offerFromOutside(contact, agent);
+  }
+
+  /** Offers a contact that is not in line (being transferred) to an eligible agent. */
+  private void offerFromOutside(ContactRecord contact, AgentRecord agent) {
     ReservationRecord offer = contacts.newReservation(contact, agent);
     call.touch(contact);
     contact.reservation = offer;
@@ -95,9 +102,11 @@ final class Matcher {
     agent.active.add(contact);
     agent.misses = 0;
     contact.state = ContactState.ASSIGNED;
-    contact.answeredAt = call.now;
-    call.stats.record(
-        contact.groupKey, call.now, LiveStats.Outcome.ANSWERED, call.now - contact.createdAt);
+    if (contact.answeredAt < 0) { // a transferred contact was answered once already
+      contact.answeredAt = call.now;
+      call.stats.record(
+          contact.groupKey, call.now, LiveStats.Outcome.ANSWERED, call.now - contact.createdAt);
+    }
     call.emit(
         (id, at) -> new RoutingEvent.ReservationAccepted(id, at, offer.id, contact.id, agent.id));
   }
@@ -202,6 +211,148 @@ final class Matcher {
     }
   }
 
+  // ---- changes while waiting, transfers ---------------------------------------------------
+
+  /**
+   * Changes a queued or offered contact: its priority, attributes and requirement in force (null:
+   * unchanged). It keeps its arrival number, so among contacts of its new priority it stands by
+   * arrival; a queued one takes its new place in line (and goes to an eligible agent that its new
+   * requirement matches), an offered one's offer stands and the change applies if it comes back.
+   */
+  void change(
+      ContactRecord contact, Integer priority, Map<String, Object> attributes, Requirement req) {
+    checkWaiting(contact, "changed");
+    boolean queued = contact.state == ContactState.QUEUED;
+    if (queued) {
+      contacts.line.remove(contact);
+    }
+    call.touch(contact);
+    if (priority != null) {
+      contact.priority = priority;
+    }
+    if (attributes != null) {
+      contact.attributes = Map.copyOf(attributes);
+    }
+    if (req != null) {
+      contact.requirement(req);
+    }
+    Contact view = contact.view();
+    call.emit((id, at) -> new RoutingEvent.ContactUpdated(id, at, view));
+    if (queued) {
+      enqueue(contact);
+    }
+  }
+
+  /** A supervisor removes a queued or offered contact: it ends CANCELLED, a pending offer too. */
+  void cancel(ContactRecord contact, String reason) {
+    checkWaiting(contact, "cancelled");
+    if (contact.state == ContactState.QUEUED) {
+      contacts.line.remove(contact);
+    } else {
+      close(contact.reservation, ReservationState.CANCELLED, "contact cancelled");
+    }
+    AgentRecord offeredTo = contact.agent;
+    contact.agent = null;
+    contact.reservation = null;
+    call.touch(contact);
+    contact.state = ContactState.CANCELLED;
+    contact.endedAt = call.now;
+    call.emit((id, at) -> new RoutingEvent.ContactCancelled(id, at, contact.id, reason));
+    contacts.retire(contact);
+    if (offeredTo != null) {
+      releaseSlot(offeredTo, contact);
+    }
+  }
+
+  private static void checkWaiting(ContactRecord contact, String verb) {
+    if (contact.state != ContactState.QUEUED && contact.state != ContactState.OFFERED) {
+      throw RoutingException.state(
+          "contact '"
+              + contact.id
+              + "' is "
+              + contact.state.name().toLowerCase(java.util.Locale.ROOT)
+              + "; only a queued or offered contact can be "
+              + verb);
+    }
+  }
+
+  /**
+   * Transfers an assigned contact to a task queue: it leaves its agent (slot freed, no wrap-up) and
+   * waits with {@code requirement} at its original place (priority and arrival kept); the
+   * escalation steps it had not reached are dropped. As with a rejected offer, the contact is
+   * placed before the agent's slot is freed.
+   */
+  void transferToQueue(ContactRecord contact, String queue, Requirement requirement) {
+    AgentRecord from = leaveAgent(contact);
+    contact.queue = queue;
+    contact.requirement(requirement);
+    contact.step = contact.steps.size();
+    contact.state = ContactState.QUEUED;
+    call.emit(
+        (id, at) ->
+            new RoutingEvent.ContactTransferred(
+                id, at, contact.id, from.id, Optional.of(queue), Optional.empty()));
+    enqueue(contact);
+    releaseSlot(from, contact);
+  }
+
+  /**
+   * Transfers an assigned contact to agent {@code to}, which must be eligible on the contact's
+   * channel now: it leaves its agent and is offered to {@code to} whatever its requirement. If that
+   * offer is rejected or missed, the contact waits in line as before the transfer.
+   */
+  void transferToAgent(ContactRecord contact, AgentRecord to) {
+    checkAssigned(contact);
+    if (to == contact.agent) {
+      throw RoutingException.invalid(
+          "contact '" + contact.id + "' is already assigned to agent '" + to.id + "'");
+    }
+    if (!to.eligible(contact.channel)) {
+      throw RoutingException.state(
+          "agent '"
+              + to.id
+              + "' cannot take a "
+              + contact.channel
+              + " contact now (it must be available, out of wrap-up and below its "
+              + contact.channel
+              + " capacity of "
+              + to.capacity(contact.channel)
+              + ")");
+    }
+    AgentRecord from = leaveAgent(contact);
+    contact.state = ContactState.QUEUED;
+    call.emit(
+        (id, at) ->
+            new RoutingEvent.ContactTransferred(
+                id, at, contact.id, from.id, Optional.empty(), Optional.of(to.id)));
+    offerFromOutside(contact, to);
+    releaseSlot(from, contact);
+  }
+
+  /** Takes an assigned contact from its agent (the slot stays held until the caller frees it). */
+  private AgentRecord leaveAgent(ContactRecord contact) {
+    checkAssigned(contact);
+    AgentRecord from = contact.agent;
+    call.touch(contact);
+    agents.change(from, () -> from.active.remove(contact));
+    contact.agent = null;
+    contact.reservation = null;
+    contact.deadline = Long.MAX_VALUE; // answered once: no maximum wait any more
+    return from;
+  }
+
+  /** Refuses to transfer a contact that is not assigned. */
+  static void checkAssigned(ContactRecord contact) {
+    if (contact.state != ContactState.ASSIGNED) {
+      throw RoutingException.state(
+          "contact '"
+              + contact.id
+              + "' is "
+              + contact.state.name().toLowerCase(java.util.Locale.ROOT)
+              + "; only an assigned contact can be transferred");
+    }
+  }
+
   /** The agent is done with an assigned contact: wrap-up for {@code wrapMillis}, or finish now. */
   void complete(ContactRecord contact, long wrapMillis) {
     if (wrapMillis == 0) {
@@ -277,7 +428,7 @@ final class Matcher {
         }
         case MAX_WAIT -> {
           ContactRecord contact = (ContactRecord) timer.target();
-          if (contact.state == ContactState.QUEUED) {
+          if (contact.state == ContactState.QUEUED && call.now >= contact.deadline) {
             contacts.line.remove(contact);
             end(contact, ContactState.TIMED_OUT, LiveStats.Outcome.TIMED_OUT);
           }

@@ -466,6 +466,74 @@ final class MemoryRouter implements Router {
   }
 
   @Override
+  public Contact updateContact(String contactId, ContactUpdate update) {
+    Objects.requireNonNull(update, "update");
+    if (update.isEmpty()) {
+      throw RoutingException.invalid(
+          "give a priority, attributes or requirements to change contact '" + contactId + "'");
+    }
+    Integer priority = null;
+    if (update.priority().isPresent()) {
+      priority =
+          Checks.range(
+              "priority", update.priority().getAsInt(), Checks.MIN_PRIORITY, Checks.MAX_PRIORITY);
+    }
+    Map<String, Object> attributes = update.attributes().map(Checks::copyAttributes).orElse(null);
+    Requirement requirement =
+        update
+            .requirements()
+            .map(r -> r.isBlank() ? Requirement.ANY : requirements.parse("requirements", r))
+            .orElse(null);
+    Integer p = priority;
+    return changing(
+        () -> {
+          ContactRecord contact = contacts.get(contactId);
+          matcher.change(contact, p, attributes, requirement);
+          return contact.view();
+        });
+  }
+
+  @Override
+  public Contact cancel(String contactId, String reason) {
+    Objects.requireNonNull(reason, "reason");
+    if (reason.length() > Checks.MAX_REASON) {
+      throw RoutingException.invalid(
+          "reason must be at most " + Checks.MAX_REASON + " characters, got " + reason.length());
+    }
+    return changing(
+        () -> {
+          ContactRecord contact = contacts.get(contactId);
+          matcher.cancel(contact, reason);
+          return contact.view();
+        });
+  }
+
+  @Override
+  public Contact transfer(String contactId, String queue, Optional<String> requirements) {
+    Checks.channel("queue", queue);
+    Requirement requirement = this.requirements.parse("requirements", requirements);
+    return changing(
+        () -> {
+          ContactRecord contact = contacts.get(contactId);
+          matcher.transferToQueue(contact, queue, requirement);
+          return contact.view();
+        });
+  }
+
+  @Override
+  public Contact transferToAgent(String contactId, String agentId) {
+    Objects.requireNonNull(agentId, "agentId");
+    return changing(
+        () -> {
+          ContactRecord contact = contacts.get(contactId);
+          Matcher.checkAssigned(contact);
+          AgentRecord to = agents.get(agentId);
+          matcher.transferToAgent(contact, to);
+          return contact.view();
+        });
+  }
+
+  @Override
   public Contact complete(String contactId) {
     return complete(contactId, Optional.empty());
   }

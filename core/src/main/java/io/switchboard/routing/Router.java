@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -118,6 +119,40 @@ public interface Router extends AutoCloseable {
 
   /** The agent finished an assigned contact, with this wrap-up time (0..1 h). */
   Contact complete(String contactId, Duration wrapUp);
+
+  /**
+   * Changes a waiting (queued or offered) contact's priority (-1000..1000), attributes or
+   * requirements in force; it keeps its arrival time, so among contacts of its new priority it
+   * stands by arrival. A queued contact takes its new place at once, and goes to an eligible agent
+   * its new requirement matches; an offered one's offer stands and the change applies if it comes
+   * back. Escalation steps not reached yet still apply when due. Refused with INVALID_STATE for a
+   * contact that is assigned or finished.
+   */
+  Contact updateContact(String contactId, ContactUpdate update);
+
+  /**
+   * Cancels a queued or offered contact (a supervisor removes it): it ends {@link
+   * ContactState#CANCELLED}, its pending offer is cancelled and the agent's slot freed. It counts
+   * in neither the answered nor the abandoned figures. Refused with INVALID_STATE otherwise.
+   */
+  Contact cancel(String contactId, String reason);
+
+  /**
+   * Transfers an assigned contact to a task queue: it leaves its agent (whose slot is freed at
+   * once, without wrap-up) and waits under {@code requirements} (the queue's worker expression and
+   * any extra, combined by {@link Workspace#transfer}; empty: any agent) at its original place:
+   * same priority, same arrival. Escalation steps not reached are dropped, and so is the maximum
+   * wait.
+   */
+  Contact transfer(String contactId, String queue, Optional<String> requirements);
+
+  /**
+   * Transfers an assigned contact to agent {@code agentId}, which must be able to take it now
+   * (available, out of wrap-up, below capacity on the channel; INVALID_STATE otherwise): it leaves
+   * its agent as in {@link #transfer(String, String, Optional)} and is offered to that agent,
+   * whatever its requirements; if the offer is rejected or missed, it waits in line as before.
+   */
+  Contact transferToAgent(String contactId, String agentId);
 
   // ---- reservations ---------------------------------------------------------------------
 

@@ -22,7 +22,11 @@ import java.util.Set;
 final class RouterRecovery {
 
   private static final Set<ContactState> FINISHED =
-      EnumSet.of(ContactState.COMPLETED, ContactState.ABANDONED, ContactState.TIMED_OUT);
+      EnumSet.of(
+          ContactState.COMPLETED,
+          ContactState.ABANDONED,
+          ContactState.TIMED_OUT,
+          ContactState.CANCELLED);
 
   final Map<String, AgentRecord> agents = new HashMap<>();
   final Map<String, ContactRecord> contacts = new HashMap<>();

@@ -39,6 +39,9 @@ public sealed interface RoutingEvent {
       case ContactEscalated e -> Optional.empty();
       case ContactAbandoned e -> Optional.empty();
       case ContactTimedOut e -> Optional.empty();
+      case ContactUpdated e -> Optional.empty();
+      case ContactCancelled e -> Optional.empty();
+      case ContactTransferred e -> Optional.of(e.fromAgentId());
     };
   }
 
@@ -160,6 +163,41 @@ public sealed interface RoutingEvent {
   record ContactTimedOut(long id, Instant at, String contactId) implements RoutingEvent {
     public String type() {
       return "contact.timed_out";
+    }
+  }
+
+  /**
+   * A waiting contact's priority, attributes or requirements changed (it keeps its arrival time);
+   * {@code contact} is the contact after the change.
+   */
+  record ContactUpdated(long id, Instant at, Contact contact) implements RoutingEvent {
+    public String type() {
+      return "contact.updated";
+    }
+  }
+
+  /** A queued or offered contact was cancelled (a supervisor removed it); a pending offer ends. */
+  record ContactCancelled(long id, Instant at, String contactId, String reason)
+      implements RoutingEvent {
+    public String type() {
+      return "contact.cancelled";
+    }
+  }
+
+  /**
+   * An assigned contact left agent {@code fromAgentId} (its slot is free, no wrap-up) for task
+   * queue {@code toQueue} or agent {@code toAgent}; the offer that follows is its own event.
+   */
+  record ContactTransferred(
+      long id,
+      Instant at,
+      String contactId,
+      String fromAgentId,
+      Optional<String> toQueue,
+      Optional<String> toAgent)
+      implements RoutingEvent {
+    public String type() {
+      return "contact.transferred";
     }
   }
 }

@@ -290,15 +290,48 @@ public final class Workspace {
       return router.createContact(contact);
     }
     TaskQueue q = queueNamed(queue.get());
+    return router.createContact(contact.through(q.name(), own -> combine(q, own)));
+  }
+
+  /**
+   * A queue's worker expression AND {@code own}: the requirement of a contact routed through it.
+   */
+  private static Optional<String> combine(TaskQueue q, Optional<String> own) {
     Optional<String> expression = q.workerExpression();
-    return router.createContact(
-        contact.through(
-            q.name(),
-            own ->
-                expression.isEmpty()
-                    ? own
-                    : Optional.of(
-                        own.map(r -> "(" + expression.get() + ") AND (" + r + ")")
-                            .orElse(expression.get()))));
+    return expression.isEmpty()
+        ? own
+        : Optional.of(
+            own.map(r -> "(" + expression.get() + ") AND (" + r + ")").orElse(expression.get()));
+  }
+
+  /**
+   * Changes a waiting contact ({@link Router#updateContact}); new requirements of a contact routed
+   * through a task queue are combined with the queue's worker expression, as at creation.
+   */
+  public Contact updateContact(String contactId, ContactUpdate update) {
+    Objects.requireNonNull(update, "update");
+    return shared(
+        () -> {
+          ContactUpdate u = update;
+          Optional<String> queue = router.contact(contactId).queue();
+          if (u.requirements().isPresent() && queue.isPresent()) {
+            Optional<String> own = u.requirements().filter(r -> !r.isBlank());
+            u = u.withRequirements(combine(queueNamed(queue.get()), own).orElse(""));
+          }
+          return router.updateContact(contactId, u);
+        });
+  }
+
+  /**
+   * Transfers an assigned contact to task queue {@code queue} (TASK_QUEUE_NOT_FOUND): it waits
+   * under the queue's worker expression AND {@code requirements} ({@link Router#transfer}).
+   */
+  public Contact transfer(String contactId, String queue, Optional<String> requirements) {
+    Objects.requireNonNull(requirements, "requirements");
+    return shared(
+        () -> {
+          TaskQueue q = queueNamed(queue);
+          return router.transfer(contactId, q.name(), combine(q, requirements));
+        });
   }
 }

@@ -301,7 +301,7 @@ final class ReferenceRouter {
       }
       case "maxwait" -> {
         C c = (C) t.target;
-        if (c.state == ContactState.QUEUED) {
+        if (c.state == ContactState.QUEUED && now >= c.deadline) {
           c.state = ContactState.TIMED_OUT;
         }
       }
@@ -411,6 +411,52 @@ final class ReferenceRouter {
     if (offered != null) {
       release(offered, c);
     }
+  }
+
+  /** A waiting contact's priority and/or requirement (changeReq false: unchanged). */
+  void change(String cid, int priority, boolean changeReq, Selector req) {
+    C c = contacts.get(cid);
+    c.priority = priority;
+    if (changeReq) {
+      c.req = req;
+      if (c.state == ContactState.QUEUED) {
+        settleContact(c);
+      }
+    }
+  }
+
+  void cancel(String cid) {
+    abandon(cid);
+    contacts.get(cid).state = ContactState.CANCELLED;
+  }
+
+  /** An assigned contact to a queue: waits under {@code req}, steps dropped, no maximum wait. */
+  void transfer(String cid, Selector req) {
+    C c = contacts.get(cid);
+    A from = leave(c);
+    c.req = req;
+    c.step = c.stepsReq.size();
+    c.state = ContactState.QUEUED;
+    settleContact(c);
+    release(from, c);
+  }
+
+  /** An assigned contact offered to agent {@code aid}, which the caller checked can take it. */
+  void transferToAgent(String cid, String aid) {
+    C c = contacts.get(cid);
+    A from = leave(c);
+    c.state = ContactState.QUEUED;
+    offer(c, agents.get(aid));
+    release(from, c);
+  }
+
+  private A leave(C c) {
+    A from = c.agent;
+    from.active--;
+    c.agent = null;
+    c.res = null;
+    c.deadline = Long.MAX_VALUE;
+    return from;
   }
 
   /** Completes an assigned contact; wrapUp -1 for the default. */

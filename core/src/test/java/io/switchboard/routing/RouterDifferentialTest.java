@@ -202,16 +202,55 @@ class RouterDifferentialTest {
             ref.complete(c.id, wrap);
           }
         }
-      } else if (dice < 88) {
+      } else if (dice < 87) {
         List<ReferenceRouter.C> open =
             ref.contacts.values().stream()
                 .filter(c -> c.state == ContactState.QUEUED || c.state == ContactState.OFFERED)
                 .toList();
         if (!open.isEmpty()) {
           ReferenceRouter.C c = open.get(random.nextInt(open.size()));
-          what = "abandon " + c.id;
-          router.abandon(c.id);
-          ref.abandon(c.id);
+          int kind = dice < 84 ? 0 : random.nextInt(3) + 1;
+          if (kind == 0) {
+            what = "abandon " + c.id;
+            router.abandon(c.id);
+            ref.abandon(c.id);
+          } else if (kind == 1) {
+            int priority = random.nextInt(5) - 2;
+            what = "priority " + c.id + " " + priority;
+            router.updateContact(c.id, ContactUpdate.none().withPriority(priority));
+            ref.change(c.id, priority, false, null);
+          } else if (kind == 2) {
+            String req = REQUIREMENTS[random.nextInt(REQUIREMENTS.length)];
+            int priority = random.nextInt(3);
+            what = "change " + c.id + " p" + priority + " [" + req + "]";
+            router.updateContact(
+                c.id,
+                ContactUpdate.none()
+                    .withPriority(priority)
+                    .withRequirements(req == null ? "" : req));
+            ref.change(c.id, priority, true, req == null ? null : Selector.parse(req));
+          } else {
+            what = "cancel " + c.id;
+            router.cancel(c.id, "test");
+            ref.cancel(c.id);
+          }
+        }
+      } else if (dice < 88) {
+        List<ReferenceRouter.C> assigned =
+            ref.contacts.values().stream().filter(c -> c.state == ContactState.ASSIGNED).toList();
+        if (!assigned.isEmpty()) {
+          ReferenceRouter.C c = assigned.get(random.nextInt(assigned.size()));
+          ReferenceRouter.A to = agents.get(random.nextInt(agents.size()));
+          if (random.nextBoolean() && to != c.agent && to.eligible(c.channel)) {
+            what = "transfer " + c.id + " to agent " + to.id;
+            router.transferToAgent(c.id, to.id);
+            ref.transferToAgent(c.id, to.id);
+          } else {
+            String req = REQUIREMENTS[random.nextInt(REQUIREMENTS.length)];
+            what = "transfer " + c.id + " to queue [" + req + "]";
+            router.transfer(c.id, "q", java.util.Optional.ofNullable(req));
+            ref.transfer(c.id, req == null ? null : Selector.parse(req));
+          }
         }
       } else {
         long ms = random.nextInt(4) == 0 ? random.nextInt(20_000) : random.nextInt(3_000);

@@ -192,9 +192,34 @@ class RouterRestartTest {
       Duration wrap = Duration.ofMillis(kind == 1 ? 0 : 1_000 + random.nextInt(5_000));
       same(steady, durable, r -> kind == 0 ? r.complete(contact) : r.complete(contact, wrap));
       return "complete " + contact + " kind " + kind;
-    } else if (dice < 85) {
+    } else if (dice < 82) {
       same(steady, durable, r -> r.abandon(contact));
       return "abandon " + contact;
+    } else if (dice < 84) {
+      // changes while waiting: priority (out of range now and then), requirements, cancel
+      int kind = random.nextInt(4);
+      int priority = random.nextInt(10) == 0 ? 1001 : random.nextInt(5) - 2;
+      String req = REQUIREMENTS[random.nextInt(REQUIREMENTS.length)];
+      ContactUpdate update =
+          kind == 0
+              ? ContactUpdate.none().withPriority(priority)
+              : ContactUpdate.none().withRequirements(req == null ? "" : req);
+      same(
+          steady,
+          durable,
+          r -> kind == 3 ? r.cancel(contact, "supervisor") : r.updateContact(contact, update));
+      return (kind == 3 ? "cancel " : "update ") + contact + " " + update;
+    } else if (dice < 85) {
+      boolean toAgent = random.nextBoolean();
+      String req = REQUIREMENTS[random.nextInt(REQUIREMENTS.length)];
+      same(
+          steady,
+          durable,
+          r ->
+              toAgent
+                  ? r.transferToAgent(contact, agent)
+                  : r.transfer(contact, "q", java.util.Optional.ofNullable(req)));
+      return "transfer " + contact + (toAgent ? " to " + agent : " to q " + req);
     } else {
       long ms = random.nextInt(4) == 0 ? random.nextInt(20_000) : random.nextInt(3_000);
       clock.advanceMillis(ms);

@@ -13,6 +13,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
+import io.switchboard.routing.ContactUpdate;
 import io.switchboard.routing.ListRequest;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
@@ -185,7 +186,22 @@ final class RoutingApi implements AutoCloseable {
             sup,
             h(in, this::waitingContacts)));
     routes.add(api("GET", c, op.apply("getContact"), assigned, h(in, this::getContact)));
+    routes.add(
+        api(
+            "PATCH",
+            c,
+            op.apply("updateContact"),
+            sup,
+            call -> updateContact(call, ws.apply(call))));
     routes.add(api("POST", c + "/abandon", op.apply("abandonContact"), sup, h(in, this::abandon)));
+    routes.add(api("POST", c + "/cancel", op.apply("cancelContact"), sup, h(in, this::cancel)));
+    routes.add(
+        api(
+            "POST",
+            c + "/transfer",
+            op.apply("transferContact"),
+            sup,
+            call -> transfer(call, ws.apply(call))));
     routes.add(
         api("POST", c + "/complete", op.apply("completeContact"), assigned, h(in, this::complete)));
     routes.add(api("GET", r, op.apply("getReservation"), offered, h(in, this::getReservation)));
@@ -426,6 +442,78 @@ final class RoutingApi implements AutoCloseable {
     c.queryOnly();
     c.noBody();
     c.json(RoutingWire.contact(router.abandon(c.path("contact"))));
+  }
+
+  /**
+   * Changes a waiting contact: {@code priority}, {@code attributes}, {@code requirements} (empty:
+   * any agent), at least one; requirements of a contact routed through a task queue are combined
+   * with the queue's worker expression.
+   */
+  private static void updateContact(Call c, Workspace w) {
+    c.queryOnly();
+    String id = c.path("contact");
+    JsonFields f = c.body();
+    ContactUpdate update = ContactUpdate.none();
+    boolean hasAttributes = f.has("attributes");
+    Map<String, Object> attributes = RoutingWire.attributes(f, "attributes");
+    java.util.OptionalInt priority = f.int32("priority");
+    Optional<String> requirements = f.string("requirements");
+    f.finish();
+    if (priority.isPresent()) {
+      update = update.withPriority(priority.getAsInt());
+    }
+    if (hasAttributes) {
+      update = update.withAttributes(attributes);
+    }
+    if (requirements.isPresent()) {
+      update = update.withRequirements(requirements.get());
+    }
+    if (update.isEmpty()) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "give 'priority', 'attributes', 'requirements' or several to change contact " + id);
+    }
+    c.json(RoutingWire.contact(w.updateContact(id, update)));
+  }
+
+  private void cancel(Call c, Router router) {
+    c.queryOnly();
+    JsonFields f = c.body();
+    String reason = f.string("reason").orElse("cancelled");
+    f.finish();
+    c.json(RoutingWire.contact(router.cancel(c.path("contact"), reason)));
+  }
+
+  /**
+   * Transfers an assigned contact: to task {@code queue} (with extra {@code requirements}) or to
+   * {@code agent}, exactly one of the two.
+   */
+  private static void transfer(Call c, Workspace w) {
+    c.queryOnly();
+    String id = c.path("contact");
+    JsonFields f = c.body();
+    Optional<String> queue = f.string("queue");
+    Optional<String> agent = f.string("agent");
+    Optional<String> requirements = f.string("requirements");
+    f.finish();
+    if (queue.isPresent() == agent.isPresent()) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "give 'queue' or 'agent', exactly one, to transfer contact " + id);
+    }
+    if (agent.isPresent() && requirements.isPresent()) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "'requirements' go with a transfer to a 'queue', not to an 'agent' (contact " + id + ")");
+    }
+    Contact moved =
+        queue.isPresent()
+            ? w.transfer(id, queue.get(), requirements)
+            : w.router().transferToAgent(id, agent.get());
+    c.json(RoutingWire.contact(moved));
   }
 
   private void complete(Call c, Router router) {

@@ -267,7 +267,21 @@ class ConsoleTest {
         http.post(
             "/v1/routing/contacts",
             "{\"id\":\"c2\",\"channel\":\"voice\",\"requirements\":\"skills HAS 'french'\"}"));
-    browser.shown(By.cssSelector("tr[data-contact='c2'] button")).click();
+    ok(
+        http.post(
+            "/v1/routing/contacts",
+            "{\"id\":\"c3\",\"channel\":\"voice\",\"requirements\":\"skills HAS 'french'\"}"));
+    browser.text(By.cssSelector("#contact-rows tr:first-child th"), "c2 (voice)");
+    // reprioritise: c3 ahead of c2, which arrived first
+    WebElement priority = browser.shown(By.cssSelector("input[data-priority='c3']"));
+    priority.clear();
+    priority.sendKeys("5");
+    browser.shown(By.cssSelector("form[data-reprioritise='c3'] button")).click();
+    browser.text(By.cssSelector("#contact-rows tr:first-child th"), "c3 (voice)");
+    assertEquals(5, ok(http.get("/v1/routing/contacts/c3")).get("priority").asInt());
+    ok(http.post("/v1/routing/contacts/c3/cancel", "{}"));
+    browser.count(By.cssSelector("tr[data-contact='c3']"), 0);
+    browser.shown(By.cssSelector("button[aria-label='Abandon contact c2']")).click();
     browser.contains(By.id("confirm-text"), "Abandon contact 'c2'?");
     browser.shown(By.id("confirm-ok")).click();
     browser.count(By.cssSelector("tr[data-contact='c2']"), 0);

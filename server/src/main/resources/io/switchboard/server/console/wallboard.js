@@ -5,7 +5,8 @@ import { el, api, may, status, confirmAction, age, renderIfChanged } from "/cons
 const TYPES = ["agent.created", "agent.updated", "agent.presence", "agent.removed", "contact.queued",
   "contact.escalated", "reservation.offered", "reservation.accepted", "reservation.rejected",
   "reservation.timed_out", "reservation.cancelled", "contact.wrap_up", "contact.completed",
-  "contact.abandoned", "contact.timed_out", "missed"];
+  "contact.abandoned", "contact.timed_out", "contact.updated", "contact.cancelled",
+  "contact.transferred", "missed"];
 
 /** Service level colour: at or above 80 % good, 60 % warning, below bad. */
 function levelClass(v) {
@@ -59,6 +60,8 @@ export function wallboard(ctx) {
       current.set(e.agentId, new Set([...(current.get(e.agentId) || []), e.contactId]));
     } else if (e.type === "contact.completed" || e.type === "contact.wrap_up") {
       current.get(e.agentId)?.delete(e.contactId);
+    } else if (e.type === "contact.transferred") {
+      current.get(e.fromAgentId)?.delete(e.contactId);
     }
   };
 
@@ -108,7 +111,7 @@ export function wallboard(ctx) {
     renderIfChanged(waiting, JSON.stringify(lastContacts), () => lastContacts.map((ct) => el("tr", { "data-contact": ct.id },
       el("th", { scope: "row" }, ct.id + " (" + ct.channel + ")"),
       el("td", { "data-since": ct.createdAt }, ""),
-      el("td", { class: "num" }, ct.priority),
+      el("td", { class: "num" }, supervisor ? priorityForm(ct) : ct.priority),
       el("td", {}, ct.requirements || "any agent"),
       el("td", {}, supervisor ? el("button", { type: "button", class: "danger", "aria-label": "Abandon contact " + ct.id,
         onclick: async () => {
@@ -116,6 +119,28 @@ export function wallboard(ctx) {
           try { await api("POST", "/v1/routing/contacts/" + encodeURIComponent(ct.id) + "/abandon"); } catch (e) { status("Abandon refused: " + e.message, true); }
         } }, "Abandon") : ""))));
     for (const td of waiting.querySelectorAll("td[data-since]")) td.textContent = age(now - Date.parse(td.dataset.since));
+  };
+
+  // Reprioritise: PATCH the contact's priority (-1000..1000); it keeps its arrival time, so it
+  // moves ahead of (or behind) the contacts of the priorities it passes, by arrival among equals.
+  const priorityForm = (ct) => {
+    const input = el("input", { type: "number", min: "-1000", max: "1000", step: "1", value: String(ct.priority),
+      class: "priority", "aria-label": "Priority of contact " + ct.id, "data-priority": ct.id });
+    const form = el("form", { class: "inline", "data-reprioritise": ct.id },
+      input, el("button", { type: "submit", "aria-label": "Reprioritise contact " + ct.id }, "Set"));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const priority = Number(input.value);
+      if (!Number.isInteger(priority) || priority < -1000 || priority > 1000) {
+        status("Priority must be a whole number from -1000 to 1000, got '" + input.value + "'", true);
+        return;
+      }
+      try {
+        await api("PATCH", "/v1/routing/contacts/" + encodeURIComponent(ct.id), { priority });
+        status("Contact " + ct.id + " now has priority " + priority);
+      } catch (e) { status("Reprioritise refused: " + e.message, true); }
+    });
+    return form;
   };
 
   const presenceSelect = (ag) => {

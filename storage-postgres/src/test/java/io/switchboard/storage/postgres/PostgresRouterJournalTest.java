@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
+import io.switchboard.routing.ContactUpdate;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
@@ -54,7 +55,7 @@ class PostgresRouterJournalTest {
         .clock(clock)
         .offerTimeout(Duration.ofSeconds(10))
         .wrapUp("chat", Duration.ofSeconds(5))
-        .contactHistory(2);
+        .contactHistory(3);
   }
 
   @Test
@@ -85,7 +86,8 @@ class PostgresRouterJournalTest {
             ContactState.OFFERED,
             ContactState.ASSIGNED,
             ContactState.COMPLETED,
-            ContactState.ABANDONED),
+            ContactState.ABANDONED,
+            ContactState.CANCELLED),
         states);
 
     Router fromReference = builder().journal(reference).build();
@@ -154,7 +156,14 @@ class PostgresRouterJournalTest {
         });
     steps.add(r -> r.abandon(r.createContact(voice("c5", "skills HAS 'zz'")).id()));
     steps.add(r -> r.abandon(r.createContact(voice("c6", "skills HAS 'zz'")).id()));
+    // cancelled between abandons, so that the history of 3 keeps both states
+    steps.add(r -> r.cancel(r.createContact(voice("c9", "skills HAS 'zz'")).id(), "called back"));
     steps.add(r -> r.abandon(r.createContact(voice("c7", "skills HAS 'zz'")).id()));
+    steps.add(
+        r ->
+            r.updateContact(
+                r.createContact(voice("c8", "skills HAS 'zz'")).id(),
+                ContactUpdate.none().withPriority(-5).withAttributes(Map.of("vip", true))));
     steps.add(r -> r.removeAgent("cy"));
     steps.add(r -> r.updateAttributes("bob", Map.of("skills", List.of("en", "fr"))));
     return steps;

@@ -8,6 +8,7 @@ import io.switchboard.internal.Bytes;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
+import io.switchboard.routing.ContactUpdate;
 import io.switchboard.routing.EventPage;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
@@ -62,6 +63,38 @@ class RocksRouterJournalTest {
   void close() {
     router.close();
     journal.close();
+  }
+
+  @Test
+  void changesWhileWaiting_cancelsAndTransfers_surviveARestart() {
+    open();
+    router.createAgent(
+        NewAgent.builder("ann")
+            .attribute("skills", List.of("billing"))
+            .capacity("voice", 1)
+            .presence(Presence.available())
+            .build());
+    router.createContact(NewContact.builder("t1", "voice").build());
+    router.accept(router.contact("t1").reservationId().orElseThrow());
+    for (String id : List.of("c1", "c2", "c3")) {
+      clock.advance(Duration.ofSeconds(1));
+      router.createContact(NewContact.builder(id, "voice").requirements("lang = 'fr'").build());
+    }
+    router.updateContact("c3", ContactUpdate.none().withPriority(4));
+    router.updateContact("c2", ContactUpdate.none().withAttributes(Map.of("vip", true)));
+    router.cancel("c1", "called back");
+    router.transfer("t1", "general", java.util.Optional.of("lang = 'fr'"));
+    List<Contact> waiting = router.waiting();
+
+    restart();
+
+    assertEquals(waiting, router.waiting());
+    assertEquals(List.of("c3", "t1", "c2"), router.waiting().stream().map(Contact::id).toList());
+    assertEquals(ContactState.CANCELLED, router.contact("c1").state());
+    assertEquals(Map.of("vip", true), router.contact("c2").attributes());
+    assertEquals(java.util.Optional.of("general"), router.contact("t1").queue());
+    assertTrue(router.contact("t1").answeredAt().isPresent(), "the first answer is kept");
+    assertEquals(Map.of(), router.agent("ann").load(), "ann's slot was freed by the transfer");
   }
 
   @Test
