@@ -89,6 +89,7 @@ final class OpenTelemetryTracing implements Tracing {
                   () ->
                       Map.of(
                           "otel.service.name", "switchboard",
+                          "otel.exporter.otlp.protocol", "http/protobuf",
                           "otel.metrics.exporter", "none",
                           "otel.logs.exporter", "none"))
               .addPropertiesCustomizer(config -> properties)
@@ -96,8 +97,13 @@ final class OpenTelemetryTracing implements Tracing {
               .build()
               .getOpenTelemetrySdk();
       return new OpenTelemetryTracing(sdk, sdk);
-    } catch (ConfigurationException e) {
-      throw new StartupException("cannot start tracing (OTEL_* variables): " + e.getMessage(), e);
+    } catch (ConfigurationException | IllegalStateException e) {
+      // IllegalStateException: an exporter whose transport is not bundled (OTLP over gRPC)
+      throw new StartupException(
+          "cannot start tracing as the OTEL_* variables ask: "
+              + e.getMessage()
+              + " (OTLP is sent over http/protobuf; docs/deploy.md, \"Tracing\")",
+          e);
     }
   }
 
@@ -153,8 +159,9 @@ final class OpenTelemetryTracing implements Tracing {
   }
 
   /**
-   * An offer and its answer, as spans of no length inside whatever made them: the request that
-   * queued the contact or freed the agent, or none for the router's timers.
+   * An offer and its answer, as spans of no length inside the span current on the thread the router
+   * tells the event on: mostly the request that queued the contact or freed the agent (the router
+   * may hand a burst of events to one of the threads that made them), none for its timers.
    */
   private void routingEvent(RoutingEvent event) {
     switch (event) {

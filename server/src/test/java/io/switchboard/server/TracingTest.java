@@ -188,7 +188,7 @@ class TracingTest {
   }
 
   @Test
-  void routing_offerAndAccept_areSpansInsideTheirRequests() {
+  void routing_offerAndAccept_areSpans() {
     http.post(
         "/v1/routing/agents",
         "{\"id\":\"ann\",\"capacity\":{\"voice\":1},\"presence\":\"available\"}");
@@ -199,8 +199,8 @@ class TracingTest {
     assertEquals("ann", attr(offer, "switchboard.agent.id"));
     assertEquals("voice", attr(offer, "switchboard.channel"));
     assertEquals(reservation, attr(offer, "switchboard.reservation.id"));
-    SpanData create = await(s -> s.getSpanId().equals(offer.getParentSpanId()));
-    assertEquals("POST /v1/routing/contacts", create.getName());
+    // its parent is the current span of the thread the router delivers the event on: often, but
+    // not always, the request that made the offer (docs/deploy.md, "Tracing")
 
     http.post("/v1/routing/reservations/" + reservation + "/accept", null);
     SpanData accept = await(s -> s.getName().equals("routing accept"));
@@ -258,6 +258,21 @@ class TracingTest {
             StartupException.class,
             () -> Tracing.fromEnvironment(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon")));
     assertTrue(e.getMessage().contains("OTEL_"), e.getMessage());
+
+    StartupException grpc =
+        assertThrows(
+            StartupException.class,
+            () ->
+                Tracing.fromEnvironment(
+                    Map.of(
+                        "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317",
+                        "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")));
+    assertTrue(grpc.getMessage().contains("http/protobuf"), grpc.getMessage());
+
+    Tracing byDefault =
+        Tracing.fromEnvironment(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"));
+    assertTrue(byDefault.on(), "an endpoint alone turns it on, over http/protobuf");
+    byDefault.close();
   }
 
   @Test
