@@ -276,6 +276,55 @@ class TracingTest {
   }
 
   @Test
+  void tracing_fromOtelVariables_exportsOverOtlpHttp_andFlushesWhenTheServerStops()
+      throws Exception {
+    List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+    com.sun.net.httpserver.HttpServer collector =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    collector.createContext(
+        "/",
+        exchange -> {
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          received.add(
+              exchange.getRequestMethod()
+                  + " "
+                  + exchange.getRequestURI().getPath()
+                  + " "
+                  + exchange.getRequestHeaders().getFirst("Content-Type")
+                  + " "
+                  + new String(body, java.nio.charset.StandardCharsets.ISO_8859_1));
+          exchange.sendResponseHeaders(200, -1);
+          exchange.close();
+        });
+    collector.start();
+    try {
+      Tracing otlp =
+          Tracing.fromEnvironment(
+              Map.of(
+                  "OTEL_EXPORTER_OTLP_ENDPOINT",
+                  "http://127.0.0.1:" + collector.getAddress().getPort(),
+                  "OTEL_SERVICE_NAME",
+                  "switchboard-test"));
+      ServerConfig config = ServerConfig.forTests();
+      try (SwitchboardServer traced =
+              SwitchboardServer.start(
+                  config, EngineFactory.forConfig(config), Clock.system(), otlp);
+          Http h = new Http(traced.uri())) {
+        h.post("/v1/queues", "{\"name\":\"exported\"}");
+      }
+      // the stop flushed the batch: one OTLP/HTTP protobuf export naming the service and the span
+      assertFalse(received.isEmpty(), "nothing exported");
+      String export = received.get(0);
+      assertTrue(export.startsWith("POST /v1/traces application/x-protobuf "), export);
+      assertTrue(export.contains("switchboard-test"), export);
+      assertTrue(export.contains("POST /v1/queues"), export);
+    } finally {
+      collector.stop(0);
+    }
+  }
+
+  @Test
   void messageContext_readsW3cFirst_thenXray_andIgnoresWhatDoesNotParse() {
     SpanContext w3c =
         MessageTraceContext.of(
