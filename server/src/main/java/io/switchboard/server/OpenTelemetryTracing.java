@@ -101,10 +101,21 @@ final class OpenTelemetryTracing implements Tracing {
       // IllegalStateException: an exporter whose transport is not bundled (OTLP over gRPC)
       throw new StartupException(
           "cannot start tracing as the OTEL_* variables ask: "
-              + e.getMessage()
+              + rootCause(e)
               + " (OTLP is sent over http/protobuf; docs/deploy.md, \"Tracing\")",
           e);
     }
+  }
+
+  /** The innermost message: the SDK wraps what went wrong in "Unexpected configuration error". */
+  private static String rootCause(Throwable e) {
+    String message = e.getMessage();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null) {
+        message = t.getMessage();
+      }
+    }
+    return message;
   }
 
   @Override

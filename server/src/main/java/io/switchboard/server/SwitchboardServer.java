@@ -155,6 +155,7 @@ public final class SwitchboardServer implements AutoCloseable {
    */
   public static SwitchboardServer start(
       ServerConfig config, EngineFactory factory, Scheduler tlsScheduler) {
+    Logging.routeJulToSlf4j(); // the SDK logs through java.util.logging
     return start(config, factory, tlsScheduler, Tracing.fromEnvironment(System.getenv()));
   }
 
