@@ -14,6 +14,7 @@ import java.util.function.Supplier;
  * <ol>
  *   <li>{@link #exchange}: gives the request its id ({@code X-Request-Id} on every answer), finds
  *       its declared route, and keeps both in a {@link Call} in the request's context;
+ *   <li>the request's span, when tracing is on ({@link Tracing#requests}, added by the server);
  *   <li>{@link #metrics}: times the request, recorded under its operation and status once the
  *       answer is sent, whoever sent it (the handler or an error handler);
  *   <li>{@link #exposure}: keeps web pages from driving the server (cross-origin requests, DNS

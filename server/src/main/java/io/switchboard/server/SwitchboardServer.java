@@ -65,6 +65,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private final ConnectionLimits connectionLimits;
   private final EventStreamLimits streamLimits;
   private final ServerMetrics metrics = new ServerMetrics();
+  private final Tracing tracing;
   private final RoutingApi routingApi = new RoutingApi();
   private final HealthRegistry health = new HealthRegistry();
   private final ExposureGuard guard;
@@ -85,8 +86,9 @@ public final class SwitchboardServer implements AutoCloseable {
   private ReadTimeouts readTimeouts;
   private boolean stopped;
 
-  private SwitchboardServer(ServerConfig config) {
+  private SwitchboardServer(ServerConfig config, Tracing tracing) {
     this.config = config;
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
     this.keyFile = KeyFileReload.of(config);
     this.durableKeys = new DurableKeyRing(keyFile.ring());
     this.storedKeysNeeded = ExposureGuard.storedKeysNeeded(config, !keyFile.ring().keyless());
@@ -153,11 +155,18 @@ public final class SwitchboardServer implements AutoCloseable {
    */
   public static SwitchboardServer start(
       ServerConfig config, EngineFactory factory, Scheduler tlsScheduler) {
+    Logging.routeJulToSlf4j(); // the SDK logs through java.util.logging
+    return start(config, factory, tlsScheduler, Tracing.fromEnvironment(System.getenv()));
+  }
+
+  /** Starts a server that traces with {@code tracing} ({@code docs/deploy.md}, "Tracing"). */
+  static SwitchboardServer start(
+      ServerConfig config, EngineFactory factory, Scheduler tlsScheduler, Tracing tracing) {
     Objects.requireNonNull(factory, "factory");
     Objects.requireNonNull(tlsScheduler, "tlsScheduler");
     ExposureGuard.checkStart(Objects.requireNonNull(config, "config"));
     Logging.routeJulToSlf4j();
-    SwitchboardServer server = new SwitchboardServer(config);
+    SwitchboardServer server = new SwitchboardServer(config, tracing);
     server.listen();
     server.tlsFiles.ifPresent(
         files ->
@@ -173,6 +182,7 @@ public final class SwitchboardServer implements AutoCloseable {
       } else {
         Router router = server.openRouter();
         server.routingApi.open(router);
+        server.tracing.routing(router);
         server.openWorkspaces(router);
         server.serve(factory.open(config, server.health));
       }
@@ -192,6 +202,7 @@ public final class SwitchboardServer implements AutoCloseable {
       server.tlsFiles.ifPresent(TlsFiles::close);
       server.keyFile.close();
       server.web.stop();
+      server.tracing.close();
       throw e;
     }
     server.guard.logStart();
@@ -284,7 +295,8 @@ public final class SwitchboardServer implements AutoCloseable {
    * Starts serving {@code opened}: the SQS endpoint over it first (one per server, with its state
    * and signature verifier, for all requests), then the engine, which opens the gate.
    */
-  private void serve(QueueEngine opened) {
+  private void serve(QueueEngine untraced) {
+    QueueEngine opened = tracing.engine(untraced);
     try {
       durableKeys.attach(opened.systemRecords(), opened.clock());
       forwarded.attach(opened.systemRecords());
@@ -528,6 +540,7 @@ public final class SwitchboardServer implements AutoCloseable {
       web.stop();
       readTimeouts.close();
       health.unwatchThreads();
+      tracing.close();
     }
     LOG.info("switchboard stopped");
   }
@@ -558,6 +571,7 @@ public final class SwitchboardServer implements AutoCloseable {
     if (engine != null) {
       engine.close();
     }
+    tracing.close();
   }
 
   /** The routing leadership, with {@code postgres-url}. */
@@ -575,6 +589,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private void routing(HttpRouting.Builder routing) {
     routing
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
+        .addFilter(tracing.requests())
         .addFilter(RequestFilters.metrics(metrics))
         .addFilter(RequestFilters.exposure(guard))
         .addFilter(console.sessions())

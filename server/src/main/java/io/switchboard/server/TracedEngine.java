@@ -1,0 +1,331 @@
+package io.switchboard.server;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueCreation;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueLimits;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.SystemRecords;
+import io.switchboard.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * A {@link QueueEngine} whose message operations are spans ({@code docs/deploy.md}, "Tracing"), so
+ * the native API and the SQS endpoint, which both call the engine, are traced alike: a send is a
+ * {@code PRODUCER} span, a receive a {@code CONSUMER} span linked to the context each message
+ * carries ({@link MessageTraceContext}), an ack, release, fail or dead-letter a settlement span.
+ * Each is a child of the current span, the request's. Everything else passes straight through.
+ */
+final class TracedEngine implements QueueEngine {
+
+  static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
+  static final AttributeKey<String> DESTINATION =
+      AttributeKey.stringKey("messaging.destination.name");
+  static final AttributeKey<String> OPERATION_TYPE =
+      AttributeKey.stringKey("messaging.operation.type");
+  static final AttributeKey<String> OPERATION_NAME =
+      AttributeKey.stringKey("messaging.operation.name");
+  static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("messaging.message.id");
+  static final AttributeKey<Long> BATCH_COUNT =
+      AttributeKey.longKey("messaging.batch.message_count");
+  private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+
+  private final QueueEngine engine;
+  private final Tracer tracer;
+
+  TracedEngine(QueueEngine engine, Tracer tracer) {
+    this.engine = engine;
+    this.tracer = tracer;
+  }
+
+  // ---- traced ------------------------------------------------------------------------------
+
+  @Override
+  public SendResult send(String queue, NewMessage message) {
+    SpanBuilder b = span("send", "send", queue, SpanKind.PRODUCER);
+    link(b, message.attributes(), null);
+    return traced(
+        b,
+        span -> {
+          SendResult result = engine.send(queue, message);
+          span.setAttribute(MESSAGE_ID, result.id());
+          return result;
+        });
+  }
+
+  @Override
+  public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
+    SpanBuilder b = span("send", "send", queue, SpanKind.PRODUCER);
+    b.setAttribute(BATCH_COUNT, (long) messages.size());
+    messages.forEach(m -> link(b, m.attributes(), null));
+    return traced(b, span -> engine.sendBatch(queue, messages));
+  }
+
+  /**
+   * The receive's span is made once the messages are in hand (links are set when a span starts),
+   * starting when the receive did, long poll included.
+   */
+  @Override
+  public List<Message> receive(String queue, ReceiveRequest request) {
+    SpanBuilder b = span("receive", "receive", queue, SpanKind.CONSUMER);
+    b.setStartTimestamp(java.time.Instant.now());
+    List<Message> messages;
+    try {
+      messages = engine.receive(queue, request);
+    } catch (RuntimeException e) {
+      Span span = b.startSpan();
+      failed(span, e);
+      span.end();
+      throw e;
+    }
+    b.setAttribute(BATCH_COUNT, (long) messages.size());
+    if (messages.size() == 1) {
+      b.setAttribute(MESSAGE_ID, messages.get(0).id());
+    }
+    messages.forEach(m -> link(b, m.attributes(), m.id()));
+    b.startSpan().end();
+    return messages;
+  }
+
+  @Override
+  public void ack(String queue, String receipt) {
+    settle("ack", queue, () -> engine.ack(queue, receipt));
+  }
+
+  @Override
+  public void release(String queue, String receipt, Duration delay, boolean toBack) {
+    settle("release", queue, () -> engine.release(queue, receipt, delay, toBack));
+  }
+
+  @Override
+  public void fail(String queue, String receipt) {
+    settle("fail", queue, () -> engine.fail(queue, receipt));
+  }
+
+  @Override
+  public void deadLetter(String queue, String receipt) {
+    settle("dead_letter", queue, () -> engine.deadLetter(queue, receipt));
+  }
+
+  @Override
+  public void deadLetterById(String queue, String id) {
+    SpanBuilder b = span("dead_letter", "settle", queue, SpanKind.INTERNAL);
+    b.setAttribute(MESSAGE_ID, id);
+    traced(
+        b,
+        span -> {
+          engine.deadLetterById(queue, id);
+          return null;
+        });
+  }
+
+  private void settle(String operation, String queue, Runnable work) {
+    traced(
+        span(operation, "settle", queue, SpanKind.INTERNAL),
+        span -> {
+          work.run();
+          return null;
+        });
+  }
+
+  /** {@code "<operation> <queue>"}, as the messaging conventions name spans. */
+  private SpanBuilder span(String operation, String type, String queue, SpanKind kind) {
+    return tracer
+        .spanBuilder(operation + " " + queue)
+        .setSpanKind(kind)
+        .setAttribute(SYSTEM, "switchboard")
+        .setAttribute(DESTINATION, queue)
+        .setAttribute(OPERATION_TYPE, type)
+        .setAttribute(OPERATION_NAME, operation);
+  }
+
+  /** Links {@code b} to the context {@code attributes} carry, if they carry one. */
+  private static void link(
+      SpanBuilder b,
+      java.util.Map<String, io.switchboard.queue.AttributeValue> attributes,
+      String id) {
+    MessageTraceContext.of(attributes)
+        .ifPresent(
+            context ->
+                b.addLink(
+                    context, id == null ? Attributes.empty() : Attributes.of(MESSAGE_ID, id)));
+  }
+
+  private static <T> T traced(SpanBuilder b, Function<Span, T> work) {
+    Span span = b.startSpan();
+    try (Scope scope = span.makeCurrent()) {
+      return work.apply(span);
+    } catch (RuntimeException e) {
+      failed(span, e);
+      throw e;
+    } finally {
+      span.end();
+    }
+  }
+
+  /** The error's kind, not its text: a stable code says what went wrong without leaking input. */
+  private static void failed(Span span, RuntimeException e) {
+    span.setAttribute(
+        ERROR_TYPE, e instanceof QueueException q ? q.code().name() : e.getClass().getName());
+    span.setStatus(StatusCode.ERROR);
+  }
+
+  // ---- passed through ----------------------------------------------------------------------
+
+  @Override
+  public QueueCreation ensureQueue(String name, QueueConfig config) {
+    return engine.ensureQueue(name, config);
+  }
+
+  @Override
+  public QueueInfo createQueue(String name, QueueConfig config) {
+    return engine.createQueue(name, config);
+  }
+
+  @Override
+  public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
+    return engine.updateQueue(name, change);
+  }
+
+  @Override
+  public QueueInfo updateQueue(String name, QueueConfig config) {
+    return engine.updateQueue(name, config);
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    engine.deleteQueue(name);
+  }
+
+  @Override
+  public QueueInfo queue(String name) {
+    return engine.queue(name);
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix) {
+    return engine.listQueues(prefix);
+  }
+
+  @Override
+  public Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    return engine.extend(queue, receipt, visibilityTimeout);
+  }
+
+  @Override
+  public Message update(String queue, String id, MessageUpdate update) {
+    return engine.update(queue, id, update);
+  }
+
+  @Override
+  public Message touch(String queue, String id) {
+    return engine.touch(queue, id);
+  }
+
+  @Override
+  public void remove(String queue, String id) {
+    engine.remove(queue, id);
+  }
+
+  @Override
+  public Message get(String queue, String id) {
+    return engine.get(queue, id);
+  }
+
+  @Override
+  public Page browse(String queue, BrowseRequest request) {
+    return engine.browse(queue, request);
+  }
+
+  @Override
+  public long purge(String queue) {
+    return engine.purge(queue);
+  }
+
+  @Override
+  public QueueStats stats(String queue) {
+    return engine.stats(queue);
+  }
+
+  @Override
+  public RedriveTask startRedrive(String source, RedriveRequest request) {
+    return engine.startRedrive(source, request);
+  }
+
+  @Override
+  public List<RedriveTask> redriveTasks(String source) {
+    return engine.redriveTasks(source);
+  }
+
+  @Override
+  public RedriveTask cancelRedrive(String taskId) {
+    return engine.cancelRedrive(taskId);
+  }
+
+  @Override
+  public Message restore(String deadLetterQueue, String id) {
+    return engine.restore(deadLetterQueue, id);
+  }
+
+  @Override
+  public Clock clock() {
+    return engine.clock();
+  }
+
+  @Override
+  public Duration longestLockHold() {
+    return engine.longestLockHold();
+  }
+
+  @Override
+  public long mostExaminedInOneLockHold() {
+    return engine.mostExaminedInOneLockHold();
+  }
+
+  @Override
+  public SystemRecords systemRecords() {
+    return engine.systemRecords();
+  }
+
+  @Override
+  public QueueLimits limits() {
+    return engine.limits();
+  }
+
+  @Override
+  public long queuedBytes() {
+    return engine.queuedBytes();
+  }
+
+  @Override
+  public long queuedBytes(String queue) {
+    return engine.queuedBytes(queue);
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}
