@@ -344,6 +344,16 @@ public final class Settings {
               "how often `access-keys-file` is checked for changes; a changed file replaces the"
                   + " file's keys, an invalid one is logged and the old keys kept"));
 
+  public static final Setting<Path> INIT =
+      declare(
+          Setting.path(
+                  "init",
+                  null,
+                  "a YAML file of queues, workspaces, agents and access keys created at start:"
+                      + " what exists as declared is left alone, a changed queue is changed or the"
+                      + " start refused (`docs/deploy.md`, \"Declare your setup\")")
+              .defaultDoc("none"));
+
   public static final Setting<Boolean> METRICS_PUBLIC =
       declare(
           Setting.bool(
