@@ -349,9 +349,10 @@ public final class Settings {
           Setting.path(
                   "init",
                   null,
-                  "a YAML file of queues, workspaces, agents and access keys created at start:"
-                      + " what exists as declared is left alone, a changed queue is changed or the"
-                      + " start refused (`docs/deploy.md`, \"Declare your setup\")")
+                  "a YAML file of queues, workspaces, agents and access keys created at start"
+                      + " (`switchboard export` writes one): what exists as declared is left alone,"
+                      + " what differs is changed as the API would or the start refused, naming it"
+                      + " (`docs/deploy.md`, \"Declare your setup\")")
               .defaultDoc("none"));
 
   public static final Setting<Boolean> METRICS_PUBLIC =

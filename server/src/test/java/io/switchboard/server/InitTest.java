@@ -289,6 +289,36 @@ class InitTest {
     }
   }
 
+  @Test
+  void theExampleOfDeployMd_startsAServer() throws Exception {
+    String doc = Files.readString(Path.of("..", "docs", "deploy.md"));
+    int from = doc.indexOf("```yaml\nqueues:") + "```yaml\n".length();
+    String example = doc.substring(from, doc.indexOf("```", from));
+    InitFile.Setup parsed =
+        InitFile.parse(yaml(example), Map.of("SWITCHBOARD_CI_SECRET", "a", "ANN_SECRET", "b")::get);
+    assertEquals(4, parsed.queues().size());
+    String literal =
+        example
+            .replace("${ENV:SWITCHBOARD_CI_SECRET}", "ci-secret")
+            .replace("${ENV:ANN_SECRET}", "ann-secret");
+    try (SwitchboardServer server = start(dir.resolve("data"), literal);
+        SwitchboardClient c =
+            SwitchboardClient.builder()
+                .baseUri(server.uri())
+                .credentials(Credentials.of("AKCIPIPELINE", "ci-secret"))
+                .build()) {
+      assertFalse(
+          c.send("orders", io.switchboard.queue.NewMessage.builder("{}").build()).id().isEmpty());
+      SwitchboardClient ann =
+          SwitchboardClient.builder()
+              .baseUri(server.uri())
+              .credentials(Credentials.of("AKANN", "ann-secret"))
+              .build();
+      assertEquals("Ready", ann.workspace("centre").agent("ann").activity());
+      ann.close();
+    }
+  }
+
   private static com.fasterxml.jackson.databind.JsonNode yaml(String text) {
     try {
       return new YAMLMapper().readTree(text);
