@@ -22,6 +22,7 @@ import io.switchboard.routing.Presence;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.server.auth.Principal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,8 +91,7 @@ public final class InitFile {
   record AgentSpec(JsonNode attributes, Map<String, Integer> capacity, String activity) {}
 
   /** An access key entry, keyed by its id; {@code secret} is needed only to create it. */
-  record KeySpec(
-      String secret, String name, @Json.Required List<KeyWire.Grant> grants, String agent) {}
+  record KeySpec(String name, @Json.Required List<KeyWire.Grant> grants, String agent) {}
 
   /** A queue as declared; {@code metadataGiven} false leaves the queue's metadata as it is. */
   record DeclaredQueue(String name, QueueConfig config, boolean metadataGiven) {}
@@ -143,7 +143,7 @@ public final class InitFile {
     try {
       root = YAML.readTree(Files.readAllBytes(file));
     } catch (JsonProcessingException e) {
-      throw invalid(file, "not valid YAML: " + e.getOriginalMessage(), e);
+      throw invalid(file, "not valid YAML: " + yamlProblem(e), e);
     } catch (IOException e) {
       throw invalid(file, "cannot read it: " + e.getMessage(), e);
     }
@@ -156,6 +156,30 @@ public final class InitFile {
     }
   }
 
+  /**
+   * What is wrong and where, without the parser's excerpt of the line: the line may hold a secret.
+   */
+  private static String yamlProblem(JsonProcessingException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.yaml.snakeyaml.error.MarkedYAMLException y
+          && y.getProblemMark() != null) {
+        return y.getProblem()
+            + " at line "
+            + (y.getProblemMark().getLine() + 1)
+            + ", column "
+            + (y.getProblemMark().getColumn() + 1);
+      }
+    }
+    String where =
+        e.getLocation() == null
+            ? ""
+            : " at line "
+                + e.getLocation().getLineNr()
+                + ", column "
+                + e.getLocation().getColumnNr();
+    return e.getOriginalMessage() + where;
+  }
+
   static Setup parse(JsonNode root, Function<String, String> env) {
     if (root == null || root.isMissingNode() || root.isNull()) {
       return new Setup(List.of(), List.of(), List.of());
@@ -165,14 +189,16 @@ public final class InitFile {
           "the document must be a mapping of queues, workspaces and keys, got "
               + JsonFields.typeName(root));
     }
+    root = root.deepCopy(); // the secrets are taken out of it
     emptyEntries((ObjectNode) root);
+    Map<String, JsonNode> secrets = takeSecrets((ObjectNode) root);
     Document doc = Json.strict(root, "the document", Document.class);
     Map<String, DeclaredQueue> queues = new LinkedHashMap<>();
     map(doc.queues()).forEach((name, node) -> queues.put(name, queue(name, node)));
     List<DeclaredWorkspace> workspaces = new ArrayList<>();
     map(doc.workspaces()).forEach((name, node) -> workspaces.add(workspace(name, node)));
     List<DeclaredKey> keys = new ArrayList<>();
-    map(doc.keys()).forEach((id, spec) -> keys.add(key(id, spec, env)));
+    map(doc.keys()).forEach((id, spec) -> keys.add(key(id, spec, secrets.get(id), env)));
     return new Setup(dependencyOrder(queues), workspaces, keys);
   }
 
@@ -196,6 +222,24 @@ public final class InitFile {
     List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);
     return names;
+  }
+
+  /**
+   * Removes each key's {@code secret} from the tree, so that no reader's error message can show it;
+   * {@link #secret} checks it with messages that never do.
+   */
+  private static Map<String, JsonNode> takeSecrets(ObjectNode root) {
+    Map<String, JsonNode> out = new LinkedHashMap<>();
+    if (root.get("keys") instanceof ObjectNode keys) {
+      keys.properties()
+          .forEach(
+              e -> {
+                if (e.getValue() instanceof ObjectNode key && key.has("secret")) {
+                  out.put(e.getKey(), key.remove("secret"));
+                }
+              });
+    }
+    return out;
   }
 
   private static <V> Map<String, V> map(Map<String, V> m) {
@@ -309,26 +353,28 @@ public final class InitFile {
     return new DeclaredWorkspace(name, d, taskQueues, agents);
   }
 
-  private static DeclaredKey key(String id, KeySpec spec, Function<String, String> env) {
+  private static DeclaredKey key(
+      String id, KeySpec spec, JsonNode secretNode, Function<String, String> env) {
     String where = "key '" + id + "'";
-    Optional<String> secret = Optional.ofNullable(spec.secret()).map(s -> secret(where, s, env));
+    Optional<String> secret = Optional.empty();
+    if (secretNode != null && !secretNode.isNull()) {
+      if (!secretNode.isTextual()) {
+        throw new IllegalArgumentException(
+            where
+                + ": its secret must be a string (quote it), got "
+                + JsonFields.typeName(secretNode));
+      }
+      secret = Optional.of(secret(where, secretNode.textValue(), env));
+    }
     try {
-      // the checks of POST /v1/keys, and those of a key (its id, routing:agent needs an agent)
-      AccessKeyStore.StoredKey checked =
-          AccessKeyStore.newKey(
-              Optional.ofNullable(spec.name()),
-              spec.grants(),
-              Optional.ofNullable(spec.agent()),
-              Instant.EPOCH);
-      new AccessKeyStore.StoredKey(
-              id,
-              secret.orElse("unused"),
-              checked.name(),
-              checked.grants(),
-              checked.agent(),
-              checked.createdAt())
-          .principal()
-          .keyId();
+      // the checks of POST /v1/keys (name, grants, agent) ...
+      AccessKeyStore.newKey(
+          Optional.ofNullable(spec.name()),
+          spec.grants(),
+          Optional.ofNullable(spec.agent()),
+          Instant.EPOCH);
+      // ... and those of a key's id (and routing:agent needing an agent)
+      new Principal(id, "unused", Optional.empty(), List.of(), Optional.ofNullable(spec.agent()));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

@@ -245,6 +245,28 @@ class InitTest {
   }
 
   @Test
+  void badFiles_neverShowASecret() throws Exception {
+    List<String> files =
+        List.of(
+            "keys:\n  AK1:\n    secret: 98765432123\n    grants: [{actions: [admin], resource: '*'}]\n",
+            "keys:\n  AK1:\n    secret: s3cr3t-value: [\n    grants: []\n",
+            "keys:\n  AK1:\n    secret: \"s3cr3t-value\n",
+            "keys:\n  AK1:\n    secret: s3cr3t-value\n    secret: s3cr3t-value\n"
+                + "    grants: [{actions: [admin], resource: '*'}]\n");
+    int i = 0;
+    for (String file : files) {
+      Path data = dir.resolve("secret" + i++);
+      StartupException e = assertThrows(StartupException.class, () -> start(data, file).stop());
+      assertFalse(e.getMessage().contains("s3cr3t"), e.getMessage());
+      assertFalse(e.getMessage().contains("98765432123"), e.getMessage());
+      if (file.contains("[") && !file.contains("grants: [{")) {
+        assertTrue(e.getMessage().contains("not valid YAML"), e.getMessage());
+        assertTrue(e.getMessage().contains("at line 3"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
   void changedKey_isRefusedNamingTheField_neverTheSecret() throws Exception {
     Path data = dir.resolve("data");
     try (SwitchboardServer server = start(data, SETUP)) {
