@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.KeyWire;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.WireFormat;
+import io.switchboard.client.WorkspaceWire;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
@@ -21,11 +22,15 @@ import io.switchboard.routing.Workspaces;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,7 +142,7 @@ final class Init {
   /** {@code field from OLD to NEW} for each field of the two objects that differs. */
   static List<String> differences(ObjectNode old, ObjectNode now) {
     List<String> out = new ArrayList<>();
-    java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+    Set<String> fields = new LinkedHashSet<>();
     old.fieldNames().forEachRemaining(fields::add);
     now.fieldNames().forEachRemaining(fields::add);
     for (String field : fields) {
@@ -198,10 +203,7 @@ final class Init {
                   + q.name()
                   + ": "
                   + String.join(
-                      "; ",
-                      differences(
-                          io.switchboard.client.WorkspaceWire.queue(had.get()),
-                          io.switchboard.client.WorkspaceWire.queue(q))));
+                      "; ", differences(WorkspaceWire.queue(had.get()), WorkspaceWire.queue(q))));
         }
       }
     }
@@ -211,7 +213,7 @@ final class Init {
   }
 
   private static ObjectNode settingsNode(WorkspaceDefinition d) {
-    ObjectNode o = io.switchboard.client.WorkspaceWire.workspace(d);
+    ObjectNode o = WorkspaceWire.workspace(d);
     o.remove(List.of("name", "activities", "taskQueues"));
     return o;
   }
@@ -275,7 +277,7 @@ final class Init {
     LOG.atInfo().addKeyValue("entry", where).addKeyValue("change", what).log("init: changed");
   }
 
-  private <T> T routing(String what, java.util.function.Supplier<T> call) {
+  private <T> T routing(String what, Supplier<T> call) {
     try {
       return call.get();
     } catch (RoutingException | QueueException e) {
@@ -347,6 +349,6 @@ final class Init {
   /** Grants as stored: actions sorted by their wire names. */
   private static List<KeyWire.Grant> normalized(AccessKeyStore.StoredKey k) {
     Principal p = k.principal();
-    return AccessKeyStore.StoredKey.of(p, java.time.Instant.EPOCH).grants();
+    return AccessKeyStore.StoredKey.of(p, Instant.EPOCH).grants();
   }
 }
