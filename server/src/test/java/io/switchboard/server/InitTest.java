@@ -311,6 +311,35 @@ class InitTest {
     }
   }
 
+  /** The declared key is what lets a durable server start bound off loopback without others. */
+  @Test
+  void declaredKeys_letADurableServerStartOffLoopback_andEveryRequestIsChecked() throws Exception {
+    Path file = dir.resolve("keys.yaml");
+    Files.writeString(
+        file,
+        "keys: {AKINITADMIN: {secret: "
+            + SECRET
+            + ", grants: [{actions: [admin], resource: '*'}]}}");
+    ServerConfig exposed =
+        ServerConfig.resolve(
+            Map.of(
+                "port",
+                "0",
+                "bind",
+                "0.0.0.0",
+                "data-dir",
+                dir.resolve("data").toString(),
+                "init",
+                file.toString()),
+            Map.of());
+    try (SwitchboardServer server = SwitchboardServer.start(exposed);
+        Http h = new Http(server.uri());
+        SwitchboardClient c = client(server)) {
+      assertEquals(401, h.get("/v1/queues").status());
+      assertEquals(List.of(), c.listQueues(""));
+    }
+  }
+
   @Test
   void theExampleOfDeployMd_startsAServer() throws Exception {
     String doc = Files.readString(Path.of("..", "docs", "deploy.md"));
