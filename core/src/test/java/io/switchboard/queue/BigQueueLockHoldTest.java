@@ -31,7 +31,6 @@ class BigQueueLockHoldTest {
    * machine at load 15, a hold that includes a GC pause was measured at 1.2 s.
    */
   private static final Duration GENEROUS_HOLD = Duration.ofSeconds(5);
-
   private static final int N = 200_000;
 
   /** The scan's 16,384 tests per hold, plus a batch (or page) of up to 1,000 taken twice over. */
