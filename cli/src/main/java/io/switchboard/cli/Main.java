@@ -56,6 +56,7 @@ import picocli.CommandLine.Command;
       RoutingCommands.Reservations.class,
       RoutingCommands.Routing.class,
       WorkspacesCommand.class,
+      ExportCommand.class,
       StoreCommand.class,
       Main.TourCommand.class,
       CommandLine.HelpCommand.class
@@ -96,6 +97,7 @@ public final class Main implements Runnable {
           "reservations",
           "routing",
           "workspaces",
+          "export",
           "store",
           "tour",
           "help",

@@ -344,6 +344,17 @@ public final class Settings {
               "how often `access-keys-file` is checked for changes; a changed file replaces the"
                   + " file's keys, an invalid one is logged and the old keys kept"));
 
+  public static final Setting<Path> INIT =
+      declare(
+          Setting.path(
+                  "init",
+                  null,
+                  "a YAML file of queues, workspaces, agents and access keys created at start"
+                      + " (`switchboard export` writes one): what exists as declared is left alone,"
+                      + " what differs is changed as the API would or the start refused, naming it"
+                      + " (`docs/deploy.md`, \"Declare your setup\")")
+              .defaultDoc("none"));
+
   public static final Setting<Boolean> METRICS_PUBLIC =
       declare(
           Setting.bool(

@@ -304,7 +304,25 @@ public final class SwitchboardServer implements AutoCloseable {
       LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");
     }
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
+    try {
+      applyInit(opened);
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e;
+    }
     engine = opened;
+  }
+
+  /**
+   * Applies {@code init} ({@link Init}), once the engine, the workspaces and the key store are open
+   * and before the API is served; read first, so a bad file stops the start having changed nothing.
+   */
+  private void applyInit(QueueEngine opened) {
+    Optional<java.nio.file.Path> file = config.find(Settings.INIT);
+    if (file.isPresent()) {
+      InitFile.Setup setup = InitFile.read(file.get(), System::getenv);
+      Init.apply(file.get(), setup, opened, Optional.ofNullable(workspaces), keys, durableKeys);
+    }
   }
 
   /**
