@@ -30,19 +30,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * generates load. Per thread count: the ceiling first, then for each shape each system on a fresh
  * queue. The shapes are {@code single} (SendMessage → ReceiveMessage max 1 → DeleteMessage) and
  * {@code batch} (SendMessageBatch of 10 → ReceiveMessage max 10 → DeleteMessageBatch), wait time 0,
- * 100-byte bodies. The client ({@code --client}) is by default {@link LeanSqs}: the same JSON-protocol
- * requests, pre-built, on one blocking socket per thread, so that the load generator takes as
- * little of the machine as it can; {@code sdk} is the SDK's synchronous {@code SqsClient} on its
- * Apache 5 HTTP client, one per server, shared by all threads, with enough pooled connections for
- * every thread. Queues are created and deleted through the SDK either way. The server CPU per
- * message (its JVM's CPU time in the window over the messages moved) is the figure that carries
- * over to a machine where the load comes from elsewhere.
+ * 100-byte bodies. The client ({@code --client}) is by default {@link LeanSqs}: the same
+ * JSON-protocol requests, pre-built, on one blocking socket per thread, so that the load generator
+ * takes as little of the machine as it can; {@code sdk} is the SDK's synchronous {@code SqsClient}
+ * on its Apache 5 HTTP client, one per server, shared by all threads, with enough pooled
+ * connections for every thread. Queues are created and deleted through the SDK either way. The
+ * server CPU per message (its JVM's CPU time in the window over the messages moved) is the figure
+ * that carries over to a machine where the load comes from elsewhere.
  *
  * <p>The ceiling is a DeleteMessage-sized request sent by the same kind of client to {@code POST
  * /v1/noop} on the Switchboard server (the SDK's is rewritten there by {@code
- * SqsLoad.NoopInterceptor}): same HTTP stack, no
- * queue work, an empty answer. A cycle is 3 requests for 1 (single) or 10 (batch) messages, so the
- * ceiling in messages/s is {@code noop req/s × messages per cycle ÷ 3}.
+ * SqsLoad.NoopInterceptor}): same HTTP stack, no queue work, an empty answer. A cycle is 3 requests
+ * for 1 (single) or 10 (batch) messages, so the ceiling in messages/s is {@code noop req/s ×
+ * messages per cycle ÷ 3}.
  */
 public final class SqsBench {
 
