@@ -325,6 +325,16 @@ public final class NativeApiBench {
           noopBytes,
           o.warmup().toMillis(),
           o.measure().toMillis());
+      // JIT warm-up of both workloads on every server before anything is measured, so the first
+      // measurement (the first server's no-op) does not pay for its JVM's compilation
+      int warmThreads =
+          Math.min(8, o.threads().stream().mapToInt(Integer::intValue).max().orElse(1));
+      for (Target t : targets) {
+        ClosedLoop.measure(
+            o.warmup(), Duration.ofMillis(200), t.engine, "noop", warmThreads, t.noop(noopBytes));
+        ClosedLoop.measure(
+            o.warmup(), Duration.ofMillis(200), t.engine, "e2e", warmThreads, t.cycle(warmThreads));
+      }
       for (int threads : o.threads()) {
         for (Target t : targets) {
           Measured ceiling = measure(o, t, "noop", threads, t.noop(noopBytes));
