@@ -172,7 +172,11 @@ public sealed interface AttributeValue {
     }
   }
 
-  private static int utf8Length(String s) {
+  /**
+   * The length of {@code s} in UTF-8, in bytes; an ASCII string (the usual case) is not encoded to
+   * find it.
+   */
+  public static int utf8Length(String s) {
     int length = s.length();
     for (int i = 0; i < s.length(); i++) {
       if (s.charAt(i) >= 0x80) {

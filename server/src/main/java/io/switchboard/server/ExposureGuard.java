@@ -344,8 +344,12 @@ final class ExposureGuard {
         || h.endsWith(".localhost")
         || h.equals("::1")
         || h.equals("0:0:0:0:0:0:0:1")
-        || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+        || LOOPBACK_V4.matcher(h).matches();
   }
+
+  /** {@code 127.x.x.x}, compiled once: {@link String#matches} compiles its pattern every call. */
+  private static final java.util.regex.Pattern LOOPBACK_V4 =
+      java.util.regex.Pattern.compile("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
   /** A host lower-cased and without IPv6 brackets or zone. */
   private static String hostOnly(String host) {

@@ -9,6 +9,7 @@ import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
+import io.switchboard.bench.sqs.ChildServer;
 import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.SwitchboardException;
@@ -17,8 +18,6 @@ import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.ReceiveRequest;
-import io.switchboard.server.ServerConfig;
-import io.switchboard.server.SwitchboardServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -36,7 +35,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
@@ -78,7 +77,20 @@ public final class NativeApiBench {
       Duration warmup,
       Duration measure,
       List<String> engines,
+      List<String> serverJvmFlags,
       PrintStream log) {
+
+    /** The server JVM's flags by default. */
+    static final List<String> SERVER_JVM = List.of("-Xms1g", "-Xmx1g");
+
+    Options(
+        List<Integer> threads,
+        Duration warmup,
+        Duration measure,
+        List<String> engines,
+        PrintStream log) {
+      this(threads, warmup, measure, engines, SERVER_JVM, log);
+    }
 
     static Options defaults() {
       return new Options(
@@ -90,6 +102,28 @@ public final class NativeApiBench {
     }
   }
 
+  /** A measurement and the CPU time the server's JVM used in its window. */
+  record Measured(Result result, OptionalLong serverCpuNanos) {
+
+    /** Server CPU µs per request, or not measured. */
+    Object perRequest() {
+      return Report.measured(
+          serverCpuNanos.isPresent() && result.requests() > 0
+              ? OptionalDouble.of(serverCpuNanos.getAsLong() / 1e3 / result.requests())
+              : OptionalDouble.empty(),
+          "no CPU time for the server's JVM (a child process) on this machine");
+    }
+
+    /** Server CPU µs per message, or not measured. */
+    Object perMessage() {
+      return Report.measured(
+          serverCpuNanos.isPresent() && result.messages() > 0
+              ? OptionalDouble.of(serverCpuNanos.getAsLong() / 1e3 / result.messages())
+              : OptionalDouble.empty(),
+          "no CPU time for the server's JVM (a child process) on this machine");
+    }
+  }
+
   private NativeApiBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -98,8 +132,11 @@ public final class NativeApiBench {
     run(o, ra.out(), RunInfo.capture(RunInfo.commandLine(NativeApiBench.class, args)));
   }
 
-  /** The rows as a report: per (engine, threads) the ceiling and the cycle, and their ratio. */
-  static Report report(List<Result> results) {
+  /**
+   * The rows as a report: per (engine, threads) the ceiling and the cycle, their ratio, and the
+   * server's CPU per request and per message.
+   */
+  static Report report(List<Measured> measured) {
     Report r =
         Report.create(
                 ENTRY,
@@ -114,17 +151,23 @@ public final class NativeApiBench {
                 "e2e cycle p50 µs",
                 "e2e cycle p99 µs",
                 "failures",
-                "ratio to ceiling")
+                "ratio to ceiling",
+                "no-op server CPU µs/req",
+                "e2e server CPU µs/req",
+                "e2e server CPU µs/msg")
             .note(
                 "cycle: sendBatch of 10 (100-byte bodies), receive max 10 (wait 0), ackBatch;"
                     + " ratio = msg/s / (no-op req/s x 10 / 3)")
+            .note(
+                "server in a child JVM; server CPU: its CPU time in the measured window (all"
+                    + " threads, JIT and GC included) / requests or messages")
             .chart(ChartSpec.bars("messages/s", "messages/s", "case", null, "e2e msg/s"))
             .chart(
                 ChartSpec.bars(
                     "fraction of the ceiling", "ratio", "case", null, "ratio to ceiling"));
-    for (int i = 0; i + 1 < results.size(); i += 2) {
-      Result c = results.get(i);
-      Result e = results.get(i + 1);
+    for (int i = 0; i + 1 < measured.size(); i += 2) {
+      Result c = measured.get(i).result();
+      Result e = measured.get(i + 1).result();
       r.row(
           e.system(),
           e.threads(),
@@ -136,7 +179,10 @@ public final class NativeApiBench {
           e.p50Nanos() / 1e3,
           e.p99Nanos() / 1e3,
           c.failures() + e.failures(),
-          ratio(e, c));
+          ratio(e, c),
+          measured.get(i).perRequest(),
+          measured.get(i + 1).perRequest(),
+          measured.get(i + 1).perMessage());
     }
     return r;
   }
@@ -147,12 +193,13 @@ public final class NativeApiBench {
     Duration warmup = d.warmup();
     Duration measure = d.measure();
     List<String> engines = d.engines();
+    List<String> serverJvm = d.serverJvmFlags();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("-h") || flag.equals("--help")) {
         System.out.println(
             "usage: NativeApiBench [--threads 1,8,64] [--warmup-seconds 3] [--measure-seconds 5]"
-                + " [--engines memory,durable] [--out DIR]");
+                + " [--engines memory,durable] [--server-jvm \"-Xms1g -Xmx1g\"] [--out DIR]");
         System.exit(0);
       }
       if (i + 1 >= args.length) {
@@ -167,6 +214,7 @@ public final class NativeApiBench {
         case "--measure-seconds" ->
             measure = Duration.ofMillis((long) (Double.parseDouble(value) * 1000));
         case "--engines" -> engines = List.of(value.split(","));
+        case "--server-jvm" -> serverJvm = List.of(value.trim().split("\\s+"));
         default -> throw new IllegalArgumentException("unknown flag " + flag + "; see --help");
       }
     }
@@ -175,13 +223,14 @@ public final class NativeApiBench {
         throw new IllegalArgumentException("engines are memory and durable, got " + e);
       }
     }
-    return new Options(threads, warmup, measure, engines, System.out);
+    return new Options(threads, warmup, measure, engines, serverJvm, System.out);
   }
 
-  private static Result measure(
-      Options o, String engine, String workload, int threads, CycleFactory f)
+  private static Measured measure(Options o, Target t, String workload, int threads, CycleFactory f)
       throws InterruptedException {
+    String engine = t.engine;
     OptionalLong[] cpuFrom = {OptionalLong.empty()};
+    OptionalLong[] serverFrom = {OptionalLong.empty()};
     long[] allocatedFrom = {0};
     Result r =
         ClosedLoop.measure(
@@ -193,19 +242,21 @@ public final class NativeApiBench {
             f,
             () -> {
               cpuFrom[0] = Machine.LOCAL.ownCpuNanos();
+              serverFrom[0] = Machine.LOCAL.cpuNanos(t.server.pid);
               allocatedFrom[0] = allocatedBytes();
             });
     OptionalLong cpuTo = Machine.LOCAL.ownCpuNanos();
+    OptionalLong serverCpu = Machine.between(serverFrom[0], Machine.LOCAL.cpuNanos(t.server.pid));
     long allocated = allocatedBytes() - allocatedFrom[0];
     if (cpuFrom[0].isPresent() && cpuTo.isPresent() && r.requests() > 0) {
-      // Client and server share this JVM: the CPU of both (JIT and GC included) in the window,
-      // which a loaded machine distorts less than it distorts the rates, and the bytes both
-      // allocated, which it does not distort at all.
+      // The load generator's JVM (the client): its CPU (JIT and GC included) in the window and the
+      // bytes it allocated; the server's JVM is a child process, read from outside
       double micros = (cpuTo.getAsLong() - cpuFrom[0].getAsLong()) / 1e3;
       o.log()
           .printf(
               Locale.ROOT,
-              "%-8s %3d threads  %-5s process CPU %,.0f µs/request%s; allocated %,.0f bytes/request%s%n",
+              "%-8s %3d threads  %-5s client CPU %,.0f µs/request%s; client allocated %,.0f"
+                  + " bytes/request%s; server CPU %s µs/request%n",
               engine,
               threads,
               workload,
@@ -217,9 +268,12 @@ public final class NativeApiBench {
               r.messages() > 0
                   ? String.format(
                       Locale.ROOT, ", %,.0f bytes/message", (double) allocated / r.messages())
-                  : "");
+                  : "",
+              serverCpu.isPresent()
+                  ? String.format(Locale.ROOT, "%,.1f", serverCpu.getAsLong() / 1e3 / r.requests())
+                  : "n/a");
     }
-    return r;
+    return new Measured(r, serverCpu);
   }
 
   /**
@@ -246,9 +300,11 @@ public final class NativeApiBench {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     List<Result> results = new ArrayList<>();
+    List<Measured> measured = new ArrayList<>();
     try {
       for (String engine : o.engines()) {
-        targets.add(Target.start(engine, dataDir, http));
+        targets.add(
+            Target.start(engine, dataDir, http, o.serverJvmFlags(), (out != null ? out : dataDir)));
       }
       int noopBytes = meanRequestBytes();
       log.printf(
@@ -269,20 +325,32 @@ public final class NativeApiBench {
           noopBytes,
           o.warmup().toMillis(),
           o.measure().toMillis());
+      // JIT warm-up of both workloads on every server before anything is measured, so the first
+      // measurement (the first server's no-op) does not pay for its JVM's compilation
+      int warmThreads =
+          Math.min(8, o.threads().stream().mapToInt(Integer::intValue).max().orElse(1));
+      for (Target t : targets) {
+        ClosedLoop.measure(
+            o.warmup(), Duration.ofMillis(200), t.engine, "noop", warmThreads, t.noop(noopBytes));
+        ClosedLoop.measure(
+            o.warmup(), Duration.ofMillis(200), t.engine, "e2e", warmThreads, t.cycle(warmThreads));
+      }
       for (int threads : o.threads()) {
         for (Target t : targets) {
-          Result ceiling = measure(o, t.engine, "noop", threads, t.noop(noopBytes));
-          log.println(line(ceiling, ceiling));
-          Result e2e = measure(o, t.engine, "e2e", threads, t.cycle(threads));
-          log.println(line(e2e, ceiling));
-          results.add(ceiling);
-          results.add(e2e);
+          Measured ceiling = measure(o, t, "noop", threads, t.noop(noopBytes));
+          log.println(line(ceiling.result(), ceiling.result()));
+          Measured e2e = measure(o, t, "e2e", threads, t.cycle(threads));
+          log.println(line(e2e.result(), ceiling.result()));
+          results.add(ceiling.result());
+          results.add(e2e.result());
+          measured.add(ceiling);
+          measured.add(e2e);
         }
       }
       log.println();
       table(log, results);
       if (out != null) {
-        report(results).write(out, info, log);
+        report(measured).write(out, info, log);
       }
       return results;
     } finally {
@@ -296,35 +364,45 @@ public final class NativeApiBench {
 
   // ---- the two workloads ---------------------------------------------------------------------
 
-  /** One server and a client of it, sharing the benchmark's HTTP client. */
+  /**
+   * One server in a child JVM (so its CPU time can be read on its own) and a client of it, sharing
+   * the benchmark's HTTP client.
+   */
   private static final class Target implements AutoCloseable {
     final String engine;
-    final SwitchboardServer server;
+    final ChildServer server;
     final SwitchboardClient client;
     final HttpClient http;
     int scenario;
 
-    private Target(String engine, SwitchboardServer server, HttpClient http) {
+    private Target(String engine, ChildServer server, HttpClient http) {
       this.engine = engine;
       this.server = server;
       this.http = http;
-      this.client = SwitchboardClient.builder().baseUri(server.uri()).httpClient(http).build();
+      this.client = SwitchboardClient.builder().baseUri(server.uri).httpClient(http).build();
     }
 
-    static Target start(String engine, Path dataDir, HttpClient http) {
-      Map<String, String> flags =
+    static Target start(
+        String engine, Path dataDir, HttpClient http, List<String> jvmFlags, Path logDir)
+        throws IOException, InterruptedException {
+      List<String> settings =
           engine.equals("memory")
-              ? Map.of("port", "0", "in-memory", "true")
-              : Map.of("port", "0", "data-dir", dataDir.toString(), "durability", "sync");
+              ? List.of()
+              : List.of(
+                  "in-memory=false", "data-dir=" + dataDir.resolve(engine), "durability=sync");
+      Files.createDirectories(logDir);
       return new Target(
-          engine, SwitchboardServer.start(ServerConfig.resolve(flags, Map.of())), http);
+          engine,
+          ChildServer.start(
+              "switchboard", settings, jvmFlags, logDir.resolve(engine + "-server.log")),
+          http);
     }
 
     CycleFactory noop(int bodyBytes) {
       String pad = "x".repeat(Math.max(0, bodyBytes - "{\"pad\":\"\"}".length()));
       byte[] body = ("{\"pad\":\"" + pad + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
       HttpRequest request =
-          HttpRequest.newBuilder(URI.create(server.uri() + "/v1/noop"))
+          HttpRequest.newBuilder(URI.create(server.uri + "/v1/noop"))
               .timeout(Duration.ofSeconds(30))
               .header("Accept", "application/json")
               .header("Content-Type", "application/json")
@@ -383,9 +461,9 @@ public final class NativeApiBench {
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException, InterruptedException {
       client.close();
-      server.stop();
+      server.close();
     }
   }
 

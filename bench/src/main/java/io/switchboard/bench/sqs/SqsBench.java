@@ -30,13 +30,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * generates load. Per thread count: the ceiling first, then for each shape each system on a fresh
  * queue. The shapes are {@code single} (SendMessage → ReceiveMessage max 1 → DeleteMessage) and
  * {@code batch} (SendMessageBatch of 10 → ReceiveMessage max 10 → DeleteMessageBatch), wait time 0,
- * 100-byte bodies. The client is the SDK's synchronous {@code SqsClient} on its Apache 5 HTTP
- * client, one per server, shared by all threads, with enough pooled connections for every thread.
+ * 100-byte bodies. The client ({@code --client}) is by default {@link LeanSqs}: the same
+ * JSON-protocol requests, pre-built, on one blocking socket per thread, so that the load generator
+ * takes as little of the machine as it can; {@code sdk} is the SDK's synchronous {@code SqsClient}
+ * on its Apache 5 HTTP client, one per server, shared by all threads, with enough pooled
+ * connections for every thread. Queues are created and deleted through the SDK either way. The
+ * server CPU per message (its JVM's CPU time in the window over the messages moved) is the figure
+ * that carries over to a machine where the load comes from elsewhere.
  *
- * <p>The ceiling is a DeleteMessage call, signed and sent by the same kind of client, rewritten to
- * {@code POST /v1/noop} on the Switchboard server ({@link NoopInterceptor}): same HTTP stack, no
- * queue work, an empty answer. A cycle is 3 requests for 1 (single) or 10 (batch) messages, so the
- * ceiling in messages/s is {@code noop req/s × messages per cycle ÷ 3}.
+ * <p>The ceiling is a DeleteMessage-sized request sent by the same kind of client to {@code POST
+ * /v1/noop} on the Switchboard server (the SDK's is rewritten there by {@code
+ * SqsLoad.NoopInterceptor}): same HTTP stack, no queue work, an empty answer. A cycle is 3 requests
+ * for 1 (single) or 10 (batch) messages, so the ceiling in messages/s is {@code noop req/s ×
+ * messages per cycle ÷ 3}.
  */
 public final class SqsBench {
 
@@ -51,6 +57,7 @@ public final class SqsBench {
       Duration warmup,
       Duration measure,
       List<String> serverJvmFlags,
+      String client,
       Path out,
       PrintStream log) {
 
@@ -62,6 +69,7 @@ public final class SqsBench {
       Duration warmup = Duration.ofSeconds(3);
       Duration measure = Duration.ofSeconds(5);
       List<String> jvm = List.of("-Xms1g", "-Xmx1g");
+      String client = "lean";
       String[] a = ra.rest();
       for (int i = 0; i < a.length; i++) {
         String flag = a[i];
@@ -69,7 +77,7 @@ public final class SqsBench {
           throw new IllegalArgumentException(
               "usage: SqsBench [--threads 1,8,64] [--shapes single,batch]"
                   + " [--systems switchboard,elasticmq] [--warmup-seconds 3] [--measure-seconds 5]"
-                  + " [--server-jvm \"-Xms1g -Xmx1g\"] [--out DIR]");
+                  + " [--server-jvm \"-Xms1g -Xmx1g\"] [--client lean|sdk] [--out DIR]");
         }
         if (i + 1 >= a.length) {
           throw new IllegalArgumentException(flag + " needs a value; see the class javadoc");
@@ -82,15 +90,21 @@ public final class SqsBench {
           case "--warmup-seconds" -> warmup = seconds(v);
           case "--measure-seconds" -> measure = seconds(v);
           case "--server-jvm" -> jvm = List.of(v.trim().split("\\s+"));
+          case "--client" -> {
+            if (!v.equals("lean") && !v.equals("sdk")) {
+              throw new IllegalArgumentException("clients are lean and sdk, got " + v);
+            }
+            client = v;
+          }
           default ->
               throw new IllegalArgumentException(
                   "unknown flag "
                       + flag
                       + "; flags are --threads, --shapes, --systems, --warmup-seconds,"
-                      + " --measure-seconds, --server-jvm, --out");
+                      + " --measure-seconds, --server-jvm, --client, --out");
         }
       }
-      return new Options(threads, shapes, systems, warmup, measure, jvm, ra.out(), log);
+      return new Options(threads, shapes, systems, warmup, measure, jvm, client, ra.out(), log);
     }
 
     private static List<String> systems(String v) {
@@ -151,6 +165,8 @@ public final class SqsBench {
     Files.createDirectories(o.out());
     Map<String, ChildServer> servers = new LinkedHashMap<>();
     Map<String, SqsLoad> loads = new LinkedHashMap<>();
+    Map<String, LeanSqs> leans = new LinkedHashMap<>();
+    boolean lean = o.client().equals("lean");
     int maxThreads = o.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
     List<String> systems = new ArrayList<>(o.systems());
     if (!systems.contains("switchboard")) {
@@ -169,11 +185,21 @@ public final class SqsBench {
             server.pid,
             server.uri,
             (System.nanoTime() - t0) / 1_000_000);
-        loads.put(s, new SqsLoad(server.uri, maxThreads, false));
+        // the SDK client creates and deletes the queues; the lean one (default) runs the cycles
+        loads.put(s, new SqsLoad(server.uri, lean ? 1 : maxThreads, false));
+        if (lean) {
+          leans.put(s, new LeanSqs(server.uri));
+        }
       }
-      SqsLoad noop = new SqsLoad(servers.get("switchboard").uri, maxThreads, true);
-      loads.put("noop", noop);
-      Report report = newReport();
+      ClosedLoop.CycleFactory noopCycle;
+      if (lean) {
+        noopCycle = leans.get("switchboard").noop();
+      } else {
+        SqsLoad noop = new SqsLoad(servers.get("switchboard").uri, maxThreads, true);
+        loads.put("noop", noop);
+        noopCycle = noop.noop();
+      }
+      Report report = newReport(o.client());
       // JIT warm-up of every path on both sides before anything is measured, so the first
       // measurement (the ceiling at the smallest thread count) is not the one that pays for it
       int warmThreads = Math.min(8, maxThreads);
@@ -184,10 +210,18 @@ public final class SqsBench {
           servers.get("switchboard"),
           "noop",
           warmThreads,
-          noop.noop());
+          noopCycle);
       for (Shape shape : o.shapes()) {
         for (String s : o.systems()) {
-          measure(o, machine, servers.get(s), loads.get(s), shape, warmThreads, Duration.ZERO);
+          measure(
+              o,
+              machine,
+              servers.get(s),
+              loads.get(s),
+              leans.get(s),
+              shape,
+              warmThreads,
+              Duration.ZERO);
         }
       }
       for (int threads : o.threads()) {
@@ -199,13 +233,21 @@ public final class SqsBench {
                 servers.get("switchboard"),
                 "noop",
                 threads,
-                noop.noop());
+                noopCycle);
         log.println(line(ceiling));
         for (Shape shape : o.shapes()) {
           Map<String, Sample> bySystem = new LinkedHashMap<>();
           for (String s : o.systems()) {
             Sample r =
-                measure(o, machine, servers.get(s), loads.get(s), shape, threads, o.measure());
+                measure(
+                    o,
+                    machine,
+                    servers.get(s),
+                    loads.get(s),
+                    leans.get(s),
+                    shape,
+                    threads,
+                    o.measure());
             log.println(line(r));
             bySystem.put(s, r);
           }
@@ -215,6 +257,9 @@ public final class SqsBench {
       report.write(o.out(), info, log);
       return report;
     } finally {
+      for (LeanSqs l : leans.values()) {
+        l.close();
+      }
       for (SqsLoad l : loads.values()) {
         l.close();
       }
@@ -229,6 +274,7 @@ public final class SqsBench {
       Machine machine,
       ChildServer server,
       SqsLoad load,
+      LeanSqs lean,
       Shape shape,
       int threads,
       Duration window)
@@ -239,7 +285,13 @@ public final class SqsBench {
             server.system + "-" + shape.label() + "-" + threads + "-" + QUEUES.incrementAndGet());
     try {
       return Sample.of(
-          machine, o.warmup(), window, server, shape.label(), threads, load.cycle(shape, queue));
+          machine,
+          o.warmup(),
+          window,
+          server,
+          shape.label(),
+          threads,
+          lean != null ? lean.cycle(shape, queue) : load.cycle(shape, queue));
     } finally {
       load.deleteQueue(queue);
     }
@@ -293,6 +345,35 @@ public final class SqsBench {
           serverCpuNanos, "no CPU time for the server's JVM (a child process) on this machine");
     }
 
+    Object serverCpuMicrosPerMessage() {
+      if (result.messages() == 0) {
+        return Double.NaN; // a no-op moves none
+      }
+      return Report.measured(
+          serverCpuNanos.isPresent()
+              ? OptionalDouble.of(serverCpuNanos.getAsLong() / 1e3 / result.messages())
+              : OptionalDouble.empty(),
+          "no CPU time for the server's JVM (a child process) on this machine");
+    }
+
+    /** ElasticMQ's server CPU per message over this one's, when both were measured. */
+    Object serverCpuPerMessageTimesLess(Sample elastic) {
+      boolean both =
+          elastic != null
+              && serverCpuNanos.isPresent()
+              && elastic.serverCpuNanos.isPresent()
+              && result.messages() > 0
+              && elastic.result.messages() > 0
+              && serverCpuNanos.getAsLong() > 0;
+      return Report.measured(
+          both
+              ? OptionalDouble.of(
+                  (elastic.serverCpuNanos.getAsLong() / (double) elastic.result.messages())
+                      / (serverCpuNanos.getAsLong() / (double) result.messages()))
+              : OptionalDouble.empty(),
+          "no server CPU time for one of the two servers on this machine");
+    }
+
     private Object perRequest(OptionalLong nanos, String why) {
       return Report.measured(
           nanos.isPresent()
@@ -302,10 +383,12 @@ public final class SqsBench {
     }
   }
 
-  static Report newReport() {
+  static Report newReport(String client) {
     return Report.create(
             ENTRY,
-            "SQS end to end through the AWS SDK for Java v2: Switchboard vs ElasticMQ",
+            "SQS end to end, "
+                + (client.equals("lean") ? "lean client" : "AWS SDK for Java v2")
+                + ": Switchboard vs ElasticMQ",
             "shape",
             "threads",
             "case",
@@ -318,15 +401,24 @@ public final class SqsBench {
             "client CPU µs/req",
             "server CPU µs/req",
             "of ceiling",
-            "× ElasticMQ")
+            "× ElasticMQ",
+            "server CPU µs/msg",
+            "server CPU/msg ÷ ElasticMQ's")
         .note(
             "single: SendMessage, ReceiveMessage max 1, DeleteMessage; batch: SendMessageBatch of"
                 + " 10, ReceiveMessage max 10, DeleteMessageBatch; wait 0; 100-byte bodies;"
                 + " latency is per cycle (3 requests)")
         .note(
-            "ceiling: POST /v1/noop on Switchboard's HTTP stack through the same SDK client;"
+            "ceiling: POST /v1/noop on Switchboard's HTTP stack through the same client;"
                 + " messages/s = no-op req/s x messages per cycle / 3; latency per request")
-        .note("client: AWS SDK v2 SqsClient (sync, Apache 5 HTTP client); servers in child JVMs")
+        .note(
+            client.equals("lean")
+                ? "client: lean (pre-built JSON-protocol requests on one blocking keep-alive socket"
+                    + " per thread, unsigned; queues made by the AWS SDK v2); servers in child JVMs"
+                : "client: AWS SDK v2 SqsClient (sync, Apache 5 HTTP client); servers in child JVMs")
+        .note(
+            "server CPU µs/msg: the server JVM's CPU in the window / messages deleted;"
+                + " ÷ ElasticMQ's = ElasticMQ's figure over Switchboard's, same run")
         .note(
             "CPU µs/req: CPU time of the load generator's JVM and of the server's JVM in the"
                 + " measured window (all their threads: JIT and GC included) / requests")
@@ -354,8 +446,11 @@ public final class SqsBench {
         ceilingSample.clientCpuMicrosPerRequest(),
         ceilingSample.serverCpuMicrosPerRequest(),
         1.0,
+        Double.NaN,
+        Double.NaN,
         Double.NaN);
-    Result elastic = bySystem.containsKey("elasticmq") ? bySystem.get("elasticmq").result() : null;
+    Sample elasticSample = bySystem.get("elasticmq");
+    Result elastic = elasticSample != null ? elasticSample.result() : null;
     for (Sample sample : bySystem.values()) {
       Result r = sample.result();
       double vsElastic =
@@ -375,7 +470,11 @@ public final class SqsBench {
           sample.clientCpuMicrosPerRequest(),
           sample.serverCpuMicrosPerRequest(),
           r.messagesPerSecond() / ceilingMessages,
-          vsElastic);
+          vsElastic,
+          sample.serverCpuMicrosPerMessage(),
+          r.system().equals("switchboard")
+              ? sample.serverCpuPerMessageTimesLess(elasticSample)
+              : Double.NaN);
     }
   }
 
@@ -384,7 +483,7 @@ public final class SqsBench {
     return String.format(
         Locale.ROOT,
         "%-11s %-6s %3d threads %,10.0f req/s %,10.0f msg/s  p50 %s  p99 %s  (%,d cycles, %d"
-            + " failed; CPU µs/req client %s server %s)",
+            + " failed; CPU µs/req client %s server %s; server CPU µs/msg %s)",
         r.system(),
         r.workload(),
         r.threads(),
@@ -395,6 +494,7 @@ public final class SqsBench {
         r.cycles(),
         r.failures(),
         Report.display(s.clientCpuMicrosPerRequest()),
-        Report.display(s.serverCpuMicrosPerRequest()));
+        Report.display(s.serverCpuMicrosPerRequest()),
+        Report.display(s.serverCpuMicrosPerMessage()));
   }
 }

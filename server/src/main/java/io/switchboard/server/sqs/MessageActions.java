@@ -9,7 +9,6 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.SendResult;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,7 +58,8 @@ final class MessageActions {
   private record Outgoing(
       NewMessage message, Map<String, AttributeValue> sent, Map<String, AttributeValue> system) {
     int bytes() {
-      int n = message.body().getBytes(StandardCharsets.UTF_8).length;
+      // not encoded for this (an ASCII body is counted): MessageMd5 encodes it once more
+      int n = AttributeValue.utf8Length(message.body());
       for (var e : message.attributes().entrySet()) {
         n += e.getKey().length() + e.getValue().sizeInBytes();
       }

@@ -80,8 +80,24 @@ final class QueueAddress {
 
   /** The region the host of a base URL names, such as {@code http://sqs.eu-west-1.localhost}. */
   static Optional<String> baseUrlRegion(String baseUrl) {
-    return hostRegion(authority(baseUrl));
+    // read two or three times per request, and a server is reached under a handful of names:
+    // kept, not matched again (bounded: the Host header is the client's to choose)
+    Optional<String> region = BASE_URL_REGIONS.get(baseUrl);
+    if (region == null) {
+      region = hostRegion(authority(baseUrl));
+      if (BASE_URL_REGIONS.size() >= MAX_BASE_URLS) {
+        BASE_URL_REGIONS.clear();
+      }
+      BASE_URL_REGIONS.put(baseUrl, region);
+    }
+    return region;
   }
+
+  /** How many base URLs' regions are kept; past it, the cache starts afresh. */
+  static final int MAX_BASE_URLS = 256;
+
+  private static final java.util.Map<String, Optional<String>> BASE_URL_REGIONS =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   String accountId() {
     return account.id();

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import javax.crypto.Mac;
 
 /**
@@ -57,9 +56,6 @@ public final class SigV4Verifier {
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
 
   static final int MAX_KEYS = 1024;
-
-  /** What separates an {@code Authorization} header's parts (compiled once: read per request). */
-  private static final Pattern AUTHORIZATION_PARTS = Pattern.compile("[ ,]");
 
   private final KeyRing keys;
   private final Set<String> services;
@@ -222,17 +218,33 @@ public final class SigV4Verifier {
     if (c.isEmpty()) {
       return Optional.empty();
     }
-    String[] parts = c.get().split("/", -1);
-    return parts.length == 5 && !parts[2].isEmpty() ? Optional.of(parts[2]) : Optional.empty();
+    // KEY/DATE/REGION/SERVICE/aws4_request: exactly four slashes, a region between the 2nd and 3rd
+    String s = c.get();
+    int first = s.indexOf('/');
+    int second = first < 0 ? -1 : s.indexOf('/', first + 1);
+    int third = second < 0 ? -1 : s.indexOf('/', second + 1);
+    int fourth = third < 0 ? -1 : s.indexOf('/', third + 1);
+    boolean five = fourth >= 0 && s.indexOf('/', fourth + 1) < 0;
+    return five && third > second + 1
+        ? Optional.of(s.substring(second + 1, third))
+        : Optional.empty();
   }
 
   private static Optional<String> credential(SqsHttpRequest request) {
     String credential = null;
     Optional<String> authorization = request.header("authorization");
     if (authorization.isPresent()) {
-      for (String part : AUTHORIZATION_PARTS.split(authorization.get())) {
-        if (part.startsWith("Credential=")) {
-          credential = part.substring("Credential=".length());
+      // the parts between blanks and commas; the last Credential= wins (no regex: every
+      // request of an SDK is signed, and this is read even when signatures are not verified)
+      String h = authorization.get();
+      String name = "Credential=";
+      int start = 0;
+      for (int i = 0; i <= h.length(); i++) {
+        if (i == h.length() || h.charAt(i) == ' ' || h.charAt(i) == ',') {
+          if (i - start >= name.length() && h.startsWith(name, start)) {
+            credential = h.substring(start + name.length(), i);
+          }
+          start = i + 1;
         }
       }
     } else {

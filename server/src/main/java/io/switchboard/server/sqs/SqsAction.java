@@ -1,5 +1,6 @@
 package io.switchboard.server.sqs;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
 import java.time.Duration;
@@ -19,9 +20,19 @@ import java.util.Set;
  * @param queue the engine queue the request names, if it names one that can be read
  * @param waitTime the {@code WaitTimeSeconds} of a {@code ReceiveMessage}; empty if it names none
  *     (the queue's receive wait applies)
+ * @param json the JSON-protocol body as read here, which {@link SqsEndpoint#handle} serves instead
+ *     of parsing the body again (a read-only tree until then); empty if it was not read (a query
+ *     request, no action or address, or a body that is not a JSON object: the endpoint refuses it)
  */
 public record SqsAction(
-    Optional<String> name, Optional<String> queue, Optional<Duration> waitTime) {
+    Optional<String> name,
+    Optional<String> queue,
+    Optional<Duration> waitTime,
+    Optional<ObjectNode> json) {
+
+  SqsAction(Optional<String> name, Optional<String> queue, Optional<Duration> waitTime) {
+    this(name, queue, waitTime, Optional.empty());
+  }
 
   private static final String RECEIVE = "ReceiveMessage";
 
@@ -82,26 +93,28 @@ public record SqsAction(
     if (name.isEmpty() || address.isEmpty()) {
       return new SqsAction(name, Optional.empty(), Optional.empty());
     }
+    Optional<ObjectNode> body = Optional.empty();
     try {
-      SqsRequest r =
-          SqsRequest.readAhead(
-              json ? SqsRequest.parseBody(request.body()) : QueryForm.tree(name.get(), parameters),
-              address.get());
+      ObjectNode tree =
+          json ? SqsRequest.parseBody(request.body()) : QueryForm.tree(name.get(), parameters);
+      body = json ? Optional.of(tree) : Optional.empty();
+      SqsRequest r = SqsRequest.readAhead(tree, address.get());
       Optional<String> url = r.string("QueueUrl");
       if (url.isEmpty() && !json && SqsEndpoint.isQueuePath(request.rawPath())) {
         url = Optional.of(baseUrl + request.rawPath()); // a query request posted to the queue URL
       }
       Optional<String> queue = queue(r, url, address.get());
       if (!name.equals(Optional.of(RECEIVE))) {
-        return new SqsAction(name, queue, Optional.empty());
+        return new SqsAction(name, queue, Optional.empty(), body);
       }
       var wait = r.integer("WaitTimeSeconds");
       return new SqsAction(
           name,
           queue,
-          wait.isPresent() ? Optional.of(Duration.ofSeconds(wait.getAsInt())) : Optional.empty());
+          wait.isPresent() ? Optional.of(Duration.ofSeconds(wait.getAsInt())) : Optional.empty(),
+          body);
     } catch (SqsError malformed) {
-      return new SqsAction(name, Optional.empty(), Optional.empty());
+      return new SqsAction(name, Optional.empty(), Optional.empty(), body);
     }
   }
 

@@ -96,6 +96,8 @@ public final class SqsApi {
    * Serves one request.
    *
    * @param target the {@code X-Amz-Target} header
+   * @param parsed the body already parsed as a JSON object ({@link SqsAction#json}), if it was
+   * @param body the body, parsed here when {@code parsed} is empty
    * @param selector the selector extension's header ({@link SqsEndpoint#SELECTOR_HEADER}), which a
    *     {@code ReceiveMessage} adds to the parsed request ({@link SqsRequest#addSelector})
    * @param address the request's region and account
@@ -106,6 +108,7 @@ public final class SqsApi {
   static Answer handle(
       QueueEngine engine,
       Optional<String> target,
+      Optional<ObjectNode> parsed,
       byte[] body,
       Optional<String> selector,
       QueueAddress address,
@@ -120,7 +123,11 @@ public final class SqsApi {
                           "InvalidAction",
                           "X-Amz-Target must be AmazonSQS.<Action>, got "
                               + target.map(t -> "'" + t + "'").orElse("none")));
-      SqsRequest request = SqsRequest.parse(body, address, state);
+      // the body as the server read it ahead (SqsAction), else parsed here
+      SqsRequest request =
+          parsed.isPresent()
+              ? SqsRequest.of(parsed.get(), address, state)
+              : SqsRequest.parse(body, address, state);
       if (selector.isPresent() && name.equals("ReceiveMessage")) {
         request.addSelector(selector.get());
       }

@@ -213,6 +213,7 @@ public final class SqsEndpoint {
             ? SqsApi.handle(
                 engine,
                 request.header("x-amz-target"),
+                action.json(),
                 request.body(),
                 request.header(SELECTOR_HEADER),
                 address,
