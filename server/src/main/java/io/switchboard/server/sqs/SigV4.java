@@ -60,7 +60,7 @@ final class SigV4 {
         r.headers(),
         String.join(";", r.signedHeaders()),
         r.signedHeaders().size());
-    s.ascii(r.payloadHash());
+    s.text(r.payloadHash(), 0, r.payloadHash().length());
     return new String(s.buf, 0, s.len, StandardCharsets.UTF_8);
   }
 
