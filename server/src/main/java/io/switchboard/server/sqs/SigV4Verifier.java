@@ -3,7 +3,6 @@ package io.switchboard.server.sqs;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.time.Clock;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -11,8 +10,6 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -106,11 +103,7 @@ public final class SigV4Verifier {
 
   /** The parts of a signature, from the header or the query. */
   private record Signed(
-      String keyId,
-      String scope,
-      List<String> signedHeaders,
-      String signature,
-      boolean presigned) {}
+      String keyId, String scope, String signedHeaders, String signature, boolean presigned) {}
 
   /** How many signing keys are kept now; for tests. */
   int cachedKeys() {
@@ -127,14 +120,14 @@ public final class SigV4Verifier {
     if (keys.keyless()) {
       return Optional.empty();
     }
-    Optional<String> authorization = request.header("authorization");
+    String authorization = first(request, "authorization");
     // the query is read only for a presigned request: a signed header is the usual case
     Map<String, String> query =
-        authorization.isPresent() ? Map.of() : QueryForm.parse(request.rawQuery());
+        authorization != null ? Map.of() : QueryForm.parse(request.rawQuery());
     Signed signed;
     String amzDate;
-    if (authorization.isPresent()) {
-      signed = fromHeader(authorization.get());
+    if (authorization != null) {
+      signed = fromHeader(authorization);
       amzDate = date(request);
     } else if (query.containsKey("X-Amz-Signature")) {
       signed = fromQuery(query);
@@ -161,23 +154,44 @@ public final class SigV4Verifier {
     checkTime(amzDate, signed.presigned() ? query.get("X-Amz-Expires") : null);
     SigningScope scope = new SigningScope(secret, signed.scope());
     SigningKey cached = signingKeys.get(scope);
-    Mac mac;
-    byte[] key;
-    if (cached != null) {
-      key = cached.key();
-      mac = SigV4.copy(cached.prototype(), key);
-    } else {
-      key = SigV4.signingKey(secret, signed.scope());
-      mac = SigV4.hmacWith(key);
-    }
-    byte[] expected =
-        mac.doFinal(SigV4.stringToSignBytes(amzDate, signed.scope(), canonical(request, signed)));
-    boolean matches = MessageDigest.isEqual(expected, signatureBytes(signed.signature()));
-    if (matches && cached == null) {
-      if (signingKeys.size() >= MAX_KEYS) {
-        signingKeys.clear(); // yesterday's keys, mostly: derive again what is still used
+    SigV4.Scratch s = SigV4.borrow();
+    boolean matches;
+    try {
+      Mac mac;
+      byte[] key;
+      if (cached == null) {
+        key = SigV4.signingKey(secret, signed.scope());
+        mac = SigV4.hmacWith(key); // the cache's prototype if it verifies: never the scratch's
+      } else if (s.macKey == cached) {
+        key = cached.key();
+        mac = s.macOf; // this scratch's own copy of the cached HMAC
+      } else {
+        key = cached.key();
+        mac = SigV4.copy(cached.prototype(), key);
+        s.macKey = cached;
+        s.macOf = mac;
       }
-      signingKeys.put(scope, new SigningKey(key, mac)); // doFinal left it as initialised
+      matches =
+          SigV4.matches(
+              s,
+              mac,
+              request.method(),
+              request.rawPath(),
+              request.rawQuery(),
+              request.headers(),
+              signed.signedHeaders(),
+              request.body(),
+              amzDate,
+              signed.scope(),
+              signed.signature());
+      if (matches && cached == null) {
+        if (signingKeys.size() >= MAX_KEYS) {
+          signingKeys.clear(); // yesterday's keys, mostly: derive again what is still used
+        }
+        signingKeys.put(scope, new SigningKey(key, mac)); // doFinal left it as initialised
+      }
+    } finally {
+      SigV4.release(s);
     }
     if (!matches) {
       throw SqsError.auth(
@@ -189,22 +203,19 @@ public final class SigV4Verifier {
     return Optional.of(principal);
   }
 
-  /** The signature's bytes; none (never equal to an HMAC) when it is not 64 hex digits. */
-  private static byte[] signatureBytes(String hex) {
-    if (hex == null || hex.length() != 64) {
-      return new byte[0];
-    }
-    try {
-      return HexFormat.of().parseHex(hex);
-    } catch (IllegalArgumentException e) {
-      return new byte[0];
-    }
+  /** A header's first value, or null; {@code name} in lower case. */
+  private static String first(SqsHttpRequest request, String name) {
+    List<String> v = request.headers().get(name);
+    return v == null || v.isEmpty() ? null : v.get(0);
   }
 
   /** The access key id a request names (header or presigned), whether or not it is valid. */
   public static Optional<String> claimedKeyId(SqsHttpRequest request) {
-    Optional<String> credential = credential(request);
-    return credential.map(c -> c.indexOf('/') > 0 ? c.substring(0, c.indexOf('/')) : c);
+    String c = credential(request);
+    if (c == null) {
+      return Optional.empty();
+    }
+    return Optional.of(c.indexOf('/') > 0 ? c.substring(0, c.indexOf('/')) : c);
   }
 
   /**
@@ -214,53 +225,46 @@ public final class SigV4Verifier {
    * an unsigned request or a scope that is not of that form.
    */
   static Optional<String> signedRegion(SqsHttpRequest request) {
-    Optional<String> c = credential(request);
-    if (c.isEmpty()) {
+    String c = credential(request);
+    if (c == null) {
       return Optional.empty();
     }
     // KEY/DATE/REGION/SERVICE/aws4_request: exactly four slashes, a region between the 2nd and 3rd
-    String s = c.get();
-    int first = s.indexOf('/');
-    int second = first < 0 ? -1 : s.indexOf('/', first + 1);
-    int third = second < 0 ? -1 : s.indexOf('/', second + 1);
-    int fourth = third < 0 ? -1 : s.indexOf('/', third + 1);
-    boolean five = fourth >= 0 && s.indexOf('/', fourth + 1) < 0;
-    return five && third > second + 1
-        ? Optional.of(s.substring(second + 1, third))
-        : Optional.empty();
-  }
-
-  private static Optional<String> credential(SqsHttpRequest request) {
-    String credential = null;
-    Optional<String> authorization = request.header("authorization");
-    if (authorization.isPresent()) {
-      // the parts between blanks and commas; the last Credential= wins (no regex: every
-      // request of an SDK is signed, and this is read even when signatures are not verified)
-      String h = authorization.get();
-      String name = "Credential=";
-      int start = 0;
-      for (int i = 0; i <= h.length(); i++) {
-        if (i == h.length() || h.charAt(i) == ' ' || h.charAt(i) == ',') {
-          if (i - start >= name.length() && h.startsWith(name, start)) {
-            credential = h.substring(start + name.length(), i);
-          }
-          start = i + 1;
-        }
-      }
-    } else {
-      credential = QueryForm.parse(request.rawQuery()).get("X-Amz-Credential");
+    int s1 = c.indexOf('/');
+    int s2 = s1 < 0 ? -1 : c.indexOf('/', s1 + 1);
+    int s3 = s2 < 0 ? -1 : c.indexOf('/', s2 + 1);
+    int s4 = s3 < 0 ? -1 : c.indexOf('/', s3 + 1);
+    if (s4 < 0 || c.indexOf('/', s4 + 1) >= 0 || s3 == s2 + 1) {
+      return Optional.empty();
     }
-    return Optional.ofNullable(credential);
+    return Optional.of(c.substring(s2 + 1, s3));
   }
 
-  private static SigV4.Request canonical(SqsHttpRequest request, Signed signed) {
-    return new SigV4.Request(
-        request.method(),
-        request.rawPath(),
-        request.rawQuery(),
-        request.headers(),
-        signed.signedHeaders(),
-        SigV4.hex(SigV4.sha256(request.body())));
+  /** The {@code Credential} of the header or of a presigned URL; null when there is none. */
+  private static String credential(SqsHttpRequest request) {
+    String authorization = first(request, "authorization");
+    if (authorization == null) {
+      return QueryForm.parse(request.rawQuery()).get("X-Amz-Credential");
+    }
+    // the last "Credential=" that starts a part (after a blank or a comma), up to the next
+    int at = -1;
+    for (int i = authorization.indexOf("Credential=");
+        i >= 0;
+        i = authorization.indexOf("Credential=", i + 1)) {
+      if (i == 0 || authorization.charAt(i - 1) == ' ' || authorization.charAt(i - 1) == ',') {
+        at = i + "Credential=".length();
+      }
+    }
+    if (at < 0) {
+      return null;
+    }
+    int end = at;
+    while (end < authorization.length()
+        && authorization.charAt(end) != ' '
+        && authorization.charAt(end) != ',') {
+      end++;
+    }
+    return authorization.substring(at, end);
   }
 
   /**
@@ -354,8 +358,7 @@ public final class SigV4Verifier {
           "Credential must be ACCESS_KEY_ID/YYYYMMDD/REGION/SERVICE/aws4_request, got "
               + credential);
     }
-    List<String> headers = Arrays.asList(signedHeaders.toLowerCase(Locale.ROOT).split(";"));
-    return new Signed(credential.substring(0, slash), scope, headers, signature, presigned);
+    return new Signed(credential.substring(0, slash), scope, signedHeaders, signature, presigned);
   }
 
   private static int slashes(String s) {
@@ -368,18 +371,18 @@ public final class SigV4Verifier {
 
   /** {@code x-amz-date}, or the {@code Date} header in RFC 1123 form as SigV4 allows. */
   private static String date(SqsHttpRequest request) {
-    Optional<String> amz = request.header("x-amz-date");
-    if (amz.isPresent()) {
-      return amz.get();
+    String amz = first(request, "x-amz-date");
+    if (amz != null) {
+      return amz;
     }
-    Optional<String> date = request.header("date");
-    if (date.isPresent()) {
+    String date = first(request, "date");
+    if (date != null) {
       try {
         return AMZ_DATE.format(
-            ZonedDateTime.parse(date.get(), DateTimeFormatter.RFC_1123_DATE_TIME)
+            ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME)
                 .withZoneSameInstant(ZoneOffset.UTC));
       } catch (DateTimeParseException e) {
-        throw incomplete("Date header must be an RFC 1123 date, got " + date.get());
+        throw incomplete("Date header must be an RFC 1123 date, got " + date);
       }
     }
     throw incomplete(
