@@ -53,20 +53,11 @@ class SqsBehaviourTest {
   }
 
   private static String queue(String name) {
-    return sqs.createQueue(b -> b.queueName(name)).queueUrl();
+    return fixture.createQueue(name);
   }
 
   private static String fifo(String name) {
-    return sqs.createQueue(
-            b ->
-                b.queueName(name)
-                    .attributes(
-                        Map.of(
-                            QueueAttributeName.FIFO_QUEUE,
-                            "true",
-                            QueueAttributeName.CONTENT_BASED_DEDUPLICATION,
-                            "true")))
-        .queueUrl();
+    return fixture.createFifoQueue(name);
   }
 
   private static List<Message> receive(String url, int max) {

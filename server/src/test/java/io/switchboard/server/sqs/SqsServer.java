@@ -14,6 +14,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * An in-process server on a random port and a stock AWS SDK v2 client pointed at it. As a JUnit
@@ -77,6 +78,27 @@ final class SqsServer implements AutoCloseable, AfterAllCallback {
 
   String url(String name) {
     return server.uri() + "/000000000000/" + name;
+  }
+
+  /** Creates standard queue {@code name} through the SDK; its URL. */
+  String createQueue(String name) {
+    return sqs.createQueue(b -> b.queueName(name)).queueUrl();
+  }
+
+  /**
+   * Creates FIFO queue {@code name} (with content-based deduplication) through the SDK; its URL.
+   */
+  String createFifoQueue(String name) {
+    return sqs.createQueue(
+            b ->
+                b.queueName(name)
+                    .attributes(
+                        Map.of(
+                            QueueAttributeName.FIFO_QUEUE,
+                            "true",
+                            QueueAttributeName.CONTENT_BASED_DEDUPLICATION,
+                            "true")))
+        .queueUrl();
   }
 
   @Override
