@@ -90,6 +90,33 @@ final class MessageTraceContext {
     return context.isValid() ? Optional.of(context) : Optional.empty();
   }
 
+  /**
+   * The attribute that carries {@code context} into a message: {@code traceparent} in W3C form, or,
+   * for a message sent over SQS, {@value #AWS_TRACE_HEADER} in X-Ray form, which SQS receivers get
+   * as the {@code AWSTraceHeader} system attribute rather than among their message attributes.
+   */
+  static Map.Entry<String, AttributeValue> carrying(SpanContext context, boolean sqs) {
+    String sampled = context.isSampled() ? "1" : "0";
+    if (sqs) {
+      String trace = context.getTraceId();
+      return Map.entry(
+          AWS_TRACE_HEADER,
+          AttributeValue.string(
+              "Root=1-"
+                  + trace.substring(0, 8)
+                  + "-"
+                  + trace.substring(8)
+                  + ";Parent="
+                  + context.getSpanId()
+                  + ";Sampled="
+                  + sampled));
+    }
+    return Map.entry(
+        TRACEPARENT,
+        AttributeValue.string(
+            "00-" + context.getTraceId() + "-" + context.getSpanId() + "-0" + sampled));
+  }
+
   private static Optional<String> string(Map<String, AttributeValue> attributes, String name) {
     return attributes.get(name) instanceof AttributeValue.StringValue s
         ? Optional.of(s.value())

@@ -153,7 +153,11 @@ final class OpenTelemetryTracing implements Tracing {
             }
             started.end();
           });
-      try (Scope scope = started.makeCurrent()) {
+      Context context = Context.current().with(started);
+      if (route != null && route.operation().equals("sqs")) {
+        context = context.with(TracedEngine.SQS_REQUEST, true);
+      }
+      try (Scope scope = context.makeCurrent()) {
         chain.proceed();
       }
     };

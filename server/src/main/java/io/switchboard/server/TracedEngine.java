@@ -4,11 +4,16 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.ContextKey;
 import io.opentelemetry.context.Scope;
+import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
@@ -24,11 +29,16 @@ import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -52,6 +62,12 @@ final class TracedEngine implements QueueEngine {
       AttributeKey.longKey("messaging.batch.message_count");
   private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
+  /**
+   * Set in the context of an SQS request ({@link OpenTelemetryTracing#requests}): a message sent
+   * without a context gets the send's as {@code AWSTraceHeader} rather than {@code traceparent}.
+   */
+  static final ContextKey<Boolean> SQS_REQUEST = ContextKey.named("switchboard.sqs");
+
   private final QueueEngine engine;
   private final Tracer tracer;
 
@@ -65,11 +81,16 @@ final class TracedEngine implements QueueEngine {
   @Override
   public SendResult send(String queue, NewMessage message) {
     SpanBuilder b = span("send", "send", queue, SpanKind.PRODUCER);
-    link(b, message.attributes(), null);
+    boolean carries = link(b, message.attributes(), null);
     return traced(
         b,
         span -> {
-          SendResult result = engine.send(queue, message);
+          SendResult result =
+              carries || !span.getSpanContext().isValid()
+                  ? engine.send(queue, message)
+                  : orPlain(
+                      () -> engine.send(queue, with(message, carrying(span))),
+                      () -> engine.send(queue, message));
           span.setAttribute(MESSAGE_ID, result.id());
           return result;
         });
@@ -79,8 +100,69 @@ final class TracedEngine implements QueueEngine {
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
     SpanBuilder b = span("send", "send", queue, SpanKind.PRODUCER);
     b.setAttribute(BATCH_COUNT, (long) messages.size());
-    messages.forEach(m -> link(b, m.attributes(), null));
-    return traced(b, span -> engine.sendBatch(queue, messages));
+    boolean all = true;
+    for (NewMessage m : messages) {
+      all &= link(b, m.attributes(), null);
+    }
+    if (all) {
+      return traced(b, span -> engine.sendBatch(queue, messages));
+    }
+    return traced(
+        b,
+        span -> {
+          if (!span.getSpanContext().isValid()) {
+            return engine.sendBatch(queue, messages);
+          }
+          Map.Entry<String, AttributeValue> context = carrying(span);
+          List<NewMessage> carrying =
+              messages.stream()
+                  .map(
+                      m ->
+                          MessageTraceContext.of(m.attributes()).isPresent() ? m : with(m, context))
+                  .toList();
+          return orPlain(
+              () -> engine.sendBatch(queue, carrying), () -> engine.sendBatch(queue, messages));
+        });
+  }
+
+  /**
+   * Runs {@code carrying}, the send of messages that carry the send span's context so that their
+   * receives link to it ({@code docs/deploy.md}, "Following a message"); if the engine refuses it
+   * as too large, which the context's bytes may have made it (a refusal stores nothing), runs
+   * {@code plain}, the send as the caller made it.
+   */
+  private static <T> T orPlain(Supplier<T> carrying, Supplier<T> plain) {
+    try {
+      return carrying.get();
+    } catch (QueueException e) {
+      if (e.code() == ErrorCode.MESSAGE_TOO_LARGE || e.code() == ErrorCode.BATCH_TOO_LARGE) {
+        return plain.get();
+      }
+      throw e;
+    }
+  }
+
+  /** The attribute that carries {@code span}'s context, in the protocol's form. */
+  private static Map.Entry<String, AttributeValue> carrying(Span span) {
+    return MessageTraceContext.carrying(
+        span.getSpanContext(), Boolean.TRUE.equals(Context.current().get(SQS_REQUEST)));
+  }
+
+  /** {@code m} with {@code attribute} too, unless it holds as many attributes as it may. */
+  private static NewMessage with(NewMessage m, Map.Entry<String, AttributeValue> attribute) {
+    if (m.attributes().size() >= MessageRules.MAX_ATTRIBUTES) {
+      return m;
+    }
+    Map<String, AttributeValue> attributes = new LinkedHashMap<>(m.attributes());
+    attributes.put(attribute.getKey(), attribute.getValue());
+    return new NewMessage(
+        m.body(),
+        attributes,
+        m.priority(),
+        m.groupId(),
+        m.deduplicationId(),
+        m.delay(),
+        m.timeToLive());
   }
 
   /**
@@ -161,16 +243,14 @@ final class TracedEngine implements QueueEngine {
         .setAttribute(OPERATION_NAME, operation);
   }
 
-  /** Links {@code b} to the context {@code attributes} carry, if they carry one. */
-  private static void link(
-      SpanBuilder b,
-      java.util.Map<String, io.switchboard.queue.AttributeValue> attributes,
-      String id) {
-    MessageTraceContext.of(attributes)
-        .ifPresent(
-            context ->
-                b.addLink(
-                    context, id == null ? Attributes.empty() : Attributes.of(MESSAGE_ID, id)));
+  /**
+   * Links {@code b} to the context {@code attributes} carry, if they carry one: whether they do.
+   */
+  private static boolean link(SpanBuilder b, Map<String, AttributeValue> attributes, String id) {
+    Optional<SpanContext> context = MessageTraceContext.of(attributes);
+    context.ifPresent(
+        c -> b.addLink(c, id == null ? Attributes.empty() : Attributes.of(MESSAGE_ID, id)));
+    return context.isPresent();
   }
 
   private static <T> T traced(SpanBuilder b, Function<Span, T> work) {

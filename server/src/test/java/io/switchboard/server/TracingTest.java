@@ -142,6 +142,119 @@ class TracingTest {
   }
 
   @Test
+  void message_sentWithoutAContext_carriesTheSendSpans_soItsReceiveLinksToTheSend() {
+    http.post("/v1/queues", "{\"name\":\"plain\"}");
+    Http.Answer sent =
+        http.post("/v1/queues/plain/messages", "{\"body\":\"hi\",\"attributes\":{\"k\":\"v\"}}");
+    assertEquals(201, sent.status(), sent.toString());
+    SpanData produce = await(s -> s.getName().equals("send plain"));
+    assertTrue(produce.getLinks().isEmpty(), "nothing to link to: the sender sent no context");
+
+    var message = http.post("/v1/queues/plain/receive", "{}").json().at("/messages/0");
+    assertEquals(
+        "00-" + produce.getTraceId() + "-" + produce.getSpanId() + "-01",
+        message.at("/attributes/traceparent").asText(),
+        "the send span's context, in W3C form: " + message);
+    assertEquals("v", message.at("/attributes/k").asText(), "the sender's attributes kept");
+    SpanData receive = await(s -> s.getName().equals("receive plain"));
+    assertLinkedTo(receive, produce.getTraceId(), produce.getSpanId());
+  }
+
+  @Test
+  void message_sentWithoutAContext_thatCouldNotHoldOneMore_isSentAsItWas() {
+    assertEquals(
+        201, http.post("/v1/queues", "{\"name\":\"tight\",\"maxMessageSizeBytes\":1024}").status());
+    // exactly the queue's maximum: the context's bytes would make it too large
+    String body = "x".repeat(1024);
+    Http.Answer sent = http.post("/v1/queues/tight/messages", "{\"body\":\"" + body + "\"}");
+    assertEquals(201, sent.status(), sent.toString());
+    StringBuilder many = new StringBuilder("{\"body\":\"y\",\"attributes\":{");
+    for (int i = 0; i < 64; i++) {
+      many.append(i == 0 ? "" : ",").append("\"a").append(i).append("\":\"v\"");
+    }
+    assertEquals(
+        201,
+        http.post("/v1/queues/tight/messages", many + "}}").status(),
+        "64 attributes, as many as a message may hold");
+
+    var messages =
+        http.post("/v1/queues/tight/receive", "{\"maxMessages\":10}").json().path("messages");
+    assertEquals(2, messages.size(), messages.toString());
+    for (var m : messages) {
+      assertTrue(m.path("attributes").path("traceparent").isMissingNode(), m.toString());
+    }
+  }
+
+  @Test
+  void sqs_messageSentWithoutATraceHeader_getsTheSendSpansAsAwsTraceHeader_notAsAnAttribute() {
+    String url = server.uri() + "/000000000000/plain";
+    sqs("CreateQueue", "{\"QueueName\":\"plain\"}");
+    assertEquals(
+        200, sqs("SendMessage", "{\"QueueUrl\":\"" + url + "\",\"MessageBody\":\"b\"}").status());
+    SpanData produce = await(s -> s.getName().equals("send plain"));
+
+    Http.Answer received =
+        sqs(
+            "ReceiveMessage",
+            "{\"QueueUrl\":\""
+                + url
+                + "\",\"MessageSystemAttributeNames\":[\"All\"],\"MessageAttributeNames\":[\"All\"]}");
+    var message = received.json().at("/Messages/0");
+    String trace = produce.getTraceId();
+    assertEquals(
+        "Root=1-"
+            + trace.substring(0, 8)
+            + "-"
+            + trace.substring(8)
+            + ";Parent="
+            + produce.getSpanId()
+            + ";Sampled=1",
+        message.at("/Attributes/AWSTraceHeader").asText(),
+        message.toString());
+    assertTrue(
+        message.path("MessageAttributes").isMissingNode(),
+        "no attribute the sender did not send: " + message);
+    assertLinkedTo(
+        await(s -> s.getName().equals("receive plain")), produce.getTraceId(), produce.getSpanId());
+  }
+
+  @Test
+  void sqs_batchWithoutContexts_eachMessageCarriesTheBatchSendSpans() {
+    String url = server.uri() + "/000000000000/batch";
+    sqs("CreateQueue", "{\"QueueName\":\"batch\"}");
+    Http.Answer sent =
+        sqs(
+            "SendMessageBatch",
+            "{\"QueueUrl\":\""
+                + url
+                + "\",\"Entries\":[{\"Id\":\"a\",\"MessageBody\":\"1\"},"
+                + "{\"Id\":\"b\",\"MessageBody\":\"2\",\"MessageSystemAttributes\":"
+                + "{\"AWSTraceHeader\":{\"DataType\":\"String\",\"StringValue\":"
+                + "\"Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1\"}}}]}");
+    assertEquals(200, sent.status(), sent.toString());
+    SpanData produce = await(s -> s.getName().equals("send batch"));
+    assertLinkedTo(produce, "5759e988bd862e3fe1be46a994272793", "53995c3f42cd8ad8");
+
+    var messages =
+        sqs(
+                "ReceiveMessage",
+                "{\"QueueUrl\":\""
+                    + url
+                    + "\",\"MaxNumberOfMessages\":10,\"MessageSystemAttributeNames\":[\"AWSTraceHeader\"]}")
+            .json()
+            .path("Messages");
+    assertEquals(2, messages.size(), messages.toString());
+    for (var m : messages) {
+      String header = m.at("/Attributes/AWSTraceHeader").asText();
+      if (m.path("Body").asText().equals("1")) {
+        assertTrue(header.endsWith(";Parent=" + produce.getSpanId() + ";Sampled=1"), header);
+      } else {
+        assertTrue(header.contains("Parent=53995c3f42cd8ad8"), "the sender's own: " + header);
+      }
+    }
+  }
+
+  @Test
   void message_deadLetteredById_isASettlementSpanNamingTheMessage() {
     http.post("/v1/queues", "{\"name\":\"dl\"}");
     String id = http.post("/v1/queues/dl/messages", "{\"body\":\"x\"}").json().path("id").asText();
