@@ -27,7 +27,9 @@ import java.util.concurrent.ThreadLocalRandom;
 final class LocalQueue {
 
   /** A message on its way to another queue. */
-  record Transfer(StoredMessage message, String target, boolean redrive, LocalQueue from) {}
+  /** A message dead-lettered to {@code target}, for the engine to attach once the lock is free. */
+  record Transfer(
+      StoredMessage message, String target, MessageEvent.Cause cause, LocalQueue from) {}
 
   final String name;
   final boolean grouped;
@@ -191,7 +193,7 @@ final class LocalQueue {
       if (m.state == StoredMessage.IN_FLIGHT) {
         counters.released++;
         if (exhausted(m)) {
-          deadLetter(m, now);
+          deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
           continue;
         }
       }
@@ -207,9 +209,10 @@ final class LocalQueue {
     for (StoredMessage m : expired) {
       counters.expired++;
       if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
-        deadLetter(m, now);
+        deadLetter(m, now, MessageEvent.Cause.EXPIRED);
       } else {
         table.detach(m);
+        engine.events().tell(() -> new MessageEvent.Expired(name, view(m, null, null)));
       }
     }
   }
@@ -528,7 +531,7 @@ final class LocalQueue {
     StoredMessage m = leased(receipt, true);
     counters.released++;
     if (exhausted(m)) {
-      deadLetter(m, now);
+      deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
       return;
     }
     if (toBack) {
@@ -563,7 +566,7 @@ final class LocalQueue {
       counters.released++;
       if (exhausted(m)) {
         Message left = view(m, null, MessageState.DEAD_LETTERED);
-        deadLetter(m, now);
+        deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
         return DeadLetterRules.deadLettersToItself(name, config) ? view(m, null, null) : left;
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
@@ -575,7 +578,7 @@ final class LocalQueue {
 
   void deadLetterLeased(String receipt, long now) {
     requireDeadLetterTarget();
-    deadLetter(leased(receipt, true), now);
+    deadLetter(leased(receipt, true), now, MessageEvent.Cause.REQUESTED);
   }
 
   /**
@@ -651,7 +654,7 @@ final class LocalQueue {
 
   void deadLetterById(long serial, String id, long now) {
     requireDeadLetterTarget();
-    deadLetter(require(serial, id), now);
+    deadLetter(require(serial, id), now, MessageEvent.Cause.REQUESTED);
   }
 
   long purge() {
@@ -678,11 +681,14 @@ final class LocalQueue {
    * own target, it stays where it is, available, with its receive count reset
    * (DeadLetterRules.deadLettersToItself).
    */
-  private void deadLetter(StoredMessage m, long now) {
+  private void deadLetter(StoredMessage m, long now, MessageEvent.Cause cause) {
     if (DeadLetterRules.deadLettersToItself(name, config)) {
       counters.deadLettered++;
       m.receiveCount = 0;
       table.setState(m, StoredMessage.AVAILABLE, 0);
+      engine
+          .events()
+          .tell(() -> new MessageEvent.DeadLettered(name, name, view(m, null, null), cause));
       return;
     }
     table.detach(m);
@@ -691,7 +697,7 @@ final class LocalQueue {
     m.deadLetterSource = name;
     String target = config.deadLetter().get().target();
     journalMove(m, target);
-    outbox.add(new Transfer(m, target, false, this));
+    outbox.add(new Transfer(m, target, cause, this));
   }
 
   /**

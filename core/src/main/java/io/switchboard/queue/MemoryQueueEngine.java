@@ -4,6 +4,7 @@ import io.switchboard.queue.spi.CheckedMessage;
 import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
+import io.switchboard.queue.spi.MessageEventListeners;
 import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.QueueRules;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -48,6 +50,7 @@ final class MemoryQueueEngine implements QueueEngine {
   private final Journal journal;
   private final SystemRecords systemRecords;
   private final ReceiptKeys receiptKeys;
+  private final MessageEventListeners events = new MessageEventListeners();
 
   /** False with {@link NoJournal}: nothing to record, no send waits for a write. */
   private final boolean durable;
@@ -632,6 +635,7 @@ final class MemoryQueueEngine implements QueueEngine {
     if (placed == null) {
       throw QueueException.queueNotFound(source);
     }
+    events.tell(() -> new MessageEvent.Redriven(deadLetterQueue, source, placed));
     return placed;
   }
 
@@ -684,8 +688,22 @@ final class MemoryQueueEngine implements QueueEngine {
 
   void deliver(List<LocalQueue.Transfer> moves) {
     for (LocalQueue.Transfer t : moves) {
-      moveIn(t.target(), t.message(), t.redrive(), t.from());
+      Message placed = moveIn(t.target(), t.message(), false, t.from());
+      if (placed != null) {
+        events.tell(
+            () -> new MessageEvent.DeadLettered(t.from().name, t.target(), placed, t.cause()));
+      }
     }
+  }
+
+  @Override
+  public void onMessageEvent(Consumer<? super MessageEvent> listener) {
+    events.add(listener);
+  }
+
+  /** Where this engine's queues tell their {@link MessageEvent}s. */
+  MessageEventListeners events() {
+    return events;
   }
 
   /**

@@ -7,6 +7,7 @@ import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -162,6 +163,15 @@ public interface QueueEngine extends AutoCloseable {
 
   /** Moves one dead-lettered message back to the queue it came from (to the back). */
   Message restore(String deadLetterQueue, String id);
+
+  /**
+   * Tells {@code listener} what becomes of messages beyond the answers of calls ({@link
+   * MessageEvent}): dead-lettered by the engine or by a call, redriven or restored, dropped at
+   * expiry. It is told after the change is made, on the thread that made it (a caller's, or the
+   * engine's housekeeping), perhaps holding a queue's lock: it must be quick and must not call the
+   * engine. An engine that cannot tell (a remote one) ignores the listener.
+   */
+  default void onMessageEvent(Consumer<? super MessageEvent> listener) {}
 
   /**
    * The clock this engine's timers read. Front ends that keep timers of their own next to the

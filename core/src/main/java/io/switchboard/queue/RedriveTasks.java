@@ -145,8 +145,10 @@ final class RedriveTasks {
           }
           continue;
         }
-        if (engine.moveIn(target, m, true, from) != null) {
+        Message placed = engine.moveIn(target, m, true, from);
+        if (placed != null) {
           moved++;
+          engine.events().tell(() -> new MessageEvent.Redriven(source, target, placed));
         } else {
           problem = "queue '" + target + "' does not exist; its messages stayed";
         }

@@ -15,6 +15,7 @@ import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
@@ -35,8 +36,10 @@ import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -71,9 +74,44 @@ final class TracedEngine implements QueueEngine {
   private final QueueEngine engine;
   private final Tracer tracer;
 
+  static final AttributeKey<String> CAUSE = AttributeKey.stringKey("switchboard.cause");
+  static final AttributeKey<String> TARGET = AttributeKey.stringKey("switchboard.target");
+
   TracedEngine(QueueEngine engine, Tracer tracer) {
     this.engine = engine;
     this.tracer = tracer;
+    engine.onMessageEvent(this::happened);
+  }
+
+  /**
+   * What the engine did to a message that no call's span shows: a dead-letter move because its
+   * receives ran out or it expired, a redrive or restore, a drop at expiry. A span of no length,
+   * child of the span current on the thread that made the change (none on the engine's
+   * housekeeping), linked to the context the message carries, so the message's life ends in the
+   * trace where it began. A dead-letter a call asked for is the call's own span ({@link
+   * #deadLetter}).
+   */
+  private void happened(MessageEvent event) {
+    SpanBuilder b =
+        switch (event) {
+          case MessageEvent.DeadLettered d when d.cause() == MessageEvent.Cause.REQUESTED -> null;
+          case MessageEvent.DeadLettered d ->
+              span("dead_letter", "settle", d.queue(), SpanKind.INTERNAL)
+                  .setAttribute(TARGET, d.target())
+                  .setAttribute(CAUSE, d.cause().name().toLowerCase(Locale.ROOT));
+          case MessageEvent.Redriven r ->
+              span("redrive", "send", r.queue(), SpanKind.INTERNAL)
+                  .setAttribute(TARGET, r.target());
+          case MessageEvent.Expired x ->
+              span("expire", "settle", x.queue(), SpanKind.INTERNAL).setAttribute(CAUSE, "expired");
+        };
+    if (b == null) {
+      return;
+    }
+    String id = event.message().id();
+    b.setAttribute(MESSAGE_ID, id);
+    link(b, event.message().attributes(), id);
+    b.startSpan().end();
   }
 
   // ---- traced ------------------------------------------------------------------------------
@@ -367,6 +405,11 @@ final class TracedEngine implements QueueEngine {
   @Override
   public Message restore(String deadLetterQueue, String id) {
     return engine.restore(deadLetterQueue, id);
+  }
+
+  @Override
+  public void onMessageEvent(Consumer<? super MessageEvent> listener) {
+    engine.onMessageEvent(listener);
   }
 
   @Override

@@ -255,6 +255,38 @@ class TracingTest {
   }
 
   @Test
+  void message_deadLetteredByTheEngine_thenRedriven_areSpansLinkedToItsContext() {
+    http.post("/v1/queues", "{\"name\":\"q-dlq\"}");
+    http.post(
+        "/v1/queues",
+        "{\"name\":\"q\",\"deadLetter\":{\"target\":\"q-dlq\",\"maxReceiveCount\":1}}");
+    String id =
+        http.post(
+                "/v1/queues/q/messages",
+                "{\"body\":\"x\",\"attributes\":{\"traceparent\":\"" + TRACEPARENT + "\"}}")
+            .json()
+            .path("id")
+            .asText();
+    String receipt =
+        http.post("/v1/queues/q/receive", "{}").json().at("/messages/0/receipt").asText();
+    // its one receive is spent: the release dead-letters it
+    assertEquals(204, http.post("/v1/queues/q/leases/" + receipt + "/release", null).status());
+    SpanData dead = await(s -> s.getName().equals("dead_letter q"));
+    assertEquals(id, attr(dead, "messaging.message.id"));
+    assertEquals("q-dlq", attr(dead, "switchboard.target"));
+    assertEquals("max_receives", attr(dead, "switchboard.cause"));
+    assertLinkedTo(dead, TRACE, SENDER);
+    SpanData release = await(s -> s.getName().equals("release q"));
+    assertEquals(release.getSpanId(), dead.getParentSpanId(), "inside the release that spent it");
+
+    assertEquals(201, http.post("/v1/queues/q-dlq/redrives", "{}").status());
+    SpanData redrive = await(s -> s.getName().equals("redrive q-dlq"));
+    assertEquals(id, attr(redrive, "messaging.message.id"));
+    assertEquals("q", attr(redrive, "switchboard.target"));
+    assertLinkedTo(redrive, TRACE, SENDER);
+  }
+
+  @Test
   void message_deadLetteredById_isASettlementSpanNamingTheMessage() {
     http.post("/v1/queues", "{\"name\":\"dl\"}");
     String id = http.post("/v1/queues/dl/messages", "{\"body\":\"x\"}").json().path("id").asText();

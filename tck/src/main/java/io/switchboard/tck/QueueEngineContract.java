@@ -124,6 +124,14 @@ public abstract class QueueEngineContract {
   }
 
   @Nested
+  class MessageEvents extends MessageEventContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
+
+  @Nested
   class GroupedQueue extends GroupedQueueContract {
     @Override
     protected EngineSource engines() {

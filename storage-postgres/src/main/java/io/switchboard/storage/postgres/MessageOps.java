@@ -1,6 +1,7 @@
 package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.DeadLetterRules;
@@ -122,7 +123,7 @@ final class MessageOps {
           Row r = op.leased(receipt, true);
           op.counters.add(Counters.RELEASED, 1);
           if (op.exhausted(r)) {
-            op.deadLetter(r);
+            op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
             return null;
           }
           long seq = toBack ? op.backSeq(op.q) : r.seq;
@@ -180,7 +181,7 @@ final class MessageOps {
                 op.counters.add(Counters.RELEASED, 1);
                 if (op.exhausted(r)) {
                   Message left = op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED);
-                  op.deadLetter(r);
+                  op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
                   return DeadLetterRules.deadLettersToItself(queue, op.q.config())
                       ? op.view(r, null)
                       : left;
@@ -232,7 +233,7 @@ final class MessageOps {
         "dead-lettering in '" + queue + "'",
         op -> {
           op.requireDeadLetterTarget();
-          op.deadLetter(op.leased(receipt, true));
+          op.deadLetter(op.leased(receipt, true), MessageEvent.Cause.REQUESTED);
           return null;
         });
     engine.changed(queue);
@@ -244,7 +245,7 @@ final class MessageOps {
         "dead-lettering in '" + queue + "'",
         op -> {
           op.requireDeadLetterTarget();
-          op.deadLetter(op.require(engine.serialOf(id), id));
+          op.deadLetter(op.require(engine.serialOf(id), id), MessageEvent.Cause.REQUESTED);
           return null;
         });
     engine.changed(queue);

@@ -1,6 +1,7 @@
 package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
@@ -20,6 +21,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One operation on one queue inside one transaction: the queue's row as read at the start, the
@@ -62,6 +64,12 @@ final class Op {
   final Counters counters = new Counters();
   final MessageIds ids;
   private final ReceiptKeys receipts;
+
+  /**
+   * What this operation did to messages beyond its answer ({@link MessageEvent}), told once its
+   * transaction has committed ({@link PostgresQueueEngine#told}); built only if someone listens.
+   */
+  final List<Supplier<MessageEvent>> events = new ArrayList<>(0);
 
   Op(Connection c, long now, Q q, MessageIds ids, ReceiptKeys receipts) {
     this.c = c;
@@ -193,7 +201,7 @@ final class Op {
    * message in its place, available, with its receive count reset
    * (DeadLetterRules.deadLettersToItself).
    */
-  void deadLetter(Row r) throws SQLException {
+  void deadLetter(Row r, MessageEvent.Cause cause) throws SQLException {
     counters.add(Counters.DEAD_LETTERED, 1);
     if (DeadLetterRules.deadLettersToItself(q.name, q.config)) {
       r.leased = false;
@@ -203,6 +211,7 @@ final class Op {
           c,
           "update sb_message set leased = false, visible_at = 0, receive_count = 0 where serial = ?",
           r.serial);
+      events.add(() -> new MessageEvent.DeadLettered(q.name, q.name, view(r, null), cause));
       return;
     }
     remember(r, MessageState.DEAD_LETTERED);
@@ -222,6 +231,10 @@ final class Op {
         q.name,
         tokens(r, target),
         r.serial);
+    events.add(
+        () ->
+            new MessageEvent.DeadLettered(
+                q.name, target.name, view(r, null, MessageState.AVAILABLE), cause));
   }
 
   /**
@@ -239,6 +252,9 @@ final class Op {
         now + target.config.retention().toMillis(),
         tokens(r, target),
         r.serial);
+    events.add(
+        () ->
+            new MessageEvent.Redriven(q.name, target.name, view(r, null, MessageState.AVAILABLE)));
   }
 
   /**

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
@@ -18,6 +19,7 @@ import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.MessageEventListeners;
 import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.ReceiptKeys;
@@ -50,6 +52,7 @@ import javax.sql.DataSource;
 public final class PostgresQueueEngine implements QueueEngine {
 
   private final Sql sql;
+  private final MessageEventListeners events = new MessageEventListeners();
   private final Clock clock;
   private final int maxQueues;
   private final MessageIds ids;
@@ -199,15 +202,33 @@ public final class PostgresQueueEngine implements QueueEngine {
   /** One operation on a queue: read the queue, fire due timers, act, write counters, commit. */
   <T> T run(String queue, String what, QueueWork<T> work) {
     open();
-    return sql.tx(
-        what,
-        c -> {
-          Op op = Op.begin(c, queue, clock.millis(), ids, receiptKeys);
-          cache.put(op.q);
-          T result = work.run(op);
-          op.finish();
-          return result;
-        });
+    Op[] committed = new Op[1];
+    T answer =
+        sql.tx(
+            what,
+            c -> {
+              committed[0] = null;
+              Op op = Op.begin(c, queue, clock.millis(), ids, receiptKeys);
+              cache.put(op.q);
+              T result = work.run(op);
+              op.finish();
+              committed[0] = op;
+              return result;
+            });
+    told(committed[0]);
+    return answer;
+  }
+
+  /** Tells the listeners what {@code op}, now committed, did to messages; none for null. */
+  void told(Op op) {
+    if (op != null && !op.events.isEmpty()) {
+      op.events.forEach(events::tell);
+    }
+  }
+
+  @Override
+  public void onMessageEvent(java.util.function.Consumer<? super MessageEvent> listener) {
+    events.add(listener);
   }
 
   void open() {

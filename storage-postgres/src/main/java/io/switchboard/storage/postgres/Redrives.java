@@ -184,12 +184,15 @@ final class Redrives {
   private void step(String id) {
     boolean again = true;
     while (again) {
-      again = engine.sql().tx("moving redrive '" + id + "' on", c -> stepChunk(c, id));
+      Op[] committed = new Op[1];
+      again = engine.sql().tx("moving redrive '" + id + "' on", c -> stepChunk(c, id, committed));
+      engine.told(committed[0]);
     }
   }
 
   /** Moves one chunk; true if another may follow now. */
-  private boolean stepChunk(Connection c, String id) throws SQLException {
+  private boolean stepChunk(Connection c, String id, Op[] committed) throws SQLException {
+    committed[0] = null;
     long now = engine.clock().millis();
     String source;
     String destination;
@@ -237,6 +240,7 @@ final class Redrives {
       return false;
     }
     Op op = new Op(c, now, from, engine.ids(), engine.receiptKeys());
+    committed[0] = op;
     int n = (int) Math.min(Math.min(budget, CHUNK), serials.length - next);
     for (int i = next; i < next + n; i++) {
       Row r = op.find(serials[i]);

@@ -1,6 +1,7 @@
 package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.ExpiryAction;
+import io.switchboard.queue.MessageEvent;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -88,16 +89,17 @@ final class Timers {
       op.counters.add(Counters.EXPIRED, 1);
       gone.add(r.serial);
       if (op.q.config().onExpire() == ExpiryAction.DEAD_LETTER) {
-        op.deadLetter(r);
+        op.deadLetter(r, MessageEvent.Cause.EXPIRED);
       } else {
         Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
+        op.events.add(() -> new MessageEvent.Expired(op.q.name(), op.view(r, null)));
       }
       return;
     }
     op.counters.add(Counters.RELEASED, 1);
     if (op.exhausted(r)) {
       gone.add(r.serial);
-      op.deadLetter(r);
+      op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
     } else {
       r.leased = false;
       Sql.update(
