@@ -301,6 +301,23 @@ public final class SwitchboardClient implements QueueEngine {
     return Json.items(answer.results()).stream().map(NativeWire.Acked::toResult).toList();
   }
 
+  /**
+   * {@link #ackBatch} as the engine API answers it: each refusal a {@link SwitchboardException}
+   * with the server's code and message (status 0: it was one entry of a 200 answer).
+   */
+  @Override
+  public List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    return ackBatch(queue, receipts).stream()
+        .map(
+            r ->
+                r.acked()
+                    ? Optional.<QueueException>empty()
+                    : Optional.<QueueException>of(
+                        new SwitchboardException(
+                            0, r.code().orElseThrow(), r.message().orElse(""))))
+        .toList();
+  }
+
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
     call("POST", leasePath(queue, receipt, "release"), NativeWire.Release.of(delay, toBack));

@@ -527,6 +527,26 @@ final class MemoryQueueEngine implements QueueEngine {
     act(queue, (q, now) -> q.ack(receipt, now));
   }
 
+  /** The whole batch under one hold of the queue's lock, written to the journal at once. */
+  @Override
+  public List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    List<String> all = List.copyOf(receipts);
+    return run(
+        queue,
+        (q, now) -> {
+          List<Optional<QueueException>> results = new ArrayList<>(all.size());
+          for (String receipt : all) {
+            try {
+              q.ack(receipt, now);
+              results.add(Optional.empty());
+            } catch (QueueException e) {
+              results.add(Optional.of(e));
+            }
+          }
+          return results;
+        });
+  }
+
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
     Objects.requireNonNull(delay, "delay");

@@ -5,8 +5,10 @@ import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -102,6 +104,31 @@ public interface QueueEngine extends AutoCloseable {
    * stale by a later receive of the same message fails with {@link ErrorCode#RECEIPT_STALE}.
    */
   void ack(String queue, String receipt);
+
+  /**
+   * Acks several receipts of {@code queue}, each on its own as {@link #ack} would: a receipt that
+   * is refused (stale, malformed, of another queue) does not stop the others. Returns one entry per
+   * receipt, in order: empty when acked (or already gone), else the refusal, which changed nothing.
+   * Only a refusal of the whole call is thrown (the queue does not exist, the engine is closed).
+   * Engines do the batch at once where they can (one lock hold and one journal write in memory and
+   * RocksDB, one statement on PostgreSQL).
+   */
+  default List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    queue(queue);
+    List<Optional<QueueException>> results = new ArrayList<>(receipts.size());
+    for (String receipt : receipts) {
+      try {
+        ack(queue, receipt);
+        results.add(Optional.empty());
+      } catch (QueueException e) {
+        if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
+          throw e;
+        }
+        results.add(Optional.of(e));
+      }
+    }
+    return results;
+  }
 
   /**
    * Ends a lease early: the message returns to its place (or, with {@code toBack}, to the back of

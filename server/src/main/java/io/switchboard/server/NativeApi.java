@@ -299,15 +299,16 @@ final class NativeApi {
           "a batch may hold at most " + max + " receipts, got " + receipts.size());
     }
     String queue = c.path("queue");
-    c.engine().queue(queue);
+    List<Optional<QueueException>> outcomes = c.engine().ackAll(queue, receipts);
     List<Acked> results = new ArrayList<>(receipts.size());
-    for (String receipt : receipts) {
-      try {
-        c.engine().ack(queue, receipt);
-        results.add(Acked.of(AckResult.acked(receipt)));
-      } catch (QueueException e) {
-        results.add(Acked.of(AckResult.failed(receipt, e.code().name(), e.getMessage())));
-      }
+    for (int i = 0; i < receipts.size(); i++) {
+      String receipt = receipts.get(i);
+      results.add(
+          Acked.of(
+              outcomes
+                  .get(i)
+                  .map(e -> AckResult.failed(receipt, e.code().name(), e.getMessage()))
+                  .orElseGet(() -> AckResult.acked(receipt))));
     }
     c.json(new AckResults(results));
   }

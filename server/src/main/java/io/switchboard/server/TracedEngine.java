@@ -235,6 +235,13 @@ final class TracedEngine implements QueueEngine {
   }
 
   @Override
+  public List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    SpanBuilder b = span("ack", "settle", queue, SpanKind.INTERNAL);
+    b.setAttribute(BATCH_COUNT, (long) receipts.size());
+    return traced(b, span -> engine.ackAll(queue, receipts));
+  }
+
+  @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
     settle("release", queue, () -> engine.release(queue, receipt, delay, toBack));
   }

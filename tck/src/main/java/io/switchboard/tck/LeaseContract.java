@@ -1,14 +1,17 @@
 package io.switchboard.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.Order;
+import io.switchboard.queue.QueueException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What a receipt allows: ack, release, extend and fail, and how stale or foreign ones fail. */
@@ -82,6 +85,62 @@ public abstract class LeaseContract extends EngineContract {
     engine.ack("q", receipt(m));
     assertEquals(0, engine.stats("q").depth());
     assertNothingToReceive("q");
+  }
+
+  // ---- ack of a batch ----------------------------------------------------------------------
+
+  @Test
+  void ackAll_eachReceiptOnItsOwn_resultsInOrder_refusalsChangeNothing() {
+    create("q", config().visibilityTimeout(seconds(10)));
+    create("other");
+    sendAll("q", "a", "b", "c", "d");
+    send("other", "o");
+    List<Message> got = receive("q", 3);
+    Message d = receiveOne("q");
+    Message foreign = receiveOne("other");
+    engine.ack("q", receipt(got.get(2))); // gone before the batch: acked again, idempotently
+    clock.advanceSeconds(10);
+    List<Message> again = receive("q", 10);
+    assertEquals(3, again.size(), "a, b and d, whose leases ran out");
+    Message fresh = again.stream().filter(m -> m.id().equals(d.id())).findFirst().orElseThrow();
+    // "a" was received again: its first receipt is stale
+    List<String> receipts =
+        List.of(
+            receipt(fresh), receipt(got.get(0)), "nonsense", receipt(got.get(2)), receipt(foreign));
+    List<Optional<QueueException>> results = engine.ackAll("q", receipts);
+    assertEquals(5, results.size());
+    assertTrue(results.get(0).isEmpty(), "the current receipt acks");
+    assertEquals(ErrorCode.RECEIPT_STALE, results.get(1).orElseThrow().code());
+    assertEquals(ErrorCode.RECEIPT_INVALID, results.get(2).orElseThrow().code());
+    assertTrue(results.get(3).isEmpty(), "a message already gone counts as acked");
+    assertEquals(ErrorCode.RECEIPT_INVALID, results.get(4).orElseThrow().code());
+    assertEquals(MessageState.IN_FLIGHT, engine.get("other", foreign.id()).state());
+    assertEquals(2, engine.stats("q").inFlight(), "a and b still leased: only d's receipt acked");
+    assertEquals(2, engine.stats("q").counters().acked());
+  }
+
+  @Test
+  void ackAll_aWholeReceive_deletesEveryMessage() {
+    create("q");
+    sendAll("q", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10");
+    List<Message> got = receive("q", 10);
+    assertEquals(10, got.size());
+    List<Optional<QueueException>> results =
+        engine.ackAll("q", got.stream().map(EngineContract::receipt).toList());
+    assertTrue(results.stream().allMatch(Optional::isEmpty), results.toString());
+    assertEquals(0, engine.stats("q").depth());
+    assertEquals(10, engine.stats("q").counters().acked());
+  }
+
+  @Test
+  void ackAll_unknownQueue_queueNotFound() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    QueueException e =
+        assertThrows(QueueException.class, () -> engine.ackAll("ghost", List.of(receipt(m))));
+    assertEquals(ErrorCode.QUEUE_NOT_FOUND, e.code());
+    assertEquals(MessageState.IN_FLIGHT, engine.get("q", m.id()).state());
   }
 
   // ---- release -----------------------------------------------------------------------------

@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The pgmq-style baseline: one table per queue ({@code msg_id bigserial, read_ct, enqueued_at, vt,
  * message}), a send is a multi-row insert, a read is pgmq's claim (select the oldest visible ids
- * {@code FOR UPDATE SKIP LOCKED}, push their visibility time), an ack is a delete by id.
- * Autocommit, one statement each, as pgmq's SQL functions run. No priorities, groups, dedup, expiry
- * or DLQ.
+ * {@code FOR UPDATE SKIP LOCKED}, push their visibility time), an ack is a delete of the read batch
+ * by ids ({@code pgmq.delete(queue, msg_ids[])}). Autocommit, one statement each, as pgmq's SQL
+ * functions run. No priorities, groups, dedup, expiry or DLQ.
  */
 final class Baseline {
 
@@ -58,7 +58,7 @@ final class Baseline {
               + table
               + " m set vt = clock_timestamp() + interval '30 seconds', read_ct = m.read_ct + 1"
               + " from c where m.msg_id = c.msg_id returning m.msg_id, m.message";
-      String delete = "delete from " + table + " where msg_id = ?";
+      String delete = "delete from " + table + " where msg_id = any(?)";
       AtomicLong toSend = new AtomicLong(messages);
       AtomicLong sent = new AtomicLong();
       AtomicLong acked = new AtomicLong();
@@ -97,10 +97,11 @@ final class Baseline {
                             ids.add(rs.getLong(1));
                           }
                         }
-                        for (long id : ids) {
-                          d.setLong(1, id);
+                        if (!ids.isEmpty()) {
+                          // pgmq.delete(queue, msg_ids[]): one statement per batch
+                          d.setArray(1, c.createArrayOf("bigint", ids.toArray()));
                           d.executeUpdate();
-                          acked.incrementAndGet();
+                          acked.addAndGet(ids.size());
                         }
                         if (ids.isEmpty()) {
                           Thread.sleep(1);

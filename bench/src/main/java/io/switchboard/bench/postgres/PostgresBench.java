@@ -380,10 +380,13 @@ public final class PostgresBench {
             pool.submit(
                 () -> {
                   while (acked.get() < messages) {
-                    for (Message m : e.receive(q, take)) {
-                      e.ack(q, m.receipt().orElseThrow());
-                      acked.incrementAndGet();
+                    List<Message> got = e.receive(q, take);
+                    if (got.isEmpty()) {
+                      continue;
                     }
+                    // the batch ack, as SQS DeleteMessageBatch and the client's ackBatch use it
+                    e.ackAll(q, got.stream().map(m -> m.receipt().orElseThrow()).toList());
+                    acked.addAndGet(got.size());
                   }
                   return null;
                 }));

@@ -11,9 +11,12 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.queue.SendResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * SendMessage, ReceiveMessage, DeleteMessage, ChangeMessageVisibility and their batches: each reads
@@ -332,15 +335,36 @@ final class MessageActions {
     return object();
   }
 
+  /**
+   * The entries' handles are acked together ({@link QueueEngine#ackAll}: one lock hold, one
+   * statement on PostgreSQL); each entry is answered as its own DeleteMessage would be.
+   */
   static ObjectNode deleteBatch(QueueEngine engine, SqsRequest r) {
     String queue = queue(r);
+    List<SqsRequest> entries =
+        BatchEntries.check(r.list("Entries"), "DeleteMessageBatchRequestEntry");
+    List<String> receipts = new ArrayList<>();
+    for (SqsRequest e : entries) {
+      e.string("ReceiptHandle").ifPresent(receipts::add);
+    }
+    Iterator<Optional<QueueException>> outcomes =
+        receipts.isEmpty()
+            ? Collections.emptyIterator()
+            : engine.ackAll(queue, receipts).iterator();
     Batch batch = new Batch();
-    for (SqsRequest e : BatchEntries.check(r.list("Entries"), "DeleteMessageBatchRequestEntry")) {
+    for (SqsRequest e : entries) {
       batch.run(
           e,
           () -> {
             String receipt = e.required("ReceiptHandle");
-            onReceipt(receipt, () -> engine.ack(queue, receipt));
+            Optional<QueueException> refused = outcomes.next();
+            onReceipt(
+                receipt,
+                () -> {
+                  if (refused.isPresent()) {
+                    throw refused.get();
+                  }
+                });
           });
     }
     return batch.answer();

@@ -1,5 +1,6 @@
 package io.switchboard.storage.postgres;
 
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
@@ -11,7 +12,13 @@ import io.switchboard.queue.spi.Receipt;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The operations on one message: by receipt (ack, release, extend, fail, dead-letter) and by id
@@ -50,6 +57,113 @@ final class MessageOps {
     }
     if (QueueRules.isGrouped(queue)) {
       engine.changed(queue); // the group may be free now
+    }
+  }
+
+  /**
+   * Acks a batch: the receipts whose lease is current and running in a queue that keeps no history
+   * in one statement ({@link #ACK_ALL_IN_FLIGHT}), the rest one by one through {@link #ack}, which
+   * tells a stale receipt from a gone message. One result per receipt, in order.
+   */
+  List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    Op.Q q = engine.cache().get(queue);
+    boolean[] acked = new boolean[receipts.size()];
+    if (q.config().historyRetention().isZero() && receipts.size() > 1) {
+      ackAllInFlight(queue, q, receipts, acked);
+    }
+    List<Optional<QueueException>> results = new ArrayList<>(receipts.size());
+    for (int i = 0; i < receipts.size(); i++) {
+      if (acked[i]) {
+        results.add(Optional.empty());
+        continue;
+      }
+      try {
+        ack(queue, receipts.get(i));
+        results.add(Optional.empty());
+      } catch (QueueException e) {
+        if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
+          throw e;
+        }
+        results.add(Optional.of(e));
+      }
+    }
+    if (QueueRules.isGrouped(queue)) {
+      engine.changed(queue);
+    }
+    return results;
+  }
+
+  private static final String ACK_ALL_IN_FLIGHT =
+      "with g as (select id from sb_queue where id = ? and revision = ?),"
+          + " r as (select * from unnest(?::bigint[], ?::int[]) as r(serial, epoch)),"
+          + " d as (delete from sb_message m using g, r where m.serial = r.serial and m.qid = g.id"
+          + " and m.lease_epoch = r.epoch and m.leased and m.visible_at > ? and m.expires_at > ?"
+          + " returning m.serial, m.visible_at),"
+          + " l as (delete from sb_lease s using d where s.qid = ? and s.until = d.visible_at"
+          + " and s.serial = d.serial)"
+          + " select (select count(*) from g), array(select serial from d)";
+
+  /**
+   * The receipts of {@code receipts} that decode and whose lease is current and running, acked in
+   * one autocommit statement; marks them in {@code acked}. The others are left to the caller.
+   */
+  private void ackAllInFlight(String queue, Op.Q q, List<String> receipts, boolean[] acked) {
+    var key = engine.receiptKeys().forQueue(queue, q.receiptKey());
+    Long[] serials = new Long[receipts.size()];
+    Integer[] epochs = new Integer[receipts.size()];
+    int n = 0;
+    for (String receipt : receipts) {
+      try {
+        Receipt h = Receipt.decode(key, receipt, queue);
+        serials[n] = h.serial();
+        epochs[n] = h.leaseEpoch();
+        n++;
+      } catch (QueueException e) {
+        // malformed, or of another queue: the one-by-one path answers it
+      }
+    }
+    if (n == 0) {
+      return;
+    }
+    Long[] s = Arrays.copyOf(serials, n);
+    Integer[] e = Arrays.copyOf(epochs, n);
+    long now = engine.clock().millis();
+    Object[] result =
+        engine
+            .sql()
+            .statement(
+                "acknowledging in",
+                queue,
+                c -> {
+                  try (PreparedStatement ps = c.prepareStatement(ACK_ALL_IN_FLIGHT)) {
+                    ps.setLong(1, q.id());
+                    ps.setLong(2, q.revision());
+                    ps.setArray(3, c.createArrayOf("bigint", s));
+                    ps.setArray(4, c.createArrayOf("integer", e));
+                    ps.setLong(5, now);
+                    ps.setLong(6, now);
+                    ps.setLong(7, q.id());
+                    try (ResultSet rs = ps.executeQuery()) {
+                      rs.next();
+                      return new Object[] {rs.getInt(1), rs.getArray(2).getArray()};
+                    }
+                  }
+                });
+    if ((Integer) result[0] == 0) {
+      engine.cache().forget(queue);
+      return;
+    }
+    Set<Long> deleted = new HashSet<>(Arrays.asList((Long[]) result[1]));
+    if (deleted.isEmpty()) {
+      return;
+    }
+    engine.counters().add(q.id(), Counters.ACKED, deleted.size());
+    for (int i = 0; i < receipts.size(); i++) {
+      try {
+        acked[i] = deleted.contains(Receipt.decode(key, receipts.get(i), queue).serial());
+      } catch (QueueException ignored) {
+        // not decodable: answered one by one
+      }
     }
   }
 

@@ -31,6 +31,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
@@ -345,6 +346,12 @@ public final class PostgresQueueEngine implements QueueEngine {
   }
 
   // ---- operations on one message (see MessageOps) ---------------------------------------
+
+  @Override
+  public List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    open();
+    return ops.ackAll(queue, List.copyOf(receipts));
+  }
 
   @Override
   public void ack(String queue, String receipt) {
