@@ -32,8 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The server side of a SigV4-signed native request, from the header bytes on: what a signed {@code
- * POST /v1/noop} costs the server more than an unsigned one, without the network, the route and
- * the response that both share.
+ * POST /v1/noop} costs the server more than an unsigned one, without the network, the route and the
+ * response that both share.
  *
  * <ul>
  *   <li>{@code unsigned}: Helidon parses the header block the JDK's HTTP client sends for the Java
