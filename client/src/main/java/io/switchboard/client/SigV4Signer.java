@@ -137,21 +137,7 @@ public final class SigV4Signer {
   }
 
   static String canonicalUri(String rawPath) {
-    if (rawPath == null || rawPath.isEmpty()) {
-      return "/";
-    }
-    StringBuilder out = new StringBuilder(rawPath.length() + 16);
-    int start = 0;
-    while (true) {
-      int slash = rawPath.indexOf('/', start);
-      out.append(
-          Paths.encode(slash < 0 ? rawPath.substring(start) : rawPath.substring(start, slash)));
-      if (slash < 0) {
-        return out.toString();
-      }
-      out.append('/');
-      start = slash + 1;
-    }
+    return SigV4Canonical.uri(rawPath);
   }
 
   static String canonicalQuery(String rawQuery) {
@@ -166,17 +152,9 @@ public final class SigV4Signer {
       int eq = pair.indexOf('=');
       String name = decode(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-      pairs.add(new String[] {Paths.encode(name), Paths.encode(value)});
+      pairs.add(new String[] {name, value});
     }
-    pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
-    StringBuilder out = new StringBuilder();
-    for (String[] p : pairs) {
-      if (!out.isEmpty()) {
-        out.append('&');
-      }
-      out.append(p[0]).append('=').append(p[1]);
-    }
-    return out.toString();
+    return SigV4Canonical.query(pairs);
   }
 
   private static String decode(String s) {
