@@ -19,11 +19,13 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Signs requests with AWS Signature Version 4 as the server verifies them (its {@code
- * SigV4Verifier}): the signed headers are {@code host}, {@code x-amz-content-sha256} and {@code
- * x-amz-date}; the canonical URI is the raw path with each segment encoded once more; the canonical
- * query is the raw query's parameters decoded as a form and encoded the SigV4 way, sorted. The
- * credential scope is {@code DATE/REGION/}{@value #SERVICE}{@code /aws4_request}: the server
- * accepts any region and checks the service.
+ * SigV4Verifier}): the signed headers are {@code host} and {@code x-amz-date}; the body's SHA-256
+ * ends the canonical request but is not sent as {@code x-amz-content-sha256}, which only S3 needs
+ * (the server hashes the body it receives whatever that header says, so sending it would cost every
+ * request 90 header bytes to send and parse for nothing); the canonical URI is the raw path with
+ * each segment encoded once more; the canonical query is the raw query's parameters decoded as a
+ * form and encoded the SigV4 way, sorted. The credential scope is {@code DATE/REGION/}{@value
+ * #SERVICE}{@code /aws4_request}: the server accepts any region and checks the service.
  *
  * <p>The signing key (four HMACs) is derived once per day and kept. Thread-safe.
  */
@@ -36,6 +38,7 @@ public final class SigV4Signer {
   public static final String DEFAULT_REGION = "us-east-1";
 
   private static final String ALGORITHM = "AWS4-HMAC-SHA256";
+  private static final String SIGNED_HEADERS = "host;x-amz-date";
   private static final HexFormat HEX = HexFormat.of();
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -56,9 +59,9 @@ public final class SigV4Signer {
   }
 
   /**
-   * The headers that sign a request ({@code Authorization}, {@code X-Amz-Date}, {@code
-   * X-Amz-Content-Sha256}), in that order; the request must be sent to {@code uri} exactly (its raw
-   * path and raw query) with {@code body} ({@code null} or empty for none).
+   * The headers that sign a request ({@code Authorization}, {@code X-Amz-Date}), in that order; the
+   * request must be sent to {@code uri} exactly (its raw path and raw query) with {@code body}
+   * ({@code null} or empty for none).
    */
   public Map<String, String> sign(String method, URI uri, byte[] body, Instant at) {
     String amzDate = AMZ_DATE.format(at);
@@ -75,14 +78,11 @@ public final class SigV4Signer {
             + "host:"
             + host(uri)
             + '\n'
-            + "x-amz-content-sha256:"
-            + payloadHash
-            + '\n'
             + "x-amz-date:"
             + amzDate
             + '\n'
             + '\n'
-            + "host;x-amz-content-sha256;x-amz-date"
+            + SIGNED_HEADERS
             + '\n'
             + payloadHash;
     String toSign =
@@ -102,10 +102,11 @@ public final class SigV4Signer {
             + credentials.accessKeyId()
             + "/"
             + scope
-            + ", SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature="
+            + ", SignedHeaders="
+            + SIGNED_HEADERS
+            + ", Signature="
             + signature);
     headers.put("X-Amz-Date", amzDate);
-    headers.put("X-Amz-Content-Sha256", payloadHash);
     return headers;
   }
 
@@ -136,21 +137,7 @@ public final class SigV4Signer {
   }
 
   static String canonicalUri(String rawPath) {
-    if (rawPath == null || rawPath.isEmpty()) {
-      return "/";
-    }
-    StringBuilder out = new StringBuilder(rawPath.length() + 16);
-    int start = 0;
-    while (true) {
-      int slash = rawPath.indexOf('/', start);
-      out.append(
-          Paths.encode(slash < 0 ? rawPath.substring(start) : rawPath.substring(start, slash)));
-      if (slash < 0) {
-        return out.toString();
-      }
-      out.append('/');
-      start = slash + 1;
-    }
+    return SigV4Canonical.uri(rawPath);
   }
 
   static String canonicalQuery(String rawQuery) {
@@ -165,17 +152,9 @@ public final class SigV4Signer {
       int eq = pair.indexOf('=');
       String name = decode(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
-      pairs.add(new String[] {Paths.encode(name), Paths.encode(value)});
+      pairs.add(new String[] {name, value});
     }
-    pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
-    StringBuilder out = new StringBuilder();
-    for (String[] p : pairs) {
-      if (!out.isEmpty()) {
-        out.append('&');
-      }
-      out.append(p[0]).append('=').append(p[1]);
-    }
-    return out.toString();
+    return SigV4Canonical.query(pairs);
   }
 
   private static String decode(String s) {

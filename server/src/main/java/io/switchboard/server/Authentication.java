@@ -124,8 +124,8 @@ final class Authentication {
         && authorization.get().regionMatches(true, 0, "Basic ", 0, "Basic ".length())) {
       return basic(call, authorization.get().substring("Basic ".length()).trim());
     }
-    boolean presigned = call.request().query().contains("X-Amz-Signature");
-    if (authorization.isEmpty() && !presigned) {
+    // the query is read only without an Authorization header: a signed header is the usual case
+    if (authorization.isEmpty() && !call.request().query().contains("X-Amz-Signature")) {
       Optional<String> subject = call.clientCertificateSubject();
       if (subject.isPresent()) {
         return certificate(call, subject.get());

@@ -1,5 +1,7 @@
 package io.switchboard.server;
 
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
 import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.time.Clock;
@@ -90,9 +92,12 @@ final class ForwardedCalls {
     return h;
   }
 
+  /** {@link #SIGNATURE} as Helidon names it, made once: it is looked for on every keyed call. */
+  private static final HeaderName SIGNATURE_NAME = HeaderNames.create(SIGNATURE);
+
   /** Whether {@code call} says it was forwarded by a server of the cluster (it may be forged). */
   static boolean claimed(Call call) {
-    return call.header(SIGNATURE).isPresent();
+    return call.request().headers().contains(SIGNATURE_NAME);
   }
 
   /**

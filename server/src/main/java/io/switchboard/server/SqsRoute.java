@@ -91,18 +91,51 @@ final class SqsRoute {
       this.headers = headers;
     }
 
+    /**
+     * The names SigV4 and the SQS protocols look up on every request, made once: {@link
+     * HeaderNames#create} lower-cases and allocates a name each time, and the look-up then hashes
+     * that new string (docs/benchmarks.md, "Cost of authentication").
+     */
+    private static final Map<String, HeaderName> KNOWN =
+        known(
+            "authorization",
+            "host",
+            "x-amz-date",
+            "x-amz-content-sha256",
+            "x-amz-target",
+            "x-amz-security-token",
+            "x-amz-user-agent",
+            "amz-sdk-invocation-id",
+            "amz-sdk-request",
+            "content-type",
+            "content-length",
+            "content-encoding",
+            "accept",
+            "date",
+            "user-agent");
+
+    private static Map<String, HeaderName> known(String... names) {
+      Map<String, HeaderName> known = new java.util.HashMap<>();
+      for (String name : names) {
+        known.put(name, HeaderNames.createFromLowercase(name));
+      }
+      return Map.copyOf(known);
+    }
+
+    /** The Helidon name of {@code name} (any case: Helidon's look-up ignores it). */
+    static HeaderName name(String name) {
+      HeaderName known = KNOWN.get(name);
+      return known != null ? known : HeaderNames.create(name);
+    }
+
     @Override
     public List<String> get(Object name) {
-      if (!(name instanceof String s)) {
-        return null;
-      }
-      HeaderName header = HeaderNames.create(s);
-      return headers.contains(header) ? headers.get(header).allValues() : null;
+      return name instanceof String s ? headers.all(name(s), () -> null) : null;
     }
 
     @Override
     public boolean containsKey(Object name) {
-      return name instanceof String s && headers.contains(HeaderNames.create(s));
+      return name instanceof String s && headers.contains(name(s));
     }
 
     @Override

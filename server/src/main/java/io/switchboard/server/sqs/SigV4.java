@@ -1,5 +1,6 @@
 package io.switchboard.server.sqs;
 
+import io.switchboard.client.SigV4Canonical;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -64,28 +65,16 @@ final class SigV4 {
     return new String(s.buf, 0, s.len, StandardCharsets.UTF_8);
   }
 
-  /** The path with each segment URI-encoded; {@code /} when empty. */
+  /** The path with each segment URI-encoded; {@code /} when empty ({@link SigV4Canonical#uri}). */
   static String canonicalUri(String path) {
-    if (path == null || path.isEmpty()) {
-      return "/";
-    }
-    StringBuilder out = new StringBuilder(path.length() + 16);
-    int start = 0;
-    while (true) {
-      int slash = path.indexOf('/', start);
-      String segment = slash < 0 ? path.substring(start) : path.substring(start, slash);
-      out.append(encode(segment));
-      if (slash < 0) {
-        return out.toString();
-      }
-      out.append('/');
-      start = slash + 1;
-    }
+    return SigV4Canonical.uri(path);
   }
 
   /**
    * The raw query's parameters, decoded and encoded again the AWS way, sorted by name then value,
-   * without {@code X-Amz-Signature} (a presigned URL cannot sign its own signature).
+   * without {@code X-Amz-Signature} (a presigned URL cannot sign its own signature); {@link
+   * SigV4Canonical#query}, with this endpoint's decoding ({@link QueryForm}: a malformed escape is
+   * {@code MalformedQueryString}).
    */
   static String canonicalQuery(String rawQuery) {
     if (rawQuery == null || rawQuery.isEmpty()) {
@@ -94,18 +83,10 @@ final class SigV4 {
     List<String[]> pairs = new ArrayList<>();
     for (var e : QueryForm.pairs(rawQuery)) {
       if (!e[0].equals("X-Amz-Signature")) {
-        pairs.add(new String[] {encode(e[0]), encode(e[1])});
+        pairs.add(e);
       }
     }
-    pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));
-    StringBuilder out = new StringBuilder();
-    for (String[] p : pairs) {
-      if (!out.isEmpty()) {
-        out.append('&');
-      }
-      out.append(p[0]).append('=').append(p[1]);
-    }
-    return out.toString();
+    return SigV4Canonical.query(pairs);
   }
 
   static String stringToSign(String amzDate, String scope, String canonicalRequest) {
@@ -237,24 +218,9 @@ final class SigV4 {
     return key;
   }
 
-  /** URI encoding as SigV4 defines it: everything but {@code A-Za-z0-9-_.~}, as UTF-8 bytes. */
+  /** URI encoding as SigV4 defines it ({@link SigV4Canonical#encode}). */
   static String encode(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 8);
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if ((c >= 'A' && c <= 'Z')
-          || (c >= 'a' && c <= 'z')
-          || (c >= '0' && c <= '9')
-          || c == '-'
-          || c == '_'
-          || c == '.'
-          || c == '~') {
-        out.append(c);
-      } else {
-        out.append('%').append(HEX.withUpperCase().toHexDigits(b));
-      }
-    }
-    return out.toString();
+    return SigV4Canonical.encode(s);
   }
 
   static byte[] sha256(byte[] data) {

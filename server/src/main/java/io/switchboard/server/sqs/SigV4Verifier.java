@@ -60,10 +60,31 @@ public final class SigV4Verifier {
   private final Map<SigningScope, SigningKey> signingKeys = new ConcurrentHashMap<>();
 
   /**
-   * A derived signing key and an HMAC initialised with it, which requests copy rather than
-   * initialise their own.
+   * The signing key that verified the last request: a server sees one key and scope (a day, a
+   * region, a service) far more often than any other, and checking it first skips the cache key's
+   * allocation, its hash over the scope and the map's look-up.
    */
-  private record SigningKey(byte[] key, Mac prototype) {}
+  private volatile SigningKey lastKey;
+
+  /**
+   * The last {@code X-Amz-Date} read, and its instant in epoch seconds: every request signed in the
+   * same second carries the same one, and parsing it was a good part of the date checks.
+   */
+  private volatile SignedAt lastDate;
+
+  private record SignedAt(String amzDate, long epochSecond) {}
+
+  /**
+   * A derived signing key and an HMAC initialised with it, which requests copy rather than
+   * initialise their own; {@code scope} is what it was derived from.
+   */
+  private record SigningKey(SigningScope scope, byte[] key, Mac prototype) {
+
+    /** Whether this key was derived from {@code secret} and {@code scope}. */
+    boolean of(String secret, String scope) {
+      return this.scope.scope.equals(scope) && this.scope.secret.equals(secret);
+    }
+  }
 
   /** What a signing key is derived from. */
   private record SigningScope(String secret, String scope) {
@@ -152,8 +173,15 @@ public final class SigV4Verifier {
     String secret = principal.secret();
     checkScope(signed.scope(), amzDate);
     checkTime(amzDate, signed.presigned() ? query.get("X-Amz-Expires") : null);
-    SigningScope scope = new SigningScope(secret, signed.scope());
-    SigningKey cached = signingKeys.get(scope);
+    SigningKey last = lastKey;
+    SigningScope scope = null;
+    SigningKey cached;
+    if (last != null && last.of(secret, signed.scope())) {
+      cached = last;
+    } else {
+      scope = new SigningScope(secret, signed.scope());
+      cached = signingKeys.get(scope);
+    }
     SigV4.Scratch s = SigV4.borrow();
     boolean matches;
     try {
@@ -188,7 +216,11 @@ public final class SigV4Verifier {
         if (signingKeys.size() >= MAX_KEYS) {
           signingKeys.clear(); // yesterday's keys, mostly: derive again what is still used
         }
-        signingKeys.put(scope, new SigningKey(key, mac)); // doFinal left it as initialised
+        cached = new SigningKey(scope, key, mac); // doFinal left the HMAC as initialised
+        signingKeys.put(scope, cached);
+      }
+      if (matches && cached != last) {
+        lastKey = cached;
       }
     } finally {
       SigV4.release(s);
@@ -418,39 +450,53 @@ public final class SigV4Verifier {
   }
 
   private void checkTime(String amzDate, String expires) {
-    Instant signedAt = parseAmzDate(amzDate);
-    Instant now = Instant.ofEpochMilli(clock.millis());
-    if (expires != null) {
-      long seconds;
-      try {
-        seconds = Long.parseLong(expires);
-      } catch (NumberFormatException e) {
-        throw incomplete("X-Amz-Expires must be a number of seconds, got " + expires);
-      }
-      if (seconds < 1 || seconds > MAX_PRESIGNED_EXPIRES) {
-        throw incomplete(
-            "X-Amz-Expires must be 1.."
-                + MAX_PRESIGNED_EXPIRES
-                + " seconds (at most a week), got "
-                + expires);
-      }
-      if (now.isAfter(signedAt.plusSeconds(seconds)) || now.plus(MAX_SKEW).isBefore(signedAt)) {
+    long nowMillis = clock.millis();
+    if (expires == null) {
+      // the usual case, without the Instant and Duration objects of the general one below
+      long signedMillis = signedAtSecond(amzDate) * 1000;
+      if (Math.abs(nowMillis - signedMillis) > MAX_SKEW.toMillis()) {
         throw SqsError.auth(
             "RequestExpired",
             400,
-            "Request has expired: signed at " + amzDate + " for " + seconds + " seconds");
+            "Signature expired: "
+                + amzDate
+                + " is more than 15 minutes from the server's time "
+                + AMZ_DATE.format(Instant.ofEpochMilli(nowMillis).atOffset(ZoneOffset.UTC)));
       }
       return;
     }
-    if (Duration.between(signedAt, now).abs().compareTo(MAX_SKEW) > 0) {
+    Instant signedAt = parseAmzDate(amzDate);
+    Instant now = Instant.ofEpochMilli(nowMillis);
+    long seconds;
+    try {
+      seconds = Long.parseLong(expires);
+    } catch (NumberFormatException e) {
+      throw incomplete("X-Amz-Expires must be a number of seconds, got " + expires);
+    }
+    if (seconds < 1 || seconds > MAX_PRESIGNED_EXPIRES) {
+      throw incomplete(
+          "X-Amz-Expires must be 1.."
+              + MAX_PRESIGNED_EXPIRES
+              + " seconds (at most a week), got "
+              + expires);
+    }
+    if (now.isAfter(signedAt.plusSeconds(seconds)) || now.plus(MAX_SKEW).isBefore(signedAt)) {
       throw SqsError.auth(
           "RequestExpired",
           400,
-          "Signature expired: "
-              + amzDate
-              + " is more than 15 minutes from the server's time "
-              + AMZ_DATE.format(now.atOffset(ZoneOffset.UTC)));
+          "Request has expired: signed at " + amzDate + " for " + seconds + " seconds");
     }
+  }
+
+  /** {@link #parseAmzDate} in epoch seconds, the last date read kept. */
+  private long signedAtSecond(String amzDate) {
+    SignedAt last = lastDate;
+    if (last != null && last.amzDate().equals(amzDate)) {
+      return last.epochSecond();
+    }
+    long second = parseAmzDate(amzDate).getEpochSecond();
+    lastDate = new SignedAt(amzDate, second);
+    return second;
   }
 
   /**
