@@ -4,8 +4,6 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
-import io.switchboard.routing.WorkspaceDefinition;
-import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.storage.postgres.RoutingLeadership;
 import java.net.InetAddress;
@@ -49,6 +47,7 @@ final class ClusterRouting {
             .advertiseUrl(advertised)
             .lease(pg.routingLease())
             .router(journal -> config.routing().builder().journal(journal).build())
+            .workspaces(config.routing().defaultWorkspace(), config.routing()::builder)
             .onChange(this::leadershipMoved)
             .build();
     this.forwarder = new RoutingForwarder(leadership, forwarded);
@@ -121,52 +120,26 @@ final class ClusterRouting {
 
   /** The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). */
   private Router router() {
-    return leadership
-        .router()
-        .orElseThrow(
-            () ->
-                RoutingException.unavailable(
-                    "this server ("
-                        + leadership.serverId()
-                        + ") stopped being the routing leader while the call ran; the call was"
-                        + " not routed here: retry, it reaches the new leader",
-                    null));
+    return leadership.router().orElseThrow(this::notLeading);
   }
 
-  private Workspaces workspaces;
-  private Router workspacesOver;
-
   /**
-   * The leader's workspaces: {@code default} over the router it leads with (rebuilt, from the
-   * definitions in the database, whenever that router changes); creating other workspaces is not
-   * available over PostgreSQL yet (501).
+   * The leader's workspaces: {@code default} over the router it leads with, every other workspace
+   * defined in the database on a router of its own, all opened when this server took the lease
+   * ({@link RoutingLeadership#workspaces}); UNAVAILABLE when it does not lead (the caller lost the
+   * race).
    */
-  synchronized Workspaces workspaces() {
-    Router r = router();
-    if (workspaces == null || workspacesOver != r) {
-      workspaces =
-          new Workspaces(
-              r,
-              config.routing().defaultWorkspace(),
-              leadership.workspaceStore(),
-              new WorkspaceRouters() {
-                @Override
-                public Router open(WorkspaceDefinition workspace) {
-                  throw new HttpError(
-                      501,
-                      "NOT_IMPLEMENTED",
-                      "workspaces other than 'default' are not available on servers sharing a"
-                          + " PostgreSQL database yet (cannot open '"
-                          + workspace.name()
-                          + "')");
-                }
+  Workspaces workspaces() {
+    return leadership.workspaces().orElseThrow(this::notLeading);
+  }
 
-                @Override
-                public void drop(String name) {}
-              });
-      workspacesOver = r;
-    }
-    return workspaces;
+  private RoutingException notLeading() {
+    return RoutingException.unavailable(
+        "this server ("
+            + leadership.serverId()
+            + ") stopped being the routing leader while the call ran; the call was not routed"
+            + " here: retry, it reaches the new leader",
+        null);
   }
 
   /** Serves a routing call here while leading, else forwards it to the leader. */
