@@ -9,6 +9,7 @@ import io.switchboard.storage.postgres.RoutingLeadership;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -178,10 +179,63 @@ final class ClusterRouting {
     return leadership.leader();
   }
 
+  /** The init file whose workspaces this server applies whenever it takes the lease. */
+  private record InitWorkspaces(Path file, InitFile.Setup setup) {}
+
+  private volatile InitWorkspaces init;
+
+  /** Applying the init file's workspaces, one at a time (at start, and on taking the lease). */
+  private final Object initLock = new Object();
+
+  /**
+   * Applies the workspaces of an init file ({@code --init}) over the routing leader's workspaces:
+   * now if this server leads (a failure stops the start), and again each time it takes the lease
+   * later (idempotently, as on a restart; a failure then is logged). A server that starts as a
+   * follower leaves the workspaces to the leader, which applies its own init file.
+   *
+   * @throws StartupException naming the file, the entry and what could not be done
+   */
+  void init(Path file, InitFile.Setup setup) {
+    if (setup.workspaces().isEmpty()) {
+      return;
+    }
+    Optional<Workspaces> leading;
+    synchronized (initLock) {
+      init = new InitWorkspaces(file, setup);
+      leading = leadership.workspaces();
+      if (leading.isPresent()) {
+        Init.applyWorkspaces(file, setup, leading.get());
+      }
+    }
+    if (leading.isEmpty()) {
+      LOG.atInfo()
+          .addKeyValue("file", file)
+          .addKeyValue(
+              "leader", leadership.leader().map(RoutingLeadership.Leader::id).orElse("none"))
+          .log(
+              "init: this server is not the routing leader; it applies the file's workspaces when"
+                  + " it takes the lease");
+    }
+  }
+
   /** This server started or stopped leading: the event streams open now follow the wrong router. */
   private void leadershipMoved() {
     api.endOpenStreams();
     forwarder.endStreams();
+    InitWorkspaces i = init;
+    Optional<Workspaces> leading = leadership.workspaces();
+    if (i != null && leading.isPresent()) {
+      try {
+        synchronized (initLock) {
+          Init.applyWorkspaces(i.file(), i.setup(), leading.get());
+        }
+      } catch (RuntimeException e) {
+        LOG.atError()
+            .addKeyValue("file", i.file())
+            .setCause(e)
+            .log("init: the file's workspaces could not be applied on taking the routing lease");
+      }
+    }
   }
 
   /** Ends the event streams passed through to the leader (the server is stopping). */
