@@ -27,6 +27,7 @@ final class PostgresWorkspaceRouters implements WorkspaceRouters {
   private final Function<WorkspaceDefinition, Router.Builder> builder;
   private final Runnable onFailure;
   private final Map<String, PostgresRouterJournal> journals = new HashMap<>();
+  private final Map<String, Router> routers = new HashMap<>();
 
   PostgresWorkspaceRouters(
       DataSource ds,
@@ -44,11 +45,14 @@ final class PostgresWorkspaceRouters implements WorkspaceRouters {
     PostgresRouterJournal journal =
         journals.computeIfAbsent(
             workspace.name(), n -> PostgresRouterJournal.open(ds, epoch, n, onFailure));
-    return builder.apply(workspace).journal(journal).build();
+    Router router = builder.apply(workspace).journal(journal).build();
+    routers.put(workspace.name(), router);
+    return router;
   }
 
   @Override
   public synchronized void drop(String name) {
+    routers.remove(name);
     PostgresRouterJournal journal = journals.remove(name);
     if (journal != null) {
       journal.close();
@@ -75,6 +79,19 @@ final class PostgresWorkspaceRouters implements WorkspaceRouters {
     }
   }
 
+  /**
+   * Closes the routers opened here, then their journals: for a takeover that failed while the
+   * registry was loading, before anyone else could close them.
+   */
+  void closeAll() {
+    List<Router> opened;
+    synchronized (this) {
+      opened = new ArrayList<>(routers.values());
+    }
+    opened.forEach(Router::close);
+    close();
+  }
+
   /** Stops every journal without writing what is queued, as a dying process would (tests). */
   void abandon() {
     for (PostgresRouterJournal j : take()) {
@@ -85,6 +102,7 @@ final class PostgresWorkspaceRouters implements WorkspaceRouters {
   private synchronized List<PostgresRouterJournal> take() {
     List<PostgresRouterJournal> all = new ArrayList<>(journals.values());
     journals.clear();
+    routers.clear();
     return all;
   }
 }

@@ -317,7 +317,7 @@ public final class RoutingLeadership implements AutoCloseable {
       if (workspaces != null) {
         workspaces.close();
       } else if (routers != null) {
-        routers.close();
+        routers.closeAll(); // the registry failed while loading: what it opened is closed here
       }
       if (router != null) {
         router.close();
