@@ -15,6 +15,7 @@ import io.switchboard.routing.ContactState;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
+import io.switchboard.routing.ReservationState;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
@@ -23,6 +24,7 @@ import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.time.ManualClock;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,6 +55,7 @@ class PostgresWorkspaceFailoverTest {
           new Activity("Lunch", false),
           new Activity("offline", false));
 
+  private final ManualClock clock = ManualClock.create();
   private DataSource ds;
   private final List<RoutingLeadership> opened = new ArrayList<>();
 
@@ -73,8 +76,10 @@ class PostgresWorkspaceFailoverTest {
             .serverId(id)
             .advertiseUrl(URI.create("http://" + id + ":8080"))
             .lease(Duration.ofSeconds(30))
-            .router(journal -> Router.builder().journal(journal).build())
-            .workspaces(WorkspaceSettings.DEFAULTS, w -> w.settings().applyTo(Router.builder()))
+            .router(journal -> Router.builder().clock(clock).journal(journal).build())
+            .workspaces(
+                WorkspaceSettings.DEFAULTS,
+                w -> w.settings().applyTo(Router.builder().clock(clock)))
             .manualTicks()
             .build();
     opened.add(l);
@@ -133,8 +138,7 @@ class PostgresWorkspaceFailoverTest {
     Workspace after = workspaces(b).get("centre");
     assertEquals(before.definition(), after.definition());
     assertEquals(
-        List.of("default", "centre").stream().sorted().toList(),
-        workspaces(b).list().stream().map(Workspace::name).toList());
+        List.of("centre", "default"), workspaces(b).list().stream().map(Workspace::name).toList());
     Agent ann = after.router().agent("ann");
     assertEquals("Ready", ann.activity());
     assertEquals(Presence.available(), ann.presence());
@@ -166,6 +170,21 @@ class PostgresWorkspaceFailoverTest {
     // the workspace keeps routing: bob back from lunch takes g1
     after.activity("bob", "Ready");
     assertEquals(Optional.of("bob"), after.router().contact("g1").agentId());
+  }
+
+  @Test
+  void takeover_theNewLeaderRunsTheWorkspacesTimers_anOfferTimesOut() {
+    RoutingLeadership a = server("a", ds);
+    RoutingLeadership b = server("b", ds);
+    String offer = centre(a).router().contact("b1").reservationId().orElseThrow();
+    a.halt();
+    RouterTables.expireLease(ds);
+    b.tick();
+    clock.advance(WorkspaceSettings.DEFAULTS.offerTimeout());
+    Router centre = workspaces(b).get("centre").router();
+    assertEquals(ReservationState.TIMED_OUT, centre.reservation(offer).state());
+    assertNotEquals(
+        Optional.of(offer), centre.contact("b1").reservationId(), "b1 was routed again");
   }
 
   @Test
@@ -216,7 +235,7 @@ class PostgresWorkspaceFailoverTest {
   void createdOnTheLeader_routesAtOnce_deleteDropsItsRows_recreatedIsEmpty() {
     RoutingLeadership a = server("a", ds);
     centre(a);
-    assertTrue(count("select count(*) from sb_router_agent where workspace = 'centre'") == 2);
+    assertEquals(2, count("select count(*) from sb_router_agent where workspace = 'centre'"));
     assertEquals(1, count("select count(*) from sb_router_state where workspace = 'centre'"));
 
     workspaces(a).delete("centre");
