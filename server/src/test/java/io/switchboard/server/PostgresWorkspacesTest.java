@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -183,6 +184,26 @@ class PostgresWorkspacesTest {
     } finally {
       two.stop();
       one.stop();
+    }
+  }
+
+  @Test
+  void initFile_refusedOnTheLeader_stopsTheStart_andReleasesTheLease() throws Exception {
+    Map<String, String> settings = freshDatabase("30s");
+    String nap = INIT.replace("activity: Ready", "activity: Nap");
+    StartupException e =
+        assertThrows(
+            StartupException.class,
+            () -> SwitchboardServer.start(config(withInit(settings, nap))).stop());
+    assertTrue(e.getMessage().startsWith("init file "), e.getMessage());
+    assertTrue(e.getMessage().contains("agent 'nia' cannot be created"), e.getMessage());
+    // the lease was given back: the next server leads at once, not after 30 s
+    try (SwitchboardServer next = SwitchboardServer.start(config(settings));
+        Http h = new Http(next.uri())) {
+      assertTrue(next.cluster().orElseThrow().leading());
+      JsonNode night = ok(200, h.get("/v1/workspaces/night"));
+      assertEquals("urgent", night.at("/taskQueues/0/name").asText(), "applied before the refusal");
+      assertEquals(404, h.get("/v1/workspaces/night/agents/nia").status());
     }
   }
 
