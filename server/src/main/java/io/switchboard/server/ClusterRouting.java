@@ -4,13 +4,12 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
-import io.switchboard.routing.WorkspaceDefinition;
-import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.storage.postgres.RoutingLeadership;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,6 +48,7 @@ final class ClusterRouting {
             .advertiseUrl(advertised)
             .lease(pg.routingLease())
             .router(journal -> config.routing().builder().journal(journal).build())
+            .workspaces(config.routing().defaultWorkspace(), config.routing()::builder)
             .onChange(this::leadershipMoved)
             .build();
     this.forwarder = new RoutingForwarder(leadership, forwarded);
@@ -121,52 +121,26 @@ final class ClusterRouting {
 
   /** The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). */
   private Router router() {
-    return leadership
-        .router()
-        .orElseThrow(
-            () ->
-                RoutingException.unavailable(
-                    "this server ("
-                        + leadership.serverId()
-                        + ") stopped being the routing leader while the call ran; the call was"
-                        + " not routed here: retry, it reaches the new leader",
-                    null));
+    return leadership.router().orElseThrow(this::notLeading);
   }
 
-  private Workspaces workspaces;
-  private Router workspacesOver;
-
   /**
-   * The leader's workspaces: {@code default} over the router it leads with (rebuilt, from the
-   * definitions in the database, whenever that router changes); creating other workspaces is not
-   * available over PostgreSQL yet (501).
+   * The leader's workspaces: {@code default} over the router it leads with, every other workspace
+   * defined in the database on a router of its own, all opened when this server took the lease
+   * ({@link RoutingLeadership#workspaces}); UNAVAILABLE when it does not lead (the caller lost the
+   * race).
    */
-  synchronized Workspaces workspaces() {
-    Router r = router();
-    if (workspaces == null || workspacesOver != r) {
-      workspaces =
-          new Workspaces(
-              r,
-              config.routing().defaultWorkspace(),
-              leadership.workspaceStore(),
-              new WorkspaceRouters() {
-                @Override
-                public Router open(WorkspaceDefinition workspace) {
-                  throw new HttpError(
-                      501,
-                      "NOT_IMPLEMENTED",
-                      "workspaces other than 'default' are not available on servers sharing a"
-                          + " PostgreSQL database yet (cannot open '"
-                          + workspace.name()
-                          + "')");
-                }
+  Workspaces workspaces() {
+    return leadership.workspaces().orElseThrow(this::notLeading);
+  }
 
-                @Override
-                public void drop(String name) {}
-              });
-      workspacesOver = r;
-    }
-    return workspaces;
+  private RoutingException notLeading() {
+    return RoutingException.unavailable(
+        "this server ("
+            + leadership.serverId()
+            + ") stopped being the routing leader while the call ran; the call was not routed"
+            + " here: retry, it reaches the new leader",
+        null);
   }
 
   /** Serves a routing call here while leading, else forwards it to the leader. */
@@ -205,10 +179,63 @@ final class ClusterRouting {
     return leadership.leader();
   }
 
+  /** The init file whose workspaces this server applies whenever it takes the lease. */
+  private record InitWorkspaces(Path file, InitFile.Setup setup) {}
+
+  private volatile InitWorkspaces init;
+
+  /** Applying the init file's workspaces, one at a time (at start, and on taking the lease). */
+  private final Object initLock = new Object();
+
+  /**
+   * Applies the workspaces of an init file ({@code --init}) over the routing leader's workspaces:
+   * now if this server leads (a failure stops the start), and again each time it takes the lease
+   * later (idempotently, as on a restart; a failure then is logged). A server that starts as a
+   * follower leaves the workspaces to the leader, which applies its own init file.
+   *
+   * @throws StartupException naming the file, the entry and what could not be done
+   */
+  void init(Path file, InitFile.Setup setup) {
+    if (setup.workspaces().isEmpty()) {
+      return;
+    }
+    Optional<Workspaces> leading;
+    synchronized (initLock) {
+      init = new InitWorkspaces(file, setup);
+      leading = leadership.workspaces();
+      if (leading.isPresent()) {
+        Init.applyWorkspaces(file, setup, leading.get());
+      }
+    }
+    if (leading.isEmpty()) {
+      LOG.atInfo()
+          .addKeyValue("file", file)
+          .addKeyValue(
+              "leader", leadership.leader().map(RoutingLeadership.Leader::id).orElse("none"))
+          .log(
+              "init: this server is not the routing leader; it applies the file's workspaces when"
+                  + " it takes the lease");
+    }
+  }
+
   /** This server started or stopped leading: the event streams open now follow the wrong router. */
   private void leadershipMoved() {
     api.endOpenStreams();
     forwarder.endStreams();
+    InitWorkspaces i = init;
+    Optional<Workspaces> leading = leadership.workspaces();
+    if (i != null && leading.isPresent()) {
+      try {
+        synchronized (initLock) {
+          Init.applyWorkspaces(i.file(), i.setup(), leading.get());
+        }
+      } catch (RuntimeException e) {
+        LOG.atError()
+            .addKeyValue("file", i.file())
+            .setCause(e)
+            .log("init: the file's workspaces could not be applied on taking the routing lease");
+      }
+    }
   }
 
   /** Ends the event streams passed through to the leader (the server is stopping). */

@@ -57,7 +57,8 @@ final class Init {
    * Applies {@code setup} read from {@code file}.
    *
    * @param workspaces the server's workspaces; empty where they are the routing leader's (over
-   *     PostgreSQL), where a file that declares workspaces is refused
+   *     PostgreSQL): the file's workspaces are left to {@link #applyWorkspaces}, which the routing
+   *     leader runs ({@link ClusterRouting#init})
    * @throws StartupException naming the file, the entry and what could not be done
    */
   static void apply(
@@ -69,21 +70,29 @@ final class Init {
       DurableKeyRing durable) {
     Init init = new Init(file);
     setup.queues().forEach(q -> init.queue(engine, q));
-    if (!setup.workspaces().isEmpty()) {
-      Workspaces all =
-          workspaces.orElseThrow(
-              () ->
-                  init.refused(
-                      "workspaces cannot be declared over PostgreSQL yet (the routing leader holds"
-                          + " them); declare them through the API"));
-      setup.workspaces().forEach(w -> init.workspace(all, w));
-    }
+    workspaces.ifPresent(all -> setup.workspaces().forEach(w -> init.workspace(all, w)));
     setup.keys().forEach(k -> init.key(keys, durable, k));
+    init.applied("init file applied");
+  }
+
+  /**
+   * Applies the workspaces of {@code setup} only, as {@link #apply} does: on servers sharing a
+   * PostgreSQL database, the routing leader runs it over its workspaces when it takes the lease.
+   *
+   * @throws StartupException naming the file, the entry and what could not be done
+   */
+  static void applyWorkspaces(Path file, InitFile.Setup setup, Workspaces all) {
+    Init init = new Init(file);
+    setup.workspaces().forEach(w -> init.workspace(all, w));
+    init.applied("init file's workspaces applied by the routing leader");
+  }
+
+  private void applied(String what) {
     LOG.atInfo()
         .addKeyValue("file", file)
-        .addKeyValue("created", init.created)
-        .addKeyValue("changed", init.changed)
-        .log("init file applied");
+        .addKeyValue("created", created)
+        .addKeyValue("changed", changed)
+        .log(what);
   }
 
   private StartupException refused(String message) {

@@ -322,6 +322,9 @@ public final class SwitchboardServer implements AutoCloseable {
     if (file.isPresent()) {
       InitFile.Setup setup = InitFile.read(file.get(), System::getenv);
       Init.apply(file.get(), setup, opened, Optional.ofNullable(workspaces), keys, durableKeys);
+      if (cluster != null) {
+        cluster.init(file.get(), setup); // the workspaces are the routing leader's
+      }
     }
   }
 

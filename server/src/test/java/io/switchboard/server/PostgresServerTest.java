@@ -102,7 +102,8 @@ class PostgresServerTest {
   }
 
   @Test
-  void workspaceDefault_taskQueuesStoredInTheDatabase_otherWorkspacesNotYet() throws Exception {
+  void workspaces_definitionsAndTaskQueuesStoredInTheDatabase_keptAcrossARestart()
+      throws Exception {
     Path data = Files.createDirectories(dir.resolve("pgworkspaces"));
     int port = freePort();
     EmbeddedPostgres pg = start(data, port);
@@ -123,16 +124,19 @@ class PostgresServerTest {
                 "{\"workerExpression\":\"skills HAS 'billing'\"}");
         assertEquals(200, put.status(), put.toString());
         Http.Answer created = b.post("/v1/workspaces", "{\"name\":\"centre\"}");
-        assertEquals(501, created.status(), created.toString());
-        assertEquals("NOT_IMPLEMENTED", created.code(), created.toString());
+        assertEquals(201, created.status(), created.toString());
+        Http.Answer queue = b.send("PUT", "/v1/workspaces/centre/task-queues/sales", "{}");
+        assertEquals(200, queue.status(), queue.toString());
       }
       try (SwitchboardServer again = SwitchboardServer.start(config);
           Http a = new Http(again.uri())) {
         Http.Answer d = a.get("/v1/workspaces/default");
         assertEquals(200, d.status(), d.toString());
         assertEquals("billing", d.json().at("/taskQueues/0/name").asText(), d.toString());
-        assertEquals(1, d.json().get("taskQueues").size(), "the refused workspace left nothing");
-        assertEquals(404, a.get("/v1/workspaces/centre").status());
+        assertEquals(1, d.json().get("taskQueues").size());
+        Http.Answer centre = a.get("/v1/workspaces/centre");
+        assertEquals(200, centre.status(), centre.toString());
+        assertEquals("sales", centre.json().at("/taskQueues/0/name").asText(), centre.toString());
       }
     } finally {
       pg.close();

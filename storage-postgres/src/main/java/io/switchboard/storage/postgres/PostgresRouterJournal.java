@@ -25,8 +25,10 @@ import javax.sql.DataSource;
 
 /**
  * A {@link RouterJournal} in PostgreSQL (tables {@code sb_router_*}), written by the holder of one
- * epoch of the routing lease only ({@link RoutingLeadership}). Records are stored whole, as {@link
- * RouterRecordCodec} bytes keyed by id; the counters are one row.
+ * epoch of the routing lease only ({@link RoutingLeadership}). Each routing workspace has a journal
+ * of its own over the same tables: its rows carry its name in column {@code workspace}. Records are
+ * stored whole, as {@link RouterRecordCodec} bytes keyed by (workspace, id); the counters are one
+ * row per workspace.
  *
  * <p><b>Group commit.</b> One writer thread takes every batch appended since its last write and
  * writes them in one transaction, in append order (a record put twice is written once, as it was
@@ -58,6 +60,7 @@ public final class PostgresRouterJournal implements RouterJournal {
 
   private final Sql sql;
   private final long epoch;
+  private final String workspace;
   private final Runnable onFailure;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition work = lock.newCondition();
@@ -78,33 +81,103 @@ public final class PostgresRouterJournal implements RouterJournal {
     }
   }
 
-  private PostgresRouterJournal(DataSource ds, long epoch, Runnable onFailure) {
+  private PostgresRouterJournal(DataSource ds, long epoch, String workspace, Runnable onFailure) {
     this.sql = new Sql(ds);
     this.epoch = epoch;
+    this.workspace = workspace;
     this.onFailure = onFailure;
-    this.reservationLimit = tx("opening the routing store", c -> checkFormat(c).reservationLimit());
+    this.reservationLimit = tx("opening the routing store", this::openState);
     this.writer =
         Thread.ofPlatform()
             .daemon()
-            .name("switchboard-routing-pg-writer-" + epoch)
+            .name("switchboard-routing-pg-writer-" + workspace + "-" + epoch)
             .start(this::writeLoop);
   }
 
   /**
-   * Opens the router's store for the holder of lease epoch {@code epoch}; the schema must exist
-   * ({@link PostgresQueueEngine} or {@link RoutingLeadership} creates it).
+   * The workspace's reservation-id limit; a workspace opened for the first time gets its counters
+   * row here, written under the fence like every other write.
+   */
+  private long openState(Connection c) throws SQLException {
+    if (!stateExists(c, workspace)) {
+      fence(c);
+      Sql.update(
+          c,
+          "insert into sb_router_state (workspace, format) values (?, ?) on conflict (workspace)"
+              + " do nothing",
+          workspace,
+          RouterRecordCodec.FORMAT);
+    }
+    return checkFormat(c, workspace).reservationLimit();
+  }
+
+  private static boolean stateExists(Connection c, String workspace) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("select 1 from sb_router_state where workspace = ?")) {
+      ps.setString(1, workspace);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /**
+   * Opens the store of workspace {@code default}'s router for the holder of lease epoch {@code
+   * epoch}; the schema must exist ({@link PostgresQueueEngine} or {@link RoutingLeadership} creates
+   * it).
    *
    * @throws RoutingException UNAVAILABLE when the database cannot be reached
    * @throws IllegalStateException when the store holds records of another format
    */
   public static PostgresRouterJournal open(DataSource ds, long epoch) {
-    return open(ds, epoch, () -> {});
+    return open(ds, epoch, DEFAULT, () -> {});
   }
 
-  /** As {@link #open(DataSource, long)}; {@code onFailure} runs once when a write fails. */
-  static PostgresRouterJournal open(DataSource ds, long epoch, Runnable onFailure) {
-    return new PostgresRouterJournal(ds, epoch, onFailure);
+  /**
+   * As {@link #open(DataSource, long)}, for workspace {@code workspace} (its counters row created
+   * if it has none); {@code onFailure} runs once when a write fails.
+   */
+  static PostgresRouterJournal open(
+      DataSource ds, long epoch, String workspace, Runnable onFailure) {
+    return new PostgresRouterJournal(ds, epoch, workspace, onFailure);
   }
+
+  /** The workspace whose router state the default {@link #open(DataSource, long)} opens. */
+  static final String DEFAULT = io.switchboard.routing.Workspaces.DEFAULT;
+
+  /** The workspace whose router state this journal holds. */
+  public String workspace() {
+    return workspace;
+  }
+
+  /**
+   * Deletes the stored router state of workspace {@code workspace} (its records and counters), in
+   * one transaction fenced by lease epoch {@code epoch}; its journal must be closed.
+   *
+   * @throws RoutingException UNAVAILABLE when the database cannot be reached or the lease moved on
+   */
+  static void drop(DataSource ds, long epoch, String workspace) {
+    try {
+      new Sql(ds)
+          .tx(
+              "deleting the routing store of workspace '" + workspace + "'",
+              c -> {
+                RouterLease.Row row = RouterLease.fence(c);
+                if (row.epoch() != epoch) {
+                  throw RoutingException.unavailable(fencedMessage(epoch, row), null);
+                }
+                for (String table : TABLES) {
+                  Sql.update(c, "delete from " + table + " where workspace = ?", workspace);
+                }
+                return null;
+              });
+    } catch (QueueException e) {
+      throw RoutingException.unavailable(e.getMessage(), e);
+    }
+  }
+
+  private static final List<String> TABLES =
+      List.of("sb_router_agent", "sb_router_contact", "sb_router_reservation", "sb_router_state");
 
   /** The lease epoch this journal writes under. */
   public long epoch() {
@@ -126,7 +199,7 @@ public final class PostgresRouterJournal implements RouterJournal {
         "loading the routing store",
         c -> {
           Sql.execute(c, "set transaction isolation level repeatable read, read only");
-          State state = checkFormat(c);
+          State state = checkFormat(c, workspace);
           RouterCounters s = state.counters();
           RouterCounters counters =
               new RouterCounters(
@@ -145,45 +218,53 @@ public final class PostgresRouterJournal implements RouterJournal {
         });
   }
 
-  private static State checkFormat(Connection c) throws SQLException {
+  private static State checkFormat(Connection c, String workspace) throws SQLException {
     try (PreparedStatement ps =
-            c.prepareStatement(
-                "select format, agent_serial, contact_seq, idle_seq, reservation_seq, timer_seq,"
-                    + " retire_seq, event_id_limit, reservation_limit from sb_router_state"
-                    + " where id = 1");
-        ResultSet rs = ps.executeQuery()) {
-      if (!rs.next()) {
-        throw new IllegalStateException("the routing store's row is missing from sb_router_state");
+        c.prepareStatement(
+            "select format, agent_serial, contact_seq, idle_seq, reservation_seq, timer_seq,"
+                + " retire_seq, event_id_limit, reservation_limit from sb_router_state"
+                + " where workspace = ?")) {
+      ps.setString(1, workspace);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException(
+              "the routing store's row of workspace '"
+                  + workspace
+                  + "' is missing from sb_router_state");
+        }
+        int format = rs.getInt(1);
+        if (format != RouterRecordCodec.FORMAT) {
+          throw new IllegalStateException(
+              "the routing store in PostgreSQL holds records of format "
+                  + format
+                  + "; this version of Switchboard reads format "
+                  + RouterRecordCodec.FORMAT
+                  + " only");
+        }
+        return new State(
+            new RouterCounters(
+                rs.getLong(2),
+                rs.getLong(3),
+                rs.getLong(4),
+                rs.getLong(5),
+                rs.getLong(6),
+                rs.getLong(7),
+                rs.getLong(8)),
+            rs.getLong(9));
       }
-      int format = rs.getInt(1);
-      if (format != RouterRecordCodec.FORMAT) {
-        throw new IllegalStateException(
-            "the routing store in PostgreSQL holds records of format "
-                + format
-                + "; this version of Switchboard reads format "
-                + RouterRecordCodec.FORMAT
-                + " only");
-      }
-      return new State(
-          new RouterCounters(
-              rs.getLong(2),
-              rs.getLong(3),
-              rs.getLong(4),
-              rs.getLong(5),
-              rs.getLong(6),
-              rs.getLong(7),
-              rs.getLong(8)),
-          rs.getLong(9));
     }
   }
 
-  private static <T> List<T> rows(Connection c, String table, Function<byte[], T> decode)
+  private <T> List<T> rows(Connection c, String table, Function<byte[], T> decode)
       throws SQLException {
     List<T> out = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement("select value from " + table);
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(decode.apply(rs.getBytes(1)));
+    try (PreparedStatement ps =
+        c.prepareStatement("select value from " + table + " where workspace = ?")) {
+      ps.setString(1, workspace);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(decode.apply(rs.getBytes(1)));
+        }
       }
     }
     return out;
@@ -254,8 +335,9 @@ public final class PostgresRouterJournal implements RouterJournal {
             return Sql.update(
                 c,
                 "update sb_router_state set reservation_limit = greatest(reservation_limit, ?)"
-                    + " where id = 1",
-                limit);
+                    + " where workspace = ?",
+                limit,
+                workspace);
           });
     } catch (RuntimeException e) {
       fail(describe(e), e);
@@ -321,11 +403,11 @@ public final class PostgresRouterJournal implements RouterJournal {
         "storing routing changes",
         c -> {
           fence(c);
-          Rows rows = new Rows();
+          Rows rows = new Rows(workspace);
           last.values().forEach(rows::add);
           rows.write(c);
           if (finalCounters != null) {
-            writeCounters(c, finalCounters);
+            writeCounters(c, workspace, finalCounters);
           }
           return null;
         });
@@ -333,8 +415,13 @@ public final class PostgresRouterJournal implements RouterJournal {
 
   /** The upserts and deletes of one write, per table, sent as JDBC batches. */
   private static final class Rows {
+    private final String workspace;
     private final Map<String, List<Object[]>> puts = new LinkedHashMap<>();
     private final Map<String, List<String>> deletes = new LinkedHashMap<>();
+
+    Rows(String workspace) {
+      this.workspace = workspace;
+    }
 
     void add(RouterEntry e) {
       switch (e) {
@@ -370,11 +457,12 @@ public final class PostgresRouterJournal implements RouterJournal {
             c.prepareStatement(
                 "insert into "
                     + table.getKey()
-                    + " (id, value) values (?, ?) on conflict (id) do update set value ="
-                    + " excluded.value")) {
+                    + " (workspace, id, value) values (?, ?, ?) on conflict (workspace, id) do"
+                    + " update set value = excluded.value")) {
           for (Object[] row : table.getValue()) {
-            ps.setString(1, (String) row[0]);
-            ps.setBytes(2, (byte[]) row[1]);
+            ps.setString(1, workspace);
+            ps.setString(2, (String) row[0]);
+            ps.setBytes(3, (byte[]) row[1]);
             ps.addBatch();
           }
           ps.executeBatch();
@@ -382,42 +470,49 @@ public final class PostgresRouterJournal implements RouterJournal {
       }
       for (var table : deletes.entrySet()) {
         try (PreparedStatement ps =
-            c.prepareStatement("delete from " + table.getKey() + " where id = any (?)")) {
-          ps.setArray(1, c.createArrayOf("text", table.getValue().toArray()));
+            c.prepareStatement(
+                "delete from " + table.getKey() + " where workspace = ? and id = any (?)")) {
+          ps.setString(1, workspace);
+          ps.setArray(2, c.createArrayOf("text", table.getValue().toArray()));
           ps.executeUpdate();
         }
       }
     }
   }
 
-  private static void writeCounters(Connection c, RouterCounters k) throws SQLException {
+  private static void writeCounters(Connection c, String workspace, RouterCounters k)
+      throws SQLException {
     Sql.update(
         c,
         "update sb_router_state set agent_serial = ?, contact_seq = ?, idle_seq = ?,"
-            + " reservation_seq = ?, timer_seq = ?, retire_seq = ?, event_id_limit = ? where id ="
-            + " 1",
+            + " reservation_seq = ?, timer_seq = ?, retire_seq = ?, event_id_limit = ? where"
+            + " workspace = ?",
         k.agentSerial(),
         k.contactSeq(),
         k.idleSeq(),
         k.reservationSeq(),
         k.timerSeq(),
         k.retireSeq(),
-        k.eventIdLimit());
+        k.eventIdLimit(),
+        workspace);
   }
 
   /** Inside a write transaction: refuses it unless this journal's epoch still holds the lease. */
   private void fence(Connection c) throws SQLException {
     RouterLease.Row row = RouterLease.fence(c);
     if (row.epoch() != epoch) {
-      throw new Fenced(
-          "this server no longer holds the routing lease (it held epoch "
-              + epoch
-              + "; epoch "
-              + row.epoch()
-              + " is held by "
-              + row.holder()
-              + "), so it stores nothing more");
+      throw new Fenced(fencedMessage(epoch, row));
     }
+  }
+
+  static String fencedMessage(long epoch, RouterLease.Row row) {
+    return "this server no longer holds the routing lease (it held epoch "
+        + epoch
+        + "; epoch "
+        + row.epoch()
+        + " is held by "
+        + row.holder()
+        + "), so it stores nothing more";
   }
 
   // ---- failure and close -------------------------------------------------------------------
@@ -491,7 +586,10 @@ public final class PostgresRouterJournal implements RouterJournal {
           c -> {
             fence(c);
             return Sql.update(
-                c, "update sb_router_state set reservation_limit = reservation_seq where id = 1");
+                c,
+                "update sb_router_state set reservation_limit = reservation_seq where workspace ="
+                    + " ?",
+                workspace);
           });
     } catch (RuntimeException e) {
       // the next leader starts above the reserved limit instead: a gap in the ids, nothing worse

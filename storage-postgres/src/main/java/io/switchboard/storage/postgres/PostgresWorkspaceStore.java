@@ -14,16 +14,28 @@ import javax.sql.DataSource;
 
 /**
  * The routing workspaces' definitions in table {@code sb_workspace} (name, {@link WorkspaceCodec}
- * bytes), one autocommitted statement per change, so a change is durable when the call returns.
- * Written by the routing leader; not fenced by its lease yet (a leader that lost its lease while a
- * definition change ran may still store it; definitions change rarely and are whole records).
+ * bytes), one transaction per change, so a change is durable when the call returns. The routing
+ * leader's store ({@link #fenced}) writes only while the lease is still at its epoch, as the
+ * routers' journals do: a deposed leader changes no definition.
  */
 public final class PostgresWorkspaceStore implements WorkspaceStore {
 
   private final DataSource ds;
+  private final long epoch;
 
+  /** A store whose writes are not fenced (a single server, tests). */
   public PostgresWorkspaceStore(DataSource ds) {
+    this(ds, -1);
+  }
+
+  private PostgresWorkspaceStore(DataSource ds, long epoch) {
     this.ds = ds;
+    this.epoch = epoch;
+  }
+
+  /** The store of the holder of lease epoch {@code epoch}: every write checks the epoch first. */
+  static PostgresWorkspaceStore fenced(DataSource ds, long epoch) {
+    return new PostgresWorkspaceStore(ds, epoch);
   }
 
   @Override
@@ -56,15 +68,25 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
   }
 
   private void update(String sql, String name, byte[] value) {
-    try (Connection c = ds.getConnection();
-        PreparedStatement s = c.prepareStatement(sql)) {
-      s.setString(1, name);
-      if (value != null) {
-        s.setBytes(2, value);
-      }
-      s.executeUpdate();
-      if (!c.getAutoCommit()) {
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement s = c.prepareStatement(sql)) {
+        if (epoch >= 0) {
+          RouterLease.Row row = RouterLease.fence(c);
+          if (row.epoch() != epoch) {
+            throw RoutingException.unavailable(
+                PostgresRouterJournal.fencedMessage(epoch, row), null);
+          }
+        }
+        s.setString(1, name);
+        if (value != null) {
+          s.setBytes(2, value);
+        }
+        s.executeUpdate();
         c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
       }
     } catch (SQLException e) {
       throw failed("store", e);

@@ -3,6 +3,9 @@ package io.switchboard.storage.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.routing.Router;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceSettings;
+import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RouterJournal;
 import java.net.URI;
 import java.time.Duration;
@@ -36,6 +39,12 @@ import javax.sql.DataSource;
  * inside every write transaction, so its first write fails, its router stops (UNAVAILABLE), and it
  * steps down at its next tick. A router whose store failed for any reason steps down too, and its
  * server may take the lease again at a new epoch, reloading what was stored.
+ *
+ * <p><b>Workspaces.</b> With {@link Builder#workspaces}, the leader also runs every routing
+ * workspace: on winning it opens the router of each workspace defined in {@code sb_workspace}, each
+ * on a journal of its own ({@link PostgresWorkspaceRouters}), and closes them all when it steps
+ * down. One lease covers them all: every workspace's writes, and the definitions' too, are fenced
+ * by the same epoch, so a takeover moves every workspace at once.
  */
 public final class RoutingLeadership implements AutoCloseable {
 
@@ -51,8 +60,22 @@ public final class RoutingLeadership implements AutoCloseable {
    */
   public record Leader(String id, URI url, long epoch, boolean live) {}
 
-  /** The router of one epoch of leadership. */
-  private record Term(long epoch, PostgresRouterJournal journal, Router router) {}
+  /**
+   * The routers of one epoch of leadership: {@code default}'s, and the other workspaces' (null
+   * without {@link Builder#workspaces}).
+   */
+  private record Term(
+      long epoch,
+      PostgresRouterJournal journal,
+      Router router,
+      PostgresWorkspaceRouters routers,
+      Workspaces workspaces) {
+
+    Optional<String> failure() {
+      Optional<String> f = journal.failure();
+      return f.isPresent() || routers == null ? f : routers.failure();
+    }
+  }
 
   private final DataSource ds;
   private final HikariDataSource owned;
@@ -62,6 +85,8 @@ public final class RoutingLeadership implements AutoCloseable {
   private final long leaseMillis;
   private final long leaseNanos;
   private final Function<RouterJournal, Router> routerFactory;
+  private final WorkspaceSettings defaultWorkspace;
+  private final Function<WorkspaceDefinition, Router.Builder> workspaceRouter;
   private final Runnable onChange;
   private final ScheduledExecutorService timer;
   private volatile Term term;
@@ -74,6 +99,8 @@ public final class RoutingLeadership implements AutoCloseable {
     this.serverId = Objects.requireNonNull(b.serverId, "serverId");
     this.advertiseUrl = Objects.requireNonNull(b.advertiseUrl, "advertiseUrl");
     this.routerFactory = Objects.requireNonNull(b.routerFactory, "router");
+    this.defaultWorkspace = b.defaultWorkspace;
+    this.workspaceRouter = b.workspaceRouter;
     this.leaseMillis = b.lease.toMillis();
     this.leaseNanos = b.lease.toNanos();
     this.onChange = b.onChange;
@@ -152,11 +179,16 @@ public final class RoutingLeadership implements AutoCloseable {
   }
 
   /**
-   * The routing workspaces' definitions in this database ({@code sb_workspace}), for the registry
-   * the leader builds over its router.
+   * The routing workspaces, {@code default} over {@link #router()}, while this server is the leader
+   * and its lease is fresh by its own clock; empty on a follower, and without {@link
+   * Builder#workspaces}.
    */
-  public io.switchboard.routing.spi.WorkspaceStore workspaceStore() {
-    return new PostgresWorkspaceStore(ds);
+  public Optional<Workspaces> workspaces() {
+    Term t = term;
+    if (t == null || t.workspaces() == null || System.nanoTime() - renewedAt >= leaseNanos) {
+      return Optional.empty();
+    }
+    return Optional.of(t.workspaces());
   }
 
   public boolean leading() {
@@ -204,7 +236,7 @@ public final class RoutingLeadership implements AutoCloseable {
       tryToLead();
       return;
     }
-    Optional<String> failed = t.journal().failure();
+    Optional<String> failed = t.failure();
     if (failed.isPresent()) {
       stepDown("its routing store stopped: " + failed.get(), true);
       refresh();
@@ -258,9 +290,18 @@ public final class RoutingLeadership implements AutoCloseable {
     renewedAt = acquiredAt;
     PostgresRouterJournal journal = null;
     Router router = null;
+    PostgresWorkspaceRouters routers = null;
+    Workspaces workspaces = null;
     try {
-      journal = PostgresRouterJournal.open(ds, epoch, this::journalFailed);
+      journal =
+          PostgresRouterJournal.open(ds, epoch, PostgresRouterJournal.DEFAULT, this::journalFailed);
       router = routerFactory.apply(journal);
+      if (workspaceRouter != null) {
+        routers = new PostgresWorkspaceRouters(ds, epoch, workspaceRouter, this::journalFailed);
+        workspaces =
+            new Workspaces(
+                router, defaultWorkspace, PostgresWorkspaceStore.fenced(ds, epoch), routers);
+      }
       // loading may have taken a while: renew before serving, so the lease is fresh and still ours
       long sent = System.nanoTime();
       long e = epoch;
@@ -273,6 +314,11 @@ public final class RoutingLeadership implements AutoCloseable {
       LOG.log(
           System.Logger.Level.WARNING,
           "could not take over routing at epoch " + epoch + ": " + e.getMessage());
+      if (workspaces != null) {
+        workspaces.close();
+      } else if (routers != null) {
+        routers.closeAll(); // the registry failed while loading: what it opened is closed here
+      }
       if (router != null) {
         router.close();
       }
@@ -282,7 +328,7 @@ public final class RoutingLeadership implements AutoCloseable {
       release(epoch);
       return;
     }
-    term = new Term(epoch, journal, router);
+    term = new Term(epoch, journal, router, routers, workspaces);
     known = new Leader(serverId, advertiseUrl, epoch, true);
     LOG.log(
         System.Logger.Level.INFO,
@@ -304,6 +350,9 @@ public final class RoutingLeadership implements AutoCloseable {
         closed ? System.Logger.Level.INFO : System.Logger.Level.WARNING,
         "this server (" + serverId + ") stops routing (epoch " + t.epoch() + "): " + why);
     onChange.run();
+    if (t.workspaces() != null) {
+      t.workspaces().close(); // the other workspaces' routers, then their journals
+    }
     t.router().close();
     t.journal().close();
     if (release) {
@@ -371,6 +420,10 @@ public final class RoutingLeadership implements AutoCloseable {
       term = null;
       if (t != null) {
         t.journal().abandon();
+        if (t.routers() != null) {
+          t.routers().abandon();
+          t.workspaces().close();
+        }
         t.router().close();
       }
     }
@@ -400,6 +453,8 @@ public final class RoutingLeadership implements AutoCloseable {
     private URI advertiseUrl;
     private Duration lease = Duration.ofSeconds(5);
     private Function<RouterJournal, Router> routerFactory;
+    private WorkspaceSettings defaultWorkspace;
+    private Function<WorkspaceDefinition, Router.Builder> workspaceRouter;
     private Runnable onChange = () -> {};
     private boolean manualTicks;
 
@@ -445,6 +500,18 @@ public final class RoutingLeadership implements AutoCloseable {
     /** Builds the leader's router on the journal it is given (recovering from it). */
     public Builder router(Function<RouterJournal, Router> factory) {
       this.routerFactory = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Runs the routing workspaces too ({@link RoutingLeadership#workspaces}): {@code default} is
+     * the {@link #router} built with {@code defaultSettings}; every other workspace's router comes
+     * from {@code builder} (its journal is set here).
+     */
+    public Builder workspaces(
+        WorkspaceSettings defaultSettings, Function<WorkspaceDefinition, Router.Builder> builder) {
+      this.defaultWorkspace = Objects.requireNonNull(defaultSettings, "defaultSettings");
+      this.workspaceRouter = Objects.requireNonNull(builder, "builder");
       return this;
     }
 

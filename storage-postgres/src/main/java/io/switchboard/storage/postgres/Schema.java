@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 6;
+  static final int VERSION = 8;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -160,9 +160,35 @@ final class Schema {
   private static final List<String> V6 =
       List.of("create table sb_workspace (name text primary key, value bytea not null)");
 
+  /**
+   * Version 8 (2026-11-26): the router tables hold the state of every routing workspace, keyed by a
+   * {@code workspace} column (the rows of before are workspace {@code default}'s); one lease still
+   * fences them all ({@link PostgresWorkspaceRouters}). {@code sb_router_state} has one row per
+   * workspace, keyed by its name instead of the constant {@code id = 1}.
+   */
+  private static final List<String> V8 =
+      List.of(
+          "alter table sb_router_state add column workspace text not null default 'default'",
+          "alter table sb_router_state drop column id",
+          "alter table sb_router_state add primary key (workspace)",
+          "alter table sb_router_state alter column workspace drop default",
+          "alter table sb_router_agent add column workspace text not null default 'default'",
+          "alter table sb_router_agent drop constraint sb_router_agent_pkey",
+          "alter table sb_router_agent add primary key (workspace, id)",
+          "alter table sb_router_agent alter column workspace drop default",
+          "alter table sb_router_contact add column workspace text not null default 'default'",
+          "alter table sb_router_contact drop constraint sb_router_contact_pkey",
+          "alter table sb_router_contact add primary key (workspace, id)",
+          "alter table sb_router_contact alter column workspace drop default",
+          "alter table sb_router_reservation add column workspace text not null default"
+              + " 'default'",
+          "alter table sb_router_reservation drop constraint sb_router_reservation_pkey",
+          "alter table sb_router_reservation add primary key (workspace, id)",
+          "alter table sb_router_reservation alter column workspace drop default");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8));
 
   private Schema() {}
 

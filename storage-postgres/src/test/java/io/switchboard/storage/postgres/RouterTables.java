@@ -10,13 +10,17 @@ final class RouterTables {
 
   private RouterTables() {}
 
-  /** Creates the schema if needed, empties the router's tables and frees the lease (epoch 0). */
+  /**
+   * Creates the schema if needed, empties the router's tables (workspace {@code default}'s state,
+   * no other workspace) and frees the lease (epoch 0).
+   */
   static DataSource fresh() {
     DataSource ds = TestDatabase.pool();
     Schema.migrate(ds);
     sql(
         ds,
-        "truncate sb_router_agent, sb_router_contact, sb_router_reservation",
+        "truncate sb_router_agent, sb_router_contact, sb_router_reservation, sb_workspace",
+        "delete from sb_router_state where workspace <> 'default'",
         "update sb_router_state set format = 1, agent_serial = 0, contact_seq = 0, idle_seq = 0,"
             + " reservation_seq = 0, timer_seq = 0, retire_seq = 0, event_id_limit = 0,"
             + " reservation_limit = 0",
