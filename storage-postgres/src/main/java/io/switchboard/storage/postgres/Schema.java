@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 6;
+  static final int VERSION = 27;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -160,9 +160,18 @@ final class Schema {
   private static final List<String> V6 =
       List.of("create table sb_workspace (name text primary key, value bytea not null)");
 
+  /**
+   * Version 27 (2026-11-26): {@code sb_router_interval}, the router's lasting statistics: one row
+   * per 15-minute interval and scope (and the cumulative figures), keyed by {@code
+   * StoredInterval.key()}, {@code RouterRecordCodec} bytes, written by the routing leader with the
+   * rest of its state. (27, not 7: versions on parallel branches must differ.)
+   */
+  private static final List<String> V27 =
+      List.of("create table sb_router_interval (id text primary key, value bytea not null)");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 27, V27));
 
   private Schema() {}
 
