@@ -43,15 +43,60 @@ final class IntervalStats {
   /** A scope's figures in one interval ({@link StoredInterval#TOTAL}: since the router began). */
   private record Slot(long start, Key key) {}
 
-  /** One scope's figures in one interval, counted in place. */
+  /**
+   * One scope's figures in one interval, counted in place. Most buckets are an agent's activity
+   * time alone, so the counts and the activity times are each allocated on first use, and the
+   * activity times are two small arrays (an interval sees a handful of activities).
+   */
   private static final class Bucket {
-    final long[] n = new long[13];
-    final Map<String, Long> activity = new HashMap<>(4);
+    private long[] n;
+    private String[] names;
+    private long[] millis;
+
+    void count(int i, long delta) {
+      if (n == null) {
+        n = new long[13];
+      }
+      n[i] += delta;
+    }
+
+    void activity(String name, long ms) {
+      if (names == null) {
+        names = new String[] {name};
+        millis = new long[] {ms};
+        return;
+      }
+      for (int k = 0; k < names.length; k++) {
+        if (names[k].equals(name)) {
+          millis[k] += ms;
+          return;
+        }
+      }
+      names = java.util.Arrays.copyOf(names, names.length + 1);
+      millis = java.util.Arrays.copyOf(millis, millis.length + 1);
+      names[names.length - 1] = name;
+      millis[millis.length - 1] = ms;
+    }
 
     IntervalFigures figures() {
+      long[] v = n == null ? new long[13] : n;
+      Map<String, Long> activity = new HashMap<>();
+      if (names != null) {
+        for (int k = 0; k < names.length; k++) {
+          activity.put(names[k], millis[k]);
+        }
+      }
       return new IntervalFigures(
-          n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9], n[10], n[11], n[12],
+          v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
           activity);
+    }
+
+    Bucket copy() {
+      Bucket c = new Bucket();
+      c.n = n == null ? null : n.clone();
+      c.names = names == null ? null : names.clone();
+      c.millis = millis == null ? null : millis.clone();
+      return c;
     }
 
     static Bucket of(IntervalFigures f) {
@@ -71,8 +116,12 @@ final class IntervalStats {
         f.wrapUps(),
         f.wrapUpMillis()
       };
-      System.arraycopy(v, 0, b.n, 0, v.length);
-      b.activity.putAll(f.activityMillis());
+      for (int i = 0; i < v.length; i++) {
+        if (v[i] != 0) {
+          b.count(i, v[i]);
+        }
+      }
+      f.activityMillis().forEach(b::activity);
       return b;
     }
   }
@@ -238,15 +287,15 @@ final class IntervalStats {
   /** Counts {@code n} of figure {@code i} for the workspace, the queue and the agent (if any). */
   private void add(long now, String queue, String agent, int i, long n) {
     long start = intervalStart(now);
-    bucket(start, Scope.WORKSPACE, "").n[i] += n;
-    bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").n[i] += n;
+    bucket(start, Scope.WORKSPACE, "").count(i, n);
+    bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").count(i, n);
     if (queue != null) {
-      bucket(start, Scope.QUEUE, queue).n[i] += n;
-      bucket(StoredInterval.TOTAL, Scope.QUEUE, queue).n[i] += n;
+      bucket(start, Scope.QUEUE, queue).count(i, n);
+      bucket(StoredInterval.TOTAL, Scope.QUEUE, queue).count(i, n);
     }
     if (agent != null) {
-      bucket(start, Scope.AGENT, agent).n[i] += n;
-      bucket(StoredInterval.TOTAL, Scope.AGENT, agent).n[i] += n;
+      bucket(start, Scope.AGENT, agent).count(i, n);
+      bucket(StoredInterval.TOTAL, Scope.AGENT, agent).count(i, n);
     }
   }
 
@@ -277,16 +326,14 @@ final class IntervalStats {
     if (to <= from) {
       return;
     }
-    bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "")
-        .activity
-        .merge(activity, to - from, Long::sum);
-    bucket(StoredInterval.TOTAL, Scope.AGENT, agent).activity.merge(activity, to - from, Long::sum);
+    bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").activity(activity, to - from);
+    bucket(StoredInterval.TOTAL, Scope.AGENT, agent).activity(activity, to - from);
     split(
         from,
         to,
         (start, ms) -> {
-          bucket(start, Scope.WORKSPACE, "").activity.merge(activity, ms, Long::sum);
-          bucket(start, Scope.AGENT, agent).activity.merge(activity, ms, Long::sum);
+          bucket(start, Scope.WORKSPACE, "").activity(activity, ms);
+          bucket(start, Scope.AGENT, agent).activity(activity, ms);
         });
   }
 
@@ -369,23 +416,21 @@ final class IntervalStats {
             (start, byKey) -> {
               Bucket b = byKey.get(key);
               if (b != null) {
-                out.put(start, copy(b));
+                out.put(start, b.copy());
               }
             });
-    Bucket total = copy(cumulative.getOrDefault(key, new Bucket()));
+    Bucket total = cumulative.getOrDefault(key, new Bucket()).copy();
     if (key.scope() != Scope.QUEUE) {
       // the stints in progress, up to now
       stints.forEach(
           (agent, s) -> {
             if (key.scope() == Scope.WORKSPACE || key.name().equals(agent)) {
-              total.activity.merge(s.activity(), Math.max(0, now - s.since()), Long::sum);
+              total.activity(s.activity(), Math.max(0, now - s.since()));
               split(
                   Math.max(s.since(), from),
                   Math.min(now, to),
                   (start, ms) ->
-                      out.computeIfAbsent(start, k -> new Bucket())
-                          .activity
-                          .merge(s.activity(), ms, Long::sum));
+                      out.computeIfAbsent(start, k -> new Bucket()).activity(s.activity(), ms));
             }
           });
     }
@@ -411,12 +456,5 @@ final class IntervalStats {
   /** Whether anything was ever counted for the agent, or it is in an activity now. */
   boolean knowsAgent(String agent) {
     return cumulative.containsKey(new Key(Scope.AGENT, agent)) || stints.containsKey(agent);
-  }
-
-  private static Bucket copy(Bucket b) {
-    Bucket c = new Bucket();
-    System.arraycopy(b.n, 0, c.n, 0, c.n.length);
-    c.activity.putAll(b.activity);
-    return c;
   }
 }
