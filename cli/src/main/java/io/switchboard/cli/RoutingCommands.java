@@ -1,25 +1,32 @@
 package io.switchboard.cli;
 
 import io.switchboard.cli.QueuesCommand.ClientCommand;
+import io.switchboard.client.Json;
 import io.switchboard.client.RoutingClient;
 import io.switchboard.client.RoutingWire;
+import io.switchboard.client.StatisticsWire;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.WireFormat;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactStats;
 import io.switchboard.routing.GroupStats;
+import io.switchboard.routing.IntervalFigures;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
 import io.switchboard.routing.RoutingStats;
+import io.switchboard.routing.StatisticsQuery;
+import io.switchboard.routing.StatisticsReport;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -421,7 +428,7 @@ final class RoutingCommands {
   @Command(
       name = "routing",
       description = "Routing statistics.",
-      subcommands = {Routing.Stats.class})
+      subcommands = {Routing.Stats.class, Routing.Statistics.class})
   static final class Routing implements Runnable {
     @Spec CommandSpec spec;
 
@@ -479,6 +486,101 @@ final class RoutingCommands {
 
       private static String percent(double share) {
         return Math.round(share * 1000) / 10.0 + "%";
+      }
+    }
+
+    @Command(
+        name = "statistics",
+        description =
+            "Lasting statistics per 15-minute interval: offers, answers, service level, handle"
+                + " time (docs/routing.md, \"Statistics that last\").")
+    static final class Statistics extends RoutingCommand {
+      @Option(
+          names = "--from",
+          description = "start, an ISO-8601 instant (default 24 hours before --to)")
+      String from;
+
+      @Option(names = "--to", description = "end, an ISO-8601 instant (default now)")
+      String to;
+
+      @Option(names = "--queue", description = "one task queue's figures")
+      String queue;
+
+      @Option(names = "--agent", description = "one agent's figures")
+      String agent;
+
+      @Option(names = "--workspace", description = "a workspace's (default: /v1/routing)")
+      String workspace;
+
+      @Override
+      void run(SwitchboardClient client) {
+        run(workspace == null ? client.routing() : client.workspace(workspace), out());
+      }
+
+      @Override
+      void run(RoutingClient routing, PrintWriter out) {
+        Instant end = to == null ? Instant.now() : instant("--to", to);
+        Instant start = from == null ? end.minus(Duration.ofHours(24)) : instant("--from", from);
+        StatisticsQuery query =
+            new StatisticsQuery(start, end, Optional.ofNullable(queue), Optional.ofNullable(agent));
+        StatisticsReport r = routing.statistics(query);
+        if (options.json) {
+          Output.json(out, Json.tree(StatisticsWire.Report.of(r)));
+          return;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(
+            List.of(
+                "INTERVAL",
+                "ARRIVED",
+                "OFFERED",
+                "ACCEPTED",
+                "REJECTED",
+                "TIMED OUT",
+                "ANSWERED",
+                "SL",
+                "ABANDONED",
+                "HANDLED",
+                "AHT",
+                "WRAP-UP"));
+        for (StatisticsReport.Interval i : r.intervals()) {
+          rows.add(row(i.start().toString(), i.figures()));
+        }
+        rows.add(row("total", r.totals()));
+        rows.add(row("since start", r.cumulative()));
+        Output.table(out, rows);
+        out.flush();
+      }
+
+      private Instant instant(String option, String text) {
+        try {
+          return Instant.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+          throw new picocli.CommandLine.ParameterException(
+              spec.commandLine(),
+              option
+                  + " must be an ISO-8601 instant such as 2030-01-01T00:00:00Z, got '"
+                  + text
+                  + "'");
+        }
+      }
+
+      private static List<String> row(String label, IntervalFigures f) {
+        return List.of(
+            label,
+            Long.toString(f.arrived()),
+            Long.toString(f.offered()),
+            Long.toString(f.accepted()),
+            Long.toString(f.rejected()),
+            Long.toString(f.timedOut()),
+            Long.toString(f.answered()),
+            f.answered() == 0
+                ? "-"
+                : Stats.percent((double) f.answeredWithinThreshold() / f.answered()),
+            Long.toString(f.abandoned()),
+            Long.toString(f.handled()),
+            f.handled() == 0 ? "-" : f.handleMillis() / f.handled() / 1000 + "s",
+            f.wrapUpMillis() / 1000 + "s");
       }
     }
   }

@@ -130,4 +130,21 @@ class RoutingCliTest {
     assertEquals(Main.NOT_FOUND, expired.code());
     assertTrue(expired.err().contains("RESERVATION_NOT_FOUND"), expired.err());
   }
+
+  @Test
+  void statistics_tableAndJson_badInstantIsAUsageError() {
+    ok("agents", "create", "a1", "-c", "voice=1", "--presence", "available");
+    ok("contacts", "create", "c1", "voice");
+    Run table = ok("routing", "statistics");
+    assertTrue(table.out().contains("ARRIVED"), table.out());
+    assertTrue(table.out().contains("since start"), table.out());
+    JsonNode json = ok("routing", "statistics", "--agent", "a1", "--json").json();
+    assertEquals(1, json.at("/totals/offered").asInt(), json.toString());
+    assertEquals("a1", json.get("agent").asText());
+    Run bad = run("routing", "statistics", "--from", "yesterday");
+    assertEquals(Main.USAGE, bad.code(), bad.toString());
+    assertTrue(bad.err().contains("got 'yesterday'"), bad.err());
+    Run unknown = run("routing", "statistics", "--queue", "nope");
+    assertTrue(unknown.err().contains("'nope'"), unknown.toString());
+  }
 }

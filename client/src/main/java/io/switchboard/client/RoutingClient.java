@@ -262,6 +262,24 @@ public final class RoutingClient {
     return RoutingWire.stats(client.call("GET", base + "/stats", null));
   }
 
+  /**
+   * The lasting statistics: the 15-minute intervals that start in the query's range, for the
+   * workspace, a task queue or an agent, their sum and the cumulative figures ({@code
+   * docs/routing.md}, "Statistics that last").
+   */
+  public io.switchboard.routing.StatisticsReport statistics(
+      io.switchboard.routing.StatisticsQuery query) {
+    String path =
+        base
+            + "/statistics?from="
+            + Paths.encode(query.from().toString())
+            + "&to="
+            + Paths.encode(query.to().toString())
+            + query.queue().map(q -> "&queue=" + Paths.encode(q)).orElse("")
+            + query.agent().map(a -> "&agent=" + Paths.encode(a)).orElse("");
+    return client.call("GET", path, null, StatisticsWire.Report.class).toReport();
+  }
+
   private String agentPath(String id) {
     return agentsPath + "/" + Paths.encode(id);
   }

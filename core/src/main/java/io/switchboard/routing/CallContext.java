@@ -20,6 +20,9 @@ final class CallContext {
   /** The journal's side, or null for a router that keeps nothing. */
   final RouterStore store;
 
+  /** The lasting statistics, fed by {@link #emit}; null until the router sets them. */
+  IntervalStats intervals;
+
   /** The clock time of the call in progress; every change in it happens "now". */
   long now;
 
@@ -36,7 +39,10 @@ final class CallContext {
   }
 
   void emit(EventLog.EventFactory factory) {
-    events.append(now, factory);
+    RoutingEvent event = events.append(now, factory);
+    if (intervals != null) {
+      intervals.on(event, now);
+    }
   }
 
   /** Schedules a timer, waking the timer thread if it falls due before the thread would wake. */

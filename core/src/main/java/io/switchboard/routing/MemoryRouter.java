@@ -46,6 +46,7 @@ final class MemoryRouter implements Router {
   private final Requirements requirements = new Requirements();
   private final LongFunction<RouterCounters> counters = this::counters;
   private final Scheduler.Repeating timerDriver;
+  private final IntervalStats intervals;
 
   /** The journal's side, or null for a router that keeps nothing. */
   private final RouterStore store;
@@ -63,6 +64,13 @@ final class MemoryRouter implements Router {
     this.agents = new AgentBook(call);
     this.contacts = new ContactBook(call);
     this.matcher = new Matcher(call, agents, contacts);
+    this.intervals =
+        new IntervalStats(
+            settings.serviceLevelMillis(),
+            settings.statsRetentionMillis(),
+            contacts::get,
+            agents::get);
+    call.intervals = intervals;
     if (snapshot != null) {
       recover(snapshot);
     }
@@ -94,6 +102,7 @@ final class MemoryRouter implements Router {
     RouterRecovery rebuilt = new RouterRecovery(snapshot, requirements);
     agents.restore(rebuilt.agents.values());
     contacts.restore(rebuilt.contacts, rebuilt.reservations, rebuilt.finished);
+    intervals.restore(snapshot.intervals(), rebuilt.agents.values(), rebuilt.contacts.values());
     for (ReservationRecord offer : rebuilt.reservations.values()) {
       if (offer.state == ReservationState.PENDING && offer.timerSeq > 0) {
         timers.restore(offer.expiresAt, offer.timerSeq, Timers.Kind.OFFER_TIMEOUT, offer, 0);
@@ -160,7 +169,9 @@ final class MemoryRouter implements Router {
       } finally {
         agents.eligible.putBack();
         if (store != null) {
-          ticket = store.flush(counters, durable);
+          ticket = store.flush(counters, intervals, call.now, durable);
+        } else {
+          intervals.forgetChanges(call.now);
         }
       }
     } catch (RoutingException e) {
@@ -669,6 +680,77 @@ final class MemoryRouter implements Router {
   @Override
   public RoutingStats stats() {
     return locked(() -> StatsSnapshot.take(call, agents, contacts));
+  }
+
+  @Override
+  public StatisticsReport statistics(StatisticsQuery query) {
+    Objects.requireNonNull(query, "query");
+    long from = query.from().toEpochMilli();
+    long to = query.to().toEpochMilli();
+    if (from >= to) {
+      throw RoutingException.invalid(
+          "from must be before to, got from " + query.from() + " and to " + query.to());
+    }
+    if (to - from > IntervalStats.MAX_RANGE.toMillis()) {
+      throw RoutingException.invalid(
+          "the range from "
+              + query.from()
+              + " to "
+              + query.to()
+              + " is longer than "
+              + IntervalStats.MAX_RANGE.toDays()
+              + " days; ask for at most "
+              + IntervalStats.MAX_RANGE.toDays()
+              + " days at a time");
+    }
+    if (query.queue().isPresent() && query.agent().isPresent()) {
+      throw RoutingException.invalid(
+          "give a task queue or an agent, not both (got queue '"
+              + query.queue().get()
+              + "' and agent '"
+              + query.agent().get()
+              + "')");
+    }
+    return locked(
+        () -> {
+          query
+              .queue()
+              .ifPresent(
+                  q -> {
+                    if (!intervals.knowsQueue(q) && !knownQueue.test(q)) {
+                      throw RoutingException.invalid(
+                          "queue '"
+                              + q
+                              + "' is not a task queue of the workspace and has no"
+                              + " statistics");
+                    }
+                  });
+          query
+              .agent()
+              .ifPresent(
+                  a -> {
+                    if (!intervals.knowsAgent(a)) {
+                      throw RoutingException.invalid(
+                          "agent '"
+                              + a
+                              + "' is not an agent of the workspace and has no"
+                              + " statistics");
+                    }
+                  });
+          return intervals.report(query, call.now);
+        });
+  }
+
+  /** Whether a queue name is a task queue of the workspace (set by the workspace). */
+  private volatile java.util.function.Predicate<String> knownQueue = q -> false;
+
+  /**
+   * Binds the lasting statistics to the workspace's task queues: their own service-level
+   * thresholds, and which queue names a statistics query may ask for.
+   */
+  void taskQueues(java.util.function.Function<String, Optional<TaskQueue>> lookup) {
+    knownQueue = q -> lookup.apply(q).isPresent();
+    intervals.queueThresholds(q -> lookup.apply(q).flatMap(TaskQueue::serviceLevelThreshold));
   }
 
   @Override

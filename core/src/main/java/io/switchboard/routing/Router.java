@@ -190,6 +190,15 @@ public interface Router extends AutoCloseable {
 
   RoutingStats stats();
 
+  /**
+   * The lasting statistics: the 15-minute intervals in the query's range for the workspace, a task
+   * queue or an agent, their sum, and the figures since the router began ({@code docs/routing.md},
+   * "Statistics that last"). Fails with INVALID_ARGUMENT when {@code from} is not before {@code
+   * to}, the range is longer than 31 days, both a queue and an agent are given, or the queue or
+   * agent is unknown (never counted, not defined, not an agent now).
+   */
+  StatisticsReport statistics(StatisticsQuery query);
+
   /** Stops the timer thread of a system-clock router; later calls fail with UNAVAILABLE. */
   @Override
   void close();
@@ -212,6 +221,7 @@ public interface Router extends AutoCloseable {
     Duration statsWindow = Duration.ofMinutes(15);
     int eventHistory = 10_000;
     int contactHistory = 10_000;
+    Duration statsRetention = Duration.ofDays(35);
     RouterJournal journal;
 
     private Builder() {}
@@ -265,6 +275,15 @@ public interface Router extends AutoCloseable {
     /** The sliding window of the rates in {@link Router#stats()}, 1 min..24 h; default 15 min. */
     public Builder statsWindow(Duration window) {
       this.statsWindow = Objects.requireNonNull(window, "window");
+      return this;
+    }
+
+    /**
+     * How long the lasting statistics keep each 15-minute interval ({@link Router#statistics}), 1
+     * day..400 days; default 35 days. The cumulative figures are kept whatever the retention.
+     */
+    public Builder statsRetention(Duration retention) {
+      this.statsRetention = Objects.requireNonNull(retention, "retention");
       return this;
     }
 

@@ -16,7 +16,8 @@ record RouterSettings(
     long serviceLevelMillis,
     long windowMillis,
     int eventHistory,
-    int contactHistory) {
+    int contactHistory,
+    long statsRetentionMillis) {
 
   static RouterSettings of(Router.Builder b) {
     long offer =
@@ -42,6 +43,9 @@ record RouterSettings(
         Checks.duration("statsWindow", b.statsWindow, Duration.ofMinutes(1), Duration.ofHours(24));
     Checks.range("eventHistory", b.eventHistory, 16, 1_000_000);
     Checks.range("contactHistory", b.contactHistory, 0, 1_000_000);
+    long retention =
+        Checks.duration(
+            "statsRetention", b.statsRetention, Duration.ofDays(1), MAX_STATS_RETENTION);
     return new RouterSettings(
         b.clock,
         b.strategy,
@@ -52,8 +56,12 @@ record RouterSettings(
         sl,
         window,
         b.eventHistory,
-        b.contactHistory);
+        b.contactHistory,
+        retention);
   }
+
+  /** The longest the lasting statistics' intervals may be kept. */
+  static final Duration MAX_STATS_RETENTION = Duration.ofDays(400);
 
   long wrapUpMillis(String channel) {
     return wrapUpMillis.getOrDefault(channel, 0L);

@@ -114,8 +114,13 @@ final class RouterStore {
    * {@code durable}, with the counters ({@code counters} makes them, given the event-id limit, only
    * when there is something to write). Returns the ticket to await once the lock is released.
    */
-  RouterJournal.Ticket flush(LongFunction<RouterCounters> counters, boolean durable) {
-    if (agents.isEmpty() && contacts.isEmpty() && reservations.isEmpty() && deletes.isEmpty()) {
+  RouterJournal.Ticket flush(
+      LongFunction<RouterCounters> counters, IntervalStats intervals, long now, boolean durable) {
+    if (agents.isEmpty()
+        && contacts.isEmpty()
+        && reservations.isEmpty()
+        && deletes.isEmpty()
+        && !intervals.changed()) {
       return RouterJournal.DONE;
     }
     List<RouterEntry> batch =
@@ -139,6 +144,7 @@ final class RouterStore {
       r.storeMark = UNMARKED;
     }
     batch.addAll(deletes);
+    intervals.flush(now, batch);
     batch.add(new RouterEntry.CountersPut(counters.apply(eventIdLimit)));
     agents.clear();
     contacts.clear();

@@ -53,6 +53,14 @@ public final class Workspace {
     this.registry = registry;
     this.definition = definition;
     this.router = router;
+    bindStatistics(router);
+  }
+
+  /** The router's lasting statistics read the task queues' thresholds from this workspace. */
+  private void bindStatistics(Router r) {
+    if (r instanceof MemoryRouter m) {
+      m.taskQueues(q -> definition.queue(q));
+    }
   }
 
   public String name() {
@@ -95,6 +103,7 @@ public final class Workspace {
     registry.stored(next);
     router.close();
     router = registry.reopen(next);
+    bindStatistics(router);
     definition = next;
     return next;
   }

@@ -9,6 +9,7 @@ import io.switchboard.client.RoutingWire.CreateAgent;
 import io.switchboard.client.RoutingWire.CreateContact;
 import io.switchboard.client.RoutingWire.Reservations;
 import io.switchboard.client.RoutingWire.SetPresence;
+import io.switchboard.client.StatisticsWire;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Agent;
@@ -19,9 +20,12 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.RoutingStats;
+import io.switchboard.routing.StatisticsQuery;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.Workspaces;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -210,6 +214,13 @@ final class RoutingApi implements AutoCloseable {
     routes.add(
         api("POST", r + "/reject", op.apply("rejectReservation"), offered, h(in, this::reject)));
     routes.add(api("GET", prefix + "/stats", op.apply("routingStats"), sup, h(in, this::stats)));
+    routes.add(
+        api(
+            "GET",
+            prefix + "/statistics",
+            op.apply("routingStatistics"),
+            sup,
+            h(in, this::statistics)));
     if (!scoped) {
       routes.add(stream("/v1/routing/events", "routingEvents", sup, streams::all));
     }
@@ -550,5 +561,42 @@ final class RoutingApi implements AutoCloseable {
     c.queryOnly();
     c.noBody();
     c.json(RoutingWire.stats(router.stats()));
+  }
+
+  /**
+   * The lasting statistics: {@code from} and {@code to} required, {@code queue} or {@code agent}.
+   */
+  private void statistics(Call c, Router router) {
+    c.queryOnly("from", "to", "queue", "agent");
+    c.noBody();
+    StatisticsQuery query =
+        new StatisticsQuery(
+            instant(c, "from"), instant(c, "to"), c.query("queue"), c.query("agent"));
+    c.json(StatisticsWire.Report.of(router.statistics(query)));
+  }
+
+  private static Instant instant(Call c, String name) {
+    String text =
+        c.query(name)
+            .orElseThrow(
+                () ->
+                    new HttpError(
+                        400,
+                        "INVALID_ARGUMENT",
+                        "query parameter '"
+                            + name
+                            + "' is required: an ISO-8601 instant such as 2030-01-01T00:00:00Z"));
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "query parameter '"
+              + name
+              + "' must be an ISO-8601 instant such as 2030-01-01T00:00:00Z, got '"
+              + text
+              + "'");
+    }
   }
 }

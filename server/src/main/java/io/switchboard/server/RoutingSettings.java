@@ -22,6 +22,7 @@ import java.util.Set;
  * @param wrapUp default wrap-up time per channel
  * @param serviceLevel "answered within" of the service level
  * @param statsWindow sliding window of the statistics
+ * @param statsRetention how long the lasting statistics keep each 15-minute interval
  * @param eventHistory events kept for resuming clients
  * @param contactHistory finished contacts kept readable
  */
@@ -33,6 +34,7 @@ public record RoutingSettings(
     Map<String, Duration> wrapUp,
     Duration serviceLevel,
     Duration statsWindow,
+    Duration statsRetention,
     int eventHistory,
     int contactHistory) {
 
@@ -61,6 +63,7 @@ public record RoutingSettings(
             config.get(Settings.ROUTING_WRAP_UP),
             config.get(Settings.ROUTING_SERVICE_LEVEL),
             config.get(Settings.ROUTING_STATS_WINDOW),
+            config.get(Settings.ROUTING_STATS_RETENTION),
             config.get(Settings.ROUTING_EVENT_HISTORY),
             config.get(Settings.ROUTING_CONTACT_HISTORY));
     try {
@@ -80,6 +83,7 @@ public record RoutingSettings(
           List.of("wrapUp", "routing-wrap-up"),
           List.of("serviceLevelThreshold", "routing-service-level"),
           List.of("statsWindow", "routing-stats-window"),
+          List.of("statsRetention", "routing-stats-retention"),
           List.of("eventHistory", "routing-event-history"),
           List.of("contactHistory", "routing-contact-history"),
           List.of("strategy attribute", "routing-strategy attribute"));
@@ -111,6 +115,7 @@ public record RoutingSettings(
         Router.builder()
             .missLimit(missLimit)
             .statsWindow(statsWindow)
+            .statsRetention(statsRetention)
             .eventHistory(eventHistory)
             .contactHistory(contactHistory);
     autoAccept.forEach(b::autoAccept);
@@ -126,6 +131,7 @@ public record RoutingSettings(
             .missLimit(missLimit)
             .serviceLevelThreshold(serviceLevel)
             .statsWindow(statsWindow)
+            .statsRetention(statsRetention)
             .eventHistory(eventHistory)
             .contactHistory(contactHistory);
     autoAccept.forEach(b::autoAccept);

@@ -482,6 +482,15 @@ public final class Settings {
               Duration.ofHours(24),
               "sliding window of the routing statistics"));
 
+  public static final Setting<Duration> ROUTING_STATS_RETENTION =
+      declare(
+          Setting.duration(
+              "routing-stats-retention",
+              Duration.ofDays(35),
+              Duration.ofDays(1),
+              Duration.ofDays(400),
+              "how long the lasting routing statistics keep each 15-minute interval"));
+
   public static final Setting<Integer> ROUTING_EVENT_HISTORY =
       declare(
           Setting.integer(

@@ -196,6 +196,21 @@ class RoutingFailoverTest {
           JsonNode contact = ok(200, b.get("/v1/routing/contacts/" + c));
           assertTrue(busy.add(contact.get("agentId").asText()), "agent holds two voice contacts");
         }
+
+        // the lasting statistics came over with the rest and went on counting
+        java.time.Instant now = java.time.Instant.now();
+        JsonNode stats =
+            ok(
+                200,
+                b.get(
+                    "/v1/routing/statistics?from="
+                        + now.minus(Duration.ofHours(1))
+                        + "&to="
+                        + now.plus(Duration.ofHours(1))));
+        assertEquals(2, stats.at("/cumulative/answered").asLong(), "c1 before, c2 after: " + stats);
+        assertTrue(
+            stats.at("/cumulative/arrived").asLong() >= 4 + acknowledged.size(), stats.toString());
+        assertEquals(2, stats.at("/totals/answered").asLong(), stats.toString());
       }
     } finally {
       two.stop();

@@ -16,6 +16,7 @@ public final class MemoryRouterJournal implements RouterJournal {
   private final Map<String, StoredAgent> agents = new LinkedHashMap<>();
   private final Map<String, StoredContact> contacts = new LinkedHashMap<>();
   private final Map<String, StoredReservation> reservations = new LinkedHashMap<>();
+  private final Map<String, StoredInterval> intervals = new LinkedHashMap<>();
   private RouterCounters counters = RouterCounters.zero();
   private long batches;
 
@@ -25,7 +26,8 @@ public final class MemoryRouterJournal implements RouterJournal {
         counters,
         List.copyOf(agents.values()),
         List.copyOf(contacts.values()),
-        List.copyOf(reservations.values()));
+        List.copyOf(reservations.values()),
+        List.copyOf(intervals.values()));
   }
 
   @Override
@@ -39,6 +41,8 @@ public final class MemoryRouterJournal implements RouterJournal {
         case RouterEntry.ReservationPut p ->
             reservations.put(p.reservation().id(), p.reservation());
         case RouterEntry.ReservationDelete d -> reservations.remove(d.id());
+        case RouterEntry.IntervalPut p -> intervals.put(p.interval().key(), p.interval());
+        case RouterEntry.IntervalDelete d -> intervals.remove(d.key());
         case RouterEntry.CountersPut c -> counters = c.counters();
       }
     }

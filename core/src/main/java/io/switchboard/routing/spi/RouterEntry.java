@@ -24,6 +24,15 @@ public sealed interface RouterEntry {
   /** A reservation whose contact left the bounded history. */
   record ReservationDelete(String id) implements RouterEntry {}
 
+  /**
+   * A statistics interval's figures (a closed interval's last put, the open one's latest, or the
+   * cumulative figures); keyed by {@link StoredInterval#key()}.
+   */
+  record IntervalPut(StoredInterval interval) implements RouterEntry {}
+
+  /** A statistics interval past the retention, by {@link StoredInterval#key()}. */
+  record IntervalDelete(String key) implements RouterEntry {}
+
   /** The router's counters; the latest put wins. */
   record CountersPut(RouterCounters counters) implements RouterEntry {}
 }

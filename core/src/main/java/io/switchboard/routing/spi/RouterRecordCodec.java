@@ -3,6 +3,7 @@ package io.switchboard.routing.spi;
 import io.switchboard.internal.Bytes.Reader;
 import io.switchboard.internal.Bytes.Writer;
 import io.switchboard.routing.ContactState;
+import io.switchboard.routing.IntervalFigures;
 import io.switchboard.routing.Presence;
 import io.switchboard.routing.ReservationState;
 import java.math.BigDecimal;
@@ -202,6 +203,59 @@ public final class RouterRecordCodec {
   public static RouterCounters counters(byte[] value) {
     Reader r = new Reader(value);
     return new RouterCounters(r.l(), r.l(), r.l(), r.l(), r.l(), r.l(), r.l());
+  }
+
+  /**
+   * A statistics interval's stored bytes: start, scope, name, then the counts in {@link
+   * IntervalFigures}' order, and the activity times.
+   */
+  public static byte[] encode(StoredInterval v) {
+    IntervalFigures f = v.figures();
+    Writer w =
+        new Writer(160)
+            .l(v.start())
+            .b(v.scope().ordinal())
+            .s(v.name())
+            .l(f.arrived())
+            .l(f.offered())
+            .l(f.accepted())
+            .l(f.rejected())
+            .l(f.timedOut())
+            .l(f.answered())
+            .l(f.answeredWithinThreshold())
+            .l(f.abandoned())
+            .l(f.maxWaitExceeded())
+            .l(f.handled())
+            .l(f.handleMillis())
+            .l(f.wrapUps())
+            .l(f.wrapUpMillis());
+    w.i(f.activityMillis().size());
+    f.activityMillis().forEach((name, ms) -> w.s(name).l(ms));
+    return w.toArray();
+  }
+
+  /** The interval {@link #encode(StoredInterval)} wrote. */
+  public static StoredInterval interval(byte[] value) {
+    Reader r = new Reader(value);
+    long start = r.l();
+    StoredInterval.Scope scope = StoredInterval.Scope.values()[r.b()];
+    String name = r.s();
+    long[] n = new long[13];
+    for (int i = 0; i < n.length; i++) {
+      n[i] = r.l();
+    }
+    int activities = r.i();
+    Map<String, Long> activity = new LinkedHashMap<>();
+    for (int i = 0; i < activities; i++) {
+      activity.put(r.s(), r.l());
+    }
+    return new StoredInterval(
+        start,
+        scope,
+        name,
+        new IntervalFigures(
+            n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9], n[10], n[11], n[12],
+            activity));
   }
 
   private static void attributes(Writer w, Map<String, Object> attributes) {

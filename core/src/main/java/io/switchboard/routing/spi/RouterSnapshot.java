@@ -10,7 +10,17 @@ public record RouterSnapshot(
     RouterCounters counters,
     List<StoredAgent> agents,
     List<StoredContact> contacts,
-    List<StoredReservation> reservations) {
+    List<StoredReservation> reservations,
+    List<StoredInterval> intervals) {
+
+  /** A snapshot without statistics intervals. */
+  public RouterSnapshot(
+      RouterCounters counters,
+      List<StoredAgent> agents,
+      List<StoredContact> contacts,
+      List<StoredReservation> reservations) {
+    this(counters, agents, contacts, reservations, List.of());
+  }
 
   public static RouterSnapshot empty() {
     return new RouterSnapshot(RouterCounters.zero(), List.of(), List.of(), List.of());

@@ -177,7 +177,12 @@ public final class PostgresRouterJournal implements RouterJournal {
   }
 
   private static final List<String> TABLES =
-      List.of("sb_router_agent", "sb_router_contact", "sb_router_reservation", "sb_router_state");
+      List.of(
+          "sb_router_agent",
+          "sb_router_contact",
+          "sb_router_reservation",
+          "sb_router_interval",
+          "sb_router_state");
 
   /** The lease epoch this journal writes under. */
   public long epoch() {
@@ -214,7 +219,8 @@ public final class PostgresRouterJournal implements RouterJournal {
               counters,
               rows(c, "sb_router_agent", RouterRecordCodec::agent),
               rows(c, "sb_router_contact", RouterRecordCodec::contact),
-              rows(c, "sb_router_reservation", RouterRecordCodec::reservation));
+              rows(c, "sb_router_reservation", RouterRecordCodec::reservation),
+              rows(c, "sb_router_interval", RouterRecordCodec::interval));
         });
   }
 
@@ -394,6 +400,8 @@ public final class PostgresRouterJournal implements RouterJournal {
           case RouterEntry.ContactDelete d -> last.put("c" + d.id(), e);
           case RouterEntry.ReservationPut put -> last.put("r" + put.reservation().id(), e);
           case RouterEntry.ReservationDelete d -> last.put("r" + d.id(), e);
+          case RouterEntry.IntervalPut put -> last.put("i" + put.interval().key(), e);
+          case RouterEntry.IntervalDelete d -> last.put("i" + d.key(), e);
           case RouterEntry.CountersPut put -> counters = put.counters();
         }
       }
@@ -437,6 +445,9 @@ public final class PostgresRouterJournal implements RouterJournal {
                 p.reservation().id(),
                 RouterRecordCodec.encode(p.reservation()));
         case RouterEntry.ReservationDelete d -> delete("sb_router_reservation", d.id());
+        case RouterEntry.IntervalPut p ->
+            put("sb_router_interval", p.interval().key(), RouterRecordCodec.encode(p.interval()));
+        case RouterEntry.IntervalDelete d -> delete("sb_router_interval", d.key());
         case RouterEntry.CountersPut c -> {
           // written separately, once per transaction
         }

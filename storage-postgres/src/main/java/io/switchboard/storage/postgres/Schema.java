@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 8;
+  static final int VERSION = 27;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -185,10 +185,21 @@ final class Schema {
           "alter table sb_router_reservation drop constraint sb_router_reservation_pkey",
           "alter table sb_router_reservation add primary key (workspace, id)",
           "alter table sb_router_reservation alter column workspace drop default");
+  /**
+   * Version 27 (2026-11-26): {@code sb_router_interval}, the router's lasting statistics: one row
+   * per workspace, 15-minute interval and scope (and the cumulative figures), keyed by the workspace
+   * (as the other router tables since version 8) and {@code StoredInterval.key()}, {@code
+   * RouterRecordCodec} bytes, written by the routing leader with the rest of its state. (27, not 7:
+   * versions on parallel branches must differ.)
+   */
+  private static final List<String> V27 =
+      List.of(
+          "create table sb_router_interval (workspace text not null, id text not null,"
+              + " value bytea not null, primary key (workspace, id))");
 
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27));
 
   private Schema() {}
 

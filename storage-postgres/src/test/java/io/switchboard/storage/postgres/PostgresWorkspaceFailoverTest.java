@@ -241,7 +241,11 @@ class PostgresWorkspaceFailoverTest {
     workspaces(a).delete("centre");
     for (String table :
         List.of(
-            "sb_router_agent", "sb_router_contact", "sb_router_reservation", "sb_router_state")) {
+            "sb_router_agent",
+            "sb_router_contact",
+            "sb_router_reservation",
+            "sb_router_interval",
+            "sb_router_state")) {
       assertEquals(
           0, count("select count(*) from " + table + " where workspace = 'centre'"), table);
     }

@@ -19,7 +19,8 @@ final class RouterTables {
     Schema.migrate(ds);
     sql(
         ds,
-        "truncate sb_router_agent, sb_router_contact, sb_router_reservation, sb_workspace",
+        "truncate sb_router_agent, sb_router_contact, sb_router_reservation, sb_router_interval,"
+            + " sb_workspace",
         "delete from sb_router_state where workspace <> 'default'",
         "update sb_router_state set format = 1, agent_serial = 0, contact_seq = 0, idle_seq = 0,"
             + " reservation_seq = 0, timer_seq = 0, retire_seq = 0, event_id_limit = 0,"

@@ -11,6 +11,7 @@ import io.switchboard.routing.spi.RouterRecordCodec;
 import io.switchboard.routing.spi.RouterSnapshot;
 import io.switchboard.routing.spi.StoredAgent;
 import io.switchboard.routing.spi.StoredContact;
+import io.switchboard.routing.spi.StoredInterval;
 import io.switchboard.routing.spi.StoredReservation;
 import io.switchboard.routing.spi.WorkspaceCodec;
 import io.switchboard.routing.spi.WorkspaceStore;
@@ -32,7 +33,8 @@ import org.rocksdb.WriteOptions;
  * A {@link RouterJournal} in its own RocksDB store, by default the {@code routing} directory inside
  * the server's data directory (the queue store and the router store are independent, so each has
  * its own log and neither waits for the other's syncs). Keys are the record kind and id: {@code
- * a:<agent>}, {@code c:<contact>}, {@code r:<reservation>}, plus {@code counters} and {@code
+ * a:<agent>}, {@code c:<contact>}, {@code r:<reservation>}, the statistics intervals {@code
+ * i:<start>/<scope>/<name>} ({@link StoredInterval#key()}), plus {@code counters} and {@code
  * format}; the server's store also keeps the workspaces' definitions, {@code w:<workspace>} ({@link
  * #workspaceStore()}). One writer thread writes each appended batch whole and in order, in one
  * RocksDB write batch per group of appends, and durable appends share one fsync (group commit), as
@@ -153,6 +155,7 @@ public final class RocksRouterJournal implements RouterJournal {
     List<StoredAgent> agents = new ArrayList<>();
     List<StoredContact> contacts = new ArrayList<>();
     List<StoredReservation> reservations = new ArrayList<>();
+    List<StoredInterval> intervals = new ArrayList<>();
     try (ReadOptions verified = new ReadOptions().setVerifyChecksums(true);
         RocksIterator it = db.newIterator(verified)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -162,6 +165,7 @@ public final class RocksRouterJournal implements RouterJournal {
             case 'a' -> agents.add(RouterRecordCodec.agent(it.value()));
             case 'c' -> contacts.add(RouterRecordCodec.contact(it.value()));
             case 'r' -> reservations.add(RouterRecordCodec.reservation(it.value()));
+            case 'i' -> intervals.add(RouterRecordCodec.interval(it.value()));
             case 'w' -> {} // a workspace definition: workspaceStore()'s
             default -> throw corrupt(key);
           }
@@ -177,7 +181,7 @@ public final class RocksRouterJournal implements RouterJournal {
         throw damaged(e);
       }
     }
-    return new RouterSnapshot(counters, agents, contacts, reservations);
+    return new RouterSnapshot(counters, agents, contacts, reservations, intervals);
   }
 
   /**
@@ -253,6 +257,9 @@ public final class RocksRouterJournal implements RouterJournal {
       case RouterEntry.ReservationPut p ->
           batch.put(key('r', p.reservation().id()), RouterRecordCodec.encode(p.reservation()));
       case RouterEntry.ReservationDelete d -> batch.delete(key('r', d.id()));
+      case RouterEntry.IntervalPut p ->
+          batch.put(key('i', p.interval().key()), RouterRecordCodec.encode(p.interval()));
+      case RouterEntry.IntervalDelete d -> batch.delete(key('i', d.key()));
       case RouterEntry.CountersPut c ->
           batch.put(COUNTERS_KEY, RouterRecordCodec.encode(c.counters()));
     }

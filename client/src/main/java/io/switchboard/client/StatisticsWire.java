@@ -1,0 +1,122 @@
+package io.switchboard.client;
+
+import io.switchboard.routing.IntervalFigures;
+import io.switchboard.routing.StatisticsReport;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The lasting routing statistics' answer ({@code GET /v1/routing/statistics}, {@code GET
+ * /v1/workspaces/{workspace}/statistics}; {@code docs/api.md}) as records bound by Jackson ({@link
+ * Json}): the server writes one, the client reads it back. Times are ISO-8601 instants, durations
+ * milliseconds ({@code ...Millis}). Public for the server; not part of the client API.
+ */
+public final class StatisticsWire {
+
+  private StatisticsWire() {}
+
+  /** {@link IntervalFigures} on the wire; activity times sorted by name. */
+  public record Figures(
+      long arrived,
+      long offered,
+      long accepted,
+      long rejected,
+      long timedOut,
+      long answered,
+      long answeredWithinThreshold,
+      long abandoned,
+      long maxWaitExceeded,
+      long handled,
+      long handleTimeMillis,
+      long wrapUps,
+      long wrapUpTimeMillis,
+      Map<String, Long> activityTimeMillis) {
+
+    public static Figures of(IntervalFigures f) {
+      return new Figures(
+          f.arrived(),
+          f.offered(),
+          f.accepted(),
+          f.rejected(),
+          f.timedOut(),
+          f.answered(),
+          f.answeredWithinThreshold(),
+          f.abandoned(),
+          f.maxWaitExceeded(),
+          f.handled(),
+          f.handleMillis(),
+          f.wrapUps(),
+          f.wrapUpMillis(),
+          new TreeMap<>(f.activityMillis()));
+    }
+
+    public IntervalFigures toFigures() {
+      return new IntervalFigures(
+          arrived,
+          offered,
+          accepted,
+          rejected,
+          timedOut,
+          answered,
+          answeredWithinThreshold,
+          abandoned,
+          maxWaitExceeded,
+          handled,
+          handleTimeMillis,
+          wrapUps,
+          wrapUpTimeMillis,
+          activityTimeMillis == null ? Map.of() : activityTimeMillis);
+    }
+  }
+
+  /** One 15-minute interval, {@code [start, end)}. */
+  public record Interval(String start, String end, Figures figures) {}
+
+  /** The whole answer. */
+  public record Report(
+      String from,
+      String to,
+      String queue,
+      String agent,
+      List<Interval> intervals,
+      Figures totals,
+      Figures cumulative) {
+
+    public static Report of(StatisticsReport r) {
+      return new Report(
+          r.from().toString(),
+          r.to().toString(),
+          r.queue().orElse(null),
+          r.agent().orElse(null),
+          r.intervals().stream()
+              .map(
+                  i ->
+                      new Interval(
+                          i.start().toString(), i.end().toString(), Figures.of(i.figures())))
+              .toList(),
+          Figures.of(r.totals()),
+          Figures.of(r.cumulative()));
+    }
+
+    public StatisticsReport toReport() {
+      return new StatisticsReport(
+          Instant.parse(from),
+          Instant.parse(to),
+          Optional.ofNullable(queue),
+          Optional.ofNullable(agent),
+          Json.items(intervals).stream()
+              .map(
+                  i ->
+                      new StatisticsReport.Interval(
+                          Instant.parse(i.start()),
+                          Instant.parse(i.end()),
+                          i.figures().toFigures()))
+              .toList(),
+          totals.toFigures(),
+          cumulative.toFigures());
+    }
+  }
+}

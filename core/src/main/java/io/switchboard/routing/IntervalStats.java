@@ -1,0 +1,460 @@
+package io.switchboard.routing;
+
+import io.switchboard.routing.spi.RouterEntry;
+import io.switchboard.routing.spi.StoredInterval;
+import io.switchboard.routing.spi.StoredInterval.Scope;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The lasting statistics ({@code docs/routing.md}, "Statistics that last"): figures per 15-minute
+ * interval, aligned to the epoch's quarter-hours on the router's clock, and since the router began,
+ * for the workspace, each task queue (a contact's queue, if it has one) and each agent. Fed by the
+ * router's events under its lock ({@link CallContext#emit}), it looks up the records an event names
+ * for what the event does not carry (a contact's queue, arrival and answer times; an agent's
+ * activity).
+ *
+ * <p>Every interval a call changed is stored with the call's batch ({@link #flush}), so the open
+ * interval survives a restart as the records do, and a closed interval's last put is its final
+ * figures. Time in an activity is counted when the agent leaves it, split across the intervals the
+ * stint spans; the stint in progress is the agent's stored {@code activitySince}, so it survives a
+ * restart too, and a query adds it up to now. Intervals older than the retention are deleted.
+ */
+final class IntervalStats {
+
+  /** The interval length. */
+  static final long INTERVAL_MILLIS = Duration.ofMinutes(15).toMillis();
+
+  /** The longest range one query may cover. */
+  static final Duration MAX_RANGE = Duration.ofDays(31);
+
+  private record Key(Scope scope, String name) {}
+
+  /** A scope's figures in one interval ({@link StoredInterval#TOTAL}: since the router began). */
+  private record Slot(long start, Key key) {}
+
+  /**
+   * One scope's figures in one interval, counted in place. Most buckets are an agent's activity
+   * time alone, so the counts and the activity times are each allocated on first use, and the
+   * activity times are two small arrays (an interval sees a handful of activities).
+   */
+  private static final class Bucket {
+    private long[] n;
+    private String[] names;
+    private long[] millis;
+
+    void count(int i, long delta) {
+      if (n == null) {
+        n = new long[13];
+      }
+      n[i] += delta;
+    }
+
+    void activity(String name, long ms) {
+      if (names == null) {
+        names = new String[] {name};
+        millis = new long[] {ms};
+        return;
+      }
+      for (int k = 0; k < names.length; k++) {
+        if (names[k].equals(name)) {
+          millis[k] += ms;
+          return;
+        }
+      }
+      names = java.util.Arrays.copyOf(names, names.length + 1);
+      millis = java.util.Arrays.copyOf(millis, millis.length + 1);
+      names[names.length - 1] = name;
+      millis[millis.length - 1] = ms;
+    }
+
+    IntervalFigures figures() {
+      long[] v = n == null ? new long[13] : n;
+      Map<String, Long> activity = new HashMap<>();
+      if (names != null) {
+        for (int k = 0; k < names.length; k++) {
+          activity.put(names[k], millis[k]);
+        }
+      }
+      return new IntervalFigures(
+          v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+          activity);
+    }
+
+    Bucket copy() {
+      Bucket c = new Bucket();
+      c.n = n == null ? null : n.clone();
+      c.names = names == null ? null : names.clone();
+      c.millis = millis == null ? null : millis.clone();
+      return c;
+    }
+
+    static Bucket of(IntervalFigures f) {
+      Bucket b = new Bucket();
+      long[] v = {
+        f.arrived(),
+        f.offered(),
+        f.accepted(),
+        f.rejected(),
+        f.timedOut(),
+        f.answered(),
+        f.answeredWithinThreshold(),
+        f.abandoned(),
+        f.maxWaitExceeded(),
+        f.handled(),
+        f.handleMillis(),
+        f.wrapUps(),
+        f.wrapUpMillis()
+      };
+      for (int i = 0; i < v.length; i++) {
+        if (v[i] != 0) {
+          b.count(i, v[i]);
+        }
+      }
+      f.activityMillis().forEach(b::activity);
+      return b;
+    }
+  }
+
+  // indexes into Bucket.n, in IntervalFigures' order
+  private static final int ARRIVED = 0;
+  private static final int OFFERED = 1;
+  private static final int ACCEPTED = 2;
+  private static final int REJECTED = 3;
+  private static final int TIMED_OUT = 4;
+  private static final int ANSWERED = 5;
+  private static final int WITHIN = 6;
+  private static final int ABANDONED = 7;
+  private static final int MAX_WAIT = 8;
+  private static final int HANDLED = 9;
+  private static final int HANDLE_MS = 10;
+  private static final int WRAP_UPS = 11;
+  private static final int WRAP_MS = 12;
+
+  /** An agent's activity stint in progress. */
+  private record Stint(String activity, long since) {}
+
+  private final long thresholdMillis;
+  private final long retentionMillis;
+  private final Function<String, ContactRecord> contacts;
+  private final Function<String, AgentRecord> agents;
+
+  /** The task queue's own threshold, if it has one; set by the workspace. */
+  private volatile Function<String, Optional<Duration>> queueThreshold = q -> Optional.empty();
+
+  /** The intervals by start, then scope. */
+  private final TreeMap<Long, Map<Key, Bucket>> intervals = new TreeMap<>();
+
+  /** Since the router began. */
+  private final Map<Key, Bucket> cumulative = new HashMap<>();
+
+  private final Map<String, Stint> stints = new HashMap<>();
+
+  /** Contacts in wrap-up: their handle and wrap-up times were counted when it began. */
+  private final Set<String> inWrapUp = new HashSet<>();
+
+  /** Changed in the call in progress. */
+  private final Set<Slot> dirty = new LinkedHashSet<>();
+
+  private final List<RouterEntry> deletes = new ArrayList<>();
+
+  IntervalStats(
+      long thresholdMillis,
+      long retentionMillis,
+      Function<String, ContactRecord> contacts,
+      Function<String, AgentRecord> agents) {
+    this.thresholdMillis = thresholdMillis;
+    this.retentionMillis = retentionMillis;
+    this.contacts = contacts;
+    this.agents = agents;
+  }
+
+  static long intervalStart(long millis) {
+    return Math.floorDiv(millis, INTERVAL_MILLIS) * INTERVAL_MILLIS;
+  }
+
+  void queueThresholds(Function<String, Optional<Duration>> lookup) {
+    this.queueThreshold = lookup;
+  }
+
+  // ---- recovery ----------------------------------------------------------------------------
+
+  void restore(
+      List<StoredInterval> stored,
+      Iterable<AgentRecord> liveAgents,
+      Iterable<ContactRecord> liveContacts) {
+    for (StoredInterval s : stored) {
+      Map<Key, Bucket> in =
+          s.start() == StoredInterval.TOTAL
+              ? cumulative
+              : intervals.computeIfAbsent(s.start(), k -> new HashMap<>());
+      in.put(new Key(s.scope(), s.name()), Bucket.of(s.figures()));
+    }
+    for (AgentRecord a : liveAgents) {
+      if (a.activity != null) {
+        stints.put(a.id, new Stint(a.activity, a.activitySince));
+      }
+    }
+    for (ContactRecord c : liveContacts) {
+      if (c.state == ContactState.WRAP_UP) {
+        inWrapUp.add(c.id);
+      }
+    }
+  }
+
+  // ---- counting ----------------------------------------------------------------------------
+
+  /** Under the router's lock: counts what {@code event} says happened at {@code now}. */
+  void on(RoutingEvent event, long now) {
+    switch (event) {
+      case RoutingEvent.ContactQueued e -> {
+        ContactRecord c = contacts.apply(e.contact().id());
+        add(now, c.queue, null, ARRIVED, 1);
+      }
+      case RoutingEvent.ReservationOffered e -> {
+        ContactRecord c = contacts.apply(e.reservation().contactId());
+        add(now, c.queue, e.reservation().agentId(), OFFERED, 1);
+      }
+      case RoutingEvent.ReservationAccepted e -> {
+        ContactRecord c = contacts.apply(e.contactId());
+        add(now, c.queue, e.agentId(), ACCEPTED, 1);
+        if (c.answeredAt == now) {
+          add(now, c.queue, e.agentId(), ANSWERED, 1);
+          if (now - c.createdAt <= threshold(c.queue)) {
+            add(now, c.queue, e.agentId(), WITHIN, 1);
+          }
+        }
+      }
+      case RoutingEvent.ReservationRejected e ->
+          add(now, contacts.apply(e.contactId()).queue, e.agentId(), REJECTED, 1);
+      case RoutingEvent.ReservationTimedOut e ->
+          add(now, contacts.apply(e.contactId()).queue, e.agentId(), TIMED_OUT, 1);
+      case RoutingEvent.ContactAbandoned e ->
+          add(now, contacts.apply(e.contactId()).queue, null, ABANDONED, 1);
+      case RoutingEvent.ContactTimedOut e ->
+          add(now, contacts.apply(e.contactId()).queue, null, MAX_WAIT, 1);
+      case RoutingEvent.ContactWrapUp e -> {
+        ContactRecord c = contacts.apply(e.contactId());
+        handled(now, c, e.agentId());
+        add(now, c.queue, e.agentId(), WRAP_UPS, 1);
+        add(now, c.queue, e.agentId(), WRAP_MS, e.until().toEpochMilli() - now);
+        inWrapUp.add(c.id);
+      }
+      case RoutingEvent.ContactCompleted e -> {
+        if (!inWrapUp.remove(e.contactId())) {
+          handled(now, contacts.apply(e.contactId()), e.agentId());
+        }
+      }
+      case RoutingEvent.AgentCreated e -> activity(agents.apply(e.agent().id()), now);
+      case RoutingEvent.AgentUpdated e -> activity(agents.apply(e.agent().id()), now);
+      case RoutingEvent.AgentPresenceChanged e -> activity(agents.apply(e.agentId()), now);
+      case RoutingEvent.AgentRemoved e -> {
+        Stint s = stints.remove(e.agentId());
+        if (s != null) {
+          addActivity(e.agentId(), s.activity(), s.since(), now);
+        }
+      }
+      default -> {
+        // escalations, updates, cancellations, transfers, cancelled offers: not counted
+      }
+    }
+  }
+
+  private void handled(long now, ContactRecord c, String agent) {
+    add(now, c.queue, agent, HANDLED, 1);
+    if (c.answeredAt >= 0) {
+      add(now, c.queue, agent, HANDLE_MS, now - c.answeredAt);
+    }
+  }
+
+  private long threshold(String queue) {
+    if (queue == null) {
+      return thresholdMillis;
+    }
+    return queueThreshold.apply(queue).map(Duration::toMillis).orElse(thresholdMillis);
+  }
+
+  /** Counts {@code n} of figure {@code i} for the workspace, the queue and the agent (if any). */
+  private void add(long now, String queue, String agent, int i, long n) {
+    long start = intervalStart(now);
+    bucket(start, Scope.WORKSPACE, "").count(i, n);
+    bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").count(i, n);
+    if (queue != null) {
+      bucket(start, Scope.QUEUE, queue).count(i, n);
+      bucket(StoredInterval.TOTAL, Scope.QUEUE, queue).count(i, n);
+    }
+    if (agent != null) {
+      bucket(start, Scope.AGENT, agent).count(i, n);
+      bucket(StoredInterval.TOTAL, Scope.AGENT, agent).count(i, n);
+    }
+  }
+
+  private Bucket bucket(long start, Scope scope, String name) {
+    Key key = new Key(scope, name);
+    Map<Key, Bucket> in =
+        start == StoredInterval.TOTAL
+            ? cumulative
+            : intervals.computeIfAbsent(start, k -> new HashMap<>());
+    dirty.add(new Slot(start, key));
+    return in.computeIfAbsent(key, k -> new Bucket());
+  }
+
+  /** The agent's activity may have changed: the stint that ended is counted. */
+  private void activity(AgentRecord agent, long now) {
+    Stint s = stints.get(agent.id);
+    if (s != null && s.activity().equals(agent.activity) && s.since() == agent.activitySince) {
+      return;
+    }
+    if (s != null) {
+      addActivity(agent.id, s.activity(), s.since(), now);
+    }
+    stints.put(agent.id, new Stint(agent.activity, agent.activitySince));
+  }
+
+  /** Adds the stint [from, to) in {@code activity}, split at interval boundaries. */
+  private void addActivity(String agent, String activity, long from, long to) {
+    if (to <= from) {
+      return;
+    }
+    bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").activity(activity, to - from);
+    bucket(StoredInterval.TOTAL, Scope.AGENT, agent).activity(activity, to - from);
+    split(
+        from,
+        to,
+        (start, ms) -> {
+          bucket(start, Scope.WORKSPACE, "").activity(activity, ms);
+          bucket(start, Scope.AGENT, agent).activity(activity, ms);
+        });
+  }
+
+  private interface Piece {
+    void add(long start, long millis);
+  }
+
+  /** Calls {@code piece} for each interval [from, to) overlaps, within the retention. */
+  private void split(long from, long to, Piece piece) {
+    long first = Math.max(from, intervalStart(to) - retentionMillis);
+    for (long start = intervalStart(first); start < to; start += INTERVAL_MILLIS) {
+      long a = Math.max(first, start);
+      long b = Math.min(to, start + INTERVAL_MILLIS);
+      if (b > a) {
+        piece.add(start, b - a);
+      }
+    }
+  }
+
+  // ---- storing -----------------------------------------------------------------------------
+
+  /** Whether the call in progress changed figures or dropped intervals. */
+  boolean changed() {
+    return !dirty.isEmpty() || !deletes.isEmpty();
+  }
+
+  /**
+   * At the end of a call: drops the intervals past the retention and adds the puts of the intervals
+   * the call changed, and the deletes, to {@code batch}.
+   */
+  void flush(long now, List<RouterEntry> batch) {
+    long oldestKept = intervalStart(now) - retentionMillis;
+    while (!intervals.isEmpty() && intervals.firstKey() < oldestKept) {
+      var first = intervals.pollFirstEntry();
+      for (Key k : first.getValue().keySet()) {
+        deletes.add(
+            new RouterEntry.IntervalDelete(
+                StoredInterval.key(first.getKey(), k.scope(), k.name())));
+      }
+    }
+    for (Slot d : dirty) {
+      Map<Key, Bucket> in =
+          d.start() == StoredInterval.TOTAL ? cumulative : intervals.get(d.start());
+      Bucket b = in == null ? null : in.get(d.key());
+      if (b != null) { // null: dropped past the retention in this same call
+        batch.add(
+            new RouterEntry.IntervalPut(
+                new StoredInterval(d.start(), d.key().scope(), d.key().name(), b.figures())));
+      }
+    }
+    batch.addAll(deletes);
+    dirty.clear();
+    deletes.clear();
+  }
+
+  /** Forgets what the call changed, for a router that stores nothing. */
+  void forgetChanges(long now) {
+    long oldestKept = intervalStart(now) - retentionMillis;
+    intervals.headMap(oldestKept).clear();
+    dirty.clear();
+    deletes.clear();
+  }
+
+  // ---- querying ----------------------------------------------------------------------------
+
+  /** Under the router's lock; the query is checked. */
+  StatisticsReport report(StatisticsQuery q, long now) {
+    Key key =
+        q.queue().isPresent()
+            ? new Key(Scope.QUEUE, q.queue().get())
+            : q.agent().isPresent()
+                ? new Key(Scope.AGENT, q.agent().get())
+                : new Key(Scope.WORKSPACE, "");
+    long from = intervalStart(q.from().toEpochMilli());
+    long to = q.to().toEpochMilli();
+    TreeMap<Long, Bucket> out = new TreeMap<>();
+    intervals
+        .subMap(from, true, to, false)
+        .forEach(
+            (start, byKey) -> {
+              Bucket b = byKey.get(key);
+              if (b != null) {
+                out.put(start, b.copy());
+              }
+            });
+    Bucket total = cumulative.getOrDefault(key, new Bucket()).copy();
+    if (key.scope() != Scope.QUEUE) {
+      // the stints in progress, up to now
+      stints.forEach(
+          (agent, s) -> {
+            if (key.scope() == Scope.WORKSPACE || key.name().equals(agent)) {
+              total.activity(s.activity(), Math.max(0, now - s.since()));
+              split(
+                  Math.max(s.since(), from),
+                  Math.min(now, to),
+                  (start, ms) ->
+                      out.computeIfAbsent(start, k -> new Bucket()).activity(s.activity(), ms));
+            }
+          });
+    }
+    List<StatisticsReport.Interval> list = new ArrayList<>(out.size());
+    IntervalFigures sum = IntervalFigures.ZERO;
+    for (var e : out.entrySet()) {
+      IntervalFigures f = e.getValue().figures();
+      list.add(
+          new StatisticsReport.Interval(
+              Instant.ofEpochMilli(e.getKey()),
+              Instant.ofEpochMilli(e.getKey() + INTERVAL_MILLIS),
+              f));
+      sum = sum.plus(f);
+    }
+    return new StatisticsReport(q.from(), q.to(), q.queue(), q.agent(), list, sum, total.figures());
+  }
+
+  /** Whether anything was ever counted for the queue. */
+  boolean knowsQueue(String queue) {
+    return cumulative.containsKey(new Key(Scope.QUEUE, queue));
+  }
+
+  /** Whether anything was ever counted for the agent, or it is in an activity now. */
+  boolean knowsAgent(String agent) {
+    return cumulative.containsKey(new Key(Scope.AGENT, agent)) || stints.containsKey(agent);
+  }
+}
