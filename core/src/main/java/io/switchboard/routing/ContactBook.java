@@ -198,7 +198,10 @@ final class ContactBook {
 
     /** Whether {@code c}, of this place's group, comes after this place in order of service. */
     boolean isBefore(ContactRecord c) {
-      return c.priority < priority || (c.priority == priority && c.seq > seq);
+      if (c.priority != priority) {
+        return c.priority < priority;
+      }
+      return c.lifo ? c.seq < seq : c.seq > seq; // a group's contacts share their queue's order
     }
   }
 
