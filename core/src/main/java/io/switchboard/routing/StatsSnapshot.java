@@ -24,7 +24,7 @@ final class StatsSnapshot {
     // groups of several task queues may share channel and requirement: one figure for them all
     Map<String, long[]> live = new HashMap<>();
     for (WaitingGroup g : contacts.line.groups()) {
-      long[] figures = live.computeIfAbsent(g.statsKey, k -> new long[2]);
+      long[] figures = live.computeIfAbsent(g.key, k -> new long[2]);
       figures[0] += g.size();
       figures[1] = Math.max(figures[1], now - g.oldest().createdAt);
     }

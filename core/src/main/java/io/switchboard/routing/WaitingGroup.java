@@ -13,10 +13,10 @@ final class WaitingGroup {
   final String channel;
   final Requirement requirement;
 
-  /** Channel and requirement text: the group's name in statistics. */
-  final String statsKey;
-
-  /** {@link #statsKey}, and the task queue if any: the group's name in listings. */
+  /**
+   * Channel and requirement text: the group's name in statistics and listings, which groups of
+   * several task queues with the same requirement share.
+   */
   final String key;
 
   /** The task queue of its contacts, or null. */
@@ -56,8 +56,7 @@ final class WaitingGroup {
     this.requirement = requirement;
     this.queue = queue;
     this.rules = rules;
-    this.statsKey = key(channel, requirement);
-    this.key = queue == null ? statsKey : statsKey + '\u0000' + queue;
+    this.key = key(channel, requirement);
     List<String> terms = requirement.terms;
     this.keyTerms = terms.subList(0, Math.min(terms.size(), WaitingLine.MAX_KEY));
     this.keyDecides = requirement.exact && terms.size() <= WaitingLine.MAX_KEY;
