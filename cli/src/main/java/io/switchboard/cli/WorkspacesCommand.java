@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code switchboard workspaces list|show|create|delete|activity|queue|queue-stats|...}: the routing
- * workspaces, their activities and task queues ({@code docs/api.md}, "Workspaces").
+ * {@code switchboard workspaces list|show|create|delete|activity|queue|queue-stats|...}: the
+ * routing workspaces, their activities and task queues ({@code docs/api.md}, "Workspaces").
  */
 @Command(
     name = "workspaces",
@@ -309,7 +309,8 @@ final class WorkspacesCommand implements Runnable {
         return;
       }
       out.println("task queue:     " + s.queue() + " (since " + s.since() + ")");
-      out.println("waiting:        " + s.waiting() + ", longest " + s.longestWait().toMillis() + " ms");
+      out.println(
+          "waiting:        " + s.waiting() + ", longest " + s.longestWait().toMillis() + " ms");
       out.println(
           "offers:         "
               + s.offered()
@@ -335,11 +336,11 @@ final class WorkspacesCommand implements Runnable {
       out.println(
           "service level:  "
               + (s.serviceLevel().isPresent()
-                  ? String.format(java.util.Locale.ROOT, "%.1f %%", 100 * s.serviceLevel().getAsDouble())
+                  ? String.format(
+                      java.util.Locale.ROOT, "%.1f %%", 100 * s.serviceLevel().getAsDouble())
                   : "-"));
       out.println(
-          "ASA:            "
-              + s.averageSpeedOfAnswer().map(d -> d.toMillis() + " ms").orElse("-"));
+          "ASA:            " + s.averageSpeedOfAnswer().map(d -> d.toMillis() + " ms").orElse("-"));
     }
   }
 

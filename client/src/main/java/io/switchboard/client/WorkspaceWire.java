@@ -65,9 +65,9 @@ public final class WorkspaceWire {
   }
 
   /**
-   * {@code GET .../task-queues/{queue}/stats}: a task queue's live figures ({@link TaskQueueStats});
-   * the ages the server measures in milliseconds, the threshold in seconds, the rates absent before
-   * any contact.
+   * {@code GET .../task-queues/{queue}/stats}: a task queue's live figures ({@link
+   * TaskQueueStats}); the ages the server measures in milliseconds, the threshold in seconds, the
+   * rates absent before any contact.
    */
   public record TaskQueueStatsBody(
       @Json.Required String queue,

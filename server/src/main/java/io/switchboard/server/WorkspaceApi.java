@@ -152,8 +152,7 @@ final class WorkspaceApi {
   private void queueStats(Call c) {
     c.queryOnly();
     c.noBody();
-    c.json(
-        WorkspaceWire.TaskQueueStatsBody.of(workspace(c).queueStats(c.path("queue"))));
+    c.json(WorkspaceWire.TaskQueueStatsBody.of(workspace(c).queueStats(c.path("queue"))));
   }
 
   private void deleteQueue(Call c) {
