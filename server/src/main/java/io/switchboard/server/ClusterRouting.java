@@ -119,8 +119,20 @@ final class ClusterRouting {
     return advertised.getAuthority() + "/" + HexFormat.of().formatHex(random);
   }
 
-  /** The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). */
+  /**
+   * The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). A router
+   * new to this server (it just took the lead) first gets the rules of {@code default}'s task
+   * queues from the stored definition ({@link #workspaces(Router)}), before any call routes on it.
+   */
   private Router router() {
+    Router r = leaderRouter();
+    if (workspacesOver != r) {
+      workspaces(r);
+    }
+    return r;
+  }
+
+  private Router leaderRouter() {
     return leadership
         .router()
         .orElseThrow(
@@ -134,15 +146,18 @@ final class ClusterRouting {
   }
 
   private Workspaces workspaces;
-  private Router workspacesOver;
+  private volatile Router workspacesOver;
 
   /**
    * The leader's workspaces: {@code default} over the router it leads with (rebuilt, from the
    * definitions in the database, whenever that router changes); creating other workspaces is not
    * available over PostgreSQL yet (501).
    */
-  synchronized Workspaces workspaces() {
-    Router r = router();
+  Workspaces workspaces() {
+    return workspaces(leaderRouter());
+  }
+
+  private synchronized Workspaces workspaces(Router r) {
     if (workspaces == null || workspacesOver != r) {
       workspaces =
           new Workspaces(
