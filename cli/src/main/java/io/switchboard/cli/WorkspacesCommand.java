@@ -6,6 +6,7 @@ import io.switchboard.client.WorkspacesClient;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.io.PrintWriter;
@@ -20,8 +21,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code switchboard workspaces list|show|create|delete|activity|queue|...}: the routing
- * workspaces, their activities and task queues ({@code docs/api.md}, "Workspaces").
+ * {@code switchboard workspaces list|show|create|delete|activity|queue|queue-stats|...}: the
+ * routing workspaces, their activities and task queues ({@code docs/api.md}, "Workspaces").
  */
 @Command(
     name = "workspaces",
@@ -34,6 +35,7 @@ import picocli.CommandLine.Spec;
       WorkspacesCommand.PutActivity.class,
       WorkspacesCommand.DeleteActivity.class,
       WorkspacesCommand.PutQueue.class,
+      WorkspacesCommand.QueueStats.class,
       WorkspacesCommand.DeleteQueue.class
     })
 final class WorkspacesCommand implements Runnable {
@@ -237,23 +239,108 @@ final class WorkspacesCommand implements Runnable {
         description = "who may serve it, e.g. \"skills HAS 'billing'\" (default: every agent)")
     String expression;
 
+    @Option(
+        names = "--order",
+        paramLabel = "ORDER",
+        description = "fifo (default) or lifo: among its waiting contacts of equal priority")
+    String order;
+
+    @Option(
+        names = "--strategy",
+        paramLabel = "STRATEGY",
+        description =
+            "longest-idle, least-occupied or highest:<attribute> (default: the workspace's)")
+    String strategy;
+
+    @Option(
+        names = "--max-reservations",
+        paramLabel = "N",
+        description = "at most N of its contacts offered to or held by one agent, 1..100")
+    Integer maxReservations;
+
+    @Option(
+        names = "--service-level",
+        paramLabel = "SECONDS",
+        description = "answered within, for its service level (default: the workspace's)")
+    Long serviceLevel;
+
     @Override
     void run(WorkspacesClient workspaces, PrintWriter out) {
+      TaskQueue.Order o = TaskQueue.Order.FIFO;
+      if (order != null) {
+        try {
+          o = TaskQueue.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+          throw new picocli.CommandLine.ParameterException(
+              spec.commandLine(), "--order must be fifo or lifo, got '" + order + "'");
+        }
+      }
       TaskQueue q =
           workspaces.putQueue(
               workspace,
               new TaskQueue(
                   name,
                   Optional.ofNullable(expression),
-                  TaskQueue.Order.FIFO,
-                  Optional.empty(),
-                  Optional.empty(),
-                  Optional.empty()));
+                  o,
+                  Optional.ofNullable(strategy).map(t -> Strategy.parse("--strategy", t)),
+                  Optional.ofNullable(maxReservations),
+                  Optional.ofNullable(serviceLevel).map(Duration::ofSeconds)));
       if (options.json) {
         Output.json(out, WorkspaceWire.queue(q));
       } else {
         out.println("task queue " + q.name() + ": " + q.workerExpression().orElse("(every agent)"));
       }
+    }
+  }
+
+  @Command(name = "queue-stats", description = "Show a task queue's live figures.")
+  static final class QueueStats extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String workspace;
+
+    @Parameters(index = "1", paramLabel = "QUEUE")
+    String name;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      TaskQueueStats s = workspaces.queueStats(workspace, name);
+      if (options.json) {
+        Output.json(out, io.switchboard.client.Json.tree(WorkspaceWire.TaskQueueStatsBody.of(s)));
+        return;
+      }
+      out.println("task queue:     " + s.queue() + " (since " + s.since() + ")");
+      out.println(
+          "waiting:        " + s.waiting() + ", longest " + s.longestWait().toMillis() + " ms");
+      out.println(
+          "offers:         "
+              + s.offered()
+              + " offered, "
+              + s.accepted()
+              + " accepted, "
+              + s.rejected()
+              + " rejected, "
+              + s.offersTimedOut()
+              + " timed out");
+      out.println(
+          "contacts:       "
+              + s.answered()
+              + " answered ("
+              + s.answeredWithinThreshold()
+              + " within "
+              + s.serviceLevelThreshold().toSeconds()
+              + " s), "
+              + s.abandoned()
+              + " abandoned, "
+              + s.timedOut()
+              + " timed out");
+      out.println(
+          "service level:  "
+              + (s.serviceLevel().isPresent()
+                  ? String.format(
+                      java.util.Locale.ROOT, "%.1f %%", 100 * s.serviceLevel().getAsDouble())
+                  : "-"));
+      out.println(
+          "ASA:            " + s.averageSpeedOfAnswer().map(d -> d.toMillis() + " ms").orElse("-"));
     }
   }
 

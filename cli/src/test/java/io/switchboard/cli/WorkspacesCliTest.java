@@ -75,6 +75,33 @@ class WorkspacesCliTest {
     Run list = run("workspaces", "list");
     assertTrue(list.out().contains("centre") && list.out().contains("default"), list.out());
 
+    Run rules =
+        run(
+            "workspaces",
+            "queue",
+            "centre",
+            "chat",
+            "--order",
+            "lifo",
+            "--strategy",
+            "highest:level",
+            "--max-reservations",
+            "2",
+            "--service-level",
+            "30",
+            "--json");
+    assertEquals(0, rules.code(), rules.err());
+    assertTrue(
+        rules.out().contains("maxReservationsPerAgent") && rules.out().contains("highest:level"),
+        rules.out());
+    Run stats = run("workspaces", "queue-stats", "centre", "chat");
+    assertEquals(0, stats.code(), stats.err());
+    assertTrue(stats.out().contains("0 answered (0 within 30 s)"), stats.out());
+    Run badRule = run("workspaces", "queue", "centre", "q", "--max-reservations", "0");
+    assertTrue(badRule.err().contains("must be 1..100, got 0"), badRule.err());
+    Run noStats = run("workspaces", "queue-stats", "centre", "nope");
+    assertTrue(noStats.err().contains("TASK_QUEUE_NOT_FOUND"), noStats.err());
+
     Run bad = run("workspaces", "queue", "centre", "q", "--expression", "skills HAS");
     assertEquals(1, Math.min(bad.code(), 1), bad.out());
     assertTrue(bad.err().contains("INVALID_SELECTOR"), bad.err());

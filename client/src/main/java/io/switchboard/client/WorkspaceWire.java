@@ -6,14 +6,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
@@ -59,6 +62,70 @@ public final class WorkspaceWire {
     q.maxReservationsPerAgent().ifPresent(n -> o.put("maxReservationsPerAgent", n));
     q.serviceLevelThreshold().ifPresent(d -> o.put("serviceLevelThresholdSeconds", d.toSeconds()));
     return o;
+  }
+
+  /**
+   * {@code GET .../task-queues/{queue}/stats}: a task queue's live figures ({@link
+   * TaskQueueStats}); the ages the server measures in milliseconds, the threshold in seconds, the
+   * rates absent before any contact.
+   */
+  public record TaskQueueStatsBody(
+      @Json.Required String queue,
+      @Json.Required String at,
+      @Json.Required String since,
+      @Json.Required Long serviceLevelThresholdSeconds,
+      @Json.Required Integer waiting,
+      @Json.Required Long longestWaitMillis,
+      @Json.Required Long offered,
+      @Json.Required Long accepted,
+      @Json.Required Long rejected,
+      @Json.Required Long offersTimedOut,
+      @Json.Required Long answered,
+      @Json.Required Long answeredWithinThreshold,
+      @Json.Required Long abandoned,
+      @Json.Required Long timedOut,
+      Double serviceLevel,
+      Long averageSpeedOfAnswerMillis) {
+
+    public static TaskQueueStatsBody of(TaskQueueStats s) {
+      return new TaskQueueStatsBody(
+          s.queue(),
+          s.at().toString(),
+          s.since().toString(),
+          s.serviceLevelThreshold().toSeconds(),
+          s.waiting(),
+          s.longestWait().toMillis(),
+          s.offered(),
+          s.accepted(),
+          s.rejected(),
+          s.offersTimedOut(),
+          s.answered(),
+          s.answeredWithinThreshold(),
+          s.abandoned(),
+          s.timedOut(),
+          s.serviceLevel().isPresent() ? s.serviceLevel().getAsDouble() : null,
+          s.averageSpeedOfAnswer().map(Duration::toMillis).orElse(null));
+    }
+
+    public TaskQueueStats stats() {
+      return new TaskQueueStats(
+          queue,
+          Instant.parse(at),
+          Instant.parse(since),
+          Duration.ofSeconds(serviceLevelThresholdSeconds),
+          waiting,
+          Duration.ofMillis(longestWaitMillis),
+          offered,
+          accepted,
+          rejected,
+          offersTimedOut,
+          answered,
+          answeredWithinThreshold,
+          abandoned,
+          timedOut,
+          serviceLevel == null ? OptionalDouble.empty() : OptionalDouble.of(serviceLevel),
+          Optional.ofNullable(averageSpeedOfAnswerMillis).map(Duration::ofMillis));
+    }
   }
 
   /** A page-less list of workspaces: {@code {"workspaces": [...]}}. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.util.ArrayList;
@@ -83,6 +84,12 @@ public final class WorkspacesClient {
   public TaskQueue queue(String workspace, String queue) {
     JsonFields f = client.call("GET", queuePath(workspace, queue), null);
     return WorkspaceWire.queue(f, f.requiredString("name"));
+  }
+
+  /** The task queue's live figures ({@code GET .../task-queues/{queue}/stats}). */
+  public TaskQueueStats queueStats(String workspace, String queue) {
+    JsonFields f = client.call("GET", queuePath(workspace, queue) + "/stats", null);
+    return Json.lenient(f.node(), WorkspaceWire.TaskQueueStatsBody.class).stats();
   }
 
   public void removeQueue(String workspace, String queue) {

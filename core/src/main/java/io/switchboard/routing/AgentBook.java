@@ -70,7 +70,6 @@ final class AgentBook {
     call.touch(agent);
     boolean wasIdle = agent.idle();
     change.run();
-    agent.rank = eligible.rank(agent);
     if (!wasIdle && agent.idle()) {
       agent.idleSince = call.now;
       agent.idleSeq = ++idleSeq;
@@ -120,7 +119,6 @@ final class AgentBook {
   void restore(Collection<AgentRecord> recovered) {
     for (AgentRecord agent : recovered) {
       agents.put(agent.id, agent);
-      agent.rank = eligible.rank(agent);
       eligible.add(agent);
     }
   }

@@ -25,6 +25,13 @@ final class AgentRecord {
   Map<String, Integer> capacity;
   final Map<String, Integer> load = new HashMap<>();
   int totalLoad;
+
+  /** Offered, assigned and wrap-up contacts per task queue ({@link QueueRules#admits}). */
+  final Map<String, Integer> queueLoad = new HashMap<>(2);
+
+  /** Numeric attribute values, as {@link #rank(String)} read them; reset with the attributes. */
+  private Map<String, BigDecimal> ranks = Map.of();
+
   Presence presence;
   int wrapUps;
 
@@ -47,9 +54,6 @@ final class AgentRecord {
 
   /** Millis spent in each activity before the current one (only those with time). */
   final Map<String, Long> activityMillis = new HashMap<>();
-
-  /** The strategy attribute's numeric value, or null. */
-  BigDecimal rank;
 
   /** Filed in {@link EligibleAgents}' sets. */
   boolean filed;
@@ -86,6 +90,20 @@ final class AgentRecord {
     this.attributes = attributes;
     this.view = attributes::get;
     this.terms = RequiredTerms.ofAgent(attributes);
+    this.ranks = Map.of();
+  }
+
+  /** The numeric value of {@code attribute} ({@link Strategy#highest}), or null. */
+  BigDecimal rank(String attribute) {
+    BigDecimal r = ranks.get(attribute);
+    if (r == null && !ranks.containsKey(attribute)) {
+      r = Checks.number(attributes.get(attribute));
+      if (!(ranks instanceof HashMap)) {
+        ranks = new HashMap<>(2);
+      }
+      ranks.put(attribute, r);
+    }
+    return r;
   }
 
   int load(String channel) {
@@ -94,6 +112,29 @@ final class AgentRecord {
 
   int capacity(String channel) {
     return capacity.getOrDefault(channel, 0);
+  }
+
+  int queueLoad(String queue) {
+    return queueLoad.getOrDefault(queue, 0);
+  }
+
+  /** Takes a slot for {@code contact}: its channel's load, and its task queue's. */
+  void hold(ContactRecord contact) {
+    addLoad(contact.channel, 1);
+    if (contact.queue != null) {
+      queueLoad.merge(contact.queue, 1, Integer::sum);
+    }
+  }
+
+  /**
+   * Gives back the slot {@link #hold} took for a contact on {@code channel} routed through {@code
+   * queue} (null for none) when it was held.
+   */
+  void release(String channel, String queue) {
+    addLoad(channel, -1);
+    if (queue != null && queueLoad.merge(queue, -1, Integer::sum) == 0) {
+      queueLoad.remove(queue);
+    }
   }
 
   void addLoad(String channel, int delta) {

@@ -17,6 +17,9 @@ final class CallContext {
   final Timers timers = new Timers();
   final LiveStats stats;
 
+  /** The rules of the workspace's task queues, by name ({@link Router#taskQueues}). */
+  final java.util.Map<String, QueueRules> queues = new java.util.HashMap<>();
+
   /** The journal's side, or null for a router that keeps nothing. */
   final RouterStore store;
 
@@ -36,6 +39,17 @@ final class CallContext {
     this.store = store;
     this.events = new EventLog(settings.eventHistory());
     this.stats = new LiveStats(settings.serviceLevelMillis(), settings.windowMillis());
+  }
+
+  /** The rules of task queue {@code queue}, or null for none (or a queue the router has not). */
+  QueueRules rules(String queue) {
+    return queue == null ? null : queues.get(queue);
+  }
+
+  /** The live counters of task queue {@code queue}, or null. */
+  TaskQueueCounters counters(String queue) {
+    QueueRules rules = rules(queue);
+    return rules == null ? null : rules.counters;
   }
 
   void emit(EventLog.EventFactory factory) {

@@ -137,25 +137,29 @@ final class ContactBook {
     return offer;
   }
 
-  /** Views of the queued contacts, group by group (by key), each group in order of service. */
+  /**
+   * Views of the queued contacts, group by group (by key; groups of several task queues with the
+   * same key as one), each group in order of service.
+   */
   List<Contact> waiting() {
-    List<Contact> all = new ArrayList<>(line.size());
-    line.groups().stream()
-        .sorted(Comparator.comparing(g -> g.key))
-        .forEach(g -> g.inOrder().forEach(c -> all.add(c.view())));
-    return all;
+    List<ContactRecord> all = new ArrayList<>(line.size());
+    line.groups().forEach(g -> g.forEach(all::add));
+    all.sort(LISTING);
+    List<Contact> views = new ArrayList<>(all.size());
+    all.forEach(c -> views.add(c.view()));
+    return views;
   }
+
+  private static final Comparator<ContactRecord> LISTING =
+      Comparator.comparing((ContactRecord c) -> c.group.key)
+          .thenComparing(ContactRecord::compareOrder);
 
   /**
    * A page of the queued contacts in the order of {@link #waiting()}: by group key, then order of
    * service (priority, arrival), after the place {@code after} names (null: from the first).
    */
   ListPage<Contact> waitingPage(Place after, int limit) {
-    Paging.Picker<ContactRecord> picker =
-        new Paging.Picker<>(
-            Comparator.comparing((ContactRecord c) -> c.group.key)
-                .thenComparing(ContactRecord::compareOrder),
-            limit);
+    Paging.Picker<ContactRecord> picker = new Paging.Picker<>(LISTING, limit);
     for (WaitingGroup g : line.groups()) {
       int byKey = after == null ? 1 : g.key.compareTo(after.groupKey);
       if (byKey > 0) {
@@ -172,11 +176,14 @@ final class ContactBook {
     return picker.page("contacts", Place::key, ContactRecord::view);
   }
 
-  /** A waiting contact's place in the listing: its group, priority and arrival. */
+  /**
+   * A waiting contact's place in the listing: its group, priority and arrival (negative for a
+   * contact of a LIFO queue, whose order runs the other way).
+   */
   record Place(String groupKey, int priority, long seq) {
 
     static String key(ContactRecord c) {
-      return c.priority + "/" + c.seq + "/" + c.group.key;
+      return c.priority + "/" + (c.lifo ? -c.seq : c.seq) + "/" + c.group.key;
     }
 
     /** The place a cursor's key names; anything else is a bad cursor. */
@@ -198,7 +205,13 @@ final class ContactBook {
 
     /** Whether {@code c}, of this place's group, comes after this place in order of service. */
     boolean isBefore(ContactRecord c) {
-      return c.priority < priority || (c.priority == priority && c.seq > seq);
+      if (c.priority != priority) {
+        return c.priority < priority;
+      }
+      if (c.lifo != seq < 0) {
+        return c.lifo; // FIFO contacts before LIFO ones ({@link ContactHeap#serviceKey})
+      }
+      return c.lifo ? c.seq < -seq : c.seq > seq;
     }
   }
 

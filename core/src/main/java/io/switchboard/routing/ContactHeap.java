@@ -42,11 +42,17 @@ final class ContactHeap {
 
   /**
    * The order of service as one number, smaller first: priority (-1000..1000, higher first) in the
-   * top bits, arrival number below. Arrival numbers stay below 2^52 (one per contact ever created).
+   * top bits; below it, for a contact of FIFO order its arrival number, and for one of a LIFO task
+   * queue ({@link ContactRecord#lifo}) bit 51 and its arrival number counted down, so that at equal
+   * priority FIFO contacts come first by arrival and LIFO ones after them, newest first. Arrival
+   * numbers stay below 2^51 (one per contact ever created).
    */
   static long serviceKey(ContactRecord c) {
-    return (long) (Checks.MAX_PRIORITY - c.priority) << 52 | c.seq;
+    long priority = (long) (Checks.MAX_PRIORITY - c.priority) << 52;
+    return c.lifo ? priority | LIFO | (LIFO - 1 - c.seq) : priority | c.seq;
   }
+
+  private static final long LIFO = 1L << 51;
 
   int size() {
     return size;

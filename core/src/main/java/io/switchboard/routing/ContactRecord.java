@@ -28,6 +28,9 @@ final class ContactRecord {
   /** The task queue it was routed through, or null. */
   String queue;
 
+  /** Newest first among equal priority, while queued: its task queue is LIFO. */
+  boolean lifo;
+
   /** The current requirement: the contact's own, or its last escalation step's. */
   Requirement requirement;
 
@@ -93,10 +96,13 @@ final class ContactRecord {
     this.groupKey = WaitingGroup.key(channel, requirement);
   }
 
-  /** Higher priority first, then earlier arrival: the order of service. */
+  /**
+   * The order of service: higher priority first; among equal priority, contacts of FIFO order
+   * (every contact outside a LIFO task queue) by arrival, then those of LIFO queues newest first
+   * ({@link ContactHeap#serviceKey}).
+   */
   static int compareOrder(ContactRecord a, ContactRecord b) {
-    int byPriority = Integer.compare(b.priority, a.priority);
-    return byPriority != 0 ? byPriority : Long.compare(a.seq, b.seq);
+    return Long.compare(ContactHeap.serviceKey(a), ContactHeap.serviceKey(b));
   }
 
   Contact view() {

@@ -1,6 +1,5 @@
 package io.switchboard.routing;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -30,38 +29,138 @@ import java.util.TreeSet;
  * match. The walk is only needed for the first contact of a requirement group: while a group has a
  * contact waiting, work conservation guarantees that no eligible agent matches it, and {@link
  * MemoryRouter} skips the walk.
+ *
+ * <p><b>Strategies of task queues.</b> The sets above are kept in the workspace's strategy order; a
+ * task queue with a strategy of its own ({@link TaskQueue#strategy}) gets the same sets in its
+ * order ({@link #use}), created when the router learns of it and kept from then on, so each
+ * strategy in use costs one more filing per agent change, and a lookup is as cheap in each.
  */
 final class EligibleAgents {
 
-  private final Map<String, TreeSet<AgentRecord>> byChannel = new HashMap<>();
-  private final Map<String, Map<String, TreeSet<AgentRecord>>> byTerm = new HashMap<>();
-  private final Map<String, Comparator<AgentRecord>> orders = new HashMap<>();
-  private final Strategy strategy;
+  /** The sets in one strategy's order. */
+  private static final class Index {
+    final Strategy strategy;
+    final Map<String, TreeSet<AgentRecord>> byChannel = new HashMap<>();
+    final Map<String, Map<String, TreeSet<AgentRecord>>> byTerm = new HashMap<>();
+    final Map<String, Comparator<AgentRecord>> orders = new HashMap<>();
+
+    Index(Strategy strategy) {
+      this.strategy = strategy;
+    }
+
+    void add(AgentRecord agent, String channel) {
+      Comparator<AgentRecord> order = orders.computeIfAbsent(channel, this::order);
+      byChannel.computeIfAbsent(channel, c -> new TreeSet<>(order)).add(agent);
+      Map<String, TreeSet<AgentRecord>> terms =
+          byTerm.computeIfAbsent(channel, c -> new HashMap<>());
+      for (String term : agent.terms) {
+        terms.computeIfAbsent(term, t -> new TreeSet<>(order)).add(agent);
+      }
+    }
+
+    void remove(AgentRecord agent) {
+      for (String channel : agent.capacity.keySet()) {
+        TreeSet<AgentRecord> set = byChannel.get(channel);
+        if (set != null && set.remove(agent)) {
+          Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
+          for (String term : agent.terms) {
+            TreeSet<AgentRecord> posting = terms.get(term);
+            posting.remove(agent);
+            if (posting.isEmpty()) {
+              terms.remove(term);
+            }
+          }
+        }
+      }
+    }
+
+    AgentRecord best(String channel, Requirement requirement, QueueRules rules) {
+      TreeSet<AgentRecord> set = byChannel.get(channel);
+      if (set == null || set.isEmpty()) {
+        return null;
+      }
+      Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
+      for (String term : requirement.terms) {
+        TreeSet<AgentRecord> posting = terms.get(term);
+        if (posting == null) {
+          return null; // no eligible agent holds a term the requirement needs
+        }
+        if (posting.size() < set.size()) {
+          set = posting;
+        }
+      }
+      for (AgentRecord agent : set) {
+        if ((rules == null || rules.admits(agent)) && requirement.matches(agent)) {
+          return agent;
+        }
+      }
+      return null;
+    }
+
+    private Comparator<AgentRecord> order(String channel) {
+      Comparator<AgentRecord> longestIdle = EligibleAgents::longestIdle;
+      return switch (strategy) {
+        case Strategy.LongestIdle l -> longestIdle;
+        case Strategy.LeastOccupied l ->
+            ((Comparator<AgentRecord>)
+                    (a, b) ->
+                        Long.compare(
+                            (long) a.load(channel) * b.capacity(channel),
+                            (long) b.load(channel) * a.capacity(channel)))
+                .thenComparing(longestIdle);
+        case Strategy.HighestAttribute h ->
+            Comparator.comparing(
+                    (AgentRecord a) -> a.rank(h.attribute()),
+                    Comparator.nullsLast(Comparator.reverseOrder()))
+                .thenComparing(longestIdle);
+      };
+    }
+  }
+
+  /** The workspace's strategy's index, then one per other strategy in use. */
+  private final List<Index> indexes = new ArrayList<>(1);
 
   /** Agents taken out and not yet put back. */
   private final List<AgentRecord> out = new ArrayList<>();
 
   EligibleAgents(Strategy strategy) {
-    this.strategy = strategy;
+    indexes.add(new Index(strategy));
   }
 
-  /** The strategy's rank of an agent: the numeric attribute, for {@link Strategy#highest}. */
-  BigDecimal rank(AgentRecord agent) {
-    return strategy instanceof Strategy.HighestAttribute h
-        ? Checks.number(agent.attributes.get(h.attribute()))
-        : null;
+  /**
+   * Keeps sets in {@code strategy}'s order from now on (a task queue uses it), filing every
+   * eligible agent in them; nothing if there are such sets already.
+   */
+  void use(Strategy strategy) {
+    if (index(strategy) != null) {
+      return;
+    }
+    putBack();
+    Index index = new Index(strategy);
+    Index first = indexes.get(0);
+    for (Map.Entry<String, TreeSet<AgentRecord>> e : first.byChannel.entrySet()) {
+      for (AgentRecord agent : e.getValue()) {
+        index.add(agent, e.getKey());
+      }
+    }
+    indexes.add(index);
+  }
+
+  private Index index(Strategy strategy) {
+    for (Index index : indexes) {
+      if (index.strategy.equals(strategy)) {
+        return index;
+      }
+    }
+    return null;
   }
 
   /** Files the agent under every channel it is eligible for (recovery, and {@link #putBack}). */
   void add(AgentRecord agent) {
     for (String channel : agent.capacity.keySet()) {
       if (agent.eligible(channel)) {
-        Comparator<AgentRecord> order = orders.computeIfAbsent(channel, this::order);
-        byChannel.computeIfAbsent(channel, c -> new TreeSet<>(order)).add(agent);
-        Map<String, TreeSet<AgentRecord>> terms =
-            byTerm.computeIfAbsent(channel, c -> new HashMap<>());
-        for (String term : agent.terms) {
-          terms.computeIfAbsent(term, t -> new TreeSet<>(order)).add(agent);
+        for (Index index : indexes) {
+          index.add(agent, channel);
         }
         agent.filed = true;
       }
@@ -74,7 +173,10 @@ final class EligibleAgents {
    */
   void takeOut(AgentRecord agent) {
     if (agent.filed) {
-      remove(agent);
+      for (Index index : indexes) {
+        index.remove(agent);
+      }
+      agent.filed = false;
     }
     if (!agent.out) {
       agent.out = true;
@@ -94,64 +196,15 @@ final class EligibleAgents {
     out.clear();
   }
 
-  private void remove(AgentRecord agent) {
-    for (String channel : agent.capacity.keySet()) {
-      TreeSet<AgentRecord> set = byChannel.get(channel);
-      if (set != null && set.remove(agent)) {
-        Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
-        for (String term : agent.terms) {
-          TreeSet<AgentRecord> posting = terms.get(term);
-          posting.remove(agent);
-          if (posting.isEmpty()) {
-            terms.remove(term);
-          }
-        }
-      }
-    }
-    agent.filed = false;
-  }
-
-  /** The best eligible agent on {@code channel} that {@code requirement} matches, or null. */
-  AgentRecord best(String channel, Requirement requirement) {
+  /**
+   * The best eligible agent on {@code channel} that {@code requirement} matches, by the strategy of
+   * the task queue {@code rules} (null: none) or else the workspace's, below the queue's cap of
+   * contacts per agent; or null.
+   */
+  AgentRecord best(String channel, Requirement requirement, QueueRules rules) {
     putBack();
-    TreeSet<AgentRecord> set = byChannel.get(channel);
-    if (set == null || set.isEmpty()) {
-      return null;
-    }
-    Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
-    for (String term : requirement.terms) {
-      TreeSet<AgentRecord> posting = terms.get(term);
-      if (posting == null) {
-        return null; // no eligible agent holds a term the requirement needs
-      }
-      if (posting.size() < set.size()) {
-        set = posting;
-      }
-    }
-    for (AgentRecord agent : set) {
-      if (requirement.matches(agent)) {
-        return agent;
-      }
-    }
-    return null;
-  }
-
-  private Comparator<AgentRecord> order(String channel) {
-    Comparator<AgentRecord> longestIdle = EligibleAgents::longestIdle;
-    return switch (strategy) {
-      case Strategy.LongestIdle l -> longestIdle;
-      case Strategy.LeastOccupied l ->
-          ((Comparator<AgentRecord>)
-                  (a, b) ->
-                      Long.compare(
-                          (long) a.load(channel) * b.capacity(channel),
-                          (long) b.load(channel) * a.capacity(channel)))
-              .thenComparing(longestIdle);
-      case Strategy.HighestAttribute h ->
-          Comparator.comparing(
-                  (AgentRecord a) -> a.rank, Comparator.nullsLast(Comparator.reverseOrder()))
-              .thenComparing(longestIdle);
-    };
+    Index index = rules == null || rules.strategy == null ? null : index(rules.strategy);
+    return (index == null ? indexes.get(0) : index).best(channel, requirement, rules);
   }
 
   /** Earliest idle-since first, then the order of becoming idle, then of creation. */

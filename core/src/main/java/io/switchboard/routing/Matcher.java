@@ -46,8 +46,9 @@ final class Matcher {
    * invariant), so it waits; otherwise the first matching agent in strategy order gets it.
    */
   void enqueue(ContactRecord contact) {
-    if (contacts.line.add(contact)) {
-      AgentRecord agent = agents.eligible.best(contact.channel, contact.requirement);
+    QueueRules rules = call.rules(contact.queue);
+    if (contacts.line.add(contact, rules)) {
+      AgentRecord agent = agents.eligible.best(contact.channel, contact.requirement, rules);
       if (agent != null) {
         offer(contact, agent);
       }
@@ -80,9 +81,13 @@ final class Matcher {
     agents.change(
         agent,
         () -> {
-          agent.addLoad(contact.channel, 1);
+          agent.hold(contact);
           agent.pending.add(offer);
         });
+    TaskQueueCounters counters = call.counters(contact.queue);
+    if (counters != null) {
+      counters.offered++;
+    }
     call.emit((id, at) -> new RoutingEvent.ReservationOffered(id, at, offer.view()));
     if (call.settings.autoAccept().contains(contact.channel)) {
       accept(offer);
@@ -102,10 +107,17 @@ final class Matcher {
     agent.active.add(contact);
     agent.misses = 0;
     contact.state = ContactState.ASSIGNED;
+    QueueRules rules = call.rules(contact.queue);
+    if (rules != null) {
+      rules.counters.accepted++;
+    }
     if (contact.answeredAt < 0) { // a transferred contact was answered once already
       contact.answeredAt = call.now;
-      call.stats.record(
-          contact.groupKey, call.now, LiveStats.Outcome.ANSWERED, call.now - contact.createdAt);
+      long wait = call.now - contact.createdAt;
+      call.stats.record(contact.groupKey, call.now, LiveStats.Outcome.ANSWERED, wait);
+      if (rules != null) {
+        rules.counters.answered(wait, rules.thresholdMillis);
+      }
     }
     call.emit(
         (id, at) -> new RoutingEvent.ReservationAccepted(id, at, offer.id, contact.id, agent.id));
@@ -114,6 +126,10 @@ final class Matcher {
   /** A pending offer the agent turned down: the contact back in its place, the slot freed. */
   void reject(ReservationRecord offer) {
     close(offer, ReservationState.REJECTED, "rejected");
+    TaskQueueCounters counters = call.counters(offer.contact.queue);
+    if (counters != null) {
+      counters.rejected++;
+    }
     requeue(offer.contact);
     releaseSlot(offer.agent, offer.contact);
   }
@@ -155,7 +171,15 @@ final class Matcher {
 
   /** Gives back the slot a contact held; the agent may take more work at once. */
   private void releaseSlot(AgentRecord agent, ContactRecord contact) {
-    agents.change(agent, () -> agent.addLoad(contact.channel, -1));
+    releaseSlot(agent, contact.channel, contact.queue);
+  }
+
+  /**
+   * Gives back a slot held for a contact of {@code queue} (which a transfer may have changed
+   * since).
+   */
+  private void releaseSlot(AgentRecord agent, String channel, String queue) {
+    agents.change(agent, () -> agent.release(channel, queue));
     settleAgent(agent);
   }
 
@@ -284,6 +308,7 @@ final class Matcher {
    */
   void transferToQueue(ContactRecord contact, String queue, Requirement requirement) {
     AgentRecord from = leaveAgent(contact);
+    String heldQueue = contact.queue;
     contact.queue = queue;
     contact.requirement(requirement);
     contact.step = contact.steps.size();
@@ -293,7 +318,7 @@ final class Matcher {
             new RoutingEvent.ContactTransferred(
                 id, at, contact.id, from.id, Optional.of(queue), Optional.empty()));
     enqueue(contact);
-    releaseSlot(from, contact);
+    releaseSlot(from, contact.channel, heldQueue);
   }
 
   /**
@@ -385,7 +410,7 @@ final class Matcher {
             agent.wrapUps--;
           }
           agent.active.remove(contact);
-          agent.addLoad(contact.channel, -1);
+          agent.release(contact.channel, contact.queue);
         });
     call.emit((id, at) -> new RoutingEvent.ContactCompleted(id, at, contact.id, agent.id));
     contacts.retire(contact);
@@ -398,6 +423,14 @@ final class Matcher {
     contact.state = state;
     contact.endedAt = call.now;
     call.stats.record(contact.groupKey, call.now, outcome, call.now - contact.createdAt);
+    TaskQueueCounters counters = call.counters(contact.queue);
+    if (counters != null) {
+      if (state == ContactState.ABANDONED) {
+        counters.abandoned++;
+      } else {
+        counters.timedOut++;
+      }
+    }
     if (state == ContactState.ABANDONED) {
       call.emit((id, at) -> new RoutingEvent.ContactAbandoned(id, at, contact.id));
     } else {
@@ -451,6 +484,10 @@ final class Matcher {
   private void offerTimedOut(ReservationRecord offer) {
     AgentRecord agent = offer.agent;
     close(offer, ReservationState.TIMED_OUT, "timed out");
+    TaskQueueCounters counters = call.counters(offer.contact.queue);
+    if (counters != null) {
+      counters.offersTimedOut++;
+    }
     requeue(offer.contact);
     agent.misses++;
     call.touch(agent);
@@ -460,7 +497,7 @@ final class Matcher {
       agents.change(
           agent,
           () -> {
-            agent.addLoad(offer.contact.channel, -1);
+            agent.release(offer.contact.channel, offer.contact.queue);
             agent.presence = away;
             agent.enterActivity(Activity.label(away), call.now);
           });

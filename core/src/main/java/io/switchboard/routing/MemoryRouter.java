@@ -112,7 +112,7 @@ final class MemoryRouter implements Router {
       switch (contact.state) {
         case QUEUED, OFFERED -> {
           if (contact.state == ContactState.QUEUED) {
-            contacts.line.add(contact);
+            contacts.line.add(contact, call.rules(contact.queue));
           }
           int steps = contact.steps.size();
           for (int i = contact.step; i < steps; i++) {
@@ -323,6 +323,78 @@ final class MemoryRouter implements Router {
   public int liveContacts(String queue) {
     Objects.requireNonNull(queue, "queue");
     return locked(() -> contacts.live(queue));
+  }
+
+  @Override
+  public void taskQueues(List<TaskQueue> queues) {
+    List<TaskQueue> copy = List.copyOf(queues);
+    Map<String, TaskQueue> byName = new java.util.HashMap<>();
+    for (TaskQueue q : copy) {
+      if (byName.put(q.name(), q) != null) {
+        throw RoutingException.invalid(
+            "task queue names must be unique, got '" + q.name() + "' twice");
+      }
+    }
+    changing(
+        () -> {
+          java.util.Set<String> changed = new java.util.HashSet<>();
+          call.queues.keySet().removeIf(name -> !byName.containsKey(name) && changed.add(name));
+          for (TaskQueue q : copy) {
+            QueueRules rules = call.queues.get(q.name());
+            if (rules == null) {
+              call.queues.put(q.name(), new QueueRules(q, settings.serviceLevelMillis(), call.now));
+              changed.add(q.name());
+            } else if (!rules.definition.equals(q)) {
+              rules.define(q, settings.serviceLevelMillis());
+              changed.add(q.name());
+            }
+            q.strategy().ifPresent(agents.eligible::use);
+          }
+          if (!changed.isEmpty()) {
+            regroup(changed);
+          }
+          return null;
+        });
+  }
+
+  /**
+   * The waiting contacts of the task queues {@code changed} take their places under the queues'
+   * rules now, and every agent takes the work it may now take (a cap raised).
+   */
+  private void regroup(java.util.Set<String> changed) {
+    List<ContactRecord> moved = new java.util.ArrayList<>();
+    for (WaitingGroup g : contacts.line.groups()) {
+      if (g.queue != null && changed.contains(g.queue)) {
+        g.forEach(moved::add);
+      }
+    }
+    moved.sort(java.util.Comparator.comparingLong((ContactRecord c) -> c.seq));
+    for (ContactRecord c : moved) {
+      contacts.line.remove(c);
+    }
+    for (ContactRecord c : moved) {
+      contacts.line.add(c, call.rules(c.queue));
+    }
+    List<AgentRecord> all = new java.util.ArrayList<>(agents.all());
+    all.sort(java.util.Comparator.comparingLong((AgentRecord a) -> a.serial));
+    for (AgentRecord agent : all) {
+      matcher.settleAgent(agent);
+    }
+  }
+
+  @Override
+  public TaskQueueStats taskQueueStats(String queue) {
+    Objects.requireNonNull(queue, "queue");
+    return locked(
+        () -> {
+          QueueRules rules = call.queues.get(queue);
+          if (rules == null) {
+            throw new RoutingException(
+                RoutingErrorCode.TASK_QUEUE_NOT_FOUND,
+                "task queue '" + queue + "' does not exist in this router");
+          }
+          return StatsSnapshot.queue(call, contacts, rules);
+        });
   }
 
   @Override

@@ -154,6 +154,22 @@ public interface Router extends AutoCloseable {
    */
   Contact transferToAgent(String contactId, String agentId);
 
+  // ---- task queues ----------------------------------------------------------------------
+
+  /**
+   * Sets the rules of the workspace's task queues ({@link Workspace} calls it with its definition's
+   * queues when opened and after each change): contacts routed through a queue follow its order,
+   * strategy and cap of contacts per agent, and count in its statistics. A queue's changed rules
+   * apply at once to its waiting contacts (their order among equal priority) and to the next offers
+   * (strategy, cap; an agent below a raised cap takes waiting work at once); offers made stand.
+   * Contacts of a queue not in {@code queues} are routed as contacts of no queue. A queue that is
+   * dropped and defined again starts its counters again.
+   */
+  void taskQueues(List<TaskQueue> queues);
+
+  /** The live figures of task queue {@code queue}; TASK_QUEUE_NOT_FOUND if it has no rules here. */
+  TaskQueueStats taskQueueStats(String queue);
+
   // ---- reservations ---------------------------------------------------------------------
 
   Reservation reservation(String reservationId);

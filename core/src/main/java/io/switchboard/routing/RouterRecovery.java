@@ -75,7 +75,7 @@ final class RouterRecovery {
       contact.reservations.add(offer);
       if (offer.state == ReservationState.PENDING) {
         offer.agent.pending.add(offer);
-        offer.agent.addLoad(contact.channel, 1);
+        offer.agent.hold(contact);
       }
     }
     for (ContactRecord contact : contacts.values()) {
@@ -84,7 +84,7 @@ final class RouterRecovery {
       contact.reservation = c.reservationId().map(reservations::get).orElse(null);
       if (contact.state == ContactState.ASSIGNED || contact.state == ContactState.WRAP_UP) {
         contact.agent.active.add(contact);
-        contact.agent.addLoad(contact.channel, 1);
+        contact.agent.hold(contact);
         if (contact.state == ContactState.WRAP_UP) {
           contact.agent.wrapUps++;
         }

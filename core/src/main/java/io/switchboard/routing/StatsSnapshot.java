@@ -21,17 +21,22 @@ final class StatsSnapshot {
     long now = call.now;
     LiveStats stats = call.stats;
     stats.trim(now);
-    Map<String, WaitingGroup> live = new HashMap<>();
-    contacts.line.groups().forEach(g -> live.put(g.key, g));
+    // groups of several task queues may share channel and requirement: one figure for them all
+    Map<String, long[]> live = new HashMap<>();
+    for (WaitingGroup g : contacts.line.groups()) {
+      long[] figures = live.computeIfAbsent(g.key, k -> new long[2]);
+      figures[0] += g.size();
+      figures[1] = Math.max(figures[1], now - g.oldest().createdAt);
+    }
     TreeSet<String> keys = new TreeSet<>(live.keySet());
     keys.addAll(stats.byGroup().keySet());
     List<GroupStats> groups = new ArrayList<>();
     long longestOverall = 0;
     LiveStats.Window empty = new LiveStats.Window();
     for (String key : keys) {
-      WaitingGroup group = live.get(key);
-      int waiting = group == null ? 0 : group.size();
-      long longest = group == null ? 0 : now - group.oldest().createdAt;
+      long[] group = live.get(key);
+      int waiting = group == null ? 0 : (int) group[0];
+      long longest = group == null ? 0 : group[1];
       longestOverall = Math.max(longestOverall, longest);
       int split = key.indexOf('\u0000');
       String requirements = key.substring(split + 1);
@@ -47,6 +52,20 @@ final class StatsSnapshot {
         groups,
         byPresence(agents),
         occupancy(agents));
+  }
+
+  /** The live figures of task queue {@code rules}: its counters and its contacts waiting now. */
+  static TaskQueueStats queue(CallContext call, ContactBook contacts, QueueRules rules) {
+    long now = call.now;
+    int waiting = 0;
+    long longest = 0;
+    for (WaitingGroup g : contacts.line.groups()) {
+      if (rules.name.equals(g.queue)) {
+        waiting += g.size();
+        longest = Math.max(longest, now - g.oldest().createdAt);
+      }
+    }
+    return rules.counters.snapshot(rules, now, waiting, longest);
   }
 
   private static Map<Presence.Kind, Integer> byPresence(AgentBook agents) {

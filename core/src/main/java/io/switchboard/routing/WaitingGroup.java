@@ -3,17 +3,27 @@ package io.switchboard.routing;
 import java.util.List;
 
 /**
- * The queued contacts of one channel with the same normalized requirement, in order of service
- * (priority desc, then arrival). A contact that comes back from an offer keeps its arrival number,
- * so it returns to its original place.
+ * The queued contacts of one channel with the same normalized requirement and task queue (or none),
+ * in order of service ({@link ContactRecord#compareOrder}: priority desc, then arrival, newest
+ * first in a LIFO queue). A contact that comes back from an offer keeps its arrival number, so it
+ * returns to its original place.
  */
 final class WaitingGroup {
 
   final String channel;
   final Requirement requirement;
 
-  /** Channel and requirement text: the group's name in statistics. */
+  /**
+   * Channel and requirement text: the group's name in statistics and listings, which groups of
+   * several task queues with the same requirement share.
+   */
   final String key;
+
+  /** The task queue of its contacts, or null. */
+  final String queue;
+
+  /** That queue's rules, or null (no queue, or one the router has no rules for). */
+  final QueueRules rules;
 
   /** Up to {@link WaitingLine#MAX_KEY} of the requirement's terms, sorted; empty if none. */
   final List<String> keyTerms;
@@ -41,9 +51,11 @@ final class WaitingGroup {
   /** The first in order of service, kept at hand: the agent-side lookup compares many heads. */
   ContactRecord head;
 
-  WaitingGroup(String channel, Requirement requirement) {
+  WaitingGroup(String channel, Requirement requirement, String queue, QueueRules rules) {
     this.channel = channel;
     this.requirement = requirement;
+    this.queue = queue;
+    this.rules = rules;
     this.key = key(channel, requirement);
     List<String> terms = requirement.terms;
     this.keyTerms = terms.subList(0, Math.min(terms.size(), WaitingLine.MAX_KEY));
@@ -56,6 +68,11 @@ final class WaitingGroup {
 
   boolean matches(AgentRecord agent) {
     return requirement.matches(agent);
+  }
+
+  /** Whether the agent is below its queue's cap of contacts per agent ({@link QueueRules}). */
+  boolean admits(AgentRecord agent) {
+    return rules == null || rules.admits(agent);
   }
 
   void add(ContactRecord contact) {

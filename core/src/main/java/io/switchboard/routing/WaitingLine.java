@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Every queued contact, in one {@link WaitingGroup} per (channel, normalized requirement). Only
- * groups with a contact in them are kept.
+ * Every queued contact, in one {@link WaitingGroup} per (channel, normalized requirement, task
+ * queue). Only groups with a contact in them are kept.
  *
  * <p>An agent that frees up must find the best head among the groups it matches. Scanning every
  * group costs a selector evaluation per group, and with requirements of one to three of 40 skills
@@ -40,7 +40,7 @@ final class WaitingLine {
 
   /** The non-empty groups of one channel, and their index. */
   private static final class Channel {
-    /** By requirement text. */
+    /** By requirement text and task queue ({@link #groupName}). */
     final Map<String, WaitingGroup> groups = new HashMap<>();
 
     final Set<WaitingGroup> unkeyed = new LinkedHashSet<>();
@@ -110,20 +110,25 @@ final class WaitingLine {
     }
   }
 
-  /** Queues the contact in the group of its current requirement; returns whether it was empty. */
-  boolean add(ContactRecord contact) {
+  /**
+   * Queues the contact in the group of its current requirement and task queue, whose {@code rules}
+   * (null: none) order it; returns whether the group was empty.
+   */
+  boolean add(ContactRecord contact, QueueRules rules) {
     Channel channel = byChannel.get(contact.channel);
     if (channel == null) {
       channel = new Channel();
       byChannel.put(contact.channel, channel);
     }
-    WaitingGroup group = channel.groups.get(contact.requirement.text);
+    String name = groupName(contact.requirement, contact.queue);
+    WaitingGroup group = channel.groups.get(name);
     boolean wasEmpty = group == null;
     if (wasEmpty) {
-      group = new WaitingGroup(contact.channel, contact.requirement);
-      channel.groups.put(contact.requirement.text, group);
+      group = new WaitingGroup(contact.channel, contact.requirement, contact.queue, rules);
+      channel.groups.put(name, group);
       channel.index(group);
     }
+    contact.lifo = rules != null && rules.lifo;
     group.add(contact);
     size++;
     return wasEmpty;
@@ -135,7 +140,7 @@ final class WaitingLine {
     size--;
     if (group.isEmpty()) {
       Channel channel = byChannel.get(group.channel);
-      channel.groups.remove(group.requirement.text);
+      channel.groups.remove(groupName(group.requirement, group.queue));
       channel.unindex(group);
       if (channel.groups.isEmpty()) {
         byChannel.remove(group.channel);
@@ -143,9 +148,14 @@ final class WaitingLine {
     }
   }
 
+  /** A group's name in its channel: the requirement text, and the task queue if any. */
+  private static String groupName(Requirement requirement, String queue) {
+    return queue == null ? requirement.text : requirement.text + '\u0000' + queue;
+  }
+
   /**
-   * The best queued contact the agent matches on a channel where it is eligible, by priority then
-   * arrival; null if none.
+   * The best queued contact the agent matches (and whose task queue's cap it is below) on a channel
+   * where it is eligible, in order of service; null if none.
    */
   ContactRecord bestFor(AgentRecord agent) {
     ContactRecord best = null;
@@ -229,7 +239,9 @@ final class WaitingLine {
     if (best != null && ContactRecord.compareOrder(head, best) >= 0) {
       return best;
     }
-    return (keyHeld && group.keyDecides) || group.matches(agent) ? head : best;
+    return group.admits(agent) && ((keyHeld && group.keyDecides) || group.matches(agent))
+        ? head
+        : best;
   }
 
   /** How many non-empty subsets of at most {@code k} of {@code n} terms there are, capped. */

@@ -53,6 +53,7 @@ public final class Workspace {
     this.registry = registry;
     this.definition = definition;
     this.router = router;
+    router.taskQueues(definition.queues());
     bindStatistics(router);
   }
 
@@ -103,6 +104,7 @@ public final class Workspace {
     registry.stored(next);
     router.close();
     router = registry.reopen(next);
+    router.taskQueues(next.queues());
     bindStatistics(router);
     definition = next;
     return next;
@@ -209,7 +211,9 @@ public final class Workspace {
 
   /**
    * Adds a task queue, or replaces the one of the same name. Contacts already routed through it
-   * keep the requirements they were given; new ones get the new worker expression.
+   * keep the requirements they were given; new ones get the new worker expression. Its order,
+   * strategy, cap per agent and service-level threshold apply at once, to waiting contacts too
+   * ({@link Router#taskQueues}).
    */
   public WorkspaceDefinition putQueue(TaskQueue queue) {
     return exclusive(() -> putQueueLocked(queue));
@@ -254,9 +258,15 @@ public final class Workspace {
                     "task queue '" + name + "' does not exist in workspace '" + d.name() + "'"));
   }
 
+  /** The live figures of task queue {@code name} (TASK_QUEUE_NOT_FOUND). */
+  public TaskQueueStats queueStats(String name) {
+    return shared(() -> router.taskQueueStats(queueNamed(name).name()));
+  }
+
   private WorkspaceDefinition store(WorkspaceDefinition next) {
     registry.stored(next);
     definition = next;
+    router.taskQueues(next.queues());
     return next;
   }
 

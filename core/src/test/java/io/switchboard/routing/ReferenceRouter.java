@@ -14,6 +14,11 @@ import java.util.Map;
  *
  * <p>Strategy: longest idle, least occupied or highest {@code level} (integer attribute), each with
  * longest idle (idle-since, then the order of becoming idle, then creation) as tie-break.
+ *
+ * <p>Task queues ({@link Q}): a contact routed through one takes the queue's strategy when it
+ * chooses an agent, stands among equal priority after the FIFO contacts and newest first if the
+ * queue is LIFO, and is offered only to agents holding fewer than the queue's cap of its contacts;
+ * the queue counts offers and outcomes.
  */
 final class ReferenceRouter {
 
@@ -21,6 +26,23 @@ final class ReferenceRouter {
     LONGEST_IDLE,
     LEAST_OCCUPIED,
     HIGHEST_LEVEL
+  }
+
+  /** A task queue's rules and counters. */
+  static final class Q {
+    String name;
+    boolean lifo;
+    Strat strat; // null: the router's
+    int cap; // 0: none
+    long threshold;
+    long offered;
+    long accepted;
+    long rejected;
+    long offersTimedOut;
+    long answered;
+    long within;
+    long abandoned;
+    long timedOut;
   }
 
   static final class A {
@@ -36,6 +58,11 @@ final class ReferenceRouter {
     int misses;
     List<R> pending = new ArrayList<>();
     int active;
+    Map<String, Integer> qload = new LinkedHashMap<>();
+
+    int qload(String q) {
+      return qload.getOrDefault(q, 0);
+    }
 
     int load(String ch) {
       return load.getOrDefault(ch, 0);
@@ -68,6 +95,8 @@ final class ReferenceRouter {
     int step;
     A agent;
     R res;
+    String queue;
+    boolean answered;
   }
 
   static final class R {
@@ -94,6 +123,7 @@ final class ReferenceRouter {
   final Map<String, R> reservations = new LinkedHashMap<>();
   final List<T> timers = new ArrayList<>();
   final List<Offer> offers = new ArrayList<>();
+  final Map<String, Q> queues = new LinkedHashMap<>();
   long serials;
   long seqs;
   long idleSeqs;
@@ -128,7 +158,39 @@ final class ReferenceRouter {
     timers.add(new T(due, ++timerSeqs, kind, target, step));
   }
 
-  private Comparator<A> order(String ch) {
+  private Q q(C c) {
+    return c.queue == null ? null : queues.get(c.queue);
+  }
+
+  /** Whether the agent is below the cap of the contact's queue. */
+  private boolean admits(A a, C c) {
+    Q q = q(c);
+    return q == null || q.cap == 0 || a.qload(q.name) < q.cap;
+  }
+
+  /** The order of service: priority, then FIFO contacts by arrival, then LIFO ones newest first. */
+  private boolean before(C c, C best) {
+    if (c.priority != best.priority) {
+      return c.priority > best.priority;
+    }
+    boolean lifo = lifo(c);
+    if (lifo != lifo(best)) {
+      return !lifo;
+    }
+    return lifo ? c.seq > best.seq : c.seq < best.seq;
+  }
+
+  private boolean lifo(C c) {
+    Q q = q(c);
+    return q != null && q.lifo;
+  }
+
+  private Comparator<A> order(String ch, C c) {
+    Q q = q(c);
+    return order(ch, q == null || q.strat == null ? strat : q.strat);
+  }
+
+  private Comparator<A> order(String ch, Strat strat) {
     Comparator<A> idle =
         Comparator.<A>comparingLong(a -> a.idleSince)
             .thenComparingLong(a -> a.idleSeq)
@@ -155,8 +217,9 @@ final class ReferenceRouter {
     A best = null;
     for (A a : agents.values()) {
       if (a.eligible(c.channel)
+          && admits(a, c)
           && matches(c.req, a)
-          && (best == null || order(c.channel).compare(a, best) < 0)) {
+          && (best == null || order(c.channel, c).compare(a, best) < 0)) {
         best = a;
       }
     }
@@ -171,10 +234,9 @@ final class ReferenceRouter {
       for (C c : contacts.values()) {
         if (c.state == ContactState.QUEUED
             && a.eligible(c.channel)
+            && admits(a, c)
             && matches(c.req, a)
-            && (best == null
-                || c.priority > best.priority
-                || (c.priority == best.priority && c.seq < best.seq))) {
+            && (best == null || before(c, best))) {
           best = c;
         }
       }
@@ -201,6 +263,12 @@ final class ReferenceRouter {
           addLoad(a, c.channel, 1);
           a.pending.add(r);
         });
+    if (c.queue != null) {
+      a.qload.merge(c.queue, 1, Integer::sum);
+    }
+    if (q(c) != null) {
+      q(c).offered++;
+    }
     offers.add(new Offer(r.id, c.id, a.id));
     if (autoAccept) {
       accept(r);
@@ -215,21 +283,48 @@ final class ReferenceRouter {
     r.agent.active++;
     r.agent.misses = 0;
     r.contact.state = ContactState.ASSIGNED;
+    Q q = q(r.contact);
+    if (q != null) {
+      q.accepted++;
+    }
+    if (!r.contact.answered) {
+      r.contact.answered = true;
+      long wait = now - r.contact.created;
+      if (q != null) {
+        q.answered++;
+        q.within += wait <= q.threshold ? 1 : 0;
+      }
+    }
   }
 
   private void requeue(C c) {
     c.agent = null;
     c.res = null;
     if (now >= c.deadline) {
-      c.state = ContactState.TIMED_OUT;
+      timedOut(c);
       return;
     }
     c.state = ContactState.QUEUED;
     settleContact(c);
   }
 
+  private void timedOut(C c) {
+    c.state = ContactState.TIMED_OUT;
+    if (q(c) != null) {
+      q(c).timedOut++;
+    }
+  }
+
   private void release(A a, C c) {
+    release(a, c, c.queue);
+  }
+
+  /** Frees the slot held for {@code c} when it was routed through {@code queue}. */
+  private void release(A a, C c, String queue) {
     mutate(a, () -> addLoad(a, c.channel, -1));
+    if (queue != null) {
+      a.qload.merge(queue, -1, Integer::sum);
+    }
     settleAgent(a);
   }
 
@@ -273,6 +368,9 @@ final class ReferenceRouter {
         if (r.state == ReservationState.PENDING) {
           A a = r.agent;
           close(r, ReservationState.TIMED_OUT);
+          if (q(r.contact) != null) {
+            q(r.contact).offersTimedOut++;
+          }
           requeue(r.contact);
           a.misses++;
           if (missLimit > 0 && a.misses >= missLimit && a.presence.isAvailable()) {
@@ -282,6 +380,9 @@ final class ReferenceRouter {
                   addLoad(a, r.contact.channel, -1);
                   a.presence = Presence.away("missed");
                 });
+            if (r.contact.queue != null) {
+              a.qload.merge(r.contact.queue, -1, Integer::sum);
+            }
             withdraw(a);
           } else {
             release(a, r.contact);
@@ -302,7 +403,7 @@ final class ReferenceRouter {
       case "maxwait" -> {
         C c = (C) t.target;
         if (c.state == ContactState.QUEUED && now >= c.deadline) {
-          c.state = ContactState.TIMED_OUT;
+          timedOut(c);
         }
       }
       case "wrapup" -> {
@@ -368,8 +469,10 @@ final class ReferenceRouter {
       int priority,
       List<Long> stepAfter,
       List<Selector> stepReq,
-      long maxWait) {
+      long maxWait,
+      String queue) {
     C c = new C();
+    c.queue = queue;
     c.id = id;
     c.channel = channel;
     c.req = req;
@@ -395,12 +498,22 @@ final class ReferenceRouter {
   void reject(String rid) {
     R r = reservations.get(rid);
     close(r, ReservationState.REJECTED);
+    if (q(r.contact) != null) {
+      q(r.contact).rejected++;
+    }
     requeue(r.contact);
     release(r.agent, r.contact);
   }
 
   void abandon(String cid) {
     C c = contacts.get(cid);
+    if (q(c) != null) {
+      q(c).abandoned++;
+    }
+    leaveLine(c);
+  }
+
+  private void leaveLine(C c) {
     A offered = c.agent;
     if (c.state == ContactState.OFFERED) {
       close(c.res, ReservationState.CANCELLED);
@@ -426,19 +539,35 @@ final class ReferenceRouter {
   }
 
   void cancel(String cid) {
-    abandon(cid);
-    contacts.get(cid).state = ContactState.CANCELLED;
+    C c = contacts.get(cid);
+    leaveLine(c);
+    c.state = ContactState.CANCELLED;
   }
 
   /** An assigned contact to a queue: waits under {@code req}, steps dropped, no maximum wait. */
-  void transfer(String cid, Selector req) {
+  void transfer(String cid, String queue, Selector req) {
     C c = contacts.get(cid);
     A from = leave(c);
+    String held = c.queue;
+    c.queue = queue;
     c.req = req;
     c.step = c.stepsReq.size();
     c.state = ContactState.QUEUED;
     settleContact(c);
-    release(from, c);
+    release(from, c, held);
+  }
+
+  /** Defines or redefines a task queue; every agent then takes what it may now take. */
+  void queue(String name, boolean lifo, Strat strat, int cap, long threshold) {
+    Q q = queues.computeIfAbsent(name, n -> new Q());
+    q.name = name;
+    q.lifo = lifo;
+    q.strat = strat;
+    q.cap = cap;
+    q.threshold = threshold;
+    for (A a : agents.values()) {
+      settleAgent(a);
+    }
   }
 
   /** An assigned contact offered to agent {@code aid}, which the caller checked can take it. */
@@ -485,16 +614,39 @@ final class ReferenceRouter {
           a.active--;
           addLoad(a, c.channel, -1);
         });
+    if (c.queue != null) {
+      a.qload.merge(c.queue, -1, Integer::sum);
+    }
     settleAgent(a);
   }
 
-  /** Work conservation, checked by brute force: no eligible agent matches a queued contact. */
+  /**
+   * Checked by brute force: work conservation (no eligible agent below a queue's cap matches a
+   * queued contact of it), and each agent's count per queue is the contacts of the queue it holds
+   * (the cap itself is checked at each offer, which the caller compares with the router's).
+   */
   void checkInvariants() {
     List<C> queued =
         contacts.values().stream().filter(c -> c.state == ContactState.QUEUED).toList();
+    Map<A, Map<String, Integer>> held = new LinkedHashMap<>();
+    for (C c : contacts.values()) {
+      boolean holds =
+          c.state == ContactState.OFFERED
+              || c.state == ContactState.ASSIGNED
+              || c.state == ContactState.WRAP_UP;
+      if (holds && c.queue != null) {
+        held.computeIfAbsent(c.agent, x -> new LinkedHashMap<>()).merge(c.queue, 1, Integer::sum);
+      }
+    }
     for (A a : agents.values()) {
+      Map<String, Integer> qload = new LinkedHashMap<>(a.qload);
+      qload.values().removeIf(v -> v == 0);
+      if (!qload.equals(held.getOrDefault(a, Map.of()))) {
+        throw new AssertionError(
+            "agent " + a.id + " counts " + qload + " per queue but holds " + held.get(a));
+      }
       for (C c : queued) {
-        if (a.eligible(c.channel) && matches(c.req, a)) {
+        if (a.eligible(c.channel) && admits(a, c) && matches(c.req, a)) {
           throw new AssertionError(
               "agent " + a.id + " is eligible and idle while contact " + c.id + " waits");
         }

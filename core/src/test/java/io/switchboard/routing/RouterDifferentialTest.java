@@ -20,6 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * completions (with and without wrap-up), abandons, agent removals and clock advances (offer
  * timeouts, escalations, maximum waits, wrap-up ends) run through the router and through {@link
  * ReferenceRouter}; every step must make the same offers, and the states must agree throughout.
+ * Contacts are routed through random task queues with random rules (order, strategy, cap per agent,
+ * service-level threshold), changed now and then, or through none.
  */
 class RouterDifferentialTest {
 
@@ -96,6 +98,12 @@ class RouterDifferentialTest {
     ReferenceRouter ref =
         new ReferenceRouter(strat, offerTimeout, missLimit, autoAccept, chatWrapUp);
     ref.now = clock.millis();
+    List<TaskQueue> queues = new ArrayList<>();
+    for (int i = 0; i < QUEUES; i++) {
+      queues.add(randomQueue(random, "q" + i));
+    }
+    router.taskQueues(queues);
+    queues.forEach(q -> define(ref, q));
     long lastEvent = 0;
     int agentIds = 0;
     int contactIds = 0;
@@ -165,10 +173,18 @@ class RouterDifferentialTest {
         if (maxWait > 0) {
           spec.maxWait(Duration.ofMillis(maxWait));
         }
-        what = "contact " + id + " " + channel + " [" + req + "] p" + priority;
-        router.createContact(spec.build());
+        String queue = random.nextBoolean() ? null : "q" + random.nextInt(QUEUES);
+        what = "contact " + id + " " + channel + " [" + req + "] p" + priority + " via " + queue;
+        router.createContact(queue == null ? spec.build() : spec.build().through(queue, r -> r));
         ref.createContact(
-            id, channel, req == null ? null : Selector.parse(req), priority, after, reqs, maxWait);
+            id,
+            channel,
+            req == null ? null : Selector.parse(req),
+            priority,
+            after,
+            reqs,
+            maxWait,
+            queue);
       } else if (dice < 68) {
         List<ReferenceRouter.R> pending =
             ref.reservations.values().stream()
@@ -247,11 +263,19 @@ class RouterDifferentialTest {
             ref.transferToAgent(c.id, to.id);
           } else {
             String req = REQUIREMENTS[random.nextInt(REQUIREMENTS.length)];
-            what = "transfer " + c.id + " to queue [" + req + "]";
-            router.transfer(c.id, "q", java.util.Optional.ofNullable(req));
-            ref.transfer(c.id, req == null ? null : Selector.parse(req));
+            String queue = "q" + random.nextInt(QUEUES + 1); // q<QUEUES>: a queue without rules
+            what = "transfer " + c.id + " to queue " + queue + " [" + req + "]";
+            router.transfer(c.id, queue, java.util.Optional.ofNullable(req));
+            ref.transfer(c.id, queue, req == null ? null : Selector.parse(req));
           }
         }
+      } else if (dice < 89) {
+        int i = random.nextInt(QUEUES);
+        TaskQueue q = randomQueue(random, "q" + i);
+        queues.set(i, q);
+        what = "rules " + q;
+        router.taskQueues(queues);
+        define(ref, q);
       } else {
         long ms = random.nextInt(4) == 0 ? random.nextInt(20_000) : random.nextInt(3_000);
         what = "advance " + ms;
@@ -272,7 +296,82 @@ class RouterDifferentialTest {
       ref.checkInvariants();
       if (step % 50 == 0 || step == EVENTS - 1) {
         compareStates(router, ref, context);
+        compareQueues(router, ref, context);
       }
+    }
+  }
+
+  private static final int QUEUES = 3;
+
+  private static TaskQueue randomQueue(Random random, String name) {
+    int s = random.nextInt(4);
+    return new TaskQueue(
+        name,
+        java.util.Optional.empty(),
+        random.nextBoolean() ? TaskQueue.Order.FIFO : TaskQueue.Order.LIFO,
+        switch (s) {
+          case 0 -> java.util.Optional.empty();
+          case 1 -> java.util.Optional.of(Strategy.longestIdle());
+          case 2 -> java.util.Optional.of(Strategy.leastOccupied());
+          default -> java.util.Optional.of(Strategy.highest("level"));
+        },
+        random.nextBoolean()
+            ? java.util.Optional.empty()
+            : java.util.Optional.of(1 + random.nextInt(3)),
+        random.nextBoolean()
+            ? java.util.Optional.empty()
+            : java.util.Optional.of(Duration.ofSeconds(1 + random.nextInt(30))));
+  }
+
+  private static void define(ReferenceRouter ref, TaskQueue q) {
+    ReferenceRouter.Strat strat =
+        q.strategy()
+            .map(
+                s ->
+                    switch (s) {
+                      case Strategy.LongestIdle l -> ReferenceRouter.Strat.LONGEST_IDLE;
+                      case Strategy.LeastOccupied l -> ReferenceRouter.Strat.LEAST_OCCUPIED;
+                      case Strategy.HighestAttribute h -> ReferenceRouter.Strat.HIGHEST_LEVEL;
+                    })
+            .orElse(null);
+    ref.queue(
+        q.name(),
+        q.order() == TaskQueue.Order.LIFO,
+        strat,
+        q.maxReservationsPerAgent().orElse(0),
+        q.serviceLevelThreshold().orElse(Duration.ofSeconds(20)).toMillis());
+  }
+
+  /** Each queue's counters against the reference's. */
+  private static void compareQueues(Router router, ReferenceRouter ref, String context) {
+    for (ReferenceRouter.Q q : ref.queues.values()) {
+      TaskQueueStats s = router.taskQueueStats(q.name);
+      String where = context + " queue " + q.name;
+      assertEquals(
+          List.of(
+              q.offered,
+              q.accepted,
+              q.rejected,
+              q.offersTimedOut,
+              q.answered,
+              q.within,
+              q.abandoned,
+              q.timedOut),
+          List.of(
+              s.offered(),
+              s.accepted(),
+              s.rejected(),
+              s.offersTimedOut(),
+              s.answered(),
+              s.answeredWithinThreshold(),
+              s.abandoned(),
+              s.timedOut()),
+          where);
+      long waiting =
+          ref.contacts.values().stream()
+              .filter(c -> c.state == ContactState.QUEUED && q.name.equals(c.queue))
+              .count();
+      assertEquals(waiting, s.waiting(), where);
     }
   }
 

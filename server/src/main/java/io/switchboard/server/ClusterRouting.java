@@ -119,7 +119,11 @@ final class ClusterRouting {
     return advertised.getAuthority() + "/" + HexFormat.of().formatHex(random);
   }
 
-  /** The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). */
+  /**
+   * The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). Its task
+   * queues' rules came from the stored definitions when this server took the lease and opened the
+   * workspaces ({@link RoutingLeadership#workspaces}).
+   */
   private Router router() {
     return leadership.router().orElseThrow(this::notLeading);
   }

@@ -49,6 +49,8 @@ final class WorkspaceApi {
     routes.add(api("GET", w + "/task-queues/{queue}", "getTaskQueue", sup, this::queue));
     routes.add(api("PUT", w + "/task-queues/{queue}", "putTaskQueue", sup, this::putQueue));
     routes.add(
+        api("GET", w + "/task-queues/{queue}/stats", "getTaskQueueStats", sup, this::queueStats));
+    routes.add(
         api("DELETE", w + "/task-queues/{queue}", "deleteTaskQueue", sup, this::deleteQueue));
     routes.addAll(routing.workspaceRoutes());
     return List.copyOf(routes);
@@ -145,6 +147,12 @@ final class WorkspaceApi {
     var queue = WorkspaceWire.queue(c.body(), c.path("queue"));
     w.putQueue(queue);
     c.json(WorkspaceWire.queue(queue));
+  }
+
+  private void queueStats(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WorkspaceWire.TaskQueueStatsBody.of(workspace(c).queueStats(c.path("queue"))));
   }
 
   private void deleteQueue(Call c) {

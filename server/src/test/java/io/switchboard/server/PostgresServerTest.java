@@ -143,6 +143,60 @@ class PostgresServerTest {
     }
   }
 
+  /**
+   * A server that takes the lead recovers the router from the database; the rules of {@code
+   * default}'s task queues must hold on it from the first call under {@code /v1/routing}, not only
+   * once a workspace route has been called.
+   */
+  @Test
+  void newLeader_appliesDefaultsTaskQueueRules_fromItsFirstRoutingCall() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("pgrules"));
+    int port = freePort();
+    EmbeddedPostgres pg = start(data, port);
+    Map<String, String> env =
+        Map.of(
+            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+            "SWITCHBOARD_POSTGRES_USER", "postgres",
+            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
+    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
+    try {
+      try (SwitchboardServer one = SwitchboardServer.start(config);
+          Http h = new Http(one.uri())) {
+        Http.Answer put =
+            h.send(
+                "PUT",
+                "/v1/workspaces/default/task-queues/chat",
+                "{\"maxReservationsPerAgent\":1}");
+        assertEquals(200, put.status(), put.toString());
+        Http.Answer ann =
+            h.post(
+                "/v1/routing/agents",
+                "{\"id\":\"ann\",\"capacity\":{\"chat\":2},\"presence\":\"available\"}");
+        assertEquals(201, ann.status(), ann.toString());
+        for (String id : new String[] {"c1", "c2"}) {
+          Http.Answer c =
+              h.post(
+                  "/v1/routing/contacts",
+                  "{\"id\":\"" + id + "\",\"channel\":\"chat\",\"queue\":\"chat\"}");
+          assertEquals(201, c.status(), c.toString());
+        }
+        assertEquals("queued", h.get("/v1/routing/contacts/c2").json().get("state").asText());
+      }
+      try (SwitchboardServer again = SwitchboardServer.start(config);
+          Http h = new Http(again.uri())) {
+        Http.Answer patch =
+            h.send("PATCH", "/v1/routing/agents/ann", "{\"capacity\":{\"chat\":3}}");
+        assertEquals(200, patch.status(), patch.toString());
+        assertEquals(
+            "queued",
+            h.get("/v1/routing/contacts/c2").json().get("state").asText(),
+            "ann holds 1 of the queue's contacts: its cap");
+      }
+    } finally {
+      pg.close();
+    }
+  }
+
   @Test
   void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
     ServerConfig config =

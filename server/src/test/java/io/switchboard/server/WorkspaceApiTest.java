@@ -18,6 +18,7 @@ import io.switchboard.routing.NewContact;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.nio.file.Path;
@@ -122,6 +123,16 @@ class WorkspaceApiTest {
           http.post(
               "/v1/workspaces/centre/reservations/" + b1.get("reservationId").asText() + "/accept",
               ""));
+      JsonNode stats = ok(200, http.get("/v1/workspaces/centre/task-queues/billing/stats"));
+      assertEquals("billing", stats.get("queue").asText());
+      assertEquals(45, stats.get("serviceLevelThresholdSeconds").asInt(), "the queue's own");
+      assertEquals(1, stats.get("offered").asInt());
+      assertEquals(1, stats.get("accepted").asInt());
+      assertEquals(1, stats.get("answered").asInt());
+      assertEquals(1, stats.get("answeredWithinThreshold").asInt());
+      assertEquals(1.0, stats.get("serviceLevel").asDouble());
+      assertEquals(0, stats.get("waiting").asInt());
+      assertFalse(stats.has("abandonmentRate"));
       error(
           409,
           "TASK_QUEUE_IN_USE",
@@ -196,6 +207,20 @@ class WorkspaceApiTest {
           400,
           "INVALID_ARGUMENT",
           http.send("PUT", "/v1/workspaces/centre/task-queues/q", "{\"strategy\":\"random\"}"));
+      Http.Answer noAttribute =
+          http.send("PUT", "/v1/workspaces/centre/task-queues/q", "{\"strategy\":\"highest:\"}");
+      error(400, "INVALID_ARGUMENT", noAttribute);
+      assertTrue(noAttribute.text().contains("got ''"), noAttribute.text());
+      for (int max : new int[] {0, 101}) {
+        Http.Answer out =
+            http.send(
+                "PUT",
+                "/v1/workspaces/centre/task-queues/q",
+                "{\"maxReservationsPerAgent\":" + max + "}");
+        error(400, "INVALID_ARGUMENT", out);
+        assertTrue(out.text().contains("must be 1..100, got " + max), out.text());
+      }
+      error(404, "TASK_QUEUE_NOT_FOUND", http.get("/v1/workspaces/centre/task-queues/q/stats"));
       error(
           404,
           "ACTIVITY_NOT_FOUND",
@@ -330,6 +355,10 @@ class WorkspaceApiTest {
       assertEquals(Optional.of("billing"), c.queue());
       centre.activity("bill", "Ready");
       assertEquals(Optional.of("bill"), centre.contact("c1").agentId());
+      TaskQueueStats stats = ws.queueStats("centre", "billing");
+      assertEquals(1, stats.offered());
+      assertEquals(Duration.ofSeconds(45), stats.serviceLevelThreshold());
+      assertEquals(java.util.OptionalDouble.empty(), stats.serviceLevel(), "nothing answered yet");
       SwitchboardException e =
           org.junit.jupiter.api.Assertions.assertThrows(
               SwitchboardException.class, () -> ws.removeQueue("centre", "billing"));

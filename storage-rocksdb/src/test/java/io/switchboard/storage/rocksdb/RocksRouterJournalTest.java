@@ -19,6 +19,7 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingEvent;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.TaskQueue;
 import io.switchboard.time.ManualClock;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -95,6 +96,52 @@ class RocksRouterJournalTest {
     assertEquals(java.util.Optional.of("general"), router.contact("t1").queue());
     assertTrue(router.contact("t1").answeredAt().isPresent(), "the first answer is kept");
     assertEquals(Map.of(), router.agent("ann").load(), "ann's slot was freed by the transfer");
+  }
+
+  /** The contact routed through task queue {@code queue}, as a workspace routes it. */
+  private static NewContact throughQueue(NewContact c, String queue) {
+    return new NewContact(
+        c.id(),
+        c.channel(),
+        c.attributes(),
+        c.requirements(),
+        c.priority(),
+        c.escalations(),
+        c.maxWait(),
+        java.util.Optional.of(queue));
+  }
+
+  @Test
+  void taskQueueRules_applyToRecoveredContacts_andHeldContactsStillCountTowardsTheCap() {
+    List<TaskQueue> queues =
+        List.of(
+            new TaskQueue(
+                "chat",
+                java.util.Optional.empty(),
+                TaskQueue.Order.LIFO,
+                java.util.Optional.empty(),
+                java.util.Optional.of(2),
+                java.util.Optional.empty()));
+    open();
+    router.taskQueues(queues);
+    router.createAgent(
+        NewAgent.builder("ann").capacity("chat", 5).presence(Presence.available()).build());
+    for (String id : List.of("q1", "q2", "q3", "q4")) {
+      clock.advance(Duration.ofSeconds(1));
+      router.createContact(throughQueue(NewContact.builder(id, "chat").build(), "chat"));
+    }
+    router.accept(router.contact("q1").reservationId().orElseThrow());
+    assertEquals(List.of("q4", "q3"), router.waiting().stream().map(Contact::id).toList());
+
+    restart();
+    router.taskQueues(queues); // as the workspace does when it opens its router
+
+    assertEquals(List.of("q4", "q3"), router.waiting().stream().map(Contact::id).toList());
+    router.updateCapacity("ann", Map.of("chat", 6));
+    assertEquals(2, router.waiting().size(), "ann still holds 2 of the queue's contacts");
+    router.complete("q1", Duration.ZERO);
+    assertEquals(ContactState.OFFERED, router.contact("q4").state(), "newest first");
+    assertEquals(1, router.taskQueueStats("chat").offered(), "counted since the restart");
   }
 
   @Test
