@@ -224,6 +224,26 @@ final class ClusterRouting {
   private void leadershipMoved() {
     api.endOpenStreams();
     forwarder.endStreams();
+    // a router this server now leads gets default's task queue rules at once, not at its first
+    // call, so that its timers (an offer timing out) already route by them; router() retries.
+    // (null while the leadership is being built: it may lead before this field is set.)
+    RoutingLeadership l = leadership;
+    if (l == null) {
+      return;
+    }
+    l.router()
+        .ifPresent(
+            r -> {
+              try {
+                workspaces(r);
+              } catch (RuntimeException e) {
+                LOG.atWarn()
+                    .log(
+                        "could not load the task queues of workspace 'default' yet ({}); the"
+                            + " first routing call loads them",
+                        e.getMessage());
+              }
+            });
   }
 
   /** Ends the event streams passed through to the leader (the server is stopping). */
