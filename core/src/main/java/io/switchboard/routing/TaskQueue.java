@@ -12,7 +12,7 @@ import java.util.Optional;
  *     ({@code docs/selectors.md}); empty for every agent
  * @param order the order among the queue's contacts of equal priority: by arrival, oldest first
  *     ({@code FIFO}) or newest first ({@code LIFO}); across queues, FIFO contacts of a priority
- *     come before LIFO ones ({@link ContactHeap#serviceKey})
+ *     come before LIFO ones ({@code docs/routing.md}, "Task queue rules")
  * @param strategy how a contact of the queue chooses among matching eligible agents; empty for
  *     the workspace's
  * @param maxReservationsPerAgent at most this many contacts of the queue offered to or held by one
