@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  */
 final class RoutingApi implements AutoCloseable {
 
-  private final RoutingEventStreams streams = new RoutingEventStreams(this::router);
+  private final RoutingEventStreams streams = new RoutingEventStreams();
   private volatile Supplier<Router> source = RoutingApi::starting;
   private volatile Router owned;
   private volatile Supplier<Workspaces> registry =
@@ -114,8 +114,8 @@ final class RoutingApi implements AutoCloseable {
 
   /**
    * The same routes within a workspace, under {@code /v1/workspaces/{workspace}}: agents, contacts,
-   * reservations and statistics of that workspace's router; an agent's activity instead of its
-   * presence; no event streams yet.
+   * reservations, statistics and event streams of that workspace's router; an agent's activity
+   * instead of its presence.
    */
   List<Route> workspaceRoutes() {
     Function<Call, Workspace> ws = c -> workspaces().get(c.routeParameter("workspace"));
@@ -166,11 +166,12 @@ final class RoutingApi implements AutoCloseable {
             op.apply("pendingReservations"),
             self,
             h(in, this::pendingReservations)));
-    if (!scoped) {
-      routes.add(
-          stream(
-              a + "/events", "agentEvents", self, call -> streams.agent(call, call.path("agent"))));
-    }
+    routes.add(
+        stream(
+            a + "/events",
+            op.apply("agentEvents"),
+            self,
+            call -> streams.agent(call, () -> in.apply(call), call.path("agent"))));
     routes.add(
         api(
             "POST",
@@ -210,9 +211,12 @@ final class RoutingApi implements AutoCloseable {
     routes.add(
         api("POST", r + "/reject", op.apply("rejectReservation"), offered, h(in, this::reject)));
     routes.add(api("GET", prefix + "/stats", op.apply("routingStats"), sup, h(in, this::stats)));
-    if (!scoped) {
-      routes.add(stream("/v1/routing/events", "routingEvents", sup, streams::all));
-    }
+    routes.add(
+        stream(
+            prefix + "/events",
+            op.apply("routingEvents"),
+            sup,
+            call -> streams.all(call, () -> in.apply(call))));
     return List.copyOf(routes);
   }
 
@@ -232,7 +236,10 @@ final class RoutingApi implements AutoCloseable {
 
   /** Whether {@code route} is an event stream (capped by {@link EventStreamLimits}). */
   static boolean isStream(Route route) {
-    return route.operation().equals("agentEvents") || route.operation().equals("routingEvents");
+    return switch (route.operation()) {
+      case "agentEvents", "routingEvents", "wsAgentEvents", "wsRoutingEvents" -> true;
+      default -> false;
+    };
   }
 
   /** Streams do not hold a stop back: the server ends them when it stops. */
