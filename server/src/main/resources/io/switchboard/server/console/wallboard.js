@@ -133,9 +133,10 @@ export function wallboard(ctx, ws = DEFAULT) {
   let dirty = false;
   let lastDraw = 0;
   let lastContacts = [];
+  let defined = Promise.resolve();
   const draw = async () => {
     try {
-      const [a, c, s] = await Promise.all([api("GET", prefix + "/agents?limit=500"),
+      const [, a, c, s] = await Promise.all([defined, api("GET", prefix + "/agents?limit=500"),
         api("GET", prefix + "/contacts?limit=500"), api("GET", prefix + "/stats")]);
       const o = s.overall;
       a.agents.sort((x, y) => (x.activity || "").localeCompare(y.activity || "") || x.id.localeCompare(y.id));
@@ -316,5 +317,9 @@ export function wallboard(ctx, ws = DEFAULT) {
   };
   const ticker = setInterval(drawWaiting, 1000);
   ctx.onStop(() => { stopped = true; source?.close(); clearInterval(ticker); clearTimeout(pending); clearTimeout(retry); });
-  loadDefinition().then(() => { connect(); soon(); });
+  // The definition, the stream and the first snapshot at once: the first draw waits for the
+  // definition (its activities and queues), not for a round trip more.
+  defined = loadDefinition();
+  connect();
+  soon();
 }
