@@ -76,6 +76,12 @@ class ConsoleCostTest {
                     + ".map(e => e.name.replace(location.origin, '') + ' at ' + Math.round(e.startTime)"
                     + " + ' ms took ' + Math.round(e.duration) + ' ms').join('\\n');");
         System.out.println("first draw, the page's requests:\n" + calls);
+        Object draws =
+            browser.script(
+                "return performance.getEntriesByType('measure').slice(0, 6)"
+                    + ".map(e => e.name + ' at ' + Math.round(e.startTime) + ' ms took '"
+                    + " + Math.round(e.duration) + ' ms').join('\\n');");
+        System.out.println("the first draws, calls and rows:\n" + draws);
         double idleWith = cpuSecondsPerMinute(() -> {});
         double eventsWith = withEvents(http, () -> cpuSecondsPerMinute(() -> {}));
         browser.assertNoJavaScriptErrors();

@@ -135,9 +135,11 @@ export function wallboard(ctx, ws = DEFAULT) {
   let lastContacts = [];
   let defined = Promise.resolve();
   const draw = async () => {
+    const asked = performance.now();
     try {
       const [, a, c, s] = await Promise.all([defined, api("GET", prefix + "/agents?limit=500"),
         api("GET", prefix + "/contacts?limit=500"), api("GET", prefix + "/stats")]);
+      const answered = performance.now();
       const o = s.overall;
       a.agents.sort((x, y) => (x.activity || "").localeCompare(y.activity || "") || x.id.localeCompare(y.id));
       const counts = new Map();
@@ -174,6 +176,9 @@ export function wallboard(ctx, ws = DEFAULT) {
       }));
       lastContacts = c.contacts;
       drawWaiting();
+      // What a draw costs, for the console's figures (docs/benchmarks.md): the calls, the DOM.
+      performance.measure("wallboard calls", { start: asked, end: answered });
+      performance.measure("wallboard rows", { start: answered, end: performance.now() });
     } catch (e) {
       status(e.message, true);
     }
