@@ -41,7 +41,7 @@ import java.util.function.Supplier;
  */
 final class RoutingApi implements AutoCloseable {
 
-  private final RoutingEventStreams streams = new RoutingEventStreams(this::router);
+  private final RoutingEventStreams streams = new RoutingEventStreams();
   private volatile Supplier<Router> source = RoutingApi::starting;
   private volatile Router owned;
   private volatile Supplier<Workspaces> registry =
@@ -118,8 +118,8 @@ final class RoutingApi implements AutoCloseable {
 
   /**
    * The same routes within a workspace, under {@code /v1/workspaces/{workspace}}: agents, contacts,
-   * reservations and statistics of that workspace's router; an agent's activity instead of its
-   * presence; no event streams yet.
+   * reservations, statistics and event streams of that workspace's router; an agent's activity
+   * instead of its presence.
    */
   List<Route> workspaceRoutes() {
     Function<Call, Workspace> ws = c -> workspaces().get(c.routeParameter("workspace"));
@@ -170,11 +170,12 @@ final class RoutingApi implements AutoCloseable {
             op.apply("pendingReservations"),
             self,
             h(in, this::pendingReservations)));
-    if (!scoped) {
-      routes.add(
-          stream(
-              a + "/events", "agentEvents", self, call -> streams.agent(call, call.path("agent"))));
-    }
+    routes.add(
+        stream(
+            a + "/events",
+            op.apply("agentEvents"),
+            self,
+            call -> streams.agent(call, () -> in.apply(call), call.path("agent"))));
     routes.add(
         api(
             "POST",
@@ -221,9 +222,12 @@ final class RoutingApi implements AutoCloseable {
             op.apply("routingStatistics"),
             sup,
             h(in, this::statistics)));
-    if (!scoped) {
-      routes.add(stream("/v1/routing/events", "routingEvents", sup, streams::all));
-    }
+    routes.add(
+        stream(
+            prefix + "/events",
+            op.apply("routingEvents"),
+            sup,
+            call -> streams.all(call, () -> in.apply(call))));
     return List.copyOf(routes);
   }
 
@@ -243,7 +247,10 @@ final class RoutingApi implements AutoCloseable {
 
   /** Whether {@code route} is an event stream (capped by {@link EventStreamLimits}). */
   static boolean isStream(Route route) {
-    return route.operation().equals("agentEvents") || route.operation().equals("routingEvents");
+    return switch (route.operation()) {
+      case "agentEvents", "routingEvents", "wsAgentEvents", "wsRoutingEvents" -> true;
+      default -> false;
+    };
   }
 
   /** Streams do not hold a stop back: the server ends them when it stops. */

@@ -5,7 +5,9 @@ import io.switchboard.client.RoutingWire;
 import io.switchboard.client.WireFormat;
 import io.switchboard.routing.EventPage;
 import io.switchboard.routing.Router;
+import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingEvent;
+import io.switchboard.routing.RoutingException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -32,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * behind is ended rather than buffered without bound; it reconnects and resumes from its last id.
  * If the history no longer reaches back to the requested id, a {@code missed} event says so before
  * the oldest event kept, and the client should resynchronize its view.
+ *
+ * <p>{@code ?from=now} starts at the tail instead (a wallboard that loads a snapshot first, then
+ * follows): a {@code start} event with {@code id:} the newest event id comes first, so a browser
+ * that reconnects resumes from there. A stream ends when its router is no longer the one served
+ * (the routing leadership moved, the workspace was reconfigured: the client resumes with {@code
+ * Last-Event-ID}), or, with a {@code workspace.deleted} event, when its workspace was deleted.
  */
 final class RoutingEventStreams implements AutoCloseable {
 
@@ -51,22 +59,20 @@ final class RoutingEventStreams implements AutoCloseable {
   private static final RoutingEvent END =
       new RoutingEvent.ContactAbandoned(-1, java.time.Instant.EPOCH, "end of stream");
 
-  private final Supplier<Router> router;
   private final Set<BlockingQueue<RoutingEvent>> open = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  RoutingEventStreams(Supplier<Router> router) {
-    this.router = router;
+  /** Every event of the router {@code source} gives (a workspace's). */
+  void all(Call call, Supplier<Router> source) {
+    stream(call, source, e -> true);
   }
 
-  void all(Call call) {
-    stream(call, e -> true);
-  }
-
-  void agent(Call call, String agentId) {
-    router.get().agent(agentId);
+  /** The events concerning one agent of the router {@code source} gives. */
+  void agent(Call call, Supplier<Router> source, String agentId) {
+    Start start = start(call);
+    source.get().agent(agentId);
     Optional<String> id = Optional.of(agentId);
-    stream(call, e -> e.agentConcerned().equals(id));
+    stream(call, start, source, e -> e.agentConcerned().equals(id));
   }
 
   /** Ends every open stream; new ones end at once. */
@@ -87,11 +93,14 @@ final class RoutingEventStreams implements AutoCloseable {
         });
   }
 
-  private void stream(Call call, Predicate<RoutingEvent> wanted) {
-    call.queryOnly("after");
-    call.discardBody();
-    long after = resumeAfter(call);
-    Router r = router.get();
+  private void stream(Call call, Supplier<Router> source, Predicate<RoutingEvent> wanted) {
+    Start start = start(call);
+    stream(call, start, source, wanted);
+  }
+
+  private void stream(
+      Call call, Start start, Supplier<Router> source, Predicate<RoutingEvent> wanted) {
+    Router r = source.get();
     BlockingQueue<RoutingEvent> live = new ArrayBlockingQueue<>(BACKLOG + 1);
     open.add(live);
     try (Router.Subscription sub = r.onEvent(e -> enqueue(live, e, wanted))) {
@@ -100,8 +109,21 @@ final class RoutingEventStreams implements AutoCloseable {
       }
       try (OutputStream out = call.stream("text/event-stream")) {
         write(out, ": switchboard routing events\n\n");
-        long last = replay(r, out, after, wanted);
-        follow(r, live, out, last);
+        long last;
+        if (start.fromNow()) {
+          last = r.events(Long.MAX_VALUE - 1, 1).lastId();
+          write(
+              out,
+              "id: "
+                  + last
+                  + "\nevent: start\ndata: "
+                  + WireFormat.object().put("type", "start").put("after", last)
+                  + "\n\n");
+          out.flush();
+        } else {
+          last = replay(r, out, start.after(), wanted);
+        }
+        follow(source, r, live, out, last);
       } catch (IOException | UncheckedIOException | ServerConnectionException clientLeft) {
         // The client went away (Helidon reports a failed write as ServerConnectionException):
         // routine, so DEBUG without a stack trace; nothing to answer.
@@ -110,6 +132,31 @@ final class RoutingEventStreams implements AutoCloseable {
     } finally {
       open.remove(live);
     }
+  }
+
+  /**
+   * Where a stream starts: after an event id ({@code Last-Event-ID}, else {@code ?after=}, else 0),
+   * or at the tail ({@code ?from=now}, which a {@code Last-Event-ID} overrides: a reconnection).
+   */
+  private record Start(long after, boolean fromNow) {}
+
+  private static Start start(Call call) {
+    call.queryOnly("after", "from");
+    call.discardBody();
+    Optional<String> from = call.query("from");
+    if (from.isPresent() && !from.get().equals("now")) {
+      throw new HttpError(
+          400, "INVALID_ARGUMENT", "from must be 'now' (or left out), got '" + from.get() + "'");
+    }
+    if (from.isPresent() && call.query("after").isPresent()) {
+      throw new HttpError(
+          400,
+          "INVALID_ARGUMENT",
+          "give either after (an event id) or from=now, not both; got after="
+              + call.query("after").get());
+    }
+    long after = resumeAfter(call);
+    return new Start(after, from.isPresent() && call.header("Last-Event-ID").isEmpty());
   }
 
   private static long resumeAfter(Call call) {
@@ -147,7 +194,10 @@ final class RoutingEventStreams implements AutoCloseable {
     boolean first = true;
     while (true) {
       EventPage page = r.events(last, PAGE);
-      if (first && page.missed()) {
+      // An id beyond the newest is from a router whose history is gone (an in-memory one that
+      // restarted): what it names is not here, so the client resynchronizes from the newest.
+      boolean beyond = after > page.lastId();
+      if (first && (page.missed() || beyond)) {
         long oldest = page.events().isEmpty() ? page.lastId() : page.events().get(0).id();
         write(
             out,
@@ -159,6 +209,9 @@ final class RoutingEventStreams implements AutoCloseable {
                 + "\n\n");
       }
       first = false;
+      if (beyond) {
+        return page.lastId();
+      }
       for (RoutingEvent e : page.events()) {
         if (wanted.test(e)) {
           write(out, frame(e));
@@ -173,12 +226,18 @@ final class RoutingEventStreams implements AutoCloseable {
   }
 
   /**
-   * Writes live events until the stream is ended, or until a keepalive finds that {@code r} is no
-   * longer the router being served (the routing leadership moved on). While no event comes, a probe
-   * every {@link #PROBE_MILLIS} finds a client that left, and a keepalive every {@link
-   * #KEEPALIVE_SECONDS} probes' worth keeps proxies from closing the stream.
+   * Writes live events until the stream is ended, or until a probe finds that {@code r} is no
+   * longer the router {@code source} serves (the routing leadership moved on, the workspace was
+   * reconfigured or deleted). While no event comes, a probe every {@link #PROBE_MILLIS} finds a
+   * client that left, and a keepalive every {@link #KEEPALIVE_SECONDS} probes' worth keeps proxies
+   * from closing the stream.
    */
-  private void follow(Router r, BlockingQueue<RoutingEvent> live, OutputStream out, long last)
+  private void follow(
+      Supplier<Router> source,
+      Router r,
+      BlockingQueue<RoutingEvent> live,
+      OutputStream out,
+      long last)
       throws IOException {
     long quietProbes = 0;
     long probesPerKeepalive = KEEPALIVE_SECONDS * 1000 / PROBE_MILLIS;
@@ -194,13 +253,23 @@ final class RoutingEventStreams implements AutoCloseable {
         return;
       }
       if (e == null) {
+        Serving serving = serving(source, r);
+        if (serving == Serving.DELETED) {
+          write(
+              out,
+              "event: workspace.deleted\ndata: "
+                  + WireFormat.object().put("type", "workspace.deleted")
+                  + "\n\n");
+          out.flush();
+          return;
+        }
+        if (serving == Serving.ANOTHER) {
+          return;
+        }
         if (++quietProbes < probesPerKeepalive) {
           write(out, ":\n"); // a probe: an empty comment line
         } else {
           quietProbes = 0;
-          if (!serving(r)) {
-            return;
-          }
           write(out, ": keepalive\n\n");
         }
       } else if (e.id() > last) {
@@ -211,11 +280,19 @@ final class RoutingEventStreams implements AutoCloseable {
     }
   }
 
-  private boolean serving(Router r) {
+  private enum Serving {
+    THIS,
+    ANOTHER,
+    DELETED
+  }
+
+  private static Serving serving(Supplier<Router> source, Router r) {
     try {
-      return router.get() == r;
+      return source.get() == r ? Serving.THIS : Serving.ANOTHER;
+    } catch (RoutingException e) {
+      return e.code() == RoutingErrorCode.WORKSPACE_NOT_FOUND ? Serving.DELETED : Serving.ANOTHER;
     } catch (RuntimeException none) {
-      return false;
+      return Serving.ANOTHER;
     }
   }
 

@@ -117,13 +117,11 @@ public final class SwitchboardServer implements AutoCloseable {
     all.addAll(new KeysApi(keys, durableKeys).routes());
     this.console = new Console(keys, Clock.system());
     all.addAll(console.routes());
-    new WorkspaceApi(routingApi::workspaces).routes(routingApi).forEach(r -> all.add(clustered(r)));
-    routingApi
-        .routes()
-        .forEach(
-            r ->
-                all.add(
-                    RoutingApi.isStream(r) ? streamLimits.limited(clustered(r)) : clustered(r)));
+    List<Route> routing =
+        new ArrayList<>(new WorkspaceApi(routingApi::workspaces).routes(routingApi));
+    routing.addAll(routingApi.routes());
+    routing.forEach(
+        r -> all.add(RoutingApi.isStream(r) ? streamLimits.limited(clustered(r)) : clustered(r)));
     List<Route> undocumented = new ArrayList<>(console.assetRoutes()); // before SQS's /{a}/{q}
     undocumented.addAll(new SqsRoute(() -> sqs, guard).routes());
     this.routes = new RouteTable(all, undocumented);

@@ -68,6 +68,20 @@ class ConsoleCostTest {
             browser.script(
                 "const n = performance.getEntriesByType('navigation')[0];"
                     + " return Math.round(n.loadEventEnd - n.startTime);");
+        // Where the first draw's time went: each API call's start and duration in the page.
+        Object calls =
+            browser.script(
+                "return performance.getEntriesByType('resource')"
+                    + ".filter(e => e.name.includes('/v1/') || e.name.includes('/console/'))"
+                    + ".map(e => e.name.replace(location.origin, '') + ' at ' + Math.round(e.startTime)"
+                    + " + ' ms took ' + Math.round(e.duration) + ' ms').join('\\n');");
+        System.out.println("first draw, the page's requests:\n" + calls);
+        Object draws =
+            browser.script(
+                "return performance.getEntriesByType('measure').slice(0, 6)"
+                    + ".map(e => e.name + ' at ' + Math.round(e.startTime) + ' ms took '"
+                    + " + Math.round(e.duration) + ' ms').join('\\n');");
+        System.out.println("the first draws, calls and rows:\n" + draws);
         double idleWith = cpuSecondsPerMinute(() -> {});
         double eventsWith = withEvents(http, () -> cpuSecondsPerMinute(() -> {}));
         browser.assertNoJavaScriptErrors();

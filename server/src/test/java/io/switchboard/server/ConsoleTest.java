@@ -292,6 +292,75 @@ class ConsoleTest {
   }
 
   @Test
+  void workspaceWallboard_showsActivities_aTaskQueue_andAContactOfferedAcceptedCompleted_live() {
+    ok(
+        http.post(
+            "/v1/workspaces",
+            "{\"name\":\"centre\",\"defaultActivity\":\"Offline\",\"serviceLevelThresholdSeconds\":30,"
+                + "\"activities\":[{\"name\":\"Ready\",\"available\":true},"
+                + "{\"name\":\"Lunch\",\"available\":false},{\"name\":\"Offline\",\"available\":false}]}"));
+    ok(
+        http.send(
+            "PUT",
+            "/v1/workspaces/centre/task-queues/billing",
+            "{\"workerExpression\":\"skills HAS 'billing'\"}"));
+    ok(
+        http.post(
+            "/v1/workspaces/centre/agents",
+            "{\"id\":\"bea\",\"attributes\":{\"skills\":[\"billing\"]},\"capacity\":{\"voice\":1}}"));
+    ok(
+        http.post(
+            "/v1/workspaces/centre/contacts",
+            "{\"id\":\"w1\",\"channel\":\"voice\",\"queue\":\"billing\",\"priority\":2}"));
+    browser.go("#/queues"); // another view first: the wallboard is drawn anew, with the new list
+    browser.go("#/wallboard");
+    // the picker lists default first, then the other workspaces; picking one shows it
+    browser.contains(By.cssSelector("#workspace option:first-child"), "default");
+    browser.shown(By.cssSelector("#workspace option[value='centre']"));
+    new Select(browser.shown(By.id("workspace"))).selectByValue("centre");
+    browser.shown(By.cssSelector("tr[data-contact='w1']"));
+    browser.contains(By.cssSelector("tr[data-contact='w1']"), "billing");
+    browser.text(By.cssSelector("tr[data-queue='billing'] td[data-field='waiting']"), "1");
+    browser.contains(By.id("level-head"), "30 s");
+    browser.contains(By.id("agents-title"), "Offline 1");
+    browser.contains(By.id("live"), "live");
+    browser.script("window.sameLoad = 'yes'");
+
+    Select activity = new Select(browser.shown(By.cssSelector("select[data-presence='bea']")));
+    assertEquals(
+        java.util.List.of("Ready", "Lunch", "Offline"),
+        activity.getOptions().stream().map(WebElement::getText).toList());
+    activity.selectByValue("Ready"); // available: the waiting contact is offered to bea
+    browser.count(By.cssSelector("tr[data-contact='w1']"), 0);
+    browser.contains(By.cssSelector("tr[data-agent='bea'] td[data-field='contacts']"), "w1");
+    browser.text(By.cssSelector("tr[data-queue='billing'] td[data-field='waiting']"), "0");
+    JsonNode offers = ok(http.get("/v1/workspaces/centre/agents/bea/reservations"));
+    String reservation = offers.get("reservations").get(0).get("id").asText();
+    ok(http.post("/v1/workspaces/centre/reservations/" + reservation + "/accept", "{}"));
+    browser.text(By.cssSelector("tr[data-agent='bea'] td[data-field='contacts']"), "w1");
+    browser.text(By.cssSelector("tr[data-agent='bea'] td[data-field='load']"), "voice 1/1");
+    ok(http.post("/v1/workspaces/centre/contacts/w1/complete", "{}"));
+    browser.text(By.cssSelector("tr[data-agent='bea'] td[data-field='contacts']"), "–");
+    browser.text(By.id("wb-answered"), "1");
+    browser.text(
+        By.cssSelector("tr[data-queue='billing'] td[data-field='service-level']"), "100 %");
+    ok(
+        http.post(
+            "/v1/workspaces/centre/contacts",
+            "{\"id\":\"w2\",\"channel\":\"chat\",\"queue\":\"billing\"}"));
+    browser.shown(By.cssSelector("tr[data-contact='w2']"));
+    browser.screenshots("wallboard-workspace");
+    // a supervisor action in this workspace: abandon the waiting contact
+    browser.shown(By.cssSelector("button[aria-label='Abandon contact w2']")).click();
+    browser.shown(By.id("confirm-ok")).click();
+    browser.count(By.cssSelector("tr[data-contact='w2']"), 0);
+    assertEquals(
+        "abandoned", ok(http.get("/v1/workspaces/centre/contacts/w2")).get("state").asText());
+    assertEquals("yes", browser.script("return window.sameLoad"), "updated without a reload");
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
   void wallboard_resumesItsStream_afterTheServerRestarts(@TempDir Path data) {
     Map<String, String> flags =
         new java.util.HashMap<>(Map.of("data-dir", data.toString(), "port", "0"));

@@ -162,7 +162,10 @@ function stopView() {
   state.stop = null;
 }
 
-/** Shows the view the fragment names: #/queues, #/queues/NAME, #/dead-letters, #/wallboard. */
+/**
+ * Shows the view the fragment names: #/queues, #/queues/NAME, #/dead-letters, #/wallboard (the
+ * workspace default), #/wallboard/WORKSPACE.
+ */
 function route() {
   if (!state.me) return;
   stopView();
@@ -178,7 +181,7 @@ function route() {
   const ctx = { main, onStop: (f) => { state.stop = f; } };
   if (view === "queues" && parts[1]) queueDetail(ctx, parts[1]);
   else if (view === "dead-letters") deadLetters(ctx);
-  else if (view === "wallboard") wallboard(ctx);
+  else if (view === "wallboard") wallboard(ctx, parts[1] || "default");
   else overview(ctx);
 }
 

@@ -1,12 +1,41 @@
-// The routing wallboard: agents, waiting contacts and per-group figures, live from the event
-// stream (GET /v1/routing/events), which the browser resumes with Last-Event-ID after a break.
+// The routing wallboard of one workspace: agents, waiting contacts and per-group (or per task
+// queue) figures. It loads a snapshot through the API, then follows the workspace's event stream
+// from now (GET .../events?from=now: no history replayed), which the browser resumes with
+// Last-Event-ID after a break; events only trigger a redraw from the API.
 import { el, api, may, status, confirmAction, age, renderIfChanged } from "/console/app.js";
 
 const TYPES = ["agent.created", "agent.updated", "agent.presence", "agent.removed", "contact.queued",
   "contact.escalated", "reservation.offered", "reservation.accepted", "reservation.rejected",
   "reservation.timed_out", "reservation.cancelled", "contact.wrap_up", "contact.completed",
   "contact.abandoned", "contact.timed_out", "contact.updated", "contact.cancelled",
-  "contact.transferred", "missed"];
+  "contact.transferred", "missed", "start"];
+
+const DEFAULT = "default";
+const PRESENCES = [{ name: "available", available: true }, { name: "away", available: false },
+  { name: "offline", available: false }];
+
+/** The API prefix of a workspace: default keeps /v1/routing. */
+function base(ws) {
+  return ws === DEFAULT ? "/v1/routing" : "/v1/workspaces/" + encodeURIComponent(ws);
+}
+
+/**
+ * The task queue a requirement group belongs to, and the contacts' own requirements beyond the
+ * queue's: a contact routed through a queue waits under "(worker expression) AND (own)", or the
+ * expression alone (docs/routing.md). A queue without a worker expression cannot be told apart.
+ */
+function queueOf(queues, requirements) {
+  for (const q of queues) {
+    const e = q.workerExpression;
+    if (!e) continue;
+    if (requirements === e) return [q.name, ""];
+    const prefix = "(" + e + ") AND (";
+    if (requirements && requirements.startsWith(prefix) && requirements.endsWith(")")) {
+      return [q.name, requirements.slice(prefix.length, -1)];
+    }
+  }
+  return [null, requirements || ""];
+}
 
 /** Service level colour: at or above 80 % good, 60 % warning, below bad. */
 function levelClass(v) {
@@ -18,44 +47,77 @@ function pct(v) {
   return v === undefined || v === null ? "–" : (v * 100).toFixed(0) + " %";
 }
 
-export function wallboard(ctx) {
-  const supervisor = may("routing:supervisor", "default");
+export function wallboard(ctx, ws = DEFAULT) {
+  const supervisor = may("routing:supervisor", ws);
+  const picker = el("select", { id: "workspace", "aria-label": "Workspace" },
+    el("option", { value: ws, selected: true }, ws));
+  picker.addEventListener("change", () => {
+    location.hash = picker.value === DEFAULT ? "#/wallboard" : "#/wallboard/" + encodeURIComponent(picker.value);
+  });
+  // Every workspace, default first, for a key that may list them (routing:supervisor on *); for
+  // another key, only the one shown (not asked: a refused call is an error in the browser's log).
+  if (may("routing:supervisor", "*")) api("GET", "/v1/workspaces").then((list) => {
+    const names = list.workspaces.map((w) => w.name).filter((n) => n !== DEFAULT && may("routing:supervisor", n));
+    if (may("routing:supervisor", DEFAULT)) names.unshift(DEFAULT);
+    if (!names.includes(ws)) names.push(ws);
+    picker.replaceChildren(...names.map((n) => el("option", { value: n, selected: n === ws }, n)));
+  }).catch(() => { /* not allowed to list: only this workspace */ });
+  const pickerLabel = el("label", { class: "inline" }, "Workspace", picker);
   if (!supervisor) {
-    ctx.main.append(el("h1", {}, "Routing wallboard"),
-      el("p", { id: "wallboard-refused" }, "The wallboard needs routing:supervisor on the workspace; this access key does not have it."));
+    ctx.main.append(el("h1", {}, "Routing wallboard"), pickerLabel,
+      el("p", { id: "wallboard-refused" }, "The wallboard needs routing:supervisor on the workspace '" + ws + "'; this access key does not have it. The wallboard of another workspace is at #/wallboard/NAME."));
     return;
   }
+  const prefix = base(ws);
+  /** The workspace's definition: activities, task queues, service-level threshold. */
+  let definition = { activities: PRESENCES, taskQueues: [], serviceLevelThresholdSeconds: null };
+  const byQueue = ws !== DEFAULT;
   const live = el("span", { id: "live", class: "muted" }, "connecting…");
   const cards = el("div", { class: "cards", id: "overall" });
   const groups = el("tbody", { id: "group-rows" });
   const agents = el("tbody", { id: "agent-rows" });
   const waiting = el("tbody", { id: "contact-rows" });
+  const levelHead = el("th", { scope: "col", class: "num", id: "level-head" }, "Service level");
+  const agentsTitle = el("h2", { id: "agents-title" }, "Agents");
   ctx.main.append(
     el("h1", {}, "Routing wallboard ", live),
+    pickerLabel,
     cards,
-    el("h2", {}, "Requirement groups"),
-    el("div", { class: "scroll" }, el("table", { id: "groups" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Channel"), el("th", { scope: "col" }, "Requirements"),
+    el("h2", { id: "groups-title" }, byQueue ? "Task queues" : "Requirement groups"),
+    el("div", { class: "scroll" }, el("table", { id: "groups", "aria-labelledby": "groups-title" },
+      el("thead", {}, el("tr", {}, byQueue ? el("th", { scope: "col" }, "Task queue") : null,
+        el("th", { scope: "col" }, "Channel"), el("th", { scope: "col" }, byQueue ? "Own requirements" : "Requirements"),
         el("th", { scope: "col", class: "num" }, "Waiting"), el("th", { scope: "col", class: "num" }, "Longest wait"),
-        el("th", { scope: "col", class: "num" }, "Service level"), el("th", { scope: "col", class: "num" }, "ASA"),
+        levelHead, el("th", { scope: "col", class: "num" }, "ASA"),
         el("th", { scope: "col", class: "num" }, "Abandoned"))),
       groups)),
     el("div", { class: "columns" },
-      el("section", { "aria-labelledby": "agents-title" }, el("h2", { id: "agents-title" }, "Agents"),
+      el("section", { "aria-labelledby": "agents-title" }, agentsTitle,
         el("div", { class: "scroll" }, el("table", { id: "agents" },
-          el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Agent"), el("th", { scope: "col" }, "Presence"),
+          el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Agent"), el("th", { scope: "col" }, byQueue ? "Activity" : "Presence"),
             el("th", { scope: "col" }, "Load"), el("th", { scope: "col" }, "Contacts"))),
           agents))),
       el("section", { "aria-labelledby": "waiting-title" }, el("h2", { id: "waiting-title" }, "Waiting contacts"),
         el("div", { class: "scroll" }, el("table", { id: "contacts" },
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Contact"), el("th", { scope: "col" }, "Age"),
-            el("th", { scope: "col", class: "num" }, "Priority"), el("th", { scope: "col" }, "Requirements"),
+            el("th", { scope: "col", class: "num" }, "Priority"), el("th", { scope: "col" }, byQueue ? "Queue · requirements" : "Requirements"),
             el("th", { scope: "col" }, ""))),
           waiting)))));
 
-  /** agent id → contact ids assigned to it, from the events (replayed from the start). */
+  /**
+   * agent id → contact ids assigned to it, from the events since the page opened (the stream
+   * starts from now: contacts offered or accepted before are in the agent's load, not named here).
+   */
   const current = new Map();
+  /** agent id → contact ids offered to it now, likewise from the events since the page opened. */
+  const offered = new Map();
   const track = (e) => {
+    if (e.type === "reservation.offered") {
+      const r = e.reservation;
+      offered.set(r.agentId, new Set([...(offered.get(r.agentId) || []), r.contactId]));
+    } else if (e.type.startsWith("reservation.")) {
+      offered.get(e.agentId)?.delete(e.contactId);
+    }
     if (e.type === "reservation.accepted") {
       current.set(e.agentId, new Set([...(current.get(e.agentId) || []), e.contactId]));
     } else if (e.type === "contact.completed" || e.type === "contact.wrap_up") {
@@ -71,37 +133,52 @@ export function wallboard(ctx) {
   let dirty = false;
   let lastDraw = 0;
   let lastContacts = [];
+  let defined = Promise.resolve();
   const draw = async () => {
+    const asked = performance.now();
     try {
-      const [a, c, s] = await Promise.all([api("GET", "/v1/routing/agents?limit=500"),
-        api("GET", "/v1/routing/contacts?limit=500"), api("GET", "/v1/routing/stats")]);
+      const [, a, c, s] = await Promise.all([defined, api("GET", prefix + "/agents?limit=500"),
+        api("GET", prefix + "/contacts?limit=500"), api("GET", prefix + "/stats")]);
+      const answered = performance.now();
       const o = s.overall;
+      a.agents.sort((x, y) => (x.activity || "").localeCompare(y.activity || "") || x.id.localeCompare(y.id));
+      const counts = new Map();
+      a.agents.forEach((ag) => counts.set(ag.activity, (counts.get(ag.activity) || 0) + 1));
+      agentsTitle.textContent = "Agents" + (counts.size ? " (" + [...counts].map(([k, v]) => k + " " + v).join(" · ") + ")" : "");
       renderIfChanged(cards, JSON.stringify(s.overall) + JSON.stringify(s.agentsByPresence), () => [
         ["waiting", "Waiting", o.waiting, ""], ["longest", "Longest wait", age(o.longestWaitMillis), ""],
         ["service-level", "Service level", pct(o.serviceLevel), levelClass(o.serviceLevel)],
         ["asa", "Avg. speed of answer", age(o.averageSpeedOfAnswerMillis), ""],
         ["answered", "Answered", o.answered, ""], ["abandoned", "Abandoned", o.abandoned + " (" + pct(o.abandonmentRate) + ")", ""],
-        ...Object.entries(s.agentsByPresence).map(([k, v]) => ["presence-" + k, "Agents " + k, v, ""])]
+        ...Object.entries(s.agentsByPresence).map(([k, v]) => ["presence-" + k, "Agents " + (byQueue ? "by presence: " : "") + k, v, ""])]
         .map(([id, label, v, cls]) => el("div", { class: "card" }, el("div", { class: "muted" }, label),
           el("div", { class: "big " + cls, id: "wb-" + id }, v))));
-      renderIfChanged(groups, JSON.stringify(s.groups), () => s.groups.map((g) => el("tr", {},
-        el("td", {}, g.channel), el("td", {}, g.requirements || "any agent"),
-        el("td", { class: "num" }, g.contacts.waiting), el("td", { class: "num" }, age(g.contacts.longestWaitMillis)),
-        el("td", { class: "num " + levelClass(g.contacts.serviceLevel) }, pct(g.contacts.serviceLevel)),
-        el("td", { class: "num" }, age(g.contacts.averageSpeedOfAnswerMillis)),
-        el("td", { class: "num" }, g.contacts.abandoned + " (" + pct(g.contacts.abandonmentRate) + ")"))));
-      const assigned = a.agents.map((ag) => [...(current.get(ag.id) || [])]);
+      renderIfChanged(groups, JSON.stringify(s.groups) + JSON.stringify(definition.taskQueues), () => groupRows(s.groups).map(([q, own, g]) => el("tr", byQueue ? { "data-queue": q || "" } : {},
+        byQueue ? el("th", { scope: "row" }, q || "(no task queue)") : null,
+        el("td", {}, g ? g.channel : "–"), el("td", {}, own || (byQueue ? "–" : "any agent")),
+        ...(g ? [el("td", { class: "num", "data-field": "waiting" }, g.contacts.waiting),
+          el("td", { class: "num" }, age(g.contacts.longestWaitMillis)),
+          el("td", { class: "num " + levelClass(g.contacts.serviceLevel), "data-field": "service-level" }, pct(g.contacts.serviceLevel)),
+          el("td", { class: "num" }, age(g.contacts.averageSpeedOfAnswerMillis)),
+          el("td", { class: "num" }, g.contacts.abandoned + " (" + pct(g.contacts.abandonmentRate) + ")")]
+          : [el("td", { class: "num", "data-field": "waiting" }, 0), el("td", { class: "num" }, "–"),
+            el("td", { class: "num muted", "data-field": "service-level" }, "–"), el("td", { class: "num" }, "–"), el("td", { class: "num" }, "–")]))));
+      const lastOffers = (id) => [...(offered.get(id) || [])].map((ct) => ct + " (offered)");
+      const assigned = a.agents.map((ag) => [...(current.get(ag.id) || []), ...lastOffers(ag.id)]);
       renderIfChanged(agents, JSON.stringify(a.agents) + JSON.stringify(assigned), () => a.agents.map((ag) => {
         const load = Object.entries(ag.capacity).map(([ch, cap]) => ch + " " + (ag.load[ch] || 0) + "/" + cap).join(", ");
-        const presence = supervisor ? presenceSelect(ag) : ag.presence;
+        const offers = lastOffers(ag.id);
         return el("tr", { "data-agent": ag.id },
           el("th", { scope: "row" }, ag.id),
-          el("td", { "data-field": "presence" }, presence, ag.inWrapUp ? " · wrap-up" : ""),
+          el("td", { "data-field": "presence" }, activitySelect(ag), ag.inWrapUp ? " · wrap-up" : ""),
           el("td", { "data-field": "load" }, load),
-          el("td", { "data-field": "contacts" }, [...(current.get(ag.id) || [])].join(", ") || "–"));
+          el("td", { "data-field": "contacts" }, [...(current.get(ag.id) || []), ...offers].join(", ") || "–"));
       }));
       lastContacts = c.contacts;
       drawWaiting();
+      // What a draw costs, for the console's figures (docs/benchmarks.md): the calls, the DOM.
+      performance.measure("wallboard calls", { start: asked, end: answered });
+      performance.measure("wallboard rows", { start: answered, end: performance.now() });
     } catch (e) {
       status(e.message, true);
     }
@@ -112,11 +189,11 @@ export function wallboard(ctx) {
       el("th", { scope: "row" }, ct.id + " (" + ct.channel + ")"),
       el("td", { "data-since": ct.createdAt }, ""),
       el("td", { class: "num" }, supervisor ? priorityForm(ct) : ct.priority),
-      el("td", {}, ct.requirements || "any agent"),
+      el("td", {}, contactRequirements(ct)),
       el("td", {}, supervisor ? el("button", { type: "button", class: "danger", "aria-label": "Abandon contact " + ct.id,
         onclick: async () => {
           if (!(await confirmAction("Abandon contact '" + ct.id + "'? It leaves the line.", "Abandon " + ct.id))) return;
-          try { await api("POST", "/v1/routing/contacts/" + encodeURIComponent(ct.id) + "/abandon"); } catch (e) { status("Abandon refused: " + e.message, true); }
+          try { await api("POST", prefix + "/contacts/" + encodeURIComponent(ct.id) + "/abandon"); } catch (e) { status("Abandon refused: " + e.message, true); }
         } }, "Abandon") : ""))));
     for (const td of waiting.querySelectorAll("td[data-since]")) td.textContent = age(now - Date.parse(td.dataset.since));
   };
@@ -136,23 +213,64 @@ export function wallboard(ctx) {
         return;
       }
       try {
-        await api("PATCH", "/v1/routing/contacts/" + encodeURIComponent(ct.id), { priority });
+        await api("PATCH", prefix + "/contacts/" + encodeURIComponent(ct.id), { priority });
         status("Contact " + ct.id + " now has priority " + priority);
       } catch (e) { status("Reprioritise refused: " + e.message, true); }
     });
     return form;
   };
 
-  const presenceSelect = (ag) => {
-    const s = el("select", { "aria-label": "Presence of agent " + ag.id, "data-presence": ag.id },
-      ...["available", "away", "offline"].map((p) => el("option", { value: p, selected: p === ag.presence }, p)));
+  /** The groups as table rows: per task queue (every queue, idle ones too) or as they come. */
+  const groupRows = (list) => {
+    if (!byQueue) return list.map((g) => [null, g.requirements, g]);
+    const rows = list.map((g) => [...queueOf(definition.taskQueues, g.requirements), g]);
+    for (const q of definition.taskQueues) {
+      if (!rows.some(([name]) => name === q.name)) rows.push([q.name, "", null]);
+    }
+    return rows.sort((x, y) => (x[0] === null) - (y[0] === null) || (x[0] || "").localeCompare(y[0] || ""));
+  };
+
+  const contactRequirements = (ct) => {
+    if (!ct.queue) return ct.requirements || "any agent";
+    const [, own] = queueOf(definition.taskQueues, ct.requirements);
+    return ct.queue + (own ? " · " + own : "");
+  };
+
+  // An agent's activity (its presence in default): a supervisor moves it from the list.
+  const activitySelect = (ag) => {
+    const current = byQueue ? ag.activity : ag.presence;
+    if (!supervisor) return current;
+    const names = definition.activities.map((x) => x.name);
+    if (!names.includes(current)) names.push(current);
+    const s = el("select", { "aria-label": (byQueue ? "Activity" : "Presence") + " of agent " + ag.id, "data-presence": ag.id },
+      ...names.map((p) => el("option", { value: p, selected: p === current }, p)));
     s.addEventListener("change", async () => {
       try {
-        await api("PUT", "/v1/routing/agents/" + encodeURIComponent(ag.id) + "/presence", { presence: s.value });
+        const path = prefix + "/agents/" + encodeURIComponent(ag.id);
+        if (byQueue) await api("PUT", path + "/activity", { activity: s.value });
+        else await api("PUT", path + "/presence", { presence: s.value });
         status("Agent " + ag.id + " is now " + s.value);
-      } catch (e) { status("Presence refused: " + e.message, true); }
+      } catch (e) { status((byQueue ? "Activity" : "Presence") + " refused: " + e.message, true); }
     });
     return s;
+  };
+  const loadDefinition = async () => {
+    try {
+      const d = await api("GET", "/v1/workspaces/" + encodeURIComponent(ws));
+      definition = { ...d, activities: ws === DEFAULT ? PRESENCES : d.activities };
+      const t = d.serviceLevelThresholdSeconds;
+      levelHead.textContent = t === undefined || t === null ? "Service level" : "Service level (≤ " + t + " s)";
+    } catch (e) {
+      if (e.code === "WORKSPACE_NOT_FOUND") gone();
+      else if (ws !== DEFAULT) status("Cannot read workspace '" + ws + "': " + e.message, true);
+    }
+  };
+  const gone = () => {
+    stopped = true;
+    source?.close();
+    live.textContent = "deleted";
+    live.className = "bad";
+    status("The workspace '" + ws + "' was deleted.", true);
   };
   // At most one redraw a second, whatever the rate of events: the console's cost stays bounded.
   const run = async () => {
@@ -184,21 +302,29 @@ export function wallboard(ctx) {
     try { track(JSON.parse(ev.data)); } catch { /* a missed marker: redraw anyway */ }
     soon();
   };
+  const onDeleted = () => gone();
   const connect = () => {
     retry = null;
     if (stopped) return;
-    source = new EventSource("/v1/routing/events" + (lastId ? "?after=" + encodeURIComponent(lastId) : ""));
+    // From now on the first connection (the snapshot comes from the API); after the last event
+    // seen on a new one. The browser's own reconnections send Last-Event-ID, which wins over from.
+    source = new EventSource(prefix + "/events" + (lastId ? "?after=" + encodeURIComponent(lastId) : "?from=now"));
     TYPES.forEach((t) => source.addEventListener(t, onEvent));
+    source.addEventListener("workspace.deleted", onDeleted);
     source.onopen = () => { live.textContent = "live"; live.className = "good"; soon(); };
     source.onerror = () => {
+      if (stopped) return;
       live.textContent = "reconnecting…";
       live.className = "warn";
-      if (source.readyState === EventSource.CLOSED && !retry) retry = setTimeout(connect, 2000);
+      // Refused (503 while the server starts; 404 once the workspace is gone): look again.
+      if (source.readyState === EventSource.CLOSED && !retry) retry = setTimeout(() => loadDefinition().then(connect), 2000);
     };
   };
-  connect();
   const ticker = setInterval(drawWaiting, 1000);
-  soon();
   ctx.onStop(() => { stopped = true; source?.close(); clearInterval(ticker); clearTimeout(pending); clearTimeout(retry); });
-  draw();
+  // The definition, the stream and the first snapshot at once: the first draw waits for the
+  // definition (its activities and queues), not for a round trip more.
+  defined = loadDefinition();
+  connect();
+  soon();
 }
