@@ -48,6 +48,9 @@ final class MemoryRouter implements Router {
   private final Scheduler.Repeating timerDriver;
   private final IntervalStats intervals;
 
+  /** Whether a queue name is a task queue of the workspace (set by the workspace). */
+  private volatile java.util.function.Predicate<String> knownQueue = q -> false;
+
   /** The journal's side, or null for a router that keeps nothing. */
   private final RouterStore store;
 
@@ -812,9 +815,6 @@ final class MemoryRouter implements Router {
           return intervals.report(query, call.now);
         });
   }
-
-  /** Whether a queue name is a task queue of the workspace (set by the workspace). */
-  private volatile java.util.function.Predicate<String> knownQueue = q -> false;
 
   /**
    * Binds the lasting statistics to the workspace's task queues: their own service-level
