@@ -2,6 +2,7 @@ package io.switchboard.routing;
 
 import io.switchboard.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,7 +17,8 @@ record RouterSettings(
     long serviceLevelMillis,
     long windowMillis,
     int eventHistory,
-    int contactHistory) {
+    int contactHistory,
+    List<TaskQueue> taskQueues) {
 
   static RouterSettings of(Router.Builder b) {
     long offer =
@@ -52,7 +54,8 @@ record RouterSettings(
         sl,
         window,
         b.eventHistory,
-        b.contactHistory);
+        b.contactHistory,
+        List.copyOf(b.taskQueues));
   }
 
   long wrapUpMillis(String channel) {
