@@ -74,6 +74,8 @@ final class MemoryRouter implements Router {
             contacts::get,
             agents::get);
     call.intervals = intervals;
+    call.now = clock.millis();
+    defineQueues(settings.taskQueues()); // before recovery: recovered contacts line up by them
     if (snapshot != null) {
       recover(snapshot);
     }
@@ -154,6 +156,11 @@ final class MemoryRouter implements Router {
   }
 
   private <T> T call(Supplier<T> action, boolean durable) {
+    return call(null, action, durable);
+  }
+
+  /** A call; {@code first} (null: nothing) runs under the lock before the due timers fire. */
+  private <T> T call(Runnable first, Supplier<T> action, boolean durable) {
     RouterJournal.Ticket ticket = RouterJournal.DONE;
     T result;
     lock.lock();
@@ -167,6 +174,9 @@ final class MemoryRouter implements Router {
         store.reserveEventIds(call.events.lastId(), counters);
       }
       try {
+        if (first != null) {
+          first.run();
+        }
         matcher.fireDueTimers();
         result = action.get();
       } finally {
@@ -338,26 +348,31 @@ final class MemoryRouter implements Router {
             "task queue names must be unique, got '" + q.name() + "' twice");
       }
     }
-    changing(
-        () -> {
-          java.util.Set<String> changed = new java.util.HashSet<>();
-          call.queues.keySet().removeIf(name -> !byName.containsKey(name) && changed.add(name));
-          for (TaskQueue q : copy) {
-            QueueRules rules = call.queues.get(q.name());
-            if (rules == null) {
-              call.queues.put(q.name(), new QueueRules(q, settings.serviceLevelMillis(), call.now));
-              changed.add(q.name());
-            } else if (!rules.definition.equals(q)) {
-              rules.define(q, settings.serviceLevelMillis());
-              changed.add(q.name());
-            }
-            q.strategy().ifPresent(agents.eligible::use);
-          }
-          if (!changed.isEmpty()) {
-            regroup(changed);
-          }
-          return null;
-        });
+    // the rules first, then the timers that fell due: a router just recovered fires its overdue
+    // timers (an offer timing out, a contact returning to the line) under its queues' rules
+    call(() -> defineQueues(copy), () -> null, true);
+  }
+
+  /** Sets the rules of the task queues {@code queues} (the others dropped), and regroups. */
+  private void defineQueues(List<TaskQueue> queues) {
+    Map<String, TaskQueue> byName = new java.util.HashMap<>();
+    queues.forEach(q -> byName.put(q.name(), q));
+    java.util.Set<String> changed = new java.util.HashSet<>();
+    call.queues.keySet().removeIf(name -> !byName.containsKey(name) && changed.add(name));
+    for (TaskQueue q : queues) {
+      QueueRules rules = call.queues.get(q.name());
+      if (rules == null) {
+        call.queues.put(q.name(), new QueueRules(q, settings.serviceLevelMillis(), call.now));
+        changed.add(q.name());
+      } else if (!rules.definition.equals(q)) {
+        rules.define(q, settings.serviceLevelMillis());
+        changed.add(q.name());
+      }
+      q.strategy().ifPresent(agents.eligible::use);
+    }
+    if (!changed.isEmpty()) {
+      regroup(changed);
+    }
   }
 
   /**

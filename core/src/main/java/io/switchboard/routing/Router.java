@@ -239,8 +239,18 @@ public interface Router extends AutoCloseable {
     int contactHistory = 10_000;
     Duration statsRetention = Duration.ofDays(35);
     RouterJournal journal;
+    List<TaskQueue> taskQueues = List.of();
 
     private Builder() {}
+
+    /**
+     * The task queues whose rules the router starts with, before it recovers from its journal
+     * ({@link Router#taskQueues}); none by default.
+     */
+    public Builder taskQueues(List<TaskQueue> queues) {
+      this.taskQueues = List.copyOf(queues);
+      return this;
+    }
 
     /** The time source; default the system clock. */
     public Builder clock(Clock clock) {

@@ -2,6 +2,7 @@ package io.switchboard.routing;
 
 import io.switchboard.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,7 +18,8 @@ record RouterSettings(
     long windowMillis,
     int eventHistory,
     int contactHistory,
-    long statsRetentionMillis) {
+    long statsRetentionMillis,
+    List<TaskQueue> taskQueues) {
 
   static RouterSettings of(Router.Builder b) {
     long offer =
@@ -57,7 +59,8 @@ record RouterSettings(
         window,
         b.eventHistory,
         b.contactHistory,
-        retention);
+        retention,
+        List.copyOf(b.taskQueues));
   }
 
   /** The longest the lasting statistics' intervals may be kept. */

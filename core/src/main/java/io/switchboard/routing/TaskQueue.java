@@ -13,8 +13,8 @@ import java.util.Optional;
  * @param order the order among the queue's contacts of equal priority: by arrival, oldest first
  *     ({@code FIFO}) or newest first ({@code LIFO}); across queues, FIFO contacts of a priority
  *     come before LIFO ones ({@code docs/routing.md}, "Task queue rules")
- * @param strategy how a contact of the queue chooses among matching eligible agents; empty for
- *     the workspace's
+ * @param strategy how a contact of the queue chooses among matching eligible agents; empty for the
+ *     workspace's
  * @param maxReservationsPerAgent at most this many contacts of the queue offered to or held by one
  *     agent at once, 1..100; empty for no limit beyond the agent's capacity
  * @param serviceLevelThreshold "answered within" for the queue's service level; empty for the

@@ -49,7 +49,7 @@ public interface WorkspaceRouters {
       public synchronized Router open(WorkspaceDefinition workspace) {
         MemoryRouterJournal journal =
             journals.computeIfAbsent(workspace.name(), n -> new MemoryRouterJournal());
-        return builder.apply(workspace).journal(journal).build();
+        return builder.apply(workspace).journal(journal).taskQueues(workspace.queues()).build();
       }
 
       @Override

@@ -24,7 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * rebuilt from its journal at random points. Every call must give the same answer (or the same
  * error), every step the same events (ids aside), and the whole visible state must agree: agents,
  * contacts live and finished, reservations, the waiting line. Event ids after a restart are above
- * every id before it.
+ * every id before it. Contacts are routed through task queues with rules of their own (LIFO, a cap
+ * per agent, a strategy), which both routers get as a workspace gives them: at build, and again
+ * after each restart.
  *
  * <p>In the crash variant the restart loses the changes written without waiting (timers that fired
  * since the last call that changed something): the same timers fire again at the first call after
@@ -33,6 +35,26 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RouterRestartTest {
 
   private static final int STEPS = 3_000;
+
+  /** Task queues with rules of their own; "q" has none. */
+  private static final List<TaskQueue> QUEUES =
+      List.of(
+          new TaskQueue(
+              "lifo",
+              java.util.Optional.empty(),
+              TaskQueue.Order.LIFO,
+              java.util.Optional.of(Strategy.leastOccupied()),
+              java.util.Optional.of(1),
+              java.util.Optional.of(Duration.ofSeconds(5))),
+          new TaskQueue(
+              "best",
+              java.util.Optional.empty(),
+              TaskQueue.Order.FIFO,
+              java.util.Optional.of(Strategy.highest("level")),
+              java.util.Optional.of(2),
+              java.util.Optional.empty()),
+          TaskQueue.named("q"));
+
   private static final String[] REQUIREMENTS = {
     null, "skills HAS 'a'", "skills HAS ALL ('a', 'b')", "lang = 'es'", "level >= 3"
   };
@@ -78,6 +100,8 @@ class RouterRestartTest {
     CrashingJournal journal = new CrashingJournal(clock);
     Router steady = builder.get().build();
     Router durable = builder.get().journal(journal).build();
+    steady.taskQueues(QUEUES);
+    durable.taskQueues(QUEUES);
     long steadyLast = 0;
     long durableLast = 0;
     long highestBeforeRestart = 0;
@@ -93,6 +117,7 @@ class RouterRestartTest {
           journal.close();
         }
         durable = builder.get().journal(journal).build();
+        durable.taskQueues(QUEUES); // as the workspace does when it opens its router
         restarts++;
         highestBeforeRestart = durableLast;
         if (crash) {
@@ -180,7 +205,9 @@ class RouterRestartTest {
       if (random.nextInt(3) == 0) {
         spec.maxWait(Duration.ofMillis(5_000 + random.nextInt(40_000)));
       }
-      NewContact built = spec.build();
+      int q = random.nextInt(QUEUES.size() + 1);
+      NewContact built =
+          q == QUEUES.size() ? spec.build() : spec.build().through(QUEUES.get(q).name(), r -> r);
       same(steady, durable, r -> r.createContact(built));
       return "create contact " + built;
     } else if (dice < 66) {
@@ -212,14 +239,15 @@ class RouterRestartTest {
     } else if (dice < 85) {
       boolean toAgent = random.nextBoolean();
       String req = REQUIREMENTS[random.nextInt(REQUIREMENTS.length)];
+      String queue = QUEUES.get(random.nextInt(QUEUES.size())).name();
       same(
           steady,
           durable,
           r ->
               toAgent
                   ? r.transferToAgent(contact, agent)
-                  : r.transfer(contact, "q", java.util.Optional.ofNullable(req)));
-      return "transfer " + contact + (toAgent ? " to " + agent : " to q " + req);
+                  : r.transfer(contact, queue, java.util.Optional.ofNullable(req)));
+      return "transfer " + contact + (toAgent ? " to " + agent : " to " + queue + " " + req);
     } else {
       long ms = random.nextInt(4) == 0 ? random.nextInt(20_000) : random.nextInt(3_000);
       clock.advanceMillis(ms);

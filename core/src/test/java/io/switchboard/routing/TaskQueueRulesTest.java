@@ -308,6 +308,55 @@ class TaskQueueRulesTest {
     assertEquals(1, centre.queueStats("chat").offered(), "counted since the restart");
   }
 
+  /**
+   * Regression: a router rebuilt from its journal fired its overdue timers before it had its
+   * queues' rules, so a missed offer's agent took the oldest contact of a LIFO queue.
+   */
+  @Test
+  void rulesGivenAfterRecovery_applyBeforeOverdueTimersFire() {
+    List<TaskQueue> queues = List.of(queue("callbacks", TaskQueue.Order.LIFO, null, null, null));
+    io.switchboard.routing.spi.MemoryRouterJournal journal =
+        new io.switchboard.routing.spi.MemoryRouterJournal();
+    Router r =
+        Router.builder().clock(clock).offerTimeout(Duration.ofSeconds(10)).journal(journal).build();
+    r.taskQueues(queues);
+    r.createAgent(
+        NewAgent.builder("ann").capacity("voice", 1).presence(Presence.available()).build());
+    for (String id : List.of("c0", "c1", "c2")) {
+      clock.advanceSeconds(1);
+      r.createContact(NewContact.builder(id, "voice").build().through("callbacks", x -> x));
+    }
+    assertEquals(Optional.of("ann"), r.contact("c0").agentId());
+    r.close();
+    clock.advanceSeconds(60); // c0's offer is overdue
+
+    Router again =
+        Router.builder().clock(clock).offerTimeout(Duration.ofSeconds(10)).journal(journal).build();
+    try {
+      again.taskQueues(queues);
+      assertEquals(
+          Optional.of("ann"), again.contact("c2").agentId(), "newest first, once c0 timed out");
+    } finally {
+      again.close();
+    }
+
+    Router built =
+        Router.builder()
+            .clock(clock)
+            .offerTimeout(Duration.ofSeconds(10))
+            .journal(journal)
+            .taskQueues(queues)
+            .build();
+    try {
+      assertEquals(
+          List.of("c1", "c0"),
+          built.waiting().stream().map(Contact::id).toList(),
+          "rules from the builder, before recovery: newest first");
+    } finally {
+      built.close();
+    }
+  }
+
   @Test
   void badRules_areRefused_andChangeNothing() {
     centre.putQueue(queue("chat", TaskQueue.Order.FIFO, null, 2, null));

@@ -42,7 +42,7 @@ public final class RocksWorkspaceRouters implements WorkspaceRouters {
     RocksRouterJournal journal =
         journals.computeIfAbsent(
             workspace.name(), n -> RocksRouterJournal.open(dir.resolve(n), durability));
-    return builder.apply(workspace).journal(journal).build();
+    return builder.apply(workspace).journal(journal).taskQueues(workspace.queues()).build();
   }
 
   @Override
