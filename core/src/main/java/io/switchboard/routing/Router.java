@@ -5,6 +5,7 @@ import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -240,8 +241,19 @@ public interface Router extends AutoCloseable {
     Duration statsRetention = Duration.ofDays(35);
     RouterJournal journal;
     List<TaskQueue> taskQueues = List.of();
+    private final List<Consumer<? super RoutingEvent>> listeners = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Subscribes {@code listener} to the built router's events ({@link Router#onEvent}), from its
+     * first call on: a server that builds routers in several places (workspaces, a routing leader
+     * taking over) listens to each without finding them afterwards.
+     */
+    public Builder onEvent(Consumer<? super RoutingEvent> listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
 
     /**
      * The task queues whose rules the router starts with, before it recovers from its journal
@@ -346,7 +358,9 @@ public interface Router extends AutoCloseable {
 
     /** Builds the router; fails with INVALID_ARGUMENT naming the first setting out of range. */
     public Router build() {
-      return new MemoryRouter(RouterSettings.of(this), journal);
+      Router router = new MemoryRouter(RouterSettings.of(this), journal);
+      listeners.forEach(router::onEvent);
+      return router;
     }
   }
 }

@@ -37,7 +37,11 @@ final class ClusterRouting {
   private final RoutingForwarder forwarder;
 
   private ClusterRouting(
-      ServerConfig config, URI advertised, RoutingApi api, ForwardedCalls forwarded) {
+      ServerConfig config,
+      URI advertised,
+      RoutingApi api,
+      ForwardedCalls forwarded,
+      Tracing tracing) {
     ServerConfig.Postgres pg = config.postgres().orElseThrow();
     this.config = config;
     this.api = api;
@@ -47,8 +51,11 @@ final class ClusterRouting {
             .serverId(serverId(advertised))
             .advertiseUrl(advertised)
             .lease(pg.routingLease())
-            .router(journal -> config.routing().builder().journal(journal).build())
-            .workspaces(config.routing().defaultWorkspace(), config.routing()::builder)
+            .router(
+                journal -> tracing.routing(config.routing().builder()).journal(journal).build())
+            .workspaces(
+                config.routing().defaultWorkspace(),
+                w -> tracing.routing(config.routing().builder(w)))
             .onChange(this::leadershipMoved)
             .build();
     this.forwarder = new RoutingForwarder(leadership, forwarded);
@@ -61,12 +68,17 @@ final class ClusterRouting {
    *     otherwise
    * @param forwarded signs the calls forwarded to the leader with the principal they were admitted
    *     as
+   * @param tracing makes spans of the leader's routing decisions, in every workspace
    * @throws StartupException when the database cannot be reached
    */
   static ClusterRouting start(
-      ServerConfig config, URI listening, RoutingApi api, ForwardedCalls forwarded) {
+      ServerConfig config,
+      URI listening,
+      RoutingApi api,
+      ForwardedCalls forwarded,
+      Tracing tracing) {
     URI advertised = config.postgres().orElseThrow().advertiseUrl().orElse(listening);
-    ClusterRouting c = new ClusterRouting(config, advertised, api, forwarded);
+    ClusterRouting c = new ClusterRouting(config, advertised, api, forwarded, tracing);
     api.follow(c::router);
     try {
       c.leadership.start();

@@ -173,6 +173,11 @@ final class OpenTelemetryTracing implements Tracing {
     router.onEvent(this::routingEvent);
   }
 
+  @Override
+  public Router.Builder routing(Router.Builder builder) {
+    return builder.onEvent(this::routingEvent);
+  }
+
   /**
    * An offer and its answer, as spans of no length inside the span current on the thread the router
    * tells the event on: mostly the request that queued the contact or freed the agent (the router

@@ -180,7 +180,6 @@ public final class SwitchboardServer implements AutoCloseable {
       } else {
         Router router = server.openRouter();
         server.routingApi.open(router);
-        server.tracing.routing(router);
         server.openWorkspaces(router);
         server.serve(factory.open(config, server.health));
       }
@@ -281,7 +280,7 @@ public final class SwitchboardServer implements AutoCloseable {
             }
             return c.workspaces();
           });
-      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded);
+      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded, tracing);
     } catch (RuntimeException e) {
       shared.close();
       throw e;
@@ -382,7 +381,7 @@ public final class SwitchboardServer implements AutoCloseable {
    * the routing leader's router is recovered from the database ({@link #openShared}).
    */
   private Router openRouter() {
-    Router.Builder builder = config.routing().builder();
+    Router.Builder builder = tracing.routing(config.routing().builder());
     if (config.inMemory()) {
       return builder.build();
     }
@@ -415,14 +414,14 @@ public final class SwitchboardServer implements AutoCloseable {
               new io.switchboard.storage.rocksdb.RocksWorkspaceRouters(
                   config.dataDir().resolve("workspaces"),
                   EngineFactory.storageDurability(config.durability()),
-                  rs::builder));
+                  w -> tracing.routing(rs.builder(w))));
     } else {
       workspaces =
           new Workspaces(
               router,
               rs.defaultWorkspace(),
               WorkspaceStore.memory(),
-              WorkspaceRouters.memory(rs::builder));
+              WorkspaceRouters.memory(w -> tracing.routing(rs.builder(w))));
     }
     Workspaces open = workspaces;
     routingApi.workspaces(() -> open);

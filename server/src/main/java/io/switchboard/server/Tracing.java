@@ -26,6 +26,12 @@ interface Tracing extends AutoCloseable {
   /** Makes spans of {@code router}'s offers and their answers from now on. */
   void routing(Router router);
 
+  /**
+   * {@code builder}, whose routers make spans of their offers and answers ({@link #routing}): for
+   * the routers a server builds as it goes (each workspace's, a routing leader's on takeover).
+   */
+  Router.Builder routing(Router.Builder builder);
+
   /** Whether spans are made at all. */
   boolean on();
 
@@ -85,6 +91,11 @@ interface Tracing extends AutoCloseable {
 
     @Override
     public void routing(Router router) {}
+
+    @Override
+    public Router.Builder routing(Router.Builder builder) {
+      return builder;
+    }
 
     @Override
     public boolean on() {
