@@ -134,12 +134,9 @@ public final class RoutingWire {
   // ---- presence ----------------------------------------------------------------------------
 
   /**
-   * {@code presence} ({@code available|away|offline}) and, for away, an optional {@code reason}.
+   * {@code presence} ({@code available|away|offline}) and, for away, an optional {@code reason};
+   * {@code absent} when neither is given.
    */
-  public static Presence presence(JsonFields f, Presence absent) {
-    return presence(f.string("presence"), f.string("reason"), absent);
-  }
-
   private static Presence presence(
       Optional<String> kind, Optional<String> reason, Presence absent) {
     if (kind.isEmpty()) {
