@@ -38,7 +38,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * The API's two Jackson mappers and the binding of its request and response records ({@link
@@ -168,16 +167,6 @@ public final class Json {
   /** The items of a list an answer may leave out. */
   public static <T> List<T> items(List<T> list) {
     return list == null ? List.of() : list;
-  }
-
-  /** The trees of a list's items, for an answer that lists them. */
-  public static <T> List<JsonNode> trees(List<T> items, Function<T, ? extends JsonNode> tree) {
-    return items.stream().<JsonNode>map(tree).toList();
-  }
-
-  /** An answer's list of trees (absent: none), each read leniently. */
-  public static <T> List<T> read(List<JsonNode> trees, Function<JsonFields, T> read) {
-    return items(trees).stream().map(n -> read.apply(JsonFields.lenient(n))).toList();
   }
 
   /** A node that is there and not {@code null}: JSON {@code null} reads as absent. */

@@ -3,9 +3,14 @@ package io.switchboard.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.client.Json.Required;
 import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.DeadLetterPolicy;
+import io.switchboard.queue.DedupScope;
+import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.Overflow;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
@@ -19,13 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The native queue API's request and response bodies as records, bound by Jackson ({@link Json}):
  * the client writes a request from one and the server reads it strictly into the same one, so the
- * two ends share one definition. {@code null} is an absent field. Queues inside an answer stay
- * {@link WireFormat}'s trees; a queue configuration's PATCH stays a tree too, since there {@code
- * null} (clear) and absent (keep) differ.
+ * two ends share one definition. {@code null} is an absent field. A queue configuration's PATCH
+ * (and a queue's create) stays a tree ({@link WireFormat#config(JsonFields, QueueConfig)}), since
+ * there {@code null} (clear) and absent (keep) differ.
  *
  * <p>Public for the server; not part of the client API.
  */
@@ -295,14 +302,118 @@ public final class NativeWire {
     }
   }
 
-  public record Queues(List<JsonNode> queues) {
+  public record Queues(List<QueueView> queues) {
 
     public static Queues of(List<QueueInfo> queues) {
-      return new Queues(Json.trees(queues, WireFormat::queueInfo));
+      return new Queues(queues.stream().map(q -> QueueView.of(q, null)).toList());
     }
 
     public List<QueueInfo> toQueues() {
-      return Json.read(queues, WireFormat::queueInfo);
+      return Json.items(queues).stream().map(QueueView::toQueueInfo).toList();
+    }
+  }
+
+  /** A queue in an answer: its configuration, and its statistics where the answer has them. */
+  public record QueueView(
+      @Required String name, boolean grouped, String createdAt, ConfigView config, Stats stats) {
+
+    public static QueueView of(QueueInfo q, QueueStats stats) {
+      return new QueueView(
+          q.name(),
+          q.grouped(),
+          q.createdAt().toString(),
+          ConfigView.of(q.config()),
+          stats == null ? null : Stats.of(stats));
+    }
+
+    public QueueInfo toQueueInfo() {
+      return new QueueInfo(
+          name,
+          grouped,
+          config == null ? QueueConfig.defaults() : config.toConfig(),
+          WireFormat.instant("createdAt", createdAt).orElse(Instant.EPOCH));
+    }
+  }
+
+  /**
+   * A queue's configuration in an answer: every setting, enums by wire name, durations in whole
+   * seconds, indexed attributes and metadata sorted (so that its bytes, and the tag made from them
+   * ({@link WireFormat#configTag}), are the same on every server). Requests that set a
+   * configuration are read by {@link WireFormat#config(JsonFields, QueueConfig)}, a PATCH, where
+   * {@code null} (clear) and absent (keep) differ.
+   */
+  public record ConfigView(
+      String order,
+      Long visibilityTimeoutSeconds,
+      Long delaySeconds,
+      Long retentionSeconds,
+      String onExpire,
+      Integer maxMessageSizeBytes,
+      Long receiveWaitSeconds,
+      DeadLetter deadLetter,
+      Long maxDepth,
+      String overflow,
+      Boolean contentBasedDeduplication,
+      String dedupScope,
+      Long historyRetentionSeconds,
+      List<String> indexedAttributes,
+      Map<String, String> metadata) {
+
+    /** The dead-letter policy: where, after how many receives. */
+    public record DeadLetter(@Required String target, @Required Integer maxReceiveCount) {}
+
+    public static ConfigView of(QueueConfig c) {
+      return new ConfigView(
+          WireFormat.wireName(c.order()),
+          c.visibilityTimeout().toSeconds(),
+          c.delay().toSeconds(),
+          c.retention().toSeconds(),
+          WireFormat.wireName(c.onExpire()),
+          c.maxMessageSize(),
+          c.receiveWait().toSeconds(),
+          c.deadLetter().map(d -> new DeadLetter(d.target(), d.maxReceiveCount())).orElse(null),
+          c.maxDepth().isPresent() ? c.maxDepth().getAsLong() : null,
+          WireFormat.wireName(c.overflow()),
+          c.contentBasedDeduplication(),
+          WireFormat.wireName(c.dedupScope()),
+          c.historyRetention().toSeconds(),
+          c.indexedAttributes().stream().sorted().toList(),
+          new TreeMap<>(c.metadata()));
+    }
+
+    /** The configuration of an answer; a setting it leaves out is the default. */
+    public QueueConfig toConfig() {
+      QueueConfig.Builder b = QueueConfig.defaults().toBuilder();
+      Optional.ofNullable(order)
+          .map(o -> WireFormat.enumValue(Order.class, "order", o))
+          .ifPresent(b::order);
+      Json.seconds("visibilityTimeoutSeconds", visibilityTimeoutSeconds)
+          .ifPresent(b::visibilityTimeout);
+      Json.seconds("delaySeconds", delaySeconds).ifPresent(b::delay);
+      Json.seconds("retentionSeconds", retentionSeconds).ifPresent(b::retention);
+      Optional.ofNullable(onExpire)
+          .map(o -> WireFormat.enumValue(ExpiryAction.class, "onExpire", o))
+          .ifPresent(b::onExpire);
+      Optional.ofNullable(maxMessageSizeBytes).ifPresent(b::maxMessageSize);
+      Json.seconds("receiveWaitSeconds", receiveWaitSeconds).ifPresent(b::receiveWait);
+      Optional.ofNullable(deadLetter)
+          .ifPresent(d -> b.deadLetter(DeadLetterPolicy.of(d.target(), d.maxReceiveCount())));
+      if (maxDepth != null) {
+        b.maxDepth(
+            maxDepth,
+            overflow == null
+                ? QueueConfig.defaults().overflow()
+                : WireFormat.enumValue(Overflow.class, "overflow", overflow));
+      }
+      Optional.ofNullable(contentBasedDeduplication).ifPresent(b::contentBasedDeduplication);
+      Optional.ofNullable(dedupScope)
+          .map(d -> WireFormat.enumValue(DedupScope.class, "dedupScope", d))
+          .ifPresent(b::dedupScope);
+      Json.seconds("historyRetentionSeconds", historyRetentionSeconds)
+          .ifPresent(b::historyRetention);
+      Optional.ofNullable(indexedAttributes).ifPresent(a -> b.indexedAttributes(Set.copyOf(a)));
+      Optional.ofNullable(metadata).ifPresent(b::metadata);
+      return b.build();
     }
   }
 

@@ -74,7 +74,7 @@ public final class RoutingClient {
    * {@code /v1/routing}, whose agents have a {@link #presence}.
    */
   public Agent activity(String agentId, String activity) {
-    ObjectNode body = WireFormat.object().put("activity", activity);
+    var body = new RoutingWire.SetActivity(activity);
     return RoutingWire.agent(client.call("PUT", agentPath(agentId) + "/activity", body));
   }
 
@@ -195,10 +195,7 @@ public final class RoutingClient {
    * contact's ({@code PATCH .../contacts/{id}}); it keeps its arrival time.
    */
   public Contact updateContact(String contactId, ContactUpdate update) {
-    ObjectNode body = WireFormat.object();
-    update.priority().ifPresent(p -> body.put("priority", p));
-    update.attributes().ifPresent(a -> body.set("attributes", RoutingWire.attributes(a)));
-    update.requirements().ifPresent(r -> body.put("requirements", r));
+    var body = RoutingWire.UpdateContact.of(update);
     return RoutingWire.contact(client.call("PATCH", contactPath(contactId), body));
   }
 
@@ -209,7 +206,7 @@ public final class RoutingClient {
 
   /** Cancels a queued or offered contact; it ends {@code CANCELLED}. */
   public Contact cancel(String contactId, String reason) {
-    ObjectNode body = WireFormat.object().put("reason", reason);
+    var body = new RoutingWire.Cancel(reason);
     return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/cancel", body));
   }
 
@@ -218,16 +215,13 @@ public final class RoutingClient {
    * (null: none) besides the queue's worker expression.
    */
   public Contact transferToQueue(String contactId, String queue, String requirements) {
-    ObjectNode body = WireFormat.object().put("queue", queue);
-    if (requirements != null) {
-      body.put("requirements", requirements);
-    }
+    var body = new RoutingWire.Transfer(queue, null, requirements);
     return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/transfer", body));
   }
 
   /** Transfers an assigned contact to agent {@code agentId}, which must be able to take it now. */
   public Contact transferToAgent(String contactId, String agentId) {
-    ObjectNode body = WireFormat.object().put("agent", agentId);
+    var body = new RoutingWire.Transfer(null, agentId, null);
     return RoutingWire.contact(client.call("POST", contactPath(contactId) + "/transfer", body));
   }
 

@@ -8,6 +8,7 @@ import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
 import io.switchboard.routing.ContactStats;
+import io.switchboard.routing.ContactUpdate;
 import io.switchboard.routing.GroupStats;
 import io.switchboard.routing.ListPage;
 import io.switchboard.routing.NewAgent;
@@ -130,21 +131,12 @@ public final class RoutingWire {
     return out;
   }
 
-  private static ObjectNode counts(Map<String, Integer> counts) {
-    ObjectNode o = WireFormat.object();
-    new TreeMap<>(counts).forEach(o::put);
-    return o;
-  }
-
   // ---- presence ----------------------------------------------------------------------------
 
   /**
-   * {@code presence} ({@code available|away|offline}) and, for away, an optional {@code reason}.
+   * {@code presence} ({@code available|away|offline}) and, for away, an optional {@code reason};
+   * {@code absent} when neither is given.
    */
-  public static Presence presence(JsonFields f, Presence absent) {
-    return presence(f.string("presence"), f.string("reason"), absent);
-  }
-
   private static Presence presence(
       Optional<String> kind, Optional<String> reason, Presence absent) {
     if (kind.isEmpty()) {
@@ -167,249 +159,409 @@ public final class RoutingWire {
     return p;
   }
 
-  private static void presence(ObjectNode o, Presence p) {
-    o.put("presence", WireFormat.wireName(p.kind()));
-    if (p.kind() == Presence.Kind.AWAY) {
-      o.put("reason", p.reason());
-    }
-  }
+  // ---- agents, contacts, reservations, statistics, events ---------------------------------
 
-  private static Presence presence(JsonFields f) {
-    return presence(f, Presence.offline());
-  }
-
-  // ---- agents ------------------------------------------------------------------------------
-
+  /** An agent as answers carry it ({@link AgentView}). */
   public static ObjectNode agent(Agent a) {
-    ObjectNode o = WireFormat.object().put("id", a.id());
-    o.set("attributes", attributes(a.attributes()));
-    o.set("capacity", counts(a.capacity()));
-    o.set("load", counts(a.load()));
-    presence(o, a.presence());
-    o.put("idleSince", a.idleSince().toString());
-    o.put("inWrapUp", a.inWrapUp());
-    o.put("consecutiveMisses", a.consecutiveMisses());
-    o.put("activity", a.activity());
-    o.put("activitySince", a.activitySince().toString());
-    ObjectNode time = o.putObject("activityTimeMillis");
-    new TreeMap<>(a.activityTime()).forEach((name, d) -> time.put(name, d.toMillis()));
-    return o;
+    return Json.tree(AgentView.of(a));
   }
 
+  /** An agent of an answer, read leniently ({@link AgentView}). */
   public static Agent agent(JsonFields f) {
-    Presence presence = presence(f);
-    Instant idleSince = instant(f, "idleSince").orElse(Instant.EPOCH);
-    Map<String, Duration> time = new LinkedHashMap<>();
-    f.raw("activityTimeMillis")
-        .ifPresent(
-            n ->
-                n.properties()
-                    .forEach(
-                        e -> time.put(e.getKey(), Duration.ofMillis(e.getValue().longValue()))));
-    return new Agent(
-        f.requiredString("id"),
-        attributes(f, "attributes"),
-        capacity(f, "capacity"),
-        capacity(f, "load"),
-        presence,
-        idleSince,
-        f.bool("inWrapUp").orElse(false),
-        f.int32("consecutiveMisses").orElse(0),
-        f.string("activity").orElse(presence.kind().name().toLowerCase(java.util.Locale.ROOT)),
-        instant(f, "activitySince").orElse(idleSince),
-        time);
+    return Json.lenient(f.node(), AgentView.class).toAgent();
   }
 
-  // ---- contacts ----------------------------------------------------------------------------
-
+  /** A contact as answers carry it ({@link ContactView}). */
   public static ObjectNode contact(Contact c) {
-    ObjectNode o = WireFormat.object().put("id", c.id()).put("channel", c.channel());
-    o.set("attributes", attributes(c.attributes()));
-    c.requirements().ifPresent(r -> o.put("requirements", r));
-    o.put("escalationStep", c.escalationStep());
-    o.put("priority", c.priority());
-    o.put("state", WireFormat.wireName(c.state()));
-    o.put("createdAt", c.createdAt().toString());
-    c.agentId().ifPresent(a -> o.put("agentId", a));
-    c.reservationId().ifPresent(r -> o.put("reservationId", r));
-    c.answeredAt().ifPresent(t -> o.put("answeredAt", t.toString()));
-    c.endedAt().ifPresent(t -> o.put("endedAt", t.toString()));
-    c.queue().ifPresent(q -> o.put("queue", q));
-    return o;
+    return Json.tree(ContactView.of(c));
   }
 
+  /** A contact of an answer, read leniently ({@link ContactView}). */
   public static Contact contact(JsonFields f) {
-    return new Contact(
-        f.requiredString("id"),
-        f.requiredString("channel"),
-        attributes(f, "attributes"),
-        f.string("requirements"),
-        f.int32("escalationStep").orElse(0),
-        f.int32("priority").orElse(0),
-        WireFormat.enumValue(ContactState.class, "state", f.requiredString("state")),
-        instant(f, "createdAt").orElse(Instant.EPOCH),
-        f.string("agentId"),
-        f.string("reservationId"),
-        instant(f, "answeredAt"),
-        instant(f, "endedAt"),
-        f.string("queue"));
+    return Json.lenient(f.node(), ContactView.class).toContact();
   }
 
-  // ---- reservations ------------------------------------------------------------------------
-
+  /** A reservation as answers carry it ({@link ReservationView}). */
   public static ObjectNode reservation(Reservation r) {
-    return WireFormat.object()
-        .put("id", r.id())
-        .put("contactId", r.contactId())
-        .put("agentId", r.agentId())
-        .put("channel", r.channel())
-        .put("offeredAt", r.offeredAt().toString())
-        .put("expiresAt", r.expiresAt().toString())
-        .put("state", WireFormat.wireName(r.state()));
+    return Json.tree(ReservationView.of(r));
   }
 
+  /** A reservation of an answer, read leniently ({@link ReservationView}). */
   public static Reservation reservation(JsonFields f) {
-    return new Reservation(
-        f.requiredString("id"),
-        f.requiredString("contactId"),
-        f.requiredString("agentId"),
-        f.requiredString("channel"),
-        instant(f, "offeredAt").orElse(Instant.EPOCH),
-        instant(f, "expiresAt").orElse(Instant.EPOCH),
-        WireFormat.enumValue(ReservationState.class, "state", f.requiredString("state")));
+    return Json.lenient(f.node(), ReservationView.class).toReservation();
   }
 
-  // ---- statistics --------------------------------------------------------------------------
-
+  /** The router's statistics as answers carry them ({@link StatsView}). */
   public static ObjectNode stats(RoutingStats s) {
-    ObjectNode o = WireFormat.object().put("at", s.at().toString());
-    o.set("overall", contactStats(s.overall()));
-    ArrayNode groups = o.putArray("groups");
-    for (GroupStats g : s.groups()) {
-      ObjectNode group = groups.addObject().put("channel", g.channel());
-      g.requirements().ifPresent(r -> group.put("requirements", r));
-      group.set("contacts", contactStats(g.contacts()));
-    }
-    ObjectNode presence = o.putObject("agentsByPresence");
-    for (Presence.Kind kind : Presence.Kind.values()) {
-      presence.put(WireFormat.wireName(kind), s.agentsByPresence().getOrDefault(kind, 0));
-    }
-    ObjectNode occupancy = o.putObject("occupancyByChannel");
-    new TreeMap<>(s.occupancyByChannel()).forEach(occupancy::put);
-    return o;
+    return Json.tree(StatsView.of(s));
   }
 
-  private static ObjectNode contactStats(ContactStats c) {
-    ObjectNode o =
-        WireFormat.object()
-            .put("waiting", c.waiting())
-            .put("longestWaitMillis", c.longestWait().toMillis())
-            .put("answered", c.answered())
-            .put("abandoned", c.abandoned())
-            .put("timedOut", c.timedOut());
-    c.serviceLevel().ifPresent(v -> o.put("serviceLevel", v));
-    c.averageSpeedOfAnswer().ifPresent(d -> o.put("averageSpeedOfAnswerMillis", d.toMillis()));
-    c.abandonmentRate().ifPresent(v -> o.put("abandonmentRate", v));
-    return o;
-  }
-
+  /** Statistics of an answer, read leniently ({@link StatsView}). */
   public static RoutingStats stats(JsonFields f) {
-    List<GroupStats> groups = new ArrayList<>();
-    for (JsonNode n : f.array("groups").orElse(List.of())) {
-      JsonFields g = JsonFields.lenient(n);
-      groups.add(
-          new GroupStats(
-              g.requiredString("channel"),
-              g.string("requirements"),
-              contactStats(g.object("contacts").orElseThrow(() -> missing("contacts")))));
-    }
-    Map<Presence.Kind, Integer> presence = new LinkedHashMap<>();
-    JsonFields byPresence = f.object("agentsByPresence").orElseThrow(() -> missing("presence"));
-    for (Presence.Kind kind : Presence.Kind.values()) {
-      presence.put(kind, byPresence.int32(WireFormat.wireName(kind)).orElse(0));
-    }
-    Map<String, Double> occupancy = new LinkedHashMap<>();
-    f.raw("occupancyByChannel")
-        .ifPresent(
-            n ->
-                n.properties().forEach(e -> occupancy.put(e.getKey(), e.getValue().doubleValue())));
-    return new RoutingStats(
-        instant(f, "at").orElse(Instant.EPOCH),
-        contactStats(f.object("overall").orElseThrow(() -> missing("overall"))),
-        groups,
-        presence,
-        occupancy);
+    return Json.lenient(f.node(), StatsView.class).toStats();
   }
-
-  private static ContactStats contactStats(JsonFields f) {
-    return new ContactStats(
-        f.int32("waiting").orElse(0),
-        Duration.ofMillis(f.int64("longestWaitMillis").orElse(0)),
-        f.int64("answered").orElse(0),
-        f.int64("abandoned").orElse(0),
-        f.int64("timedOut").orElse(0),
-        fraction(f, "serviceLevel"),
-        f.int64("averageSpeedOfAnswerMillis").stream().mapToObj(Duration::ofMillis).findFirst(),
-        fraction(f, "abandonmentRate"));
-  }
-
-  private static OptionalDouble fraction(JsonFields f, String field) {
-    return f.raw(field).map(n -> OptionalDouble.of(n.doubleValue())).orElse(OptionalDouble.empty());
-  }
-
-  // ---- events ------------------------------------------------------------------------------
 
   /**
    * One event as the {@code data:} of a server-sent event: {@code id}, {@code type}, {@code at},
-   * and the fields of the change.
+   * and the fields of the change ({@link EventView}).
    */
   public static ObjectNode event(RoutingEvent e) {
-    ObjectNode o =
-        WireFormat.object().put("id", e.id()).put("type", e.type()).put("at", e.at().toString());
-    switch (e) {
-      case RoutingEvent.AgentCreated c -> o.set("agent", agent(c.agent()));
-      case RoutingEvent.AgentUpdated c -> o.set("agent", agent(c.agent()));
-      case RoutingEvent.AgentPresenceChanged c -> {
-        o.put("agentId", c.agentId());
-        presence(o, c.presence());
-      }
-      case RoutingEvent.AgentRemoved c -> o.put("agentId", c.agentId());
-      case RoutingEvent.ContactQueued c -> o.set("contact", contact(c.contact()));
-      case RoutingEvent.ContactEscalated c -> {
-        o.put("contactId", c.contactId()).put("step", c.step());
-        c.requirements().ifPresent(r -> o.put("requirements", r));
-      }
-      case RoutingEvent.ReservationOffered c -> o.set("reservation", reservation(c.reservation()));
-      case RoutingEvent.ReservationAccepted c ->
-          ids(o, c.reservationId(), c.contactId(), c.agentId());
-      case RoutingEvent.ReservationRejected c ->
-          ids(o, c.reservationId(), c.contactId(), c.agentId());
-      case RoutingEvent.ReservationTimedOut c ->
-          ids(o, c.reservationId(), c.contactId(), c.agentId());
-      case RoutingEvent.ReservationCancelled c ->
-          ids(o, c.reservationId(), c.contactId(), c.agentId()).put("reason", c.reason());
-      case RoutingEvent.ContactWrapUp c ->
-          o.put("contactId", c.contactId())
-              .put("agentId", c.agentId())
-              .put("until", c.until().toString());
-      case RoutingEvent.ContactCompleted c ->
-          o.put("contactId", c.contactId()).put("agentId", c.agentId());
-      case RoutingEvent.ContactAbandoned c -> o.put("contactId", c.contactId());
-      case RoutingEvent.ContactTimedOut c -> o.put("contactId", c.contactId());
-      case RoutingEvent.ContactUpdated c -> o.set("contact", contact(c.contact()));
-      case RoutingEvent.ContactCancelled c ->
-          o.put("contactId", c.contactId()).put("reason", c.reason());
-      case RoutingEvent.ContactTransferred c -> {
-        o.put("contactId", c.contactId()).put("fromAgentId", c.fromAgentId());
-        c.toQueue().ifPresent(q -> o.put("toQueue", q));
-        c.toAgent().ifPresent(a -> o.put("toAgentId", a));
-      }
-    }
-    return o;
+    return Json.tree(EventView.of(e));
   }
 
-  private static ObjectNode ids(ObjectNode o, String reservation, String contact, String agent) {
-    return o.put("reservationId", reservation).put("contactId", contact).put("agentId", agent);
+  /**
+   * An agent in an answer: attributes as {@link #attributes(Map)} writes them, capacity and load
+   * per channel (sorted), {@code reason} only for away, instants as ISO-8601 text, the time spent
+   * in each activity in milliseconds.
+   */
+  public record AgentView(
+      @Required String id,
+      JsonNode attributes,
+      Map<String, Integer> capacity,
+      Map<String, Integer> load,
+      String presence,
+      String reason,
+      String idleSince,
+      boolean inWrapUp,
+      int consecutiveMisses,
+      String activity,
+      String activitySince,
+      Map<String, Long> activityTimeMillis) {
+
+    public static AgentView of(Agent a) {
+      Map<String, Long> time = new TreeMap<>();
+      a.activityTime().forEach((name, d) -> time.put(name, d.toMillis()));
+      return new AgentView(
+          a.id(),
+          RoutingWire.attributes(a.attributes()),
+          new TreeMap<>(a.capacity()),
+          new TreeMap<>(a.load()),
+          WireFormat.wireName(a.presence().kind()),
+          a.presence().kind() == Presence.Kind.AWAY ? a.presence().reason() : null,
+          a.idleSince().toString(),
+          a.inWrapUp(),
+          a.consecutiveMisses(),
+          a.activity(),
+          a.activitySince().toString(),
+          time);
+    }
+
+    public Agent toAgent() {
+      Presence p =
+          RoutingWire.presence(
+              Optional.ofNullable(presence), Optional.ofNullable(reason), Presence.offline());
+      Instant idle = WireFormat.instant("idleSince", idleSince).orElse(Instant.EPOCH);
+      Map<String, Duration> time = new LinkedHashMap<>();
+      orEmpty(activityTimeMillis).forEach((name, ms) -> time.put(name, Duration.ofMillis(ms)));
+      return new Agent(
+          id,
+          RoutingWire.attributes(attributes, "attributes"),
+          new LinkedHashMap<>(orEmpty(capacity)),
+          new LinkedHashMap<>(orEmpty(load)),
+          p,
+          idle,
+          inWrapUp,
+          consecutiveMisses,
+          activity != null ? activity : p.kind().name().toLowerCase(java.util.Locale.ROOT),
+          WireFormat.instant("activitySince", activitySince).orElse(idle),
+          time);
+    }
+  }
+
+  /** A contact in an answer: its state by wire name, instants as ISO-8601 text. */
+  public record ContactView(
+      @Required String id,
+      @Required String channel,
+      JsonNode attributes,
+      String requirements,
+      int escalationStep,
+      int priority,
+      @Required String state,
+      String createdAt,
+      String agentId,
+      String reservationId,
+      String answeredAt,
+      String endedAt,
+      String queue) {
+
+    public static ContactView of(Contact c) {
+      return new ContactView(
+          c.id(),
+          c.channel(),
+          RoutingWire.attributes(c.attributes()),
+          c.requirements().orElse(null),
+          c.escalationStep(),
+          c.priority(),
+          WireFormat.wireName(c.state()),
+          c.createdAt().toString(),
+          c.agentId().orElse(null),
+          c.reservationId().orElse(null),
+          c.answeredAt().map(Instant::toString).orElse(null),
+          c.endedAt().map(Instant::toString).orElse(null),
+          c.queue().orElse(null));
+    }
+
+    public Contact toContact() {
+      return new Contact(
+          id,
+          channel,
+          RoutingWire.attributes(attributes, "attributes"),
+          Optional.ofNullable(requirements),
+          escalationStep,
+          priority,
+          WireFormat.enumValue(ContactState.class, "state", state),
+          WireFormat.instant("createdAt", createdAt).orElse(Instant.EPOCH),
+          Optional.ofNullable(agentId),
+          Optional.ofNullable(reservationId),
+          WireFormat.instant("answeredAt", answeredAt),
+          WireFormat.instant("endedAt", endedAt),
+          Optional.ofNullable(queue));
+    }
+  }
+
+  /** A reservation (an offer of a contact to an agent) in an answer. */
+  public record ReservationView(
+      @Required String id,
+      @Required String contactId,
+      @Required String agentId,
+      @Required String channel,
+      String offeredAt,
+      String expiresAt,
+      @Required String state) {
+
+    public static ReservationView of(Reservation r) {
+      return new ReservationView(
+          r.id(),
+          r.contactId(),
+          r.agentId(),
+          r.channel(),
+          r.offeredAt().toString(),
+          r.expiresAt().toString(),
+          WireFormat.wireName(r.state()));
+    }
+
+    public Reservation toReservation() {
+      return new Reservation(
+          id,
+          contactId,
+          agentId,
+          channel,
+          WireFormat.instant("offeredAt", offeredAt).orElse(Instant.EPOCH),
+          WireFormat.instant("expiresAt", expiresAt).orElse(Instant.EPOCH),
+          WireFormat.enumValue(ReservationState.class, "state", state));
+    }
+  }
+
+  /**
+   * The router's statistics: overall and per group (channel and requirements), agents per presence
+   * (every presence, in its order), occupancy per channel (sorted).
+   */
+  public record StatsView(
+      String at,
+      @Required ContactStatsView overall,
+      List<GroupView> groups,
+      @Required Map<String, Integer> agentsByPresence,
+      Map<String, Double> occupancyByChannel) {
+
+    public static StatsView of(RoutingStats s) {
+      Map<String, Integer> presence = new LinkedHashMap<>();
+      for (Presence.Kind kind : Presence.Kind.values()) {
+        presence.put(WireFormat.wireName(kind), s.agentsByPresence().getOrDefault(kind, 0));
+      }
+      return new StatsView(
+          s.at().toString(),
+          ContactStatsView.of(s.overall()),
+          s.groups().stream()
+              .map(
+                  g ->
+                      new GroupView(
+                          g.channel(),
+                          g.requirements().orElse(null),
+                          ContactStatsView.of(g.contacts())))
+              .toList(),
+          presence,
+          new TreeMap<>(s.occupancyByChannel()));
+    }
+
+    public RoutingStats toStats() {
+      Map<Presence.Kind, Integer> presence = new LinkedHashMap<>();
+      for (Presence.Kind kind : Presence.Kind.values()) {
+        presence.put(kind, agentsByPresence.getOrDefault(WireFormat.wireName(kind), 0));
+      }
+      return new RoutingStats(
+          WireFormat.instant("at", at).orElse(Instant.EPOCH),
+          overall.toStats(),
+          Json.items(groups).stream()
+              .map(
+                  g ->
+                      new GroupStats(
+                          g.channel(),
+                          Optional.ofNullable(g.requirements()),
+                          g.contacts().toStats()))
+              .toList(),
+          presence,
+          new LinkedHashMap<>(orEmpty(occupancyByChannel)));
+    }
+  }
+
+  /** The statistics of one group of contacts. */
+  public record GroupView(
+      @Required String channel, String requirements, @Required ContactStatsView contacts) {}
+
+  /** Contact counts and times; the fractions and the average are left out until measured. */
+  public record ContactStatsView(
+      int waiting,
+      long longestWaitMillis,
+      long answered,
+      long abandoned,
+      long timedOut,
+      Double serviceLevel,
+      Long averageSpeedOfAnswerMillis,
+      Double abandonmentRate) {
+
+    public static ContactStatsView of(ContactStats c) {
+      return new ContactStatsView(
+          c.waiting(),
+          c.longestWait().toMillis(),
+          c.answered(),
+          c.abandoned(),
+          c.timedOut(),
+          c.serviceLevel().isPresent() ? c.serviceLevel().getAsDouble() : null,
+          c.averageSpeedOfAnswer().map(Duration::toMillis).orElse(null),
+          c.abandonmentRate().isPresent() ? c.abandonmentRate().getAsDouble() : null);
+    }
+
+    public ContactStats toStats() {
+      return new ContactStats(
+          waiting,
+          Duration.ofMillis(longestWaitMillis),
+          answered,
+          abandoned,
+          timedOut,
+          fraction(serviceLevel),
+          Optional.ofNullable(averageSpeedOfAnswerMillis).map(Duration::ofMillis),
+          fraction(abandonmentRate));
+    }
+
+    private static OptionalDouble fraction(Double value) {
+      return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
+    }
+  }
+
+  /**
+   * A routing event as the {@code data:} of a server-sent event: {@code id}, {@code type}, {@code
+   * at}, and the fields of its kind (the others are left out).
+   */
+  public record EventView(
+      long id,
+      String type,
+      String at,
+      AgentView agent,
+      ContactView contact,
+      ReservationView reservation,
+      String reservationId,
+      String contactId,
+      String agentId,
+      String presence,
+      Integer step,
+      String requirements,
+      String fromAgentId,
+      String toQueue,
+      String toAgentId,
+      String until,
+      String reason) {
+
+    public static EventView of(RoutingEvent e) {
+      Fields f = new Fields();
+      switch (e) {
+        case RoutingEvent.AgentCreated c -> f.agent = AgentView.of(c.agent());
+        case RoutingEvent.AgentUpdated c -> f.agent = AgentView.of(c.agent());
+        case RoutingEvent.AgentPresenceChanged c -> {
+          f.agentId = c.agentId();
+          f.presence = WireFormat.wireName(c.presence().kind());
+          f.reason = c.presence().kind() == Presence.Kind.AWAY ? c.presence().reason() : null;
+        }
+        case RoutingEvent.AgentRemoved c -> f.agentId = c.agentId();
+        case RoutingEvent.ContactQueued c -> f.contact = ContactView.of(c.contact());
+        case RoutingEvent.ContactEscalated c -> {
+          f.contactId = c.contactId();
+          f.step = c.step();
+          f.requirements = c.requirements().orElse(null);
+        }
+        case RoutingEvent.ReservationOffered c ->
+            f.reservation = ReservationView.of(c.reservation());
+        case RoutingEvent.ReservationAccepted c ->
+            f.ids(c.reservationId(), c.contactId(), c.agentId());
+        case RoutingEvent.ReservationRejected c ->
+            f.ids(c.reservationId(), c.contactId(), c.agentId());
+        case RoutingEvent.ReservationTimedOut c ->
+            f.ids(c.reservationId(), c.contactId(), c.agentId());
+        case RoutingEvent.ReservationCancelled c -> {
+          f.ids(c.reservationId(), c.contactId(), c.agentId());
+          f.reason = c.reason();
+        }
+        case RoutingEvent.ContactWrapUp c -> {
+          f.ids(null, c.contactId(), c.agentId());
+          f.until = c.until().toString();
+        }
+        case RoutingEvent.ContactCompleted c -> f.ids(null, c.contactId(), c.agentId());
+        case RoutingEvent.ContactAbandoned c -> f.contactId = c.contactId();
+        case RoutingEvent.ContactTimedOut c -> f.contactId = c.contactId();
+        case RoutingEvent.ContactUpdated c -> f.contact = ContactView.of(c.contact());
+        case RoutingEvent.ContactCancelled c -> {
+          f.contactId = c.contactId();
+          f.reason = c.reason();
+        }
+        case RoutingEvent.ContactTransferred c -> {
+          f.contactId = c.contactId();
+          f.fromAgentId = c.fromAgentId();
+          f.toQueue = c.toQueue().orElse(null);
+          f.toAgentId = c.toAgent().orElse(null);
+        }
+      }
+      return new EventView(
+          e.id(),
+          e.type(),
+          e.at().toString(),
+          f.agent,
+          f.contact,
+          f.reservation,
+          f.reservationId,
+          f.contactId,
+          f.agentId,
+          f.presence,
+          f.step,
+          f.requirements,
+          f.fromAgentId,
+          f.toQueue,
+          f.toAgentId,
+          f.until,
+          f.reason);
+    }
+
+    /** The fields of one event's kind, gathered before the record is made. */
+    private static final class Fields {
+      AgentView agent;
+      ContactView contact;
+      ReservationView reservation;
+      String reservationId;
+      String contactId;
+      String agentId;
+      String presence;
+      Integer step;
+      String requirements;
+      String fromAgentId;
+      String toQueue;
+      String toAgentId;
+      String until;
+      String reason;
+
+      void ids(String reservation, String contact, String agent) {
+        reservationId = reservation;
+        contactId = contact;
+        agentId = agent;
+      }
+    }
   }
 
   // ---- requests and lists ------------------------------------------------------------------
@@ -538,53 +690,89 @@ public final class RoutingWire {
     }
   }
 
+  /** {@code PUT /v1/workspaces/{workspace}/agents/{agent}/activity}. */
+  public record SetActivity(String activity) {}
+
+  /**
+   * {@code PATCH /v1/routing/contacts/{contact}}: what is given replaces the contact's; {@code
+   * attributes} stays a tree, since {@code null} (none) and absent (keep) differ.
+   */
+  public record UpdateContact(JsonNode attributes, Integer priority, String requirements) {
+
+    public static UpdateContact of(ContactUpdate u) {
+      return new UpdateContact(
+          u.attributes().map(RoutingWire::attributes).orElse(null),
+          u.priority().isPresent() ? u.priority().getAsInt() : null,
+          u.requirements().orElse(null));
+    }
+
+    /** The change, in the router's terms; {@code attributes: null} clears them. */
+    public ContactUpdate toUpdate() {
+      ContactUpdate update = ContactUpdate.none();
+      if (priority != null) {
+        update = update.withPriority(priority);
+      }
+      if (attributes != null) {
+        update = update.withAttributes(RoutingWire.attributes(attributes, "attributes"));
+      }
+      if (requirements != null) {
+        update = update.withRequirements(requirements);
+      }
+      return update;
+    }
+  }
+
+  /** {@code POST /v1/routing/contacts/{contact}/cancel}; no reason: {@code cancelled}. */
+  public record Cancel(String reason) {}
+
+  /**
+   * {@code POST .../contacts/{contact}/transfer}: to a task {@code queue} or to an {@code agent}.
+   */
+  public record Transfer(String queue, String agent, String requirements) {}
+
   /** A page of agents; {@code nextCursor} (null on the last page) asks for the next. */
-  public record Agents(List<JsonNode> agents, String nextCursor) {
+  public record Agents(List<AgentView> agents, String nextCursor) {
 
     public static Agents of(ListPage<Agent> page) {
       return new Agents(
-          Json.trees(page.items(), RoutingWire::agent), page.nextCursor().orElse(null));
+          page.items().stream().map(AgentView::of).toList(), page.nextCursor().orElse(null));
     }
 
     public List<Agent> toAgents() {
-      return Json.read(agents, RoutingWire::agent);
+      return Json.items(agents).stream().map(AgentView::toAgent).toList();
     }
   }
 
   /** A page of waiting contacts; {@code nextCursor} as {@link Agents}. */
-  public record Contacts(List<JsonNode> contacts, String nextCursor) {
+  public record Contacts(List<ContactView> contacts, String nextCursor) {
 
     public static Contacts of(ListPage<Contact> page) {
       return new Contacts(
-          Json.trees(page.items(), RoutingWire::contact), page.nextCursor().orElse(null));
+          page.items().stream().map(ContactView::of).toList(), page.nextCursor().orElse(null));
     }
 
     public List<Contact> toContacts() {
-      return Json.read(contacts, RoutingWire::contact);
+      return Json.items(contacts).stream().map(ContactView::toContact).toList();
     }
   }
 
   /** A page of an agent's pending offers; {@code nextCursor} as {@link Agents}. */
-  public record Reservations(List<JsonNode> reservations, String nextCursor) {
+  public record Reservations(List<ReservationView> reservations, String nextCursor) {
 
     public static Reservations of(ListPage<Reservation> page) {
       return new Reservations(
-          Json.trees(page.items(), RoutingWire::reservation), page.nextCursor().orElse(null));
+          page.items().stream().map(ReservationView::of).toList(), page.nextCursor().orElse(null));
     }
 
     public List<Reservation> toReservations() {
-      return Json.read(reservations, RoutingWire::reservation);
+      return Json.items(reservations).stream().map(ReservationView::toReservation).toList();
     }
   }
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  private static Optional<Instant> instant(JsonFields f, String field) {
-    return WireFormat.instant(field, f.string(field).orElse(null));
-  }
-
-  private static WireFormatException missing(String field) {
-    return invalid("field '" + field + "' is required");
+  private static <K, V> Map<K, V> orEmpty(Map<K, V> map) {
+    return map == null ? Map.of() : map;
   }
 
   private static WireFormatException invalid(String message) {

@@ -141,33 +141,9 @@ public final class WireFormat {
 
   // ---- queue configuration -----------------------------------------------------------------
 
+  /** A queue's configuration as answers carry it ({@link NativeWire.ConfigView}). */
   public static ObjectNode config(QueueConfig c) {
-    ObjectNode o = object();
-    o.put("order", wireName(c.order()));
-    o.put("visibilityTimeoutSeconds", c.visibilityTimeout().toSeconds());
-    o.put("delaySeconds", c.delay().toSeconds());
-    o.put("retentionSeconds", c.retention().toSeconds());
-    o.put("onExpire", wireName(c.onExpire()));
-    o.put("maxMessageSizeBytes", c.maxMessageSize());
-    o.put("receiveWaitSeconds", c.receiveWait().toSeconds());
-    c.deadLetter()
-        .ifPresent(
-            d ->
-                o.putObject("deadLetter")
-                    .put("target", d.target())
-                    .put("maxReceiveCount", d.maxReceiveCount()));
-    c.maxDepth().ifPresent(d -> o.put("maxDepth", d));
-    o.put("overflow", wireName(c.overflow()));
-    o.put("contentBasedDeduplication", c.contentBasedDeduplication());
-    o.put("dedupScope", wireName(c.dedupScope()));
-    o.put("historyRetentionSeconds", c.historyRetention().toSeconds());
-    ArrayNode indexed = o.putArray("indexedAttributes");
-    c.indexedAttributes().stream().sorted().forEach(indexed::add);
-    ObjectNode metadata = o.putObject("metadata");
-    c.metadata().entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(e -> metadata.put(e.getKey(), e.getValue()));
-    return o;
+    return Json.tree(NativeWire.ConfigView.of(c));
   }
 
   /**
@@ -240,21 +216,14 @@ public final class WireFormat {
 
   // ---- queues and stats --------------------------------------------------------------------
 
+  /** A queue as answers carry it ({@link NativeWire.QueueView}). */
   public static ObjectNode queueInfo(QueueInfo q) {
-    ObjectNode o = object();
-    o.put("name", q.name());
-    o.put("grouped", q.grouped());
-    o.put("createdAt", q.createdAt().toString());
-    o.set("config", config(q.config()));
-    return o;
+    return Json.tree(NativeWire.QueueView.of(q, null));
   }
 
+  /** A queue of an answer, read leniently ({@link NativeWire.QueueView}). */
   public static QueueInfo queueInfo(JsonFields f) {
-    return new QueueInfo(
-        f.requiredString("name"),
-        f.bool("grouped").orElse(false),
-        config(f.object("config").orElseThrow(), QueueConfig.defaults()),
-        instant(f, "createdAt").orElse(Instant.EPOCH));
+    return Json.lenient(f.node(), NativeWire.QueueView.class).toQueueInfo();
   }
 
   public static ObjectNode stats(QueueStats s) {
@@ -453,10 +422,6 @@ public final class WireFormat {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
-
-  private static Optional<Instant> instant(JsonFields f, String field) {
-    return instant(field, f.string(field).orElse(null));
-  }
 
   /** An ISO-8601 instant of an answer; empty for an absent ({@code null}) field. */
   static Optional<Instant> instant(String field, String text) {

@@ -1,8 +1,9 @@
 package io.switchboard.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.Json.Required;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
@@ -20,10 +21,10 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
- * The JSON of the workspace API ({@code /v1/workspaces}, see {@code docs/api.md}), both directions.
- * Durations a caller sets are whole seconds ({@code ...Seconds}); strategies by name ({@code
- * longest-idle}, {@code least-occupied}, {@code highest:<attribute>}). Public for the server; not
- * part of the client API.
+ * The JSON of the workspace API ({@code /v1/workspaces}, see {@code docs/api.md}), both directions,
+ * as records bound by Jackson ({@link Json}). Durations a caller sets are whole seconds ({@code
+ * ...Seconds}); strategies by name ({@code longest-idle}, {@code least-occupied}, {@code
+ * highest:<attribute>}). Public for the server; not part of the client API.
  */
 public final class WorkspaceWire {
 
@@ -32,36 +33,15 @@ public final class WorkspaceWire {
   // ---- out ---------------------------------------------------------------------------------
 
   public static ObjectNode workspace(WorkspaceDefinition d) {
-    ObjectNode o = WireFormat.object().put("name", d.name());
-    settings(o, d.settings());
-    ArrayNode activities = o.putArray("activities");
-    d.activities().forEach(a -> activities.add(activity(a)));
-    ArrayNode queues = o.putArray("taskQueues");
-    d.queues().forEach(q -> queues.add(queue(q)));
-    return o;
-  }
-
-  private static void settings(ObjectNode o, WorkspaceSettings s) {
-    o.put("strategy", s.strategy().text());
-    o.put("offerTimeoutSeconds", s.offerTimeout().toSeconds());
-    ObjectNode wrap = o.putObject("wrapUpSeconds");
-    new TreeMap<>(s.wrapUp()).forEach((channel, d) -> wrap.put(channel, d.toSeconds()));
-    o.put("serviceLevelThresholdSeconds", s.serviceLevelThreshold().toSeconds());
-    o.put("defaultActivity", s.defaultActivity());
+    return Json.tree(WorkspaceView.of(d));
   }
 
   public static ObjectNode activity(Activity a) {
-    return WireFormat.object().put("name", a.name()).put("available", a.available());
+    return Json.tree(ActivityView.of(a));
   }
 
   public static ObjectNode queue(TaskQueue q) {
-    ObjectNode o = WireFormat.object().put("name", q.name());
-    q.workerExpression().ifPresent(e -> o.put("workerExpression", e));
-    o.put("order", WireFormat.wireName(q.order()));
-    q.strategy().ifPresent(s -> o.put("strategy", s.text()));
-    q.maxReservationsPerAgent().ifPresent(n -> o.put("maxReservationsPerAgent", n));
-    q.serviceLevelThreshold().ifPresent(d -> o.put("serviceLevelThresholdSeconds", d.toSeconds()));
-    return o;
+    return Json.tree(TaskQueueView.of(q));
   }
 
   /**
@@ -130,130 +110,276 @@ public final class WorkspaceWire {
 
   /** A page-less list of workspaces: {@code {"workspaces": [...]}}. */
   public static ObjectNode workspaces(List<WorkspaceDefinition> all) {
-    ObjectNode o = WireFormat.object();
-    ArrayNode list = o.putArray("workspaces");
-    all.forEach(d -> list.add(workspace(d)));
-    return o;
+    return Json.tree(Workspaces.of(all));
   }
 
   // ---- in ----------------------------------------------------------------------------------
 
-  /**
-   * The workspace a {@code POST /v1/workspaces} body describes: {@code name}, and optionally the
-   * settings and {@code activities} (none: available, away, offline). The default activity, when
-   * not given, is {@code offline} if there is one, else the first activity.
-   */
+  /** The workspace a {@code POST /v1/workspaces} body describes ({@link CreateWorkspace}). */
   public static WorkspaceDefinition create(JsonFields f) {
-    String name = f.requiredString("name");
-    List<Activity> activities = new ArrayList<>();
-    for (JsonNode n : f.array("activities").orElse(List.of())) {
-      activities.add(activity(JsonFields.strict(n, "activities[]"), null));
-    }
-    if (activities.isEmpty()) {
-      activities = Activity.DEFAULTS;
-    }
-    List<Activity> all = activities;
-    String fallback =
-        all.stream()
-            .map(Activity::name)
-            .filter(a -> a.equalsIgnoreCase("offline"))
-            .findFirst()
-            .orElse(all.get(0).name());
-    WorkspaceSettings settings =
-        settings(f, WorkspaceSettings.DEFAULTS.withDefaultActivity(fallback));
-    f.finish();
-    return WorkspaceDefinition.create(name, settings, all);
+    return Json.strict(f.node(), f.where(), CreateWorkspace.class).toDefinition();
   }
 
-  /** {@code base} with what a body sets of the settings (a PATCH, or a create). */
+  /** {@code base} with what a {@code PATCH} body sets of the settings ({@link Settings}). */
   public static WorkspaceSettings settings(JsonFields f, WorkspaceSettings base) {
-    WorkspaceSettings s = base;
-    Optional<String> strategy = f.string("strategy");
-    if (strategy.isPresent()) {
-      s = s.withStrategy(Strategy.parse("strategy", strategy.get()));
-    }
-    Optional<Duration> offer = f.seconds("offerTimeoutSeconds");
-    if (offer.isPresent()) {
-      s = s.withOfferTimeout(offer.get());
-    }
-    Optional<JsonFields> wrap = f.object("wrapUpSeconds");
-    if (wrap.isPresent()) {
-      Map<String, Duration> w = new LinkedHashMap<>();
-      f.raw("wrapUpSeconds")
-          .orElseThrow()
-          .fieldNames()
-          .forEachRemaining(
-              channel -> w.put(channel, wrap.get().seconds(channel).orElse(Duration.ZERO)));
-      s = s.withWrapUp(w);
-    }
-    Optional<Duration> level = f.seconds("serviceLevelThresholdSeconds");
-    if (level.isPresent()) {
-      s = s.withServiceLevelThreshold(level.get());
-    }
-    Optional<String> activity = f.string("defaultActivity");
-    if (activity.isPresent()) {
-      s = s.withDefaultActivity(activity.get());
-    }
-    return s;
+    return Json.strict(f.node(), f.where(), Settings.class).over(base);
   }
 
   /** An activity: {@code {"name", "available"}}; {@code name} from the path when given. */
   public static Activity activity(JsonFields f, String name) {
-    String n = name != null ? name : f.requiredString("name");
-    if (name != null && f.has("name") && !name.equals(f.requiredString("name"))) {
-      throw new WireFormatException(
-          WireCode.INVALID_ARGUMENT,
-          "field 'name' must be the path's activity '" + name + "' or left out");
-    }
-    Optional<Boolean> available = f.bool("available");
-    f.finish();
-    return new Activity(
-        n,
-        available.orElseThrow(
-            () ->
-                new WireFormatException(
-                    WireCode.INVALID_ARGUMENT,
-                    "field 'available' (true or false) is required for activity '" + n + "'")));
+    return Json.strict(f.node(), f.where(), ActivityView.class).toActivity(name);
   }
 
-  /** A task queue from a {@code PUT .../task-queues/{queue}} body. */
+  /** A task queue from a {@code PUT .../task-queues/{queue}} body ({@link TaskQueueView}). */
   public static TaskQueue queue(JsonFields f, String name) {
-    if (f.has("name") && !name.equals(f.requiredString("name"))) {
-      throw new WireFormatException(
-          WireCode.INVALID_ARGUMENT,
-          "field 'name' must be the path's task queue '" + name + "' or left out");
-    }
-    Optional<String> expression = f.string("workerExpression");
-    TaskQueue.Order order =
-        f.string("order")
-            .map(o -> WireFormat.enumValue(TaskQueue.Order.class, "order", o))
-            .orElse(TaskQueue.Order.FIFO);
-    Optional<Strategy> strategy = f.string("strategy").map(t -> Strategy.parse("strategy", t));
-    var max = f.int32("maxReservationsPerAgent");
-    Optional<Duration> level = f.seconds("serviceLevelThresholdSeconds");
-    f.finish();
-    return new TaskQueue(
-        name,
-        expression,
-        order,
-        strategy,
-        max.isPresent() ? Optional.of(max.getAsInt()) : Optional.empty(),
-        level);
+    return Json.strict(f.node(), f.where(), TaskQueueView.class).toQueue(name);
   }
 
   /** Reads what {@link #workspace(WorkspaceDefinition)} wrote (the client). */
   public static WorkspaceDefinition workspace(JsonFields f) {
-    List<Activity> activities = new ArrayList<>();
-    for (JsonNode n : f.array("activities").orElse(List.of())) {
-      JsonFields a = JsonFields.lenient(n);
-      activities.add(new Activity(a.requiredString("name"), a.bool("available").orElse(false)));
+    return Json.lenient(f.node(), WorkspaceView.class).toDefinition();
+  }
+
+  // ---- records -----------------------------------------------------------------------------
+
+  /** A workspace in an answer: its name, its settings, its activities and task queues. */
+  public record WorkspaceView(
+      @Required String name,
+      String strategy,
+      Long offerTimeoutSeconds,
+      Map<String, Long> wrapUpSeconds,
+      Long serviceLevelThresholdSeconds,
+      String defaultActivity,
+      List<ActivityView> activities,
+      List<TaskQueueView> taskQueues) {
+
+    public static WorkspaceView of(WorkspaceDefinition d) {
+      WorkspaceSettings s = d.settings();
+      Map<String, Long> wrap = new TreeMap<>();
+      s.wrapUp().forEach((channel, w) -> wrap.put(channel, w.toSeconds()));
+      return new WorkspaceView(
+          d.name(),
+          s.strategy().text(),
+          s.offerTimeout().toSeconds(),
+          wrap,
+          s.serviceLevelThreshold().toSeconds(),
+          s.defaultActivity(),
+          d.activities().stream().map(ActivityView::of).toList(),
+          d.queues().stream().map(TaskQueueView::of).toList());
     }
-    List<TaskQueue> queues = new ArrayList<>();
-    for (JsonNode n : f.array("taskQueues").orElse(List.of())) {
-      JsonFields q = JsonFields.lenient(n);
-      queues.add(queue(q, q.requiredString("name")));
+
+    public WorkspaceDefinition toDefinition() {
+      Settings s =
+          new Settings(
+              strategy,
+              offerTimeoutSeconds,
+              wrapUpSeconds,
+              serviceLevelThresholdSeconds,
+              defaultActivity);
+      return new WorkspaceDefinition(
+          name,
+          s.over(WorkspaceSettings.DEFAULTS),
+          Json.items(activities).stream()
+              .map(a -> new Activity(a.name(), Boolean.TRUE.equals(a.available())))
+              .toList(),
+          Json.items(taskQueues).stream().map(q -> q.toQueue(q.name())).toList());
     }
-    WorkspaceSettings settings = settings(f, WorkspaceSettings.DEFAULTS);
-    return new WorkspaceDefinition(f.requiredString("name"), settings, activities, queues);
+  }
+
+  /** {@code GET /v1/workspaces}. */
+  public record Workspaces(List<WorkspaceView> workspaces) {
+
+    public static Workspaces of(List<WorkspaceDefinition> all) {
+      return new Workspaces(all.stream().map(WorkspaceView::of).toList());
+    }
+
+    public List<WorkspaceDefinition> toDefinitions() {
+      return Json.items(workspaces).stream().map(WorkspaceView::toDefinition).toList();
+    }
+  }
+
+  /**
+   * A workspace's settings as a body sets them ({@code PATCH /v1/workspaces/{workspace}}): each one
+   * given replaces the current; a wrap-up of {@code null} is none.
+   */
+  public record Settings(
+      String strategy,
+      Long offerTimeoutSeconds,
+      @JsonSetter(contentNulls = Nulls.SET) Map<String, Long> wrapUpSeconds,
+      Long serviceLevelThresholdSeconds,
+      String defaultActivity) {
+
+    public static Settings of(WorkspaceSettings s) {
+      Map<String, Long> wrap = new TreeMap<>();
+      s.wrapUp().forEach((c, d) -> wrap.put(c, WireFormat.wholeSeconds("wrapUp", d)));
+      return new Settings(
+          s.strategy().text(),
+          WireFormat.wholeSeconds("offerTimeout", s.offerTimeout()),
+          wrap,
+          WireFormat.wholeSeconds("serviceLevelThreshold", s.serviceLevelThreshold()),
+          s.defaultActivity());
+    }
+
+    /** {@code base} with what is given here. */
+    public WorkspaceSettings over(WorkspaceSettings base) {
+      WorkspaceSettings s = base;
+      if (strategy != null) {
+        s = s.withStrategy(Strategy.parse("strategy", strategy));
+      }
+      Optional<Duration> offer = Json.seconds("offerTimeoutSeconds", offerTimeoutSeconds);
+      if (offer.isPresent()) {
+        s = s.withOfferTimeout(offer.get());
+      }
+      if (wrapUpSeconds != null) {
+        Map<String, Duration> w = new LinkedHashMap<>();
+        wrapUpSeconds.forEach(
+            (channel, seconds) ->
+                w.put(channel, Json.seconds(channel, seconds).orElse(Duration.ZERO)));
+        s = s.withWrapUp(w);
+      }
+      Optional<Duration> level =
+          Json.seconds("serviceLevelThresholdSeconds", serviceLevelThresholdSeconds);
+      if (level.isPresent()) {
+        s = s.withServiceLevelThreshold(level.get());
+      }
+      if (defaultActivity != null) {
+        s = s.withDefaultActivity(defaultActivity);
+      }
+      return s;
+    }
+  }
+
+  /**
+   * {@code POST /v1/workspaces}: {@code name}, and optionally {@code activities} (none: available,
+   * away, offline) and the settings. The default activity, when not given, is {@code offline} if
+   * there is one, else the first activity.
+   */
+  public record CreateWorkspace(
+      @Required String name,
+      List<ActivityView> activities,
+      String strategy,
+      Long offerTimeoutSeconds,
+      @JsonSetter(contentNulls = Nulls.SET) Map<String, Long> wrapUpSeconds,
+      Long serviceLevelThresholdSeconds,
+      String defaultActivity) {
+
+    public static CreateWorkspace of(
+        String name, WorkspaceSettings settings, List<Activity> activities) {
+      Settings s = Settings.of(settings);
+      return new CreateWorkspace(
+          name,
+          activities.stream().map(ActivityView::of).toList(),
+          s.strategy(),
+          s.offerTimeoutSeconds(),
+          s.wrapUpSeconds(),
+          s.serviceLevelThresholdSeconds(),
+          s.defaultActivity());
+    }
+
+    public WorkspaceDefinition toDefinition() {
+      List<Activity> all = Json.items(activities).stream().map(a -> a.toActivity(null)).toList();
+      if (all.isEmpty()) {
+        all = Activity.DEFAULTS;
+      }
+      String fallback =
+          all.stream()
+              .map(Activity::name)
+              .filter(a -> a.equalsIgnoreCase("offline"))
+              .findFirst()
+              .orElse(all.get(0).name());
+      Settings s =
+          new Settings(
+              strategy,
+              offerTimeoutSeconds,
+              wrapUpSeconds,
+              serviceLevelThresholdSeconds,
+              defaultActivity);
+      return WorkspaceDefinition.create(
+          name, s.over(WorkspaceSettings.DEFAULTS.withDefaultActivity(fallback)), all);
+    }
+  }
+
+  /**
+   * An activity, {@code {"name", "available"}}; in a {@code PUT .../activities/{activity}} body the
+   * name comes from the path and may be left out.
+   */
+  public record ActivityView(String name, Boolean available) {
+
+    public static ActivityView of(Activity a) {
+      return new ActivityView(a.name(), a.available());
+    }
+
+    /** The activity; {@code path} is the path's name (null: the body must name it). */
+    public Activity toActivity(String path) {
+      if (path == null && name == null) {
+        throw new WireFormatException(
+            WireCode.INVALID_ARGUMENT, "field 'name' is required in activities[]");
+      }
+      if (path != null && name != null && !path.equals(name)) {
+        throw new WireFormatException(
+            WireCode.INVALID_ARGUMENT,
+            "field 'name' must be the path's activity '" + path + "' or left out");
+      }
+      String n = path != null ? path : name;
+      if (available == null) {
+        throw new WireFormatException(
+            WireCode.INVALID_ARGUMENT,
+            "field 'available' (true or false) is required for activity '" + n + "'");
+      }
+      return new Activity(n, available);
+    }
+  }
+
+  /**
+   * A task queue: in answers with its {@code name}; in a {@code PUT .../task-queues/{queue}} body
+   * the name comes from the path and may be left out. Order by wire name ({@code fifo}, {@code
+   * priority}), strategy by name.
+   */
+  public record TaskQueueView(
+      String name,
+      String workerExpression,
+      String order,
+      String strategy,
+      Integer maxReservationsPerAgent,
+      Long serviceLevelThresholdSeconds) {
+
+    public static TaskQueueView of(TaskQueue q) {
+      return new TaskQueueView(
+          q.name(),
+          q.workerExpression().orElse(null),
+          WireFormat.wireName(q.order()),
+          q.strategy().map(Strategy::text).orElse(null),
+          q.maxReservationsPerAgent().orElse(null),
+          q.serviceLevelThreshold().map(Duration::toSeconds).orElse(null));
+    }
+
+    /** The same queue without its name, as a {@code PUT} body sends it. */
+    public TaskQueueView unnamed() {
+      return new TaskQueueView(
+          null,
+          workerExpression,
+          order,
+          strategy,
+          maxReservationsPerAgent,
+          serviceLevelThresholdSeconds);
+    }
+
+    /** The queue named {@code path} (the path's name; the body's, if given, must be the same). */
+    public TaskQueue toQueue(String path) {
+      if (name != null && !name.equals(path)) {
+        throw new WireFormatException(
+            WireCode.INVALID_ARGUMENT,
+            "field 'name' must be the path's task queue '" + path + "' or left out");
+      }
+      return new TaskQueue(
+          path,
+          Optional.ofNullable(workerExpression),
+          order == null
+              ? TaskQueue.Order.FIFO
+              : WireFormat.enumValue(TaskQueue.Order.class, "order", order),
+          Optional.ofNullable(strategy).map(t -> Strategy.parse("strategy", t)),
+          Optional.ofNullable(maxReservationsPerAgent),
+          Json.seconds("serviceLevelThresholdSeconds", serviceLevelThresholdSeconds));
+    }
   }
 }

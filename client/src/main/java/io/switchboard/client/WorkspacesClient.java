@@ -1,13 +1,10 @@
 package io.switchboard.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,9 +32,7 @@ public final class WorkspacesClient {
   /** Creates a workspace; no activities: available, away, offline. */
   public WorkspaceDefinition create(
       String name, WorkspaceSettings settings, List<Activity> activities) {
-    ObjectNode body = settings(WireFormat.object().put("name", name), settings);
-    var list = body.putArray("activities");
-    activities.forEach(a -> list.add(WorkspaceWire.activity(a)));
+    var body = WorkspaceWire.CreateWorkspace.of(name, settings, activities);
     return WorkspaceWire.workspace(client.call("POST", "/v1/workspaces", body));
   }
 
@@ -46,18 +41,15 @@ public final class WorkspacesClient {
   }
 
   public List<WorkspaceDefinition> list() {
-    List<WorkspaceDefinition> out = new ArrayList<>();
-    for (JsonNode n :
-        client.call("GET", "/v1/workspaces", null).array("workspaces").orElseThrow()) {
-      out.add(WorkspaceWire.workspace(JsonFields.lenient(n)));
-    }
-    return out;
+    return client
+        .call("GET", "/v1/workspaces", null, WorkspaceWire.Workspaces.class)
+        .toDefinitions();
   }
 
   /** Replaces the workspace's settings (its router restarts on its stored state). */
   public WorkspaceDefinition configure(String name, WorkspaceSettings settings) {
     return WorkspaceWire.workspace(
-        client.call("PATCH", path(name), settings(WireFormat.object(), settings)));
+        client.call("PATCH", path(name), WorkspaceWire.Settings.of(settings)));
   }
 
   public void delete(String name) {
@@ -65,7 +57,7 @@ public final class WorkspacesClient {
   }
 
   public Activity putActivity(String workspace, Activity activity) {
-    ObjectNode body = WireFormat.object().put("available", activity.available());
+    var body = new WorkspaceWire.ActivityView(null, activity.available());
     client.call("PUT", path(workspace) + "/activities/" + Paths.encode(activity.name()), body);
     return activity;
   }
@@ -75,15 +67,15 @@ public final class WorkspacesClient {
   }
 
   public TaskQueue putQueue(String workspace, TaskQueue queue) {
-    ObjectNode body = WorkspaceWire.queue(queue);
-    body.remove("name");
+    var body = WorkspaceWire.TaskQueueView.of(queue).unnamed();
     client.call("PUT", queuePath(workspace, queue.name()), body);
     return queue;
   }
 
   public TaskQueue queue(String workspace, String queue) {
-    JsonFields f = client.call("GET", queuePath(workspace, queue), null);
-    return WorkspaceWire.queue(f, f.requiredString("name"));
+    var answer =
+        client.call("GET", queuePath(workspace, queue), null, WorkspaceWire.TaskQueueView.class);
+    return answer.toQueue(answer.name());
   }
 
   /** The task queue's live figures ({@code GET .../task-queues/{queue}/stats}). */
@@ -94,18 +86,6 @@ public final class WorkspacesClient {
 
   public void removeQueue(String workspace, String queue) {
     client.call("DELETE", queuePath(workspace, queue), null);
-  }
-
-  private static ObjectNode settings(ObjectNode o, WorkspaceSettings s) {
-    o.put("strategy", s.strategy().text());
-    o.put("offerTimeoutSeconds", WireFormat.wholeSeconds("offerTimeout", s.offerTimeout()));
-    ObjectNode wrap = o.putObject("wrapUpSeconds");
-    s.wrapUp().forEach((c, d) -> wrap.put(c, WireFormat.wholeSeconds("wrapUp", d)));
-    o.put(
-        "serviceLevelThresholdSeconds",
-        WireFormat.wholeSeconds("serviceLevelThreshold", s.serviceLevelThreshold()));
-    o.put("defaultActivity", s.defaultActivity());
-    return o;
   }
 
   private static String path(String workspace) {

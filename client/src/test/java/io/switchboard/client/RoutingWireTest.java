@@ -3,12 +3,27 @@ package io.switchboard.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.switchboard.routing.Agent;
+import io.switchboard.routing.Contact;
+import io.switchboard.routing.ContactState;
+import io.switchboard.routing.ContactStats;
+import io.switchboard.routing.ContactUpdate;
+import io.switchboard.routing.GroupStats;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
+import io.switchboard.routing.Reservation;
+import io.switchboard.routing.ReservationState;
+import io.switchboard.routing.RoutingEvent;
+import io.switchboard.routing.RoutingStats;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /** The routing requests the client writes, the server reads back strictly as they were. */
@@ -83,5 +98,122 @@ class RoutingWireTest {
                         RoutingWire.SetPresence.class)
                     .toPresence());
     assertEquals(WireCode.INVALID_ARGUMENT, reason.wireCode());
+  }
+
+  private static <T> T answer(Object sent, Class<T> type) {
+    return Json.lenient(Json.bytes(sent), type);
+  }
+
+  @Test
+  void agentContactReservationAndStats_readBackAsWritten() {
+    Instant t = Instant.parse("2026-11-26T10:00:00Z");
+    Agent agent =
+        new Agent(
+            "ann",
+            Map.of("languages", List.of("es", "en"), "level", 3L, "vip", true),
+            Map.of("voice", 1, "chat", 3),
+            Map.of("chat", 1),
+            Presence.away("lunch"),
+            t,
+            true,
+            2,
+            "Lunch",
+            t.plusSeconds(5),
+            Map.of("Lunch", Duration.ofMillis(1500)));
+    assertEquals(
+        agent, answer(RoutingWire.AgentView.of(agent), RoutingWire.AgentView.class).toAgent());
+    Contact contact =
+        new Contact(
+            "c1",
+            "voice",
+            Map.of("lang", "es"),
+            Optional.of("lang == 'es'"),
+            1,
+            5,
+            ContactState.ASSIGNED,
+            t,
+            Optional.of("ann"),
+            Optional.of("r1"),
+            Optional.of(t.plusSeconds(3)),
+            Optional.empty(),
+            Optional.of("sales"));
+    assertEquals(
+        contact,
+        answer(RoutingWire.ContactView.of(contact), RoutingWire.ContactView.class).toContact());
+    Reservation r =
+        new Reservation("r1", "c1", "ann", "voice", t, t.plusSeconds(20), ReservationState.PENDING);
+    assertEquals(
+        r,
+        answer(RoutingWire.ReservationView.of(r), RoutingWire.ReservationView.class)
+            .toReservation());
+    ContactStats some =
+        new ContactStats(
+            2,
+            Duration.ofMillis(900),
+            10,
+            1,
+            0,
+            OptionalDouble.of(0.75),
+            Optional.of(Duration.ofMillis(1200)),
+            OptionalDouble.of(0.1));
+    ContactStats none =
+        new ContactStats(
+            0,
+            Duration.ZERO,
+            0,
+            0,
+            0,
+            OptionalDouble.empty(),
+            Optional.empty(),
+            OptionalDouble.empty());
+    RoutingStats stats =
+        new RoutingStats(
+            t,
+            some,
+            List.of(new GroupStats("voice", Optional.of("lang == 'es'"), none)),
+            Map.of(Presence.Kind.AVAILABLE, 1, Presence.Kind.AWAY, 0, Presence.Kind.OFFLINE, 2),
+            Map.of("voice", 0.5));
+    assertEquals(
+        stats, answer(RoutingWire.StatsView.of(stats), RoutingWire.StatsView.class).toStats());
+  }
+
+  /** Events are written as the tree writer wrote them: id, type, at, then the change's fields. */
+  @Test
+  void event_fieldsInTheirOrder_othersLeftOut() {
+    Instant t = Instant.parse("2026-11-26T10:00:00Z");
+    assertEquals(
+        "{\"id\":7,\"type\":\"reservation.cancelled\",\"at\":\"2026-11-26T10:00:00Z\","
+            + "\"reservationId\":\"r1\",\"contactId\":\"c1\",\"agentId\":\"ann\",\"reason\":\"gone\"}",
+        new String(
+            Json.bytes(
+                RoutingWire.EventView.of(
+                    new RoutingEvent.ReservationCancelled(7, t, "r1", "c1", "ann", "gone"))),
+            StandardCharsets.UTF_8));
+    assertEquals(
+        "{\"id\":8,\"type\":\"agent.presence\",\"at\":\"2026-11-26T10:00:00Z\","
+            + "\"agentId\":\"ann\",\"presence\":\"away\",\"reason\":\"lunch\"}",
+        new String(
+            Json.bytes(
+                RoutingWire.EventView.of(
+                    new RoutingEvent.AgentPresenceChanged(8, t, "ann", Presence.away("lunch")))),
+            StandardCharsets.UTF_8));
+  }
+
+  /** A contact PATCH: {@code "attributes": null} clears them, absent keeps them. */
+  @Test
+  void updateContact_nullAttributesClear_absentKeeps() {
+    ContactUpdate clear =
+        strict("{\"attributes\": null}", RoutingWire.UpdateContact.class).toUpdate();
+    assertEquals(Optional.of(Map.of()), clear.attributes());
+    ContactUpdate keep = strict("{\"priority\": 3}", RoutingWire.UpdateContact.class).toUpdate();
+    assertEquals(Optional.empty(), keep.attributes());
+    assertEquals(OptionalInt.of(3), keep.priority());
+    var unknown =
+        assertThrows(
+            WireFormatException.class,
+            () -> strict("{\"prio\": 3}", RoutingWire.UpdateContact.class));
+    assertEquals(
+        "unknown field 'prio' in request body; known fields: attributes, priority, requirements",
+        unknown.getMessage());
   }
 }

@@ -291,4 +291,42 @@ class WireFormatTest {
             () -> WireFormat.config(strict("{\"metadata\":{\"n\":1}}"), c));
     assertTrue(e.getMessage().contains("metadata.n"), e.getMessage());
   }
+
+  /**
+   * A configuration's bytes are those the tree writer wrote, field for field, since its tag (the
+   * {@code ETag} a PATCH's {@code If-Match} compares) is a hash of them.
+   */
+  @Test
+  void configView_bytesAsTheTreeWriterWroteThem_andReadBack() {
+    QueueConfig c =
+        QueueConfig.builder()
+            .order(Order.LIFO)
+            .visibilityTimeout(Duration.ofSeconds(45))
+            .delay(Duration.ofSeconds(5))
+            .retention(Duration.ofSeconds(3600))
+            .onExpire(ExpiryAction.DEAD_LETTER)
+            .maxMessageSize(2048)
+            .receiveWait(Duration.ofSeconds(10))
+            .deadLetter("dlq", 3)
+            .maxDepth(100, Overflow.DROP_OLDEST)
+            .contentBasedDeduplication(true)
+            .dedupScope(DedupScope.GROUP)
+            .historyRetention(Duration.ofSeconds(60))
+            .indexedAttributes("b", "a")
+            .metadata(Map.of("z", "1", "y", "2"))
+            .build();
+    String json =
+        "{\"order\":\"lifo\",\"visibilityTimeoutSeconds\":45,\"delaySeconds\":5,"
+            + "\"retentionSeconds\":3600,\"onExpire\":\"deadLetter\",\"maxMessageSizeBytes\":2048,"
+            + "\"receiveWaitSeconds\":10,\"deadLetter\":{\"target\":\"dlq\",\"maxReceiveCount\":3},"
+            + "\"maxDepth\":100,\"overflow\":\"dropOldest\",\"contentBasedDeduplication\":true,"
+            + "\"dedupScope\":\"group\",\"historyRetentionSeconds\":60,"
+            + "\"indexedAttributes\":[\"a\",\"b\"],\"metadata\":{\"y\":\"2\",\"z\":\"1\"}}";
+    assertEquals(json, new String(Json.bytes(NativeWire.ConfigView.of(c)), StandardCharsets.UTF_8));
+    assertEquals(json, WireFormat.config(c).toString());
+    assertEquals(
+        c,
+        Json.lenient(json.getBytes(StandardCharsets.UTF_8), NativeWire.ConfigView.class)
+            .toConfig());
+  }
 }

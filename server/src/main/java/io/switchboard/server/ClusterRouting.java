@@ -51,8 +51,7 @@ final class ClusterRouting {
             .serverId(serverId(advertised))
             .advertiseUrl(advertised)
             .lease(pg.routingLease())
-            .router(
-                journal -> tracing.routing(config.routing().builder()).journal(journal).build())
+            .router(journal -> tracing.routing(config.routing().builder()).journal(journal).build())
             .workspaces(
                 config.routing().defaultWorkspace(),
                 w -> tracing.routing(config.routing().builder(w)))

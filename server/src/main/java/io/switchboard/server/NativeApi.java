@@ -1,9 +1,9 @@
 package io.switchboard.server;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
 import io.switchboard.client.AckResult;
 import io.switchboard.client.JsonFields;
+import io.switchboard.client.NativeWire;
 import io.switchboard.client.NativeWire.AckBatch;
 import io.switchboard.client.NativeWire.AckResults;
 import io.switchboard.client.NativeWire.Acked;
@@ -29,6 +29,7 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueCreation;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
@@ -132,7 +133,7 @@ final class NativeApi {
     f.finish();
     QueueCreation result = c.engine().ensureQueue(name, config);
     tag(c, result.queue());
-    c.json(result.created() ? 201 : 200, WireFormat.queueInfo(result.queue()));
+    c.json(result.created() ? 201 : 200, NativeWire.QueueView.of(result.queue(), null));
   }
 
   private static void getQueue(Call c) {
@@ -140,10 +141,9 @@ final class NativeApi {
     c.noBody();
     String name = c.path("queue");
     QueueInfo info = c.engine().queue(name);
-    ObjectNode out = WireFormat.queueInfo(info);
-    out.set("stats", WireFormat.stats(c.engine().stats(name)));
+    QueueStats stats = c.engine().stats(name);
     tag(c, info);
-    c.json(out);
+    c.json(NativeWire.QueueView.of(info, stats));
   }
 
   /** The configuration's tag as the answer's {@code ETag}, for a later PATCH's {@code If-Match}. */
@@ -185,7 +185,7 @@ final class NativeApi {
                   return next;
                 });
     tag(c, info);
-    c.json(WireFormat.queueInfo(info));
+    c.json(NativeWire.QueueView.of(info, null));
   }
 
   private static void deleteQueue(Call c) {

@@ -2,14 +2,22 @@ package io.switchboard.server;
 
 import io.switchboard.client.JsonFields;
 import io.switchboard.client.RoutingWire;
+import io.switchboard.client.RoutingWire.AgentView;
 import io.switchboard.client.RoutingWire.Agents;
+import io.switchboard.client.RoutingWire.Cancel;
 import io.switchboard.client.RoutingWire.Complete;
+import io.switchboard.client.RoutingWire.ContactView;
 import io.switchboard.client.RoutingWire.Contacts;
 import io.switchboard.client.RoutingWire.CreateAgent;
 import io.switchboard.client.RoutingWire.CreateContact;
+import io.switchboard.client.RoutingWire.ReservationView;
 import io.switchboard.client.RoutingWire.Reservations;
+import io.switchboard.client.RoutingWire.SetActivity;
 import io.switchboard.client.RoutingWire.SetPresence;
 import io.switchboard.client.StatisticsWire;
+import io.switchboard.client.RoutingWire.StatsView;
+import io.switchboard.client.RoutingWire.Transfer;
+import io.switchboard.client.RoutingWire.UpdateContact;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Agent;
@@ -345,14 +353,12 @@ final class RoutingApi implements AutoCloseable {
         custom || body.activity() != null
             ? w.createAgent(body.toNewAgent(), Optional.ofNullable(body.activity()))
             : router.createAgent(body.toNewAgent());
-    c.json(201, RoutingWire.agent(agent));
+    c.json(201, AgentView.of(agent));
   }
 
   private static void setActivity(Call c, Workspace w) {
     c.queryOnly();
-    JsonFields f = c.body();
-    Optional<String> activity = f.string("activity");
-    f.finish();
+    Optional<String> activity = Optional.ofNullable(c.body(SetActivity.class).activity());
     if (activity.isEmpty()) {
       throw new HttpError(
           400,
@@ -361,7 +367,7 @@ final class RoutingApi implements AutoCloseable {
               + String.join(
                   ", ", w.definition().activities().stream().map(a -> a.name()).toList()));
     }
-    c.json(RoutingWire.agent(w.activity(c.path("agent"), activity.get())));
+    c.json(AgentView.of(w.activity(c.path("agent"), activity.get())));
   }
 
   private void listAgents(Call c, Router router) {
@@ -385,7 +391,7 @@ final class RoutingApi implements AutoCloseable {
   private void getAgent(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.agent(router.agent(c.path("agent"))));
+    c.json(AgentView.of(router.agent(c.path("agent"))));
   }
 
   /** Replaces the attributes, the capacity, or both; at least one must be given. */
@@ -408,7 +414,7 @@ final class RoutingApi implements AutoCloseable {
     if (hasCapacity) {
       agent = r.updateCapacity(id, capacity);
     }
-    c.json(RoutingWire.agent(agent));
+    c.json(AgentView.of(agent));
   }
 
   private void deleteAgent(Call c, Router router) {
@@ -425,7 +431,7 @@ final class RoutingApi implements AutoCloseable {
       throw new HttpError(
           400, "INVALID_ARGUMENT", "field 'presence' is required: available, away or offline");
     }
-    c.json(RoutingWire.agent(router.presence(c.path("agent"), body.toPresence())));
+    c.json(AgentView.of(router.presence(c.path("agent"), body.toPresence())));
   }
 
   private void pendingReservations(Call c, Router router) {
@@ -441,7 +447,7 @@ final class RoutingApi implements AutoCloseable {
     c.queryOnly();
     CreateContact body = c.body(CreateContact.class);
     Contact contact = w.createContact(body.toNewContact(), Optional.ofNullable(body.queue()));
-    c.json(201, RoutingWire.contact(contact));
+    c.json(201, ContactView.of(contact));
   }
 
   private void waitingContacts(Call c, Router router) {
@@ -453,13 +459,13 @@ final class RoutingApi implements AutoCloseable {
   private void getContact(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router.contact(c.path("contact"))));
+    c.json(ContactView.of(router.contact(c.path("contact"))));
   }
 
   private void abandon(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router.abandon(c.path("contact"))));
+    c.json(ContactView.of(router.abandon(c.path("contact"))));
   }
 
   /**
@@ -470,37 +476,20 @@ final class RoutingApi implements AutoCloseable {
   private static void updateContact(Call c, Workspace w) {
     c.queryOnly();
     String id = c.path("contact");
-    JsonFields f = c.body();
-    ContactUpdate update = ContactUpdate.none();
-    boolean hasAttributes = f.has("attributes");
-    Map<String, Object> attributes = RoutingWire.attributes(f, "attributes");
-    java.util.OptionalInt priority = f.int32("priority");
-    Optional<String> requirements = f.string("requirements");
-    f.finish();
-    if (priority.isPresent()) {
-      update = update.withPriority(priority.getAsInt());
-    }
-    if (hasAttributes) {
-      update = update.withAttributes(attributes);
-    }
-    if (requirements.isPresent()) {
-      update = update.withRequirements(requirements.get());
-    }
+    ContactUpdate update = c.body(UpdateContact.class).toUpdate();
     if (update.isEmpty()) {
       throw new HttpError(
           400,
           "INVALID_ARGUMENT",
           "give 'priority', 'attributes', 'requirements' or several to change contact " + id);
     }
-    c.json(RoutingWire.contact(w.updateContact(id, update)));
+    c.json(ContactView.of(w.updateContact(id, update)));
   }
 
   private void cancel(Call c, Router router) {
     c.queryOnly();
-    JsonFields f = c.body();
-    String reason = f.string("reason").orElse("cancelled");
-    f.finish();
-    c.json(RoutingWire.contact(router.cancel(c.path("contact"), reason)));
+    String reason = Optional.ofNullable(c.body(Cancel.class).reason()).orElse("cancelled");
+    c.json(ContactView.of(router.cancel(c.path("contact"), reason)));
   }
 
   /**
@@ -510,11 +499,10 @@ final class RoutingApi implements AutoCloseable {
   private static void transfer(Call c, Workspace w) {
     c.queryOnly();
     String id = c.path("contact");
-    JsonFields f = c.body();
-    Optional<String> queue = f.string("queue");
-    Optional<String> agent = f.string("agent");
-    Optional<String> requirements = f.string("requirements");
-    f.finish();
+    Transfer body = c.body(Transfer.class);
+    Optional<String> queue = Optional.ofNullable(body.queue());
+    Optional<String> agent = Optional.ofNullable(body.agent());
+    Optional<String> requirements = Optional.ofNullable(body.requirements());
     if (queue.isPresent() == agent.isPresent()) {
       throw new HttpError(
           400,
@@ -531,7 +519,7 @@ final class RoutingApi implements AutoCloseable {
         queue.isPresent()
             ? w.transfer(id, queue.get(), requirements)
             : w.router().transferToAgent(id, agent.get());
-    c.json(RoutingWire.contact(moved));
+    c.json(ContactView.of(moved));
   }
 
   private void complete(Call c, Router router) {
@@ -539,7 +527,7 @@ final class RoutingApi implements AutoCloseable {
     Optional<Duration> wrapUp = c.body(Complete.class).wrapUp();
     String id = c.path("contact");
     Contact done = wrapUp.isPresent() ? router.complete(id, wrapUp.get()) : router.complete(id);
-    c.json(RoutingWire.contact(done));
+    c.json(ContactView.of(done));
   }
 
   // ---- reservations ------------------------------------------------------------------------
@@ -547,19 +535,19 @@ final class RoutingApi implements AutoCloseable {
   private void getReservation(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.reservation(router.reservation(c.path("reservation"))));
+    c.json(ReservationView.of(router.reservation(c.path("reservation"))));
   }
 
   private void accept(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router.accept(c.path("reservation"))));
+    c.json(ContactView.of(router.accept(c.path("reservation"))));
   }
 
   private void reject(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.contact(router.reject(c.path("reservation"))));
+    c.json(ContactView.of(router.reject(c.path("reservation"))));
   }
 
   // ---- statistics --------------------------------------------------------------------------
@@ -567,7 +555,7 @@ final class RoutingApi implements AutoCloseable {
   private void stats(Call c, Router router) {
     c.queryOnly();
     c.noBody();
-    c.json(RoutingWire.stats(router.stats()));
+    c.json(StatsView.of(router.stats()));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import io.helidon.webserver.ServerConnectionException;
+import io.switchboard.client.Json;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.WireFormat;
 import io.switchboard.routing.EventPage;
@@ -297,7 +298,12 @@ final class RoutingEventStreams implements AutoCloseable {
   }
 
   private static String frame(RoutingEvent e) {
-    return "id: " + e.id() + "\nevent: " + e.type() + "\ndata: " + RoutingWire.event(e) + "\n\n";
+    return "id: " + e.id() + "\nevent: " + e.type() + "\ndata: " + eventJson(e) + "\n\n";
+  }
+
+  /** An event's JSON, written from its record ({@link RoutingWire.EventView}). */
+  private static String eventJson(RoutingEvent e) {
+    return new String(Json.bytes(RoutingWire.EventView.of(e)), StandardCharsets.UTF_8);
   }
 
   private static void write(OutputStream out, String text) throws IOException {

@@ -1,12 +1,12 @@
 package io.switchboard.server;
 
-import io.switchboard.client.JsonFields;
 import io.switchboard.client.WorkspaceWire;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -67,32 +67,30 @@ final class WorkspaceApi {
 
   private void create(Call c) {
     c.queryOnly();
-    WorkspaceDefinition d = WorkspaceWire.create(c.body());
-    c.json(201, WorkspaceWire.workspace(workspaces.get().create(d).definition()));
+    WorkspaceDefinition d = c.body(WorkspaceWire.CreateWorkspace.class).toDefinition();
+    c.json(201, WorkspaceWire.WorkspaceView.of(workspaces.get().create(d).definition()));
   }
 
   private void list(Call c) {
     c.queryOnly();
     c.noBody();
     c.json(
-        WorkspaceWire.workspaces(
+        WorkspaceWire.Workspaces.of(
             workspaces.get().list().stream().map(Workspace::definition).toList()));
   }
 
   private void get(Call c) {
     c.queryOnly();
     c.noBody();
-    c.json(WorkspaceWire.workspace(workspace(c).definition()));
+    c.json(WorkspaceWire.WorkspaceView.of(workspace(c).definition()));
   }
 
   /** Changes settings: any of strategy, offer timeout, wrap-up, service level, default activity. */
   private void update(Call c) {
     c.queryOnly();
     Workspace w = workspace(c);
-    JsonFields f = c.body();
-    var settings = WorkspaceWire.settings(f, w.definition().settings());
-    f.finish();
-    c.json(WorkspaceWire.workspace(w.configure(settings)));
+    var settings = c.body(WorkspaceWire.Settings.class).over(w.definition().settings());
+    c.json(WorkspaceWire.WorkspaceView.of(w.configure(settings)));
   }
 
   private void delete(Call c) {
@@ -105,18 +103,16 @@ final class WorkspaceApi {
   private void activities(Call c) {
     c.queryOnly();
     c.noBody();
-    var o = io.switchboard.client.WireFormat.object();
-    var list = o.putArray("activities");
-    workspace(c).definition().activities().forEach(a -> list.add(WorkspaceWire.activity(a)));
-    c.json(o);
+    var list = workspace(c).definition().activities().stream();
+    c.json(Map.of("activities", list.map(WorkspaceWire.ActivityView::of).toList()));
   }
 
   private void putActivity(Call c) {
     c.queryOnly();
     Workspace w = workspace(c);
-    var activity = WorkspaceWire.activity(c.body(), c.path("activity"));
+    var activity = c.body(WorkspaceWire.ActivityView.class).toActivity(c.path("activity"));
     w.putActivity(activity);
-    c.json(WorkspaceWire.activity(activity));
+    c.json(WorkspaceWire.ActivityView.of(activity));
   }
 
   private void deleteActivity(Call c) {
@@ -129,24 +125,22 @@ final class WorkspaceApi {
   private void queues(Call c) {
     c.queryOnly();
     c.noBody();
-    var o = io.switchboard.client.WireFormat.object();
-    var list = o.putArray("taskQueues");
-    workspace(c).definition().queues().forEach(q -> list.add(WorkspaceWire.queue(q)));
-    c.json(o);
+    var list = workspace(c).definition().queues().stream();
+    c.json(Map.of("taskQueues", list.map(WorkspaceWire.TaskQueueView::of).toList()));
   }
 
   private void queue(Call c) {
     c.queryOnly();
     c.noBody();
-    c.json(WorkspaceWire.queue(workspace(c).queueNamed(c.path("queue"))));
+    c.json(WorkspaceWire.TaskQueueView.of(workspace(c).queueNamed(c.path("queue"))));
   }
 
   private void putQueue(Call c) {
     c.queryOnly();
     Workspace w = workspace(c);
-    var queue = WorkspaceWire.queue(c.body(), c.path("queue"));
+    var queue = c.body(WorkspaceWire.TaskQueueView.class).toQueue(c.path("queue"));
     w.putQueue(queue);
-    c.json(WorkspaceWire.queue(queue));
+    c.json(WorkspaceWire.TaskQueueView.of(queue));
   }
 
   private void queueStats(Call c) {

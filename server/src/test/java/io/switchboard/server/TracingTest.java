@@ -366,15 +366,18 @@ class TracingTest {
         "{\"id\":\"bea\",\"capacity\":{\"voice\":2},\"activity\":\"Ready\"}");
     http.post("/v1/workspaces/centre/contacts", "{\"id\":\"w1\",\"channel\":\"voice\"}");
     SpanData offer =
-        await(s -> s.getName().equals("routing offer") && "w1".equals(attr(s, "switchboard.contact.id")));
+        await(
+            s ->
+                s.getName().equals("routing offer")
+                    && "w1".equals(attr(s, "switchboard.contact.id")));
     assertEquals("bea", attr(offer, "switchboard.agent.id"));
 
     // new settings rebuild the workspace's router: its offers are still spans
     assertEquals(
-        200,
-        http.send("PATCH", "/v1/workspaces/centre", "{\"offerTimeoutSeconds\":30}").status());
+        200, http.send("PATCH", "/v1/workspaces/centre", "{\"offerTimeoutSeconds\":30}").status());
     http.post("/v1/workspaces/centre/contacts", "{\"id\":\"w2\",\"channel\":\"voice\"}");
-    await(s -> s.getName().equals("routing offer") && "w2".equals(attr(s, "switchboard.contact.id")));
+    await(
+        s -> s.getName().equals("routing offer") && "w2".equals(attr(s, "switchboard.contact.id")));
   }
 
   @Test

@@ -1,7 +1,5 @@
 package io.switchboard.server.sqs;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
@@ -29,10 +27,6 @@ final class DeadLetterActions {
 
   private DeadLetterActions() {}
 
-  private static ObjectNode object() {
-    return JsonNodeFactory.instance.objectNode();
-  }
-
   /** The queues whose RedrivePolicy names this one, by name, paged as ListQueues. */
   static ObjectNode listSources(QueueEngine engine, SqsRequest r) {
     String dlq = SqsApi.queue(r);
@@ -45,13 +39,12 @@ final class DeadLetterActions {
             .filter(n -> after.isEmpty() || n.compareTo(after.get()) > 0)
             .toList();
     List<String> page = names.subList(0, Math.min(max.orElse(1000), names.size()));
-    ObjectNode o = object();
-    ArrayNode urls = o.putArray("queueUrls");
-    page.forEach(n -> urls.add(r.address().url(n)));
-    if (max.isPresent() && names.size() > page.size()) {
-      o.put("NextToken", SqsApi.encodeToken(page.get(page.size() - 1)));
-    }
-    return o;
+    String next =
+        max.isPresent() && names.size() > page.size()
+            ? SqsApi.encodeToken(page.get(page.size() - 1))
+            : null;
+    return SqsAnswers.tree(
+        new SqsAnswers.SourceQueueUrls(page.stream().map(r.address()::url).toList(), next));
   }
 
   private static List<String> sources(QueueEngine engine, String dlq) {
@@ -80,18 +73,18 @@ final class DeadLetterActions {
               + " arn at a given time.");
     }
     RedriveTask task = engine.startRedrive(source, new RedriveRequest(destination, rate));
-    return object().put("TaskHandle", handle(task));
+    return SqsAnswers.tree(new SqsAnswers.TaskHandle(handle(task)));
   }
 
   static ObjectNode list(QueueEngine engine, SqsRequest r) {
     String source = existing(engine, r.address(), r.required("SourceArn"));
     int max = r.integer("MaxResults", 1, 10).orElse(1);
-    ObjectNode o = object();
-    ArrayNode results = o.putArray("Results");
-    engine.redriveTasks(source).stream()
-        .limit(max)
-        .forEach(t -> results.add(entry(r.address(), t)));
-    return o;
+    return SqsAnswers.tree(
+        new SqsAnswers.MoveTasks(
+            engine.redriveTasks(source).stream()
+                .limit(max)
+                .map(t -> SqsAnswers.MoveTask.of(r.address(), t, handle(t)))
+                .toList()));
   }
 
   static ObjectNode cancel(QueueEngine engine, SqsRequest r) {
@@ -119,23 +112,7 @@ final class DeadLetterActions {
           "Only a RUNNING task can be cancelled; task " + handle + " is " + task.status() + ".");
     }
     RedriveTask cancelled = engine.cancelRedrive(task.id());
-    return object().put("ApproximateNumberOfMessagesMoved", cancelled.moved());
-  }
-
-  private static ObjectNode entry(QueueAddress address, RedriveTask t) {
-    ObjectNode e = object();
-    if (t.status() == RedriveTask.Status.RUNNING) {
-      e.put("TaskHandle", handle(t));
-    }
-    e.put("Status", t.status().name());
-    e.put("SourceArn", address.arn(t.source()));
-    t.destination().ifPresent(d -> e.put("DestinationArn", address.arn(d)));
-    t.maxPerSecond().ifPresent(m -> e.put("MaxNumberOfMessagesPerSecond", m));
-    e.put("ApproximateNumberOfMessagesMoved", t.moved());
-    e.put("ApproximateNumberOfMessagesToMove", t.toMove());
-    t.failureReason().ifPresent(f -> e.put("FailureReason", f));
-    e.put("StartedTimestamp", t.startedAt().toEpochMilli());
-    return e;
+    return SqsAnswers.tree(new SqsAnswers.MessagesMoved(cancelled.moved()));
   }
 
   /**

@@ -400,12 +400,7 @@ final class MessageActions {
     }
 
     void failed(String id, SqsError e) {
-      failed.add(
-          object()
-              .put("Id", id)
-              .put("SenderFault", e.senderFault())
-              .put("Code", e.code())
-              .put("Message", e.getMessage()));
+      failed.add(SqsAnswers.tree(SqsAnswers.BatchError.of(id, e)));
     }
 
     /** Runs one entry's engine call: success, or a per-entry failure. */

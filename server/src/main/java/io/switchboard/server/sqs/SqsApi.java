@@ -268,7 +268,7 @@ public final class SqsApi {
                 + e.getMessage());
       }
     }
-    return object().put("QueueUrl", r.address().url(info.name()));
+    return SqsAnswers.tree(new SqsAnswers.QueueUrl(r.address().url(info.name())));
   }
 
   /** What CreateQueue compares: not tags, not modification times, a policy only if given. */
@@ -290,7 +290,8 @@ public final class SqsApi {
       throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
     }
     try {
-      return object().put("QueueUrl", address.url(engine.queue(address.lookup(name)).name()));
+      String url = address.url(engine.queue(address.lookup(name)).name());
+      return SqsAnswers.tree(new SqsAnswers.QueueUrl(url));
     } catch (QueueException e) {
       if (e.code() == ErrorCode.QUEUE_NOT_FOUND) {
         throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
@@ -311,13 +312,12 @@ public final class SqsApi {
             .toList();
     int limit = max.orElse(1000);
     List<String> page = names.subList(0, Math.min(limit, names.size()));
-    ObjectNode o = object();
-    ArrayNode urls = o.putArray("QueueUrls");
-    page.forEach(n -> urls.add(r.address().url(queues.get(n))));
-    if (max.isPresent() && names.size() > page.size()) {
-      o.put("NextToken", encodeToken(page.get(page.size() - 1)));
-    }
-    return o;
+    String next =
+        max.isPresent() && names.size() > page.size()
+            ? encodeToken(page.get(page.size() - 1))
+            : null;
+    List<String> urls = page.stream().map(n -> r.address().url(queues.get(n))).toList();
+    return SqsAnswers.tree(new SqsAnswers.QueueUrls(urls, next));
   }
 
   static String encodeToken(String lastName) {

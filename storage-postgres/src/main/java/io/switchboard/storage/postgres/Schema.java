@@ -185,10 +185,11 @@ final class Schema {
           "alter table sb_router_reservation drop constraint sb_router_reservation_pkey",
           "alter table sb_router_reservation add primary key (workspace, id)",
           "alter table sb_router_reservation alter column workspace drop default");
+
   /**
    * Version 27 (2026-11-26): {@code sb_router_interval}, the router's lasting statistics: one row
-   * per workspace, 15-minute interval and scope (and the cumulative figures), keyed by the workspace
-   * (as the other router tables since version 8) and {@code StoredInterval.key()}, {@code
+   * per workspace, 15-minute interval and scope (and the cumulative figures), keyed by the
+   * workspace (as the other router tables since version 8) and {@code StoredInterval.key()}, {@code
    * RouterRecordCodec} bytes, written by the routing leader with the rest of its state. (27, not 7:
    * versions on parallel branches must differ.)
    */
