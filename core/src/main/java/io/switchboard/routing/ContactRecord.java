@@ -17,7 +17,9 @@ final class ContactRecord {
   final long seq;
 
   final long createdAt;
-  final List<Step> steps;
+
+  /** The escalation steps; a workflow's re-evaluation replaces them ({@link Matcher#reroute}). */
+  List<Step> steps;
 
   /**
    * Clock millis after which a queued contact times out; Long.MAX_VALUE for never (and after a
@@ -27,6 +29,9 @@ final class ContactRecord {
 
   /** The task queue it was routed through, or null. */
   String queue;
+
+  /** The workflow that routed it, or null. */
+  String workflow;
 
   /** The current requirement: the contact's own, or its last escalation step's. */
   Requirement requirement;
@@ -63,8 +68,17 @@ final class ContactRecord {
 
   final List<ReservationRecord> reservations = new ArrayList<>(1);
 
-  /** An escalation step, parsed. */
-  record Step(long afterMillis, Requirement requirement) {}
+  /**
+   * An escalation step, parsed: after {@code afterMillis} from arrival, the requirement, and (when
+   * not null) the task queue and the priority; {@code skip}: on to the next step at once if no
+   * agent takes the contact on entry.
+   */
+  record Step(
+      long afterMillis, Requirement requirement, String queue, Integer priority, boolean skip) {
+    Step(long afterMillis, Requirement requirement) {
+      this(afterMillis, requirement, null, null, false);
+    }
+  }
 
   ContactRecord(
       String id,
@@ -113,6 +127,7 @@ final class ContactRecord {
         Optional.ofNullable(reservation).map(r -> r.id),
         answeredAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(answeredAt)),
         endedAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(endedAt)),
-        Optional.ofNullable(queue));
+        Optional.ofNullable(queue),
+        Optional.ofNullable(workflow));
   }
 }
