@@ -235,6 +235,7 @@ public final class RoutingWire {
     c.answeredAt().ifPresent(t -> o.put("answeredAt", t.toString()));
     c.endedAt().ifPresent(t -> o.put("endedAt", t.toString()));
     c.queue().ifPresent(q -> o.put("queue", q));
+    c.workflow().ifPresent(w -> o.put("workflow", w));
     return o;
   }
 
@@ -252,7 +253,8 @@ public final class RoutingWire {
         f.string("reservationId"),
         instant(f, "answeredAt"),
         instant(f, "endedAt"),
-        f.string("queue"));
+        f.string("queue"),
+        f.string("workflow"));
   }
 
   // ---- reservations ------------------------------------------------------------------------
@@ -480,7 +482,8 @@ public final class RoutingWire {
       Integer priority,
       List<Step> escalations,
       Long maxWaitSeconds,
-      String queue) {
+      String queue,
+      String workflow) {
 
     /** One escalation: after so long waiting, these requirements (none: any agent). */
     public record Step(@Required Long afterSeconds, String requirements) {}
@@ -502,13 +505,36 @@ public final class RoutingWire {
           c.priority(),
           steps.isEmpty() ? null : steps,
           c.maxWait().map(w -> WireFormat.wholeSeconds("maxWait", w)).orElse(null),
-          c.queue().orElse(null));
+          c.queue().orElse(null),
+          c.workflow().orElse(null));
     }
 
     /** This contact through task queue {@code queue}. */
     public CreateContact through(String queue) {
       return new CreateContact(
-          id, channel, attributes, requirements, priority, escalations, maxWaitSeconds, queue);
+          id,
+          channel,
+          attributes,
+          requirements,
+          priority,
+          escalations,
+          maxWaitSeconds,
+          queue,
+          workflow);
+    }
+
+    /** This contact routed by workflow {@code workflow}. */
+    public CreateContact by(String workflow) {
+      return new CreateContact(
+          id,
+          channel,
+          attributes,
+          requirements,
+          priority,
+          escalations,
+          maxWaitSeconds,
+          queue,
+          workflow);
     }
 
     public NewContact toNewContact() {
