@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "workspaces",
-    description = "Create, show and delete routing workspaces; their activities and task queues.",
+    description =
+        "Create, show and delete routing workspaces; their activities, task queues and workflows.",
     subcommands = {
       WorkspacesCommand.ListWorkspaces.class,
       WorkspacesCommand.Show.class,
@@ -34,7 +35,8 @@ import picocli.CommandLine.Spec;
       WorkspacesCommand.PutActivity.class,
       WorkspacesCommand.DeleteActivity.class,
       WorkspacesCommand.PutQueue.class,
-      WorkspacesCommand.DeleteQueue.class
+      WorkspacesCommand.DeleteQueue.class,
+      WorkflowsCommand.class
     })
 final class WorkspacesCommand implements Runnable {
 
