@@ -45,8 +45,20 @@ class WorkflowsCliTest {
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
+
+  private java.nio.file.Path readmeJson;
+
   @Test
-  void workflows_putListShowDelete() {
+  void workflows_putListShowDelete() throws Exception {
+    readmeJson = dir.resolve("support.json"); // the README tour's file, as it is there
+    java.nio.file.Files.writeString(
+        readmeJson,
+        """
+        {"filters": [{"name": "billing", "expression": "topic = 'billing'",
+                      "targets": [{"queue": "billing", "timeoutSeconds": 30}, {"queue": "general"}]}],
+         "defaultFilter": {"targets": [{"queue": "general"}]}}
+        """);
     assertEquals(0, run("workspaces", "create", "centre", "--activity", "Ready=true").code());
     assertEquals(
         0,
@@ -89,6 +101,12 @@ class WorkflowsCliTest {
     assertTrue(unknownQueue.err().contains("TASK_QUEUE_NOT_FOUND"), unknownQueue.err());
     Run inUse = run("workspaces", "delete-queue", "centre", "billing");
     assertTrue(inUse.err().contains("TASK_QUEUE_IN_USE"), inUse.err());
+
+    Run fromFile =
+        run("workspaces", "workflows", "put", "centre", "from-file", "--file", readmeJson.toString());
+    assertEquals(0, fromFile.code(), fromFile.err());
+    assertTrue(fromFile.out().contains("billing 30 s -> general"), fromFile.out());
+    assertEquals(0, run("workspaces", "workflows", "delete", "centre", "from-file").code());
 
     Run deleted = run("workspaces", "workflows", "delete", "centre", "support");
     assertEquals(0, deleted.code(), deleted.err());
