@@ -103,7 +103,14 @@ class WorkflowsCliTest {
     assertTrue(inUse.err().contains("TASK_QUEUE_IN_USE"), inUse.err());
 
     Run fromFile =
-        run("workspaces", "workflows", "put", "centre", "from-file", "--file", readmeJson.toString());
+        run(
+            "workspaces",
+            "workflows",
+            "put",
+            "centre",
+            "from-file",
+            "--file",
+            readmeJson.toString());
     assertEquals(0, fromFile.code(), fromFile.err());
     assertTrue(fromFile.out().contains("billing 30 s -> general"), fromFile.out());
     assertEquals(0, run("workspaces", "workflows", "delete", "centre", "from-file").code());

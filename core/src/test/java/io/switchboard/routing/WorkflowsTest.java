@@ -401,6 +401,41 @@ class WorkflowsTest {
     assertEquals(c, RouterRecordCodec.contact(RouterRecordCodec.encode(c)));
   }
 
+  @Test
+  void definitionsAndContactsStoredBeforeWorkflows_readWithNone() {
+    centre();
+    WorkspaceDefinition d = centre.definition();
+    byte[] now = WorkspaceCodec.encode(d);
+    byte[] before = java.util.Arrays.copyOf(now, now.length - 4); // without the workflow count
+    assertEquals(d, WorkspaceCodec.decode(before));
+
+    StoredContact queued =
+        new StoredContact(
+            "c",
+            "voice",
+            Map.of(),
+            0,
+            1,
+            0,
+            List.of(new StoredContact.Step(30_000, Optional.of("a = 1"))),
+            Long.MAX_VALUE,
+            Optional.empty(),
+            0,
+            ContactState.QUEUED,
+            Optional.empty(),
+            Optional.empty(),
+            -1,
+            -1,
+            -1,
+            1,
+            0,
+            0,
+            Optional.of("billing"));
+    byte[] bytes = RouterRecordCodec.encode(queued);
+    assertEquals(queued, RouterRecordCodec.contact(bytes));
+    assertEquals(Optional.empty(), RouterRecordCodec.contact(bytes).workflow());
+  }
+
   // ---- bad input ----------------------------------------------------------------------------
 
   private RoutingException refused(RoutingErrorCode code, Executable call) {
