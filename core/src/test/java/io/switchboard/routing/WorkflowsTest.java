@@ -48,7 +48,10 @@ class WorkflowsTest {
     workspaces.close();
     defaultRouter.close();
     start();
-    centre = workspaces.get("centre");
+    centre =
+        workspaces.list().stream().anyMatch(w -> w.name().equals("centre"))
+            ? workspaces.get("centre")
+            : null;
   }
 
   @AfterEach
@@ -351,6 +354,16 @@ class WorkflowsTest {
     assertEquals(Optional.of("gen"), contact("b1").agentId());
     centre.updateContact("b1", ContactUpdate.none().withPriority(3));
     answerAndComplete("b1");
+  }
+
+  @Test
+  void defaultWorkspaceWorkflows_surviveARestart() {
+    Workspace d = workspaces.get("default");
+    d.putQueue(TaskQueue.named("billing"));
+    d.putQueue(TaskQueue.named("general"));
+    d.putWorkflow(support());
+    restart();
+    assertEquals(List.of(support()), workspaces.get("default").definition().workflows());
   }
 
   @Test
