@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "workspaces",
-    description = "Create, show and delete routing workspaces; their activities and task queues.",
+    description =
+        "Create, show and delete routing workspaces; their activities, task queues and workflows.",
     subcommands = {
       WorkspacesCommand.ListWorkspaces.class,
       WorkspacesCommand.Show.class,
@@ -36,7 +37,8 @@ import picocli.CommandLine.Spec;
       WorkspacesCommand.DeleteActivity.class,
       WorkspacesCommand.PutQueue.class,
       WorkspacesCommand.QueueStats.class,
-      WorkspacesCommand.DeleteQueue.class
+      WorkspacesCommand.DeleteQueue.class,
+      WorkflowsCommand.class
     })
 final class WorkspacesCommand implements Runnable {
 

@@ -171,6 +171,15 @@ public final class RoutingClient {
     return RoutingWire.contact(client.call("POST", contactsPath, body));
   }
 
+  /**
+   * Queues a contact routed by the workspace's workflow {@code workflow}: its attributes choose a
+   * filter, and it waits in the filter's targets in turn (give no requirements or escalations).
+   */
+  public Contact createContactByWorkflow(NewContact contact, String workflow) {
+    var body = RoutingWire.CreateContact.of(contact).by(workflow);
+    return RoutingWire.contact(client.call("POST", contactsPath, body));
+  }
+
   public Contact contact(String contactId) {
     return RoutingWire.contact(client.call("GET", contactPath(contactId), null));
   }

@@ -282,7 +282,8 @@ public final class RoutingWire {
       String reservationId,
       String answeredAt,
       String endedAt,
-      String queue) {
+      String queue,
+      String workflow) {
 
     public static ContactView of(Contact c) {
       return new ContactView(
@@ -298,7 +299,8 @@ public final class RoutingWire {
           c.reservationId().orElse(null),
           c.answeredAt().map(Instant::toString).orElse(null),
           c.endedAt().map(Instant::toString).orElse(null),
-          c.queue().orElse(null));
+          c.queue().orElse(null),
+          c.workflow().orElse(null));
     }
 
     public Contact toContact() {
@@ -315,7 +317,8 @@ public final class RoutingWire {
           Optional.ofNullable(reservationId),
           WireFormat.instant("answeredAt", answeredAt),
           WireFormat.instant("endedAt", endedAt),
-          Optional.ofNullable(queue));
+          Optional.ofNullable(queue),
+          Optional.ofNullable(workflow));
     }
   }
 
@@ -632,7 +635,8 @@ public final class RoutingWire {
       Integer priority,
       List<Step> escalations,
       Long maxWaitSeconds,
-      String queue) {
+      String queue,
+      String workflow) {
 
     /** One escalation: after so long waiting, these requirements (none: any agent). */
     public record Step(@Required Long afterSeconds, String requirements) {}
@@ -654,13 +658,36 @@ public final class RoutingWire {
           c.priority(),
           steps.isEmpty() ? null : steps,
           c.maxWait().map(w -> WireFormat.wholeSeconds("maxWait", w)).orElse(null),
-          c.queue().orElse(null));
+          c.queue().orElse(null),
+          c.workflow().orElse(null));
     }
 
     /** This contact through task queue {@code queue}. */
     public CreateContact through(String queue) {
       return new CreateContact(
-          id, channel, attributes, requirements, priority, escalations, maxWaitSeconds, queue);
+          id,
+          channel,
+          attributes,
+          requirements,
+          priority,
+          escalations,
+          maxWaitSeconds,
+          queue,
+          workflow);
+    }
+
+    /** This contact routed by workflow {@code workflow}. */
+    public CreateContact by(String workflow) {
+      return new CreateContact(
+          id,
+          channel,
+          attributes,
+          requirements,
+          priority,
+          escalations,
+          maxWaitSeconds,
+          queue,
+          workflow);
     }
 
     public NewContact toNewContact() {

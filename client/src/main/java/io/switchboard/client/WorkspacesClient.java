@@ -3,6 +3,7 @@ package io.switchboard.client;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;
+import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.util.List;
@@ -86,6 +87,36 @@ public final class WorkspacesClient {
 
   public void removeQueue(String workspace, String queue) {
     client.call("DELETE", queuePath(workspace, queue), null);
+  }
+
+  /** Adds a workflow to a workspace, or replaces the one of the same name. */
+  public Workflow putWorkflow(String workspace, Workflow workflow) {
+    var body = WorkflowWire.WorkflowBody.of(workflow);
+    return client
+        .call(
+            "PUT", workflowPath(workspace, workflow.name()), body, WorkflowWire.WorkflowBody.class)
+        .toWorkflow(workflow.name());
+  }
+
+  public Workflow workflow(String workspace, String workflow) {
+    return client
+        .call("GET", workflowPath(workspace, workflow), null, WorkflowWire.WorkflowBody.class)
+        .toWorkflow(workflow);
+  }
+
+  /** The workspace's workflows, by name. */
+  public List<Workflow> workflows(String workspace) {
+    var answer =
+        client.call("GET", path(workspace) + "/workflows", null, WorkflowWire.Workflows.class);
+    return Json.items(answer.workflows()).stream().map(w -> w.toWorkflow(w.name())).toList();
+  }
+
+  public void removeWorkflow(String workspace, String workflow) {
+    client.call("DELETE", workflowPath(workspace, workflow), null);
+  }
+
+  private static String workflowPath(String workspace, String workflow) {
+    return path(workspace) + "/workflows/" + Paths.encode(workflow);
   }
 
   private static String path(String workspace) {

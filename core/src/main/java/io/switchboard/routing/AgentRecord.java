@@ -88,7 +88,9 @@ final class AgentRecord {
 
   void attributes(Map<String, Object> attributes) {
     this.attributes = attributes;
-    this.view = attributes::get;
+    // the reserved sys.agentId names the agent itself (a workflow's preferred agent); sys. names
+    // give no index terms (RequiredTerms), so such a requirement is decided by evaluation
+    this.view = name -> name.equals(WorkflowRoute.AGENT_ID) ? id : attributes.get(name);
     this.terms = RequiredTerms.ofAgent(attributes);
     this.ranks = Map.of();
   }

@@ -21,7 +21,9 @@ import java.util.Optional;
  * @param reservationId the reservation that offered it to that agent
  * @param answeredAt when an agent accepted it
  * @param endedAt when it completed, was abandoned or timed out
- * @param queue the workspace task queue it was routed through, if any
+ * @param queue the workspace task queue it was routed through (or, for a workflow's contact, the
+ *     queue of the target it is in), if any
+ * @param workflow the workflow that routed it, if any
  */
 public record Contact(
     String id,
@@ -36,11 +38,45 @@ public record Contact(
     Optional<String> reservationId,
     Optional<Instant> answeredAt,
     Optional<Instant> endedAt,
-    Optional<String> queue) {
+    Optional<String> queue,
+    Optional<String> workflow) {
 
   public Contact {
     attributes = Map.copyOf(attributes);
     Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(workflow, "workflow");
+  }
+
+  /** A contact routed by no workflow. */
+  public Contact(
+      String id,
+      String channel,
+      Map<String, Object> attributes,
+      Optional<String> requirements,
+      int escalationStep,
+      int priority,
+      ContactState state,
+      Instant createdAt,
+      Optional<String> agentId,
+      Optional<String> reservationId,
+      Optional<Instant> answeredAt,
+      Optional<Instant> endedAt,
+      Optional<String> queue) {
+    this(
+        id,
+        channel,
+        attributes,
+        requirements,
+        escalationStep,
+        priority,
+        state,
+        createdAt,
+        agentId,
+        reservationId,
+        answeredAt,
+        endedAt,
+        queue,
+        Optional.empty());
   }
 
   /** A contact routed through no task queue. */

@@ -17,7 +17,9 @@ final class ContactRecord {
   final long seq;
 
   final long createdAt;
-  final List<Step> steps;
+
+  /** The escalation steps; a workflow's re-evaluation replaces them ({@link Matcher#reroute}). */
+  List<Step> steps;
 
   /**
    * Clock millis after which a queued contact times out; Long.MAX_VALUE for never (and after a
@@ -30,6 +32,9 @@ final class ContactRecord {
 
   /** Newest first among equal priority, while queued: its task queue is LIFO. */
   boolean lifo;
+
+  /** The workflow that routed it, or null. */
+  String workflow;
 
   /** The current requirement: the contact's own, or its last escalation step's. */
   Requirement requirement;
@@ -66,8 +71,17 @@ final class ContactRecord {
 
   final List<ReservationRecord> reservations = new ArrayList<>(1);
 
-  /** An escalation step, parsed. */
-  record Step(long afterMillis, Requirement requirement) {}
+  /**
+   * An escalation step, parsed: after {@code afterMillis} from arrival, the requirement, and (when
+   * not null) the task queue and the priority; {@code skip}: on to the next step at once if no
+   * agent takes the contact on entry.
+   */
+  record Step(
+      long afterMillis, Requirement requirement, String queue, Integer priority, boolean skip) {
+    Step(long afterMillis, Requirement requirement) {
+      this(afterMillis, requirement, null, null, false);
+    }
+  }
 
   ContactRecord(
       String id,
@@ -119,6 +133,7 @@ final class ContactRecord {
         Optional.ofNullable(reservation).map(r -> r.id),
         answeredAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(answeredAt)),
         endedAt < 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(endedAt)),
-        Optional.ofNullable(queue));
+        Optional.ofNullable(queue),
+        Optional.ofNullable(workflow));
   }
 }

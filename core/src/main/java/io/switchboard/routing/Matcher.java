@@ -55,6 +55,19 @@ final class Matcher {
     }
   }
 
+  /**
+   * A contact enters its line ({@link #enqueue}); with {@code skipIfNoneAvailable}, if no agent
+   * took it at once, it moves on to its next escalation step now (when it has one).
+   */
+  void enter(ContactRecord contact, boolean skipIfNoneAvailable) {
+    enqueue(contact);
+    if (skipIfNoneAvailable
+        && contact.state == ContactState.QUEUED
+        && contact.step < contact.steps.size()) {
+      escalate(contact, contact.step + 1);
+    }
+  }
+
   /** An agent may have become able to take work: it takes the best matching heads while it can. */
   void settleAgent(AgentRecord agent) {
     ContactRecord best;
@@ -267,6 +280,45 @@ final class Matcher {
     }
   }
 
+  /**
+   * Routes a queued or offered contact again (a workflow re-evaluated after its attributes
+   * changed): new attributes, priority, requirement, task queue and escalation steps (due from its
+   * arrival), back at step 0, keeping its arrival number. The timers of the old steps become stale
+   * (their order numbers no longer match the contact's {@link ContactRecord#timerSeq}). A queued
+   * contact takes its new place at once; an offered one's offer stands.
+   */
+  void reroute(
+      ContactRecord contact,
+      int priority,
+      Map<String, Object> attributes,
+      Requirement req,
+      String queue,
+      List<ContactRecord.Step> steps,
+      boolean skipIfNoneAvailable) {
+    checkWaiting(contact, "routed again");
+    boolean queued = contact.state == ContactState.QUEUED;
+    if (queued) {
+      contacts.line.remove(contact);
+    }
+    call.touch(contact);
+    contact.priority = priority;
+    contact.attributes = Map.copyOf(attributes);
+    contact.requirement(req);
+    contact.queue = queue;
+    contact.steps = List.copyOf(steps);
+    contact.step = 0;
+    contact.timerSeq = call.timers.seq() + 1;
+    for (int i = 0; i < steps.size(); i++) {
+      call.schedule(
+          contact.createdAt + steps.get(i).afterMillis(), Timers.Kind.ESCALATION, contact, i + 1);
+    }
+    Contact view = contact.view();
+    call.emit((id, at) -> new RoutingEvent.ContactUpdated(id, at, view));
+    if (queued) {
+      enter(contact, skipIfNoneAvailable);
+    }
+  }
+
   /** A supervisor removes a queued or offered contact: it ends CANCELLED, a pending offer too. */
   void cancel(ContactRecord contact, String reason) {
     checkWaiting(contact, "cancelled");
@@ -455,7 +507,8 @@ final class Matcher {
           ContactRecord contact = (ContactRecord) timer.target();
           boolean waiting =
               contact.state == ContactState.QUEUED || contact.state == ContactState.OFFERED;
-          if (waiting && contact.step < timer.step()) {
+          boolean current = timer.seq() == contact.timerSeq + timer.step() - 1;
+          if (waiting && current && contact.step < timer.step()) {
             escalate(contact, timer.step());
           }
         }
@@ -509,7 +562,8 @@ final class Matcher {
   }
 
   private void escalate(ContactRecord contact, int step) {
-    Requirement requirement = contact.steps.get(step - 1).requirement();
+    ContactRecord.Step s = contact.steps.get(step - 1);
+    Requirement requirement = s.requirement();
     boolean queued = contact.state == ContactState.QUEUED;
     if (queued) {
       contacts.line.remove(contact);
@@ -517,11 +571,17 @@ final class Matcher {
     call.touch(contact);
     contact.requirement(requirement);
     contact.step = step;
+    if (s.queue() != null) {
+      contact.queue = s.queue();
+    }
+    if (s.priority() != null) {
+      contact.priority = s.priority();
+    }
     call.emit(
         (id, at) ->
             new RoutingEvent.ContactEscalated(id, at, contact.id, step, requirement.normalized));
     if (queued) {
-      enqueue(contact);
+      enter(contact, s.skip());
     }
   }
 }

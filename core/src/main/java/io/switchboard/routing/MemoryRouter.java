@@ -487,6 +487,7 @@ final class MemoryRouter implements Router {
                   List.of(steps),
                   maxWait < 0 ? Long.MAX_VALUE : now + maxWait);
           contact.queue = spec.queue().orElse(null);
+          contact.workflow = spec.workflow().orElse(null);
           contacts.add(contact);
           contact.timerSeq = call.timers.seq() + 1;
           call.emit((id, at) -> new RoutingEvent.ContactQueued(id, at, contact.view()));
@@ -496,7 +497,35 @@ final class MemoryRouter implements Router {
           if (maxWait >= 0) {
             call.schedule(contact.deadline, Timers.Kind.MAX_WAIT, contact, 0);
           }
-          matcher.enqueue(contact);
+          matcher.enter(contact, spec.skipIfNoneAvailable());
+          return contact.view();
+        });
+  }
+
+  @Override
+  public Contact reroute(String contactId, NewContact route) {
+    Objects.requireNonNull(route, "route");
+    ContactRecord.Step[] steps = validate(route);
+    Map<String, Object> attributes = Checks.copyAttributes(route.attributes());
+    Requirement requirement = requirements.parse("requirements", route.requirements());
+    return changing(
+        () -> {
+          ContactRecord contact = contacts.get(contactId);
+          long offset = call.now - contact.createdAt;
+          List<ContactRecord.Step> shifted = new java.util.ArrayList<>(steps.length);
+          for (ContactRecord.Step s : steps) {
+            shifted.add(
+                new ContactRecord.Step(
+                    offset + s.afterMillis(), s.requirement(), s.queue(), s.priority(), s.skip()));
+          }
+          matcher.reroute(
+              contact,
+              route.priority(),
+              attributes,
+              requirement,
+              route.queue().orElse(null),
+              shifted,
+              route.skipIfNoneAvailable());
           return contact.view();
         });
   }
@@ -532,9 +561,17 @@ final class MemoryRouter implements Router {
                 + " ms");
       }
       previous = after;
+      e.queue().ifPresent(q -> Checks.channel(field + ".queue", q));
+      e.priority()
+          .ifPresent(
+              p -> Checks.range(field + ".priority", p, Checks.MIN_PRIORITY, Checks.MAX_PRIORITY));
       steps[i] =
           new ContactRecord.Step(
-              after, requirements.parse(field + ".requirements", e.requirements()));
+              after,
+              requirements.parse(field + ".requirements", e.requirements()),
+              e.queue().orElse(null),
+              e.priority().orElse(null),
+              e.skipIfNoneAvailable());
     }
     return steps;
   }

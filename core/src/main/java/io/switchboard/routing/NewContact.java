@@ -20,6 +20,10 @@ import java.util.Optional;
  * @param maxWait after this long queued the contact times out, 1 ms..7 days; empty for never
  * @param queue the task queue the contact is routed through ({@link Workspace#createContact} sets
  *     it), {@code [A-Za-z0-9_-]}, 1..64 characters; empty for none
+ * @param workflow the workflow that routed it ({@link Workspace#createContact} sets it); empty for
+ *     none
+ * @param skipIfNoneAvailable apply the first escalation step at once if no agent takes the contact
+ *     on arrival (a workflow's first target with {@code skipIfNoneAvailable})
  */
 public record NewContact(
     String id,
@@ -29,7 +33,32 @@ public record NewContact(
     int priority,
     List<Escalation> escalations,
     Optional<Duration> maxWait,
-    Optional<String> queue) {
+    Optional<String> queue,
+    Optional<String> workflow,
+    boolean skipIfNoneAvailable) {
+
+  /** A contact routed through {@code queue} (or none), not by a workflow. */
+  public NewContact(
+      String id,
+      String channel,
+      Map<String, Object> attributes,
+      Optional<String> requirements,
+      int priority,
+      List<Escalation> escalations,
+      Optional<Duration> maxWait,
+      Optional<String> queue) {
+    this(
+        id,
+        channel,
+        attributes,
+        requirements,
+        priority,
+        escalations,
+        maxWait,
+        queue,
+        Optional.empty(),
+        false);
+  }
 
   /** A contact routed through no task queue. */
   public NewContact(
@@ -51,6 +80,7 @@ public record NewContact(
     escalations = List.copyOf(escalations);
     Objects.requireNonNull(maxWait, "maxWait");
     Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(workflow, "workflow");
   }
 
   /**
@@ -70,7 +100,9 @@ public record NewContact(
         priority,
         steps,
         maxWait,
-        Optional.of(queue));
+        Optional.of(queue),
+        workflow,
+        skipIfNoneAvailable);
   }
 
   public static Builder builder(String id, String channel) {

@@ -132,6 +132,17 @@ public interface Router extends AutoCloseable {
   Contact updateContact(String contactId, ContactUpdate update);
 
   /**
+   * Routes a waiting (queued or offered) contact again, as a workflow does when the contact's
+   * attributes change: it takes {@code route}'s attributes, priority, requirements, task queue and
+   * escalation steps (their {@code after} counted from now), and starts again at its first step
+   * (skipping it at once if {@code route} says so and no agent takes it); it keeps its arrival, so
+   * its place among contacts of equal priority and its waiting time stand. {@code route}'s id,
+   * channel, maximum wait and workflow are ignored. Refused with INVALID_STATE for a contact that
+   * is assigned or finished.
+   */
+  Contact reroute(String contactId, NewContact route);
+
+  /**
    * Cancels a queued or offered contact (a supervisor removes it): it ends {@link
    * ContactState#CANCELLED}, its pending offer is cancelled and the agent's slot freed. It counts
    * in neither the answered nor the abandoned figures. Refused with INVALID_STATE otherwise.

@@ -103,7 +103,14 @@ final class RouterRecovery {
   private ContactRecord contact(StoredContact c) {
     List<ContactRecord.Step> steps =
         c.steps().stream()
-            .map(s -> new ContactRecord.Step(s.afterMillis(), parse(s.requirement())))
+            .map(
+                s ->
+                    new ContactRecord.Step(
+                        s.afterMillis(),
+                        parse(s.requirement()),
+                        s.queue().orElse(null),
+                        s.priority().orElse(null),
+                        s.skipIfNoneAvailable()))
             .toList();
     ContactRecord contact =
         new ContactRecord(
@@ -118,6 +125,7 @@ final class RouterRecovery {
             c.deadline());
     contact.step = c.step();
     contact.queue = c.queue().orElse(null);
+    contact.workflow = c.workflow().orElse(null);
     contact.state = c.state();
     contact.answeredAt = c.answeredAt();
     contact.endedAt = c.endedAt();

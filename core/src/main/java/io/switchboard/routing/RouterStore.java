@@ -178,7 +178,13 @@ final class RouterStore {
       StoredContact.Step[] stored = new StoredContact.Step[c.steps.size()];
       for (int i = 0; i < stored.length; i++) {
         ContactRecord.Step s = c.steps.get(i);
-        stored[i] = new StoredContact.Step(s.afterMillis(), s.requirement().normalized);
+        stored[i] =
+            new StoredContact.Step(
+                s.afterMillis(),
+                s.requirement().normalized,
+                Optional.ofNullable(s.queue()),
+                Optional.ofNullable(s.priority()),
+                s.skip());
       }
       steps = List.of(stored);
     }
@@ -202,7 +208,8 @@ final class RouterStore {
         c.timerSeq,
         c.wrapUpTimerSeq,
         c.retireSeq,
-        Optional.ofNullable(c.queue));
+        Optional.ofNullable(c.queue),
+        Optional.ofNullable(c.workflow));
   }
 
   static StoredReservation stored(ReservationRecord r) {

@@ -38,6 +38,10 @@ public enum RoutingErrorCode {
   ACTIVITY_IN_USE,
   /** No task queue with that name in the workspace. */
   TASK_QUEUE_NOT_FOUND,
-  /** The task queue cannot be removed: contacts routed through it are live. */
-  TASK_QUEUE_IN_USE
+  /**
+   * The task queue cannot be removed: contacts routed through it are live, or a workflow names it.
+   */
+  TASK_QUEUE_IN_USE,
+  /** No workflow of that name in the workspace. */
+  WORKFLOW_NOT_FOUND
 }

@@ -231,6 +231,19 @@ public final class Workspace {
 
   private WorkspaceDefinition removeQueueLocked(String name) {
     TaskQueue queue = queueNamed(name);
+    List<String> using = definition.workflowsUsing(queue.name());
+    if (!using.isEmpty()) {
+      throw new RoutingException(
+          RoutingErrorCode.TASK_QUEUE_IN_USE,
+          "task queue '"
+              + name
+              + "' is a target of workflow"
+              + (using.size() == 1 ? " '" : "s '")
+              + String.join("', '", using)
+              + "'; change or remove "
+              + (using.size() == 1 ? "it" : "them")
+              + " first");
+    }
     int live = router.liveContacts(queue.name());
     if (live > 0) {
       throw new RoutingException(
@@ -261,6 +274,51 @@ public final class Workspace {
   /** The live figures of task queue {@code name} (TASK_QUEUE_NOT_FOUND). */
   public TaskQueueStats queueStats(String name) {
     return shared(() -> router.taskQueueStats(queueNamed(name).name()));
+  }
+
+  // ---- workflows --------------------------------------------------------------------------
+
+  /**
+   * Adds a workflow, or replaces the one of the same name (TASK_QUEUE_NOT_FOUND if a target names a
+   * queue the workspace lacks). Contacts already routed by it keep their route until their
+   * attributes change.
+   */
+  public WorkspaceDefinition putWorkflow(Workflow workflow) {
+    Objects.requireNonNull(workflow, "workflow");
+    return exclusive(() -> store(definition.withWorkflow(workflow)));
+  }
+
+  /**
+   * Removes a workflow (WORKFLOW_NOT_FOUND). Contacts it routed keep their route; a change of their
+   * attributes then no longer re-evaluates it.
+   */
+  public WorkspaceDefinition removeWorkflow(String name) {
+    return exclusive(
+        () -> {
+          Workflow w = workflowNamed(name);
+          return store(definition.withoutWorkflow(w.name()));
+        });
+  }
+
+  /** The workflow named {@code name}; WORKFLOW_NOT_FOUND naming those there are. */
+  public Workflow workflowNamed(String name) {
+    Objects.requireNonNull(name, "workflow");
+    WorkspaceDefinition d = definition;
+    return d.workflow(name)
+        .orElseThrow(
+            () ->
+                new RoutingException(
+                    RoutingErrorCode.WORKFLOW_NOT_FOUND,
+                    "workflow '"
+                        + name
+                        + "' does not exist in workspace '"
+                        + d.name()
+                        + "' (its workflows: "
+                        + (d.workflows().isEmpty()
+                            ? "none"
+                            : String.join(
+                                ", ", d.workflows().stream().map(Workflow::name).toList()))
+                        + ")"));
   }
 
   private WorkspaceDefinition store(WorkspaceDefinition next) {
@@ -303,6 +361,33 @@ public final class Workspace {
     return shared(() -> createContactLocked(contact, queue));
   }
 
+  /**
+   * Queues a contact through task queue {@code queue} or workflow {@code workflow}, at most one of
+   * them (INVALID_ARGUMENT for both). Through a workflow (WORKFLOW_NOT_FOUND), the contact's
+   * attributes choose a filter and it waits in the filter's targets in turn ({@link Workflow}).
+   */
+  public Contact createContact(
+      NewContact contact, Optional<String> queue, Optional<String> workflow) {
+    Objects.requireNonNull(workflow, "workflow");
+    if (workflow.isEmpty()) {
+      return createContact(contact, queue);
+    }
+    if (queue.isPresent()) {
+      throw RoutingException.invalid(
+          "give a task 'queue' or a 'workflow', not both, for contact '"
+              + contact.id()
+              + "' (got queue '"
+              + queue.get()
+              + "' and workflow '"
+              + workflow.get()
+              + "')");
+    }
+    return shared(
+        () ->
+            router.createContact(
+                WorkflowRoute.route(definition, workflowNamed(workflow.get()), contact)));
+  }
+
   private Contact createContactLocked(NewContact contact, Optional<String> queue) {
     Objects.requireNonNull(contact, "contact");
     if (queue.isEmpty()) {
@@ -332,13 +417,52 @@ public final class Workspace {
     return shared(
         () -> {
           ContactUpdate u = update;
-          Optional<String> queue = router.contact(contactId).queue();
+          Contact current = router.contact(contactId);
+          if (current.workflow().isPresent()) {
+            Optional<Contact> rerouted = reevaluate(current, u);
+            if (rerouted.isPresent()) {
+              return rerouted.get();
+            }
+          }
+          Optional<String> queue = current.queue();
           if (u.requirements().isPresent() && queue.isPresent()) {
             Optional<String> own = u.requirements().filter(r -> !r.isBlank());
             u = u.withRequirements(combine(queueNamed(queue.get()), own).orElse(""));
           }
           return router.updateContact(contactId, u);
         });
+  }
+
+  /**
+   * A contact routed by a workflow whose attributes change goes through the workflow again ({@link
+   * Router#reroute}), keeping its arrival; its requirements come from the targets, so an update of
+   * them is refused. Empty when the update changes only the priority, or the workflow is gone.
+   */
+  private Optional<Contact> reevaluate(Contact current, ContactUpdate u) {
+    String workflow = current.workflow().orElseThrow();
+    if (u.requirements().isPresent()) {
+      throw RoutingException.invalid(
+          "contact '"
+              + current.id()
+              + "' is routed by workflow '"
+              + workflow
+              + "', whose targets set its requirements; change its attributes instead");
+    }
+    Optional<Workflow> w = definition.workflow(workflow);
+    if (u.attributes().isEmpty() || w.isEmpty()) {
+      return Optional.empty();
+    }
+    NewContact again =
+        new NewContact(
+            current.id(),
+            current.channel(),
+            u.attributes().get(),
+            Optional.empty(),
+            u.priority().orElse(current.priority()),
+            List.of(),
+            Optional.empty());
+    return Optional.of(
+        router.reroute(current.id(), WorkflowRoute.route(definition, w.get(), again)));
   }
 
   /**

@@ -16,21 +16,35 @@ import java.util.regex.Pattern;
  * @param activities at least one, at least one of them available, names unique ignoring case; the
  *     settings' default activity among them
  * @param queues task queues, names unique; at most {@value #MAX_QUEUES}
+ * @param workflows workflows, names unique, each naming only queues of the workspace; at most
+ *     {@value #MAX_WORKFLOWS}
  */
 public record WorkspaceDefinition(
-    String name, WorkspaceSettings settings, List<Activity> activities, List<TaskQueue> queues) {
+    String name,
+    WorkspaceSettings settings,
+    List<Activity> activities,
+    List<TaskQueue> queues,
+    List<Workflow> workflows) {
 
   /** Workspace names: lower case, so they are safe as directory names and grant patterns. */
   public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
   public static final int MAX_ACTIVITIES = 100;
   public static final int MAX_QUEUES = 1000;
+  public static final int MAX_WORKFLOWS = 1000;
+
+  /** A definition without workflows. */
+  public WorkspaceDefinition(
+      String name, WorkspaceSettings settings, List<Activity> activities, List<TaskQueue> queues) {
+    this(name, settings, activities, queues, List.of());
+  }
 
   public WorkspaceDefinition {
     checkName(name);
     Objects.requireNonNull(settings, "settings");
     activities = List.copyOf(activities);
     queues = List.copyOf(queues);
+    workflows = List.copyOf(workflows);
     if (activities.isEmpty() || activities.size() > MAX_ACTIVITIES) {
       throw RoutingException.invalid(
           "a workspace needs 1.."
@@ -79,6 +93,38 @@ public record WorkspaceDefinition(
       }
       queueNames.add(q.name());
     }
+    checkWorkflows(name, queueNames, workflows);
+  }
+
+  private static void checkWorkflows(
+      String workspace, List<String> queueNames, List<Workflow> workflows) {
+    if (workflows.size() > MAX_WORKFLOWS) {
+      throw RoutingException.invalid(
+          "a workspace has at most " + MAX_WORKFLOWS + " workflows, got " + workflows.size());
+    }
+    List<String> names = new ArrayList<>();
+    for (Workflow w : workflows) {
+      if (names.contains(w.name())) {
+        throw RoutingException.invalid(
+            "workflow names must be unique, got '" + w.name() + "' twice");
+      }
+      names.add(w.name());
+      for (String queue : w.queues()) {
+        if (!queueNames.contains(queue)) {
+          throw new RoutingException(
+              RoutingErrorCode.TASK_QUEUE_NOT_FOUND,
+              "workflow '"
+                  + w.name()
+                  + "' names task queue '"
+                  + queue
+                  + "', which does not exist in workspace '"
+                  + workspace
+                  + "' (its task queues: "
+                  + (queueNames.isEmpty() ? "none" : String.join(", ", queueNames))
+                  + ")");
+        }
+      }
+    }
   }
 
   /** A new workspace: given settings, activities (none: {@link Activity#DEFAULTS}), no queues. */
@@ -111,6 +157,16 @@ public record WorkspaceDefinition(
     return queues.stream().filter(q -> q.name().equals(name)).findFirst();
   }
 
+  /** The workflow named {@code name}. */
+  public Optional<Workflow> workflow(String name) {
+    return workflows.stream().filter(w -> w.name().equals(name)).findFirst();
+  }
+
+  /** The workflows whose targets name task queue {@code queue}. */
+  public List<String> workflowsUsing(String queue) {
+    return workflows.stream().filter(w -> w.queues().contains(queue)).map(Workflow::name).toList();
+  }
+
   private static Optional<Activity> find(List<Activity> activities, String name) {
     return activities.stream().filter(a -> a.name().equalsIgnoreCase(name)).findFirst();
   }
@@ -120,7 +176,7 @@ public record WorkspaceDefinition(
   }
 
   public WorkspaceDefinition withSettings(WorkspaceSettings s) {
-    return new WorkspaceDefinition(name, s, activities, queues);
+    return new WorkspaceDefinition(name, s, activities, queues, workflows);
   }
 
   /** With {@code activity} added, or replacing the one of the same name (ignoring case). */
@@ -128,13 +184,13 @@ public record WorkspaceDefinition(
     List<Activity> list = new ArrayList<>(activities);
     list.removeIf(a -> a.name().equalsIgnoreCase(activity.name()));
     list.add(activity);
-    return new WorkspaceDefinition(name, settings, list, queues);
+    return new WorkspaceDefinition(name, settings, list, queues, workflows);
   }
 
   public WorkspaceDefinition withoutActivity(String activity) {
     List<Activity> list = new ArrayList<>(activities);
     list.removeIf(a -> a.name().equalsIgnoreCase(activity));
-    return new WorkspaceDefinition(name, settings, list, queues);
+    return new WorkspaceDefinition(name, settings, list, queues, workflows);
   }
 
   /** With {@code queue} added, or replacing the one of the same name. */
@@ -151,12 +207,35 @@ public record WorkspaceDefinition(
     } else {
       list.add(queue);
     }
-    return new WorkspaceDefinition(name, settings, activities, list);
+    return new WorkspaceDefinition(name, settings, activities, list, workflows);
   }
 
   public WorkspaceDefinition withoutQueue(String queue) {
     List<TaskQueue> list = new ArrayList<>(queues);
     list.removeIf(q -> q.name().equals(queue));
-    return new WorkspaceDefinition(name, settings, activities, list);
+    return new WorkspaceDefinition(name, settings, activities, list, workflows);
+  }
+
+  /** With {@code workflow} added, or replacing the one of the same name (keeping its place). */
+  public WorkspaceDefinition withWorkflow(Workflow workflow) {
+    List<Workflow> list = new ArrayList<>(workflows);
+    int at = -1;
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).name().equals(workflow.name())) {
+        at = i;
+      }
+    }
+    if (at >= 0) {
+      list.set(at, workflow);
+    } else {
+      list.add(workflow);
+    }
+    return new WorkspaceDefinition(name, settings, activities, queues, list);
+  }
+
+  public WorkspaceDefinition withoutWorkflow(String workflow) {
+    List<Workflow> list = new ArrayList<>(workflows);
+    list.removeIf(w -> w.name().equals(workflow));
+    return new WorkspaceDefinition(name, settings, activities, queues, list);
   }
 }

@@ -49,6 +49,9 @@ public final class Workspaces implements AutoCloseable {
         for (TaskQueue q : stored.queues()) {
           defaults = defaults.withQueue(q);
         }
+        for (Workflow w : stored.workflows()) {
+          defaults = defaults.withWorkflow(w);
+        }
       } else {
         workspaces.put(stored.name(), new Workspace(this, stored, routers.open(stored)));
       }

@@ -306,7 +306,8 @@ final class RoutingApi implements AutoCloseable {
           RESERVATION_NOT_FOUND,
           WORKSPACE_NOT_FOUND,
           ACTIVITY_NOT_FOUND,
-          TASK_QUEUE_NOT_FOUND ->
+          TASK_QUEUE_NOT_FOUND,
+          WORKFLOW_NOT_FOUND ->
           404;
       case AGENT_ALREADY_EXISTS,
           CONTACT_ALREADY_EXISTS,
@@ -442,11 +443,17 @@ final class RoutingApi implements AutoCloseable {
 
   // ---- contacts ----------------------------------------------------------------------------
 
-  /** Queues a contact, through the body's task {@code queue} if it names one. */
+  /**
+   * Queues a contact, through the body's task {@code queue} or {@code workflow} if it names one.
+   */
   private static void createContact(Call c, Workspace w) {
     c.queryOnly();
     CreateContact body = c.body(CreateContact.class);
-    Contact contact = w.createContact(body.toNewContact(), Optional.ofNullable(body.queue()));
+    Contact contact =
+        w.createContact(
+            body.toNewContact(),
+            Optional.ofNullable(body.queue()),
+            Optional.ofNullable(body.workflow()));
     c.json(201, ContactView.of(contact));
   }
 

@@ -1,6 +1,8 @@
 package io.switchboard.server;
 
+import io.switchboard.client.WorkflowWire;
 import io.switchboard.client.WorkspaceWire;
+import io.switchboard.routing.Workflow;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
@@ -12,9 +14,10 @@ import java.util.function.Supplier;
 
 /**
  * The workspace API under {@code /v1/workspaces} ({@code docs/api.md}, "Workspaces"): workspaces,
- * their activities and task queues; and, through {@link RoutingApi#workspaceRoutes()}, the agents,
- * contacts, reservations and statistics within each. Every route needs {@code routing:supervisor}
- * on the workspace it names (on the body's {@code name} to create one, on {@code *} to list them).
+ * their activities, task queues and workflows; and, through {@link RoutingApi#workspaceRoutes()},
+ * the agents, contacts, reservations and statistics within each. Every route needs {@code
+ * routing:supervisor} on the workspace it names (on the body's {@code name} to create one, on
+ * {@code *} to list them).
  */
 final class WorkspaceApi {
 
@@ -52,6 +55,11 @@ final class WorkspaceApi {
         api("GET", w + "/task-queues/{queue}/stats", "getTaskQueueStats", sup, this::queueStats));
     routes.add(
         api("DELETE", w + "/task-queues/{queue}", "deleteTaskQueue", sup, this::deleteQueue));
+    routes.add(api("GET", w + "/workflows", "listWorkflows", sup, this::workflows));
+    routes.add(api("GET", w + "/workflows/{workflow}", "getWorkflow", sup, this::workflow));
+    routes.add(api("PUT", w + "/workflows/{workflow}", "putWorkflow", sup, this::putWorkflow));
+    routes.add(
+        api("DELETE", w + "/workflows/{workflow}", "deleteWorkflow", sup, this::deleteWorkflow));
     routes.addAll(routing.workspaceRoutes());
     return List.copyOf(routes);
   }
@@ -153,6 +161,33 @@ final class WorkspaceApi {
     c.queryOnly();
     c.noBody();
     workspace(c).removeQueue(c.path("queue"));
+    c.noContent();
+  }
+
+  private void workflows(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WorkflowWire.Workflows.of(workspace(c).definition().workflows()));
+  }
+
+  private void workflow(Call c) {
+    c.queryOnly();
+    c.noBody();
+    c.json(WorkflowWire.WorkflowBody.of(workspace(c).workflowNamed(c.path("workflow"))));
+  }
+
+  private void putWorkflow(Call c) {
+    c.queryOnly();
+    Workspace w = workspace(c);
+    Workflow workflow = c.body(WorkflowWire.WorkflowBody.class).toWorkflow(c.path("workflow"));
+    w.putWorkflow(workflow);
+    c.json(WorkflowWire.WorkflowBody.of(workflow));
+  }
+
+  private void deleteWorkflow(Call c) {
+    c.queryOnly();
+    c.noBody();
+    workspace(c).removeWorkflow(c.path("workflow"));
     c.noContent();
   }
 }

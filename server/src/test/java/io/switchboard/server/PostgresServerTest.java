@@ -198,6 +198,53 @@ class PostgresServerTest {
   }
 
   @Test
+  void workflowsOfDefault_andAContactWaitingInOne_surviveARestartOnTheDatabase() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("pgworkflows"));
+    int port = freePort();
+    EmbeddedPostgres pg = start(data, port);
+    Map<String, String> env =
+        Map.of(
+            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+            "SWITCHBOARD_POSTGRES_USER", "postgres",
+            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
+    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
+    String w = "/v1/workspaces/default";
+    try {
+      String workflow;
+      try (SwitchboardServer one = SwitchboardServer.start(config);
+          Http a = new Http(one.uri())) {
+        assertEquals(
+            200,
+            a.send(
+                    "PUT",
+                    w + "/task-queues/billing",
+                    "{\"workerExpression\":\"skills HAS 'billing'\"}")
+                .status());
+        assertEquals(200, a.send("PUT", w + "/task-queues/general", "{}").status());
+        Http.Answer put = a.send("PUT", w + "/workflows/support", WorkflowApiTest.SUPPORT);
+        assertEquals(200, put.status(), put.toString());
+        workflow = a.get(w + "/workflows/support").text();
+        Http.Answer c =
+            a.post(
+                w + "/contacts",
+                "{\"id\":\"b1\",\"channel\":\"voice\",\"workflow\":\"support\","
+                    + "\"attributes\":{\"topic\":\"billing\"}}");
+        assertEquals(201, c.status(), c.toString());
+      }
+      try (SwitchboardServer again = SwitchboardServer.start(config);
+          Http a = new Http(again.uri())) {
+        assertEquals(workflow, a.get(w + "/workflows/support").text());
+        Http.Answer b1 = a.get(w + "/contacts/b1");
+        assertEquals(200, b1.status(), b1.toString());
+        assertEquals("billing", b1.json().get("queue").asText(), b1.toString());
+        assertEquals("support", b1.json().get("workflow").asText(), b1.toString());
+      }
+    } finally {
+      pg.close();
+    }
+  }
+
+  @Test
   void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
     ServerConfig config =
         ServerConfig.resolve(

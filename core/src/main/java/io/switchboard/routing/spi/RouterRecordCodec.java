@@ -22,8 +22,9 @@ import java.util.Optional;
  *
  * <p>The layout is {@link #FORMAT} 1; a store records the format it was written in and refuses
  * another, so a change here needs a new format number and a migration. Fields added at the end of a
- * record since (an agent's activity and its times, a contact's task queue) are optional: a record
- * written without them reads with their defaults, so format 1 stays readable both ways.
+ * record since (an agent's activity and its times, a contact's task queue, its workflow and the
+ * queue, priority and skip flag of each of its steps) are optional: a record written without them
+ * reads with their defaults, so format 1 stays readable both ways.
  */
 public final class RouterRecordCodec {
 
@@ -99,7 +100,7 @@ public final class RouterRecordCodec {
     for (StoredContact.Step step : c.steps()) {
       w.l(step.afterMillis()).s(step.requirement().orElse(null));
     }
-    return w.l(c.deadline())
+    w.l(c.deadline())
         .s(c.requirement().orElse(null))
         .i(c.step())
         .b(c.state().ordinal())
@@ -111,8 +112,16 @@ public final class RouterRecordCodec {
         .l(c.timerSeq())
         .l(c.wrapUpTimerSeq())
         .l(c.retireSeq())
-        .s(c.queue().orElse(null))
-        .toArray();
+        .s(c.queue().orElse(null));
+    if (c.workflow().isPresent() || c.steps().stream().anyMatch(RouterRecordCodec::routed)) {
+      w.s(c.workflow().orElse(null));
+      for (StoredContact.Step step : c.steps()) {
+        w.s(step.queue().orElse(null))
+            .i(step.priority().orElse(Integer.MIN_VALUE))
+            .b(step.skipIfNoneAvailable() ? 1 : 0);
+      }
+    }
+    return w.toArray();
   }
 
   /** The contact {@link #encode(StoredContact)} wrote. */
@@ -142,6 +151,24 @@ public final class RouterRecordCodec {
     long wrapUpTimerSeq = r.l();
     long retireSeq = r.l();
     Optional<String> queue = r.done() ? Optional.empty() : Optional.ofNullable(r.s());
+    Optional<String> workflow = Optional.empty();
+    if (!r.done()) {
+      workflow = Optional.ofNullable(r.s());
+      for (int i = 0; i < n; i++) {
+        StoredContact.Step s = steps.get(i);
+        Optional<String> stepQueue = Optional.ofNullable(r.s());
+        int p = r.i();
+        boolean skip = r.b() == 1;
+        steps.set(
+            i,
+            new StoredContact.Step(
+                s.afterMillis(),
+                s.requirement(),
+                stepQueue,
+                p == Integer.MIN_VALUE ? Optional.empty() : Optional.of(p),
+                skip));
+      }
+    }
     return new StoredContact(
         id,
         channel,
@@ -162,7 +189,12 @@ public final class RouterRecordCodec {
         timerSeq,
         wrapUpTimerSeq,
         retireSeq,
-        queue);
+        queue,
+        workflow);
+  }
+
+  private static boolean routed(StoredContact.Step s) {
+    return s.queue().isPresent() || s.priority().isPresent() || s.skipIfNoneAvailable();
   }
 
   /** A reservation's stored bytes. */

@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param wrapUpTimerSeq the timer order number of the wrap-up's end
  * @param retireSeq the order in which the contact finished, 0 while live
  * @param queue the task queue it was routed through, if any
+ * @param workflow the workflow that routed it, if any
  */
 public record StoredContact(
     String id,
@@ -43,7 +44,54 @@ public record StoredContact(
     long timerSeq,
     long wrapUpTimerSeq,
     long retireSeq,
-    Optional<String> queue) {
+    Optional<String> queue,
+    Optional<String> workflow) {
+
+  /** A contact routed by no workflow. */
+  public StoredContact(
+      String id,
+      String channel,
+      Map<String, Object> attributes,
+      int priority,
+      long seq,
+      long createdAt,
+      List<Step> steps,
+      long deadline,
+      Optional<String> requirement,
+      int step,
+      ContactState state,
+      Optional<String> agentId,
+      Optional<String> reservationId,
+      long answeredAt,
+      long endedAt,
+      long wrapUpUntil,
+      long timerSeq,
+      long wrapUpTimerSeq,
+      long retireSeq,
+      Optional<String> queue) {
+    this(
+        id,
+        channel,
+        attributes,
+        priority,
+        seq,
+        createdAt,
+        steps,
+        deadline,
+        requirement,
+        step,
+        state,
+        agentId,
+        reservationId,
+        answeredAt,
+        endedAt,
+        wrapUpUntil,
+        timerSeq,
+        wrapUpTimerSeq,
+        retireSeq,
+        queue,
+        Optional.empty());
+  }
 
   /** A contact routed through no task queue. */
   public StoredContact(
@@ -86,9 +134,25 @@ public record StoredContact(
         timerSeq,
         wrapUpTimerSeq,
         retireSeq,
+        Optional.empty(),
         Optional.empty());
   }
 
-  /** An escalation step: after {@code afterMillis} from arrival, this requirement (none: any). */
-  public record Step(long afterMillis, Optional<String> requirement) {}
+  /**
+   * An escalation step: after {@code afterMillis} from arrival, this requirement (none: any), and
+   * (a workflow's target) this task queue and priority, and whether to skip it at once when no
+   * agent takes the contact on entry.
+   */
+  public record Step(
+      long afterMillis,
+      Optional<String> requirement,
+      Optional<String> queue,
+      Optional<Integer> priority,
+      boolean skipIfNoneAvailable) {
+
+    /** A step that changes the requirement only. */
+    public Step(long afterMillis, Optional<String> requirement) {
+      this(afterMillis, requirement, Optional.empty(), Optional.empty(), false);
+    }
+  }
 }

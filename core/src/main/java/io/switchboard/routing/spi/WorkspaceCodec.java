@@ -5,6 +5,9 @@ import io.switchboard.internal.Bytes.Writer;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.Workflow;
+import io.switchboard.routing.WorkflowFilter;
+import io.switchboard.routing.WorkflowTarget;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.time.Duration;
@@ -18,7 +21,8 @@ import java.util.Optional;
  * The binary form of a {@link WorkspaceDefinition}, shared by the stores (RocksDB value, PostgreSQL
  * {@code bytea}). It starts with its own version byte ({@value #VERSION}); a reader refuses a
  * version it does not know. Strategies are stored by {@link Strategy#text()}, durations in
- * milliseconds, absent values as -1 or a null string.
+ * milliseconds, absent values as -1 or a null string. The workflows come last and were added since:
+ * a definition stored without them reads with none.
  */
 public final class WorkspaceCodec {
 
@@ -52,7 +56,50 @@ public final class WorkspaceCodec {
           .i(q.maxReservationsPerAgent().orElse(-1))
           .l(q.serviceLevelThreshold().map(Duration::toMillis).orElse(-1L));
     }
+    w.i(d.workflows().size());
+    for (Workflow f : d.workflows()) {
+      w.s(f.name())
+          .s(f.preferredAgent().map(Workflow.PreferredAgent::attribute).orElse(null))
+          .l(f.preferredAgent().map(p -> p.timeout().toMillis()).orElse(-1L))
+          .i(f.filters().size());
+      for (WorkflowFilter filter : f.filters()) {
+        w.s(filter.name()).s(filter.expression());
+        targets(w, filter.targets());
+      }
+      targets(w, f.defaultTargets());
+    }
     return w.toArray();
+  }
+
+  private static void targets(Writer w, List<WorkflowTarget> targets) {
+    w.i(targets.size());
+    for (WorkflowTarget t : targets) {
+      w.s(t.queue())
+          .s(t.expression().orElse(null))
+          .i(t.priority().orElse(Integer.MIN_VALUE))
+          .l(t.timeout().map(Duration::toMillis).orElse(-1L))
+          .b(t.skipIfNoneAvailable() ? 1 : 0);
+    }
+  }
+
+  private static List<WorkflowTarget> targets(Reader r) {
+    int n = r.i();
+    List<WorkflowTarget> targets = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      String queue = r.s();
+      Optional<String> expression = Optional.ofNullable(r.s());
+      int priority = r.i();
+      long timeout = r.l();
+      boolean skip = r.b() == 1;
+      targets.add(
+          new WorkflowTarget(
+              queue,
+              expression,
+              priority == Integer.MIN_VALUE ? Optional.empty() : Optional.of(priority),
+              timeout < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(timeout)),
+              skip));
+    }
+    return targets;
   }
 
   /**
@@ -101,10 +148,35 @@ public final class WorkspaceCodec {
               max < 0 ? Optional.empty() : Optional.of(max),
               threshold < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(threshold))));
     }
+    List<Workflow> workflows = new ArrayList<>();
+    if (!r.done()) {
+      n = r.i();
+      for (int i = 0; i < n; i++) {
+        String workflow = r.s();
+        String preferred = r.s();
+        long preferredTimeout = r.l();
+        int filters = r.i();
+        List<WorkflowFilter> list = new ArrayList<>(filters);
+        for (int j = 0; j < filters; j++) {
+          list.add(new WorkflowFilter(r.s(), r.s(), targets(r)));
+        }
+        workflows.add(
+            new Workflow(
+                workflow,
+                list,
+                targets(r),
+                preferred == null
+                    ? Optional.empty()
+                    : Optional.of(
+                        new Workflow.PreferredAgent(
+                            preferred, Duration.ofMillis(preferredTimeout)))));
+      }
+    }
     return new WorkspaceDefinition(
         name,
         new WorkspaceSettings(strategy, offer, wrapUp, level, defaultActivity),
         activities,
-        queues);
+        queues,
+        workflows);
   }
 }

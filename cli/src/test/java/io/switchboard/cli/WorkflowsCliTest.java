@@ -1,0 +1,123 @@
+package io.switchboard.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@code switchboard workspaces workflows ...} against an in-process server. */
+class WorkflowsCliTest {
+
+  private static SwitchboardServer server;
+
+  @BeforeAll
+  static void start() {
+    server = SwitchboardServer.start(ServerConfig.forTests());
+  }
+
+  @AfterAll
+  static void stop() {
+    server.stop();
+  }
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--server";
+    all[args.length + 1] = server.uri().toString();
+    int code =
+        Main.run(
+            all,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
+
+  private java.nio.file.Path readmeJson;
+
+  @Test
+  void workflows_putListShowDelete() throws Exception {
+    readmeJson = dir.resolve("support.json"); // the README tour's file, as it is there
+    java.nio.file.Files.writeString(
+        readmeJson,
+        """
+        {"filters": [{"name": "billing", "expression": "topic = 'billing'",
+                      "targets": [{"queue": "billing", "timeoutSeconds": 30}, {"queue": "general"}]}],
+         "defaultFilter": {"targets": [{"queue": "general"}]}}
+        """);
+    assertEquals(0, run("workspaces", "create", "centre", "--activity", "Ready=true").code());
+    assertEquals(
+        0,
+        run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'")
+            .code());
+    assertEquals(0, run("workspaces", "queue", "centre", "general").code());
+    Run put =
+        run(
+            "workspaces",
+            "workflows",
+            "put",
+            "centre",
+            "support",
+            "--body",
+            "{\"filters\":[{\"name\":\"billing\",\"expression\":\"topic = 'billing'\","
+                + "\"targets\":[{\"queue\":\"billing\",\"timeoutSeconds\":30},"
+                + "{\"queue\":\"general\"}]}],"
+                + "\"defaultFilter\":{\"targets\":[{\"queue\":\"general\"}]}}");
+    assertEquals(0, put.code(), put.err());
+    assertTrue(put.out().contains("billing 30 s -> general"), put.out());
+
+    Run list = run("workspaces", "workflows", "list", "centre");
+    assertEquals(0, list.code(), list.err());
+    assertTrue(list.out().contains("topic = 'billing'"), list.out());
+    assertTrue(list.out().contains("(default)"), list.out());
+    Run json = run("workspaces", "workflows", "show", "centre", "support", "--json");
+    assertEquals(0, json.code(), json.err());
+    assertTrue(json.out().contains("\"timeoutSeconds\" : 30"), json.out());
+
+    Run unknownQueue =
+        run(
+            "workspaces",
+            "workflows",
+            "put",
+            "centre",
+            "w",
+            "--body",
+            "{\"defaultFilter\":{\"targets\":[{\"queue\":\"nope\"}]}}");
+    assertTrue(unknownQueue.code() != 0, unknownQueue.out());
+    assertTrue(unknownQueue.err().contains("TASK_QUEUE_NOT_FOUND"), unknownQueue.err());
+    Run inUse = run("workspaces", "delete-queue", "centre", "billing");
+    assertTrue(inUse.err().contains("TASK_QUEUE_IN_USE"), inUse.err());
+
+    Run fromFile =
+        run(
+            "workspaces",
+            "workflows",
+            "put",
+            "centre",
+            "from-file",
+            "--file",
+            readmeJson.toString());
+    assertEquals(0, fromFile.code(), fromFile.err());
+    assertTrue(fromFile.out().contains("billing 30 s -> general"), fromFile.out());
+    assertEquals(0, run("workspaces", "workflows", "delete", "centre", "from-file").code());
+
+    Run deleted = run("workspaces", "workflows", "delete", "centre", "support");
+    assertEquals(0, deleted.code(), deleted.err());
+    assertTrue(run("workspaces", "workflows", "list", "centre").out().contains("(no workflows)"));
+    assertEquals(0, run("workspaces", "delete", "centre").code());
+  }
+}
