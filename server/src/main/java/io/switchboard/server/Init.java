@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.KeyWire;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.WireFormat;
+import io.switchboard.client.Json;
+import io.switchboard.client.WorkflowWire;
 import io.switchboard.client.WorkspaceWire;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
@@ -16,6 +18,7 @@ import io.switchboard.routing.Agent;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.Workflow;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
@@ -216,6 +219,26 @@ final class Init {
         }
       }
     }
+    for (Workflow f : w.workflows()) {
+      Optional<Workflow> had = ws.definition().workflow(f.name());
+      if (had.isEmpty() || !had.get().equals(f)) {
+        routing(where + ": workflow '" + f.name() + "' cannot be set", () -> ws.putWorkflow(f));
+        if (had.isEmpty()) {
+          created++;
+        } else {
+          change(
+              where,
+              "workflow "
+                  + f.name()
+                  + ": "
+                  + String.join(
+                      "; ",
+                      differences(
+                          Json.tree(WorkflowWire.WorkflowBody.of(had.get())),
+                          Json.tree(WorkflowWire.WorkflowBody.of(f)))));
+        }
+      }
+    }
     for (InitFile.DeclaredAgent a : w.agents()) {
       agent(ws, where, a);
     }
@@ -223,7 +246,7 @@ final class Init {
 
   private static ObjectNode settingsNode(WorkspaceDefinition d) {
     ObjectNode o = WorkspaceWire.workspace(d);
-    o.remove(List.of("name", "activities", "taskQueues"));
+    o.remove(List.of("name", "activities", "taskQueues", "workflows"));
     return o;
   }
 

@@ -13,6 +13,7 @@ import io.switchboard.client.KeyWire;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.WireFormat;
+import io.switchboard.client.WorkflowWire;
 import io.switchboard.client.WorkspaceWire;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueInfo;
@@ -20,6 +21,7 @@ import io.switchboard.routing.Agent;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.Presence;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.server.auth.Principal;
@@ -85,6 +87,7 @@ public final class InitFile {
       String defaultActivity,
       List<JsonNode> activities,
       Map<String, JsonNode> taskQueues,
+      Map<String, JsonNode> workflows,
       Map<String, AgentSpec> agents) {}
 
   /** An agent entry: its attributes, capacity per channel, and the activity it starts in. */
@@ -101,12 +104,13 @@ public final class InitFile {
 
   /**
    * A workspace as declared: its definition (settings and activities; empty for {@code default},
-   * whose are the server's), task queues and agents.
+   * whose are the server's), task queues, workflows and agents.
    */
   record DeclaredWorkspace(
       String name,
       Optional<WorkspaceDefinition> definition,
       List<TaskQueue> taskQueues,
+      List<Workflow> workflows,
       List<DeclaredAgent> agents) {}
 
   /** An access key as declared; the secret is resolved, never shown ({@link #toString}). */
@@ -301,13 +305,15 @@ public final class InitFile {
     WorkspaceSpec spec = Json.strict(node, where, WorkspaceSpec.class);
     ObjectNode definition = ((ObjectNode) node).deepCopy();
     definition.remove("taskQueues");
+    definition.remove("workflows");
     definition.remove("agents");
     Optional<WorkspaceDefinition> d;
     if (name.equals(Workspaces.DEFAULT)) {
       if (!definition.isEmpty()) {
         throw new IllegalArgumentException(
             where
-                + " takes only taskQueues and agents: its settings are the server's routing-*"
+                + " takes only taskQueues, workflows and agents: its settings are the server's"
+                + " routing-*"
                 + " settings and its activities are fixed; got "
                 + String.join(", ", fieldNames(definition)));
       }
@@ -332,6 +338,18 @@ public final class InitFile {
                 throw new IllegalArgumentException(qWhere + ": " + e.getMessage(), e);
               }
             });
+    List<Workflow> workflows = new ArrayList<>();
+    map(spec.workflows())
+        .forEach(
+            (workflow, body) -> {
+              String wWhere = "workflow '" + workflow + "' of " + where;
+              try {
+                workflows.add(
+                    Json.strict(body, wWhere, WorkflowWire.WorkflowBody.class).toWorkflow(workflow));
+              } catch (RuntimeException e) {
+                throw new IllegalArgumentException(wWhere + ": " + e.getMessage(), e);
+              }
+            });
     List<DeclaredAgent> agents = new ArrayList<>();
     map(spec.agents())
         .forEach(
@@ -350,7 +368,7 @@ public final class InitFile {
                 throw new IllegalArgumentException(aWhere + ": " + e.getMessage(), e);
               }
             });
-    return new DeclaredWorkspace(name, d, taskQueues, agents);
+    return new DeclaredWorkspace(name, d, taskQueues, workflows, agents);
   }
 
   private static DeclaredKey key(
@@ -414,11 +432,19 @@ public final class InitFile {
 
   /**
    * The YAML of the setup of the server {@code client} talks to ({@code switchboard export}): its
-   * queues, workspaces with their agents, and run-time access keys, read over the API with the
+   * queues, workspaces with their task queues, workflows and agents, and run-time access keys, read over the API with the
    * client's credentials (which need {@code admin} for the keys).
    */
   public static String export(SwitchboardClient client) {
-    List<WorkspaceDefinition> workspaces = client.workspaces().list();
+    List<WorkspaceDefinition> workspaces = new ArrayList<>();
+    for (WorkspaceDefinition d : client.workspaces().list()) {
+      WorkspaceDefinition with = d;
+      // a workspace's answer lists no workflows: they have routes of their own
+      for (Workflow f : client.workspaces().workflows(d.name())) {
+        with = with.withWorkflow(f);
+      }
+      workspaces.add(with);
+    }
     Map<String, List<Agent>> agents = new LinkedHashMap<>();
     for (WorkspaceDefinition d : workspaces) {
       agents.put(
@@ -470,8 +496,17 @@ public final class InitFile {
       if (d.name().equals(Workspaces.DEFAULT)) {
         w.removeAll(); // the server's settings and the fixed activities
       }
+      w.remove("workflows");
       if (!taskQueues.isEmpty()) {
         w.set("taskQueues", taskQueues);
+      }
+      if (!d.workflows().isEmpty()) {
+        ObjectNode workflows = w.putObject("workflows");
+        for (Workflow f : d.workflows()) {
+          ObjectNode entry = Json.tree(WorkflowWire.WorkflowBody.of(f));
+          entry.remove("name");
+          workflows.set(f.name(), entry);
+        }
       }
       ObjectNode as = WireFormat.object();
       for (Agent a : agents.getOrDefault(d.name(), List.of())) {

@@ -13,6 +13,8 @@ import io.switchboard.client.SwitchboardClient;
 import io.switchboard.queue.DeadLetterPolicy;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.routing.Agent;
+import io.switchboard.routing.Workflow;
+import io.switchboard.routing.WorkflowTarget;
 import io.switchboard.routing.WorkspaceDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,6 +56,14 @@ class InitTest {
             - {name: offline, available: false}
           taskQueues:
             billing: {workerExpression: "skills HAS 'billing'"}
+            general: {}
+          workflows:
+            support:
+              filters:
+                - name: billing
+                  expression: "topic = 'billing'"
+                  targets: [{queue: billing, timeoutSeconds: 30}, {queue: general}]
+              defaultFilter: {targets: [{queue: general}]}
           agents:
             ann: {attributes: {skills: [billing], level: 3}, capacity: {voice: 1}, activity: Ready}
         default:
@@ -85,6 +95,7 @@ class InitTest {
   record Snapshot(
       List<QueueInfo> queues,
       List<WorkspaceDefinition> workspaces,
+      List<Workflow> workflows,
       List<List<Object>> agents,
       List<KeyWire.AccessKey> keys) {}
 
@@ -92,6 +103,7 @@ class InitTest {
     return new Snapshot(
         c.listQueues(""),
         c.workspaces().list(),
+        c.workspaces().workflows("centre"),
         c.workspace("centre").agents().stream()
             .map(
                 a ->
@@ -116,6 +128,12 @@ class InitTest {
       assertEquals(
           Optional.of("skills HAS 'billing'"),
           centre.queue("billing").orElseThrow().workerExpression());
+      Workflow support = c.workspaces().workflow("centre", "support");
+      assertEquals("topic = 'billing'", support.filters().get(0).expression());
+      assertEquals(
+          List.of("billing", "general"),
+          support.filters().get(0).targets().stream().map(WorkflowTarget::queue).toList());
+      assertEquals(Optional.of(Duration.ofSeconds(30)), support.filters().get(0).targets().get(0).timeout());
       Agent ann = c.workspace("centre").agent("ann");
       assertEquals("Ready", ann.activity());
       assertEquals(Map.of("voice", 1), ann.capacity());
@@ -217,7 +235,7 @@ class InitTest {
     cases.put("queues: [a]", "queues");
     cases.put("keys: {AK1: {grants: [{actions: [fly], resource: '*'}], secret: s}}", "key 'AK1'");
     cases.put(
-        "workspaces: {default: {offerTimeoutSeconds: 3}}", "takes only taskQueues and agents");
+        "workspaces: {default: {offerTimeoutSeconds: 3}}", "takes only taskQueues, workflows and agents");
     cases.put("queues: {a: {}, a: {}}", "Duplicate field 'a'");
     cases.put("queues: {orders: {order: sideways}}", "order must be one of");
     int i = 0;
