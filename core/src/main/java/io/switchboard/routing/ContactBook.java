@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The router's contacts and their reservations: live contacts by id, the waiting line of the queued
@@ -150,10 +151,10 @@ final class ContactBook {
    * A page of the queued contacts in the order of {@link #waiting()}: by group key, then order of
    * service (priority, arrival), after the place {@code after} names (null: from the first).
    */
-  ListPage<Contact> waitingPage(Place after, int limit) {
+  ListPage<Contact> waitingPage(@Nullable Place after, int limit) {
     Paging.Picker<ContactRecord> picker =
         new Paging.Picker<>(
-            Comparator.comparing((ContactRecord c) -> c.group.key)
+            Comparator.comparing((ContactRecord c) -> Objects.requireNonNull(c.group).key)
                 .thenComparing(ContactRecord::compareOrder),
             limit);
     for (WaitingGroup g : line.groups()) {
@@ -163,7 +164,7 @@ final class ContactBook {
       } else if (byKey == 0) {
         g.forEach(
             c -> {
-              if (after.isBefore(c)) {
+              if (Objects.requireNonNull(after).isBefore(c)) {
                 picker.offer(c);
               }
             });
@@ -176,7 +177,7 @@ final class ContactBook {
   record Place(String groupKey, int priority, long seq) {
 
     static String key(ContactRecord c) {
-      return c.priority + "/" + c.seq + "/" + c.group.key;
+      return c.priority + "/" + c.seq + "/" + Objects.requireNonNull(c.group).key;
     }
 
     /** The place a cursor's key names; anything else is a bad cursor. */

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The router's mutable state of one contact. */
 final class ContactRecord {
@@ -26,7 +27,7 @@ final class ContactRecord {
   long deadline;
 
   /** The task queue it was routed through, or null. */
-  String queue;
+  @Nullable String queue;
 
   /** The current requirement: the contact's own, or its last escalation step's. */
   Requirement requirement;
@@ -36,14 +37,14 @@ final class ContactRecord {
 
   int step;
   ContactState state = ContactState.QUEUED;
-  WaitingGroup group;
+  @Nullable WaitingGroup group;
 
   /** Where the contact sits in its group's {@link ContactHeap}s while queued. */
   int lineSlot;
 
   int arrivalSlot;
-  AgentRecord agent;
-  ReservationRecord reservation;
+  @Nullable AgentRecord agent;
+  @Nullable ReservationRecord reservation;
   long answeredAt = -1;
   long endedAt = -1;
 

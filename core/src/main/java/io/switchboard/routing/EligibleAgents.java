@@ -6,7 +6,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The agents eligible for each channel, each channel's set ordered by the strategy with longest
@@ -46,7 +48,7 @@ final class EligibleAgents {
   }
 
   /** The strategy's rank of an agent: the numeric attribute, for {@link Strategy#highest}. */
-  BigDecimal rank(AgentRecord agent) {
+  @Nullable BigDecimal rank(AgentRecord agent) {
     return strategy instanceof Strategy.HighestAttribute h
         ? Checks.number(agent.attributes.get(h.attribute()))
         : null;
@@ -98,9 +100,9 @@ final class EligibleAgents {
     for (String channel : agent.capacity.keySet()) {
       TreeSet<AgentRecord> set = byChannel.get(channel);
       if (set != null && set.remove(agent)) {
-        Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
+        Map<String, TreeSet<AgentRecord>> terms = Objects.requireNonNull(byTerm.get(channel));
         for (String term : agent.terms) {
-          TreeSet<AgentRecord> posting = terms.get(term);
+          TreeSet<AgentRecord> posting = Objects.requireNonNull(terms.get(term));
           posting.remove(agent);
           if (posting.isEmpty()) {
             terms.remove(term);
@@ -112,13 +114,13 @@ final class EligibleAgents {
   }
 
   /** The best eligible agent on {@code channel} that {@code requirement} matches, or null. */
-  AgentRecord best(String channel, Requirement requirement) {
+  @Nullable AgentRecord best(String channel, Requirement requirement) {
     putBack();
     TreeSet<AgentRecord> set = byChannel.get(channel);
     if (set == null || set.isEmpty()) {
       return null;
     }
-    Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
+    Map<String, TreeSet<AgentRecord>> terms = Objects.requireNonNull(byTerm.get(channel));
     for (String term : requirement.terms) {
       TreeSet<AgentRecord> posting = terms.get(term);
       if (posting == null) {

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Skills-based routing: agents with attributes, capacity per channel and presence; contacts with
@@ -212,7 +213,7 @@ public interface Router extends AutoCloseable {
     Duration statsWindow = Duration.ofMinutes(15);
     int eventHistory = 10_000;
     int contactHistory = 10_000;
-    RouterJournal journal;
+    @Nullable RouterJournal journal;
 
     private Builder() {}
 

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -31,7 +32,7 @@ final class StatsSnapshot {
     for (String key : keys) {
       WaitingGroup group = live.get(key);
       int waiting = group == null ? 0 : group.size();
-      long longest = group == null ? 0 : now - group.oldest().createdAt;
+      long longest = group == null ? 0 : now - Objects.requireNonNull(group.oldest()).createdAt;
       longestOverall = Math.max(longestOverall, longest);
       int split = key.indexOf('\u0000');
       String requirements = key.substring(split + 1);
