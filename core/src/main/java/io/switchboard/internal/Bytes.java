@@ -2,6 +2,7 @@ package io.switchboard.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A growable big-endian byte writer and a matching reader: the raw material of the embedded store's
@@ -63,7 +64,7 @@ public final class Bytes {
     }
 
     /** A string, or null (length -1). */
-    public Writer s(String v) {
+    public Writer s(@Nullable String v) {
       if (v == null) {
         return i(-1);
       }
@@ -109,12 +110,21 @@ public final class Bytes {
       return v;
     }
 
-    public String s() {
+    public @Nullable String s() {
       return s(null);
     }
 
+    /** A string that was written non-null; a record with null there is corrupt. */
+    public String text() {
+      String v = s(null);
+      if (v == null) {
+        throw new IllegalStateException("a stored record has no value where a string is required");
+      }
+      return v;
+    }
+
     /** A string, or null; through {@code strings} (when not null) if it is one that recurs. */
-    public String s(Strings strings) {
+    public @Nullable String s(@Nullable Strings strings) {
       int n = i();
       if (n < 0) {
         return null;

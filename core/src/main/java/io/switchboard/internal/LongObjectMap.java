@@ -1,6 +1,7 @@
 package io.switchboard.internal;
 
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An open-addressing hash map from {@code long} to objects: linear probing, backward-shift deletion
@@ -17,7 +18,7 @@ public final class LongObjectMap<V> {
   private static final int MIN_CAPACITY = 16;
 
   private long[] keys;
-  private Object[] values;
+  private @Nullable Object[] values;
   private int size;
   private int mask;
 
@@ -42,7 +43,7 @@ public final class LongObjectMap<V> {
   }
 
   @SuppressWarnings("unchecked")
-  public V get(long key) {
+  public @Nullable V get(long key) {
     for (int i = hash(key) & mask; ; i = (i + 1) & mask) {
       long k = keys[i];
       if (k == key) {
@@ -77,7 +78,7 @@ public final class LongObjectMap<V> {
   }
 
   @SuppressWarnings("unchecked")
-  public V remove(long key) {
+  public @Nullable V remove(long key) {
     for (int i = hash(key) & mask; ; i = (i + 1) & mask) {
       long k = keys[i];
       if (k == 0) {

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable map view over a message's flat attribute array, so handing attributes to a caller
@@ -71,7 +72,7 @@ final class AttributeMap extends AbstractMap<String, AttributeValue> {
   }
 
   @Override
-  public AttributeValue get(Object key) {
+  public @Nullable AttributeValue get(Object key) {
     for (int i = 0; i < entries.length; i += 2) {
       if (entries[i].equals(key)) {
         return (AttributeValue) entries[i + 1];

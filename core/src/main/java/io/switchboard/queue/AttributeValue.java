@@ -87,7 +87,7 @@ public sealed interface AttributeValue {
     }
 
     public NumberValue(String dataType, String value) {
-      this(dataType, value, null);
+      this(dataType, value, BigDecimal.ZERO); // ignored: derived from value
     }
 
     /** The key under which the attribute index files this number. */

@@ -3,6 +3,8 @@ package io.switchboard.queue;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Merges two iterables that are each sorted by the same order into one sorted, lazy iterable. */
 final class BrowseMerge {
@@ -15,8 +17,8 @@ final class BrowseMerge {
         new Iterator<>() {
           private final Iterator<StoredMessage> left = a.iterator();
           private final Iterator<StoredMessage> right = b.iterator();
-          private StoredMessage l = advance(left);
-          private StoredMessage r = advance(right);
+          private @Nullable StoredMessage l = advance(left);
+          private @Nullable StoredMessage r = advance(right);
 
           @Override
           public boolean hasNext() {
@@ -36,12 +38,12 @@ final class BrowseMerge {
               out = r;
               r = advance(right);
             }
-            return out;
+            return Objects.requireNonNull(out);
           }
         };
   }
 
-  private static StoredMessage advance(Iterator<StoredMessage> it) {
+  private static @Nullable StoredMessage advance(Iterator<StoredMessage> it) {
     return it.hasNext() ? it.next() : null;
   }
 }

@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -67,7 +68,8 @@ final class Browser {
         break;
       }
     }
-    return new Page(items, more ? Optional.of(encodeCursor(last)) : Optional.empty());
+    return new Page(
+        items, more ? Optional.of(encodeCursor(Objects.requireNonNull(last))) : Optional.empty());
   }
 
   private static String encodeCursor(StoredMessage m) {
@@ -78,11 +80,8 @@ final class Browser {
     String[] parts = cursor.split(":", -1);
     try {
       if (parts.length == 3) {
-        StoredMessage probe =
-            new StoredMessage(
-                Long.parseLong(parts[2]), Long.parseLong(parts[1]), 0, null, null, 0, null, null);
-        probe.priority = Integer.parseInt(parts[0]);
-        return probe;
+        return StoredMessage.probe(
+            Long.parseLong(parts[2]), Long.parseLong(parts[1]), Integer.parseInt(parts[0]));
       }
     } catch (NumberFormatException e) {
       // fall through to the error below

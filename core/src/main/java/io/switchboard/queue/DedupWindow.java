@@ -3,6 +3,7 @@ package io.switchboard.queue;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deduplication ids seen in the last five minutes and the send they belong to. Every entry lives
@@ -19,7 +20,7 @@ final class DedupWindow {
   private final Map<String, Entry> byKey = new HashMap<>();
   private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
 
-  SendResult find(String key, long now) {
+  @Nullable SendResult find(String key, long now) {
     Entry e = byKey.get(key);
     return e == null || e.until <= now ? null : e.original;
   }

@@ -4,6 +4,7 @@ import io.switchboard.queue.spi.FairShareRules;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -116,7 +117,7 @@ final class FairShare {
       if (!noisy(head, queueInFlight)) {
         return head;
       }
-      int n = tenants.get(head.groupId).inFlight;
+      int n = Objects.requireNonNull(tenants.get(head.groupId)).inFlight;
       if (n < leastInFlight) {
         leastInFlight = n;
         leastBusy = head;

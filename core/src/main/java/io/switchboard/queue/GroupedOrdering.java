@@ -6,8 +6,10 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SQS FIFO rules (seed 003) for grouped queues. Each message group is a line in send order; a
@@ -63,7 +65,7 @@ final class GroupedOrdering extends Ordering {
   private final HoldWork work;
 
   /** Over the heads of ready groups only, so a selector sees group heads only. */
-  private final PartitionIndex index;
+  private final @Nullable PartitionIndex index;
 
   GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible, HoldWork work) {
     this.newlyEligible = newlyEligible;
@@ -92,7 +94,7 @@ final class GroupedOrdering extends Ordering {
 
   @Override
   void stateChanged(StoredMessage m, byte from) {
-    Group g = groups.get(m.groupId);
+    Group g = Objects.requireNonNull(groups.get(m.groupId));
     if (from == StoredMessage.AVAILABLE) {
       availableInOrder.remove(m);
     }
@@ -128,18 +130,19 @@ final class GroupedOrdering extends Ordering {
   @Override
   void take(
       int max,
-      MessageFilter filter,
+      @Nullable MessageFilter filter,
       long now,
       List<StoredMessage> out,
-      Scan scan,
+      @Nullable Scan scan,
       AnswerBudget budget) {
     Iterable<StoredMessage> heads =
         index != null && filter instanceof SelectorFilter s
-            ? index.candidates(s.selector(), scan.after)
+            ? index.candidates(s.selector(), Objects.requireNonNull(scan).after)
             : null;
     List<Group> chosen =
         heads != null
-            ? chooseByIndex(heads, max, filter, now, scan)
+            ? chooseByIndex(
+                heads, max, Objects.requireNonNull(filter), now, Objects.requireNonNull(scan))
             : chooseByGroup(max, filter, now, scan);
     for (Group g : chosen) {
       takeFrom(g, max, out, budget);
@@ -155,7 +158,7 @@ final class GroupedOrdering extends Ordering {
     while (room > 0 && it.hasNext()) {
       StoredMessage head = it.next();
       if (filter.test(head, now)) {
-        Group g = groups.get(head.groupId);
+        Group g = Objects.requireNonNull(groups.get(head.groupId));
         chosen.add(g);
         room -= availableRun(g, room);
       }
@@ -170,13 +173,14 @@ final class GroupedOrdering extends Ordering {
   }
 
   /** Rule 1 over the ready groups in order, from the group where the scan stopped. */
-  private List<Group> chooseByGroup(int max, MessageFilter filter, long now, Scan scan) {
+  private List<Group> chooseByGroup(
+      int max, @Nullable MessageFilter filter, long now, @Nullable Scan scan) {
     List<Group> chosen = new ArrayList<>();
     int room = max;
     java.util.Iterator<Group> it =
-        filter == null || scan.afterGroup == null
+        filter == null || Objects.requireNonNull(scan).afterGroup == null
             ? ready.iterator()
-            : ready.tailSet(scan.afterGroup, false).iterator();
+            : ready.tailSet(Objects.requireNonNull(scan.afterGroup), false).iterator();
     while (room > 0 && it.hasNext()) {
       Group g = it.next();
       StoredMessage head = g.line.peekFirst();
@@ -187,13 +191,13 @@ final class GroupedOrdering extends Ordering {
         chosen.add(g);
         room -= availableRun(g, room);
       }
-      if (filter != null && scan.charge(head)) {
+      if (filter != null && Objects.requireNonNull(scan).charge(head)) {
         scan.afterGroup = positionOf(g);
         break;
       }
     }
     if (filter != null && (room == 0 || !it.hasNext())) {
-      scan.finish();
+      Objects.requireNonNull(scan).finish();
     }
     return chosen;
   }
@@ -242,7 +246,7 @@ final class GroupedOrdering extends Ordering {
 
   @Override
   void reorder(StoredMessage m, Runnable change) {
-    Group g = groups.get(m.groupId);
+    Group g = Objects.requireNonNull(groups.get(m.groupId));
     unready(g);
     boolean available = availableInOrder.remove(m);
     change.run();
@@ -274,7 +278,8 @@ final class GroupedOrdering extends Ordering {
    * queue.
    */
   @Override
-  Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
+  Iterable<StoredMessage> candidates(
+      @Nullable StoredMessage after, @Nullable MessageFilter filter) {
     return after == null ? availableInOrder : availableInOrder.tailSet(after, false);
   }
 

@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import io.switchboard.internal.LongObjectMap;
 import java.util.ArrayDeque;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records of messages that left the queue (completed, failed, dead-lettered), readable by id for
@@ -20,7 +21,7 @@ final class History {
     byAge.addLast(new Entry(serial, record, until));
   }
 
-  Message find(long serial) {
+  @Nullable Message find(long serial) {
     return bySerial.get(serial);
   }
 

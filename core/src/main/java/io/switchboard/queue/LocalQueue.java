@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One queue of the in-memory engine: its configuration, messages, deduplication window, history,
@@ -48,7 +50,11 @@ final class LocalQueue {
       new WaitLine.Queue() {
         @Override
         public List<Message> take(
-            int max, MessageFilter filter, long visibility, long now, Scan scan) {
+            int max,
+            @Nullable MessageFilter filter,
+            long visibility,
+            long now,
+            @Nullable Scan scan) {
           return LocalQueue.this.take(max, filter, visibility, now, scan);
         }
 
@@ -382,7 +388,7 @@ final class LocalQueue {
               + fresh);
     }
     for (long i = 0; i < excess; i++) {
-      table.detach(table.oldestNotInFlight());
+      table.detach(Objects.requireNonNull(table.oldestNotInFlight()));
       counters.shed++;
     }
   }
@@ -424,7 +430,12 @@ final class LocalQueue {
    * Takes and leases eligible messages now; empty when none. A filtered take tests at most what
    * {@code scan} may still spend in this hold, from where it stopped.
    */
-  List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now, Scan scan) {
+  List<Message> take(
+      int max,
+      @Nullable MessageFilter filter,
+      long visibilityMillis,
+      long now,
+      @Nullable Scan scan) {
     QueueLimits limits = engine.limits();
     max = (int) Math.min(max, inFlightRoom(limits));
     if (max <= 0 || !table.ordering().hasEligible()) {
@@ -520,7 +531,7 @@ final class LocalQueue {
   }
 
   void fail(String receipt, long now) {
-    StoredMessage m = leased(receipt, true);
+    StoredMessage m = Objects.requireNonNull(leased(receipt, true)); // strict: never null
     table.detach(m);
     counters.failed++;
     remember(m, MessageState.FAILED, now);
@@ -528,7 +539,7 @@ final class LocalQueue {
 
   void release(String receipt, Duration delay, boolean toBack, long now) {
     MessageRules.checkRelease(name, grouped, delay, toBack);
-    StoredMessage m = leased(receipt, true);
+    StoredMessage m = Objects.requireNonNull(leased(receipt, true)); // strict: never null
     counters.released++;
     if (exhausted(m)) {
       deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
@@ -578,14 +589,15 @@ final class LocalQueue {
 
   void deadLetterLeased(String receipt, long now) {
     requireDeadLetterTarget();
-    deadLetter(leased(receipt, true), now, MessageEvent.Cause.REQUESTED);
+    deadLetter(
+        Objects.requireNonNull(leased(receipt, true)), now, MessageEvent.Cause.REQUESTED); // strict
   }
 
   /**
    * The leased message a receipt names. With {@code strict}, a message gone or no longer in flight
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
-  private StoredMessage leased(String receipt, boolean strict) {
+  private @Nullable StoredMessage leased(String receipt, boolean strict) {
     Receipt h = Receipt.decode(receipts, receipt, name);
     StoredMessage m = table.get(h.serial());
     if (m == null) {
@@ -719,7 +731,7 @@ final class LocalQueue {
    * Detaches a message for a redrive to {@code target} (null: its dead-letter source); null when it
    * is gone or leased (it stays).
    */
-  StoredMessage detachForRedrive(long serial, String target) {
+  @Nullable StoredMessage detachForRedrive(long serial, @Nullable String target) {
     StoredMessage m = table.get(serial);
     if (m == null || m.state == StoredMessage.IN_FLIGHT) {
       return null;
@@ -739,12 +751,14 @@ final class LocalQueue {
    * most {@code max}. Returns the place to go on from in the next hold, or null when it reached the
    * end.
    */
-  StoredMessage snapshotInOrder(StoredMessage after, long seqBound, int max, List<Long> out) {
+  @Nullable StoredMessage snapshotInOrder(
+      @Nullable StoredMessage after, long seqBound, int max, List<Long> out) {
     int examined = 0;
     StoredMessage last = null;
     for (StoredMessage m : table.inOrder(after)) {
       if (examined == max) {
-        return Scan.positionOf(last); // the next hold goes on right after the last one read
+        return Scan.positionOf(
+            Objects.requireNonNull(last)); // the next hold goes on right after the last one read
       }
       examined++;
       lock.work.examined(1);
@@ -880,7 +894,7 @@ final class LocalQueue {
     journal.emit(new JournalEntry.HistoryPut(name, QueueJournal.record(m), state.name(), until));
   }
 
-  Message view(StoredMessage m, String receipt, MessageState override) {
+  Message view(StoredMessage m, @Nullable String receipt, @Nullable MessageState override) {
     return Messages.view(
         engine.ids().id(m.serial),
         m.body,

@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-memory engine: a map of {@link LocalQueue}s, each guarded by its own lock. An operation
@@ -354,7 +355,7 @@ final class MemoryQueueEngine implements QueueEngine {
     return q;
   }
 
-  LocalQueue find(String name) {
+  @Nullable LocalQueue find(String name) {
     return queues.get(name);
   }
 
@@ -439,7 +440,8 @@ final class MemoryQueueEngine implements QueueEngine {
    * one budget per lock hold, until it finds something, reaches the end, or is served meanwhile.
    * Returns what it took (the wait is then over), or null to keep waiting.
    */
-  private List<Message> rescan(LocalQueue q, Waiter w) {
+  @SuppressWarnings("NullAway") // the operation answers null when the waiter was served
+  private @Nullable List<Message> rescan(LocalQueue q, Waiter w) {
     Scan scan = new Scan(scanLimits, clock);
     while (true) {
       List<Message> got =
@@ -650,7 +652,7 @@ final class MemoryQueueEngine implements QueueEngine {
               }
               return found;
             });
-    String source = m.deadLetterSource;
+    String source = Objects.requireNonNull(m.deadLetterSource); // checked in the operation
     Message placed = moveIn(source, m, true, require(deadLetterQueue));
     if (placed == null) {
       throw QueueException.queueNotFound(source);
@@ -685,6 +687,7 @@ final class MemoryQueueEngine implements QueueEngine {
   }
 
   /** An operation that answers nothing. */
+  @SuppressWarnings("NullAway") // the operation's Void result is null
   private void act(String queue, QueueAction action) {
     run(
         queue,
@@ -730,11 +733,13 @@ final class MemoryQueueEngine implements QueueEngine {
    * Attaches a detached message to {@code targetName} and returns it as placed there. If the target
    * is gone, puts it back into {@code from}, so that nothing is lost, and returns null.
    */
-  Message moveIn(String targetName, StoredMessage m, boolean redrive, LocalQueue from) {
+  @Nullable Message moveIn(
+      String targetName, StoredMessage m, boolean redrive, @Nullable LocalQueue from) {
     LocalQueue target = queues.get(targetName);
     Message placed = target == null ? null : attach(target, m, redrive);
-    if (placed != null) {
-      return placed;
+    if (placed != null || from == null) {
+      return placed; // from == null: the source queue was deleted meanwhile, and its messages with
+      // it
     }
     List<LocalQueue.Transfer> more = List.of();
     from.lock.lock();
@@ -750,7 +755,7 @@ final class MemoryQueueEngine implements QueueEngine {
     return null;
   }
 
-  private Message attach(LocalQueue target, StoredMessage m, boolean redrive) {
+  private @Nullable Message attach(LocalQueue target, StoredMessage m, boolean redrive) {
     target.lock.lock();
     try {
       long now = clock.millis();

@@ -4,9 +4,11 @@ import io.switchboard.internal.LongObjectMap;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The messages of one queue and every structure that finds them: by id, in delivery order ({@link
@@ -63,7 +65,7 @@ final class MessageTable {
   private final boolean grouped;
 
   /** Messages changed by the current operation, when a journal needs to hear of them. */
-  private final List<StoredMessage> dirty;
+  private final @Nullable List<StoredMessage> dirty;
 
   MessageTable(
       boolean grouped, Order order, Set<String> indexed, boolean journaling, HoldWork work) {
@@ -128,7 +130,7 @@ final class MessageTable {
     newlyEligible.clear();
   }
 
-  StoredMessage get(long serial) {
+  @Nullable StoredMessage get(long serial) {
     return byId.get(serial);
   }
 
@@ -219,7 +221,7 @@ final class MessageTable {
    * spends at most {@code scan}'s budget.
    */
   List<StoredMessage> take(
-      int max, MessageFilter filter, long now, Scan scan, AnswerBudget budget) {
+      int max, @Nullable MessageFilter filter, long now, @Nullable Scan scan, AnswerBudget budget) {
     List<StoredMessage> out = new ArrayList<>(Math.min(max, 16));
     ordering.take(max, filter, now, out, scan, budget);
     return out;
@@ -302,7 +304,7 @@ final class MessageTable {
   }
 
   /** The first delayed or leased message whose visibility time has come, or null. */
-  StoredMessage firstVisibleBy(long now) {
+  @Nullable StoredMessage firstVisibleBy(long now) {
     if (timed.isEmpty()) {
       return null;
     }
@@ -328,7 +330,7 @@ final class MessageTable {
   }
 
   /** The oldest message by arrival that is not in flight (for load shedding), or null. */
-  StoredMessage oldestNotInFlight() {
+  @Nullable StoredMessage oldestNotInFlight() {
     dropDeadArrivals();
     for (int i = 0; i < arrivals.size(); i++) {
       StoredMessage m = byId.get(arrivals.get(i));
@@ -342,7 +344,8 @@ final class MessageTable {
   /** Send time of the oldest message by arrival, or -1 when empty. */
   long oldestSentAt() {
     dropDeadArrivals();
-    long oldest = arrivals.isEmpty() ? -1 : byId.get(arrivals.peekFirst()).sentAt;
+    long oldest =
+        arrivals.isEmpty() ? -1 : Objects.requireNonNull(byId.get(arrivals.peekFirst())).sentAt;
     if (!movedIn.isEmpty() && (oldest < 0 || movedIn.first().sentAt < oldest)) {
       oldest = movedIn.first().sentAt;
     }
@@ -370,7 +373,7 @@ final class MessageTable {
   }
 
   /** Delayed and leased messages in delivery order strictly after {@code after} (null: all). */
-  Iterable<StoredMessage> invisibleAfter(StoredMessage after) {
+  Iterable<StoredMessage> invisibleAfter(@Nullable StoredMessage after) {
     return after == null ? invisible : invisible.tailSet(after, false);
   }
 
@@ -378,7 +381,7 @@ final class MessageTable {
    * Every message, in any state, in delivery order strictly after {@code after} (null: from the
    * start): a lazy merge of two ordered sets, so a reader pays for what it reads.
    */
-  Iterable<StoredMessage> inOrder(StoredMessage after) {
+  Iterable<StoredMessage> inOrder(@Nullable StoredMessage after) {
     return BrowseMerge.merge(ordering.candidates(after, null), invisibleAfter(after), order());
   }
 

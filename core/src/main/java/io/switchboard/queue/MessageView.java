@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link MessageFilter} may look at. Implemented by the engine's own message records, so
@@ -13,7 +14,7 @@ public interface MessageView {
    * The attribute of that name, or {@code null} when the message has none. The one deliberate null
    * of the API: filters call this on the hot path of every filtered receive.
    */
-  AttributeValue attributeOrNull(String name);
+  @Nullable AttributeValue attributeOrNull(String name);
 
   Map<String, AttributeValue> attributes();
 

@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import java.util.Comparator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides which messages are eligible and in what order. {@link StandardOrdering} keeps available
@@ -53,10 +54,10 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
    */
   abstract void take(
       int max,
-      MessageFilter filter,
+      @Nullable MessageFilter filter,
       long now,
       List<StoredMessage> out,
-      Scan scan,
+      @Nullable Scan scan,
       AnswerBudget budget);
 
   /** Runs {@code change} (which may alter priority or seq) keeping the structures sorted. */
@@ -76,7 +77,8 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
    * may pass {@code filter} (null: all): from the attribute index when the filter is a selector it
    * can serve, else every one. The caller still tests the filter.
    */
-  abstract Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter);
+  abstract Iterable<StoredMessage> candidates(
+      @Nullable StoredMessage after, @Nullable MessageFilter filter);
 
   abstract void clear();
 }

@@ -13,10 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The attribute index: a queue's eligible messages partitioned by the values of its indexed
@@ -60,7 +62,7 @@ final class PartitionIndex {
     }
 
     @Override
-    public Object valueOrNull(String name) {
+    public @Nullable Object valueOrNull(String name) {
       return values.get(name);
     }
   }
@@ -151,7 +153,7 @@ final class PartitionIndex {
   }
 
   /** An attribute as the selector sees it; lists sorted, so [a, b] and [b, a] share a partition. */
-  private static Object selectorValue(AttributeValue v) {
+  private static @Nullable Object selectorValue(@Nullable AttributeValue v) {
     return switch (v) {
       case null -> null;
       case AttributeValue.StringValue s -> s.value();
@@ -171,7 +173,7 @@ final class PartitionIndex {
     Partition p = new Partition(key, values, order);
     partitions.put(key, p);
     for (int i = 0; i < key.size(); i++) {
-      post(postings.get(attributes.get(i)), key.get(i), p, true);
+      post(Objects.requireNonNull(postings.get(attributes.get(i))), key.get(i), p, true);
     }
     version++;
     return p;
@@ -208,7 +210,7 @@ final class PartitionIndex {
       if (p.messages.isEmpty()) {
         it.remove();
         for (int i = 0; i < p.key.size(); i++) {
-          post(postings.get(attributes.get(i)), p.key.get(i), p, false);
+          post(Objects.requireNonNull(postings.get(attributes.get(i))), p.key.get(i), p, false);
         }
       }
     }
@@ -223,7 +225,7 @@ final class PartitionIndex {
    * selector}, in delivery order; null when no indexed attribute narrows it down (the caller then
    * walks the queue). The caller still tests each candidate.
    */
-  Iterable<StoredMessage> candidates(Selector selector, StoredMessage after) {
+  @Nullable Iterable<StoredMessage> candidates(Selector selector, @Nullable StoredMessage after) {
     Cached matching = matching(selector);
     if (matching == null) {
       return null;
@@ -231,7 +233,7 @@ final class PartitionIndex {
     return () -> merge(matching.partitions, after);
   }
 
-  private Cached matching(Selector selector) {
+  private @Nullable Cached matching(Selector selector) {
     Cached cached = cache.get(selector);
     if (cached != null && cached.version == version) {
       return cached;
@@ -263,7 +265,7 @@ final class PartitionIndex {
   }
 
   /** The partitions holding {@code value} of {@code attribute}; null if it is not indexed. */
-  Set<Partition> withValue(String attribute, Object value) {
+  @Nullable Set<Partition> withValue(String attribute, Object value) {
     Postings p = postings.get(attribute);
     if (p == null) {
       return null;
@@ -278,19 +280,19 @@ final class PartitionIndex {
   }
 
   /** Partitions by string value of {@code attribute} (list elements too); null if not indexed. */
-  java.util.NavigableMap<String, Set<Partition>> strings(String attribute) {
+  java.util.@Nullable NavigableMap<String, Set<Partition>> strings(String attribute) {
     Postings p = postings.get(attribute);
     return p == null ? null : p.strings;
   }
 
   /** Partitions by number value of {@code attribute}; null if not indexed. */
-  java.util.NavigableMap<BigDecimal, Set<Partition>> numbers(String attribute) {
+  java.util.@Nullable NavigableMap<BigDecimal, Set<Partition>> numbers(String attribute) {
     Postings p = postings.get(attribute);
     return p == null ? null : p.numbers;
   }
 
   /** The union of a range of values' partitions; null (not worth it) past 4096 values. */
-  static Set<Partition> union(Map<?, Set<Partition>> range) {
+  static @Nullable Set<Partition> union(Map<?, Set<Partition>> range) {
     if (range.size() > MAX_RANGE_VALUES) {
       return null;
     }
@@ -308,7 +310,7 @@ final class PartitionIndex {
   }
 
   /** Merges the partitions' messages after {@code after} into one stream in delivery order. */
-  private Iterator<StoredMessage> merge(List<Partition> parts, StoredMessage after) {
+  private Iterator<StoredMessage> merge(List<Partition> parts, @Nullable StoredMessage after) {
     record Head(StoredMessage message, Partition partition) {}
     PriorityQueue<Head> heads =
         new PriorityQueue<>(

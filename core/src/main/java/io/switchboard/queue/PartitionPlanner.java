@@ -10,9 +10,11 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The partitions a selector may match, from the index's posting lists: a superset of the partitions
@@ -26,7 +28,7 @@ final class PartitionPlanner {
 
   private PartitionPlanner() {}
 
-  static Set<Partition> plan(Expression e, PartitionIndex index) {
+  static @Nullable Set<Partition> plan(Expression e, PartitionIndex index) {
     return switch (e) {
       case Expression.And and -> all(and.operands(), index);
       case Expression.Or or -> any(or.operands(), index);
@@ -40,7 +42,7 @@ final class PartitionPlanner {
     };
   }
 
-  private static Set<Partition> all(List<Expression> operands, PartitionIndex index) {
+  private static @Nullable Set<Partition> all(List<Expression> operands, PartitionIndex index) {
     List<Set<Partition>> parts = new ArrayList<>();
     for (Expression operand : operands) {
       Set<Partition> p = plan(operand, index);
@@ -51,7 +53,7 @@ final class PartitionPlanner {
     return parts.isEmpty() ? null : intersect(parts);
   }
 
-  private static Set<Partition> any(List<Expression> operands, PartitionIndex index) {
+  private static @Nullable Set<Partition> any(List<Expression> operands, PartitionIndex index) {
     Set<Partition> out = new HashSet<>();
     for (Expression operand : operands) {
       Set<Partition> p = plan(operand, index);
@@ -72,7 +74,8 @@ final class PartitionPlanner {
     return out;
   }
 
-  private static Set<Partition> comparison(Expression.Comparison c, PartitionIndex index) {
+  private static @Nullable Set<Partition> comparison(
+      Expression.Comparison c, PartitionIndex index) {
     Expression.Op op = c.op();
     Operand attribute = c.left();
     Operand literal = c.right();
@@ -94,11 +97,12 @@ final class PartitionPlanner {
     boolean inclusive = op == Expression.Op.GE || op == Expression.Op.LE;
     return switch (lit.value()) {
       case String s -> {
-        NavigableMap<String, Set<Partition>> m = index.strings(id.name());
+        NavigableMap<String, Set<Partition>> m = Objects.requireNonNull(index.strings(id.name()));
         yield PartitionIndex.union(lower ? m.tailMap(s, inclusive) : m.headMap(s, inclusive));
       }
       case BigDecimal d -> {
-        NavigableMap<BigDecimal, Set<Partition>> m = index.numbers(id.name());
+        NavigableMap<BigDecimal, Set<Partition>> m =
+            Objects.requireNonNull(index.numbers(id.name()));
         yield PartitionIndex.union(lower ? m.tailMap(d, inclusive) : m.headMap(d, inclusive));
       }
       default -> null;
@@ -116,14 +120,15 @@ final class PartitionPlanner {
   }
 
   /** Partitions where the attribute (or an element of it) equals {@code value}; null: no idea. */
-  private static Set<Partition> exact(PartitionIndex index, String attribute, Object value) {
+  private static @Nullable Set<Partition> exact(
+      PartitionIndex index, String attribute, Object value) {
     if (!(value instanceof String) && !(value instanceof BigDecimal)) {
       return null;
     }
     return index.withValue(attribute, value);
   }
 
-  private static Set<Partition> anyValue(
+  private static @Nullable Set<Partition> anyValue(
       Operand operand, List<Object> literals, PartitionIndex index) {
     if (!(operand instanceof Operand.Identifier id) || !index.indexes(id.name())) {
       return null;
@@ -138,7 +143,7 @@ final class PartitionPlanner {
     return out;
   }
 
-  private static Set<Partition> between(Expression.Between b, PartitionIndex index) {
+  private static @Nullable Set<Partition> between(Expression.Between b, PartitionIndex index) {
     if (!(b.operand() instanceof Operand.Identifier id)
         || !(b.lower() instanceof Operand.Literal lo)
         || !(b.upper() instanceof Operand.Literal hi)
@@ -148,18 +153,20 @@ final class PartitionPlanner {
     if (lo.value() instanceof String l && hi.value() instanceof String h) {
       return Selector.compareStrings(l, h) > 0
           ? Set.of()
-          : PartitionIndex.union(index.strings(id.name()).subMap(l, true, h, true));
+          : PartitionIndex.union(
+              Objects.requireNonNull(index.strings(id.name())).subMap(l, true, h, true));
     }
     if (lo.value() instanceof BigDecimal l && hi.value() instanceof BigDecimal h) {
       return l.compareTo(h) > 0
           ? Set.of()
-          : PartitionIndex.union(index.numbers(id.name()).subMap(l, true, h, true));
+          : PartitionIndex.union(
+              Objects.requireNonNull(index.numbers(id.name())).subMap(l, true, h, true));
     }
     return null;
   }
 
   /** {@code LIKE 'abc%...'}: only values starting with the literal prefix can match. */
-  private static Set<Partition> like(Expression.Like like, PartitionIndex index) {
+  private static @Nullable Set<Partition> like(Expression.Like like, PartitionIndex index) {
     if (!(like.operand() instanceof Operand.Identifier id) || !index.indexes(id.name())) {
       return null;
     }
@@ -168,7 +175,8 @@ final class PartitionPlanner {
       return null;
     }
     TreeMap<String, Set<Partition>> matching = new TreeMap<>(PartitionIndex.CODE_POINT_ORDER);
-    for (var e : index.strings(id.name()).tailMap(prefix, true).entrySet()) {
+    for (var e :
+        Objects.requireNonNull(index.strings(id.name())).tailMap(prefix, true).entrySet()) {
       if (!e.getKey().startsWith(prefix)) {
         break;
       }
@@ -193,7 +201,7 @@ final class PartitionPlanner {
     return prefix.toString();
   }
 
-  private static Set<Partition> has(Expression.Has has, PartitionIndex index) {
+  private static @Nullable Set<Partition> has(Expression.Has has, PartitionIndex index) {
     if (!(has.operand() instanceof Operand.Identifier id) || !index.indexes(id.name())) {
       return null;
     }

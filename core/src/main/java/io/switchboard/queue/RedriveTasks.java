@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Redrive tasks: each moves the messages that were in a dead-letter queue when it started, in
@@ -40,7 +41,7 @@ final class RedriveTasks {
     long moved;
     long toMove;
     RedriveTask.Status status = RedriveTask.Status.RUNNING;
-    String problem;
+    @Nullable String problem;
 
     Job(String id, String source, RedriveRequest request, List<Long> serials, long startedAt) {
       this.id = id;
@@ -110,6 +111,7 @@ final class RedriveTasks {
     }
 
     /** Moves the next {@code n} serials; false if the source vanished. */
+    @SuppressWarnings("NullAway") // the detaching operation's Void result is null
     private boolean moveChunk(int n) {
       LocalQueue from = engine.find(source);
       if (from == null) {
@@ -191,6 +193,7 @@ final class RedriveTasks {
    * threads waiting for the lock go between holds. Messages that arrive meanwhile (a higher seq
    * than any when it began) stay out.
    */
+  @SuppressWarnings("NullAway") // the operation answers null at the end of the queue
   private List<Long> snapshot(LocalQueue source) {
     long seqBound = engine.nextSequence();
     List<Long> serials = new ArrayList<>();

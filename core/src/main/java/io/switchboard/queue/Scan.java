@@ -1,6 +1,7 @@
 package io.switchboard.queue;
 
 import io.switchboard.time.TimeSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One filtered scan through a queue (a receive, a long poll's retry, a browse page) and the budget
@@ -46,10 +47,10 @@ final class Scan {
   private final TimeSource clock;
 
   /** A copy of the position of the last message tested, or null before the first hold. */
-  StoredMessage after;
+  @Nullable StoredMessage after;
 
   /** Grouped queues walked by ready group: a copy of the last group's position, or null. */
-  GroupedOrdering.Group afterGroup;
+  GroupedOrdering.@Nullable Group afterGroup;
 
   /** The scan reached the end of the candidates (or filled its batch): nothing left to test. */
   boolean complete;
@@ -126,9 +127,7 @@ final class Scan {
 
   /** A copy of {@code m}'s place in delivery order (priority, seq, serial). */
   static StoredMessage positionOf(StoredMessage m) {
-    StoredMessage probe = new StoredMessage(m.serial, m.seq, 0, null, null, 0, null, null);
-    probe.priority = m.priority;
-    return probe;
+    return StoredMessage.probe(m.serial, m.seq, m.priority);
   }
 
   private static long stringCharacters(Object[] attributes) {

@@ -6,6 +6,7 @@ import io.switchboard.selector.SelectorException;
 import io.switchboard.selector.SystemFacts;
 import io.switchboard.time.TimeSource;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link MessageFilter} written in the selector language ({@code docs/selectors.md}). Unlike a
@@ -34,7 +35,7 @@ public final class SelectorFilter implements MessageFilter {
     try {
       return new SelectorFilter(Selector.parse(text));
     } catch (SelectorException e) {
-      throw new QueueException(ErrorCode.INVALID_SELECTOR, e.getMessage(), e);
+      throw new QueueException(ErrorCode.INVALID_SELECTOR, String.valueOf(e.getMessage()), e);
     }
   }
 
@@ -68,7 +69,7 @@ public final class SelectorFilter implements MessageFilter {
 
   private record Binding(MessageView message, long now) implements Attributes {
     @Override
-    public Object valueOrNull(String name) {
+    public @Nullable Object valueOrNull(String name) {
       if (name.startsWith(SystemFacts.PREFIX)) {
         return systemFact(name);
       }
@@ -81,7 +82,7 @@ public final class SelectorFilter implements MessageFilter {
       };
     }
 
-    private Object systemFact(String name) {
+    private @Nullable Object systemFact(String name) {
       return switch (name) {
         case SystemFacts.PRIORITY -> message.priority();
         case SystemFacts.GROUP_ID -> message.groupId().orElse(null);

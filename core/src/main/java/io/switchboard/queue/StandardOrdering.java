@@ -3,8 +3,10 @@ package io.switchboard.queue;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Available messages of a standard queue in one red-black tree ordered by (priority desc, seq),
@@ -21,14 +23,14 @@ final class StandardOrdering extends Ordering {
   private final Comparator<StoredMessage> comparator;
   private final TreeSet<StoredMessage> available;
   private final List<StoredMessage> newlyEligible;
-  private final PartitionIndex index;
+  private final @Nullable PartitionIndex index;
   private final HoldWork work;
 
   /** Messages of this queue in flight (every take is leased by the caller). */
   private long inFlight;
 
   /** Fair scheduling across groups; null until a message with a group id enters. */
-  private FairShare fair;
+  private @Nullable FairShare fair;
 
   StandardOrdering(
       Comparator<StoredMessage> comparator,
@@ -119,10 +121,10 @@ final class StandardOrdering extends Ordering {
   @Override
   void take(
       int max,
-      MessageFilter filter,
+      @Nullable MessageFilter filter,
       long now,
       List<StoredMessage> out,
-      Scan scan,
+      @Nullable Scan scan,
       AnswerBudget budget) {
     if (filter == null) {
       while (out.size() < max && !available.isEmpty()) {
@@ -140,7 +142,7 @@ final class StandardOrdering extends Ordering {
       }
       return;
     }
-    Iterator<StoredMessage> it = candidates(scan.after, filter).iterator();
+    Iterator<StoredMessage> it = candidates(Objects.requireNonNull(scan).after, filter).iterator();
     while (out.size() < max && it.hasNext()) {
       StoredMessage m = it.next();
       if (filter.test(m, now)) {
@@ -163,7 +165,8 @@ final class StandardOrdering extends Ordering {
   }
 
   @Override
-  Iterable<StoredMessage> candidates(StoredMessage after, MessageFilter filter) {
+  Iterable<StoredMessage> candidates(
+      @Nullable StoredMessage after, @Nullable MessageFilter filter) {
     if (index != null && filter instanceof SelectorFilter s) {
       Iterable<StoredMessage> indexed = index.candidates(s.selector(), after);
       if (indexed != null) {

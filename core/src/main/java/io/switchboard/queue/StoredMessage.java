@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One message as the engine keeps it. Mutable, and touched only under its queue's lock. Kept small
@@ -20,8 +21,8 @@ final class StoredMessage implements MessageView {
 
   final long sentAt;
   final byte[] body;
-  final String groupId;
-  final String dedupId;
+  final @Nullable String groupId;
+  final @Nullable String dedupId;
 
   /** Ordering key within the priority: FIFO ascending, LIFO descending. */
   long seq;
@@ -50,7 +51,7 @@ final class StoredMessage implements MessageView {
   Object[] attributes;
 
   /** The queue this message was dead-lettered from, or null. */
-  String deadLetterSource;
+  @Nullable String deadLetterSource;
 
   /** What the journal must write for this message at the end of the operation (JOURNAL_*). */
   byte journalMark;
@@ -67,8 +68,8 @@ final class StoredMessage implements MessageView {
       byte[] body,
       Object[] attributes,
       int priority,
-      String groupId,
-      String dedupId) {
+      @Nullable String groupId,
+      @Nullable String dedupId) {
     this.serial = serial;
     this.seq = seq;
     this.sentAt = sentAt;
@@ -77,6 +78,19 @@ final class StoredMessage implements MessageView {
     this.priority = priority;
     this.groupId = groupId;
     this.dedupId = dedupId;
+  }
+
+  private static final byte[] NO_BODY = new byte[0];
+  private static final Object[] NO_ATTRIBUTES = new Object[0];
+
+  /**
+   * A stand-in holding only a place in delivery order (serial, seq, priority): what cursors and
+   * scan positions compare against.
+   */
+  static StoredMessage probe(long serial, long seq, int priority) {
+    StoredMessage probe = new StoredMessage(serial, seq, 0, NO_BODY, NO_ATTRIBUTES, 0, null, null);
+    probe.priority = priority;
+    return probe;
   }
 
   /** True while the message is in the visibility timer set (delayed or leased). */
@@ -93,7 +107,7 @@ final class StoredMessage implements MessageView {
   }
 
   @Override
-  public AttributeValue attributeOrNull(String name) {
+  public @Nullable AttributeValue attributeOrNull(String name) {
     Object[] a = attributes;
     for (int i = 0; i < a.length; i += 2) {
       if (name.equals(a[i])) {

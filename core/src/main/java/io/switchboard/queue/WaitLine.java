@@ -3,7 +3,9 @@ package io.switchboard.queue;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The receives blocked on one queue, in arrival order. Whoever makes messages eligible calls {@link
@@ -17,7 +19,12 @@ final class WaitLine {
   /** What a handover needs from the queue. */
   interface Queue {
     /** Takes and leases eligible messages for a waiter; empty when none. */
-    List<Message> take(int max, MessageFilter filter, long visibilityMillis, long now, Scan scan);
+    List<Message> take(
+        int max,
+        @Nullable MessageFilter filter,
+        long visibilityMillis,
+        long now,
+        @Nullable Scan scan);
 
     /** A filtered scan with this lock hold's budget. */
     Scan newScan();
@@ -92,7 +99,7 @@ final class WaitLine {
       if (!got.isEmpty()) {
         it.remove();
         w.complete(got);
-      } else if (w.filter != null && scan.spent()) {
+      } else if (w.filter != null && Objects.requireNonNull(scan).spent()) {
         w.requestRescan();
       }
     }

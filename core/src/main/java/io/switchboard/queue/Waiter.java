@@ -2,6 +2,7 @@ package io.switchboard.queue;
 
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A receive blocked in a long poll. Waiters queue up in arrival order; whoever makes a message
@@ -13,7 +14,7 @@ final class Waiter {
 
   final int maxMessages;
   final long visibilityMillis;
-  final MessageFilter filter;
+  final @Nullable MessageFilter filter;
   final long deadline;
   final Thread thread = Thread.currentThread();
 
@@ -21,7 +22,7 @@ final class Waiter {
   private volatile boolean rescan;
   private volatile List<Message> result = List.of();
 
-  Waiter(int maxMessages, long visibilityMillis, MessageFilter filter, long deadline) {
+  Waiter(int maxMessages, long visibilityMillis, @Nullable MessageFilter filter, long deadline) {
     this.maxMessages = maxMessages;
     this.visibilityMillis = visibilityMillis;
     this.filter = filter;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The router's agents: records by id, the index of eligible agents ({@link EligibleAgents}), and
@@ -99,7 +100,7 @@ final class AgentBook {
    * A page of the agents {@code filter} accepts (null: all), by id, after the agent {@code after}
    * (null: from the first).
    */
-  ListPage<Agent> page(Selector filter, String after, int limit) {
+  ListPage<Agent> page(@Nullable Selector filter, @Nullable String after, int limit) {
     Paging.Picker<AgentRecord> picker =
         new Paging.Picker<>(Comparator.comparing((AgentRecord a) -> a.id), limit);
     for (AgentRecord a : agents.values()) {

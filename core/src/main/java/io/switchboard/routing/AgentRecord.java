@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
@@ -47,6 +48,7 @@ final class AgentRecord {
   int misses;
 
   /** The activity the agent is in ({@link Activity}); its presence kind unless set as one. */
+  @SuppressWarnings("NullAway.Init") // set by whoever makes the record, right after
   String activity;
 
   /** Clock millis the agent entered {@link #activity}. */
@@ -141,7 +143,7 @@ final class AgentRecord {
 
   void addLoad(String channel, int delta) {
     load.merge(channel, delta, Integer::sum);
-    if (load.get(channel) == 0) {
+    if (load(channel) == 0) {
       load.remove(channel);
     }
     totalLoad += delta;

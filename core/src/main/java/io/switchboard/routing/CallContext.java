@@ -2,6 +2,7 @@ package io.switchboard.routing;
 
 import io.switchboard.time.Scheduler;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every change made during one router call shares: the call's time, the event log, the
@@ -21,7 +22,7 @@ final class CallContext {
   final java.util.Map<String, QueueRules> queues = new java.util.HashMap<>();
 
   /** The journal's side, or null for a router that keeps nothing. */
-  final RouterStore store;
+  final @Nullable RouterStore store;
 
   /** The lasting statistics, fed by {@link #emit}; null until the router sets them. */
   IntervalStats intervals;
@@ -32,9 +33,9 @@ final class CallContext {
   /**
    * What fires timers between calls (the clock's timer thread, or its advances); null in recovery.
    */
-  Scheduler.Repeating timerDriver;
+  Scheduler.@Nullable Repeating timerDriver;
 
-  CallContext(RouterSettings settings, RouterStore store) {
+  CallContext(RouterSettings settings, @Nullable RouterStore store) {
     this.settings = settings;
     this.store = store;
     this.events = new EventLog(settings.eventHistory());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Input rules of the routing API, each failing with a message that names field, range, value. */
 final class Checks {
@@ -194,7 +195,7 @@ final class Checks {
   }
 
   /** The value of a numeric attribute for ranking, or null when it is not a number. */
-  static BigDecimal number(Object value) {
+  static @Nullable BigDecimal number(@Nullable Object value) {
     return switch (value) {
       case null -> null;
       case BigDecimal d -> d;

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The router's contacts and their reservations: live contacts by id, the waiting line of the queued
@@ -167,7 +168,7 @@ final class ContactBook {
       } else if (byKey == 0) {
         g.forEach(
             c -> {
-              if (after.isBefore(c)) {
+              if (Objects.requireNonNull(after).isBefore(c)) {
                 picker.offer(c);
               }
             });

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A binary min-heap of contacts that knows where each contact sits, so any contact can be removed
@@ -63,7 +64,7 @@ final class ContactHeap {
   }
 
   /** The first contact, or null when empty. */
-  ContactRecord first() {
+  @Nullable ContactRecord first() {
     return size == 0 ? null : heap[0];
   }
 

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The router's mutable state of one contact. */
 final class ContactRecord {
@@ -28,7 +29,7 @@ final class ContactRecord {
   long deadline;
 
   /** The task queue it was routed through, or null. */
-  String queue;
+  @Nullable String queue;
 
   /** Newest first among equal priority, while queued: its task queue is LIFO. */
   boolean lifo;
@@ -44,14 +45,14 @@ final class ContactRecord {
 
   int step;
   ContactState state = ContactState.QUEUED;
-  WaitingGroup group;
+  @Nullable WaitingGroup group;
 
   /** Where the contact sits in its group's {@link ContactHeap}s while queued. */
   int lineSlot;
 
   int arrivalSlot;
-  AgentRecord agent;
-  ReservationRecord reservation;
+  @Nullable AgentRecord agent;
+  @Nullable ReservationRecord reservation;
   long answeredAt = -1;
   long endedAt = -1;
 

@@ -2,7 +2,9 @@ package io.switchboard.routing;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Matching, and the life of an offer. Between calls one invariant holds: no eligible agent matches
@@ -230,7 +232,9 @@ final class Matcher {
   void abandon(ContactRecord contact) {
     switch (contact.state) {
       case QUEUED -> contacts.line.remove(contact);
-      case OFFERED -> close(contact.reservation, ReservationState.CANCELLED, "abandoned");
+      case OFFERED ->
+          close(
+              Objects.requireNonNull(contact.reservation), ReservationState.CANCELLED, "abandoned");
       default ->
           throw RoutingException.state(
               "contact '"
@@ -257,7 +261,10 @@ final class Matcher {
    * requirement matches), an offered one's offer stands and the change applies if it comes back.
    */
   void change(
-      ContactRecord contact, Integer priority, Map<String, Object> attributes, Requirement req) {
+      ContactRecord contact,
+      @Nullable Integer priority,
+      @Nullable Map<String, Object> attributes,
+      @Nullable Requirement req) {
     checkWaiting(contact, "changed");
     boolean queued = contact.state == ContactState.QUEUED;
     if (queued) {
@@ -325,7 +332,10 @@ final class Matcher {
     if (contact.state == ContactState.QUEUED) {
       contacts.line.remove(contact);
     } else {
-      close(contact.reservation, ReservationState.CANCELLED, "contact cancelled");
+      close(
+          Objects.requireNonNull(contact.reservation),
+          ReservationState.CANCELLED,
+          "contact cancelled");
     }
     AgentRecord offeredTo = contact.agent;
     contact.agent = null;
@@ -409,7 +419,7 @@ final class Matcher {
   /** Takes an assigned contact from its agent (the slot stays held until the caller frees it). */
   private AgentRecord leaveAgent(ContactRecord contact) {
     checkAssigned(contact);
-    AgentRecord from = contact.agent;
+    AgentRecord from = Objects.requireNonNull(contact.agent);
     call.touch(contact);
     agents.change(from, () -> from.active.remove(contact));
     contact.agent = null;
@@ -436,7 +446,7 @@ final class Matcher {
       finishCompleted(contact);
       return;
     }
-    AgentRecord agent = contact.agent;
+    AgentRecord agent = Objects.requireNonNull(contact.agent);
     contact.state = ContactState.WRAP_UP;
     call.touch(contact);
     agents.change(agent, () -> agent.wrapUps++);
@@ -449,7 +459,7 @@ final class Matcher {
   }
 
   private void finishCompleted(ContactRecord contact) {
-    AgentRecord agent = contact.agent;
+    AgentRecord agent = Objects.requireNonNull(contact.agent);
     boolean wasWrapUp = contact.state == ContactState.WRAP_UP;
     contact.state = ContactState.COMPLETED;
     contact.endedAt = call.now;

@@ -15,6 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The in-memory router. One lock guards everything: every call takes it, fires the timers that fell
@@ -52,17 +53,19 @@ final class MemoryRouter implements Router {
   private volatile java.util.function.Predicate<String> knownQueue = q -> false;
 
   /** The journal's side, or null for a router that keeps nothing. */
-  private final RouterStore store;
+  private final @Nullable RouterStore store;
 
   private volatile boolean closed;
-  private volatile String failure;
+  private volatile @Nullable String failure;
 
-  MemoryRouter(RouterSettings settings, RouterJournal journal) {
+  MemoryRouter(RouterSettings settings, @Nullable RouterJournal journal) {
     this.settings = settings;
     this.clock = settings.clock();
     RouterSnapshot snapshot = journal == null ? null : journal.load();
     this.store =
-        journal == null ? null : new RouterStore(journal, snapshot.counters().eventIdLimit());
+        journal == null
+            ? null
+            : new RouterStore(journal, Objects.requireNonNull(snapshot).counters().eventIdLimit());
     this.call = new CallContext(settings, store);
     this.agents = new AgentBook(call);
     this.contacts = new ContactBook(call);
@@ -137,7 +140,8 @@ final class MemoryRouter implements Router {
         }
       }
     }
-    store.reserveEventIds(call.events.lastId(), counters);
+    Objects.requireNonNull(store)
+        .reserveEventIds(call.events.lastId(), counters); // recovering: journaled
   }
 
   // ---- the call frame --------------------------------------------------------------------

@@ -3,6 +3,7 @@ package io.switchboard.routing;
 import io.switchboard.selector.Selector;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A contact's requirement, prepared once: the selector (none: any agent), its normalized text, the
@@ -35,7 +36,7 @@ final class Requirement {
   final boolean exact;
 
   /** The group key of the channel last asked for: one string shared by its contacts. */
-  private GroupKey lastKey;
+  private @Nullable GroupKey lastKey;
 
   private record GroupKey(String channel, String key) {}
 

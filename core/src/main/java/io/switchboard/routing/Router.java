@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Skills-based routing: agents with attributes, capacity per channel and presence; contacts with
@@ -250,7 +251,7 @@ public interface Router extends AutoCloseable {
     int eventHistory = 10_000;
     int contactHistory = 10_000;
     Duration statsRetention = Duration.ofDays(35);
-    RouterJournal journal;
+    @Nullable RouterJournal journal;
     List<TaskQueue> taskQueues = List.of();
     private final List<Consumer<? super RoutingEvent>> listeners = new ArrayList<>();
 

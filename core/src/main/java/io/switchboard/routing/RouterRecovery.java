@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -79,14 +80,15 @@ final class RouterRecovery {
       }
     }
     for (ContactRecord contact : contacts.values()) {
-      StoredContact c = storedContacts.get(contact.id);
+      StoredContact c = Objects.requireNonNull(storedContacts.get(contact.id));
       contact.agent = c.agentId().map(this::agent).orElse(null);
       contact.reservation = c.reservationId().map(reservations::get).orElse(null);
       if (contact.state == ContactState.ASSIGNED || contact.state == ContactState.WRAP_UP) {
-        contact.agent.active.add(contact);
-        contact.agent.hold(contact);
+        AgentRecord agent = Objects.requireNonNull(contact.agent, "an assigned contact's agent");
+        agent.active.add(contact);
+        agent.hold(contact);
         if (contact.state == ContactState.WRAP_UP) {
-          contact.agent.wrapUps++;
+          agent.wrapUps++;
         }
       }
       if (FINISHED.contains(contact.state)) {

@@ -3,6 +3,7 @@ package io.switchboard.routing;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Small integer ids for the attribute terms ({@link RequiredTerms}) that waiting groups' keys use
@@ -51,7 +52,7 @@ final class TermIds {
 
   /** One use less; the id is free again after the last. */
   void release(String term) {
-    Use use = byTerm.get(term);
+    Use use = Objects.requireNonNull(byTerm.get(term));
     if (--use.count == 0) {
       byTerm.remove(term);
       if (freeCount == free.length) {

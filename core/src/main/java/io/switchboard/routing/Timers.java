@@ -1,6 +1,7 @@
 package io.switchboard.routing;
 
 import java.util.PriorityQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every pending timer in one priority queue ordered by due time, then by the order of scheduling.
@@ -51,7 +52,7 @@ final class Timers {
   }
 
   /** The next timer due at or before {@code now}, removed; null if none. */
-  Timer pollDue(long now) {
+  @Nullable Timer pollDue(long now) {
     Timer head = queue.peek();
     return head != null && head.due <= now ? queue.poll() : null;
   }

@@ -1,6 +1,7 @@
 package io.switchboard.routing;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The queued contacts of one channel with the same normalized requirement and task queue (or none),
@@ -38,9 +39,9 @@ final class WaitingGroup {
   long indexKey;
 
   /** The other groups filed under the same {@link #indexKey}, as a doubly linked list. */
-  WaitingGroup nextSameKey;
+  @Nullable WaitingGroup nextSameKey;
 
-  WaitingGroup previousSameKey;
+  @Nullable WaitingGroup previousSameKey;
 
   /** By order of service. */
   private final ContactHeap line = ContactHeap.byOrderOfService();
@@ -49,7 +50,7 @@ final class WaitingGroup {
   private final ContactHeap byArrival = ContactHeap.byArrival();
 
   /** The first in order of service, kept at hand: the agent-side lookup compares many heads. */
-  ContactRecord head;
+  @Nullable ContactRecord head;
 
   WaitingGroup(String channel, Requirement requirement, String queue, QueueRules rules) {
     this.channel = channel;
@@ -98,7 +99,7 @@ final class WaitingGroup {
   }
 
   /** The contact that has waited longest. */
-  ContactRecord oldest() {
+  @Nullable ContactRecord oldest() {
     return byArrival.first();
   }
 

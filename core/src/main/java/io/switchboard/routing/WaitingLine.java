@@ -7,7 +7,9 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every queued contact, in one {@link WaitingGroup} per (channel, normalized requirement, task
@@ -135,7 +137,7 @@ final class WaitingLine {
   }
 
   void remove(ContactRecord contact) {
-    WaitingGroup group = contact.group;
+    WaitingGroup group = Objects.requireNonNull(contact.group);
     group.remove(contact);
     size--;
     if (group.isEmpty()) {
@@ -157,7 +159,7 @@ final class WaitingLine {
    * The best queued contact the agent matches (and whose task queue's cap it is below) on a channel
    * where it is eligible, in order of service; null if none.
    */
-  ContactRecord bestFor(AgentRecord agent) {
+  @Nullable ContactRecord bestFor(AgentRecord agent) {
     ContactRecord best = null;
     for (String name : agent.capacity.keySet()) {
       Channel channel = byChannel.get(name);
@@ -207,7 +209,7 @@ final class WaitingLine {
    * Looks up every subset of {@code ids[from..n)} (up to {@code left} more ids) extending {@code
    * key}, whose next id goes at bit {@code shift}, in ascending order as {@link TermIds#pack} does.
    */
-  private static ContactRecord walk(
+  private static @Nullable ContactRecord walk(
       LongObjectMap<WaitingGroup> byKey,
       int[] ids,
       int n,
@@ -215,7 +217,7 @@ final class WaitingLine {
       int left,
       long key,
       int shift,
-      ContactRecord best,
+      @Nullable ContactRecord best,
       AgentRecord agent) {
     for (int i = from; i < n; i++) {
       long k = key | (long) (ids[i] + 1) << shift;
@@ -233,9 +235,9 @@ final class WaitingLine {
    * The better of {@code best} and the group's head, if the agent matches the group; {@code
    * keyHeld} says the agent holds the group's whole key.
    */
-  private static ContactRecord better(
-      ContactRecord best, WaitingGroup group, AgentRecord agent, boolean keyHeld) {
-    ContactRecord head = group.head;
+  private static @Nullable ContactRecord better(
+      @Nullable ContactRecord best, WaitingGroup group, AgentRecord agent, boolean keyHeld) {
+    ContactRecord head = Objects.requireNonNull(group.head); // a filed group is not empty
     if (best != null && ContactRecord.compareOrder(head, best) >= 0) {
       return best;
     }

@@ -2,6 +2,7 @@ package io.switchboard.selector;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a selector reads the values of the identifiers it names: message attributes, agent
@@ -19,7 +20,7 @@ public interface Attributes {
    * of this API: evaluation sits on the hot path of every receive and every match, and an {@code
    * Optional} per lookup would allocate.
    */
-  Object valueOrNull(String name);
+  @Nullable Object valueOrNull(String name);
 
   /** A view of {@code map}; later changes to the map are seen. */
   static Attributes of(Map<String, ?> map) {

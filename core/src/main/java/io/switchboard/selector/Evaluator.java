@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.RandomAccess;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compiles a tree into nodes that evaluate without allocating: literals become ready-made values
@@ -30,12 +31,12 @@ final class Evaluator {
    * An operand at evaluation time: the attribute's value ({@code null} if missing) or a constant.
    */
   private interface Term {
-    Object value(Attributes attributes);
+    @Nullable Object value(Attributes attributes);
   }
 
   private record Attribute(String name) implements Term {
     @Override
-    public Object value(Attributes attributes) {
+    public @Nullable Object value(Attributes attributes) {
       return attributes.valueOrNull(name);
     }
   }
@@ -139,7 +140,7 @@ final class Evaluator {
     }
   }
 
-  static Truth compare(Object left, Op op, Object right) {
+  static Truth compare(@Nullable Object left, Op op, @Nullable Object right) {
     if (op == Op.EQ) {
       return Values.equal(left, right);
     }
@@ -164,7 +165,7 @@ final class Evaluator {
     @Override
     public Truth evaluate(Attributes attributes) {
       Object value = operand.value(attributes);
-      if (!Values.isScalar(value)) {
+      if (value == null || !Values.isScalar(value)) {
         return Truth.UNKNOWN;
       }
       return Truth.of(set.contains(value) != negated);

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Splits selector text into tokens on demand, one ahead of the parser, so that the leftmost error
@@ -47,9 +48,14 @@ final class Lexer {
 
   /**
    * One token. {@code value} is the keyword, the operator, the string contents, the identifier name
-   * or the {@link BigDecimal}; {@code text} is the token as written.
+   * or the {@link BigDecimal}, null for END and punctuation; {@code text} is the token as written.
    */
-  record Token(Kind kind, int column, String text, Object value) {
+  record Token(Kind kind, int column, String text, @Nullable Object value) {
+
+    /** The value of a token of a kind that has one (a parser bug otherwise). */
+    Object present() {
+      return java.util.Objects.requireNonNull(value, kind::toString);
+    }
 
     boolean is(Keyword keyword) {
       return kind == Kind.KEYWORD && value == keyword;
@@ -150,7 +156,7 @@ final class Lexer {
     return symbol(start, length, Kind.OPERATOR, op);
   }
 
-  private Token symbol(int start, int length, Kind kind, Object value) {
+  private Token symbol(int start, int length, Kind kind, @Nullable Object value) {
     position = start + length;
     return new Token(kind, start + 1, text.substring(start, position), value);
   }

@@ -3,6 +3,7 @@ package io.switchboard.selector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A LIKE pattern compiled once, at parse time, into the segments between its {@code %} signs.
@@ -117,10 +118,10 @@ final class LikePattern {
     private final int trail;
 
     /** The core as a string when it has no {@code _} and is short: found with indexOf. */
-    private final String plainCore;
+    private final @Nullable String plainCore;
 
     /** The core's Shift-And masks, when it is not found with indexOf. */
-    private final CoreMasks masks;
+    private final @Nullable CoreMasks masks;
 
     private Segment(int[] codePoints) {
       this.codePoints = codePoints;

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Exact comparison of numbers of any class. {@code 1}, {@code 1L}, {@code 1.0d} and {@code
@@ -35,7 +36,7 @@ final class Numbers {
   }
 
   /** The exact decimal value, or {@code null} for NaN, infinities and unreadable numbers. */
-  static BigDecimal exactOrNull(Number number) {
+  static @Nullable BigDecimal exactOrNull(Number number) {
     if (number instanceof BigDecimal decimal) {
       return decimal;
     }

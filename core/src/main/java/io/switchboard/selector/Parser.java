@@ -18,7 +18,10 @@ import java.util.Optional;
 final class Parser {
 
   private final Lexer lexer;
+
+  @SuppressWarnings("NullAway.Init") // set by advance() before the first read
   private Token current;
+
   private int depth;
 
   private Parser(String text) {
@@ -133,7 +136,7 @@ final class Parser {
     Operand left = value("a predicate");
     String after = "after " + describe(left);
     if (current.kind() == Kind.OPERATOR) {
-      Expression.Op op = (Expression.Op) current.value();
+      Expression.Op op = (Expression.Op) current.present();
       advance();
       return new Expression.Comparison(left, op, value("a value after " + op.symbol()));
     }
@@ -184,7 +187,7 @@ final class Parser {
     if (accept(Keyword.ESCAPE)) {
       Token escapeToken = current;
       expect(Kind.STRING, "a one-character string after ESCAPE");
-      String escapeChar = (String) escapeToken.value();
+      String escapeChar = (String) escapeToken.present();
       if (escapeChar.codePointCount(0, escapeChar.length()) != 1) {
         throw new SelectorException(
             escapeToken.column(),
@@ -192,11 +195,11 @@ final class Parser {
       }
       escape = Optional.of(escapeChar);
     }
-    String text = (String) pattern.value();
+    String text = (String) pattern.present();
     try {
       LikePattern.compile(text, escape);
     } catch (IllegalArgumentException badPattern) {
-      throw new SelectorException(pattern.column(), badPattern.getMessage());
+      throw new SelectorException(pattern.column(), String.valueOf(badPattern.getMessage()));
     }
     return new Expression.Like(left, text, escape, negated);
   }
@@ -244,7 +247,7 @@ final class Parser {
 
   private Operand value(String what) {
     if (current.kind() == Kind.IDENTIFIER) {
-      String name = (String) current.value();
+      String name = (String) current.present();
       advance();
       return new Operand.Identifier(name);
     }
@@ -254,8 +257,8 @@ final class Parser {
   private Object literal(String what) {
     Object value =
         switch (current.kind()) {
-          case STRING -> current.value();
-          case NUMBER -> (BigDecimal) current.value();
+          case STRING -> current.present();
+          case NUMBER -> (BigDecimal) current.present();
           case KEYWORD ->
               current.is(Keyword.TRUE)
                   ? Boolean.TRUE

@@ -3,6 +3,7 @@ package io.switchboard.selector;
 import java.util.Collection;
 import java.util.List;
 import java.util.RandomAccess;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The value semantics of the language. Operands evaluate to a {@link String}, a {@link Boolean}, a
@@ -18,7 +19,7 @@ final class Values {
   private Values() {}
 
   /** Whether IN, LIKE and comparisons accept {@code value}: not missing, not a list, not NaN. */
-  static boolean isScalar(Object value) {
+  static boolean isScalar(@Nullable Object value) {
     return value instanceof String
         || value instanceof Boolean
         || value instanceof NumberConstant
@@ -26,7 +27,7 @@ final class Values {
   }
 
   /** Ordering of strings and numbers; booleans are unordered, so they mismatch here. */
-  static int compare(Object a, Object b) {
+  static int compare(@Nullable Object a, @Nullable Object b) {
     if (a instanceof String x) {
       return b instanceof String y ? Integer.signum(compareCodePoints(x, y)) : MISMATCH;
     }
@@ -46,7 +47,7 @@ final class Values {
   }
 
   /** {@code a = b}: like {@link #compare}, but booleans have equality. */
-  static Truth equal(Object a, Object b) {
+  static Truth equal(@Nullable Object a, @Nullable Object b) {
     if (a instanceof Boolean x) {
       return b instanceof Boolean y ? Truth.of(x.equals(y)) : Truth.UNKNOWN;
     }
@@ -91,7 +92,7 @@ final class Values {
    * The elements of a HAS operand: a collection as it is, a string as a one-element list. Returns
    * {@code null} for anything else (numbers, booleans, missing), which HAS treats as UNKNOWN.
    */
-  static Object hasElements(Object value) {
+  static @Nullable Object hasElements(@Nullable Object value) {
     return value instanceof String || value instanceof Collection<?> ? value : null;
   }
 

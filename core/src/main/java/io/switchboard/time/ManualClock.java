@@ -76,7 +76,10 @@ public final class ManualClock implements Clock {
   /** Runs {@code fireDue} after every advance; what it returns is not needed. */
   @Override
   public Repeating timers(String threadName, LongSupplier fireDue) {
-    return onAdvance(fireDue::getAsLong);
+    return onAdvance(
+        () -> {
+          var unused = fireDue.getAsLong();
+        });
   }
 
   /**

@@ -3,6 +3,7 @@ package io.switchboard.queue.spi;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.NewMessage;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link NewMessage} checked against a queue's rules ({@link MessageRules#check}), in the form an
@@ -19,8 +20,8 @@ import java.util.Map;
 public record CheckedMessage(
     NewMessage source,
     byte[] body,
-    String dedupId,
-    String dedupKey,
+    @Nullable String dedupId,
+    @Nullable String dedupKey,
     long delayMillis,
     long ttlMillis) {
 

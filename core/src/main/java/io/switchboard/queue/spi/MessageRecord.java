@@ -3,6 +3,7 @@ package io.switchboard.queue.spi;
 import io.switchboard.queue.AttributeValue;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything that defines one message, as a journal stores it. Times are epoch milliseconds; 0
@@ -21,8 +22,8 @@ public record MessageRecord(
     byte[] body,
     Map<String, AttributeValue> attributes,
     int priority,
-    String groupId,
-    String dedupId,
+    @Nullable String groupId,
+    @Nullable String dedupId,
     byte state,
     int receiveCount,
     int leaseEpoch,
@@ -30,7 +31,7 @@ public record MessageRecord(
     long expiresAt,
     long firstReceivedAt,
     long leasedAt,
-    String deadLetterSource) {
+    @Nullable String deadLetterSource) {
 
   public static final byte DELAYED = 0;
   public static final byte AVAILABLE = 1;
@@ -67,8 +68,8 @@ public record MessageRecord(
       long sentAt,
       byte[] body,
       Map<String, AttributeValue> attributes,
-      String groupId,
-      String dedupId,
+      @Nullable String groupId,
+      @Nullable String dedupId,
       StateRecord s) {
     return new MessageRecord(
         serial,
@@ -100,5 +101,5 @@ public record MessageRecord(
       long expiresAt,
       long firstReceivedAt,
       long leasedAt,
-      String deadLetterSource) {}
+      @Nullable String deadLetterSource) {}
 }

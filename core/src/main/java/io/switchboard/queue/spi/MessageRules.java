@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules every engine applies to messages: what a send may carry (checked before anything
@@ -90,7 +91,7 @@ public final class MessageRules {
     return new CheckedMessage(m, body, dedupId, dedupKey, delay, ttl);
   }
 
-  private static String dedupId(
+  private static @Nullable String dedupId(
       NewMessage m, byte[] body, String field, String queue, boolean grouped, QueueConfig config) {
     String id = m.deduplicationId().orElse(null);
     if (id == null && config.contentBasedDeduplication()) {

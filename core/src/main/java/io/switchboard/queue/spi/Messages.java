@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the {@link Message} an engine shows from the fields it stores, with the conventions of
@@ -25,8 +26,8 @@ public final class Messages {
       byte[] body,
       Map<String, AttributeValue> attributes,
       int priority,
-      String groupId,
-      String dedupId,
+      @Nullable String groupId,
+      @Nullable String dedupId,
       long seq,
       MessageState state,
       long sentAt,
@@ -34,8 +35,8 @@ public final class Messages {
       int receiveCount,
       long visibleAt,
       long expiresAt,
-      String receipt,
-      String deadLetterSource) {
+      @Nullable String receipt,
+      @Nullable String deadLetterSource) {
     boolean timed = state == MessageState.DELAYED || state == MessageState.IN_FLIGHT;
     return new Message(
         id,

@@ -82,7 +82,9 @@ public final class ReceiptKey {
   private static MessageDigest sha256() {
     try {
       MessageDigest d = MessageDigest.getInstance("SHA-256");
-      d.clone(); // fail now, not on the first receive, if this provider's digest cannot be cloned
+      var unused =
+          d.clone(); // fail now, not on the first receive, if this provider's digest cannot be
+      // cloned
       return d;
     } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
       throw new IllegalStateException("a cloneable SHA-256 is part of every JDK", e);

@@ -54,7 +54,7 @@ public final class RouterRecordCodec {
   /** The agent {@link #encode(StoredAgent)} wrote. */
   public static StoredAgent agent(byte[] value) {
     Reader r = new Reader(value);
-    String id = r.s();
+    String id = r.text();
     long serial = r.l();
     Map<String, Object> attributes = attributes(r);
     int channels = r.i();
@@ -63,7 +63,7 @@ public final class RouterRecordCodec {
       capacity.put(r.s(), r.i());
     }
     Presence.Kind kind = Presence.Kind.values()[r.b()];
-    String reason = r.s();
+    String reason = r.text();
     long idleSince = r.l();
     long idleSeq = r.l();
     int misses = r.i();
@@ -127,8 +127,8 @@ public final class RouterRecordCodec {
   /** The contact {@link #encode(StoredContact)} wrote. */
   public static StoredContact contact(byte[] value) {
     Reader r = new Reader(value);
-    String id = r.s();
-    String channel = r.s();
+    String id = r.text();
+    String channel = r.text();
     Map<String, Object> attributes = attributes(r);
     int priority = r.i();
     long seq = r.l();
@@ -215,7 +215,7 @@ public final class RouterRecordCodec {
   public static StoredReservation reservation(byte[] value) {
     Reader r = new Reader(value);
     return new StoredReservation(
-        r.s(), r.l(), r.s(), r.s(), r.l(), r.l(), ReservationState.values()[r.b()], r.l());
+        r.text(), r.l(), r.text(), r.text(), r.l(), r.l(), ReservationState.values()[r.b()], r.l());
   }
 
   /** The counters' stored bytes. */

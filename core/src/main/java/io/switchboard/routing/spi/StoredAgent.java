@@ -2,6 +2,7 @@ package io.switchboard.routing.spi;
 
 import io.switchboard.routing.Presence;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An agent as stored. Its load, wrap-up count and pending offers are not stored: recovery derives
@@ -25,7 +26,7 @@ public record StoredAgent(
     long idleSince,
     long idleSeq,
     int misses,
-    String activity,
+    @Nullable String activity,
     long activitySince,
     Map<String, Long> activityMillis) {
 

@@ -114,11 +114,11 @@ public final class WorkspaceCodec {
       throw new IllegalStateException(
           "a stored workspace has format " + version + "; this build reads " + VERSION + " only");
     }
-    String name = r.s();
-    Strategy strategy = Strategy.parse("strategy", r.s());
+    String name = r.text();
+    Strategy strategy = Strategy.parse("strategy", r.text());
     Duration offer = Duration.ofMillis(r.l());
     Duration level = Duration.ofMillis(r.l());
-    String defaultActivity = r.s();
+    String defaultActivity = r.text();
     int n = r.i();
     Map<String, Duration> wrapUp = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
@@ -127,12 +127,12 @@ public final class WorkspaceCodec {
     n = r.i();
     List<Activity> activities = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      activities.add(new Activity(r.s(), r.b() == 1));
+      activities.add(new Activity(r.text(), r.b() == 1));
     }
     n = r.i();
     List<TaskQueue> queues = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      String queue = r.s();
+      String queue = r.text();
       Optional<String> expression = Optional.ofNullable(r.s());
       TaskQueue.Order order = TaskQueue.Order.values()[r.b()];
       Optional<Strategy> queueStrategy =

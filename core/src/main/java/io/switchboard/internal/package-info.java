@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.queue;
+
+import org.jspecify.annotations.NullMarked;

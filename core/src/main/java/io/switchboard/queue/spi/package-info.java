@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.queue.spi;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.routing.spi;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.selector;
+
+import org.jspecify.annotations.NullMarked;

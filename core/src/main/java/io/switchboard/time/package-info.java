@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.time;
+
+import org.jspecify.annotations.NullMarked;
