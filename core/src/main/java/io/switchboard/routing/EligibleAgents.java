@@ -5,9 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeSet;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The agents eligible for each channel, each channel's set ordered by the strategy with longest

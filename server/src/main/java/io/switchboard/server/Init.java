@@ -2,10 +2,10 @@ package io.switchboard.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
 import io.switchboard.client.RoutingWire;
 import io.switchboard.client.WireFormat;
-import io.switchboard.client.Json;
 import io.switchboard.client.WorkflowWire;
 import io.switchboard.client.WorkspaceWire;
 import io.switchboard.queue.ErrorCode;

@@ -345,7 +345,8 @@ public final class InitFile {
               String wWhere = "workflow '" + workflow + "' of " + where;
               try {
                 workflows.add(
-                    Json.strict(body, wWhere, WorkflowWire.WorkflowBody.class).toWorkflow(workflow));
+                    Json.strict(body, wWhere, WorkflowWire.WorkflowBody.class)
+                        .toWorkflow(workflow));
               } catch (RuntimeException e) {
                 throw new IllegalArgumentException(wWhere + ": " + e.getMessage(), e);
               }
@@ -432,8 +433,8 @@ public final class InitFile {
 
   /**
    * The YAML of the setup of the server {@code client} talks to ({@code switchboard export}): its
-   * queues, workspaces with their task queues, workflows and agents, and run-time access keys, read over the API with the
-   * client's credentials (which need {@code admin} for the keys).
+   * queues, workspaces with their task queues, workflows and agents, and run-time access keys, read
+   * over the API with the client's credentials (which need {@code admin} for the keys).
    */
   public static String export(SwitchboardClient client) {
     List<WorkspaceDefinition> workspaces = new ArrayList<>();

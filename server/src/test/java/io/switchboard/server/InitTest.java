@@ -133,7 +133,8 @@ class InitTest {
       assertEquals(
           List.of("billing", "general"),
           support.filters().get(0).targets().stream().map(WorkflowTarget::queue).toList());
-      assertEquals(Optional.of(Duration.ofSeconds(30)), support.filters().get(0).targets().get(0).timeout());
+      assertEquals(
+          Optional.of(Duration.ofSeconds(30)), support.filters().get(0).targets().get(0).timeout());
       Agent ann = c.workspace("centre").agent("ann");
       assertEquals("Ready", ann.activity());
       assertEquals(Map.of("voice", 1), ann.capacity());
@@ -235,7 +236,8 @@ class InitTest {
     cases.put("queues: [a]", "queues");
     cases.put("keys: {AK1: {grants: [{actions: [fly], resource: '*'}], secret: s}}", "key 'AK1'");
     cases.put(
-        "workspaces: {default: {offerTimeoutSeconds: 3}}", "takes only taskQueues, workflows and agents");
+        "workspaces: {default: {offerTimeoutSeconds: 3}}",
+        "takes only taskQueues, workflows and agents");
     cases.put("queues: {a: {}, a: {}}", "Duplicate field 'a'");
     cases.put("queues: {orders: {order: sideways}}", "order must be one of");
     int i = 0;
