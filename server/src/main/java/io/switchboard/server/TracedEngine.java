@@ -64,6 +64,8 @@ final class TracedEngine implements QueueEngine {
   static final AttributeKey<Long> BATCH_COUNT =
       AttributeKey.longKey("messaging.batch.message_count");
   private static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+  static final AttributeKey<String> CAUSE = AttributeKey.stringKey("switchboard.cause");
+  static final AttributeKey<String> TARGET = AttributeKey.stringKey("switchboard.target");
 
   /**
    * Set in the context of an SQS request ({@link OpenTelemetryTracing#requests}): a message sent
@@ -73,9 +75,6 @@ final class TracedEngine implements QueueEngine {
 
   private final QueueEngine engine;
   private final Tracer tracer;
-
-  static final AttributeKey<String> CAUSE = AttributeKey.stringKey("switchboard.cause");
-  static final AttributeKey<String> TARGET = AttributeKey.stringKey("switchboard.target");
 
   TracedEngine(QueueEngine engine, Tracer tracer) {
     this.engine = engine;
