@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The router's mutable state of one agent. Fields that order the agent in {@link EligibleAgents}
@@ -30,7 +31,7 @@ final class AgentRecord {
   final Map<String, Integer> queueLoad = new HashMap<>(2);
 
   /** Numeric attribute values, as {@link #rank(String)} read them; reset with the attributes. */
-  private Map<String, BigDecimal> ranks = Map.of();
+  private Map<String, @Nullable BigDecimal> ranks = Map.of();
 
   Presence presence;
   int wrapUps;
@@ -97,7 +98,7 @@ final class AgentRecord {
   }
 
   /** The numeric value of {@code attribute} ({@link Strategy#highest}), or null. */
-  BigDecimal rank(String attribute) {
+  @Nullable BigDecimal rank(String attribute) {
     BigDecimal r = ranks.get(attribute);
     if (r == null && !ranks.containsKey(attribute)) {
       r = Checks.number(attributes.get(attribute));
@@ -133,7 +134,7 @@ final class AgentRecord {
    * Gives back the slot {@link #hold} took for a contact on {@code channel} routed through {@code
    * queue} (null for none) when it was held.
    */
-  void release(String channel, String queue) {
+  void release(String channel, @Nullable String queue) {
     addLoad(channel, -1);
     if (queue != null && queueLoad.merge(queue, -1, Integer::sum) == 0) {
       queueLoad.remove(queue);

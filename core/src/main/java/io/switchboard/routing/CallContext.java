@@ -25,7 +25,7 @@ final class CallContext {
   final @Nullable RouterStore store;
 
   /** The lasting statistics, fed by {@link #emit}; null until the router sets them. */
-  IntervalStats intervals;
+  @Nullable IntervalStats intervals;
 
   /** The clock time of the call in progress; every change in it happens "now". */
   long now;
@@ -43,12 +43,12 @@ final class CallContext {
   }
 
   /** The rules of task queue {@code queue}, or null for none (or a queue the router has not). */
-  QueueRules rules(String queue) {
+  @Nullable QueueRules rules(@Nullable String queue) {
     return queue == null ? null : queues.get(queue);
   }
 
   /** The live counters of task queue {@code queue}, or null. */
-  TaskQueueCounters counters(String queue) {
+  @Nullable TaskQueueCounters counters(@Nullable String queue) {
     QueueRules rules = rules(queue);
     return rules == null ? null : rules.counters;
   }

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The router's contacts and their reservations: live contacts by id, the waiting line of the queued
@@ -151,14 +152,19 @@ final class ContactBook {
   }
 
   private static final Comparator<ContactRecord> LISTING =
-      Comparator.comparing((ContactRecord c) -> c.group.key)
+      Comparator.comparing((ContactRecord c) -> waitingGroup(c).key)
           .thenComparing(ContactRecord::compareOrder);
+
+  /** The group of a contact in the line (every queued contact has one). */
+  private static WaitingGroup waitingGroup(ContactRecord c) {
+    return Objects.requireNonNull(c.group, "a waiting contact is in a group");
+  }
 
   /**
    * A page of the queued contacts in the order of {@link #waiting()}: by group key, then order of
    * service (priority, arrival), after the place {@code after} names (null: from the first).
    */
-  ListPage<Contact> waitingPage(Place after, int limit) {
+  ListPage<Contact> waitingPage(@Nullable Place after, int limit) {
     Paging.Picker<ContactRecord> picker = new Paging.Picker<>(LISTING, limit);
     for (WaitingGroup g : line.groups()) {
       int byKey = after == null ? 1 : g.key.compareTo(after.groupKey);
@@ -183,7 +189,7 @@ final class ContactBook {
   record Place(String groupKey, int priority, long seq) {
 
     static String key(ContactRecord c) {
-      return c.priority + "/" + (c.lifo ? -c.seq : c.seq) + "/" + c.group.key;
+      return c.priority + "/" + (c.lifo ? -c.seq : c.seq) + "/" + waitingGroup(c).key;
     }
 
     /** The place a cursor's key names; anything else is a bad cursor. */

@@ -35,7 +35,7 @@ final class ContactRecord {
   boolean lifo;
 
   /** The workflow that routed it, or null. */
-  String workflow;
+  @Nullable String workflow;
 
   /** The current requirement: the contact's own, or its last escalation step's. */
   Requirement requirement;
@@ -78,7 +78,11 @@ final class ContactRecord {
    * agent takes the contact on entry.
    */
   record Step(
-      long afterMillis, Requirement requirement, String queue, Integer priority, boolean skip) {
+      long afterMillis,
+      Requirement requirement,
+      @Nullable String queue,
+      @Nullable Integer priority,
+      boolean skip) {
     Step(long afterMillis, Requirement requirement) {
       this(afterMillis, requirement, null, null, false);
     }

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * References to a contact's attributes in a workflow target's worker expression: a bare identifier
@@ -71,7 +72,7 @@ final class ContactReferences {
     return quoted + " IS NULL AND " + quoted + " IS NOT NULL";
   }
 
-  private static String literal(Object value) {
+  private static @Nullable String literal(@Nullable Object value) {
     return switch (value) {
       case null -> null;
       case String s -> " '" + s.replace("'", "''") + "' ";

@@ -5,7 +5,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The agents eligible for each channel, each channel's set ordered by the strategy with longest
@@ -62,9 +64,11 @@ final class EligibleAgents {
       for (String channel : agent.capacity.keySet()) {
         TreeSet<AgentRecord> set = byChannel.get(channel);
         if (set != null && set.remove(agent)) {
-          Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
+          Map<String, TreeSet<AgentRecord>> terms =
+              Objects.requireNonNull(byTerm.get(channel), "an agent's channel has its terms");
           for (String term : agent.terms) {
-            TreeSet<AgentRecord> posting = terms.get(term);
+            TreeSet<AgentRecord> posting =
+                Objects.requireNonNull(terms.get(term), "a filed agent is in its terms' sets");
             posting.remove(agent);
             if (posting.isEmpty()) {
               terms.remove(term);
@@ -74,12 +78,14 @@ final class EligibleAgents {
       }
     }
 
-    AgentRecord best(String channel, Requirement requirement, QueueRules rules) {
+    @Nullable AgentRecord best(
+        String channel, Requirement requirement, @Nullable QueueRules rules) {
       TreeSet<AgentRecord> set = byChannel.get(channel);
       if (set == null || set.isEmpty()) {
         return null;
       }
-      Map<String, TreeSet<AgentRecord>> terms = byTerm.get(channel);
+      Map<String, TreeSet<AgentRecord>> terms =
+          Objects.requireNonNull(byTerm.get(channel), "a channel with agents has its terms");
       for (String term : requirement.terms) {
         TreeSet<AgentRecord> posting = terms.get(term);
         if (posting == null) {
@@ -146,7 +152,7 @@ final class EligibleAgents {
     indexes.add(index);
   }
 
-  private Index index(Strategy strategy) {
+  private @Nullable Index index(Strategy strategy) {
     for (Index index : indexes) {
       if (index.strategy.equals(strategy)) {
         return index;
@@ -201,7 +207,7 @@ final class EligibleAgents {
    * the task queue {@code rules} (null: none) or else the workspace's, below the queue's cap of
    * contacts per agent; or null.
    */
-  AgentRecord best(String channel, Requirement requirement, QueueRules rules) {
+  @Nullable AgentRecord best(String channel, Requirement requirement, @Nullable QueueRules rules) {
     putBack();
     Index index = rules == null || rules.strategy == null ? null : index(rules.strategy);
     return (index == null ? indexes.get(0) : index).best(channel, requirement, rules);

@@ -11,10 +11,12 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lasting statistics ({@code docs/routing.md}, "Statistics that last"): figures per 15-minute
@@ -49,9 +51,11 @@ final class IntervalStats {
    * activity times are two small arrays (an interval sees a handful of activities).
    */
   private static final class Bucket {
-    private long[] n;
-    private String[] names;
-    private long[] millis;
+    private long @Nullable [] n;
+    private String @Nullable [] names;
+
+    /** Set with {@link #names}, the same length. */
+    private long @Nullable [] millis;
 
     void count(int i, long delta) {
       if (n == null) {
@@ -61,29 +65,34 @@ final class IntervalStats {
     }
 
     void activity(String name, long ms) {
-      if (names == null) {
+      String[] known = names;
+      if (known == null) {
         names = new String[] {name};
         millis = new long[] {ms};
         return;
       }
-      for (int k = 0; k < names.length; k++) {
-        if (names[k].equals(name)) {
-          millis[k] += ms;
+      long[] times = Objects.requireNonNull(millis, "activity times are set with the names");
+      for (int k = 0; k < known.length; k++) {
+        if (known[k].equals(name)) {
+          times[k] += ms;
           return;
         }
       }
-      names = java.util.Arrays.copyOf(names, names.length + 1);
-      millis = java.util.Arrays.copyOf(millis, millis.length + 1);
-      names[names.length - 1] = name;
-      millis[millis.length - 1] = ms;
+      known = java.util.Arrays.copyOf(known, known.length + 1);
+      times = java.util.Arrays.copyOf(times, times.length + 1);
+      known[known.length - 1] = name;
+      times[times.length - 1] = ms;
+      names = known;
+      millis = times;
     }
 
     IntervalFigures figures() {
       long[] v = n == null ? new long[13] : n;
       Map<String, Long> activity = new HashMap<>();
       if (names != null) {
+        long[] times = Objects.requireNonNull(millis, "activity times are set with the names");
         for (int k = 0; k < names.length; k++) {
-          activity.put(names[k], millis[k]);
+          activity.put(names[k], times[k]);
         }
       }
       return new IntervalFigures(
@@ -277,7 +286,7 @@ final class IntervalStats {
     }
   }
 
-  private long threshold(String queue) {
+  private long threshold(@Nullable String queue) {
     if (queue == null) {
       return thresholdMillis;
     }
@@ -285,7 +294,7 @@ final class IntervalStats {
   }
 
   /** Counts {@code n} of figure {@code i} for the workspace, the queue and the agent (if any). */
-  private void add(long now, String queue, String agent, int i, long n) {
+  private void add(long now, @Nullable String queue, @Nullable String agent, int i, long n) {
     long start = intervalStart(now);
     bucket(start, Scope.WORKSPACE, "").count(i, n);
     bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").count(i, n);

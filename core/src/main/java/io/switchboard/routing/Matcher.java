@@ -193,7 +193,7 @@ final class Matcher {
    * Gives back a slot held for a contact of {@code queue} (which a transfer may have changed
    * since).
    */
-  private void releaseSlot(AgentRecord agent, String channel, String queue) {
+  private void releaseSlot(AgentRecord agent, String channel, @Nullable String queue) {
     agents.change(agent, () -> agent.release(channel, queue));
     settleAgent(agent);
   }
@@ -299,7 +299,7 @@ final class Matcher {
       int priority,
       Map<String, Object> attributes,
       Requirement req,
-      String queue,
+      @Nullable String queue,
       List<ContactRecord.Step> steps,
       boolean skipIfNoneAvailable) {
     checkWaiting(contact, "routed again");

@@ -164,7 +164,7 @@ final class MemoryRouter implements Router {
   }
 
   /** A call; {@code first} (null: nothing) runs under the lock before the due timers fire. */
-  private <T> T call(Runnable first, Supplier<T> action, boolean durable) {
+  private <T> T call(@Nullable Runnable first, Supplier<T> action, boolean durable) {
     RouterJournal.Ticket ticket = RouterJournal.DONE;
     T result;
     lock.lock();

@@ -1,5 +1,7 @@
 package io.switchboard.routing;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A router's live copy of one task queue's rules ({@link TaskQueue}), shared by the contacts routed
  * through it: the order among its waiting contacts, the strategy that chooses among agents, the cap
@@ -15,7 +17,7 @@ final class QueueRules {
   boolean lifo;
 
   /** The queue's own strategy, or null for the workspace's. */
-  Strategy strategy;
+  @Nullable Strategy strategy;
 
   /** At most this many of the queue's contacts offered to or held by one agent; 0: no cap. */
   int maxPerAgent;

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -17,6 +18,11 @@ final class StatsSnapshot {
 
   private StatsSnapshot() {}
 
+  /** The oldest contact of a group in the line (a group leaves the line when it empties). */
+  private static ContactRecord oldest(WaitingGroup g) {
+    return Objects.requireNonNull(g.oldest(), "a group in the line has contacts");
+  }
+
   static RoutingStats take(CallContext call, AgentBook agents, ContactBook contacts) {
     long now = call.now;
     LiveStats stats = call.stats;
@@ -26,7 +32,7 @@ final class StatsSnapshot {
     for (WaitingGroup g : contacts.line.groups()) {
       long[] figures = live.computeIfAbsent(g.key, k -> new long[2]);
       figures[0] += g.size();
-      figures[1] = Math.max(figures[1], now - g.oldest().createdAt);
+      figures[1] = Math.max(figures[1], now - oldest(g).createdAt);
     }
     TreeSet<String> keys = new TreeSet<>(live.keySet());
     keys.addAll(stats.byGroup().keySet());
@@ -62,7 +68,7 @@ final class StatsSnapshot {
     for (WaitingGroup g : contacts.line.groups()) {
       if (rules.name.equals(g.queue)) {
         waiting += g.size();
-        longest = Math.max(longest, now - g.oldest().createdAt);
+        longest = Math.max(longest, now - oldest(g).createdAt);
       }
     }
     return rules.counters.snapshot(rules, now, waiting, longest);

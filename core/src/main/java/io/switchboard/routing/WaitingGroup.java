@@ -21,10 +21,10 @@ final class WaitingGroup {
   final String key;
 
   /** The task queue of its contacts, or null. */
-  final String queue;
+  final @Nullable String queue;
 
   /** That queue's rules, or null (no queue, or one the router has no rules for). */
-  final QueueRules rules;
+  final @Nullable QueueRules rules;
 
   /** Up to {@link WaitingLine#MAX_KEY} of the requirement's terms, sorted; empty if none. */
   final List<String> keyTerms;
@@ -52,7 +52,8 @@ final class WaitingGroup {
   /** The first in order of service, kept at hand: the agent-side lookup compares many heads. */
   @Nullable ContactRecord head;
 
-  WaitingGroup(String channel, Requirement requirement, String queue, QueueRules rules) {
+  WaitingGroup(
+      String channel, Requirement requirement, @Nullable String queue, @Nullable QueueRules rules) {
     this.channel = channel;
     this.requirement = requirement;
     this.queue = queue;

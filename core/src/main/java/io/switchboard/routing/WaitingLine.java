@@ -116,7 +116,7 @@ final class WaitingLine {
    * Queues the contact in the group of its current requirement and task queue, whose {@code rules}
    * (null: none) order it; returns whether the group was empty.
    */
-  boolean add(ContactRecord contact, QueueRules rules) {
+  boolean add(ContactRecord contact, @Nullable QueueRules rules) {
     Channel channel = byChannel.get(contact.channel);
     if (channel == null) {
       channel = new Channel();
@@ -125,7 +125,7 @@ final class WaitingLine {
     String name = groupName(contact.requirement, contact.queue);
     WaitingGroup group = channel.groups.get(name);
     boolean wasEmpty = group == null;
-    if (wasEmpty) {
+    if (group == null) {
       group = new WaitingGroup(contact.channel, contact.requirement, contact.queue, rules);
       channel.groups.put(name, group);
       channel.index(group);
@@ -141,7 +141,8 @@ final class WaitingLine {
     group.remove(contact);
     size--;
     if (group.isEmpty()) {
-      Channel channel = byChannel.get(group.channel);
+      Channel channel =
+          Objects.requireNonNull(byChannel.get(group.channel), "a group's channel is in the line");
       channel.groups.remove(groupName(group.requirement, group.queue));
       channel.unindex(group);
       if (channel.groups.isEmpty()) {
@@ -151,7 +152,7 @@ final class WaitingLine {
   }
 
   /** A group's name in its channel: the requirement text, and the task queue if any. */
-  private static String groupName(Requirement requirement, String queue) {
+  private static String groupName(Requirement requirement, @Nullable String queue) {
     return queue == null ? requirement.text : requirement.text + '\u0000' + queue;
   }
 

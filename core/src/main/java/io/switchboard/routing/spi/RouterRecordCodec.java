@@ -271,7 +271,7 @@ public final class RouterRecordCodec {
     Reader r = new Reader(value);
     long start = r.l();
     StoredInterval.Scope scope = StoredInterval.Scope.values()[r.b()];
-    String name = r.s();
+    String name = r.text();
     long[] n = new long[13];
     for (int i = 0; i < n.length; i++) {
       n[i] = r.l();

@@ -86,7 +86,7 @@ public final class WorkspaceCodec {
     int n = r.i();
     List<WorkflowTarget> targets = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      String queue = r.s();
+      String queue = r.text();
       Optional<String> expression = Optional.ofNullable(r.s());
       int priority = r.i();
       long timeout = r.l();
@@ -152,13 +152,13 @@ public final class WorkspaceCodec {
     if (!r.done()) {
       n = r.i();
       for (int i = 0; i < n; i++) {
-        String workflow = r.s();
+        String workflow = r.text();
         String preferred = r.s();
         long preferredTimeout = r.l();
         int filters = r.i();
         List<WorkflowFilter> list = new ArrayList<>(filters);
         for (int j = 0; j < filters; j++) {
-          list.add(new WorkflowFilter(r.s(), r.s(), targets(r)));
+          list.add(new WorkflowFilter(r.text(), r.text(), targets(r)));
         }
         workflows.add(
             new Workflow(
