@@ -12,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -158,8 +157,8 @@ final class IntervalStats {
   private final Function<String, ContactRecord> contacts;
   private final Function<String, AgentRecord> agents;
 
-  /** The task queue's own threshold, if it has one; set by the workspace. */
-  private volatile Function<String, Optional<Duration>> queueThreshold = q -> Optional.empty();
+  /** The router's rules of a task queue (its threshold), or null ({@link CallContext#rules}). */
+  private final Function<String, @Nullable QueueRules> rules;
 
   /** The intervals by start, then scope. */
   private final TreeMap<Long, Map<Key, Bucket>> intervals = new TreeMap<>();
@@ -181,19 +180,17 @@ final class IntervalStats {
       long thresholdMillis,
       long retentionMillis,
       Function<String, ContactRecord> contacts,
-      Function<String, AgentRecord> agents) {
+      Function<String, AgentRecord> agents,
+      Function<String, @Nullable QueueRules> rules) {
     this.thresholdMillis = thresholdMillis;
     this.retentionMillis = retentionMillis;
     this.contacts = contacts;
     this.agents = agents;
+    this.rules = rules;
   }
 
   static long intervalStart(long millis) {
     return Math.floorDiv(millis, INTERVAL_MILLIS) * INTERVAL_MILLIS;
-  }
-
-  void queueThresholds(Function<String, Optional<Duration>> lookup) {
-    this.queueThreshold = lookup;
   }
 
   // ---- recovery ----------------------------------------------------------------------------
@@ -286,11 +283,10 @@ final class IntervalStats {
     }
   }
 
+  /** The queue's own threshold (its rules default to the workspace's), or the workspace's. */
   private long threshold(@Nullable String queue) {
-    if (queue == null) {
-      return thresholdMillis;
-    }
-    return queueThreshold.apply(queue).map(Duration::toMillis).orElse(thresholdMillis);
+    QueueRules r = queue == null ? null : rules.apply(queue);
+    return r == null ? thresholdMillis : r.thresholdMillis;
   }
 
   /** Counts {@code n} of figure {@code i} for the workspace, the queue and the agent (if any). */

@@ -50,7 +50,6 @@ final class MemoryRouter implements Router {
   private final IntervalStats intervals;
 
   /** Whether a queue name is a task queue of the workspace (set by the workspace). */
-  private volatile java.util.function.Predicate<String> knownQueue = q -> false;
 
   /** The journal's side, or null for a router that keeps nothing. */
   private final @Nullable RouterStore store;
@@ -75,7 +74,8 @@ final class MemoryRouter implements Router {
             settings.serviceLevelMillis(),
             settings.statsRetentionMillis(),
             contacts::get,
-            agents::get);
+            agents::get,
+            call::rules);
     call.intervals = intervals;
     call.now = clock.millis();
     defineQueues(settings.taskQueues()); // before recovery: recovered contacts line up by them
@@ -848,7 +848,7 @@ final class MemoryRouter implements Router {
               .queue()
               .ifPresent(
                   q -> {
-                    if (!intervals.knowsQueue(q) && !knownQueue.test(q)) {
+                    if (!intervals.knowsQueue(q) && call.rules(q) == null) {
                       throw RoutingException.invalid(
                           "queue '"
                               + q
@@ -870,15 +870,6 @@ final class MemoryRouter implements Router {
                   });
           return intervals.report(query, call.now);
         });
-  }
-
-  /**
-   * Binds the lasting statistics to the workspace's task queues: their own service-level
-   * thresholds, and which queue names a statistics query may ask for.
-   */
-  void taskQueues(java.util.function.Function<String, Optional<TaskQueue>> lookup) {
-    knownQueue = q -> lookup.apply(q).isPresent();
-    intervals.queueThresholds(q -> lookup.apply(q).flatMap(TaskQueue::serviceLevelThreshold));
   }
 
   @Override

@@ -54,14 +54,6 @@ public final class Workspace {
     this.definition = definition;
     this.router = router;
     router.taskQueues(definition.queues());
-    bindStatistics(router);
-  }
-
-  /** The router's lasting statistics read the task queues' thresholds from this workspace. */
-  private void bindStatistics(Router r) {
-    if (r instanceof MemoryRouter m) {
-      m.taskQueues(q -> definition.queue(q));
-    }
   }
 
   public String name() {
@@ -105,7 +97,6 @@ public final class Workspace {
     router.close();
     router = registry.reopen(next);
     router.taskQueues(next.queues());
-    bindStatistics(router);
     definition = next;
     return next;
   }
