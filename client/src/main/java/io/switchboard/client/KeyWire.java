@@ -1,6 +1,7 @@
 package io.switchboard.client;
 
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.wire.Json.Required;
+import io.switchboard.client.wire.NativeWire;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,9 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.wire.RoutingWire;
+import io.switchboard.client.wire.StatisticsWire;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactUpdate;

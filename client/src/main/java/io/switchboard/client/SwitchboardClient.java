@@ -1,6 +1,11 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.JsonFields;
+import io.switchboard.client.wire.NativeWire;
+import io.switchboard.client.wire.WireFormat;
+import io.switchboard.client.wire.WireFormatException;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;

@@ -1,5 +1,9 @@
 package io.switchboard.client;
 
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.JsonFields;
+import io.switchboard.client.wire.WorkflowWire;
+import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;

@@ -1,7 +1,8 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.AckResult;
+import io.switchboard.client.wire.Json.Required;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.DeadLetterPolicy;
 import io.switchboard.queue.DedupScope;

@@ -1,6 +1,6 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.wire.Json.Required;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkflowFilter;
 import io.switchboard.routing.WorkflowTarget;

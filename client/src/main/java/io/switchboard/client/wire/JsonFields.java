@@ -1,4 +1,4 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -54,7 +54,7 @@ public final class JsonFields {
   }
 
   /** The object read; for binding it to a record ({@link Json#strict}). */
-  JsonNode node() {
+  public JsonNode node() {
     return node;
   }
 
