@@ -1,7 +1,8 @@
 /**
- * The Java client of Switchboard's native HTTP API, and the API's JSON mapping (Jackson), which the
- * server uses too. {@code WireFormat}, {@code JsonFields} and the {@code ...Wire} records are that
- * shared mapping: public for the server's sake, not client API (they share the one package).
+ * The Java client of Switchboard's native HTTP API ({@code io.switchboard.client}). The API's JSON
+ * mapping, which the server and the CLI use too, is in {@code io.switchboard.client.wire}:
+ * internal, not exported (the server and the CLI run on the class path, where a module's exports do
+ * not apply; docs/decisions.md, 2026-11-26).
  */
 module io.switchboard.client {
   requires transitive io.switchboard.core;
@@ -11,7 +12,9 @@ module io.switchboard.client {
 
   exports io.switchboard.client;
 
-  // Jackson binds the wire records by reflection.
+  // Jackson binds the wire records (and the access-key records of the API) by reflection.
   opens io.switchboard.client to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.client.wire to
       com.fasterxml.jackson.databind;
 }

@@ -1,7 +1,7 @@
 package io.switchboard.cli;
 
 import io.switchboard.client.SwitchboardClient;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.switchboard.cli;
 
-import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
 import io.switchboard.client.SwitchboardClient;
+import io.switchboard.client.wire.Json;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

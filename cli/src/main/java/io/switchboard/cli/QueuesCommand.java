@@ -3,7 +3,7 @@ package io.switchboard.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.SwitchboardClient;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.Overflow;

@@ -1,12 +1,12 @@
 package io.switchboard.cli;
 
 import io.switchboard.cli.QueuesCommand.ClientCommand;
-import io.switchboard.client.Json;
 import io.switchboard.client.RoutingClient;
-import io.switchboard.client.RoutingWire;
-import io.switchboard.client.StatisticsWire;
 import io.switchboard.client.SwitchboardClient;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.RoutingWire;
+import io.switchboard.client.wire.StatisticsWire;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactStats;

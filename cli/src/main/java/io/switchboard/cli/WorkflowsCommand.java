@@ -1,8 +1,8 @@
 package io.switchboard.cli;
 
-import io.switchboard.client.Json;
-import io.switchboard.client.WorkflowWire;
 import io.switchboard.client.WorkspacesClient;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.WorkflowWire;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkflowTarget;
 import java.io.IOException;

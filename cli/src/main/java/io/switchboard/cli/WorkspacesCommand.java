@@ -1,8 +1,8 @@
 package io.switchboard.cli;
 
 import io.switchboard.client.SwitchboardClient;
-import io.switchboard.client.WorkspaceWire;
 import io.switchboard.client.WorkspacesClient;
+import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
@@ -307,7 +307,8 @@ final class WorkspacesCommand implements Runnable {
     void run(WorkspacesClient workspaces, PrintWriter out) {
       TaskQueueStats s = workspaces.queueStats(workspace, name);
       if (options.json) {
-        Output.json(out, io.switchboard.client.Json.tree(WorkspaceWire.TaskQueueStatsBody.of(s)));
+        Output.json(
+            out, io.switchboard.client.wire.Json.tree(WorkspaceWire.TaskQueueStatsBody.of(s)));
         return;
       }
       out.println("task queue:     " + s.queue() + " (since " + s.since() + ")");

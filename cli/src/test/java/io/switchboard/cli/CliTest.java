@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import java.io.ByteArrayOutputStream;

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An access key: its id and its secret, as the server's principals have them (the AWS shape, so an
@@ -160,7 +161,7 @@ public final class Credentials {
     return profiles;
   }
 
-  private static String first(Map<String, String> p, String... keys) {
+  private static @Nullable String first(Map<String, String> p, String... keys) {
     for (String k : keys) {
       String v = p.get(k);
       if (v != null && !v.isEmpty()) {

@@ -1,7 +1,9 @@
 package io.switchboard.client;
 
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.wire.Json.Required;
+import io.switchboard.client.wire.NativeWire;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The access-key API's bodies ({@code /v1/keys}), shared by the client and the server as {@link
@@ -19,7 +21,8 @@ public final class KeyWire {
   }
 
   /** {@code POST /v1/keys}: a new key with an optional name and its grants. */
-  public record CreateKey(String name, @Required List<Grant> grants, String agent) {
+  public record CreateKey(
+      @Nullable String name, @Required List<Grant> grants, @Nullable String agent) {
     public CreateKey {
       grants = List.copyOf(grants);
     }
@@ -31,11 +34,11 @@ public final class KeyWire {
    */
   public record AccessKey(
       @Required String accessKeyId,
-      String secretAccessKey,
-      String name,
+      @Nullable String secretAccessKey,
+      @Nullable String name,
       @Required List<Grant> grants,
-      String agent,
-      String createdAt) {
+      @Nullable String agent,
+      @Nullable String createdAt) {
 
     /** The id, name and grants; never the secret. */
     @Override

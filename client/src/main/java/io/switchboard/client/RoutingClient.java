@@ -1,6 +1,9 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.wire.RoutingWire;
+import io.switchboard.client.wire.StatisticsWire;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactUpdate;
@@ -18,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The routing API of a Switchboard server ({@code /v1/routing}), from {@link
@@ -94,7 +98,7 @@ public final class RoutingClient {
   }
 
   /** One page of the agents matching {@code selector} (null: all), by id. */
-  public ListPage<Agent> agents(String selector, ListRequest page) {
+  public ListPage<Agent> agents(@Nullable String selector, ListRequest page) {
     String path = agentsPath + query(page);
     if (selector != null) {
       path += "&selector=" + Paths.encode(selector);

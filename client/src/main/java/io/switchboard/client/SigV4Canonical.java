@@ -2,6 +2,7 @@ package io.switchboard.client;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The canonical forms of AWS Signature Version 4 that the client's {@link SigV4Signer} signs and
@@ -25,7 +26,7 @@ public final class SigV4Canonical {
    * The canonical URI of a raw (still percent-encoded) path: each segment encoded once more, as
    * every AWS service but S3 expects; {@code /} when the path is empty.
    */
-  public static String uri(String rawPath) {
+  public static String uri(@Nullable String rawPath) {
     if (rawPath == null || rawPath.isEmpty()) {
       return "/";
     }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Signs requests with AWS Signature Version 4 as the server verifies them (its {@code
@@ -45,7 +46,7 @@ public final class SigV4Signer {
 
   private final Credentials credentials;
   private final String region;
-  private volatile DayKey dayKey;
+  private volatile @Nullable DayKey dayKey;
 
   private record DayKey(String date, byte[] key) {}
 
@@ -63,7 +64,7 @@ public final class SigV4Signer {
    * request must be sent to {@code uri} exactly (its raw path and raw query) with {@code body}
    * ({@code null} or empty for none).
    */
-  public Map<String, String> sign(String method, URI uri, byte[] body, Instant at) {
+  public Map<String, String> sign(String method, URI uri, byte @Nullable [] body, Instant at) {
     String amzDate = AMZ_DATE.format(at);
     String date = amzDate.substring(0, 8);
     String scope = date + "/" + region + "/" + SERVICE + "/aws4_request";
@@ -136,11 +137,11 @@ public final class SigV4Signer {
     return k.key();
   }
 
-  static String canonicalUri(String rawPath) {
+  static String canonicalUri(@Nullable String rawPath) {
     return SigV4Canonical.uri(rawPath);
   }
 
-  static String canonicalQuery(String rawQuery) {
+  static String canonicalQuery(@Nullable String rawQuery) {
     if (rawQuery == null || rawQuery.isEmpty()) {
       return "";
     }

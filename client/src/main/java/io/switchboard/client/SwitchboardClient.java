@@ -1,6 +1,11 @@
 package io.switchboard.client;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.JsonFields;
+import io.switchboard.client.wire.NativeWire;
+import io.switchboard.client.wire.WireFormat;
+import io.switchboard.client.wire.WireFormatException;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
@@ -40,6 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Switchboard server seen through its native HTTP API, as a {@link QueueEngine}: code written
@@ -89,8 +95,8 @@ public final class SwitchboardClient implements QueueEngine {
   private final HttpClient http;
   private final Duration requestTimeout;
   private final boolean ownsHttp;
-  private final Credentials credentials;
-  private final SigV4Signer signer;
+  private final @Nullable Credentials credentials;
+  private final @Nullable SigV4Signer signer;
   private final Set<CompletableFuture<?>> polls = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
@@ -412,7 +418,7 @@ public final class SwitchboardClient implements QueueEngine {
    * Creates an access key with {@code grants}; the answer holds its secret, which the server never
    * shows again.
    */
-  public KeyWire.AccessKey createKey(String name, List<KeyWire.Grant> grants) {
+  public KeyWire.AccessKey createKey(@Nullable String name, List<KeyWire.Grant> grants) {
     return createKey(name, grants, null);
   }
 
@@ -421,7 +427,8 @@ public final class SwitchboardClient implements QueueEngine {
    * with {@code routing:agent}; null for none); the answer holds its secret, which the server never
    * shows again.
    */
-  public KeyWire.AccessKey createKey(String name, List<KeyWire.Grant> grants, String agent) {
+  public KeyWire.AccessKey createKey(
+      @Nullable String name, List<KeyWire.Grant> grants, @Nullable String agent) {
     return call(
         "POST", "/v1/keys", new KeyWire.CreateKey(name, grants, agent), KeyWire.AccessKey.class);
   }
@@ -520,12 +527,12 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   /** Sends {@code body} (a tree or a {@link NativeWire} record; null for none), reads a tree. */
-  JsonFields call(String method, String path, Object body) {
+  JsonFields call(String method, String path, @Nullable Object body) {
     return exchange(method, path, body, requestTimeout, Map.of()).body();
   }
 
   /** Sends {@code body}, binds the answer to {@code answer} leniently. */
-  <T> T call(String method, String path, Object body, Class<T> answer) {
+  <T> T call(String method, String path, @Nullable Object body, Class<T> answer) {
     return exchange(method, path, body, requestTimeout, Map.of()).as(answer);
   }
 
@@ -544,7 +551,11 @@ public final class SwitchboardClient implements QueueEngine {
   }
 
   private Answer exchange(
-      String method, String path, Object body, Duration timeout, Map<String, String> headers) {
+      String method,
+      String path,
+      @Nullable Object body,
+      Duration timeout,
+      Map<String, String> headers) {
     HttpRequest.Builder builder = request(method, path, body, timeout);
     headers.forEach(builder::header);
     HttpRequest request = builder.build();
@@ -562,7 +573,7 @@ public final class SwitchboardClient implements QueueEngine {
    * A long poll: like {@link #call} but cancelled by {@link #close()}, when it answers empty (as an
    * engine's blocked receive does when the engine closes).
    */
-  private Optional<Answer> poll(String path, Object body, Duration timeout) {
+  private Optional<Answer> poll(String path, @Nullable Object body, Duration timeout) {
     CompletableFuture<HttpResponse<byte[]>> pending =
         http.sendAsync(
             request("POST", path, body, timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -578,7 +589,7 @@ public final class SwitchboardClient implements QueueEngine {
       if (closed) {
         return Optional.empty();
       }
-      throw failure("POST", path, timeout, e.getCause());
+      throw failure("POST", path, timeout, Objects.requireNonNullElse(e.getCause(), e));
     } catch (InterruptedException e) {
       pending.cancel(true);
       Thread.currentThread().interrupt();
@@ -588,7 +599,8 @@ public final class SwitchboardClient implements QueueEngine {
     }
   }
 
-  private HttpRequest.Builder request(String method, String path, Object body, Duration timeout) {
+  private HttpRequest.Builder request(
+      String method, String path, @Nullable Object body, Duration timeout) {
     if (closed) {
       throw new SwitchboardException(
           "CLIENT_CLOSED", method + " " + path + ": this client is closed", null);
@@ -658,11 +670,11 @@ public final class SwitchboardClient implements QueueEngine {
     private URI baseUri = URI.create("http://127.0.0.1:8080");
     private Duration connectTimeout = Duration.ofSeconds(5);
     private Duration requestTimeout = Duration.ofSeconds(30);
-    private HttpClient httpClient;
-    private Credentials credentials;
+    private @Nullable HttpClient httpClient;
+    private @Nullable Credentials credentials;
     private AuthScheme scheme = AuthScheme.SIGV4;
     private String region = SigV4Signer.DEFAULT_REGION;
-    private SSLContext sslContext;
+    private @Nullable SSLContext sslContext;
 
     private Builder() {}
 

@@ -4,6 +4,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingErrorCode;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An error answered by the server (or the lack of an answer). It is a {@link QueueException}, so
@@ -25,7 +26,7 @@ public final class SwitchboardException extends QueueException {
     this.wireCode = wireCode;
   }
 
-  SwitchboardException(String wireCode, String message, Throwable cause) {
+  SwitchboardException(String wireCode, String message, @Nullable Throwable cause) {
     super(ErrorCode.UNAVAILABLE, message, cause);
     this.status = 0;
     this.wireCode = wireCode;

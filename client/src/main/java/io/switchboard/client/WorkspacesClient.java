@@ -1,5 +1,9 @@
 package io.switchboard.client;
 
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.JsonFields;
+import io.switchboard.client.wire.WorkflowWire;
+import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;
@@ -7,6 +11,7 @@ import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The workspaces of a Switchboard server ({@code /v1/workspaces}), from {@link
@@ -76,7 +81,7 @@ public final class WorkspacesClient {
   public TaskQueue queue(String workspace, String queue) {
     var answer =
         client.call("GET", queuePath(workspace, queue), null, WorkspaceWire.TaskQueueView.class);
-    return answer.toQueue(answer.name());
+    return answer.toQueue(Objects.requireNonNull(answer.name(), "task queue name"));
   }
 
   /** The task queue's live figures ({@code GET .../task-queues/{queue}/stats}). */
@@ -108,7 +113,9 @@ public final class WorkspacesClient {
   public List<Workflow> workflows(String workspace) {
     var answer =
         client.call("GET", path(workspace) + "/workflows", null, WorkflowWire.Workflows.class);
-    return Json.items(answer.workflows()).stream().map(w -> w.toWorkflow(w.name())).toList();
+    return Json.items(answer.workflows()).stream()
+        .map(w -> w.toWorkflow(Objects.requireNonNull(w.name(), "workflow name")))
+        .toList();
   }
 
   public void removeWorkflow(String workspace, String workflow) {

@@ -123,6 +123,15 @@ public final class Bytes {
       return v;
     }
 
+    /** As {@link #text()}, through {@code strings} (when not null) if it is one that recurs. */
+    public String text(@Nullable Strings strings) {
+      String v = s(strings);
+      if (v == null) {
+        throw new IllegalStateException("a stored record has no value where a string is required");
+      }
+      return v;
+    }
+
     /** A string, or null; through {@code strings} (when not null) if it is one that recurs. */
     public @Nullable String s(@Nullable Strings strings) {
       int n = i();

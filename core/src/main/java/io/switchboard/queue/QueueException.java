@@ -1,6 +1,7 @@
 package io.switchboard.queue;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one exception type of the queue API. Every instance carries a stable {@link ErrorCode} and a
@@ -16,7 +17,7 @@ public class QueueException extends RuntimeException {
     this.code = Objects.requireNonNull(code, "code");
   }
 
-  public QueueException(ErrorCode code, String message, Throwable cause) {
+  public QueueException(ErrorCode code, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
   }

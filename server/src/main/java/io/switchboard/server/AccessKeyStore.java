@@ -1,8 +1,8 @@
 package io.switchboard.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
+import io.switchboard.client.wire.Json;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.server.auth.Action;

@@ -6,9 +6,9 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.switchboard.client.Json;
-import io.switchboard.client.JsonFields;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.JsonFields;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
@@ -190,7 +190,9 @@ final class Call {
     return JsonFields.strict(WireFormat.parse(bytes()), "request body");
   }
 
-  /** The body bound strictly to a request record ({@link io.switchboard.client.NativeWire}). */
+  /**
+   * The body bound strictly to a request record ({@link io.switchboard.client.wire.NativeWire}).
+   */
   <T> T body(Class<T> type) {
     return Json.strict(bytes(), "request body", type);
   }

@@ -5,7 +5,7 @@ import io.helidon.http.HttpException;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.switchboard.client.WireFormatException;
+import io.switchboard.client.wire.WireFormatException;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingException;
 import org.slf4j.Logger;

@@ -2,12 +2,12 @@ package io.switchboard.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.switchboard.client.Json;
 import io.switchboard.client.KeyWire;
-import io.switchboard.client.RoutingWire;
-import io.switchboard.client.WireFormat;
-import io.switchboard.client.WorkflowWire;
-import io.switchboard.client.WorkspaceWire;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.RoutingWire;
+import io.switchboard.client.wire.WireFormat;
+import io.switchboard.client.wire.WorkflowWire;
+import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;

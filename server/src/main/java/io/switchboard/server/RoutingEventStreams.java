@@ -1,9 +1,9 @@
 package io.switchboard.server;
 
 import io.helidon.webserver.ServerConnectionException;
-import io.switchboard.client.Json;
-import io.switchboard.client.RoutingWire;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.RoutingWire;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.routing.EventPage;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;

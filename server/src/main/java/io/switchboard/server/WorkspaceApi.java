@@ -1,7 +1,7 @@
 package io.switchboard.server;
 
-import io.switchboard.client.WorkflowWire;
-import io.switchboard.client.WorkspaceWire;
+import io.switchboard.client.wire.WorkflowWire;
+import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;

@@ -1,7 +1,7 @@
 package io.switchboard.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.WireFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

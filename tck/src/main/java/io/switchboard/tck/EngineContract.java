@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.function.Executable;
@@ -47,7 +48,7 @@ public abstract class EngineContract {
   protected QueueEngine engine;
 
   private final List<QueueEngine> engines = new ArrayList<>();
-  private ExecutorService executor;
+  private @Nullable ExecutorService executor;
 
   /** Where this contract's engines come from. */
   protected abstract EngineSource engines();

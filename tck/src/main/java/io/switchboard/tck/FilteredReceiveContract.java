@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -215,7 +216,7 @@ public abstract class FilteredReceiveContract extends EngineContract {
   private static io.switchboard.queue.MessageView asView(Message m) {
     return new io.switchboard.queue.MessageView() {
       @Override
-      public io.switchboard.queue.AttributeValue attributeOrNull(String name) {
+      public io.switchboard.queue.@Nullable AttributeValue attributeOrNull(String name) {
         return m.attributes().get(name);
       }
 

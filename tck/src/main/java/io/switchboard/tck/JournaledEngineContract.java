@@ -4,6 +4,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.time.ManualClock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -37,7 +38,7 @@ public abstract class JournaledEngineContract<S> extends QueueEngineContract {
 
   @Override
   protected final QueueEngine restart(QueueEngine engine) {
-    Opened<S> o = opened.remove(engine);
+    Opened<S> o = Objects.requireNonNull(opened.remove(engine), "an engine this source opened");
     engine.close();
     return open(o);
   }

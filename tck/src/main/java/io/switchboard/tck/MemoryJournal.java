@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -97,7 +98,7 @@ public final class MemoryJournal implements Journal {
       case JournalEntry.StatePut s -> {
         MessageRecord r = messages.getOrDefault(s.queue(), Map.of()).get(s.serial());
         if (r != null) {
-          messages.get(s.queue()).put(s.serial(), r.with(s.state()));
+          Objects.requireNonNull(messages.get(s.queue())).put(s.serial(), r.with(s.state()));
         }
       }
       case JournalEntry.MessageDelete d -> {

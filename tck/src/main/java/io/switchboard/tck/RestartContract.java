@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -165,6 +166,7 @@ public abstract class RestartContract extends EngineContract {
     }
     engine = track(restart(engine));
     String fresh = engine.send("q", NewMessage.of("new")).id();
+    Objects.requireNonNull(first, "the first message");
     assertTrue(!fresh.equals(first.id()));
     Message received = engine.receive("q", ReceiveRequest.one()).get(0);
     engine.ack("q", first.receipt().orElseThrow());

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -92,7 +93,7 @@ public abstract class SendContract extends EngineContract {
     assertEquals(attributes, browseAll("q").get(0).attributes());
     Message got = receiveOne("q");
     assertEquals(attributes, got.attributes());
-    assertEquals("Number.int", got.attributes().get("count").dataType());
+    assertEquals("Number.int", Objects.requireNonNull(got.attributes().get("count")).dataType());
     assertEquals("42", ((AttributeValue.NumberValue) got.attributes().get("count")).value());
   }
 

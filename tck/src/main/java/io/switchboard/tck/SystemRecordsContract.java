@@ -13,6 +13,7 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.SystemRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
 import java.util.SortedMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,7 @@ public abstract class SystemRecordsContract extends EngineContract {
     records.put("other/a", b("o"));
     SortedMap<String, byte[]> keys = records.list("key/");
     assertEquals(List.of("key/a", "key/b"), List.copyOf(keys.keySet()));
-    assertEquals("2", s(keys.get("key/b")));
+    assertEquals("2", s(Objects.requireNonNull(keys.get("key/b"))));
     assertTrue(records.list("").keySet().containsAll(List.of("key/a", "keyz", "other/a")));
     assertTrue(records.list("nothing/").isEmpty());
   }

@@ -13,7 +13,7 @@ import io.switchboard.bench.sqs.ChildServer;
 import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.SwitchboardException;
-import io.switchboard.client.WireFormat;
+import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;

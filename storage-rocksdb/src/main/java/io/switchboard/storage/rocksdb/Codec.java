@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The on-disk encoding of journal state: compact big-endian binary, one format version for the
@@ -109,7 +110,7 @@ final class Codec {
 
   static JournalEntry.QueuePut queue(byte[] value) {
     Bytes.Reader r = new Bytes.Reader(value);
-    String name = r.s();
+    String name = r.text();
     long createdAt = r.l();
     long receiptKey = r.l();
     QueueConfig.Builder b =
@@ -186,7 +187,8 @@ final class Codec {
   }
 
   /** A message; recurring strings (group, attributes) decoded through {@code strings}. */
-  static MessageRecord message(byte[] body, MessageRecord.StateRecord s, Bytes.Strings strings) {
+  static MessageRecord message(
+      byte[] body, MessageRecord.StateRecord s, Bytes.@Nullable Strings strings) {
     Bytes.Reader r = new Bytes.Reader(body);
     long serial = r.l();
     long sentAt = r.l();
@@ -215,25 +217,26 @@ final class Codec {
     }
   }
 
-  private static Map<String, AttributeValue> attributes(Bytes.Reader r, Bytes.Strings strings) {
+  private static Map<String, AttributeValue> attributes(
+      Bytes.Reader r, Bytes.@Nullable Strings strings) {
     int n = r.i();
     if (n == 0) {
       return Map.of();
     }
     Map<String, AttributeValue> out = new LinkedHashMap<>(n * 2);
     for (int i = 0; i < n; i++) {
-      String name = r.s(strings);
-      String type = r.s(strings);
+      String name = r.text(strings);
+      String type = r.text(strings);
       AttributeValue v =
           switch (r.b()) {
-            case 'S' -> new AttributeValue.StringValue(type, r.s(strings));
-            case 'N' -> new AttributeValue.NumberValue(type, r.s(strings));
+            case 'S' -> new AttributeValue.StringValue(type, r.text(strings));
+            case 'N' -> new AttributeValue.NumberValue(type, r.text(strings));
             case 'B' -> new AttributeValue.BinaryValue(type, r.bytes());
             default -> {
               int size = r.i();
               List<String> list = new ArrayList<>(size);
               for (int j = 0; j < size; j++) {
-                list.add(r.s(strings));
+                list.add(r.text(strings));
               }
               yield new AttributeValue.StringListValue(type, list);
             }
@@ -267,7 +270,7 @@ final class Codec {
 
   static JournalEntry.HistoryPut history(String queue, byte[] value) {
     Bytes.Reader r = new Bytes.Reader(value);
-    String state = r.s();
+    String state = r.text();
     long until = r.l();
     byte[] body = r.bytes();
     MessageRecord m = message(body, state(r.bytes()));
@@ -289,8 +292,8 @@ final class Codec {
   }
 
   static RedriveTask task(Bytes.Reader r) {
-    String id = r.s();
-    String source = r.s();
+    String id = r.text();
+    String source = r.text();
     Optional<String> destination = Optional.ofNullable(r.s());
     int rate = r.i();
     RedriveTask.Status status = RedriveTask.Status.values()[r.b()];

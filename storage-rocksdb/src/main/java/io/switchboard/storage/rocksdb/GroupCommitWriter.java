@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -52,7 +54,7 @@ final class GroupCommitWriter<E> {
     void write(WriteOptions options, WriteBatch batch) throws RocksDBException;
   }
 
-  private record Pending<E>(List<E> entries, CompletableFuture<Void> done) {}
+  private record Pending<E>(List<E> entries, @Nullable CompletableFuture<Void> done) {}
 
   /** How long a send waits for its write by default before it fails. */
   static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(30);
@@ -76,10 +78,10 @@ final class GroupCommitWriter<E> {
   private long lastSync = System.nanoTime();
 
   /** Why writes fail right now (cleared by the next good write); null while they succeed. */
-  private volatile String writeFailure;
+  private volatile @Nullable String writeFailure;
 
   /** Why the writer stopped for good; null while it runs. Guarded by lock for writes. */
-  private volatile String failed;
+  private volatile @Nullable String failed;
 
   GroupCommitWriter(
       String name,
@@ -136,7 +138,8 @@ final class GroupCommitWriter<E> {
       done.get(awaitTimeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof QueueException q) {
-        throw new QueueException(q.code(), q.getMessage(), q);
+        throw new QueueException(
+            q.code(), Objects.requireNonNull(q.getMessage(), "its message"), q);
       }
       throw new QueueException(ErrorCode.UNAVAILABLE, "the store cannot write; retry later", e);
     } catch (TimeoutException e) {

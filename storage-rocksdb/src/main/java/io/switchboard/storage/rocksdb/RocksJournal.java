@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -320,7 +321,7 @@ public final class RocksJournal implements Journal {
         new ReadOptions().setVerifyChecksums(true).setFillCache(false).setReadaheadSize(4 << 20);
     private final RocksIterator bodies;
     private final RocksIterator states;
-    private MessageRecord next;
+    private @Nullable MessageRecord next;
 
     QueueScan(String queue, Bytes.Strings strings) {
       this.prefix = Codec.queuePrefix(queue);
@@ -335,7 +336,7 @@ public final class RocksJournal implements Journal {
       next = advance();
     }
 
-    private MessageRecord advance() {
+    private @Nullable MessageRecord advance() {
       while (bodies.isValid() && hasPrefix(bodies.key(), prefix)) {
         byte[] key = bodies.key();
         while (states.isValid() && Arrays.compareUnsigned(states.key(), key) < 0) {

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -224,7 +225,7 @@ public final class RocksRouterJournal implements RouterJournal {
     };
   }
 
-  private void write(byte[] key, byte[] value) {
+  private void write(byte[] key, byte @Nullable [] value) {
     try (WriteOptions sync = new WriteOptions().setSync(true)) {
       if (value == null) {
         db.delete(sync, key);

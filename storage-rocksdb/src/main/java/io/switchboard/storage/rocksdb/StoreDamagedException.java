@@ -1,6 +1,7 @@
 package io.switchboard.storage.rocksdb;
 
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
 
@@ -19,7 +20,8 @@ public final class StoreDamagedException extends IllegalStateException {
    * @param store the damaged store's directory (the data directory, or its {@code routing} store)
    * @param detail what RocksDB said (names the file when it knows it)
    */
-  StoreDamagedException(Path dataDir, Path store, String detail, Throwable cause) {
+  StoreDamagedException(
+      Path dataDir, Path store, @Nullable String detail, @Nullable Throwable cause) {
     super(message(dataDir, store, detail), cause);
     this.dataDir = dataDir;
   }
@@ -28,7 +30,7 @@ public final class StoreDamagedException extends IllegalStateException {
     return dataDir;
   }
 
-  static String message(Path dataDir, Path store, String detail) {
+  static String message(Path dataDir, Path store, @Nullable String detail) {
     return "the store in "
         + store
         + " is damaged: "

@@ -11,8 +11,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.DBOptions;
@@ -279,7 +281,14 @@ public final class StoreDoctor {
             break;
           } catch (RocksDBException e) {
             lost = true;
-            byte[] resume = resumeAfter(store, src, family, last, e.getMessage(), lines);
+            byte[] resume =
+                resumeAfter(
+                    store,
+                    src,
+                    family,
+                    last,
+                    Objects.requireNonNull(e.getMessage(), "RocksDB's error"),
+                    lines);
             if (resume == null) {
               break;
             }
@@ -298,8 +307,13 @@ public final class StoreDoctor {
    * Reports the loss RocksDB's {@code error} describes, after key {@code last} of {@code family},
    * and returns the first readable key after it (null to stop: nothing readable follows).
    */
-  private static byte[] resumeAfter(
-      Path store, ReadOnly src, String family, byte[] last, String error, List<String> lines) {
+  private static byte @Nullable [] resumeAfter(
+      Path store,
+      ReadOnly src,
+      String family,
+      byte @Nullable [] last,
+      String error,
+      List<String> lines) {
     LiveFileMetaData file = null;
     for (LiveFileMetaData f : src.db.getLiveFilesMetaData()) {
       String name = f.fileName().replaceFirst("^/", "");
@@ -443,7 +457,7 @@ public final class StoreDoctor {
   }
 
   /** A key, readable: queue and serial for message keys, else its text. */
-  static String describeKey(String family, byte[] key) {
+  static String describeKey(String family, byte @Nullable [] key) {
     if (key == null) {
       return "the first";
     }

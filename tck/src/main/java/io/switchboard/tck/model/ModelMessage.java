@@ -3,7 +3,9 @@ package io.switchboard.tck.model;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.MessageState;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One message of the {@link ReferenceQueueModel}: plain mutable fields, no indexes. Times are epoch
@@ -15,11 +17,15 @@ public final class ModelMessage {
   final long created;
 
   final String body;
-  final String groupId;
-  final String dedupId;
+  final @Nullable String groupId;
+  final @Nullable String dedupId;
   final long sentAt;
 
-  /** The engine's id, bound by the driver once the engine has answered the send. */
+  /**
+   * The engine's id, bound by the driver once the engine has answered the send (before anything
+   * looks the message up or views it).
+   */
+  @SuppressWarnings("NullAway.Init") // bound after construction, by the driver
   String id;
 
   /** The engine's sequence number of the send, for duplicate answers. */
@@ -35,6 +41,7 @@ public final class ModelMessage {
   long arrival;
 
   /** DELAYED, AVAILABLE or IN_FLIGHT while in a queue. */
+  @SuppressWarnings("NullAway.Init") // set by the model right after construction (create)
   MessageState state;
 
   long visibleAt;
@@ -49,15 +56,15 @@ public final class ModelMessage {
    */
   int epoch;
 
-  String deadLetterSource;
+  @Nullable String deadLetterSource;
 
   ModelMessage(
       long created,
       String body,
       Map<String, AttributeValue> attributes,
       int priority,
-      String groupId,
-      String dedupId,
+      @Nullable String groupId,
+      @Nullable String dedupId,
       long sentAt) {
     this.created = created;
     this.body = body;
@@ -68,12 +75,17 @@ public final class ModelMessage {
     this.sentAt = sentAt;
   }
 
+  /** The group of a message of a grouped queue, which always has one. */
+  String group() {
+    return Objects.requireNonNull(groupId, "a grouped queue's message has a group");
+  }
+
   public String id() {
     return id;
   }
 
   /** The message as {@code get} would show it now, or with {@code override} as its state. */
-  ModelView view(MessageState override) {
+  ModelView view(@Nullable MessageState override) {
     boolean timed = override == null && state != MessageState.AVAILABLE;
     return new ModelView(
         id,

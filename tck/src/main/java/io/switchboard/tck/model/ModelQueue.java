@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** One queue of the {@link ReferenceQueueModel}: a plain list of messages plus bookkeeping. */
 final class ModelQueue {
@@ -56,7 +57,7 @@ final class ModelQueue {
     return byPriority.thenComparing(bySeq).thenComparingLong(m -> m.created);
   }
 
-  ModelMessage byId(String id) {
+  @Nullable ModelMessage byId(String id) {
     for (ModelMessage m : messages) {
       if (m.id != null && m.id.equals(id)) {
         return m;

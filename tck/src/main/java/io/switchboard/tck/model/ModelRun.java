@@ -27,6 +27,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One seed of the randomized test: draws operations, runs each on the engine and on the model, and
@@ -42,7 +43,7 @@ final class ModelRun {
       String queue,
       String handle,
       ReferenceQueueModel.Cursor cursor,
-      AttributeFilter filter,
+      @Nullable AttributeFilter filter,
       boolean includeInvisible,
       int limit) {}
 
@@ -61,8 +62,8 @@ final class ModelRun {
   private final List<String> taskIds = new ArrayList<>();
   private final ArrayDeque<String> trace = new ArrayDeque<>();
   private final long start;
-  private Continuation continuation;
-  private String op;
+  private @Nullable Continuation continuation;
+  private @Nullable String op;
 
   ModelRun(long seed, ManualClock clock, QueueEngine engine) {
     this.seed = seed;
@@ -356,7 +357,11 @@ final class ModelRun {
   }
 
   private void browsePage(
-      String q, int limit, AttributeFilter filter, boolean invisible, Continuation after) {
+      String q,
+      int limit,
+      @Nullable AttributeFilter filter,
+      boolean invisible,
+      @Nullable Continuation after) {
     describe(
         "browse "
             + q

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 
 /**
@@ -105,7 +106,7 @@ final class ModelScenario {
   }
 
   NewMessage message(String queue) {
-    QueueConfig config = configs.get(queue);
+    QueueConfig config = Objects.requireNonNull(configs.get(queue), queue);
     boolean grouped = queue.endsWith(".fifo");
     String body = grouped && random.nextInt(3) == 0 ? "b" + random.nextInt(6) : "m" + ++bodies;
     NewMessage.Builder b = NewMessage.builder(body);

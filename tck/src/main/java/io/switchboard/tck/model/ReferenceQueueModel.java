@@ -19,9 +19,11 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A deliberately naive executable reading of docs/design.md "Queue semantics" and the Javadoc of
@@ -58,7 +60,9 @@ public final class ReferenceQueueModel {
   public record SendEntry(ModelMessage message, boolean duplicate) {}
 
   /** A lease the model handed out; {@code queue} null marks a receipt no queue issued. */
-  public record Lease(ModelMessage message, String queue, int epoch) {
+  public record Lease(ModelMessage message, @Nullable String queue, int epoch) {
+    // Its null message is never read: checkIssuer refuses a lease without a queue first.
+    @SuppressWarnings("NullAway")
     public static Lease bogus() {
       return new Lease(null, null, -1);
     }
@@ -181,7 +185,7 @@ public final class ReferenceQueueModel {
   }
 
   /** Checks one message and returns its deduplication key (null: no deduplication). */
-  private String validate(ModelQueue q, NewMessage m) {
+  private @Nullable String validate(ModelQueue q, NewMessage m) {
     if (q.grouped && m.groupId().isEmpty()) {
       throw refuse(ErrorCode.INVALID_ARGUMENT, "groupId is required on a grouped queue");
     }
@@ -207,14 +211,14 @@ public final class ReferenceQueueModel {
     };
   }
 
-  private static String dedupIdOf(ModelQueue q, NewMessage m) {
+  private static @Nullable String dedupIdOf(ModelQueue q, NewMessage m) {
     if (m.deduplicationId().isPresent()) {
       return m.deduplicationId().get();
     }
     return q.config.contentBasedDeduplication() ? sha256(m.body()) : null;
   }
 
-  private ModelQueue.DedupEntry liveDedup(ModelQueue q, String key) {
+  private ModelQueue.@Nullable DedupEntry liveDedup(ModelQueue q, String key) {
     ModelQueue.DedupEntry e = q.dedup.get(key);
     return e != null && e.until() > now ? e : null;
   }
@@ -268,7 +272,10 @@ public final class ReferenceQueueModel {
 
   /** Leases up to {@code max} eligible messages; {@code visibilityMillis} null: the queue's. */
   public List<Received> receive(
-      String queueName, int max, Long visibilityMillis, AttributeFilter filter) {
+      String queueName,
+      int max,
+      @Nullable Long visibilityMillis,
+      @Nullable AttributeFilter filter) {
     ModelQueue q = queue(queueName);
     fire(q);
     List<ModelMessage> taken = q.grouped ? takeGrouped(q, max, filter) : take(q, max, filter);
@@ -290,7 +297,7 @@ public final class ReferenceQueueModel {
     return out;
   }
 
-  private List<ModelMessage> take(ModelQueue q, int max, AttributeFilter filter) {
+  private List<ModelMessage> take(ModelQueue q, int max, @Nullable AttributeFilter filter) {
     List<ModelMessage> out = new ArrayList<>();
     for (ModelMessage m : sorted(q)) {
       if (out.size() < max && m.state == MessageState.AVAILABLE && accepts(filter, m)) {
@@ -304,7 +311,7 @@ public final class ReferenceQueueModel {
    * SQS FIFO: the best head among groups with nothing in flight whose head is available and
    * accepted, then the available messages right behind it in its group, then the next group.
    */
-  private List<ModelMessage> takeGrouped(ModelQueue q, int max, AttributeFilter filter) {
+  private List<ModelMessage> takeGrouped(ModelQueue q, int max, @Nullable AttributeFilter filter) {
     List<ModelMessage> out = new ArrayList<>();
     Set<String> used = new HashSet<>();
     while (out.size() < max) {
@@ -320,7 +327,7 @@ public final class ReferenceQueueModel {
         break;
       }
       used.add(best.groupId);
-      for (ModelMessage m : groupLine(q, best.groupId)) {
+      for (ModelMessage m : groupLine(q, best.group())) {
         if (out.size() >= max || m.state != MessageState.AVAILABLE) {
           break;
         }
@@ -336,7 +343,7 @@ public final class ReferenceQueueModel {
     Set<String> seen = new HashSet<>();
     for (ModelMessage m : q.messages) {
       if (seen.add(m.groupId)) {
-        List<ModelMessage> line = groupLine(q, m.groupId);
+        List<ModelMessage> line = groupLine(q, m.group());
         boolean busy = line.stream().anyMatch(x -> x.state == MessageState.IN_FLIGHT);
         if (!busy && line.get(0).state == MessageState.AVAILABLE) {
           heads.add(line.get(0));
@@ -350,7 +357,7 @@ public final class ReferenceQueueModel {
   private static List<ModelMessage> groupLine(ModelQueue q, String groupId) {
     List<ModelMessage> line = new ArrayList<>();
     for (ModelMessage m : q.messages) {
-      if (m.groupId.equals(groupId)) {
+      if (m.group().equals(groupId)) {
         line.add(m);
       }
     }
@@ -358,7 +365,7 @@ public final class ReferenceQueueModel {
     return line;
   }
 
-  private static boolean accepts(AttributeFilter filter, ModelMessage m) {
+  private static boolean accepts(@Nullable AttributeFilter filter, ModelMessage m) {
     return filter == null || filter.test(m.attributes, m.priority);
   }
 
@@ -536,11 +543,15 @@ public final class ReferenceQueueModel {
     throw refuse(ErrorCode.MESSAGE_NOT_FOUND, "no message '" + id + "'");
   }
 
+  private static Cursor cursorAt(ModelMessage m) {
+    return new Cursor(m.priority, m.seq, m.created);
+  }
+
   public BrowsePage browse(
       String queueName,
       int limit,
       Optional<Cursor> after,
-      AttributeFilter filter,
+      @Nullable AttributeFilter filter,
       boolean includeInvisible) {
     ModelQueue q = queue(queueName);
     fire(q);
@@ -561,8 +572,7 @@ public final class ReferenceQueueModel {
       last = m;
     }
     return new BrowsePage(
-        items,
-        more ? Optional.of(new Cursor(last.priority, last.seq, last.created)) : Optional.empty());
+        items, more ? Optional.of(cursorAt(Objects.requireNonNull(last))) : Optional.empty());
   }
 
   private static int compare(ModelQueue q, ModelMessage m, Cursor c) {

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -348,7 +349,8 @@ public abstract class QueueEngineStressTest {
         .build();
   }
 
-  private List<Message> receive(String queue, int max, Duration wait, MessageFilter filter) {
+  private List<Message> receive(
+      String queue, int max, Duration wait, @Nullable MessageFilter filter) {
     ReceiveRequest.Builder b = ReceiveRequest.builder().maxMessages(max).waitTime(wait);
     if (filter != null) {
       b.filter(filter);
@@ -360,7 +362,7 @@ public abstract class QueueEngineStressTest {
     return got;
   }
 
-  private static boolean isRed(AttributeValue v) {
+  private static boolean isRed(@Nullable AttributeValue v) {
     return v instanceof AttributeValue.StringValue s && s.value().equals("red");
   }
 

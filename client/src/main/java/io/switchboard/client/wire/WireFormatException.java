@@ -1,4 +1,4 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import java.util.Objects;
 

@@ -1,9 +1,9 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.wire.Json.Required;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
@@ -15,9 +15,11 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON of the workspace API ({@code /v1/workspaces}, see {@code docs/api.md}), both directions,
@@ -63,8 +65,8 @@ public final class WorkspaceWire {
       @Json.Required Long answeredWithinThreshold,
       @Json.Required Long abandoned,
       @Json.Required Long timedOut,
-      Double serviceLevel,
-      Long averageSpeedOfAnswerMillis) {
+      @Nullable Double serviceLevel,
+      @Nullable Long averageSpeedOfAnswerMillis) {
 
     public static TaskQueueStatsBody of(TaskQueueStats s) {
       return new TaskQueueStatsBody(
@@ -144,13 +146,13 @@ public final class WorkspaceWire {
   /** A workspace in an answer: its name, its settings, its activities and task queues. */
   public record WorkspaceView(
       @Required String name,
-      String strategy,
-      Long offerTimeoutSeconds,
-      Map<String, Long> wrapUpSeconds,
-      Long serviceLevelThresholdSeconds,
-      String defaultActivity,
-      List<ActivityView> activities,
-      List<TaskQueueView> taskQueues) {
+      @Nullable String strategy,
+      @Nullable Long offerTimeoutSeconds,
+      @Nullable Map<String, Long> wrapUpSeconds,
+      @Nullable Long serviceLevelThresholdSeconds,
+      @Nullable String defaultActivity,
+      @Nullable List<ActivityView> activities,
+      @Nullable List<TaskQueueView> taskQueues) {
 
     public static WorkspaceView of(WorkspaceDefinition d) {
       WorkspaceSettings s = d.settings();
@@ -179,14 +181,20 @@ public final class WorkspaceWire {
           name,
           s.over(WorkspaceSettings.DEFAULTS),
           Json.items(activities).stream()
-              .map(a -> new Activity(a.name(), Boolean.TRUE.equals(a.available())))
+              .map(
+                  a ->
+                      new Activity(
+                          Objects.requireNonNull(a.name(), "activity name"),
+                          Boolean.TRUE.equals(a.available())))
               .toList(),
-          Json.items(taskQueues).stream().map(q -> q.toQueue(q.name())).toList());
+          Json.items(taskQueues).stream()
+              .map(q -> q.toQueue(Objects.requireNonNull(q.name(), "task queue name")))
+              .toList());
     }
   }
 
   /** {@code GET /v1/workspaces}. */
-  public record Workspaces(List<WorkspaceView> workspaces) {
+  public record Workspaces(@Nullable List<WorkspaceView> workspaces) {
 
     public static Workspaces of(List<WorkspaceDefinition> all) {
       return new Workspaces(all.stream().map(WorkspaceView::of).toList());
@@ -202,11 +210,11 @@ public final class WorkspaceWire {
    * given replaces the current; a wrap-up of {@code null} is none.
    */
   public record Settings(
-      String strategy,
-      Long offerTimeoutSeconds,
-      @JsonSetter(contentNulls = Nulls.SET) Map<String, Long> wrapUpSeconds,
-      Long serviceLevelThresholdSeconds,
-      String defaultActivity) {
+      @Nullable String strategy,
+      @Nullable Long offerTimeoutSeconds,
+      @JsonSetter(contentNulls = Nulls.SET) @Nullable Map<String, Long> wrapUpSeconds,
+      @Nullable Long serviceLevelThresholdSeconds,
+      @Nullable String defaultActivity) {
 
     public static Settings of(WorkspaceSettings s) {
       Map<String, Long> wrap = new TreeMap<>();
@@ -255,12 +263,12 @@ public final class WorkspaceWire {
    */
   public record CreateWorkspace(
       @Required String name,
-      List<ActivityView> activities,
-      String strategy,
-      Long offerTimeoutSeconds,
-      @JsonSetter(contentNulls = Nulls.SET) Map<String, Long> wrapUpSeconds,
-      Long serviceLevelThresholdSeconds,
-      String defaultActivity) {
+      @Nullable List<ActivityView> activities,
+      @Nullable String strategy,
+      @Nullable Long offerTimeoutSeconds,
+      @JsonSetter(contentNulls = Nulls.SET) @Nullable Map<String, Long> wrapUpSeconds,
+      @Nullable Long serviceLevelThresholdSeconds,
+      @Nullable String defaultActivity) {
 
     public static CreateWorkspace of(
         String name, WorkspaceSettings settings, List<Activity> activities) {
@@ -302,14 +310,14 @@ public final class WorkspaceWire {
    * An activity, {@code {"name", "available"}}; in a {@code PUT .../activities/{activity}} body the
    * name comes from the path and may be left out.
    */
-  public record ActivityView(String name, Boolean available) {
+  public record ActivityView(@Nullable String name, @Nullable Boolean available) {
 
     public static ActivityView of(Activity a) {
       return new ActivityView(a.name(), a.available());
     }
 
     /** The activity; {@code path} is the path's name (null: the body must name it). */
-    public Activity toActivity(String path) {
+    public Activity toActivity(@Nullable String path) {
       if (path == null && name == null) {
         throw new WireFormatException(
             WireCode.INVALID_ARGUMENT, "field 'name' is required in activities[]");
@@ -319,7 +327,7 @@ public final class WorkspaceWire {
             WireCode.INVALID_ARGUMENT,
             "field 'name' must be the path's activity '" + path + "' or left out");
       }
-      String n = path != null ? path : name;
+      String n = path != null ? path : Objects.requireNonNull(name, "name"); // checked above
       if (available == null) {
         throw new WireFormatException(
             WireCode.INVALID_ARGUMENT,
@@ -335,12 +343,12 @@ public final class WorkspaceWire {
    * priority}), strategy by name.
    */
   public record TaskQueueView(
-      String name,
-      String workerExpression,
-      String order,
-      String strategy,
-      Integer maxReservationsPerAgent,
-      Long serviceLevelThresholdSeconds) {
+      @Nullable String name,
+      @Nullable String workerExpression,
+      @Nullable String order,
+      @Nullable String strategy,
+      @Nullable Integer maxReservationsPerAgent,
+      @Nullable Long serviceLevelThresholdSeconds) {
 
     public static TaskQueueView of(TaskQueue q) {
       return new TaskQueueView(

@@ -1,9 +1,9 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.wire.Json.Required;
 import io.switchboard.routing.Agent;
 import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
@@ -26,9 +26,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON of the routing API ({@code /v1/routing}, see {@code docs/api.md}), both directions, for
@@ -74,9 +76,9 @@ public final class RoutingWire {
   }
 
   /** Reads attributes from a field's node (absent or {@code null}: none). */
-  public static Map<String, Object> attributes(JsonNode node, String field) {
+  public static Map<String, Object> attributes(@Nullable JsonNode node, String field) {
     Map<String, Object> out = new LinkedHashMap<>();
-    if (Json.present(node).isEmpty()) {
+    if (node == null || Json.present(node).isEmpty()) {
       return out;
     }
     if (!node.isObject()) {
@@ -216,17 +218,17 @@ public final class RoutingWire {
    */
   public record AgentView(
       @Required String id,
-      JsonNode attributes,
-      Map<String, Integer> capacity,
-      Map<String, Integer> load,
-      String presence,
-      String reason,
-      String idleSince,
+      @Nullable JsonNode attributes,
+      @Nullable Map<String, Integer> capacity,
+      @Nullable Map<String, Integer> load,
+      @Nullable String presence,
+      @Nullable String reason,
+      @Nullable String idleSince,
       boolean inWrapUp,
       int consecutiveMisses,
-      String activity,
-      String activitySince,
-      Map<String, Long> activityTimeMillis) {
+      @Nullable String activity,
+      @Nullable String activitySince,
+      @Nullable Map<String, Long> activityTimeMillis) {
 
     public static AgentView of(Agent a) {
       Map<String, Long> time = new TreeMap<>();
@@ -272,18 +274,18 @@ public final class RoutingWire {
   public record ContactView(
       @Required String id,
       @Required String channel,
-      JsonNode attributes,
-      String requirements,
+      @Nullable JsonNode attributes,
+      @Nullable String requirements,
       int escalationStep,
       int priority,
       @Required String state,
-      String createdAt,
-      String agentId,
-      String reservationId,
-      String answeredAt,
-      String endedAt,
-      String queue,
-      String workflow) {
+      @Nullable String createdAt,
+      @Nullable String agentId,
+      @Nullable String reservationId,
+      @Nullable String answeredAt,
+      @Nullable String endedAt,
+      @Nullable String queue,
+      @Nullable String workflow) {
 
     public static ContactView of(Contact c) {
       return new ContactView(
@@ -328,8 +330,8 @@ public final class RoutingWire {
       @Required String contactId,
       @Required String agentId,
       @Required String channel,
-      String offeredAt,
-      String expiresAt,
+      @Nullable String offeredAt,
+      @Nullable String expiresAt,
       @Required String state) {
 
     public static ReservationView of(Reservation r) {
@@ -360,11 +362,11 @@ public final class RoutingWire {
    * (every presence, in its order), occupancy per channel (sorted).
    */
   public record StatsView(
-      String at,
+      @Nullable String at,
       @Required ContactStatsView overall,
-      List<GroupView> groups,
+      @Nullable List<GroupView> groups,
       @Required Map<String, Integer> agentsByPresence,
-      Map<String, Double> occupancyByChannel) {
+      @Nullable Map<String, Double> occupancyByChannel) {
 
     public static StatsView of(RoutingStats s) {
       Map<String, Integer> presence = new LinkedHashMap<>();
@@ -409,7 +411,9 @@ public final class RoutingWire {
 
   /** The statistics of one group of contacts. */
   public record GroupView(
-      @Required String channel, String requirements, @Required ContactStatsView contacts) {}
+      @Required String channel,
+      @Nullable String requirements,
+      @Required ContactStatsView contacts) {}
 
   /** Contact counts and times; the fractions and the average are left out until measured. */
   public record ContactStatsView(
@@ -418,9 +422,9 @@ public final class RoutingWire {
       long answered,
       long abandoned,
       long timedOut,
-      Double serviceLevel,
-      Long averageSpeedOfAnswerMillis,
-      Double abandonmentRate) {
+      @Nullable Double serviceLevel,
+      @Nullable Long averageSpeedOfAnswerMillis,
+      @Nullable Double abandonmentRate) {
 
     public static ContactStatsView of(ContactStats c) {
       return new ContactStatsView(
@@ -446,7 +450,7 @@ public final class RoutingWire {
           fraction(abandonmentRate));
     }
 
-    private static OptionalDouble fraction(Double value) {
+    private static OptionalDouble fraction(@Nullable Double value) {
       return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
     }
   }
@@ -457,22 +461,22 @@ public final class RoutingWire {
    */
   public record EventView(
       long id,
-      String type,
-      String at,
-      AgentView agent,
-      ContactView contact,
-      ReservationView reservation,
-      String reservationId,
-      String contactId,
-      String agentId,
-      String presence,
-      Integer step,
-      String requirements,
-      String fromAgentId,
-      String toQueue,
-      String toAgentId,
-      String until,
-      String reason) {
+      @Nullable String type,
+      @Nullable String at,
+      @Nullable AgentView agent,
+      @Nullable ContactView contact,
+      @Nullable ReservationView reservation,
+      @Nullable String reservationId,
+      @Nullable String contactId,
+      @Nullable String agentId,
+      @Nullable String presence,
+      @Nullable Integer step,
+      @Nullable String requirements,
+      @Nullable String fromAgentId,
+      @Nullable String toQueue,
+      @Nullable String toAgentId,
+      @Nullable String until,
+      @Nullable String reason) {
 
     public static EventView of(RoutingEvent e) {
       Fields f = new Fields();
@@ -544,22 +548,22 @@ public final class RoutingWire {
 
     /** The fields of one event's kind, gathered before the record is made. */
     private static final class Fields {
-      AgentView agent;
-      ContactView contact;
-      ReservationView reservation;
-      String reservationId;
-      String contactId;
-      String agentId;
-      String presence;
-      Integer step;
-      String requirements;
-      String fromAgentId;
-      String toQueue;
-      String toAgentId;
-      String until;
-      String reason;
+      @Nullable AgentView agent;
+      @Nullable ContactView contact;
+      @Nullable ReservationView reservation;
+      @Nullable String reservationId;
+      @Nullable String contactId;
+      @Nullable String agentId;
+      @Nullable String presence;
+      @Nullable Integer step;
+      @Nullable String requirements;
+      @Nullable String fromAgentId;
+      @Nullable String toQueue;
+      @Nullable String toAgentId;
+      @Nullable String until;
+      @Nullable String reason;
 
-      void ids(String reservation, String contact, String agent) {
+      void ids(@Nullable String reservation, String contact, String agent) {
         reservationId = reservation;
         contactId = contact;
         agentId = agent;
@@ -572,11 +576,11 @@ public final class RoutingWire {
   /** {@code POST /v1/routing/agents}; {@code presence} is a wire name, {@code reason} for away. */
   public record CreateAgent(
       @Required String id,
-      JsonNode attributes,
-      Map<String, Integer> capacity,
-      String presence,
-      String reason,
-      String activity) {
+      @Nullable JsonNode attributes,
+      @Nullable Map<String, Integer> capacity,
+      @Nullable String presence,
+      @Nullable String reason,
+      @Nullable String activity) {
 
     public static CreateAgent of(NewAgent a) {
       Presence p = a.presence();
@@ -590,7 +594,7 @@ public final class RoutingWire {
     }
 
     /** An agent to create in a workspace, in {@code activity} (null: the workspace's default). */
-    public static CreateAgent in(NewAgent a, String activity) {
+    public static CreateAgent in(NewAgent a, @Nullable String activity) {
       return new CreateAgent(
           a.id(),
           RoutingWire.attributes(a.attributes()),
@@ -611,7 +615,7 @@ public final class RoutingWire {
   }
 
   /** {@code PUT /v1/routing/agents/{agent}/presence}. */
-  public record SetPresence(String presence, String reason) {
+  public record SetPresence(@Nullable String presence, @Nullable String reason) {
 
     public static SetPresence of(Presence p) {
       return new SetPresence(
@@ -622,7 +626,9 @@ public final class RoutingWire {
     /** The presence; {@code presence} must be given (checked by the caller, which words it). */
     public Presence toPresence() {
       return RoutingWire.presence(
-          Optional.of(presence), Optional.ofNullable(reason), Presence.offline());
+          Optional.of(Objects.requireNonNull(presence, "presence")),
+          Optional.ofNullable(reason),
+          Presence.offline());
     }
   }
 
@@ -630,16 +636,16 @@ public final class RoutingWire {
   public record CreateContact(
       @Required String id,
       @Required String channel,
-      JsonNode attributes,
-      String requirements,
-      Integer priority,
-      List<Step> escalations,
-      Long maxWaitSeconds,
-      String queue,
-      String workflow) {
+      @Nullable JsonNode attributes,
+      @Nullable String requirements,
+      @Nullable Integer priority,
+      @Nullable List<Step> escalations,
+      @Nullable Long maxWaitSeconds,
+      @Nullable String queue,
+      @Nullable String workflow) {
 
     /** One escalation: after so long waiting, these requirements (none: any agent). */
-    public record Step(@Required Long afterSeconds, String requirements) {}
+    public record Step(@Required Long afterSeconds, @Nullable String requirements) {}
 
     public static CreateContact of(NewContact c) {
       List<Step> steps =
@@ -710,7 +716,7 @@ public final class RoutingWire {
   }
 
   /** {@code POST /v1/routing/contacts/{contact}/complete}: no wrap-up, the channel's. */
-  public record Complete(Long wrapUpSeconds) {
+  public record Complete(@Nullable Long wrapUpSeconds) {
 
     public Optional<Duration> wrapUp() {
       return Json.seconds("wrapUpSeconds", wrapUpSeconds);
@@ -718,13 +724,14 @@ public final class RoutingWire {
   }
 
   /** {@code PUT /v1/workspaces/{workspace}/agents/{agent}/activity}. */
-  public record SetActivity(String activity) {}
+  public record SetActivity(@Nullable String activity) {}
 
   /**
    * {@code PATCH /v1/routing/contacts/{contact}}: what is given replaces the contact's; {@code
    * attributes} stays a tree, since {@code null} (none) and absent (keep) differ.
    */
-  public record UpdateContact(JsonNode attributes, Integer priority, String requirements) {
+  public record UpdateContact(
+      @Nullable JsonNode attributes, @Nullable Integer priority, @Nullable String requirements) {
 
     public static UpdateContact of(ContactUpdate u) {
       return new UpdateContact(
@@ -750,15 +757,16 @@ public final class RoutingWire {
   }
 
   /** {@code POST /v1/routing/contacts/{contact}/cancel}; no reason: {@code cancelled}. */
-  public record Cancel(String reason) {}
+  public record Cancel(@Nullable String reason) {}
 
   /**
    * {@code POST .../contacts/{contact}/transfer}: to a task {@code queue} or to an {@code agent}.
    */
-  public record Transfer(String queue, String agent, String requirements) {}
+  public record Transfer(
+      @Nullable String queue, @Nullable String agent, @Nullable String requirements) {}
 
   /** A page of agents; {@code nextCursor} (null on the last page) asks for the next. */
-  public record Agents(List<AgentView> agents, String nextCursor) {
+  public record Agents(@Nullable List<AgentView> agents, @Nullable String nextCursor) {
 
     public static Agents of(ListPage<Agent> page) {
       return new Agents(
@@ -771,7 +779,7 @@ public final class RoutingWire {
   }
 
   /** A page of waiting contacts; {@code nextCursor} as {@link Agents}. */
-  public record Contacts(List<ContactView> contacts, String nextCursor) {
+  public record Contacts(@Nullable List<ContactView> contacts, @Nullable String nextCursor) {
 
     public static Contacts of(ListPage<Contact> page) {
       return new Contacts(
@@ -784,7 +792,8 @@ public final class RoutingWire {
   }
 
   /** A page of an agent's pending offers; {@code nextCursor} as {@link Agents}. */
-  public record Reservations(List<ReservationView> reservations, String nextCursor) {
+  public record Reservations(
+      @Nullable List<ReservationView> reservations, @Nullable String nextCursor) {
 
     public static Reservations of(ListPage<Reservation> page) {
       return new Reservations(
@@ -798,7 +807,7 @@ public final class RoutingWire {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  private static <K, V> Map<K, V> orEmpty(Map<K, V> map) {
+  private static <K, V> Map<K, V> orEmpty(@Nullable Map<K, V> map) {
     return map == null ? Map.of() : map;
   }
 

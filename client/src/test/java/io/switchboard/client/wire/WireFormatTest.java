@@ -1,4 +1,4 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.annotation.JacksonAnnotationsInside;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -38,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The API's two Jackson mappers and the binding of its request and response records ({@link
@@ -138,7 +139,7 @@ public final class Json {
   }
 
   /** A whole number of seconds {@code >= 0}, or empty for an absent field. */
-  public static Optional<Duration> seconds(String name, Long value) {
+  public static Optional<Duration> seconds(String name, @Nullable Long value) {
     if (value == null) {
       return Optional.empty();
     }
@@ -154,7 +155,7 @@ public final class Json {
    * A whole number of seconds of {@code 0..max}, the error naming the wire field ({@code
    * delaySeconds must be 0..900 seconds, got 1000000}), not the engine's name of the duration.
    */
-  public static Optional<Duration> seconds(String name, Long value, Duration max) {
+  public static Optional<Duration> seconds(String name, @Nullable Long value, Duration max) {
     Optional<Duration> d = seconds(name, value);
     if (d.isPresent() && d.get().compareTo(max) > 0) {
       throw new WireFormatException(
@@ -165,12 +166,12 @@ public final class Json {
   }
 
   /** The items of a list an answer may leave out. */
-  public static <T> List<T> items(List<T> list) {
+  public static <T> List<T> items(@Nullable List<T> list) {
     return list == null ? List.of() : list;
   }
 
   /** A node that is there and not {@code null}: JSON {@code null} reads as absent. */
-  public static Optional<JsonNode> present(JsonNode node) {
+  public static Optional<JsonNode> present(@Nullable JsonNode node) {
     return node == null || node.isNull() || node.isMissingNode()
         ? Optional.empty()
         : Optional.of(node);

@@ -1,7 +1,8 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.AckResult;
+import io.switchboard.client.wire.Json.Required;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.DeadLetterPolicy;
 import io.switchboard.queue.DedupScope;
@@ -22,10 +23,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The native queue API's request and response bodies as records, bound by Jackson ({@link Json}):
@@ -45,12 +48,12 @@ public final class NativeWire {
   /** {@code POST /v1/queues/{queue}/messages}, and each item of a batch. */
   public record SendMessage(
       @Required String body,
-      JsonNode attributes,
-      Integer priority,
-      String groupId,
-      String deduplicationId,
-      Long delaySeconds,
-      Long timeToLiveSeconds) {
+      @Nullable JsonNode attributes,
+      @Nullable Integer priority,
+      @Nullable String groupId,
+      @Nullable String deduplicationId,
+      @Nullable Long delaySeconds,
+      @Nullable Long timeToLiveSeconds) {
 
     public static SendMessage of(NewMessage m) {
       return new SendMessage(
@@ -76,14 +79,17 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/messages/batch}. */
-  public record SendBatch(List<SendMessage> messages) {}
+  public record SendBatch(@Nullable List<SendMessage> messages) {}
 
   /**
    * {@code POST /v1/queues/{queue}/receive}; the selector is text, checked by the server before it
    * parses it.
    */
   public record Receive(
-      Integer maxMessages, Long visibilityTimeoutSeconds, Long waitTimeSeconds, String selector) {
+      @Nullable Integer maxMessages,
+      @Nullable Long visibilityTimeoutSeconds,
+      @Nullable Long waitTimeSeconds,
+      @Nullable String selector) {
 
     public static Receive of(ReceiveRequest r, Optional<String> selector) {
       return new Receive(
@@ -107,7 +113,7 @@ public final class NativeWire {
   }
 
   /** {@code POST .../leases/{receipt}/release}. */
-  public record Release(Long delaySeconds, Boolean toBack) {
+  public record Release(@Nullable Long delaySeconds, @Nullable Boolean toBack) {
 
     public static Release of(Duration delay, boolean toBack) {
       return new Release(WireFormat.wholeSeconds("delay", delay), toBack);
@@ -136,10 +142,10 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/acks}. */
-  public record AckBatch(List<String> receipts) {}
+  public record AckBatch(@Nullable List<String> receipts) {}
 
   /** {@code PATCH /v1/queues/{queue}/messages/{id}}: either or both. */
-  public record UpdateMessage(Integer priority, JsonNode attributes) {
+  public record UpdateMessage(@Nullable Integer priority, @Nullable JsonNode attributes) {
 
     public static UpdateMessage of(
         Optional<Integer> priority, Optional<Map<String, AttributeValue>> a) {
@@ -152,7 +158,7 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/redrives}: to the messages' sources unless a destination. */
-  public record StartRedrive(String destination, Integer maxPerSecond) {
+  public record StartRedrive(@Nullable String destination, @Nullable Integer maxPerSecond) {
 
     public static StartRedrive of(RedriveRequest r) {
       return new StartRedrive(
@@ -170,7 +176,7 @@ public final class NativeWire {
   // ---- answers -----------------------------------------------------------------------------
 
   /** A batch send's answer: a {@link SendResult} each, which binds as it is. */
-  public record SendResults(List<SendResult> results) {}
+  public record SendResults(@Nullable List<SendResult> results) {}
 
   /**
    * A queue's statistics: {@link QueueStats} with its depth, and its oldest age in milliseconds;
@@ -181,10 +187,10 @@ public final class NativeWire {
       long delayed,
       long inFlight,
       long depth,
-      Long oldestAgeMillis,
-      Map<Integer, Long> byPriority,
+      @Nullable Long oldestAgeMillis,
+      @Nullable Map<Integer, Long> byPriority,
       int waitingReceivers,
-      QueueStats.Counters counters) {
+      QueueStats.@Nullable Counters counters) {
 
     public static Stats of(QueueStats s) {
       return new Stats(
@@ -211,21 +217,22 @@ public final class NativeWire {
   }
 
   /** One receipt of a batch ack: {@code acked}, or not with the code and message. */
-  public record Acked(String receipt, boolean acked, String code, String message) {
+  public record Acked(
+      @Nullable String receipt, boolean acked, @Nullable String code, @Nullable String message) {
 
     public static Acked of(AckResult r) {
       return new Acked(r.receipt(), r.acked(), r.code().orElse(null), r.message().orElse(null));
     }
 
     public AckResult toResult() {
+      String id = Objects.requireNonNull(receipt, "receipt"); // every answer names it
       return acked
-          ? AckResult.acked(receipt)
-          : AckResult.failed(
-              receipt, code == null ? "UNKNOWN" : code, message == null ? "" : message);
+          ? AckResult.acked(id)
+          : AckResult.failed(id, code == null ? "UNKNOWN" : code, message == null ? "" : message);
     }
   }
 
-  public record AckResults(List<Acked> results) {}
+  public record AckResults(@Nullable List<Acked> results) {}
 
   /**
    * A message in an answer: instants as ISO-8601 text, the state by its wire name, attributes in
@@ -235,19 +242,19 @@ public final class NativeWire {
   public record MessageView(
       @Required String id,
       @Required String body,
-      JsonNode attributes,
+      @Nullable JsonNode attributes,
       int priority,
-      String groupId,
-      String deduplicationId,
+      @Nullable String groupId,
+      @Nullable String deduplicationId,
       long sequence,
-      String state,
-      String sentAt,
-      String firstReceivedAt,
+      @Nullable String state,
+      @Nullable String sentAt,
+      @Nullable String firstReceivedAt,
       int receiveCount,
-      String visibleAt,
-      String expiresAt,
-      String receipt,
-      String deadLetterSource) {
+      @Nullable String visibleAt,
+      @Nullable String expiresAt,
+      @Nullable String receipt,
+      @Nullable String deadLetterSource) {
 
     public static MessageView of(Message m) {
       return new MessageView(
@@ -291,7 +298,7 @@ public final class NativeWire {
   }
 
   /** A receive's or a browse's messages; a browse's next cursor. */
-  public record Messages(List<MessageView> messages, String nextCursor) {
+  public record Messages(@Nullable List<MessageView> messages, @Nullable String nextCursor) {
 
     public static Messages of(List<Message> messages, Optional<String> nextCursor) {
       return new Messages(messages.stream().map(MessageView::of).toList(), nextCursor.orElse(null));
@@ -302,7 +309,7 @@ public final class NativeWire {
     }
   }
 
-  public record Queues(List<QueueView> queues) {
+  public record Queues(@Nullable List<QueueView> queues) {
 
     public static Queues of(List<QueueInfo> queues) {
       return new Queues(queues.stream().map(q -> QueueView.of(q, null)).toList());
@@ -315,9 +322,13 @@ public final class NativeWire {
 
   /** A queue in an answer: its configuration, and its statistics where the answer has them. */
   public record QueueView(
-      @Required String name, boolean grouped, String createdAt, ConfigView config, Stats stats) {
+      @Required String name,
+      boolean grouped,
+      @Nullable String createdAt,
+      @Nullable ConfigView config,
+      @Nullable Stats stats) {
 
-    public static QueueView of(QueueInfo q, QueueStats stats) {
+    public static QueueView of(QueueInfo q, @Nullable QueueStats stats) {
       return new QueueView(
           q.name(),
           q.grouped(),
@@ -343,21 +354,21 @@ public final class NativeWire {
    * {@code null} (clear) and absent (keep) differ.
    */
   public record ConfigView(
-      String order,
-      Long visibilityTimeoutSeconds,
-      Long delaySeconds,
-      Long retentionSeconds,
-      String onExpire,
-      Integer maxMessageSizeBytes,
-      Long receiveWaitSeconds,
-      DeadLetter deadLetter,
-      Long maxDepth,
-      String overflow,
-      Boolean contentBasedDeduplication,
-      String dedupScope,
-      Long historyRetentionSeconds,
-      List<String> indexedAttributes,
-      Map<String, String> metadata) {
+      @Nullable String order,
+      @Nullable Long visibilityTimeoutSeconds,
+      @Nullable Long delaySeconds,
+      @Nullable Long retentionSeconds,
+      @Nullable String onExpire,
+      @Nullable Integer maxMessageSizeBytes,
+      @Nullable Long receiveWaitSeconds,
+      @Nullable DeadLetter deadLetter,
+      @Nullable Long maxDepth,
+      @Nullable String overflow,
+      @Nullable Boolean contentBasedDeduplication,
+      @Nullable String dedupScope,
+      @Nullable Long historyRetentionSeconds,
+      @Nullable List<String> indexedAttributes,
+      @Nullable Map<String, String> metadata) {
 
     /** The dead-letter policy: where, after how many receives. */
     public record DeadLetter(@Required String target, @Required Integer maxReceiveCount) {}
@@ -421,13 +432,13 @@ public final class NativeWire {
   public record RedriveTaskView(
       @Required String id,
       @Required String source,
-      String destination,
-      Integer maxPerSecond,
+      @Nullable String destination,
+      @Nullable Integer maxPerSecond,
       @Required String status,
       long moved,
       long toMove,
-      String startedAt,
-      String failureReason) {
+      @Nullable String startedAt,
+      @Nullable String failureReason) {
 
     public static RedriveTaskView of(RedriveTask t) {
       return new RedriveTaskView(
@@ -456,7 +467,7 @@ public final class NativeWire {
     }
   }
 
-  public record RedriveTasks(List<RedriveTaskView> tasks) {
+  public record RedriveTasks(@Nullable List<RedriveTaskView> tasks) {
 
     public static RedriveTasks of(List<RedriveTask> tasks) {
       return new RedriveTasks(tasks.stream().map(RedriveTaskView::of).toList());

@@ -1,12 +1,13 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
-import io.switchboard.client.Json.Required;
+import io.switchboard.client.wire.Json.Required;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkflowFilter;
 import io.switchboard.routing.WorkflowTarget;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The workflow API's bodies ({@code /v1/workspaces/{ws}/workflows/{name}}, {@code docs/api.md}) as
@@ -21,10 +22,10 @@ public final class WorkflowWire {
   /** A target: the queue, and optionally an extra expression, priority, timeout and skip flag. */
   public record Target(
       @Required String queue,
-      String expression,
-      Integer priority,
-      Long timeoutSeconds,
-      Boolean skipIfNoneAvailable) {
+      @Nullable String expression,
+      @Nullable Integer priority,
+      @Nullable Long timeoutSeconds,
+      @Nullable Boolean skipIfNoneAvailable) {
 
     public static Target of(WorkflowTarget t) {
       return new Target(
@@ -60,10 +61,10 @@ public final class WorkflowWire {
    * a {@code PUT} (the path names the workflow) but must match the path if given.
    */
   public record WorkflowBody(
-      String name,
-      List<Filter> filters,
+      @Nullable String name,
+      @Nullable List<Filter> filters,
       @Required DefaultFilter defaultFilter,
-      PreferredAgent preferredAgent) {
+      @Nullable PreferredAgent preferredAgent) {
 
     public static WorkflowBody of(Workflow w) {
       return new WorkflowBody(
@@ -119,7 +120,7 @@ public final class WorkflowWire {
   }
 
   /** {@code GET /v1/workspaces/{ws}/workflows}. */
-  public record Workflows(List<WorkflowBody> workflows) {
+  public record Workflows(@Nullable List<WorkflowBody> workflows) {
 
     public static Workflows of(List<Workflow> all) {
       return new Workflows(all.stream().map(WorkflowBody::of).toList());

@@ -1,4 +1,4 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the fields of one JSON object with exact types: an integer field refuses {@code "5"} and
@@ -53,7 +54,7 @@ public final class JsonFields {
   }
 
   /** The object read; for binding it to a record ({@link Json#strict}). */
-  JsonNode node() {
+  public JsonNode node() {
     return node;
   }
 
@@ -253,7 +254,7 @@ public final class JsonFields {
   }
 
   /** How an error message names a JSON value's type: "a string", "an array", "null". */
-  public static String typeName(JsonNode node) {
+  public static String typeName(@Nullable JsonNode node) {
     if (node == null || node.isMissingNode()) {
       return "nothing";
     }

@@ -1,4 +1,4 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The native API's JSON, in one place for both ends: the server decodes requests and encodes
@@ -424,7 +425,7 @@ public final class WireFormat {
   // ---- helpers -----------------------------------------------------------------------------
 
   /** An ISO-8601 instant of an answer; empty for an absent ({@code null}) field. */
-  static Optional<Instant> instant(String field, String text) {
+  static Optional<Instant> instant(String field, @Nullable String text) {
     return Optional.ofNullable(text)
         .map(
             s -> {

@@ -1,12 +1,14 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import io.switchboard.routing.IntervalFigures;
 import io.switchboard.routing.StatisticsReport;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lasting routing statistics' answer ({@code GET /v1/routing/statistics}, {@code GET
@@ -33,7 +35,7 @@ public final class StatisticsWire {
       long handleTimeMillis,
       long wrapUps,
       long wrapUpTimeMillis,
-      Map<String, Long> activityTimeMillis) {
+      @Nullable Map<String, Long> activityTimeMillis) {
 
     public static Figures of(IntervalFigures f) {
       return new Figures(
@@ -73,17 +75,17 @@ public final class StatisticsWire {
   }
 
   /** One 15-minute interval, {@code [start, end)}. */
-  public record Interval(String start, String end, Figures figures) {}
+  public record Interval(@Nullable String start, @Nullable String end, @Nullable Figures figures) {}
 
   /** The whole answer. */
   public record Report(
-      String from,
-      String to,
-      String queue,
-      String agent,
-      List<Interval> intervals,
-      Figures totals,
-      Figures cumulative) {
+      @Nullable String from,
+      @Nullable String to,
+      @Nullable String queue,
+      @Nullable String agent,
+      @Nullable List<Interval> intervals,
+      @Nullable Figures totals,
+      @Nullable Figures cumulative) {
 
     public static Report of(StatisticsReport r) {
       return new Report(
@@ -113,10 +115,10 @@ public final class StatisticsWire {
                       new StatisticsReport.Interval(
                           Instant.parse(i.start()),
                           Instant.parse(i.end()),
-                          i.figures().toFigures()))
+                          Objects.requireNonNull(i.figures(), "figures").toFigures()))
               .toList(),
-          totals.toFigures(),
-          cumulative.toFigures());
+          Objects.requireNonNull(totals, "totals").toFigures(),
+          Objects.requireNonNull(cumulative, "cumulative").toFigures());
     }
   }
 }

@@ -1,8 +1,9 @@
-package io.switchboard.client;
+package io.switchboard.client.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.switchboard.client.AckResult;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.ReceiveRequest;

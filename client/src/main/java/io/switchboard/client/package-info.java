@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.client;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.storage.rocksdb;
+
+import org.jspecify.annotations.NullMarked;

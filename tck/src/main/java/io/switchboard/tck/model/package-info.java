@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.tck.model;
+
+import org.jspecify.annotations.NullMarked;

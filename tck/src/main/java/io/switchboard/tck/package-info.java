@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.tck;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.tck.stress;
+
+import org.jspecify.annotations.NullMarked;
