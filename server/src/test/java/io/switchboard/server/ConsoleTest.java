@@ -418,7 +418,44 @@ class ConsoleTest {
     browser.count(By.cssSelector("tr[data-contact='w2']"), 0);
     assertEquals(
         "abandoned", ok(http.get("/v1/workspaces/centre/contacts/w2")).get("state").asText());
+    // the task queue's row is its own statistics route's figures
+    browser.contains(By.cssSelector("tr[data-queue='billing'] td[data-field='abandoned']"), "1 (");
+    browser.contains(By.id("groups-note"), "since the router started");
     assertEquals("yes", browser.script("return window.sameLoad"), "updated without a reload");
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void wallboard_drawsTheFirstHundredAgentsAndContacts_andAllOnAsking() {
+    ok(http.post("/v1/workspaces", "{\"name\":\"crowd\",\"defaultActivity\":\"Offline\"}"));
+    for (int i = 0; i < 130; i++) {
+      ok(
+          http.post(
+              "/v1/workspaces/crowd/agents",
+              "{\"id\":\"g" + (1000 + i) + "\",\"capacity\":{\"voice\":1}}"));
+    }
+    for (int i = 0; i < 110; i++) {
+      ok(
+          http.post(
+              "/v1/workspaces/crowd/contacts",
+              "{\"id\":\"k" + (1000 + i) + "\",\"channel\":\"voice\"}"));
+    }
+    browser.go("#/wallboard/crowd");
+    By agentRows = By.cssSelector("#agent-rows tr");
+    By contactRows = By.cssSelector("#contact-rows tr");
+    browser.count(agentRows, 100);
+    browser.count(contactRows, 100);
+    browser.contains(By.id("agents-title"), "offline 130");
+    browser.text(By.id("agents-more"), "Show all 130 (30 more)");
+    browser.text(By.id("contacts-more"), "Show all 110 (10 more)");
+    browser.shown(By.id("agents-more")).click();
+    browser.count(agentRows, 130);
+    browser.shown(By.cssSelector("tr[data-agent='g1129']"));
+    browser.text(By.id("agents-more"), "Show the first 100");
+    browser.shown(By.id("contacts-more")).click();
+    browser.count(contactRows, 110);
+    browser.shown(By.id("agents-more")).click();
+    browser.count(agentRows, 100);
     browser.assertNoJavaScriptErrors();
   }
 
