@@ -6,6 +6,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Filter;
 import io.switchboard.client.wire.WireFormat;
+import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.KeyRing;
@@ -17,9 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +38,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code POST /console/session}: signs in with HTTP Basic {@code ID:SECRET} (so a wrong
  *       secret is refused, and audited, as on every route) and answers a session cookie ({@code
  *       HttpOnly}, {@code SameSite=Strict}, {@code Secure} under TLS) and the session's CSRF token.
- *       The server keeps the key id only; the browser keeps neither the secret nor the key.
+ *       The cookie is the session, signed under a key of the store ({@link ConsoleSessions}), so
+ *       every server of a cluster accepts it; the browser keeps neither the secret nor the key.
  *   <li>{@code GET /console/session}: the session the cookie names (open: the console asks it
  *       first, to know whether to show the sign-in).
  *   <li>{@code DELETE /console/session}: signs out.
@@ -48,8 +48,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  *
  * A request carrying the session cookie and no {@code Authorization} is the session's key ({@link
- * #sessions}); one that changes state must also carry the session's token in {@value #CSRF_HEADER},
- * else 403 {@code CSRF_TOKEN_MISSING}.
+ * #sessions}), read again on every request (a revoked key's sessions end at once); one that changes
+ * state must also carry the session's token in {@value #CSRF_HEADER}, else 403 {@code
+ * CSRF_TOKEN_MISSING}.
  */
 final class Console {
 
@@ -58,9 +59,6 @@ final class Console {
 
   /** A session ends after this long without a request. */
   static final Duration IDLE = Duration.ofHours(8);
-
-  /** At most this many sessions live at once; a sign-in beyond it ends the oldest. */
-  static final int MAX_SESSIONS = 10_000;
 
   /** Only what the strictest policy allows: this origin's files, nothing inline, no frames. */
   static final String CSP =
@@ -76,23 +74,20 @@ final class Console {
           "svg", "image/svg+xml",
           "png", "image/png");
 
-  private static final SecureRandom RANDOM = new SecureRandom();
-
-  record Session(String keyId, String csrf, long created, long lastSeen) {}
-
-  /** The CSRF token of the session a request came with, in the request's context. */
-  private record CsrfToken(String value) {}
+  /** The session a request came with, in the request's context. */
+  private record SessionSeen(ConsoleSessions.Session session) {}
 
   private record Asset(byte[] bytes, String type, String etag) {}
 
   private final KeyRing keys;
   private final TimeSource clock;
-  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private volatile ConsoleSessions sessionKeys;
   private final Map<String, Optional<Asset>> assets = new ConcurrentHashMap<>();
 
   Console(KeyRing keys, TimeSource clock) {
     this.keys = keys;
     this.clock = clock;
+    this.sessionKeys = ConsoleSessions.load(SystemRecords.inMemory(), clock);
   }
 
   /** The API routes (documented in the OpenAPI document, covered by the access matrix). */
@@ -170,6 +165,16 @@ final class Console {
   // ---- sessions
 
   /**
+   * Attaches the engine's store: the session key is read from it (made there on the first start),
+   * and sign-outs are recorded there, so that every server sharing the store (a PostgreSQL cluster)
+   * accepts the same sessions and ends them at once. Sessions signed before were signed with a key
+   * of this server only, and end.
+   */
+  void attach(SystemRecords store) {
+    this.sessionKeys = ConsoleSessions.load(store, clock);
+  }
+
+  /**
    * The filter, before authentication, that makes a request carrying a live session cookie (and no
    * {@code Authorization}) the session's key, and refuses one that changes state without the
    * session's CSRF token. A cookie naming no live session is ignored: authentication then refuses
@@ -189,15 +194,11 @@ final class Console {
   }
 
   private void admit(Call call, String token) {
-    Optional<Session> live = live(token);
+    Optional<ConsoleSessions.Session> live = live(token);
     if (live.isEmpty()) {
       return;
     }
-    Session s = live.get();
-    Optional<Principal> principal = keys.find(s.keyId());
-    if (principal.isEmpty()) {
-      return; // revoked just now: authentication refuses the request
-    }
+    ConsoleSessions.Session s = live.get();
     String method = call.request().prologue().method().text();
     boolean changes = !(method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS"));
     if (changes
@@ -209,50 +210,29 @@ final class Console {
       Audit.refused(s.keyId(), null, 403, call.requestId(), message);
       throw new HttpError(403, "CSRF_TOKEN_MISSING", message);
     }
-    call.principal(principal.get());
-    call.request().context().register(new CsrfToken(s.csrf()));
+    s.renewed().ifPresent(t -> call.response().header(HeaderNames.SET_COOKIE, setCookie(call, t)));
+    call.principal(s.principal());
+    call.request().context().register(new SessionSeen(s));
   }
 
   /**
-   * The session {@code token} names, if it is live, marked used now: none when there is no such
-   * session, it was not used for {@link #IDLE}, or its key was revoked (it ends then).
+   * The session {@code token} names, if it is live: none when the cookie is not one this cluster
+   * signed (forged, changed, or signed under another key), it was not used for {@link #IDLE}, it
+   * was signed out, or its key was revoked or given a new secret. A session last renewed {@link
+   * ConsoleSessions#RENEW} or more ago comes with a renewed token, to send back as the new cookie.
    */
-  Optional<Session> live(String token) {
-    Session s = sessions.get(token);
-    if (s == null) {
-      return Optional.empty();
-    }
-    long now = clock.millis();
-    if (now - s.lastSeen() > IDLE.toMillis() || keys.find(s.keyId()).isEmpty()) {
-      sessions.remove(token, s);
-      return Optional.empty();
-    }
-    Session used = new Session(s.keyId(), s.csrf(), s.created(), now);
-    sessions.replace(token, s, used);
-    return Optional.of(used);
+  Optional<ConsoleSessions.Session> live(String token) {
+    return sessionKeys.live(token, keys);
   }
 
-  /**
-   * A new session of key {@code keyId}; the least recently used ends beyond {@link #MAX_SESSIONS}.
-   */
-  Opened open(String keyId) {
-    if (sessions.size() >= MAX_SESSIONS) {
-      sessions.entrySet().stream()
-          .min((x, y) -> Long.compare(x.getValue().lastSeen(), y.getValue().lastSeen()))
-          .ifPresent(e -> sessions.remove(e.getKey()));
-    }
-    Opened opened = new Opened(random(), random());
-    long now = clock.millis();
-    sessions.put(opened.token(), new Session(keyId, opened.csrf(), now, now));
-    return opened;
+  /** A new session of key {@code principal}. */
+  ConsoleSessions.Opened open(Principal principal) {
+    return sessionKeys.open(principal);
   }
 
-  /** A session's cookie value and its CSRF token. */
-  record Opened(String token, String csrf) {}
-
-  /** Ends the session {@code token} names, if any. */
+  /** Ends the session {@code token} names, if it is live, on every server of the cluster. */
   void close(String token) {
-    sessions.remove(token);
+    sessionKeys.close(token, keys);
   }
 
   private static boolean constantTimeEquals(String a, String b) {
@@ -287,16 +267,17 @@ final class Console {
           "INVALID_ARGUMENT",
           "sign in with the access key's id and secret (HTTP Basic ID:SECRET), not a session");
     }
-    Opened opened = open(principal.get().keyId());
-    call.response()
-        .header(
-            HeaderNames.SET_COOKIE,
-            COOKIE
-                + "="
-                + opened.token()
-                + "; Path=/; HttpOnly; SameSite=Strict"
-                + (call.request().isSecure() ? "; Secure" : ""));
+    ConsoleSessions.Opened opened = open(principal.get());
+    call.response().header(HeaderNames.SET_COOKIE, setCookie(call, opened.token()));
     call.json(201, whoamiBody(principal, Optional.of(opened.csrf())));
+  }
+
+  private static String setCookie(Call call, String token) {
+    return COOKIE
+        + "="
+        + token
+        + "; Path=/; HttpOnly; SameSite=Strict"
+        + (call.request().isSecure() ? "; Secure" : "");
   }
 
   private void signOut(Call call) {
@@ -320,16 +301,18 @@ final class Console {
   private void session(Call call) {
     call.queryOnly();
     call.noBody();
-    Optional<String> csrf = call.request().context().get(CsrfToken.class).map(CsrfToken::value);
+    Optional<String> csrf = csrf(call);
     call.json(whoamiBody(csrf.isPresent() ? call.principal() : Optional.empty(), csrf));
   }
 
   private void whoami(Call call) {
     call.queryOnly();
     call.noBody();
-    call.json(
-        whoamiBody(
-            call.principal(), call.request().context().get(CsrfToken.class).map(CsrfToken::value)));
+    call.json(whoamiBody(call.principal(), csrf(call)));
+  }
+
+  private static Optional<String> csrf(Call call) {
+    return call.request().context().get(SessionSeen.class).map(s -> s.session().csrf());
   }
 
   /** The caller: keyless, or its key id, name, agent and grants; the session's CSRF token. */
@@ -351,11 +334,5 @@ final class Console {
         });
     csrf.ifPresent(t -> o.put("csrfToken", t));
     return o;
-  }
-
-  private static String random() {
-    byte[] b = new byte[32];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 }

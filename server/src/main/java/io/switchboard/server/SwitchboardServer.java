@@ -296,6 +296,7 @@ public final class SwitchboardServer implements AutoCloseable {
     QueueEngine opened = tracing.engine(untraced);
     try {
       durableKeys.attach(opened.systemRecords(), opened.clock());
+      console.attach(opened.systemRecords());
       forwarded.attach(opened.systemRecords());
     } catch (UnsupportedOperationException remote) {
       LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");

@@ -99,6 +99,24 @@ final class ConsoleBrowser implements AutoCloseable {
         .until(ExpectedConditions.visibilityOfElementLocated(by));
   }
 
+  /**
+   * Clicks the element once shown, finding it again if it was redrawn between finding and clicking
+   * (a list refreshed every few seconds replaces its rows).
+   */
+  void click(By by) {
+    new WebDriverWait(driver, Duration.ofSeconds(15))
+        .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+        .until(
+            d -> {
+              WebElement e = ExpectedConditions.visibilityOfElementLocated(by).apply(d);
+              if (e == null) {
+                return false;
+              }
+              e.click();
+              return true;
+            });
+  }
+
   /** Waits until the element's text is {@code text}, and answers it. */
   void text(By by, String text) {
     try {

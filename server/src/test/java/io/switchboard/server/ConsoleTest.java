@@ -111,7 +111,7 @@ class ConsoleTest {
     browser.shown(By.cssSelector("tr[data-queue='orders']"));
     browser.screenshots("queues");
 
-    browser.shown(By.linkText("orders")).click();
+    browser.click(By.linkText("orders")); // the list redraws every 2 s: found again if stale
     browser.text(By.id("stat-available"), "2");
     browser.count(By.cssSelector("#browse-rows tr"), 2);
     browser.shown(By.id("send-body")).sendKeys("{\"order\":42,\"lines\":[1,2]}");
@@ -223,6 +223,68 @@ class ConsoleTest {
         "completed");
     browser.count(rows, 0);
     assertEquals(30, ok(http.get("/v1/queues/jobs/stats")).get("available").asInt());
+    browser.assertNoJavaScriptErrors();
+  }
+
+  /** Receives the one available message of {@code queue}: its receipt. */
+  private static String receiveOne(String queue) {
+    JsonNode got =
+        ok(
+            http.post(
+                "/v1/queues/" + queue + "/receive",
+                "{\"maxMessages\":1,\"visibilityTimeoutSeconds\":60}"));
+    assertEquals(1, got.get("messages").size(), got.toString());
+    return got.get("messages").get(0).get("receipt").asText();
+  }
+
+  @Test
+  void messageDetail_showsWhereTheMessageHasBeen_alsoOnceItLeftTheQueue() {
+    ok(http.post("/v1/queues", "{\"name\":\"trail-dlq\"}"));
+    ok(
+        http.post(
+            "/v1/queues",
+            "{\"name\":\"trail\",\"historyRetentionSeconds\":3600,"
+                + "\"deadLetter\":{\"target\":\"trail-dlq\",\"maxReceiveCount\":2}}"));
+    String gone =
+        ok(http.post("/v1/queues/trail/messages", "{\"body\":\"gone\"}")).get("id").asText();
+    for (int i = 0; i < 2; i++) {
+      ok(http.post("/v1/queues/trail/leases/" + receiveOne("trail") + "/release", "{}"));
+    }
+    String done =
+        ok(http.post("/v1/queues/trail/messages", "{\"body\":\"done\"}")).get("id").asText();
+    ok(http.post("/v1/queues/trail/leases/" + receiveOne("trail") + "/ack", "{}"));
+    String again =
+        ok(http.post("/v1/queues/trail/messages", "{\"body\":\"again\"}")).get("id").asText();
+    ok(http.post("/v1/queues/trail/leases/" + receiveOne("trail") + "/release", "{}"));
+
+    browser.go("#/queues/trail");
+    browser.count(By.cssSelector("#browse-rows tr"), 1);
+    browser.shown(By.cssSelector("#browse-rows tr[data-id='" + again + "'] button")).click();
+    By history = By.id("message-history");
+    browser.contains(history, "Sent");
+    browser.contains(history, "First received");
+    browser.contains(history, "Available again (released or its lease ran out)");
+
+    // acknowledged: gone from the browse, still readable by id while the queue keeps history
+    WebElement find = browser.shown(By.id("find-id"));
+    find.sendKeys(done);
+    browser.shown(By.cssSelector("#find-form button[type=submit]")).click();
+    browser.contains(By.id("message-title"), done);
+    browser.contains(history, "Completed (acknowledged)");
+    browser.contains(history, "First received");
+
+    find.clear();
+    find.sendKeys(gone);
+    browser.shown(By.cssSelector("#find-form button[type=submit]")).click();
+    browser.contains(By.id("message-title"), gone);
+    browser.contains(history, "Received 2 times in all");
+    browser.contains(history, "Dead-lettered to trail-dlq");
+
+    browser.go("#/queues/trail-dlq");
+    browser.shown(By.id("find-id")).sendKeys(gone);
+    browser.shown(By.cssSelector("#find-form button[type=submit]")).click();
+    browser.contains(history, "Dead-lettered from trail");
+    browser.contains(history, "Available");
     browser.assertNoJavaScriptErrors();
   }
 
@@ -356,7 +418,44 @@ class ConsoleTest {
     browser.count(By.cssSelector("tr[data-contact='w2']"), 0);
     assertEquals(
         "abandoned", ok(http.get("/v1/workspaces/centre/contacts/w2")).get("state").asText());
+    // the task queue's row is its own statistics route's figures
+    browser.contains(By.cssSelector("tr[data-queue='billing'] td[data-field='abandoned']"), "1 (");
+    browser.contains(By.id("groups-note"), "since the router started");
     assertEquals("yes", browser.script("return window.sameLoad"), "updated without a reload");
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void wallboard_drawsTheFirstHundredAgentsAndContacts_andAllOnAsking() {
+    ok(http.post("/v1/workspaces", "{\"name\":\"crowd\",\"defaultActivity\":\"Offline\"}"));
+    for (int i = 0; i < 130; i++) {
+      ok(
+          http.post(
+              "/v1/workspaces/crowd/agents",
+              "{\"id\":\"g" + (1000 + i) + "\",\"capacity\":{\"voice\":1}}"));
+    }
+    for (int i = 0; i < 110; i++) {
+      ok(
+          http.post(
+              "/v1/workspaces/crowd/contacts",
+              "{\"id\":\"k" + (1000 + i) + "\",\"channel\":\"voice\"}"));
+    }
+    browser.go("#/wallboard/crowd");
+    By agentRows = By.cssSelector("#agent-rows tr");
+    By contactRows = By.cssSelector("#contact-rows tr");
+    browser.count(agentRows, 100);
+    browser.count(contactRows, 100);
+    browser.contains(By.id("agents-title"), "offline 130");
+    browser.text(By.id("agents-more"), "Show all 130 (30 more)");
+    browser.text(By.id("contacts-more"), "Show all 110 (10 more)");
+    browser.shown(By.id("agents-more")).click();
+    browser.count(agentRows, 130);
+    browser.shown(By.cssSelector("tr[data-agent='g1129']"));
+    browser.text(By.id("agents-more"), "Show the first 100");
+    browser.shown(By.id("contacts-more")).click();
+    browser.count(contactRows, 110);
+    browser.shown(By.id("agents-more")).click();
+    browser.count(agentRows, 100);
     browser.assertNoJavaScriptErrors();
   }
 

@@ -102,6 +102,96 @@ class PostgresServerTest {
   }
 
   @Test
+  void consoleSession_madeOnOneServer_worksOnTheOther_endsAtSignOutAndRevocation()
+      throws Exception {
+    Path data = Files.createDirectories(dir.resolve("pgsessions"));
+    int port = freePort();
+    EmbeddedPostgres pg = start(data, port);
+    Map<String, String> env =
+        Map.of(
+            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+            "SWITCHBOARD_POSTGRES_USER", "postgres",
+            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres",
+            "SWITCHBOARD_ACCESS_KEYS", "AKADMIN:admin-secret");
+    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
+    String admin = KeysApiTest.basic("AKADMIN", "admin-secret");
+    try (SwitchboardServer one = SwitchboardServer.start(config);
+        SwitchboardServer two = SwitchboardServer.start(config);
+        Http a = new Http(one.uri());
+        Http b = new Http(two.uri())) {
+      Http.Answer created =
+          a.send(
+              "POST",
+              "/v1/keys",
+              "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
+              Map.of("Content-Type", "application/json", "Authorization", admin));
+      String id = created.json().get("accessKeyId").asText();
+      String stored = KeysApiTest.basic(id, created.json().get("secretAccessKey").asText());
+
+      // a session signed in on one is a session on the other, CSRF token included
+      String[] first = signIn(a, "AKADMIN:admin-secret", admin);
+      Http.Answer onTwo = b.send("GET", "/v1/whoami", null, Map.of("Cookie", first[0]));
+      assertEquals(200, onTwo.status(), onTwo.toString());
+      assertEquals("AKADMIN", onTwo.json().get("accessKeyId").asText());
+      assertEquals(first[1], onTwo.json().get("csrfToken").asText());
+      Http.Answer made =
+          b.send(
+              "POST",
+              "/v1/queues",
+              "{\"name\":\"made-in-a-session\"}",
+              Map.of(
+                  "Content-Type",
+                  "application/json",
+                  "Cookie",
+                  first[0],
+                  "X-CSRF-Token",
+                  first[1]));
+      assertEquals(201, made.status(), made.toString());
+
+      // a changed cookie is no session on either
+      String forged = first[0].substring(0, first[0].length() - 2) + "xx";
+      assertEquals(401, a.send("GET", "/v1/whoami", null, Map.of("Cookie", forged)).status());
+      assertEquals(401, b.send("GET", "/v1/whoami", null, Map.of("Cookie", forged)).status());
+
+      // signed out on the other: ended on both at once
+      Http.Answer out =
+          b.send(
+              "DELETE",
+              "/console/session",
+              null,
+              Map.of("Cookie", first[0], "X-CSRF-Token", first[1]));
+      assertEquals(204, out.status(), out.toString());
+      assertEquals(401, a.send("GET", "/v1/whoami", null, Map.of("Cookie", first[0])).status());
+      assertEquals(401, b.send("GET", "/v1/whoami", null, Map.of("Cookie", first[0])).status());
+
+      // a stored key revoked: its session is refused at once where it was revoked
+      String[] second = signIn(b, id, stored);
+      assertEquals(200, a.send("GET", "/v1/whoami", null, Map.of("Cookie", second[0])).status());
+      Http.Answer revoked =
+          a.send("DELETE", "/v1/keys/" + id, null, Map.of("Authorization", admin));
+      assertEquals(204, revoked.status(), revoked.toString());
+      assertEquals(401, a.send("GET", "/v1/whoami", null, Map.of("Cookie", second[0])).status());
+    } finally {
+      pg.close();
+    }
+  }
+
+  /** Signs in on {@code http}: the {@code name=value} of the session cookie and the CSRF token. */
+  private static String[] signIn(Http http, String who, String authorization) {
+    Http.Answer signedIn =
+        http.send(
+            "POST",
+            "/console/session",
+            "{}",
+            Map.of("Content-Type", "application/json", "Authorization", authorization));
+    assertEquals(201, signedIn.status(), who + ": " + signedIn);
+    String cookie = signedIn.raw().headers().firstValue("Set-Cookie").orElseThrow();
+    return new String[] {
+      cookie.substring(0, cookie.indexOf(';')), signedIn.json().get("csrfToken").asText()
+    };
+  }
+
+  @Test
   void workspaces_definitionsAndTaskQueuesStoredInTheDatabase_keptAcrossARestart()
       throws Exception {
     Path data = Files.createDirectories(dir.resolve("pgworkspaces"));

@@ -187,6 +187,13 @@ export function queueDetail(ctx, name) {
     el("div", { class: "toolbar" }, first, more, pageInfo),
     detail);
 
+  // a message by id: also one that left the queue, while the queue keeps history
+  const findId = el("input", { id: "find-id", placeholder: "message id", size: 40, required: true });
+  const findForm = el("form", { class: "toolbar", id: "find-form", onsubmit: (ev) => { ev.preventDefault(); showMessage(findId.value.trim()); } },
+    el("label", { for: "find-id" }, "Message id", findId),
+    el("button", { type: "submit" }, "Show"));
+  browseForm.after(findForm);
+
   async function showMessage(id) {
     try {
       const m = await api("GET", base + "/messages/" + encodeURIComponent(id));
@@ -201,6 +208,13 @@ export function queueDetail(ctx, name) {
       detail.replaceChildren(
         el("h2", { id: "message-title" }, "Message " + m.id),
         el("dl", { class: "kv" }, ...kv.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])),
+        el("h3", {}, "Where it has been"),
+        el("ol", { id: "message-history", class: "history" },
+          ...stations(m, queueInfo).map(([what, when]) => el("li", { "data-state": what },
+            el("span", { class: "station" }, what), when ? el("span", { class: "muted" }, " " + when) : ""))),
+        el("p", { class: "muted" }, "The server keeps where a message stands and these times, not every change in between."
+          + " A completed, failed or dead-lettered message stays readable by id while the queue keeps history"
+          + " (history retention: " + (queueInfo && queueInfo.config.historyRetentionSeconds ? queueInfo.config.historyRetentionSeconds + " s" : "none") + ")."),
         el("h3", {}, "Attributes"),
         el("pre", { id: "message-attributes" }, JSON.stringify(m.attributes || {}, null, 2)),
         el("h3", {}, "Body"),
@@ -279,8 +293,10 @@ export function queueDetail(ctx, name) {
 
   const editable = [["visibilityTimeoutSeconds", "Visibility timeout (s)"], ["delaySeconds", "Delay (s)"],
     ["receiveWaitSeconds", "Receive wait (s)"], ["retentionSeconds", "Retention (s)"]];
+  let queueInfo = null;
   async function refresh() {
     const info = await api("GET", base);
+    queueInfo = info;
     const s = info.stats;
     record(name, s);
     renderIfChanged(cards, JSON.stringify([s.available, s.delayed, s.inFlight, s.depth, s.oldestAgeMillis]), () =>
@@ -318,6 +334,31 @@ export function queueDetail(ctx, name) {
   }
   every(ctx, refresh);
   browse(null);
+}
+
+/**
+ * What is known of where message m has been, oldest first: [what, when] pairs, from what the
+ * server keeps (when it was sent and first received, how often received, the queue it was
+ * dead-lettered from, where it stands now).
+ */
+export function stations(m, info) {
+  const out = [["Sent", m.sentAt]];
+  if (m.deadLetterSource) out.push(["Dead-lettered from " + m.deadLetterSource, null]);
+  if (m.firstReceivedAt) {
+    out.push(["First received", m.firstReceivedAt]);
+    if (m.receiveCount > 1) out.push(["Received " + m.receiveCount + " times in all", null]);
+  }
+  const dlq = info && info.config.deadLetter ? info.config.deadLetter.target : null;
+  switch (m.state) {
+    case "delayed": out.push(["Delayed", "available from " + m.visibleAt]); break;
+    case "available": out.push([m.receiveCount > 0 ? "Available again (released or its lease ran out)" : "Available", null]); break;
+    case "in_flight": out.push(["In flight", "leased until " + m.visibleAt]); break;
+    case "completed": out.push(["Completed (acknowledged)", null]); break;
+    case "failed": out.push(["Failed (its consumer gave up)", null]); break;
+    case "dead_lettered": out.push(["Dead-lettered" + (dlq ? " to " + dlq : ""), null]); break;
+    default: out.push([String(m.state), null]);
+  }
+  return out;
 }
 
 // ---- dead letters -----------------------------------------------------------------------

@@ -11,6 +11,8 @@ const TYPES = ["agent.created", "agent.updated", "agent.presence", "agent.remove
   "contact.transferred", "missed", "start"];
 
 const DEFAULT = "default";
+/** Rows drawn at first in the agents and waiting tables: laying out 1,000 is what made the first draw slow. */
+const ROWS = 100;
 const PRESENCES = [{ name: "available", available: true }, { name: "away", available: false },
   { name: "offline", available: false }];
 
@@ -47,6 +49,18 @@ function pct(v) {
   return v === undefined || v === null ? "–" : (v * 100).toFixed(0) + " %";
 }
 
+/** A "show all" toggle under a table drawn ROWS at a time. */
+function moreButton(id, onToggle) {
+  const b = el("button", { type: "button", id, class: "linkish", hidden: true });
+  b.addEventListener("click", onToggle);
+  return b;
+}
+
+function showMore(button, total, all) {
+  button.hidden = total <= ROWS;
+  button.textContent = all ? "Show the first " + ROWS : "Show all " + total + " (" + (total - ROWS) + " more)";
+}
+
 export function wallboard(ctx, ws = DEFAULT) {
   const supervisor = may("routing:supervisor", ws);
   const picker = el("select", { id: "workspace", "aria-label": "Workspace" },
@@ -79,14 +93,21 @@ export function wallboard(ctx, ws = DEFAULT) {
   const waiting = el("tbody", { id: "contact-rows" });
   const levelHead = el("th", { scope: "col", class: "num", id: "level-head" }, "Service level");
   const agentsTitle = el("h2", { id: "agents-title" }, "Agents");
+  let allAgents = false;
+  let allContacts = false;
+  const agentsMore = moreButton("agents-more", () => { allAgents = !allAgents; soon(); });
+  const contactsMore = moreButton("contacts-more", () => { allContacts = !allContacts; drawWaiting(); });
+  const groupsNote = el("p", { class: "muted", id: "groups-note", hidden: true },
+    "Per task queue: its own figures since the router started, its service level against its own threshold; the cards above are over the statistics window.");
   ctx.main.append(
     el("h1", {}, "Routing wallboard ", live),
     pickerLabel,
     cards,
     el("h2", { id: "groups-title" }, byQueue ? "Task queues" : "Requirement groups"),
+    groupsNote,
     el("div", { class: "scroll" }, el("table", { id: "groups", "aria-labelledby": "groups-title" },
       el("thead", {}, el("tr", {}, byQueue ? el("th", { scope: "col" }, "Task queue") : null,
-        el("th", { scope: "col" }, "Channel"), el("th", { scope: "col" }, byQueue ? "Own requirements" : "Requirements"),
+        el("th", { scope: "col" }, "Channel"), el("th", { scope: "col" }, "Requirements"),
         el("th", { scope: "col", class: "num" }, "Waiting"), el("th", { scope: "col", class: "num" }, "Longest wait"),
         levelHead, el("th", { scope: "col", class: "num" }, "ASA"),
         el("th", { scope: "col", class: "num" }, "Abandoned"))),
@@ -96,13 +117,13 @@ export function wallboard(ctx, ws = DEFAULT) {
         el("div", { class: "scroll" }, el("table", { id: "agents" },
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Agent"), el("th", { scope: "col" }, byQueue ? "Activity" : "Presence"),
             el("th", { scope: "col" }, "Load"), el("th", { scope: "col" }, "Contacts"))),
-          agents))),
+          agents)), agentsMore),
       el("section", { "aria-labelledby": "waiting-title" }, el("h2", { id: "waiting-title" }, "Waiting contacts"),
         el("div", { class: "scroll" }, el("table", { id: "contacts" },
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Contact"), el("th", { scope: "col" }, "Age"),
             el("th", { scope: "col", class: "num" }, "Priority"), el("th", { scope: "col" }, byQueue ? "Queue · requirements" : "Requirements"),
             el("th", { scope: "col" }, ""))),
-          waiting)))));
+          waiting)), contactsMore)));
 
   /**
    * agent id → contact ids assigned to it, from the events since the page opened (the stream
@@ -137,7 +158,10 @@ export function wallboard(ctx, ws = DEFAULT) {
   const draw = async () => {
     const asked = performance.now();
     try {
-      const [, a, c, s] = await Promise.all([defined, api("GET", prefix + "/agents?limit=500"),
+      // per task queue, its own statistics route (once the definition names the queues)
+      const perQueue = defined.then(() => !byQueue ? [] : Promise.all(definition.taskQueues.map((q) =>
+        api("GET", prefix + "/task-queues/" + encodeURIComponent(q.name) + "/stats").catch(() => null))));
+      const [qs, a, c, s] = await Promise.all([perQueue, api("GET", prefix + "/agents?limit=500"),
         api("GET", prefix + "/contacts?limit=500"), api("GET", prefix + "/stats")]);
       const answered = performance.now();
       const o = s.overall;
@@ -153,19 +177,14 @@ export function wallboard(ctx, ws = DEFAULT) {
         ...Object.entries(s.agentsByPresence).map(([k, v]) => ["presence-" + k, "Agents " + (byQueue ? "by presence: " : "") + k, v, ""])]
         .map(([id, label, v, cls]) => el("div", { class: "card" }, el("div", { class: "muted" }, label),
           el("div", { class: "big " + cls, id: "wb-" + id }, v))));
-      renderIfChanged(groups, JSON.stringify(s.groups) + JSON.stringify(definition.taskQueues), () => groupRows(s.groups).map(([q, own, g]) => el("tr", byQueue ? { "data-queue": q || "" } : {},
-        byQueue ? el("th", { scope: "row" }, q || "(no task queue)") : null,
-        el("td", {}, g ? g.channel : "–"), el("td", {}, own || (byQueue ? "–" : "any agent")),
-        ...(g ? [el("td", { class: "num", "data-field": "waiting" }, g.contacts.waiting),
-          el("td", { class: "num" }, age(g.contacts.longestWaitMillis)),
-          el("td", { class: "num " + levelClass(g.contacts.serviceLevel), "data-field": "service-level" }, pct(g.contacts.serviceLevel)),
-          el("td", { class: "num" }, age(g.contacts.averageSpeedOfAnswerMillis)),
-          el("td", { class: "num" }, g.contacts.abandoned + " (" + pct(g.contacts.abandonmentRate) + ")")]
-          : [el("td", { class: "num", "data-field": "waiting" }, 0), el("td", { class: "num" }, "–"),
-            el("td", { class: "num muted", "data-field": "service-level" }, "–"), el("td", { class: "num" }, "–"), el("td", { class: "num" }, "–")]))));
+      groupsNote.hidden = !qs.length;
+      renderIfChanged(groups, JSON.stringify(s.groups) + JSON.stringify(definition.taskQueues) + JSON.stringify(qs), () =>
+        qs.length ? queueRows(qs, s.groups) : groupRows(s.groups).map(([q, own, g]) => groupRow(q, own, g)));
       const lastOffers = (id) => [...(offered.get(id) || [])].map((ct) => ct + " (offered)");
       const assigned = a.agents.map((ag) => [...(current.get(ag.id) || []), ...lastOffers(ag.id)]);
-      renderIfChanged(agents, JSON.stringify(a.agents) + JSON.stringify(assigned), () => a.agents.map((ag) => {
+      const shownAgents = allAgents ? a.agents : a.agents.slice(0, ROWS);
+      showMore(agentsMore, a.agents.length, allAgents);
+      renderIfChanged(agents, JSON.stringify(shownAgents) + JSON.stringify(assigned.slice(0, shownAgents.length)), () => shownAgents.map((ag) => {
         const load = Object.entries(ag.capacity).map(([ch, cap]) => ch + " " + (ag.load[ch] || 0) + "/" + cap).join(", ");
         const offers = lastOffers(ag.id);
         return el("tr", { "data-agent": ag.id },
@@ -185,7 +204,9 @@ export function wallboard(ctx, ws = DEFAULT) {
   };
   const drawWaiting = () => {
     const now = Date.now();
-    renderIfChanged(waiting, JSON.stringify(lastContacts), () => lastContacts.map((ct) => el("tr", { "data-contact": ct.id },
+    const shown = allContacts ? lastContacts : lastContacts.slice(0, ROWS);
+    showMore(contactsMore, lastContacts.length, allContacts);
+    renderIfChanged(waiting, JSON.stringify(shown), () => shown.map((ct) => el("tr", { "data-contact": ct.id },
       el("th", { scope: "row" }, ct.id + " (" + ct.channel + ")"),
       el("td", { "data-since": ct.createdAt }, ""),
       el("td", { class: "num" }, supervisor ? priorityForm(ct) : ct.priority),
@@ -218,6 +239,45 @@ export function wallboard(ctx, ws = DEFAULT) {
       } catch (e) { status("Reprioritise refused: " + e.message, true); }
     });
     return form;
+  };
+
+  /** A requirement group's row (g null: a task queue with nothing counted). */
+  const groupRow = (q, own, g) => el("tr", byQueue ? { "data-queue": q || "" } : {},
+    byQueue ? el("th", { scope: "row" }, q || "(no task queue)") : null,
+    el("td", {}, g ? g.channel : "–"), el("td", {}, own || (byQueue ? "–" : "any agent")),
+    ...(g ? [el("td", { class: "num", "data-field": "waiting" }, g.contacts.waiting),
+      el("td", { class: "num" }, age(g.contacts.longestWaitMillis)),
+      el("td", { class: "num " + levelClass(g.contacts.serviceLevel), "data-field": "service-level" }, pct(g.contacts.serviceLevel)),
+      el("td", { class: "num" }, age(g.contacts.averageSpeedOfAnswerMillis)),
+      el("td", { class: "num" }, g.contacts.abandoned + " (" + pct(g.contacts.abandonmentRate) + ")")]
+      : [el("td", { class: "num", "data-field": "waiting" }, 0), el("td", { class: "num" }, "–"),
+        el("td", { class: "num muted", "data-field": "service-level" }, "–"), el("td", { class: "num" }, "–"), el("td", { class: "num" }, "–")]));
+
+  /**
+   * One row per task queue from its statistics route (GET .../task-queues/{q}/stats), then the
+   * groups of contacts routed through no queue.
+   */
+  const queueRows = (stats, list) => {
+    const threshold = definition.serviceLevelThresholdSeconds;
+    const rows = definition.taskQueues.map((q, i) => {
+      const st = stats[i];
+      if (!st) return groupRow(q.name, q.workerExpression || "", null);
+      const left = st.answered + st.abandoned + st.timedOut;
+      const own = st.serviceLevelThresholdSeconds !== threshold ? " (≤ " + st.serviceLevelThresholdSeconds + " s)" : "";
+      return el("tr", { "data-queue": q.name },
+        el("th", { scope: "row" }, q.name),
+        el("td", {}, "all"), el("td", { class: "muted" }, q.workerExpression || "any agent"),
+        el("td", { class: "num", "data-field": "waiting" }, st.waiting),
+        el("td", { class: "num" }, age(st.longestWaitMillis)),
+        el("td", { class: "num " + levelClass(st.serviceLevel), "data-field": "service-level" }, pct(st.serviceLevel) + own),
+        el("td", { class: "num" }, age(st.averageSpeedOfAnswerMillis)),
+        el("td", { class: "num", "data-field": "abandoned" }, st.abandoned + " (" + pct(left ? st.abandoned / left : null) + ")"));
+    });
+    for (const g of list) {
+      const [q, own] = queueOf(definition.taskQueues, g.requirements);
+      if (q === null) rows.push(groupRow(null, own, g));
+    }
+    return rows;
   };
 
   /** The groups as table rows: per task queue (every queue, idle ones too) or as they come. */
