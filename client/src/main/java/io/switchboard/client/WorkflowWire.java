@@ -1,6 +1,7 @@
 package io.switchboard.client;
 
 import io.switchboard.client.Json.Required;
+import io.switchboard.routing.AssignmentCallback;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkflowFilter;
 import io.switchboard.routing.WorkflowTarget;
@@ -63,7 +64,9 @@ public final class WorkflowWire {
       String name,
       List<Filter> filters,
       @Required DefaultFilter defaultFilter,
-      PreferredAgent preferredAgent) {
+      PreferredAgent preferredAgent,
+      String assignmentCallbackUrl,
+      Long assignmentCallbackTimeoutSeconds) {
 
     public static WorkflowBody of(Workflow w) {
       return new WorkflowBody(
@@ -80,6 +83,10 @@ public final class WorkflowWire {
                   p ->
                       new PreferredAgent(
                           p.attribute(), WireFormat.wholeSeconds("timeout", p.timeout())))
+              .orElse(null),
+          w.assignmentCallback().map(AssignmentCallback::url).orElse(null),
+          w.assignmentCallback()
+              .map(c -> WireFormat.wholeSeconds("assignmentCallbackTimeout", c.timeout()))
               .orElse(null));
     }
 
@@ -108,7 +115,26 @@ public final class WorkflowWire {
                       new Workflow.PreferredAgent(
                           p.attribute(),
                           Json.seconds("preferredAgent.timeoutSeconds", p.timeoutSeconds())
-                              .orElse(Duration.ZERO))));
+                              .orElse(Duration.ZERO))),
+          callback());
+    }
+
+    private Optional<AssignmentCallback> callback() {
+      Optional<Duration> timeout =
+          Json.seconds("assignmentCallbackTimeoutSeconds", assignmentCallbackTimeoutSeconds);
+      if (assignmentCallbackUrl == null) {
+        if (timeout.isPresent()) {
+          throw new WireFormatException(
+              WireCode.INVALID_ARGUMENT,
+              "assignmentCallbackTimeoutSeconds needs an assignmentCallbackUrl; got a timeout of "
+                  + assignmentCallbackTimeoutSeconds
+                  + " s without one");
+        }
+        return Optional.empty();
+      }
+      return Optional.of(
+          new AssignmentCallback(
+              assignmentCallbackUrl, timeout.orElse(AssignmentCallback.DEFAULT_TIMEOUT)));
     }
 
     private static List<WorkflowTarget> targets(String where, List<Target> targets) {
