@@ -244,7 +244,11 @@ final class AssignmentCallbacks implements AutoCloseable {
   private void attempt(Delivery d, int attempt) {
     Optional<Target> found = target(d);
     if (found.isEmpty()) {
-      finish(Outcome.UNDECIDED);
+      if (attempt == 1) {
+        pending.decrementAndGet(); // nothing to call: answered at once, or no callback workflow
+      } else {
+        finish(Outcome.UNDECIDED);
+      }
       return;
     }
     Target t = found.get();
