@@ -477,6 +477,6 @@ final class AssignmentCallbacks implements AutoCloseable {
   public void close() {
     timers.close();
     threads.shutdownNow();
-    http.close();
+    http.shutdownNow(); // not close(), which would wait for a receiver that does not answer
   }
 }

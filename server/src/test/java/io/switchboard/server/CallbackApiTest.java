@@ -188,6 +188,12 @@ class CallbackApiTest {
     await(
         () -> http.get(W + "/contacts/c1").json().path("state").asText().equals("assigned"),
         "c1 assigned by the callback's answer");
+    await(
+        () ->
+            http.get("/metrics")
+                .text()
+                .contains("switchboard_routing_callbacks_total{outcome=\"accepted\"} 1.0"),
+        "the accepted callback counted in /metrics");
 
     // rotated: shown once, and the next offer is signed with it
     JsonNode rotated = ok(200, http.post(W + "/callback-secret/rotate", null));
