@@ -73,6 +73,15 @@ final class WorkflowsCommand implements Runnable {
                             "(preferred agent)",
                             "contact." + p.attribute(),
                             p.timeout().toSeconds() + " s")));
+        w.assignmentCallback()
+            .ifPresent(
+                c ->
+                    rows.add(
+                        List.of(
+                            w.name(),
+                            "(assignment callback)",
+                            c.url(),
+                            c.timeout().toSeconds() + " s per attempt")));
       }
       Output.table(out, rows);
     }

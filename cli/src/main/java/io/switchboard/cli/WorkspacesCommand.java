@@ -4,6 +4,7 @@ import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.WorkspacesClient;
 import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.routing.Activity;
+import io.switchboard.routing.CallbackSecret;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Spec;
       WorkspacesCommand.Show.class,
       WorkspacesCommand.Create.class,
       WorkspacesCommand.Delete.class,
+      WorkspacesCommand.RotateCallbackSecret.class,
       WorkspacesCommand.PutActivity.class,
       WorkspacesCommand.DeleteActivity.class,
       WorkspacesCommand.PutQueue.class,
@@ -178,7 +180,37 @@ final class WorkspacesCommand implements Runnable {
       if (offerTimeout != null) {
         s = s.withOfferTimeout(Duration.ofSeconds(offerTimeout));
       }
-      show(out, workspaces.create(name, s, all));
+      WorkspaceDefinition created = workspaces.create(name, s, all);
+      String secret = created.callbackSecret().map(CallbackSecret::value).orElse("");
+      if (options.json) {
+        Output.json(out, WorkspaceWire.workspace(created).put("callbackSecret", secret));
+        return;
+      }
+      show(out, created);
+      out.println("callback secret: " + secret);
+      out.println("  (signs assignment callbacks; shown only now: keep it)");
+    }
+  }
+
+  @Command(
+      name = "rotate-callback-secret",
+      description =
+          "Give a workspace a new assignment-callback secret and print it (shown only now).")
+  static final class RotateCallbackSecret extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String name;
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      CallbackSecret secret = workspaces.rotateCallbackSecret(name);
+      if (options.json) {
+        Output.json(
+            out,
+            io.switchboard.client.wire.Json.tree(
+                java.util.Map.of("workspace", name, "callbackSecret", secret.value())));
+        return;
+      }
+      out.println(secret.value());
     }
   }
 

@@ -99,6 +99,32 @@ class WorkflowsCliTest {
             "{\"defaultFilter\":{\"targets\":[{\"queue\":\"nope\"}]}}");
     assertTrue(unknownQueue.code() != 0, unknownQueue.out());
     assertTrue(unknownQueue.err().contains("TASK_QUEUE_NOT_FOUND"), unknownQueue.err());
+    Run callback =
+        run(
+            "workspaces",
+            "workflows",
+            "put",
+            "centre",
+            "called",
+            "--body",
+            "{\"defaultFilter\":{\"targets\":[{\"queue\":\"general\"}]},"
+                + "\"assignmentCallbackUrl\":\"https://crm.example.com/offers\"}");
+    assertEquals(0, callback.code(), callback.err());
+    assertTrue(callback.out().contains("(assignment callback)"), callback.out());
+    assertTrue(callback.out().contains("https://crm.example.com/offers"), callback.out());
+    Run badUrl =
+        run(
+            "workspaces",
+            "workflows",
+            "put",
+            "centre",
+            "called",
+            "--body",
+            "{\"defaultFilter\":{\"targets\":[{\"queue\":\"general\"}]},"
+                + "\"assignmentCallbackUrl\":\"ftp://crm.example.com/offers\"}");
+    assertTrue(badUrl.err().contains("INVALID_CALLBACK_URL"), badUrl.err());
+    assertEquals(0, run("workspaces", "workflows", "delete", "centre", "called").code());
+
     Run inUse = run("workspaces", "delete-queue", "centre", "billing");
     assertTrue(inUse.err().contains("TASK_QUEUE_IN_USE"), inUse.err());
 

@@ -61,6 +61,11 @@ class WorkspacesCliTest {
     assertEquals(0, created.code(), created.err());
     assertTrue(created.out().contains("least-occupied"), created.out());
     assertTrue(created.out().contains("default:        Ready"), created.out());
+    assertTrue(created.out().contains("callback secret: "), created.out());
+    Run rotated = run("workspaces", "rotate-callback-secret", "centre");
+    assertEquals(0, rotated.code(), rotated.err());
+    assertTrue(rotated.out().strip().length() >= 32, rotated.out());
+    assertTrue(!created.out().contains(rotated.out().strip()), "a new secret");
 
     Run queue =
         run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'");

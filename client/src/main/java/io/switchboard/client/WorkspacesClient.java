@@ -5,6 +5,7 @@ import io.switchboard.client.wire.JsonFields;
 import io.switchboard.client.wire.WorkflowWire;
 import io.switchboard.client.wire.WorkspaceWire;
 import io.switchboard.routing.Activity;
+import io.switchboard.routing.CallbackSecret;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.Workflow;
@@ -12,6 +13,7 @@ import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The workspaces of a Switchboard server ({@code /v1/workspaces}), from {@link
@@ -35,11 +37,36 @@ public final class WorkspacesClient {
     this.client = client;
   }
 
-  /** Creates a workspace; no activities: available, away, offline. */
+  /**
+   * Creates a workspace; no activities: available, away, offline. The definition returned holds the
+   * workspace's {@link WorkspaceDefinition#callbackSecret() callback secret}, which the server
+   * shows only in this answer ({@code docs/routing.md}, "Assignment callbacks"): keep it.
+   */
   public WorkspaceDefinition create(
       String name, WorkspaceSettings settings, List<Activity> activities) {
     var body = WorkspaceWire.CreateWorkspace.of(name, settings, activities);
-    return WorkspaceWire.workspace(client.call("POST", "/v1/workspaces", body));
+    JsonFields answer = client.call("POST", "/v1/workspaces", body);
+    return WorkspaceWire.workspace(answer).withCallbackSecret(secret(answer));
+  }
+
+  private static Optional<CallbackSecret> secret(JsonFields answer) {
+    var secret = answer.node().get("callbackSecret");
+    return secret == null || !secret.isTextual()
+        ? Optional.empty()
+        : Optional.of(new CallbackSecret(secret.asText()));
+  }
+
+  /**
+   * Gives the workspace a new callback secret and returns it: the only time it is shown. The server
+   * signs assignment callbacks with it from now on.
+   */
+  public CallbackSecret rotateCallbackSecret(String workspace) {
+    JsonFields answer = client.call("POST", path(workspace) + "/callback-secret/rotate", null);
+    return secret(answer)
+        .orElseThrow(
+            () ->
+                new SwitchboardException(
+                    "MALFORMED_ANSWER", "the rotation's answer has no callbackSecret", null));
   }
 
   public WorkspaceDefinition get(String name) {
@@ -94,7 +121,12 @@ public final class WorkspacesClient {
     client.call("DELETE", queuePath(workspace, queue), null);
   }
 
-  /** Adds a workflow to a workspace, or replaces the one of the same name. */
+  /**
+   * Adds a workflow to a workspace, or replaces the one of the same name. When its assignment
+   * callback gives a workspace without one (such as {@code default}) its first callback secret, the
+   * server shows it in the answer, which this method does not return: {@link #rotateCallbackSecret}
+   * then makes one to keep.
+   */
   public Workflow putWorkflow(String workspace, Workflow workflow) {
     var body = WorkflowWire.WorkflowBody.of(workflow);
     return client

@@ -43,5 +43,10 @@ public enum RoutingErrorCode {
    */
   TASK_QUEUE_IN_USE,
   /** No workflow of that name in the workspace. */
-  WORKFLOW_NOT_FOUND
+  WORKFLOW_NOT_FOUND,
+  /**
+   * A workflow's assignment callback URL is not an absolute http or https URL with a host (or has
+   * user info, a fragment, or is too long); the message says which.
+   */
+  INVALID_CALLBACK_URL
 }

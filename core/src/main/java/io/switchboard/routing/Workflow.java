@@ -20,12 +20,24 @@ import java.util.Optional;
  * @param defaultTargets the targets of a contact no filter matches, 1..{@value #MAX_TARGETS}
  * @param preferredAgent a contact attribute naming an agent who is offered the contact first, and
  *     for how long; empty for none
+ * @param assignmentCallback where each offer of a contact the workflow routes is POSTed for an
+ *     accept or reject ({@code docs/routing.md}, "Assignment callbacks"); empty for none
  */
 public record Workflow(
     String name,
     List<WorkflowFilter> filters,
     List<WorkflowTarget> defaultTargets,
-    Optional<PreferredAgent> preferredAgent) {
+    Optional<PreferredAgent> preferredAgent,
+    Optional<AssignmentCallback> assignmentCallback) {
+
+  /** A workflow without an assignment callback. */
+  public Workflow(
+      String name,
+      List<WorkflowFilter> filters,
+      List<WorkflowTarget> defaultTargets,
+      Optional<PreferredAgent> preferredAgent) {
+    this(name, filters, defaultTargets, preferredAgent, Optional.empty());
+  }
 
   public static final int MAX_FILTERS = 100;
 
@@ -52,6 +64,7 @@ public record Workflow(
     filters = List.copyOf(filters);
     defaultTargets = List.copyOf(defaultTargets);
     Objects.requireNonNull(preferredAgent, "preferredAgent");
+    Objects.requireNonNull(assignmentCallback, "assignmentCallback");
     String where = "workflow '" + name + "'";
     if (filters.size() > MAX_FILTERS) {
       throw RoutingException.invalid(
@@ -88,6 +101,11 @@ public record Workflow(
               java.time.Duration.ofMillis(1),
               Checks.MAX_CONTACT_TIME);
         });
+  }
+
+  /** This workflow with {@code callback} as its assignment callback (empty: none). */
+  public Workflow withAssignmentCallback(Optional<AssignmentCallback> callback) {
+    return new Workflow(name, filters, defaultTargets, preferredAgent, callback);
   }
 
   private static void checkTargets(String where, List<WorkflowTarget> targets) {

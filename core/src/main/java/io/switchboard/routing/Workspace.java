@@ -272,11 +272,45 @@ public final class Workspace {
   /**
    * Adds a workflow, or replaces the one of the same name (TASK_QUEUE_NOT_FOUND if a target names a
    * queue the workspace lacks). Contacts already routed by it keep their route until their
-   * attributes change.
+   * attributes change. A workflow with an assignment callback in a workspace without a callback
+   * secret (the workspace {@value Workspaces#DEFAULT}, or one made before callbacks) makes one:
+   * {@link PutWorkflow#newSecret} holds it, the one moment it can be shown.
    */
-  public WorkspaceDefinition putWorkflow(Workflow workflow) {
+  public PutWorkflow putWorkflow(Workflow workflow) {
     Objects.requireNonNull(workflow, "workflow");
-    return exclusive(() -> store(definition.withWorkflow(workflow)));
+    return exclusive(
+        () -> {
+          WorkspaceDefinition next = definition.withWorkflow(workflow);
+          Optional<CallbackSecret> made = Optional.empty();
+          if (workflow.assignmentCallback().isPresent() && next.callbackSecret().isEmpty()) {
+            made = Optional.of(CallbackSecret.generate());
+            next = next.withCallbackSecret(made);
+          }
+          return new PutWorkflow(store(next), made);
+        });
+  }
+
+  /**
+   * What {@link #putWorkflow} did.
+   *
+   * @param definition the workspace's definition after the change
+   * @param newSecret the callback secret the change made, if it made one
+   */
+  public record PutWorkflow(WorkspaceDefinition definition, Optional<CallbackSecret> newSecret) {}
+
+  /**
+   * Replaces the workspace's callback secret with a new one, which it returns: callbacks are signed
+   * with it from now on (a callback already being retried keeps the old signature until its next
+   * attempt). The only way to learn the secret of the workspace {@value Workspaces#DEFAULT} before
+   * a workflow names a callback.
+   */
+  public CallbackSecret rotateCallbackSecret() {
+    return exclusive(
+        () -> {
+          CallbackSecret secret = CallbackSecret.generate();
+          store(definition.withCallbackSecret(Optional.of(secret)));
+          return secret;
+        });
   }
 
   /**

@@ -18,13 +18,16 @@ import java.util.regex.Pattern;
  * @param queues task queues, names unique; at most {@value #MAX_QUEUES}
  * @param workflows workflows, names unique, each naming only queues of the workspace; at most
  *     {@value #MAX_WORKFLOWS}
+ * @param callbackSecret the key the server signs the workspace's assignment callbacks with; made
+ *     when the workspace is created (or when a workflow first names a callback), never shown after
  */
 public record WorkspaceDefinition(
     String name,
     WorkspaceSettings settings,
     List<Activity> activities,
     List<TaskQueue> queues,
-    List<Workflow> workflows) {
+    List<Workflow> workflows,
+    Optional<CallbackSecret> callbackSecret) {
 
   /** Workspace names: lower case, so they are safe as directory names and grant patterns. */
   public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
@@ -39,12 +42,23 @@ public record WorkspaceDefinition(
     this(name, settings, activities, queues, List.of());
   }
 
+  /** A definition without a callback secret. */
+  public WorkspaceDefinition(
+      String name,
+      WorkspaceSettings settings,
+      List<Activity> activities,
+      List<TaskQueue> queues,
+      List<Workflow> workflows) {
+    this(name, settings, activities, queues, workflows, Optional.empty());
+  }
+
   public WorkspaceDefinition {
     checkName(name);
     Objects.requireNonNull(settings, "settings");
     activities = List.copyOf(activities);
     queues = List.copyOf(queues);
     workflows = List.copyOf(workflows);
+    Objects.requireNonNull(callbackSecret, "callbackSecret");
     if (activities.isEmpty() || activities.size() > MAX_ACTIVITIES) {
       throw RoutingException.invalid(
           "a workspace needs 1.."
@@ -176,7 +190,7 @@ public record WorkspaceDefinition(
   }
 
   public WorkspaceDefinition withSettings(WorkspaceSettings s) {
-    return new WorkspaceDefinition(name, s, activities, queues, workflows);
+    return new WorkspaceDefinition(name, s, activities, queues, workflows, callbackSecret);
   }
 
   /** With {@code activity} added, or replacing the one of the same name (ignoring case). */
@@ -184,13 +198,13 @@ public record WorkspaceDefinition(
     List<Activity> list = new ArrayList<>(activities);
     list.removeIf(a -> a.name().equalsIgnoreCase(activity.name()));
     list.add(activity);
-    return new WorkspaceDefinition(name, settings, list, queues, workflows);
+    return new WorkspaceDefinition(name, settings, list, queues, workflows, callbackSecret);
   }
 
   public WorkspaceDefinition withoutActivity(String activity) {
     List<Activity> list = new ArrayList<>(activities);
     list.removeIf(a -> a.name().equalsIgnoreCase(activity));
-    return new WorkspaceDefinition(name, settings, list, queues, workflows);
+    return new WorkspaceDefinition(name, settings, list, queues, workflows, callbackSecret);
   }
 
   /** With {@code queue} added, or replacing the one of the same name. */
@@ -207,13 +221,13 @@ public record WorkspaceDefinition(
     } else {
       list.add(queue);
     }
-    return new WorkspaceDefinition(name, settings, activities, list, workflows);
+    return new WorkspaceDefinition(name, settings, activities, list, workflows, callbackSecret);
   }
 
   public WorkspaceDefinition withoutQueue(String queue) {
     List<TaskQueue> list = new ArrayList<>(queues);
     list.removeIf(q -> q.name().equals(queue));
-    return new WorkspaceDefinition(name, settings, activities, list, workflows);
+    return new WorkspaceDefinition(name, settings, activities, list, workflows, callbackSecret);
   }
 
   /** With {@code workflow} added, or replacing the one of the same name (keeping its place). */
@@ -230,12 +244,17 @@ public record WorkspaceDefinition(
     } else {
       list.add(workflow);
     }
-    return new WorkspaceDefinition(name, settings, activities, queues, list);
+    return new WorkspaceDefinition(name, settings, activities, queues, list, callbackSecret);
   }
 
   public WorkspaceDefinition withoutWorkflow(String workflow) {
     List<Workflow> list = new ArrayList<>(workflows);
     list.removeIf(w -> w.name().equals(workflow));
-    return new WorkspaceDefinition(name, settings, activities, queues, list);
+    return new WorkspaceDefinition(name, settings, activities, queues, list, callbackSecret);
+  }
+
+  /** With {@code secret} as the callback secret (empty: none). */
+  public WorkspaceDefinition withCallbackSecret(Optional<CallbackSecret> secret) {
+    return new WorkspaceDefinition(name, settings, activities, queues, workflows, secret);
   }
 }

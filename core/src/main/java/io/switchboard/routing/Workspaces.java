@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -52,6 +53,7 @@ public final class Workspaces implements AutoCloseable {
         for (Workflow w : stored.workflows()) {
           defaults = defaults.withWorkflow(w);
         }
+        defaults = defaults.withCallbackSecret(stored.callbackSecret());
       } else {
         workspaces.put(stored.name(), new Workspace(this, stored, routers.open(stored)));
       }
@@ -80,10 +82,15 @@ public final class Workspaces implements AutoCloseable {
 
   /**
    * Creates a workspace with no agents, contacts or task queues unless {@code definition} has
-   * queues; WORKSPACE_ALREADY_EXISTS if the name is taken.
+   * queues; WORKSPACE_ALREADY_EXISTS if the name is taken. A definition without a callback secret
+   * gets a new one ({@link CallbackSecret#generate}), which the created workspace's definition
+   * holds: the one moment it can be shown.
    */
   public synchronized Workspace create(WorkspaceDefinition definition) {
     Objects.requireNonNull(definition, "definition");
+    if (definition.callbackSecret().isEmpty()) {
+      definition = definition.withCallbackSecret(Optional.of(CallbackSecret.generate()));
+    }
     if (workspaces.containsKey(definition.name())) {
       throw new RoutingException(
           RoutingErrorCode.WORKSPACE_ALREADY_EXISTS,

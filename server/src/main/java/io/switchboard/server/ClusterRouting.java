@@ -41,7 +41,8 @@ final class ClusterRouting {
       URI advertised,
       RoutingApi api,
       ForwardedCalls forwarded,
-      Tracing tracing) {
+      Tracing tracing,
+      AssignmentCallbacks callbacks) {
     ServerConfig.Postgres pg = config.postgres().orElseThrow();
     this.config = config;
     this.api = api;
@@ -51,10 +52,19 @@ final class ClusterRouting {
             .serverId(serverId(advertised))
             .advertiseUrl(advertised)
             .lease(pg.routingLease())
-            .router(journal -> tracing.routing(config.routing().builder()).journal(journal).build())
+            .router(
+                journal ->
+                    tracing
+                        .routing(config.routing().builder())
+                        .onEvent(callbacks.listener(Workspaces.DEFAULT))
+                        .journal(journal)
+                        .build())
             .workspaces(
                 config.routing().defaultWorkspace(),
-                w -> tracing.routing(config.routing().builder(w)))
+                w ->
+                    tracing
+                        .routing(config.routing().builder(w))
+                        .onEvent(callbacks.listener(w.name())))
             .onChange(this::leadershipMoved)
             .build();
     this.forwarder = new RoutingForwarder(leadership, forwarded);
@@ -68,6 +78,8 @@ final class ClusterRouting {
    * @param forwarded signs the calls forwarded to the leader with the principal they were admitted
    *     as
    * @param tracing makes spans of the leader's routing decisions, in every workspace
+   * @param callbacks sends the assignment callbacks of the routers this server builds: only while
+   *     it leads, since a follower builds none
    * @throws StartupException when the database cannot be reached
    */
   static ClusterRouting start(
@@ -75,9 +87,10 @@ final class ClusterRouting {
       URI listening,
       RoutingApi api,
       ForwardedCalls forwarded,
-      Tracing tracing) {
+      Tracing tracing,
+      AssignmentCallbacks callbacks) {
     URI advertised = config.postgres().orElseThrow().advertiseUrl().orElse(listening);
-    ClusterRouting c = new ClusterRouting(config, advertised, api, forwarded, tracing);
+    ClusterRouting c = new ClusterRouting(config, advertised, api, forwarded, tracing, callbacks);
     api.follow(c::router);
     try {
       c.leadership.start();

@@ -300,7 +300,7 @@ final class RoutingApi implements AutoCloseable {
    */
   static int status(RoutingErrorCode code) {
     return switch (code) {
-      case INVALID_ARGUMENT, INVALID_SELECTOR -> 400;
+      case INVALID_ARGUMENT, INVALID_SELECTOR, INVALID_CALLBACK_URL -> 400;
       case AGENT_NOT_FOUND,
           CONTACT_NOT_FOUND,
           RESERVATION_NOT_FOUND,

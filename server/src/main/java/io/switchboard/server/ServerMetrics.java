@@ -109,6 +109,28 @@ final class ServerMetrics {
   }
 
   /**
+   * {@code switchboard_routing_callbacks_total{outcome}}: assignment callbacks by how they ended
+   * ({@link AssignmentCallbacks.Outcome}); {@code switchboard_routing_callback_retries_total} the
+   * attempts retried; {@code switchboard_routing_callbacks_pending} those between offer and
+   * decision now.
+   */
+  void callbacks(AssignmentCallbacks callbacks) {
+    for (AssignmentCallbacks.Outcome o : AssignmentCallbacks.Outcome.values()) {
+      FunctionCounter.builder("switchboard.routing.callbacks", callbacks, c -> c.count(o))
+          .description("assignment callbacks by how they ended")
+          .tags("outcome", o.label())
+          .register(registry);
+    }
+    FunctionCounter.builder(
+            "switchboard.routing.callback.retries", callbacks, AssignmentCallbacks::retries)
+        .description("assignment callback attempts retried")
+        .register(registry);
+    Gauge.builder("switchboard.routing.callbacks.pending", callbacks, AssignmentCallbacks::pending)
+        .description("assignment callbacks between offer and decision")
+        .register(registry);
+  }
+
+  /**
    * {@code switchboard_health_problems}: how many problems {@code /health} reports now (0 while
    * healthy; a store that cannot write, a background thread that died, ...), so that an alert can
    * watch what {@code /health} says without polling it.

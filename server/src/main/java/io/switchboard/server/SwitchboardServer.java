@@ -67,6 +67,8 @@ public final class SwitchboardServer implements AutoCloseable {
   private final ServerMetrics metrics = new ServerMetrics();
   private final Tracing tracing;
   private final RoutingApi routingApi = new RoutingApi();
+  private final AssignmentCallbacks callbacks =
+      new AssignmentCallbacks(routingApi::workspaces, Clock.system());
   private final HealthRegistry health = new HealthRegistry();
   private final ExposureGuard guard;
   private final Optional<TlsFiles> tlsFiles;
@@ -126,6 +128,7 @@ public final class SwitchboardServer implements AutoCloseable {
     undocumented.addAll(new SqsRoute(() -> sqs, guard).routes());
     this.routes = new RouteTable(all, undocumented);
     metrics.routingLeader(() -> cluster == null || cluster.leading());
+    metrics.callbacks(callbacks);
     metrics.health(health);
   }
 
@@ -191,6 +194,7 @@ public final class SwitchboardServer implements AutoCloseable {
         server.engine.close();
       }
       server.health.unwatchThreads();
+      server.callbacks.close();
       server.routingApi.close();
       server.closeRouterJournal();
       if (server.cluster != null) {
@@ -280,7 +284,7 @@ public final class SwitchboardServer implements AutoCloseable {
             }
             return c.workspaces();
           });
-      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded, tracing);
+      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded, tracing, callbacks);
     } catch (RuntimeException e) {
       shared.close();
       throw e;
@@ -382,7 +386,8 @@ public final class SwitchboardServer implements AutoCloseable {
    * the routing leader's router is recovered from the database ({@link #openShared}).
    */
   private Router openRouter() {
-    Router.Builder builder = tracing.routing(config.routing().builder());
+    Router.Builder builder =
+        tracing.routing(config.routing().builder()).onEvent(callbacks.listener(Workspaces.DEFAULT));
     if (config.inMemory()) {
       return builder.build();
     }
@@ -415,14 +420,15 @@ public final class SwitchboardServer implements AutoCloseable {
               new io.switchboard.storage.rocksdb.RocksWorkspaceRouters(
                   config.dataDir().resolve("workspaces"),
                   EngineFactory.storageDurability(config.durability()),
-                  w -> tracing.routing(rs.builder(w))));
+                  w -> tracing.routing(rs.builder(w)).onEvent(callbacks.listener(w.name()))));
     } else {
       workspaces =
           new Workspaces(
               router,
               rs.defaultWorkspace(),
               WorkspaceStore.memory(),
-              WorkspaceRouters.memory(w -> tracing.routing(rs.builder(w))));
+              WorkspaceRouters.memory(
+                  w -> tracing.routing(rs.builder(w)).onEvent(callbacks.listener(w.name()))));
     }
     Workspaces open = workspaces;
     routingApi.workspaces(() -> open);
@@ -547,6 +553,7 @@ public final class SwitchboardServer implements AutoCloseable {
       if (engine != null) {
         engine.close();
       }
+      callbacks.close();
       closeWorkspaces();
       routingApi.close();
       closeRouterJournal();
@@ -583,6 +590,7 @@ public final class SwitchboardServer implements AutoCloseable {
     if (cluster != null) {
       cluster.halt();
     }
+    callbacks.close();
     tlsFiles.ifPresent(TlsFiles::close);
     keyFile.close();
     web.stop();

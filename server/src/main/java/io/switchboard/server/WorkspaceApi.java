@@ -1,7 +1,10 @@
 package io.switchboard.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.wire.Json;
 import io.switchboard.client.wire.WorkflowWire;
 import io.switchboard.client.wire.WorkspaceWire;
+import io.switchboard.routing.CallbackSecret;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
@@ -44,6 +47,13 @@ final class WorkspaceApi {
     routes.add(api("GET", w, "getWorkspace", sup, this::get));
     routes.add(api("PATCH", w, "updateWorkspace", sup, this::update));
     routes.add(api("DELETE", w, "deleteWorkspace", sup, this::delete));
+    routes.add(
+        api(
+            "POST",
+            w + "/callback-secret/rotate",
+            "rotateCallbackSecret",
+            sup,
+            this::rotateSecret));
     routes.add(api("GET", w + "/activities", "listActivities", sup, this::activities));
     routes.add(api("PUT", w + "/activities/{activity}", "putActivity", sup, this::putActivity));
     routes.add(
@@ -76,7 +86,28 @@ final class WorkspaceApi {
   private void create(Call c) {
     c.queryOnly();
     WorkspaceDefinition d = c.body(WorkspaceWire.CreateWorkspace.class).toDefinition();
-    c.json(201, WorkspaceWire.WorkspaceView.of(workspaces.get().create(d).definition()));
+    WorkspaceDefinition created = workspaces.get().create(d).definition();
+    c.json(201, withSecret(Json.tree(WorkspaceWire.WorkspaceView.of(created)), created));
+  }
+
+  /**
+   * {@code answer} with the workspace's callback secret as {@code callbackSecret}: only in the
+   * answers that made it (creation, rotation, the first workflow with a callback), never after.
+   */
+  private static ObjectNode withSecret(ObjectNode answer, WorkspaceDefinition d) {
+    d.callbackSecret().ifPresent(s -> answer.put("callbackSecret", s.value()));
+    return answer;
+  }
+
+  /** Makes the workspace a new callback secret and shows it, this once. */
+  private void rotateSecret(Call c) {
+    c.queryOnly();
+    c.noBody();
+    Workspace w = workspace(c);
+    CallbackSecret secret = w.rotateCallbackSecret();
+    ObjectNode answer = Json.tree(Map.of("workspace", w.name()));
+    answer.put("callbackSecret", secret.value());
+    c.json(answer);
   }
 
   private void list(Call c) {
@@ -180,8 +211,10 @@ final class WorkspaceApi {
     c.queryOnly();
     Workspace w = workspace(c);
     Workflow workflow = c.body(WorkflowWire.WorkflowBody.class).toWorkflow(c.path("workflow"));
-    w.putWorkflow(workflow);
-    c.json(WorkflowWire.WorkflowBody.of(workflow));
+    Workspace.PutWorkflow put = w.putWorkflow(workflow);
+    ObjectNode answer = Json.tree(WorkflowWire.WorkflowBody.of(workflow));
+    put.newSecret().ifPresent(s -> answer.put("callbackSecret", s.value()));
+    c.json(answer);
   }
 
   private void deleteWorkflow(Call c) {

@@ -335,8 +335,12 @@ class WorkspaceApiTest {
       ws.putQueue("centre", billing);
       assertEquals(billing, ws.queue("centre", "billing"));
       ws.putActivity("centre", new Activity("Training", false));
+      assertTrue(created.callbackSecret().isPresent(), "create returns the callback secret");
       assertEquals(
-          created.withQueue(billing).withActivity(new Activity("Training", false)),
+          created
+              .withCallbackSecret(Optional.empty()) // shown by the creation only
+              .withQueue(billing)
+              .withActivity(new Activity("Training", false)),
           ws.get("centre"));
       assertEquals(
           List.of("centre", "default"), ws.list().stream().map(WorkspaceDefinition::name).toList());

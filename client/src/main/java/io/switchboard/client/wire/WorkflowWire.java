@@ -1,6 +1,7 @@
 package io.switchboard.client.wire;
 
 import io.switchboard.client.wire.Json.Required;
+import io.switchboard.routing.AssignmentCallback;
 import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkflowFilter;
 import io.switchboard.routing.WorkflowTarget;
@@ -64,7 +65,9 @@ public final class WorkflowWire {
       @Nullable String name,
       @Nullable List<Filter> filters,
       @Required DefaultFilter defaultFilter,
-      @Nullable PreferredAgent preferredAgent) {
+      @Nullable PreferredAgent preferredAgent,
+      @Nullable String assignmentCallbackUrl,
+      @Nullable Long assignmentCallbackTimeoutSeconds) {
 
     public static WorkflowBody of(Workflow w) {
       return new WorkflowBody(
@@ -81,6 +84,10 @@ public final class WorkflowWire {
                   p ->
                       new PreferredAgent(
                           p.attribute(), WireFormat.wholeSeconds("timeout", p.timeout())))
+              .orElse(null),
+          w.assignmentCallback().map(AssignmentCallback::url).orElse(null),
+          w.assignmentCallback()
+              .map(c -> WireFormat.wholeSeconds("assignmentCallbackTimeout", c.timeout()))
               .orElse(null));
     }
 
@@ -109,7 +116,26 @@ public final class WorkflowWire {
                       new Workflow.PreferredAgent(
                           p.attribute(),
                           Json.seconds("preferredAgent.timeoutSeconds", p.timeoutSeconds())
-                              .orElse(Duration.ZERO))));
+                              .orElse(Duration.ZERO))),
+          callback());
+    }
+
+    private Optional<AssignmentCallback> callback() {
+      Optional<Duration> timeout =
+          Json.seconds("assignmentCallbackTimeoutSeconds", assignmentCallbackTimeoutSeconds);
+      if (assignmentCallbackUrl == null) {
+        if (timeout.isPresent()) {
+          throw new WireFormatException(
+              WireCode.INVALID_ARGUMENT,
+              "assignmentCallbackTimeoutSeconds needs an assignmentCallbackUrl; got a timeout of "
+                  + assignmentCallbackTimeoutSeconds
+                  + " s without one");
+        }
+        return Optional.empty();
+      }
+      return Optional.of(
+          new AssignmentCallback(
+              assignmentCallbackUrl, timeout.orElse(AssignmentCallback.DEFAULT_TIMEOUT)));
     }
 
     private static List<WorkflowTarget> targets(String where, List<Target> targets) {

@@ -3,6 +3,8 @@ package io.switchboard.routing.spi;
 import io.switchboard.internal.Bytes.Reader;
 import io.switchboard.internal.Bytes.Writer;
 import io.switchboard.routing.Activity;
+import io.switchboard.routing.AssignmentCallback;
+import io.switchboard.routing.CallbackSecret;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.Workflow;
@@ -21,8 +23,12 @@ import java.util.Optional;
  * The binary form of a {@link WorkspaceDefinition}, shared by the stores (RocksDB value, PostgreSQL
  * {@code bytea}). It starts with its own version byte ({@value #VERSION}); a reader refuses a
  * version it does not know. Strategies are stored by {@link Strategy#text()}, durations in
- * milliseconds, absent values as -1 or a null string. The workflows come last and were added since:
- * a definition stored without them reads with none.
+ * milliseconds, absent values as -1 or a null string. The workflows come after the queues and were
+ * added since: a definition stored without them reads with none. After them, added later still,
+ * each workflow's assignment callback (URL, or a null string for none, and the attempt timeout) in
+ * the workflows' order, then the callback secret (a null string for none); a definition stored
+ * without them reads with none, and a build from before them reads a definition with them, ignoring
+ * them.
  */
 public final class WorkspaceCodec {
 
@@ -68,6 +74,12 @@ public final class WorkspaceCodec {
       }
       targets(w, f.defaultTargets());
     }
+    w.i(d.workflows().size());
+    for (Workflow f : d.workflows()) {
+      w.s(f.assignmentCallback().map(AssignmentCallback::url).orElse(null))
+          .l(f.assignmentCallback().map(c -> c.timeout().toMillis()).orElse(-1L));
+    }
+    w.s(d.callbackSecret().map(CallbackSecret::value).orElse(null));
     return w.toArray();
   }
 
@@ -172,11 +184,29 @@ public final class WorkspaceCodec {
                             preferred, Duration.ofMillis(preferredTimeout)))));
       }
     }
+    Optional<CallbackSecret> secret = Optional.empty();
+    if (!r.done()) {
+      n = r.i();
+      for (int i = 0; i < n; i++) {
+        String url = r.s();
+        long timeout = r.l();
+        if (url != null) {
+          workflows.set(
+              i,
+              workflows
+                  .get(i)
+                  .withAssignmentCallback(
+                      Optional.of(new AssignmentCallback(url, Duration.ofMillis(timeout)))));
+        }
+      }
+      secret = Optional.ofNullable(r.s()).map(CallbackSecret::new);
+    }
     return new WorkspaceDefinition(
         name,
         new WorkspaceSettings(strategy, offer, wrapUp, level, defaultActivity),
         activities,
         queues,
-        workflows);
+        workflows,
+        secret);
   }
 }
