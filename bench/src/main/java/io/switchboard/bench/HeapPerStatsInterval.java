@@ -72,7 +72,8 @@ public final class HeapPerStatsInterval {
         step(router, clock, agents, q);
       }
       long after = usedAfterGc();
-      // the figures are there: the query sees every interval
+      // the figures are there (without a journal: the query sees every interval of the day; with
+      // one, they went to the journal, which drops them)
       int seen =
           router
               .statistics(
@@ -81,7 +82,7 @@ public final class HeapPerStatsInterval {
                       .forAgent("agent-0"))
               .intervals()
               .size();
-      if (journal ? seen < 1 : seen < Math.min(intervals, 96)) {
+      if (!journal && seen < Math.min(intervals, 96)) {
         throw new IllegalStateException("the statistics lost intervals: " + seen);
       }
       return (double) (after - before) / ((long) agents * intervals);

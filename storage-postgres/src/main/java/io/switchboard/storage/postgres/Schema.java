@@ -213,8 +213,7 @@ final class Schema {
 
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(
-          Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27, 31, V31));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27, 31, V31));
 
   private Schema() {}
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
 import io.switchboard.routing.IntervalFigures;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
@@ -118,8 +117,7 @@ class PostgresIntervalStatsTest {
               ds,
               "select count(*) from sb_router_interval where start_ms < "
                   + clock.instant().minus(Duration.ofDays(1)).toEpochMilli()));
-      StatisticsReport all =
-          r.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(3))));
+      StatisticsReport all = r.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(3))));
       assertEquals(1, all.totals().arrived());
       assertEquals(2, all.cumulative().arrived());
     } finally {
@@ -159,10 +157,8 @@ class PostgresIntervalStatsTest {
       assertEquals(
           t0 + 900_000,
           count(old, "select max(start_ms) from sb_router_interval where workspace = 'default'"));
-      assertEquals(
-          1, count(old, "select count(*) from sb_router_interval where start_ms is null"));
-      assertEquals(
-          t0, count(old, "select min(start_ms) from sb_router_interval"));
+      assertEquals(1, count(old, "select count(*) from sb_router_interval where start_ms is null"));
+      assertEquals(t0, count(old, "select min(start_ms) from sb_router_interval"));
     }
   }
 
