@@ -62,7 +62,10 @@ public final class HeapPerStatsInterval {
     try (Router router = b.build()) {
       for (int i = 0; i < agents; i++) {
         router.createAgent(
-            NewAgent.builder("agent-" + i).capacity("voice", 1).presence(Presence.available()).build());
+            NewAgent.builder("agent-" + i)
+                .capacity("voice", 1)
+                .presence(Presence.available())
+                .build());
       }
       // one interval first, so that what every agent costs anyway (records, cumulative figures,
       // the open interval) is in the baseline
