@@ -324,7 +324,9 @@ final class IntervalStats {
 
   /** Counts {@code n} of figure {@code i} for the workspace, the queue and the agent (if any). */
   private void add(long now, @Nullable String queue, @Nullable String agent, int i, long n) {
-    long start = intervalStart(now);
+    // never into a closed interval (a clock behind the last roll, as after a failover to a server
+    // whose clock is late): its stored figures are final and memory no longer has them
+    long start = Math.max(intervalStart(now), rolled);
     bucket(start, Scope.WORKSPACE, "").count(i, n);
     bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").count(i, n);
     if (queue != null) {

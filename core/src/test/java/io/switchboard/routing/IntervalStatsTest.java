@@ -384,4 +384,21 @@ class IntervalStatsTest {
       bare.close();
     }
   }
+
+  @Test
+  void aClockBehindTheLastRoll_countsInTheOpenInterval_neverOverwritesAClosedOne() {
+    router.createContact(NewContact.builder("c1", "voice").build());
+    router.createContact(NewContact.builder("c2", "voice").build());
+    clock.advance(Duration.ofMinutes(20));
+    router.createContact(NewContact.builder("c3", "voice").build()); // rolls to 00:15
+    router.close();
+    ManualClock late = ManualClock.at(T0.plus(Duration.ofMinutes(5))); // a server 15 min behind
+    router = Router.builder().clock(late).journal(journal).build();
+
+    router.createContact(NewContact.builder("c4", "voice").build());
+
+    Map<Instant, IntervalFigures> intervals = byStart(day());
+    assertEquals(2, intervals.get(T0).arrived(), "the closed interval as stored");
+    assertEquals(2, intervals.get(T0.plus(QUARTER)).arrived(), "c3 and the late c4");
+  }
 }
