@@ -1,6 +1,7 @@
 package io.switchboard.routing;
 
 import io.switchboard.routing.spi.RouterEntry;
+import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.StoredInterval;
 import io.switchboard.routing.spi.StoredInterval.Scope;
 import java.time.Duration;
@@ -26,15 +27,20 @@ import org.jspecify.annotations.Nullable;
  * activity).
  *
  * <p>Every interval a call changed is stored with the call's batch ({@link #flush}), so the open
- * interval survives a restart as the records do, and a closed interval's last put is its final
- * figures. Time in an activity is counted when the agent leaves it, split across the intervals the
- * stint spans; the stint in progress is the agent's stored {@code activitySince}, so it survives a
- * restart too, and a query adds it up to now. Intervals older than the retention are deleted.
+ * interval survives a restart as the records do. Memory holds the open interval and the cumulative
+ * figures only (with a journal): the first call in a new interval <em>rolls</em> ({@link #roll}),
+ * counting every stint in progress up to the boundary into the intervals it spans, so the closed
+ * intervals are final, written with that call's batch and dropped from memory; a query reads them
+ * back from the journal ({@link Partial#complete}). The stint in progress is the agent's stored
+ * {@code activitySince}, counted from the last roll on ({@link #rolled}: after a restart, the
+ * latest stored interval's start, which every roll stores), so it survives a restart too. Intervals
+ * older than the retention are dropped from the store, one range per roll. A router without a
+ * journal keeps its closed intervals in memory, the only place they are.
  */
 final class IntervalStats {
 
   /** The interval length. */
-  static final long INTERVAL_MILLIS = Duration.ofMinutes(15).toMillis();
+  static final long INTERVAL_MILLIS = StoredInterval.LENGTH_MILLIS;
 
   /** The longest range one query may cover. */
   static final Duration MAX_RANGE = Duration.ofDays(31);
@@ -160,8 +166,23 @@ final class IntervalStats {
   /** The router's rules of a task queue (its threshold), or null ({@link CallContext#rules}). */
   private final Function<String, @Nullable QueueRules> rules;
 
-  /** The intervals by start, then scope. */
+  /**
+   * Whether closed intervals stay in memory: for a router without a journal only, the one place
+   * they are kept.
+   */
+  private final boolean keepClosed;
+
+  /**
+   * The intervals by start, then scope: the open one (from {@link #rolled} on); closed ones in the
+   * call that closed them, until its {@link #flush}, or always if {@link #keepClosed}.
+   */
   private final TreeMap<Long, Map<Key, Bucket>> intervals = new TreeMap<>();
+
+  /**
+   * The start of the open interval as of the last roll: every stint's time before it is counted.
+   * {@link Long#MIN_VALUE} before the first roll of a router with nothing stored.
+   */
+  private long rolled = Long.MIN_VALUE;
 
   /** Since the router began. */
   private final Map<Key, Bucket> cumulative = new HashMap<>();
@@ -179,9 +200,11 @@ final class IntervalStats {
   IntervalStats(
       long thresholdMillis,
       long retentionMillis,
+      boolean keepClosed,
       Function<String, ContactRecord> contacts,
       Function<String, AgentRecord> agents,
       Function<String, @Nullable QueueRules> rules) {
+    this.keepClosed = keepClosed;
     this.thresholdMillis = thresholdMillis;
     this.retentionMillis = retentionMillis;
     this.contacts = contacts;
@@ -199,12 +222,21 @@ final class IntervalStats {
       List<StoredInterval> stored,
       Iterable<AgentRecord> liveAgents,
       Iterable<ContactRecord> liveContacts) {
+    // the latest stored interval was open at the last roll (which stores it): stints are
+    // counted up to its start
     for (StoredInterval s : stored) {
-      Map<Key, Bucket> in =
-          s.start() == StoredInterval.TOTAL
-              ? cumulative
-              : intervals.computeIfAbsent(s.start(), k -> new HashMap<>());
-      in.put(new Key(s.scope(), s.name()), Bucket.of(s.figures()));
+      if (s.start() != StoredInterval.TOTAL) {
+        rolled = Math.max(rolled, s.start());
+      }
+    }
+    for (StoredInterval s : stored) {
+      if (s.start() == StoredInterval.TOTAL) {
+        cumulative.put(new Key(s.scope(), s.name()), Bucket.of(s.figures()));
+      } else if (s.start() == rolled) {
+        intervals
+            .computeIfAbsent(s.start(), k -> new HashMap<>())
+            .put(new Key(s.scope(), s.name()), Bucket.of(s.figures()));
+      }
     }
     for (AgentRecord a : liveAgents) {
       if (a.activity != null) {
@@ -222,6 +254,7 @@ final class IntervalStats {
 
   /** Under the router's lock: counts what {@code event} says happened at {@code now}. */
   void on(RoutingEvent event, long now) {
+    roll(now);
     switch (event) {
       case RoutingEvent.ContactQueued e -> {
         ContactRecord c = contacts.apply(e.contact().id());
@@ -267,7 +300,7 @@ final class IntervalStats {
       case RoutingEvent.AgentRemoved e -> {
         Stint s = stints.remove(e.agentId());
         if (s != null) {
-          addActivity(e.agentId(), s.activity(), s.since(), now);
+          addActivity(e.agentId(), s.activity(), Math.max(s.since(), rolled), now);
         }
       }
       default -> {
@@ -291,7 +324,9 @@ final class IntervalStats {
 
   /** Counts {@code n} of figure {@code i} for the workspace, the queue and the agent (if any). */
   private void add(long now, @Nullable String queue, @Nullable String agent, int i, long n) {
-    long start = intervalStart(now);
+    // never into a closed interval (a clock behind the last roll, as after a failover to a server
+    // whose clock is late): its stored figures are final and memory no longer has them
+    long start = Math.max(intervalStart(now), rolled);
     bucket(start, Scope.WORKSPACE, "").count(i, n);
     bucket(StoredInterval.TOTAL, Scope.WORKSPACE, "").count(i, n);
     if (queue != null) {
@@ -321,7 +356,7 @@ final class IntervalStats {
       return;
     }
     if (s != null) {
-      addActivity(agent.id, s.activity(), s.since(), now);
+      addActivity(agent.id, s.activity(), Math.max(s.since(), rolled), now);
     }
     stints.put(agent.id, new Stint(agent.activity, agent.activitySince));
   }
@@ -358,32 +393,58 @@ final class IntervalStats {
     }
   }
 
+  /**
+   * The first call in a new interval closes the intervals before it: every stint in progress is
+   * counted up to the boundary (so the closed intervals are final and the stint goes on from the
+   * boundary), the new interval's workspace figures are put even if empty (the latest stored start
+   * is where a restarted router goes on counting stints), and the intervals past the retention are
+   * dropped from the store.
+   */
+  void roll(long now) {
+    long start = intervalStart(now);
+    if (start <= rolled) {
+      return;
+    }
+    for (var e : stints.entrySet()) {
+      Stint s = e.getValue();
+      addActivity(e.getKey(), s.activity(), Math.max(s.since(), rolled), start);
+    }
+    rolled = start;
+    bucket(start, Scope.WORKSPACE, "");
+    deletes.add(new RouterEntry.IntervalsDropped(start - retentionMillis));
+  }
+
+  /** How many scopes' intervals memory holds, closed ones included (tests: the heap stays flat). */
+  int heldBuckets() {
+    int n = 0;
+    for (Map<Key, Bucket> in : intervals.values()) {
+      n += in.size();
+    }
+    return n;
+  }
+
   // ---- storing -----------------------------------------------------------------------------
 
-  /** Whether the call in progress changed figures or dropped intervals. */
-  boolean changed() {
+  /**
+   * Whether the call in progress changed figures or dropped intervals (rolling first, so a call
+   * that counted nothing still closes the intervals past).
+   */
+  boolean changed(long now) {
+    roll(now);
     return !dirty.isEmpty() || !deletes.isEmpty();
   }
 
   /**
-   * At the end of a call: drops the intervals past the retention and adds the puts of the intervals
-   * the call changed, and the deletes, to {@code batch}.
+   * At the end of a call: adds the puts of the intervals the call changed, and the drop of those
+   * past the retention, to {@code batch}; then forgets the closed intervals (stored now).
    */
   void flush(long now, List<RouterEntry> batch) {
-    long oldestKept = intervalStart(now) - retentionMillis;
-    while (!intervals.isEmpty() && intervals.firstKey() < oldestKept) {
-      var first = intervals.pollFirstEntry();
-      for (Key k : first.getValue().keySet()) {
-        deletes.add(
-            new RouterEntry.IntervalDelete(
-                StoredInterval.key(first.getKey(), k.scope(), k.name())));
-      }
-    }
+    roll(now);
     for (Slot d : dirty) {
       Map<Key, Bucket> in =
           d.start() == StoredInterval.TOTAL ? cumulative : intervals.get(d.start());
       Bucket b = in == null ? null : in.get(d.key());
-      if (b != null) { // null: dropped past the retention in this same call
+      if (b != null) {
         batch.add(
             new RouterEntry.IntervalPut(
                 new StoredInterval(d.start(), d.key().scope(), d.key().name(), b.figures())));
@@ -392,20 +453,33 @@ final class IntervalStats {
     batch.addAll(deletes);
     dirty.clear();
     deletes.clear();
+    forgetClosed();
   }
 
   /** Forgets what the call changed, for a router that stores nothing. */
   void forgetChanges(long now) {
-    long oldestKept = intervalStart(now) - retentionMillis;
-    intervals.headMap(oldestKept).clear();
+    roll(now);
     dirty.clear();
     deletes.clear();
+    forgetClosed();
+  }
+
+  /** Drops the closed intervals from memory: those past the retention, or all with a journal. */
+  private void forgetClosed() {
+    long keepFrom = keepClosed ? rolled - retentionMillis : rolled;
+    intervals.headMap(keepFrom).clear();
   }
 
   // ---- querying ----------------------------------------------------------------------------
 
-  /** Under the router's lock; the query is checked. */
-  StatisticsReport report(StatisticsQuery q, long now) {
+  /**
+   * Under the router's lock, the query checked: what memory holds of the answer (the open interval,
+   * with the stints in progress up to now, and the cumulative figures); {@link Partial#complete}
+   * adds the closed intervals from the journal once the lock is released and the call's batch
+   * appended.
+   */
+  Partial report(StatisticsQuery q, long now) {
+    roll(now);
     Key key =
         q.queue().isPresent()
             ? new Key(Scope.QUEUE, q.queue().get())
@@ -426,31 +500,64 @@ final class IntervalStats {
             });
     Bucket total = cumulative.getOrDefault(key, new Bucket()).copy();
     if (key.scope() != Scope.QUEUE) {
-      // the stints in progress, up to now
+      // the stints in progress, up to now (their time before the last roll is counted)
       stints.forEach(
           (agent, s) -> {
             if (key.scope() == Scope.WORKSPACE || key.name().equals(agent)) {
-              total.activity(s.activity(), Math.max(0, now - s.since()));
-              split(
-                  Math.max(s.since(), from),
-                  Math.min(now, to),
-                  (start, ms) ->
-                      out.computeIfAbsent(start, k -> new Bucket()).activity(s.activity(), ms));
+              long since = Math.max(s.since(), rolled);
+              total.activity(s.activity(), Math.max(0, now - since));
+              if (since < now && rolled >= from && rolled < to) {
+                out.computeIfAbsent(rolled, k -> new Bucket()).activity(s.activity(), now - since);
+              }
             }
           });
     }
-    List<StatisticsReport.Interval> list = new ArrayList<>(out.size());
-    IntervalFigures sum = IntervalFigures.ZERO;
-    for (var e : out.entrySet()) {
-      IntervalFigures f = e.getValue().figures();
-      list.add(
-          new StatisticsReport.Interval(
-              Instant.ofEpochMilli(e.getKey()),
-              Instant.ofEpochMilli(e.getKey() + INTERVAL_MILLIS),
-              f));
-      sum = sum.plus(f);
+    Map<Long, IntervalFigures> held = new TreeMap<>();
+    out.forEach((start, b) -> held.put(start, b.figures()));
+    return new Partial(
+        q, key.scope(), key.name(), keepClosed ? from : rolled, held, total.figures());
+  }
+
+  /**
+   * What memory held of a statistics answer: the intervals from {@code storedBefore} on, and the
+   * cumulative figures; the intervals before it are in the journal.
+   */
+  record Partial(
+      StatisticsQuery query,
+      Scope scope,
+      String name,
+      long storedBefore,
+      Map<Long, IntervalFigures> held,
+      IntervalFigures cumulative) {
+
+    /** The answer, with the closed intervals {@code journal} holds (none: a router without). */
+    StatisticsReport complete(@Nullable RouterJournal journal) {
+      TreeMap<Long, IntervalFigures> all = new TreeMap<>();
+      long from = intervalStart(query.from().toEpochMilli());
+      long to = Math.min(query.to().toEpochMilli(), storedBefore);
+      if (journal != null && from < to) {
+        for (StoredInterval s : journal.intervals(from, to, scope, name)) {
+          all.put(s.start(), s.figures());
+        }
+      }
+      all.putAll(held);
+      List<StatisticsReport.Interval> list = new ArrayList<>(all.size());
+      IntervalFigures sum = IntervalFigures.ZERO;
+      for (var e : all.entrySet()) {
+        IntervalFigures f = e.getValue();
+        if (f.equals(IntervalFigures.ZERO)) {
+          continue; // a roll's marker: nothing counted
+        }
+        list.add(
+            new StatisticsReport.Interval(
+                Instant.ofEpochMilli(e.getKey()),
+                Instant.ofEpochMilli(e.getKey() + INTERVAL_MILLIS),
+                f));
+        sum = sum.plus(f);
+      }
+      return new StatisticsReport(
+          query.from(), query.to(), query.queue(), query.agent(), list, sum, cumulative);
     }
-    return new StatisticsReport(q.from(), q.to(), q.queue(), q.agent(), list, sum, total.figures());
   }
 
   /** Whether anything was ever counted for the queue. */

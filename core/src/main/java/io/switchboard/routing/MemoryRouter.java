@@ -73,6 +73,7 @@ final class MemoryRouter implements Router {
         new IntervalStats(
             settings.serviceLevelMillis(),
             settings.statsRetentionMillis(),
+            journal == null,
             contacts::get,
             agents::get,
             call::rules);
@@ -808,6 +809,11 @@ final class MemoryRouter implements Router {
     return call.events.subscribe(listener);
   }
 
+  /** How many scopes' statistics intervals memory holds (tests: closed ones leave memory). */
+  int statisticsBucketsHeld() {
+    return locked(intervals::heldBuckets);
+  }
+
   @Override
   public RoutingStats stats() {
     return locked(() -> StatsSnapshot.take(call, agents, contacts));
@@ -842,34 +848,38 @@ final class MemoryRouter implements Router {
               + query.agent().get()
               + "')");
     }
-    return locked(
-        () -> {
-          query
-              .queue()
-              .ifPresent(
-                  q -> {
-                    if (!intervals.knowsQueue(q) && call.rules(q) == null) {
-                      throw RoutingException.invalid(
-                          "queue '"
-                              + q
-                              + "' is not a task queue of the workspace and has no"
-                              + " statistics");
-                    }
-                  });
-          query
-              .agent()
-              .ifPresent(
-                  a -> {
-                    if (!intervals.knowsAgent(a)) {
-                      throw RoutingException.invalid(
-                          "agent '"
-                              + a
-                              + "' is not an agent of the workspace and has no"
-                              + " statistics");
-                    }
-                  });
-          return intervals.report(query, call.now);
-        });
+    IntervalStats.Partial held =
+        locked(
+            () -> {
+              query
+                  .queue()
+                  .ifPresent(
+                      q -> {
+                        if (!intervals.knowsQueue(q) && call.rules(q) == null) {
+                          throw RoutingException.invalid(
+                              "queue '"
+                                  + q
+                                  + "' is not a task queue of the workspace and has no"
+                                  + " statistics");
+                        }
+                      });
+              query
+                  .agent()
+                  .ifPresent(
+                      a -> {
+                        if (!intervals.knowsAgent(a)) {
+                          throw RoutingException.invalid(
+                              "agent '"
+                                  + a
+                                  + "' is not an agent of the workspace and has no"
+                                  + " statistics");
+                        }
+                      });
+              return intervals.report(query, call.now);
+            });
+    // the closed intervals are in the journal, read outside the lock once the call's batch
+    // (which may have closed some) is appended
+    return held.complete(store == null ? null : store.journal());
   }
 
   @Override

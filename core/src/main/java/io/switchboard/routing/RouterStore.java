@@ -120,7 +120,7 @@ final class RouterStore {
         && contacts.isEmpty()
         && reservations.isEmpty()
         && deletes.isEmpty()
-        && !intervals.changed()) {
+        && !intervals.changed(now)) {
       return RouterJournal.DONE;
     }
     List<RouterEntry> batch =

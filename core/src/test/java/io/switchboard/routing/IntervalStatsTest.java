@@ -249,7 +249,7 @@ class IntervalStatsTest {
     clock.advance(Duration.ofDays(2));
     router.createContact(NewContact.builder("c2", "voice").build());
 
-    List<StoredInterval> stored = journal.load().intervals();
+    List<StoredInterval> stored = journal.storedIntervals();
     assertTrue(
         stored.stream().noneMatch(i -> i.start() == T0.toEpochMilli()),
         "the first interval is past the retention: " + stored);
@@ -282,6 +282,7 @@ class IntervalStatsTest {
     long puts =
         journal.load().intervals().stream()
             .filter(i -> i.scope() == StoredInterval.Scope.WORKSPACE)
+            .filter(i -> !i.figures().equals(IntervalFigures.ZERO)) // the roll's marker
             .count();
     assertEquals(0, puts, "an agent's creation counts no time yet");
     router.createContact(NewContact.builder("c1", "voice").build());
@@ -293,5 +294,111 @@ class IntervalStatsTest {
                         && i.scope() == StoredInterval.Scope.WORKSPACE
                         && i.figures().arrived() == 1));
     assertTrue(RouterEntry.IntervalPut.class.isRecord());
+  }
+
+  /**
+   * The defect: every retained closed interval was also kept in memory (per agent and interval), so
+   * the heap grew with agents times retention. Now memory holds the open interval only; the closed
+   * ones are in the store and a query reads them from there, before and after a restart.
+   */
+  @Test
+  void closedIntervalsWereKeptInMemory_nowOnlyTheOpenOne() {
+    int agents = 20;
+    for (int i = 0; i < agents; i++) {
+      agent("a" + i);
+    }
+    int quarters = 8;
+    for (int q = 0; q < quarters; q++) {
+      router.createContact(NewContact.builder("c" + q, "voice").build());
+      for (int i = 0; i < agents; i++) { // every agent's activity changes in every interval
+        router.presence("a" + i, q % 2 == 0 ? Presence.away("break") : Presence.available());
+      }
+      clock.advance(QUARTER);
+    }
+    router.stats(); // a call in the ninth interval closes the eighth
+
+    MemoryRouter memory = (MemoryRouter) router;
+    int held = memory.statisticsBucketsHeld();
+    assertTrue(held <= 1 + agents, "the open interval's scopes only, held " + held);
+
+    StatisticsReport before = day();
+    assertEquals(quarters + 1, before.intervals().size(), "" + before.intervals());
+    for (int q = 0; q < quarters; q++) {
+      IntervalFigures f = before.intervals().get(q).figures();
+      assertEquals(1, f.arrived(), "interval " + q);
+      assertEquals(
+          agents * QUARTER.toMillis(),
+          f.activityMillis().values().stream().mapToLong(Long::longValue).sum(),
+          "interval " + q + ": every agent's quarter-hour, counted once");
+    }
+    StatisticsReport oneAgent =
+        router.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(1))).forAgent("a3"));
+    assertEquals(
+        Map.of(
+            "available",
+            QUARTER.multipliedBy(4).toMillis(),
+            "away",
+            QUARTER.multipliedBy(4).toMillis()),
+        oneAgent.totals().activityMillis());
+
+    restart();
+
+    assertEquals(before, day(), "the past intervals come back from the store");
+    assertTrue(((MemoryRouter) router).statisticsBucketsHeld() <= 1 + agents);
+  }
+
+  @Test
+  void stintAcrossARollAndARestart_countedOnce() {
+    agent("a1"); // available from 00:00
+    clock.advance(Duration.ofMinutes(20));
+    router.stats(); // rolls at 00:20: 00:00-00:15 counted, the stint goes on
+    clock.advance(Duration.ofMinutes(15)); // 00:35
+    restart();
+
+    Map<Instant, IntervalFigures> a =
+        byStart(
+            router.statistics(
+                StatisticsQuery.between(T0, T0.plus(Duration.ofDays(1))).forAgent("a1")));
+    assertEquals(Map.of("available", QUARTER.toMillis()), a.get(T0).activityMillis());
+    assertEquals(Map.of("available", QUARTER.toMillis()), a.get(T0.plus(QUARTER)).activityMillis());
+    assertEquals(
+        Map.of("available", Duration.ofMinutes(5).toMillis()),
+        a.get(T0.plus(QUARTER.multipliedBy(2))).activityMillis());
+    assertEquals(
+        Map.of("available", Duration.ofMinutes(35).toMillis()),
+        day().cumulative().activityMillis());
+  }
+
+  @Test
+  void routerWithoutJournal_keepsItsClosedIntervals() {
+    Router bare = Router.builder().clock(clock).build();
+    try {
+      bare.createContact(NewContact.builder("c1", "voice").build());
+      clock.advance(QUARTER);
+      bare.createContact(NewContact.builder("c2", "voice").build());
+      StatisticsReport r =
+          bare.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(1))));
+      assertEquals(2, r.intervals().size());
+      assertEquals(2, r.totals().arrived());
+    } finally {
+      bare.close();
+    }
+  }
+
+  @Test
+  void aClockBehindTheLastRoll_countsInTheOpenInterval_neverOverwritesAClosedOne() {
+    router.createContact(NewContact.builder("c1", "voice").build());
+    router.createContact(NewContact.builder("c2", "voice").build());
+    clock.advance(Duration.ofMinutes(20));
+    router.createContact(NewContact.builder("c3", "voice").build()); // rolls to 00:15
+    router.close();
+    ManualClock late = ManualClock.at(T0.plus(Duration.ofMinutes(5))); // a server 15 min behind
+    router = Router.builder().clock(late).journal(journal).build();
+
+    router.createContact(NewContact.builder("c4", "voice").build());
+
+    Map<Instant, IntervalFigures> intervals = byStart(day());
+    assertEquals(2, intervals.get(T0).arrived(), "the closed interval as stored");
+    assertEquals(2, intervals.get(T0.plus(QUARTER)).arrived(), "c3 and the late c4");
   }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A journal that keeps the stored state in memory: the reference implementation for tests. One
@@ -16,18 +18,53 @@ public final class MemoryRouterJournal implements RouterJournal {
   private final Map<String, StoredAgent> agents = new LinkedHashMap<>();
   private final Map<String, StoredContact> contacts = new LinkedHashMap<>();
   private final Map<String, StoredReservation> reservations = new LinkedHashMap<>();
-  private final Map<String, StoredInterval> intervals = new LinkedHashMap<>();
+
+  /** By start ({@link StoredInterval#TOTAL} first), then key. */
+  private final TreeMap<Long, Map<String, StoredInterval>> intervals = new TreeMap<>();
+
   private RouterCounters counters = RouterCounters.zero();
   private long batches;
 
   @Override
   public synchronized RouterSnapshot load() {
+    List<StoredInterval> open =
+        new ArrayList<>(intervals.getOrDefault(StoredInterval.TOTAL, Map.of()).values());
+    Map.Entry<Long, Map<String, StoredInterval>> latest = intervals.lastEntry();
+    if (latest != null && latest.getKey() != StoredInterval.TOTAL) {
+      open.addAll(latest.getValue().values());
+    }
     return new RouterSnapshot(
         counters,
         List.copyOf(agents.values()),
         List.copyOf(contacts.values()),
         List.copyOf(reservations.values()),
-        List.copyOf(intervals.values()));
+        open);
+  }
+
+  @Override
+  public synchronized List<StoredInterval> intervals(
+      long from, long to, StoredInterval.Scope scope, String name) {
+    List<StoredInterval> out = new ArrayList<>();
+    for (String key : StoredInterval.keys(from, to, scope, name)) {
+      StoredInterval i = byKey(key);
+      if (i != null) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  private @Nullable StoredInterval byKey(String key) {
+    long start = Long.parseLong(key, 0, 16, 16);
+    Map<String, StoredInterval> in = intervals.get(start);
+    return in == null ? null : in.get(key);
+  }
+
+  /** Every stored interval, the closed ones too, for tests that look at what is stored. */
+  public synchronized List<StoredInterval> storedIntervals() {
+    List<StoredInterval> out = new ArrayList<>();
+    intervals.values().forEach(in -> out.addAll(in.values()));
+    return out;
   }
 
   @Override
@@ -41,8 +78,12 @@ public final class MemoryRouterJournal implements RouterJournal {
         case RouterEntry.ReservationPut p ->
             reservations.put(p.reservation().id(), p.reservation());
         case RouterEntry.ReservationDelete d -> reservations.remove(d.id());
-        case RouterEntry.IntervalPut p -> intervals.put(p.interval().key(), p.interval());
-        case RouterEntry.IntervalDelete d -> intervals.remove(d.key());
+        case RouterEntry.IntervalPut p ->
+            intervals
+                .computeIfAbsent(p.interval().start(), k -> new LinkedHashMap<>())
+                .put(p.interval().key(), p.interval());
+        case RouterEntry.IntervalsDropped d ->
+            intervals.subMap(StoredInterval.TOTAL, false, d.before(), false).clear();
         case RouterEntry.CountersPut c -> counters = c.counters();
       }
     }

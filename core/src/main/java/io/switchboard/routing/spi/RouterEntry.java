@@ -30,8 +30,12 @@ public sealed interface RouterEntry {
    */
   record IntervalPut(StoredInterval interval) implements RouterEntry {}
 
-  /** A statistics interval past the retention, by {@link StoredInterval#key()}. */
-  record IntervalDelete(String key) implements RouterEntry {}
+  /**
+   * The statistics intervals past the retention: every stored interval that starts before {@code
+   * before} (epoch milliseconds), of every scope; never the cumulative figures. One entry per
+   * interval roll, so a store deletes a range by start rather than key by key.
+   */
+  record IntervalsDropped(long before) implements RouterEntry {}
 
   /** The router's counters; the latest put wins. */
   record CountersPut(RouterCounters counters) implements RouterEntry {}

@@ -20,8 +20,26 @@ import java.util.List;
  */
 public interface RouterJournal extends AutoCloseable {
 
-  /** The stored state, read once when the router starts. */
+  /**
+   * The stored state, read once when the router starts. Of the statistics intervals, only the
+   * cumulative figures and the latest interval (the one open when the router stopped): closed
+   * intervals stay in the store and are read by {@link #intervals}.
+   */
   RouterSnapshot load();
+
+  /**
+   * The stored statistics intervals of one scope ({@code name} empty for the workspace) that start
+   * in {@code [from, to)}, oldest first; never the cumulative figures. Sees every batch appended
+   * before the call (it waits for them to be written). A journal that keeps no intervals (one that
+   * discards what it is given) finds none.
+   *
+   * @throws io.switchboard.routing.RoutingException {@code UNAVAILABLE} when the store cannot be
+   *     read
+   */
+  default List<StoredInterval> intervals(
+      long from, long to, StoredInterval.Scope scope, String name) {
+    return List.of();
+  }
 
   /** Appends one call's changes without waiting. */
   void append(List<RouterEntry> entries);

@@ -7,6 +7,7 @@ import io.switchboard.routing.spi.RouterEntry;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.RouterRecordCodec;
 import io.switchboard.routing.spi.RouterSnapshot;
+import io.switchboard.routing.spi.StoredInterval;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -220,7 +221,57 @@ public final class PostgresRouterJournal implements RouterJournal {
               rows(c, "sb_router_agent", RouterRecordCodec::agent),
               rows(c, "sb_router_contact", RouterRecordCodec::contact),
               rows(c, "sb_router_reservation", RouterRecordCodec::reservation),
-              rows(c, "sb_router_interval", RouterRecordCodec::interval));
+              openIntervals(c));
+        });
+  }
+
+  /**
+   * The cumulative figures ({@code start_ms} null) and the latest interval's: the closed intervals
+   * before it stay in the table ({@link #intervals}).
+   */
+  private List<StoredInterval> openIntervals(Connection c) throws SQLException {
+    List<StoredInterval> out = new ArrayList<>();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "select value from sb_router_interval where workspace = ? and (start_ms is null or"
+                + " start_ms = (select max(start_ms) from sb_router_interval where workspace = ?))")) {
+      ps.setString(1, workspace);
+      ps.setString(2, workspace);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(RouterRecordCodec.interval(rs.getBytes(1)));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One query by primary key, a key per interval start in the range, after waiting for what was
+   * appended before to be committed.
+   */
+  @Override
+  public List<StoredInterval> intervals(
+      long from, long to, StoredInterval.Scope scope, String name) {
+    appendDurable(List.of()).await();
+    List<String> keys = StoredInterval.keys(from, to, scope, name);
+    return tx(
+        "reading routing statistics",
+        c -> {
+          List<StoredInterval> out = new ArrayList<>();
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "select value from sb_router_interval where workspace = ? and id = any (?)"
+                      + " order by start_ms")) {
+            ps.setString(1, workspace);
+            ps.setArray(2, c.createArrayOf("text", keys.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                out.add(RouterRecordCodec.interval(rs.getBytes(1)));
+              }
+            }
+          }
+          return out;
         });
   }
 
@@ -391,6 +442,7 @@ public final class PostgresRouterJournal implements RouterJournal {
   private void write(List<Pending> group) {
     Map<String, RouterEntry> last = new LinkedHashMap<>();
     RouterCounters counters = null;
+    long dropBefore = Long.MIN_VALUE; // intervals past the retention: after the puts
     for (Pending p : group) {
       for (RouterEntry e : p.entries()) {
         switch (e) {
@@ -401,12 +453,13 @@ public final class PostgresRouterJournal implements RouterJournal {
           case RouterEntry.ReservationPut put -> last.put("r" + put.reservation().id(), e);
           case RouterEntry.ReservationDelete d -> last.put("r" + d.id(), e);
           case RouterEntry.IntervalPut put -> last.put("i" + put.interval().key(), e);
-          case RouterEntry.IntervalDelete d -> last.put("i" + d.key(), e);
+          case RouterEntry.IntervalsDropped d -> dropBefore = Math.max(dropBefore, d.before());
           case RouterEntry.CountersPut put -> counters = put.counters();
         }
       }
     }
     RouterCounters finalCounters = counters;
+    long finalDropBefore = dropBefore;
     tx(
         "storing routing changes",
         c -> {
@@ -414,6 +467,13 @@ public final class PostgresRouterJournal implements RouterJournal {
           Rows rows = new Rows(workspace);
           last.values().forEach(rows::add);
           rows.write(c);
+          if (finalDropBefore != Long.MIN_VALUE) {
+            Sql.update(
+                c,
+                "delete from sb_router_interval where workspace = ? and start_ms < ?",
+                workspace,
+                finalDropBefore);
+          }
           if (finalCounters != null) {
             writeCounters(c, workspace, finalCounters);
           }
@@ -426,6 +486,7 @@ public final class PostgresRouterJournal implements RouterJournal {
     private final String workspace;
     private final Map<String, List<Object[]>> puts = new LinkedHashMap<>();
     private final Map<String, List<String>> deletes = new LinkedHashMap<>();
+    private final List<StoredInterval> intervals = new ArrayList<>();
 
     Rows(String workspace) {
       this.workspace = workspace;
@@ -445,9 +506,10 @@ public final class PostgresRouterJournal implements RouterJournal {
                 p.reservation().id(),
                 RouterRecordCodec.encode(p.reservation()));
         case RouterEntry.ReservationDelete d -> delete("sb_router_reservation", d.id());
-        case RouterEntry.IntervalPut p ->
-            put("sb_router_interval", p.interval().key(), RouterRecordCodec.encode(p.interval()));
-        case RouterEntry.IntervalDelete d -> delete("sb_router_interval", d.key());
+        case RouterEntry.IntervalPut p -> intervals.add(p.interval());
+        case RouterEntry.IntervalsDropped d -> {
+          // one delete by start per transaction, after the puts
+        }
         case RouterEntry.CountersPut c -> {
           // written separately, once per transaction
         }
@@ -463,6 +525,25 @@ public final class PostgresRouterJournal implements RouterJournal {
     }
 
     void write(Connection c) throws SQLException {
+      if (!intervals.isEmpty()) {
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "insert into sb_router_interval (workspace, id, start_ms, value) values (?, ?, ?,"
+                    + " ?) on conflict (workspace, id) do update set value = excluded.value")) {
+          for (StoredInterval i : intervals) {
+            ps.setString(1, workspace);
+            ps.setString(2, i.key());
+            if (i.start() == StoredInterval.TOTAL) {
+              ps.setNull(3, java.sql.Types.BIGINT);
+            } else {
+              ps.setLong(3, i.start());
+            }
+            ps.setBytes(4, RouterRecordCodec.encode(i));
+            ps.addBatch();
+          }
+          ps.executeBatch();
+        }
+      }
       for (var table : puts.entrySet()) {
         try (PreparedStatement ps =
             c.prepareStatement(

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 27;
+  static final int VERSION = 31;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -198,9 +198,22 @@ final class Schema {
           "create table sb_router_interval (workspace text not null, id text not null,"
               + " value bytea not null, primary key (workspace, id))");
 
+  /**
+   * Version 31 (2026-11-26): {@code sb_router_interval.start_ms}, an interval's start (null for the
+   * cumulative figures), indexed with the workspace: a router loads the latest interval only, and
+   * drops those past the retention by a range of starts. Rows of before get it from their id (16
+   * hex digits, then {@code /}). (31, not 9: versions on parallel branches must differ.)
+   */
+  private static final List<String> V31 =
+      List.of(
+          "alter table sb_router_interval add column start_ms bigint",
+          "update sb_router_interval set start_ms = ('x' || substr(id, 1, 16))::bit(64)::bigint"
+              + " where id not like 'total/%'",
+          "create index sb_router_interval_start on sb_router_interval (workspace, start_ms)");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27));
+      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27, 31, V31));
 
   private Schema() {}
 

@@ -35,12 +35,13 @@ import org.rocksdb.WriteOptions;
  * the server's data directory (the queue store and the router store are independent, so each has
  * its own log and neither waits for the other's syncs). Keys are the record kind and id: {@code
  * a:<agent>}, {@code c:<contact>}, {@code r:<reservation>}, the statistics intervals {@code
- * i:<start>/<scope>/<name>} ({@link StoredInterval#key()}), plus {@code counters} and {@code
- * format}; the server's store also keeps the workspaces' definitions, {@code w:<workspace>} ({@link
- * #workspaceStore()}). One writer thread writes each appended batch whole and in order, in one
- * RocksDB write batch per group of appends, and durable appends share one fsync (group commit), as
- * in {@link RocksJournal}. Values are in core's {@link RouterRecordCodec} format, shared with the
- * PostgreSQL router store.
+ * i:<start>/<scope>/<name>} ({@link StoredInterval#key()}: by start first, so the retention deletes
+ * one key range, and a query reads one key per interval of its range), plus {@code counters} and
+ * {@code format}; the server's store also keeps the workspaces' definitions, {@code w:<workspace>}
+ * ({@link #workspaceStore()}). One writer thread writes each appended batch whole and in order, in
+ * one RocksDB write batch per group of appends, and durable appends share one fsync (group commit),
+ * as in {@link RocksJournal}. Values are in core's {@link RouterRecordCodec} format, shared with
+ * the PostgreSQL router store.
  */
 public final class RocksRouterJournal implements RouterJournal {
 
@@ -156,17 +157,22 @@ public final class RocksRouterJournal implements RouterJournal {
     List<StoredAgent> agents = new ArrayList<>();
     List<StoredContact> contacts = new ArrayList<>();
     List<StoredReservation> reservations = new ArrayList<>();
-    List<StoredInterval> intervals = new ArrayList<>();
+    List<StoredInterval> intervals;
     try (ReadOptions verified = new ReadOptions().setVerifyChecksums(true);
         RocksIterator it = db.newIterator(verified)) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
+      it.seekToFirst();
+      while (it.isValid()) {
         byte[] key = it.key();
         if (key.length > 2 && key[1] == ':') {
           switch (key[0]) {
             case 'a' -> agents.add(RouterRecordCodec.agent(it.value()));
             case 'c' -> contacts.add(RouterRecordCodec.contact(it.value()));
             case 'r' -> reservations.add(RouterRecordCodec.reservation(it.value()));
-            case 'i' -> intervals.add(RouterRecordCodec.interval(it.value()));
+            case 'i' -> {
+              // the intervals are read apart (the open one only): skip past them all
+              it.seek(bytes("i;"));
+              continue;
+            }
             case 'w' -> {} // a workspace definition: workspaceStore()'s
             default -> throw corrupt(key);
           }
@@ -175,14 +181,83 @@ public final class RocksRouterJournal implements RouterJournal {
         } else if (!java.util.Arrays.equals(key, FORMAT_KEY)) {
           throw corrupt(key);
         }
+        it.next();
       }
-      try {
-        it.status(); // a scan that stopped on damage must not look like the end
-      } catch (RocksDBException e) {
-        throw damaged(e);
-      }
+      check(it); // a scan that stopped on damage must not look like the end
+      intervals = openIntervals(it);
     }
     return new RouterSnapshot(counters, agents, contacts, reservations, intervals);
+  }
+
+  /**
+   * The cumulative figures ({@code i:total/...}) and the latest interval's ({@code i:<start>/...},
+   * the greatest start): the closed intervals before it stay in the store.
+   */
+  private List<StoredInterval> openIntervals(RocksIterator it) {
+    List<StoredInterval> out = new ArrayList<>();
+    // hex digits sort before 'g', "total" after it
+    it.seekForPrev(bytes("i:g"));
+    if (it.isValid()) {
+      String key = new String(it.key(), StandardCharsets.UTF_8);
+      if (key.startsWith("i:") && !key.startsWith("i:total/")) {
+        scan(it, key.substring(0, 2 + 16 + 1), out);
+      }
+    }
+    check(it);
+    scan(it, "i:" + StoredInterval.startKey(StoredInterval.TOTAL) + "/", out);
+    return out;
+  }
+
+  /** Adds every interval whose key starts with {@code prefix}. */
+  private void scan(RocksIterator it, String prefix, List<StoredInterval> out) {
+    byte[] p = bytes(prefix);
+    for (it.seek(p); it.isValid() && startsWith(it.key(), p); it.next()) {
+      out.add(RouterRecordCodec.interval(it.value()));
+    }
+    check(it);
+  }
+
+  private static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length
+        && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  private void check(RocksIterator it) {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw damaged(e);
+    }
+  }
+
+  /**
+   * One point read per interval start in the range ({@code i:<start>/<scope>/<name>}), after
+   * waiting for what was appended before to be written.
+   */
+  @Override
+  public List<StoredInterval> intervals(
+      long from, long to, StoredInterval.Scope scope, String name) {
+    appendDurable(List.of()).await();
+    List<String> keys = StoredInterval.keys(from, to, scope, name);
+    List<byte[]> raw = new ArrayList<>(keys.size());
+    for (String k : keys) {
+      raw.add(key('i', k));
+    }
+    List<StoredInterval> out = new ArrayList<>();
+    try (ReadOptions verified = new ReadOptions().setVerifyChecksums(true)) {
+      for (byte[] value : db.multiGetAsList(verified, raw)) {
+        if (value != null) {
+          out.add(RouterRecordCodec.interval(value));
+        }
+      }
+    } catch (RocksDBException e) {
+      if (StoreDamagedException.isDamage(e)) {
+        throw damaged(e);
+      }
+      throw RoutingException.unavailable(
+          "routing store " + dir + " could not read statistics: " + e.getMessage(), e);
+    }
+    return out;
   }
 
   /**
@@ -260,7 +335,12 @@ public final class RocksRouterJournal implements RouterJournal {
       case RouterEntry.ReservationDelete d -> batch.delete(key('r', d.id()));
       case RouterEntry.IntervalPut p ->
           batch.put(key('i', p.interval().key()), RouterRecordCodec.encode(p.interval()));
-      case RouterEntry.IntervalDelete d -> batch.delete(key('i', d.key()));
+      case RouterEntry.IntervalsDropped d -> {
+        if (d.before() > 0) { // starts sort by key from the epoch on
+          batch.deleteRange(
+              key('i', StoredInterval.startKey(0)), key('i', StoredInterval.startKey(d.before())));
+        }
+      }
       case RouterEntry.CountersPut c ->
           batch.put(COUNTERS_KEY, RouterRecordCodec.encode(c.counters()));
     }

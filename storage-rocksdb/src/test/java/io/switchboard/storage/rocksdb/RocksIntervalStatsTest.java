@@ -1,6 +1,7 @@
 package io.switchboard.storage.rocksdb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.routing.IntervalFigures;
 import io.switchboard.routing.NewAgent;
@@ -9,6 +10,8 @@ import io.switchboard.routing.Presence;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.StatisticsQuery;
 import io.switchboard.routing.StatisticsReport;
+import io.switchboard.routing.spi.StoredInterval;
+import io.switchboard.routing.spi.StoredInterval.Scope;
 import io.switchboard.time.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,10 +91,51 @@ class RocksIntervalStatsTest {
 
     restart(Duration.ofDays(1));
 
+    long from = T0.toEpochMilli();
+    long to = T0.plus(Duration.ofDays(3)).toEpochMilli();
     assertEquals(
-        0, journal.load().intervals().stream().filter(i -> i.start() == T0.toEpochMilli()).count());
+        0,
+        journal.intervals(from, to, Scope.WORKSPACE, "").stream()
+            .filter(i -> i.start() == from)
+            .count(),
+        "the first interval is deleted from the store");
     StatisticsReport r = day();
     assertEquals(1, r.totals().arrived());
     assertEquals(2, r.cumulative().arrived());
+  }
+
+  @Test
+  void afterRestart_pastIntervalsComeFromTheStore_notFromMemory() {
+    open(Duration.ofDays(7));
+    router.createAgent(
+        NewAgent.builder("a1").capacity("voice", 1).presence(Presence.available()).build());
+    for (int q = 0; q < 6; q++) {
+      router.createContact(NewContact.builder("c" + q, "voice").build());
+      router.abandon("c" + q);
+      clock.advance(Duration.ofMinutes(15));
+    }
+    clock.advance(Duration.ofMinutes(1));
+    router.stats(); // in the seventh interval: the sixth closes
+    StatisticsReport before = day();
+    assertEquals(7, before.intervals().size(), "six closed, one open with activity time");
+
+    restart(Duration.ofDays(7));
+
+    // the store loads the open interval and the cumulative figures only
+    long latest = T0.plus(Duration.ofMinutes(90)).toEpochMilli();
+    for (StoredInterval i : journal.load().intervals()) {
+      assertTrue(i.start() == StoredInterval.TOTAL || i.start() == latest, "loaded " + i.start());
+    }
+    StatisticsReport after = day();
+    assertEquals(before, after);
+    assertEquals(
+        6,
+        journal.intervals(T0.toEpochMilli(), latest, Scope.WORKSPACE, "").size(),
+        "the closed workspace intervals are read by range");
+    StatisticsReport agent =
+        router.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(1))).forAgent("a1"));
+    assertEquals(7, agent.intervals().size());
+    assertEquals(
+        Duration.ofMinutes(91).toMillis(), agent.totals().activityMillis().get("available"));
   }
 }
