@@ -136,8 +136,8 @@ public final class AuthStepBench {
                 "The server's authentication step per request (JMH, in-process, -prof gc)",
                 "benchmark",
                 "case",
-                "µs/op",
-                "error (99.9 %)",
+                "median µs/op",
+                "mean µs/op",
                 "B/op",
                 "over none µs/op",
                 "share of in-process SQS request",
@@ -149,13 +149,19 @@ public final class AuthStepBench {
                     + " them; SigV4 signing key cached; sqsServed: that SendMessage served whole by"
                     + " the endpoint in-process (no HTTP), keyless or signed")
             .note(
+                "median µs/op: of every invocation timed on its own (JMH sample time); the mean"
+                    + " takes in the time a thread waited for a core on a busy machine, the median"
+                    + " far less: the shares are of medians")
+            .note(
                 "over none: the case minus the same surface's keyless case; share of in-process"
                     + " SQS request: over none / sqsServed none (an upper bound: the real request"
                     + " also costs Helidon and the network); share of server CPU/req: over none /"
                     + " the keyless server's CPU per request in "
                     + authCsv.orElse("an auth.csv (--auth-csv)")
                     + " (native noop, sqs single)")
-            .chart(ChartSpec.bars("authentication step", "µs/op", "case", "benchmark", "µs/op"));
+            .chart(
+                ChartSpec.bars(
+                    "authentication step", "median µs/op", "case", "benchmark", "median µs/op"));
     Map<String, RunResult> byCase = new HashMap<>();
     for (RunResult rr : results) {
       byCase.put(name(rr) + " " + caseOf(rr), rr);
@@ -176,7 +182,7 @@ public final class AuthStepBench {
               : score(byCase.get(name + " " + c.substring(0, c.indexOf('-')) + "-none"));
       OptionalDouble over =
           none.isPresent() && !c.endsWith("none")
-              ? OptionalDouble.of(p.getScore() - none.getAsDouble())
+              ? OptionalDouble.of(median(rr) - none.getAsDouble())
               : OptionalDouble.empty();
       String surface = sqs ? "sqs single" : "native noop";
       Double cpu = requestCpu.get(surface);
@@ -187,8 +193,8 @@ public final class AuthStepBench {
       r.row(
           name,
           c,
+          median(rr),
           p.getScore(),
-          p.getScoreError(),
           allocated(rr),
           over.isPresent() ? over.getAsDouble() : "",
           over.isPresent() && sqs && servedNone.isPresent()
@@ -213,9 +219,12 @@ public final class AuthStepBench {
   }
 
   private static OptionalDouble score(RunResult rr) {
-    return rr == null
-        ? OptionalDouble.empty()
-        : OptionalDouble.of(rr.getPrimaryResult().getScore());
+    return rr == null ? OptionalDouble.empty() : OptionalDouble.of(median(rr));
+  }
+
+  /** The median time of one invocation, in the benchmark's unit (µs). */
+  private static double median(RunResult rr) {
+    return rr.getPrimaryResult().getStatistics().getPercentile(50);
   }
 
   /** Bytes allocated per operation, from {@code -prof gc}; not measured without it. */

@@ -33,7 +33,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 class AuthStepBenchSmokeTest {
 
   static final String HEADER =
-      "benchmark,case,µs/op,error (99.9 %),B/op,over none µs/op,share of in-process SQS request,"
+      "benchmark,case,median µs/op,mean µs/op,B/op,over none µs/op,share of in-process SQS request,"
           + "keyless server CPU µs/req (auth bench),share of server CPU/req";
 
   @TempDir Path out;
