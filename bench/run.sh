@@ -27,6 +27,7 @@ postgres     io.switchboard.bench.postgres.PostgresBench           -Xmx2g
 caps         io.switchboard.bench.limits.CapsBench                 -Xmx1g
 selector-stall io.switchboard.bench.limits.SelectorStallBench      -Xmx1g
 auth         io.switchboard.bench.auth.AuthBench                   -Xmx1g
+auth-step    io.switchboard.bench.auth.AuthStepBench               -Xmx1g
 fair-queue   io.switchboard.bench.FairQueueBench                   -Xmx1g
 LIST
 }

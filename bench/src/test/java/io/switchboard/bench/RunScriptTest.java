@@ -39,6 +39,7 @@ class RunScriptTest {
             "caps",
             "selector-stall",
             "auth",
+            "auth-step",
             "fair-queue"),
         names,
         out);

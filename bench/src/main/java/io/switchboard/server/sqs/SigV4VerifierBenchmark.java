@@ -83,7 +83,7 @@ public class SigV4VerifierBenchmark {
   }
 
   /** SendMessage as the AWS SDK for Java v2 (2.3x, JSON protocol) sends and signs it. */
-  static SqsHttpRequest sdkV2SendMessage() {
+  public static SqsHttpRequest sdkV2SendMessage() {
     byte[] body =
         ("{\"QueueUrl\":\"http://127.0.0.1:9324/000000000000/bench-queue\","
                 + "\"MessageBody\":\"hello from the benchmark, a message of about a hundred bytes"

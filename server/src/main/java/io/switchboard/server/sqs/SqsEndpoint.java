@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@code QueueUrl}.
  *
  * <p>A server makes one endpoint when its engine opens and serves every SQS request with it: the
- * endpoint is thread-safe, and holds what outlives a request, the SQS state ({@link SqsState}) and
- * the signature verifier with its cache of signing keys ({@link SigV4Verifier}).
+ * endpoint is thread-safe, and holds what outlives a request, the SQS state ({@link SqsState}), the
+ * signature verifier with its cache of signing keys ({@link SigV4Verifier}) and the queue policies
+ * it enforces, each read at most once a second ({@link QueuePolicies}).
  *
  * <p>A request is in the region it is signed for (whether or not signatures are verified); an
  * unsigned one in the region its queue path or its host ({@code sqs.eu-west-1.localhost}) names, or
@@ -56,25 +56,29 @@ public final class SqsEndpoint {
   private final SigV4Verifier verifier;
   private final SqsAccount account;
   private final SqsState state;
-  private final Map<String, QueuePolicy> policies = new ConcurrentHashMap<>();
-
-  /** How many parsed queue policies an endpoint keeps; past it, it starts afresh. */
-  private static final int MAX_CACHED_POLICIES = 1_000;
+  private final QueuePolicies policies;
 
   /** The actions a key granted {@code admin} may do whatever a queue's policy denies. */
   private static final Set<String> MANAGE_POLICY =
       Set.of("GetQueueAttributes", "SetQueueAttributes", "AddPermission", "RemovePermission");
+
+  /** The actions that may change, create or delete a queue's policy ({@link QueuePolicies}). */
+  private static final Set<String> CHANGE_POLICY =
+      Set.of(
+          "CreateQueue", "SetQueueAttributes", "AddPermission", "RemovePermission", "DeleteQueue");
 
   private SqsEndpoint(QueueEngine engine, KeyRing keys, SqsAccount account, Clock clock) {
     this.engine = engine;
     this.verifier = new SigV4Verifier(keys, clock);
     this.account = account;
     this.state = new SqsState(engine, keys);
+    this.policies = new QueuePolicies(engine, clock);
   }
 
   /**
    * An endpoint over {@code engine}, as {@code account}, whose requests are signed by {@code keys}
-   * (none: nothing is checked); {@code clock} judges the age of signatures.
+   * (none: nothing is checked); {@code clock} judges the age of signatures and of the queue
+   * policies it keeps ({@link QueuePolicies}).
    */
   public static SqsEndpoint create(
       QueueEngine engine, KeyRing keys, SqsAccount account, Clock clock) {
@@ -208,18 +212,26 @@ public final class SqsEndpoint {
     boolean json = json(request);
     QueueAddress address = admission.address;
     Optional<Principal> principal = admission.principal;
-    SqsApi.Answer answer =
-        json
-            ? SqsApi.handle(
-                engine,
-                request.header("x-amz-target"),
-                action.json(),
-                request.body(),
-                request.header(SELECTOR_HEADER),
-                address,
-                state,
-                requestId)
-            : query(request, baseUrl, address, requestId);
+    SqsApi.Answer answer;
+    try {
+      answer =
+          json
+              ? SqsApi.handle(
+                  engine,
+                  request.header("x-amz-target"),
+                  action.json(),
+                  request.body(),
+                  request.header(SELECTOR_HEADER),
+                  address,
+                  state,
+                  requestId)
+              : query(request, baseUrl, address, requestId);
+    } finally {
+      // served or refused, this server's next request reads the queue's policy afresh
+      if (action.name().filter(CHANGE_POLICY::contains).isPresent()) {
+        action.queue().ifPresent(policies::changed);
+      }
+    }
     auditPermissionChange(request, action, principal, answer, requestId);
     return answer;
   }
@@ -278,7 +290,7 @@ public final class SqsEndpoint {
       return; // an action not served is refused by the protocol with its own error
     }
     String name = action.name().orElseThrow();
-    Optional<QueuePolicy> policy = action.queue().flatMap(q -> policy(q, address));
+    Optional<QueuePolicy> policy = action.queue().flatMap(q -> policies.policy(q, address));
     QueuePolicy.Decision decision =
         policy.map(p -> p.decide(principal, name)).orElse(QueuePolicy.Decision.NONE);
     if (decision == QueuePolicy.Decision.DENY
@@ -325,33 +337,6 @@ public final class SqsEndpoint {
     Audit.refused(
         principal.map(Principal::keyId).orElse(Audit.ANONYMOUS), access, 403, requestId, message);
     throw SqsError.of("AccessDenied", "AccessDenied", 403, message);
-  }
-
-  /**
-   * The enforced policy of engine queue {@code queue}, if it exists and has one; parsed policies
-   * are kept by their text, so a request reads the queue but parses its policy only once.
-   */
-  private Optional<QueuePolicy> policy(String queue, QueueAddress address) {
-    String document;
-    try {
-      document = engine.queue(queue).config().metadata().get(QueuePermissions.POLICY);
-    } catch (QueueException noSuchQueue) {
-      return Optional.empty(); // the action answers for it
-    }
-    if (document == null) {
-      return Optional.empty();
-    }
-    String arn = address.arn(queue);
-    String key = arn + "\n" + document;
-    QueuePolicy parsed = policies.get(key);
-    if (parsed == null) {
-      parsed = QueuePolicy.enforced(document, arn, address.accountId());
-      if (policies.size() >= MAX_CACHED_POLICIES) {
-        policies.clear();
-      }
-      policies.put(key, parsed);
-    }
-    return Optional.of(parsed);
   }
 
   /**
