@@ -32,10 +32,9 @@ import org.HdrHistogram.Histogram;
  * Options: {@code --queues N} (1,000; a multiple of 8), {@code --agents N} (100,000), {@code
  * --contacts N} waiting (1,000,000), {@code --cycles N} measured (50,000) after {@code --warmup N}
  * (20,000), {@code --redis-agents N} and {@code --redis-contacts N} (a tenth of Switchboard's,
- * {@link #REDIS_SHARE}),
- * {@code --redis-cycles N} (100) after {@code --redis-warmup N} (10), {@code --targets
- * switchboard,redis} (Redis is left out, with a message, when no {@code redis-server} is on the
- * PATH), {@code --seed N} (42), {@code --out DIR} ({@code bench/results/routing-workspace}).
+ * {@link #REDIS_SHARE}), {@code --redis-cycles N} (100) after {@code --redis-warmup N} (10), {@code
+ * --targets switchboard,redis} (Redis is left out, with a message, when no {@code redis-server} is
+ * on the PATH), {@code --seed N} (42), {@code --out DIR} ({@code bench/results/routing-workspace}).
  */
 public final class ScaleBench {
 
