@@ -226,7 +226,7 @@ public final class HeapPerMessage {
   }
 
   /** Used heap after full collections, once two in a row agree to within 64 KiB (at most 10). */
-  static long usedHeapAfterGc() throws InterruptedException {
+  public static long usedHeapAfterGc() throws InterruptedException {
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     long previous = Long.MAX_VALUE;
     for (int i = 0; i < 10; i++) {

@@ -1,7 +1,6 @@
 package io.switchboard.routing;
 
 import io.switchboard.selector.Attributes;
-import io.switchboard.selector.Selector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +83,7 @@ public record Workflow(
       checkTargets(field, f.targets());
     }
     checkTargets(where + " defaultFilter", defaultTargets);
+    filters = new WorkflowFilters(filters);
     preferredAgent.ifPresent(
         p -> {
           if (!Checks.NAME.matcher(p.attribute()).matches()) {
@@ -140,9 +140,10 @@ public record Workflow(
    */
   public Optional<WorkflowFilter> filterFor(Map<String, Object> attributes) {
     Attributes view = Attributes.of(attributes);
-    for (WorkflowFilter f : filters) {
-      if (Selector.parse(f.expression()).matches(view)) {
-        return Optional.of(f);
+    WorkflowFilters parsed = (WorkflowFilters) filters;
+    for (int i = 0; i < parsed.size(); i++) {
+      if (parsed.selector(i).matches(view)) {
+        return Optional.of(parsed.get(i));
       }
     }
     return Optional.empty();

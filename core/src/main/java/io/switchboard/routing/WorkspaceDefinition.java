@@ -56,8 +56,8 @@ public record WorkspaceDefinition(
     checkName(name);
     Objects.requireNonNull(settings, "settings");
     activities = List.copyOf(activities);
-    queues = List.copyOf(queues);
-    workflows = List.copyOf(workflows);
+    queues = NamedList.of(queues, TaskQueue::name);
+    workflows = NamedList.of(workflows, Workflow::name);
     Objects.requireNonNull(callbackSecret, "callbackSecret");
     if (activities.isEmpty() || activities.size() > MAX_ACTIVITIES) {
       throw RoutingException.invalid(
@@ -168,12 +168,12 @@ public record WorkspaceDefinition(
 
   /** The task queue named {@code name}. */
   public Optional<TaskQueue> queue(String name) {
-    return queues.stream().filter(q -> q.name().equals(name)).findFirst();
+    return ((NamedList<TaskQueue>) queues).named(name);
   }
 
   /** The workflow named {@code name}. */
   public Optional<Workflow> workflow(String name) {
-    return workflows.stream().filter(w -> w.name().equals(name)).findFirst();
+    return ((NamedList<Workflow>) workflows).named(name);
   }
 
   /** The workflows whose targets name task queue {@code queue}. */

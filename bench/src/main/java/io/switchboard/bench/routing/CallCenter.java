@@ -22,8 +22,8 @@ final class CallCenter {
   static final int SKILLS = 40;
   static final int LANGUAGES = 8;
 
-  private static final String[] LANGUAGE_CODES = {"en", "es", "fr", "de", "pt", "it", "zh", "ja"};
-  private static final double[] LANGUAGE_WEIGHTS = {50, 20, 8, 7, 5, 4, 3, 3};
+  static final String[] LANGUAGE_CODES = {"en", "es", "fr", "de", "pt", "it", "zh", "ja"};
+  static final double[] LANGUAGE_WEIGHTS = {50, 20, 8, 7, 5, 4, 3, 3};
   private static final String[] OTHER_SKILLS = {
     "billing", "sales", "support", "tech", "returns", "vip", "fraud", "claims",
     "upgrades", "retention", "shipping", "warranty", "mortgage", "loans", "cards", "insurance",

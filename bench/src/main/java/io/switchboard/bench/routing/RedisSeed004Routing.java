@@ -81,6 +81,12 @@ final class RedisSeed004Routing implements RoutingTarget {
 
   @Override
   public void addAgent(int agent, long skills) {
+    createAgent(agent, skillKeys(skills));
+    available(agent);
+  }
+
+  /** The seed's {@code create_agent}: the record, not available, under the agent's lock. */
+  void createAgent(int agent, List<String> skillKeys) {
     String key = agentKey(agent);
     String lock = key + ":lock";
     String token = lock();
@@ -94,11 +100,15 @@ final class RedisSeed004Routing implements RoutingTarget {
       }
       commands++;
       redis.hset(
-          key,
-          Map.of("id", key, "skills", String.join(",", skillKeys(skills)), "state", UNAVAILABLE));
+          key, Map.of("id", key, "skills", String.join(",", skillKeys), "state", UNAVAILABLE));
     } finally {
       release(lock, token);
     }
+  }
+
+  /** The seed's {@code set_agent_state(available)}: in the availability set of every skill. */
+  void available(int agent) {
+    String key = agentKey(agent);
     if (!setAgentState(key, AVAILABLE)) {
       throw new IllegalStateException("set_agent_state: " + key + " refused");
     }
@@ -112,11 +122,14 @@ final class RedisSeed004Routing implements RoutingTarget {
 
   /** The seed's {@code create_contact}: the record, then the queue entry scored by now. */
   private void createContact(int contact, long requirement) {
+    createContact(contact, skillKeys(requirement));
+  }
+
+  /** The seed's {@code create_contact} of a contact needing every skill of {@code skillKeys}. */
+  void createContact(int contact, List<String> skillKeys) {
     String key = contactKey(contact);
     commands += 2;
-    redis.hset(
-        key,
-        Map.of("skills", String.join(",", skillKeys(requirement)), "state", QUEUED, "agent", ""));
+    redis.hset(key, Map.of("skills", String.join(",", skillKeys), "state", QUEUED, "agent", ""));
     redis.zadd(QUEUE, now, key);
     queued++;
   }
@@ -131,10 +144,29 @@ final class RedisSeed004Routing implements RoutingTarget {
       createContact(c, requirements[c]);
       now++;
     }
+    startDispatcher();
+  }
+
+  /**
+   * The seed's dispatcher loop at start-up: runs until no agent is available or a whole pass over
+   * the queue assigned nothing.
+   */
+  void startDispatcher() {
     long fruitless = 0;
     while (available > 0 && fruitless < queued) {
       fruitless = dispatchOnce() ? 0 : fruitless + 1;
     }
+  }
+
+  /** The server's {@code used_memory} ({@code INFO memory}), in bytes. */
+  long usedMemory() {
+    String info = redis.info("memory");
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("used_memory:")) {
+        return Long.parseLong(line.substring("used_memory:".length()).trim());
+      }
+    }
+    throw new IllegalStateException("no used_memory in INFO memory: " + info);
   }
 
   @Override
@@ -156,7 +188,7 @@ final class RedisSeed004Routing implements RoutingTarget {
   }
 
   /** Runs the dispatcher loop while an agent is free, until one assignment or one idle pass. */
-  private void dispatch() {
+  void dispatch() {
     long fruitless = 0;
     while (available > 0 && queued > 0) {
       if (fruitless >= queued) {
@@ -263,8 +295,13 @@ final class RedisSeed004Routing implements RoutingTarget {
   }
 
   private static List<String> skillKeys(long mask) {
-    List<String> keys = new ArrayList<>();
-    for (String name : CallCenter.names(mask)) {
+    return skillKeys(CallCenter.names(mask));
+  }
+
+  /** The availability-set keys of skills named {@code names}. */
+  static List<String> skillKeys(List<String> names) {
+    List<String> keys = new ArrayList<>(names.size());
+    for (String name : names) {
       keys.add("{availAgentsSkill}:" + name);
     }
     return keys;

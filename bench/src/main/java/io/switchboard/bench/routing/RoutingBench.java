@@ -28,14 +28,16 @@ import org.HdrHistogram.Histogram;
  *     [--agents 10000] [--contacts 100000] [--targets switchboard,linear,redis] [--out DIR]
  * </pre>
  *
- * Options: {@code --agents N} (10,000), {@code --contacts N} waiting (100,000), {@code --cycles N}
- * measured cycles for the in-process targets (20,000) after {@code --warmup N} (20,000), {@code
- * --redis-cycles N} (2,000) after {@code --redis-warmup N} (200), {@code --targets
- * switchboard,linear,redis}, {@code --journal noop|memory|none} (Switchboard's journal: {@code
- * noop}, the default, runs the router's whole journaling path and discards the batches; {@code
- * memory} stores them in a {@code MemoryRouterJournal}; {@code none} has no journal), {@code --seed
- * N} (42), {@code --out DIR} ({@code bench/results/routing}). Prints a table and writes {@code
- * routing.csv} and {@code routing.png}.
+ * With {@code --workload workspace} first, it runs {@link ScaleBench} instead (routing at scale:
+ * task queues and workflows); {@code --workload center} is this one. Options: {@code --agents N}
+ * (10,000), {@code --contacts N} waiting (100,000), {@code --cycles N} measured cycles for the
+ * in-process targets (20,000) after {@code --warmup N} (20,000), {@code --redis-cycles N} (2,000)
+ * after {@code --redis-warmup N} (200), {@code --targets switchboard,linear,redis}, {@code
+ * --journal noop|memory|none} (Switchboard's journal: {@code noop}, the default, runs the router's
+ * whole journaling path and discards the batches; {@code memory} stores them in a {@code
+ * MemoryRouterJournal}; {@code none} has no journal), {@code --seed N} (42), {@code --out DIR}
+ * ({@code bench/results/routing}). Prints a table and writes {@code routing.csv} and {@code
+ * routing.png}.
  */
 public final class RoutingBench {
 
@@ -164,6 +166,24 @@ public final class RoutingBench {
   private RoutingBench() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length >= 1 && args[0].startsWith("--workload")) {
+      String workload = args[0].contains("=") ? args[0].substring(args[0].indexOf('=') + 1) : null;
+      int skip = workload == null ? 2 : 1;
+      if (workload == null && args.length >= 2) {
+        workload = args[1];
+      }
+      switch (workload == null ? "" : workload) {
+        case "workspace" -> ScaleBench.main(Arrays.copyOfRange(args, skip, args.length));
+        case "center" -> main(Arrays.copyOfRange(args, skip, args.length));
+        default ->
+            throw new IllegalArgumentException(
+                "--workload must be center (the default: 10,000 agents, seed 004 compared) or"
+                    + " workspace (1,000 task queues, 100,000 agents, 1,000,000 contacts), got '"
+                    + workload
+                    + "'");
+      }
+      return;
+    }
     Options o = Options.parse(args);
     RunInfo info = RunInfo.capture(RunInfo.commandLine(RoutingBench.class, args));
     Run run = run(o, Machine.LOCAL);

@@ -130,7 +130,7 @@ final class SwitchboardRouting implements RoutingTarget {
   }
 
   /** A journal that stores nothing: the router does all its journaling work, the store none. */
-  private static final class DiscardingJournal implements RouterJournal {
+  static final class DiscardingJournal implements RouterJournal {
     @Override
     public RouterSnapshot load() {
       return RouterSnapshot.empty();
