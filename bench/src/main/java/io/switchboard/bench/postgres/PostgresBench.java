@@ -185,6 +185,7 @@ public final class PostgresBench {
     try (EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
             .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+            .setServerConfig("pg_stat_statements.track", "all")
             .setServerConfig("autovacuum_naptime", o.naptime() + "s")
             .start()) {
       String url = pg.getJdbcUrl("postgres", "postgres");
@@ -201,16 +202,33 @@ public final class PostgresBench {
       for (int r = 1; r <= o.rounds(); r++) {
         String round = Integer.toString(r);
         Measured one =
-            measure(stats, machine, () -> switchboard(url, 1, o, "one_" + round), "sb_message");
+            measure(
+                stats,
+                machine,
+                () -> switchboard(url, 1, o, "one_" + round),
+                "sb_message",
+                "round " + round + ", 1 engine",
+                o.messages(),
+                log);
         Measured two =
-            measure(stats, machine, () -> switchboard(url, 2, o, "two_" + round), "sb_message");
+            measure(
+                stats,
+                machine,
+                () -> switchboard(url, 2, o, "two_" + round),
+                "sb_message",
+                "round " + round + ", 2 engines",
+                o.messages(),
+                log);
         String table = "pgmq_" + round;
         Measured base =
             measure(
                 stats,
                 machine,
                 () -> Baseline.run(url, o.messages(), o.threads(), o.batch(), table),
-                table);
+                table,
+                "round " + round + ", baseline",
+                o.messages(),
+                log);
         row(throughput, round, "switchboard, 1 engine", one, base.rate(), o.messages());
         row(throughput, round, "switchboard, 2 engines", two, base.rate(), o.messages());
         row(throughput, round, "pgmq-style baseline", base, base.rate(), o.messages());
@@ -265,7 +283,14 @@ public final class PostgresBench {
     double run() throws Exception;
   }
 
-  private static Measured measure(PgStats stats, Machine machine, Run run, String table)
+  private static Measured measure(
+      PgStats stats,
+      Machine machine,
+      Run run,
+      String table,
+      String name,
+      int messages,
+      PrintStream log)
       throws Exception {
     stats.reset();
     OptionalLong server = stats.serverCpuNanos(machine);
@@ -273,7 +298,13 @@ public final class PostgresBench {
     double rate = run.run();
     client = Machine.between(client, machine.ownCpuNanos());
     server = Machine.between(server, stats.serverCpuNanos(machine));
-    return new Measured(rate, stats.read(table), client, server, oneMinute(machine.loadAverages()));
+    Measured m =
+        new Measured(rate, stats.read(table), client, server, oneMinute(machine.loadAverages()));
+    log.println("profile of " + name + ", per message acked (pg_stat_statements):");
+    for (String line : stats.profile(messages, 8)) {
+      log.println(line);
+    }
+    return m;
   }
 
   /** The 1-minute figure of {@link Machine#loadAverages}. */
