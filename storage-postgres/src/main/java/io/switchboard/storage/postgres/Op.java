@@ -225,11 +225,12 @@ final class Op {
         c,
         "update sb_message m set qid = ?, seq = v.n, arrival = v.n, leased = false,"
             + " visible_at = 0, expires_at = ?, lease_epoch = m.lease_epoch + 1, dl_source = ?"
-            + ", idx = ? from (select nextval('sb_seq') n) v where serial = ?",
+            + ", idx = ?, lifo = ? from (select nextval('sb_seq') n) v where serial = ?",
         target.id,
         now + target.config.retention().toMillis(),
         q.name,
         tokens(r, target),
+        !target.fifo(),
         r.serial);
     events.add(
         () ->
@@ -246,11 +247,12 @@ final class Op {
         c,
         "update sb_message set qid = ?, seq = ?, leased = false, visible_at = 0, expires_at = ?,"
             + " lease_epoch = lease_epoch + 1, dl_source = null, receive_count = 0,"
-            + " arrival = nextval('sb_seq'), idx = ? where serial = ?",
+            + " arrival = nextval('sb_seq'), idx = ?, lifo = ? where serial = ?",
         target.id,
         backSeq(target),
         now + target.config.retention().toMillis(),
         tokens(r, target),
+        !target.fifo(),
         r.serial);
     events.add(
         () ->
