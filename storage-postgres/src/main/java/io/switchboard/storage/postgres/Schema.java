@@ -206,7 +206,10 @@ final class Schema {
    * on send, on a move to another queue, and for all of a queue's messages when its order changes);
    * {@code sb_message_lifo} is partial, {@code where lifo}, and the LIFO claim of {@code sb_claim}
    * asks for {@code m.lifo} so it can walk it. {@code sb_message_fifo} stays whole (every queue's
-   * browsing and housekeeping use it). (33, not 9: versions on parallel branches must differ.)
+   * browsing and housekeeping use it). {@code sb_claim} and the new {@code sb_ack} (the common ack,
+   * one receipt or a batch) keep one generic plan per connection, pinned to index lookups ({@link
+   * Claim#FUNCTION}, {@link MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches
+   * must differ.)
    */
   private static final List<String> V33 =
       List.of(
@@ -215,7 +218,8 @@ final class Schema {
               + " q.grouped and q.config like 'order=LIFO;%'",
           "drop index sb_message_lifo",
           "create index sb_message_lifo on sb_message (qid, priority desc, seq desc) where lifo",
-          Claim.FUNCTION);
+          Claim.FUNCTION,
+          MessageOps.ACK_FUNCTION);
 
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
