@@ -36,7 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * through the baseline, with at most {@code --backlog} messages outstanding, and the size of the
  * tables after each, and again after a plain {@code VACUUM}. For each run it also reports what the
  * database executed per message (statements, explicit transactions) and the share of message
- * updates that were HOT, from {@code pg_stat_statements} and the statistics collector.
+ * updates that were HOT, from {@code pg_stat_statements} and the statistics collector, and prints a
+ * profile: the statements by execution time, nested ones included, with their WAL and buffers per
+ * message ({@link PgStats#profile}).
  *
  * <pre>
  * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
