@@ -52,6 +52,15 @@ final class Op {
       return fifo() ? "priority desc, seq asc" : "priority desc, seq desc";
     }
 
+    /**
+     * The condition on {@code sb_message} that selects this queue's messages, {@code qid} bound to
+     * the queue's id: for a LIFO queue it names {@code lifo} too, so a scan in {@link #orderBy}
+     * order can walk the partial index {@code sb_message_lifo} (schema version 33).
+     */
+    String ofQueue() {
+      return fifo() ? "qid = ?" : "qid = ? and lifo";
+    }
+
     /** This queue with another configuration (same row, next revision). */
     Q with(QueueConfig next) {
       return new Q(id, name, grouped, next, createdAt, receiptKey, revision + 1);
@@ -172,7 +181,9 @@ final class Op {
             c,
             "select "
                 + Row.COLS
-                + " from sb_message where qid = ? and "
+                + " from sb_message where "
+                + q.ofQueue()
+                + " and "
                 + where
                 + " order by "
                 + q.orderBy()

@@ -205,8 +205,8 @@ final class Schema {
    * one more index to vacuum. {@code sb_message.lifo} says whether the message's queue is LIFO (set
    * on send, on a move to another queue, and for all of a queue's messages when its order changes);
    * {@code sb_message_lifo} is partial, {@code where lifo}, and the LIFO claim of {@code sb_claim}
-   * asks for {@code m.lifo} so it can walk it. {@code sb_message_fifo} stays whole (every queue's
-   * browsing and housekeeping use it). {@code sb_claim} and the new {@code sb_ack} (the common ack,
+   * and every other ordered scan of a LIFO queue ({@link Op.Q#ofQueue}) ask for {@code lifo} so
+   * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code sb_claim} and the new {@code sb_ack} (the common ack,
    * one receipt or a batch) keep one generic plan per connection, pinned to index lookups ({@link
    * Claim#FUNCTION}, {@link MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches
    * must differ.)
