@@ -206,10 +206,10 @@ final class Schema {
    * on send, on a move to another queue, and for all of a queue's messages when its order changes);
    * {@code sb_message_lifo} is partial, {@code where lifo}, and the LIFO claim of {@code sb_claim}
    * and every other ordered scan of a LIFO queue ({@link Op.Q#ofQueue}) ask for {@code lifo} so
-   * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code sb_claim} and the new {@code sb_ack} (the common ack,
-   * one receipt or a batch) keep one generic plan per connection, pinned to index lookups ({@link
-   * Claim#FUNCTION}, {@link MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches
-   * must differ.)
+   * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code
+   * sb_claim} and the new {@code sb_ack} (the common ack, one receipt or a batch) keep one generic
+   * plan per connection, pinned to index lookups ({@link Claim#FUNCTION}, {@link
+   * MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches must differ.)
    */
   private static final List<String> V33 =
       List.of(
