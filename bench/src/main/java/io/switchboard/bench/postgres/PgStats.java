@@ -86,7 +86,7 @@ final class PgStats {
           s.executeQuery(
               "select coalesce(sum(calls) filter (where query !~* '^\\s*(begin|commit|rollback|set"
                   + " |show )' and query !~* 'pg_stat_'), 0), coalesce(sum(calls) filter (where"
-                  + " query ~* '^\\s*begin'), 0) from pg_stat_statements")) {
+                  + " query ~* '^\\s*begin'), 0) from pg_stat_statements where toplevel")) {
         rs.next();
         statements = rs.getLong(1);
         transactions = rs.getLong(2);
@@ -106,6 +106,78 @@ final class PgStats {
       }
       return new Work(statements, transactions, upd, hot);
     }
+  }
+
+  /**
+   * Where the database's time went since {@link #reset}: the {@code top} statements by execution
+   * time, top-level and nested (the statements inside {@code sb_claim}; the server must run with
+   * {@code pg_stat_statements.track = all}), each per message of {@code messages}: calls, execution
+   * time, WAL records and bytes, shared buffers hit and dirtied; then the top-level sum. A nested
+   * statement's time is also inside its caller's.
+   */
+  List<String> profile(int messages, int top) throws SQLException {
+    List<String> out = new ArrayList<>();
+    String per =
+        "round(calls::numeric / %1$d, 3), round((total_exec_time * 1000 / %1$d)::numeric, 1),"
+            + " round(wal_records::numeric / %1$d, 2), round(wal_bytes / %1$d, 0),"
+            + " round(shared_blks_hit::numeric / %1$d, 1),"
+            + " round(shared_blks_dirtied::numeric / %1$d, 2)";
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      out.add(
+          "  calls/msg | exec µs/msg | WAL records/msg | WAL bytes/msg | buffers hit/msg |"
+              + " dirtied/msg | statement");
+      try (ResultSet rs =
+          s.executeQuery(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "select "
+                      + per
+                      + ", toplevel, regexp_replace(query, '\\s+', ' ', 'g') from"
+                      + " pg_stat_statements where query !~* 'pg_stat_' order by total_exec_time"
+                      + " desc limit %2$d",
+                  messages,
+                  top))) {
+        while (rs.next()) {
+          String q = rs.getString(8);
+          out.add(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "  %s | %s | %s | %s | %s | %s | %s%s",
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getBoolean(7) ? "" : "(nested) ",
+                  q.length() > 110 ? q.substring(0, 110) + "…" : q));
+        }
+      }
+      try (ResultSet rs =
+          s.executeQuery(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "select round(sum(total_exec_time)::numeric * 1000 / %1$d, 1),"
+                      + " round(sum(wal_records)::numeric / %1$d, 2), round(sum(wal_bytes) / %1$d,"
+                      + " 0), round(sum(shared_blks_hit)::numeric / %1$d, 1),"
+                      + " round(sum(shared_blks_dirtied)::numeric / %1$d, 2) from"
+                      + " pg_stat_statements where toplevel and query !~* 'pg_stat_'",
+                  messages))) {
+        rs.next();
+        out.add(
+            String.format(
+                java.util.Locale.ROOT,
+                "  top-level sum: %s µs/msg executing, %s WAL records/msg, %s WAL bytes/msg, %s"
+                    + " buffers hit/msg, %s dirtied/msg",
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5)));
+      }
+    }
+    return out;
   }
 
   /** Sizes of {@code tables}, in that order. */

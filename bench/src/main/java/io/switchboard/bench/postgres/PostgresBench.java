@@ -36,7 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * through the baseline, with at most {@code --backlog} messages outstanding, and the size of the
  * tables after each, and again after a plain {@code VACUUM}. For each run it also reports what the
  * database executed per message (statements, explicit transactions) and the share of message
- * updates that were HOT, from {@code pg_stat_statements} and the statistics collector.
+ * updates that were HOT, from {@code pg_stat_statements} and the statistics collector, and prints a
+ * profile: the statements by execution time, nested ones included, with their WAL and buffers per
+ * message ({@link PgStats#profile}).
  *
  * <pre>
  * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
@@ -185,6 +187,7 @@ public final class PostgresBench {
     try (EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
             .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+            .setServerConfig("pg_stat_statements.track", "all")
             .setServerConfig("autovacuum_naptime", o.naptime() + "s")
             .start()) {
       String url = pg.getJdbcUrl("postgres", "postgres");
@@ -201,16 +204,33 @@ public final class PostgresBench {
       for (int r = 1; r <= o.rounds(); r++) {
         String round = Integer.toString(r);
         Measured one =
-            measure(stats, machine, () -> switchboard(url, 1, o, "one_" + round), "sb_message");
+            measure(
+                stats,
+                machine,
+                () -> switchboard(url, 1, o, "one_" + round),
+                "sb_message",
+                "round " + round + ", 1 engine",
+                o.messages(),
+                log);
         Measured two =
-            measure(stats, machine, () -> switchboard(url, 2, o, "two_" + round), "sb_message");
+            measure(
+                stats,
+                machine,
+                () -> switchboard(url, 2, o, "two_" + round),
+                "sb_message",
+                "round " + round + ", 2 engines",
+                o.messages(),
+                log);
         String table = "pgmq_" + round;
         Measured base =
             measure(
                 stats,
                 machine,
                 () -> Baseline.run(url, o.messages(), o.threads(), o.batch(), table),
-                table);
+                table,
+                "round " + round + ", baseline",
+                o.messages(),
+                log);
         row(throughput, round, "switchboard, 1 engine", one, base.rate(), o.messages());
         row(throughput, round, "switchboard, 2 engines", two, base.rate(), o.messages());
         row(throughput, round, "pgmq-style baseline", base, base.rate(), o.messages());
@@ -265,7 +285,14 @@ public final class PostgresBench {
     double run() throws Exception;
   }
 
-  private static Measured measure(PgStats stats, Machine machine, Run run, String table)
+  private static Measured measure(
+      PgStats stats,
+      Machine machine,
+      Run run,
+      String table,
+      String name,
+      int messages,
+      PrintStream log)
       throws Exception {
     stats.reset();
     OptionalLong server = stats.serverCpuNanos(machine);
@@ -273,7 +300,13 @@ public final class PostgresBench {
     double rate = run.run();
     client = Machine.between(client, machine.ownCpuNanos());
     server = Machine.between(server, stats.serverCpuNanos(machine));
-    return new Measured(rate, stats.read(table), client, server, oneMinute(machine.loadAverages()));
+    Measured m =
+        new Measured(rate, stats.read(table), client, server, oneMinute(machine.loadAverages()));
+    log.println("profile of " + name + ", per message acked (pg_stat_statements):");
+    for (String line : stats.profile(messages, 8)) {
+      log.println(line);
+    }
+    return m;
   }
 
   /** The 1-minute figure of {@link Machine#loadAverages}. */

@@ -53,7 +53,8 @@ final class Browse {
           op.c.prepareStatement(
               "select "
                   + Row.COLS
-                  + " from sb_message where qid = ?"
+                  + " from sb_message where "
+                  + op.q.ofQueue()
                   + visible
                   + keyset
                   + (pushed == null ? "" : " and " + pushed.sql())

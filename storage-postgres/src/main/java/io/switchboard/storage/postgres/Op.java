@@ -52,6 +52,15 @@ final class Op {
       return fifo() ? "priority desc, seq asc" : "priority desc, seq desc";
     }
 
+    /**
+     * The condition on {@code sb_message} that selects this queue's messages, {@code qid} bound to
+     * the queue's id: for a LIFO queue it names {@code lifo} too, so a scan in {@link #orderBy}
+     * order can walk the partial index {@code sb_message_lifo} (schema version 33).
+     */
+    String ofQueue() {
+      return fifo() ? "qid = ?" : "qid = ? and lifo";
+    }
+
     /** This queue with another configuration (same row, next revision). */
     Q with(QueueConfig next) {
       return new Q(id, name, grouped, next, createdAt, receiptKey, revision + 1);
@@ -172,7 +181,9 @@ final class Op {
             c,
             "select "
                 + Row.COLS
-                + " from sb_message where qid = ? and "
+                + " from sb_message where "
+                + q.ofQueue()
+                + " and "
                 + where
                 + " order by "
                 + q.orderBy()
@@ -225,11 +236,12 @@ final class Op {
         c,
         "update sb_message m set qid = ?, seq = v.n, arrival = v.n, leased = false,"
             + " visible_at = 0, expires_at = ?, lease_epoch = m.lease_epoch + 1, dl_source = ?"
-            + ", idx = ? from (select nextval('sb_seq') n) v where serial = ?",
+            + ", idx = ?, lifo = ? from (select nextval('sb_seq') n) v where serial = ?",
         target.id,
         now + target.config.retention().toMillis(),
         q.name,
         tokens(r, target),
+        !target.fifo(),
         r.serial);
     events.add(
         () ->
@@ -246,11 +258,12 @@ final class Op {
         c,
         "update sb_message set qid = ?, seq = ?, leased = false, visible_at = 0, expires_at = ?,"
             + " lease_epoch = lease_epoch + 1, dl_source = null, receive_count = 0,"
-            + " arrival = nextval('sb_seq'), idx = ? where serial = ?",
+            + " arrival = nextval('sb_seq'), idx = ?, lifo = ? where serial = ?",
         target.id,
         backSeq(target),
         now + target.config.retention().toMillis(),
         tokens(r, target),
+        !target.fifo(),
         r.serial);
     events.add(
         () ->

@@ -96,6 +96,14 @@ final class QueueOps {
                   if (!q.config().indexedAttributes().equals(config.indexedAttributes())) {
                     reindex(c, q, config);
                   }
+                  if (q.fifo() != q.with(config).fifo()) {
+                    // the LIFO claim walks sb_message_lifo, which holds the rows flagged lifo
+                    Sql.update(
+                        c,
+                        "update sb_message set lifo = ? where qid = ?",
+                        !q.with(config).fifo(),
+                        q.id());
+                  }
                   return new QueueInfo(name, q.grouped(), config, q.createdAt());
                 });
     engine.cache().forget(name);

@@ -62,7 +62,10 @@ final class Redrives {
           try (PreparedStatement ps =
               Sql.prepare(
                   op.c,
-                  "select serial from sb_message where qid = ? order by " + op.q.orderBy(),
+                  "select serial from sb_message where "
+                      + op.q.ofQueue()
+                      + " order by "
+                      + op.q.orderBy(),
                   op.q.id())) {
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {

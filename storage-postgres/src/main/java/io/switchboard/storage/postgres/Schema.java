@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 31;
+  static final int VERSION = 33;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -144,7 +144,7 @@ final class Schema {
           "drop index sb_message_due",
           "alter table sb_message set (autovacuum_vacuum_scale_factor = 0.02,"
               + " autovacuum_analyze_scale_factor = 0.02)",
-          Claim.FUNCTION);
+          Claim.FUNCTION_V4);
 
   /**
    * Version 5 (2026-11-25): {@code sb_system}, the server's records ({@link PostgresSystemRecords}:
@@ -211,9 +211,33 @@ final class Schema {
               + " where id not like 'total/%'",
           "create index sb_router_interval_start on sb_router_interval (workspace, start_ms)");
 
+  /**
+   * Version 33 (2026-11-26, issue 19): the LIFO ordering index holds the messages of LIFO queues
+   * only. Every message was in both {@code sb_message_fifo} and {@code sb_message_lifo}, though a
+   * queue claims through one of them: one index entry written per send for nothing (of four), and
+   * one more index to vacuum. {@code sb_message.lifo} says whether the message's queue is LIFO (set
+   * on send, on a move to another queue, and for all of a queue's messages when its order changes);
+   * {@code sb_message_lifo} is partial, {@code where lifo}, and the LIFO claim of {@code sb_claim}
+   * and every other ordered scan of a LIFO queue ({@link Op.Q#ofQueue}) ask for {@code lifo} so
+   * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code
+   * sb_claim} and the new {@code sb_ack} (the common ack, one receipt or a batch) keep one generic
+   * plan per connection, pinned to index lookups ({@link Claim#FUNCTION}, {@link
+   * MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches must differ.)
+   */
+  private static final List<String> V33 =
+      List.of(
+          "alter table sb_message add column lifo boolean not null default false",
+          "update sb_message m set lifo = true from sb_queue q where m.qid = q.id and not"
+              + " q.grouped and q.config like 'order=LIFO;%'",
+          "drop index sb_message_lifo",
+          "create index sb_message_lifo on sb_message (qid, priority desc, seq desc) where lifo",
+          Claim.FUNCTION,
+          MessageOps.ACK_FUNCTION);
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
-      new TreeMap<>(Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27, 31, V31));
+      new TreeMap<>(
+          Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27, 31, V31, 33, V33));
 
   private Schema() {}
 

@@ -129,9 +129,9 @@ final class Sender {
           + " u(priority, visible_at, expires_at, group_id, body, attrs, idx, ord)"
           + " order by ord),"
           + " ins as (insert into sb_message (serial, qid, seq, priority, visible_at,"
-          + " expires_at, sent_at, group_id, body, attrs, arrival, idx) select v.s, g.id, v.s,"
-          + " v.priority, v.visible_at, v.expires_at, ?, v.group_id, v.body, v.attrs, v.s,"
-          + " v.idx::text[] from g, v returning serial)"
+          + " expires_at, sent_at, group_id, body, attrs, arrival, idx, lifo) select v.s, g.id,"
+          + " v.s, v.priority, v.visible_at, v.expires_at, ?, v.group_id, v.body, v.attrs, v.s,"
+          + " v.idx::text[], ? from g, v returning serial)"
           + " select (select count(*) from g), array(select serial from ins order by serial)";
 
   /**
@@ -171,6 +171,7 @@ final class Sender {
       ps.setObject(8, attrs);
       ps.setArray(9, c.createArrayOf("text", idx));
       ps.setLong(10, now);
+      ps.setBoolean(11, !q.fifo());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getInt(1) == 0) {
@@ -252,8 +253,8 @@ final class Sender {
     try (PreparedStatement ps =
         op.c.prepareStatement(
             "insert into sb_message (serial, qid, seq, priority, visible_at, expires_at, sent_at,"
-                + " group_id, dedup_id, body, attrs, arrival, idx) values (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                + " ?, ?, ?, ?)")) {
+                + " group_id, dedup_id, body, attrs, arrival, idx, lifo) values (?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (int i : freshIndex) {
         CheckedMessage p = batch.get(i);
         NewMessage m = p.source();
@@ -276,6 +277,7 @@ final class Sender {
         ps.setLong(12, serials[i]);
         String[] tokens = Pushdown.tokens(p.attributes(), op.q.config().indexedAttributes());
         ps.setArray(13, tokens == null ? null : op.c.createArrayOf("text", tokens));
+        ps.setBoolean(14, !op.q.fifo());
         ps.addBatch();
       }
       if (!freshIndex.isEmpty()) {

@@ -87,8 +87,9 @@ final class Taker {
     }
     String pick =
         serials == null
-            ? "select serial from sb_message where qid = ? and not leased and visible_at <= ?"
-                + " and expires_at > ? order by "
+            ? "select serial from sb_message where "
+                + op.q.ofQueue()
+                + " and not leased and visible_at <= ? and expires_at > ? order by "
                 + op.q.orderBy()
                 + " limit ? for update skip locked"
             : "select serial from sb_message where serial = any(?) and qid = ? and not leased"
@@ -148,8 +149,9 @@ final class Taker {
           op.c.prepareStatement(
               "select "
                   + Row.COLS
-                  + " from sb_message where qid = ? and not leased and visible_at <= ? and"
-                  + " expires_at > ?"
+                  + " from sb_message where "
+                  + op.q.ofQueue()
+                  + " and not leased and visible_at <= ? and expires_at > ?"
                   + after
                   + (pushed == null ? "" : " and " + pushed.sql())
                   + " order by "
