@@ -12,12 +12,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regression (found reading the workflow engine for {@link WorkflowDifferentialTest}): a contact
- * whose offer was pending when it moved to another task queue (its workflow's next target, or the
- * workflow routing it again) left the agent's count of the old queue's contacts one too high and
- * the new queue's one too low, for good: the agent was held at the old queue's cap by a contact no
- * longer in it, and went past the new queue's cap. The count now follows the contact, and the agent
- * takes the old queue's waiting work at once.
+ * Regression (found while building {@link WorkflowDifferentialTest}, which also catches it): a
+ * contact whose offer was pending when it moved to another task queue (its workflow's next target,
+ * or the workflow routing it again) left the agent's count of the old queue's contacts one too high
+ * and the new queue's one too low, for good: the agent was held at the old queue's cap by a contact
+ * no longer in it, and went past the new queue's cap. The count now follows the contact, and the
+ * agent takes the old queue's waiting work at once.
  */
 class OfferedContactChangingQueueTest {
 
