@@ -388,7 +388,9 @@ final class Matcher {
   /**
    * Transfers an assigned contact to agent {@code to}, which must be eligible on the contact's
    * channel now: it leaves its agent and is offered to {@code to} whatever its requirement. If that
-   * offer is rejected or missed, the contact waits in line as before the transfer.
+   * offer is rejected or missed, the contact waits in line as before the transfer. The escalation
+   * steps it had not reached are dropped, as in a transfer to a queue (a step falling due while the
+   * contact was assigned lapsed, and a restart must not revive it).
    */
   void transferToAgent(ContactRecord contact, AgentRecord to) {
     checkAssigned(contact);
@@ -409,6 +411,7 @@ final class Matcher {
               + ")");
     }
     AgentRecord from = leaveAgent(contact);
+    contact.step = contact.steps.size();
     contact.state = ContactState.QUEUED;
     call.emit(
         (id, at) ->

@@ -685,6 +685,8 @@ final class ReferenceRouter {
   void transferToAgent(String cid, String aid) {
     C c = contacts.get(cid);
     A from = leave(c);
+    c.step = c.stages == null ? c.stepsReq.size() : c.stages.size() - 1; // steps dropped
+    c.transferred = true;
     c.state = ContactState.QUEUED;
     offerAnyway(c, agents.get(aid));
     release(from, c);

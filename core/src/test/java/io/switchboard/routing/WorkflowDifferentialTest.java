@@ -454,7 +454,18 @@ class WorkflowDifferentialTest {
         assertEquals(Optional.ofNullable(c.queue), actual.queue(), where);
         assertEquals(c.priority, actual.priority(), where);
         if (c.stages != null) {
-          assertEquals(c.step, actual.escalationStep(), where);
+          assertEquals(
+              c.step,
+              actual.escalationStep(),
+              where
+                  + " entered "
+                  + c.entry
+                  + " now "
+                  + ref.now
+                  + " after "
+                  + restartCount
+                  + " restarts, stages "
+                  + c.stages);
         }
         assertEquals(
             Optional.ofNullable(c.agent).map(a -> a.id), actual.agentId(), where + " agent");
