@@ -311,7 +311,7 @@ final class Matcher {
     contact.priority = priority;
     contact.attributes = Map.copyOf(attributes);
     contact.requirement(req);
-    contact.queue = queue;
+    AgentRecord moved = moveTo(contact, queue);
     contact.steps = List.copyOf(steps);
     contact.step = 0;
     contact.timerSeq = call.timers.seq() + 1;
@@ -323,6 +323,8 @@ final class Matcher {
     call.emit((id, at) -> new RoutingEvent.ContactUpdated(id, at, view));
     if (queued) {
       enter(contact, skipIfNoneAvailable);
+    } else if (moved != null) {
+      settleAgent(moved);
     }
   }
 
@@ -386,7 +388,9 @@ final class Matcher {
   /**
    * Transfers an assigned contact to agent {@code to}, which must be eligible on the contact's
    * channel now: it leaves its agent and is offered to {@code to} whatever its requirement. If that
-   * offer is rejected or missed, the contact waits in line as before the transfer.
+   * offer is rejected or missed, the contact waits in line as before the transfer. The escalation
+   * steps it had not reached are dropped, as in a transfer to a queue (a step falling due while the
+   * contact was assigned lapsed, and a restart must not revive it).
    */
   void transferToAgent(ContactRecord contact, AgentRecord to) {
     checkAssigned(contact);
@@ -407,6 +411,7 @@ final class Matcher {
               + ")");
     }
     AgentRecord from = leaveAgent(contact);
+    contact.step = contact.steps.size();
     contact.state = ContactState.QUEUED;
     call.emit(
         (id, at) ->
@@ -581,9 +586,7 @@ final class Matcher {
     call.touch(contact);
     contact.requirement(requirement);
     contact.step = step;
-    if (s.queue() != null) {
-      contact.queue = s.queue();
-    }
+    AgentRecord moved = s.queue() != null ? moveTo(contact, s.queue()) : null;
     if (s.priority() != null) {
       contact.priority = s.priority();
     }
@@ -592,6 +595,30 @@ final class Matcher {
             new RoutingEvent.ContactEscalated(id, at, contact.id, step, requirement.normalized));
     if (queued) {
       enter(contact, s.skip());
+    } else if (moved != null) {
+      settleAgent(moved);
     }
+  }
+
+  /**
+   * Moves a waiting contact to task queue {@code queue} (a workflow's next target, or the workflow
+   * routing it again). An offered contact's offer stands, and the agent's count of contacts per
+   * queue follows the contact, so that the slot is given back later to the queue holding it; that
+   * agent is returned (its count in the old queue fell: the caller settles it), else null.
+   */
+  private @Nullable AgentRecord moveTo(ContactRecord contact, @Nullable String queue) {
+    AgentRecord agent = contact.agent;
+    if (agent == null || Objects.equals(contact.queue, queue)) {
+      contact.queue = queue;
+      return null;
+    }
+    agents.change(
+        agent,
+        () -> {
+          agent.release(contact.channel, contact.queue);
+          contact.queue = queue;
+          agent.hold(contact);
+        });
+    return agent;
   }
 }

@@ -59,6 +59,7 @@ final class ReferenceRouter {
     List<R> pending = new ArrayList<>();
     int active;
     Map<String, Integer> qload = new LinkedHashMap<>();
+    String activity;
 
     int qload(String q) {
       return qload.getOrDefault(q, 0);
@@ -97,7 +98,43 @@ final class ReferenceRouter {
     R res;
     String queue;
     boolean answered;
+    // a workflow's contact: its targets, the one it is in (step), since when (entry)
+    Map<String, Object> attrs = Map.of();
+    String workflow;
+    List<Stage> stages;
+    long entry;
+    int gen;
+    boolean transferred;
+    String only; // the preferred agent, while its stage lasts
+    boolean never; // a contact.<attr> reference it cannot resolve: no agent matches
   }
+
+  /**
+   * One stage of a workflow's contact: a target (or the preferred agent's stage before them),
+   * entered {@code due} ms after the contact entered the workflow, unless skipped to earlier.
+   */
+  record Stage(
+      String queue,
+      Selector req,
+      String only,
+      boolean never,
+      Integer priority,
+      long due,
+      boolean skip) {}
+
+  /** A workflow target: {@code extra} may hold one {@code contact.<ref>} reference. */
+  record WTarget(
+      String queue, String extra, String ref, Integer priority, long timeout, boolean skip) {}
+
+  record WFilter(String expression, List<WTarget> targets) {}
+
+  /** A workflow; {@code preferred} null for no preferred agent. */
+  record WFlow(
+      String name,
+      List<WFilter> filters,
+      List<WTarget> defaults,
+      String preferred,
+      long preferredTimeout) {}
 
   static final class R {
     String id;
@@ -107,7 +144,7 @@ final class ReferenceRouter {
     ReservationState state = ReservationState.PENDING;
   }
 
-  record T(long due, long seq, String kind, Object target, int step) {}
+  record T(long due, long seq, String kind, Object target, int step, int gen) {}
 
   /** One decision: contact offered to agent. */
   record Offer(String reservationId, String contactId, String agentId) {}
@@ -124,6 +161,8 @@ final class ReferenceRouter {
   final List<T> timers = new ArrayList<>();
   final List<Offer> offers = new ArrayList<>();
   final Map<String, Q> queues = new LinkedHashMap<>();
+  final Map<String, String> workerExpressions = new LinkedHashMap<>();
+  final Map<String, WFlow> workflows = new LinkedHashMap<>();
   long serials;
   long seqs;
   long idleSeqs;
@@ -155,7 +194,11 @@ final class ReferenceRouter {
   }
 
   private void schedule(long due, String kind, Object target, int step) {
-    timers.add(new T(due, ++timerSeqs, kind, target, step));
+    schedule(due, kind, target, step, 0);
+  }
+
+  private void schedule(long due, String kind, Object target, int step, int gen) {
+    timers.add(new T(due, ++timerSeqs, kind, target, step, gen));
   }
 
   private Q q(C c) {
@@ -211,6 +254,17 @@ final class ReferenceRouter {
     return req == null || req.matches(a.attrs::get);
   }
 
+  /** Whether agent {@code a} satisfies what contact {@code c} requires now. */
+  static boolean matches(C c, A a) {
+    if (c.never) {
+      return false;
+    }
+    if (c.only != null) {
+      return c.only.equals(a.id);
+    }
+    return matches(c.req, a);
+  }
+
   // ---- matching ------------------------------------------------------------------------
 
   private void settleContact(C c) {
@@ -218,7 +272,7 @@ final class ReferenceRouter {
     for (A a : agents.values()) {
       if (a.eligible(c.channel)
           && admits(a, c)
-          && matches(c.req, a)
+          && matches(c, a)
           && (best == null || order(c.channel, c).compare(a, best) < 0)) {
         best = a;
       }
@@ -235,7 +289,7 @@ final class ReferenceRouter {
         if (c.state == ContactState.QUEUED
             && a.eligible(c.channel)
             && admits(a, c)
-            && matches(c.req, a)
+            && matches(c, a)
             && (best == null || before(c, best))) {
           best = c;
         }
@@ -247,7 +301,31 @@ final class ReferenceRouter {
     }
   }
 
+  /**
+   * Checked at each offer the rules make (not a transfer to a named agent): the agent may take the
+   * contact now (eligible, below the queue's cap, matching the contact's current stage: so a
+   * preferred agent's stage offers to that agent only), and no waiting contact the agent could take
+   * comes before it (no skipping).
+   */
   private void offer(C c, A a) {
+    if (!a.eligible(c.channel) || !admits(a, c) || !matches(c, a)) {
+      throw new AssertionError("contact " + c.id + " offered to " + a.id + ", who may not take it");
+    }
+    for (C other : contacts.values()) {
+      if (other != c
+          && other.state == ContactState.QUEUED
+          && a.eligible(other.channel)
+          && admits(a, other)
+          && matches(other, a)
+          && before(other, c)) {
+        throw new AssertionError(
+            "contact " + c.id + " offered to " + a.id + " before " + other.id + " (skipping)");
+      }
+    }
+    offerAnyway(c, a);
+  }
+
+  private void offerAnyway(C c, A a) {
     R r = new R();
     r.id = "res-" + ++resSeqs;
     r.contact = c;
@@ -379,6 +457,7 @@ final class ReferenceRouter {
                 () -> {
                   addLoad(a, r.contact.channel, -1);
                   a.presence = Presence.away("missed");
+                  a.activity = "away";
                 });
             if (r.contact.queue != null) {
               a.qload.merge(r.contact.queue, -1, Integer::sum);
@@ -400,6 +479,14 @@ final class ReferenceRouter {
           }
         }
       }
+      case "target" -> {
+        C c = (C) t.target;
+        if ((c.state == ContactState.QUEUED || c.state == ContactState.OFFERED)
+            && t.gen == c.gen
+            && c.step < t.step) {
+          escalateStage(c, t.step);
+        }
+      }
       case "maxwait" -> {
         C c = (C) t.target;
         if (c.state == ContactState.QUEUED && now >= c.deadline) {
@@ -417,7 +504,13 @@ final class ReferenceRouter {
   }
 
   void createAgent(String id, Map<String, Object> attrs, Map<String, Integer> cap, Presence p) {
+    createAgent(id, attrs, cap, p, p.kind().name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  void createAgent(
+      String id, Map<String, Object> attrs, Map<String, Integer> cap, Presence p, String activity) {
     A a = new A();
+    a.activity = activity;
     a.id = id;
     a.serial = ++serials;
     a.attrs = attrs;
@@ -436,6 +529,20 @@ final class ReferenceRouter {
   }
 
   void presence(String id, Presence p) {
+    presence(id, p, p.kind().name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /** An agent moves to activity {@code name}, whose presence is {@code p}. */
+  void activity(String id, String name, Presence p) {
+    A a = agents.get(id);
+    if (a.presence.equals(p)) {
+      a.activity = name;
+      return;
+    }
+    presence(id, p, name);
+  }
+
+  private void presence(String id, Presence p, String label) {
     A a = agents.get(id);
     if (a.presence.equals(p)) {
       return;
@@ -444,6 +551,7 @@ final class ReferenceRouter {
         a,
         () -> {
           a.presence = p;
+          a.activity = label;
           if (p.isAvailable()) {
             a.misses = 0;
           }
@@ -551,7 +659,10 @@ final class ReferenceRouter {
     String held = c.queue;
     c.queue = queue;
     c.req = req;
-    c.step = c.stepsReq.size();
+    c.only = null;
+    c.never = false;
+    c.step = c.stages == null ? c.stepsReq.size() : c.stages.size() - 1;
+    c.transferred = true;
     c.state = ContactState.QUEUED;
     settleContact(c);
     release(from, c, held);
@@ -574,8 +685,10 @@ final class ReferenceRouter {
   void transferToAgent(String cid, String aid) {
     C c = contacts.get(cid);
     A from = leave(c);
+    c.step = c.stages == null ? c.stepsReq.size() : c.stages.size() - 1; // steps dropped
+    c.transferred = true;
     c.state = ContactState.QUEUED;
-    offer(c, agents.get(aid));
+    offerAnyway(c, agents.get(aid));
     release(from, c);
   }
 
@@ -586,6 +699,175 @@ final class ReferenceRouter {
     c.res = null;
     c.deadline = Long.MAX_VALUE;
     return from;
+  }
+
+  // ---- workflows -----------------------------------------------------------------------
+
+  /**
+   * The stages of a contact with {@code attrs} routed by {@code w}: the first filter whose
+   * expression matches takes it (else the defaults); a preferred agent named by the contact comes
+   * first, in the first target's queue; each target requires its queue's worker expression AND its
+   * extra expression, whose {@code contact.<ref>} is replaced by the contact's value (a missing or
+   * list value: no agent matches). Stage k is due at the sum of the timeouts before it.
+   */
+  List<Stage> route(WFlow w, Map<String, Object> attrs) {
+    List<WTarget> targets = w.defaults();
+    for (WFilter f : w.filters()) {
+      if (Selector.parse(f.expression()).matches(attrs::get)) {
+        targets = f.targets();
+        break;
+      }
+    }
+    List<Stage> stages = new ArrayList<>();
+    long due = 0;
+    if (w.preferred() != null && attrs.get(w.preferred()) instanceof String agent) {
+      stages.add(new Stage(targets.get(0).queue(), null, agent, false, null, 0, false));
+      due = w.preferredTimeout();
+    }
+    for (WTarget t : targets) {
+      String expression = workerExpressions.get(t.queue());
+      boolean never = false;
+      String extra = t.extra();
+      if (extra != null && t.ref() != null) {
+        Object value = attrs.get(t.ref());
+        if (value instanceof String v) {
+          extra = extra.replace("contact." + t.ref(), "'" + v + "'");
+        } else if (value instanceof Number n) {
+          extra = extra.replace("contact." + t.ref(), n.toString());
+        } else {
+          never = true;
+        }
+      }
+      String both =
+          expression == null
+              ? extra
+              : extra == null ? expression : "(" + expression + ") AND (" + extra + ")";
+      stages.add(
+          new Stage(
+              t.queue(),
+              both == null || never ? null : Selector.parse(both),
+              null,
+              never,
+              t.priority(),
+              due,
+              t.skip()));
+      due += t.timeout();
+    }
+    return stages;
+  }
+
+  /** A contact created through workflow {@code workflow}. */
+  void createRouted(
+      String id,
+      String channel,
+      Map<String, Object> attrs,
+      int priority,
+      long maxWait,
+      String workflow) {
+    C c = new C();
+    c.id = id;
+    c.channel = channel;
+    c.attrs = attrs;
+    c.workflow = workflow;
+    c.priority = priority;
+    c.seq = ++seqs;
+    c.created = now;
+    contacts.put(id, c);
+    routeAgain(c, workflows.get(workflow));
+    if (maxWait > 0) {
+      c.deadline = now + maxWait;
+      schedule(c.deadline, "maxwait", c, 0);
+    }
+    enter(c, c.stages.get(0).skip());
+  }
+
+  /** Sets the contact's stages, enters the first (timers from now); the caller enters it. */
+  private A routeAgain(C c, WFlow w) {
+    c.stages = route(w, c.attrs);
+    c.entry = now;
+    c.gen++;
+    c.transferred = false;
+    A moved = apply(c, 0);
+    for (int k = 1; k < c.stages.size(); k++) {
+      schedule(now + c.stages.get(k).due(), "target", c, k, c.gen);
+    }
+    return moved;
+  }
+
+  /**
+   * The attributes of a waiting workflow contact change: the workflow routes it again from its
+   * first target, keeping its arrival; {@code priority} as the new base. Nothing happens to the
+   * contact's route if its workflow is gone (the caller passes none then).
+   */
+  void reroute(String cid, Map<String, Object> attrs, int priority) {
+    C c = contacts.get(cid);
+    c.attrs = attrs;
+    c.priority = priority;
+    boolean queued = c.state == ContactState.QUEUED;
+    A moved = routeAgain(c, workflows.get(c.workflow));
+    if (queued) {
+      enter(c, c.stages.get(0).skip());
+    } else if (moved != null) {
+      settleAgent(moved);
+    }
+  }
+
+  /** Stage {@code k} becomes the contact's; returns the agent whose queue count it moved. */
+  private A apply(C c, int k) {
+    Stage s = c.stages.get(k);
+    c.step = k;
+    c.req = s.req();
+    c.only = s.only();
+    c.never = s.never();
+    if (s.priority() != null) {
+      c.priority = s.priority();
+    }
+    A a = c.agent;
+    if (a == null || s.queue().equals(c.queue)) {
+      c.queue = s.queue();
+      return null;
+    }
+    a.qload.merge(c.queue, -1, Integer::sum);
+    a.qload.merge(s.queue(), 1, Integer::sum);
+    c.queue = s.queue();
+    return a;
+  }
+
+  private void enter(C c, boolean skip) {
+    settleContact(c);
+    if (skip && c.state == ContactState.QUEUED && c.step < c.stages.size() - 1) {
+      escalateStage(c, c.step + 1);
+    }
+  }
+
+  private void escalateStage(C c, int k) {
+    boolean queued = c.state == ContactState.QUEUED;
+    A moved = apply(c, k);
+    if (queued) {
+      enter(c, c.stages.get(k).skip());
+    } else if (moved != null) {
+      settleAgent(moved);
+    }
+  }
+
+  /**
+   * Target order and timeouts, for every waiting workflow contact not answered yet: each stage it
+   * passed was due or skippable, the next one is not due yet.
+   */
+  private void checkStages(C c) {
+    if (c.stages == null || c.transferred || c.answered) { // timers lapse while assigned
+      return;
+    }
+    for (int k = 1; k <= c.step; k++) {
+      if (c.entry + c.stages.get(k).due() > now && !c.stages.get(k - 1).skip()) {
+        throw new AssertionError(
+            "contact " + c.id + " left stage " + (k - 1) + " before its timeout");
+      }
+    }
+    if (c.step + 1 < c.stages.size() && c.entry + c.stages.get(c.step + 1).due() <= now) {
+      throw new AssertionError(
+          "contact " + c.id + " still in stage " + c.step + " past its timeout");
+    }
   }
 
   /** Completes an assigned contact; wrapUp -1 for the default. */
@@ -638,6 +920,11 @@ final class ReferenceRouter {
         held.computeIfAbsent(c.agent, x -> new LinkedHashMap<>()).merge(c.queue, 1, Integer::sum);
       }
     }
+    for (C c : contacts.values()) {
+      if (c.state == ContactState.QUEUED || c.state == ContactState.OFFERED) {
+        checkStages(c);
+      }
+    }
     for (A a : agents.values()) {
       Map<String, Integer> qload = new LinkedHashMap<>(a.qload);
       qload.values().removeIf(v -> v == 0);
@@ -646,7 +933,7 @@ final class ReferenceRouter {
             "agent " + a.id + " counts " + qload + " per queue but holds " + held.get(a));
       }
       for (C c : queued) {
-        if (a.eligible(c.channel) && admits(a, c) && matches(c.req, a)) {
+        if (a.eligible(c.channel) && admits(a, c) && matches(c, a)) {
           throw new AssertionError(
               "agent " + a.id + " is eligible and idle while contact " + c.id + " waits");
         }
