@@ -192,8 +192,16 @@ final class IntervalStats {
   /** Contacts in wrap-up: their handle and wrap-up times were counted when it began. */
   private final Set<String> inWrapUp = new HashSet<>();
 
-  /** Changed in the call in progress. */
-  private final Set<Slot> dirty = new LinkedHashSet<>();
+  /**
+   * Changed in the call in progress. Replaced rather than cleared after a call that changed many
+   * ({@link #clearDirty}): a roll marks every agent in an activity, and a hash set's {@code
+   * clear()} walks its whole table, so clearing a set once grown to 100,000 slots cost every later
+   * call ~0.5 ms (the routing-at-scale bench's p50 went from 18 to 575 µs).
+   */
+  private Set<Slot> dirty = new LinkedHashSet<>();
+
+  /** Past this many slots, {@link #clearDirty} replaces the set instead of clearing it. */
+  private static final int DIRTY_KEPT = 64;
 
   private final List<RouterEntry> deletes = new ArrayList<>();
 
@@ -451,7 +459,7 @@ final class IntervalStats {
       }
     }
     batch.addAll(deletes);
-    dirty.clear();
+    clearDirty();
     deletes.clear();
     forgetClosed();
   }
@@ -459,9 +467,17 @@ final class IntervalStats {
   /** Forgets what the call changed, for a router that stores nothing. */
   void forgetChanges(long now) {
     roll(now);
-    dirty.clear();
+    clearDirty();
     deletes.clear();
     forgetClosed();
+  }
+
+  private void clearDirty() {
+    if (dirty.size() > DIRTY_KEPT) {
+      dirty = new LinkedHashSet<>();
+    } else {
+      dirty.clear();
+    }
   }
 
   /** Drops the closed intervals from memory: those past the retention, or all with a journal. */
