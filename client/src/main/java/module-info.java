@@ -1,8 +1,7 @@
 /**
  * The Java client of Switchboard's native HTTP API ({@code io.switchboard.client}). The API's JSON
  * mapping, which the server and the CLI use too, is in {@code io.switchboard.client.wire}:
- * internal, not exported (the server and the CLI run on the class path, where a module's exports do
- * not apply; docs/decisions.md, 2026-11-26).
+ * internal, exported to those two modules only (docs/decisions.md, 2026-11-26).
  */
 module io.switchboard.client {
   requires transitive io.switchboard.core;
@@ -11,6 +10,11 @@ module io.switchboard.client {
   requires static org.jspecify;
 
   exports io.switchboard.client;
+  // The API's JSON mapping, shared with the server and the CLI only (docs/decisions.md,
+  // 2026-11-26).
+  exports io.switchboard.client.wire to
+      io.switchboard.server,
+      io.switchboard.cli;
 
   // Jackson binds the wire records (and the access-key records of the API) by reflection.
   opens io.switchboard.client to

@@ -6,9 +6,9 @@
  * io.switchboard.client.wire.WireFormat}) and the wire's own errors ({@link
  * io.switchboard.client.wire.WireFormatException}, {@link io.switchboard.client.wire.WireCode}).
  *
- * <p>Internal: not client API, and not exported by the module {@code io.switchboard.client} (the
- * server and the CLI, which use it, run on the class path; docs/decisions.md, 2026-11-26). It may
- * change in any release.
+ * <p>Internal: not client API; the module {@code io.switchboard.client} exports it only to the
+ * modules {@code io.switchboard.server} and {@code io.switchboard.cli}, which use it
+ * (docs/decisions.md, 2026-11-26). It may change in any release.
  */
 @NullMarked
 package io.switchboard.client.wire;
