@@ -6,6 +6,7 @@ import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,7 +53,7 @@ final class ByIdCommands {
     @Option(
         names = {"-p", "--priority"},
         description = "the new priority (higher first)")
-    Integer priority;
+    @Nullable Integer priority;
 
     @Mixin AttributeOptions attributes;
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,7 +27,7 @@ final class ClientOptions {
       names = "--server",
       paramLabel = "URL",
       description = "server URL (default $SWITCHBOARD_SERVER or http://127.0.0.1:8080)")
-  String server;
+  @Nullable String server;
 
   @Option(names = "--json", description = "print JSON (the API's own) instead of tables")
   boolean json;
@@ -35,7 +36,7 @@ final class ClientOptions {
       names = "--access-key",
       paramLabel = "ID",
       description = "access key id (default $SWITCHBOARD_ACCESS_KEY); needs --secret-key")
-  String accessKey;
+  @Nullable String accessKey;
 
   @Option(
       names = "--secret-key",
@@ -43,27 +44,27 @@ final class ClientOptions {
       description =
           "secret of the access key (default $SWITCHBOARD_SECRET_KEY; prefer the variable or a"
               + " profile: a flag shows in the process list)")
-  String secretKey;
+  @Nullable String secretKey;
 
   @Option(
       names = "--profile",
       paramLabel = "NAME",
       description =
           "credentials profile from ~/.switchboard/credentials (default $SWITCHBOARD_PROFILE)")
-  String profile;
+  @Nullable String profile;
 
   @Option(
       names = "--auth",
       paramLabel = "SCHEME",
       description = "sigv4 (default) or basic (only over https or to a loopback server)")
-  String auth;
+  @Nullable String auth;
 
   @Option(
       names = "--ca-cert",
       paramLabel = "PEM",
       description =
           "trust the CA certificate(s) in this PEM file for https (default $SWITCHBOARD_CA_CERT)")
-  Path caCert;
+  @Nullable Path caCert;
 
   SwitchboardClient client() {
     return client(System.getenv());
@@ -117,7 +118,7 @@ final class ClientOptions {
     return Optional.empty();
   }
 
-  static AuthScheme scheme(String text) {
+  static AuthScheme scheme(@Nullable String text) {
     if (text == null) {
       return AuthScheme.SIGV4;
     }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,7 +27,7 @@ final class ExportCommand extends QueuesCommand.ClientCommand {
       names = {"-o", "--output"},
       paramLabel = "FILE",
       description = "write to FILE (replaced in one step) instead of standard output")
-  Path output;
+  @Nullable Path output;
 
   @Override
   void run(SwitchboardClient client) {

@@ -6,6 +6,7 @@ import io.switchboard.client.wire.Json;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -32,7 +33,7 @@ final class KeysCommand implements Runnable {
           "Create an access key; prints its id and its secret, which the server never shows again.")
   static final class Create extends QueuesCommand.ClientCommand {
     @Option(names = "--name", paramLabel = "NAME", description = "what the key is for")
-    String name;
+    @Nullable String name;
 
     @Option(
         names = "--grant",
@@ -49,7 +50,7 @@ final class KeysCommand implements Runnable {
         names = "--agent",
         paramLabel = "AGENT",
         description = "the routing agent the key acts as (required with routing:agent)")
-    String agent;
+    @Nullable String agent;
 
     @Override
     void run(SwitchboardClient client) {

@@ -4,6 +4,7 @@ import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.Message;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -81,21 +82,20 @@ final class LeaseCommands {
     String queue;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "RECEIPT")
-    String receipt;
+    @Nullable String receipt;
 
     @Option(names = "--id", paramLabel = "ID", description = "the message's id instead")
-    String id;
+    @Nullable String id;
 
     @Override
     void run(SwitchboardClient client) {
-      if ((receipt == null) == (id == null)) {
+      if (id != null && receipt == null) {
+        client.deadLetterById(queue, id);
+      } else if (receipt != null && id == null) {
+        client.deadLetter(queue, receipt);
+      } else {
         throw new ParameterException(
             spec.commandLine(), "dead-letter needs a RECEIPT or --id ID, not both or neither");
-      }
-      if (id != null) {
-        client.deadLetterById(queue, id);
-      } else {
-        client.deadLetter(queue, receipt);
       }
       if (options.json) {
         Output.json(out(), WireFormat.object().put("deadLettered", true));

@@ -17,6 +17,7 @@ import io.switchboard.queue.SendResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,16 +46,16 @@ final class MessageCommands {
     int priority;
 
     @Option(names = "--group", description = "message group (grouped queues)")
-    String group;
+    @Nullable String group;
 
     @Option(names = "--dedup-id", description = "deduplication id")
-    String dedupId;
+    @Nullable String dedupId;
 
     @Option(names = "--delay", paramLabel = "SECONDS")
-    Long delay;
+    @Nullable Long delay;
 
     @Option(names = "--ttl", paramLabel = "SECONDS", description = "time to live")
-    Long ttl;
+    @Nullable Long ttl;
 
     @Override
     void run(SwitchboardClient client) {
@@ -90,13 +91,13 @@ final class MessageCommands {
     int max = 1;
 
     @Option(names = "--wait", paramLabel = "SECONDS", description = "long-poll up to 20 s")
-    Long wait;
+    @Nullable Long wait;
 
     @Option(names = "--visibility", paramLabel = "SECONDS", description = "lease length")
-    Long visibility;
+    @Nullable Long visibility;
 
     @Option(names = "--filter", paramLabel = "SELECTOR", description = "e.g. \"lang = 'es'\"")
-    String filter;
+    @Nullable String filter;
 
     @Option(names = "--ack", description = "acknowledge what was received at once")
     boolean ack;
@@ -201,10 +202,10 @@ final class MessageCommands {
     int limit = 20;
 
     @Option(names = "--cursor", description = "next page (printed after a full page)")
-    String cursor;
+    @Nullable String cursor;
 
     @Option(names = "--filter", paramLabel = "SELECTOR")
-    String filter;
+    @Nullable String filter;
 
     @Option(names = "--all", description = "include delayed and in-flight messages")
     boolean all;

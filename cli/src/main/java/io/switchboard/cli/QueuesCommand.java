@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -72,22 +73,22 @@ final class QueuesCommand implements Runnable {
     String name;
 
     @Option(names = "--order", description = "fifo | lifo (default fifo)")
-    String order;
+    @Nullable String order;
 
     @Option(names = "--visibility-timeout", paramLabel = "SECONDS")
-    Long visibility;
+    @Nullable Long visibility;
 
     @Option(names = "--delay", paramLabel = "SECONDS")
-    Long delay;
+    @Nullable Long delay;
 
     @Option(names = "--retention", paramLabel = "SECONDS")
-    Long retention;
+    @Nullable Long retention;
 
     @Option(names = "--receive-wait", paramLabel = "SECONDS")
-    Long receiveWait;
+    @Nullable Long receiveWait;
 
     @Option(names = "--dead-letter", paramLabel = "QUEUE", description = "dead-letter target")
-    String deadLetter;
+    @Nullable String deadLetter;
 
     @Option(
         names = "--max-receive-count",
@@ -98,16 +99,16 @@ final class QueuesCommand implements Runnable {
     boolean expireToDeadLetter;
 
     @Option(names = "--max-depth")
-    Long maxDepth;
+    @Nullable Long maxDepth;
 
     @Option(names = "--overflow", description = "reject | dropOldest (with --max-depth)")
-    String overflow;
+    @Nullable String overflow;
 
     @Option(names = "--content-based-dedup")
     boolean contentBasedDedup;
 
     @Option(names = "--index", paramLabel = "ATTRIBUTE", description = "indexed attribute(s)")
-    List<String> indexed;
+    @Nullable List<String> indexed;
 
     @Override
     void run(SwitchboardClient client) {

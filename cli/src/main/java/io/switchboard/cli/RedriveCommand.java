@@ -7,6 +7,7 @@ import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -39,10 +40,10 @@ final class RedriveCommand implements Runnable {
     String queue;
 
     @Option(names = "--to", paramLabel = "QUEUE", description = "one destination for all")
-    String destination;
+    @Nullable String destination;
 
     @Option(names = "--max-per-second", paramLabel = "N", description = "rate limit")
-    Integer maxPerSecond;
+    @Nullable Integer maxPerSecond;
 
     @Override
     void run(SwitchboardClient client) {

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -144,7 +145,7 @@ final class RoutingCommands {
     }
   }
 
-  static Presence presence(String kind, String reason) {
+  static Presence presence(String kind, @Nullable String reason) {
     return switch (WireFormat.enumValue(Presence.Kind.class, "presence", kind)) {
       case AVAILABLE -> Presence.available();
       case OFFLINE -> Presence.offline();
@@ -188,7 +189,7 @@ final class RoutingCommands {
       String presence = "offline";
 
       @Option(names = "--reason", description = "why away")
-      String reason;
+      @Nullable String reason;
 
       @Mixin Attributes attributes;
 
@@ -206,7 +207,7 @@ final class RoutingCommands {
     @Command(name = "list", description = "List agents, optionally those matching a selector.")
     static final class ListAgents extends RoutingCommand {
       @Option(names = "--selector", description = "e.g. \"skills HAS 'billing'\"")
-      String selector;
+      @Nullable String selector;
 
       @Override
       void run(RoutingClient routing, PrintWriter out) {
@@ -250,7 +251,7 @@ final class RoutingCommands {
       String presence;
 
       @Option(names = "--reason", description = "why away")
-      String reason;
+      @Nullable String reason;
 
       @Override
       void run(RoutingClient routing, PrintWriter out) {
@@ -304,7 +305,7 @@ final class RoutingCommands {
           names = {"-r", "--requires"},
           paramLabel = "SELECTOR",
           description = "requirements over agent attributes, e.g. \"languages HAS 'es'\"")
-      String requirements;
+      @Nullable String requirements;
 
       @Option(names = "--priority", description = "-1000..1000, higher first (default 0)")
       int priority;
@@ -316,7 +317,7 @@ final class RoutingCommands {
       Map<Long, String> escalations = new LinkedHashMap<>();
 
       @Option(names = "--max-wait", paramLabel = "SECONDS")
-      Long maxWait;
+      @Nullable Long maxWait;
 
       @Mixin Attributes attributes;
 
@@ -373,7 +374,7 @@ final class RoutingCommands {
           names = "--wrap-up",
           paramLabel = "SECONDS",
           description = "wrap-up time (default the channel's)")
-      Long wrapUp;
+      @Nullable Long wrapUp;
 
       @Override
       void run(RoutingClient routing, PrintWriter out) {
@@ -498,19 +499,19 @@ final class RoutingCommands {
       @Option(
           names = "--from",
           description = "start, an ISO-8601 instant (default 24 hours before --to)")
-      String from;
+      @Nullable String from;
 
       @Option(names = "--to", description = "end, an ISO-8601 instant (default now)")
-      String to;
+      @Nullable String to;
 
       @Option(names = "--queue", description = "one task queue's figures")
-      String queue;
+      @Nullable String queue;
 
       @Option(names = "--agent", description = "one agent's figures")
-      String agent;
+      @Nullable String agent;
 
       @Option(names = "--workspace", description = "a workspace's (default: /v1/routing)")
-      String workspace;
+      @Nullable String workspace;
 
       @Override
       void run(SwitchboardClient client) {

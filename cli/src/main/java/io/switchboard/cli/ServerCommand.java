@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,7 +36,7 @@ final class ServerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--config", description = "config file (Java properties: port=8080, ...)")
-  String config;
+  @Nullable String config;
 
   /** Adds an option for every setting that has a flag, described from its declaration. */
   static final class SettingOptions implements IModelTransformer {

@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A narrated walk through the four seed patterns on an in-memory engine. The clock is simulated, so
@@ -160,7 +161,7 @@ final class Tour {
     return messages.stream().map(Message::body).toList().toString();
   }
 
-  private static String text(Object value) {
+  private static @Nullable String text(@Nullable Object value) {
     return value instanceof io.switchboard.queue.AttributeValue.StringValue s ? s.value() : null;
   }
 

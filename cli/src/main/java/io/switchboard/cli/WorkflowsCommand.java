@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -140,10 +141,10 @@ final class WorkflowsCommand implements Runnable {
 
     static final class Source {
       @Option(names = "--body", paramLabel = "JSON", description = "the workflow's JSON")
-      String json;
+      @Nullable String json;
 
       @Option(names = "--file", paramLabel = "FILE", description = "a file holding the JSON")
-      Path file;
+      @Nullable Path file;
     }
 
     @ArgGroup(multiplicity = "1")

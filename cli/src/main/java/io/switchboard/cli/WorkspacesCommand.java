@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -142,16 +143,16 @@ final class WorkspacesCommand implements Runnable {
         names = "--strategy",
         paramLabel = "STRATEGY",
         description = "longest-idle (default), least-occupied or highest:<attribute>")
-    String strategy;
+    @Nullable String strategy;
 
     @Option(names = "--offer-timeout", paramLabel = "SECONDS", description = "default 30")
-    Long offerTimeout;
+    @Nullable Long offerTimeout;
 
     @Option(
         names = "--default-activity",
         paramLabel = "NAME",
         description = "for agents created without one (default: offline, else the first)")
-    String defaultActivity;
+    @Nullable String defaultActivity;
 
     @Override
     void run(WorkspacesClient workspaces, PrintWriter out) {
@@ -271,32 +272,32 @@ final class WorkspacesCommand implements Runnable {
         names = "--expression",
         paramLabel = "SELECTOR",
         description = "who may serve it, e.g. \"skills HAS 'billing'\" (default: every agent)")
-    String expression;
+    @Nullable String expression;
 
     @Option(
         names = "--order",
         paramLabel = "ORDER",
         description = "fifo (default) or lifo: among its waiting contacts of equal priority")
-    String order;
+    @Nullable String order;
 
     @Option(
         names = "--strategy",
         paramLabel = "STRATEGY",
         description =
             "longest-idle, least-occupied or highest:<attribute> (default: the workspace's)")
-    String strategy;
+    @Nullable String strategy;
 
     @Option(
         names = "--max-reservations",
         paramLabel = "N",
         description = "at most N of its contacts offered to or held by one agent, 1..100")
-    Integer maxReservations;
+    @Nullable Integer maxReservations;
 
     @Option(
         names = "--service-level",
         paramLabel = "SECONDS",
         description = "answered within, for its service level (default: the workspace's)")
-    Long serviceLevel;
+    @Nullable Long serviceLevel;
 
     @Override
     void run(WorkspacesClient workspaces, PrintWriter out) {

@@ -3,47 +3,14 @@ package io.switchboard.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.server.ServerConfig;
-import io.switchboard.server.SwitchboardServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.switchboard.cli.CliServer.Run;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code switchboard workspaces workflows ...} against an in-process server. */
 class WorkflowsCliTest {
 
-  private static SwitchboardServer server;
-
-  @BeforeAll
-  static void start() {
-    server = SwitchboardServer.start(ServerConfig.forTests());
-  }
-
-  @AfterAll
-  static void stop() {
-    server.stop();
-  }
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] all = new String[args.length + 2];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--server";
-    all[args.length + 1] = server.uri().toString();
-    int code =
-        Main.run(
-            all,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
+  @RegisterExtension static final CliServer cli = new CliServer();
 
   @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir;
 
@@ -59,14 +26,14 @@ class WorkflowsCliTest {
                       "targets": [{"queue": "billing", "timeoutSeconds": 30}, {"queue": "general"}]}],
          "defaultFilter": {"targets": [{"queue": "general"}]}}
         """);
-    assertEquals(0, run("workspaces", "create", "centre", "--activity", "Ready=true").code());
+    assertEquals(0, cli.run("workspaces", "create", "centre", "--activity", "Ready=true").code());
     assertEquals(
         0,
-        run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'")
+        cli.run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'")
             .code());
-    assertEquals(0, run("workspaces", "queue", "centre", "general").code());
+    assertEquals(0, cli.run("workspaces", "queue", "centre", "general").code());
     Run put =
-        run(
+        cli.run(
             "workspaces",
             "workflows",
             "put",
@@ -80,16 +47,16 @@ class WorkflowsCliTest {
     assertEquals(0, put.code(), put.err());
     assertTrue(put.out().contains("billing 30 s -> general"), put.out());
 
-    Run list = run("workspaces", "workflows", "list", "centre");
+    Run list = cli.run("workspaces", "workflows", "list", "centre");
     assertEquals(0, list.code(), list.err());
     assertTrue(list.out().contains("topic = 'billing'"), list.out());
     assertTrue(list.out().contains("(default)"), list.out());
-    Run json = run("workspaces", "workflows", "show", "centre", "support", "--json");
+    Run json = cli.run("workspaces", "workflows", "show", "centre", "support", "--json");
     assertEquals(0, json.code(), json.err());
     assertTrue(json.out().contains("\"timeoutSeconds\" : 30"), json.out());
 
     Run unknownQueue =
-        run(
+        cli.run(
             "workspaces",
             "workflows",
             "put",
@@ -100,7 +67,7 @@ class WorkflowsCliTest {
     assertTrue(unknownQueue.code() != 0, unknownQueue.out());
     assertTrue(unknownQueue.err().contains("TASK_QUEUE_NOT_FOUND"), unknownQueue.err());
     Run callback =
-        run(
+        cli.run(
             "workspaces",
             "workflows",
             "put",
@@ -113,7 +80,7 @@ class WorkflowsCliTest {
     assertTrue(callback.out().contains("(assignment callback)"), callback.out());
     assertTrue(callback.out().contains("https://crm.example.com/offers"), callback.out());
     Run badUrl =
-        run(
+        cli.run(
             "workspaces",
             "workflows",
             "put",
@@ -123,13 +90,13 @@ class WorkflowsCliTest {
             "{\"defaultFilter\":{\"targets\":[{\"queue\":\"general\"}]},"
                 + "\"assignmentCallbackUrl\":\"ftp://crm.example.com/offers\"}");
     assertTrue(badUrl.err().contains("INVALID_CALLBACK_URL"), badUrl.err());
-    assertEquals(0, run("workspaces", "workflows", "delete", "centre", "called").code());
+    assertEquals(0, cli.run("workspaces", "workflows", "delete", "centre", "called").code());
 
-    Run inUse = run("workspaces", "delete-queue", "centre", "billing");
+    Run inUse = cli.run("workspaces", "delete-queue", "centre", "billing");
     assertTrue(inUse.err().contains("TASK_QUEUE_IN_USE"), inUse.err());
 
     Run fromFile =
-        run(
+        cli.run(
             "workspaces",
             "workflows",
             "put",
@@ -139,11 +106,12 @@ class WorkflowsCliTest {
             readmeJson.toString());
     assertEquals(0, fromFile.code(), fromFile.err());
     assertTrue(fromFile.out().contains("billing 30 s -> general"), fromFile.out());
-    assertEquals(0, run("workspaces", "workflows", "delete", "centre", "from-file").code());
+    assertEquals(0, cli.run("workspaces", "workflows", "delete", "centre", "from-file").code());
 
-    Run deleted = run("workspaces", "workflows", "delete", "centre", "support");
+    Run deleted = cli.run("workspaces", "workflows", "delete", "centre", "support");
     assertEquals(0, deleted.code(), deleted.err());
-    assertTrue(run("workspaces", "workflows", "list", "centre").out().contains("(no workflows)"));
-    assertEquals(0, run("workspaces", "delete", "centre").code());
+    assertTrue(
+        cli.run("workspaces", "workflows", "list", "centre").out().contains("(no workflows)"));
+    assertEquals(0, cli.run("workspaces", "delete", "centre").code());
   }
 }

@@ -3,52 +3,19 @@ package io.switchboard.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.server.ServerConfig;
-import io.switchboard.server.SwitchboardServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.switchboard.cli.CliServer.Run;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code switchboard workspaces ...} against an in-process server. */
 class WorkspacesCliTest {
 
-  private static SwitchboardServer server;
-
-  @BeforeAll
-  static void start() {
-    server = SwitchboardServer.start(ServerConfig.forTests());
-  }
-
-  @AfterAll
-  static void stop() {
-    server.stop();
-  }
-
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] all = new String[args.length + 2];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--server";
-    all[args.length + 1] = server.uri().toString();
-    int code =
-        Main.run(
-            all,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
+  @RegisterExtension static final CliServer cli = new CliServer();
 
   @Test
   void workspaces_createShowQueueActivityDelete() {
     Run created =
-        run(
+        cli.run(
             "workspaces",
             "create",
             "centre",
@@ -62,26 +29,26 @@ class WorkspacesCliTest {
     assertTrue(created.out().contains("least-occupied"), created.out());
     assertTrue(created.out().contains("default:        Ready"), created.out());
     assertTrue(created.out().contains("callback secret: "), created.out());
-    Run rotated = run("workspaces", "rotate-callback-secret", "centre");
+    Run rotated = cli.run("workspaces", "rotate-callback-secret", "centre");
     assertEquals(0, rotated.code(), rotated.err());
     assertTrue(rotated.out().strip().length() >= 32, rotated.out());
     assertTrue(!created.out().contains(rotated.out().strip()), "a new secret");
 
     Run queue =
-        run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'");
+        cli.run("workspaces", "queue", "centre", "billing", "--expression", "skills HAS 'billing'");
     assertEquals(0, queue.code(), queue.err());
-    Run activity = run("workspaces", "activity", "centre", "Training");
+    Run activity = cli.run("workspaces", "activity", "centre", "Training");
     assertEquals(0, activity.code(), activity.err());
 
-    Run shown = run("workspaces", "show", "centre");
+    Run shown = cli.run("workspaces", "show", "centre");
     assertEquals(0, shown.code(), shown.err());
     assertTrue(shown.out().contains("skills HAS 'billing'"), shown.out());
     assertTrue(shown.out().contains("Training"), shown.out());
-    Run list = run("workspaces", "list");
+    Run list = cli.run("workspaces", "list");
     assertTrue(list.out().contains("centre") && list.out().contains("default"), list.out());
 
     Run rules =
-        run(
+        cli.run(
             "workspaces",
             "queue",
             "centre",
@@ -99,21 +66,21 @@ class WorkspacesCliTest {
     assertTrue(
         rules.out().contains("maxReservationsPerAgent") && rules.out().contains("highest:level"),
         rules.out());
-    Run stats = run("workspaces", "queue-stats", "centre", "chat");
+    Run stats = cli.run("workspaces", "queue-stats", "centre", "chat");
     assertEquals(0, stats.code(), stats.err());
     assertTrue(stats.out().contains("0 answered (0 within 30 s)"), stats.out());
-    Run badRule = run("workspaces", "queue", "centre", "q", "--max-reservations", "0");
+    Run badRule = cli.run("workspaces", "queue", "centre", "q", "--max-reservations", "0");
     assertTrue(badRule.err().contains("must be 1..100, got 0"), badRule.err());
-    Run noStats = run("workspaces", "queue-stats", "centre", "nope");
+    Run noStats = cli.run("workspaces", "queue-stats", "centre", "nope");
     assertTrue(noStats.err().contains("TASK_QUEUE_NOT_FOUND"), noStats.err());
 
-    Run bad = run("workspaces", "queue", "centre", "q", "--expression", "skills HAS");
+    Run bad = cli.run("workspaces", "queue", "centre", "q", "--expression", "skills HAS");
     assertEquals(1, Math.min(bad.code(), 1), bad.out());
     assertTrue(bad.err().contains("INVALID_SELECTOR"), bad.err());
 
-    assertEquals(0, run("workspaces", "delete-queue", "centre", "billing").code());
-    assertEquals(0, run("workspaces", "delete", "centre").code());
-    Run gone = run("workspaces", "show", "centre");
+    assertEquals(0, cli.run("workspaces", "delete-queue", "centre", "billing").code());
+    assertEquals(0, cli.run("workspaces", "delete", "centre").code());
+    Run gone = cli.run("workspaces", "show", "centre");
     assertTrue(gone.err().contains("WORKSPACE_NOT_FOUND"), gone.err());
   }
 }

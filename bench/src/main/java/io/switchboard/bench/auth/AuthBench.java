@@ -39,6 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -260,7 +261,7 @@ public final class AuthBench {
       // a server still compiles for many seconds, and its compiler threads' CPU would count
       for (Workload w : o.workloads()) {
         for (Auth auth : w.auths) {
-          measure(o, machine, targets.get(auth), w, -1, o.jitWarmup());
+          measure(o, machine, target(targets, auth), w, -1, o.jitWarmup());
         }
       }
       List<Sample> samples = new ArrayList<>();
@@ -269,7 +270,7 @@ public final class AuthBench {
           List<Auth> order = new ArrayList<>(w.auths);
           java.util.Collections.rotate(order, -(round - 1));
           for (Auth auth : order) {
-            Sample s = measure(o, machine, targets.get(auth), w, round, o.measure());
+            Sample s = measure(o, machine, target(targets, auth), w, round, o.measure());
             log.println(line(s));
             samples.add(s);
           }
@@ -537,6 +538,11 @@ public final class AuthBench {
   }
 
   /** The rows: every sample with its ratio to its round's keyless one, then the medians. */
+  /** The server started for {@code auth}: one for every scheme of the workloads. */
+  private static Target target(Map<Auth, Target> targets, Auth auth) {
+    return Objects.requireNonNull(targets.get(auth), () -> "no server started for " + auth);
+  }
+
   static Report report(List<Sample> samples, int threads) {
     Report r = newReport(threads);
     Map<String, Sample> none = new LinkedHashMap<>();
@@ -547,7 +553,10 @@ public final class AuthBench {
     }
     Map<String, List<double[]>> byPair = new LinkedHashMap<>();
     for (Sample s : samples) {
-      Sample base = none.get(s.workload() + "/" + s.round());
+      Sample base =
+          Objects.requireNonNull(
+              none.get(s.workload() + "/" + s.round()),
+              "every workload's round measures the keyless baseline too");
       OptionalDouble cpuRatio = ratio(s.cpuMicrosPerRequest(), base.cpuMicrosPerRequest());
       OptionalDouble allocRatio = ratio(s.bytesPerRequest(), base.bytesPerRequest());
       row(

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -218,7 +219,7 @@ public final class AuthStepBench {
     return request != null ? request : rr.getParams().getParam("auth");
   }
 
-  private static OptionalDouble score(RunResult rr) {
+  private static OptionalDouble score(@Nullable RunResult rr) {
     return rr == null ? OptionalDouble.empty() : OptionalDouble.of(median(rr));
   }
 

@@ -27,6 +27,7 @@ import org.apache.activemq.artemis.core.server.ActiveMQServers;
 import org.apache.activemq.artemis.core.server.Queue;
 import org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Embedded ActiveMQ Artemis, in-VM acceptor and core client, persistence off, no paging (unbounded
@@ -58,7 +59,7 @@ final class ArtemisTarget implements Target {
   private final ClientSessionFactory factory;
   private final ClientSession session;
   private final ClientProducer producer;
-  private ClientConsumer consumer;
+  private @Nullable ClientConsumer consumer;
   private int sent;
 
   ArtemisTarget(Mode mode) throws Exception {

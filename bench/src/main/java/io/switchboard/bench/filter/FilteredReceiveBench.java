@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Filtered-consumption benchmark: latency of one selective receive plus ack on a deep queue, in
@@ -322,7 +323,7 @@ public final class FilteredReceiveBench {
         env.jdk(), env.cpus(), env.cpuModel(), env.commit(), env.date());
   }
 
-  private static Row find(List<Row> rows, String system, int depth) {
+  private static @Nullable Row find(List<Row> rows, String system, int depth) {
     return rows.stream()
         .filter(r -> r.system().equals(system) && r.depth() == depth)
         .findFirst()

@@ -2,6 +2,7 @@ package io.switchboard.bench.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One bar chart drawn from a report's rows: one group of bars per distinct value of {@code
@@ -16,11 +17,16 @@ import java.util.List;
  * @param logarithmic a logarithmic y axis (for figures orders of magnitude apart)
  */
 public record ChartSpec(
-    String title, String yAxis, String category, String series, String value, boolean logarithmic) {
+    String title,
+    String yAxis,
+    String category,
+    @Nullable String series,
+    String value,
+    boolean logarithmic) {
 
   /** A linear chart. */
   public static ChartSpec bars(
-      String title, String yAxis, String category, String series, String value) {
+      String title, String yAxis, String category, @Nullable String series, String value) {
     return new ChartSpec(title, yAxis, category, series, value, false);
   }
 

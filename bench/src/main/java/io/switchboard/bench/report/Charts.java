@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
+import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -78,7 +79,7 @@ final class Charts {
     }
   }
 
-  private static String clip(String s, int max) {
+  private static String clip(@Nullable String s, int max) {
     return s == null || s.length() <= max ? String.valueOf(s) : s.substring(0, max - 1) + "…";
   }
 

@@ -3,6 +3,7 @@ package io.switchboard.bench.routing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.ZParams;
@@ -67,7 +68,7 @@ final class RedisSeed004Routing implements RoutingTarget {
   private long iterations;
   private long assignments;
   private long fullPasses;
-  private long[] atMeasuring;
+  private long @Nullable [] atMeasuring;
 
   RedisSeed004Routing(String host, int port, int maxContacts, Decisions decisions) {
     this.redis = new Jedis(host, port, 60_000);

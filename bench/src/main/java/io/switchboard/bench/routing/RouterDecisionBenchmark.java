@@ -101,17 +101,18 @@ public class RouterDecisionBenchmark {
     /** Not measured: an agent with an offer accepts it, and a contact arrives. */
     @Setup(Level.Invocation)
     public void nextDecision() {
-      assigned = null;
-      for (int tries = 0; assigned == null; tries++) {
+      String found = null;
+      for (int tries = 0; found == null; tries++) {
         if (tries > AGENTS) {
           throw new IllegalStateException("no agent has an offer");
         }
         String agent = "agent-" + (nextAgent++ % AGENTS);
         List<Reservation> offers = router.pendingReservations(agent);
         if (!offers.isEmpty()) {
-          assigned = router.accept(offers.get(0).id()).id();
+          found = router.accept(offers.get(0).id()).id();
         }
       }
+      assigned = found;
       arrive();
     }
   }

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Routing decisions in a loaded contact center: Switchboard's in-process router, seed 004's Redis
@@ -155,10 +156,10 @@ public final class RoutingBench {
    */
   record Run(
       List<Simulation.Result> results,
-      String redisVersion,
+      @Nullable String redisVersion,
       Map<String, Optional<String>> loadAverages) {
 
-    Simulation.Result find(String name) {
+    Simulation.@Nullable Result find(String name) {
       return results.stream().filter(r -> r.target().equals(name)).findFirst().orElse(null);
     }
   }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.BiFunction;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Drives one {@link ScaleTarget} through the {@link ScaleCenter} and measures it.
@@ -250,7 +251,12 @@ final class ScaleSimulation {
    * offers it made are still pending in {@link #offered}.
    */
   private void timed(
-      Runnable call, int kind, Histogram[] h, Histogram steady, long[] decisions, long[] totals) {
+      Runnable call,
+      int kind,
+      Histogram[] h,
+      @Nullable Histogram steady,
+      long[] decisions,
+      long @Nullable [] totals) {
     callStartedAt = now;
     int before = offered.size();
     long start = System.nanoTime();
@@ -270,7 +276,7 @@ final class ScaleSimulation {
     }
   }
 
-  private void acceptOffers(ScaleTarget target, long[] totals) {
+  private void acceptOffers(ScaleTarget target, long @Nullable [] totals) {
     for (int i = 0; i < offered.size(); i++) {
       int contact = offered.get(i);
       long start = System.nanoTime();

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Drives one {@link RoutingTarget} through the contact center and measures it.
@@ -58,7 +59,7 @@ final class Simulation {
       int waitingAtEnd,
       long decisionsChecked,
       String notes,
-      List<long[]> log) {
+      @Nullable List<long[]> log) {
 
     double decisionsPerSecond() {
       return decisions / (measuredNanos / 1e9);
@@ -78,7 +79,7 @@ final class Simulation {
   private final IntList assigned = new IntList();
   private final IntList offered = new IntList();
   private final SplittableRandom pick;
-  private final List<long[]> log;
+  private final @Nullable List<long[]> log;
   private long checked;
   private int waiting;
 
@@ -187,12 +188,13 @@ final class Simulation {
     acceptOffers(target, totals, h[1]);
   }
 
-  private void acceptOffers(RoutingTarget target, long[] totals, Histogram events) {
+  private void acceptOffers(
+      RoutingTarget target, long @Nullable [] totals, @Nullable Histogram events) {
     for (int i = 0; i < offered.size(); i++) {
       int contact = offered.get(i);
       long start = System.nanoTime();
       target.accept(contact);
-      if (totals != null) {
+      if (totals != null && events != null) { // measured: both given, else neither
         long took = System.nanoTime() - start;
         totals[0] += took;
         totals[2]++;

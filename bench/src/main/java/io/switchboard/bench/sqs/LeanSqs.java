@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cheap load generator of {@link SqsBench}: the same SQS JSON-protocol requests the AWS SDK v2
@@ -146,7 +147,7 @@ final class LeanSqs implements AutoCloseable {
     return request("/", "application/x-amz-json-1.0", "AmazonSQS." + name, body);
   }
 
-  private byte[] request(String path, String contentType, String target, byte[]... body) {
+  private byte[] request(String path, String contentType, @Nullable String target, byte[]... body) {
     int length = 0;
     for (byte[] b : body) {
       length += b.length;
@@ -283,7 +284,10 @@ final class LeanSqs implements AutoCloseable {
       StringBuilder s = new StringBuilder(64);
       for (int b; (b = in.read()) != '\n'; ) {
         if (b < 0) {
-          return s.isEmpty() ? null : s.toString();
+          if (s.isEmpty()) {
+            throw new java.io.EOFException("the server closed the connection mid-answer");
+          }
+          return s.toString();
         }
         if (b != '\r') {
           s.append((char) b);

@@ -18,9 +18,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * End-to-end SQS workload through the stock AWS SDK for Java v2: Switchboard against ElasticMQ, in
@@ -193,9 +195,9 @@ public final class SqsBench {
       }
       ClosedLoop.CycleFactory noopCycle;
       if (lean) {
-        noopCycle = leans.get("switchboard").noop();
+        noopCycle = started(leans, "switchboard").noop();
       } else {
-        SqsLoad noop = new SqsLoad(servers.get("switchboard").uri, maxThreads, true);
+        SqsLoad noop = new SqsLoad(started(servers, "switchboard").uri, maxThreads, true);
         loads.put("noop", noop);
         noopCycle = noop.noop();
       }
@@ -207,7 +209,7 @@ public final class SqsBench {
           machine,
           o.warmup(),
           Duration.ZERO,
-          servers.get("switchboard"),
+          started(servers, "switchboard"),
           "noop",
           warmThreads,
           noopCycle);
@@ -216,8 +218,8 @@ public final class SqsBench {
           measure(
               o,
               machine,
-              servers.get(s),
-              loads.get(s),
+              started(servers, s),
+              started(loads, s),
               leans.get(s),
               shape,
               warmThreads,
@@ -230,7 +232,7 @@ public final class SqsBench {
                 machine,
                 o.warmup(),
                 o.measure(),
-                servers.get("switchboard"),
+                started(servers, "switchboard"),
                 "noop",
                 threads,
                 noopCycle);
@@ -242,8 +244,8 @@ public final class SqsBench {
                 measure(
                     o,
                     machine,
-                    servers.get(s),
-                    loads.get(s),
+                    started(servers, s),
+                    started(loads, s),
                     leans.get(s),
                     shape,
                     threads,
@@ -269,12 +271,17 @@ public final class SqsBench {
     }
   }
 
+  /** What was started for {@code system}: every system measured has its server and load. */
+  private static <T> T started(Map<String, T> bySystem, String system) {
+    return Objects.requireNonNull(bySystem.get(system), () -> "nothing started for " + system);
+  }
+
   private static Sample measure(
       Options o,
       Machine machine,
       ChildServer server,
       SqsLoad load,
-      LeanSqs lean,
+      @Nullable LeanSqs lean,
       Shape shape,
       int threads,
       Duration window)
@@ -357,21 +364,20 @@ public final class SqsBench {
     }
 
     /** ElasticMQ's server CPU per message over this one's, when both were measured. */
-    Object serverCpuPerMessageTimesLess(Sample elastic) {
-      boolean both =
+    Object serverCpuPerMessageTimesLess(@Nullable Sample elastic) {
+      OptionalDouble timesLess =
           elastic != null
-              && serverCpuNanos.isPresent()
-              && elastic.serverCpuNanos.isPresent()
-              && result.messages() > 0
-              && elastic.result.messages() > 0
-              && serverCpuNanos.getAsLong() > 0;
-      return Report.measured(
-          both
+                  && serverCpuNanos.isPresent()
+                  && elastic.serverCpuNanos.isPresent()
+                  && result.messages() > 0
+                  && elastic.result.messages() > 0
+                  && serverCpuNanos.getAsLong() > 0
               ? OptionalDouble.of(
                   (elastic.serverCpuNanos.getAsLong() / (double) elastic.result.messages())
                       / (serverCpuNanos.getAsLong() / (double) result.messages()))
-              : OptionalDouble.empty(),
-          "no server CPU time for one of the two servers on this machine");
+              : OptionalDouble.empty();
+      return Report.measured(
+          timesLess, "no server CPU time for one of the two servers on this machine");
     }
 
     private Object perRequest(OptionalLong nanos, String why) {

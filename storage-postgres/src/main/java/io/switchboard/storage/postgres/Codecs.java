@@ -74,21 +74,21 @@ final class Codecs {
     }
     QueueConfig.Builder b =
         QueueConfig.builder()
-            .order(Order.valueOf(kv.get("order")))
+            .order(Order.valueOf(required(kv, "order")))
             .visibilityTimeout(millis(kv, "visibility"))
             .delay(millis(kv, "delay"))
             .retention(millis(kv, "retention"))
-            .maxMessageSize(Integer.parseInt(kv.get("maxMessageSize")))
+            .maxMessageSize(Integer.parseInt(required(kv, "maxMessageSize")))
             .receiveWait(millis(kv, "receiveWait"))
             .contentBasedDeduplication(Boolean.parseBoolean(kv.get("contentDedup")))
-            .dedupScope(DedupScope.valueOf(kv.get("dedupScope")))
+            .dedupScope(DedupScope.valueOf(required(kv, "dedupScope")))
             .historyRetention(millis(kv, "history"));
     if (kv.containsKey("dlTarget")) {
-      b.deadLetter(kv.get("dlTarget"), Integer.parseInt(kv.get("dlMax")));
+      b.deadLetter(kv.get("dlTarget"), Integer.parseInt(required(kv, "dlMax")));
     }
-    b.onExpire(ExpiryAction.valueOf(kv.get("onExpire")));
+    b.onExpire(ExpiryAction.valueOf(required(kv, "onExpire")));
     if (kv.containsKey("maxDepth")) {
-      b.maxDepth(Long.parseLong(kv.get("maxDepth")), Overflow.valueOf(kv.get("overflow")));
+      b.maxDepth(Long.parseLong(kv.get("maxDepth")), Overflow.valueOf(required(kv, "overflow")));
     }
     String indexed = kv.getOrDefault("indexed", "");
     b.indexedAttributes(indexed.isEmpty() ? Set.of() : Set.of(indexed.split(",")));
@@ -105,7 +105,20 @@ final class Codecs {
   }
 
   private static Duration millis(Map<String, String> kv, String key) {
-    return Duration.ofMillis(Long.parseLong(kv.get(key)));
+    return Duration.ofMillis(Long.parseLong(required(kv, key)));
+  }
+
+  /**
+   * A key every stored configuration has: a damaged {@code sb_queue} row without it fails here,
+   * naming the key, instead of with a NullPointerException or "Cannot parse null string".
+   */
+  private static String required(Map<String, String> kv, String key) {
+    String value = kv.get(key);
+    if (value == null) {
+      throw new IllegalStateException(
+          "the stored queue configuration has no '" + key + "' (a damaged sb_queue row): " + kv);
+    }
+    return value;
   }
 
   private static final byte STRING = 1;

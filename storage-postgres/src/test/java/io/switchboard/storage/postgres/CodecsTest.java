@@ -1,6 +1,8 @@
 package io.switchboard.storage.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueConfig;
 import java.util.Map;
@@ -36,5 +38,18 @@ class CodecsTest {
 
     assertEquals(false, encoded.contains("meta"), encoded);
     assertEquals(config, Codecs.decodeConfig(encoded));
+  }
+
+  @Test
+  void damagedStoredConfigurationMissingAKey_failsNamingTheKeyNotWithANullPointer() {
+    String encoded = Codecs.encodeConfig(QueueConfig.defaults());
+    for (String key : new String[] {"order", "visibility", "maxMessageSize", "onExpire"}) {
+      String damaged = encoded.replaceFirst("(?<![^;])" + key + "=[^;]*;?", "");
+
+      IllegalStateException e =
+          assertThrows(IllegalStateException.class, () -> Codecs.decodeConfig(damaged), damaged);
+
+      assertTrue(e.getMessage().contains("no '" + key + "'"), e.getMessage());
+    }
   }
 }

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.durable;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.e2e;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.filter;
+
+import org.jspecify.annotations.NullMarked;

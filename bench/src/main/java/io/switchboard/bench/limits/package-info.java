@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.limits;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.postgres;
+
+import org.jspecify.annotations.NullMarked;

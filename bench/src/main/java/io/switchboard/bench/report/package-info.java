@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.report;
+
+import org.jspecify.annotations.NullMarked;

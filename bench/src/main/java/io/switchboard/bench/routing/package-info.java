@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.bench.routing;
+
+import org.jspecify.annotations.NullMarked;

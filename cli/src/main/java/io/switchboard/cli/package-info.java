@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.cli;
+
+import org.jspecify.annotations.NullMarked;
