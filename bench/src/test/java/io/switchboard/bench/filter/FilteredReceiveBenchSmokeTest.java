@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,9 +37,7 @@ class FilteredReceiveBenchSmokeTest {
             out,
             new PrintStream(printed, true, StandardCharsets.UTF_8));
 
-    long start = System.nanoTime();
     List<FilteredReceiveBench.Row> rows = FilteredReceiveBench.run(o);
-    Duration took = Duration.ofNanos(System.nanoTime() - start);
 
     assertEquals(6, rows.size());
     for (FilteredReceiveBench.Row r : rows) {
@@ -65,7 +62,6 @@ class FilteredReceiveBenchSmokeTest {
                 + "min µs,max µs,fill s,p50 ÷ Switchboard p50",
             6);
     assertTrue(lines.get(0).startsWith("1000,backlog,switchboard,"), lines.get(0));
-    assertTrue(took.compareTo(Duration.ofSeconds(30)) < 0, "took " + took);
   }
 
   @Test
