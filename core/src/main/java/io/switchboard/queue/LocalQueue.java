@@ -453,7 +453,9 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      out.add(view(m, new Receipt(m.serial, m.leaseEpoch).encode(receipts), null));
+      String receipt = new Receipt(m.serial, m.leaseEpoch).encode(receipts);
+      m.leaseReceipt = receipt;
+      out.add(view(m, receipt, null));
     }
     return out;
   }
@@ -598,8 +600,12 @@ final class LocalQueue {
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
   private @Nullable StoredMessage leased(String receipt, boolean strict) {
-    Receipt h = Receipt.decode(receipts, receipt, name);
+    Receipt h = Receipt.parse(receipt, name);
     StoredMessage m = table.get(h.serial());
+    String issued = m == null ? null : m.leaseReceipt;
+    if (issued == null || !Receipt.sameHandle(issued, receipt)) {
+      Receipt.decode(receipts, receipt, name); // not the handle issued last: its MAC decides
+    }
     if (m == null) {
       if (strict) {
         throw MessageRules.leaseGone(name);
@@ -784,6 +790,7 @@ final class LocalQueue {
       m.deadLetterSource = null;
     }
     m.leaseEpoch++;
+    m.leaseReceipt = null;
     table.insertMoved(m);
     return view(m, null, null);
   }

@@ -4,6 +4,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lease as a receipt handle names it: the message serial and its lease epoch at the time of the
@@ -44,6 +45,45 @@ public record Receipt(long serial, int leaseEpoch) {
    * naming {@code queue} in the message.
    */
   public static Receipt decode(ReceiptKey key, String receipt, String queue) {
+    byte[] in = bytes(receipt, queue);
+    byte[] tag = tag(key, in);
+    int diff = 0;
+    for (int i = 0; i < TAG; i++) {
+      diff |= tag[i] ^ in[PAYLOAD + i];
+    }
+    if (diff != 0) {
+      throw invalid(receipt, queue);
+    }
+    return new Receipt(getLong(in, 0), getInt(in, 8));
+  }
+
+  /**
+   * The lease a handle names, its MAC <em>not</em> checked: for an engine that first looks the
+   * lease up and compares the handle with the one it issued for it ({@link #sameHandle}), and calls
+   * {@link #decode} only when they differ. Refuses (RECEIPT_INVALID) what is not a handle at all
+   * (wrong length, not base64url, serial 0).
+   */
+  public static Receipt parse(String receipt, String queue) {
+    byte[] in = bytes(receipt, queue);
+    return new Receipt(getLong(in, 0), getInt(in, 8));
+  }
+
+  /**
+   * Whether {@code presented} is exactly {@code issued}, compared in time that does not depend on
+   * where they differ (a handle's tag must not be learnt a character at a time).
+   */
+  public static boolean sameHandle(String issued, String presented) {
+    if (issued.length() != presented.length()) {
+      return false;
+    }
+    int diff = 0;
+    for (int i = 0; i < issued.length(); i++) {
+      diff |= issued.charAt(i) ^ presented.charAt(i);
+    }
+    return diff == 0;
+  }
+
+  private static byte[] bytes(@Nullable String receipt, String queue) {
     if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
@@ -53,19 +93,10 @@ public record Receipt(long serial, int leaseEpoch) {
     } catch (IllegalArgumentException e) {
       throw invalid(receipt, queue);
     }
-    if (in.length != BYTES) {
+    if (in.length != BYTES || getLong(in, 0) == 0) {
       throw invalid(receipt, queue);
     }
-    byte[] tag = tag(key, in);
-    int diff = 0;
-    for (int i = 0; i < TAG; i++) {
-      diff |= tag[i] ^ in[PAYLOAD + i];
-    }
-    long serial = getLong(in, 0);
-    if (diff != 0 || serial == 0) {
-      throw invalid(receipt, queue);
-    }
-    return new Receipt(serial, getInt(in, 8));
+    return in;
   }
 
   /** The MAC of the first {@link #PAYLOAD} bytes of {@code buf}. */
@@ -73,7 +104,7 @@ public record Receipt(long serial, int leaseEpoch) {
     return key.mac(buf, 0, PAYLOAD);
   }
 
-  private static QueueException invalid(String receipt, String queue) {
+  private static QueueException invalid(@Nullable String receipt, String queue) {
     String shown = receipt == null ? "null" : "'" + abbreviate(receipt) + "'";
     return new QueueException(
         ErrorCode.RECEIPT_INVALID, "receipt " + shown + " was not issued by queue '" + queue + "'");
