@@ -453,9 +453,9 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      String receipt = new Receipt(m.serial, m.leaseEpoch).encode(receipts);
-      m.leaseReceipt = receipt;
-      out.add(view(m, receipt, null));
+      Receipt.Issued receipt = new Receipt(m.serial, m.leaseEpoch).issue(receipts);
+      m.leaseTag = receipt.tag();
+      out.add(view(m, receipt.handle(), null));
     }
     return out;
   }
@@ -600,11 +600,11 @@ final class LocalQueue {
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
   private @Nullable StoredMessage leased(String receipt, boolean strict) {
-    Receipt h = Receipt.parse(receipt, name);
+    Receipt.Presented h = Receipt.parse(receipt, name);
     StoredMessage m = table.get(h.serial());
-    String issued = m == null ? null : m.leaseReceipt;
-    if (issued == null || !Receipt.sameHandle(issued, receipt)) {
-      Receipt.decode(receipts, receipt, name); // not the handle issued last: its MAC decides
+    byte[] issued = m == null ? null : m.leaseTag;
+    if (m == null || issued == null || m.leaseEpoch != h.leaseEpoch() || !h.carries(issued)) {
+      h.verify(receipts, receipt, name); // not the handle issued for this lease: its MAC decides
     }
     if (m == null) {
       if (strict) {
@@ -790,7 +790,7 @@ final class LocalQueue {
       m.deadLetterSource = null;
     }
     m.leaseEpoch++;
-    m.leaseReceipt = null;
+    m.leaseTag = null;
     table.insertMoved(m);
     return view(m, null, null);
   }

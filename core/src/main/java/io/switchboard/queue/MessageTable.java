@@ -235,7 +235,7 @@ final class MessageTable {
     m.state = StoredMessage.IN_FLIGHT;
     m.receiveCount++;
     m.leaseEpoch++;
-    m.leaseReceipt = null;
+    m.leaseTag = null;
     if (m.firstReceivedAt == 0) {
       m.firstReceivedAt = now;
     }

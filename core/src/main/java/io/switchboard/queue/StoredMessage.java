@@ -39,11 +39,12 @@ final class StoredMessage implements MessageView {
   int leaseEpoch;
 
   /**
-   * The receipt handle issued for the current lease ({@link #leaseEpoch}), or null (none issued
-   * since the last arrival or lease, or not kept across a restart). An ack, release or extend that
-   * presents exactly this handle needs no MAC computed; any other handle is checked by its MAC.
+   * The tag of the receipt handle issued for the current lease ({@link #leaseEpoch}), or null (none
+   * issued since the last arrival or lease, or not kept across a restart). An ack, release or
+   * extend whose handle names this lease and carries this tag needs no MAC computed; any other
+   * handle is checked by its MAC.
    */
-  @Nullable String leaseReceipt;
+  byte @Nullable [] leaseTag;
 
   /** DELAYED and IN_FLIGHT: when the message becomes available. */
   long visibleAt;

@@ -32,58 +32,50 @@ public record Receipt(long serial, int leaseEpoch) {
 
   /** The handle of this lease under a queue's {@code key}. */
   public String encode(ReceiptKey key) {
+    return issue(key).handle();
+  }
+
+  /**
+   * The handle of this lease under a queue's {@code key}, with the tag it carries: an engine that
+   * keeps the tag with the lease recognises the handle when it comes back ({@link
+   * Presented#carries}) without computing the MAC again.
+   */
+  public Issued issue(ReceiptKey key) {
     byte[] out = new byte[BYTES];
     putLong(out, 0, serial);
     putInt(out, 8, leaseEpoch);
     byte[] tag = tag(key, out);
     System.arraycopy(tag, 0, out, PAYLOAD, TAG);
-    return new String(ENCODER.encode(out), StandardCharsets.ISO_8859_1);
+    return new Issued(new String(ENCODER.encode(out), StandardCharsets.ISO_8859_1), tag);
   }
+
+  /**
+   * A handle just issued and its tag (the MAC, of which the handle carries the first {@value #TAG}
+   * bytes).
+   *
+   * @param handle the receipt handle
+   * @param tag the MAC; not to be changed
+   */
+  @SuppressWarnings("ArrayRecordComponent") // kept and compared, never exposed beyond the engine
+  public record Issued(String handle, byte[] tag) {}
 
   /**
    * The lease a handle names; refuses (RECEIPT_INVALID) one that was not issued under {@code key},
    * naming {@code queue} in the message.
    */
   public static Receipt decode(ReceiptKey key, String receipt, String queue) {
-    byte[] in = bytes(receipt, queue);
-    byte[] tag = tag(key, in);
-    int diff = 0;
-    for (int i = 0; i < TAG; i++) {
-      diff |= tag[i] ^ in[PAYLOAD + i];
-    }
-    if (diff != 0) {
-      throw invalid(receipt, queue);
-    }
-    return new Receipt(getLong(in, 0), getInt(in, 8));
+    Presented p = parse(receipt, queue);
+    p.verify(key, receipt, queue);
+    return new Receipt(p.serial(), p.leaseEpoch());
   }
 
   /**
-   * The lease a handle names, its MAC <em>not</em> checked: for an engine that first looks the
-   * lease up and compares the handle with the one it issued for it ({@link #sameHandle}), and calls
-   * {@link #decode} only when they differ. Refuses (RECEIPT_INVALID) what is not a handle at all
-   * (wrong length, not base64url, serial 0).
+   * A handle read but its MAC <em>not</em> checked yet: an engine looks the lease up by {@link
+   * Presented#serial}, and either finds there the tag it issued for that lease and epoch ({@link
+   * Presented#carries}) or calls {@link Presented#verify}. Refuses (RECEIPT_INVALID) what is not a
+   * handle at all (wrong length, not base64url, serial 0).
    */
-  public static Receipt parse(String receipt, String queue) {
-    byte[] in = bytes(receipt, queue);
-    return new Receipt(getLong(in, 0), getInt(in, 8));
-  }
-
-  /**
-   * Whether {@code presented} is exactly {@code issued}, compared in time that does not depend on
-   * where they differ (a handle's tag must not be learnt a character at a time).
-   */
-  public static boolean sameHandle(String issued, String presented) {
-    if (issued.length() != presented.length()) {
-      return false;
-    }
-    int diff = 0;
-    for (int i = 0; i < issued.length(); i++) {
-      diff |= issued.charAt(i) ^ presented.charAt(i);
-    }
-    return diff == 0;
-  }
-
-  private static byte[] bytes(@Nullable String receipt, String queue) {
+  public static Presented parse(@Nullable String receipt, String queue) {
     if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
@@ -96,7 +88,51 @@ public record Receipt(long serial, int leaseEpoch) {
     if (in.length != BYTES || getLong(in, 0) == 0) {
       throw invalid(receipt, queue);
     }
-    return in;
+    return new Presented(in);
+  }
+
+  /** A handle's bytes as presented: the serial, the lease epoch and the tag, unchecked. */
+  public static final class Presented {
+
+    private final byte[] bytes;
+
+    private Presented(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    /** The serial the handle names. */
+    public long serial() {
+      return getLong(bytes, 0);
+    }
+
+    /** The lease epoch the handle names. */
+    public int leaseEpoch() {
+      return getInt(bytes, 8);
+    }
+
+    /**
+     * Whether this handle carries {@code issued}'s tag ({@link Issued#tag}), compared in time that
+     * does not depend on where they differ. Only meaningful when the serial and epoch are those the
+     * tag was issued for.
+     */
+    public boolean carries(byte[] issued) {
+      return sameTag(issued, bytes);
+    }
+
+    /** Refuses (RECEIPT_INVALID) the handle unless its tag is {@code key}'s MAC of its payload. */
+    public void verify(ReceiptKey key, String receipt, String queue) {
+      if (!sameTag(tag(key, bytes), bytes)) {
+        throw invalid(receipt, queue);
+      }
+    }
+  }
+
+  private static boolean sameTag(byte[] mac, byte[] handle) {
+    int diff = 0;
+    for (int i = 0; i < TAG; i++) {
+      diff |= mac[i] ^ handle[PAYLOAD + i];
+    }
+    return diff == 0;
   }
 
   /** The MAC of the first {@link #PAYLOAD} bytes of {@code buf}. */
