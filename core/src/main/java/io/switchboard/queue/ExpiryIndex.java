@@ -75,20 +75,15 @@ final class ExpiryIndex {
     if (entries() <= 2 * liveCount + 1024) {
       return;
     }
-    LongList kept = new LongList(Math.max(16, fifo.size()));
-    for (int i = 0; i < fifo.size(); i += 2) {
-      long due = fifo.get(i);
-      long serial = fifo.get(i + 1);
-      StoredMessage m = live.apply(serial);
-      if (m != null && m.expiresAt == due) {
-        kept.add(due);
-        kept.add(serial);
-      }
-    }
-    fifo.clear();
-    for (int i = 0; i < kept.size(); i++) {
-      fifo.add(kept.get(i));
-    }
+    // In place: the FIFO grows back to about twice the threshold above before the next compaction,
+    // so it keeps that much room rather than being reallocated every time.
+    long room = 2 * (2 * liveCount + 1024) + 16;
+    fifo.retainPairs(
+        (due, serial) -> {
+          StoredMessage m = live.apply(serial);
+          return m != null && m.expiresAt == due;
+        },
+        (int) Math.min(room, 1 << 20));
     bucketEntries = 0;
     var it = buckets.entrySet().iterator();
     while (it.hasNext()) {

@@ -453,7 +453,9 @@ final class LocalQueue {
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
       counters.received++;
-      out.add(view(m, new Receipt(m.serial, m.leaseEpoch).encode(receipts), null));
+      Receipt.Issued receipt = new Receipt(m.serial, m.leaseEpoch).issue(receipts);
+      m.leaseTag = receipt.tag();
+      out.add(view(m, receipt.handle(), null));
     }
     return out;
   }
@@ -598,8 +600,12 @@ final class LocalQueue {
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
   private @Nullable StoredMessage leased(String receipt, boolean strict) {
-    Receipt h = Receipt.decode(receipts, receipt, name);
+    Receipt.Presented h = Receipt.parse(receipt, name);
     StoredMessage m = table.get(h.serial());
+    byte[] issued = m == null ? null : m.leaseTag;
+    if (m == null || issued == null || m.leaseEpoch != h.leaseEpoch() || !h.carries(issued)) {
+      h.verify(receipts, receipt, name); // not the handle issued for this lease: its MAC decides
+    }
     if (m == null) {
       if (strict) {
         throw MessageRules.leaseGone(name);
@@ -784,6 +790,7 @@ final class LocalQueue {
       m.deadLetterSource = null;
     }
     m.leaseEpoch++;
+    m.leaseTag = null;
     table.insertMoved(m);
     return view(m, null, null);
   }

@@ -33,6 +33,11 @@ final class LongList {
     items[tail++] = value;
   }
 
+  /** The length of the backing array (tests). */
+  int capacity() {
+    return items.length;
+  }
+
   int size() {
     return tail - head;
   }
@@ -73,6 +78,35 @@ final class LongList {
     tail = w;
     if (items.length > 64 && w < items.length / 4) {
       items = Arrays.copyOf(items, Math.max(8, w * 2));
+    }
+  }
+
+  /** A test of one (first, second) pair. */
+  @FunctionalInterface
+  interface PairPredicate {
+    boolean test(long first, long second);
+  }
+
+  /**
+   * Keeps only the pairs (values at even and odd offsets from the head) the predicate accepts, in
+   * order, in place; gives back memory only down to {@code minCapacity}, the size the owner expects
+   * the list to grow back to, so a list compacted often is not reallocated each time.
+   */
+  void retainPairs(PairPredicate keep, int minCapacity) {
+    int w = 0;
+    for (int r = head; r + 1 < tail; r += 2) {
+      long first = items[r];
+      long second = items[r + 1];
+      if (keep.test(first, second)) {
+        items[w++] = first;
+        items[w++] = second;
+      }
+    }
+    head = 0;
+    tail = w;
+    int floor = Math.max(8, minCapacity);
+    if (items.length > 2 * floor && w < items.length / 4) {
+      items = Arrays.copyOf(items, Math.max(floor, w * 2));
     }
   }
 }

@@ -235,6 +235,7 @@ final class MessageTable {
     m.state = StoredMessage.IN_FLIGHT;
     m.receiveCount++;
     m.leaseEpoch++;
+    m.leaseTag = null;
     if (m.firstReceivedAt == 0) {
       m.firstReceivedAt = now;
     }

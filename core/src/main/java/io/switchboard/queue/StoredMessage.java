@@ -38,6 +38,14 @@ final class StoredMessage implements MessageView {
    */
   int leaseEpoch;
 
+  /**
+   * The tag of the receipt handle issued for the current lease ({@link #leaseEpoch}), or null (none
+   * issued since the last arrival or lease, or not kept across a restart). An ack, release or
+   * extend whose handle names this lease and carries this tag needs no MAC computed; any other
+   * handle is checked by its MAC.
+   */
+  byte @Nullable [] leaseTag;
+
   /** DELAYED and IN_FLIGHT: when the message becomes available. */
   long visibleAt;
 

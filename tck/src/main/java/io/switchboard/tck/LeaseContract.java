@@ -64,6 +64,23 @@ public abstract class LeaseContract extends EngineContract {
   }
 
   @Test
+  void ack_currentReceiptWithOneCharacterChanged_receiptInvalidAndLeaseKept() {
+    create("q");
+    send("q", "x");
+    Message m = receiveOne("q");
+    String issued = receipt(m);
+    for (int at : new int[] {0, issued.length() / 2, issued.length() - 1}) {
+      char[] chars = issued.toCharArray();
+      chars[at] = chars[at] == 'A' ? 'B' : 'A';
+      String altered = new String(chars);
+      assertRefusedUnchanged("q", ErrorCode.RECEIPT_INVALID, () -> engine.ack("q", altered), "'q'");
+      assertEquals(MessageState.IN_FLIGHT, engine.get("q", m.id()).state());
+    }
+    engine.ack("q", issued);
+    assertEquals(0, engine.stats("q").depth());
+  }
+
+  @Test
   void ack_receiptOfAnotherQueue_receiptInvalid() {
     create("a");
     create("b");

@@ -4,6 +4,7 @@ import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lease as a receipt handle names it: the message serial and its lease epoch at the time of the
@@ -31,19 +32,50 @@ public record Receipt(long serial, int leaseEpoch) {
 
   /** The handle of this lease under a queue's {@code key}. */
   public String encode(ReceiptKey key) {
+    return issue(key).handle();
+  }
+
+  /**
+   * The handle of this lease under a queue's {@code key}, with the tag it carries: an engine that
+   * keeps the tag with the lease recognises the handle when it comes back ({@link
+   * Presented#carries}) without computing the MAC again.
+   */
+  public Issued issue(ReceiptKey key) {
     byte[] out = new byte[BYTES];
     putLong(out, 0, serial);
     putInt(out, 8, leaseEpoch);
     byte[] tag = tag(key, out);
     System.arraycopy(tag, 0, out, PAYLOAD, TAG);
-    return new String(ENCODER.encode(out), StandardCharsets.ISO_8859_1);
+    return new Issued(new String(ENCODER.encode(out), StandardCharsets.ISO_8859_1), tag);
   }
+
+  /**
+   * A handle just issued and its tag (the MAC, of which the handle carries the first {@value #TAG}
+   * bytes).
+   *
+   * @param handle the receipt handle
+   * @param tag the MAC; not to be changed
+   */
+  @SuppressWarnings("ArrayRecordComponent") // kept and compared, never exposed beyond the engine
+  public record Issued(String handle, byte[] tag) {}
 
   /**
    * The lease a handle names; refuses (RECEIPT_INVALID) one that was not issued under {@code key},
    * naming {@code queue} in the message.
    */
   public static Receipt decode(ReceiptKey key, String receipt, String queue) {
+    Presented p = parse(receipt, queue);
+    p.verify(key, receipt, queue);
+    return new Receipt(p.serial(), p.leaseEpoch());
+  }
+
+  /**
+   * A handle read but its MAC <em>not</em> checked yet: an engine looks the lease up by {@link
+   * Presented#serial}, and either finds there the tag it issued for that lease and epoch ({@link
+   * Presented#carries}) or calls {@link Presented#verify}. Refuses (RECEIPT_INVALID) what is not a
+   * handle at all (wrong length, not base64url, serial 0).
+   */
+  public static Presented parse(@Nullable String receipt, String queue) {
     if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
@@ -53,19 +85,54 @@ public record Receipt(long serial, int leaseEpoch) {
     } catch (IllegalArgumentException e) {
       throw invalid(receipt, queue);
     }
-    if (in.length != BYTES) {
+    if (in.length != BYTES || getLong(in, 0) == 0) {
       throw invalid(receipt, queue);
     }
-    byte[] tag = tag(key, in);
+    return new Presented(in);
+  }
+
+  /** A handle's bytes as presented: the serial, the lease epoch and the tag, unchecked. */
+  public static final class Presented {
+
+    private final byte[] bytes;
+
+    private Presented(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    /** The serial the handle names. */
+    public long serial() {
+      return getLong(bytes, 0);
+    }
+
+    /** The lease epoch the handle names. */
+    public int leaseEpoch() {
+      return getInt(bytes, 8);
+    }
+
+    /**
+     * Whether this handle carries {@code issued}'s tag ({@link Issued#tag}), compared in time that
+     * does not depend on where they differ. Only meaningful when the serial and epoch are those the
+     * tag was issued for.
+     */
+    public boolean carries(byte[] issued) {
+      return sameTag(issued, bytes);
+    }
+
+    /** Refuses (RECEIPT_INVALID) the handle unless its tag is {@code key}'s MAC of its payload. */
+    public void verify(ReceiptKey key, String receipt, String queue) {
+      if (!sameTag(tag(key, bytes), bytes)) {
+        throw invalid(receipt, queue);
+      }
+    }
+  }
+
+  private static boolean sameTag(byte[] mac, byte[] handle) {
     int diff = 0;
     for (int i = 0; i < TAG; i++) {
-      diff |= tag[i] ^ in[PAYLOAD + i];
+      diff |= mac[i] ^ handle[PAYLOAD + i];
     }
-    long serial = getLong(in, 0);
-    if (diff != 0 || serial == 0) {
-      throw invalid(receipt, queue);
-    }
-    return new Receipt(serial, getInt(in, 8));
+    return diff == 0;
   }
 
   /** The MAC of the first {@link #PAYLOAD} bytes of {@code buf}. */
@@ -73,7 +140,7 @@ public record Receipt(long serial, int leaseEpoch) {
     return key.mac(buf, 0, PAYLOAD);
   }
 
-  private static QueueException invalid(String receipt, String queue) {
+  private static QueueException invalid(@Nullable String receipt, String queue) {
     String shown = receipt == null ? "null" : "'" + abbreviate(receipt) + "'";
     return new QueueException(
         ErrorCode.RECEIPT_INVALID, "receipt " + shown + " was not issued by queue '" + queue + "'");

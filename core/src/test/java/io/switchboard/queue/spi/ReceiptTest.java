@@ -2,6 +2,7 @@ package io.switchboard.queue.spi;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,6 +101,24 @@ class ReceiptTest {
     new Random(5).nextBytes(data);
     assertArrayEquals(
         mac.doFinal(data), ReceiptKeys.of(server).derive("q", 7).mac(data, 0, data.length));
+  }
+
+  @Test
+  void parse_carriesTheIssuedTagOnly_andVerifyRefusesAnyOther() {
+    Receipt.Issued issued = new Receipt(77, 5).issue(Q);
+    Receipt.Presented same = Receipt.parse(issued.handle(), "q");
+    assertEquals(77, same.serial());
+    assertEquals(5, same.leaseEpoch());
+    assertTrue(same.carries(issued.tag()));
+    same.verify(Q, issued.handle(), "q");
+    Receipt.Issued other = new Receipt(77, 6).issue(Q);
+    assertFalse(same.carries(other.tag()), "another lease's tag");
+    String foreign = new Receipt(77, 5).encode(KEYS.derive("q", 8));
+    Receipt.Presented forged = Receipt.parse(foreign, "q"); // parses: the MAC is not read yet
+    assertFalse(forged.carries(issued.tag()));
+    assertEquals(
+        ErrorCode.RECEIPT_INVALID,
+        assertThrows(QueueException.class, () -> forged.verify(Q, foreign, "q")).code());
   }
 
   @Test
