@@ -437,7 +437,7 @@ final class MemoryRouter implements Router {
   }
 
   @Override
-  public ListPage<Agent> agents(String selector, ListRequest page) {
+  public ListPage<Agent> agents(@Nullable String selector, ListRequest page) {
     Selector filter = selector == null ? null : Checks.requirement("selector", selector);
     String after = page.cursor().map(c -> Paging.key("agents", c)).orElse(null);
     return locked(() -> agents.page(filter, after, page.limit()));

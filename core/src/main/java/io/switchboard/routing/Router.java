@@ -78,7 +78,7 @@ public interface Router extends AutoCloseable {
    * A page of the agents, by id: those whose attributes match {@code selector}, or all when it is
    * null. Paging is stable under concurrent changes ({@link ListRequest}).
    */
-  ListPage<Agent> agents(String selector, ListRequest page);
+  ListPage<Agent> agents(@Nullable String selector, ListRequest page);
 
   /**
    * Removes an agent and withdraws its pending offers. Refused with {@link

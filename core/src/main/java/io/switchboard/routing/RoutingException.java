@@ -1,6 +1,7 @@
 package io.switchboard.routing;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one exception type of the routing API. Every instance carries a stable {@link
@@ -16,7 +17,7 @@ public final class RoutingException extends RuntimeException {
     this.code = Objects.requireNonNull(code, "code");
   }
 
-  RoutingException(RoutingErrorCode code, String message, Throwable cause) {
+  RoutingException(RoutingErrorCode code, String message, @Nullable Throwable cause) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
   }
@@ -26,7 +27,7 @@ public final class RoutingException extends RuntimeException {
   }
 
   /** The store behind a durable router could not take a write; for journal implementations. */
-  public static RoutingException unavailable(String message, Throwable cause) {
+  public static RoutingException unavailable(String message, @Nullable Throwable cause) {
     return new RoutingException(RoutingErrorCode.UNAVAILABLE, message, cause);
   }
 

@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Access keys (principals) kept as system records, one JSON document under {@code key/<id>}: {@code
@@ -38,9 +39,9 @@ final class AccessKeyStore {
   record StoredKey(
       @Json.Required String accessKeyId,
       @Json.Required String secret,
-      String name,
+      @Nullable String name,
       @Json.Required List<KeyWire.Grant> grants,
-      String agent,
+      @Nullable String agent,
       @Json.Required String createdAt) {
 
     KeyWire.AccessKey view(boolean withSecret) {
@@ -111,7 +112,7 @@ final class AccessKeyStore {
     try {
       key.principal();
     } catch (IllegalArgumentException e) {
-      throw QueueException.invalid(e.getMessage());
+      throw QueueException.invalid(String.valueOf(e.getMessage()));
     }
     return key;
   }

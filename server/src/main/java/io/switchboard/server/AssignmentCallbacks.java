@@ -28,7 +28,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
@@ -40,6 +39,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.crypto.Mac;
@@ -106,7 +106,10 @@ final class AssignmentCallbacks implements AutoCloseable {
   private final ExecutorService threads;
   private final AtomicInteger pending = new AtomicInteger();
   private final AtomicLong retries = new AtomicLong();
-  private final Map<Outcome, AtomicLong> outcomes = new EnumMap<>(Outcome.class);
+
+  /** How many callbacks ended with each outcome, by its ordinal. */
+  private final AtomicLongArray outcomes = new AtomicLongArray(Outcome.values().length);
+
   private final PriorityQueue<Retry> due = new PriorityQueue<>();
   private final Scheduler.Repeating timers;
 
@@ -131,9 +134,6 @@ final class AssignmentCallbacks implements AutoCloseable {
     this.clock = clock;
     this.maxPending = maxPending;
     this.inFlight = new Semaphore(maxInFlight);
-    for (Outcome o : Outcome.values()) {
-      outcomes.put(o, new AtomicLong());
-    }
     this.threads =
         Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("switchboard-callback-", 0).factory());
@@ -168,7 +168,7 @@ final class AssignmentCallbacks implements AutoCloseable {
     }
     if (pending.incrementAndGet() > maxPending) {
       pending.decrementAndGet();
-      outcomes.get(Outcome.DROPPED).incrementAndGet();
+      outcomes.incrementAndGet(Outcome.DROPPED.ordinal());
       LOG.atWarn()
           .addKeyValue("workspace", workspace)
           .addKeyValue("reservation", r.id())
@@ -454,13 +454,13 @@ final class AssignmentCallbacks implements AutoCloseable {
   }
 
   private void finish(Outcome outcome) {
-    outcomes.get(outcome).incrementAndGet();
+    outcomes.incrementAndGet(outcome.ordinal());
     pending.decrementAndGet();
   }
 
   /** How many callbacks ended with {@code outcome} since the start. */
   long count(Outcome outcome) {
-    return outcomes.get(outcome).get();
+    return outcomes.get(outcome.ordinal());
   }
 
   /** How many attempts were retried since the start. */

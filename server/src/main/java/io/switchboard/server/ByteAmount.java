@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An amount of memory as a setting gives it: a number of bytes ({@code 1048576}, {@code 64k},
@@ -29,7 +30,7 @@ public record ByteAmount(long bytes, int percent) {
    * Reads {@code 50%}, {@code 1048576}, {@code 64k}, {@code 512m}, {@code 2g}, {@code 1t} (case
    * ignored); null when the text is none of them.
    */
-  static ByteAmount parse(String text) {
+  static @Nullable ByteAmount parse(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     if (t.isEmpty()) {
       return null;

@@ -24,6 +24,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.security.auth.x500.X500Principal;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One request and its response, as a handler sees them: path parameters, a strictly read JSON body
@@ -40,14 +41,14 @@ final class Call {
   private final ServerRequest request;
   private final ServerResponse response;
   private final ServerConfig config;
-  private final QueueEngine engine;
+  private final @Nullable QueueEngine engine;
   private final String requestId;
-  private final Route route;
-  private String operation;
+  private final @Nullable Route route;
+  private @Nullable String operation;
   private java.util.function.BooleanSupplier toLongPoll = () -> true;
   private boolean longPoll;
-  private byte[] body;
-  private Principal principal;
+  private byte @Nullable [] body;
+  private @Nullable Principal principal;
 
   /**
    * @param engine the server's engine, null while it starts
@@ -57,9 +58,9 @@ final class Call {
       ServerRequest request,
       ServerResponse response,
       ServerConfig config,
-      QueueEngine engine,
+      @Nullable QueueEngine engine,
       String requestId,
-      Route route) {
+      @Nullable Route route) {
     this.request = request;
     this.response = response;
     this.config = config;
@@ -145,7 +146,8 @@ final class Call {
     boolean blocks;
     try {
       blocks =
-          wait.orElseGet(() -> engine.queue(queue).config().receiveWait()).compareTo(Duration.ZERO)
+          wait.orElseGet(() -> engine().queue(queue).config().receiveWait())
+                  .compareTo(Duration.ZERO)
               > 0;
     } catch (QueueException e) {
       blocks = false;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -210,7 +211,7 @@ final class ClusterRouting {
   /** The init file whose workspaces this server applies whenever it takes the lease. */
   private record InitWorkspaces(Path file, InitFile.Setup setup) {}
 
-  private volatile InitWorkspaces init;
+  private volatile @Nullable InitWorkspaces init;
 
   /** Applying the init file's workspaces, one at a time (at start, and on taking the lease). */
   private final Object initLock = new Object();

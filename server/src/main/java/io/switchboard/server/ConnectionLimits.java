@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,7 +91,7 @@ final class ConnectionLimits implements SocketOptions {
   private record Refusal(int status, String message) {}
 
   /** Null when admitted (and counted), else the refusal. */
-  private synchronized Refusal admit(SocketChannel channel, String address) {
+  private synchronized @Nullable Refusal admit(SocketChannel channel, String address) {
     if (open.size() >= max || perAddress.getOrDefault(address, 0) >= maxPerAddress) {
       sweep();
     }

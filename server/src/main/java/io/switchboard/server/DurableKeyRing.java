@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server's keys: those of its configuration ({@code access-keys}, {@code access-keys-file}),
@@ -34,7 +35,7 @@ final class DurableKeyRing implements KeyRing {
 
   private final MemoryKeyRing configured;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
-  private volatile AccessKeyStore store;
+  private volatile @Nullable AccessKeyStore store;
   private volatile TimeSource time = TimeSource.system();
   private volatile boolean storedAny;
   private volatile long storedAnyCheckedAt;

@@ -91,7 +91,7 @@ public interface EngineFactory {
     try {
       journal = open.apply(config.dataDir());
     } catch (IllegalStateException e) {
-      throw new StartupException(e.getMessage());
+      throw new StartupException(String.valueOf(e.getMessage()));
     }
     health.check("store", journal::problem);
     try {
@@ -119,7 +119,7 @@ public interface EngineFactory {
       return RocksRouterJournal.open(
           config.dataDir().resolve("routing"), storageDurability(config.durability()));
     } catch (IllegalStateException e) {
-      throw new StartupException(e.getMessage());
+      throw new StartupException(String.valueOf(e.getMessage()));
     }
   }
 

@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.switchboard.client.wire.WireFormatException;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,9 +60,13 @@ final class ErrorAnswers {
         .error(Throwable.class, ErrorAnswers::internal);
   }
 
+  /**
+   * {@code message} is the exception's; the server's own exceptions always carry one, so "null" in
+   * an answer would point at a bug, not hide it.
+   */
   private static void answer(
-      ServerRequest req, ServerResponse res, int status, String code, String message) {
-    Call.of(req).error(status, code, message);
+      ServerRequest req, ServerResponse res, int status, String code, @Nullable String message) {
+    Call.of(req).error(status, code, String.valueOf(message));
   }
 
   private static void helidon(ServerRequest req, ServerResponse res, HttpException e) {
@@ -70,7 +75,13 @@ final class ErrorAnswers {
       internal(req, res, e);
       return;
     }
-    answer(req, res, status, SwitchboardServer.directCode(status), e.getMessage());
+    String message = e.getMessage();
+    answer(
+        req,
+        res,
+        status,
+        SwitchboardServer.directCode(status),
+        message != null ? message : e.status().reasonPhrase());
   }
 
   private static void internal(ServerRequest req, ServerResponse res, Throwable e) {

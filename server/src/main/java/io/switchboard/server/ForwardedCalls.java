@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server-to-server credential of a routing call a follower forwards to the routing leader of a
@@ -54,7 +55,7 @@ final class ForwardedCalls {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Clock clock;
-  private volatile byte[] key;
+  private volatile byte @Nullable [] key;
 
   ForwardedCalls(Clock clock) {
     this.clock = clock;

@@ -40,6 +40,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The declarative setup of {@code --init FILE} and {@code switchboard export}: queues, workspaces
@@ -74,27 +75,33 @@ public final class InitFile {
 
   /** The document's top level: each section maps names to entries. */
   record Document(
-      Map<String, JsonNode> queues, Map<String, JsonNode> workspaces, Map<String, KeySpec> keys) {}
+      @Nullable Map<String, JsonNode> queues,
+      @Nullable Map<String, JsonNode> workspaces,
+      @Nullable Map<String, KeySpec> keys) {}
 
   /**
    * A workspace entry: the fields of {@code POST /v1/workspaces} and its task queues and agents.
    */
   record WorkspaceSpec(
-      String strategy,
-      Long offerTimeoutSeconds,
-      JsonNode wrapUpSeconds,
-      Long serviceLevelThresholdSeconds,
-      String defaultActivity,
-      List<JsonNode> activities,
-      Map<String, JsonNode> taskQueues,
-      Map<String, JsonNode> workflows,
-      Map<String, AgentSpec> agents) {}
+      @Nullable String strategy,
+      @Nullable Long offerTimeoutSeconds,
+      @Nullable JsonNode wrapUpSeconds,
+      @Nullable Long serviceLevelThresholdSeconds,
+      @Nullable String defaultActivity,
+      @Nullable List<JsonNode> activities,
+      @Nullable Map<String, JsonNode> taskQueues,
+      @Nullable Map<String, JsonNode> workflows,
+      @Nullable Map<String, AgentSpec> agents) {}
 
   /** An agent entry: its attributes, capacity per channel, and the activity it starts in. */
-  record AgentSpec(JsonNode attributes, Map<String, Integer> capacity, String activity) {}
+  record AgentSpec(
+      @Nullable JsonNode attributes,
+      @Nullable Map<String, Integer> capacity,
+      @Nullable String activity) {}
 
   /** An access key entry, keyed by its id; {@code secret} is needed only to create it. */
-  record KeySpec(String name, @Json.Required List<KeyWire.Grant> grants, String agent) {}
+  record KeySpec(
+      @Nullable String name, @Json.Required List<KeyWire.Grant> grants, @Nullable String agent) {}
 
   /** A queue as declared; {@code metadataGiven} false leaves the queue's metadata as it is. */
   record DeclaredQueue(String name, QueueConfig config, boolean metadataGiven) {}
@@ -156,7 +163,7 @@ public final class InitFile {
     } catch (RuntimeException e) {
       // WireFormatException, QueueException, RoutingException, IllegalArgumentException: each
       // message names the entry (the readers were told where they read)
-      throw invalid(file, e.getMessage(), e);
+      throw invalid(file, String.valueOf(e.getMessage()), e);
     }
   }
 
@@ -246,7 +253,7 @@ public final class InitFile {
     return out;
   }
 
-  private static <V> Map<String, V> map(Map<String, V> m) {
+  private static <V> Map<String, V> map(@Nullable Map<String, V> m) {
     return m == null ? Map.of() : m;
   }
 
@@ -373,7 +380,7 @@ public final class InitFile {
   }
 
   private static DeclaredKey key(
-      String id, KeySpec spec, JsonNode secretNode, Function<String, String> env) {
+      String id, KeySpec spec, @Nullable JsonNode secretNode, Function<String, String> env) {
     String where = "key '" + id + "'";
     Optional<String> secret = Optional.empty();
     if (secretNode != null && !secretNode.isNull()) {

@@ -13,9 +13,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,9 +40,9 @@ final class KeyFileReload implements AutoCloseable {
   private final Map<String, Principal> flagKeys;
   private final Optional<Path> file;
   private Map<String, Principal> fileKeys;
-  private Stamp loaded;
-  private String problem;
-  private Scheduler.Repeating watch;
+  private @Nullable Stamp loaded;
+  private @Nullable String problem;
+  private Scheduler.@Nullable Repeating watch;
 
   private record Stamp(long modified, long size) {}
 
@@ -49,7 +51,7 @@ final class KeyFileReload implements AutoCloseable {
       Map<String, Principal> flagKeys,
       Optional<Path> file,
       Map<String, Principal> fileKeys,
-      Stamp loaded) {
+      @Nullable Stamp loaded) {
     this.ring = ring;
     this.flagKeys = flagKeys;
     this.file = file;
@@ -74,7 +76,7 @@ final class KeyFileReload implements AutoCloseable {
         stamp = stamp(file.get());
         fromFile = read(file.get(), flags);
       } catch (KeyFile.Invalid e) {
-        throw new StartupException(e.getMessage(), e);
+        throw new StartupException(String.valueOf(e.getMessage()), e);
       }
     }
     List<Principal> all = new java.util.ArrayList<>(flags.values());
@@ -176,7 +178,7 @@ final class KeyFileReload implements AutoCloseable {
   }
 
   private void refuse(KeyFile.Invalid e) {
-    if (e.getMessage().equals(problem)) {
+    if (Objects.equals(e.getMessage(), problem)) {
       return; // said already: one line per problem, not one per check
     }
     problem = e.getMessage();

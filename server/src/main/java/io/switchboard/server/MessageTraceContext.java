@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The trace context a message carries in its attributes, which the engine stores with it: the W3C
@@ -44,7 +45,7 @@ final class MessageTraceContext {
         }
 
         @Override
-        public String get(Map<String, AttributeValue> carrier, String key) {
+        public @Nullable String get(@Nullable Map<String, AttributeValue> carrier, String key) {
           return carrier == null ? null : string(carrier, key).orElse(null);
         }
       };

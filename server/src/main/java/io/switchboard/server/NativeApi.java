@@ -307,7 +307,10 @@ final class NativeApi {
           Acked.of(
               outcomes
                   .get(i)
-                  .map(e -> AckResult.failed(receipt, e.code().name(), e.getMessage()))
+                  .map(
+                      e ->
+                          AckResult.failed(
+                              receipt, e.code().name(), String.valueOf(e.getMessage())))
                   .orElseGet(() -> AckResult.acked(receipt))));
     }
     c.json(new AckResults(results));

@@ -21,6 +21,7 @@ import io.switchboard.routing.RoutingEvent;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link Tracing} with OpenTelemetry: the one place, with {@link TracedEngine}, that knows its
@@ -50,7 +51,7 @@ final class OpenTelemetryTracing implements Tracing {
         }
 
         @Override
-        public String get(ServerRequestHeaders carrier, String key) {
+        public @Nullable String get(@Nullable ServerRequestHeaders carrier, String key) {
           return carrier == null ? null : carrier.first(HeaderNames.create(key)).orElse(null);
         }
       };
@@ -108,7 +109,7 @@ final class OpenTelemetryTracing implements Tracing {
   }
 
   /** The innermost message: the SDK wraps what went wrong in "Unexpected configuration error". */
-  private static String rootCause(Throwable e) {
+  private static @Nullable String rootCause(Throwable e) {
     String message = e.getMessage();
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t.getMessage() != null) {
@@ -205,7 +206,7 @@ final class OpenTelemetryTracing implements Tracing {
   }
 
   private void decision(
-      String name, String reservation, String contact, String agent, String channel) {
+      String name, String reservation, String contact, String agent, @Nullable String channel) {
     var span =
         tracer
             .spanBuilder(name)

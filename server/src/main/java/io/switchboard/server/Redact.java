@@ -18,9 +18,6 @@ final class Redact {
 
   /** The text with every URL password replaced by {@code ***}; other text unchanged. */
   static String url(String text) {
-    if (text == null) {
-      return null;
-    }
     String masked = PASSWORD_PARAMETER.matcher(text).replaceAll("$1***");
     return USER_INFO_PASSWORD.matcher(masked).replaceAll("$1***@");
   }

@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One route of the server, declared: method, path pattern ({@code {name}} matches one segment), the
@@ -19,7 +20,7 @@ record Route(
     String operation,
     boolean engineBound,
     Endpoint endpoint,
-    Guard guard) {
+    @Nullable Guard guard) {
 
   /** A route whose guard is undeclared (it needs {@code admin}). */
   Route(String method, String pattern, String operation, boolean engineBound, Endpoint endpoint) {

@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The routing API under {@code /v1/routing} ({@code docs/api.md}, "Routing"): agents, contacts,
@@ -51,7 +52,7 @@ final class RoutingApi implements AutoCloseable {
 
   private final RoutingEventStreams streams = new RoutingEventStreams();
   private volatile Supplier<Router> source = RoutingApi::starting;
-  private volatile Router owned;
+  private volatile @Nullable Router owned;
   private volatile Supplier<Workspaces> registry =
       () -> {
         throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");

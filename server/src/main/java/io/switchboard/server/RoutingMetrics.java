@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Routing figures in {@code /metrics}, read from one {@link RoutingStats} snapshot per scrape, like
@@ -33,7 +34,9 @@ final class RoutingMetrics {
   private final MeterRegistry registry;
   private final Map<List<String>, GroupMeters> groups = new HashMap<>();
   private final Map<String, Meter> occupancy = new HashMap<>();
-  private volatile RoutingStats stats;
+
+  /** The latest snapshot; null until the first. */
+  private volatile @Nullable RoutingStats stats;
 
   RoutingMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -76,7 +79,10 @@ final class RoutingMetrics {
               Gauge.builder(
                       "switchboard.routing.occupancy",
                       this,
-                      m -> m.stats.occupancyByChannel().getOrDefault(c, 0.0))
+                      m -> {
+                        RoutingStats s = m.stats; // set before this gauge is registered
+                        return s == null ? 0.0 : s.occupancyByChannel().getOrDefault(c, 0.0);
+                      })
                   .description("share of the capacity of agents not offline in use, per channel")
                   .tags("channel", c)
                   .register(registry));
@@ -128,7 +134,10 @@ final class RoutingMetrics {
 
   /** The latest figures of one group and the meters that read them. */
   private static final class GroupMeters {
+    // set by refresh right after register makes it, before a scrape can read it
+    @SuppressWarnings("NullAway.Init")
     volatile ContactStats stats;
+
     final List<Meter> meters = new ArrayList<>();
   }
 }

@@ -8,6 +8,7 @@ import io.switchboard.routing.WorkspaceSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -69,7 +70,7 @@ public record RoutingSettings(
     try {
       settings.builder();
     } catch (RoutingException e) {
-      throw new StartupException(inConfigTerms(e.getMessage(), config));
+      throw new StartupException(inConfigTerms(String.valueOf(e.getMessage()), config));
     }
     return settings;
   }
@@ -94,7 +95,10 @@ public record RoutingSettings(
       if (message.startsWith(name.get(0))) {
         String key = name.get(1).split(" ")[0];
         String from =
-            config.source(Settings.byKey(key)).map(source -> " (from " + source + ")").orElse("");
+            config
+                .source(Objects.requireNonNull(Settings.byKey(key), "NAMES names settings' keys"))
+                .map(source -> " (from " + source + ")")
+                .orElse("");
         return name.get(1) + message.substring(name.get(0).length()) + from;
       }
     }

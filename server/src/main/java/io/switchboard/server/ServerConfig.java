@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a server runs: a value for every setting of {@link Settings}, each from, in order of
@@ -46,7 +47,11 @@ public final class ServerConfig {
    * @param routingLease how long the routing leader's lease lasts without renewal
    */
   public record Postgres(
-      String url, String user, String password, Optional<URI> advertiseUrl, Duration routingLease) {
+      String url,
+      @Nullable String user,
+      @Nullable String password,
+      Optional<URI> advertiseUrl,
+      Duration routingLease) {
     public Postgres {
       Settings.POSTGRES_URL.check(url);
       Objects.requireNonNull(advertiseUrl, "advertiseUrl");
@@ -54,7 +59,7 @@ public final class ServerConfig {
     }
 
     /** The default advertised URL and routing lease. */
-    public Postgres(String url, String user, String password) {
+    public Postgres(String url, @Nullable String user, @Nullable String password) {
       this(url, user, password, Optional.empty(), DEFAULT_ROUTING_LEASE);
     }
 

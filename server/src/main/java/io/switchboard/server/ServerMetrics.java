@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server's Prometheus metrics. Request latencies are timed as they happen, per operation and
@@ -153,7 +154,7 @@ final class ServerMetrics {
   }
 
   /** The Prometheus text exposition, with queue figures read now. */
-  String scrape(QueueEngine engine) {
+  String scrape(@Nullable QueueEngine engine) {
     scrapeLock.lock();
     try {
       if (engine != null) {
@@ -223,7 +224,7 @@ final class ServerMetrics {
         .register(registry);
   }
 
-  private void limit(String key, long value, ToDoubleFunction<LimitUse> use) {
+  private void limit(String key, long value, @Nullable ToDoubleFunction<LimitUse> use) {
     Gauge.builder("switchboard.limit", () -> value)
         .description("a limit's value (docs/operations.md, Limits)")
         .tags("limit", key)
@@ -335,7 +336,10 @@ final class ServerMetrics {
 
   /** The latest snapshot of one queue and the meters that read it. */
   private static final class QueueMeters {
+    // set by the refresh right after register makes it, before a scrape can read it
+    @SuppressWarnings("NullAway.Init")
     volatile QueueStats stats;
+
     volatile long bytes;
     final List<Meter> meters = new ArrayList<>();
   }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One server setting, declared once (in {@link Settings}): its key, from which the flag {@code
@@ -56,7 +57,7 @@ public final class Setting<T> {
   /** The text is not an allowed value: the key "must be {@code mustBe}", got the value. */
   static final class Invalid extends RuntimeException {
     private final String mustBe;
-    private final String got;
+    private final @Nullable String got;
 
     /** Echoes the text as given, quoted. */
     Invalid(String mustBe) {
@@ -66,7 +67,7 @@ public final class Setting<T> {
     /**
      * @param got what to show as the value (a typed value unquoted), or null for the quoted text
      */
-    Invalid(String mustBe, String got) {
+    Invalid(String mustBe, @Nullable String got) {
       super(mustBe, null, false, false);
       this.mustBe = mustBe;
       this.got = got;
@@ -75,8 +76,8 @@ public final class Setting<T> {
 
   private final String key;
   private final Type<T> type;
-  private final T defaultValue;
-  private final String defaultDoc;
+  private final @Nullable T defaultValue;
+  private final @Nullable String defaultDoc;
   private final String doc;
   private final boolean secret;
   private final boolean flag;
@@ -84,8 +85,8 @@ public final class Setting<T> {
   private Setting(
       String key,
       Type<T> type,
-      T defaultValue,
-      String defaultDoc,
+      @Nullable T defaultValue,
+      @Nullable String defaultDoc,
       String doc,
       boolean secret,
       boolean flag) {
@@ -105,7 +106,7 @@ public final class Setting<T> {
   }
 
   /** A setting of any type; {@code defaultValue} null means none. */
-  static <T> Setting<T> of(String key, Type<T> type, T defaultValue, String doc) {
+  static <T> Setting<T> of(String key, Type<T> type, @Nullable T defaultValue, String doc) {
     return new Setting<>(key, type, defaultValue, null, doc, false, true);
   }
 
@@ -128,12 +129,12 @@ public final class Setting<T> {
   }
 
   /** Text as given; {@code defaultValue} null means none. */
-  static Setting<String> text(String key, String defaultValue, String doc) {
+  static Setting<String> text(String key, @Nullable String defaultValue, String doc) {
     return of(key, TEXT, defaultValue, doc);
   }
 
   /** A file system path. */
-  static Setting<Path> path(String key, Path defaultValue, String doc) {
+  static Setting<Path> path(String key, @Nullable Path defaultValue, String doc) {
     return of(key, Path::of, defaultValue, doc);
   }
 
@@ -234,7 +235,7 @@ public final class Setting<T> {
       String got = e.got != null ? e.got : "'" + redact(text) + "'";
       throw new StartupException(key + " must be " + e.mustBe + ", got " + got + from);
     } catch (IllegalArgumentException e) {
-      String message = e.getMessage();
+      String message = String.valueOf(e.getMessage());
       throw new StartupException((message.startsWith(key) ? message : key + ": " + message) + from);
     }
   }
@@ -253,7 +254,7 @@ public final class Setting<T> {
       String got = e.got != null ? e.got : "'" + redact(type.show(value)) + "'";
       throw new StartupException(key + " must be " + e.mustBe + ", got " + got);
     } catch (IllegalArgumentException e) {
-      String message = e.getMessage();
+      String message = String.valueOf(e.getMessage());
       throw new StartupException(message.startsWith(key) ? message : key + ": " + message);
     }
   }
@@ -433,7 +434,7 @@ public final class Setting<T> {
   }
 
   /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, or null when the text is none of them. */
-  static Duration parseDuration(String text) {
+  static @Nullable Duration parseDuration(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     String[] units = {"ms", "s", "m", "h"};
     for (String unit : units) {

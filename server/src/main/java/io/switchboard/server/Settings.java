@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every server setting, declared once, in the order the docs list them. To add one: declare it here
@@ -564,7 +565,7 @@ public final class Settings {
   }
 
   /** The setting of {@code key}, or null. */
-  static Setting<?> byKey(String key) {
+  static @Nullable Setting<?> byKey(String key) {
     for (Setting<?> s : ALL) {
       if (s.key().equals(key)) {
         return s;

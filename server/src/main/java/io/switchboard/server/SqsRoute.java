@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Amazon SQS endpoint ({@code docs/sqs.md}) on the native API's port: {@code POST /} (the JSON
@@ -85,7 +86,7 @@ final class SqsRoute {
   static final class HeaderView extends AbstractMap<String, List<String>> {
 
     private final io.helidon.http.Headers headers;
-    private Set<Map.Entry<String, List<String>>> entries;
+    private @Nullable Set<Map.Entry<String, List<String>>> entries;
 
     HeaderView(io.helidon.http.Headers headers) {
       this.headers = headers;
@@ -129,7 +130,7 @@ final class SqsRoute {
     }
 
     @Override
-    public List<String> get(Object name) {
+    public @Nullable List<String> get(@Nullable Object name) {
       return name instanceof String s ? headers.all(name(s), () -> null) : null;
     }
 

@@ -35,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,13 +80,19 @@ public final class SwitchboardServer implements AutoCloseable {
   private final KeyRing keys;
   private final DurableKeyRing durableKeys;
   private final Console console;
-  private volatile QueueEngine engine;
-  private volatile SqsEndpoint sqs;
-  private volatile ClusterRouting cluster;
-  private RouterJournal routerJournal;
-  private volatile Workspaces workspaces;
+  private volatile @Nullable QueueEngine engine;
+  private volatile @Nullable SqsEndpoint sqs;
+  private volatile @Nullable ClusterRouting cluster;
+  private @Nullable RouterJournal routerJournal;
+  private volatile @Nullable Workspaces workspaces;
+
+  // set by listen(), which start() calls right after the constructor (or fails the start)
+  @SuppressWarnings("NullAway.Init")
   private WebServer web;
+
+  @SuppressWarnings("NullAway.Init")
   private ReadTimeouts readTimeouts;
+
   private boolean stopped;
 
   private SwitchboardServer(ServerConfig config, Tracing tracing) {

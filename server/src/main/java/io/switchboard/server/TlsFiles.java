@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,8 +40,8 @@ final class TlsFiles implements AutoCloseable {
   private final Path cert;
   private final Path key;
   private final Optional<Path> clientCa;
-  private List<Stamp> loaded;
-  private Scheduler.Repeating watch;
+  private @Nullable List<Stamp> loaded;
+  private Scheduler.@Nullable Repeating watch;
 
   private TlsFiles(Path cert, Path key, Optional<Path> clientCa) {
     this.cert = cert;

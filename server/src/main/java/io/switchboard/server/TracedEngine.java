@@ -43,6 +43,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link QueueEngine} whose message operations are spans ({@code docs/deploy.md}, "Tracing"), so
@@ -290,7 +291,8 @@ final class TracedEngine implements QueueEngine {
   /**
    * Links {@code b} to the context {@code attributes} carry, if they carry one: whether they do.
    */
-  private static boolean link(SpanBuilder b, Map<String, AttributeValue> attributes, String id) {
+  private static boolean link(
+      SpanBuilder b, Map<String, AttributeValue> attributes, @Nullable String id) {
     Optional<SpanContext> context = MessageTraceContext.of(attributes);
     context.ifPresent(
         c -> b.addLink(c, id == null ? Attributes.empty() : Attributes.of(MESSAGE_ID, id)));

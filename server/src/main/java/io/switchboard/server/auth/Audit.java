@@ -1,5 +1,6 @@
 package io.switchboard.server.auth;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,7 @@ public final class Audit {
    * @param reason what was wrong, without a secret
    */
   public static void refused(
-      String keyId, Access access, int status, String requestId, String reason) {
+      String keyId, @Nullable Access access, int status, String requestId, String reason) {
     LOG.atWarn()
         .addKeyValue("event", "refused")
         .addKeyValue("status", status)

@@ -21,6 +21,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads {@code --access-keys-file}: YAML (any name but {@code *.properties}) or Java properties
@@ -46,7 +47,7 @@ public final class KeyFile {
   /** The file could not be used; the message says why and how to fix it. */
   public static final class Invalid extends RuntimeException {
     /** {@code message} says what is wrong and how to fix it, and names no secret. */
-    public Invalid(String message, Throwable cause) {
+    public Invalid(String message, @Nullable Throwable cause) {
       super(message, cause);
     }
   }
@@ -63,7 +64,7 @@ public final class KeyFile {
           ? properties(file)
           : yaml(file);
     } catch (IllegalArgumentException e) {
-      throw invalid(file, e.getMessage(), e);
+      throw invalid(file, String.valueOf(e.getMessage()), e);
     } catch (IOException e) {
       throw invalid(file, "cannot read it: " + e.getMessage(), e);
     }
@@ -100,7 +101,7 @@ public final class KeyFile {
     }
   }
 
-  private static Invalid invalid(Path file, String what, Throwable cause) {
+  private static Invalid invalid(Path file, String what, @Nullable Throwable cause) {
     return new Invalid("access-keys-file " + file + ": " + what, cause);
   }
 
@@ -155,7 +156,7 @@ public final class KeyFile {
         try {
           grants.add(yamlGrant(grant, where));
         } catch (IllegalArgumentException e) {
-          throw e.getMessage().startsWith(where)
+          throw String.valueOf(e.getMessage()).startsWith(where)
               ? e
               : new IllegalArgumentException(where + ": " + e.getMessage());
         }
@@ -245,7 +246,7 @@ public final class KeyFile {
     return out;
   }
 
-  private static Optional<String> nonBlank(String s) {
+  private static Optional<String> nonBlank(@Nullable String s) {
     return s == null || s.isBlank() ? Optional.empty() : Optional.of(s);
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Translates a query-protocol request (flattened form parameters such as {@code
@@ -151,7 +152,7 @@ final class QueryForm {
 
   /** One segment of dotted parameter names: a value, children, or both (then the value wins). */
   private static final class Node {
-    String value;
+    @Nullable String value;
     final Map<String, Node> children = new LinkedHashMap<>();
 
     void put(String[] path, int at, String v) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQS queue attributes, mapped to and from the engine's {@link QueueConfig} and {@link QueueStats}.
@@ -101,7 +102,7 @@ final class QueueAttributes {
   }
 
   /** SQS reads boolean attribute values in any case ({@code "True"}, {@code "FALSE"}). */
-  private static boolean isTrue(String value) {
+  private static boolean isTrue(@Nullable String value) {
     return "true".equalsIgnoreCase(value);
   }
 
@@ -422,7 +423,7 @@ final class QueueAttributes {
     }
   }
 
-  private static void putIfSet(Map<String, String> all, String key, String value) {
+  private static void putIfSet(Map<String, String> all, String key, @Nullable String value) {
     if (value != null) {
       all.put(key, value);
     }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * AddPermission and RemovePermission, and the {@code Policy} queue attribute they write, as SQS
@@ -120,7 +121,7 @@ final class QueuePermissions {
                   }
                 }
               }
-              if (!removed) {
+              if (policy == null || !removed) {
                 throw SqsErrorText.PERMISSION_LABEL_NOT_FOUND.error(label);
               }
               if (statements(policy).isEmpty()) {
@@ -188,7 +189,7 @@ final class QueuePermissions {
     return label;
   }
 
-  private static java.util.Optional<ObjectNode> parse(String policy) {
+  private static java.util.Optional<ObjectNode> parse(@Nullable String policy) {
     if (policy == null) {
       return java.util.Optional.empty();
     }

@@ -7,6 +7,7 @@ import io.switchboard.time.TimeSource;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The enforced policies of the queues one endpoint serves ({@link QueuePolicy}), so that an SQS
@@ -39,7 +40,7 @@ final class QueuePolicies {
   static final int MAX_QUEUES = 1_000;
 
   /** A queue's policy as read at {@code readAt}: its text and parsed form, both null if none. */
-  private record Entry(String document, QueuePolicy parsed, long readAt) {}
+  private record Entry(@Nullable String document, @Nullable QueuePolicy parsed, long readAt) {}
 
   private final QueueEngine engine;
   private final TimeSource clock;

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queue's SQS policy as Switchboard enforces it ({@code docs/security.md}, "SQS queue policies").
@@ -315,7 +316,7 @@ final class QueuePolicy {
     return out;
   }
 
-  private static JsonNode read(String document) {
+  private static @Nullable JsonNode read(String document) {
     try {
       return MAPPER.readTree(document);
     } catch (IOException e) {

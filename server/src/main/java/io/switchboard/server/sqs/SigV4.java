@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * AWS Signature Version 4, the computing half: canonical request, string to sign, signing key and
@@ -294,9 +295,9 @@ final class SigV4 {
     int len;
 
     /** The signing key (its cache entry) {@link #macOf} is initialised with; none at first. */
-    Object macKey;
+    @Nullable Object macKey;
 
-    Mac macOf;
+    @Nullable Mac macOf;
 
     /**
      * method, canonical URI, canonical query, the signed headers' lines, a blank line and the
@@ -348,7 +349,7 @@ final class SigV4 {
     }
 
     /** Every value of a header, trimmed, inner runs of spaces made one, joined by commas. */
-    private void headerValue(List<String> values) {
+    private void headerValue(@Nullable List<String> values) {
       if (values == null) {
         return;
       }

@@ -13,10 +13,12 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the SigV4 signature of a request against the server's access keys ({@link KeyRing}), in an
@@ -64,13 +66,13 @@ public final class SigV4Verifier {
    * region, a service) far more often than any other, and checking it first skips the cache key's
    * allocation, its hash over the scope and the map's look-up.
    */
-  private volatile SigningKey lastKey;
+  private volatile @Nullable SigningKey lastKey;
 
   /**
    * The last {@code X-Amz-Date} read, and its instant in epoch seconds: every request signed in the
    * same second carries the same one, and parsing it was a good part of the date checks.
    */
-  private volatile SignedAt lastDate;
+  private volatile @Nullable SignedAt lastDate;
 
   private record SignedAt(String amzDate, long epochSecond) {}
 
@@ -192,7 +194,7 @@ public final class SigV4Verifier {
         mac = SigV4.hmacWith(key); // the cache's prototype if it verifies: never the scratch's
       } else if (s.macKey == cached) {
         key = cached.key();
-        mac = s.macOf; // this scratch's own copy of the cached HMAC
+        mac = Objects.requireNonNull(s.macOf); // this scratch's own copy of the cached HMAC
       } else {
         key = cached.key();
         mac = SigV4.copy(cached.prototype(), key);
@@ -216,8 +218,9 @@ public final class SigV4Verifier {
         if (signingKeys.size() >= MAX_KEYS) {
           signingKeys.clear(); // yesterday's keys, mostly: derive again what is still used
         }
-        cached = new SigningKey(scope, key, mac); // doFinal left the HMAC as initialised
-        signingKeys.put(scope, cached);
+        SigningScope made = Objects.requireNonNull(scope, "made when the last key did not serve");
+        cached = new SigningKey(made, key, mac); // doFinal left the HMAC as initialised
+        signingKeys.put(made, cached);
       }
       if (matches && cached != last) {
         lastKey = cached;
@@ -236,7 +239,7 @@ public final class SigV4Verifier {
   }
 
   /** A header's first value, or null; {@code name} in lower case. */
-  private static String first(SqsHttpRequest request, String name) {
+  private static @Nullable String first(SqsHttpRequest request, String name) {
     List<String> v = request.headers().get(name);
     return v == null || v.isEmpty() ? null : v.get(0);
   }
@@ -273,7 +276,7 @@ public final class SigV4Verifier {
   }
 
   /** The {@code Credential} of the header or of a presigned URL; null when there is none. */
-  private static String credential(SqsHttpRequest request) {
+  private static @Nullable String credential(SqsHttpRequest request) {
     String authorization = first(request, "authorization");
     if (authorization == null) {
       return QueryForm.parse(request.rawQuery()).get("X-Amz-Credential");
@@ -335,17 +338,20 @@ public final class SigV4Verifier {
       }
       at = end + 1;
     }
-    requirePart(credential, "Credential", header);
-    requirePart(signedHeaders, "SignedHeaders", header);
-    requirePart(signature, "Signature", header);
-    return signed(credential, signedHeaders, signature, false);
+    return signed(
+        requirePart(credential, "Credential", header),
+        requirePart(signedHeaders, "SignedHeaders", header),
+        requirePart(signature, "Signature", header),
+        false);
   }
 
-  private static void requirePart(String value, String name, String header) {
+  /** {@code value}, unless it is missing or empty. */
+  private static String requirePart(@Nullable String value, String name, String header) {
     if (value == null || value.isEmpty()) {
       throw incomplete(
           "Authorization header requires '" + name + "' parameter. Authorization=" + header);
     }
+    return value;
   }
 
   private static boolean isName(String s, int from, int to, String name) {
@@ -378,7 +384,11 @@ public final class SigV4Verifier {
       }
     }
     return signed(
-        q.get("X-Amz-Credential"), q.get("X-Amz-SignedHeaders"), q.get("X-Amz-Signature"), true);
+        Objects.requireNonNull(q.get("X-Amz-Credential"), "checked above"),
+        Objects.requireNonNull(q.get("X-Amz-SignedHeaders"), "checked above"),
+        Objects.requireNonNullElse(
+            q.get("X-Amz-Signature"), ""), // verify() saw it; "" matches none
+        true);
   }
 
   private static Signed signed(
@@ -449,7 +459,7 @@ public final class SigV4Verifier {
     }
   }
 
-  private void checkTime(String amzDate, String expires) {
+  private void checkTime(String amzDate, @Nullable String expires) {
     long nowMillis = clock.millis();
     if (expires == null) {
       // the usual case, without the Instant and Duration objects of the general one below

@@ -5,6 +5,7 @@ import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -151,7 +152,8 @@ public record SqsAction(
     if (name.isEmpty()) {
       return Optional.empty();
     }
-    Action action = ACCESS.get(name.get());
+    Action action =
+        Objects.requireNonNull(ACCESS.get(name.get()), "every action served has an access");
     if (QUEUELESS.contains(name.get())) {
       return Optional.of(Access.any(action));
     }

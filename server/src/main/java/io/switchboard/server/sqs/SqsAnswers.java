@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.RedriveTask;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQS answers declared as records: the property names are the SQS model's (upper camel case, from
@@ -35,10 +36,11 @@ final class SqsAnswers {
   record QueueUrl(String queueUrl) {}
 
   /** ListQueues; the token only when a page was asked for and more follow. */
-  record QueueUrls(List<String> queueUrls, String nextToken) {}
+  record QueueUrls(List<String> queueUrls, @Nullable String nextToken) {}
 
   /** ListDeadLetterSourceQueues. */
-  record SourceQueueUrls(@JsonProperty("queueUrls") List<String> queueUrls, String nextToken) {}
+  record SourceQueueUrls(
+      @JsonProperty("queueUrls") List<String> queueUrls, @Nullable String nextToken) {}
 
   /** StartMessageMoveTask. */
   record TaskHandle(String taskHandle) {}
@@ -51,14 +53,14 @@ final class SqsAnswers {
 
   /** One message move task; a handle only while it runs. */
   record MoveTask(
-      String taskHandle,
+      @Nullable String taskHandle,
       String status,
       String sourceArn,
-      String destinationArn,
-      Integer maxNumberOfMessagesPerSecond,
+      @Nullable String destinationArn,
+      @Nullable Integer maxNumberOfMessagesPerSecond,
       long approximateNumberOfMessagesMoved,
       long approximateNumberOfMessagesToMove,
-      String failureReason,
+      @Nullable String failureReason,
       long startedTimestamp) {
 
     static MoveTask of(QueueAddress address, RedriveTask t, String handle) {
@@ -76,7 +78,7 @@ final class SqsAnswers {
   }
 
   /** A failed entry of a batch. */
-  record BatchError(String id, boolean senderFault, String code, String message) {
+  record BatchError(String id, boolean senderFault, String code, @Nullable String message) {
 
     static BatchError of(String id, SqsError e) {
       return new BatchError(id, e.senderFault(), e.code(), e.getMessage());

@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import org.slf4j.Logger;
@@ -316,7 +317,10 @@ public final class SqsApi {
         max.isPresent() && names.size() > page.size()
             ? encodeToken(page.get(page.size() - 1))
             : null;
-    List<String> urls = page.stream().map(n -> r.address().url(queues.get(n))).toList();
+    List<String> urls =
+        page.stream()
+            .map(n -> r.address().url(Objects.requireNonNull(queues.get(n), "a name of queues")))
+            .toList();
     return SqsAnswers.tree(new SqsAnswers.QueueUrls(urls, next));
   }
 

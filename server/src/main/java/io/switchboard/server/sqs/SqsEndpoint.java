@@ -11,9 +11,11 @@ import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,10 +138,13 @@ public final class SqsEndpoint {
    */
   public static final class Admission {
     private final Optional<Principal> principal;
-    private final QueueAddress address;
-    private final SqsApi.Answer refusal;
+    private final @Nullable QueueAddress address;
+    private final SqsApi.@Nullable Answer refusal;
 
-    private Admission(Optional<Principal> principal, QueueAddress address, SqsApi.Answer refusal) {
+    private Admission(
+        Optional<Principal> principal,
+        @Nullable QueueAddress address,
+        SqsApi.@Nullable Answer refusal) {
       this.principal = principal;
       this.address = address;
       this.refusal = refusal;
@@ -210,7 +215,7 @@ public final class SqsEndpoint {
       SqsAction action,
       Admission admission) {
     boolean json = json(request);
-    QueueAddress address = admission.address;
+    QueueAddress address = Objects.requireNonNull(admission.address, "an admitted request has one");
     Optional<Principal> principal = admission.principal;
     SqsApi.Answer answer;
     try {

@@ -122,7 +122,7 @@ public final class SqsError extends RuntimeException {
 
   /** The SQS error for an engine error, keeping the engine's message (it names field and range). */
   static SqsError of(QueueException e) {
-    String m = e.getMessage();
+    String m = String.valueOf(e.getMessage()); // an engine error always carries one
     return switch (e.code()) {
       case QUEUE_NOT_FOUND -> SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
       case QUEUE_ALREADY_EXISTS ->

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One AWS JSON 1.0 request body, read leniently about fields it does not know (SDKs add members
@@ -24,9 +25,9 @@ final class SqsRequest {
 
   private final JsonNode root;
   private final QueueAddress address;
-  private final SqsState state;
+  private final @Nullable SqsState state;
 
-  private SqsRequest(JsonNode root, QueueAddress address, SqsState state) {
+  private SqsRequest(JsonNode root, QueueAddress address, @Nullable SqsState state) {
     this.root = root;
     this.address = address;
     this.state = state;

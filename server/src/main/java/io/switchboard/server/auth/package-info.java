@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.server.auth;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.server;
+
+import org.jspecify.annotations.NullMarked;

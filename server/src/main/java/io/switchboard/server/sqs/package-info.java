@@ -1,0 +1,4 @@
+@NullMarked
+package io.switchboard.server.sqs;
+
+import org.jspecify.annotations.NullMarked;
