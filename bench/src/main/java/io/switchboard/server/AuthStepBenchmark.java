@@ -169,6 +169,8 @@ public class AuthStepBenchmark {
       }
     }
 
+    // The authentication step reads the request only and never answers: no response is needed.
+    @SuppressWarnings("NullAway")
     Call call() {
       return new Call(nativeRequest, null, config, null, "bench-request", route);
     }
