@@ -27,6 +27,7 @@ import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -540,7 +541,12 @@ public final class SwitchboardClient implements QueueEngine {
    * A successful answer: its status, its {@code ETag} if any, and its body's bytes, read as a tree
    * or bound straight to a record, once.
    */
-  private record Answer(int status, Optional<String> etag, byte[] bytes) {
+  private record Answer(int status, HttpHeaders headers, byte[] bytes) {
+    /** Looked up only by the one call that wants it, not on every answer. */
+    Optional<String> etag() {
+      return headers.firstValue("ETag");
+    }
+
     JsonFields body() {
       return JsonFields.lenient(WireFormat.parse(bytes));
     }
@@ -647,7 +653,7 @@ public final class SwitchboardClient implements QueueEngine {
     int status = response.statusCode();
     byte[] bytes = response.body();
     if (status >= 200 && status < 300) {
-      return new Answer(status, response.headers().firstValue("ETag"), bytes);
+      return new Answer(status, response.headers(), bytes);
     }
     String code = "HTTP_" + status;
     String message = new String(bytes, StandardCharsets.UTF_8);

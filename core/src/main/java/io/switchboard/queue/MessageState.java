@@ -17,6 +17,8 @@ public enum MessageState {
 
   /** The lower-case name used on the wire, e.g. {@code in_flight}. */
   public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return wireName;
   }
+
+  private final String wireName = name().toLowerCase(java.util.Locale.ROOT);
 }

@@ -266,11 +266,11 @@ public final class NativeWire {
           m.deduplicationId().orElse(null),
           m.sequence(),
           m.state().wireName(),
-          m.sentAt().toString(),
-          m.firstReceivedAt().map(Instant::toString).orElse(null),
+          InstantText.format(m.sentAt()),
+          m.firstReceivedAt().map(InstantText::format).orElse(null),
           m.receiveCount(),
-          m.visibleAt().map(Instant::toString).orElse(null),
-          m.expiresAt().toString(),
+          m.visibleAt().map(InstantText::format).orElse(null),
+          InstantText.format(m.expiresAt()),
           m.receipt().orElse(null),
           m.deadLetterSource().orElse(null));
     }

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -122,10 +123,46 @@ public final class WireFormat {
 
   /** Reads an enum by its wire name, its Java name, or any case of either. */
   public static <E extends Enum<E>> E enumValue(Class<E> type, String field, String text) {
-    String wanted = text.replace("_", "").toLowerCase(Locale.ROOT);
+    Enum<?> named = BY_WIRE_NAME.get(type).get(text);
+    if (named != null) {
+      return type.cast(named); // what the loop below would find, without lowering every name
+    }
+    return enumByName(type, field, text);
+  }
+
+  /**
+   * Each constant's wire name ({@link #wireName}), the form answers carry, to the constant {@link
+   * #enumValue} reads it as.
+   */
+  private static final ClassValue<Map<String, Enum<?>>> BY_WIRE_NAME =
+      new ClassValue<>() {
+        @Override
+        protected Map<String, Enum<?>> computeValue(Class<?> type) {
+          Object[] constants = type.getEnumConstants();
+          Map<String, Enum<?>> names = new HashMap<>();
+          for (Object constant : constants) {
+            String name = wireName((Enum<?>) constant);
+            String wanted = normalized(name);
+            for (Object first : constants) { // the first match, as enumByName takes
+              if (normalized(((Enum<?>) first).name()).equals(wanted)) {
+                names.put(name, (Enum<?>) first);
+                break;
+              }
+            }
+          }
+          return Map.copyOf(names);
+        }
+      };
+
+  private static String normalized(String name) {
+    return name.replace("_", "").toLowerCase(Locale.ROOT);
+  }
+
+  private static <E extends Enum<E>> E enumByName(Class<E> type, String field, String text) {
+    String wanted = normalized(text);
     List<String> allowed = new ArrayList<>();
     for (E constant : type.getEnumConstants()) {
-      if (constant.name().replace("_", "").toLowerCase(Locale.ROOT).equals(wanted)) {
+      if (normalized(constant.name()).equals(wanted)) {
         return constant;
       }
       allowed.add(wireName(constant));
@@ -265,6 +302,9 @@ public final class WireFormat {
    */
   public static ObjectNode attributes(Map<String, AttributeValue> attributes) {
     ObjectNode o = object();
+    if (attributes.isEmpty()) {
+      return o; // most messages: no stream to sort nothing
+    }
     attributes.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(e -> o.set(e.getKey(), attribute(e.getValue())));
@@ -429,6 +469,10 @@ public final class WireFormat {
     return Optional.ofNullable(text)
         .map(
             s -> {
+              Instant usual = InstantText.parse(s);
+              if (usual != null) {
+                return usual;
+              }
               try {
                 return Instant.parse(s);
               } catch (DateTimeParseException e) {
