@@ -24,6 +24,8 @@ class PostgresServerTest {
   private static final Map<String, String> ADMIN_KEY =
       Map.of("SWITCHBOARD_ACCESS_KEYS", "AKADMIN:admin-secret");
 
+  private static final String ADMIN_AUTH = KeysApiTest.basic("AKADMIN", "admin-secret");
+
   @TempDir Path dir;
 
   @Test
@@ -58,21 +60,7 @@ class PostgresServerTest {
         TwoServers servers = TwoServers.start(db.config())) {
       Http a = servers.a();
       Http b = servers.b();
-      Http.Answer created =
-          a.send(
-              "POST",
-              "/v1/keys",
-              "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
-              Map.of(
-                  "Content-Type",
-                  "application/json",
-                  "Authorization",
-                  KeysApiTest.basic("AKADMIN", "admin-secret")));
-      assertEquals(201, created.status(), created.toString());
-      String auth =
-          KeysApiTest.basic(
-              created.json().get("accessKeyId").asText(),
-              created.json().get("secretAccessKey").asText());
+      String auth = newKey(a)[1];
       Http.Answer onTwo =
           b.send(
               "POST",
@@ -86,22 +74,16 @@ class PostgresServerTest {
   @Test
   void consoleSession_madeOnOneServer_worksOnTheOther_endsAtSignOutAndRevocation()
       throws Exception {
-    String admin = KeysApiTest.basic("AKADMIN", "admin-secret");
     try (Database db = Database.start(dir, ADMIN_KEY);
         TwoServers servers = TwoServers.start(db.config())) {
       Http a = servers.a();
       Http b = servers.b();
-      Http.Answer created =
-          a.send(
-              "POST",
-              "/v1/keys",
-              "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
-              Map.of("Content-Type", "application/json", "Authorization", admin));
-      String id = created.json().get("accessKeyId").asText();
-      String stored = KeysApiTest.basic(id, created.json().get("secretAccessKey").asText());
+      String[] key = newKey(a);
+      String id = key[0];
+      String stored = key[1];
 
       // a session signed in on one is a session on the other, CSRF token included
-      String[] first = signIn(a, "AKADMIN:admin-secret", admin);
+      String[] first = signIn(a, "AKADMIN:admin-secret", ADMIN_AUTH);
       Http.Answer onTwo = b.send("GET", "/v1/whoami", null, Map.of("Cookie", first[0]));
       assertEquals(200, onTwo.status(), onTwo.toString());
       assertEquals("AKADMIN", onTwo.json().get("accessKeyId").asText());
@@ -140,10 +122,26 @@ class PostgresServerTest {
       String[] second = signIn(b, id, stored);
       assertEquals(200, a.send("GET", "/v1/whoami", null, Map.of("Cookie", second[0])).status());
       Http.Answer revoked =
-          a.send("DELETE", "/v1/keys/" + id, null, Map.of("Authorization", admin));
+          a.send("DELETE", "/v1/keys/" + id, null, Map.of("Authorization", ADMIN_AUTH));
       assertEquals(204, revoked.status(), revoked.toString());
       assertEquals(401, a.send("GET", "/v1/whoami", null, Map.of("Cookie", second[0])).status());
     }
+  }
+
+  /**
+   * A key allowed {@code queue:admin} on everything, made by the admin through {@code http}: its id
+   * and its Basic authorization.
+   */
+  private static String[] newKey(Http http) {
+    Http.Answer created =
+        http.send(
+            "POST",
+            "/v1/keys",
+            "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
+            Map.of("Content-Type", "application/json", "Authorization", ADMIN_AUTH));
+    assertEquals(201, created.status(), created.toString());
+    String id = created.json().get("accessKeyId").asText();
+    return new String[] {id, KeysApiTest.basic(id, created.json().get("secretAccessKey").asText())};
   }
 
   /** Signs in on {@code http}: the {@code name=value} of the session cookie and the CSRF token. */
