@@ -1,11 +1,11 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.BatchAcks;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -115,19 +115,7 @@ public interface QueueEngine extends AutoCloseable {
    */
   default List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
     queue(queue);
-    List<Optional<QueueException>> results = new ArrayList<>(receipts.size());
-    for (String receipt : receipts) {
-      try {
-        ack(queue, receipt);
-        results.add(Optional.empty());
-      } catch (QueueException e) {
-        if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
-          throw e;
-        }
-        results.add(Optional.of(e));
-      }
-    }
-    return results;
+    return BatchAcks.oneByOne(receipts, (receipt, i) -> ack(queue, receipt));
   }
 
   /**

@@ -386,31 +386,21 @@ class WorkflowsTest {
     assertEquals(d, WorkspaceCodec.decode(WorkspaceCodec.encode(d)));
 
     StoredContact c =
-        new StoredContact(
-            "c",
-            "voice",
-            Map.of(),
-            0,
-            1,
-            0,
-            List.of(
-                new StoredContact.Step(
-                    30_000, Optional.of("a = 1"), Optional.of("general"), Optional.of(-3), true),
-                new StoredContact.Step(60_000, Optional.empty())),
-            Long.MAX_VALUE,
-            Optional.empty(),
-            0,
-            ContactState.QUEUED,
-            Optional.empty(),
-            Optional.empty(),
-            -1,
-            -1,
-            -1,
-            1,
-            0,
-            0,
-            Optional.of("billing"),
-            Optional.of("support"));
+        StoredContact.builder("c", "voice")
+            .seq(1)
+            .steps(
+                List.of(
+                    new StoredContact.Step(
+                        30_000,
+                        Optional.of("a = 1"),
+                        Optional.of("general"),
+                        Optional.of(-3),
+                        true),
+                    new StoredContact.Step(60_000, Optional.empty())))
+            .timerSeq(1)
+            .queue(Optional.of("billing"))
+            .workflow(Optional.of("support"))
+            .build();
     assertEquals(c, RouterRecordCodec.contact(RouterRecordCodec.encode(c)));
   }
 
@@ -424,27 +414,12 @@ class WorkflowsTest {
     assertEquals(d, WorkspaceCodec.decode(before));
 
     StoredContact queued =
-        new StoredContact(
-            "c",
-            "voice",
-            Map.of(),
-            0,
-            1,
-            0,
-            List.of(new StoredContact.Step(30_000, Optional.of("a = 1"))),
-            Long.MAX_VALUE,
-            Optional.empty(),
-            0,
-            ContactState.QUEUED,
-            Optional.empty(),
-            Optional.empty(),
-            -1,
-            -1,
-            -1,
-            1,
-            0,
-            0,
-            Optional.of("billing"));
+        StoredContact.builder("c", "voice")
+            .seq(1)
+            .steps(List.of(new StoredContact.Step(30_000, Optional.of("a = 1"))))
+            .timerSeq(1)
+            .queue(Optional.of("billing"))
+            .build();
     byte[] bytes = RouterRecordCodec.encode(queued);
     assertEquals(queued, RouterRecordCodec.contact(bytes));
     assertEquals(Optional.empty(), RouterRecordCodec.contact(bytes).workflow());

@@ -266,27 +266,7 @@ class WorkspacesTest {
     assertEquals(old, read);
     assertEquals(null, read.activity());
     assertEquals(50, read.activitySince());
-    StoredContact contact =
-        new StoredContact(
-            "c",
-            "voice",
-            Map.of(),
-            0,
-            1,
-            0,
-            List.of(),
-            Long.MAX_VALUE,
-            Optional.empty(),
-            0,
-            ContactState.QUEUED,
-            Optional.empty(),
-            Optional.empty(),
-            -1,
-            -1,
-            -1,
-            1,
-            0,
-            0);
+    StoredContact contact = StoredContact.builder("c", "voice").seq(1).timerSeq(1).build();
     byte[] c = RouterRecordCodec.encode(contact);
     assertEquals(
         contact, RouterRecordCodec.contact(java.util.Arrays.copyOf(c, c.length - 4)), "no queue");

@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -113,6 +114,14 @@ final class AssignmentCallbacks implements AutoCloseable {
   private final PriorityQueue<Retry> due = new PriorityQueue<>();
   private final Scheduler.Repeating timers;
 
+  /**
+   * Per workspace, the last definition seen at an offer and whether a workflow of it names a
+   * callback; compared by identity, as the definition is immutable and replaced on each change.
+   */
+  private final Map<String, CallbackWorkflows> callbackWorkflows = new ConcurrentHashMap<>();
+
+  private record CallbackWorkflows(WorkspaceDefinition definition, boolean any) {}
+
   /** One callback: the offer it is about, and how many attempts were made. */
   private record Delivery(String workspace, String reservationId, Instant expiresAt) {}
 
@@ -161,9 +170,11 @@ final class AssignmentCallbacks implements AutoCloseable {
 
   private void offered(String workspace, Reservation r) {
     Optional<Workspace> ws = workspace(workspace);
-    if (ws.isEmpty()
-        || ws.get().definition().workflows().stream()
-            .noneMatch(w -> w.assignmentCallback().isPresent())) {
+    if (ws.isEmpty()) {
+      callbackWorkflows.remove(workspace);
+      return;
+    }
+    if (!anyCallback(ws.get().definition())) {
       return; // the common case: nothing to call, nothing to look up
     }
     if (pending.incrementAndGet() > maxPending) {
@@ -179,6 +190,21 @@ final class AssignmentCallbacks implements AutoCloseable {
       return;
     }
     start(new Delivery(workspace, r.id(), r.expiresAt()), 1);
+  }
+
+  /**
+   * Whether a workflow of {@code def} names a callback: worked out once per definition (a change of
+   * the workspace makes a new one, so a workflow that gains or loses its callback is seen at the
+   * next offer), not on every offer.
+   */
+  private boolean anyCallback(WorkspaceDefinition def) {
+    CallbackWorkflows known = callbackWorkflows.get(def.name());
+    if (known != null && known.definition() == def) {
+      return known.any();
+    }
+    boolean any = def.workflows().stream().anyMatch(w -> w.assignmentCallback().isPresent());
+    callbackWorkflows.put(def.name(), new CallbackWorkflows(def, any));
+    return any;
   }
 
   private void start(Delivery d, int attempt) {

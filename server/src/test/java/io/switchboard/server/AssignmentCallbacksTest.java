@@ -330,6 +330,41 @@ class AssignmentCallbacksTest {
     assertEquals(ContactState.OFFERED, centre.router().contact("c2").state());
   }
 
+  /**
+   * Whether a workspace has a callback workflow is worked out once per definition, not on every
+   * offer: a workflow that gains a callback is called back from the next offer on, and one that
+   * loses it is not.
+   */
+  @Test
+  void workflowUpdated_gainingOrLosingItsCallback_isSeenAtTheNextOffer() throws Exception {
+    Workflow plain =
+        new Workflow(
+            "support", List.of(), List.of(WorkflowTarget.queue("general")), Optional.empty());
+    centre.putWorkflow(plain);
+    agent("ana");
+    call("c1");
+    event(e -> e instanceof RoutingEvent.ReservationOffered, "c1 offered");
+    await(() -> callbacks.pending() == 0, "nothing pending");
+    assertTrue(received.isEmpty(), "called back without a callback: " + received);
+
+    centre.putWorkflow(plain.withAssignmentCallback(Optional.of(AssignmentCallback.to(url()))));
+    agent("bo");
+    call("c2");
+    assertEquals("c2", request().json().at("/contact/id").asText());
+    await(() -> callbacks.pending() == 0, "the callback finished");
+
+    centre.putWorkflow(plain);
+    agent("cy");
+    call("c3");
+    event(
+        e ->
+            e instanceof RoutingEvent.ReservationOffered o
+                && o.reservation().contactId().equals("c3"),
+        "c3 offered");
+    await(() -> callbacks.pending() == 0, "nothing pending");
+    assertTrue(received.isEmpty(), "called back after the callback was removed: " + received);
+  }
+
   @Test
   void contactsOfWorkflowsWithoutCallback_areNotCalledBack() throws Exception {
     centre.putWorkflow(

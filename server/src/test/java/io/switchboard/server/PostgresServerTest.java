@@ -8,6 +8,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,76 +20,47 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PostgresServerTest {
 
+  /** The access key of the admin, for the tests that sign requests. */
+  private static final Map<String, String> ADMIN_KEY =
+      Map.of("SWITCHBOARD_ACCESS_KEYS", "AKADMIN:admin-secret");
+
+  private static final String ADMIN_AUTH = KeysApiTest.basic("AKADMIN", "admin-secret");
+
   @TempDir Path dir;
 
   @Test
   void twoServersOnOneDatabase_shareQueues_answer503WhileTheDatabaseIsAway() throws Exception {
-    Path data = Files.createDirectories(dir.resolve("pgdata"));
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    Map<String, String> env =
-        Map.of(
-            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-            "SWITCHBOARD_POSTGRES_USER", "postgres",
-            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
-    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
-    assertTrue(config.postgres().isPresent());
-    assertTrue(config.toString().contains("password=***"), config.toString());
-    try (SwitchboardServer one = SwitchboardServer.start(config);
-        SwitchboardServer two = SwitchboardServer.start(config);
-        Http a = new Http(one.uri());
-        Http b = new Http(two.uri())) {
+    try (Database db = Database.start(dir, Map.of());
+        TwoServers servers = TwoServers.start(db.config())) {
+      assertTrue(db.config().postgres().isPresent());
+      assertTrue(db.config().toString().contains("password=***"), db.config().toString());
+      Http a = servers.a();
+      Http b = servers.b();
       assertEquals(201, a.post("/v1/queues", "{\"name\":\"shared\"}").status());
       assertEquals(201, a.post("/v1/queues/shared/messages", "{\"body\":\"hello\"}").status());
       Http.Answer got = b.post("/v1/queues/shared/receive", "{\"maxMessages\":1}");
       assertEquals(200, got.status(), got.toString());
       assertEquals("hello", got.json().get("messages").get(0).get("body").asText());
 
-      pg.close();
+      db.stop();
       Http.Answer away = a.post("/v1/queues/shared/messages", "{\"body\":\"lost?\"}");
       assertEquals(503, away.status(), away.toString());
       assertEquals("UNAVAILABLE", away.code());
       assertTrue(away.text().contains("PostgreSQL"), away.toString());
 
-      pg = start(data, port);
+      db.restart();
       Http.Answer back = awaitStatus(b, "/v1/queues/shared/messages", "{\"body\":\"again\"}", 201);
       assertEquals(201, back.status(), back.toString());
-    } finally {
-      pg.close();
     }
   }
 
   @Test
   void keyCreatedOnOneServer_authenticatesOnTheOtherAtOnce() throws Exception {
-    Path data = Files.createDirectories(dir.resolve("pgkeys"));
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    Map<String, String> env =
-        Map.of(
-            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-            "SWITCHBOARD_POSTGRES_USER", "postgres",
-            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres",
-            "SWITCHBOARD_ACCESS_KEYS", "AKADMIN:admin-secret");
-    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
-    try (SwitchboardServer one = SwitchboardServer.start(config);
-        SwitchboardServer two = SwitchboardServer.start(config);
-        Http a = new Http(one.uri());
-        Http b = new Http(two.uri())) {
-      Http.Answer created =
-          a.send(
-              "POST",
-              "/v1/keys",
-              "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
-              Map.of(
-                  "Content-Type",
-                  "application/json",
-                  "Authorization",
-                  KeysApiTest.basic("AKADMIN", "admin-secret")));
-      assertEquals(201, created.status(), created.toString());
-      String auth =
-          KeysApiTest.basic(
-              created.json().get("accessKeyId").asText(),
-              created.json().get("secretAccessKey").asText());
+    try (Database db = Database.start(dir, ADMIN_KEY);
+        TwoServers servers = TwoServers.start(db.config())) {
+      Http a = servers.a();
+      Http b = servers.b();
+      String auth = newKey(a)[1];
       Http.Answer onTwo =
           b.send(
               "POST",
@@ -96,40 +68,22 @@ class PostgresServerTest {
               "{\"name\":\"made-with-a-new-key\"}",
               Map.of("Content-Type", "application/json", "Authorization", auth));
       assertEquals(201, onTwo.status(), onTwo.toString());
-    } finally {
-      pg.close();
     }
   }
 
   @Test
   void consoleSession_madeOnOneServer_worksOnTheOther_endsAtSignOutAndRevocation()
       throws Exception {
-    Path data = Files.createDirectories(dir.resolve("pgsessions"));
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    Map<String, String> env =
-        Map.of(
-            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-            "SWITCHBOARD_POSTGRES_USER", "postgres",
-            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres",
-            "SWITCHBOARD_ACCESS_KEYS", "AKADMIN:admin-secret");
-    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
-    String admin = KeysApiTest.basic("AKADMIN", "admin-secret");
-    try (SwitchboardServer one = SwitchboardServer.start(config);
-        SwitchboardServer two = SwitchboardServer.start(config);
-        Http a = new Http(one.uri());
-        Http b = new Http(two.uri())) {
-      Http.Answer created =
-          a.send(
-              "POST",
-              "/v1/keys",
-              "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
-              Map.of("Content-Type", "application/json", "Authorization", admin));
-      String id = created.json().get("accessKeyId").asText();
-      String stored = KeysApiTest.basic(id, created.json().get("secretAccessKey").asText());
+    try (Database db = Database.start(dir, ADMIN_KEY);
+        TwoServers servers = TwoServers.start(db.config())) {
+      Http a = servers.a();
+      Http b = servers.b();
+      String[] key = newKey(a);
+      String id = key[0];
+      String stored = key[1];
 
       // a session signed in on one is a session on the other, CSRF token included
-      String[] first = signIn(a, "AKADMIN:admin-secret", admin);
+      String[] first = signIn(a, "AKADMIN:admin-secret", ADMIN_AUTH);
       Http.Answer onTwo = b.send("GET", "/v1/whoami", null, Map.of("Cookie", first[0]));
       assertEquals(200, onTwo.status(), onTwo.toString());
       assertEquals("AKADMIN", onTwo.json().get("accessKeyId").asText());
@@ -168,12 +122,26 @@ class PostgresServerTest {
       String[] second = signIn(b, id, stored);
       assertEquals(200, a.send("GET", "/v1/whoami", null, Map.of("Cookie", second[0])).status());
       Http.Answer revoked =
-          a.send("DELETE", "/v1/keys/" + id, null, Map.of("Authorization", admin));
+          a.send("DELETE", "/v1/keys/" + id, null, Map.of("Authorization", ADMIN_AUTH));
       assertEquals(204, revoked.status(), revoked.toString());
       assertEquals(401, a.send("GET", "/v1/whoami", null, Map.of("Cookie", second[0])).status());
-    } finally {
-      pg.close();
     }
+  }
+
+  /**
+   * A key allowed {@code queue:admin} on everything, made by the admin through {@code http}: its id
+   * and its Basic authorization.
+   */
+  private static String[] newKey(Http http) {
+    Http.Answer created =
+        http.send(
+            "POST",
+            "/v1/keys",
+            "{\"grants\":[{\"actions\":[\"queue:admin\"],\"resource\":\"*\"}]}",
+            Map.of("Content-Type", "application/json", "Authorization", ADMIN_AUTH));
+    assertEquals(201, created.status(), created.toString());
+    String id = created.json().get("accessKeyId").asText();
+    return new String[] {id, KeysApiTest.basic(id, created.json().get("secretAccessKey").asText())};
   }
 
   /** Signs in on {@code http}: the {@code name=value} of the session cookie and the CSRF token. */
@@ -194,19 +162,10 @@ class PostgresServerTest {
   @Test
   void workspaces_definitionsAndTaskQueuesStoredInTheDatabase_keptAcrossARestart()
       throws Exception {
-    Path data = Files.createDirectories(dir.resolve("pgworkspaces"));
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    Map<String, String> env =
-        Map.of(
-            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-            "SWITCHBOARD_POSTGRES_USER", "postgres",
-            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
-    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
-    try {
-      try (SwitchboardServer one = SwitchboardServer.start(config);
-          SwitchboardServer two = SwitchboardServer.start(config);
-          Http b = new Http(two.uri())) {
+    try (Database db = Database.start(dir, Map.of())) {
+      ServerConfig config = db.config();
+      try (TwoServers servers = TwoServers.start(config)) {
+        Http b = servers.b();
         Http.Answer put =
             b.send(
                 "PUT",
@@ -228,8 +187,6 @@ class PostgresServerTest {
         assertEquals(200, centre.status(), centre.toString());
         assertEquals("sales", centre.json().at("/taskQueues/0/name").asText(), centre.toString());
       }
-    } finally {
-      pg.close();
     }
   }
 
@@ -240,16 +197,8 @@ class PostgresServerTest {
    */
   @Test
   void newLeader_appliesDefaultsTaskQueueRules_fromItsFirstRoutingCall() throws Exception {
-    Path data = Files.createDirectories(dir.resolve("pgrules"));
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    Map<String, String> env =
-        Map.of(
-            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-            "SWITCHBOARD_POSTGRES_USER", "postgres",
-            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
-    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
-    try {
+    try (Database db = Database.start(dir, Map.of())) {
+      ServerConfig config = db.config();
       try (SwitchboardServer one = SwitchboardServer.start(config);
           Http h = new Http(one.uri())) {
         Http.Answer put =
@@ -282,24 +231,14 @@ class PostgresServerTest {
             h.get("/v1/routing/contacts/c2").json().get("state").asText(),
             "ann holds 1 of the queue's contacts: its cap");
       }
-    } finally {
-      pg.close();
     }
   }
 
   @Test
   void workflowsOfDefault_andAContactWaitingInOne_surviveARestartOnTheDatabase() throws Exception {
-    Path data = Files.createDirectories(dir.resolve("pgworkflows"));
-    int port = freePort();
-    EmbeddedPostgres pg = start(data, port);
-    Map<String, String> env =
-        Map.of(
-            "SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-            "SWITCHBOARD_POSTGRES_USER", "postgres",
-            "SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
-    ServerConfig config = ServerConfig.resolve(Map.of("port", "0"), env);
-    String w = "/v1/workspaces/default";
-    try {
+    try (Database db = Database.start(dir, Map.of())) {
+      ServerConfig config = db.config();
+      String w = "/v1/workspaces/default";
       String workflow;
       try (SwitchboardServer one = SwitchboardServer.start(config);
           Http a = new Http(one.uri())) {
@@ -329,8 +268,6 @@ class PostgresServerTest {
         assertEquals("billing", b1.json().get("queue").asText(), b1.toString());
         assertEquals("support", b1.json().get("workflow").asText(), b1.toString());
       }
-    } finally {
-      pg.close();
     }
   }
 
@@ -375,12 +312,85 @@ class PostgresServerTest {
     return last;
   }
 
-  private static EmbeddedPostgres start(Path data, int port) throws Exception {
-    return EmbeddedPostgres.builder()
-        .setDataDirectory(data)
-        .setCleanDataDirectory(false)
-        .setPort(port)
-        .start();
+  /**
+   * An embedded PostgreSQL on a free port, its data in a folder of {@code dir} so that it can be
+   * stopped and started again with what it held, and the configuration of a server that uses it
+   * (with {@code env} added to the environment).
+   */
+  private static final class Database implements AutoCloseable {
+    private final Path data;
+    private final int port;
+    private final ServerConfig config;
+    private EmbeddedPostgres pg;
+
+    private Database(Path data, int port, Map<String, String> env) throws Exception {
+      this.data = data;
+      this.port = port;
+      Map<String, String> all = new HashMap<>(env);
+      all.put("SWITCHBOARD_POSTGRES_URL", "jdbc:postgresql://localhost:" + port + "/postgres");
+      all.put("SWITCHBOARD_POSTGRES_USER", "postgres");
+      all.put("SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
+      this.config = ServerConfig.resolve(Map.of("port", "0"), all);
+      this.pg = embedded(data, port);
+    }
+
+    static Database start(Path dir, Map<String, String> env) throws Exception {
+      return new Database(Files.createDirectories(dir.resolve("pgdata")), freePort(), env);
+    }
+
+    ServerConfig config() {
+      return config;
+    }
+
+    /** The database goes away (its data is kept). */
+    void stop() throws Exception {
+      pg.close();
+    }
+
+    /** The database is back, on the same port with the same data. */
+    void restart() throws Exception {
+      pg = embedded(data, port);
+    }
+
+    @Override
+    public void close() throws Exception {
+      pg.close();
+    }
+
+    private static EmbeddedPostgres embedded(Path data, int port) throws Exception {
+      return EmbeddedPostgres.builder()
+          .setDataDirectory(data)
+          .setCleanDataDirectory(false)
+          .setPort(port)
+          .start();
+    }
+  }
+
+  /** Two servers on one configuration and a client of each: {@code a} of one, {@code b} of two. */
+  private record TwoServers(SwitchboardServer one, SwitchboardServer two, Http a, Http b)
+      implements AutoCloseable {
+
+    static TwoServers start(ServerConfig config) {
+      SwitchboardServer one = SwitchboardServer.start(config);
+      try {
+        SwitchboardServer two = SwitchboardServer.start(config);
+        return new TwoServers(one, two, new Http(one.uri()), new Http(two.uri()));
+      } catch (RuntimeException e) {
+        one.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      a.close();
+      b.close();
+      try {
+        two.close();
+      } finally {
+        one.close();
+      }
+    }
   }
 
   private static int freePort() throws Exception {

@@ -123,20 +123,18 @@ class RoutingWireTest {
     assertEquals(
         agent, answer(RoutingWire.AgentView.of(agent), RoutingWire.AgentView.class).toAgent());
     Contact contact =
-        new Contact(
-            "c1",
-            "voice",
-            Map.of("lang", "es"),
-            Optional.of("lang == 'es'"),
-            1,
-            5,
-            ContactState.ASSIGNED,
-            t,
-            Optional.of("ann"),
-            Optional.of("r1"),
-            Optional.of(t.plusSeconds(3)),
-            Optional.empty(),
-            Optional.of("sales"));
+        Contact.builder("c1", "voice")
+            .attributes(Map.of("lang", "es"))
+            .requirements(Optional.of("lang == 'es'"))
+            .escalationStep(1)
+            .priority(5)
+            .state(ContactState.ASSIGNED)
+            .createdAt(t)
+            .agentId(Optional.of("ann"))
+            .reservationId(Optional.of("r1"))
+            .answeredAt(Optional.of(t.plusSeconds(3)))
+            .queue(Optional.of("sales"))
+            .build();
     assertEquals(
         contact,
         answer(RoutingWire.ContactView.of(contact), RoutingWire.ContactView.class).toContact());

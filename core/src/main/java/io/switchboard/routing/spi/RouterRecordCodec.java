@@ -127,33 +127,34 @@ public final class RouterRecordCodec {
   /** The contact {@link #encode(StoredContact)} wrote. */
   public static StoredContact contact(byte[] value) {
     Reader r = new Reader(value);
-    String id = r.text();
-    String channel = r.text();
-    Map<String, Object> attributes = attributes(r);
-    int priority = r.i();
-    long seq = r.l();
-    long createdAt = r.l();
+    StoredContact.Builder c =
+        StoredContact.builder(r.text(), r.text())
+            .attributes(attributes(r))
+            .priority(r.i())
+            .seq(r.l())
+            .createdAt(r.l());
     int n = r.i();
     List<StoredContact.Step> steps = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       steps.add(new StoredContact.Step(r.l(), Optional.ofNullable(r.s())));
     }
-    long deadline = r.l();
-    Optional<String> requirement = Optional.ofNullable(r.s());
-    int step = r.i();
-    ContactState state = ContactState.values()[r.b()];
-    Optional<String> agentId = Optional.ofNullable(r.s());
-    Optional<String> reservationId = Optional.ofNullable(r.s());
-    long answeredAt = r.l();
-    long endedAt = r.l();
-    long wrapUpUntil = r.l();
-    long timerSeq = r.l();
-    long wrapUpTimerSeq = r.l();
-    long retireSeq = r.l();
-    Optional<String> queue = r.done() ? Optional.empty() : Optional.ofNullable(r.s());
-    Optional<String> workflow = Optional.empty();
+    c.deadline(r.l())
+        .requirement(Optional.ofNullable(r.s()))
+        .step(r.i())
+        .state(ContactState.values()[r.b()])
+        .agentId(Optional.ofNullable(r.s()))
+        .reservationId(Optional.ofNullable(r.s()))
+        .answeredAt(r.l())
+        .endedAt(r.l())
+        .wrapUpUntil(r.l())
+        .timerSeq(r.l())
+        .wrapUpTimerSeq(r.l())
+        .retireSeq(r.l());
     if (!r.done()) {
-      workflow = Optional.ofNullable(r.s());
+      c.queue(Optional.ofNullable(r.s()));
+    }
+    if (!r.done()) {
+      c.workflow(Optional.ofNullable(r.s()));
       for (int i = 0; i < n; i++) {
         StoredContact.Step s = steps.get(i);
         Optional<String> stepQueue = Optional.ofNullable(r.s());
@@ -169,28 +170,7 @@ public final class RouterRecordCodec {
                 skip));
       }
     }
-    return new StoredContact(
-        id,
-        channel,
-        attributes,
-        priority,
-        seq,
-        createdAt,
-        List.copyOf(steps),
-        deadline,
-        requirement,
-        step,
-        state,
-        agentId,
-        reservationId,
-        answeredAt,
-        endedAt,
-        wrapUpUntil,
-        timerSeq,
-        wrapUpTimerSeq,
-        retireSeq,
-        queue,
-        workflow);
+    return c.steps(List.copyOf(steps)).build();
   }
 
   private static boolean routed(StoredContact.Step s) {

@@ -51,36 +51,40 @@ class RouterRecordCodecTest {
   @Test
   void contact_roundTrip_withAndWithoutOptionalParts() {
     StoredContact full =
-        new StoredContact(
-            "call-1",
-            "voice",
-            EVERY_TYPE,
-            -5,
-            17,
-            1_000,
-            List.of(
-                new StoredContact.Step(60_000, Optional.of("lang = 'es'")),
-                new StoredContact.Step(120_000, Optional.empty())),
-            9_000,
-            Optional.of("skills HAS 'a'"),
-            1,
-            ContactState.WRAP_UP,
-            Optional.of("chad"),
-            Optional.of("res-3"),
-            2_000,
-            -1,
-            5_000,
-            40,
-            41,
-            0);
+        StoredContact.builder("call-1", "voice")
+            .attributes(EVERY_TYPE)
+            .priority(-5)
+            .seq(17)
+            .createdAt(1_000)
+            .steps(
+                List.of(
+                    new StoredContact.Step(60_000, Optional.of("lang = 'es'")),
+                    new StoredContact.Step(120_000, Optional.empty())))
+            .deadline(9_000)
+            .requirement(Optional.of("skills HAS 'a'"))
+            .step(1)
+            .state(ContactState.WRAP_UP)
+            .agentId(Optional.of("chad"))
+            .reservationId(Optional.of("res-3"))
+            .answeredAt(2_000)
+            .wrapUpUntil(5_000)
+            .timerSeq(40)
+            .wrapUpTimerSeq(41)
+            .build();
     assertEquals(full, RouterRecordCodec.contact(RouterRecordCodec.encode(full)));
-    StoredContact bare =
+    StoredContact bare = StoredContact.builder("c", "chat").seq(1).build();
+    assertEquals(bare, RouterRecordCodec.contact(RouterRecordCodec.encode(bare)));
+  }
+
+  @Test
+  void contactBuilder_defaults_aQueuedContactWithNoOptionalParts() {
+    assertEquals(
         new StoredContact(
             "c",
             "chat",
             Map.of(),
             0,
-            1,
+            0,
             0,
             List.of(),
             Long.MAX_VALUE,
@@ -94,8 +98,10 @@ class RouterRecordCodecTest {
             -1,
             0,
             0,
-            0);
-    assertEquals(bare, RouterRecordCodec.contact(RouterRecordCodec.encode(bare)));
+            0,
+            Optional.empty(),
+            Optional.empty()),
+        StoredContact.builder("c", "chat").build());
   }
 
   @Test

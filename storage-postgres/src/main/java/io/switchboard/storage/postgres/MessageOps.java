@@ -1,10 +1,10 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.QueueException;
+import io.switchboard.queue.spi.BatchAcks;
 import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.QueueRules;
@@ -12,7 +12,6 @@ import io.switchboard.queue.spi.Receipt;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -71,22 +70,14 @@ final class MessageOps {
     if (q.config().historyRetention().isZero() && receipts.size() > 1) {
       ackAllInFlight(queue, q, receipts, acked);
     }
-    List<Optional<QueueException>> results = new ArrayList<>(receipts.size());
-    for (int i = 0; i < receipts.size(); i++) {
-      if (acked[i]) {
-        results.add(Optional.empty());
-        continue;
-      }
-      try {
-        ack(queue, receipts.get(i));
-        results.add(Optional.empty());
-      } catch (QueueException e) {
-        if (e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE) {
-          throw e;
-        }
-        results.add(Optional.of(e));
-      }
-    }
+    List<Optional<QueueException>> results =
+        BatchAcks.oneByOne(
+            receipts,
+            (receipt, i) -> {
+              if (!acked[i]) {
+                ack(queue, receipt);
+              }
+            });
     if (QueueRules.isGrouped(queue)) {
       engine.changed(queue);
     }
