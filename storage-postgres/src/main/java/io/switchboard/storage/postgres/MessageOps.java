@@ -14,11 +14,9 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The operations on one message: by receipt (ack, release, extend, fail, dead-letter) and by id
@@ -122,10 +120,13 @@ final class MessageOps {
   private static final String ACK = "select sb_ack(?, ?, ?, ?, ?)";
 
   /**
-   * One call of {@link #ACK_FUNCTION}: the serials acked, or null when {@code q} is not current.
+   * One call of {@link #ACK_FUNCTION} for the first {@code n} leases of {@code serials} and {@code
+   * epochs}: the serials acked, sorted, or null when {@code q} is not current.
    */
-  private Long[] ackLeased(String queue, Op.Q q, Long[] serials, Integer[] epochs) {
+  private long[] ackLeased(String queue, Op.Q q, long[] serials, int[] epochs, int n) {
     long now = engine.clock().millis();
+    long[] s = n == serials.length ? serials : Arrays.copyOf(serials, n);
+    int[] e = n == epochs.length ? epochs : Arrays.copyOf(epochs, n);
     return engine
         .sql()
         .statement(
@@ -135,13 +136,24 @@ final class MessageOps {
               try (PreparedStatement ps = c.prepareStatement(ACK)) {
                 ps.setLong(1, q.id());
                 ps.setLong(2, q.revision());
-                ps.setArray(3, c.createArrayOf("bigint", serials));
-                ps.setArray(4, c.createArrayOf("integer", epochs));
+                // Java arrays, bound in binary by the driver (createArrayOf looked the type up by
+                // name and wrote a text form too, on every call)
+                ps.setObject(3, s);
+                ps.setObject(4, e);
                 ps.setLong(5, now);
                 try (ResultSet rs = ps.executeQuery()) {
                   rs.next();
                   java.sql.Array a = rs.getArray(1);
-                  return a == null ? null : (Long[]) a.getArray();
+                  if (a == null) {
+                    return null;
+                  }
+                  Long[] got = (Long[]) a.getArray();
+                  long[] acked = new long[got.length];
+                  for (int i = 0; i < got.length; i++) {
+                    acked[i] = got[i];
+                  }
+                  Arrays.sort(acked);
+                  return acked;
                 }
               }
             });
@@ -149,16 +161,19 @@ final class MessageOps {
 
   /**
    * The receipts of {@code receipts} that decode and whose lease is current and running, acked in
-   * one autocommit statement; marks them in {@code acked}. The others are left to the caller.
+   * one autocommit statement; marks them in {@code acked}. The others are left to the caller. Each
+   * receipt is decoded (its MAC checked) once.
    */
   private void ackAllInFlight(String queue, Op.Q q, List<String> receipts, boolean[] acked) {
     var key = engine.receiptKeys().forQueue(queue, q.receiptKey());
-    Long[] serials = new Long[receipts.size()];
-    Integer[] epochs = new Integer[receipts.size()];
+    long[] decoded = new long[receipts.size()]; // 0: not decodable (no message has serial 0)
+    long[] serials = new long[receipts.size()];
+    int[] epochs = new int[receipts.size()];
     int n = 0;
-    for (String receipt : receipts) {
+    for (int i = 0; i < receipts.size(); i++) {
       try {
-        Receipt h = Receipt.decode(key, receipt, queue);
+        Receipt h = Receipt.decode(key, receipts.get(i), queue);
+        decoded[i] = h.serial();
         serials[n] = h.serial();
         epochs[n] = h.leaseEpoch();
         n++;
@@ -169,22 +184,17 @@ final class MessageOps {
     if (n == 0) {
       return;
     }
-    Long[] result = ackLeased(queue, q, Arrays.copyOf(serials, n), Arrays.copyOf(epochs, n));
-    if (result == null) {
+    long[] deleted = ackLeased(queue, q, serials, epochs, n);
+    if (deleted == null) {
       engine.cache().forget(queue);
       return;
     }
-    Set<Long> deleted = new HashSet<>(Arrays.asList(result));
-    if (deleted.isEmpty()) {
+    if (deleted.length == 0) {
       return;
     }
-    engine.counters().add(q.id(), Counters.ACKED, deleted.size());
+    engine.counters().add(q.id(), Counters.ACKED, deleted.length);
     for (int i = 0; i < receipts.size(); i++) {
-      try {
-        acked[i] = deleted.contains(Receipt.decode(key, receipts.get(i), queue).serial());
-      } catch (QueueException ignored) {
-        // not decodable: answered one by one
-      }
+      acked[i] = decoded[i] != 0 && Arrays.binarySearch(deleted, decoded[i]) >= 0;
     }
   }
 
@@ -207,7 +217,7 @@ final class MessageOps {
       engine.cache().forget(queue); // perhaps a receipt of a newer queue of that name
       return false;
     }
-    Long[] result = ackLeased(queue, q, new Long[] {h.serial()}, new Integer[] {h.leaseEpoch()});
+    long[] result = ackLeased(queue, q, new long[] {h.serial()}, new int[] {h.leaseEpoch()}, 1);
     if (result == null) {
       engine.cache().forget(queue);
       return false;
