@@ -101,7 +101,7 @@ final class MessageOps {
    * sequential scan and a hash join, reading every dead row left since the last vacuum (33 buffers
    * per message acked in the benchmark, against 3 for the baseline's delete).
    */
-  static final String ACK_FUNCTION =
+  static final String ACK_FUNCTION_V33 =
       "create or replace function sb_ack(p_qid bigint, p_revision bigint, p_serials bigint[],"
           + " p_epochs int[], p_now bigint) returns bigint[] language plpgsql"
           + " set plan_cache_mode = force_generic_plan set enable_seqscan = off"
@@ -113,6 +113,40 @@ final class MessageOps {
           + " where m.serial = r.serial and m.qid = p_qid and m.lease_epoch = r.epoch and m.leased"
           + " and m.visible_at > p_now and m.expires_at > p_now returning m.serial, m.visible_at),"
           + " l as (delete from sb_lease s using d where s.qid = p_qid and s.until = d.visible_at"
+          + " and s.serial = d.serial)"
+          + " select array(select serial from d) into v_acked;"
+          + " return v_acked; end $$";
+
+  /**
+   * {@code sb_ack} as schema version 34 replaces it ({@link #ACK_FUNCTION_V33}): every row it
+   * deletes is found by its key, whatever the statistics said when the connection planned it. In
+   * version 33 the generic plan could take a restriction on the queue as its way in (seen with
+   * {@code auto_explain} after the lease table was analyzed empty): the message delete walked the
+   * queue's every unexpired message through {@code sb_message_expiry} and the lease delete the
+   * queue's every lease row, so an ack of ten cost as much as the queue held (33 – 47 buffers and
+   * 243 – 262 µs per message acked in two benchmark runs of four, against 10 – 12 and 18 – 27 in
+   * the others), and a join with the receipts could walk the whole primary key in serial order. Now
+   * the message delete is no join: the serials are an array the primary key is probed with ({@code
+   * serial = any}), each one's epoch looked up beside it, and the queue and expiry conditions
+   * cannot use an index ({@code + 0}); the lease delete joins the deleted rows by all three of its
+   * columns, queue included, so it can only probe {@code sb_lease_due} by queue and lease end for
+   * each. A serial given twice is checked against its first epoch; a receipt this leaves out is
+   * acked one by one by the caller.
+   */
+  static final String ACK_FUNCTION =
+      "create or replace function sb_ack(p_qid bigint, p_revision bigint, p_serials bigint[],"
+          + " p_epochs int[], p_now bigint) returns bigint[] language plpgsql"
+          + " set plan_cache_mode = force_generic_plan set enable_seqscan = off"
+          + " set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off"
+          + " set enable_sort = off set enable_material = off as $$ declare v_acked bigint[];"
+          + " begin"
+          + " perform 1 from sb_queue where id = p_qid and revision = p_revision;"
+          + " if not found then return null; end if;"
+          + " with d as (delete from sb_message m where m.serial = any(p_serials)"
+          + " and m.qid + 0 = p_qid and m.lease_epoch = p_epochs[array_position(p_serials, m.serial)]"
+          + " and m.leased and m.visible_at > p_now and m.expires_at + 0 > p_now"
+          + " returning m.qid, m.serial, m.visible_at),"
+          + " l as (delete from sb_lease s using d where s.qid = d.qid and s.until = d.visible_at"
           + " and s.serial = d.serial)"
           + " select array(select serial from d) into v_acked;"
           + " return v_acked; end $$";
