@@ -124,14 +124,14 @@ final class MessageOps {
    * {@code auto_explain} after the lease table was analyzed empty): the message delete walked the
    * queue's every unexpired message through {@code sb_message_expiry} and the lease delete the
    * queue's every lease row, so an ack of ten cost as much as the queue held (33 – 47 buffers and
-   * 243 – 262 µs per message acked in two benchmark runs of four, against 10 – 12 and 18 – 27 in
-   * the others), and a join with the receipts could walk the whole primary key in serial order. Now
-   * the message delete is no join: the serials are an array the primary key is probed with ({@code
-   * serial = any}), each one's epoch looked up beside it, and the queue and expiry conditions
-   * cannot use an index ({@code + 0}); the lease delete joins the deleted rows by all three of its
-   * columns, queue included, so it can only probe {@code sb_lease_due} by queue and lease end for
-   * each. A serial given twice is checked against its first epoch; a receipt this leaves out is
-   * acked one by one by the caller.
+   * 243 – 262 µs per message acked in two of eight one-engine benchmark runs, against 9 – 12
+   * buffers in the others), and a join with the receipts could walk the whole primary key in serial
+   * order. Now the message delete is no join: the serials are an array the primary key is probed
+   * with ({@code serial = any}), each one's epoch looked up beside it, and the queue and expiry
+   * conditions cannot use an index ({@code + 0}); the lease delete joins the deleted rows by all
+   * three of its columns, queue included, so it can only probe {@code sb_lease_due} by queue and
+   * lease end for each. A serial given twice is checked against its first epoch; a receipt this
+   * leaves out is acked one by one by the caller.
    */
   static final String ACK_FUNCTION =
       "create or replace function sb_ack(p_qid bigint, p_revision bigint, p_serials bigint[],"

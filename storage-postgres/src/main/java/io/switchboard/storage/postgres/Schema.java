@@ -222,7 +222,7 @@ final class Schema {
    * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code
    * sb_claim} and the new {@code sb_ack} (the common ack, one receipt or a batch) keep one generic
    * plan per connection, pinned to index lookups ({@link Claim#FUNCTION}, {@link
-   * MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches must differ.)
+   * MessageOps#ACK_FUNCTION_V33}). (33, not 9: versions on parallel branches must differ.)
    */
   private static final List<String> V33 =
       List.of(
