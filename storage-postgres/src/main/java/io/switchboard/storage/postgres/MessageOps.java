@@ -13,11 +13,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The operations on one message: by receipt (ack, release, extend, fail, dead-letter) and by id
@@ -94,7 +92,7 @@ final class MessageOps {
    * sequential scan and a hash join, reading every dead row left since the last vacuum (33 buffers
    * per message acked in the benchmark, against 3 for the baseline's delete).
    */
-  static final String ACK_FUNCTION =
+  static final String ACK_FUNCTION_V33 =
       "create or replace function sb_ack(p_qid bigint, p_revision bigint, p_serials bigint[],"
           + " p_epochs int[], p_now bigint) returns bigint[] language plpgsql"
           + " set plan_cache_mode = force_generic_plan set enable_seqscan = off"
@@ -110,13 +108,50 @@ final class MessageOps {
           + " select array(select serial from d) into v_acked;"
           + " return v_acked; end $$";
 
+  /**
+   * {@code sb_ack} as schema version 34 replaces it ({@link #ACK_FUNCTION_V33}): every row it
+   * deletes is found by its key, whatever the statistics said when the connection planned it. In
+   * version 33 the generic plan could take a restriction on the queue as its way in (seen with
+   * {@code auto_explain} after the lease table was analyzed empty): the message delete walked the
+   * queue's every unexpired message through {@code sb_message_expiry} and the lease delete the
+   * queue's every lease row, so an ack of ten cost as much as the queue held (33 – 47 buffers and
+   * 243 – 262 µs per message acked in two of eight one-engine benchmark runs, against 9 – 12
+   * buffers in the others), and a join with the receipts could walk the whole primary key in serial
+   * order. Now the message delete is no join: the serials are an array the primary key is probed
+   * with ({@code serial = any}), each one's epoch looked up beside it, and the queue and expiry
+   * conditions cannot use an index ({@code + 0}); the lease delete joins the deleted rows by all
+   * three of its columns, queue included, so it can only probe {@code sb_lease_due} by queue and
+   * lease end for each. A serial given twice is checked against its first epoch; a receipt this
+   * leaves out is acked one by one by the caller.
+   */
+  static final String ACK_FUNCTION =
+      "create or replace function sb_ack(p_qid bigint, p_revision bigint, p_serials bigint[],"
+          + " p_epochs int[], p_now bigint) returns bigint[] language plpgsql"
+          + " set plan_cache_mode = force_generic_plan set enable_seqscan = off"
+          + " set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off"
+          + " set enable_sort = off set enable_material = off as $$ declare v_acked bigint[];"
+          + " begin"
+          + " perform 1 from sb_queue where id = p_qid and revision = p_revision;"
+          + " if not found then return null; end if;"
+          + " with d as (delete from sb_message m where m.serial = any(p_serials)"
+          + " and m.qid + 0 = p_qid and m.lease_epoch = p_epochs[array_position(p_serials, m.serial)]"
+          + " and m.leased and m.visible_at > p_now and m.expires_at + 0 > p_now"
+          + " returning m.qid, m.serial, m.visible_at),"
+          + " l as (delete from sb_lease s using d where s.qid = d.qid and s.until = d.visible_at"
+          + " and s.serial = d.serial)"
+          + " select array(select serial from d) into v_acked;"
+          + " return v_acked; end $$";
+
   private static final String ACK = "select sb_ack(?, ?, ?, ?, ?)";
 
   /**
-   * One call of {@link #ACK_FUNCTION}: the serials acked, or null when {@code q} is not current.
+   * One call of {@link #ACK_FUNCTION} for the first {@code n} leases of {@code serials} and {@code
+   * epochs}: the serials acked, sorted, or null when {@code q} is not current.
    */
-  private Long[] ackLeased(String queue, Op.Q q, Long[] serials, Integer[] epochs) {
+  private long[] ackLeased(String queue, Op.Q q, long[] serials, int[] epochs, int n) {
     long now = engine.clock().millis();
+    long[] s = n == serials.length ? serials : Arrays.copyOf(serials, n);
+    int[] e = n == epochs.length ? epochs : Arrays.copyOf(epochs, n);
     return engine
         .sql()
         .statement(
@@ -126,13 +161,24 @@ final class MessageOps {
               try (PreparedStatement ps = c.prepareStatement(ACK)) {
                 ps.setLong(1, q.id());
                 ps.setLong(2, q.revision());
-                ps.setArray(3, c.createArrayOf("bigint", serials));
-                ps.setArray(4, c.createArrayOf("integer", epochs));
+                // Java arrays, bound in binary by the driver (createArrayOf looked the type up by
+                // name and wrote a text form too, on every call)
+                ps.setObject(3, s);
+                ps.setObject(4, e);
                 ps.setLong(5, now);
                 try (ResultSet rs = ps.executeQuery()) {
                   rs.next();
                   java.sql.Array a = rs.getArray(1);
-                  return a == null ? null : (Long[]) a.getArray();
+                  if (a == null) {
+                    return null;
+                  }
+                  Long[] got = (Long[]) a.getArray();
+                  long[] acked = new long[got.length];
+                  for (int i = 0; i < got.length; i++) {
+                    acked[i] = got[i];
+                  }
+                  Arrays.sort(acked);
+                  return acked;
                 }
               }
             });
@@ -140,16 +186,19 @@ final class MessageOps {
 
   /**
    * The receipts of {@code receipts} that decode and whose lease is current and running, acked in
-   * one autocommit statement; marks them in {@code acked}. The others are left to the caller.
+   * one autocommit statement; marks them in {@code acked}. The others are left to the caller. Each
+   * receipt is decoded (its MAC checked) once.
    */
   private void ackAllInFlight(String queue, Op.Q q, List<String> receipts, boolean[] acked) {
     var key = engine.receiptKeys().forQueue(queue, q.receiptKey());
-    Long[] serials = new Long[receipts.size()];
-    Integer[] epochs = new Integer[receipts.size()];
+    long[] decoded = new long[receipts.size()]; // 0: not decodable (no message has serial 0)
+    long[] serials = new long[receipts.size()];
+    int[] epochs = new int[receipts.size()];
     int n = 0;
-    for (String receipt : receipts) {
+    for (int i = 0; i < receipts.size(); i++) {
       try {
-        Receipt h = Receipt.decode(key, receipt, queue);
+        Receipt h = Receipt.decode(key, receipts.get(i), queue);
+        decoded[i] = h.serial();
         serials[n] = h.serial();
         epochs[n] = h.leaseEpoch();
         n++;
@@ -160,22 +209,17 @@ final class MessageOps {
     if (n == 0) {
       return;
     }
-    Long[] result = ackLeased(queue, q, Arrays.copyOf(serials, n), Arrays.copyOf(epochs, n));
-    if (result == null) {
+    long[] deleted = ackLeased(queue, q, serials, epochs, n);
+    if (deleted == null) {
       engine.cache().forget(queue);
       return;
     }
-    Set<Long> deleted = new HashSet<>(Arrays.asList(result));
-    if (deleted.isEmpty()) {
+    if (deleted.length == 0) {
       return;
     }
-    engine.counters().add(q.id(), Counters.ACKED, deleted.size());
+    engine.counters().add(q.id(), Counters.ACKED, deleted.length);
     for (int i = 0; i < receipts.size(); i++) {
-      try {
-        acked[i] = deleted.contains(Receipt.decode(key, receipts.get(i), queue).serial());
-      } catch (QueueException ignored) {
-        // not decodable: answered one by one
-      }
+      acked[i] = decoded[i] != 0 && Arrays.binarySearch(deleted, decoded[i]) >= 0;
     }
   }
 
@@ -198,7 +242,7 @@ final class MessageOps {
       engine.cache().forget(queue); // perhaps a receipt of a newer queue of that name
       return false;
     }
-    Long[] result = ackLeased(queue, q, new Long[] {h.serial()}, new Integer[] {h.leaseEpoch()});
+    long[] result = ackLeased(queue, q, new long[] {h.serial()}, new int[] {h.leaseEpoch()}, 1);
     if (result == null) {
       engine.cache().forget(queue);
       return false;

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 33;
+  static final int VERSION = 34;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -222,7 +222,7 @@ final class Schema {
    * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code
    * sb_claim} and the new {@code sb_ack} (the common ack, one receipt or a batch) keep one generic
    * plan per connection, pinned to index lookups ({@link Claim#FUNCTION}, {@link
-   * MessageOps#ACK_FUNCTION}). (33, not 9: versions on parallel branches must differ.)
+   * MessageOps#ACK_FUNCTION_V33}). (33, not 9: versions on parallel branches must differ.)
    */
   private static final List<String> V33 =
       List.of(
@@ -232,12 +232,31 @@ final class Schema {
           "drop index sb_message_lifo",
           "create index sb_message_lifo on sb_message (qid, priority desc, seq desc) where lifo",
           Claim.FUNCTION,
-          MessageOps.ACK_FUNCTION);
+          MessageOps.ACK_FUNCTION_V33);
+
+  /**
+   * Version 34 (2026-11-26, issue 19): {@code sb_ack} finds every row it deletes by its key, so an
+   * ack's cost no longer grows with the queue's backlog when the connection's plan was made from
+   * statistics that called the tables small ({@link MessageOps#ACK_FUNCTION}). (34: versions on
+   * parallel branches must differ.)
+   */
+  private static final List<String> V34 = List.of(MessageOps.ACK_FUNCTION);
 
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
       new TreeMap<>(
-          Map.of(1, V1, 2, V2, 3, V3, 4, V4, 5, V5, 6, V6, 8, V8, 27, V27, 31, V31, 33, V33));
+          Map.ofEntries(
+              Map.entry(1, V1),
+              Map.entry(2, V2),
+              Map.entry(3, V3),
+              Map.entry(4, V4),
+              Map.entry(5, V5),
+              Map.entry(6, V6),
+              Map.entry(8, V8),
+              Map.entry(27, V27),
+              Map.entry(31, V31),
+              Map.entry(33, V33),
+              Map.entry(34, V34)));
 
   private Schema() {}
 
