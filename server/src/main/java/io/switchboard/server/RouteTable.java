@@ -157,9 +157,10 @@ final class RouteTable {
     String[] segments = null;
     if (shapes != null) {
       int count = segmentCount(path);
-      if (count < shapes.size() && !shapes.get(count).isEmpty()) {
+      List<Entry> candidates = count < shapes.size() ? shapes.get(count) : List.of();
+      if (!candidates.isEmpty() && (found == null || candidates.get(0).order() < found.order())) {
         segments = split(path);
-        for (Entry e : shapes.get(count)) {
+        for (Entry e : candidates) {
           if (found != null && found.order() < e.order()) {
             break; // the exact route was registered first
           }
