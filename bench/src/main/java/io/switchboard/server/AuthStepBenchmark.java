@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -121,7 +122,7 @@ public class AuthStepBenchmark {
     private ServerRequest nativeRequest;
 
     @SuppressWarnings("NullAway.Init")
-    private Route route;
+    private RouteTable.Match route;
 
     @SuppressWarnings("NullAway.Init")
     private ServerConfig config;
@@ -143,7 +144,13 @@ public class AuthStepBenchmark {
       KeyRing keys = keyed ? keys() : new MemoryKeyRing();
       if (request.startsWith("native-")) {
         config = ServerConfig.forTests();
-        route = new Route("POST", "/v1/noop", "noop", false, c -> {}, Guard.authenticated());
+        route =
+            new RouteTable(
+                    List.of(
+                        new Route(
+                            "POST", "/v1/noop", "noop", false, c -> {}, Guard.authenticated())),
+                    List.of())
+                .match("POST", "/v1/noop", "/v1/noop");
         authentication = new Authentication(keys, ManualClock.at(NOW));
         nativeRequest = nativeNoop(request.substring("native-".length()));
         Call first = call();

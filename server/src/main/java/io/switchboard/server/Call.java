@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.common.buffers.DataReader;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -38,12 +39,15 @@ final class Call {
   /** The response header every native answer carries its request id in. */
   static final String REQUEST_ID_HEADER = "X-Request-Id";
 
+  /** {@link #REQUEST_ID_HEADER} as Helidon's name, made once. */
+  static final HeaderName REQUEST_ID = HeaderNames.create(REQUEST_ID_HEADER);
+
   private final ServerRequest request;
   private final ServerResponse response;
   private final ServerConfig config;
   private final @Nullable QueueEngine engine;
   private final String requestId;
-  private final @Nullable Route route;
+  private final @Nullable RouteTable.Match route;
   private @Nullable String operation;
   private java.util.function.BooleanSupplier toLongPoll = () -> true;
   private boolean longPoll;
@@ -52,7 +56,7 @@ final class Call {
 
   /**
    * @param engine the server's engine, null while it starts
-   * @param route the declared route the request goes to, null if none
+   * @param route the declared route the request goes to, with its path parameters; null if none
    */
   Call(
       ServerRequest request,
@@ -60,7 +64,7 @@ final class Call {
       ServerConfig config,
       @Nullable QueueEngine engine,
       String requestId,
-      @Nullable Route route) {
+      @Nullable RouteTable.Match route) {
     this.request = request;
     this.response = response;
     this.config = config;
@@ -100,7 +104,7 @@ final class Call {
 
   /** The declared route the request goes to, if it goes to one. */
   Optional<Route> route() {
-    return Optional.ofNullable(route);
+    return route == null ? Optional.empty() : Optional.of(route.route());
   }
 
   ServerConfig config() {
@@ -168,23 +172,28 @@ final class Call {
         + " waiting receives (max-long-polls); retry later, or receive without waiting";
   }
 
+  /**
+   * The path parameter {@code {name}} of the request's route, decoded (the server's routes are
+   * matched by {@link RouteTable}, not Helidon, so Helidon's path parameters are empty).
+   *
+   * @throws IllegalStateException if the route has no such parameter (a bug in its handler)
+   */
   String path(String name) {
-    return request.path().pathParameters().get(name);
+    return routeParameter(name);
   }
 
   /**
-   * A path parameter for a filter, which runs before Helidon matches the route and fills {@link
-   * #path}: read from the declared route's pattern.
+   * A path parameter, for a filter as for a handler: read from the declared route's pattern.
    *
    * @throws IllegalStateException if the route has no such parameter (a bug in its guard)
    */
   String routeParameter(String name) {
-    return route()
-        .flatMap(r -> r.parameter(name, request.path().path()))
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "route " + route + " has no path parameter {" + name + "}"));
+    String value = route == null ? null : route.parameter(name);
+    if (value == null) {
+      throw new IllegalStateException(
+          "route " + route().orElse(null) + " has no path parameter {" + name + "}");
+    }
+    return value;
   }
 
   /** The body as a strict JSON object; an empty body is {@code {}}. */
@@ -318,8 +327,19 @@ final class Call {
 
   /** A request header's first value. */
   Optional<String> header(String name) {
-    var v = request.headers().first(HeaderNames.create(name));
+    var v = request.headers().first(headerName(name));
     return v.isPresent() ? Optional.of(v.get()) : Optional.empty();
+  }
+
+  /**
+   * The names the filters and handlers look up, made once each: {@link HeaderNames#create}
+   * lower-cases and allocates a name on every call. The names are the code's own (a bounded set).
+   */
+  private static final java.util.Map<String, HeaderName> HEADER_NAMES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static HeaderName headerName(String name) {
+    return HEADER_NAMES.computeIfAbsent(name, HeaderNames::create);
   }
 
   /**
@@ -411,7 +431,7 @@ final class Call {
    * handler's answer starts afresh).
    */
   void error(int status, String code, String message) {
-    response.header(HeaderNames.create(REQUEST_ID_HEADER), requestId);
+    response.header(REQUEST_ID, requestId);
     json(status, WireFormat.object().put("code", code).put("message", message));
   }
 

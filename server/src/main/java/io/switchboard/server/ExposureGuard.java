@@ -11,8 +11,10 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import org.slf4j.Logger;
@@ -258,6 +260,33 @@ final class ExposureGuard {
    * its own names and addresses (see the class comment).
    */
   boolean allowedHost(String hostHeader) {
+    // asked twice per request (the guard, then the base URL of an SQS answer), and a server is
+    // reached under a handful of names: kept, not parsed and matched again (bounded: the Host
+    // header is the client's to choose)
+    Boolean allowed = allowedHosts.get(hostHeader);
+    if (allowed == null) {
+      allowed = judgeHost(hostHeader);
+      if (allowedHosts.size() >= MAX_HOSTS) {
+        allowedHosts.clear();
+      }
+      allowedHosts.put(hostHeader, allowed);
+    }
+    return allowed;
+  }
+
+  /**
+   * How many {@code Host} headers' verdicts {@link #allowedHost} keeps; past it, it starts afresh.
+   */
+  static final int MAX_HOSTS = 256;
+
+  private final Map<String, Boolean> allowedHosts = new ConcurrentHashMap<>();
+
+  /** Host headers whose verdict is kept now (for tests: the cache stays bounded). */
+  int hostsKept() {
+    return allowedHosts.size();
+  }
+
+  private boolean judgeHost(String hostHeader) {
     String h = hostOnly(stripPort(hostHeader.trim()));
     if (h.contains(":")) {
       h = canonicalV6(h);

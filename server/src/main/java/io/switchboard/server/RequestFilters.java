@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
@@ -8,8 +7,8 @@ import io.switchboard.queue.QueueException;
 import java.util.function.Supplier;
 
 /**
- * The Helidon filters every request passes, in this order, before Helidon dispatches it to its
- * route's handler ({@link SwitchboardServer}):
+ * The Helidon filters every request passes, in this order, before the server's one handler serves
+ * it with its route's endpoint ({@link SwitchboardServer}):
  *
  * <ol>
  *   <li>{@link #exchange}: gives the request its id ({@code X-Request-Id} on every answer), finds
@@ -37,8 +36,10 @@ final class RequestFilters {
   static Filter exchange(RouteTable routes, ServerConfig config, Supplier<QueueEngine> engine) {
     return (chain, req, res) -> {
       String id = RequestIds.next();
-      res.header(HeaderNames.create(Call.REQUEST_ID_HEADER), id);
-      Route route = routes.find(req.prologue().method().text(), req.path().path()).orElse(null);
+      res.header(Call.REQUEST_ID, id);
+      var path = req.path();
+      RouteTable.Match route =
+          routes.match(req.prologue().method().text(), path.rawPath(), path.path());
       req.context().register(new Call(req, res, config, engine.get(), id, route));
       chain.proceed();
     };

@@ -7,15 +7,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The server's declared routes, for what is decided before Helidon dispatches a request to one of
- * them: whether the request is engine-bound (the gate), which operation the metrics record it
- * under, and which methods a path allows (the answer to a method it does not). Matching is the same
- * as Helidon's for these patterns: exact segments and {@code {name}} for one non-empty segment,
+ * The server's declared routes, and the one dispatch of every request to its route: the filters
+ * read the route a request goes to before it is served (whether it is engine-bound for the gate,
+ * which operation the metrics record it under, which methods a path allows for the answer to a
+ * method it does not), and the server's one Helidon handler serves it with the same route ({@link
+ * SwitchboardServer}). Matching is Helidon's for these patterns: a pattern without parameters
+ * matches the raw path exactly; {@code {name}} matches one non-empty segment of the decoded path;
  * first match wins, in the order the routes are registered.
  *
- * <p>A lookup is by method and number of segments, then segment by segment over the few routes with
- * both: no regular expression, no allocation beyond splitting the path, since every request is
- * looked up once ({@link RequestFilters#exchange}).
+ * <p>A lookup is by method, then by raw path (patterns without parameters) or by number of segments
+ * and segment by segment over the few routes with both: no regular expression, no allocation beyond
+ * splitting the path. Helidon matched each request against each registered route in turn, a regular
+ * expression per pattern with parameters (the SQS routes, registered last, paid for every {@code
+ * POST} route before them); it no longer matches any (docs/benchmarks.md, "SQS and the shared
+ * filters, profiled again").
  *
  * <p>The documented routes are those of {@link SwitchboardServer#routeTable} and the OpenAPI
  * document; the undocumented ones (the SQS endpoint's) are served and gated alike but do not answer
@@ -24,23 +29,60 @@ import java.util.Optional;
 final class RouteTable {
 
   /**
-   * A route and its pattern's segments, split at {@code /} ({@code null} for a {@code {name}}
-   * segment).
+   * A request matched to its route: the route and the decoded path's segments, from which the
+   * route's path parameters are read ({@link #parameter}).
    */
-  private record Entry(Route route, String[] segments, boolean documented) {
+  static final class Match {
+    private final Entry entry;
+    private final String[] segments;
 
-    static Entry of(Route route, boolean documented) {
+    private Match(Entry entry, String[] segments) {
+      this.entry = entry;
+      this.segments = segments;
+    }
+
+    Route route() {
+      return entry.route();
+    }
+
+    /** The value of path parameter {@code {name}}, decoded; null if the route has none. */
+    String parameter(String name) {
+      Integer i = entry.parameters().get(name);
+      return i == null || segments == null ? null : segments[i];
+    }
+  }
+
+  /**
+   * A route, its registration order, and its pattern's segments, split at {@code /} ({@code null}
+   * for a {@code {name}} segment), with the index of each parameter's segment; {@code exact} when
+   * the pattern has no parameter (matched against the raw path, as Helidon does).
+   */
+  private record Entry(
+      Route route,
+      int order,
+      String[] segments,
+      Map<String, Integer> parameters,
+      boolean exact,
+      boolean documented) {
+
+    static Entry of(Route route, int order, boolean documented) {
       String[] segments = split(route.pattern());
+      Map<String, Integer> parameters = new HashMap<>();
       for (int i = 0; i < segments.length; i++) {
         String s = segments[i];
         if (s.startsWith("{") && s.endsWith("}")) {
+          parameters.put(s.substring(1, s.length() - 1), i);
           segments[i] = null;
         }
       }
-      return new Entry(route, segments, documented);
+      return new Entry(
+          route, order, segments, Map.copyOf(parameters), parameters.isEmpty(), documented);
     }
 
-    boolean matches(String[] path) {
+    boolean matches(String rawPath, String[] path) {
+      if (exact) {
+        return route.pattern().equals(rawPath);
+      }
       if (path.length != segments.length) {
         return false;
       }
@@ -57,17 +99,30 @@ final class RouteTable {
   private final List<Entry> entries = new ArrayList<>();
   private final List<Route> documented;
 
-  /** The entries by method and segment count ({@link #key}), each list in registration order. */
-  private final Map<String, List<Entry>> byShape = new HashMap<>();
+  /** By method: the routes without parameters by pattern (the first registered of each). */
+  private final Map<String, Map<String, Entry>> exact = new HashMap<>();
+
+  /**
+   * By method: the routes with parameters by segment count, each list in registration order (an
+   * empty list where there are none).
+   */
+  private final Map<String, List<List<Entry>>> byShape = new HashMap<>();
 
   RouteTable(List<Route> documented, List<Route> undocumented) {
     this.documented = List.copyOf(documented);
-    documented.forEach(r -> entries.add(Entry.of(r, true)));
-    undocumented.forEach(r -> entries.add(Entry.of(r, false)));
+    documented.forEach(r -> entries.add(Entry.of(r, entries.size(), true)));
+    undocumented.forEach(r -> entries.add(Entry.of(r, entries.size(), false)));
     for (Entry e : entries) {
-      byShape
-          .computeIfAbsent(key(e.route().method(), e.segments().length), k -> new ArrayList<>())
-          .add(e);
+      String method = e.route().method();
+      if (e.exact()) {
+        exact.computeIfAbsent(method, k -> new HashMap<>()).putIfAbsent(e.route().pattern(), e);
+      } else {
+        List<List<Entry>> shapes = byShape.computeIfAbsent(method, k -> new ArrayList<>());
+        while (shapes.size() <= e.segments().length) {
+          shapes.add(new ArrayList<>());
+        }
+        shapes.get(e.segments().length).add(e);
+      }
     }
   }
 
@@ -76,37 +131,73 @@ final class RouteTable {
     return documented;
   }
 
-  /** Every route, documented first, in the order Helidon matches them. */
+  /** Every route, documented first, in the order they are matched. */
   List<Route> all() {
     return entries.stream().map(Entry::route).toList();
   }
 
-  /** The route a request goes to, if any. */
+  /** The route a request goes to, if any, for a path that is the same raw and decoded. */
   Optional<Route> find(String method, String path) {
-    String[] segments = split(path);
-    List<Entry> candidates = byShape.get(key(method, segments.length));
-    if (candidates != null) {
-      for (Entry e : candidates) {
-        if (e.matches(segments)) {
-          return Optional.of(e.route());
+    return Optional.ofNullable(match(method, path, path)).map(Match::route);
+  }
+
+  /**
+   * The route a request goes to, with its path parameters; null if none.
+   *
+   * @param rawPath the path as sent (what a pattern without parameters must equal)
+   * @param path the path decoded (whose segments the parameters match)
+   */
+  Match match(String method, String rawPath, String path) {
+    Entry found = null;
+    Map<String, Entry> byPattern = exact.get(method);
+    if (byPattern != null) {
+      found = byPattern.get(rawPath);
+    }
+    List<List<Entry>> shapes = byShape.get(method);
+    String[] segments = null;
+    if (shapes != null) {
+      int count = segmentCount(path);
+      List<Entry> candidates = count < shapes.size() ? shapes.get(count) : List.of();
+      if (!candidates.isEmpty() && (found == null || candidates.get(0).order() < found.order())) {
+        segments = split(path);
+        for (Entry e : candidates) {
+          if (found != null && found.order() < e.order()) {
+            break; // the exact route was registered first
+          }
+          if (e.matches(rawPath, segments)) {
+            found = e;
+            break;
+          }
         }
       }
     }
-    return Optional.empty();
+    return found == null ? null : new Match(found, found.exact() ? null : segments);
   }
 
   /** The methods the documented routes allow on {@code path}, in order, without repeats. */
-  List<String> allowed(String path) {
+  List<String> allowed(String rawPath, String path) {
     String[] segments = split(path);
     return entries.stream()
-        .filter(e -> e.documented() && e.matches(segments))
+        .filter(e -> e.documented() && e.matches(rawPath, segments))
         .map(e -> e.route().method())
         .distinct()
         .toList();
   }
 
-  private static String key(String method, int segments) {
-    return method + ' ' + segments;
+  /** {@link #allowed(String, String)} for a path that is the same raw and decoded. */
+  List<String> allowed(String path) {
+    return allowed(path, path);
+  }
+
+  /** How many segments {@link #split} makes of {@code path}. */
+  private static int segmentCount(String path) {
+    int n = 1;
+    for (int i = 0; i < path.length(); i++) {
+      if (path.charAt(i) == '/') {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** A path's segments, empty ones (a trailing {@code /}) included. */

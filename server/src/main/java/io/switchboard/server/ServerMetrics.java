@@ -67,7 +67,7 @@ final class ServerMetrics {
 
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  private final Map<String, OperationTimers> operations = new ConcurrentHashMap<>();
   private final Map<String, QueueMeters> queues = new HashMap<>();
   private final ReentrantLock scrapeLock = new ReentrantLock();
   private final RoutingMetrics routing = new RoutingMetrics(registry);
@@ -86,16 +86,57 @@ final class ServerMetrics {
   }
 
   void record(String operation, int status, long nanos) {
-    timers
-        .computeIfAbsent(
-            operation + ' ' + status,
-            k ->
-                Timer.builder("switchboard.http.requests")
-                    .description("HTTP requests by operation and status")
-                    .tags("operation", operation, "status", Integer.toString(status))
-                    .serviceLevelObjectives(LATENCY_BUCKETS)
-                    .register(registry))
+    operations
+        .computeIfAbsent(operation, OperationTimers::new)
+        .timer(status)
         .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * One operation's timers by status, looked up without making a key per request (a status string
+   * and a concatenated key were most of what recording a request allocated): an operation sees a
+   * handful of statuses, scanned in an array that is replaced, under a lock, when one is added.
+   */
+  private final class OperationTimers {
+    private final String operation;
+    private volatile int[] statuses = new int[0];
+    private volatile Timer[] timers = new Timer[0];
+
+    OperationTimers(String operation) {
+      this.operation = operation;
+    }
+
+    Timer timer(int status) {
+      Timer[] t = timers;
+      int[] s = statuses;
+      for (int i = 0; i < s.length && i < t.length; i++) {
+        if (s[i] == status) {
+          return t[i];
+        }
+      }
+      return add(status);
+    }
+
+    private synchronized Timer add(int status) {
+      for (int i = 0; i < statuses.length; i++) {
+        if (statuses[i] == status) {
+          return timers[i];
+        }
+      }
+      Timer timer =
+          Timer.builder("switchboard.http.requests")
+              .description("HTTP requests by operation and status")
+              .tags("operation", operation, "status", Integer.toString(status))
+              .serviceLevelObjectives(LATENCY_BUCKETS)
+              .register(registry);
+      Timer[] t = java.util.Arrays.copyOf(timers, timers.length + 1);
+      int[] s = java.util.Arrays.copyOf(statuses, statuses.length + 1);
+      t[t.length - 1] = timer;
+      s[s.length - 1] = status;
+      timers = t; // timers first: a reader sees a status only once its timer is there
+      statuses = s;
+      return timer;
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +36,20 @@ final class SqsRoute {
   /** Helidon path patterns the endpoint is bound to, for each of {@code GET} and {@code POST}. */
   static final List<String> PATHS =
       List.of("/", "/{account}/{queue}", "/queue/{region}/{account}/{queue}");
+
+  /** The header of an SQS answer's request id, as Helidon's name, made once. */
+  private static final HeaderName AMZN_REQUEST_ID =
+      HeaderNames.create(SqsEndpoint.REQUEST_ID_HEADER);
+
+  /**
+   * The metrics' operation of each action served, {@code sqs.<Action>}, made once per action (the
+   * actions served are a bounded set: {@link SqsAction#name}).
+   */
+  private static final Map<String, String> OPERATIONS = new ConcurrentHashMap<>();
+
+  private static String operation(String action) {
+    return OPERATIONS.computeIfAbsent(action, a -> "sqs." + a);
+  }
 
   private final Supplier<SqsEndpoint> endpoint;
   private final ExposureGuard guard;
@@ -171,7 +186,7 @@ final class SqsRoute {
     SqsEndpoint endpoint = this.endpoint.get();
     String baseUrl = guard.baseUrl(call);
     SqsAction action = endpoint.action(sqs, baseUrl);
-    call.operation(action.name().map(name -> "sqs." + name).orElse("sqs"));
+    call.operation(action.name().map(SqsRoute::operation).orElse("sqs"));
     SqsApi.Answer answer;
     if (guard.keyless()
         && sqs.method().equals("GET")
@@ -192,6 +207,8 @@ final class SqsRoute {
     for (var h : answer.headers().entrySet()) {
       if (h.getKey().equalsIgnoreCase("Content-Type")) {
         contentType = h.getValue();
+      } else if (h.getKey().equals(SqsEndpoint.REQUEST_ID_HEADER)) {
+        call.response().header(AMZN_REQUEST_ID, h.getValue());
       } else {
         call.response().header(HeaderNames.create(h.getKey()), h.getValue());
       }

@@ -2,7 +2,6 @@ package io.switchboard.server;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
@@ -631,22 +630,29 @@ public final class SwitchboardServer implements AutoCloseable {
             RequestFilters.authentication(new Authentication(keys, Clock.system(), forwarded)))
         .addFilter(RequestFilters.gate(gate));
     ErrorAnswers.register(routing);
-    for (Route route : routes.all()) {
-      Route.Endpoint endpoint = route.endpoint();
-      routing.route(
-          Method.create(route.method()),
-          route.pattern(),
-          (req, res) -> endpoint.handle(Call.of(req)));
+    routing.any(this::dispatch);
+  }
+
+  /**
+   * The one handler: the route the exchange filter found ({@link RouteTable}) serves the call.
+   * Registering each route with Helidon had it match every request against each route in turn, a
+   * regular expression per pattern with parameters, after the filters had found the route already.
+   */
+  private void dispatch(ServerRequest req, ServerResponse res) {
+    Call call = Call.of(req);
+    Optional<Route> route = call.route();
+    if (route.isPresent()) {
+      route.get().endpoint().handle(call);
+    } else {
+      noRoute(req, res, call);
     }
-    routing.any(this::noRoute);
   }
 
   /** No route matched: 405 if the path exists with other methods, else 404. */
-  private void noRoute(ServerRequest req, ServerResponse res) {
+  private void noRoute(ServerRequest req, ServerResponse res, Call call) {
     String path = req.path().path();
     String method = req.prologue().method().text();
-    List<String> allowed = routes.allowed(path);
-    Call call = Call.of(req);
+    List<String> allowed = routes.allowed(req.path().rawPath(), path);
     if (allowed.isEmpty()) {
       call.error(404, "NOT_FOUND", "no route " + method + " " + path + "; see /openapi.yaml");
     } else {

@@ -7,8 +7,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The route a request is looked up to by the filters (for the gate and the metrics) is the one
- * Helidon dispatches it to: exact segments, {@code {name}} for one non-empty segment, first match.
+ * The route a request is looked up to by the filters (for the gate and the metrics) is the one the
+ * server serves it with, as Helidon matched it when it dispatched each route itself: exact
+ * segments, {@code {name}} for one non-empty segment, first match.
  */
 class RouteTableTest {
 
@@ -57,5 +58,42 @@ class RouteTableTest {
     assertEquals(List.of(), table.allowed("/123456789012/q"));
     assertEquals(List.of("POST", "GET"), table.allowed("/v1/queues/q/messages"));
     assertEquals(Optional.empty(), table.find("GET", "/nowhere"));
+  }
+
+  @Test
+  void dispatchedByTheTable_patternsWithoutParametersMatchTheRawPath_parametersTheDecodedOne() {
+    // Helidon compared a pattern without parameters with the raw path, and matched one with
+    // parameters against the decoded path; the server's one handler now serves what this finds
+    RouteTable.Match m = table.match("GET", "/v1/queues/a%20b/messages", "/v1/queues/a b/messages");
+    assertEquals("browse", m.route().operation());
+    assertEquals("a b", m.parameter("queue"));
+    assertEquals(null, m.parameter("id"));
+    assertEquals(null, table.match("GET", "/openapi%2Eyaml", "/openapi.yaml"));
+    assertEquals(List.of(), table.allowed("/openapi%2Eyaml", "/openapi.yaml"));
+    RouteTable.Match byId =
+        table.match("POST", "/v1/queues/q/messages/m%2F1", "/v1/queues/q/messages/m/1");
+    assertEquals(null, byId); // a decoded '/' makes another segment, as in Helidon's match
+    assertEquals(
+        "m1",
+        table
+            .match("POST", "/v1/queues/q/messages/m1", "/v1/queues/q/messages/m1")
+            .parameter("id"));
+  }
+
+  @Test
+  void exactAndParameterRoutesOfOneShape_firstRegisteredWins() {
+    RouteTable t =
+        new RouteTable(
+            List.of(
+                route("GET", "/v1/things/{thing}", "thing"),
+                route("GET", "/v1/things/all", "all"),
+                route("GET", "/v1/other/all", "otherAll"),
+                route("GET", "/v1/other/{thing}", "other")),
+            List.of());
+    assertEquals("thing", t.find("GET", "/v1/things/all").orElseThrow().operation());
+    assertEquals("otherAll", t.find("GET", "/v1/other/all").orElseThrow().operation());
+    assertEquals("other", t.find("GET", "/v1/other/x").orElseThrow().operation());
+    assertEquals("x", t.match("GET", "/v1/other/x", "/v1/other/x").parameter("thing"));
+    assertEquals(Optional.empty(), t.find("POST", "/v1/other/x"));
   }
 }

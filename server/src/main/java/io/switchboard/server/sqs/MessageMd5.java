@@ -1,7 +1,6 @@
 package io.switchboard.server.sqs;
 
 import io.switchboard.queue.AttributeValue;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -55,7 +54,11 @@ final class MessageMd5 {
   }
 
   private static void lengthPrefixed(MessageDigest md, byte[] bytes) {
-    md.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
+    int n = bytes.length;
+    md.update((byte) (n >>> 24));
+    md.update((byte) (n >>> 16));
+    md.update((byte) (n >>> 8));
+    md.update((byte) n);
     md.update(bytes);
   }
 
@@ -63,7 +66,23 @@ final class MessageMd5 {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * A digest never updated, cloned for each use: {@code MessageDigest.getInstance} looks the
+   * algorithm up among the providers and checks its constraints on every call, about a third of
+   * what a batch's digests cost (docs/benchmarks.md, "SQS and the shared filters, profiled again").
+   * Cloning only reads the prototype, so threads may share it.
+   */
+  private static final MessageDigest PROTOTYPE = newMd5();
+
   private static MessageDigest md5() {
+    try {
+      return (MessageDigest) PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newMd5();
+    }
+  }
+
+  private static MessageDigest newMd5() {
     try {
       return MessageDigest.getInstance("MD5");
     } catch (NoSuchAlgorithmException e) {

@@ -32,7 +32,6 @@ final class QueueAddress {
   private static final int MAX_ENGINE_NAME = 80;
   private static final String FIFO = ".fifo";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
-  private static final Pattern ACCOUNT = Pattern.compile("\\d{12}");
 
   /** A host label that is an AWS-style region name, such as {@code eu-west-1}. */
   private static final Pattern HOST_REGION = Pattern.compile("[a-z]{2,}(-[a-z]+)+-\\d+");
@@ -82,18 +81,28 @@ final class QueueAddress {
   static Optional<String> baseUrlRegion(String baseUrl) {
     // read two or three times per request, and a server is reached under a handful of names:
     // kept, not matched again (bounded: the Host header is the client's to choose)
-    Optional<String> region = BASE_URL_REGIONS.get(baseUrl);
+    return keptHostRegion(authority(baseUrl));
+  }
+
+  /**
+   * {@link #hostRegion} of a URL's authority, kept: asked for the base URL and for each queue URL
+   * of a request, under a handful of names.
+   */
+  private static Optional<String> keptHostRegion(String authority) {
+    Optional<String> region = BASE_URL_REGIONS.get(authority);
     if (region == null) {
-      region = hostRegion(authority(baseUrl));
+      region = hostRegion(authority);
       if (BASE_URL_REGIONS.size() >= MAX_BASE_URLS) {
         BASE_URL_REGIONS.clear();
       }
-      BASE_URL_REGIONS.put(baseUrl, region);
+      BASE_URL_REGIONS.put(authority, region);
     }
     return region;
   }
 
-  /** How many base URLs' regions are kept; past it, the cache starts afresh. */
+  /**
+   * How many hosts' regions (base URLs', queue URLs') are kept; past it, the cache starts afresh.
+   */
   static final int MAX_BASE_URLS = 256;
 
   private static final java.util.Map<String, Optional<String>> BASE_URL_REGIONS =
@@ -243,8 +252,8 @@ final class QueueAddress {
     if (name.isEmpty()) {
       throw SqsError.invalidParameter("QueueUrl must name a queue, got '" + queueUrl + "'");
     }
-    Optional<String> urlRegion = hostRegion(host);
-    if (n >= 2 && ACCOUNT.matcher(segments[n - 2]).matches()) {
+    Optional<String> urlRegion = host.isEmpty() ? Optional.empty() : keptHostRegion(host);
+    if (n >= 2 && isAccount(segments[n - 2])) {
       if (!segments[n - 2].equals(account.id())) {
         throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
       }
@@ -290,6 +299,20 @@ final class QueueAddress {
   }
 
   /** The host and port of an absolute URL; empty for anything else. */
+  /** An account id: twelve ASCII digits (checked without a regular expression per request). */
+  private static boolean isAccount(String s) {
+    if (s.length() != 12) {
+      return false;
+    }
+    for (int i = 0; i < 12; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static String authority(String url) {
     int scheme = url.indexOf("://");
     if (scheme < 0) {

@@ -203,9 +203,18 @@ public final class SqsEndpoint {
    * carries it too ({@link QueryXml}).
    */
   private static SqsApi.Answer withRequestId(SqsApi.Answer answer, String requestId) {
-    Map<String, String> headers = new LinkedHashMap<>(answer.headers());
-    headers.put(REQUEST_ID_HEADER, requestId);
-    return new SqsApi.Answer(answer.status(), Map.copyOf(headers), answer.body());
+    Map<String, String> had = answer.headers();
+    Map<String, String> headers;
+    if (had.size() == 1 && !had.containsKey(REQUEST_ID_HEADER)) {
+      // every answer but a few carries one header, its Content-Type: no map copied twice for it
+      Map.Entry<String, String> only = had.entrySet().iterator().next();
+      headers = Map.of(only.getKey(), only.getValue(), REQUEST_ID_HEADER, requestId);
+    } else {
+      Map<String, String> all = new LinkedHashMap<>(had);
+      all.put(REQUEST_ID_HEADER, requestId);
+      headers = Map.copyOf(all);
+    }
+    return new SqsApi.Answer(answer.status(), headers, answer.body());
   }
 
   private SqsApi.Answer serve(
