@@ -47,7 +47,7 @@ final class Call {
   private final ServerConfig config;
   private final @Nullable QueueEngine engine;
   private final String requestId;
-  private final @Nullable RouteTable.Match route;
+  private final RouteTable.@Nullable Match route;
   private @Nullable String operation;
   private java.util.function.BooleanSupplier toLongPoll = () -> true;
   private boolean longPoll;
@@ -64,7 +64,7 @@ final class Call {
       ServerConfig config,
       @Nullable QueueEngine engine,
       String requestId,
-      @Nullable RouteTable.Match route) {
+      RouteTable.@Nullable Match route) {
     this.request = request;
     this.response = response;
     this.config = config;

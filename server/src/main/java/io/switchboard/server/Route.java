@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
