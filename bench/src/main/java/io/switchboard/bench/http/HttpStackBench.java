@@ -181,7 +181,6 @@ public final class HttpStackBench {
     PrintStream log = o.log();
     Files.createDirectories(o.out());
     Map<Stack, ChildServer> servers = new LinkedHashMap<>();
-    Map<Stack, LeanSqs> clients = new LinkedHashMap<>();
     try {
       for (Stack s : o.stacks()) {
         long t0 = System.nanoTime();
@@ -193,7 +192,6 @@ public final class HttpStackBench {
                 o.serverJvmFlags(),
                 o.out().resolve(s.label + "-server.log"));
         servers.put(s, server);
-        clients.put(s, new LeanSqs(server.uri));
         log.printf(
             Locale.ROOT,
             "started %s (pid %d) at %s in %d ms%n",
@@ -210,7 +208,7 @@ public final class HttpStackBench {
             measure(
                 machine,
                 servers.get(s),
-                cycle(clients.get(s), s, w),
+                s,
                 w,
                 warmThreads,
                 o.jitWarmup(),
@@ -231,7 +229,7 @@ public final class HttpStackBench {
                   measure(
                       machine,
                       servers.get(s),
-                      cycle(clients.get(s), s, w),
+                      s,
                       w,
                       threads,
                       o.warmup(),
@@ -248,9 +246,6 @@ public final class HttpStackBench {
       report.write(o.out(), info.ended(machine), log);
       return report;
     } finally {
-      for (LeanSqs c : clients.values()) {
-        c.close();
-      }
       for (ChildServer s : servers.values()) {
         s.close();
       }
@@ -324,10 +319,25 @@ public final class HttpStackBench {
   }
 
   /**
-   * Measures {@code f} against {@code server}; a null {@code window} is a warm-up only (a short
-   * window thrown away).
+   * Measures {@code w} against {@code stack}'s {@code server} on new connections (a connection
+   * kept from one measurement to the next can sit idle longer than a server keeps it: the JDK's
+   * closes one after 30 s); a null {@code window} is a warm-up only (a short window thrown away).
    */
   static Sample measure(
+      Machine machine,
+      ChildServer server,
+      Stack stack,
+      Workload w,
+      int threads,
+      Duration warmup,
+      Duration window)
+      throws InterruptedException {
+    try (LeanSqs client = new LeanSqs(server.uri)) {
+      return measure(machine, server, cycle(client, stack, w), w, threads, warmup, window);
+    }
+  }
+
+  private static Sample measure(
       Machine machine,
       ChildServer server,
       CycleFactory f,

@@ -49,6 +49,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -185,7 +186,7 @@ public final class StackServerMain {
     r.post(
             StackWork.NOOP_PATH,
             (ServerRequest req, ServerResponse res) -> {
-              work.noop(readAll(req.content().inputStream()));
+              work.noop(readAll(req.content().inputStream(), req.headers().contentLength()));
               res.status(Status.NO_CONTENT_204).send();
             })
         .post(
@@ -193,7 +194,9 @@ public final class StackServerMain {
             (ServerRequest req, ServerResponse res) -> {
               byte[] answer;
               try {
-                answer = work.sendBatch(readAll(req.content().inputStream()));
+                answer =
+                    work.sendBatch(
+                        readAll(req.content().inputStream(), req.headers().contentLength()));
               } catch (IllegalArgumentException e) {
                 res.status(Status.BAD_REQUEST_400).send(e.getMessage());
                 return;
@@ -299,7 +302,7 @@ public final class StackServerMain {
         StackWork.NOOP_PATH,
         exchange -> {
           try (exchange) {
-            work.noop(readAll(exchange.getRequestBody()));
+            work.noop(readAll(exchange.getRequestBody(), contentLength(exchange)));
             exchange.sendResponseHeaders(204, -1);
           }
         });
@@ -309,7 +312,7 @@ public final class StackServerMain {
           try (exchange) {
             byte[] answer;
             try {
-              answer = work.sendBatch(readAll(exchange.getRequestBody()));
+              answer = work.sendBatch(readAll(exchange.getRequestBody(), contentLength(exchange)));
             } catch (IllegalArgumentException e) {
               send(exchange, 400, String.valueOf(e.getMessage()).getBytes(StandardCharsets.UTF_8));
               return;
@@ -334,11 +337,27 @@ public final class StackServerMain {
     }
   }
 
-  private static byte[] readAll(InputStream in) {
+  /**
+   * The body: exactly its Content-Length when there is one (as Netty's aggregator allocates it;
+   * {@code readAllBytes} would allocate a 16 KiB buffer per request, a cost of the idiom, not of
+   * the stack), else all of it.
+   */
+  private static byte[] readAll(InputStream in, OptionalLong length) {
     try (in) {
-      return in.readAllBytes();
+      return length.isPresent() && length.getAsLong() <= Integer.MAX_VALUE
+          ? in.readNBytes((int) length.getAsLong())
+          : in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private static OptionalLong contentLength(HttpExchange exchange) {
+    String v = exchange.getRequestHeaders().getFirst("Content-Length");
+    try {
+      return v == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(v.trim()));
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
     }
   }
 }
