@@ -205,14 +205,7 @@ public final class HttpStackBench {
       for (Stack s : o.stacks()) {
         for (Workload w : o.workloads()) {
           if (serves(s, w)) {
-            measure(
-                machine,
-                servers.get(s),
-                s,
-                w,
-                warmThreads,
-                o.jitWarmup(),
-                null);
+            measure(machine, servers.get(s), s, w, warmThreads, o.jitWarmup(), null);
           }
         }
       }
@@ -226,14 +219,7 @@ public final class HttpStackBench {
                 continue;
               }
               Sample sample =
-                  measure(
-                      machine,
-                      servers.get(s),
-                      s,
-                      w,
-                      threads,
-                      o.warmup(),
-                      o.measure());
+                  measure(machine, servers.get(s), s, w, threads, o.warmup(), o.measure());
               samples.add(sample);
               log.println(line(round, s, sample));
             }
@@ -319,9 +305,9 @@ public final class HttpStackBench {
   }
 
   /**
-   * Measures {@code w} against {@code stack}'s {@code server} on new connections (a connection
-   * kept from one measurement to the next can sit idle longer than a server keeps it: the JDK's
-   * closes one after 30 s); a null {@code window} is a warm-up only (a short window thrown away).
+   * Measures {@code w} against {@code stack}'s {@code server} on new connections (a connection kept
+   * from one measurement to the next can sit idle longer than a server keeps it: the JDK's closes
+   * one after 30 s); a null {@code window} is a warm-up only (a short window thrown away).
    */
   static Sample measure(
       Machine machine,
