@@ -29,6 +29,7 @@ selector-stall io.switchboard.bench.limits.SelectorStallBench      -Xmx1g
 auth         io.switchboard.bench.auth.AuthBench                   -Xmx1g
 auth-step    io.switchboard.bench.auth.AuthStepBench               -Xmx1g
 fair-queue   io.switchboard.bench.FairQueueBench                   -Xmx1g
+http-stacks  io.switchboard.bench.http.HttpStackBench             -Xmx1g
 LIST
 }
 

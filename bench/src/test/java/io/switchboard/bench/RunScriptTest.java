@@ -40,7 +40,8 @@ class RunScriptTest {
             "selector-stall",
             "auth",
             "auth-step",
-            "fair-queue"),
+            "fair-queue",
+            "http-stacks"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -49,14 +49,27 @@ public final class ChildServer implements AutoCloseable {
   public static ChildServer start(
       String system, List<String> serverSettings, List<String> jvmFlags, Path log)
       throws IOException, InterruptedException {
+    List<String> arguments = new ArrayList<>();
+    arguments.add(system);
+    arguments.addAll(serverSettings);
+    return start(system, SqsServerMain.class, arguments, jvmFlags, log);
+  }
+
+  /**
+   * Starts {@code main} (whose {@code main} ends in {@link SqsServerMain#serve}) with {@code
+   * arguments} and JVM flags, named {@code system}; waits up to 60 s for its port. Its standard
+   * error goes to {@code log}.
+   */
+  public static ChildServer start(
+      String system, Class<?> main, List<String> arguments, List<String> jvmFlags, Path log)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmFlags);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(SqsServerMain.class.getName());
-    command.add(system);
-    command.addAll(serverSettings);
+    command.add(main.getName());
+    command.addAll(arguments);
     Process p =
         new ProcessBuilder(command)
             .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -29,13 +29,13 @@ import org.jspecify.annotations.Nullable;
  * <p>Sends and receives are built once per thread; a delete is its prefix bytes, the receipts as
  * they came (still JSON-escaped) and a fixed suffix.
  */
-final class LeanSqs implements AutoCloseable {
+public final class LeanSqs implements AutoCloseable {
 
   private final URI endpoint;
   private final String host;
   private final Map<Integer, Connection> connections = new ConcurrentHashMap<>();
 
-  LeanSqs(URI endpoint) {
+  public LeanSqs(URI endpoint) {
     this.endpoint = endpoint;
     this.host = endpoint.getHost() + ":" + endpoint.getPort();
   }
@@ -52,12 +52,22 @@ final class LeanSqs implements AutoCloseable {
                 + "/000000000000/noop\",\"ReceiptHandle\":\""
                 + "x".repeat(64)
                 + "\"}");
-    byte[] request = request("/v1/noop", "application/json", null, body);
+    return post("/v1/noop", "application/json", body, 0);
+  }
+
+  /**
+   * One {@code POST path} of {@code body} per cycle (built once), on the thread's connection; a 2xx
+   * answer counts {@code messages} moved, anything else a failure. The answer is read, not parsed.
+   * For the HTTP stack comparison ({@code io.switchboard.bench.http}).
+   */
+  public CycleFactory post(String path, String contentType, byte[] body, long messages) {
+    byte[] request = request(path, contentType, null, body);
     return index -> {
       Connection c = connection(index);
       return () -> {
         Answer a = c.exchange(request);
-        return new long[] {0, 1, a.status / 100 == 2 ? 0 : 1};
+        boolean ok = a.status / 100 == 2;
+        return new long[] {ok ? messages : 0, 1, ok ? 0 : 1};
       };
     };
   }

@@ -75,6 +75,15 @@ public final class SqsServerMain {
         return;
       }
     }
+    serve(port, stop);
+  }
+
+  /**
+   * The child side of {@link ChildServer}'s protocol, for a server listening on {@code port}:
+   * prints {@code LISTENING <port>}, answers {@code stats} lines until standard input closes, then
+   * runs {@code stop} and exits. Shared with {@code io.switchboard.bench.http.StackServerMain}.
+   */
+  public static void serve(int port, Runnable stop) throws IOException {
     System.out.println(READY + port);
     System.out.flush();
     BufferedReader in =
@@ -99,7 +108,7 @@ public final class SqsServerMain {
         : -1;
   }
 
-  private static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket()) {
       s.bind(new InetSocketAddress("127.0.0.1", 0));
       return s.getLocalPort();
