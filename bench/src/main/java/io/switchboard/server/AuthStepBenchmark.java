@@ -33,6 +33,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.NullMarked;
@@ -145,12 +146,14 @@ public class AuthStepBenchmark {
       if (request.startsWith("native-")) {
         config = ServerConfig.forTests();
         route =
-            new RouteTable(
-                    List.of(
-                        new Route(
-                            "POST", "/v1/noop", "noop", false, c -> {}, Guard.authenticated())),
-                    List.of())
-                .match("POST", "/v1/noop", "/v1/noop");
+            Objects.requireNonNull(
+                new RouteTable(
+                        List.of(
+                            new Route(
+                                "POST", "/v1/noop", "noop", false, c -> {}, Guard.authenticated())),
+                        List.of())
+                    .match("POST", "/v1/noop", "/v1/noop"),
+                "the no-op route matches its own path");
         authentication = new Authentication(keys, ManualClock.at(NOW));
         nativeRequest = nativeNoop(request.substring("native-".length()));
         Call first = call();

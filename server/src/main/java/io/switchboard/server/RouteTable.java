@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server's declared routes, and the one dispatch of every request to its route: the filters
@@ -34,9 +35,9 @@ final class RouteTable {
    */
   static final class Match {
     private final Entry entry;
-    private final String[] segments;
+    private final String @Nullable [] segments;
 
-    private Match(Entry entry, String[] segments) {
+    private Match(Entry entry, String @Nullable [] segments) {
       this.entry = entry;
       this.segments = segments;
     }
@@ -46,7 +47,7 @@ final class RouteTable {
     }
 
     /** The value of path parameter {@code {name}}, decoded; null if the route has none. */
-    String parameter(String name) {
+    @Nullable String parameter(String name) {
       Integer i = entry.parameters().get(name);
       return i == null || segments == null ? null : segments[i];
     }
@@ -147,14 +148,14 @@ final class RouteTable {
    * @param rawPath the path as sent (what a pattern without parameters must equal)
    * @param path the path decoded (whose segments the parameters match)
    */
-  Match match(String method, String rawPath, String path) {
+  @Nullable Match match(String method, String rawPath, String path) {
     Entry found = null;
     Map<String, Entry> byPattern = exact.get(method);
     if (byPattern != null) {
       found = byPattern.get(rawPath);
     }
     List<List<Entry>> shapes = byShape.get(method);
-    String[] segments = null;
+    String @Nullable [] segments = null;
     if (shapes != null) {
       int count = segmentCount(path);
       List<Entry> candidates = count < shapes.size() ? shapes.get(count) : List.of();
