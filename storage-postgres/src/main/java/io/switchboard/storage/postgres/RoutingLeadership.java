@@ -387,8 +387,13 @@ public final class RoutingLeadership implements AutoCloseable {
     if (row.holder() == null) {
       return null;
     }
-    String url =
-        Objects.requireNonNull(row.url(), "the routing lease row names a holder but no url");
+    String url = row.url();
+    if (url == null) {
+      throw new IllegalStateException(
+          "the routing lease row (sb_router_leader) names holder '"
+              + row.holder()
+              + "' but no url: the row is damaged");
+    }
     return new Leader(row.holder(), URI.create(url), row.epoch(), row.live());
   }
 
