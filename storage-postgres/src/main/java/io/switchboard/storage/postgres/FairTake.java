@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class FairTake {
 
-  private record Candidate(long serial, String groupId, int priority, long seq) {}
+  /** A message that may be taken; {@code groupId} null for one without a group. */
+  private record Candidate(long serial, @Nullable String groupId, int priority, long seq) {}
 
   private FairTake() {}
 
