@@ -32,7 +32,7 @@ public class QueueException extends RuntimeException {
   }
 
   /** QUEUE_NOT_FOUND, in the words every engine uses. */
-  public static QueueException queueNotFound(String name) {
+  public static QueueException queueNotFound(@Nullable String name) {
     return new QueueException(ErrorCode.QUEUE_NOT_FOUND, "queue '" + name + "' does not exist");
   }
 

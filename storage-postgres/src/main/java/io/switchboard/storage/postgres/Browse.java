@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** Reads without leasing: browse pages, history by id, and stats. */
 final class Browse {
@@ -107,9 +109,11 @@ final class Browse {
       Row end = chunk.get(chunk.size() - 1);
       after = new long[] {end.priority, end.seq, end.serial};
     }
-    return new Page(
-        items,
-        more ? Optional.of(last.priority + ":" + last.seq + ":" + last.serial) : Optional.empty());
+    if (!more) {
+      return new Page(items, Optional.empty());
+    }
+    Row end = Objects.requireNonNull(last, "a page with more holds an item"); // limit >= 1
+    return new Page(items, Optional.of(end.priority + ":" + end.seq + ":" + end.serial));
   }
 
   private static long[] decodeCursor(String cursor) {
@@ -128,7 +132,7 @@ final class Browse {
   }
 
   /** A message kept after it left the queue, or null. */
-  static Message history(Op op, long serial) throws SQLException {
+  static @Nullable Message history(Op op, long serial) throws SQLException {
     try (PreparedStatement ps =
         Sql.prepare(
             op.c,

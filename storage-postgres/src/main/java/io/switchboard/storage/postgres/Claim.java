@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A receive on a standard queue without a filter, the common case, as one autocommit call of the
@@ -106,7 +107,7 @@ final class Claim {
    * Claims up to {@code max} messages of {@code q} for {@code visibilityMillis}; returns their rows
    * in delivery order, or null when {@code q} is no longer current.
    */
-  static List<Row> claim(Connection c, Op.Q q, long now, int max, long visibilityMillis)
+  static @Nullable List<Row> claim(Connection c, Op.Q q, long now, int max, long visibilityMillis)
       throws SQLException {
     int maxReceives =
         q.config().deadLetter().map(d -> d.maxReceiveCount()).orElse(Integer.MAX_VALUE);

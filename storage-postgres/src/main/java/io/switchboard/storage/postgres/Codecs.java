@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How queue configurations and message attributes are stored: a configuration as one line of {@code
@@ -127,7 +128,7 @@ final class Codecs {
   private static final byte LIST = 4;
 
   /** Attributes as bytes; null for none. */
-  static byte[] encodeAttributes(Map<String, AttributeValue> attributes) {
+  static byte @Nullable [] encodeAttributes(Map<String, AttributeValue> attributes) {
     if (attributes.isEmpty()) {
       return null;
     }
@@ -170,7 +171,7 @@ final class Codecs {
     }
   }
 
-  static Map<String, AttributeValue> decodeAttributes(byte[] data) {
+  static Map<String, AttributeValue> decodeAttributes(byte @Nullable [] data) {
     if (data == null) {
       return Map.of();
     }
@@ -222,7 +223,7 @@ final class Codecs {
     return new String(b, java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  static boolean same(byte[] a, byte[] b) {
+  static boolean same(byte @Nullable [] a, byte @Nullable [] b) {
     return Arrays.equals(a, b);
   }
 }

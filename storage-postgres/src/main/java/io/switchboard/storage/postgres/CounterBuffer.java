@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -79,7 +80,8 @@ final class CounterBuffer {
         sql.statement("writing counters of", qids.size() + " queues", c -> write(c, qids, taken));
       } catch (RuntimeException failed) {
         for (int q = 0; q < qids.size(); q++) {
-          AtomicLongArray back = byQueue.get(qids.get(q));
+          // an entry is never removed from byQueue, and qids were read from it
+          AtomicLongArray back = Objects.requireNonNull(byQueue.get(qids.get(q)), "counters");
           for (int i = 0; i < COUNTERS; i++) {
             back.addAndGet(i, taken.get(q)[i]);
           }

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fair queues ({@link FairShareRules}, as the core engine's {@code FairShare}) for an unfiltered
@@ -22,12 +23,13 @@ import java.util.Set;
  */
 final class FairTake {
 
-  private record Candidate(long serial, String groupId, int priority, long seq) {}
+  /** A message that may be taken; {@code groupId} null for one without a group. */
+  private record Candidate(long serial, @Nullable String groupId, int priority, long seq) {}
 
   private FairTake() {}
 
   /** The serials to lease in order, or null when the plain claim is fair anyway. */
-  static List<Long> choose(Op op, int max) throws SQLException {
+  static @Nullable List<Long> choose(Op op, int max) throws SQLException {
     if (!hasGroups(op)) {
       return null;
     }
@@ -129,7 +131,8 @@ final class FairTake {
    * {@code only} when given, else of no group in {@code skip}.
    */
   private static List<Candidate> best(
-      Op op, List<Long> chosen, Set<String> skip, String only, int limit) throws SQLException {
+      Op op, List<Long> chosen, Set<String> skip, @Nullable String only, int limit)
+      throws SQLException {
     String groups =
         only != null
             ? " and group_id = ?"

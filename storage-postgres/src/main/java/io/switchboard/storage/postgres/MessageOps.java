@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The operations on one message: by receipt (ack, release, extend, fail, dead-letter) and by id
@@ -34,13 +35,13 @@ final class MessageOps {
 
   void ack(String queue, String receipt) {
     if (!ackInFlight(queue, receipt)) {
-      engine.run(
+      engine.act(
           queue,
           "acknowledging in '" + queue + "'",
           op -> {
             Row r = op.deleteLeased(receipt);
             if (r == null) {
-              r = op.leased(receipt, false); // gone (fine) or stale (refused)
+              r = op.leasedOrGone(receipt); // gone (fine) or stale (refused)
               if (r != null) {
                 Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
               }
@@ -49,7 +50,6 @@ final class MessageOps {
               op.counters.add(Counters.ACKED, 1);
               op.remember(r, io.switchboard.queue.MessageState.COMPLETED);
             }
-            return null;
           });
     }
     if (QueueRules.isGrouped(queue)) {
@@ -148,13 +148,13 @@ final class MessageOps {
    * One call of {@link #ACK_FUNCTION} for the first {@code n} leases of {@code serials} and {@code
    * epochs}: the serials acked, sorted, or null when {@code q} is not current.
    */
-  private long[] ackLeased(String queue, Op.Q q, long[] serials, int[] epochs, int n) {
+  private long @Nullable [] ackLeased(String queue, Op.Q q, long[] serials, int[] epochs, int n) {
     long now = engine.clock().millis();
     long[] s = n == serials.length ? serials : Arrays.copyOf(serials, n);
     int[] e = n == epochs.length ? epochs : Arrays.copyOf(epochs, n);
     return engine
         .sql()
-        .statement(
+        .statementOrNull(
             "acknowledging in",
             queue,
             c -> {
@@ -256,16 +256,16 @@ final class MessageOps {
 
   void release(String queue, String receipt, Duration delay, boolean toBack) {
     Objects.requireNonNull(delay, "delay");
-    engine.run(
+    engine.act(
         queue,
         "releasing in '" + queue + "'",
         op -> {
           MessageRules.checkRelease(queue, op.q.grouped(), delay, toBack);
-          Row r = op.leased(receipt, true);
+          Row r = op.leased(receipt);
           op.counters.add(Counters.RELEASED, 1);
           if (op.exhausted(r)) {
             op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
-            return null;
+            return;
           }
           long seq = toBack ? op.backSeq(op.q) : r.seq;
           Sql.update(
@@ -274,7 +274,6 @@ final class MessageOps {
               delay.isZero() ? 0 : op.now + delay.toMillis(),
               seq,
               r.serial);
-          return null;
         });
     engine.changed(queue);
   }
@@ -287,7 +286,7 @@ final class MessageOps {
             "extending a lease in '" + queue + "'",
             op -> {
               MessageRules.checkExtend(visibilityTimeout);
-              Row r = op.leased(receipt, false);
+              Row r = op.leasedOrGone(receipt);
               if (r == null) {
                 throw MessageRules.leaseGone(queue);
               }
@@ -356,38 +355,35 @@ final class MessageOps {
   }
 
   void fail(String queue, String receipt) {
-    engine.run(
+    engine.act(
         queue,
         "failing a message in '" + queue + "'",
         op -> {
-          Row r = op.leased(receipt, true);
+          Row r = op.leased(receipt);
           Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
           op.counters.add(Counters.FAILED, 1);
           op.remember(r, io.switchboard.queue.MessageState.FAILED);
-          return null;
         });
   }
 
   void deadLetter(String queue, String receipt) {
-    engine.run(
+    engine.act(
         queue,
         "dead-lettering in '" + queue + "'",
         op -> {
           op.requireDeadLetterTarget();
-          op.deadLetter(op.leased(receipt, true), MessageEvent.Cause.REQUESTED);
-          return null;
+          op.deadLetter(op.leased(receipt), MessageEvent.Cause.REQUESTED);
         });
     engine.changed(queue);
   }
 
   void deadLetterById(String queue, String id) {
-    engine.run(
+    engine.act(
         queue,
         "dead-lettering in '" + queue + "'",
         op -> {
           op.requireDeadLetterTarget();
           op.deadLetter(op.require(engine.serialOf(id), id), MessageEvent.Cause.REQUESTED);
-          return null;
         });
     engine.changed(queue);
   }
@@ -421,7 +417,8 @@ final class MessageOps {
                 update.priority().get(),
                 r.serial);
           }
-          return op.view(op.find(r.serial), null);
+          // the row this transaction holds locked and just updated
+          return op.view(Objects.requireNonNull(op.find(r.serial), "the updated row"), null);
         });
   }
 
@@ -439,14 +436,13 @@ final class MessageOps {
   }
 
   void remove(String queue, String id) {
-    engine.run(
+    engine.act(
         queue,
         "removing a message from '" + queue + "'",
         op -> {
           Row r = op.require(engine.serialOf(id), id);
           Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
           op.counters.add(Counters.REMOVED, 1);
-          return null;
         });
   }
 

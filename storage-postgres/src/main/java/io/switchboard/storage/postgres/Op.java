@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One operation on one queue inside one transaction: the queue's row as read at the start, the
@@ -94,6 +95,8 @@ final class Op {
   }
 
   /** An operation that only renders rows of {@code q} as messages (no connection). */
+  // No connection: only view() is called on it, and rendering a row reads none of c
+  @SuppressWarnings("NullAway")
   static Op viewOnly(long now, Q q, MessageIds ids, ReceiptKeys receipts) {
     return new Op(null, now, q, ids, receipts);
   }
@@ -111,7 +114,7 @@ final class Op {
         rs.getLong(7));
   }
 
-  static Q findQueue(Connection c, String name) throws SQLException {
+  static @Nullable Q findQueue(Connection c, String name) throws SQLException {
     try (PreparedStatement ps =
         Sql.prepare(c, "select " + QUEUE_COLS + " from sb_queue where name = ?", name)) {
       try (ResultSet rs = ps.executeQuery()) {
@@ -149,7 +152,7 @@ final class Op {
     throw QueueException.queueNotFound(name);
   }
 
-  static Q requireQueue(Connection c, String name) throws SQLException {
+  static Q requireQueue(Connection c, @Nullable String name) throws SQLException {
     Q q = name == null ? null : findQueue(c, name);
     if (q == null) {
       throw QueueException.queueNotFound(name);
@@ -288,7 +291,7 @@ final class Op {
   }
 
   /** The row's index tokens as {@code target} indexes them. */
-  java.sql.Array tokens(Row r, Q target) throws SQLException {
+  java.sql.@Nullable Array tokens(Row r, Q target) throws SQLException {
     String[] t = Pushdown.tokens(r.attributes(), target.config.indexedAttributes());
     return t == null ? null : c.createArrayOf("text", t);
   }
@@ -324,7 +327,7 @@ final class Op {
 
   // ---- lookups ---------------------------------------------------------------------------
 
-  Row find(long serial) throws SQLException {
+  @Nullable Row find(long serial) throws SQLException {
     if (serial == 0) {
       return null;
     }
@@ -349,29 +352,38 @@ final class Op {
   }
 
   /**
-   * The leased row a receipt names. With {@code strict}, a message gone or no longer in flight is
-   * an error; otherwise (ack) null means "already gone".
+   * The leased row a receipt names, still in flight: a message gone or no longer in flight is an
+   * error, as is a receipt of an earlier lease.
    */
-  Row leased(String receipt, boolean strict) throws SQLException {
-    Receipt h = Receipt.decode(receiptKey(), receipt, q.name);
-    Row r = find(h.serial());
+  Row leased(String receipt) throws SQLException {
+    Row r = leasedOrGone(receipt);
     if (r == null) {
-      if (strict) {
-        throw MessageRules.leaseGone(q.name);
-      }
-      return null;
+      throw MessageRules.leaseGone(q.name);
     }
-    if (r.leaseEpoch != h.leaseEpoch()) {
-      throw MessageRules.staleReceipt(idOf(r.serial));
-    }
-    if (strict && !r.inFlight(now)) {
+    if (!r.inFlight(now)) {
       throw MessageRules.notInFlight(idOf(r.serial), state(r));
     }
     return r;
   }
 
+  /**
+   * The row a receipt names, whatever its state; null when the message is gone (an ack's "already
+   * done"). A receipt of an earlier lease is an error.
+   */
+  @Nullable Row leasedOrGone(String receipt) throws SQLException {
+    Receipt h = Receipt.decode(receiptKey(), receipt, q.name);
+    Row r = find(h.serial());
+    if (r == null) {
+      return null;
+    }
+    if (r.leaseEpoch != h.leaseEpoch()) {
+      throw MessageRules.staleReceipt(idOf(r.serial));
+    }
+    return r;
+  }
+
   /** Deletes the message whose current lease {@code receipt} names; null if none is. */
-  Row deleteLeased(String receipt) throws SQLException {
+  @Nullable Row deleteLeased(String receipt) throws SQLException {
     Receipt h = Receipt.decode(receiptKey(), receipt, q.name);
     try (PreparedStatement ps =
         Sql.prepare(
@@ -398,11 +410,11 @@ final class Op {
     return MessageState.AVAILABLE;
   }
 
-  Message view(Row r, String receipt) {
+  Message view(Row r, @Nullable String receipt) {
     return view(r, receipt, state(r));
   }
 
-  Message view(Row r, String receipt, MessageState state) {
+  Message view(Row r, @Nullable String receipt, MessageState state) {
     return Messages.view(
         idOf(r.serial),
         r.body,

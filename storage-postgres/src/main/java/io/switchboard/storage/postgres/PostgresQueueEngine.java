@@ -34,6 +34,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link QueueEngine} whose source of truth is a PostgreSQL database, so any number of servers
@@ -57,7 +58,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final Clock clock;
   private final int maxQueues;
   private final MessageIds ids;
-  private final HikariDataSource owned;
+  private final @Nullable HikariDataSource owned;
   private final DataSource ds;
   private final Wakeups wakeups;
   private final long pollMillis;
@@ -200,10 +201,29 @@ public final class PostgresQueueEngine implements QueueEngine {
     T run(Op op) throws SQLException;
   }
 
+  /**
+   * Work on one queue that answers nothing ({@link #act}): a {@link QueueWork} never returns null.
+   */
+  @FunctionalInterface
+  interface QueueStep {
+    void run(Op op) throws SQLException;
+  }
+
+  /** Runs {@code step} as one operation on a queue, as {@link #run} does. */
+  void act(String queue, String what, QueueStep step) {
+    run(
+        queue,
+        what,
+        op -> {
+          step.run(op);
+          return Boolean.TRUE;
+        });
+  }
+
   /** One operation on a queue: read the queue, fire due timers, act, write counters, commit. */
   <T> T run(String queue, String what, QueueWork<T> work) {
     open();
-    Op[] committed = new Op[1];
+    @Nullable Op[] committed = new Op[1];
     T answer =
         sql.tx(
             what,
@@ -221,7 +241,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   }
 
   /** Tells the listeners what {@code op}, now committed, did to messages; none for null. */
-  void told(Op op) {
+  void told(@Nullable Op op) {
     if (op != null && !op.events.isEmpty()) {
       op.events.forEach(events::tell);
     }
@@ -492,10 +512,10 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   /** Builds a {@link PostgresQueueEngine}: a JDBC URL with credentials, or a data source. */
   public static final class Builder {
-    private String url;
-    private String user;
-    private String password;
-    private DataSource dataSource;
+    private @Nullable String url;
+    private @Nullable String user;
+    private @Nullable String password;
+    private @Nullable DataSource dataSource;
     private Clock clock = Clock.system();
     private int maxQueues = 10_000;
     private int poolSize = 16;

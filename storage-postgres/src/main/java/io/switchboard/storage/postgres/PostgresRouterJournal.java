@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,6 +24,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link RouterJournal} in PostgreSQL (tables {@code sb_router_*}), written by the holder of one
@@ -69,7 +71,7 @@ public final class PostgresRouterJournal implements RouterJournal {
   private List<Pending> queue = new ArrayList<>();
   private List<Pending> inFlight = List.of();
   private boolean closing;
-  private volatile String failure;
+  private volatile @Nullable String failure;
   private long reservationLimit;
 
   /** One appended batch; {@code done} completes when it is committed. */
@@ -160,7 +162,7 @@ public final class PostgresRouterJournal implements RouterJournal {
   static void drop(DataSource ds, long epoch, String workspace) {
     try {
       new Sql(ds)
-          .tx(
+          .act(
               "deleting the routing store of workspace '" + workspace + "'",
               c -> {
                 RouterLease.Row row = RouterLease.fence(c);
@@ -170,10 +172,9 @@ public final class PostgresRouterJournal implements RouterJournal {
                 for (String table : TABLES) {
                   Sql.update(c, "delete from " + table + " where workspace = ?", workspace);
                 }
-                return null;
               });
     } catch (QueueException e) {
-      throw RoutingException.unavailable(e.getMessage(), e);
+      throw RoutingException.unavailable(String.valueOf(e.getMessage()), e);
     }
   }
 
@@ -341,7 +342,9 @@ public final class PostgresRouterJournal implements RouterJournal {
       try {
         done.join();
       } catch (CompletionException e) {
-        throw RoutingException.unavailable(e.getCause().getMessage(), e.getCause());
+        // the writer fails a ticket with completeExceptionally(cause): join wraps that cause
+        Throwable cause = Objects.requireNonNull(e.getCause(), "a failed ticket's cause");
+        throw RoutingException.unavailable(String.valueOf(cause.getMessage()), cause);
       }
     };
   }
@@ -460,7 +463,7 @@ public final class PostgresRouterJournal implements RouterJournal {
     }
     RouterCounters finalCounters = counters;
     long finalDropBefore = dropBefore;
-    tx(
+    act(
         "storing routing changes",
         c -> {
           fence(c);
@@ -477,7 +480,6 @@ public final class PostgresRouterJournal implements RouterJournal {
           if (finalCounters != null) {
             writeCounters(c, workspace, finalCounters);
           }
-          return null;
         });
   }
 
@@ -611,7 +613,7 @@ public final class PostgresRouterJournal implements RouterJournal {
 
   private static String describe(RuntimeException e) {
     if (e instanceof Fenced || e instanceof RoutingException) {
-      return e.getMessage();
+      return String.valueOf(e.getMessage());
     }
     return "the routing store failed: " + e.getMessage();
   }
@@ -620,12 +622,15 @@ public final class PostgresRouterJournal implements RouterJournal {
    * Stops taking writes: every batch not yet committed fails its ticket with UNAVAILABLE, as does
    * every later append. The first failure runs {@code onFailure}.
    */
-  private void fail(String message, Throwable cause) {
+  private void fail(String message, @Nullable Throwable cause) {
     List<Pending> unfinished = new ArrayList<>();
     boolean first;
+    String why; // the first failure's message, which every later one repeats
     lock.lock();
     try {
-      first = failure == null;
+      String was = failure;
+      first = was == null;
+      why = was == null ? message : was;
       if (first) {
         failure = message;
       }
@@ -636,7 +641,7 @@ public final class PostgresRouterJournal implements RouterJournal {
     } finally {
       lock.unlock();
     }
-    RoutingException e = RoutingException.unavailable(failure, cause);
+    RoutingException e = RoutingException.unavailable(why, cause);
     unfinished.forEach(p -> p.done.completeExceptionally(e));
     if (first && !closing) {
       LOG.log(System.Logger.Level.WARNING, "routing store stopped: " + message);
@@ -709,7 +714,16 @@ public final class PostgresRouterJournal implements RouterJournal {
     try {
       return sql.tx(what, work);
     } catch (QueueException e) {
-      throw RoutingException.unavailable(e.getMessage(), e);
+      throw RoutingException.unavailable(String.valueOf(e.getMessage()), e);
+    }
+  }
+
+  /** One transaction that answers nothing; database errors become UNAVAILABLE routing errors. */
+  private void act(String what, Sql.Step step) {
+    try {
+      sql.act(what, step);
+    } catch (QueueException e) {
+      throw RoutingException.unavailable(String.valueOf(e.getMessage()), e);
     }
   }
 }

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link SystemRecords} in the table {@code sb_system} (schema version 5): one row per record, each
@@ -26,7 +27,7 @@ final class PostgresSystemRecords implements SystemRecords {
     SystemRecords.checkKey(key);
     engine.open();
     return Optional.ofNullable(
-        engine.sql().statement("reading system record", key, c -> read(c, key)));
+        engine.sql().statementOrNull("reading system record", key, c -> read(c, key)));
   }
 
   @Override
@@ -121,7 +122,8 @@ final class PostgresSystemRecords implements SystemRecords {
             });
   }
 
-  private static byte[] read(java.sql.Connection c, String key) throws java.sql.SQLException {
+  private static byte @Nullable [] read(java.sql.Connection c, String key)
+      throws java.sql.SQLException {
     try (PreparedStatement ps = Sql.prepare(c, "select value from sb_system where key = ?", key);
         ResultSet rs = ps.executeQuery()) {
       return rs.next() ? rs.getBytes(1) : null;

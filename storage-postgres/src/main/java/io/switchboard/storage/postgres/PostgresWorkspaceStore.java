@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The routing workspaces' definitions in table {@code sb_workspace} (name, {@link WorkspaceCodec}
@@ -67,7 +68,7 @@ public final class PostgresWorkspaceStore implements WorkspaceStore {
     update("delete from sb_workspace where name = ?", name, null);
   }
 
-  private void update(String sql, String name, byte[] value) {
+  private void update(String sql, String name, byte @Nullable [] value) {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       try (PreparedStatement s = c.prepareStatement(sql)) {

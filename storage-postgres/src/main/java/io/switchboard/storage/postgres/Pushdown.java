@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Filtered receive and browse pushed into SQL. Each message carries {@code idx}, a text array of
@@ -31,7 +32,7 @@ final class Pushdown {
   private Pushdown() {}
 
   /** Tokens of a message's indexed attributes, or null when it has none. */
-  static String[] tokens(Map<String, AttributeValue> attributes, Set<String> indexed) {
+  static String @Nullable [] tokens(Map<String, AttributeValue> attributes, Set<String> indexed) {
     if (indexed.isEmpty() || attributes.isEmpty()) {
       return null;
     }
@@ -56,7 +57,7 @@ final class Pushdown {
   }
 
   /** The indexable part of {@code filter} as a condition, or null when nothing narrows it. */
-  static Condition condition(MessageFilter filter, Set<String> indexed) {
+  static @Nullable Condition condition(@Nullable MessageFilter filter, Set<String> indexed) {
     if (!(filter instanceof SelectorFilter s) || indexed.isEmpty()) {
       return null;
     }
@@ -65,7 +66,7 @@ final class Pushdown {
     return sql == null ? null : new Condition(sql, params);
   }
 
-  private static String plan(Expression e, Set<String> indexed, List<String[]> params) {
+  private static @Nullable String plan(Expression e, Set<String> indexed, List<String[]> params) {
     return switch (e) {
       case Expression.And and -> {
         List<String> parts = new ArrayList<>();
@@ -126,7 +127,7 @@ final class Pushdown {
     return sql;
   }
 
-  private static String indexedName(Operand o, Set<String> indexed) {
+  private static @Nullable String indexedName(Operand o, Set<String> indexed) {
     return o instanceof Operand.Identifier id
             && !id.name().startsWith(SystemFacts.PREFIX)
             && indexed.contains(id.name())
@@ -134,7 +135,8 @@ final class Pushdown {
         : null;
   }
 
-  private static List<String> tokens(String name, List<Object> literals, String stringSep) {
+  private static @Nullable List<String> tokens(
+      String name, List<Object> literals, String stringSep) {
     List<String> out = new ArrayList<>();
     for (Object literal : literals) {
       String t = token(name, literal, stringSep);
@@ -147,7 +149,7 @@ final class Pushdown {
   }
 
   /** The token a literal matches, or null when the literal is not a string or number. */
-  private static String token(String name, Object literal, String stringSep) {
+  private static @Nullable String token(String name, @Nullable Object literal, String stringSep) {
     return switch (literal) {
       case String s -> name + stringSep + s;
       case BigDecimal d when stringSep.equals("=") -> name + "#" + number(d);

@@ -3,6 +3,7 @@ package io.switchboard.storage.postgres;
 import io.switchboard.queue.QueueException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Queue rows by name, read once and then trusted by the one-statement operations ({@link Claim},
@@ -21,7 +22,7 @@ final class QueueCache {
   }
 
   /** The queue's row, from memory or the database; refuses a queue that does not exist. */
-  Op.Q get(String name) {
+  Op.Q get(@Nullable String name) {
     if (name == null) {
       throw QueueException.queueNotFound(null);
     }
@@ -29,7 +30,7 @@ final class QueueCache {
     if (q != null) {
       return q;
     }
-    q = sql.statement("reading queue", name, c -> Op.findQueue(c, name));
+    q = sql.statementOrNull("reading queue", name, c -> Op.findQueue(c, name));
     if (q == null) {
       throw QueueException.queueNotFound(name);
     }

@@ -59,7 +59,7 @@ final class QueueOps {
                   Codecs.encodeConfig(config),
                   engine.clock().millis(),
                   java.util.concurrent.ThreadLocalRandom.current().nextLong());
-              return new QueueCreation(Op.findQueue(c, name).info(), true);
+              return new QueueCreation(Op.requireQueue(c, name).info(), true);
             });
   }
 
@@ -137,7 +137,7 @@ final class QueueOps {
   void deleteQueue(String name) {
     engine
         .sql()
-        .tx(
+        .act(
             "deleting queue '" + name + "'",
             c -> {
               Op.Q q = Op.requireQueue(c, name);
@@ -152,7 +152,6 @@ final class QueueOps {
                       + " = 'RUNNING'",
                   "source queue '" + name + "' was deleted",
                   name);
-              return null;
             });
     engine.cache().forget(name);
     engine.changed(name);

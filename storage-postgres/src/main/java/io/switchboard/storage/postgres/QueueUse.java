@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What each queue holds — messages, queued bytes, messages in flight — as this server last measured
@@ -95,12 +96,12 @@ final class QueueUse {
   static final class Reservation {
     static final Reservation NONE = new Reservation(null, 0, 0, 0);
 
-    private final Use u;
+    private final @Nullable Use u;
     private long depth;
     private long bytes;
     private int inFlight;
 
-    private Reservation(Use u, long depth, long bytes, int inFlight) {
+    private Reservation(@Nullable Use u, long depth, long bytes, int inFlight) {
       this.u = u;
       this.depth = depth;
       this.bytes = bytes;

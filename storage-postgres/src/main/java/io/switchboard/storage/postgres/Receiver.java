@@ -94,7 +94,8 @@ final class Receiver {
       List<Row> rows =
           engine
               .sql()
-              .statement("receiving from", queue, c -> Claim.claim(c, q, now, max, visibility));
+              .statementOrNull(
+                  "receiving from", queue, c -> Claim.claim(c, q, now, max, visibility));
       if (rows != null) {
         if (rows.stream().anyMatch(r -> r.groupId != null)) {
           engine.markFair(queue); // another server sent group ids: fair from the next receive on

@@ -14,9 +14,11 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Redrive tasks kept in {@code sb_redrive}, so any server can list, cancel or carry on a task: each
@@ -38,7 +40,7 @@ final class Redrives {
 
   RedriveTask start(String source, RedriveRequest request) {
     String id = UUID.randomUUID().toString();
-    engine.run(
+    engine.act(
         source,
         "starting a redrive of '" + source + "'",
         op -> {
@@ -85,10 +87,9 @@ final class Redrives {
               serials.size(),
               op.now,
               arr);
-          return null;
         });
     step(id);
-    return find(id);
+    return Objects.requireNonNull(find(id), "the task this call just stored");
   }
 
   List<RedriveTask> list(String source) {
@@ -133,11 +134,11 @@ final class Redrives {
             });
   }
 
-  private RedriveTask find(String id) {
-    return engine.sql().tx("reading redrive '" + id + "'", c -> find(c, id));
+  private @Nullable RedriveTask find(String id) {
+    return engine.sql().txOrNull("reading redrive '" + id + "'", c -> find(c, id));
   }
 
-  private static RedriveTask find(Connection c, String id) throws SQLException {
+  private static @Nullable RedriveTask find(Connection c, String id) throws SQLException {
     try (PreparedStatement ps =
         Sql.prepare(c, "select " + COLS + " from sb_redrive where id = ?", id)) {
       try (ResultSet rs = ps.executeQuery()) {
@@ -291,7 +292,8 @@ final class Redrives {
           }
           op.redriveTo(r, source);
           Op there = new Op(op.c, op.now, source, engine.ids(), engine.receiptKeys());
-          return op.view(there.find(r.serial), null);
+          // the row this transaction holds locked and just moved there
+          return op.view(Objects.requireNonNull(there.find(r.serial), "the restored row"), null);
         });
   }
 }

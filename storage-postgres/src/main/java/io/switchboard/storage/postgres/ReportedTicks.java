@@ -1,6 +1,7 @@
 package io.switchboard.storage.postgres;
 
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a background tick (housekeeping) so that a failure is neither lost nor fatal when it need
@@ -16,7 +17,7 @@ final class ReportedTicks implements Runnable {
 
   private final String what;
   private final Runnable tick;
-  private volatile String problem;
+  private volatile @Nullable String problem;
 
   /**
    * @param what what the ticks do, for the problem and the log ({@code "housekeeping"})

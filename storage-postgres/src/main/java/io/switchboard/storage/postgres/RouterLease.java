@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The statements on the routing leader's lease, the one row of {@code sb_router_leader}. Expiry is
@@ -16,7 +17,12 @@ import java.util.OptionalLong;
 final class RouterLease {
 
   /** The lease row as read: who holds it, at which epoch, and whether it has not run out yet. */
-  record Row(long epoch, String holder, String url, boolean live, long remainingMillis) {}
+  record Row(
+      long epoch,
+      @Nullable String holder,
+      @Nullable String url,
+      boolean live,
+      long remainingMillis) {}
 
   private RouterLease() {}
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One routing leader among the servers that share a PostgreSQL database, elected through a lease
@@ -68,8 +69,8 @@ public final class RoutingLeadership implements AutoCloseable {
       long epoch,
       PostgresRouterJournal journal,
       Router router,
-      PostgresWorkspaceRouters routers,
-      Workspaces workspaces) {
+      @Nullable PostgresWorkspaceRouters routers,
+      @Nullable Workspaces workspaces) {
 
     Optional<String> failure() {
       Optional<String> f = journal.failure();
@@ -78,21 +79,21 @@ public final class RoutingLeadership implements AutoCloseable {
   }
 
   private final DataSource ds;
-  private final HikariDataSource owned;
+  private final @Nullable HikariDataSource owned;
   private final Sql sql;
   private final String serverId;
   private final URI advertiseUrl;
   private final long leaseMillis;
   private final long leaseNanos;
   private final Function<RouterJournal, Router> routerFactory;
-  private final WorkspaceSettings defaultWorkspace;
-  private final Function<WorkspaceDefinition, Router.Builder> workspaceRouter;
+  private final @Nullable WorkspaceSettings defaultWorkspace;
+  private final @Nullable Function<WorkspaceDefinition, Router.Builder> workspaceRouter;
   private final Runnable onChange;
-  private final ScheduledExecutorService timer;
-  private volatile Term term;
+  private final @Nullable ScheduledExecutorService timer;
+  private volatile @Nullable Term term;
   private volatile long renewedAt;
-  private volatile Leader known;
-  private volatile String lastError;
+  private volatile @Nullable Leader known;
+  private volatile @Nullable String lastError;
   private boolean closed;
 
   private RoutingLeadership(Builder b) {
@@ -290,8 +291,8 @@ public final class RoutingLeadership implements AutoCloseable {
     renewedAt = acquiredAt;
     PostgresRouterJournal journal = null;
     Router router = null;
-    PostgresWorkspaceRouters routers = null;
-    Workspaces workspaces = null;
+    @Nullable PostgresWorkspaceRouters routers = null;
+    @Nullable Workspaces workspaces = null;
     try {
       journal =
           PostgresRouterJournal.open(ds, epoch, PostgresRouterJournal.DEFAULT, this::journalFailed);
@@ -300,7 +301,11 @@ public final class RoutingLeadership implements AutoCloseable {
         routers = new PostgresWorkspaceRouters(ds, epoch, workspaceRouter, this::journalFailed);
         workspaces =
             new Workspaces(
-                router, defaultWorkspace, PostgresWorkspaceStore.fenced(ds, epoch), routers);
+                router,
+                // set together with workspaceRouter, by Builder.workspaces
+                Objects.requireNonNull(defaultWorkspace, "defaultWorkspace"),
+                PostgresWorkspaceStore.fenced(ds, epoch),
+                routers);
       }
       // loading may have taken a while: renew before serving, so the lease is fresh and still ours
       long sent = System.nanoTime();
@@ -362,12 +367,7 @@ public final class RoutingLeadership implements AutoCloseable {
 
   private void release(long epoch) {
     try {
-      sql.tx(
-          "releasing the routing lease",
-          c -> {
-            RouterLease.release(c, epoch);
-            return null;
-          });
+      sql.act("releasing the routing lease", c -> RouterLease.release(c, epoch));
     } catch (RuntimeException e) {
       // the lease runs out by itself
     }
@@ -383,11 +383,18 @@ public final class RoutingLeadership implements AutoCloseable {
     }
   }
 
-  private static Leader leaderOf(RouterLease.Row row) {
+  private static @Nullable Leader leaderOf(RouterLease.Row row) {
     if (row.holder() == null) {
       return null;
     }
-    return new Leader(row.holder(), URI.create(row.url()), row.epoch(), row.live());
+    String url = row.url();
+    if (url == null) {
+      throw new IllegalStateException(
+          "the routing lease row (sb_router_leader) names holder '"
+              + row.holder()
+              + "' but no url: the row is damaged");
+    }
+    return new Leader(row.holder(), URI.create(url), row.epoch(), row.live());
   }
 
   // ---- stopping ----------------------------------------------------------------------------
@@ -420,9 +427,11 @@ public final class RoutingLeadership implements AutoCloseable {
       term = null;
       if (t != null) {
         t.journal().abandon();
-        if (t.routers() != null) {
-          t.routers().abandon();
-          t.workspaces().close();
+        PostgresWorkspaceRouters routers = t.routers();
+        Workspaces workspaces = t.workspaces();
+        if (routers != null && workspaces != null) { // made together, in lead()
+          routers.abandon();
+          workspaces.close();
         }
         t.router().close();
       }
@@ -445,16 +454,16 @@ public final class RoutingLeadership implements AutoCloseable {
 
   /** Configures a {@link RoutingLeadership}. */
   public static final class Builder {
-    private DataSource dataSource;
-    private String url;
-    private String user;
-    private String password;
-    private String serverId;
-    private URI advertiseUrl;
+    private @Nullable DataSource dataSource;
+    private @Nullable String url;
+    private @Nullable String user;
+    private @Nullable String password;
+    private @Nullable String serverId;
+    private @Nullable URI advertiseUrl;
     private Duration lease = Duration.ofSeconds(5);
-    private Function<RouterJournal, Router> routerFactory;
-    private WorkspaceSettings defaultWorkspace;
-    private Function<WorkspaceDefinition, Router.Builder> workspaceRouter;
+    private @Nullable Function<RouterJournal, Router> routerFactory;
+    private @Nullable WorkspaceSettings defaultWorkspace;
+    private @Nullable Function<WorkspaceDefinition, Router.Builder> workspaceRouter;
     private Runnable onChange = () -> {};
     private boolean manualTicks;
 

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** One {@code sb_message} (or {@code sb_history}) row, readable by filters. */
 final class Row implements MessageView {
@@ -27,14 +28,19 @@ final class Row implements MessageView {
   int receiveCount;
   long firstReceivedAt;
   long sentAt;
-  String groupId;
-  String dedupId;
-  String dlSource;
-  byte[] body;
-  long arrival;
-  private byte[] attrBytes;
+  @Nullable String groupId;
+  @Nullable String dedupId;
+  @Nullable String dlSource;
 
-  private Map<String, AttributeValue> attributes;
+  @SuppressWarnings("NullAway.Init") // set by read(), the only maker of a Row (a not-null column)
+  byte[] body;
+
+  long arrival;
+  private byte @Nullable [] attrBytes;
+
+  private @Nullable Map<String, AttributeValue> attributes;
+
+  private Row() {}
 
   /** The bytes of body and stored attributes, what an answer carrying this message weighs. */
   int answerBytes() {
@@ -74,7 +80,7 @@ final class Row implements MessageView {
     return fifo ? FIFO : LIFO;
   }
 
-  byte[] attrBytes() {
+  byte @Nullable [] attrBytes() {
     return attrBytes;
   }
 
@@ -88,7 +94,7 @@ final class Row implements MessageView {
   }
 
   @Override
-  public AttributeValue attributeOrNull(String name) {
+  public @Nullable AttributeValue attributeOrNull(String name) {
     return attributes().get(name);
   }
 

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends: the whole batch checked first, then in one transaction the deduplication window claimed
@@ -52,7 +53,7 @@ final class Sender {
         sent =
             engine
                 .sql()
-                .statement(
+                .statementOrNull(
                     "sending to",
                     queue,
                     c -> insertPlain(c, cached, checked, engine.clock().millis(), engine.ids()));
@@ -104,7 +105,8 @@ final class Sender {
    * standard queue without a depth limit, no deduplication id in the batch); null otherwise. A
    * batch this refuses is refused again, with the same message, by the ordinary path.
    */
-  private static List<CheckedMessage> plain(Op.Q q, List<NewMessage> messages, int firstIndex) {
+  private static @Nullable List<CheckedMessage> plain(
+      Op.Q q, List<NewMessage> messages, int firstIndex) {
     if (q.grouped() || q.config().maxDepth().isPresent()) {
       return null;
     }
@@ -139,7 +141,7 @@ final class Sender {
    * null when {@code q} is not current (nothing was inserted). Serials are taken from the sequence
    * in batch order, so the batch keeps its order.
    */
-  private static List<SendResult> insertPlain(
+  private static @Nullable List<SendResult> insertPlain(
       Connection c, Op.Q q, List<CheckedMessage> batch, long now, MessageIds ids)
       throws SQLException {
     int n = batch.size();
@@ -149,7 +151,7 @@ final class Sender {
     String[] groupId = new String[n];
     byte[][] body = new byte[n][];
     byte[][] attrs = new byte[n][];
-    String[] idx = new String[n];
+    @Nullable String[] idx = new String[n];
     for (int i = 0; i < n; i++) {
       CheckedMessage p = batch.get(i);
       priority[i] = p.source().priority();
@@ -190,7 +192,7 @@ final class Sender {
   }
 
   /** Tokens as a PostgreSQL array literal ({@code {"a=1","b[x"}}), or null for none. */
-  static String arrayLiteral(String[] tokens) {
+  static @Nullable String arrayLiteral(String @Nullable [] tokens) {
     if (tokens == null) {
       return null;
     }
@@ -207,7 +209,7 @@ final class Sender {
    * Queued bytes of the messages of {@code batch} at {@code indexes} (all when null), as {@link
    * QueueLimits#charge} counts them.
    */
-  private static long bytes(List<CheckedMessage> batch, List<Integer> indexes) {
+  private static long bytes(List<CheckedMessage> batch, @Nullable List<Integer> indexes) {
     long bytes = 0;
     for (int n = 0; n < (indexes == null ? batch.size() : indexes.size()); n++) {
       CheckedMessage p = batch.get(indexes == null ? n : indexes.get(n));
@@ -309,7 +311,7 @@ final class Sender {
    * Claims a deduplication key for {@code serial}; returns the original send when the key is live
    * in the window, null when the claim won.
    */
-  private static SendResult claim(Op op, String key, long serial) throws SQLException {
+  private static @Nullable SendResult claim(Op op, String key, long serial) throws SQLException {
     long until = op.now + MessageRules.DEDUP_WINDOW_MILLIS;
     try (PreparedStatement ps =
         Sql.prepare(

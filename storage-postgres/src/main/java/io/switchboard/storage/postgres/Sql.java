@@ -6,15 +6,36 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Objects;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /** Short transactions on the pool, and database errors turned into the engine's errors. */
 final class Sql {
 
-  /** Work inside one transaction. */
+  /**
+   * Work inside one transaction whose answer may be null, meaning "none" (a row not found): run by
+   * {@link #txOrNull} and {@link #statementOrNull}.
+   */
   @FunctionalInterface
-  interface Work<T> {
+  interface Query<T> {
+    @Nullable T run(Connection c) throws SQLException;
+  }
+
+  /** Work inside one transaction; its answer is never null. */
+  @FunctionalInterface
+  interface Work<T> extends Query<T> {
+    @Override
     T run(Connection c) throws SQLException;
+  }
+
+  /**
+   * Work inside one transaction that answers nothing ({@link #act}): a {@link Work} never returns
+   * null (docs/decisions.md, 2026-11-26, NullAway on storage-postgres).
+   */
+  @FunctionalInterface
+  interface Step {
+    void run(Connection c) throws SQLException;
   }
 
   private final DataSource ds;
@@ -31,6 +52,11 @@ final class Sql {
    * three times in all.
    */
   <T> T tx(String what, Work<T> work) {
+    return Objects.requireNonNull(txOrNull(what, work), "a Work answers non-null");
+  }
+
+  /** Runs {@code query} as {@link #tx} runs work; null when it answers null. */
+  <T> @Nullable T txOrNull(String what, Query<T> work) {
     for (int attempt = 1; ; attempt++) {
       try {
         return once(what, work);
@@ -42,12 +68,27 @@ final class Sql {
     }
   }
 
+  /** Runs {@code step} in one transaction, as {@link #tx} does. */
+  void act(String what, Step step) {
+    tx(
+        what,
+        c -> {
+          step.run(c);
+          return Boolean.TRUE;
+        });
+  }
+
   /**
    * Runs {@code work} on a connection in autocommit mode: each statement is its own transaction.
    * For operations that are one statement; retried like {@link #tx}. An error names what was being
    * done: {@code action} and the queue (put together only then, as these run for every message).
    */
   <T> T statement(String action, String queue, Work<T> work) {
+    return Objects.requireNonNull(statementOrNull(action, queue, work), "a Work answers non-null");
+  }
+
+  /** Runs {@code query} as {@link #statement} runs work; null when it answers null. */
+  <T> @Nullable T statementOrNull(String action, String queue, Query<T> work) {
     for (int attempt = 1; ; attempt++) {
       try (Connection c = ds.getConnection()) {
         c.setAutoCommit(true);
@@ -64,11 +105,11 @@ final class Sql {
     return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
   }
 
-  private <T> T once(String what, Work<T> work) {
+  private <T> @Nullable T once(String what, Query<T> work) {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
       try {
-        T result = work.run(c);
+        @Nullable T result = work.run(c);
         c.commit();
         return result;
       } catch (SQLException | RuntimeException e) {
@@ -84,7 +125,8 @@ final class Sql {
     }
   }
 
-  static PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
+  static PreparedStatement prepare(Connection c, String sql, @Nullable Object... args)
+      throws SQLException {
     PreparedStatement ps = c.prepareStatement(sql);
     for (int i = 0; i < args.length; i++) {
       ps.setObject(i + 1, args[i]);
@@ -92,20 +134,20 @@ final class Sql {
     return ps;
   }
 
-  static int update(Connection c, String sql, Object... args) throws SQLException {
+  static int update(Connection c, String sql, @Nullable Object... args) throws SQLException {
     try (PreparedStatement ps = prepare(c, sql, args)) {
       return ps.executeUpdate();
     }
   }
 
   /** Runs a statement whose result is not needed (a lock, a notify). */
-  static void execute(Connection c, String sql, Object... args) throws SQLException {
+  static void execute(Connection c, String sql, @Nullable Object... args) throws SQLException {
     try (PreparedStatement ps = prepare(c, sql, args)) {
       ps.execute();
     }
   }
 
-  static long queryLong(Connection c, String sql, Object... args) throws SQLException {
+  static long queryLong(Connection c, String sql, @Nullable Object... args) throws SQLException {
     try (PreparedStatement ps = prepare(c, sql, args);
         java.sql.ResultSet rs = ps.executeQuery()) {
       rs.next();
@@ -158,7 +200,7 @@ final class Sql {
     return new IllegalStateException("database error while " + what + ": " + detail, e);
   }
 
-  private static String sqlState(Throwable e) {
+  private static @Nullable String sqlState(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException s && s.getSQLState() != null) {
         return s.getSQLState();

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The claim: takes eligible messages in delivery order and leases them, race-free across servers. A
@@ -31,7 +32,7 @@ final class Taker {
 
   private Taker() {}
 
-  static List<Message> take(Op op, int max, MessageFilter filter, long visibilityMillis)
+  static List<Message> take(Op op, int max, @Nullable MessageFilter filter, long visibilityMillis)
       throws SQLException {
     List<Long> serials;
     List<Row> leased;
@@ -80,8 +81,8 @@ final class Taker {
   }
 
   /** Leases the chosen serials (null: the best eligible ones) and returns their rows. */
-  private static List<Row> lease(Op op, int max, List<Long> serials, long visibilityMillis)
-      throws SQLException {
+  private static List<Row> lease(
+      Op op, int max, @Nullable List<Long> serials, long visibilityMillis) throws SQLException {
     if (serials != null && serials.isEmpty()) {
       return new ArrayList<>();
     }
@@ -195,7 +196,7 @@ final class Taker {
    * Seed-003 rules: the best ready group head (nothing of its group in flight, head available) that
    * the filter accepts, then the available messages right behind it in its group, repeated.
    */
-  private static List<Long> chooseGrouped(Op op, int max, MessageFilter filter)
+  private static List<Long> chooseGrouped(Op op, int max, @Nullable MessageFilter filter)
       throws SQLException {
     Sql.execute(op.c, "select pg_advisory_xact_lock(?, ?)", 0x5342, (int) op.q.id());
     Set<String> busy = new HashSet<>();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This server's blocked receivers, one line per queue, served first come, first served among those
@@ -24,7 +25,7 @@ final class WaitLines {
   /** One blocked receive. */
   static final class Waiter {
     final ReceiveRequest request;
-    private List<Message> result;
+    private @Nullable List<Message> result;
 
     Waiter(ReceiveRequest request) {
       this.request = request;

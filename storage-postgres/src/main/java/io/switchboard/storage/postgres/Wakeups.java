@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
@@ -28,8 +29,8 @@ final class Wakeups implements AutoCloseable {
   private final Supplier<Connection> connections;
   private final boolean notify;
   private volatile boolean closed;
-  private Thread listener;
-  private Thread publisher;
+  private @Nullable Thread listener;
+  private @Nullable Thread publisher;
 
   Wakeups(Supplier<Connection> connections, boolean notify) {
     this.connections = connections;

@@ -83,6 +83,17 @@ class RoutingLeadershipTest {
   }
 
   @Test
+  void damagedLeaseRowWithoutUrl_reportedAsSuch_notAsANullPointerException() {
+    manual("a", Duration.ofSeconds(30));
+    RoutingLeadership b = manual("b", Duration.ofSeconds(30));
+    RouterTables.sql(ds, "update sb_router_leader set url = null");
+    b.refresh();
+    String error = b.lastError().orElseThrow();
+    assertTrue(error.contains("names holder 'a' but no url"), error);
+    assertFalse(b.leading());
+  }
+
+  @Test
   void gracefulClose_releasesTheLease_nextServerTakesOverAtOnceWithTheState() {
     RoutingLeadership a = manual("a", Duration.ofSeconds(30));
     RoutingLeadership b = manual("b", Duration.ofSeconds(30));
