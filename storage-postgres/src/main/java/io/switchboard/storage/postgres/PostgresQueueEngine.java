@@ -541,7 +541,7 @@ public final class PostgresQueueEngine implements QueueEngine {
     }
 
     /** A JDBC URL such as {@code jdbc:postgresql://db:5432/switchboard}; the engine owns a pool. */
-    public Builder url(String url, String user, String password) {
+    public Builder url(String url, @Nullable String user, @Nullable String password) {
       this.url = Objects.requireNonNull(url, "url");
       this.user = user;
       this.password = password;

@@ -470,7 +470,7 @@ public final class RoutingLeadership implements AutoCloseable {
     private Builder() {}
 
     /** Connects with a pool of its own (4 connections). */
-    public Builder url(String jdbcUrl, String user, String password) {
+    public Builder url(String jdbcUrl, @Nullable String user, @Nullable String password) {
       this.url = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
       this.user = user;
       this.password = password;
