@@ -298,7 +298,6 @@ final class QueueAddress {
     return parts;
   }
 
-  /** The host and port of an absolute URL; empty for anything else. */
   /** An account id: twelve ASCII digits (checked without a regular expression per request). */
   private static boolean isAccount(String s) {
     if (s.length() != 12) {
@@ -313,6 +312,7 @@ final class QueueAddress {
     return true;
   }
 
+  /** The host and port of an absolute URL; empty for anything else. */
   private static String authority(String url) {
     int scheme = url.indexOf("://");
     if (scheme < 0) {
