@@ -19,6 +19,7 @@ import io.switchboard.queue.QueueStats;
 import io.switchboard.routing.RoutingStats;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -98,29 +99,28 @@ final class ServerMetrics {
    * handful of statuses, scanned in an array that is replaced, under a lock, when one is added.
    */
   private final class OperationTimers {
+    private record ByStatus(int status, Timer timer) {}
+
     private final String operation;
-    private volatile int[] statuses = new int[0];
-    private volatile Timer[] timers = new Timer[0];
+    private volatile ByStatus[] timers = new ByStatus[0];
 
     OperationTimers(String operation) {
       this.operation = operation;
     }
 
     Timer timer(int status) {
-      Timer[] t = timers;
-      int[] s = statuses;
-      for (int i = 0; i < s.length && i < t.length; i++) {
-        if (s[i] == status) {
-          return t[i];
+      for (ByStatus t : timers) {
+        if (t.status() == status) {
+          return t.timer();
         }
       }
       return add(status);
     }
 
     private synchronized Timer add(int status) {
-      for (int i = 0; i < statuses.length; i++) {
-        if (statuses[i] == status) {
-          return timers[i];
+      for (ByStatus t : timers) {
+        if (t.status() == status) {
+          return t.timer();
         }
       }
       Timer timer =
@@ -129,12 +129,9 @@ final class ServerMetrics {
               .tags("operation", operation, "status", Integer.toString(status))
               .serviceLevelObjectives(LATENCY_BUCKETS)
               .register(registry);
-      Timer[] t = java.util.Arrays.copyOf(timers, timers.length + 1);
-      int[] s = java.util.Arrays.copyOf(statuses, statuses.length + 1);
-      t[t.length - 1] = timer;
-      s[s.length - 1] = status;
-      timers = t; // timers first: a reader sees a status only once its timer is there
-      statuses = s;
+      ByStatus[] more = Arrays.copyOf(timers, timers.length + 1);
+      more[more.length - 1] = new ByStatus(status, timer);
+      timers = more;
       return timer;
     }
   }
