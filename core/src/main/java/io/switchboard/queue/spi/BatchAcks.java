@@ -40,7 +40,7 @@ public final class BatchAcks {
   }
 
   /** Whether {@code e} refuses a whole batch rather than one receipt of it. */
-  public static boolean refusesTheWholeCall(QueueException e) {
+  private static boolean refusesTheWholeCall(QueueException e) {
     return e.code() == ErrorCode.QUEUE_NOT_FOUND || e.code() == ErrorCode.UNAVAILABLE;
   }
 }
