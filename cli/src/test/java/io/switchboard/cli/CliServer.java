@@ -14,7 +14,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * An in-process server for a test class, and the command line run in-process against it: register
  * it with {@code @RegisterExtension static final CliServer cli = new CliServer();} and call {@link
- * #run}.
+ * #run(String...)}; a test that starts its own servers calls {@link #run(SwitchboardServer,
+ * String...)}.
  */
 final class CliServer implements BeforeAllCallback, AfterAllCallback {
 
@@ -37,8 +38,16 @@ final class CliServer implements BeforeAllCallback, AfterAllCallback {
     server.stop();
   }
 
-  /** Runs {@code switchboard ARGS --server URL} against this server. */
+  /** Runs {@code switchboard ARGS --server URL} against this class's server. */
   Run run(String... args) {
+    return run(server, args);
+  }
+
+  /**
+   * Runs {@code switchboard ARGS --server URL} in-process against {@code server}: for tests that
+   * start a server per test or several servers.
+   */
+  static Run run(SwitchboardServer server, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     String[] all = new String[args.length + 2];

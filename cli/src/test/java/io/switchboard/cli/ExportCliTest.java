@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.cli.CliServer.Run;
 import io.switchboard.client.Credentials;
 import io.switchboard.client.KeyWire;
 import io.switchboard.client.SwitchboardClient;
@@ -15,12 +16,10 @@ import io.switchboard.server.ServerConfig;
 import io.switchboard.server.Settings;
 import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.AccessKeys;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,26 +29,14 @@ class ExportCliTest {
 
   @TempDir Path dir;
 
-  private record Run(int code, String out, String err) {}
-
+  /** Runs the command line against {@code server} as the admin key with {@code secret}. */
   private static Run run(SwitchboardServer server, String secret, String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] all = new String[args.length + 6];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--server";
-    all[args.length + 1] = server.uri().toString();
-    all[args.length + 2] = "--access-key";
-    all[args.length + 3] = "AKADMIN";
-    all[args.length + 4] = "--secret-key";
-    all[args.length + 5] = secret;
-    int code =
-        Main.run(
-            all,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    String[] all = Arrays.copyOf(args, args.length + 4);
+    all[args.length] = "--access-key";
+    all[args.length + 1] = "AKADMIN";
+    all[args.length + 2] = "--secret-key";
+    all[args.length + 3] = secret;
+    return CliServer.run(server, all);
   }
 
   private static ServerConfig config() {

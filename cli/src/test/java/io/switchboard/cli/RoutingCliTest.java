@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.switchboard.client.wire.WireFormat;
+import io.switchboard.cli.CliServer.Run;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,26 +26,8 @@ class RoutingCliTest {
     server.stop();
   }
 
-  private record Run(int code, String out, String err) {
-    JsonNode json() {
-      return WireFormat.parse(out.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
   private Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] all = new String[args.length + 2];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--server";
-    all[args.length + 1] = server.uri().toString();
-    int code =
-        Main.run(
-            all,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Run(
-        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return CliServer.run(server, args);
   }
 
   private Run ok(String... args) {
