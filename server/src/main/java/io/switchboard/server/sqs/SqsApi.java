@@ -97,11 +97,12 @@ public final class SqsApi {
    * Serves one request.
    *
    * @param target the {@code X-Amz-Target} header
-   * @param parsed the body already parsed as a JSON object ({@link SqsAction#json}), if it was
-   * @param body the body, parsed here when {@code parsed} is empty
+   * @param body the body, parsed here when the read-ahead did not
    * @param selector the selector extension's header ({@link SqsEndpoint#SELECTOR_HEADER}), which a
    *     {@code ReceiveMessage} adds to the parsed request ({@link SqsRequest#addSelector})
    * @param address the request's region and account
+   * @param read what the read-ahead found ({@link SqsAction.Read}): the body as a tree, if it was
+   *     parsed, and the queue its {@code QueueUrl} resolved to at {@code address}
    * @param state the endpoint's state, for the actions that remember something
    * @param requestId the request's id, for the log line of a failure ({@link SqsEndpoint} puts it
    *     on the answer)
@@ -109,10 +110,10 @@ public final class SqsApi {
   static Answer handle(
       QueueEngine engine,
       Optional<String> target,
-      Optional<ObjectNode> parsed,
       byte[] body,
       Optional<String> selector,
       QueueAddress address,
+      SqsAction.Read read,
       SqsState state,
       String requestId) {
     try {
@@ -125,14 +126,20 @@ public final class SqsApi {
                           "X-Amz-Target must be AmazonSQS.<Action>, got "
                               + target.map(t -> "'" + t + "'").orElse("none")));
       // the body as the server read it ahead (SqsAction), else parsed here
+      ObjectNode parsed = read.tree;
       SqsRequest request =
-          parsed.isPresent()
-              ? SqsRequest.of(parsed.get(), address, state)
+          parsed != null
+              ? SqsRequest.of(parsed, address, state)
               : SqsRequest.parse(body, address, state);
+      String url = read.url;
+      String queue = read.queue;
+      if (url != null && queue != null && read.address == address) {
+        request.known(url, queue); // resolved by the read-ahead at this very address
+      }
       if (selector.isPresent() && name.equals("ReceiveMessage")) {
         request.addSelector(selector.get());
       }
-      return ok(run(engine, name, request));
+      return ok(run(engine, name, request), requestId);
     } catch (SqsError e) {
       return error(e);
     } catch (QueueException e) {
@@ -196,8 +203,12 @@ public final class SqsApi {
     return answer;
   }
 
-  private static Answer ok(ObjectNode body) {
-    return new Answer(200, Map.of("Content-Type", CONTENT_TYPE), bytes(body));
+  /** A success, with its request id already (no second header map made for it). */
+  private static Answer ok(ObjectNode body, String requestId) {
+    return new Answer(
+        200,
+        Map.of("Content-Type", CONTENT_TYPE, SqsEndpoint.REQUEST_ID_HEADER, requestId),
+        bytes(body));
   }
 
   static Answer error(SqsError e) {
