@@ -30,8 +30,8 @@ public record SqsAction(
     Optional<String> name, Optional<String> queue, Optional<Duration> waitTime, Read read) {
 
   /**
-   * What the read-ahead found that {@link SqsEndpoint} would otherwise find again when it admits and
-   * serves the same request (issue 14: the SQS path read each of these two or three times per
+   * What the read-ahead found that {@link SqsEndpoint} would otherwise find again when it admits
+   * and serves the same request (issue 14: the SQS path read each of these two or three times per
    * request): whether the request speaks the JSON protocol, its {@link QueueAddress} (none if its
    * region could not be read: the endpoint refuses it), the JSON body as a tree (none for a query
    * request or a body that is not a JSON object: the endpoint parses, and refuses, it), and the
@@ -115,8 +115,7 @@ public record SqsAction(
    * none if the request has no address); {@code baseUrl} completes a query request posted to a
    * queue URL's path.
    */
-  static SqsAction of(
-      SqsHttpRequest request, @Nullable QueueAddress address, String baseUrl) {
+  static SqsAction of(SqsHttpRequest request, @Nullable QueueAddress address, String baseUrl) {
     boolean json = SqsEndpoint.json(request);
     Map<String, String> parameters;
     Optional<String> name;

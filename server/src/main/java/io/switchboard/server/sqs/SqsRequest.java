@@ -27,7 +27,9 @@ final class SqsRequest {
   private final QueueAddress address;
   private final @Nullable SqsState state;
 
-  /** The {@code QueueUrl} the read-ahead resolved at this address, and its queue ({@link #known}). */
+  /**
+   * The {@code QueueUrl} the read-ahead resolved at this address, and its queue ({@link #known}).
+   */
   private @Nullable String knownUrl;
 
   private @Nullable String knownQueue;
@@ -109,9 +111,9 @@ final class SqsRequest {
 
   /**
    * Tells the request that its {@code QueueUrl}, if it is {@code url}, names {@code queue} at its
-   * address: what the read-ahead ({@link SqsAction}) resolved, at the same {@link QueueAddress},
-   * so that {@link #queue} does not resolve it again. {@link QueueAddress#fromUrl} depends on the
-   * URL and the address only, so the answer is the same.
+   * address: what the read-ahead ({@link SqsAction}) resolved, at the same {@link QueueAddress}, so
+   * that {@link #queue} does not resolve it again. {@link QueueAddress#fromUrl} depends on the URL
+   * and the address only, so the answer is the same.
    */
   void known(String url, String queue) {
     this.knownUrl = url;
