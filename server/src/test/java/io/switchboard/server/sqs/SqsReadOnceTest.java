@@ -241,4 +241,32 @@ class SqsReadOnceTest {
     assertEquals(400, over.status(), text(over));
     assertTrue(text(over).contains("You have sent 1060000 bytes"), text(over));
   }
+
+  @Test
+  void queueUrlPath_readFromItsEnd_asItsSplitReadIt() {
+    List<String> paths =
+        List.of(
+            "",
+            "/",
+            "//",
+            "q",
+            "/q",
+            "/000000000000/q",
+            "000000000000/q",
+            "/queue/eu-west-1/000000000000/q.fifo",
+            "queue/eu-west-1/000000000000/q",
+            "/a/queue/us-east-1/000000000000/q",
+            "/x//q",
+            "a//",
+            "/queue//000000000000/q");
+    for (String path : paths) {
+      String[] seg = path.split("/", -1);
+      int n = seg.length;
+      QueueAddress.Tail tail = QueueAddress.Tail.of(path);
+      assertEquals(seg[n - 1], tail.name(), path);
+      assertEquals(n >= 2 ? seg[n - 2] : null, tail.account(), path);
+      assertEquals(n >= 3 ? seg[n - 3] : null, tail.region(), path);
+      assertEquals(n >= 4 ? seg[n - 4] : null, tail.queueWord(), path);
+    }
+  }
 }
