@@ -108,7 +108,8 @@ public final class SqsEndpoint {
 
   /**
    * Serves one request whose action the caller read already ({@link #action}), so that access
-   * control does not read it again.
+   * control does not read it again; {@code action} must have been read from this request at this
+   * {@code baseUrl} (its protocol and queue address are used as read: {@link SqsAction.Read}).
    */
   public SqsApi.Answer handle(
       SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
