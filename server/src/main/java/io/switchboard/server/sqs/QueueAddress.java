@@ -7,6 +7,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where one SQS request is: its region and the configured account, and how queue names, URLs and
@@ -246,19 +247,21 @@ final class QueueAddress {
     while (s.endsWith("/")) {
       s = s.substring(0, s.length() - 1);
     }
-    String[] segments = s.split("/", -1);
-    int n = segments.length;
-    String name = segments[n - 1];
+    // the last four of s.split("/", -1), read from the end (the split was most of this method)
+    Tail tail = Tail.of(s);
+    String name = tail.name();
     if (name.isEmpty()) {
       throw SqsError.invalidParameter("QueueUrl must name a queue, got '" + queueUrl + "'");
     }
     Optional<String> urlRegion = host.isEmpty() ? Optional.empty() : keptHostRegion(host);
-    if (n >= 2 && isAccount(segments[n - 2])) {
-      if (!segments[n - 2].equals(account.id())) {
+    String accountSegment = tail.account();
+    if (accountSegment != null && isAccount(accountSegment)) {
+      if (!accountSegment.equals(account.id())) {
         throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
       }
-      if (n >= 4 && segments[n - 4].equals("queue")) {
-        urlRegion = Optional.of(segments[n - 3]);
+      String regionSegment = tail.region();
+      if (regionSegment != null && "queue".equals(tail.queueWord())) {
+        urlRegion = Optional.of(regionSegment);
       }
     }
     if (urlRegion.isPresent() && !urlRegion.get().equals(region)) {
@@ -299,6 +302,38 @@ final class QueueAddress {
   }
 
   /** An account id: twelve ASCII digits (checked without a regular expression per request). */
+  /**
+   * The last four segments of a path's {@code split("/", -1)}, read from its end without the split:
+   * the name (always there, perhaps empty), and before it what may be the account, the region and
+   * the word {@code queue}; null where the path has fewer segments.
+   */
+  record Tail(
+      String name, @Nullable String account, @Nullable String region, @Nullable String queueWord) {
+
+    static Tail of(String path) {
+      int slash = path.lastIndexOf('/');
+      String name = path.substring(slash + 1);
+      if (slash < 0) {
+        return new Tail(name, null, null, null);
+      }
+      int end = slash;
+      slash = path.lastIndexOf('/', end - 1);
+      String account = path.substring(slash + 1, end);
+      if (slash < 0) {
+        return new Tail(name, account, null, null);
+      }
+      end = slash;
+      slash = path.lastIndexOf('/', end - 1);
+      String region = path.substring(slash + 1, end);
+      if (slash < 0) {
+        return new Tail(name, account, region, null);
+      }
+      end = slash;
+      slash = path.lastIndexOf('/', end - 1);
+      return new Tail(name, account, region, path.substring(slash + 1, end));
+    }
+  }
+
   private static boolean isAccount(String s) {
     if (s.length() != 12) {
       return false;

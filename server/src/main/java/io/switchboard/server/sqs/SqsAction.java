@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an SQS request asks for, read before it is served, for the server around the endpoint: the
@@ -21,18 +22,55 @@ import java.util.Set;
  * @param queue the engine queue the request names, if it names one that can be read
  * @param waitTime the {@code WaitTimeSeconds} of a {@code ReceiveMessage}; empty if it names none
  *     (the queue's receive wait applies)
- * @param json the JSON-protocol body as read here, which {@link SqsEndpoint#handle} serves instead
- *     of parsing the body again (a read-only tree until then); empty if it was not read (a query
- *     request, no action or address, or a body that is not a JSON object: the endpoint refuses it)
+ * @param read what was read here that serving the request reads again, kept so that it is read once
+ *     ({@link Read}: the protocol, the request's queue address, the JSON body, the queue URL
+ *     resolved)
  */
 public record SqsAction(
-    Optional<String> name,
-    Optional<String> queue,
-    Optional<Duration> waitTime,
-    Optional<ObjectNode> json) {
+    Optional<String> name, Optional<String> queue, Optional<Duration> waitTime, Read read) {
 
-  SqsAction(Optional<String> name, Optional<String> queue, Optional<Duration> waitTime) {
-    this(name, queue, waitTime, Optional.empty());
+  /**
+   * What the read-ahead found that {@link SqsEndpoint} would otherwise find again when it admits
+   * and serves the same request (issue 14: the SQS path read each of these two or three times per
+   * request): whether the request speaks the JSON protocol, its {@link QueueAddress} (none if its
+   * region could not be read: the endpoint refuses it), the JSON body as a tree (none for a query
+   * request or a body that is not a JSON object: the endpoint parses, and refuses, it), and the
+   * {@code QueueUrl} with the engine queue it resolved to (none if it did not resolve: the action
+   * resolves it again and says why). Only meaningful for the request it was read from.
+   */
+  public static final class Read {
+    final boolean json;
+    final @Nullable QueueAddress address;
+    final @Nullable ObjectNode tree;
+    final @Nullable String url;
+    final @Nullable String queue;
+
+    Read(
+        boolean json,
+        @Nullable QueueAddress address,
+        @Nullable ObjectNode tree,
+        @Nullable String url,
+        @Nullable String queue) {
+      this.json = json;
+      this.address = address;
+      this.tree = tree;
+      this.url = url;
+      this.queue = queue;
+    }
+
+    @Override
+    public String toString() {
+      return "Read[json=" + json + ", tree=" + (tree != null) + ", queue=" + queue + "]";
+    }
+  }
+
+  /**
+   * The JSON-protocol body as read here, which {@link SqsEndpoint#handle} serves instead of parsing
+   * the body again (a read-only tree until then); empty if it was not read (a query request, no
+   * action or address, or a body that is not a JSON object: the endpoint refuses it).
+   */
+  public Optional<ObjectNode> json() {
+    return Optional.ofNullable(read.tree);
   }
 
   private static final String RECEIVE = "ReceiveMessage";
@@ -77,7 +115,7 @@ public record SqsAction(
    * none if the request has no address); {@code baseUrl} completes a query request posted to a
    * queue URL's path.
    */
-  static SqsAction of(SqsHttpRequest request, Optional<QueueAddress> address, String baseUrl) {
+  static SqsAction of(SqsHttpRequest request, @Nullable QueueAddress address, String baseUrl) {
     boolean json = SqsEndpoint.json(request);
     Map<String, String> parameters;
     Optional<String> name;
@@ -89,33 +127,49 @@ public record SqsAction(
                   : Optional.ofNullable(parameters.get("Action")))
               .filter(SqsApi::serves);
     } catch (SqsError malformed) {
-      return new SqsAction(Optional.empty(), Optional.empty(), Optional.empty());
+      return new SqsAction(
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          new Read(json, address, null, null, null));
     }
-    if (name.isEmpty() || address.isEmpty()) {
-      return new SqsAction(name, Optional.empty(), Optional.empty());
+    if (name.isEmpty() || address == null) {
+      return new SqsAction(
+          name, Optional.empty(), Optional.empty(), new Read(json, address, null, null, null));
     }
-    Optional<ObjectNode> body = Optional.empty();
+    ObjectNode body = null;
     try {
       ObjectNode tree =
           json ? SqsRequest.parseBody(request.body()) : QueryForm.tree(name.get(), parameters);
-      body = json ? Optional.of(tree) : Optional.empty();
-      SqsRequest r = SqsRequest.readAhead(tree, address.get());
+      body = json ? tree : null;
+      SqsRequest r = SqsRequest.readAhead(tree, address);
       Optional<String> url = r.string("QueueUrl");
+      // only a URL the request carries is kept for serving: a query request's path is not in its
+      // tree until the endpoint puts it there
+      String carried = url.orElse(null);
       if (url.isEmpty() && !json && SqsEndpoint.isQueuePath(request.rawPath())) {
         url = Optional.of(baseUrl + request.rawPath()); // a query request posted to the queue URL
       }
-      Optional<String> queue = queue(r, url, address.get());
+      Optional<String> queue = queue(r, url, address);
+      Read read =
+          new Read(
+              json,
+              address,
+              body,
+              carried,
+              carried != null && queue.isPresent() ? queue.get() : null);
       if (!name.equals(Optional.of(RECEIVE))) {
-        return new SqsAction(name, queue, Optional.empty(), body);
+        return new SqsAction(name, queue, Optional.empty(), read);
       }
       var wait = r.integer("WaitTimeSeconds");
       return new SqsAction(
           name,
           queue,
           wait.isPresent() ? Optional.of(Duration.ofSeconds(wait.getAsInt())) : Optional.empty(),
-          body);
+          read);
     } catch (SqsError malformed) {
-      return new SqsAction(name, Optional.empty(), Optional.empty(), body);
+      return new SqsAction(
+          name, Optional.empty(), Optional.empty(), new Read(json, address, body, null, null));
     }
   }
 

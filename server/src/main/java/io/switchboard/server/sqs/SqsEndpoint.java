@@ -108,7 +108,8 @@ public final class SqsEndpoint {
 
   /**
    * Serves one request whose action the caller read already ({@link #action}), so that access
-   * control does not read it again.
+   * control does not read it again; {@code action} must have been read from this request at this
+   * {@code baseUrl} (its protocol and queue address are used as read: {@link SqsAction.Read}).
    */
   public SqsApi.Answer handle(
       SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
@@ -164,7 +165,7 @@ public final class SqsEndpoint {
    */
   public Admission admit(
       SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
-    boolean json = json(request);
+    boolean json = action.read().json;
     try {
       Optional<Principal> principal;
       try {
@@ -178,7 +179,10 @@ public final class SqsEndpoint {
             e.code() + ": " + e.getMessage());
         throw e;
       }
-      QueueAddress address = new QueueAddress(baseUrl, region(request, baseUrl), account);
+      // the address the read-ahead made of this request, else made here (and refused if it fails)
+      QueueAddress read = action.read().address;
+      QueueAddress address =
+          read != null ? read : new QueueAddress(baseUrl, region(request, baseUrl), account);
       authorize(principal, action, address, requestId);
       return new Admission(principal, address, null);
     } catch (SqsError e) {
@@ -204,6 +208,9 @@ public final class SqsEndpoint {
    */
   private static SqsApi.Answer withRequestId(SqsApi.Answer answer, String requestId) {
     Map<String, String> had = answer.headers();
+    if (requestId.equals(had.get(REQUEST_ID_HEADER))) {
+      return answer; // made with it already (a JSON-protocol success)
+    }
     Map<String, String> headers;
     if (had.size() == 1 && !had.containsKey(REQUEST_ID_HEADER)) {
       // every answer but a few carries one header, its Content-Type: no map copied twice for it
@@ -223,7 +230,7 @@ public final class SqsEndpoint {
       String requestId,
       SqsAction action,
       Admission admission) {
-    boolean json = json(request);
+    boolean json = action.read().json;
     QueueAddress address = Objects.requireNonNull(admission.address, "an admitted request has one");
     Optional<Principal> principal = admission.principal;
     SqsApi.Answer answer;
@@ -233,10 +240,10 @@ public final class SqsEndpoint {
               ? SqsApi.handle(
                   engine,
                   request.header("x-amz-target"),
-                  action.json(),
                   request.body(),
                   request.header(SELECTOR_HEADER),
                   address,
+                  action.read(),
                   state,
                   requestId)
               : query(request, baseUrl, address, requestId);
@@ -358,11 +365,11 @@ public final class SqsEndpoint {
    * (metrics, long polls); see {@link SqsAction}.
    */
   public SqsAction action(SqsHttpRequest request, String baseUrl) {
-    Optional<QueueAddress> address;
+    QueueAddress address;
     try {
-      address = Optional.of(new QueueAddress(baseUrl, region(request, baseUrl), account));
+      address = new QueueAddress(baseUrl, region(request, baseUrl), account);
     } catch (SqsError e) {
-      address = Optional.empty(); // handle() refuses it
+      address = null; // handle() refuses it
     }
     return SqsAction.of(request, address, baseUrl);
   }

@@ -27,6 +27,13 @@ final class SqsRequest {
   private final QueueAddress address;
   private final @Nullable SqsState state;
 
+  /**
+   * The {@code QueueUrl} the read-ahead resolved at this address, and its queue ({@link #known}).
+   */
+  private @Nullable String knownUrl;
+
+  private @Nullable String knownQueue;
+
   private SqsRequest(JsonNode root, QueueAddress address, @Nullable SqsState state) {
     this.root = root;
     this.address = address;
@@ -102,45 +109,67 @@ final class SqsRequest {
     return address;
   }
 
-  /** The engine queue the request's {@code QueueUrl} names. */
-  String queue() {
-    return address.fromUrl(required("QueueUrl"));
+  /**
+   * Tells the request that its {@code QueueUrl}, if it is {@code url}, names {@code queue} at its
+   * address: what the read-ahead ({@link SqsAction}) resolved, at the same {@link QueueAddress}, so
+   * that {@link #queue} does not resolve it again. {@link QueueAddress#fromUrl} depends on the URL
+   * and the address only, so the answer is the same.
+   */
+  void known(String url, String queue) {
+    this.knownUrl = url;
+    this.knownQueue = queue;
   }
 
-  private Optional<JsonNode> node(String field) {
+  /** The engine queue the request's {@code QueueUrl} names. */
+  String queue() {
+    String url = required("QueueUrl");
+    String queue = knownQueue;
+    if (queue != null && url.equals(knownUrl)) {
+      return queue;
+    }
+    return address.fromUrl(url);
+  }
+
+  /** The field's value; null when absent or JSON null (read once: no Optional per look-up). */
+  private @Nullable JsonNode node(String field) {
     JsonNode n = root.get(field);
-    return n == null || n.isNull() ? Optional.empty() : Optional.of(n);
+    return n == null || n.isNull() ? null : n;
   }
 
   /** Whether the field is present and not null. */
   boolean has(String field) {
-    return node(field).isPresent();
+    return node(field) != null;
   }
 
   Optional<String> string(String field) {
-    return node(field)
-        .map(
-            n -> {
-              if (!n.isTextual()) {
-                throw SqsError.invalidParameter(field + " must be a string");
-              }
-              return n.asText();
-            });
+    JsonNode n = node(field);
+    return n == null ? Optional.empty() : Optional.of(text(field, n));
+  }
+
+  private static String text(String field, JsonNode n) {
+    if (!n.isTextual()) {
+      throw SqsError.invalidParameter(field + " must be a string");
+    }
+    return n.asText();
   }
 
   String required(String field) {
-    return string(field).orElseThrow(() -> SqsError.missingParameter(field));
+    JsonNode n = node(field);
+    if (n == null) {
+      throw SqsError.missingParameter(field);
+    }
+    return text(field, n);
   }
 
   OptionalInt integer(String field) {
-    Optional<JsonNode> n = node(field);
-    if (n.isEmpty()) {
+    JsonNode n = node(field);
+    if (n == null) {
       return OptionalInt.empty();
     }
-    if (!n.get().isIntegralNumber() || !n.get().canConvertToInt()) {
-      throw SqsError.invalidParameter(field + " must be an integer, got " + n.get());
+    if (!n.isIntegralNumber() || !n.canConvertToInt()) {
+      throw SqsError.invalidParameter(field + " must be an integer, got " + n);
     }
-    return OptionalInt.of(n.get().intValue());
+    return OptionalInt.of(n.intValue());
   }
 
   /** An integer that must lie in {@code min..max}, as SQS words the error. */
@@ -154,20 +183,19 @@ final class SqsRequest {
 
   List<String> strings(String field) {
     List<String> out = new ArrayList<>();
-    node(field)
-        .ifPresent(
-            n -> {
-              if (!n.isArray()) {
-                throw SqsError.invalidParameter(field + " must be a list of strings");
-              }
-              n.forEach(
-                  e -> {
-                    if (!e.isTextual()) {
-                      throw SqsError.invalidParameter(field + " must be a list of strings");
-                    }
-                    out.add(e.asText());
-                  });
-            });
+    JsonNode n = node(field);
+    if (n == null) {
+      return out;
+    }
+    if (!n.isArray()) {
+      throw SqsError.invalidParameter(field + " must be a list of strings");
+    }
+    for (JsonNode e : n) {
+      if (!e.isTextual()) {
+        throw SqsError.invalidParameter(field + " must be a list of strings");
+      }
+      out.add(e.asText());
+    }
     return out;
   }
 
@@ -187,35 +215,35 @@ final class SqsRequest {
   /** A map of name to structure, such as message attributes; empty when absent. */
   Map<String, SqsRequest> objects(String field) {
     Map<String, SqsRequest> out = new LinkedHashMap<>();
-    node(field)
-        .ifPresent(
-            n -> {
-              if (!n.isObject()) {
-                throw SqsError.invalidParameter(field + " must be a map");
-              }
-              n.properties()
-                  .forEach(e -> out.put(e.getKey(), new SqsRequest(e.getValue(), address, state)));
-            });
+    JsonNode n = node(field);
+    if (n == null) {
+      return out;
+    }
+    if (!n.isObject()) {
+      throw SqsError.invalidParameter(field + " must be a map");
+    }
+    for (Map.Entry<String, JsonNode> e : n.properties()) {
+      out.put(e.getKey(), new SqsRequest(e.getValue(), address, state));
+    }
     return out;
   }
 
   /** A list of structures, such as batch entries; empty when absent. */
   List<SqsRequest> list(String field) {
     List<SqsRequest> out = new ArrayList<>();
-    node(field)
-        .ifPresent(
-            n -> {
-              if (!n.isArray()) {
-                throw SqsError.invalidParameter(field + " must be a list");
-              }
-              n.forEach(
-                  e -> {
-                    if (!e.isObject()) {
-                      throw SqsError.invalidParameter(field + " entries must be structures");
-                    }
-                    out.add(new SqsRequest(e, address, state));
-                  });
-            });
+    JsonNode n = node(field);
+    if (n == null) {
+      return out;
+    }
+    if (!n.isArray()) {
+      throw SqsError.invalidParameter(field + " must be a list");
+    }
+    for (JsonNode e : n) {
+      if (!e.isObject()) {
+        throw SqsError.invalidParameter(field + " entries must be structures");
+      }
+      out.add(new SqsRequest(e, address, state));
+    }
     return out;
   }
 }
