@@ -5,9 +5,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -54,9 +56,22 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Json {
 
+  /**
+   * A new JSON factory whose parsers and generators take their buffers from one pool shared by
+   * every thread. Jackson's default pool keeps one set of buffers per thread, which a server that
+   * serves each request on a new virtual thread (Helidon) never reuses: every body read and every
+   * answer written allocated its buffers afresh (docs/decisions.md, 2026-11-26). A factory per
+   * mapper, as Jackson wants; the pool is the same for all of them.
+   */
+  public static JsonFactory newFactory() {
+    return JsonFactory.builder()
+        .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+        .build();
+  }
+
   /** The server's mapper: requests are read with it, and every body is written with it. */
   public static final JsonMapper STRICT =
-      JsonMapper.builder()
+      JsonMapper.builder(newFactory())
           .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
           .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)

@@ -2,6 +2,7 @@ package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.client.wire.Json;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
@@ -43,7 +44,7 @@ final class Extensions {
   static final String ORDER = "Switchboard.Order";
   static final String INDEXED_ATTRIBUTES = "Switchboard.IndexedAttributes";
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
 
   private Extensions() {}
 

@@ -2,6 +2,7 @@ package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.client.wire.Json;
 import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class QueueAttributes {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
 
   /** Attributes a caller can set, in the order GetQueueAttributes lists them. */
   static final List<String> SETTABLE =

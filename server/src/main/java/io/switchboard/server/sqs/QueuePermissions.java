@@ -2,6 +2,7 @@ package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.client.wire.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,7 +35,7 @@ final class QueuePermissions {
   static final int MAX_STATEMENTS = 20;
   static final int MAX_ACTIONS = 7;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
   private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_-]{1,80}");
   private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
   private static final Set<String> ACTIONS =

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.switchboard.client.wire.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.RedriveTask;
 import java.util.List;
@@ -20,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 final class SqsAnswers {
 
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
+      JsonMapper.builder(Json.newFactory())
           .propertyNamingStrategy(PropertyNamingStrategies.UPPER_CAMEL_CASE)
           .serializationInclusion(JsonInclude.Include.NON_NULL)
           .build();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.client.wire.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class SqsApi {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqsApi.class);
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
   private static final String TARGET_PREFIX = "AmazonSQS.";
   private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
 
