@@ -34,7 +34,7 @@ class PostgresBenchSmokeTest {
   void measuresEngineAndBaseline_andReportsStatementsHotShareAndSizes() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PostgresBench.run(
-        new PostgresBench.Options(300, 2, 10, 1, 600, 0, 100, 10),
+        new PostgresBench.Options(300, 2, 10, 1, 600, 0, 100, 10, false),
         out,
         RunInfo.capture("smoke"),
         Machine.LOCAL,
@@ -80,7 +80,7 @@ class PostgresBenchSmokeTest {
   void unmeasurableServerCpu_isReportedAsNotMeasured_andTheSmokeCheckAcceptsIt() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PostgresBench.run(
-        new PostgresBench.Options(100, 1, 10, 1, 0, 0, 100, 10),
+        new PostgresBench.Options(100, 1, 10, 1, 0, 0, 100, 10, false),
         out,
         RunInfo.capture("smoke", Machine.UNMEASURABLE),
         Machine.UNMEASURABLE,
