@@ -41,23 +41,35 @@ final class Alternatives {
 
   /** A layout and statement form. */
   enum Variant {
-    FUNCTIONS("engine SQL: sb_claim/sb_ack calls", true, true, true),
-    PLAIN("(a) plain prepared claim/ack", false, true, true),
-    NO_LEASE_ROW("(b) plain, no lease row", false, false, true),
-    NO_LEASE_NO_EXPIRY("(c) plain, no lease row, no expiry index", false, false, false);
+    ENGINE("engine SQL, engine tables", true, false, true, true),
+    COPY("engine SQL, fresh copy of the tables", true, true, true, true),
+    PLAIN("(a) plain prepared claim/ack", false, true, true, true),
+    NO_LEASE_ROW("(b) no lease row", true, true, false, true),
+    NO_LEASE_NO_EXPIRY("(c) no lease row, no expiry index", true, true, false, false);
 
     final String label;
     final boolean functions;
+    final boolean copy;
     final boolean leaseRow;
     final boolean expiryIndex;
 
-    Variant(String label, boolean functions, boolean leaseRow, boolean expiryIndex) {
+    Variant(String label, boolean functions, boolean copy, boolean leaseRow, boolean expiryIndex) {
       this.label = label;
       this.functions = functions;
+      this.copy = copy;
       this.leaseRow = leaseRow;
       this.expiryIndex = expiryIndex;
     }
   }
+
+  /** The engine's lease-row insert inside {@code sb_claim}, as the engine wrote it. */
+  private static final String CLAIM_LEASE_ROW =
+      " l as (insert into sb_lease (qid, until, serial) select p_qid, p_until, c.serial from c),";
+
+  /** The engine's lease-row delete inside {@code sb_ack}, as the engine wrote it. */
+  private static final String ACK_LEASE_ROW =
+      ", l as (delete from sb_lease s using d where s.qid = d.qid and s.until = d.visible_at and"
+          + " s.serial = d.serial)";
 
   private static final String COLS =
       "serial, seq, priority, lease_epoch, receive_count, first_received_at, sent_at,"
@@ -70,7 +82,7 @@ final class Alternatives {
    * for this run (its indexes and storage options as the engine's, less what the variant drops).
    */
   static String table(Variant variant, String queue) {
-    return variant.functions ? "sb_message" : "alt_" + queue;
+    return variant.copy ? "alt_" + queue : "sb_message";
   }
 
   /** Moves {@code messages} through a new queue {@code queue}; returns acked messages/s. */
@@ -84,7 +96,9 @@ final class Alternatives {
       engine.createQueue(queue, QueueConfig.defaults());
     }
     String msg = table(variant, queue);
-    String lease = variant.functions ? "sb_lease" : "alt_" + queue + "_lease";
+    String lease = variant.copy ? "alt_" + queue + "_lease" : "sb_lease";
+    String claimFn = variant.copy ? "alt_claim_" + queue : "sb_claim";
+    String ackFn = variant.copy ? "alt_ack_" + queue : "sb_ack";
     try (HikariDataSource ds = PostgresBench.pool(url, threads * 2 + 2)) {
       try (Connection c = ds.getConnection();
           Statement s = c.createStatement()) {
@@ -94,7 +108,7 @@ final class Alternatives {
           qid = rs.getLong(1);
           revision = rs.getLong(2);
         }
-        if (!variant.functions) {
+        if (variant.copy) {
           s.execute(
               "create table "
                   + msg
@@ -106,6 +120,30 @@ final class Alternatives {
                   + lease
                   + " (like sb_lease including all) with (autovacuum_vacuum_scale_factor = 0.02,"
                   + " autovacuum_analyze_scale_factor = 0.02)");
+          if (variant.functions) {
+            // the engine's own functions, as the database holds them, on the copy
+            for (String[] f :
+                new String[][] {
+                  {"sb_claim", claimFn, CLAIM_LEASE_ROW}, {"sb_ack", ackFn, ACK_LEASE_ROW}
+                }) {
+              String def;
+              try (ResultSet rs =
+                  s.executeQuery("select pg_get_functiondef('" + f[0] + "'::regproc)")) {
+                rs.next();
+                def = rs.getString(1);
+              }
+              if (!variant.leaseRow) {
+                if (!def.contains(f[2])) {
+                  throw new IllegalStateException(f[0] + " has no lease-row statement: " + def);
+                }
+                def = def.replace(f[2], f[0].equals("sb_claim") ? " " : "");
+              }
+              s.execute(
+                  def.replace("public." + f[0] + "(", f[1] + "(")
+                      .replace("sb_message", msg)
+                      .replace("sb_lease", lease));
+            }
+          }
           if (!variant.expiryIndex) {
             try (ResultSet rs =
                 s.executeQuery(
@@ -132,7 +170,7 @@ final class Alternatives {
               + " select (select count(*) from g), array(select serial from ins order by serial)";
       String claim =
           variant.functions
-              ? "select " + COLS + " from sb_claim(?, ?, ?, ?, ?, ?, false)"
+              ? "select " + COLS + " from " + claimFn + "(?, ?, ?, ?, ?, ?, false)"
               : "with c as (select m.serial, m.leased from "
                   + msg
                   + " m where m.qid = ? and exists (select 1 from sb_queue where id = ? and"
@@ -155,7 +193,7 @@ final class Alternatives {
                   + " from u";
       String ack =
           variant.functions
-              ? "select sb_ack(?, ?, ?, ?, ?)"
+              ? "select " + ackFn + "(?, ?, ?, ?, ?)"
               : "with d as (delete from "
                   + msg
                   + " m where m.serial = any(?) and m.qid + 0 = ? and m.lease_epoch ="
