@@ -43,8 +43,12 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
  *                       [--soak 1000000] [--backlog 10000] [--warmup 5000] [--naptime 10]
- *                       [--out DIR]
+ *                       [--alternatives 0|1] [--out DIR]
  * </pre>
+ *
+ * With {@code --alternatives 1} each round also runs the SQL experiments of {@link Alternatives}
+ * (the engine's statements without the engine's JVM, and layouts the engine does not use) against
+ * the same baseline.
  *
  * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
  * (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test runs
@@ -68,6 +72,7 @@ public final class PostgresBench {
    *     not yet acked, so the tables show what churn leaves behind rather than a peak backlog
    * @param naptime the database's {@code autovacuum_naptime} in seconds (PostgreSQL's default is
    *     60; 10 is what docs/deploy.md recommends for a queue database)
+   * @param alternatives whether each round also runs the SQL experiments of {@link Alternatives}
    */
   record Options(
       int messages,
