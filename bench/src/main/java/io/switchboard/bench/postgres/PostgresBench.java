@@ -50,9 +50,9 @@ import java.util.concurrent.locks.LockSupport;
  * (the engine's statements without the engine's JVM, and layouts the engine does not use) against
  * the same baseline.
  *
- * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
- * (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test runs
- * it with tiny sizes.
+ * <p>Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code
+ * .png} (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test
+ * runs it with tiny sizes.
  */
 public final class PostgresBench {
 
