@@ -43,12 +43,16 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * bench/run.sh postgres [--messages 50000] [--threads 4] [--batch 10] [--rounds 1]
  *                       [--soak 1000000] [--backlog 10000] [--warmup 5000] [--naptime 10]
- *                       [--out DIR]
+ *                       [--alternatives 0|1] [--out DIR]
  * </pre>
  *
- * Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code .png}
- * (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test runs
- * it with tiny sizes.
+ * With {@code --alternatives 1} each round also runs the SQL experiments of {@link Alternatives}
+ * (the engine's statements without the engine's JVM, and layouts the engine does not use) against
+ * the same baseline.
+ *
+ * <p>Writes {@code postgres.csv}/{@code .png} (throughput) and {@code postgres-soak.csv}/{@code
+ * .png} (sizes) under {@code bench/results/postgres} or {@code --out}. Not run by CI; a smoke test
+ * runs it with tiny sizes.
  */
 public final class PostgresBench {
 
@@ -68,6 +72,7 @@ public final class PostgresBench {
    *     not yet acked, so the tables show what churn leaves behind rather than a peak backlog
    * @param naptime the database's {@code autovacuum_naptime} in seconds (PostgreSQL's default is
    *     60; 10 is what docs/deploy.md recommends for a queue database)
+   * @param alternatives whether each round also runs the SQL experiments of {@link Alternatives}
    */
   record Options(
       int messages,
@@ -77,7 +82,8 @@ public final class PostgresBench {
       int soak,
       int warmup,
       int backlog,
-      int naptime) {
+      int naptime,
+      boolean alternatives) {
 
     static Options parse(String[] args) {
       int messages = 50_000;
@@ -88,6 +94,7 @@ public final class PostgresBench {
       int warmup = 5_000;
       int backlog = 10_000;
       int naptime = 10;
+      boolean alternatives = false;
       for (int i = 0; i < args.length; i++) {
         String flag = args[i];
         if (i + 1 >= args.length) {
@@ -103,15 +110,17 @@ public final class PostgresBench {
           case "--warmup" -> warmup = positive(flag, v, 0, Integer.MAX_VALUE);
           case "--backlog" -> backlog = positive(flag, v, 1, Integer.MAX_VALUE);
           case "--naptime" -> naptime = positive(flag, v, 1, 3600);
+          case "--alternatives" -> alternatives = positive(flag, v, 0, 1) == 1;
           default ->
               throw new IllegalArgumentException(
                   "unknown option "
                       + flag
                       + "; options are --messages, --threads, --batch, --rounds, --soak, --warmup,"
-                      + " --backlog, --naptime, --out");
+                      + " --backlog, --naptime, --alternatives, --out");
         }
       }
-      return new Options(messages, threads, batch, rounds, soak, warmup, backlog, naptime);
+      return new Options(
+          messages, threads, batch, rounds, soak, warmup, backlog, naptime, alternatives);
     }
 
     private static int positive(String flag, String value, int min, int max) {
@@ -196,10 +205,16 @@ public final class PostgresBench {
       log.println("PostgreSQL " + stats.version());
       if (o.warmup() > 0) {
         Options w =
-            new Options(o.warmup(), o.threads(), o.batch(), 1, 0, 0, o.backlog(), o.naptime());
+            new Options(
+                o.warmup(), o.threads(), o.batch(), 1, 0, 0, o.backlog(), o.naptime(), false);
         switchboard(url, 1, w, "warmup_one");
         switchboard(url, 2, w, "warmup_two");
         Baseline.run(url, o.warmup(), o.threads(), o.batch(), "pgmq_warmup");
+        if (o.alternatives()) {
+          for (Alternatives.Variant v : Alternatives.Variant.values()) {
+            Alternatives.run(v, url, o.warmup(), o.threads(), o.batch(), "warm_" + v.ordinal());
+          }
+        }
       }
       for (int r = 1; r <= o.rounds(); r++) {
         String round = Integer.toString(r);
@@ -234,6 +249,24 @@ public final class PostgresBench {
         row(throughput, round, "switchboard, 1 engine", one, base.rate(), o.messages());
         row(throughput, round, "switchboard, 2 engines", two, base.rate(), o.messages());
         row(throughput, round, "pgmq-style baseline", base, base.rate(), o.messages());
+        if (o.alternatives()) {
+          for (Alternatives.Variant v : Alternatives.Variant.values()) {
+            String queue = "alt" + v.ordinal() + "_" + round;
+            Measured m =
+                measure(
+                    stats,
+                    machine,
+                    () -> Alternatives.run(v, url, o.messages(), o.threads(), o.batch(), queue),
+                    Alternatives.table(v, queue),
+                    "round " + round + ", " + v.label,
+                    o.messages(),
+                    log);
+            row(throughput, round, v.label, m, base.rate(), o.messages());
+            log.printf(
+                "round %d: %s %.0f msg/s (%.2f × baseline)%n",
+                r, v.label, m.rate(), m.rate() / base.rate());
+          }
+        }
         log.printf(
             "round %d: 1 engine %.0f msg/s (%.2f × baseline), 2 engines %.0f msg/s (%.2f ×),"
                 + " baseline %.0f msg/s%n",

@@ -34,7 +34,7 @@ class PostgresBenchSmokeTest {
   void measuresEngineAndBaseline_andReportsStatementsHotShareAndSizes() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PostgresBench.run(
-        new PostgresBench.Options(300, 2, 10, 1, 600, 0, 100, 10),
+        new PostgresBench.Options(300, 2, 10, 1, 600, 0, 100, 10, false),
         out,
         RunInfo.capture("smoke"),
         Machine.LOCAL,
@@ -80,7 +80,7 @@ class PostgresBenchSmokeTest {
   void unmeasurableServerCpu_isReportedAsNotMeasured_andTheSmokeCheckAcceptsIt() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     PostgresBench.run(
-        new PostgresBench.Options(100, 1, 10, 1, 0, 0, 100, 10),
+        new PostgresBench.Options(100, 1, 10, 1, 0, 0, 100, 10, false),
         out,
         RunInfo.capture("smoke", Machine.UNMEASURABLE),
         Machine.UNMEASURABLE,
@@ -104,6 +104,33 @@ class PostgresBenchSmokeTest {
     String table = printed.toString(StandardCharsets.UTF_8);
     assertTrue(table.contains("| n/a | n/a | n/a |"), table);
     assertTrue(table.contains("note: not measured: server CPU µs/msg: "), table);
+  }
+
+  /**
+   * The SQL experiments (issue 19) run in the same round as the baseline: each variant moves every
+   * message (a variant whose ack misses a claimed message fails the run) and is reported against
+   * the round's baseline.
+   */
+  @Test
+  @Timeout(180)
+  void alternatives_runInTheBaselinesRound_andEachMovesEveryMessage() throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PostgresBench.run(
+        new PostgresBench.Options(200, 1, 10, 1, 0, 0, 100, 10, true),
+        out,
+        RunInfo.capture("smoke"),
+        Machine.LOCAL,
+        new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    int variants = Alternatives.Variant.values().length;
+    List<String> rows = ReportFiles.check(out, "postgres", HEADER, 3 + variants);
+    for (int i = 0; i < variants; i++) {
+      String[] c = ReportFiles.cells(rows.get(3 + i));
+      String label = Alternatives.Variant.values()[i].label;
+      assertTrue(c[1].contains(label), label + " in " + rows.get(3 + i));
+      assertTrue(Double.parseDouble(c[2]) > 0, "messages moved: " + rows.get(3 + i));
+      assertTrue(Double.parseDouble(c[4]) > 0, "statements counted: " + rows.get(3 + i));
+    }
   }
 
   @Test

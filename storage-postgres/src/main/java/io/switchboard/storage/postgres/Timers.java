@@ -31,11 +31,17 @@ final class Timers {
 
   /**
    * A boolean SQL expression over {@code sb_queue q}, bound to (now, now): whether any timer of the
-   * queue is due.
+   * queue is due — its earliest lease end or its earliest expiry is by now. Each is the first entry
+   * of the queue's range in {@code sb_lease_due} and {@code sb_message_expiry} ({@code order by}
+   * the index's columns, {@code limit 1}), so the plan probes each index once per queue. It was two
+   * {@code exists} subqueries, and when the statistics said one queue held every message (a server
+   * whose traffic is one busy queue) their plan read the whole message table once per queue, on
+   * every housekeeping tick (DueTimerSearchTest; docs/benchmarks.md, issue 19).
    */
   static final String DUE =
-      "exists (select 1 from sb_lease l where l.qid = q.id and l.until <= ?)"
-          + " or exists (select 1 from sb_message m where m.qid = q.id and m.expires_at <= ?)";
+      "coalesce((select l.until from sb_lease l where l.qid = q.id order by l.qid, l.until limit 1)"
+          + " <= ? or (select m.expires_at from sb_message m where m.qid = q.id order by m.qid,"
+          + " m.expires_at limit 1) <= ?, false)";
 
   private Timers() {}
 

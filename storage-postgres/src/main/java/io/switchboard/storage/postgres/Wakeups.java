@@ -2,6 +2,8 @@ package io.switchboard.storage.postgres;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +24,9 @@ import org.postgresql.PGNotification;
 final class Wakeups implements AutoCloseable {
 
   static final String CHANNEL = "switchboard_queue";
+
+  /** One notification per queue named in the array, in one statement. */
+  static final String NOTIFY = "select pg_notify(?, q) from unnest(?::text[]) q";
 
   private final Object monitor = new Object();
   private final AtomicLong generation = new AtomicLong();
@@ -109,16 +114,16 @@ final class Wakeups implements AutoCloseable {
         if (dirty.isEmpty() || closed) {
           continue;
         }
+        List<String> queues = new ArrayList<>(dirty);
+        dirty.removeAll(queues);
         try (Connection c = connections.get();
-            java.sql.PreparedStatement ps = c.prepareStatement("select pg_notify(?, ?)")) {
-          c.setAutoCommit(false);
-          for (String queue : Set.copyOf(dirty)) {
-            dirty.remove(queue);
-            ps.setString(1, CHANNEL);
-            ps.setString(2, queue);
-            ps.execute();
-          }
-          c.commit(); // one transaction: the notifications of a round go out together
+            java.sql.PreparedStatement ps = c.prepareStatement(NOTIFY)) {
+          // one autocommit statement, so one transaction: the round's notifications go out
+          // together, in one round trip (it was BEGIN, a statement per queue, COMMIT)
+          c.setAutoCommit(true);
+          ps.setString(1, CHANNEL);
+          ps.setObject(2, queues.toArray(new String[0]));
+          ps.execute();
         }
       } catch (InterruptedException e) {
         return;

@@ -9,9 +9,13 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +29,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /**
  * Two engines on one database, each with its own connection pool, as two servers behind a load
@@ -206,6 +212,41 @@ class TwoServersTest {
         assertEquals(List.of("ring"), got.stream().map(Message::body).toList());
       } finally {
         pool.shutdownNow();
+      }
+    }
+  }
+
+  /**
+   * A round of the notification publisher is one autocommit statement naming every queue changed
+   * since the last round (it was a transaction of one statement per queue): a listener gets one
+   * notification per queue, each naming its queue.
+   */
+  @Test
+  void oneNotifyStatement_tellsAListenerEveryQueueOfTheRound() throws Exception {
+    try (Connection listener = TestDatabase.pool().getConnection();
+        Connection publisher = TestDatabase.pool().getConnection()) {
+      listener.setAutoCommit(true);
+      try (Statement s = listener.createStatement()) {
+        s.execute("listen " + Wakeups.CHANNEL);
+      }
+      publisher.setAutoCommit(true);
+      try (PreparedStatement ps = publisher.prepareStatement(Wakeups.NOTIFY)) {
+        ps.setString(1, Wakeups.CHANNEL);
+        ps.setObject(2, new String[] {"calls", "orders", "calls.dlq"});
+        ps.execute();
+      }
+      Set<String> told = new HashSet<>();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (told.size() < 3 && System.nanoTime() < deadline) {
+        PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications(500);
+        for (PGNotification n : got == null ? new PGNotification[0] : got) {
+          assertEquals(Wakeups.CHANNEL, n.getName());
+          told.add(n.getParameter());
+        }
+      }
+      assertEquals(Set.of("calls", "orders", "calls.dlq"), told);
+      try (Statement s = listener.createStatement()) {
+        s.execute("unlisten *");
       }
     }
   }
