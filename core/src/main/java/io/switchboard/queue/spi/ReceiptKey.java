@@ -2,11 +2,14 @@ package io.switchboard.queue.spi;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One queue's key for {@link Receipt} handles: HMAC-SHA256 keyed with a key derived from the
@@ -14,33 +17,33 @@ import javax.crypto.spec.SecretKeySpec;
  * it got when it was created). A handle issued by one queue therefore fails the check on any other,
  * including a later queue of the same name.
  *
- * <p>Every receive and ack computes one MAC, so the HMAC (RFC 2104) is computed here from two
- * SHA-256 states kept per queue: the inner hash after the key's {@code ipad} block and the outer
- * hash after its {@code opad} block. A MAC then clones both and costs two SHA-256 compressions, not
- * the four of {@link Mac} (which hashes the pad blocks again on every use). Cloning keeps the
- * states shared between threads unchanged.
+ * <p>Every receive computes one MAC, so the HMAC (RFC 2104) is computed here with two SHA-256
+ * digests kept for reuse, fed the key's {@code ipad} and {@code opad} blocks each time: four
+ * compressions (the JDK's SHA-256 runs on the CPU's SHA instructions where it has them) and no
+ * garbage but the tag. Cloning digest states saved after the pad blocks would cost two compressions
+ * but allocate about a kilobyte per MAC (each clone copies the state and buffer and allocates its
+ * message schedule), which cost more (issue 19, docs/benchmarks.md). The digests are not
+ * thread-safe, so a MAC takes them from a one-place pool and puts them back; a MAC that finds the
+ * pool empty (another thread is computing one) makes its own.
  */
 public final class ReceiptKey {
 
   private static final String ALGORITHM = "HmacSHA256";
   private static final int BLOCK = 64;
+  private static final int MAC_BYTES = 32;
   private static final byte[] LABEL = "switchboard receipt v1".getBytes(StandardCharsets.US_ASCII);
 
-  private final MessageDigest inner;
-  private final MessageDigest outer;
+  private final byte[] ipad = new byte[BLOCK];
+  private final byte[] opad = new byte[BLOCK];
+  private final AtomicReference<@Nullable Hmac> spare = new AtomicReference<>();
 
   private ReceiptKey(byte[] key) {
-    byte[] ipad = new byte[BLOCK];
-    byte[] opad = new byte[BLOCK];
     for (int i = 0; i < BLOCK; i++) {
       byte k = i < key.length ? key[i] : 0;
       ipad[i] = (byte) (k ^ 0x36);
       opad[i] = (byte) (k ^ 0x5c);
     }
-    inner = sha256();
-    inner.update(ipad);
-    outer = sha256();
-    outer.update(opad);
+    spare.set(new Hmac());
   }
 
   /** The key of queue {@code queue} created with {@code seed}, under {@code serverKey}. */
@@ -64,30 +67,42 @@ public final class ReceiptKey {
 
   /** HMAC-SHA256 of {@code len} bytes of {@code data} from {@code off} (32 bytes). */
   byte[] mac(byte[] data, int off, int len) {
-    MessageDigest in = copy(inner);
-    in.update(data, off, len);
-    MessageDigest out = copy(outer);
-    out.update(in.digest());
-    return out.digest();
+    Hmac h = spare.getAndSet(null);
+    if (h == null) {
+      h = new Hmac(); // another thread holds the kept one
+    }
+    byte[] out = h.mac(data, off, len);
+    spare.set(h);
+    return out;
   }
 
-  private static MessageDigest copy(MessageDigest d) {
-    try {
-      return (MessageDigest) d.clone();
-    } catch (CloneNotSupportedException e) {
-      throw new IllegalStateException("the JDK's SHA-256 is cloneable", e);
+  /** Two SHA-256 digests and the inner hash's buffer; one thread at a time. */
+  private final class Hmac {
+    private final MessageDigest inner = sha256();
+    private final MessageDigest outer = sha256();
+    private final byte[] innerHash = new byte[MAC_BYTES];
+
+    byte[] mac(byte[] data, int off, int len) {
+      try {
+        inner.update(ipad);
+        inner.update(data, off, len);
+        inner.digest(innerHash, 0, MAC_BYTES);
+        outer.update(opad);
+        outer.update(innerHash);
+        byte[] out = new byte[MAC_BYTES];
+        outer.digest(out, 0, MAC_BYTES);
+        return out;
+      } catch (DigestException e) {
+        throw new IllegalStateException("a SHA-256 digest is 32 bytes", e);
+      }
     }
   }
 
   private static MessageDigest sha256() {
     try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      var unused =
-          d.clone(); // fail now, not on the first receive, if this provider's digest cannot be
-      // cloned
-      return d;
-    } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
-      throw new IllegalStateException("a cloneable SHA-256 is part of every JDK", e);
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }
   }
 
