@@ -2,10 +2,7 @@ package io.switchboard.queue.spi;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.DigestException;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -17,33 +14,25 @@ import org.jspecify.annotations.Nullable;
  * it got when it was created). A handle issued by one queue therefore fails the check on any other,
  * including a later queue of the same name.
  *
- * <p>Every receive computes one MAC, so the HMAC (RFC 2104) is computed here with two SHA-256
- * digests kept for reuse, fed the key's {@code ipad} and {@code opad} blocks each time: four
- * compressions (the JDK's SHA-256 runs on the CPU's SHA instructions where it has them) and no
- * garbage but the tag. Cloning digest states saved after the pad blocks would cost two compressions
- * but allocate about a kilobyte per MAC (each clone copies the state and buffer and allocates its
- * message schedule), which cost more (issue 19, docs/benchmarks.md). The digests are not
- * thread-safe, so a MAC takes them from a one-place pool and puts them back; a MAC that finds the
- * pool empty (another thread is computing one) makes its own.
+ * <p>Every receive computes one MAC, so the HMAC (RFC 2104) is computed by {@link ShortHmac} from
+ * the SHA-256 states after the key's {@code ipad} and {@code opad} blocks: two compressions and no
+ * garbage but the tag. Cloning a {@code java.security.MessageDigest} holding those states (as
+ * before issue 19) allocated about 500 bytes per MAC; a reused digest or {@link Mac} hashes the pad
+ * blocks again, four compressions (docs/benchmarks.md, "In-process engine toward 1 M/s"). A {@link
+ * ShortHmac} is not thread-safe, so a MAC takes the key's from a one-place pool and puts it back; a
+ * MAC that finds the pool empty (another thread is computing one) uses a copy of its own.
  */
 public final class ReceiptKey {
 
   private static final String ALGORITHM = "HmacSHA256";
-  private static final int BLOCK = 64;
-  private static final int MAC_BYTES = 32;
   private static final byte[] LABEL = "switchboard receipt v1".getBytes(StandardCharsets.US_ASCII);
 
-  private final byte[] ipad = new byte[BLOCK];
-  private final byte[] opad = new byte[BLOCK];
-  private final AtomicReference<@Nullable Hmac> spare = new AtomicReference<>();
+  private final ShortHmac prototype;
+  private final AtomicReference<@Nullable ShortHmac> spare = new AtomicReference<>();
 
   private ReceiptKey(byte[] key) {
-    for (int i = 0; i < BLOCK; i++) {
-      byte k = i < key.length ? key[i] : 0;
-      ipad[i] = (byte) (k ^ 0x36);
-      opad[i] = (byte) (k ^ 0x5c);
-    }
-    spare.set(new Hmac());
+    prototype = new ShortHmac(key);
+    spare.set(prototype.copy());
   }
 
   /** The key of queue {@code queue} created with {@code seed}, under {@code serverKey}. */
@@ -67,43 +56,13 @@ public final class ReceiptKey {
 
   /** HMAC-SHA256 of {@code len} bytes of {@code data} from {@code off} (32 bytes). */
   byte[] mac(byte[] data, int off, int len) {
-    Hmac h = spare.getAndSet(null);
+    ShortHmac h = spare.getAndSet(null);
     if (h == null) {
-      h = new Hmac(); // another thread holds the kept one
+      h = prototype.copy(); // another thread holds the kept one
     }
     byte[] out = h.mac(data, off, len);
     spare.set(h);
     return out;
-  }
-
-  /** Two SHA-256 digests and the inner hash's buffer; one thread at a time. */
-  private final class Hmac {
-    private final MessageDigest inner = sha256();
-    private final MessageDigest outer = sha256();
-    private final byte[] innerHash = new byte[MAC_BYTES];
-
-    byte[] mac(byte[] data, int off, int len) {
-      try {
-        inner.update(ipad);
-        inner.update(data, off, len);
-        inner.digest(innerHash, 0, MAC_BYTES);
-        outer.update(opad);
-        outer.update(innerHash);
-        byte[] out = new byte[MAC_BYTES];
-        outer.digest(out, 0, MAC_BYTES);
-        return out;
-      } catch (DigestException e) {
-        throw new IllegalStateException("a SHA-256 digest is 32 bytes", e);
-      }
-    }
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
   }
 
   @Override
