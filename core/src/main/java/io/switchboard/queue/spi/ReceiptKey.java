@@ -3,10 +3,10 @@ package io.switchboard.queue.spi;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One queue's key for {@link Receipt} handles: HMAC-SHA256 keyed with a key derived from the
@@ -14,25 +14,36 @@ import org.jspecify.annotations.Nullable;
  * it got when it was created). A handle issued by one queue therefore fails the check on any other,
  * including a later queue of the same name.
  *
- * <p>Every receive computes one MAC, so the HMAC (RFC 2104) is computed by {@link ShortHmac} from
- * the SHA-256 states after the key's {@code ipad} and {@code opad} blocks: two compressions and no
- * garbage but the tag. Cloning a {@code java.security.MessageDigest} holding those states (as
- * before issue 19) allocated about 500 bytes per MAC; a reused digest or {@link Mac} hashes the pad
- * blocks again, four compressions (docs/benchmarks.md, "In-process engine toward 1 M/s"). A {@link
- * ShortHmac} is not thread-safe, so a MAC takes the key's from a one-place pool and puts it back; a
- * MAC that finds the pool empty (another thread is computing one) uses a copy of its own.
+ * <p>Every receive and ack computes one MAC, so the HMAC (RFC 2104) is computed here from two
+ * SHA-256 states kept per queue: the inner hash after the key's {@code ipad} block and the outer
+ * hash after its {@code opad} block. A MAC then clones both and costs two SHA-256 compressions, not
+ * the four of {@link Mac} (which hashes the pad blocks again on every use). Cloning keeps the
+ * states shared between threads unchanged. Measured on issue 19 (CPU time per MAC,
+ * docs/benchmarks.md): the clones (about 520 bytes of garbage) cost less than hashing the pad
+ * blocks again with reused digests or a reused {@link Mac}, and far less than two compressions
+ * written in Java from the saved states (which cannot use the CPU's SHA instructions).
  */
 public final class ReceiptKey {
 
   private static final String ALGORITHM = "HmacSHA256";
+  private static final int BLOCK = 64;
   private static final byte[] LABEL = "switchboard receipt v1".getBytes(StandardCharsets.US_ASCII);
 
-  private final ShortHmac prototype;
-  private final AtomicReference<@Nullable ShortHmac> spare = new AtomicReference<>();
+  private final MessageDigest inner;
+  private final MessageDigest outer;
 
   private ReceiptKey(byte[] key) {
-    prototype = new ShortHmac(key);
-    spare.set(prototype.copy());
+    byte[] ipad = new byte[BLOCK];
+    byte[] opad = new byte[BLOCK];
+    for (int i = 0; i < BLOCK; i++) {
+      byte k = i < key.length ? key[i] : 0;
+      ipad[i] = (byte) (k ^ 0x36);
+      opad[i] = (byte) (k ^ 0x5c);
+    }
+    inner = sha256();
+    inner.update(ipad);
+    outer = sha256();
+    outer.update(opad);
   }
 
   /** The key of queue {@code queue} created with {@code seed}, under {@code serverKey}. */
@@ -56,13 +67,31 @@ public final class ReceiptKey {
 
   /** HMAC-SHA256 of {@code len} bytes of {@code data} from {@code off} (32 bytes). */
   byte[] mac(byte[] data, int off, int len) {
-    ShortHmac h = spare.getAndSet(null);
-    if (h == null) {
-      h = prototype.copy(); // another thread holds the kept one
+    MessageDigest in = copy(inner);
+    in.update(data, off, len);
+    MessageDigest out = copy(outer);
+    out.update(in.digest());
+    return out.digest();
+  }
+
+  private static MessageDigest copy(MessageDigest d) {
+    try {
+      return (MessageDigest) d.clone();
+    } catch (CloneNotSupportedException e) {
+      throw new IllegalStateException("the JDK's SHA-256 is cloneable", e);
     }
-    byte[] out = h.mac(data, off, len);
-    spare.set(h);
-    return out;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      var unused =
+          d.clone(); // fail now, not on the first receive, if this provider's digest cannot be
+      // cloned
+      return d;
+    } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
+      throw new IllegalStateException("a cloneable SHA-256 is part of every JDK", e);
+    }
   }
 
   @Override
