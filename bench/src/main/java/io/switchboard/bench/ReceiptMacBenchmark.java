@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The MAC of one receipt handle (12 bytes: serial and lease epoch), computed the ways issue 19
- * asked to compare, in nanoseconds per MAC (run with {@code -prof gc} for the bytes). Every variant
+ * asked to compare, in nanoseconds per MAC (run with {@code -prof gc} for the bytes). On a machine
+ * shared with other work, {@link EngineCpuPerMessage} measures the same variants in CPU time. Every variant
  * but {@code aesBlockNotDesign} is HMAC-SHA256 (RFC 2104) with the same 32-byte key, so they give
  * the same tag; {@code aesBlockNotDesign} is one AES-128 encryption of the payload padded to a
  * block (a PRF on a fixed-length input, so a MAC), recorded for comparison only: DESIGN.md names
@@ -36,7 +37,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *       compressions: the JDK hashes the pad blocks again after every MAC);
  *   <li>{@code digestsReused}: two {@link MessageDigest}s per thread fed the pad block, then the
  *       data, per MAC (the same four compressions without {@link Mac}'s layers);
- *   <li>{@code receiptKey}: {@link ReceiptKey} as it is now (whatever the branch has);
  *   <li>{@code issue}: a whole handle as an engine issues it ({@link Receipt#issue}: MAC and
  *       base64).
  * </ul>
