@@ -1,6 +1,5 @@
 package io.switchboard.bench;
 
-import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
