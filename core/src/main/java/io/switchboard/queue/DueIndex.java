@@ -104,6 +104,25 @@ final class DueIndex {
   }
 
   /**
+   * Moves the serials of every entry due at {@code due}, which must be the earliest due time in the
+   * index, to {@code out}, in no particular order.
+   */
+  void pollAt(long due, LongList out) {
+    while (!fifo.isEmpty() && fifo.peekFirst() == due) {
+      fifo.pollFirst();
+      out.add(fifo.pollFirst());
+    }
+    restartFifoIfEmpty();
+    if (!buckets.isEmpty() && buckets.firstKey() == due) {
+      LongList bucket = buckets.pollFirstEntry().getValue();
+      bucketEntries -= bucket.size();
+      for (int i = 0; i < bucket.size(); i++) {
+        out.add(bucket.get(i));
+      }
+    }
+  }
+
+  /**
    * Hands every (due, serial) with due at or before {@code now} to {@code fire}, then drops them.
    */
   void pollDue(long now, ObjLongConsumer<Long> fire) {

@@ -37,6 +37,15 @@ final class MessageTable {
   private final DueIndex timers = new DueIndex(m -> m.isTimed() ? m.visibleAt : DueIndex.NOT_DUE);
 
   private final DueIndex expiry = new DueIndex(m -> m.expiresAt);
+
+  /**
+   * The serials of the timers due at {@link #firingAt} taken out of {@link #timers} to fire, in
+   * serial order: timers due in the same millisecond fire in the order of their messages' serials,
+   * whatever the order they were set in.
+   */
+  private final LongList firing = new LongList();
+
+  private long firingAt;
   private final LongList arrivals = new LongList();
 
   /**
@@ -298,6 +307,9 @@ final class MessageTable {
   long nextDue() {
     StoredMessage first = timers.first(live);
     long t = first == null ? Long.MAX_VALUE : first.visibleAt;
+    if (!firing.isEmpty()) {
+      t = Math.min(t, firingAt);
+    }
     return Math.min(t, expiry.nextDue());
   }
 
@@ -308,8 +320,22 @@ final class MessageTable {
 
   /** The first delayed or leased message whose visibility time has come, or null. */
   @Nullable StoredMessage firstVisibleBy(long now) {
-    StoredMessage m = timers.first(live);
-    return m != null && m.visibleAt <= now ? m : null;
+    while (true) {
+      while (!firing.isEmpty()) {
+        StoredMessage m = byId.get(firing.peekFirst());
+        if (m != null && m.isTimed() && m.visibleAt == firingAt) {
+          return m; // the caller changes it, so the next call passes over it
+        }
+        firing.pollFirst();
+      }
+      StoredMessage head = timers.first(live);
+      if (head == null || head.visibleAt > now) {
+        return null;
+      }
+      firingAt = head.visibleAt;
+      timers.pollAt(firingAt, firing);
+      firing.sort();
+    }
   }
 
   /** Every live message whose expiry time has come. */
@@ -435,6 +461,7 @@ final class MessageTable {
     interner.clear();
     ordering.clear();
     timers.clear();
+    firing.clear();
     invisible.clear();
     expiry.clear();
     arrivals.clear();
