@@ -31,8 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * names HMAC-SHA256.
  *
  * <ul>
- *   <li>{@code cloneMidstates}: what {@link ReceiptKey} does (kept after issue 19): the inner and outer
- *       SHA-256 states after the key's pad blocks, cloned per MAC (two compressions, two clones);
+ *   <li>{@code cloneMidstates}: what {@link ReceiptKey} does (kept after issue 19): the inner and
+ *       outer SHA-256 states after the key's pad blocks, cloned per MAC (two compressions, two
+ *       clones);
  *   <li>{@code jcaMacReused}: one {@link Mac} per thread, {@code doFinal} into a kept array (four
  *       compressions: the JDK hashes the pad blocks again after every MAC);
  *   <li>{@code digestsReused}: two {@link MessageDigest}s per thread fed the pad block, then the
