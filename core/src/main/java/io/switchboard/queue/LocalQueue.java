@@ -353,13 +353,22 @@ final class LocalQueue {
   private Fresh countFresh(List<CheckedMessage> batch, long now) {
     int fresh = 0;
     long bytes = 0;
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    java.util.Set<String> seen = null; // made for the first deduplication key only
     for (CheckedMessage p : batch) {
       String key = p.dedupKey();
-      if (key == null || (dedup.find(key, now) == null && seen.add(key))) {
-        fresh++;
-        bytes += QueueLimits.charge(p.body().length + AttributeMap.bytes(p.attributes()));
+      if (key != null) {
+        if (dedup.find(key, now) != null) {
+          continue;
+        }
+        if (seen == null) {
+          seen = new java.util.HashSet<>();
+        }
+        if (!seen.add(key)) {
+          continue;
+        }
       }
+      fresh++;
+      bytes += QueueLimits.charge(p.body().length + AttributeMap.bytes(p.attributes()));
     }
     return new Fresh(fresh, bytes);
   }

@@ -66,6 +66,11 @@ final class LongList {
     }
   }
 
+  /** Sorts the values, ascending. */
+  void sort() {
+    Arrays.sort(items, head, tail);
+  }
+
   /** Keeps only the values the predicate accepts, in order. */
   void retainIf(java.util.function.LongPredicate keep) {
     int w = 0;

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,12 +19,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class MessageTable {
 
-  private static final Comparator<StoredMessage> BY_VISIBLE_AT =
-      (a, b) -> {
-        int c = Long.compare(a.visibleAt, b.visibleAt);
-        return c != 0 ? c : Long.compare(a.serial, b.serial);
-      };
-
   private static final Comparator<StoredMessage> BY_SENT_AT =
       (a, b) -> {
         int c = Long.compare(a.sentAt, b.sentAt);
@@ -32,8 +27,25 @@ final class MessageTable {
 
   final List<StoredMessage> newlyEligible = new ArrayList<>();
   private final LongObjectMap<StoredMessage> byId = new LongObjectMap<>();
-  private final TreeSet<StoredMessage> timed = new TreeSet<>(BY_VISIBLE_AT);
-  private final ExpiryIndex expiry = new ExpiryIndex();
+  private final LongFunction<@Nullable StoredMessage> live = byId::get;
+
+  /**
+   * When delayed and leased messages become available: (visibleAt, serial) entries, not removed
+   * when the message leaves or changes state ({@link DueIndex}), so a lease and its ack cost an
+   * append and nothing else.
+   */
+  private final DueIndex timers = new DueIndex(m -> m.isTimed() ? m.visibleAt : DueIndex.NOT_DUE);
+
+  private final DueIndex expiry = new DueIndex(m -> m.expiresAt);
+
+  /**
+   * The serials of the timers due at {@link #firingAt} taken out of {@link #timers} to fire, in
+   * serial order: timers due in the same millisecond fire in the order of their messages' serials,
+   * whatever the order they were set in.
+   */
+  private final LongList firing = new LongList();
+
+  private long firingAt;
   private final LongList arrivals = new LongList();
 
   /**
@@ -48,9 +60,9 @@ final class MessageTable {
   private Ordering ordering;
 
   /**
-   * The delayed and leased messages (the same as {@link #timed}) in delivery order, so that a
-   * browse with {@code includeInvisible} and a redrive's snapshot go on from a place instead of
-   * sorting.
+   * The delayed and leased messages (those with a live entry in {@link #timers}) in delivery order,
+   * so that a browse with {@code includeInvisible} and a redrive's snapshot go on from a place
+   * instead of sorting.
    */
   private TreeSet<StoredMessage> invisible;
 
@@ -184,7 +196,7 @@ final class MessageTable {
     count(m.state, 1);
     countPriority(m.priority, 1);
     if (m.isTimed()) {
-      timed.add(m);
+      timers.add(m.visibleAt, m.serial);
       invisible.add(m);
     }
     ordering.added(m);
@@ -206,8 +218,7 @@ final class MessageTable {
     }
     ordering.removed(m);
     if (m.isTimed()) {
-      timed.remove(m);
-      invisible.remove(m);
+      invisible.remove(m); // its timer entry goes stale with it
     }
     byId.remove(m.serial);
     bytes -= charge(m);
@@ -241,7 +252,7 @@ final class MessageTable {
     }
     m.leasedAt = now;
     m.visibleAt = now + visibilityMillis;
-    timed.add(m);
+    timers.add(m.visibleAt, m.serial);
     invisible.add(m);
   }
 
@@ -250,15 +261,14 @@ final class MessageTable {
     mark(m, StoredMessage.JOURNAL_STATE);
     byte from = m.state;
     if (m.isTimed()) {
-      timed.remove(m);
-      invisible.remove(m);
+      invisible.remove(m); // its timer entry goes stale below (the state or visibleAt changes)
     }
     count(from, -1);
     count(state, 1);
     m.state = state;
     m.visibleAt = state == StoredMessage.AVAILABLE ? 0 : visibleAt;
     if (m.isTimed()) {
-      timed.add(m);
+      timers.add(m.visibleAt, m.serial);
       invisible.add(m);
     }
     ordering.stateChanged(m, from);
@@ -295,7 +305,11 @@ final class MessageTable {
 
   /** The earliest time a timer (visibility or expiry) falls due; Long.MAX_VALUE if none. */
   long nextDue() {
-    long t = timed.isEmpty() ? Long.MAX_VALUE : timed.first().visibleAt;
+    StoredMessage first = timers.first(live);
+    long t = first == null ? Long.MAX_VALUE : first.visibleAt;
+    if (!firing.isEmpty()) {
+      t = Math.min(t, firingAt);
+    }
     return Math.min(t, expiry.nextDue());
   }
 
@@ -306,11 +320,22 @@ final class MessageTable {
 
   /** The first delayed or leased message whose visibility time has come, or null. */
   @Nullable StoredMessage firstVisibleBy(long now) {
-    if (timed.isEmpty()) {
-      return null;
+    while (true) {
+      while (!firing.isEmpty()) {
+        StoredMessage m = byId.get(firing.peekFirst());
+        if (m != null && m.isTimed() && m.visibleAt == firingAt) {
+          return m; // the caller changes it, so the next call passes over it
+        }
+        firing.pollFirst();
+      }
+      StoredMessage head = timers.first(live);
+      if (head == null || head.visibleAt > now) {
+        return null;
+      }
+      firingAt = head.visibleAt;
+      timers.pollAt(firingAt, firing);
+      firing.sort();
     }
-    StoredMessage m = timed.first();
-    return m.visibleAt <= now ? m : null;
   }
 
   /** Every live message whose expiry time has come. */
@@ -362,7 +387,8 @@ final class MessageTable {
   /** Drops index entries of messages gone, once they outnumber the live ones. */
   void compact() {
     long live = byId.size();
-    expiry.compact(live, byId::get);
+    expiry.compact(live, this.live);
+    timers.compact(delayed + inFlight, this.live);
     if (arrivals.size() > 2 * live + 1024) {
       arrivals.retainIf(serial -> byId.get(serial) != null);
     }
@@ -434,7 +460,8 @@ final class MessageTable {
     byId.clear();
     interner.clear();
     ordering.clear();
-    timed.clear();
+    timers.clear();
+    firing.clear();
     invisible.clear();
     expiry.clear();
     arrivals.clear();

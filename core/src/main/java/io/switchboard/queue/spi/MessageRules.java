@@ -7,6 +7,9 @@ import io.switchboard.queue.MessageState;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -166,13 +169,25 @@ public final class MessageRules {
   }
 
   private static boolean hasQuestionMark(byte[] bytes) {
-    for (byte b : bytes) {
-      if (b == '?') {
+    // Eight bytes at a time (a byte equal to '?' is a zero byte of x; the classic zero-byte test):
+    // the byte loop was a visible share of a send of short bodies (issue 19).
+    int i = 0;
+    for (; i + 8 <= bytes.length; i += 8) {
+      long x = (long) LONGS.get(bytes, i) ^ 0x3F3F3F3F3F3F3F3FL;
+      if (((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0) {
+        return true;
+      }
+    }
+    for (; i < bytes.length; i++) {
+      if (bytes[i] == '?') {
         return true;
       }
     }
     return false;
   }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** Refuses text that UTF-8 cannot carry unchanged: unpaired surrogates. */
   private static void checkText(String text, String field) {

@@ -3,7 +3,7 @@ package io.switchboard.queue.spi;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,8 +27,20 @@ public record Receipt(long serial, int leaseEpoch) {
   /** A handle's length in characters. */
   public static final int LENGTH = BYTES / 3 * 4;
 
-  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
-  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+  /** base64url (RFC 4648 §5); a handle is whole 3-byte groups, so it has no padding. */
+  private static final byte[] ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+          .getBytes(StandardCharsets.US_ASCII);
+
+  /** A character's 6 bits, or -1 for a character not in {@link #ALPHABET}. */
+  private static final byte[] SIXBITS = new byte[128];
+
+  static {
+    Arrays.fill(SIXBITS, (byte) -1);
+    for (int i = 0; i < ALPHABET.length; i++) {
+      SIXBITS[ALPHABET[i]] = (byte) i;
+    }
+  }
 
   /** The handle of this lease under a queue's {@code key}. */
   public String encode(ReceiptKey key) {
@@ -46,7 +58,7 @@ public record Receipt(long serial, int leaseEpoch) {
     putInt(out, 8, leaseEpoch);
     byte[] tag = tag(key, out);
     System.arraycopy(tag, 0, out, PAYLOAD, TAG);
-    return new Issued(new String(ENCODER.encode(out), StandardCharsets.ISO_8859_1), tag);
+    return new Issued(base64(out), tag);
   }
 
   /**
@@ -79,13 +91,8 @@ public record Receipt(long serial, int leaseEpoch) {
     if (receipt == null || receipt.length() != LENGTH) {
       throw invalid(receipt, queue);
     }
-    byte[] in;
-    try {
-      in = DECODER.decode(receipt.getBytes(StandardCharsets.ISO_8859_1));
-    } catch (IllegalArgumentException e) {
-      throw invalid(receipt, queue);
-    }
-    if (in.length != BYTES || getLong(in, 0) == 0) {
+    byte[] in = unbase64(receipt);
+    if (in == null || getLong(in, 0) == 0) {
       throw invalid(receipt, queue);
     }
     return new Presented(in);
@@ -125,6 +132,43 @@ public record Receipt(long serial, int leaseEpoch) {
         throw invalid(receipt, queue);
       }
     }
+  }
+
+  /**
+   * The {@value #LENGTH} characters of a handle's {@value #BYTES} bytes. Written out rather than
+   * {@link java.util.Base64}: that encoder's array, and its decoder's copy of the text, were a
+   * visible share of a receive and an ack (issue 19).
+   */
+  private static String base64(byte[] in) {
+    byte[] out = new byte[LENGTH];
+    for (int i = 0, o = 0; i < BYTES; i += 3, o += 4) {
+      int bits = (in[i] & 0xFF) << 16 | (in[i + 1] & 0xFF) << 8 | (in[i + 2] & 0xFF);
+      out[o] = ALPHABET[bits >>> 18];
+      out[o + 1] = ALPHABET[(bits >>> 12) & 63];
+      out[o + 2] = ALPHABET[(bits >>> 6) & 63];
+      out[o + 3] = ALPHABET[bits & 63];
+    }
+    return new String(out, StandardCharsets.ISO_8859_1);
+  }
+
+  /** The bytes of a {@value #LENGTH}-character handle, or null if a character is not base64url. */
+  private static byte @Nullable [] unbase64(String text) {
+    byte[] out = new byte[BYTES];
+    for (int i = 0, o = 0; i < LENGTH; i += 4, o += 3) {
+      int bits = 0;
+      for (int k = 0; k < 4; k++) {
+        char c = text.charAt(i + k);
+        int v = c < SIXBITS.length ? SIXBITS[c] : -1;
+        if (v < 0) {
+          return null;
+        }
+        bits = bits << 6 | v;
+      }
+      out[o] = (byte) (bits >>> 16);
+      out[o + 1] = (byte) (bits >>> 8);
+      out[o + 2] = (byte) bits;
+    }
+    return out;
   }
 
   private static boolean sameTag(byte[] mac, byte[] handle) {

@@ -27,6 +27,70 @@ class ReceiptTest {
         .code();
   }
 
+  /**
+   * Handles issued before issue 19 (computed with main at 612ce7c, which used java.util.Base64 and
+   * cloned SHA-256 states): the rewritten MAC and base64 give the same handles, so a handle issued
+   * before an upgrade still acks after it.
+   */
+  @Test
+  void handlesIssuedBeforeTheRewrite_areIssuedAndAcceptedAlike() {
+    String[] before = {
+      "AAAAAAAAMDkAAAADBVRL7i1_QEWoh3cwiypH",
+      "f_______________9BY7Ec1o_78Eh_4LUQf8",
+      "AAAAAAAAAAEAAAAAjSrcx6KShkVH9lHfpVfi"
+    };
+    Receipt[] leases = {new Receipt(12345, 3), new Receipt(Long.MAX_VALUE, -1), new Receipt(1, 0)};
+    for (int i = 0; i < leases.length; i++) {
+      assertEquals(before[i], leases[i].encode(Q));
+      assertEquals(leases[i], Receipt.decode(Q, before[i], "q"));
+    }
+  }
+
+  @Test
+  void decode_charactersOutsideBase64url_areInvalid() {
+    String receipt = new Receipt(12345, 3).encode(Q);
+    for (char c : new char[] {'+', '/', '=', ' ', '\u00e9', '\u0100', '\ud800', '{'}) {
+      for (int i : new int[] {0, 17, receipt.length() - 1}) {
+        char[] chars = receipt.toCharArray();
+        chars[i] = c;
+        assertEquals(ErrorCode.RECEIPT_INVALID, refusal(Q, new String(chars)));
+      }
+    }
+  }
+
+  @Test
+  void mac_manyThreadsAtOnce_eachGetsTheRightTag() throws Exception {
+    int threads = 4;
+    int perThread = 2_000;
+    String[] expected = new String[perThread];
+    for (int i = 0; i < perThread; i++) {
+      expected[i] = new Receipt(i + 1, i).encode(Q);
+    }
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      java.util.List<java.util.concurrent.Future<Integer>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  int wrong = 0;
+                  for (int i = 0; i < perThread; i++) {
+                    if (!expected[i].equals(new Receipt(i + 1, i).encode(Q))) {
+                      wrong++;
+                    }
+                  }
+                  return wrong;
+                }));
+      }
+      for (java.util.concurrent.Future<Integer> f : done) {
+        assertEquals(0, f.get(), "handles that differ from the one-thread ones");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   @Test
   void encodeDecode_roundTripsEverySerialAndEpoch() {
     Random rnd = new Random(42);

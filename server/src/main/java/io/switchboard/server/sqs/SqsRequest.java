@@ -2,10 +2,10 @@ package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.client.wire.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.wire.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
