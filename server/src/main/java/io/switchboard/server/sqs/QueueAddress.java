@@ -301,7 +301,6 @@ final class QueueAddress {
     return parts;
   }
 
-  /** An account id: twelve ASCII digits (checked without a regular expression per request). */
   /**
    * The last four segments of a path's {@code split("/", -1)}, read from its end without the split:
    * the name (always there, perhaps empty), and before it what may be the account, the region and
@@ -334,6 +333,7 @@ final class QueueAddress {
     }
   }
 
+  /** An account id: twelve ASCII digits (checked without a regular expression per request). */
   private static boolean isAccount(String s) {
     if (s.length() != 12) {
       return false;
