@@ -234,7 +234,7 @@ public final class SqsApi {
 
   /**
    * An answer tree's bytes: exactly what {@code MAPPER.writeValueAsBytes(node)} writes (the bytes
-   * of {@code toString()}, without the String; {@code SqsAnswerBytesTest}), written by walking the
+   * of {@code toString()}, without the String; {@code SqsReadOnceTest}), written by walking the
    * tree with one generator rather than through the mapper's serializer provider, which cost a
    * sixth of a batch request's SQS handling (issue 14). Numbers, booleans and nulls, rare in
    * answers, are written by the mapper.
