@@ -40,8 +40,10 @@ import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Principal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The native REST/JSON API ({@code docs/api.md}): each handler reads its request strictly, makes
@@ -394,12 +396,48 @@ final class NativeApi {
 
   /**
    * Reads the body (under the same size limit as every route) and answers 204 without touching the
-   * engine: the HTTP stack's own cost, which the end-to-end benchmark measures as its ceiling.
+   * engine: the HTTP stack's own cost, which the end-to-end benchmark measures as its ceiling. With
+   * {@code ?answerBytes=N} it answers 200 with a JSON body of exactly N bytes instead ({@code
+   * {"pad":"xx…"}}, made per request, no JSON library): the benchmark's "sized" ceiling, the HTTP
+   * exchange with answers as large as the real ones, still without engine or JSON work.
    */
   private static void noop(Call c) {
-    c.queryOnly();
+    c.queryOnly("answerBytes");
+    OptionalInt answer = c.queryInt("answerBytes");
+    if (answer.isPresent()
+        && (answer.getAsInt() < NOOP_MIN_ANSWER || answer.getAsInt() > NOOP_MAX_ANSWER)) {
+      throw new QueueException(
+          ErrorCode.INVALID_ARGUMENT,
+          "answerBytes must be "
+              + NOOP_MIN_ANSWER
+              + ".."
+              + NOOP_MAX_ANSWER
+              + " (the size of the answer), got "
+              + answer.getAsInt());
+    }
     c.discardBody();
-    c.noContent();
+    if (answer.isEmpty()) {
+      c.noContent();
+      return;
+    }
+    c.send(200, "application/json", padding(answer.getAsInt()));
+  }
+
+  /** The smallest sized no-op answer: {@code {"pad":""}}. */
+  static final int NOOP_MIN_ANSWER = 10;
+
+  /** The largest sized no-op answer (1 MiB): a bound on what one request makes the server write. */
+  static final int NOOP_MAX_ANSWER = 1 << 20;
+
+  /** {@code {"pad":"xx…"}} of exactly {@code bytes} bytes ({@code >= NOOP_MIN_ANSWER}). */
+  static byte[] padding(int bytes) {
+    byte[] out = new byte[bytes];
+    byte[] open = {'{', '"', 'p', 'a', 'd', '"', ':', '"'};
+    System.arraycopy(open, 0, out, 0, open.length);
+    Arrays.fill(out, open.length, bytes - 2, (byte) 'x');
+    out[bytes - 2] = '"';
+    out[bytes - 1] = '}';
+    return out;
   }
 
   // ---- redrive -----------------------------------------------------------------------------
