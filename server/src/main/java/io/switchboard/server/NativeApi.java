@@ -5,10 +5,7 @@ import io.switchboard.client.AckResult;
 import io.switchboard.client.wire.JsonFields;
 import io.switchboard.client.wire.NativeWire;
 import io.switchboard.client.wire.NativeWire.AckBatch;
-import io.switchboard.client.wire.NativeWire.AckResults;
-import io.switchboard.client.wire.NativeWire.Acked;
 import io.switchboard.client.wire.NativeWire.Extend;
-import io.switchboard.client.wire.NativeWire.Messages;
 import io.switchboard.client.wire.NativeWire.Purged;
 import io.switchboard.client.wire.NativeWire.Queues;
 import io.switchboard.client.wire.NativeWire.Receive;
@@ -16,9 +13,9 @@ import io.switchboard.client.wire.NativeWire.RedriveTasks;
 import io.switchboard.client.wire.NativeWire.Release;
 import io.switchboard.client.wire.NativeWire.SendBatch;
 import io.switchboard.client.wire.NativeWire.SendMessage;
-import io.switchboard.client.wire.NativeWire.SendResults;
 import io.switchboard.client.wire.NativeWire.StartRedrive;
 import io.switchboard.client.wire.NativeWire.UpdateMessage;
+import io.switchboard.client.wire.StreamedAnswers;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
@@ -52,6 +49,13 @@ import java.util.OptionalInt;
 final class NativeApi {
 
   private static final int DEFAULT_BROWSE_LIMIT = 100;
+
+  /**
+   * The busiest answers (send batch, receive, browse, batch ack) are written by {@link
+   * StreamedAnswers}, byte for byte what {@link Call#json} writes of their {@link NativeWire}
+   * records.
+   */
+  private static final String JSON = "application/json";
   private static final Action SEND = Action.QUEUE_SEND;
   private static final Action RECEIVE = Action.QUEUE_RECEIVE;
   private static final Action BROWSE = Action.QUEUE_BROWSE;
@@ -234,7 +238,7 @@ final class NativeApi {
     }
     List<NewMessage> messages = items.stream().map(SendMessage::toNewMessage).toList();
     List<SendResult> results = c.engine().sendBatch(c.path("queue"), messages);
-    c.json(201, new SendResults(results));
+    c.send(201, JSON, StreamedAnswers.sendResults(results));
   }
 
   private static void browse(Call c) {
@@ -252,7 +256,7 @@ final class NativeApi {
       request = request.filter(SelectorFilter.parse(c.selector(selector.get())));
     }
     Page page = c.engine().browse(c.path("queue"), request);
-    c.json(Messages.of(page.items(), page.nextCursor()));
+    c.send(200, JSON, StreamedAnswers.messages(page.items(), page.nextCursor()));
   }
 
   private static void receive(Call c) {
@@ -264,7 +268,10 @@ final class NativeApi {
     if (!c.receiving(c.path("queue"), request.waitTime())) {
       throw new HttpError(503, "TOO_MANY_LONG_POLLS", Call.tooManyLongPolls(c.config()));
     }
-    c.json(Messages.of(c.engine().receive(c.path("queue"), request), Optional.empty()));
+    c.send(
+        200,
+        JSON,
+        StreamedAnswers.messages(c.engine().receive(c.path("queue"), request), Optional.empty()));
   }
 
   // ---- leases ------------------------------------------------------------------------------
@@ -302,20 +309,16 @@ final class NativeApi {
     }
     String queue = c.path("queue");
     List<Optional<QueueException>> outcomes = c.engine().ackAll(queue, receipts);
-    List<Acked> results = new ArrayList<>(receipts.size());
+    List<AckResult> results = new ArrayList<>(receipts.size());
     for (int i = 0; i < receipts.size(); i++) {
       String receipt = receipts.get(i);
       results.add(
-          Acked.of(
-              outcomes
-                  .get(i)
-                  .map(
-                      e ->
-                          AckResult.failed(
-                              receipt, e.code().name(), String.valueOf(e.getMessage())))
-                  .orElseGet(() -> AckResult.acked(receipt))));
+          outcomes
+              .get(i)
+              .map(e -> AckResult.failed(receipt, e.code().name(), String.valueOf(e.getMessage())))
+              .orElseGet(() -> AckResult.acked(receipt)));
     }
-    c.json(new AckResults(results));
+    c.send(200, JSON, StreamedAnswers.ackResults(results));
   }
 
   private static void release(Call c) {
