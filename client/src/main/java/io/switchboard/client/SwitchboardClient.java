@@ -285,7 +285,7 @@ public final class SwitchboardClient implements QueueEngine {
         NativeWire.Receive.of(request, request.filter().map(SwitchboardClient::selectorText));
     Duration wait = request.waitTime().orElse(LONGEST_QUEUE_WAIT);
     return poll(queuePath(queue) + "/receive", body, requestTimeout.plus(wait))
-        .map(answer -> answer.as(NativeWire.Messages.class).toMessages())
+        .map(answer -> NativeWire.Messages.read(answer.bytes()).toMessages())
         .orElse(List.of());
   }
 

@@ -307,6 +307,18 @@ public final class NativeWire {
     public List<Message> toMessages() {
       return Json.items(messages).stream().map(MessageView::toMessage).toList();
     }
+
+    /**
+     * An answer's messages from its bytes: what {@link Json#lenient(byte[], Class)} binds, read in
+     * one pass with Jackson's parser when the answer is the plain shape the server writes (known
+     * fields once each, of their exact types, no attributes, nothing after the object); any other
+     * answer (unknown or repeated fields, {@code null}s, attributes, anything malformed) is bound
+     * as before, with the same result or error.
+     */
+    public static Messages read(byte[] body) {
+      Messages fast = MessagesReader.read(body);
+      return fast != null ? fast : Json.lenient(body, Messages.class);
+    }
   }
 
   public record Queues(@Nullable List<QueueView> queues) {

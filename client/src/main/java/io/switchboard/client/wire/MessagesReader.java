@@ -1,0 +1,224 @@
+package io.switchboard.client.wire;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.client.wire.NativeWire.MessageView;
+import io.switchboard.client.wire.NativeWire.Messages;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads a receive's or a browse's answer in one pass with Jackson's parser, for the plain shape the
+ * server writes: {@code {"messages":[...], "nextCursor"?}}, each message's known fields at most
+ * once, each of its exact JSON type, no attributes ({@code {}}), nothing after the object. It gives
+ * up (null) on anything else, which {@link Messages#read} then binds as before: so for what it
+ * accepts it gives the record the binding would, and for the rest the binding's result or error.
+ *
+ * <p>The parser's factory is {@link Json#LENIENT}'s without duplicate detection (the reader notices
+ * a repeated known field itself and gives up on any unknown one), so that no set of field names is
+ * made per object.
+ */
+final class MessagesReader {
+
+  private static final JsonFactory FACTORY =
+      Json.LENIENT
+          .getFactory()
+          .rebuild()
+          .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .build();
+
+  private MessagesReader() {}
+
+  /** Anything but the plain shape: the binding reads it instead. */
+  private static final class NotPlain extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotPlain() {
+      super("not the plain shape", null, false, false);
+    }
+  }
+
+  private static final NotPlain NOT_PLAIN = new NotPlain();
+
+  /** The answer's record, or null if it is not the plain shape (or not JSON). */
+  static @Nullable Messages read(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      List<MessageView> messages = null;
+      String cursor = null;
+      for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+        switch (f) {
+          case "messages" -> {
+            if (messages != null || p.nextToken() != JsonToken.START_ARRAY) {
+              return null;
+            }
+            messages = new ArrayList<>();
+            while (p.nextToken() == JsonToken.START_OBJECT) {
+              messages.add(message(p));
+            }
+            if (p.currentToken() != JsonToken.END_ARRAY) {
+              return null;
+            }
+          }
+          case "nextCursor" -> {
+            if (cursor != null) {
+              return null;
+            }
+            cursor = text(p, p.nextToken());
+          }
+          default -> {
+            return null;
+          }
+        }
+      }
+      if (messages == null || p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return null;
+      }
+      return new Messages(messages, cursor);
+    } catch (NotPlain | IOException e) {
+      return null;
+    }
+  }
+
+  private static MessageView message(JsonParser p) throws IOException {
+    String id = null;
+    String body = null;
+    JsonNode attributes = null;
+    int priority = 0;
+    String groupId = null;
+    String deduplicationId = null;
+    long sequence = 0;
+    String state = null;
+    String sentAt = null;
+    String firstReceivedAt = null;
+    int receiveCount = 0;
+    String visibleAt = null;
+    String expiresAt = null;
+    String receipt = null;
+    String deadLetterSource = null;
+    int seen = 0;
+    for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+      JsonToken t = p.nextToken();
+      int bit;
+      switch (f) {
+        case "id" -> {
+          bit = 1;
+          id = text(p, t);
+        }
+        case "body" -> {
+          bit = 1 << 1;
+          body = text(p, t);
+        }
+        case "attributes" -> {
+          bit = 1 << 2;
+          if (t != JsonToken.START_OBJECT || p.nextToken() != JsonToken.END_OBJECT) {
+            throw NOT_PLAIN; // attributes: the binding reads them
+          }
+          attributes = Json.LENIENT.getNodeFactory().objectNode();
+        }
+        case "priority" -> {
+          bit = 1 << 3;
+          priority = integer(p, t);
+        }
+        case "groupId" -> {
+          bit = 1 << 4;
+          groupId = text(p, t);
+        }
+        case "deduplicationId" -> {
+          bit = 1 << 5;
+          deduplicationId = text(p, t);
+        }
+        case "sequence" -> {
+          bit = 1 << 6;
+          sequence = longInteger(p, t);
+        }
+        case "state" -> {
+          bit = 1 << 7;
+          state = text(p, t);
+        }
+        case "sentAt" -> {
+          bit = 1 << 8;
+          sentAt = text(p, t);
+        }
+        case "firstReceivedAt" -> {
+          bit = 1 << 9;
+          firstReceivedAt = text(p, t);
+        }
+        case "receiveCount" -> {
+          bit = 1 << 10;
+          receiveCount = integer(p, t);
+        }
+        case "visibleAt" -> {
+          bit = 1 << 11;
+          visibleAt = text(p, t);
+        }
+        case "expiresAt" -> {
+          bit = 1 << 12;
+          expiresAt = text(p, t);
+        }
+        case "receipt" -> {
+          bit = 1 << 13;
+          receipt = text(p, t);
+        }
+        case "deadLetterSource" -> {
+          bit = 1 << 14;
+          deadLetterSource = text(p, t);
+        }
+        default -> throw NOT_PLAIN;
+      }
+      if ((seen & bit) != 0) {
+        throw NOT_PLAIN; // a repeated field: the binding words the error
+      }
+      seen |= bit;
+    }
+    if (p.currentToken() != JsonToken.END_OBJECT || id == null || body == null) {
+      throw NOT_PLAIN;
+    }
+    return new MessageView(
+        id,
+        body,
+        attributes,
+        priority,
+        groupId,
+        deduplicationId,
+        sequence,
+        state,
+        sentAt,
+        firstReceivedAt,
+        receiveCount,
+        visibleAt,
+        expiresAt,
+        receipt,
+        deadLetterSource);
+  }
+
+  private static String text(JsonParser p, @Nullable JsonToken t) throws IOException {
+    if (t != JsonToken.VALUE_STRING) {
+      throw NOT_PLAIN;
+    }
+    return p.getText();
+  }
+
+  private static int integer(JsonParser p, @Nullable JsonToken t) throws IOException {
+    if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
+      throw NOT_PLAIN;
+    }
+    return p.getIntValue();
+  }
+
+  private static long longInteger(JsonParser p, @Nullable JsonToken t) throws IOException {
+    if (t != JsonToken.VALUE_NUMBER_INT
+        || (p.getNumberType() != JsonParser.NumberType.INT
+            && p.getNumberType() != JsonParser.NumberType.LONG)) {
+      throw NOT_PLAIN;
+    }
+    return p.getLongValue();
+  }
+}
