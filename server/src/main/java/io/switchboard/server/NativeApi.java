@@ -56,6 +56,7 @@ final class NativeApi {
    * records.
    */
   private static final String JSON = "application/json";
+
   private static final Action SEND = Action.QUEUE_SEND;
   private static final Action RECEIVE = Action.QUEUE_RECEIVE;
   private static final Action BROWSE = Action.QUEUE_BROWSE;
@@ -225,7 +226,7 @@ final class NativeApi {
 
   private static void sendBatch(Call c) {
     c.queryOnly();
-    List<SendMessage> items = c.body(SendBatch.class).messages();
+    List<SendMessage> items = SendBatch.read(c.bytes(), "request body").messages();
     if (items == null) {
       throw new QueueException(
           ErrorCode.INVALID_ARGUMENT,
@@ -291,7 +292,7 @@ final class NativeApi {
   private static void ackBatch(Call c) {
     c.queryOnly();
     int max = c.config().maxBatch();
-    List<String> receipts = c.body(AckBatch.class).receipts();
+    List<String> receipts = AckBatch.read(c.bytes(), "request body").receipts();
     if (receipts == null) {
       throw new QueueException(
           ErrorCode.INVALID_ARGUMENT,

@@ -354,7 +354,8 @@ public final class NativeApiBench {
       List<Sizes> sizes = new ArrayList<>();
       for (Target t : targets) {
         sizes.add(t.sizes());
-        log.printf(Locale.ROOT, "%s: one cycle's bodies: %s%n", t.engine, sizes.getLast().describe());
+        log.printf(
+            Locale.ROOT, "%s: one cycle's bodies: %s%n", t.engine, sizes.getLast().describe());
       }
       log.printf(
           Locale.ROOT,
@@ -383,7 +384,12 @@ public final class NativeApiBench {
         ClosedLoop.measure(
             o.warmup(), Duration.ofMillis(200), t.engine, "noop", warmThreads, t.noop(noopBytes));
         ClosedLoop.measure(
-            o.warmup(), Duration.ofMillis(200), t.engine, "sized", warmThreads, t.sized(sizes.get(i)));
+            o.warmup(),
+            Duration.ofMillis(200),
+            t.engine,
+            "sized",
+            warmThreads,
+            t.sized(sizes.get(i)));
         ClosedLoop.measure(
             o.warmup(), Duration.ofMillis(200), t.engine, "e2e", warmThreads, t.cycle(warmThreads));
       }
@@ -481,8 +487,8 @@ public final class NativeApiBench {
 
     /**
      * One real cycle, made by hand with the bodies the client sends ({@link NativeWire}'s records
-     * as {@link Json#bytes} writes them), on a queue of its own: the sized ceiling's bodies and
-     * its answers' sizes.
+     * as {@link Json#bytes} writes them), on a queue of its own: the sized ceiling's bodies and its
+     * answers' sizes.
      */
     Sizes sizes() throws IOException, InterruptedException {
       String queue = "e2e-" + engine + "-sizes";
@@ -490,8 +496,7 @@ public final class NativeApiBench {
       String path = "/v1/queues/" + queue;
       byte[] send =
           Json.bytes(
-              new NativeWire.SendBatch(
-                  batch(0).stream().map(NativeWire.SendMessage::of).toList()));
+              new NativeWire.SendBatch(batch(0).stream().map(NativeWire.SendMessage::of).toList()));
       byte[] sendAnswer = post(path + "/messages/batch", send, 201);
       byte[] receive =
           Json.bytes(

@@ -79,7 +79,17 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/messages/batch}. */
-  public record SendBatch(@Nullable List<SendMessage> messages) {}
+  public record SendBatch(@Nullable List<SendMessage> messages) {
+
+    /**
+     * A request body as {@link Json#strict(byte[], String, Class)} binds it ({@code where} names it
+     * in errors), read in one pass when it is the plain shape ({@link OnePassReader}).
+     */
+    public static SendBatch read(byte[] body, String where) {
+      SendBatch fast = OnePassReader.sendBatch(body);
+      return fast != null ? fast : Json.strict(body, where, SendBatch.class);
+    }
+  }
 
   /**
    * {@code POST /v1/queues/{queue}/receive}; the selector is text, checked by the server before it
@@ -142,7 +152,14 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/acks}. */
-  public record AckBatch(@Nullable List<String> receipts) {}
+  public record AckBatch(@Nullable List<String> receipts) {
+
+    /** As {@link SendBatch#read}. */
+    public static AckBatch read(byte[] body, String where) {
+      AckBatch fast = OnePassReader.ackBatch(body);
+      return fast != null ? fast : Json.strict(body, where, AckBatch.class);
+    }
+  }
 
   /** {@code PATCH /v1/queues/{queue}/messages/{id}}: either or both. */
   public record UpdateMessage(@Nullable Integer priority, @Nullable JsonNode attributes) {
@@ -316,7 +333,7 @@ public final class NativeWire {
      * as before, with the same result or error.
      */
     public static Messages read(byte[] body) {
-      Messages fast = MessagesReader.read(body);
+      Messages fast = OnePassReader.messages(body);
       return fast != null ? fast : Json.lenient(body, Messages.class);
     }
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.switchboard.client.AckResult;
 import io.switchboard.queue.Message;
+import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +18,10 @@ import java.util.Optional;
  * absent fields left out, without the records, their lists and the per-message attribute tree in
  * between. The records stay the definition (the client binds answers with them; {@code
  * StreamedAnswersTest} checks these bytes against theirs).
+ *
+ * <p>The client's two busiest requests ({@link #sendBatch}, {@link #ackBatch}) are written the same
+ * way, the same bytes as {@link Json#bytes} of {@link NativeWire.SendBatch} and {@link
+ * NativeWire.AckBatch}.
  *
  * <p>Public for the server; not part of the client API.
  */
@@ -86,6 +91,59 @@ public final class StreamedAnswers {
           g.writeEndArray();
           g.writeEndObject();
         });
+  }
+
+  /** Bytes of {@code new SendBatch(messages.stream().map(SendMessage::of).toList())}. */
+  public static byte[] sendBatch(List<NewMessage> messages) {
+    return write(
+        messages.size() * 160 + 16,
+        g -> {
+          g.writeStartObject();
+          g.writeArrayFieldStart("messages");
+          for (NewMessage m : messages) {
+            newMessage(g, m);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+        });
+  }
+
+  /** Bytes of {@code new AckBatch(receipts)}. */
+  public static byte[] ackBatch(List<String> receipts) {
+    return write(
+        receipts.size() * 40 + 16,
+        g -> {
+          g.writeStartObject();
+          g.writeArrayFieldStart("receipts");
+          for (String r : receipts) {
+            g.writeString(r);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+        });
+  }
+
+  /** {@link NativeWire.SendMessage#of}'s fields, in its order, absent ones left out. */
+  private static void newMessage(JsonGenerator g, NewMessage m) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("body", m.body());
+    if (!m.attributes().isEmpty()) {
+      g.writeFieldName("attributes");
+      g.writeTree(WireFormat.attributes(m.attributes()));
+    }
+    if (m.priority() != 0) {
+      g.writeNumberField("priority", m.priority());
+    }
+    optional(g, "groupId", m.groupId());
+    optional(g, "deduplicationId", m.deduplicationId());
+    if (m.delay().isPresent()) {
+      g.writeNumberField("delaySeconds", WireFormat.wholeSeconds("delay", m.delay().get()));
+    }
+    if (m.timeToLive().isPresent()) {
+      g.writeNumberField(
+          "timeToLiveSeconds", WireFormat.wholeSeconds("timeToLive", m.timeToLive().get()));
+    }
+    g.writeEndObject();
   }
 
   /** {@link NativeWire.MessageView#of}'s fields, in its order, absent ones left out. */

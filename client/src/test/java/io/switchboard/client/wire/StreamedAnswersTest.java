@@ -1,13 +1,16 @@
 package io.switchboard.client.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.switchboard.client.AckResult;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
+import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.SendResult;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -81,6 +84,62 @@ class StreamedAnswersTest {
           Json.bytes(
               new NativeWire.AckResults(results.stream().map(NativeWire.Acked::of).toList())),
           StreamedAnswers.ackResults(results));
+    }
+  }
+
+  @Test
+  void sendBatchRequest_sameBytesAsTheRecords() {
+    Random r = new Random(23);
+    for (int round = 0; round < 1_000; round++) {
+      List<NewMessage> messages = new ArrayList<>();
+      for (int i = r.nextInt(11); i > 0; i--) {
+        NewMessage.Builder b = NewMessage.builder(text(r) + "x".repeat(r.nextInt(100)));
+        attributes(r).forEach(b::attribute);
+        if (r.nextBoolean()) {
+          b.priority(r.nextInt(19) - 9);
+        }
+        if (r.nextBoolean()) {
+          b.groupId("g-" + text(r));
+        }
+        if (r.nextBoolean()) {
+          b.deduplicationId("d-" + text(r));
+        }
+        if (r.nextBoolean()) {
+          b.delay(Duration.ofSeconds(r.nextInt(900)));
+        }
+        if (r.nextBoolean()) {
+          b.timeToLive(Duration.ofSeconds(1 + r.nextInt(86_400)));
+        }
+        messages.add(b.build());
+      }
+      assertSame(
+          Json.bytes(
+              new NativeWire.SendBatch(messages.stream().map(NativeWire.SendMessage::of).toList())),
+          StreamedAnswers.sendBatch(messages));
+    }
+  }
+
+  @Test
+  void sendBatchRequest_aDelayOfAFraction_refusedAsTheRecordRefusesIt() {
+    List<NewMessage> messages =
+        List.of(NewMessage.builder("a").delay(Duration.ofMillis(1500)).build());
+    IllegalArgumentException record =
+        assertThrows(
+            IllegalArgumentException.class, () -> NativeWire.SendMessage.of(messages.getFirst()));
+    IllegalArgumentException streamed =
+        assertThrows(IllegalArgumentException.class, () -> StreamedAnswers.sendBatch(messages));
+    assertEquals(record.getMessage(), streamed.getMessage());
+  }
+
+  @Test
+  void ackBatchRequest_sameBytesAsTheRecords() {
+    Random r = new Random(29);
+    for (int round = 0; round < 200; round++) {
+      List<String> receipts = new ArrayList<>();
+      for (int i = r.nextInt(11); i > 0; i--) {
+        receipts.add(text(r) + i);
+      }
+      assertSame(Json.bytes(new NativeWire.AckBatch(receipts)), StreamedAnswers.ackBatch(receipts));
     }
   }
 

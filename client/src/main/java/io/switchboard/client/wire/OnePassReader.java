@@ -13,26 +13,30 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a receive's or a browse's answer in one pass with Jackson's parser, for the plain shape the
- * server writes: {@code {"messages":[...], "nextCursor"?}}, each message's known fields at most
- * once, each of its exact JSON type, no attributes ({@code {}}), nothing after the object. It gives
- * up (null) on anything else, which {@link Messages#read} then binds as before: so for what it
- * accepts it gives the record the binding would, and for the rest the binding's result or error.
+ * Reads the native API's busiest bodies in one pass with Jackson's parser, for the plain shape each
+ * end writes: a receive's or browse's answer ({@code {"messages":[...], "nextCursor"?}}), a batch
+ * send ({@code {"messages":[...]}}) and a batch ack ({@code {"receipts":[...]}}); each object's
+ * known fields at most once, each of its exact JSON type, no attributes (or {@code {}}), no {@code
+ * null}, nothing after the object. It gives up (null) on anything else, which the caller ({@link
+ * Messages#read}, {@link NativeWire.SendBatch#read}, {@link NativeWire.AckBatch#read}) then binds
+ * as before ({@link Json}): so for what it accepts it gives the record the binding would, and for
+ * the rest the binding's result or error. The strict requests and the lenient answers differ only
+ * where it gives up anyway (unknown fields).
  *
- * <p>The parser's factory is {@link Json#LENIENT}'s without duplicate detection (the reader notices
+ * <p>The parser's factory is {@link Json#STRICT}'s without duplicate detection (the reader notices
  * a repeated known field itself and gives up on any unknown one), so that no set of field names is
  * made per object.
  */
-final class MessagesReader {
+final class OnePassReader {
 
   private static final JsonFactory FACTORY =
-      Json.LENIENT
+      Json.STRICT
           .getFactory()
           .rebuild()
           .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .build();
 
-  private MessagesReader() {}
+  private OnePassReader() {}
 
   /** Anything but the plain shape: the binding reads it instead. */
   private static final class NotPlain extends RuntimeException {
@@ -45,8 +49,114 @@ final class MessagesReader {
 
   private static final NotPlain NOT_PLAIN = new NotPlain();
 
-  /** The answer's record, or null if it is not the plain shape (or not JSON). */
-  static @Nullable Messages read(byte[] body) {
+  /** A batch send's record, or null if it is not the plain shape (or not JSON). */
+  static NativeWire.@Nullable SendBatch sendBatch(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT
+          || !"messages".equals(p.nextFieldName())
+          || p.nextToken() != JsonToken.START_ARRAY) {
+        return null;
+      }
+      List<NativeWire.SendMessage> messages = new ArrayList<>();
+      while (p.nextToken() == JsonToken.START_OBJECT) {
+        messages.add(sendMessage(p));
+      }
+      return p.currentToken() == JsonToken.END_ARRAY && end(p)
+          ? new NativeWire.SendBatch(messages)
+          : null;
+    } catch (NotPlain | IOException e) {
+      return null;
+    }
+  }
+
+  /** A batch ack's record, or null if it is not the plain shape (or not JSON). */
+  static NativeWire.@Nullable AckBatch ackBatch(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT
+          || !"receipts".equals(p.nextFieldName())
+          || p.nextToken() != JsonToken.START_ARRAY) {
+        return null;
+      }
+      List<String> receipts = new ArrayList<>();
+      for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+        receipts.add(text(p, t));
+      }
+      return end(p) ? new NativeWire.AckBatch(receipts) : null;
+    } catch (NotPlain | IOException e) {
+      return null;
+    }
+  }
+
+  /** After the one field's value: the object ends, and nothing follows it. */
+  private static boolean end(JsonParser p) throws IOException {
+    return p.nextToken() == JsonToken.END_OBJECT && p.nextToken() == null;
+  }
+
+  private static NativeWire.SendMessage sendMessage(JsonParser p) throws IOException {
+    String body = null;
+    JsonNode attributes = null;
+    Integer priority = null;
+    String groupId = null;
+    String deduplicationId = null;
+    Long delaySeconds = null;
+    Long timeToLiveSeconds = null;
+    int seen = 0;
+    for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+      JsonToken t = p.nextToken();
+      int bit;
+      switch (f) {
+        case "body" -> {
+          bit = 1;
+          body = text(p, t);
+        }
+        case "attributes" -> {
+          bit = 1 << 1;
+          attributes = emptyObject(p, t);
+        }
+        case "priority" -> {
+          bit = 1 << 2;
+          priority = integer(p, t);
+        }
+        case "groupId" -> {
+          bit = 1 << 3;
+          groupId = text(p, t);
+        }
+        case "deduplicationId" -> {
+          bit = 1 << 4;
+          deduplicationId = text(p, t);
+        }
+        case "delaySeconds" -> {
+          bit = 1 << 5;
+          delaySeconds = longInteger(p, t);
+        }
+        case "timeToLiveSeconds" -> {
+          bit = 1 << 6;
+          timeToLiveSeconds = longInteger(p, t);
+        }
+        default -> throw NOT_PLAIN;
+      }
+      if ((seen & bit) != 0) {
+        throw NOT_PLAIN;
+      }
+      seen |= bit;
+    }
+    if (p.currentToken() != JsonToken.END_OBJECT || body == null) {
+      throw NOT_PLAIN;
+    }
+    return new NativeWire.SendMessage(
+        body, attributes, priority, groupId, deduplicationId, delaySeconds, timeToLiveSeconds);
+  }
+
+  /** {@code {}}: anything else in attributes is left to the binding. */
+  private static JsonNode emptyObject(JsonParser p, @Nullable JsonToken t) throws IOException {
+    if (t != JsonToken.START_OBJECT || p.nextToken() != JsonToken.END_OBJECT) {
+      throw NOT_PLAIN;
+    }
+    return Json.STRICT.getNodeFactory().objectNode();
+  }
+
+  /** A receive's or browse's answer, or null if it is not the plain shape (or not JSON). */
+  static @Nullable Messages messages(byte[] body) {
     try (JsonParser p = FACTORY.createParser(body)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
@@ -118,10 +228,7 @@ final class MessagesReader {
         }
         case "attributes" -> {
           bit = 1 << 2;
-          if (t != JsonToken.START_OBJECT || p.nextToken() != JsonToken.END_OBJECT) {
-            throw NOT_PLAIN; // attributes: the binding reads them
-          }
-          attributes = Json.LENIENT.getNodeFactory().objectNode();
+          attributes = emptyObject(p, t);
         }
         case "priority" -> {
           bit = 1 << 3;

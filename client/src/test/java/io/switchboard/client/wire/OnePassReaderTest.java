@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
+import io.switchboard.queue.NewMessage;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +19,12 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link NativeWire.Messages#read} gives what the lenient binding gives, result or error, for the
- * answers the server writes and for every shape the one-pass reader leaves to the binding.
+ * {@link NativeWire.Messages#read} gives what the lenient binding gives, and {@link
+ * NativeWire.SendBatch#read} and {@link NativeWire.AckBatch#read} what the strict binding gives,
+ * result or error, for the bodies the two ends write and for every shape the one-pass reader leaves
+ * to the binding.
  */
-class MessagesReaderTest {
+class OnePassReaderTest {
 
   @Test
   void theServersAnswers_readInOnePass_asTheBindingReadsThem() {
@@ -49,7 +53,7 @@ class MessagesReaderTest {
       }
       Optional<String> cursor = r.nextBoolean() ? Optional.empty() : Optional.of("c" + round);
       byte[] answer = StreamedAnswers.messages(messages, cursor);
-      assertNotNull(MessagesReader.read(answer), "the plain shape is read in one pass");
+      assertNotNull(OnePassReader.messages(answer), "the plain shape is read in one pass");
       assertEquals(
           Json.lenient(answer, NativeWire.Messages.class), NativeWire.Messages.read(answer));
       assertEquals(messages, NativeWire.Messages.read(answer).toMessages());
@@ -76,7 +80,7 @@ class MessagesReaderTest {
             Optional.of("r"),
             Optional.empty());
     byte[] answer = StreamedAnswers.messages(List.of(m), Optional.empty());
-    assertNull(MessagesReader.read(answer));
+    assertNull(OnePassReader.messages(answer));
     assertEquals(List.of(m), NativeWire.Messages.read(answer).toMessages());
   }
 
@@ -117,6 +121,100 @@ class MessagesReaderTest {
     }
   }
 
+  @Test
+  void sendBatchRequests_readInOnePass_asTheStrictBindingReadsThem() {
+    Random r = new Random(31);
+    for (int round = 0; round < 1_000; round++) {
+      List<NewMessage> messages = new ArrayList<>();
+      for (int i = r.nextInt(11); i > 0; i--) {
+        NewMessage.Builder b = NewMessage.builder("é \" \\ " + "x".repeat(r.nextInt(100)));
+        if (r.nextBoolean()) {
+          b.priority(r.nextInt(19) - 9);
+        }
+        if (r.nextBoolean()) {
+          b.groupId("g" + i);
+        }
+        if (r.nextBoolean()) {
+          b.deduplicationId("d" + i);
+        }
+        if (r.nextBoolean()) {
+          b.delay(Duration.ofSeconds(r.nextInt(900)));
+        }
+        if (r.nextBoolean()) {
+          b.timeToLive(Duration.ofSeconds(1 + r.nextInt(86_400)));
+        }
+        if (r.nextInt(10) == 0) {
+          b.attribute("k", AttributeValue.string("v")); // left to the binding
+        }
+        messages.add(b.build());
+      }
+      byte[] body = StreamedAnswers.sendBatch(messages);
+      assertEquals(
+          Json.strict(body, "request body", NativeWire.SendBatch.class),
+          NativeWire.SendBatch.read(body, "request body"));
+    }
+  }
+
+  @Test
+  void everyOtherRequestShape_readsOrIsRefusedExactlyAsTheStrictBinding() {
+    String[] sends = {
+      "{\"messages\":[{\"body\":\"a\",\"body\":\"b\"}]}",
+      "{\"messages\":[{\"body\":\"a\",\"extra\":1}]}",
+      "{\"messages\":[{\"body\":\"a\"}],\"extra\":1}",
+      "{\"messages\":[{\"body\":\"a\"}],\"messages\":[]}",
+      "{\"messages\":[{\"priority\":1}]}",
+      "{\"messages\":[{\"body\":null}]}",
+      "{\"messages\":[{\"body\":\"a\",\"groupId\":null}]}",
+      "{\"messages\":[{\"body\":5}]}",
+      "{\"messages\":[{\"body\":\"a\",\"priority\":\"5\"}]}",
+      "{\"messages\":[{\"body\":\"a\",\"priority\":1.0}]}",
+      "{\"messages\":[{\"body\":\"a\",\"priority\":3000000000}]}",
+      "{\"messages\":[{\"body\":\"a\",\"delaySeconds\":99999999999999999999}]}",
+      "{\"messages\":[{\"body\":\"a\",\"delaySeconds\":-1}]}",
+      "{\"messages\":[{\"body\":\"a\",\"attributes\":{}}]}",
+      "{\"messages\":[{\"body\":\"a\",\"attributes\":[]}]}",
+      "{\"messages\":[{\"body\":\"a\",\"attributes\":{\"k\":\"v\",\"k\":\"w\"}}]}",
+      "{\"messages\":[{\"body\":\"a\"},null]}",
+      "{\"messages\":[{\"body\":\"a\"},7]}",
+      "{\"messages\":[]}",
+      "{\"messages\":null}",
+      "{\"messages\":{}}",
+      "{}",
+      "[]",
+      "",
+      "{\"messages\":[{\"body\":\"a\"}]} x",
+      "{\"messages\":[{\"body\":\"a\"}]",
+      " {\"messages\":[{\"body\":\"a\"}]} ",
+    };
+    for (String text : sends) {
+      byte[] body = text.getBytes(StandardCharsets.UTF_8);
+      assertEquals(
+          outcome(() -> Json.strict(body, "request body", NativeWire.SendBatch.class)),
+          outcome(() -> NativeWire.SendBatch.read(body, "request body")),
+          text);
+    }
+    String[] acks = {
+      "{\"receipts\":[\"a\",\"b\"]}",
+      "{\"receipts\":[]}",
+      "{\"receipts\":[\"a\",null]}",
+      "{\"receipts\":[\"a\",7]}",
+      "{\"receipts\":\"a\"}",
+      "{\"receipts\":[\"a\"],\"x\":1}",
+      "{\"receipts\":[\"a\"],\"receipts\":[\"b\"]}",
+      "{\"x\":1}",
+      "{}",
+      "{\"receipts\":[\"a\"]} []",
+      "{\"receipts\":[\"a\"",
+    };
+    for (String text : acks) {
+      byte[] body = text.getBytes(StandardCharsets.UTF_8);
+      assertEquals(
+          outcome(() -> Json.strict(body, "request body", NativeWire.AckBatch.class)),
+          outcome(() -> NativeWire.AckBatch.read(body, "request body")),
+          text);
+    }
+  }
+
   private static List<Message> bound(byte[] answer) {
     return Json.lenient(answer, NativeWire.Messages.class).toMessages();
   }
@@ -125,8 +223,8 @@ class MessagesReaderTest {
     return NativeWire.Messages.read(answer).toMessages();
   }
 
-  /** The messages, or the error's class and text. */
-  private static String outcome(java.util.function.Supplier<List<Message>> read) {
+  /** The result, or the error's class and text. */
+  private static String outcome(java.util.function.Supplier<?> read) {
     try {
       return "read " + read.get();
     } catch (RuntimeException e) {
