@@ -276,7 +276,9 @@ public final class SwitchboardClient implements QueueEngine {
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
     var body = new Written(StreamedAnswers.sendBatch(messages));
     var answer =
-        call("POST", queuePath(queue) + "/messages/batch", body, NativeWire.SendResults.class);
+        NativeWire.SendResults.read(
+            exchange("POST", queuePath(queue) + "/messages/batch", body, requestTimeout, Map.of())
+                .bytes());
     return Json.items(answer.results());
   }
 
@@ -305,7 +307,9 @@ public final class SwitchboardClient implements QueueEngine {
    */
   public List<AckResult> ackBatch(String queue, List<String> receipts) {
     var body = new Written(StreamedAnswers.ackBatch(receipts));
-    var answer = call("POST", queuePath(queue) + "/acks", body, NativeWire.AckResults.class);
+    var answer =
+        NativeWire.AckResults.read(
+            exchange("POST", queuePath(queue) + "/acks", body, requestTimeout, Map.of()).bytes());
     return Json.items(answer.results()).stream().map(NativeWire.Acked::toResult).toList();
   }
 

@@ -262,7 +262,7 @@ final class NativeApi {
 
   private static void receive(Call c) {
     c.queryOnly();
-    Receive body = c.body(Receive.class);
+    Receive body = Receive.read(c.bytes(), "request body");
     ReceiveRequest.Builder b = body.toRequest();
     Optional.ofNullable(body.selector()).ifPresent(s -> b.selector(c.selector(s)));
     ReceiveRequest request = b.build();

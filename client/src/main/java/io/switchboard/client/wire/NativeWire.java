@@ -111,6 +111,12 @@ public final class NativeWire {
           selector.orElse(null));
     }
 
+    /** As {@link SendBatch#read}. */
+    public static Receive read(byte[] body, String where) {
+      Receive fast = OnePassReader.receive(body);
+      return fast != null ? fast : Json.strict(body, where, Receive.class);
+    }
+
     /** The request, less its selector. */
     public ReceiveRequest.Builder toRequest() {
       ReceiveRequest.Builder b = ReceiveRequest.builder();
@@ -193,7 +199,17 @@ public final class NativeWire {
   // ---- answers -----------------------------------------------------------------------------
 
   /** A batch send's answer: a {@link SendResult} each, which binds as it is. */
-  public record SendResults(@Nullable List<SendResult> results) {}
+  public record SendResults(@Nullable List<SendResult> results) {
+
+    /**
+     * As {@link Json#lenient(byte[], Class)} binds it, in one pass if plain ({@link
+     * Messages#read}).
+     */
+    public static SendResults read(byte[] body) {
+      SendResults fast = OnePassReader.sendResults(body);
+      return fast != null ? fast : Json.lenient(body, SendResults.class);
+    }
+  }
 
   /**
    * A queue's statistics: {@link QueueStats} with its depth, and its oldest age in milliseconds;
@@ -249,7 +265,17 @@ public final class NativeWire {
     }
   }
 
-  public record AckResults(@Nullable List<Acked> results) {}
+  public record AckResults(@Nullable List<Acked> results) {
+
+    /**
+     * As {@link Json#lenient(byte[], Class)} binds it, in one pass if plain ({@link
+     * Messages#read}).
+     */
+    public static AckResults read(byte[] body) {
+      AckResults fast = OnePassReader.ackResults(body);
+      return fast != null ? fast : Json.lenient(body, AckResults.class);
+    }
+  }
 
   /**
    * A message in an answer: instants as ISO-8601 text, the state by its wire name, attributes in

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.client.wire.NativeWire.MessageView;
 import io.switchboard.client.wire.NativeWire.Messages;
+import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,6 +154,169 @@ final class OnePassReader {
       throw NOT_PLAIN;
     }
     return Json.STRICT.getNodeFactory().objectNode();
+  }
+
+  /** A receive's request, or null if it is not the plain shape (or not JSON). */
+  static NativeWire.@Nullable Receive receive(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      Integer maxMessages = null;
+      Long visibilityTimeoutSeconds = null;
+      Long waitTimeSeconds = null;
+      String selector = null;
+      int seen = 0;
+      for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        int bit;
+        switch (f) {
+          case "maxMessages" -> {
+            bit = 1;
+            maxMessages = integer(p, t);
+          }
+          case "visibilityTimeoutSeconds" -> {
+            bit = 1 << 1;
+            visibilityTimeoutSeconds = longInteger(p, t);
+          }
+          case "waitTimeSeconds" -> {
+            bit = 1 << 2;
+            waitTimeSeconds = longInteger(p, t);
+          }
+          case "selector" -> {
+            bit = 1 << 3;
+            selector = text(p, t);
+          }
+          default -> {
+            return null;
+          }
+        }
+        if ((seen & bit) != 0) {
+          return null;
+        }
+        seen |= bit;
+      }
+      return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null
+          ? new NativeWire.Receive(maxMessages, visibilityTimeoutSeconds, waitTimeSeconds, selector)
+          : null;
+    } catch (NotPlain | IOException e) {
+      return null;
+    }
+  }
+
+  /** A batch send's answer, or null if it is not the plain shape (or not JSON). */
+  static NativeWire.@Nullable SendResults sendResults(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT
+          || !"results".equals(p.nextFieldName())
+          || p.nextToken() != JsonToken.START_ARRAY) {
+        return null;
+      }
+      List<SendResult> results = new ArrayList<>();
+      while (p.nextToken() == JsonToken.START_OBJECT) {
+        String id = null;
+        long sequence = 0;
+        boolean duplicate = false;
+        int seen = 0;
+        for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+          JsonToken t = p.nextToken();
+          int bit;
+          switch (f) {
+            case "id" -> {
+              bit = 1;
+              id = text(p, t);
+            }
+            case "sequence" -> {
+              bit = 1 << 1;
+              sequence = longInteger(p, t);
+            }
+            case "duplicate" -> {
+              bit = 1 << 2;
+              duplicate = bool(t);
+            }
+            default -> throw NOT_PLAIN;
+          }
+          if ((seen & bit) != 0) {
+            throw NOT_PLAIN;
+          }
+          seen |= bit;
+        }
+        if (seen != 0b111 || id == null || p.currentToken() != JsonToken.END_OBJECT) {
+          return null; // a field left out: the binding decides what that means
+        }
+        results.add(new SendResult(id, sequence, duplicate));
+      }
+      return p.currentToken() == JsonToken.END_ARRAY && end(p)
+          ? new NativeWire.SendResults(results)
+          : null;
+    } catch (NotPlain | IOException e) {
+      return null;
+    }
+  }
+
+  /** A batch ack's answer, or null if it is not the plain shape (or not JSON). */
+  static NativeWire.@Nullable AckResults ackResults(byte[] body) {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT
+          || !"results".equals(p.nextFieldName())
+          || p.nextToken() != JsonToken.START_ARRAY) {
+        return null;
+      }
+      List<NativeWire.Acked> results = new ArrayList<>();
+      while (p.nextToken() == JsonToken.START_OBJECT) {
+        String receipt = null;
+        boolean acked = false;
+        String code = null;
+        String message = null;
+        int seen = 0;
+        for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+          JsonToken t = p.nextToken();
+          int bit;
+          switch (f) {
+            case "receipt" -> {
+              bit = 1;
+              receipt = text(p, t);
+            }
+            case "acked" -> {
+              bit = 1 << 1;
+              acked = bool(t);
+            }
+            case "code" -> {
+              bit = 1 << 2;
+              code = text(p, t);
+            }
+            case "message" -> {
+              bit = 1 << 3;
+              message = text(p, t);
+            }
+            default -> throw NOT_PLAIN;
+          }
+          if ((seen & bit) != 0) {
+            throw NOT_PLAIN;
+          }
+          seen |= bit;
+        }
+        if ((seen & 0b11) != 0b11 || p.currentToken() != JsonToken.END_OBJECT) {
+          return null; // receipt or acked left out: the binding decides
+        }
+        results.add(new NativeWire.Acked(receipt, acked, code, message));
+      }
+      return p.currentToken() == JsonToken.END_ARRAY && end(p)
+          ? new NativeWire.AckResults(results)
+          : null;
+    } catch (NotPlain | IOException e) {
+      return null;
+    }
+  }
+
+  private static boolean bool(@Nullable JsonToken t) {
+    if (t == JsonToken.VALUE_TRUE) {
+      return true;
+    }
+    if (t == JsonToken.VALUE_FALSE) {
+      return false;
+    }
+    throw NOT_PLAIN;
   }
 
   /** A receive's or browse's answer, or null if it is not the plain shape (or not JSON). */

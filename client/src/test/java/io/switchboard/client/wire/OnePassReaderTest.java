@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.switchboard.client.AckResult;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.SendResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -211,6 +213,100 @@ class OnePassReaderTest {
       assertEquals(
           outcome(() -> Json.strict(body, "request body", NativeWire.AckBatch.class)),
           outcome(() -> NativeWire.AckBatch.read(body, "request body")),
+          text);
+    }
+  }
+
+  @Test
+  void receiveRequests_readOrAreRefusedExactlyAsTheStrictBinding() {
+    String[] bodies = {
+      "{\"maxMessages\":10,\"waitTimeSeconds\":0}",
+      "{\"maxMessages\":10,\"visibilityTimeoutSeconds\":30,\"waitTimeSeconds\":20,"
+          + "\"selector\":\"a = 'b'\"}",
+      "{}",
+      "",
+      "  ",
+      "{\"maxMessages\":10,\"maxMessages\":1}",
+      "{\"maxMessages\":\"10\"}",
+      "{\"maxMessages\":10.0}",
+      "{\"maxMessages\":null}",
+      "{\"maxMessages\":3000000000}",
+      "{\"waitTimeSeconds\":-1}",
+      "{\"waitTimeSeconds\":99999999999999999999}",
+      "{\"selector\":5}",
+      "{\"other\":1}",
+      "{\"maxMessages\":1} 2",
+      "{\"maxMessages\":1",
+      "[]",
+    };
+    for (String text : bodies) {
+      byte[] body = text.getBytes(StandardCharsets.UTF_8);
+      assertEquals(
+          outcome(() -> Json.strict(body, "request body", NativeWire.Receive.class)),
+          outcome(() -> NativeWire.Receive.read(body, "request body")),
+          text);
+    }
+  }
+
+  @Test
+  void sendAndAckAnswers_readOrFailExactlyAsTheLenientBinding() {
+    Random r = new Random(37);
+    for (int round = 0; round < 200; round++) {
+      List<SendResult> sent = new ArrayList<>();
+      List<AckResult> acked = new ArrayList<>();
+      for (int i = r.nextInt(11); i > 0; i--) {
+        sent.add(new SendResult("id-é-" + i, r.nextLong() >>> 1, r.nextBoolean()));
+        acked.add(
+            r.nextBoolean()
+                ? AckResult.acked("r" + i)
+                : AckResult.failed("r" + i, "RECEIPT_STALE", "stale \" " + i));
+      }
+      byte[] sendAnswer = StreamedAnswers.sendResults(sent);
+      byte[] ackAnswer = StreamedAnswers.ackResults(acked);
+      assertNotNull(OnePassReader.sendResults(sendAnswer));
+      assertNotNull(OnePassReader.ackResults(ackAnswer));
+      assertEquals(
+          Json.lenient(sendAnswer, NativeWire.SendResults.class),
+          NativeWire.SendResults.read(sendAnswer));
+      assertEquals(
+          Json.lenient(ackAnswer, NativeWire.AckResults.class),
+          NativeWire.AckResults.read(ackAnswer));
+    }
+    String[] sends = {
+      "{\"results\":[{\"id\":\"a\",\"sequence\":1,\"duplicate\":false,\"new\":1}]}",
+      "{\"results\":[{\"id\":\"a\",\"sequence\":1}]}",
+      "{\"results\":[{\"id\":\"a\",\"sequence\":1,\"duplicate\":false,\"id\":\"b\"}]}",
+      "{\"results\":[{\"id\":null,\"sequence\":1,\"duplicate\":false}]}",
+      "{\"results\":[{\"id\":\"a\",\"sequence\":\"1\",\"duplicate\":false}]}",
+      "{\"results\":[{\"id\":\"a\",\"sequence\":1,\"duplicate\":0}]}",
+      "{\"results\":[],\"more\":1}",
+      "{\"results\":[]}",
+      "{}",
+      "{\"results\":[] ",
+    };
+    for (String text : sends) {
+      byte[] body = text.getBytes(StandardCharsets.UTF_8);
+      assertEquals(
+          outcome(() -> Json.lenient(body, NativeWire.SendResults.class)),
+          outcome(() -> NativeWire.SendResults.read(body)),
+          text);
+    }
+    String[] acks = {
+      "{\"results\":[{\"receipt\":\"r\",\"acked\":true,\"new\":[1]}]}",
+      "{\"results\":[{\"receipt\":\"r\"}]}",
+      "{\"results\":[{\"acked\":true}]}",
+      "{\"results\":[{\"receipt\":\"r\",\"acked\":true,\"acked\":false}]}",
+      "{\"results\":[{\"receipt\":\"r\",\"acked\":\"yes\"}]}",
+      "{\"results\":[{\"receipt\":\"r\",\"acked\":false,\"code\":null}]}",
+      "{\"results\":[null]}",
+      "{\"results\":7}",
+      "[]",
+    };
+    for (String text : acks) {
+      byte[] body = text.getBytes(StandardCharsets.UTF_8);
+      assertEquals(
+          outcome(() -> Json.lenient(body, NativeWire.AckResults.class)),
+          outcome(() -> NativeWire.AckResults.read(body)),
           text);
     }
   }
