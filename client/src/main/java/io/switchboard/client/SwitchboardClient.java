@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.wire.Json;
 import io.switchboard.client.wire.JsonFields;
 import io.switchboard.client.wire.NativeWire;
+import io.switchboard.client.wire.StreamedAnswers;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.client.wire.WireFormatException;
 import io.switchboard.queue.BrowseRequest;
@@ -273,9 +274,11 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
-    var body = new NativeWire.SendBatch(messages.stream().map(NativeWire.SendMessage::of).toList());
+    var body = new Written(StreamedAnswers.sendBatch(messages));
     var answer =
-        call("POST", queuePath(queue) + "/messages/batch", body, NativeWire.SendResults.class);
+        NativeWire.SendResults.read(
+            exchange("POST", queuePath(queue) + "/messages/batch", body, requestTimeout, Map.of())
+                .bytes());
     return Json.items(answer.results());
   }
 
@@ -285,7 +288,7 @@ public final class SwitchboardClient implements QueueEngine {
         NativeWire.Receive.of(request, request.filter().map(SwitchboardClient::selectorText));
     Duration wait = request.waitTime().orElse(LONGEST_QUEUE_WAIT);
     return poll(queuePath(queue) + "/receive", body, requestTimeout.plus(wait))
-        .map(answer -> answer.as(NativeWire.Messages.class).toMessages())
+        .map(answer -> NativeWire.Messages.read(answer.bytes()).toMessages())
         .orElse(List.of());
   }
 
@@ -303,8 +306,10 @@ public final class SwitchboardClient implements QueueEngine {
    * {@code max-batch} ({@code BATCH_TOO_LARGE}), or an unknown queue.
    */
   public List<AckResult> ackBatch(String queue, List<String> receipts) {
-    var body = new NativeWire.AckBatch(receipts);
-    var answer = call("POST", queuePath(queue) + "/acks", body, NativeWire.AckResults.class);
+    var body = new Written(StreamedAnswers.ackBatch(receipts));
+    var answer =
+        NativeWire.AckResults.read(
+            exchange("POST", queuePath(queue) + "/acks", body, requestTimeout, Map.of()).bytes());
     return Json.items(answer.results()).stream().map(NativeWire.Acked::toResult).toList();
   }
 
@@ -527,6 +532,9 @@ public final class SwitchboardClient implements QueueEngine {
     return new RoutingClient(this, "/v1/workspaces/" + Paths.encode(name));
   }
 
+  /** A request body already written ({@link StreamedAnswers}): sent as it is. */
+  private record Written(byte[] bytes) {}
+
   /** Sends {@code body} (a tree or a {@link NativeWire} record; null for none), reads a tree. */
   JsonFields call(String method, String path, @Nullable Object body) {
     return exchange(method, path, body, requestTimeout, Map.of()).body();
@@ -611,12 +619,12 @@ public final class SwitchboardClient implements QueueEngine {
       throw new SwitchboardException(
           "CLIENT_CLOSED", method + " " + path + ": this client is closed", null);
     }
-    byte[] bytes = body == null ? null : Json.bytes(body);
+    byte[] bytes = body == null ? null : body instanceof Written w ? w.bytes() : Json.bytes(body);
     HttpRequest.BodyPublisher publisher =
         bytes == null
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(bytes);
-    URI uri = URI.create(base + path);
+    URI uri = uri(path);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .timeout(timeout)
@@ -632,6 +640,27 @@ public final class SwitchboardClient implements QueueEngine {
     }
     return request;
   }
+
+  /**
+   * The URI of a path this client requests, parsed once ({@code URI.create} was a tenth of the
+   * client's CPU per request): a bounded cache, started afresh when it holds {@value #URI_CACHE}
+   * paths (receipts in lease paths make them many).
+   */
+  private URI uri(String path) {
+    URI uri = uris.get(path);
+    if (uri == null) {
+      uri = URI.create(base + path);
+      if (uris.size() >= URI_CACHE) {
+        uris.clear();
+      }
+      uris.put(path, uri);
+    }
+    return uri;
+  }
+
+  private static final int URI_CACHE = 1024;
+
+  private final ConcurrentHashMap<String, URI> uris = new ConcurrentHashMap<>();
 
   private SwitchboardException failure(
       String method, String path, Duration timeout, Throwable cause) {

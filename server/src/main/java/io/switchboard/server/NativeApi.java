@@ -5,10 +5,7 @@ import io.switchboard.client.AckResult;
 import io.switchboard.client.wire.JsonFields;
 import io.switchboard.client.wire.NativeWire;
 import io.switchboard.client.wire.NativeWire.AckBatch;
-import io.switchboard.client.wire.NativeWire.AckResults;
-import io.switchboard.client.wire.NativeWire.Acked;
 import io.switchboard.client.wire.NativeWire.Extend;
-import io.switchboard.client.wire.NativeWire.Messages;
 import io.switchboard.client.wire.NativeWire.Purged;
 import io.switchboard.client.wire.NativeWire.Queues;
 import io.switchboard.client.wire.NativeWire.Receive;
@@ -16,9 +13,9 @@ import io.switchboard.client.wire.NativeWire.RedriveTasks;
 import io.switchboard.client.wire.NativeWire.Release;
 import io.switchboard.client.wire.NativeWire.SendBatch;
 import io.switchboard.client.wire.NativeWire.SendMessage;
-import io.switchboard.client.wire.NativeWire.SendResults;
 import io.switchboard.client.wire.NativeWire.StartRedrive;
 import io.switchboard.client.wire.NativeWire.UpdateMessage;
+import io.switchboard.client.wire.StreamedAnswers;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
@@ -40,8 +37,10 @@ import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Principal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The native REST/JSON API ({@code docs/api.md}): each handler reads its request strictly, makes
@@ -50,6 +49,14 @@ import java.util.Optional;
 final class NativeApi {
 
   private static final int DEFAULT_BROWSE_LIMIT = 100;
+
+  /**
+   * The busiest answers (send batch, receive, browse, batch ack) are written by {@link
+   * StreamedAnswers}, byte for byte what {@link Call#json} writes of their {@link NativeWire}
+   * records.
+   */
+  private static final String JSON = "application/json";
+
   private static final Action SEND = Action.QUEUE_SEND;
   private static final Action RECEIVE = Action.QUEUE_RECEIVE;
   private static final Action BROWSE = Action.QUEUE_BROWSE;
@@ -219,7 +226,7 @@ final class NativeApi {
 
   private static void sendBatch(Call c) {
     c.queryOnly();
-    List<SendMessage> items = c.body(SendBatch.class).messages();
+    List<SendMessage> items = SendBatch.read(c.bytes(), "request body").messages();
     if (items == null) {
       throw new QueueException(
           ErrorCode.INVALID_ARGUMENT,
@@ -232,7 +239,7 @@ final class NativeApi {
     }
     List<NewMessage> messages = items.stream().map(SendMessage::toNewMessage).toList();
     List<SendResult> results = c.engine().sendBatch(c.path("queue"), messages);
-    c.json(201, new SendResults(results));
+    c.send(201, JSON, StreamedAnswers.sendResults(results));
   }
 
   private static void browse(Call c) {
@@ -250,19 +257,22 @@ final class NativeApi {
       request = request.filter(SelectorFilter.parse(c.selector(selector.get())));
     }
     Page page = c.engine().browse(c.path("queue"), request);
-    c.json(Messages.of(page.items(), page.nextCursor()));
+    c.send(200, JSON, StreamedAnswers.messages(page.items(), page.nextCursor()));
   }
 
   private static void receive(Call c) {
     c.queryOnly();
-    Receive body = c.body(Receive.class);
+    Receive body = Receive.read(c.bytes(), "request body");
     ReceiveRequest.Builder b = body.toRequest();
     Optional.ofNullable(body.selector()).ifPresent(s -> b.selector(c.selector(s)));
     ReceiveRequest request = b.build();
     if (!c.receiving(c.path("queue"), request.waitTime())) {
       throw new HttpError(503, "TOO_MANY_LONG_POLLS", Call.tooManyLongPolls(c.config()));
     }
-    c.json(Messages.of(c.engine().receive(c.path("queue"), request), Optional.empty()));
+    c.send(
+        200,
+        JSON,
+        StreamedAnswers.messages(c.engine().receive(c.path("queue"), request), Optional.empty()));
   }
 
   // ---- leases ------------------------------------------------------------------------------
@@ -282,7 +292,7 @@ final class NativeApi {
   private static void ackBatch(Call c) {
     c.queryOnly();
     int max = c.config().maxBatch();
-    List<String> receipts = c.body(AckBatch.class).receipts();
+    List<String> receipts = AckBatch.read(c.bytes(), "request body").receipts();
     if (receipts == null) {
       throw new QueueException(
           ErrorCode.INVALID_ARGUMENT,
@@ -300,20 +310,16 @@ final class NativeApi {
     }
     String queue = c.path("queue");
     List<Optional<QueueException>> outcomes = c.engine().ackAll(queue, receipts);
-    List<Acked> results = new ArrayList<>(receipts.size());
+    List<AckResult> results = new ArrayList<>(receipts.size());
     for (int i = 0; i < receipts.size(); i++) {
       String receipt = receipts.get(i);
       results.add(
-          Acked.of(
-              outcomes
-                  .get(i)
-                  .map(
-                      e ->
-                          AckResult.failed(
-                              receipt, e.code().name(), String.valueOf(e.getMessage())))
-                  .orElseGet(() -> AckResult.acked(receipt))));
+          outcomes
+              .get(i)
+              .map(e -> AckResult.failed(receipt, e.code().name(), String.valueOf(e.getMessage())))
+              .orElseGet(() -> AckResult.acked(receipt)));
     }
-    c.json(new AckResults(results));
+    c.send(200, JSON, StreamedAnswers.ackResults(results));
   }
 
   private static void release(Call c) {
@@ -394,12 +400,48 @@ final class NativeApi {
 
   /**
    * Reads the body (under the same size limit as every route) and answers 204 without touching the
-   * engine: the HTTP stack's own cost, which the end-to-end benchmark measures as its ceiling.
+   * engine: the HTTP stack's own cost, which the end-to-end benchmark measures as its ceiling. With
+   * {@code ?answerBytes=N} it answers 200 with a JSON body of exactly N bytes instead ({@code
+   * {"pad":"xx…"}}, made per request, no JSON library): the benchmark's "sized" ceiling, the HTTP
+   * exchange with answers as large as the real ones, still without engine or JSON work.
    */
   private static void noop(Call c) {
-    c.queryOnly();
+    c.queryOnly("answerBytes");
+    OptionalInt answer = c.queryInt("answerBytes");
+    if (answer.isPresent()
+        && (answer.getAsInt() < NOOP_MIN_ANSWER || answer.getAsInt() > NOOP_MAX_ANSWER)) {
+      throw new QueueException(
+          ErrorCode.INVALID_ARGUMENT,
+          "answerBytes must be "
+              + NOOP_MIN_ANSWER
+              + ".."
+              + NOOP_MAX_ANSWER
+              + " (the size of the answer), got "
+              + answer.getAsInt());
+    }
     c.discardBody();
-    c.noContent();
+    if (answer.isEmpty()) {
+      c.noContent();
+      return;
+    }
+    c.send(200, "application/json", padding(answer.getAsInt()));
+  }
+
+  /** The smallest sized no-op answer: {@code {"pad":""}}. */
+  static final int NOOP_MIN_ANSWER = 10;
+
+  /** The largest sized no-op answer (1 MiB): a bound on what one request makes the server write. */
+  static final int NOOP_MAX_ANSWER = 1 << 20;
+
+  /** {@code {"pad":"xx…"}} of exactly {@code bytes} bytes ({@code >= NOOP_MIN_ANSWER}). */
+  static byte[] padding(int bytes) {
+    byte[] out = new byte[bytes];
+    byte[] open = {'{', '"', 'p', 'a', 'd', '"', ':', '"'};
+    System.arraycopy(open, 0, out, 0, open.length);
+    Arrays.fill(out, open.length, bytes - 2, (byte) 'x');
+    out[bytes - 2] = '"';
+    out[bytes - 1] = '}';
+    return out;
   }
 
   // ---- redrive -----------------------------------------------------------------------------

@@ -217,6 +217,22 @@ class NativeApiTest {
   }
 
   @Test
+  void sizedNoop_answersJsonOfExactlyTheBytesAsked_andRefusesASizeOutOfRange() {
+    for (int size : new int[] {10, 11, 2_900, 1 << 20}) {
+      Http.Answer a = http.post("/v1/noop?answerBytes=" + size, "x".repeat(500));
+      assertEquals(200, a.status(), a.toString());
+      assertEquals(size, a.text().length(), "answer length for answerBytes=" + size);
+      assertEquals("", a.json().path("pad").asText().replace("x", ""), "only padding");
+    }
+    Http.Answer tooSmall = http.post("/v1/noop?answerBytes=9", "");
+    assertEquals(400, tooSmall.status(), tooSmall.toString());
+    assertEquals("INVALID_ARGUMENT", tooSmall.json().path("code").asText());
+    assertEquals(
+        "answerBytes must be 10..1048576 (the size of the answer), got 9",
+        tooSmall.json().path("message").asText());
+  }
+
+  @Test
   void messagesById_getUpdateTouchRemoveDeadLetterRestore() {
     create("prio-dlq", "");
     create("prio", "\"deadLetter\":{\"target\":\"prio-dlq\",\"maxReceiveCount\":3}");

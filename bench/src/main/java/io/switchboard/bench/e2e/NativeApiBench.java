@@ -13,6 +13,8 @@ import io.switchboard.bench.sqs.ChildServer;
 import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.SwitchboardException;
+import io.switchboard.client.wire.Json;
+import io.switchboard.client.wire.NativeWire;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
@@ -54,6 +56,12 @@ import java.util.stream.Stream;
  * request cost what a no-op costs the server would move {@code ceiling × 10 / 3} messages/s; {@code
  * ratio = messages/s ÷ (ceiling req/s × 10 / 3)}. 1.0 would mean the queue work, JSON and bigger
  * responses cost nothing beyond the HTTP exchange.
+ *
+ * <p>A second, "sized" ceiling separates the HTTP bytes from the work: each of its cycles is three
+ * no-ops ({@code POST /v1/noop?answerBytes=N}) with the request bodies the real {@code sendBatch},
+ * {@code receive} and {@code ackBatch} send and answers of the sizes the server returns for them
+ * (measured once per server by one real cycle, {@link Sizes}), still without engine or JSON work.
+ * The ratio to it, computed the same way, is what the queue work and JSON on both ends cost.
  *
  * <p>Each measurement runs {@code threads} platform threads for a warm-up, then counts the cycles
  * that start inside the measurement window; the rate divides their messages by the time from the
@@ -99,6 +107,31 @@ public final class NativeApiBench {
           Duration.ofSeconds(5),
           List.of("memory", "durable"),
           System.out);
+    }
+  }
+
+  /**
+   * The bodies of one real cycle as this client sends them, and the sizes of the server's answers
+   * to them: what the sized ceiling sends and asks for.
+   */
+  record Sizes(
+      byte[] sendBody,
+      byte[] receiveBody,
+      byte[] ackBody,
+      int sendAnswer,
+      int receiveAnswer,
+      int ackAnswer) {
+
+    String describe() {
+      return String.format(
+          Locale.ROOT,
+          "sendBatch %d → %d bytes, receive %d → %d bytes, ackBatch %d → %d bytes",
+          sendBody.length,
+          sendAnswer,
+          receiveBody.length,
+          receiveAnswer,
+          ackBody.length,
+          ackAnswer);
     }
   }
 
@@ -154,10 +187,17 @@ public final class NativeApiBench {
                 "ratio to ceiling",
                 "no-op server CPU µs/req",
                 "e2e server CPU µs/req",
-                "e2e server CPU µs/msg")
+                "e2e server CPU µs/msg",
+                "sized no-op req/s",
+                "ratio to sized ceiling",
+                "sized no-op server CPU µs/req")
             .note(
                 "cycle: sendBatch of 10 (100-byte bodies), receive max 10 (wait 0), ackBatch;"
                     + " ratio = msg/s / (no-op req/s x 10 / 3)")
+            .note(
+                "sized ceiling: three no-ops per cycle with the cycle's request bodies and answers"
+                    + " of its answers' sizes (POST /v1/noop?answerBytes=N); ratio to it computed"
+                    + " the same way")
             .note(
                 "server in a child JVM; server CPU: its CPU time in the measured window (all"
                     + " threads, JIT and GC included) / requests or messages")
@@ -165,9 +205,10 @@ public final class NativeApiBench {
             .chart(
                 ChartSpec.bars(
                     "fraction of the ceiling", "ratio", "case", null, "ratio to ceiling"));
-    for (int i = 0; i + 1 < measured.size(); i += 2) {
+    for (int i = 0; i + 2 < measured.size(); i += 3) {
       Result c = measured.get(i).result();
-      Result e = measured.get(i + 1).result();
+      Result sized = measured.get(i + 1).result();
+      Result e = measured.get(i + 2).result();
       r.row(
           e.system(),
           e.threads(),
@@ -178,11 +219,14 @@ public final class NativeApiBench {
           e.messagesPerSecond(),
           e.p50Nanos() / 1e3,
           e.p99Nanos() / 1e3,
-          c.failures() + e.failures(),
+          c.failures() + sized.failures() + e.failures(),
           ratio(e, c),
           measured.get(i).perRequest(),
-          measured.get(i + 1).perRequest(),
-          measured.get(i + 1).perMessage());
+          measured.get(i + 2).perRequest(),
+          measured.get(i + 2).perMessage(),
+          sized.requestsPerSecond(),
+          ratio(e, sized),
+          measured.get(i + 1).perRequest());
     }
     return r;
   }
@@ -307,6 +351,12 @@ public final class NativeApiBench {
             Target.start(engine, dataDir, http, o.serverJvmFlags(), (out != null ? out : dataDir)));
       }
       int noopBytes = meanRequestBytes();
+      List<Sizes> sizes = new ArrayList<>();
+      for (Target t : targets) {
+        sizes.add(t.sizes());
+        log.printf(
+            Locale.ROOT, "%s: one cycle's bodies: %s%n", t.engine, sizes.getLast().describe());
+      }
       log.printf(
           Locale.ROOT,
           "end-to-end native API: JDK %s, %d CPUs (%s), commit %s, %s%n",
@@ -329,21 +379,34 @@ public final class NativeApiBench {
       // measurement (the first server's no-op) does not pay for its JVM's compilation
       int warmThreads =
           Math.min(8, o.threads().stream().mapToInt(Integer::intValue).max().orElse(1));
-      for (Target t : targets) {
+      for (int i = 0; i < targets.size(); i++) {
+        Target t = targets.get(i);
         ClosedLoop.measure(
             o.warmup(), Duration.ofMillis(200), t.engine, "noop", warmThreads, t.noop(noopBytes));
+        ClosedLoop.measure(
+            o.warmup(),
+            Duration.ofMillis(200),
+            t.engine,
+            "sized",
+            warmThreads,
+            t.sized(sizes.get(i)));
         ClosedLoop.measure(
             o.warmup(), Duration.ofMillis(200), t.engine, "e2e", warmThreads, t.cycle(warmThreads));
       }
       for (int threads : o.threads()) {
-        for (Target t : targets) {
+        for (int i = 0; i < targets.size(); i++) {
+          Target t = targets.get(i);
           Measured ceiling = measure(o, t, "noop", threads, t.noop(noopBytes));
-          log.println(line(ceiling.result(), ceiling.result()));
+          log.println(line(ceiling.result(), ceiling.result(), ceiling.result()));
+          Measured sized = measure(o, t, "sized", threads, t.sized(sizes.get(i)));
+          log.println(line(sized.result(), ceiling.result(), sized.result()));
           Measured e2e = measure(o, t, "e2e", threads, t.cycle(threads));
-          log.println(line(e2e.result(), ceiling.result()));
+          log.println(line(e2e.result(), ceiling.result(), sized.result()));
           results.add(ceiling.result());
+          results.add(sized.result());
           results.add(e2e.result());
           measured.add(ceiling);
+          measured.add(sized);
           measured.add(e2e);
         }
       }
@@ -421,6 +484,93 @@ public final class NativeApiBench {
             }
           };
     }
+
+    /**
+     * One real cycle, made by hand with the bodies the client sends ({@link NativeWire}'s records
+     * as {@link Json#bytes} writes them), on a queue of its own: the sized ceiling's bodies and its
+     * answers' sizes.
+     */
+    Sizes sizes() throws IOException, InterruptedException {
+      String queue = "e2e-" + engine + "-sizes";
+      client.createQueue(queue, QueueConfig.defaults());
+      String path = "/v1/queues/" + queue;
+      byte[] send =
+          Json.bytes(
+              new NativeWire.SendBatch(batch(0).stream().map(NativeWire.SendMessage::of).toList()));
+      byte[] sendAnswer = post(path + "/messages/batch", send, 201);
+      byte[] receive =
+          Json.bytes(
+              NativeWire.Receive.of(
+                  ReceiveRequest.builder().maxMessages(BATCH).waitTime(Duration.ZERO).build(),
+                  java.util.Optional.empty()));
+      byte[] receiveAnswer = post(path + "/receive", receive, 200);
+      List<String> receipts = new ArrayList<>();
+      for (Message m : Json.lenient(receiveAnswer, NativeWire.Messages.class).toMessages()) {
+        receipts.add(m.receipt().orElseThrow());
+      }
+      if (receipts.size() != BATCH) {
+        throw new IllegalStateException(
+            "the sizing cycle received " + receipts.size() + " messages, not " + BATCH);
+      }
+      byte[] ack = Json.bytes(new NativeWire.AckBatch(receipts));
+      byte[] ackAnswer = post(path + "/acks", ack, 200);
+      client.deleteQueue(queue);
+      return new Sizes(
+          send, receive, ack, sendAnswer.length, receiveAnswer.length, ackAnswer.length);
+    }
+
+    private byte[] post(String path, byte[] body, int expected)
+        throws IOException, InterruptedException {
+      HttpResponse<byte[]> r = http.send(post(URI.create(server.uri + path), body), BYTES);
+      if (r.statusCode() != expected) {
+        throw new IllegalStateException(
+            "POST " + path + " answered " + r.statusCode() + ", not " + expected);
+      }
+      return r.body();
+    }
+
+    private static HttpRequest post(URI uri, byte[] body) {
+      return HttpRequest.newBuilder(uri)
+          .timeout(Duration.ofSeconds(30))
+          .header("Accept", "application/json")
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+          .build();
+    }
+
+    /**
+     * The sized ceiling: per cycle three no-ops with the cycle's request bodies, each asking for an
+     * answer of the size the real request gets; 3 requests, no messages.
+     */
+    CycleFactory sized(Sizes s) {
+      HttpRequest[] requests = {
+        post(noopUri(s.sendAnswer()), s.sendBody()),
+        post(noopUri(s.receiveAnswer()), s.receiveBody()),
+        post(noopUri(s.ackAnswer()), s.ackBody())
+      };
+      return index ->
+          () -> {
+            long failed = 0;
+            for (HttpRequest request : requests) {
+              try {
+                failed += http.send(request, BYTES).statusCode() == 200 ? 0 : 1;
+              } catch (IOException e) {
+                return transportFailure(e);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+              }
+            }
+            return new long[] {0, REQUESTS_PER_CYCLE, failed};
+          };
+    }
+
+    private URI noopUri(int answerBytes) {
+      return URI.create(server.uri + "/v1/noop?answerBytes=" + answerBytes);
+    }
+
+    private static final HttpResponse.BodyHandler<byte[]> BYTES =
+        HttpResponse.BodyHandlers.ofByteArray();
 
     /** A fresh queue per measurement, so one run's leftovers do not weigh on the next. */
     CycleFactory cycle(int threads) {
@@ -522,7 +672,19 @@ public final class NativeApiBench {
 
   // ---- output --------------------------------------------------------------------------------
 
-  private static String line(Result r, Result ceiling) {
+  private static String line(Result r, Result ceiling, Result sized) {
+    if (r.workload().equals("sized")) {
+      return String.format(
+          Locale.ROOT,
+          "%-8s %3d threads  sized %,10.0f req/s  cycle p50 %s  p99 %s  (%,d requests, %d failed)",
+          r.system(),
+          r.threads(),
+          r.requestsPerSecond(),
+          ClosedLoop.micros(r.p50Nanos()),
+          ClosedLoop.micros(r.p99Nanos()),
+          r.requests(),
+          r.failures());
+    }
     if (r.workload().equals("noop")) {
       return String.format(
           Locale.ROOT,
@@ -537,14 +699,15 @@ public final class NativeApiBench {
     }
     return String.format(
         Locale.ROOT,
-        "%-8s %3d threads  e2e   %,10.0f msg/s  cycle p50 %s  p99 %s  ratio %.2f  (%,d cycles, %,d"
-            + " requests, %d failed, load %s)",
+        "%-8s %3d threads  e2e   %,10.0f msg/s  cycle p50 %s  p99 %s  ratio %.2f  to sized %.2f"
+            + "  (%,d cycles, %,d requests, %d failed, load %s)",
         r.system(),
         r.threads(),
         r.messagesPerSecond(),
         ClosedLoop.micros(r.p50Nanos()),
         ClosedLoop.micros(r.p99Nanos()),
         ratio(r, ceiling),
+        ratio(r, sized),
         r.cycles(),
         r.requests(),
         r.failures(),
@@ -554,14 +717,15 @@ public final class NativeApiBench {
   private static void table(PrintStream log, List<Result> results) {
     log.println(
         "| engine | threads | no-op req/s | no-op p50 / p99 | e2e msg/s | e2e cycle p50 / p99 |"
-            + " ratio |");
-    log.println("|---|---:|---:|---:|---:|---:|---:|");
-    for (int i = 0; i + 1 < results.size(); i += 2) {
+            + " ratio | sized no-op req/s | ratio to sized |");
+    log.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (int i = 0; i + 2 < results.size(); i += 3) {
       Result c = results.get(i);
-      Result e = results.get(i + 1);
+      Result sized = results.get(i + 1);
+      Result e = results.get(i + 2);
       log.printf(
           Locale.ROOT,
-          "| %s | %d | %,.0f | %s / %s | %,.0f | %s / %s | %.2f |%n",
+          "| %s | %d | %,.0f | %s / %s | %,.0f | %s / %s | %.2f | %,.0f | %.2f |%n",
           e.system(),
           e.threads(),
           c.requestsPerSecond(),
@@ -570,7 +734,9 @@ public final class NativeApiBench {
           e.messagesPerSecond(),
           ClosedLoop.micros(e.p50Nanos()),
           ClosedLoop.micros(e.p99Nanos()),
-          ratio(e, c));
+          ratio(e, c),
+          sized.requestsPerSecond(),
+          ratio(e, sized));
     }
   }
 

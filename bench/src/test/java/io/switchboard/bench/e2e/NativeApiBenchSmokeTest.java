@@ -37,26 +37,31 @@ class NativeApiBenchSmokeTest {
 
     List<ClosedLoop.Result> rows = NativeApiBench.run(o, out, RunInfo.capture("smoke"));
 
-    assertEquals(4, rows.size());
+    assertEquals(6, rows.size());
     for (ClosedLoop.Result r : rows) {
       assertTrue(r.failures() * 10 <= r.cycles(), "few failures: " + r);
       assertTrue(r.cycles() > 0 && r.seconds() > 0, r.toString());
       assertTrue(r.p99Nanos() >= r.p50Nanos() && r.p50Nanos() > 0, r.toString());
       if (r.workload().equals("e2e")) {
         assertTrue(r.messages() > 0 && r.requests() >= 2 * r.cycles(), r.toString());
+      } else if (r.workload().equals("sized")) {
+        assertEquals(3 * r.cycles(), r.requests(), r.toString());
+        assertEquals(0, r.messages(), r.toString());
       } else {
         assertEquals(r.cycles(), r.requests(), r.toString());
       }
     }
     String text = printed.toString(StandardCharsets.UTF_8);
     assertTrue(text.contains("| memory | 2 |") && text.contains("| durable | 2 |"), text);
+    assertTrue(text.contains("memory: one cycle's bodies: sendBatch "), text);
     List<String> csv =
         ReportFiles.check(
             out,
             "native-e2e",
             "engine,threads,case,no-op req/s,no-op p50 µs,no-op p99 µs,e2e msg/s,e2e cycle p50 µs,"
                 + "e2e cycle p99 µs,failures,ratio to ceiling,no-op server CPU µs/req,"
-                + "e2e server CPU µs/req,e2e server CPU µs/msg",
+                + "e2e server CPU µs/req,e2e server CPU µs/msg,sized no-op req/s,"
+                + "ratio to sized ceiling,sized no-op server CPU µs/req",
             2);
     assertTrue(csv.get(0).startsWith("memory,2,memory ×2,"), csv.get(0));
   }

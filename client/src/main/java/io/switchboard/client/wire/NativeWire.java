@@ -79,7 +79,17 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/messages/batch}. */
-  public record SendBatch(@Nullable List<SendMessage> messages) {}
+  public record SendBatch(@Nullable List<SendMessage> messages) {
+
+    /**
+     * A request body as {@link Json#strict(byte[], String, Class)} binds it ({@code where} names it
+     * in errors), read in one pass when it is the plain shape ({@link OnePassReader}).
+     */
+    public static SendBatch read(byte[] body, String where) {
+      SendBatch fast = OnePassReader.sendBatch(body);
+      return fast != null ? fast : Json.strict(body, where, SendBatch.class);
+    }
+  }
 
   /**
    * {@code POST /v1/queues/{queue}/receive}; the selector is text, checked by the server before it
@@ -99,6 +109,12 @@ public final class NativeWire {
               .orElse(null),
           r.waitTime().map(w -> WireFormat.wholeSeconds("waitTime", w)).orElse(null),
           selector.orElse(null));
+    }
+
+    /** As {@link SendBatch#read}. */
+    public static Receive read(byte[] body, String where) {
+      Receive fast = OnePassReader.receive(body);
+      return fast != null ? fast : Json.strict(body, where, Receive.class);
     }
 
     /** The request, less its selector. */
@@ -142,7 +158,14 @@ public final class NativeWire {
   }
 
   /** {@code POST /v1/queues/{queue}/acks}. */
-  public record AckBatch(@Nullable List<String> receipts) {}
+  public record AckBatch(@Nullable List<String> receipts) {
+
+    /** As {@link SendBatch#read}. */
+    public static AckBatch read(byte[] body, String where) {
+      AckBatch fast = OnePassReader.ackBatch(body);
+      return fast != null ? fast : Json.strict(body, where, AckBatch.class);
+    }
+  }
 
   /** {@code PATCH /v1/queues/{queue}/messages/{id}}: either or both. */
   public record UpdateMessage(@Nullable Integer priority, @Nullable JsonNode attributes) {
@@ -176,7 +199,17 @@ public final class NativeWire {
   // ---- answers -----------------------------------------------------------------------------
 
   /** A batch send's answer: a {@link SendResult} each, which binds as it is. */
-  public record SendResults(@Nullable List<SendResult> results) {}
+  public record SendResults(@Nullable List<SendResult> results) {
+
+    /**
+     * As {@link Json#lenient(byte[], Class)} binds it, in one pass if plain ({@link
+     * Messages#read}).
+     */
+    public static SendResults read(byte[] body) {
+      SendResults fast = OnePassReader.sendResults(body);
+      return fast != null ? fast : Json.lenient(body, SendResults.class);
+    }
+  }
 
   /**
    * A queue's statistics: {@link QueueStats} with its depth, and its oldest age in milliseconds;
@@ -232,7 +265,17 @@ public final class NativeWire {
     }
   }
 
-  public record AckResults(@Nullable List<Acked> results) {}
+  public record AckResults(@Nullable List<Acked> results) {
+
+    /**
+     * As {@link Json#lenient(byte[], Class)} binds it, in one pass if plain ({@link
+     * Messages#read}).
+     */
+    public static AckResults read(byte[] body) {
+      AckResults fast = OnePassReader.ackResults(body);
+      return fast != null ? fast : Json.lenient(body, AckResults.class);
+    }
+  }
 
   /**
    * A message in an answer: instants as ISO-8601 text, the state by its wire name, attributes in
@@ -306,6 +349,18 @@ public final class NativeWire {
 
     public List<Message> toMessages() {
       return Json.items(messages).stream().map(MessageView::toMessage).toList();
+    }
+
+    /**
+     * An answer's messages from its bytes: what {@link Json#lenient(byte[], Class)} binds, read in
+     * one pass with Jackson's parser when the answer is the plain shape the server writes (known
+     * fields once each, of their exact types, no attributes, nothing after the object); any other
+     * answer (unknown or repeated fields, {@code null}s, attributes, anything malformed) is bound
+     * as before, with the same result or error.
+     */
+    public static Messages read(byte[] body) {
+      Messages fast = OnePassReader.messages(body);
+      return fast != null ? fast : Json.lenient(body, Messages.class);
     }
   }
 
