@@ -353,9 +353,15 @@ final class Call {
     return response.outputStream();
   }
 
+  /**
+   * A query parameter's first value. Read with {@code contains}/{@code get}, not {@code first}:
+   * Helidon's {@code OptionalValue} looks its converters up in the global service registry, which a
+   * jar whose Helidon manifests were not merged (a shaded jar) lacks: every query read then failed
+   * with a 500 (found in the benchmark jar).
+   */
   Optional<String> query(String name) {
-    var v = request.query().first(name);
-    return v.isPresent() ? Optional.of(v.get()) : Optional.empty();
+    var q = request.query();
+    return q.contains(name) ? Optional.of(q.get(name)) : Optional.empty();
   }
 
   OptionalInt queryInt(String name) {
