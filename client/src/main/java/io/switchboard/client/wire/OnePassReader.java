@@ -3,7 +3,6 @@ package io.switchboard.client.wire;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.client.wire.NativeWire.MessageView;
 import io.switchboard.client.wire.NativeWire.Messages;
@@ -24,18 +23,16 @@ import org.jspecify.annotations.Nullable;
  * the rest the binding's result or error. The strict requests and the lenient answers differ only
  * where it gives up anyway (unknown fields).
  *
- * <p>The parser's factory is {@link Json#STRICT}'s without duplicate detection (the reader notices
+ * <p>The parser's factory ({@link Json#newFactory}) does no duplicate detection (the reader notices
  * a repeated known field itself and gives up on any unknown one), so that no set of field names is
  * made per object.
  */
 final class OnePassReader {
 
-  private static final JsonFactory FACTORY =
-      Json.STRICT
-          .getFactory()
-          .rebuild()
-          .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .build();
+  /**
+   * A plain factory: no duplicate detection (see above), Jackson's buffers from the shared pool.
+   */
+  private static final JsonFactory FACTORY = Json.newFactory();
 
   private OnePassReader() {}
 
