@@ -1,8 +1,6 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.client.wire.Json;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
@@ -43,8 +41,6 @@ final class Extensions {
   static final String SELECTOR_PREFIX = "Switchboard.Selector=";
   static final String ORDER = "Switchboard.Order";
   static final String INDEXED_ATTRIBUTES = "Switchboard.IndexedAttributes";
-
-  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
 
   private Extensions() {}
 
@@ -133,7 +129,7 @@ final class Extensions {
   private static AttributeValue list(String name, AttributeValue v) {
     if (v instanceof AttributeValue.StringValue s) {
       try {
-        JsonNode node = MAPPER.readTree(s.value());
+        JsonNode node = SqsJson.MAPPER.readTree(s.value());
         if (node != null && node.isArray()) {
           List<String> items = new ArrayList<>();
           for (JsonNode item : node) {
@@ -195,7 +191,7 @@ final class Extensions {
               || attributeNames.contains(LIST_PREFIX + e.getKey()))) {
         out.put(
             LIST_PREFIX + e.getKey(),
-            AttributeValue.string(MAPPER.valueToTree(l.value()).toString()));
+            AttributeValue.string(SqsJson.MAPPER.valueToTree(l.value()).toString()));
       }
     }
     return out;

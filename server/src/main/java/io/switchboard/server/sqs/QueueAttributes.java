@@ -1,8 +1,6 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.client.wire.Json;
 import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
@@ -27,8 +25,6 @@ import org.jspecify.annotations.Nullable;
  * Values travel as strings, as SQS sends them. Ranges are SQS's, which are also the engine's.
  */
 final class QueueAttributes {
-
-  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
 
   /** Attributes a caller can set, in the order GetQueueAttributes lists them. */
   static final List<String> SETTABLE =
@@ -243,7 +239,7 @@ final class QueueAttributes {
 
   private static JsonNode json(String key, String value) {
     try {
-      JsonNode node = MAPPER.readTree(value);
+      JsonNode node = SqsJson.MAPPER.readTree(value);
       if (node != null && node.isObject()) {
         return node;
       }
@@ -305,7 +301,7 @@ final class QueueAttributes {
     }
     JsonNode policy = null;
     try {
-      policy = MAPPER.readTree(value);
+      policy = SqsJson.MAPPER.readTree(value);
     } catch (IOException e) {
       // answered below
     }
@@ -362,7 +358,7 @@ final class QueueAttributes {
             d ->
                 all.put(
                     "RedrivePolicy",
-                    MAPPER
+                    SqsJson.MAPPER
                         .createObjectNode()
                         .put("deadLetterTargetArn", address.arn(d.target()))
                         .put("maxReceiveCount", d.maxReceiveCount())

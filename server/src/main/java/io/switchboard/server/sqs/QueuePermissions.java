@@ -1,11 +1,9 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.switchboard.client.wire.Json;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.auth.KeyRing;
 import java.io.IOException;
@@ -35,7 +33,6 @@ final class QueuePermissions {
   static final int MAX_STATEMENTS = 20;
   static final int MAX_ACTIONS = 7;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
   private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_-]{1,80}");
   private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
   private static final Set<String> ACTIONS =
@@ -195,7 +192,7 @@ final class QueuePermissions {
       return java.util.Optional.empty();
     }
     try {
-      JsonNode node = MAPPER.readTree(policy);
+      JsonNode node = SqsJson.MAPPER.readTree(policy);
       return node instanceof ObjectNode o ? java.util.Optional.of(o) : java.util.Optional.empty();
     } catch (IOException e) {
       return java.util.Optional.empty();
@@ -203,7 +200,7 @@ final class QueuePermissions {
   }
 
   private static ObjectNode empty(String queueArn) {
-    ObjectNode policy = MAPPER.createObjectNode();
+    ObjectNode policy = SqsJson.MAPPER.createObjectNode();
     policy.put("Version", "2008-10-17"); // as SQS writes it
     policy.put("Id", queueArn + "/SQSDefaultPolicy");
     policy.putArray("Statement");
@@ -224,7 +221,7 @@ final class QueuePermissions {
 
   private static ObjectNode statement(
       String queueArn, String label, List<String> principals, List<String> actions) {
-    ObjectNode s = MAPPER.createObjectNode();
+    ObjectNode s = SqsJson.MAPPER.createObjectNode();
     s.put("Sid", label);
     s.put("Effect", "Allow");
     ObjectNode principal = s.putObject("Principal");

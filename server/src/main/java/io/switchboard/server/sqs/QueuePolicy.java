@@ -1,8 +1,6 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.client.wire.Json;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
 import java.io.IOException;
@@ -64,7 +62,6 @@ final class QueuePolicy {
     }
   }
 
-  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
   private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
   private static final Set<String> TOP = Set.of("Version", "Id", "Statement");
   private static final Set<String> MEMBERS =
@@ -319,7 +316,7 @@ final class QueuePolicy {
 
   private static @Nullable JsonNode read(String document) {
     try {
-      return MAPPER.readTree(document);
+      return SqsJson.MAPPER.readTree(document);
     } catch (IOException e) {
       return null;
     }

@@ -4,12 +4,10 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.switchboard.client.wire.Json;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
@@ -41,7 +39,6 @@ import org.slf4j.LoggerFactory;
 public final class SqsApi {
 
   private static final Logger LOG = LoggerFactory.getLogger(SqsApi.class);
-  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
   private static final String TARGET_PREFIX = "AmazonSQS.";
   private static final String CONTENT_TYPE = "application/x-amz-json-1.0";
 
@@ -233,15 +230,15 @@ public final class SqsApi {
   }
 
   /**
-   * An answer tree's bytes: exactly what {@code MAPPER.writeValueAsBytes(node)} writes (the bytes
-   * of {@code toString()}, without the String; {@code SqsReadOnceTest}), written by walking the
-   * tree with one generator rather than through the mapper's serializer provider, which cost a
+   * An answer tree's bytes: exactly what {@code SqsJson.MAPPER.writeValueAsBytes(node)} writes (the
+   * bytes of {@code toString()}, without the String; {@code SqsReadOnceTest}), written by walking
+   * the tree with one generator rather than through the mapper's serializer provider, which cost a
    * sixth of a batch request's SQS handling (issue 14). Numbers, booleans and nulls, rare in
    * answers, are written by the mapper.
    */
   static byte[] bytes(ObjectNode node) {
     ByteArrayBuilder out = new ByteArrayBuilder(256);
-    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
+    try (JsonGenerator g = SqsJson.MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)) {
       write(g, node);
     } catch (IOException e) {
       throw new IllegalStateException("cannot serialize JSON", e);
@@ -266,7 +263,7 @@ public final class SqsApi {
     } else if (node instanceof TextNode text) {
       g.writeString(text.textValue());
     } else {
-      MAPPER.writeTree(g, node);
+      SqsJson.MAPPER.writeTree(g, node);
     }
   }
 
@@ -433,6 +430,6 @@ public final class SqsApi {
   }
 
   private static ObjectNode object() {
-    return MAPPER.createObjectNode();
+    return SqsJson.MAPPER.createObjectNode();
   }
 }

@@ -1,11 +1,9 @@
 package io.switchboard.server.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.switchboard.client.wire.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,8 +19,6 @@ import org.jspecify.annotations.Nullable;
  * InvalidParameterValue}, a required field missing is {@code MissingParameter}.
  */
 final class SqsRequest {
-
-  private static final ObjectMapper MAPPER = new ObjectMapper(Json.newFactory());
 
   private final JsonNode root;
   private final QueueAddress address;
@@ -66,7 +62,7 @@ final class SqsRequest {
     }
     JsonNode root;
     try {
-      root = MAPPER.readTree(body);
+      root = SqsJson.MAPPER.readTree(body);
     } catch (IOException e) {
       throw SqsError.sender("SerializationException", "the request body is not JSON");
     }
