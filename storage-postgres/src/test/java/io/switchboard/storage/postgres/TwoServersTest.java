@@ -225,13 +225,15 @@ class TwoServersTest {
   void oneNotifyStatement_tellsAListenerEveryQueueOfTheRound() throws Exception {
     try (Connection listener = TestDatabase.pool().getConnection();
         Connection publisher = TestDatabase.pool().getConnection()) {
+      // a channel of this test's own: the servers of this database notify on Wakeups.CHANNEL
+      String channel = "sb_notify_test_" + Long.toHexString(System.nanoTime());
       listener.setAutoCommit(true);
       try (Statement s = listener.createStatement()) {
-        s.execute("listen " + Wakeups.CHANNEL);
+        s.execute("listen " + channel);
       }
       publisher.setAutoCommit(true);
       try (PreparedStatement ps = publisher.prepareStatement(Wakeups.NOTIFY)) {
-        ps.setString(1, Wakeups.CHANNEL);
+        ps.setString(1, channel);
         ps.setObject(2, new String[] {"calls", "orders", "calls.dlq"});
         ps.execute();
       }
@@ -240,7 +242,7 @@ class TwoServersTest {
       while (told.size() < 3 && System.nanoTime() < deadline) {
         PGNotification[] got = listener.unwrap(PGConnection.class).getNotifications(500);
         for (PGNotification n : got == null ? new PGNotification[0] : got) {
-          assertEquals(Wakeups.CHANNEL, n.getName());
+          assertEquals(channel, n.getName());
           told.add(n.getParameter());
         }
       }
