@@ -133,16 +133,21 @@ final class OnePassReader {
         }
         default -> throw NOT_PLAIN;
       }
-      if ((seen & bit) != 0) {
-        throw NOT_PLAIN;
-      }
-      seen |= bit;
+      seen = once(seen, bit);
     }
     if (p.currentToken() != JsonToken.END_OBJECT || body == null) {
       throw NOT_PLAIN;
     }
     return new NativeWire.SendMessage(
         body, attributes, priority, groupId, deduplicationId, delaySeconds, timeToLiveSeconds);
+  }
+
+  /** {@code seen} with {@code bit} added: a field met twice is not the plain shape. */
+  private static int once(int seen, int bit) {
+    if ((seen & bit) != 0) {
+      throw NOT_PLAIN;
+    }
+    return seen | bit;
   }
 
   /** {@code {}}: anything else in attributes is left to the binding. */
@@ -188,10 +193,7 @@ final class OnePassReader {
             return null;
           }
         }
-        if ((seen & bit) != 0) {
-          return null;
-        }
-        seen |= bit;
+        seen = once(seen, bit); // caught below: null
       }
       return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null
           ? new NativeWire.Receive(maxMessages, visibilityTimeoutSeconds, waitTimeSeconds, selector)
@@ -233,10 +235,7 @@ final class OnePassReader {
             }
             default -> throw NOT_PLAIN;
           }
-          if ((seen & bit) != 0) {
-            throw NOT_PLAIN;
-          }
-          seen |= bit;
+          seen = once(seen, bit);
         }
         if (seen != 0b111 || id == null || p.currentToken() != JsonToken.END_OBJECT) {
           return null; // a field left out: the binding decides what that means
@@ -288,10 +287,7 @@ final class OnePassReader {
             }
             default -> throw NOT_PLAIN;
           }
-          if ((seen & bit) != 0) {
-            throw NOT_PLAIN;
-          }
-          seen |= bit;
+          seen = once(seen, bit);
         }
         if ((seen & 0b11) != 0b11 || p.currentToken() != JsonToken.END_OBJECT) {
           return null; // receipt or acked left out: the binding decides
@@ -441,10 +437,7 @@ final class OnePassReader {
         }
         default -> throw NOT_PLAIN;
       }
-      if ((seen & bit) != 0) {
-        throw NOT_PLAIN; // a repeated field: the binding words the error
-      }
-      seen |= bit;
+      seen = once(seen, bit); // a repeated field: the binding words the error
     }
     if (p.currentToken() != JsonToken.END_OBJECT || id == null || body == null) {
       throw NOT_PLAIN;
