@@ -64,7 +64,7 @@ public final class Settings {
                   null,
                   "the URL clients reach this server at (`https://sqs.example.com`): SQS queue URLs"
                       + " name it, and its host is accepted in `Host`"
-                      + " (`docs/security-tls-and-keyless.md`)")
+                      + " (`docs/security.md#public-url`)")
               .defaultDoc("none (the request's `Host` when it is allowed)"));
 
   public static final Setting<Boolean> ALLOW_ANONYMOUS =
@@ -73,7 +73,7 @@ public final class Settings {
               "allow-anonymous",
               false,
               "start bound to a non-loopback address without access keys: anyone who reaches the"
-                  + " port may do anything (`docs/security-tls-and-keyless.md`)"));
+                  + " port may do anything (`docs/security.md#keyless-mode`)"));
 
   public static final Setting<List<String>> CORS_ORIGINS =
       declare(

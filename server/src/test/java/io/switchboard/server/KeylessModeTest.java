@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A server without access keys (the default) cannot be driven by a web page in the user's browser,
- * and does not start exposed on the network by accident (docs/security-tls-and-keyless.md): each
+ * and does not start exposed on the network by accident (docs/security.md#keyless-mode): each
  * protection is a case here.
  */
 class KeylessModeTest {

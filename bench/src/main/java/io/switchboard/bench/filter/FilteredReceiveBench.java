@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Filtered-consumption benchmark: latency of one selective receive plus ack on a deep queue, in
  * Switchboard (attribute index) and embedded ActiveMQ Artemis (selector evaluated message by
- * message), same data, same run. See {@code docs/benchmarks-filtered.md}.
+ * message), same data, same run. See {@code docs/benchmarks.md#filtered-receive}.
  *
  * <pre>
  * java -Xmx12g -cp bench/target/benchmarks.jar io.switchboard.bench.filter.FilteredReceiveBench \

@@ -45,7 +45,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * HTTPS from PEM files ({@code tls-cert}, {@code tls-key}), mutual TLS ({@code tls-client-ca}) and
  * the reload of changed files, with stock AWS SDK v2 and v1 clients and curl trusting a test CA
- * made here (docs/security-tls-and-keyless.md).
+ * made here (docs/security.md#tls).
  */
 class TlsTest {
 
