@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who may reach the server from where ({@code docs/security.md#keyless-mode}): the refusal to
- * start exposed without keys, the checks that keep a web page in the user's browser from driving a
+ * Who may reach the server from where ({@code docs/security.md#keyless-mode}): the refusal to start
+ * exposed without keys, the checks that keep a web page in the user's browser from driving a
  * keyless server, CORS for the origins the operator lists, and the base URL queue URLs and links
  * name.
  *
