@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +22,7 @@ class LifecycleTest {
 
   @Test
   void health_isUnavailableUntilTheEngineIsOpen() throws Exception {
-    int port = freePort();
+    int port = FreePorts.free();
     CountDownLatch recovered = new CountDownLatch(1);
     EngineFactory slow =
         config -> {
@@ -124,9 +125,4 @@ class LifecycleTest {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

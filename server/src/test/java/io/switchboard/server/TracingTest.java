@@ -1,5 +1,6 @@
 package io.switchboard.server;
 
+import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -560,17 +561,10 @@ class TracingTest {
    * may be just after the client read it.
    */
   private SpanData await(Predicate<SpanData> wanted) {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (true) {
-      Optional<SpanData> found = spans.getFinishedSpanItems().stream().filter(wanted).findFirst();
-      if (found.isPresent()) {
-        return found.get();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no such span among " + spans.getFinishedSpanItems());
-      }
-      Thread.onSpinWait();
-      Thread.yield();
-    }
+    return Await.value(
+        () -> spans.getFinishedSpanItems().stream().filter(wanted).findFirst(),
+        () -> "an ended span that matches, among " + spans.getFinishedSpanItems(),
+        Await.LIMIT);
   }
+
 }

@@ -1,5 +1,6 @@
 package io.switchboard.storage.postgres;
 
+import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,6 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,10 +37,7 @@ class DatabaseRestartTest {
   void databaseRestartedUnderLoad_callsFailClearlyThenRecover_nothingAcknowledgedLost()
       throws Exception {
     Path data = Files.createDirectories(dir.resolve("pgdata"));
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.free();
     EmbeddedPostgres pg = start(data, port);
     String url = "jdbc:postgresql://localhost:" + port + "/postgres";
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();

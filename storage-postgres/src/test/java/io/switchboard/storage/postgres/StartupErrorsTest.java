@@ -1,5 +1,6 @@
 package io.switchboard.storage.postgres;
 
+import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
-import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -18,10 +18,7 @@ class StartupErrorsTest {
 
   @Test
   void unreachableDatabase_refusesToStartWithUnavailable() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort(); // closed again: nothing listens there
-    }
+    int port = FreePorts.free(); // nothing listens there
     QueueException e =
         assertThrows(
             QueueException.class,
