@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +27,7 @@ import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.WorkspaceStore;
+import io.switchboard.testing.Await;
 import io.switchboard.time.ManualClock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -295,7 +295,8 @@ class AssignmentCallbacksTest {
     script.add(Step.answer(204, ""));
     Contact c = call("c1");
     request();
-    Await.until(() -> callbacks.count(AssignmentCallbacks.Outcome.NO_INSTRUCTION) == 1, "no instruction");
+    Await.until(
+        () -> callbacks.count(AssignmentCallbacks.Outcome.NO_INSTRUCTION) == 1, "no instruction");
     String reservation = centre.router().contact(c.id()).reservationId().orElseThrow();
     assertEquals(ReservationState.PENDING, centre.router().reservation(reservation).state());
     centre.router().accept(reservation); // the agent answers

@@ -1,11 +1,11 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.testing.FreePorts;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -124,5 +124,4 @@ class LifecycleTest {
       assertTrue(e.getMessage().contains("cannot listen"), e.getMessage());
     }
   }
-
 }

@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
+import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -147,7 +147,8 @@ class PostgresCallbacksTest {
                     .firstValue("X-Switchboard-Routed-By")
                     .orElse("")
                     .equals(twoId),
-            "the follower takes over", WAIT);
+            "the follower takes over",
+            WAIT);
         ok(
             201,
             b.post(
@@ -156,7 +157,10 @@ class PostgresCallbacksTest {
         verify(secret, again);
         JsonNode body = WireFormat.parse(again[1].getBytes(StandardCharsets.UTF_8));
         assertEquals("c2", body.at("/contact/id").asText());
-        Await.until(() -> state(b, "c2").equals("assigned"), "c2 assigned by the new leader's callback", WAIT);
+        Await.until(
+            () -> state(b, "c2").equals("assigned"),
+            "c2 assigned by the new leader's callback",
+            WAIT);
       } finally {
         two.stop();
         one.stop();

@@ -1,10 +1,10 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.testing.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -275,7 +275,11 @@ class PostgresServerTest {
   void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
     ServerConfig config =
         ServerConfig.resolve(
-            Map.of("port", "0", "postgres-url", "jdbc:postgresql://127.0.0.1:" + FreePorts.free() + "/x"),
+            Map.of(
+                "port",
+                "0",
+                "postgres-url",
+                "jdbc:postgresql://127.0.0.1:" + FreePorts.free() + "/x"),
             Map.of());
     StartupException e =
         assertThrows(StartupException.class, () -> EngineFactory.forConfig(config).open(config));
@@ -392,5 +396,4 @@ class PostgresServerTest {
       }
     }
   }
-
 }

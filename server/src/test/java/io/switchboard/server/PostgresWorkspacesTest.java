@@ -1,12 +1,12 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +111,8 @@ class PostgresWorkspacesTest {
       one.halt(); // dies: no lease released, nothing more written
       Await.until(
           () -> twoId.equals(routedBy(b.get("/v1/workspaces/centre"))),
-          "the follower takes over the workspaces", WAIT);
+          "the follower takes over the workspaces",
+          WAIT);
 
       JsonNode ws = ok(200, b.get("/v1/workspaces/centre"));
       assertEquals("billing", ws.at("/taskQueues/0/name").asText(), ws.toString());
@@ -178,7 +179,8 @@ class PostgresWorkspacesTest {
             Http.Answer day = b.get("/v1/workspaces/day/agents/dan");
             return day.status() == 200 && twoId.equals(routedBy(day));
           },
-          "the new leader applies its init file's workspaces", WAIT);
+          "the new leader applies its init file's workspaces",
+          WAIT);
       assertEquals(200, b.get("/v1/workspaces/night/agents/nia").status(), "night is kept");
       assertFalse(one.cluster().orElseThrow().leading());
     } finally {

@@ -1,11 +1,11 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -129,7 +129,10 @@ class RoutingFailoverTest {
         assertTrue(two.cluster().orElseThrow().leading());
         assertTrue(b.get("/metrics").text().contains("switchboard_routing_leader 1.0"));
         int atTakeover = acknowledged.size();
-        Await.until(() -> acknowledged.size() >= atTakeover + 20, "contacts created after the takeover", WAIT);
+        Await.until(
+            () -> acknowledged.size() >= atTakeover + 20,
+            "contacts created after the takeover",
+            WAIT);
         stop.set(true);
         producer.join(20_000);
         for (Http.Answer r : refused) {
@@ -298,6 +301,7 @@ class RoutingFailoverTest {
           Http.Answer s = h.get("/v1/routing/stats");
           return s.status() == 200 && routedBy(s).equals(serverId);
         },
-        "routing decided by " + serverId, WAIT);
+        "routing decided by " + serverId,
+        WAIT);
   }
 }

@@ -49,7 +49,8 @@ class TracedEngineForwardingTest {
           Map.entry(List.class, List.of()),
           Map.entry(
               ReceiveRequest.class,
-              new ReceiveRequest(1, Optional.empty(), Optional.of(Duration.ZERO), Optional.empty())),
+              new ReceiveRequest(
+                  1, Optional.empty(), Optional.of(Duration.ZERO), Optional.empty())),
           Map.entry(Duration.class, Duration.ZERO),
           Map.entry(boolean.class, false),
           Map.entry(MessageUpdate.class, MessageUpdate.priority(1)),
@@ -74,7 +75,9 @@ class TracedEngineForwardingTest {
       seen.clear(); // the constructor's own subscription to the engine's events
 
       Object[] args =
-          Arrays.stream(method.getParameterTypes()).map(TracedEngineForwardingTest::sample).toArray();
+          Arrays.stream(method.getParameterTypes())
+              .map(TracedEngineForwardingTest::sample)
+              .toArray();
       Throwable thrown = null;
       try {
         method.invoke(traced, args);

@@ -1,6 +1,5 @@
 package io.switchboard.server;
 
-import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -20,6 +19,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.testing.Await;
 import io.switchboard.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -566,5 +566,4 @@ class TracingTest {
         () -> "an ended span that matches, among " + spans.getFinishedSpanItems(),
         Await.LIMIT);
   }
-
 }

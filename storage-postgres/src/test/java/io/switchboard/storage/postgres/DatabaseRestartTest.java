@@ -1,6 +1,5 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +9,7 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.testing.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,9 +4,9 @@ import io.switchboard.tck.routing.JournalStore;
 import io.switchboard.tck.routing.RouterContract;
 
 /**
- * The router on the PostgreSQL store against the routing contract, every restart a handover
- * between two servers (router and journal closed, the lease taken at a new epoch by the other
- * server, a new journal loaded).
+ * The router on the PostgreSQL store against the routing contract, every restart a handover between
+ * two servers (router and journal closed, the lease taken at a new epoch by the other server, a new
+ * journal loaded).
  */
 class PostgresRouterContractTest extends RouterContract {
 

@@ -1,6 +1,5 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +10,7 @@ import io.switchboard.routing.Presence;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.testing.Await;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.sql.Connection;
@@ -121,7 +121,8 @@ class RoutingLeadershipTest {
           b.tick();
           return b.leading();
         },
-        "b takes over after the lease ran out", WAIT);
+        "b takes over after the lease ran out",
+        WAIT);
     // a renewed at most a third of the lease (plus a round trip) before it died
     assertTrue(System.nanoTime() - died >= Duration.ofMillis(750).toNanos());
     assertEquals("ana", b.router().orElseThrow().agent("ana").id());
@@ -167,7 +168,8 @@ class RoutingLeadershipTest {
           }
           return false;
         },
-        "b takes over from a leader cut off from the database", WAIT);
+        "b takes over from a leader cut off from the database",
+        WAIT);
     assertFalse(a.leading());
     assertTrue(a.lastError().orElseThrow().contains("unavailable"), a.lastError().orElseThrow());
   }

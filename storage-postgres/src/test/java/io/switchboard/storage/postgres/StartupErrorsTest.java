@@ -1,6 +1,5 @@
 package io.switchboard.storage.postgres;
 
-import io.switchboard.testing.FreePorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
+import io.switchboard.testing.FreePorts;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.switchboard.storage.rocksdb;
 
-import io.switchboard.testing.TempDirs;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.tck.JournaledEngineContract;
+import io.switchboard.testing.TempDirs;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 

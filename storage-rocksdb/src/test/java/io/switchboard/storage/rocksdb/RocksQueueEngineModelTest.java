@@ -1,8 +1,8 @@
 package io.switchboard.storage.rocksdb;
 
-import io.switchboard.testing.TempDirs;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.tck.model.QueueEngineModelTest;
+import io.switchboard.testing.TempDirs;
 import io.switchboard.time.ManualClock;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
