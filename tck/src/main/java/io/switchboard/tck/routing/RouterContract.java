@@ -9,6 +9,7 @@ import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
 import io.switchboard.routing.ContactUpdate;
 import io.switchboard.routing.EventPage;
+import io.switchboard.routing.IntervalFigures;
 import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
@@ -18,12 +19,17 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingEvent;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.StatisticsQuery;
+import io.switchboard.routing.StatisticsReport;
 import io.switchboard.routing.Strategy;
 import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.spi.StoredInterval;
+import io.switchboard.routing.spi.StoredInterval.Scope;
 import io.switchboard.time.ManualClock;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,10 +49,12 @@ import org.opentest4j.TestAbortedException;
 /**
  * What a router on a journal must do across restarts, whatever the store: come back with every
  * agent, contact (in each state), reservation and waiting place it had, fire its timers after the
- * restart as if it had never stopped, and hand out event and reservation ids above the ones it
- * handed out before. A store module's test extends this class and says how to make an empty store
- * ({@link #newStore()}); every test gets its own store and a fresh {@link ManualClock}. Nothing
- * here sleeps: time moves only through the clock.
+ * restart as if it had never stopped, hand out event and reservation ids above the ones it handed
+ * out before, and keep its lasting statistics (closed intervals read back from the store, the open
+ * one and the cumulative figures loaded, old ones deleted past the retention). A store module's
+ * test extends this class and says how to make an empty store ({@link #newStore()}); every test
+ * gets its own store and a fresh {@link ManualClock}. Nothing here sleeps: time moves only through
+ * the clock.
  *
  * <p>The main test runs seeded random calls (bad ones included) and clock advances through a router
  * that never restarts and through one on the store that is restarted at random points (for a shared
@@ -76,7 +84,11 @@ public abstract class RouterContract {
   }
 
   private Running start(Supplier<Router.Builder> settings) {
-    Running r = new Running(newStore(), clock, settings);
+    return start(clock, settings);
+  }
+
+  private Running start(ManualClock on, Supplier<Router.Builder> settings) {
+    Running r = new Running(newStore(), on, settings);
     opened.add(r);
     return r;
   }
@@ -619,5 +631,108 @@ public abstract class RouterContract {
 
     Router b = running.restart();
     assertEquals("res-2", b.reject("res-1").reservationId().get());
+  }
+
+  // ---- lasting statistics ----------------------------------------------------------------
+
+  private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  /** A router on a fresh store whose clock starts at {@link #T0}, keeping {@code retention}. */
+  private Running startAtT0(ManualClock at, Duration retention) {
+    return start(at, () -> Router.builder().clock(at).statsRetention(retention));
+  }
+
+  private static StatisticsReport threeDays(Router router) {
+    return router.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(3))));
+  }
+
+  @Test
+  void statistics_restartKeepsIntervalsCumulativeAndActivityTime() {
+    ManualClock at = ManualClock.at(T0);
+    Running running = startAtT0(at, Duration.ofDays(35));
+    Router router = running.router();
+    router.createAgent(
+        NewAgent.builder("a1").capacity("voice", 1).presence(Presence.available()).build());
+    router.createContact(NewContact.builder("c1", "voice").build());
+    at.advanceSeconds(10);
+    router.accept(router.pendingReservations("a1").get(0).id());
+    at.advance(Duration.ofMinutes(20));
+    router.complete("c1"); // in the second interval, the open one
+    router.presence("a1", Presence.away("break"));
+    StatisticsReport before = threeDays(router);
+
+    router = running.restart();
+
+    StatisticsReport after = threeDays(router);
+    assertEquals(before, after);
+    assertEquals(2, after.intervals().size());
+    IntervalFigures open = after.intervals().get(1).figures();
+    assertEquals(1, open.handled());
+    assertEquals(Duration.ofMinutes(20).toMillis(), open.handleMillis());
+    assertEquals(1, after.cumulative().answered());
+    assertEquals(
+        Duration.ofMinutes(20).plusSeconds(10).toMillis(),
+        after.cumulative().activityMillis().get("available"));
+  }
+
+  @Test
+  void statistics_retentionDeletesOldIntervalsFromTheStore() {
+    ManualClock at = ManualClock.at(T0);
+    Running running = startAtT0(at, Duration.ofDays(1));
+    Router router = running.router();
+    router.createContact(NewContact.builder("c1", "voice").build());
+    at.advance(Duration.ofDays(2));
+    router.createContact(NewContact.builder("c2", "voice").build());
+
+    router = running.restart();
+
+    long from = T0.toEpochMilli();
+    long to = T0.plus(Duration.ofDays(3)).toEpochMilli();
+    assertEquals(
+        0,
+        running.journal().intervals(from, to, Scope.WORKSPACE, "").stream()
+            .filter(i -> i.start() == from)
+            .count(),
+        "the first interval is deleted from the store");
+    StatisticsReport r = threeDays(router);
+    assertEquals(1, r.totals().arrived());
+    assertEquals(2, r.cumulative().arrived());
+  }
+
+  @Test
+  void statistics_afterRestart_pastIntervalsComeFromTheStore_notFromMemory() {
+    ManualClock at = ManualClock.at(T0);
+    Running running = startAtT0(at, Duration.ofDays(7));
+    Router router = running.router();
+    router.createAgent(
+        NewAgent.builder("a1").capacity("voice", 1).presence(Presence.available()).build());
+    for (int q = 0; q < 6; q++) {
+      router.createContact(NewContact.builder("c" + q, "voice").build());
+      router.abandon("c" + q);
+      at.advance(Duration.ofMinutes(15));
+    }
+    at.advance(Duration.ofMinutes(1));
+    router.stats(); // in the seventh interval: the sixth closes
+    StatisticsReport before = threeDays(router);
+    assertEquals(7, before.intervals().size(), "six closed, one open with activity time");
+
+    router = running.restart();
+
+    // the store loads the open interval and the cumulative figures only
+    long latest = T0.plus(Duration.ofMinutes(90)).toEpochMilli();
+    for (StoredInterval i : running.journal().load().intervals()) {
+      assertTrue(i.start() == StoredInterval.TOTAL || i.start() == latest, "loaded " + i.start());
+    }
+    StatisticsReport after = threeDays(router);
+    assertEquals(before, after);
+    assertEquals(
+        6,
+        running.journal().intervals(T0.toEpochMilli(), latest, Scope.WORKSPACE, "").size(),
+        "the closed workspace intervals are read by range");
+    StatisticsReport agent =
+        router.statistics(StatisticsQuery.between(T0, T0.plus(Duration.ofDays(1))).forAgent("a1"));
+    assertEquals(7, agent.intervals().size());
+    assertEquals(
+        Duration.ofMinutes(91).toMillis(), agent.totals().activityMillis().get("available"));
   }
 }

@@ -4,6 +4,7 @@ import io.switchboard.routing.spi.MemoryRouterJournal;
 import io.switchboard.routing.spi.RouterEntry;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.RouterSnapshot;
+import io.switchboard.routing.spi.StoredInterval;
 import io.switchboard.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,14 @@ final class MemoryJournalStore implements JournalStore {
     @Override
     public RouterSnapshot load() {
       return stored.load();
+    }
+
+    /** As a store's: waits for (here: writes) every batch appended before, then reads. */
+    @Override
+    public synchronized List<StoredInterval> intervals(
+        long from, long to, StoredInterval.Scope scope, String name) {
+      close();
+      return stored.intervals(from, to, scope, name);
     }
 
     @Override
