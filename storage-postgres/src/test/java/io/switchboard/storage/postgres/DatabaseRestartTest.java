@@ -9,6 +9,7 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.testing.Await;
 import io.switchboard.testing.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is lost. Its own PostgreSQL (fixed data directory and port), so the shared one is untouched.
  */
 class DatabaseRestartTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir Path dir;
 
@@ -62,12 +65,12 @@ class DatabaseRestartTest {
                       }
                     }
                   });
-      awaitTrue(() -> acknowledged.size() >= 200, "sends before the restart");
+      Await.until(() -> acknowledged.size() >= 200, "sends before the restart", WAIT);
       pg.close(); // stops the server, keeps its data directory
-      awaitTrue(() -> !failures.isEmpty(), "a send failing while the database is away");
+      Await.until(() -> !failures.isEmpty(), "a send failing while the database is away", WAIT);
       pg = start(data, port);
       int before = acknowledged.size();
-      awaitTrue(() -> acknowledged.size() >= before + 200, "sends after the restart");
+      Await.until(() -> acknowledged.size() >= before + 200, "sends after the restart", WAIT);
       stop.set(true);
       producer.join(30_000);
 
@@ -98,14 +101,5 @@ class DatabaseRestartTest {
         .setCleanDataDirectory(false)
         .setPort(port)
         .start();
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-      Thread.sleep(5); // a bounded poll for an asynchronous condition
-    }
   }
 }
