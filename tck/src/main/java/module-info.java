@@ -10,12 +10,15 @@ module io.switchboard.tck {
 
   exports io.switchboard.tck;
   exports io.switchboard.tck.model;
+  exports io.switchboard.tck.routing;
   exports io.switchboard.tck.stress;
 
   // JUnit finds and runs the contract tests by reflection.
   opens io.switchboard.tck to
       org.junit.platform.commons;
   opens io.switchboard.tck.model to
+      org.junit.platform.commons;
+  opens io.switchboard.tck.routing to
       org.junit.platform.commons;
   opens io.switchboard.tck.stress to
       org.junit.platform.commons;

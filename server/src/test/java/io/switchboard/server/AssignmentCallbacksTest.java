@@ -27,6 +27,7 @@ import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.WorkspaceStore;
+import io.switchboard.testing.Await;
 import io.switchboard.time.ManualClock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -41,7 +42,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -189,15 +189,6 @@ class AssignmentCallbacksTest {
     }
   }
 
-  /** Waits for a condition the callbacks' threads make true (a bounded poll, not a clock wait). */
-  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-      Thread.sleep(5);
-    }
-  }
-
   private static String hmac(String secret, String text) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
@@ -232,7 +223,7 @@ class AssignmentCallbacksTest {
     event(e -> e instanceof RoutingEvent.ReservationAccepted, "accepted");
     assertEquals(ContactState.ASSIGNED, centre.router().contact("c1").state());
     assertEquals(ReservationState.ACCEPTED, centre.router().reservation(reservation).state());
-    await(() -> callbacks.count(AssignmentCallbacks.Outcome.ACCEPTED) == 1, "accepted count");
+    Await.until(() -> callbacks.count(AssignmentCallbacks.Outcome.ACCEPTED) == 1, "accepted count");
   }
 
   @Test
@@ -260,12 +251,12 @@ class AssignmentCallbacksTest {
     call("c1");
 
     assertEquals(1, request().json().get("attempt").asInt());
-    await(() -> callbacks.retries() == 1, "the first retry scheduled");
+    Await.until(() -> callbacks.retries() == 1, "the first retry scheduled");
     clock.advance(Duration.ofMillis(999)); // the first backoff is 1 s
     assertTrue(received.isEmpty(), "retried before its backoff: " + received);
     clock.advance(Duration.ofMillis(1));
     assertEquals(2, request().json().get("attempt").asInt());
-    await(() -> callbacks.retries() == 2, "the second retry scheduled");
+    Await.until(() -> callbacks.retries() == 2, "the second retry scheduled");
     clock.advance(Duration.ofMillis(1999)); // the second is 2 s
     assertTrue(received.isEmpty(), "retried before its backoff: " + received);
     clock.advance(Duration.ofMillis(1));
@@ -288,7 +279,7 @@ class AssignmentCallbacksTest {
     assertEquals(ReservationState.TIMED_OUT, centre.router().reservation(reservation).state());
 
     hold.countDown(); // the receiver answers, too late
-    await(
+    Await.until(
         () -> callbacks.count(AssignmentCallbacks.Outcome.UNDECIDED) >= 1,
         "the late answer counted as undecided");
     assertEquals(ReservationState.TIMED_OUT, centre.router().reservation(reservation).state());
@@ -304,7 +295,8 @@ class AssignmentCallbacksTest {
     script.add(Step.answer(204, ""));
     Contact c = call("c1");
     request();
-    await(() -> callbacks.count(AssignmentCallbacks.Outcome.NO_INSTRUCTION) == 1, "no instruction");
+    Await.until(
+        () -> callbacks.count(AssignmentCallbacks.Outcome.NO_INSTRUCTION) == 1, "no instruction");
     String reservation = centre.router().contact(c.id()).reservationId().orElseThrow();
     assertEquals(ReservationState.PENDING, centre.router().reservation(reservation).state());
     centre.router().accept(reservation); // the agent answers
@@ -322,10 +314,10 @@ class AssignmentCallbacksTest {
     call("c1");
     request();
     call("c2"); // one callback is pending already: no callback for this offer
-    await(() -> callbacks.count(AssignmentCallbacks.Outcome.DROPPED) == 1, "dropped");
+    Await.until(() -> callbacks.count(AssignmentCallbacks.Outcome.DROPPED) == 1, "dropped");
     assertEquals(1, callbacks.pending());
     hold.countDown();
-    await(() -> callbacks.pending() == 0, "the held callback finished");
+    Await.until(() -> callbacks.pending() == 0, "the held callback finished");
     assertTrue(received.isEmpty(), "the dropped offer was called back: " + received);
     assertEquals(ContactState.OFFERED, centre.router().contact("c2").state());
   }
@@ -344,14 +336,14 @@ class AssignmentCallbacksTest {
     agent("ana");
     call("c1");
     event(e -> e instanceof RoutingEvent.ReservationOffered, "c1 offered");
-    await(() -> callbacks.pending() == 0, "nothing pending");
+    Await.until(() -> callbacks.pending() == 0, "nothing pending");
     assertTrue(received.isEmpty(), "called back without a callback: " + received);
 
     centre.putWorkflow(plain.withAssignmentCallback(Optional.of(AssignmentCallback.to(url()))));
     agent("bo");
     call("c2");
     assertEquals("c2", request().json().at("/contact/id").asText());
-    await(() -> callbacks.pending() == 0, "the callback finished");
+    Await.until(() -> callbacks.pending() == 0, "the callback finished");
 
     centre.putWorkflow(plain);
     agent("cy");
@@ -361,7 +353,7 @@ class AssignmentCallbacksTest {
             e instanceof RoutingEvent.ReservationOffered o
                 && o.reservation().contactId().equals("c3"),
         "c3 offered");
-    await(() -> callbacks.pending() == 0, "nothing pending");
+    Await.until(() -> callbacks.pending() == 0, "nothing pending");
     assertTrue(received.isEmpty(), "called back after the callback was removed: " + received);
   }
 
@@ -374,7 +366,7 @@ class AssignmentCallbacksTest {
     centre.createContact(
         NewContact.builder("c1", "voice").build(), Optional.empty(), Optional.of("plain"));
     event(e -> e instanceof RoutingEvent.ReservationOffered, "offered");
-    await(() -> callbacks.pending() == 0, "nothing pending");
+    Await.until(() -> callbacks.pending() == 0, "nothing pending");
     assertTrue(received.isEmpty(), "called back: " + received);
   }
 }

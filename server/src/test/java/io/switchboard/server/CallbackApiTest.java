@@ -13,6 +13,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
+import io.switchboard.testing.Await;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,6 @@ import java.util.HexFormat;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -133,14 +133,6 @@ class CallbackApiTest {
     return parts[1].substring("v1=".length()).equals(hmac(secret, t + "." + request[1]));
   }
 
-  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-      Thread.sleep(10); // a bounded poll of the server's state
-    }
-  }
-
   private String[] request() throws InterruptedException {
     String[] r = received.poll(10, TimeUnit.SECONDS);
     assertNotNull(r, "the receiver got no callback");
@@ -185,10 +177,10 @@ class CallbackApiTest {
     JsonNode body = WireFormat.parse(r[1].getBytes(StandardCharsets.UTF_8));
     assertEquals("c1", body.at("/contact/id").asText());
     assertEquals("ana", body.at("/agent/id").asText());
-    await(
+    Await.until(
         () -> http.get(W + "/contacts/c1").json().path("state").asText().equals("assigned"),
         "c1 assigned by the callback's answer");
-    await(
+    Await.until(
         () ->
             http.get("/metrics")
                 .text()

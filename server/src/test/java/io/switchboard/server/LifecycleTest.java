@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.testing.FreePorts;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -21,7 +22,7 @@ class LifecycleTest {
 
   @Test
   void health_isUnavailableUntilTheEngineIsOpen() throws Exception {
-    int port = freePort();
+    int port = FreePorts.free();
     CountDownLatch recovered = new CountDownLatch(1);
     EngineFactory slow =
         config -> {
@@ -121,12 +122,6 @@ class LifecycleTest {
       StartupException e =
           assertThrows(StartupException.class, () -> SwitchboardServer.start(config).stop());
       assertTrue(e.getMessage().contains("cannot listen"), e.getMessage());
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
+import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
  * leader's death signs with the same one.
  */
 class PostgresCallbacksTest {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
 
   private static final String W = "/v1/workspaces/centre";
 
@@ -57,14 +59,6 @@ class PostgresCallbacksTest {
     String[] r = received.poll(20, TimeUnit.SECONDS);
     assertNotNull(r, "the receiver got no callback");
     return r;
-  }
-
-  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
-      Thread.sleep(20); // a bounded poll of a condition
-    }
   }
 
   private static String state(Http h, String contact) {
@@ -140,12 +134,12 @@ class PostgresCallbacksTest {
             b.post(
                 W + "/contacts", "{\"id\":\"c1\",\"channel\":\"voice\",\"workflow\":\"support\"}"));
         verify(secret, request());
-        await(() -> state(b, "c1").equals("assigned"), "c1 assigned by the callback");
+        Await.until(() -> state(b, "c1").equals("assigned"), "c1 assigned by the callback", WAIT);
         assertTrue(received.isEmpty(), "more than one callback for one offer: " + received);
 
         one.halt();
         String twoId = two.cluster().orElseThrow().serverId();
-        await(
+        Await.until(
             () ->
                 b.get(W)
                     .raw()
@@ -153,7 +147,8 @@ class PostgresCallbacksTest {
                     .firstValue("X-Switchboard-Routed-By")
                     .orElse("")
                     .equals(twoId),
-            "the follower takes over");
+            "the follower takes over",
+            WAIT);
         ok(
             201,
             b.post(
@@ -162,7 +157,10 @@ class PostgresCallbacksTest {
         verify(secret, again);
         JsonNode body = WireFormat.parse(again[1].getBytes(StandardCharsets.UTF_8));
         assertEquals("c2", body.at("/contact/id").asText());
-        await(() -> state(b, "c2").equals("assigned"), "c2 assigned by the new leader's callback");
+        Await.until(
+            () -> state(b, "c2").equals("assigned"),
+            "c2 assigned by the new leader's callback",
+            WAIT);
       } finally {
         two.stop();
         one.stop();

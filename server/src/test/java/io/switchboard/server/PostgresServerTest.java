@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.testing.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -275,7 +275,11 @@ class PostgresServerTest {
   void unreachableDatabase_stopsTheStartWithAClearError() throws Exception {
     ServerConfig config =
         ServerConfig.resolve(
-            Map.of("port", "0", "postgres-url", "jdbc:postgresql://127.0.0.1:" + freePort() + "/x"),
+            Map.of(
+                "port",
+                "0",
+                "postgres-url",
+                "jdbc:postgresql://127.0.0.1:" + FreePorts.free() + "/x"),
             Map.of());
     StartupException e =
         assertThrows(StartupException.class, () -> EngineFactory.forConfig(config).open(config));
@@ -335,7 +339,7 @@ class PostgresServerTest {
     }
 
     static Database start(Path dir, Map<String, String> env) throws Exception {
-      return new Database(Files.createDirectories(dir.resolve("pgdata")), freePort(), env);
+      return new Database(Files.createDirectories(dir.resolve("pgdata")), FreePorts.free(), env);
     }
 
     ServerConfig config() {
@@ -390,12 +394,6 @@ class PostgresServerTest {
       } finally {
         one.close();
       }
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresWorkspacesTest {
 
   private static final String ROUTED_BY = "X-Switchboard-Routed-By";
-  private static final long TIMEOUT_NANOS = Duration.ofSeconds(20).toNanos();
+  private static final Duration WAIT = Duration.ofSeconds(20);
 
   private static final String CENTRE =
       "{\"name\":\"centre\",\"activities\":[{\"name\":\"Ready\",\"available\":true},"
@@ -109,9 +109,10 @@ class PostgresWorkspacesTest {
       assertEquals("queued", b2.get("state").asText());
 
       one.halt(); // dies: no lease released, nothing more written
-      await(
+      Await.until(
           () -> twoId.equals(routedBy(b.get("/v1/workspaces/centre"))),
-          "the follower takes over the workspaces");
+          "the follower takes over the workspaces",
+          WAIT);
 
       JsonNode ws = ok(200, b.get("/v1/workspaces/centre"));
       assertEquals("billing", ws.at("/taskQueues/0/name").asText(), ws.toString());
@@ -173,12 +174,13 @@ class PostgresWorkspacesTest {
 
       one.stop(); // hands over: the follower takes the lease and applies its own file
       String twoId = two.cluster().orElseThrow().serverId();
-      await(
+      Await.until(
           () -> {
             Http.Answer day = b.get("/v1/workspaces/day/agents/dan");
             return day.status() == 200 && twoId.equals(routedBy(day));
           },
-          "the new leader applies its init file's workspaces");
+          "the new leader applies its init file's workspaces",
+          WAIT);
       assertEquals(200, b.get("/v1/workspaces/night/agents/nia").status(), "night is kept");
       assertFalse(one.cluster().orElseThrow().leading());
     } finally {
@@ -240,18 +242,5 @@ class PostgresWorkspacesTest {
 
   private static long number(String reservationId) {
     return Long.parseLong(reservationId.substring(reservationId.lastIndexOf('-') + 1));
-  }
-
-  private static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TIMEOUT_NANOS;
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
-      try {
-        Thread.sleep(50); // bounded poll of a condition, not a wait for time to pass
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class RoutingFailoverTest {
 
   private static final String ROUTED_BY = "X-Switchboard-Routed-By";
-  private static final long TIMEOUT_NANOS = Duration.ofSeconds(20).toNanos();
+  private static final Duration WAIT = Duration.ofSeconds(20);
 
   private static EmbeddedPostgres pg;
   private static int databases;
@@ -115,7 +115,7 @@ class RoutingFailoverTest {
                         }
                       }
                     });
-        await(() -> acknowledged.size() >= 20, "contacts created through the follower");
+        Await.until(() -> acknowledged.size() >= 20, "contacts created through the follower", WAIT);
         one.halt(); // dies: no lease released, nothing more written, connections dropped
         events.awaitEnd(before::add); // the stream through the follower ends with its leader
 
@@ -129,7 +129,10 @@ class RoutingFailoverTest {
         assertTrue(two.cluster().orElseThrow().leading());
         assertTrue(b.get("/metrics").text().contains("switchboard_routing_leader 1.0"));
         int atTakeover = acknowledged.size();
-        await(() -> acknowledged.size() >= atTakeover + 20, "contacts created after the takeover");
+        Await.until(
+            () -> acknowledged.size() >= atTakeover + 20,
+            "contacts created after the takeover",
+            WAIT);
         stop.set(true);
         producer.join(20_000);
         for (Http.Answer r : refused) {
@@ -293,24 +296,12 @@ class RoutingFailoverTest {
 
   /** Polls the follower until routing answers there, decided by {@code serverId}. */
   private static void awaitRoutedBy(Http h, String serverId) {
-    await(
+    Await.until(
         () -> {
           Http.Answer s = h.get("/v1/routing/stats");
           return s.status() == 200 && routedBy(s).equals(serverId);
         },
-        "routing decided by " + serverId);
-  }
-
-  private static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TIMEOUT_NANOS;
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-      try {
-        Thread.sleep(20); // bounded poll of a condition
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+        "routing decided by " + serverId,
+        WAIT);
   }
 }

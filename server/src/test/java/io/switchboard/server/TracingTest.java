@@ -19,6 +19,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.testing.Await;
 import io.switchboard.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -560,17 +561,9 @@ class TracingTest {
    * may be just after the client read it.
    */
   private SpanData await(Predicate<SpanData> wanted) {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (true) {
-      Optional<SpanData> found = spans.getFinishedSpanItems().stream().filter(wanted).findFirst();
-      if (found.isPresent()) {
-        return found.get();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no such span among " + spans.getFinishedSpanItems());
-      }
-      Thread.onSpinWait();
-      Thread.yield();
-    }
+    return Await.value(
+        () -> spans.getFinishedSpanItems().stream().filter(wanted).findFirst(),
+        () -> "an ended span that matches, among " + spans.getFinishedSpanItems(),
+        Await.LIMIT);
   }
 }

@@ -9,8 +9,9 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.testing.Await;
+import io.switchboard.testing.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,16 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DatabaseRestartTest {
 
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
   @TempDir Path dir;
 
   @Test
   void databaseRestartedUnderLoad_callsFailClearlyThenRecover_nothingAcknowledgedLost()
       throws Exception {
     Path data = Files.createDirectories(dir.resolve("pgdata"));
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.free();
     EmbeddedPostgres pg = start(data, port);
     String url = "jdbc:postgresql://localhost:" + port + "/postgres";
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
@@ -65,12 +65,12 @@ class DatabaseRestartTest {
                       }
                     }
                   });
-      awaitTrue(() -> acknowledged.size() >= 200, "sends before the restart");
+      Await.until(() -> acknowledged.size() >= 200, "sends before the restart", WAIT);
       pg.close(); // stops the server, keeps its data directory
-      awaitTrue(() -> !failures.isEmpty(), "a send failing while the database is away");
+      Await.until(() -> !failures.isEmpty(), "a send failing while the database is away", WAIT);
       pg = start(data, port);
       int before = acknowledged.size();
-      awaitTrue(() -> acknowledged.size() >= before + 200, "sends after the restart");
+      Await.until(() -> acknowledged.size() >= before + 200, "sends after the restart", WAIT);
       stop.set(true);
       producer.join(30_000);
 
@@ -101,14 +101,5 @@ class DatabaseRestartTest {
         .setCleanDataDirectory(false)
         .setPort(port)
         .start();
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
-      Thread.sleep(5); // a bounded poll for an asynchronous condition
-    }
   }
 }

@@ -10,6 +10,7 @@ import io.switchboard.routing.Presence;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.testing.Await;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.sql.Connection;
@@ -18,7 +19,6 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class RoutingLeadershipTest {
 
-  private static final long TIMEOUT_NANOS = Duration.ofSeconds(15).toNanos();
+  private static final Duration WAIT = Duration.ofSeconds(15);
 
   private DataSource ds;
   private final List<RoutingLeadership> opened = new ArrayList<>();
@@ -116,12 +116,13 @@ class RoutingLeadershipTest {
     if (System.nanoTime() - died < Duration.ofMillis(300).toNanos()) {
       assertFalse(b.leading(), "took a lease that had not run out");
     }
-    await(
+    Await.until(
         () -> {
           b.tick();
           return b.leading();
         },
-        "b takes over after the lease ran out");
+        "b takes over after the lease ran out",
+        WAIT);
     // a renewed at most a third of the lease (plus a round trip) before it died
     assertTrue(System.nanoTime() - died >= Duration.ofMillis(750).toNanos());
     assertEquals("ana", b.router().orElseThrow().agent("ana").id());
@@ -158,7 +159,7 @@ class RoutingLeadershipTest {
     RoutingLeadership b = manual("b", lease);
     assertTrue(a.leading());
     cut.down = true;
-    await(
+    Await.until(
         () -> {
           b.tick();
           if (b.leading()) {
@@ -167,7 +168,8 @@ class RoutingLeadershipTest {
           }
           return false;
         },
-        "b takes over from a leader cut off from the database");
+        "b takes over from a leader cut off from the database",
+        WAIT);
     assertFalse(a.leading());
     assertTrue(a.lastError().orElseThrow().contains("unavailable"), a.lastError().orElseThrow());
   }
@@ -190,19 +192,6 @@ class RoutingLeadershipTest {
 
   private static NewAgent agent(String id) {
     return NewAgent.builder(id).capacity("voice", 1).presence(Presence.available()).build();
-  }
-
-  private static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + TIMEOUT_NANOS;
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
-      try {
-        Thread.sleep(20); // bounded poll of a condition, not a wait for time to pass
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
   }
 
   /** A data source that can be cut off, as a network partition would. */

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
-import java.net.ServerSocket;
+import io.switchboard.testing.FreePorts;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -18,10 +18,7 @@ class StartupErrorsTest {
 
   @Test
   void unreachableDatabase_refusesToStartWithUnavailable() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort(); // closed again: nothing listens there
-    }
+    int port = FreePorts.free(); // nothing listens there
     QueueException e =
         assertThrows(
             QueueException.class,

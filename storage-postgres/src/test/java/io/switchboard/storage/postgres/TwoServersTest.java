@@ -2,13 +2,13 @@ package io.switchboard.storage.postgres;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.testing.Await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -201,11 +201,10 @@ class TwoServersTest {
                     slowPoller.receive(
                         "calls",
                         ReceiveRequest.builder().waitTime(Duration.ofSeconds(20)).build()));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (slowPoller.stats("calls").waitingReceivers() == 0) {
-          assertTrue(System.nanoTime() < deadline, "the receive never blocked");
-          Thread.onSpinWait();
-        }
+        Await.until(
+            () -> slowPoller.stats("calls").waitingReceivers() > 0,
+            "the receive to block",
+            Duration.ofSeconds(10));
         assertFalse(waiting.isDone());
         b.send("calls", NewMessage.of("ring"));
         List<Message> got = waiting.get(5, TimeUnit.SECONDS);

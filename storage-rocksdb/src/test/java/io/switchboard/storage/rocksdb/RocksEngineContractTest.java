@@ -2,8 +2,7 @@ package io.switchboard.storage.rocksdb;
 
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.tck.JournaledEngineContract;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.switchboard.testing.TempDirs;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,11 +13,7 @@ class RocksEngineContractTest extends JournaledEngineContract<Path> {
 
   @Override
   protected Path newStore() {
-    try {
-      return Files.createTempDirectory(root, "engine");
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return TempDirs.newDirectory(root, "engine");
   }
 
   @Override

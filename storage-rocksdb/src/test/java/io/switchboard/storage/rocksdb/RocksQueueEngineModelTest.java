@@ -2,9 +2,8 @@ package io.switchboard.storage.rocksdb;
 
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.tck.model.QueueEngineModelTest;
+import io.switchboard.testing.TempDirs;
 import io.switchboard.time.ManualClock;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,15 +18,11 @@ class RocksQueueEngineModelTest extends QueueEngineModelTest {
 
   @Override
   protected QueueEngine newEngine(ManualClock clock) {
-    try {
-      Path dir = Files.createTempDirectory(root, "model");
-      return QueueEngine.builder()
-          .clock(clock)
-          .journal(RocksJournal.open(dir, Durability.none()))
-          .build();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    Path dir = TempDirs.newDirectory(root, "model");
+    return QueueEngine.builder()
+        .clock(clock)
+        .journal(RocksJournal.open(dir, Durability.none()))
+        .build();
   }
 
   @Override
