@@ -225,6 +225,28 @@ class InitTest {
   }
 
   @Test
+  void aCallbackUrlNamingAMetadataAddress_stopsTheStart_andNothingIsCreated() throws Exception {
+    Path data = dir.resolve("data");
+    String bad =
+        SETUP.replace(
+            "defaultFilter: {targets: [{queue: general}]}",
+            "defaultFilter: {targets: [{queue: general}]}\n"
+                + "              assignmentCallbackUrl: \"http://169.254.169.254/latest/\"");
+    assertTrue(bad.contains("169.254.169.254"), bad);
+    StartupException e = assertThrows(StartupException.class, () -> start(data, bad).stop());
+    String m = e.getMessage();
+    assertTrue(m.startsWith("init file "), m);
+    assertTrue(m.contains("workflow 'support' of workspace 'centre'"), m);
+    assertTrue(m.contains("169.254.169.254") && m.contains("link-local"), m);
+    try (SwitchboardServer server =
+            SwitchboardServer.start(
+                ServerConfig.resolve(Map.of("port", "0", "data-dir", data.toString()), Map.of()));
+        SwitchboardClient c = SwitchboardClient.create(server.uri())) {
+      assertEquals(List.of(), c.listQueues(""));
+    }
+  }
+
+  @Test
   void badFiles_areRefusedWithTheEntryAndWhatIsWrong() throws Exception {
     Map<String, String> cases = new HashMap<>();
     cases.put("queues: {orders: {visibilityTimeoutSeconds: 99999}}", "queue 'orders'");

@@ -51,7 +51,8 @@ public final class Audit {
    *
    * @param keyId the key the request named, or {@link #ANONYMOUS}
    * @param access what it needed; null when it was refused before that was known
-   * @param status 401 or 403
+   * @param status 401 or 403; 404 for an agent's key answered "not found" for another agent's
+   *     contact or reservation
    * @param reason what was wrong, without a secret
    */
   public static void refused(

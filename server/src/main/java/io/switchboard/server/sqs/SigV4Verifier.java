@@ -29,9 +29,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>no signature: {@code MissingAuthenticationToken} (403);
  *   <li>a malformed one, or no date: {@code IncompleteSignature} (400);
- *   <li>an unknown access key id: {@code InvalidClientTokenId} (403);
+ *   <li>an unknown access key id (one no key can have included): {@code InvalidClientTokenId}
+ *       (403);
  *   <li>a date more than 15 minutes from the server's clock, or a presigned URL past its expiry:
  *       {@code RequestExpired} (400);
+ *   <li>signed headers without {@code host}, or without {@code x-amz-target} on a request that has
+ *       one: {@code SignatureDoesNotMatch} (403) naming the header;
  *   <li>any other difference, the body included: {@code SignatureDoesNotMatch} (403).
  * </ul>
  *
