@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  *
  * In every mode a request whose {@code Origin} is not the server's own (the scheme and {@code Host}
  * it was sent to, or {@code public-url}) nor listed in {@code cors-origins} is refused with 403
- * {@code CROSS_ORIGIN}, one audit line like every refusal; a listed origin gets the CORS headers and its preflight {@code OPTIONS} is
- * answered here. Clients that are not browsers send no {@code Origin}.
+ * {@code CROSS_ORIGIN}, one audit line like every refusal; a listed origin gets the CORS headers
+ * and its preflight {@code OPTIONS} is answered here. Clients that are not browsers send no {@code
+ * Origin}.
  */
 final class ExposureGuard {
 

@@ -280,16 +280,16 @@ final class RoutingApi implements AutoCloseable {
   private static Optional<String> reservationAgent(
       Call call, Function<Call, Router> in, Function<Call, String> workspace) {
     String id = call.routeParameter("reservation");
-    Optional<String> owner;
+    String owner;
     try {
-      owner = Optional.of(in.apply(call).reservation(id).agentId());
+      owner = in.apply(call).reservation(id).agentId();
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
-    if (hiddenFromAgentKey(call, workspace.apply(call), owner.get(), "reservation " + id)) {
+    if (hiddenFromAgentKey(call, workspace.apply(call), owner, "reservation " + id)) {
       throw RoutingException.reservationNotFound(id);
     }
-    return owner;
+    return Optional.of(owner);
   }
 
   /**
@@ -300,25 +300,26 @@ final class RoutingApi implements AutoCloseable {
   private static Optional<String> contactAgent(
       Call call, Function<Call, Router> in, Function<Call, String> workspace) {
     String id = call.routeParameter("contact");
-    Optional<String> owner;
+    String owner;
     try {
-      owner = Optional.of(in.apply(call).contact(id).agentId().orElse(""));
+      owner = in.apply(call).contact(id).agentId().orElse("");
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
-    if (hiddenFromAgentKey(call, workspace.apply(call), owner.get(), "contact " + id)) {
+    if (hiddenFromAgentKey(call, workspace.apply(call), owner, "contact " + id)) {
       throw RoutingException.contactNotFound(id);
     }
-    return owner;
+    return Optional.of(owner);
   }
 
   /**
-   * Whether the call's key acts as an agent in {@code workspace} ({@code routing:agent} there) but
-   * not as {@code owner}, the agent the path's contact or reservation is another agent's: such a
-   * key is answered as if it did not exist (404, the router's own code and text), exactly as one
-   * that does not exist, so that it learns neither whether the id exists nor whose it is. The
-   * attempt is one audit line (status 404) naming the owner. A supervisor's key, or a key without
-   * {@code routing:agent} (refused 403 by the guard either way), is not hidden from.
+   * Whether the path's contact or reservation, which {@code owner} holds ({@code ""}: no agent
+   * yet), is to be hidden from the call's key: a key with {@code routing:agent} in {@code
+   * workspace} that may not act as {@code owner} (another agent's key). Such a key is answered as
+   * if the id did not exist (404, the router's own code and text), exactly as for one that does
+   * not, so that it learns neither whether the id exists nor whose it is; the attempt is one audit
+   * line (status 404) naming the owner. A supervisor's key is not hidden from; a key without {@code
+   * routing:agent} is refused 403 by the guard, with the same text whatever the path names.
    */
   private static boolean hiddenFromAgentKey(
       Call call, String workspace, String owner, String what) {

@@ -227,11 +227,13 @@ class InitTest {
   @Test
   void aCallbackUrlNamingAMetadataAddress_stopsTheStart_andNothingIsCreated() throws Exception {
     Path data = dir.resolve("data");
+    String line = "defaultFilter: {targets: [{queue: general}]}";
+    int at = SETUP.indexOf(line);
+    String indent = " ".repeat(at - SETUP.lastIndexOf('\n', at) - 1);
     String bad =
         SETUP.replace(
-            "defaultFilter: {targets: [{queue: general}]}",
-            "defaultFilter: {targets: [{queue: general}]}\n"
-                + "              assignmentCallbackUrl: \"http://169.254.169.254/latest/\"");
+            line,
+            line + "\n" + indent + "assignmentCallbackUrl: \"http://169.254.169.254/latest/\"");
     assertTrue(bad.contains("169.254.169.254"), bad);
     StartupException e = assertThrows(StartupException.class, () -> start(data, bad).stop());
     String m = e.getMessage();
