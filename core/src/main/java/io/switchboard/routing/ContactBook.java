@@ -50,8 +50,7 @@ final class ContactBook {
     Objects.requireNonNull(contactId, "contactId");
     ContactRecord contact = contacts.get(contactId);
     if (contact == null) {
-      throw new RoutingException(
-          RoutingErrorCode.CONTACT_NOT_FOUND, "contact '" + contactId + "' does not exist");
+      throw RoutingException.contactNotFound(contactId);
     }
     return contact;
   }
@@ -102,9 +101,7 @@ final class ContactBook {
     Objects.requireNonNull(reservationId, "reservationId");
     ReservationRecord offer = reservations.get(number(reservationId));
     if (offer == null || !offer.id.equals(reservationId)) {
-      throw new RoutingException(
-          RoutingErrorCode.RESERVATION_NOT_FOUND,
-          "reservation '" + reservationId + "' does not exist");
+      throw RoutingException.reservationNotFound(reservationId);
     }
     return offer;
   }

@@ -31,6 +31,23 @@ public final class RoutingException extends RuntimeException {
     return new RoutingException(RoutingErrorCode.UNAVAILABLE, message, cause);
   }
 
+  /**
+   * CONTACT_NOT_FOUND for {@code contactId}: what the router answers for a contact it does not
+   * have, and what a server answers an agent's key for another agent's contact, which it must not
+   * tell apart.
+   */
+  public static RoutingException contactNotFound(String contactId) {
+    return new RoutingException(
+        RoutingErrorCode.CONTACT_NOT_FOUND, "contact '" + contactId + "' does not exist");
+  }
+
+  /** RESERVATION_NOT_FOUND for {@code reservationId}, as {@link #contactNotFound}. */
+  public static RoutingException reservationNotFound(String reservationId) {
+    return new RoutingException(
+        RoutingErrorCode.RESERVATION_NOT_FOUND,
+        "reservation '" + reservationId + "' does not exist");
+  }
+
   static RoutingException invalid(String message) {
     return new RoutingException(RoutingErrorCode.INVALID_ARGUMENT, message);
   }

@@ -125,7 +125,15 @@ final class AccessKeyStore {
     }
   }
 
+  /**
+   * The key stored under {@code accessKeyId}; none, without reading the store, for an id no key can
+   * have ({@link Principal#validKeyId}: too long, or a character a key id never holds), so that a
+   * request naming one is refused as any unknown key is.
+   */
   Optional<StoredKey> find(String accessKeyId) {
+    if (!Principal.validKeyId(accessKeyId)) {
+      return Optional.empty();
+    }
     return records.get(PREFIX + accessKeyId).map(b -> decode(accessKeyId, b));
   }
 
@@ -143,7 +151,7 @@ final class AccessKeyStore {
 
   /** Whether there was such a key. */
   boolean revoke(String accessKeyId) {
-    return records.delete(PREFIX + accessKeyId);
+    return Principal.validKeyId(accessKeyId) && records.delete(PREFIX + accessKeyId);
   }
 
   private static StoredKey decode(String id, byte[] json) {

@@ -92,7 +92,12 @@ final class AssignmentCallbacks implements AutoCloseable {
     /** No decisive answer before the offer ended (it timed out, or the agent answered). */
     UNDECIDED,
     /** Not sent: {@code maxPending} callbacks were pending. */
-    DROPPED;
+    DROPPED,
+    /**
+     * Not sent: the URL's host resolved to an address the server does not send to ({@link
+     * OutboundAddresses}), or did not resolve; left to the agent.
+     */
+    FAILED;
 
     String label() {
       return name().toLowerCase(Locale.ROOT);
@@ -101,6 +106,7 @@ final class AssignmentCallbacks implements AutoCloseable {
 
   private final Supplier<Workspaces> workspaces;
   private final Clock clock;
+  private final OutboundAddresses outbound;
   private final HttpClient http;
   private final int maxPending;
   private final Semaphore inFlight;
@@ -133,14 +139,23 @@ final class AssignmentCallbacks implements AutoCloseable {
     }
   }
 
-  AssignmentCallbacks(Supplier<Workspaces> workspaces, Clock clock) {
-    this(workspaces, clock, DEFAULT_MAX_PENDING, DEFAULT_MAX_IN_FLIGHT);
+  /**
+   * @param outbound the addresses callbacks may be sent to, checked on every attempt against what
+   *     the URL's host resolves to then
+   */
+  AssignmentCallbacks(Supplier<Workspaces> workspaces, Clock clock, OutboundAddresses outbound) {
+    this(workspaces, clock, DEFAULT_MAX_PENDING, DEFAULT_MAX_IN_FLIGHT, outbound);
   }
 
   AssignmentCallbacks(
-      Supplier<Workspaces> workspaces, Clock clock, int maxPending, int maxInFlight) {
+      Supplier<Workspaces> workspaces,
+      Clock clock,
+      int maxPending,
+      int maxInFlight,
+      OutboundAddresses outbound) {
     this.workspaces = workspaces;
     this.clock = clock;
+    this.outbound = outbound;
     this.maxPending = maxPending;
     this.inFlight = new Semaphore(maxInFlight);
     this.threads =
@@ -282,6 +297,18 @@ final class AssignmentCallbacks implements AutoCloseable {
     long left = d.expiresAt().toEpochMilli() - now;
     if (left <= 0) {
       finish(Outcome.UNDECIDED);
+      return;
+    }
+    try {
+      outbound.checkSend("assignmentCallbackUrl", t.callback().uri());
+    } catch (OutboundAddresses.Refused e) {
+      LOG.atWarn()
+          .addKeyValue("workspace", d.workspace())
+          .addKeyValue("workflow", t.workflow().name())
+          .addKeyValue("reservation", d.reservationId())
+          .addKeyValue("url", t.callback().url())
+          .log("assignment callback not sent, the offer is left to the agent: " + e.getMessage());
+      finish(Outcome.FAILED);
       return;
     }
     byte[] body = body(d, t, attempt);

@@ -84,13 +84,35 @@ final class Authentication {
     Optional<Access> access =
         guard == null ? Optional.of(Access.any(Action.ADMIN)) : guard.access(call);
     if (!access.map(principal::may).orElse(true)) {
-      String message = "access key " + principal.describe() + " lacks " + access.get().describe();
-      Audit.refused(principal.keyId(), access.get(), 403, call.requestId(), message);
+      Access needed = access.get();
+      String message = "access key " + principal.describe() + " lacks " + needed.describe();
+      Audit.refused(principal.keyId(), needed, 403, call.requestId(), message);
       throw new HttpError(
           403,
           "FORBIDDEN",
-          message + " (" + access.get().action().wireName() + " is needed; docs/security.md)");
+          (needed.action() == Action.ROUTING_AGENT ? refusedAsAgent(principal, needed) : message)
+              + " ("
+              + needed.action().wireName()
+              + " is needed; docs/security.md)");
     }
+  }
+
+  /**
+   * The refusal of {@code routing:agent}, which never names the agent it was needed as: that may be
+   * the owner of the contact or reservation the path names, which the caller must not learn, and
+   * the text is the same whether that contact or reservation is another agent's, waiting, or does
+   * not exist (the audit line names the agent).
+   */
+  private static String refusedAsAgent(Principal principal, Access needed) {
+    return "access key "
+        + principal.describe()
+        + " lacks "
+        + new Access(needed.action(), needed.resource(), Optional.empty()).describe()
+        + " for what the path names: "
+        + principal
+            .agent()
+            .map(a -> "it acts only as agent '" + a + "', on its own offers and contacts")
+            .orElse("it acts as no agent");
   }
 
   /**
@@ -214,9 +236,41 @@ final class Authentication {
     }
     Optional<Principal> principal = keys.find(id);
     if (principal.isEmpty() || !principal.get().secretMatches(decoded.substring(colon + 1))) {
-      throw unauthenticated(call, id, "unknown access key id or wrong secret for access key " + id);
+      throw unauthenticated(
+          call, id, "unknown access key id or wrong secret for access key " + Audit.clip(id));
     }
     return principal.get();
+  }
+
+  /**
+   * The access key id {@code call}'s credentials name, whether or not they are valid (HTTP Basic's
+   * id, a SigV4 {@code Credential}'s, header or presigned), or {@link Audit#ANONYMOUS}: for the
+   * audit line of a request refused before authentication (a cross-origin request). Reads no body.
+   */
+  static String claimedKeyId(Call call) {
+    Optional<String> authorization = call.header("Authorization");
+    if (authorization.isPresent()
+        && authorization.get().regionMatches(true, 0, "Basic ", 0, "Basic ".length())) {
+      try {
+        String decoded =
+            new String(
+                Base64.getDecoder().decode(authorization.get().substring("Basic ".length()).trim()),
+                StandardCharsets.UTF_8);
+        int colon = decoded.indexOf(':');
+        return colon > 0 ? decoded.substring(0, colon) : Audit.ANONYMOUS;
+      } catch (IllegalArgumentException e) {
+        return Audit.ANONYMOUS;
+      }
+    }
+    var request = call.request();
+    SqsHttpRequest head =
+        new SqsHttpRequest(
+            request.prologue().method().text(),
+            request.path().rawPath(),
+            request.query().rawValue(),
+            new SqsRoute.HeaderView(request.headers()),
+            new byte[0]);
+    return SigV4Verifier.claimedKeyId(head).orElse(Audit.ANONYMOUS);
   }
 
   /**

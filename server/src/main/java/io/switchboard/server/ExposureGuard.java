@@ -4,6 +4,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.switchboard.server.auth.Audit;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -45,8 +46,9 @@ import org.slf4j.LoggerFactory;
  *
  * In every mode a request whose {@code Origin} is not the server's own (the scheme and {@code Host}
  * it was sent to, or {@code public-url}) nor listed in {@code cors-origins} is refused with 403
- * {@code CROSS_ORIGIN}; a listed origin gets the CORS headers and its preflight {@code OPTIONS} is
- * answered here. Clients that are not browsers send no {@code Origin}.
+ * {@code CROSS_ORIGIN}, one audit line like every refusal; a listed origin gets the CORS headers
+ * and its preflight {@code OPTIONS} is answered here. Clients that are not browsers send no {@code
+ * Origin}.
  */
 final class ExposureGuard {
 
@@ -187,13 +189,13 @@ final class ExposureGuard {
       String o = origin.get().toLowerCase(Locale.ROOT);
       boolean listed = corsOrigins.contains(o);
       if (!listed && !ownOrigin(o, host, req.isSecure())) {
-        throw new HttpError(
-            403,
-            "CROSS_ORIGIN",
+        String message =
             "requests from origin '"
-                + origin.get()
+                + Audit.clip(origin.get())
                 + "' are refused: it is not this server's origin; list it in cors-origins to let"
-                + " its web pages call the server");
+                + " its web pages call the server";
+        Audit.refused(Authentication.claimedKeyId(call), null, 403, call.requestId(), message);
+        throw new HttpError(403, "CROSS_ORIGIN", message);
       }
       if (listed) {
         res.header(HeaderNames.create("Access-Control-Allow-Origin"), origin.get());

@@ -94,8 +94,15 @@ final class ReadTimeouts implements Http1ConnectionListener, AutoCloseable {
 
   @Override
   public void headers(ConnectionContext ctx, Headers headers) {
-    boolean hasBody =
-        headers.contains(HeaderNames.TRANSFER_ENCODING) || headers.contentLength().orElse(0) > 0;
+    boolean hasBody;
+    try {
+      hasBody =
+          headers.contains(HeaderNames.TRANSFER_ENCODING) || headers.contentLength().orElse(0) > 0;
+    } catch (IllegalArgumentException malformed) {
+      // a Content-Length that is not one decimal number: Helidon refuses the request next (400,
+      // answered by the server's direct handler), before reading any body
+      hasBody = false;
+    }
     if (hasBody) {
       progress(ctx);
     } else {

@@ -31,6 +31,10 @@ import io.switchboard.routing.RoutingStats;
 import io.switchboard.routing.StatisticsQuery;
 import io.switchboard.routing.Workspace;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Action;
+import io.switchboard.server.auth.Audit;
+import io.switchboard.server.auth.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -144,8 +148,8 @@ final class RoutingApi implements AutoCloseable {
         scoped ? call -> call.routeParameter("workspace") : call -> Workspaces.DEFAULT;
     Guard sup = Guard.supervisor(space);
     Guard self = Guard.agent(space, call -> Optional.of(call.routeParameter("agent")));
-    Guard offered = Guard.agent(space, call -> reservationAgent(call, in));
-    Guard assigned = Guard.agent(space, call -> contactAgent(call, in));
+    Guard offered = Guard.agent(space, call -> reservationAgent(call, in, space));
+    Guard assigned = Guard.agent(space, call -> contactAgent(call, in, space));
     java.util.function.UnaryOperator<String> op =
         name -> scoped ? "ws" + Character.toUpperCase(name.charAt(0)) + name.substring(1) : name;
     List<Route> routes = new java.util.ArrayList<>();
@@ -270,29 +274,79 @@ final class RoutingApi implements AutoCloseable {
   /**
    * The agent the path's reservation is offered to; empty when this server cannot tell (no such
    * reservation, which the handler answers 404, or no router here: a follower forwards the call to
-   * the routing leader, which checks again).
+   * the routing leader, which checks again). To an agent's key, another agent's reservation does
+   * not exist ({@link #hiddenFromAgentKey}).
    */
-  private static Optional<String> reservationAgent(Call call, Function<Call, Router> in) {
+  private static Optional<String> reservationAgent(
+      Call call, Function<Call, Router> in, Function<Call, String> workspace) {
+    String id = call.routeParameter("reservation");
+    String owner;
     try {
-      return Optional.of(in.apply(call).reservation(call.routeParameter("reservation")).agentId());
+      owner = in.apply(call).reservation(id).agentId();
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
+    if (hiddenFromAgentKey(call, workspace.apply(call), owner, "reservation " + id)) {
+      throw RoutingException.reservationNotFound(id);
+    }
+    return Optional.of(owner);
   }
 
   /**
-   * The agent the path's contact is offered or assigned to; empty as {@link #reservationAgent(Call,
-   * Function)}.
+   * The agent the path's contact is offered or assigned to ({@code ""} while it waits); empty as
+   * {@link #reservationAgent}. To an agent's key, a contact not offered or assigned to its agent
+   * does not exist ({@link #hiddenFromAgentKey}).
    */
-  private static Optional<String> contactAgent(Call call, Function<Call, Router> in) {
+  private static Optional<String> contactAgent(
+      Call call, Function<Call, Router> in, Function<Call, String> workspace) {
+    String id = call.routeParameter("contact");
+    String owner;
     try {
-      return in.apply(call)
-          .contact(call.routeParameter("contact"))
-          .agentId()
-          .or(() -> Optional.of(""));
+      owner = in.apply(call).contact(id).agentId().orElse("");
     } catch (RuntimeException unknown) {
       return Optional.empty();
     }
+    if (hiddenFromAgentKey(call, workspace.apply(call), owner, "contact " + id)) {
+      throw RoutingException.contactNotFound(id);
+    }
+    return Optional.of(owner);
+  }
+
+  /**
+   * Whether the path's contact or reservation, which {@code owner} holds ({@code ""}: no agent
+   * yet), is to be hidden from the call's key: a key with {@code routing:agent} in {@code
+   * workspace} that may not act as {@code owner} (another agent's key). Such a key is answered as
+   * if the id did not exist (404, the router's own code and text), exactly as for one that does
+   * not, so that it learns neither whether the id exists nor whose it is; the attempt is one audit
+   * line (status 404) naming the owner. A supervisor's key is not hidden from; a key without {@code
+   * routing:agent} is refused 403 by the guard, with the same text whatever the path names.
+   */
+  private static boolean hiddenFromAgentKey(
+      Call call, String workspace, String owner, String what) {
+    Optional<Principal> principal = call.principal();
+    if (principal.isEmpty()) {
+      return false; // keyless
+    }
+    Principal p = principal.get();
+    Access asOwner = new Access(Action.ROUTING_AGENT, Optional.of(workspace), Optional.of(owner));
+    boolean actsAsAnAgent =
+        p.may(new Access(Action.ROUTING_AGENT, Optional.of(workspace), Optional.empty()));
+    if (!actsAsAnAgent || p.may(asOwner)) {
+      return false;
+    }
+    Audit.refused(
+        p.keyId(),
+        asOwner,
+        404,
+        call.requestId(),
+        "access key "
+            + p.describe()
+            + " asked for "
+            + what
+            + ", which is "
+            + (owner.isEmpty() ? "offered to no agent" : "agent '" + owner + "''s")
+            + "; answered as not found");
+    return true;
   }
 
   /**

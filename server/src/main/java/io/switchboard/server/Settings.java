@@ -95,6 +95,18 @@ public final class Settings {
                       + " `https://app.example.com,http://localhost:3000`; other origins are refused")
               .defaultDoc("none"));
 
+  public static final Setting<OutboundAddresses.PrivateAddresses> OUTBOUND_PRIVATE_ADDRESSES =
+      declare(
+          Setting.enumeration(
+              "outbound-private-addresses",
+              OutboundAddresses.PrivateAddresses.class,
+              OutboundAddresses.PrivateAddresses.AUTO,
+              "whether assignment callback URLs may name loopback and private addresses"
+                  + " (`127/8`, `10/8`, `192.168/16`, `fc00::/7`...): `allowed`, `refused`, or"
+                  + " `auto`, allowed on a server without access keys bound to loopback only;"
+                  + " link-local and metadata addresses (`169.254/16`) are always refused"
+                  + " (`docs/security.md`, \"Outbound requests\")"));
+
   public static final Setting<Path> TLS_CERT =
       declare(
           Setting.path(

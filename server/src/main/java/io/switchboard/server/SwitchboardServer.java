@@ -2,6 +2,8 @@ package io.switchboard.server;
 
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.ServerResponseHeaders;
+import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
@@ -17,11 +19,14 @@ import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.WorkspaceStore;
+import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.AuditedKeyRing;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MemoryKeyRing;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
+import io.switchboard.server.sqs.SqsHttpRequest;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.io.IOException;
@@ -67,8 +72,8 @@ public final class SwitchboardServer implements AutoCloseable {
   private final ServerMetrics metrics = new ServerMetrics();
   private final Tracing tracing;
   private final RoutingApi routingApi = new RoutingApi();
-  private final AssignmentCallbacks callbacks =
-      new AssignmentCallbacks(routingApi::workspaces, Clock.system());
+  private final OutboundAddresses outbound;
+  private final AssignmentCallbacks callbacks;
   private final HealthRegistry health = new HealthRegistry();
   private final ExposureGuard guard;
   private final Optional<TlsFiles> tlsFiles;
@@ -103,6 +108,12 @@ public final class SwitchboardServer implements AutoCloseable {
     // until the store says whether it holds keys, such a server checks every request
     this.keys = new AuditedKeyRing(durableKeys, storedKeysNeeded);
     this.guard = new ExposureGuard(config, this::port, keys::keyless);
+    this.outbound =
+        OutboundAddresses.of(
+            config.get(Settings.OUTBOUND_PRIVATE_ADDRESSES),
+            keys::keyless,
+            ExposureGuard.loopbackBind(config.bind()));
+    this.callbacks = new AssignmentCallbacks(routingApi::workspaces, Clock.system(), outbound);
     this.tlsFiles = TlsFiles.of(config);
     this.gate = new RequestGate(config.get(Settings.MAX_LONG_POLLS));
     this.connectionLimits = ConnectionLimits.of(config);
@@ -126,7 +137,7 @@ public final class SwitchboardServer implements AutoCloseable {
     this.console = new Console(keys, Clock.system());
     all.addAll(console.routes());
     List<Route> routing =
-        new ArrayList<>(new WorkspaceApi(routingApi::workspaces).routes(routingApi));
+        new ArrayList<>(new WorkspaceApi(routingApi::workspaces, outbound).routes(routingApi));
     routing.addAll(routingApi.routes());
     routing.forEach(
         r -> all.add(RoutingApi.isStream(r) ? streamLimits.limited(clustered(r)) : clustered(r)));
@@ -329,9 +340,36 @@ public final class SwitchboardServer implements AutoCloseable {
     Optional<java.nio.file.Path> file = config.find(Settings.INIT);
     if (file.isPresent()) {
       InitFile.Setup setup = InitFile.read(file.get(), System::getenv);
+      checkCallbackUrls(file.get(), setup);
       Init.apply(file.get(), setup, opened, Optional.ofNullable(workspaces), keys, durableKeys);
       if (cluster != null) {
         cluster.init(file.get(), setup); // the workspaces are the routing leader's
+      }
+    }
+  }
+
+  /**
+   * Refuses an init file whose workflow names an assignment callback URL the server may not send to
+   * ({@link OutboundAddresses}), before anything of the file is applied.
+   */
+  private void checkCallbackUrls(java.nio.file.Path file, InitFile.Setup setup) {
+    for (InitFile.DeclaredWorkspace w : setup.workspaces()) {
+      for (io.switchboard.routing.Workflow f : w.workflows()) {
+        if (f.assignmentCallback().isPresent()) {
+          try {
+            outbound.checkConfigured("assignmentCallbackUrl", f.assignmentCallback().get().uri());
+          } catch (OutboundAddresses.Refused e) {
+            throw new StartupException(
+                "init file "
+                    + file
+                    + ": workflow '"
+                    + f.name()
+                    + "' of workspace '"
+                    + w.name()
+                    + "': "
+                    + e.getMessage());
+          }
+        }
       }
     }
   }
@@ -674,13 +712,19 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   /**
-   * Errors Helidon answers before routing (a bad request line, say) get the same JSON shape, and a
-   * request id of their own.
+   * Errors Helidon answers before routing (a bad request line, a {@code Content-Length} that is not
+   * one decimal number, say) get the same JSON shape, and a request id of their own; on the SQS
+   * endpoint's paths ({@link SqsRoute#PATHS}) the SQS error shape of the request's protocol ({@link
+   * #sqsDirectAnswer}), which the SDKs read.
    */
   private static DirectHandlers directHandlers() {
     DirectHandler json =
         (request, type, status, headers, message) -> {
           String id = RequestIds.next();
+          String said = directMessage(request, status, message);
+          if (sqsPath(request.path())) {
+            return sqsDirectAnswer(request, type, status, headers, said, id);
+          }
           String code =
               switch (type) {
                 case BAD_REQUEST -> "BAD_REQUEST";
@@ -691,7 +735,7 @@ public final class SwitchboardServer implements AutoCloseable {
           String text =
               type == DirectHandler.EventType.INTERNAL_ERROR
                   ? ErrorAnswers.internalMessage(id)
-                  : message;
+                  : said;
           byte[] body =
               WireFormat.bytes(WireFormat.object().put("code", code).put("message", text));
           return DirectHandler.TransportResponse.builder()
@@ -707,6 +751,68 @@ public final class SwitchboardServer implements AutoCloseable {
       b.addHandler(type, json);
     }
     return b.build();
+  }
+
+  /**
+   * What an error Helidon answers says: why a {@code Content-Length} is refused (Helidon gives no
+   * text), else Helidon's message, else the status's reason.
+   */
+  static String directMessage(
+      DirectHandler.TransportRequest request, Status status, @Nullable String message) {
+    var headers = request.headers();
+    if (status.code() == 400 && headers.contains(HeaderNames.CONTENT_LENGTH)) {
+      try {
+        headers.contentLength();
+      } catch (IllegalArgumentException malformed) {
+        return "Content-Length must be one number of bytes, decimal digits only (no sign, no"
+            + " second value), got "
+            + headers.get(HeaderNames.CONTENT_LENGTH).allValues().stream()
+                .map(v -> "'" + Audit.clip(v, 40) + "'")
+                .collect(java.util.stream.Collectors.joining(" and "));
+      }
+    }
+    return message == null || message.isBlank() ? status.reasonPhrase() : message;
+  }
+
+  /** Whether {@code rawPath} is one of the SQS endpoint's: {@code /} or a queue URL's path. */
+  private static boolean sqsPath(String rawPath) {
+    return rawPath.equals("/") || SqsEndpoint.isQueuePath(rawPath);
+  }
+
+  /**
+   * An error Helidon answers before routing, on an SQS path: {@code BadRequest} (400), {@code
+   * RequestEntityTooLarge} (413) or {@code InternalFailure} (500), in the JSON protocol's shape
+   * when the request is of it ({@code X-Amz-Target}, an {@code amz-json} content type), else the
+   * query protocol's XML; with the request id in {@code x-amzn-RequestId} and {@code X-Request-Id}.
+   */
+  private static DirectHandler.TransportResponse sqsDirectAnswer(
+      DirectHandler.TransportRequest request,
+      DirectHandler.EventType type,
+      Status status,
+      ServerResponseHeaders headers,
+      String message,
+      String id) {
+    String code =
+        switch (type) {
+          case INTERNAL_ERROR -> "InternalFailure";
+          default -> status.code() == 413 ? "RequestEntityTooLarge" : "BadRequest";
+        };
+    String text =
+        type == DirectHandler.EventType.INTERNAL_ERROR ? ErrorAnswers.internalMessage(id) : message;
+    SqsHttpRequest head =
+        new SqsHttpRequest(
+            request.method(),
+            request.path(),
+            "",
+            new SqsRoute.HeaderView(request.headers()),
+            new byte[0]);
+    SqsApi.Answer answer = SqsEndpoint.refusal(head, code, status.code(), text, id);
+    var response = DirectHandler.TransportResponse.builder().status(status).headers(headers);
+    answer.headers().forEach((name, value) -> response.header(HeaderNames.create(name), value));
+    return response
+        .header(HeaderNames.create(Call.REQUEST_ID_HEADER), id)
+        .entity(answer.body())
+        .build();
   }
 
   // ---- infrastructure endpoints ------------------------------------------------------------

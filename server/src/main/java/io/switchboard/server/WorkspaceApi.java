@@ -25,9 +25,15 @@ import java.util.function.Supplier;
 final class WorkspaceApi {
 
   private final Supplier<Workspaces> workspaces;
+  private final OutboundAddresses outbound;
 
-  WorkspaceApi(Supplier<Workspaces> workspaces) {
+  /**
+   * @param outbound where a workflow's assignment callback may send ({@link OutboundAddresses}),
+   *     checked as the workflow is put
+   */
+  WorkspaceApi(Supplier<Workspaces> workspaces, OutboundAddresses outbound) {
     this.workspaces = workspaces;
+    this.outbound = outbound;
   }
 
   List<Route> routes(RoutingApi routing) {
@@ -211,6 +217,15 @@ final class WorkspaceApi {
     c.queryOnly();
     Workspace w = workspace(c);
     Workflow workflow = c.body(WorkflowWire.WorkflowBody.class).toWorkflow(c.path("workflow"));
+    if (workflow.assignmentCallback().isPresent()) {
+      try {
+        outbound.checkConfigured(
+            "assignmentCallbackUrl", workflow.assignmentCallback().get().uri());
+      } catch (OutboundAddresses.Refused e) {
+        // the code a malformed callback URL gets (RoutingApi#status)
+        throw new HttpError(400, "INVALID_CALLBACK_URL", String.valueOf(e.getMessage()));
+      }
+    }
     Workspace.PutWorkflow put = w.putWorkflow(workflow);
     ObjectNode answer = Json.tree(WorkflowWire.WorkflowBody.of(workflow));
     put.newSecret().ifPresent(s -> answer.put("callbackSecret", s.value()));

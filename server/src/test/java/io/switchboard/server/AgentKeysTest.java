@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,6 +40,15 @@ class AgentKeysTest {
                 "sup-secret",
                 Optional.of("supervisor"),
                 List.of(Grant.of("default", Action.ROUTING_SUPERVISOR)),
+                Optional.empty()));
+    server
+        .keys()
+        .put(
+            new Principal(
+                "QUEUES",
+                "queues-secret",
+                Optional.empty(),
+                List.of(Grant.of("*", Action.QUEUE_SEND)),
                 Optional.empty()));
     for (String agent : List.of("ann", "bob")) {
       server
@@ -79,6 +89,11 @@ class AgentKeysTest {
     assertEquals("FORBIDDEN", a.code(), a.toString());
   }
 
+  private static void notFound(Http.Answer a) {
+    assertEquals(404, a.status(), a.toString());
+    assertTrue(a.code().endsWith("_NOT_FOUND"), a.toString());
+  }
+
   private JsonNode ok(Http.Answer a) {
     assertTrue(a.status() == 200 || a.status() == 201, a.toString());
     return a.json();
@@ -117,11 +132,12 @@ class AgentKeysTest {
     forbidden(as("BOB", "PUT", "/v1/routing/agents/ann/presence", "{\"presence\":\"away\"}"));
     forbidden(as("BOB", "GET", "/v1/routing/agents/ann/reservations", null));
     forbidden(as("BOB", "GET", "/v1/routing/agents/ann/events?after=-1", null));
-    forbidden(as("BOB", "GET", r, null));
-    forbidden(as("BOB", "POST", r + "/accept", ""));
-    forbidden(as("BOB", "POST", r + "/reject", ""));
-    Http.Answer refused = as("BOB", "POST", r + "/accept", "");
-    assertTrue(refused.text().contains("agent 'ann'"), refused.toString());
+    // another agent's offer does not exist, to Bob's key
+    notFound(as("BOB", "GET", r, null));
+    notFound(as("BOB", "POST", r + "/accept", ""));
+    notFound(as("BOB", "POST", r + "/reject", ""));
+    Http.Answer refused = as("BOB", "GET", "/v1/routing/agents/ann", null);
+    assertFalse(refused.text().contains("ann"), refused.toString());
 
     // Ann may do all of it for herself
     ok(as("ANN", "GET", "/v1/routing/agents/ann", null));
@@ -137,13 +153,57 @@ class AgentKeysTest {
     assertNotEquals(401, stream.status(), stream.toString());
 
     // her contact: Bob cannot complete it, she can
-    forbidden(as("BOB", "POST", "/v1/routing/contacts/c1/complete", "{\"wrapUpSeconds\":0}"));
-    forbidden(as("BOB", "GET", "/v1/routing/contacts/c1", null));
+    notFound(as("BOB", "POST", "/v1/routing/contacts/c1/complete", "{\"wrapUpSeconds\":0}"));
+    notFound(as("BOB", "GET", "/v1/routing/contacts/c1", null));
     ok(as("ANN", "GET", "/v1/routing/contacts/c1", null));
     ok(as("ANN", "POST", "/v1/routing/contacts/c1/complete", "{\"wrapUpSeconds\":0}"));
 
     // his own presence
     ok(as("BOB", "PUT", "/v1/routing/agents/bob/presence", "{\"presence\":\"away\"}"));
+  }
+
+  @Test
+  void anAgentKey_getsOneAnswer_whetherAContactOrOfferIsAnothersOrDoesNotExist() {
+    String reservation = offerToAnn();
+    ok(as("ANN", "POST", "/v1/routing/reservations/" + reservation + "/accept", ""));
+    for (String[] probe :
+        List.of(
+            new String[] {"GET", "/v1/routing/contacts/%s", null},
+            new String[] {"POST", "/v1/routing/contacts/%s/complete", "{\"wrapUpSeconds\":0}"},
+            new String[] {"GET", "/v1/routing/reservations/%s", null},
+            new String[] {"POST", "/v1/routing/reservations/%s/reject", ""})) {
+      boolean contact = probe[1].contains("contacts");
+      Http.Answer anns =
+          as("BOB", probe[0], probe[1].formatted(contact ? "c1" : reservation), probe[2]);
+      Http.Answer none = as("BOB", probe[0], probe[1].formatted("no-such-id"), probe[2]);
+      notFound(anns);
+      assertEquals(anns.status(), none.status(), none.toString());
+      assertEquals(anns.code(), none.code(), none.toString());
+      assertEquals(
+          anns.json().get("message").asText().replace(contact ? "c1" : reservation, "ID"),
+          none.json().get("message").asText().replace("no-such-id", "ID"),
+          none.toString());
+      assertFalse(anns.text().contains("ann"), anns.toString());
+    }
+    // a contact waiting for an agent does not exist to an agent's key either
+    ok(as("SUP", "POST", "/v1/routing/contacts", "{\"id\":\"c9\",\"channel\":\"chat\"}"));
+    Http.Answer waiting = as("BOB", "GET", "/v1/routing/contacts/c9", null);
+    notFound(waiting);
+    assertEquals(
+        waiting.json().get("message").asText().replace("c9", "ID"),
+        as("BOB", "GET", "/v1/routing/contacts/c8", null)
+            .json()
+            .get("message")
+            .asText()
+            .replace("c8", "ID"));
+    // a key that is no agent's is refused alike whether the contact exists or not
+    Http.Answer existing = as("QUEUES", "GET", "/v1/routing/contacts/c1", null);
+    Http.Answer missing = as("QUEUES", "GET", "/v1/routing/contacts/nope", null);
+    forbidden(existing);
+    assertEquals(existing.text(), missing.text());
+    // a supervisor hears that it does not exist
+    assertEquals(404, as("SUP", "GET", "/v1/routing/contacts/no-such-id", null).status());
+    assertEquals(404, as("SUP", "GET", "/v1/routing/reservations/no-such-id", null).status());
   }
 
   @Test

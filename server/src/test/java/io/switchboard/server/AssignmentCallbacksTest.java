@@ -95,7 +95,11 @@ class AssignmentCallbacksTest {
   }
 
   private void start(int maxPending) {
-    callbacks = new AssignmentCallbacks(registry::get, clock, maxPending, 4);
+    start(maxPending, OutboundAddresses.privateAllowed(), url());
+  }
+
+  private void start(int maxPending, OutboundAddresses outbound, String callbackUrl) {
+    callbacks = new AssignmentCallbacks(registry::get, clock, maxPending, 4, outbound);
     defaultRouter =
         Router.builder().clock(clock).onEvent(callbacks.listener(Workspaces.DEFAULT)).build();
     workspaces =
@@ -119,7 +123,7 @@ class AssignmentCallbacksTest {
     centre.putWorkflow(
         new Workflow(
                 "support", List.of(), List.of(WorkflowTarget.queue("general")), Optional.empty())
-            .withAssignmentCallback(Optional.of(AssignmentCallback.to(url()))));
+            .withAssignmentCallback(Optional.of(AssignmentCallback.to(callbackUrl))));
     centre.router().onEvent(events::add);
   }
 
@@ -301,6 +305,46 @@ class AssignmentCallbacksTest {
     assertEquals(ReservationState.PENDING, centre.router().reservation(reservation).state());
     centre.router().accept(reservation); // the agent answers
     assertEquals(ContactState.ASSIGNED, centre.router().contact("c1").state());
+  }
+
+  /**
+   * A name that resolves, when the callback is sent, to a link-local address (a cloud's metadata
+   * service) is not called: whatever it resolved to when the workflow was configured, DNS may
+   * answer differently now. The callback counts as failed and the offer is left to the agent.
+   */
+  @Test
+  void aHostResolvingToAMetadataAddressAtSendTime_isNotCalled_andCountsAsFailed() throws Exception {
+    stopRouting();
+    InetAddress metadata = InetAddress.getByName("169.254.169.254");
+    start(
+        AssignmentCallbacks.DEFAULT_MAX_PENDING,
+        new OutboundAddresses(() -> true, host -> new InetAddress[] {metadata}),
+        "http://callbacks.example.test/offers");
+    agent("ana");
+    Contact c = call("c1");
+
+    await(() -> callbacks.count(AssignmentCallbacks.Outcome.FAILED) == 1, "failed");
+    assertEquals(0, callbacks.pending());
+    String reservation = centre.router().contact(c.id()).reservationId().orElseThrow();
+    assertEquals(ReservationState.PENDING, centre.router().reservation(reservation).state());
+    centre.router().accept(reservation); // the agent answers
+    assertEquals(ContactState.ASSIGNED, centre.router().contact("c1").state());
+  }
+
+  /** With private addresses refused, a loopback receiver that listens gets no request. */
+  @Test
+  void aLoopbackReceiver_isNotCalled_whenPrivateAddressesAreRefused() throws Exception {
+    stopRouting();
+    start(
+        AssignmentCallbacks.DEFAULT_MAX_PENDING,
+        new OutboundAddresses(() -> false, InetAddress::getAllByName),
+        url());
+    agent("ana");
+    call("c1");
+
+    await(() -> callbacks.count(AssignmentCallbacks.Outcome.FAILED) == 1, "failed");
+    assertTrue(received.isEmpty(), "the loopback receiver was called: " + received);
+    assertEquals(ContactState.OFFERED, centre.router().contact("c1").state());
   }
 
   @Test

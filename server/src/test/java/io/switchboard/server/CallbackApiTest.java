@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -254,6 +255,68 @@ class CallbackApiTest {
     JsonNode kept = ok(200, http.get(W + "/workflows/support"));
     assertEquals(url(), kept.get("assignmentCallbackUrl").asText());
     error(404, "WORKFLOW_NOT_FOUND", http.get(W + "/workflows/other"));
+  }
+
+  @Test
+  void linkLocalAndMetadataUrls_areRefused_evenOnAKeylessLoopbackServer_andChangeNothing() {
+    centre();
+    ok(200, http.send("PUT", W + "/workflows/support", workflow(url())));
+    for (String bad :
+        new String[] {
+          "http://169.254.169.254/latest/meta-data/",
+          "http://[fe80::1]:8080/offers",
+          "http://[::ffff:169.254.169.254]/offers"
+        }) {
+      Http.Answer a = http.send("PUT", W + "/workflows/support", workflow(bad));
+      error(400, "INVALID_CALLBACK_URL", a);
+      String message = a.json().path("message").asText();
+      assertTrue(
+          message.contains("assignmentCallbackUrl") && message.contains("link-local"), a.text());
+    }
+    error(
+        400,
+        "INVALID_CALLBACK_URL",
+        http.send("PUT", W + "/workflows/other", workflow("http://169.254.169.254/")));
+    assertEquals(
+        url(), ok(200, http.get(W + "/workflows/support")).get("assignmentCallbackUrl").asText());
+    error(404, "WORKFLOW_NOT_FOUND", http.get(W + "/workflows/other"));
+  }
+
+  @Test
+  void aServerWithKeys_refusesLoopbackCallbackUrls_unlessOutboundPrivateAddressesAllowsThem() {
+    String admin =
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString("AKADMIN:admin-pw".getBytes(StandardCharsets.UTF_8));
+    Map<String, String> json = Map.of("Authorization", admin, "Content-Type", "application/json");
+    for (String setting : new String[] {"auto", "allowed"}) {
+      SwitchboardServer keyed =
+          SwitchboardServer.start(
+              ServerConfig.resolve(
+                  Map.of(
+                      "port", "0",
+                      "in-memory", "true",
+                      "access-keys", "AKADMIN:admin-pw",
+                      "outbound-private-addresses", setting),
+                  Map.of()));
+      try (Http h = new Http(keyed.uri())) {
+        ok(200, h.send("PUT", "/v1/workspaces/default/task-queues/general", "{}", json));
+        Http.Answer a =
+            h.send("PUT", "/v1/workspaces/default/workflows/support", workflow(url()), json);
+        if (setting.equals("auto")) {
+          error(400, "INVALID_CALLBACK_URL", a);
+          assertTrue(a.text().contains("outbound-private-addresses=allowed"), a.text());
+          error(
+              404,
+              "WORKFLOW_NOT_FOUND",
+              h.send("GET", "/v1/workspaces/default/workflows/support", null, json));
+        } else {
+          ok(200, a);
+        }
+      } finally {
+        keyed.stop();
+      }
+    }
   }
 
   @Test

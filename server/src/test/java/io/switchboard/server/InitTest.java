@@ -225,6 +225,30 @@ class InitTest {
   }
 
   @Test
+  void aCallbackUrlNamingAMetadataAddress_stopsTheStart_andNothingIsCreated() throws Exception {
+    Path data = dir.resolve("data");
+    String line = "defaultFilter: {targets: [{queue: general}]}";
+    int at = SETUP.indexOf(line);
+    String indent = " ".repeat(at - SETUP.lastIndexOf('\n', at) - 1);
+    String bad =
+        SETUP.replace(
+            line,
+            line + "\n" + indent + "assignmentCallbackUrl: \"http://169.254.169.254/latest/\"");
+    assertTrue(bad.contains("169.254.169.254"), bad);
+    StartupException e = assertThrows(StartupException.class, () -> start(data, bad).stop());
+    String m = e.getMessage();
+    assertTrue(m.startsWith("init file "), m);
+    assertTrue(m.contains("workflow 'support' of workspace 'centre'"), m);
+    assertTrue(m.contains("169.254.169.254") && m.contains("link-local"), m);
+    try (SwitchboardServer server =
+            SwitchboardServer.start(
+                ServerConfig.resolve(Map.of("port", "0", "data-dir", data.toString()), Map.of()));
+        SwitchboardClient c = SwitchboardClient.create(server.uri())) {
+      assertEquals(List.of(), c.listQueues(""));
+    }
+  }
+
+  @Test
   void badFiles_areRefusedWithTheEntryAndWhatIsWrong() throws Exception {
     Map<String, String> cases = new HashMap<>();
     cases.put("queues: {orders: {visibilityTimeoutSeconds: 99999}}", "queue 'orders'");

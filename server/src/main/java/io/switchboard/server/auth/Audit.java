@@ -22,11 +22,37 @@ public final class Audit {
   private Audit() {}
 
   /**
+   * The most characters of the key id a refused request named that its audit line copies: a valid
+   * key id is at most 128 characters ({@link Principal}).
+   */
+  public static final int MAX_KEY_CHARS = 128;
+
+  /** The most characters of a refused request's resource its audit line copies. */
+  public static final int MAX_RESOURCE_CHARS = 512;
+
+  /**
+   * The most characters of a refusal's reason its audit line copies: a reason may quote what the
+   * request sent (a malformed {@code Authorization} header, say), which an unauthenticated client
+   * chooses.
+   */
+  public static final int MAX_REASON_CHARS = 1024;
+
+  /** The most characters of a client's value that {@link #clip(String)} keeps. */
+  public static final int MAX_QUOTED_CHARS = 256;
+
+  /**
    * A refused request.
+   *
+   * <p>Whatever the line copies from the request (the key id, the resource, the reason, which may
+   * quote a header) is bounded ({@link #MAX_KEY_CHARS}, {@link #MAX_RESOURCE_CHARS}, {@link
+   * #MAX_REASON_CHARS}) with a marker saying how long it was ({@link #clip(String, int)}), and its
+   * control characters are escaped, so that an unauthenticated client can neither make long lines
+   * nor forge lines.
    *
    * @param keyId the key the request named, or {@link #ANONYMOUS}
    * @param access what it needed; null when it was refused before that was known
-   * @param status 401 or 403
+   * @param status 401 or 403; 404 for an agent's key answered "not found" for another agent's
+   *     contact or reservation
    * @param reason what was wrong, without a secret
    */
   public static void refused(
@@ -34,11 +60,55 @@ public final class Audit {
     LOG.atWarn()
         .addKeyValue("event", "refused")
         .addKeyValue("status", status)
-        .addKeyValue("key", keyId)
+        .addKeyValue("key", clip(keyId, MAX_KEY_CHARS))
         .addKeyValue("action", access == null ? "" : access.action().wireName())
-        .addKeyValue("resource", access == null ? "" : access.resourceName())
+        .addKeyValue(
+            "resource", access == null ? "" : clip(access.resourceName(), MAX_RESOURCE_CHARS))
         .addKeyValue("requestId", requestId)
-        .log("refused: " + reason);
+        .log("refused: " + clip(reason, MAX_REASON_CHARS));
+  }
+
+  /** {@link #clip(String, int)} to {@link #MAX_QUOTED_CHARS}: for a client's value in a message. */
+  public static String clip(String value) {
+    return clip(value, MAX_QUOTED_CHARS);
+  }
+
+  /**
+   * {@code value} as a log line or a message may quote it: each control character escaped (a line
+   * feed as a backslash and {@code n}, others as a backslash, {@code u} and four hex digits), and
+   * at most {@code max} characters of it, followed, when it was longer, by {@code ...[truncated: N
+   * characters]} with its whole length.
+   */
+  public static String clip(String value, int max) {
+    int n = value.length();
+    int keep = Math.min(n, max);
+    boolean plain = true;
+    for (int i = 0; i < keep && plain; i++) {
+      plain = !Character.isISOControl(value.charAt(i));
+    }
+    if (plain && n <= max) {
+      return value; // the usual case: nothing to escape or cut
+    }
+    StringBuilder b = new StringBuilder(keep + 40);
+    for (int i = 0; i < keep; i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (Character.isISOControl(c)) {
+            b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    if (n > max) {
+      b.append("...[truncated: ").append(n).append(" characters]");
+    }
+    return b.toString();
   }
 
   static void keyPut(Principal p, boolean replaced) {

@@ -34,7 +34,7 @@ public record Principal(
     Objects.requireNonNull(secret, "secret");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(agent, "agent");
-    if (!keyId.matches("[A-Za-z0-9_.\\-]{1,128}")) {
+    if (!validKeyId(keyId)) {
       throw new IllegalArgumentException(
           "an access key id is 1..128 letters, digits, '_', '.' or '-', got '" + keyId + "'");
     }
@@ -49,6 +49,34 @@ public record Principal(
               + keyId
               + " grants routing:agent but names no agent: give the agent id it acts as");
     }
+  }
+
+  /** The longest access key id. */
+  public static final int MAX_KEY_ID_LENGTH = 128;
+
+  /**
+   * Whether {@code keyId} has the form of an access key id: 1..{@value #MAX_KEY_ID_LENGTH} letters,
+   * digits, {@code _ . -}. No key has another, so a request naming one names an unknown key.
+   */
+  public static boolean validKeyId(String keyId) {
+    int n = keyId.length();
+    if (n == 0 || n > MAX_KEY_ID_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = keyId.charAt(i);
+      boolean ok =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
+              || c == '.'
+              || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A key allowed everything ({@code admin} on {@code *}), as {@code --access-keys} makes. */

@@ -1,5 +1,6 @@
 package io.switchboard.server.sqs;
 
+import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.time.Clock;
@@ -28,9 +29,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>no signature: {@code MissingAuthenticationToken} (403);
  *   <li>a malformed one, or no date: {@code IncompleteSignature} (400);
- *   <li>an unknown access key id: {@code InvalidClientTokenId} (403);
+ *   <li>an unknown access key id (one no key can have included): {@code InvalidClientTokenId}
+ *       (403);
  *   <li>a date more than 15 minutes from the server's clock, or a presigned URL past its expiry:
  *       {@code RequestExpired} (400);
+ *   <li>signed headers without {@code host}, or without {@code x-amz-target} on a request that has
+ *       one: {@code SignatureDoesNotMatch} (403) naming the header;
  *   <li>any other difference, the body included: {@code SignatureDoesNotMatch} (403).
  * </ul>
  *
@@ -171,8 +175,9 @@ public final class SigV4Verifier {
                         403,
                         "The security token included in the request is invalid: unknown access key"
                             + " id "
-                            + signed.keyId()));
+                            + Audit.clip(signed.keyId())));
     String secret = principal.secret();
+    checkSignedHeaders(request, signed.signedHeaders());
     checkScope(signed.scope(), amzDate);
     checkTime(amzDate, signed.presigned() ? query.get("X-Amz-Expires") : null);
     SigningKey last = lastKey;
@@ -349,7 +354,10 @@ public final class SigV4Verifier {
   private static String requirePart(@Nullable String value, String name, String header) {
     if (value == null || value.isEmpty()) {
       throw incomplete(
-          "Authorization header requires '" + name + "' parameter. Authorization=" + header);
+          "Authorization header requires '"
+              + name
+              + "' parameter. Authorization="
+              + Audit.clip(header));
     }
     return value;
   }
@@ -398,7 +406,7 @@ public final class SigV4Verifier {
     if (slash <= 0 || slashes(scope) != 3 || !scope.endsWith("/aws4_request")) {
       throw incomplete(
           "Credential must be ACCESS_KEY_ID/YYYYMMDD/REGION/SERVICE/aws4_request, got "
-              + credential);
+              + Audit.clip(credential));
     }
     return new Signed(credential.substring(0, slash), scope, signedHeaders, signature, presigned);
   }
@@ -429,6 +437,51 @@ public final class SigV4Verifier {
     }
     throw incomplete(
         "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
+  }
+
+  /**
+   * Refuses a signature that does not cover {@code host}, or, when the request has one (the SQS
+   * JSON protocol), {@code x-amz-target}, as AWS does: a signature over neither would let whoever
+   * sees the request send it to another host, or change the action it names ({@code
+   * GetQueueAttributes} into {@code PurgeQueue}), and still verify. Every AWS SDK and the CLI sign
+   * both.
+   */
+  private static void checkSignedHeaders(SqsHttpRequest request, String signedHeaders) {
+    String missing =
+        !signs(signedHeaders, "host")
+            ? "host"
+            : request.headers().containsKey("x-amz-target") && !signs(signedHeaders, "x-amz-target")
+                ? "x-amz-target"
+                : null;
+    if (missing != null) {
+      throw SqsError.auth(
+          "SignatureDoesNotMatch",
+          403,
+          "The request signature does not cover the header '"
+              + missing
+              + "': SignedHeaders must include host, and x-amz-target when the request has one;"
+              + " got SignedHeaders="
+              + Audit.clip(signedHeaders));
+    }
+  }
+
+  /**
+   * Whether {@code name} (lower case) is one of the {@code ;}-separated names of {@code
+   * signedHeaders}, in any case (the canonical request lower-cases them).
+   */
+  static boolean signs(String signedHeaders, String name) {
+    int n = signedHeaders.length();
+    for (int at = 0; at <= n; ) {
+      int end = signedHeaders.indexOf(';', at);
+      if (end < 0) {
+        end = n;
+      }
+      if (end - at == name.length() && signedHeaders.regionMatches(true, at, name, 0, end - at)) {
+        return true;
+      }
+      at = end + 1;
+    }
+    return false;
   }
 
   private void checkScope(String scope, String amzDate) {

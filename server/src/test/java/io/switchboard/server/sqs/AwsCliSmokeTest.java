@@ -27,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The AWS CLI itself against an in-process server: the commands a person types first (create a
  * queue, send, receive, delete, read and change attributes, a FIFO batch) must work with nothing
  * but {@code --endpoint-url}. Runs the {@code aws} on PATH (Debian package {@code awscli}, which
- * {@code .ci/run} installs) with fake credentials in its environment and a temporary HOME and
- * config, so nothing of the machine's {@code ~/.aws} is read; skipped when there is no working
- * {@code aws}.
+ * {@code .ci/run} installs) with the server's one access key in its environment (so every signature
+ * is checked) and a temporary HOME and config, so nothing of the machine's {@code ~/.aws} is read;
+ * skipped when there is no working {@code aws}.
  */
 class AwsCliSmokeTest {
 
@@ -49,7 +49,12 @@ class AwsCliSmokeTest {
     aws = found.get();
     Files.writeString(home.resolve("config"), "[default]\noutput = json\n");
     Files.writeString(home.resolve("credentials"), "");
-    fixture = new SqsServer();
+    // with the CLI's key configured, so every command's signature is verified: the CLI signs
+    // host and, on the JSON protocol, x-amz-target, which the server requires
+    fixture =
+        new SqsServer(
+            io.switchboard.server.ServerConfig.forTests()
+                .withAccessKeys(io.switchboard.server.auth.AccessKeys.parse("fake:fake")));
   }
 
   @AfterAll
