@@ -3,6 +3,7 @@ package io.switchboard.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.switchboard.queue.MoveCheck;
+import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
 import java.util.ArrayList;
@@ -63,6 +64,25 @@ public abstract class MoveCheckContract extends EngineContract {
     allowed.set(true);
     clock.advanceSeconds(5);
     assertEquals(3, engine.stats("dlq").depth(), "a failed task does not resume");
+  }
+
+  @Test
+  void whatARefusedTaskLeft_isStillThereAfterARestart_inItsPlace() {
+    deadLettered("1", "2", "3");
+    AtomicBoolean allowed = new AtomicBoolean(true);
+    engine.checkMoves((task, source, target) -> allowed.get() ? null : "revoked");
+    engine.startRedrive("dlq", RedriveRequest.to("elsewhere").maxPerSecond(1));
+    allowed.set(false);
+    clock.advanceSeconds(5);
+    QueueEngine again = track(restart(engine));
+    engine = again;
+    assertEquals(List.of("2", "3"), bodies(browseAll("dlq")));
+    assertEquals(List.of("1"), bodies(browseAll("elsewhere")));
+    RedriveTask task = again.redriveTasks("dlq").get(0);
+    assertEquals(RedriveTask.Status.FAILED, task.status());
+    assertEquals("revoked", task.failureReason().orElseThrow());
+    clock.advanceSeconds(5);
+    assertEquals(2, again.stats("dlq").depth(), "a failed task does not resume after a restart");
   }
 
   @Test
