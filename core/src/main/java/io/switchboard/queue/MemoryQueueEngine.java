@@ -59,6 +59,7 @@ final class MemoryQueueEngine implements QueueEngine {
   private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
+  private volatile MoveCheck moveCheck = MoveCheck.NONE;
   private final QueueLimits limits;
 
   /** Queued bytes of all queues: each queue adds its changes ({@link LocalQueue#reportBytes}). */
@@ -634,6 +635,16 @@ final class MemoryQueueEngine implements QueueEngine {
   }
 
   @Override
+  public void checkMoves(MoveCheck check) {
+    this.moveCheck = Objects.requireNonNull(check, "check");
+  }
+
+  /** What every redrive task asks before each move ({@link #checkMoves}). */
+  MoveCheck moveCheck() {
+    return moveCheck;
+  }
+
+  @Override
   public Message restore(String deadLetterQueue, String id) {
     long serial = serialOf(id);
     StoredMessage m =
@@ -741,6 +752,15 @@ final class MemoryQueueEngine implements QueueEngine {
       return placed; // from == null: the source queue was deleted meanwhile, and its messages with
       // it
     }
+    putBack(from, m, targetName);
+    return null;
+  }
+
+  /**
+   * Puts a message detached from {@code from} for a move to {@code targetName} back where it was,
+   * undoing the move's journal entry there: the move did not happen.
+   */
+  void putBack(LocalQueue from, StoredMessage m, String targetName) {
     List<LocalQueue.Transfer> more = List.of();
     from.lock.lock();
     try {
@@ -752,7 +772,6 @@ final class MemoryQueueEngine implements QueueEngine {
       from.lock.unlock();
     }
     deliver(more);
-    return null;
   }
 
   private @Nullable Message attach(LocalQueue target, StoredMessage m, boolean redrive) {

@@ -189,6 +189,12 @@ public interface QueueEngine extends AutoCloseable {
   default void onMessageEvent(Consumer<? super MessageEvent> listener) {}
 
   /**
+   * Has every redrive task ask {@code check} before each message it moves ({@link MoveCheck}),
+   * replacing the check set before. An engine that runs no tasks itself (a remote one) ignores it.
+   */
+  default void checkMoves(MoveCheck check) {}
+
+  /**
    * The clock this engine's timers read. Front ends that keep timers of their own next to the
    * engine's (the SQS layer's purge limit and receive-attempt window) read it too, so a test's
    * manual clock drives both. A remote engine answers with the system clock.

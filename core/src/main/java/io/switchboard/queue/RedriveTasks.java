@@ -4,7 +4,9 @@ import io.switchboard.queue.spi.DeadLetterRules;
 import io.switchboard.queue.spi.JournalEntry;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.UUID;
@@ -137,8 +139,32 @@ final class RedriveTasks {
         return false;
       }
       next += n;
-      for (StoredMessage m : detached) {
+      MoveCheck check = engine.moveCheck();
+      Map<String, Optional<String>> refusals = new HashMap<>();
+      for (int i = 0; i < detached.size(); i++) {
+        StoredMessage m = detached.get(i);
         String target = destination.orElse(m.deadLetterSource);
+        Optional<String> refused =
+            target == null
+                ? Optional.empty()
+                : refusals.computeIfAbsent(
+                    target, t -> Optional.ofNullable(check.refusal(id, source, t)));
+        if (refused.isPresent()) {
+          // the task stops here: this message and the rest of the chunk go back where they were
+          // (unless the source was deleted meanwhile, and its messages with it)
+          if (from != null) {
+            for (StoredMessage back : detached.subList(i, detached.size())) {
+              String to = destination.orElse(back.deadLetterSource);
+              if (to == null) {
+                engine.moveIn(source, back, false, from);
+              } else {
+                engine.putBack(from, back, to);
+              }
+            }
+          }
+          fail(refused.get());
+          return false;
+        }
         if (target == null) {
           problem = "some messages were not dead-lettered from another queue and stayed";
           from = engine.find(source);

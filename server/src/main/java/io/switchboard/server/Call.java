@@ -13,6 +13,9 @@ import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
+import io.switchboard.server.auth.Access;
+import io.switchboard.server.auth.Audit;
+import io.switchboard.server.auth.MoveRights;
 import io.switchboard.server.auth.Principal;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +23,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -53,6 +57,9 @@ final class Call {
   private boolean longPoll;
   private byte @Nullable [] body;
   private @Nullable Principal principal;
+
+  /** The engine as {@link #principal} uses it ({@link MoveRights#forKey}), made once. */
+  private @Nullable QueueEngine keyed;
 
   /**
    * @param engine the server's engine, null while it starts
@@ -89,7 +96,25 @@ final class Call {
     if (engine == null) {
       throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
     }
-    return engine;
+    if (principal == null) {
+      return engine; // keyless mode, or not authenticated yet
+    }
+    QueueEngine keyed = this.keyed;
+    if (keyed == null) {
+      keyed = MoveRights.forKey(engine, principal, this::moveRefused);
+      this.keyed = keyed;
+    }
+    return keyed;
+  }
+
+  /**
+   * A request refused because it would move messages into, or name, a queue its key may not send to
+   * ({@link MoveRights}): one audit line, and 403 {@code DESTINATION_FORBIDDEN}.
+   */
+  private HttpError moveRefused(Access needed, String message) {
+    Principal p = Objects.requireNonNull(principal, "a refusal names the key");
+    Audit.refused(p.keyId(), needed, 403, requestId, message);
+    return new HttpError(403, "DESTINATION_FORBIDDEN", message);
   }
 
   /** True once the server's engine is open (at the time the request came in). */
@@ -236,6 +261,7 @@ final class Call {
 
   void principal(Principal principal) {
     this.principal = principal;
+    this.keyed = null;
   }
 
   /**

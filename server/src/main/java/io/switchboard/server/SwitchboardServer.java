@@ -23,6 +23,7 @@ import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.AuditedKeyRing;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MemoryKeyRing;
+import io.switchboard.server.auth.MoveRights;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
@@ -322,6 +323,8 @@ public final class SwitchboardServer implements AutoCloseable {
     } catch (UnsupportedOperationException remote) {
       LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");
     }
+    // each move a redrive task makes is checked against its starter's grants at that moment
+    opened.checkMoves(MoveRights.of(keys, opened));
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
     try {
       applyInit(opened);

@@ -421,6 +421,11 @@ final class TracedEngine implements QueueEngine {
   }
 
   @Override
+  public void checkMoves(io.switchboard.queue.MoveCheck check) {
+    engine.checkMoves(check);
+  }
+
+  @Override
   public Clock clock() {
     return engine.clock();
   }

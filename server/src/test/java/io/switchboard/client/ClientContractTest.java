@@ -43,7 +43,11 @@ class ClientContractTest extends QueueEngineContract {
           "MessageEvents.*",
           "message events are told to listeners inside the server's process: a remote engine"
               + " cannot hear them and ignores the listener (QueueEngine.onMessageEvent); the"
-              + " server's tracing, their user, is tested in TracingTest");
+              + " server's tracing, their user, is tested in TracingTest",
+          "MoveChecks.*",
+          "a remote engine's redrive tasks run in its server, which checks each move against the"
+              + " key that started the task (MoveRights, DestinationRightsTest); the client ignores"
+              + " QueueEngine.checkMoves");
 
   private record Served(
       SwitchboardServer server, MemoryJournal journal, ManualClock clock, int max) {}

@@ -179,6 +179,199 @@ class AccessMatrixTest {
     assertTrue(checked > 40, "routes with an action: " + checked);
   }
 
+  // ---- operations that name a second queue ------------------------------------------------
+
+  /**
+   * One operation that puts messages into a second queue, or names one to put them into later: its
+   * setup (made by the admin) gives the request to make as a key ({@code basic} credentials).
+   */
+  private record SecondQueue(
+      String operation,
+      java.util.function.Supplier<java.util.function.Function<String, Http.Answer>> setup) {}
+
+  private static Http.Answer asKey(String auth, String method, String path, String body) {
+    Map<String, String> headers =
+        body == null
+            ? Map.of("Authorization", auth)
+            : Map.of("Authorization", auth, "Content-Type", "application/json");
+    return http.send(method, path, body, headers);
+  }
+
+  private static Http.Answer asAdmin(String method, String path, String body) {
+    Http.Answer a = asKey(basic(ADMIN, SECRET), method, path, body);
+    assertTrue(a.status() < 300, method + " " + path + " " + body + " -> " + a);
+    return a;
+  }
+
+  private static String dlq(String target) {
+    return "\"deadLetter\":{\"target\":\"" + target + "\",\"maxReceiveCount\":3}";
+  }
+
+  /** A message sent by the admin to {@code queue}; its id. */
+  private static String adminSends(String queue) {
+    return asAdmin("POST", "/v1/queues/" + queue + "/messages", "{\"body\":\"b\"}")
+        .json()
+        .get("id")
+        .asText();
+  }
+
+  /** Row {@code n}'s queues: {@code sq<n>-a} (the key's) and {@code vault-<n>} (the second). */
+  private static List<SecondQueue> secondQueueOperations() {
+    return List.of(
+        new SecondQueue(
+            "POST /v1/queues naming a deadLetter target",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-1\"}");
+              return auth ->
+                  asKey(
+                      auth,
+                      "POST",
+                      "/v1/queues",
+                      "{\"name\":\"sq1-"
+                          + Math.abs(auth.hashCode())
+                          + "\","
+                          + dlq("vault-1")
+                          + "}");
+            }),
+        new SecondQueue(
+            "PATCH /v1/queues/{queue} naming a deadLetter target",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-2\"}");
+              asAdmin("POST", "/v1/queues", "{\"name\":\"sq2-a\"}");
+              return auth -> asKey(auth, "PATCH", "/v1/queues/sq2-a", "{" + dlq("vault-2") + "}");
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/receive, the queue dead-lettering into another",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-3\"}");
+              asAdmin("POST", "/v1/queues", "{\"name\":\"sq3-a\"," + dlq("vault-3") + "}");
+              adminSends("sq3-a");
+              return auth -> asKey(auth, "POST", "/v1/queues/sq3-a/receive", "{}");
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/messages, expired messages dead-lettered into another",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-4\"}");
+              asAdmin(
+                  "POST",
+                  "/v1/queues",
+                  "{\"name\":\"sq4-a\",\"onExpire\":\"deadLetter\"," + dlq("vault-4") + "}");
+              return auth -> asKey(auth, "POST", "/v1/queues/sq4-a/messages", "{\"body\":\"b\"}");
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/messages/batch, expired messages dead-lettered into another",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-5\"}");
+              asAdmin(
+                  "POST",
+                  "/v1/queues",
+                  "{\"name\":\"sq5-a\",\"onExpire\":\"deadLetter\"," + dlq("vault-5") + "}");
+              return auth ->
+                  asKey(
+                      auth,
+                      "POST",
+                      "/v1/queues/sq5-a/messages/batch",
+                      "{\"messages\":[{\"body\":\"b\"}]}");
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/leases/{receipt}/dead-letter",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-6\"}");
+              asAdmin("POST", "/v1/queues", "{\"name\":\"sq6-a\"," + dlq("vault-6") + "}");
+              adminSends("sq6-a");
+              String receipt =
+                  asAdmin("POST", "/v1/queues/sq6-a/receive", "{}")
+                      .json()
+                      .get("messages")
+                      .get(0)
+                      .get("receipt")
+                      .asText();
+              return auth ->
+                  asKey(auth, "POST", "/v1/queues/sq6-a/leases/" + receipt + "/dead-letter", null);
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/messages/{id}/dead-letter",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-7\"}");
+              asAdmin("POST", "/v1/queues", "{\"name\":\"sq7-a\"," + dlq("vault-7") + "}");
+              String id = adminSends("sq7-a");
+              return auth ->
+                  asKey(auth, "POST", "/v1/queues/sq7-a/messages/" + id + "/dead-letter", null);
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/messages/{id}/restore, to the queue it came from",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"sq8-a\"}");
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-8\"," + dlq("sq8-a") + "}");
+              String id = adminSends("vault-8");
+              asAdmin("POST", "/v1/queues/vault-8/messages/" + id + "/dead-letter", null);
+              return auth ->
+                  asKey(auth, "POST", "/v1/queues/sq8-a/messages/" + id + "/restore", null);
+            }),
+        new SecondQueue(
+            "POST /v1/queues/{queue}/redrives naming a destination",
+            () -> {
+              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-9\"}");
+              asAdmin("POST", "/v1/queues", "{\"name\":\"sq9-a\"}");
+              adminSends("sq9-a");
+              return auth ->
+                  asKey(auth, "POST", "/v1/queues/sq9-a/redrives", "{\"destination\":\"vault-9\"}");
+            }));
+  }
+
+  @Test
+  void everyOperationNamingASecondQueue_needsSendOnIt_whateverItsGrantsOnTheFirst() {
+    String queues = "queue:admin,queue:send,queue:receive,queue:browse on sq*";
+    server.keys().put(keyWith("SQ-LACKS", queues));
+    server.keys().put(keyWith("SQ-HAS", queues, "queue:send on vault-*"));
+    String lacks = basic("SQ-LACKS", "s");
+    String has = basic("SQ-HAS", "s");
+    for (SecondQueue row : secondQueueOperations()) {
+      var request = row.setup().get();
+      Http.Answer refused = request.apply(lacks);
+      assertEquals(403, refused.status(), row.operation() + " -> " + refused);
+      assertEquals("DESTINATION_FORBIDDEN", refused.code(), row.operation() + " -> " + refused);
+      String message = refused.json().get("message").asText();
+      assertTrue(
+          message.contains("SQ-LACKS") && message.matches(".*queue:send on queue 'vault-\\d'.*"),
+          row.operation() + " names the key, the right and the queue -> " + message);
+      Http.Answer admitted = request.apply(has);
+      assertTrue(admitted.status() < 300, row.operation() + " -> " + admitted);
+    }
+  }
+
+  /** A redrive back to the sources checks each message's source as it moves it. */
+  @Test
+  void aRedriveBackToTheSources_needsSendOnEachSource() {
+    String queues = "queue:admin,queue:send,queue:receive,queue:browse on rs*";
+    server.keys().put(keyWith("RS-LACKS", queues));
+    server.keys().put(keyWith("RS-HAS", queues, "queue:send on vault-*"));
+    asAdmin("POST", "/v1/queues", "{\"name\":\"rs-dlq\"}");
+    asAdmin("POST", "/v1/queues", "{\"name\":\"vault-10\"," + dlq("rs-dlq") + "}");
+    String id = adminSends("vault-10");
+    asAdmin("POST", "/v1/queues/vault-10/messages/" + id + "/dead-letter", null);
+
+    Http.Answer stopped = asKey(basic("RS-LACKS", "s"), "POST", "/v1/queues/rs-dlq/redrives", "{}");
+    assertEquals(201, stopped.status(), stopped.toString());
+    assertEquals("failed", stopped.json().get("status").asText(), stopped.toString());
+    assertEquals(0, stopped.json().get("moved").asLong(), stopped.toString());
+    assertTrue(
+        stopped.json().get("failureReason").asText().contains("queue:send on queue 'vault-10'"),
+        stopped.toString());
+    Http.Answer moved = asKey(basic("RS-HAS", "s"), "POST", "/v1/queues/rs-dlq/redrives", "{}");
+    assertEquals("completed", moved.json().get("status").asText(), moved.toString());
+    assertEquals(1, moved.json().get("moved").asLong(), moved.toString());
+  }
+
+  private static Principal keyWith(String id, String... grants) {
+    return new Principal(
+        id,
+        "s",
+        Optional.empty(),
+        java.util.Arrays.stream(grants).map(Grant::parse).toList(),
+        Optional.empty());
+  }
+
   @Test
   void basicCredentials_onlyOverTlsOrFromLoopback() {
     var remote = new InetSocketAddress("192.0.2.7", 40000);

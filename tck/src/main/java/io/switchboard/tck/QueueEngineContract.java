@@ -124,6 +124,14 @@ public abstract class QueueEngineContract {
   }
 
   @Nested
+  class MoveChecks extends MoveCheckContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
+
+  @Nested
   class MessageEvents extends MessageEventContract {
     @Override
     protected EngineSource engines() {

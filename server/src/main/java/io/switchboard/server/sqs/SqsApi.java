@@ -413,7 +413,7 @@ public final class SqsApi {
     Map<String, String> attributes = r.stringMap("Attributes");
     SqsState state = r.state();
     boolean fifo = engine.queue(name).grouped();
-    state.updateConfig(
+    engine.updateQueue( // the request's engine: a new dead-letter target is checked (MoveRights)
         name,
         current -> {
           QueueConfig c =

@@ -6,6 +6,7 @@ import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.auth.MoveRights;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
@@ -233,6 +234,14 @@ public final class SqsEndpoint {
     boolean json = action.read().json;
     QueueAddress address = Objects.requireNonNull(admission.address, "an admitted request has one");
     Optional<Principal> principal = admission.principal;
+    // what would move messages into a second queue checks the key may send there (MoveRights)
+    QueueEngine engine =
+        principal.isPresent()
+            ? MoveRights.forKey(
+                this.engine,
+                principal.get(),
+                (needed, message) -> moveRefused(principal.get(), needed, message, requestId))
+            : this.engine;
     SqsApi.Answer answer;
     try {
       answer =
@@ -246,7 +255,7 @@ public final class SqsEndpoint {
                   action.read(),
                   state,
                   requestId)
-              : query(request, baseUrl, address, requestId);
+              : query(engine, request, baseUrl, address, requestId);
     } finally {
       // served or refused, this server's next request reads the queue's policy afresh
       if (action.name().filter(CHANGE_POLICY::contains).isPresent()) {
@@ -353,6 +362,18 @@ public final class SqsEndpoint {
             + ".");
   }
 
+  /**
+   * A request refused because it would move messages into, or name, a queue its key may not send to
+   * ({@link MoveRights}): one audit line, and {@code AccessDenied} as SQS answers a missing
+   * permission.
+   */
+  private static SqsError moveRefused(
+      Principal principal, Access needed, String message, String requestId) {
+    Audit.refused(principal.keyId(), needed, 403, requestId, message);
+    return SqsError.of(
+        "AccessDenied", "AccessDenied", 403, "Access to the resource is denied: " + message);
+  }
+
   private static void refuse(
       Optional<Principal> principal, Access access, String requestId, String message) {
     Audit.refused(
@@ -435,7 +456,11 @@ public final class SqsEndpoint {
   }
 
   private SqsApi.Answer query(
-      SqsHttpRequest request, String baseUrl, QueueAddress address, String requestId) {
+      QueueEngine engine,
+      SqsHttpRequest request,
+      String baseUrl,
+      QueueAddress address,
+      String requestId) {
     Map<String, String> parameters;
     try {
       parameters = parameters(request);

@@ -106,6 +106,190 @@ class SqsAccessMatrixTest {
     return new Answer(r.statusCode(), r.body());
   }
 
+  /** A JSON-protocol request of {@code action} with {@code body}, signed by {@code keyId}. */
+  private static Answer json(String action, String body, String keyId) throws Exception {
+    URI uri = server.uri().resolve("/");
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", "application/x-amz-json-1.0");
+    headers.put("X-Amz-Target", "AmazonSQS." + action);
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    headers = AwsSigning.sign("POST", uri, bytes, headers, keyId, "s-" + keyId, "sqs");
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
+    headers.forEach(b::header);
+    HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return new Answer(r.statusCode(), r.body());
+  }
+
+  /** As the admin, through the JSON protocol; must succeed. */
+  private static Answer admin(String action, String body) throws Exception {
+    Answer a = json(action, body, "AKADMIN-SQ");
+    assertEquals(200, a.status(), action + " " + body + " -> " + a);
+    return a;
+  }
+
+  /** The same through the native API (what SQS cannot say: onExpire). */
+  private static void nativeAdmin(String method, String path, String body) throws Exception {
+    HttpRequest r =
+        HttpRequest.newBuilder(server.uri().resolve(path))
+            .method(method, HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json")
+            .header(
+                "Authorization",
+                "Basic "
+                    + java.util.Base64.getEncoder()
+                        .encodeToString("AKADMIN:admin-secret".getBytes(StandardCharsets.UTF_8)))
+            .build();
+    HttpResponse<String> a = HTTP.send(r, HttpResponse.BodyHandlers.ofString());
+    assertTrue(a.statusCode() < 300, path + " -> " + a.body());
+  }
+
+  private static String arn(String queue) {
+    return "arn:aws:sqs:us-east-1:" + server.config().sqsAccount().id() + ":" + queue;
+  }
+
+  private static String url(String queue) {
+    return server.uri() + "/" + server.config().sqsAccount().id() + "/" + queue;
+  }
+
+  private static String redrivePolicy(String target) {
+    return "\"RedrivePolicy\":\"{\\\"deadLetterTargetArn\\\":\\\""
+        + arn(target)
+        + "\\\",\\\"maxReceiveCount\\\":\\\"3\\\"}\"";
+  }
+
+  private static void create(String queue, String attributes) throws Exception {
+    admin(
+        "CreateQueue",
+        "{\"QueueName\":\""
+            + queue
+            + "\""
+            + (attributes.isEmpty() ? "" : ",\"Attributes\":{" + attributes + "}")
+            + "}");
+  }
+
+  /** One SQS action naming a second queue: setup as the admin, then the action's body. */
+  private record SecondQueue(String action, java.util.concurrent.Callable<String> setup) {}
+
+  private static List<SecondQueue> secondQueueActions() {
+    return List.of(
+        new SecondQueue(
+            "CreateQueue",
+            () -> {
+              create("svault-1", "");
+              return "{\"QueueName\":\"ssq1-a\",\"Attributes\":{"
+                  + redrivePolicy("svault-1")
+                  + "}}";
+            }),
+        new SecondQueue(
+            "SetQueueAttributes",
+            () -> {
+              create("svault-2", "");
+              create("ssq2-a", "");
+              return "{\"QueueUrl\":\""
+                  + url("ssq2-a")
+                  + "\",\"Attributes\":{"
+                  + redrivePolicy("svault-2")
+                  + "}}";
+            }),
+        new SecondQueue(
+            "StartMessageMoveTask",
+            () -> {
+              create("svault-3", "");
+              create("ssq3-dlq", "");
+              create("ssq3-src", redrivePolicy("ssq3-dlq"));
+              return "{\"SourceArn\":\""
+                  + arn("ssq3-dlq")
+                  + "\",\"DestinationArn\":\""
+                  + arn("svault-3")
+                  + "\"}";
+            }),
+        new SecondQueue(
+            "ReceiveMessage",
+            () -> {
+              create("svault-4", "");
+              create("ssq4-a", redrivePolicy("svault-4"));
+              return "{\"QueueUrl\":\"" + url("ssq4-a") + "\"}";
+            }),
+        new SecondQueue(
+            "SendMessage",
+            () -> {
+              create("svault-5", "");
+              nativeAdmin(
+                  "POST",
+                  "/v1/queues",
+                  "{\"name\":\"ssq5-a\",\"onExpire\":\"deadLetter\",\"deadLetter\":{\"target\":\"svault-5\",\"maxReceiveCount\":3}}");
+              return "{\"QueueUrl\":\"" + url("ssq5-a") + "\",\"MessageBody\":\"b\"}";
+            }),
+        new SecondQueue(
+            "SendMessageBatch",
+            () -> {
+              create("svault-6", "");
+              nativeAdmin(
+                  "POST",
+                  "/v1/queues",
+                  "{\"name\":\"ssq6-a\",\"onExpire\":\"deadLetter\",\"deadLetter\":{\"target\":\"svault-6\",\"maxReceiveCount\":3}}");
+              return "{\"QueueUrl\":\""
+                  + url("ssq6-a")
+                  + "\",\"Entries\":[{\"Id\":\"1\",\"MessageBody\":\"b\"}]}";
+            }));
+  }
+
+  private static void secondQueueKeys() {
+    server.keys().put(Principal.admin("AKADMIN-SQ", "s-AKADMIN-SQ"));
+    for (String id : List.of("SQ-LACKS", "SQ-HAS")) {
+      List<Grant> grants = new java.util.ArrayList<>();
+      grants.add(Grant.parse("queue:admin,queue:send,queue:receive,queue:browse on ssq*"));
+      if (id.equals("SQ-HAS")) {
+        grants.add(Grant.parse("queue:send on svault-*"));
+      }
+      server.keys().put(new Principal(id, "s-" + id, Optional.empty(), grants, Optional.empty()));
+    }
+  }
+
+  @Test
+  void everyActionNamingASecondQueue_needsSendOnIt_whateverItsGrantsOnTheFirst() throws Exception {
+    secondQueueKeys();
+    for (SecondQueue row : secondQueueActions()) {
+      String body = row.setup().call();
+      Answer denied = json(row.action(), body, "SQ-LACKS");
+      assertEquals(403, denied.status(), row.action() + " -> " + denied);
+      assertEquals("AccessDeniedException", denied.code(), row.action() + " -> " + denied);
+      assertTrue(
+          denied.body().contains("SQ-LACKS")
+              && denied.body().matches("(?s).*queue:send on queue 'svault-\\d'.*"),
+          row.action() + " names the key, the right and the queue -> " + denied);
+      Answer admitted = json(row.action(), body, "SQ-HAS");
+      assertEquals(200, admitted.status(), row.action() + " -> " + admitted);
+    }
+  }
+
+  /** A move task back to the sources checks each message's source as it moves it. */
+  @Test
+  void aMoveTaskBackToTheSources_stopsAtASourceTheKeyMayNotSendTo() throws Exception {
+    secondQueueKeys();
+    create("ssq7-dlq", "");
+    create("svault-7", redrivePolicy("ssq7-dlq") + ",\"VisibilityTimeout\":\"0\"");
+    admin("SendMessage", "{\"QueueUrl\":\"" + url("svault-7") + "\",\"MessageBody\":\"b\"}");
+    for (int i = 0; i < 4; i++) { // the fourth receive finds it in the dead-letter queue
+      admin("ReceiveMessage", "{\"QueueUrl\":\"" + url("svault-7") + "\"}");
+    }
+    String source = "{\"SourceArn\":\"" + arn("ssq7-dlq") + "\"}";
+    Answer started = json("StartMessageMoveTask", source, "SQ-LACKS");
+    assertEquals(200, started.status(), started.toString());
+    Answer tasks = json("ListMessageMoveTasks", source, "SQ-LACKS");
+    assertTrue(tasks.body().contains("\"Status\":\"FAILED\""), tasks.toString());
+    assertTrue(tasks.body().contains("queue:send on queue 'svault-7'"), tasks.toString());
+    Answer attributes =
+        admin(
+            "GetQueueAttributes",
+            "{\"QueueUrl\":\""
+                + url("ssq7-dlq")
+                + "\",\"AttributeNames\":[\"ApproximateNumberOfMessages\"]}");
+    assertTrue(
+        attributes.body().contains("\"ApproximateNumberOfMessages\":\"1\""), attributes.toString());
+  }
+
   @Test
   void everyServedAction_hasAnAccessMapping() {
     assertEquals(new TreeSet<>(SqsApi.actions()), new TreeSet<>(SqsAction.ACCESS.keySet()));

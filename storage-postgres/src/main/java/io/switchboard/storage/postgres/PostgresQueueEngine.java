@@ -6,6 +6,7 @@ import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.MoveCheck;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
@@ -84,6 +85,7 @@ public final class PostgresQueueEngine implements QueueEngine {
   private final QueueLimits limits;
   private final QueueUse use;
   private volatile boolean closed;
+  private volatile MoveCheck moveCheck = MoveCheck.NONE;
 
   private PostgresQueueEngine(Builder b) {
     this.clock = b.clock;
@@ -475,6 +477,16 @@ public final class PostgresQueueEngine implements QueueEngine {
   public RedriveTask cancelRedrive(String taskId) {
     open();
     return redrives.cancel(taskId);
+  }
+
+  @Override
+  public void checkMoves(MoveCheck check) {
+    this.moveCheck = Objects.requireNonNull(check, "check");
+  }
+
+  /** What every redrive task asks before each move ({@link #checkMoves}). */
+  MoveCheck moveCheck() {
+    return moveCheck;
   }
 
   @Override

@@ -261,6 +261,18 @@ final class Redrives {
         problem = "queue '" + to + "' does not exist; its messages stayed";
         continue;
       }
+      String refused = engine.moveCheck().refusal(id, source, to);
+      if (refused != null) {
+        // the task stops here: this message and every one after it stay where they are
+        Sql.update(
+            c,
+            "update sb_redrive set status = 'FAILED', next = ?, moved = ?, failure = ? where id = ?",
+            i,
+            moved,
+            refused,
+            id);
+        return false;
+      }
       op.redriveTo(r, target);
       moved++;
     }

@@ -1,0 +1,161 @@
+package io.switchboard.server.sqs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.switchboard.server.ServerConfig;
+import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.auth.Grant;
+import io.switchboard.server.auth.Principal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.SqsException;
+
+/**
+ * Over SQS, a key may name as a dead-letter target or move destination only a queue it may send to
+ * ({@code docs/security.md}, "Moving messages between queues"): the outside attacker test's
+ * CreateQueue and SetQueueAttributes with a {@code RedrivePolicy}, and StartMessageMoveTask with a
+ * {@code DestinationArn}, naming a queue the key may not send to, are refused with {@code
+ * AccessDenied} and change nothing.
+ */
+class SqsDestinationRightsTest {
+
+  private SwitchboardServer server;
+  private SqsClient admin;
+  private SqsClient team;
+
+  @BeforeEach
+  void start() {
+    server = SwitchboardServer.start(ServerConfig.forTests());
+    server.keys().put(Principal.admin("AKADMIN", "admin-pw"));
+    server
+        .keys()
+        .put(
+            new Principal(
+                "AKTEAM",
+                "team-pw",
+                Optional.empty(),
+                List.of(Grant.parse("queue:admin,queue:send,queue:receive on team-*")),
+                Optional.empty()));
+    admin = client("AKADMIN", "admin-pw");
+    team = client("AKTEAM", "team-pw");
+  }
+
+  @AfterEach
+  void stop() {
+    admin.close();
+    team.close();
+    server.stop();
+  }
+
+  private SqsClient client(String id, String secret) {
+    return SqsClient.builder()
+        .endpointOverride(server.uri())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(id, secret)))
+        .build();
+  }
+
+  private String arn(String queue) {
+    return "arn:aws:sqs:us-east-1:" + server.config().sqsAccount().id() + ":" + queue;
+  }
+
+  private String redrivePolicy(String target) {
+    return "{\"deadLetterTargetArn\":\"" + arn(target) + "\",\"maxReceiveCount\":\"1\"}";
+  }
+
+  private static void assertDenied(SqsException e) {
+    assertEquals(403, e.statusCode(), e.getMessage());
+    assertEquals("AccessDenied", e.awsErrorDetails().errorCode(), e.getMessage());
+    assertTrue(e.getMessage().contains("queue:send on queue 'secret'"), e.getMessage());
+    assertTrue(e.getMessage().contains("AKTEAM"), e.getMessage());
+  }
+
+  private int depth(String url) {
+    return Integer.parseInt(
+        admin
+            .getQueueAttributes(
+                r ->
+                    r.queueUrl(url)
+                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+            .attributes()
+            .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+  }
+
+  @Test
+  void redrivePoliciesAndMoveTasks_namingAQueueTheKeyMayNotSendTo_areAccessDenied() {
+    String secret = admin.createQueue(r -> r.queueName("secret")).queueUrl();
+    SqsException direct =
+        assertThrows(
+            SqsException.class, () -> team.sendMessage(r -> r.queueUrl(secret).messageBody("x")));
+    assertEquals("AccessDenied", direct.awsErrorDetails().errorCode());
+
+    assertDenied(
+        assertThrows(
+            SqsException.class,
+            () ->
+                team.createQueue(
+                    r ->
+                        r.queueName("team-y")
+                            .attributesWithStrings(
+                                Map.of("RedrivePolicy", redrivePolicy("secret"))))));
+    assertTrue(
+        admin.listQueues(r -> r.queueNamePrefix("team-y")).queueUrls().isEmpty(),
+        "nothing was created");
+
+    String teamY = team.createQueue(r -> r.queueName("team-y")).queueUrl();
+    assertDenied(
+        assertThrows(
+            SqsException.class,
+            () ->
+                team.setQueueAttributes(
+                    r ->
+                        r.queueUrl(teamY)
+                            .attributesWithStrings(
+                                Map.of("RedrivePolicy", redrivePolicy("secret"))))));
+    assertFalse(
+        admin
+            .getQueueAttributes(r -> r.queueUrl(teamY).attributeNames(QueueAttributeName.ALL))
+            .attributes()
+            .containsKey(QueueAttributeName.REDRIVE_POLICY),
+        "the attributes are unchanged");
+
+    // team-x is team-src's dead-letter queue and holds a message
+    String teamX = team.createQueue(r -> r.queueName("team-x")).queueUrl();
+    String teamSrc =
+        team.createQueue(
+                r ->
+                    r.queueName("team-src")
+                        .attributesWithStrings(
+                            Map.of(
+                                "RedrivePolicy",
+                                redrivePolicy("team-x"),
+                                "VisibilityTimeout",
+                                "0")))
+            .queueUrl();
+    team.sendMessage(r -> r.queueUrl(teamSrc).messageBody("m"));
+    team.receiveMessage(r -> r.queueUrl(teamSrc));
+    team.receiveMessage(r -> r.queueUrl(teamSrc)); // finds it dead-lettered
+    assertEquals(1, depth(teamX));
+    assertDenied(
+        assertThrows(
+            SqsException.class,
+            () ->
+                team.startMessageMoveTask(
+                    r -> r.sourceArn(arn("team-x")).destinationArn(arn("secret")))));
+    assertEquals(1, depth(teamX), "the message stayed in team-x");
+    assertEquals(0, depth(secret), "nothing reached secret");
+  }
+}
