@@ -19,10 +19,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code switchboard server}: runs the server in the foreground until SIGTERM or Ctrl-C, then stops
  * gracefully and exits with 0 (1 if the stop failed; see {@link GracefulStop}). The shutdown hook
- * stops it on any other exit of the JVM. Flags beat {@code SWITCHBOARD_*} variables, which beat the config file. Its options
- * are the server's settings ({@link Settings}): one {@code --key} option each, added by {@link
- * SettingOptions}, taken as text and read by {@link ServerConfig#resolve}, so a flag is read and
- * checked exactly as its variable and config-file key are.
+ * stops it on any other exit of the JVM. Flags beat {@code SWITCHBOARD_*} variables, which beat the
+ * config file. Its options are the server's settings ({@link Settings}): one {@code --key} option
+ * each, added by {@link SettingOptions}, taken as text and read by {@link ServerConfig#resolve}, so
+ * a flag is read and checked exactly as its variable and config-file key are.
  */
 @Command(
     name = "server",

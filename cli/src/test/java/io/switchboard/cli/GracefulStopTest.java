@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A graceful stop by SIGTERM (what systemd and container orchestrators send) ends the process with
  * 0 when it completed, so {@code Restart=on-failure} does not restart a server that was stopped on
  * purpose; a stop that failed still ends with a non-zero code. Each case runs a child JVM and sends
- * it SIGTERM ({@link Process#destroy()}).
+ * it SIGTERM ({@link ProcessHandle#destroy()}).
  */
 class GracefulStopTest {
 
@@ -36,7 +36,7 @@ class GracefulStopTest {
             "--data-dir",
             dir.resolve("data").toString());
     String output = readUntil(p, "Switchboard is listening on");
-    p.destroy(); // SIGTERM
+    p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close the pipes
     assertTrue(p.waitFor(90, TimeUnit.SECONDS), "the server did not stop within 90 s");
     output += new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, p.exitValue(), output);
@@ -47,7 +47,7 @@ class GracefulStopTest {
   void aStopThatFails_exitsNonZero() throws Exception {
     Process p = start(FailingStop.class.getName());
     String output = readUntil(p, "READY");
-    p.destroy(); // SIGTERM
+    p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close the pipes
     assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the child did not stop within 30 s");
     output += new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(Main.SERVER_ERROR, p.exitValue(), output);

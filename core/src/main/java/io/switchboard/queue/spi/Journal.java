@@ -47,7 +47,8 @@ public interface Journal extends AutoCloseable {
    * Whether the engine should, right now, wait until each change it tells a caller about is stored
    * (as it does for sends) instead of appending it without waiting: while the store is short of
    * room or cannot write, a change held in memory only could be lost by a crash long after the
-   * caller was told it happened. True at least while {@link #problem} is present. By default false.
+   * caller was told it happened. True at least while {@link #problem} is present; by default only
+   * then.
    */
   default boolean confirmChanges() {
     return problem().isPresent();

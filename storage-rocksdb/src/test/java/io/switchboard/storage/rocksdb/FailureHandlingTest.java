@@ -79,7 +79,11 @@ class FailureHandlingTest {
     assertEquals(List.of("kept"), bodies(engine));
     List<Message> received = engine.receive("q", ReceiveRequest.max(10));
     assertEquals(List.of("kept"), received.stream().map(Message::body).toList());
-    engine.release("q", received.get(0).receipt().orElseThrow());
+    QueueException release =
+        assertThrows(
+            QueueException.class,
+            () -> engine.release("q", received.get(0).receipt().orElseThrow()));
+    assertEquals(ErrorCode.UNAVAILABLE, release.code());
 
     d.journal().failing(false);
     SendResult retried = engine.send("q", lost);
@@ -89,6 +93,46 @@ class FailureHandlingTest {
     d = restart(d, clock);
     assertEquals(List.of("kept", "lost"), bodies(d.engine()));
     assertEquals(1, d.engine().get("q", received.get(0).id()).receiveCount());
+  }
+
+  /**
+   * While the store cannot write, an ack (or a release, a delete, a purge...) is refused before it
+   * changes anything: the store would only hold it in memory, and a crash before the store writes
+   * again would lose what the caller was told had happened. It used to be acknowledged.
+   */
+  @Test
+  void changes_whileTheJournalCannotWrite_areRefusedBeforeTheyChangeAnything() {
+    ManualClock clock = ManualClock.create();
+    Durable d = openFaulty(clock);
+    QueueEngine engine = d.engine();
+    engine.createQueue("q", QueueConfig.defaults());
+    String id = engine.send("q", NewMessage.of("m")).id();
+    engine.send("q", NewMessage.of("other"));
+    Message m = engine.receive("q", ReceiveRequest.one()).get(0);
+    String receipt = m.receipt().orElseThrow();
+
+    d.journal().failing(true);
+    List<org.junit.jupiter.api.function.Executable> changes =
+        List.of(
+            () -> engine.ack("q", receipt),
+            () -> engine.ackAll("q", List.of(receipt)),
+            () -> engine.release("q", receipt, Duration.ZERO, false),
+            () -> engine.extend("q", receipt, Duration.ofMinutes(5)),
+            () -> engine.remove("q", id),
+            () -> engine.purge("q"),
+            () -> engine.deleteQueue("q"));
+    for (var change : changes) {
+      QueueException e = assertThrows(QueueException.class, change);
+      assertEquals(ErrorCode.UNAVAILABLE, e.code());
+      assertTrue(e.getMessage().contains("nothing was changed"), e.getMessage());
+    }
+    assertEquals(2, engine.stats("q").depth());
+    assertEquals(1, engine.get("q", id).receiveCount());
+
+    d.journal().failing(false);
+    engine.ack("q", receipt);
+    d = restart(d, clock);
+    assertEquals(List.of("other"), bodies(d.engine()));
   }
 
   /**
