@@ -8,6 +8,7 @@
 module io.switchboard.cli {
   requires io.switchboard.server;
   requires info.picocli;
+  requires jdk.unsupported; // sun.misc.Signal: a clean stop on SIGTERM exits 0 (GracefulStop)
   requires static org.jspecify;
 
   // picocli reads the commands' annotated fields and methods, and sets the options, by reflection.

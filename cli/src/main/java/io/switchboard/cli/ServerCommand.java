@@ -18,10 +18,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code switchboard server}: runs the server in the foreground until SIGTERM or Ctrl-C, then stops
- * gracefully. Flags beat {@code SWITCHBOARD_*} variables, which beat the config file. Its options
- * are the server's settings ({@link Settings}): one {@code --key} option each, added by {@link
- * SettingOptions}, taken as text and read by {@link ServerConfig#resolve}, so a flag is read and
- * checked exactly as its variable and config-file key are.
+ * gracefully and exits with 0 (1 if the stop failed; see {@link GracefulStop}). The shutdown hook
+ * stops it on any other exit of the JVM. Flags beat {@code SWITCHBOARD_*} variables, which beat the
+ * config file. Its options are the server's settings ({@link Settings}): one {@code --key} option
+ * each, added by {@link SettingOptions}, taken as text and read by {@link ServerConfig#resolve}, so
+ * a flag is read and checked exactly as its variable and config-file key are.
  */
 @Command(
     name = "server",
@@ -77,6 +78,7 @@ final class ServerCommand implements Callable<Integer> {
     ServerConfig resolved = ServerConfig.resolve(flags(), System.getenv());
     SwitchboardServer server = SwitchboardServer.start(resolved);
     CountDownLatch stopped = new CountDownLatch(1);
+    GracefulStop.install(server::stop); // exits 0 after a clean stop, 1 after a failed one
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(

@@ -292,6 +292,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
     Objects.requireNonNull(change, "change");
+    refuseWhileTheStoreCannotWrite();
     QueueInfo info =
         run(
             name,
@@ -316,6 +317,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public void deleteQueue(String name) {
     LocalQueue q = require(name);
+    refuseWhileTheStoreCannotWrite();
     q.lock.lock();
     try {
       q.markDeleted();
@@ -534,7 +536,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
     List<String> all = List.copyOf(receipts);
-    return run(
+    return change(
         queue,
         (q, now) -> {
           List<Optional<QueueException>> results = new ArrayList<>(all.size());
@@ -559,7 +561,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public Message extend(String queue, String receipt, Duration visibilityTimeout) {
     Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
-    return run(queue, (q, now) -> q.extend(receipt, visibilityTimeout, now));
+    return change(queue, (q, now) -> q.extend(receipt, visibilityTimeout, now));
   }
 
   @Override
@@ -580,12 +582,12 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public Message update(String queue, String id, MessageUpdate update) {
     Objects.requireNonNull(update, "update");
-    return run(queue, (q, now) -> q.update(serialOf(id), id, update));
+    return change(queue, (q, now) -> q.update(serialOf(id), id, update));
   }
 
   @Override
   public Message touch(String queue, String id) {
-    return run(queue, (q, now) -> q.touch(serialOf(id), id));
+    return change(queue, (q, now) -> q.touch(serialOf(id), id));
   }
 
   @Override
@@ -606,7 +608,7 @@ final class MemoryQueueEngine implements QueueEngine {
 
   @Override
   public long purge(String queue) {
-    return run(queue, (q, now) -> q.purge());
+    return change(queue, (q, now) -> q.purge());
   }
 
   @Override
@@ -619,7 +621,11 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public RedriveTask startRedrive(String source, RedriveRequest request) {
     Objects.requireNonNull(request, "request");
-    return redrives.start(require(source), request);
+    LocalQueue q = require(source);
+    refuseWhileTheStoreCannotWrite();
+    RedriveTask task = redrives.start(q, request);
+    confirmWhileTheStoreCannotWrite();
+    return task;
   }
 
   @Override
@@ -631,7 +637,10 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public RedriveTask cancelRedrive(String taskId) {
     open();
-    return redrives.cancel(taskId);
+    refuseWhileTheStoreCannotWrite();
+    RedriveTask task = redrives.cancel(taskId);
+    confirmWhileTheStoreCannotWrite();
+    return task;
   }
 
   @Override
@@ -647,6 +656,7 @@ final class MemoryQueueEngine implements QueueEngine {
   @Override
   public Message restore(String deadLetterQueue, String id) {
     long serial = serialOf(id);
+    refuseWhileTheStoreCannotWrite();
     StoredMessage m =
         run(
             deadLetterQueue,
@@ -668,6 +678,7 @@ final class MemoryQueueEngine implements QueueEngine {
     if (placed == null) {
       throw QueueException.queueNotFound(source);
     }
+    confirmWhileTheStoreCannotWrite();
     events.tell(() -> new MessageEvent.Redriven(deadLetterQueue, source, placed));
     return placed;
   }
@@ -697,10 +708,51 @@ final class MemoryQueueEngine implements QueueEngine {
     return result;
   }
 
+  /**
+   * A change a caller is told about (an ack, a delete, a visibility change): refused while the
+   * journal cannot store changes, so nothing is acknowledged that lives in memory only.
+   */
+  private <T> T change(String queue, QueueOperation<T> op) {
+    LocalQueue q = require(queue);
+    refuseWhileTheStoreCannotWrite();
+    T result = run(q, op);
+    confirmWhileTheStoreCannotWrite();
+    return result;
+  }
+
+  /**
+   * Refuses a change before it is made, with {@link ErrorCode#UNAVAILABLE} (clients retry), while
+   * the journal reports it cannot store changes (a full disk): the journal would hold the change in
+   * memory until it can, and a crash meanwhile would lose what the caller was told had happened.
+   */
+  private void refuseWhileTheStoreCannotWrite() {
+    Optional<String> problem = journal.problem();
+    if (problem.isPresent()) {
+      throw new QueueException(
+          ErrorCode.UNAVAILABLE,
+          "the store cannot take changes now ("
+              + problem.get()
+              + "): changes are refused until it can store them (nothing was changed); retry"
+              + " later");
+    }
+  }
+
+  /**
+   * After a change: while the journal asks for it ({@link Journal#confirmChanges}: its disk is
+   * short of room, or it began failing meanwhile), waits until the change is stored, and fails with
+   * {@link ErrorCode#UNAVAILABLE} if it cannot be (it stays in memory and is written when the store
+   * writes again; a retry of the change then finds it made and waits for it again).
+   */
+  private void confirmWhileTheStoreCannotWrite() {
+    if (durable && journal.confirmChanges()) {
+      awaitJournal();
+    }
+  }
+
   /** An operation that answers nothing. */
   @SuppressWarnings("NullAway") // the operation's Void result is null
   private void act(String queue, QueueAction action) {
-    run(
+    change(
         queue,
         (q, now) -> {
           action.apply(q, now);

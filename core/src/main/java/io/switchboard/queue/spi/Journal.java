@@ -1,6 +1,7 @@
 package io.switchboard.queue.spi;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What must survive a crash, as an ordered stream of {@link JournalEntry}s. The engine appends
@@ -30,6 +31,27 @@ public interface Journal extends AutoCloseable {
    */
   default SystemRecords systemRecords() {
     return SystemRecords.inMemory();
+  }
+
+  /**
+   * What keeps the journal from storing changes right now, if anything (e.g. {@code "store cannot
+   * write"} on a full disk). While there is one, the engine refuses changes a caller would be told
+   * about (acks, deletes, visibility changes) instead of holding them in memory only. By default
+   * none.
+   */
+  default Optional<String> problem() {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether the engine should, right now, wait until each change it tells a caller about is stored
+   * (as it does for sends) instead of appending it without waiting: while the store is short of
+   * room or cannot write, a change held in memory only could be lost by a crash long after the
+   * caller was told it happened. True at least while {@link #problem} is present; by default only
+   * then.
+   */
+  default boolean confirmChanges() {
+    return problem().isPresent();
   }
 
   /** Flushes what was appended and releases the store. */

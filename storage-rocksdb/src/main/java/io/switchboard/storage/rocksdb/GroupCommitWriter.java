@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -32,6 +33,11 @@ import org.rocksdb.WriteOptions;
  * the fire-and-forget entries (receives, acks) are kept, in order, and retried until the store
  * accepts them again. Until then {@link #problem} says that the store cannot write, and the cause
  * (which names the file) is logged here, never shown to a client.
+ *
+ * <p>While the disk holding the store is full (less than {@link DiskSpace#floor} free, read before
+ * each write) the writer writes nothing: waiting appends fail with {@code UNAVAILABLE} and the
+ * others are held as after a failed write, since a log write that fails for want of space may leave
+ * RocksDB unable to write until a restart.
  *
  * <p>Anything else that goes wrong (an entry that cannot be encoded, an {@link Error}) is not
  * retried: the writer fails every send waiting on it, stops, and refuses every later append at once
@@ -67,6 +73,7 @@ final class GroupCommitWriter<E> {
   private final Durability durability;
   private final Applier<E> applier;
   private final Duration awaitTimeout;
+  private final BooleanSupplier diskFull;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition work = lock.newCondition();
   private final ArrayDeque<Pending<E>> queue = new ArrayDeque<>();
@@ -89,8 +96,10 @@ final class GroupCommitWriter<E> {
       Sink sink,
       Durability durability,
       Applier<E> applier,
-      Duration awaitTimeout) {
+      Duration awaitTimeout,
+      BooleanSupplier diskFull) {
     this.name = name;
+    this.diskFull = diskFull;
     this.db = db;
     this.sink = sink;
     this.durability = durability;
@@ -246,6 +255,15 @@ final class GroupCommitWriter<E> {
   }
 
   private void write(List<Pending<E>> group) {
+    if (diskFull.getAsBoolean()) {
+      hold(
+          group,
+          new QueueException(
+              ErrorCode.UNAVAILABLE,
+              "the disk holding the store is full: the store writes nothing until space is freed;"
+                  + " retry later"));
+      return;
+    }
     boolean waitingSends = false;
     try (WriteBatch batch = new WriteBatch()) {
       for (Pending<E> p : group) {
@@ -297,10 +315,18 @@ final class GroupCommitWriter<E> {
           cause);
     }
     writeFailure = String.valueOf(cause.getMessage());
+    hold(group, RocksJournal.unavailable("send", cause));
+  }
+
+  /**
+   * Fails the waiting appends of a group that was not written with {@code error}, and requeues its
+   * other entries, in order, to be tried again in 100 ms.
+   */
+  private void hold(List<Pending<E>> group, QueueException error) {
     List<Pending<E>> retry = new ArrayList<>();
     for (Pending<E> p : group) {
       if (p.done != null) {
-        p.done.completeExceptionally(RocksJournal.unavailable("send", cause));
+        p.done.completeExceptionally(error);
       } else {
         retry.add(p);
       }

@@ -33,6 +33,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.TablePropertiesCollectorFactory;
 import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteBatch;
@@ -74,9 +75,13 @@ public final class RocksJournal implements Journal {
       new java.util.concurrent.atomic.AtomicBoolean();
   private final Object recordsLock = new Object();
   private final RocksSystemRecords records;
+  private final DiskSpace space;
+  private final @Nullable SstFileManager sstFiles;
 
   private RocksJournal(
       Path dir,
+      DiskSpace space,
+      @Nullable SstFileManager sstFiles,
       RocksDB db,
       DBOptions dbOptions,
       ColumnFamilyOptions cfOptions,
@@ -84,6 +89,8 @@ public final class RocksJournal implements Journal {
       Durability durability,
       java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
     this.dir = dir;
+    this.space = space;
+    this.sstFiles = sstFiles;
     this.db = db;
     this.dbOptions = dbOptions;
     this.cfOptions = cfOptions;
@@ -99,7 +106,8 @@ public final class RocksJournal implements Journal {
             sink.apply(db),
             durability,
             this::apply,
-            GroupCommitWriter.AWAIT_TIMEOUT);
+            GroupCommitWriter.AWAIT_TIMEOUT,
+            space::fullNow);
   }
 
   /**
@@ -128,15 +136,21 @@ public final class RocksJournal implements Journal {
       java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
     StoreFiles.createPrivateDirectory(dir, "data directory");
     List<String> walWarnings = WalCheck.beforeOpen(dir);
+    DiskSpace space = DiskSpace.of(dir);
     DBOptions dbOptions =
         new DBOptions()
             .setCreateIfMissing(true)
             .setCreateMissingColumnFamilies(true)
             .setParanoidChecks(true)
             .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+            // recovery replays the log into memtables and does not write it out as table files
+            // first: a store whose log is larger than the free space still opens (docs/storage.md,
+            // "Disk space")
+            .setAvoidFlushDuringRecovery(true)
             .setMaxBackgroundJobs(2)
             .setKeepLogFileNum(4);
     ColumnFamilyOptions cfOptions = columnFamilyOptions();
+    SstFileManager sstFiles = space.apply(dbOptions, cfOptions);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     for (String name : FAMILIES) {
@@ -149,6 +163,9 @@ public final class RocksJournal implements Journal {
     } catch (RocksDBException e) {
       dbOptions.close();
       cfOptions.close();
+      if (sstFiles != null) {
+        sstFiles.close();
+      }
       String why = String.valueOf(e.getMessage());
       if (StoreDamagedException.isDamage(e)) {
         throw new StoreDamagedException(WalCheck.dataDirOf(dir), dir, why, e);
@@ -160,7 +177,7 @@ public final class RocksJournal implements Journal {
       throw new IllegalStateException("cannot open data directory " + dir + ": " + why, e);
     }
     RocksJournal journal =
-        new RocksJournal(dir, db, dbOptions, cfOptions, handles, durability, sink);
+        new RocksJournal(dir, space, sstFiles, db, dbOptions, cfOptions, handles, durability, sink);
     journal.checkFormat();
     journal.recoveryWarnings.addAll(walWarnings);
     for (String w : walWarnings) {
@@ -178,12 +195,29 @@ public final class RocksJournal implements Journal {
   }
 
   /**
-   * What keeps the store from writing right now, if anything ({@code "store cannot write"} while
-   * writes fail, e.g. on a full disk; {@code "store failed"} once the writer has stopped): for
-   * {@code /health}.
+   * What keeps the store from writing right now, if anything: {@code "disk full"} while less than
+   * {@link DiskSpace#floor} is free (the store then writes nothing), {@code "store cannot write"}
+   * while writes fail (an I/O error, a disk filled between the check and the write), {@code "store
+   * failed"} once the writer has stopped. For {@code /health}, and the engine refuses changes while
+   * there is one.
    */
+  @Override
   public Optional<String> problem() {
-    return writer.problem();
+    Optional<String> writing = writer.problem();
+    if (writing.isEmpty() && space.full()) {
+      return Optional.of("disk full");
+    }
+    return writing;
+  }
+
+  /**
+   * True while the store cannot write or its disk has less than its reserve free ({@link
+   * DiskSpace}): then the engine waits for each ack, delete and visibility change to be stored
+   * before it answers, so that none is acknowledged and then lost with the memory that held it.
+   */
+  @Override
+  public boolean confirmChanges() {
+    return writer.problem().isPresent() || space.low();
   }
 
   /**
@@ -407,8 +441,18 @@ public final class RocksJournal implements Journal {
     writer.append(entries, false);
   }
 
+  /**
+   * Appends; a send (entries with a {@link JournalEntry.MessagePut}) is refused at once with {@code
+   * UNAVAILABLE} while the disk has less than its reserve free ({@link DiskSpace}).
+   */
   @Override
   public Ticket appendDurable(List<JournalEntry> entries) {
+    for (JournalEntry e : entries) {
+      if (e instanceof JournalEntry.MessagePut) {
+        space.checkRoomToGrow();
+        break;
+      }
+    }
     return writer.append(entries, true);
   }
 
@@ -514,6 +558,9 @@ public final class RocksJournal implements Journal {
     verified.close();
     dbOptions.close();
     cfOptions.close();
+    if (sstFiles != null) {
+      sstFiles.close();
+    }
   }
 
   /**

@@ -55,7 +55,8 @@ public final class RocksRouterJournal implements RouterJournal {
   private final GroupCommitWriter<RouterEntry> writer;
   private boolean closed;
 
-  private RocksRouterJournal(Path dir, RocksDB db, Options options, Durability durability) {
+  private RocksRouterJournal(
+      Path dir, RocksDB db, Options options, Durability durability, DiskSpace space) {
     this.dir = dir;
     this.db = db;
     this.options = options;
@@ -66,7 +67,8 @@ public final class RocksRouterJournal implements RouterJournal {
             db::write,
             durability,
             RocksRouterJournal::apply,
-            GroupCommitWriter.AWAIT_TIMEOUT);
+            GroupCommitWriter.AWAIT_TIMEOUT,
+            space::fullNow);
   }
 
   /**
@@ -83,7 +85,10 @@ public final class RocksRouterJournal implements RouterJournal {
             .setCreateIfMissing(true)
             .setParanoidChecks(true)
             .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+            .setAvoidFlushDuringRecovery(true) // opens with a log larger than the free space
             .setKeepLogFileNum(4);
+    DiskSpace space = DiskSpace.of(dir);
+    space.apply(options);
     RocksDB db;
     try {
       db = RocksDB.open(options, dir.toString());
@@ -100,7 +105,7 @@ public final class RocksRouterJournal implements RouterJournal {
       }
       throw new IllegalStateException("cannot open routing directory " + dir + ": " + why, e);
     }
-    RocksRouterJournal journal = new RocksRouterJournal(dir, db, options, durability);
+    RocksRouterJournal journal = new RocksRouterJournal(dir, db, options, durability, space);
     journal.checkFormat();
     for (String w : walWarnings) {
       LOG.log(System.Logger.Level.WARNING, w);

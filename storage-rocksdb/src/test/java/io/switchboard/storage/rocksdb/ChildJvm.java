@@ -122,6 +122,13 @@ final class ChildJvm implements AutoCloseable {
     return read;
   }
 
+  /** Writes one line to the child's stdin. */
+  void tell(String line) throws IOException {
+    var in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
   /**
    * Kills the child with SIGKILL and returns when it is dead; the kill's time is the returned
    * {@link System#nanoTime()}. The signal goes through the {@link ProcessHandle}, which, unlike

@@ -8,6 +8,7 @@ import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.queue.spi.SystemRecords;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A journal whose writes can be made to fail, behaving as {@link GroupCommitWriter} does on a
@@ -55,6 +56,12 @@ final class FaultyJournal implements Journal {
       };
     }
     return delegate.appendDurable(entries);
+  }
+
+  /** {@code "store cannot write"} while failing, as {@link GroupCommitWriter#problem} says. */
+  @Override
+  public synchronized Optional<String> problem() {
+    return failing ? Optional.of("store cannot write") : delegate.problem();
   }
 
   @Override

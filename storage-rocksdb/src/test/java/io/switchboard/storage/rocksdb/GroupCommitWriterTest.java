@@ -68,7 +68,8 @@ class GroupCommitWriterTest {
             sink,
             Durability.sync(),
             GroupCommitWriterTest::apply,
-            awaitTimeout);
+            awaitTimeout,
+            () -> false);
     return writer;
   }
 

@@ -1,0 +1,242 @@
+package io.switchboard.storage.rocksdb;
+
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
+import java.io.IOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileManager;
+
+/**
+ * What a store needs of the file system that holds it, sized from that file system
+ * (docs/storage.md, "Disk space"):
+ *
+ * <ul>
+ *   <li>the <b>memtable</b> (RocksDB's {@code write_buffer_size}): 1/16 of the file system, at
+ *       least 4 MiB and at most 64 MiB (RocksDB's default, kept on every file system of 1 GiB or
+ *       more). It is also what RocksDB wants free before it writes again after a failed write (its
+ *       {@code SstFileManager} reserves the largest memtable). On a file system smaller than 1 GiB
+ *       all the memtables together are held to it, the write-ahead logs to two of them, and logs
+ *       are not preallocated.
+ *   <li>the <b>reserve</b>: two memtables. Below it sends are refused ({@code UNAVAILABLE}, retried
+ *       by clients) before they are written, so the store itself never fills its disk: acks,
+ *       deletes, flushes and compactions still have room, and the store does not reach RocksDB's
+ *       hard failure on its own. As soon as the reserve is free again, sends are accepted.
+ *   <li>the <b>floor</b>: a quarter of a memtable. Below it (another program filled the disk) the
+ *       store writes nothing ({@link #fullNow}) and the engine refuses every change up front.
+ * </ul>
+ *
+ * While less than the reserve is free, the engine also waits for each ack, delete and visibility
+ * change to be stored before answering ({@link RocksJournal#confirmChanges}). Free space is read
+ * (one {@code statvfs}) at most every 50 ms.
+ */
+final class DiskSpace {
+
+  static final long MIB = 1L << 20;
+
+  /** RocksDB's default {@code write_buffer_size}: the memtable on any file system of 1 GiB+. */
+  static final long MAX_MEMTABLE = 64 * MIB;
+
+  /** The smallest memtable: smaller ones would flush tiny table files all the time. */
+  static final long MIN_MEMTABLE = 4 * MIB;
+
+  private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  private static final System.Logger LOG = System.getLogger(DiskSpace.class.getName());
+
+  private final @Nullable FileStore fileStore;
+  private final long total;
+  private final long memtable;
+  private final long reserve;
+  private final long floor;
+  private final AtomicLong checkedAt = new AtomicLong(System.nanoTime() - RECHECK_NANOS);
+  private volatile long free = Long.MAX_VALUE;
+  private volatile boolean refusing;
+
+  private DiskSpace(@Nullable FileStore fileStore, long total) {
+    this.fileStore = fileStore;
+    this.total = total;
+    this.memtable = memtableFor(total);
+    this.reserve = 2 * memtable;
+    this.floor = memtable / 4;
+  }
+
+  /**
+   * The file system holding {@code dir} (which exists); sized as if unknown if it cannot be read.
+   */
+  static DiskSpace of(Path dir) {
+    try {
+      FileStore store = Files.getFileStore(dir);
+      return new DiskSpace(store, store.getTotalSpace());
+    } catch (IOException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cannot read the size of the file system holding " + dir + "; sized as a large one",
+          e);
+      return new DiskSpace(null, 0);
+    }
+  }
+
+  /** The memtable for a file system of {@code total} bytes (0: unknown, sized as a large one). */
+  static long memtableFor(long total) {
+    if (total <= 0) {
+      return MAX_MEMTABLE;
+    }
+    return Math.max(MIN_MEMTABLE, Math.min(MAX_MEMTABLE, total / 16));
+  }
+
+  long memtable() {
+    return memtable;
+  }
+
+  /** Free space below which sends are refused. */
+  long reserve() {
+    return reserve;
+  }
+
+  /** Free space below which nothing is written. */
+  long floor() {
+    return floor;
+  }
+
+  /** Whether the memtable is smaller than RocksDB's default (a file system under 1 GiB). */
+  private boolean small() {
+    return memtable < MAX_MEMTABLE;
+  }
+
+  /**
+   * Sizes the memtables. On a small file system also bounds the memtables and the logs in total (a
+   * log is deleted once its memtables are flushed, and older logs force that flush), turns off
+   * preallocating each log (RocksDB reserves 1.1 memtables per log with {@code fallocate}, which on
+   * a small disk takes room the store may never use), and postpones a compaction that would not
+   * fit: RocksDB's {@code SstFileManager} runs one only while the table files, the compaction's
+   * inputs (about what it writes before it deletes them) and the reserve fit in the file system. A
+   * compaction that ran out of space anyway took the last free bytes while it wrote, so a log write
+   * in that instant failed too, and RocksDB, busy recovering from the compaction's error (which it
+   * clears only with room for another try), never wrote again.
+   *
+   * @return the {@code SstFileManager} to close after the store, if one was made
+   */
+  @Nullable SstFileManager apply(DBOptions db, ColumnFamilyOptions cf) {
+    cf.setWriteBufferSize(memtable);
+    if (!small()) {
+      return null;
+    }
+    db.setDbWriteBufferSize(memtable).setMaxTotalWalSize(2 * memtable).setAllowFAllocate(false);
+    try {
+      SstFileManager files = new SstFileManager(Env.getDefault());
+      files.setMaxAllowedSpaceUsage(total);
+      files.setCompactionBufferSize(reserve);
+      db.setSstFileManager(files);
+      return files;
+    } catch (RocksDBException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "cannot make an SstFileManager; compactions are not held back on this small disk",
+          e);
+      return null;
+    }
+  }
+
+  /** As {@link #apply(DBOptions, ColumnFamilyOptions)}, for a store opened with plain options. */
+  void apply(Options options) {
+    options.setWriteBufferSize(memtable);
+    if (small()) {
+      options
+          .setDbWriteBufferSize(memtable)
+          .setMaxTotalWalSize(2 * memtable)
+          .setAllowFAllocate(false);
+    }
+  }
+
+  /**
+   * Refuses a write that makes the store grow (a send) while less than the {@link #reserve} is
+   * free: {@code UNAVAILABLE}, which clients retry. The message names sizes, never the path.
+   */
+  void checkRoomToGrow() {
+    if (low()) {
+      throw new QueueException(
+          ErrorCode.UNAVAILABLE,
+          "the disk holding the store is nearly full ("
+              + mib(free)
+              + " free, sends need "
+              + mib(reserve)
+              + "): sends are refused until space is freed; retry later");
+    }
+  }
+
+  /**
+   * Whether less than the {@link #reserve} is free. Free space is read again at most every 50 ms,
+   * by one caller; the others answer from the last reading (no lock: acks ask this).
+   */
+  boolean low() {
+    long now = System.nanoTime();
+    long last = checkedAt.get();
+    if (fileStore != null && now - last >= RECHECK_NANOS && checkedAt.compareAndSet(last, now)) {
+      read(fileStore);
+    }
+    return refusing;
+  }
+
+  /**
+   * Whether less than the {@link #floor} is free, from a reading of now (one {@code statvfs}): the
+   * writer asks before each write, and writes nothing while it is so. A log write that fails for
+   * want of space can leave RocksDB's log writer failed for good (its recovery from the error does
+   * not always start a new log), so the store does not try one it can see would fail.
+   */
+  boolean fullNow() {
+    FileStore store = fileStore;
+    if (store == null) {
+      return false;
+    }
+    checkedAt.set(System.nanoTime());
+    read(store);
+    return free < floor;
+  }
+
+  /** Whether less than the {@link #floor} was free at the last reading (at most 50 ms old). */
+  boolean full() {
+    low();
+    return free < floor;
+  }
+
+  private void read(FileStore store) {
+    long available;
+    try {
+      available = store.getUsableSpace();
+    } catch (IOException e) {
+      available = Long.MAX_VALUE; // cannot tell: let writes try (a full disk then fails them)
+    }
+    free = available;
+    boolean low = available < reserve;
+    if (low != refusing) {
+      refusing = low;
+      LOG.log(
+          low ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+          low
+              ? "the disk holding the store is nearly full ("
+                  + mib(available)
+                  + " free of "
+                  + mib(total)
+                  + "): sends are refused and each change waits to be stored until "
+                  + mib(reserve)
+                  + " is free"
+              : "the disk holding the store has room again ("
+                  + mib(available)
+                  + " free): sends resume");
+    }
+  }
+
+  private static String mib(long bytes) {
+    return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) MIB);
+  }
+}
