@@ -700,9 +700,14 @@ final class MemoryQueueEngine implements QueueEngine {
       result = op.apply(q, now);
       q.end(now);
     } finally {
-      q.journal().flush();
-      moves = q.drainOutbox();
-      q.lock.unlock();
+      // The lock is released even when the journal refuses the flush (a stopped writer): a flush
+      // that throws must not leave the queue locked for every later caller.
+      try {
+        q.journal().flush();
+      } finally {
+        moves = q.drainOutbox();
+        q.lock.unlock();
+      }
     }
     deliver(moves);
     return result;
