@@ -32,6 +32,20 @@ public interface Journal extends AutoCloseable {
     return SystemRecords.inMemory();
   }
 
+  /**
+   * Whether the store keeps an index of every waiting message in each of its queue's orders: then
+   * the engine appends a {@link JournalEntry.Placement} for every change of a message's place, and
+   * {@link #orders} reads them. Asked once when the engine starts. Default: no.
+   */
+  default boolean maintainsOrders() {
+    return false;
+  }
+
+  /** Reads the orders the store keeps; empty unless {@link #maintainsOrders}. */
+  default java.util.Optional<Orders> orders() {
+    return java.util.Optional.empty();
+  }
+
   /** Flushes what was appended and releases the store. */
   @Override
   void close();

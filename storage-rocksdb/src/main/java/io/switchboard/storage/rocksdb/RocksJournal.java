@@ -2,10 +2,13 @@ package io.switchboard.storage.rocksdb;
 
 import io.switchboard.internal.Bytes;
 import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Orders;
+import io.switchboard.queue.spi.Place;
 import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.queue.spi.SystemRecords;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
@@ -60,6 +64,14 @@ public final class RocksJournal implements Journal {
   private static final List<String> FAMILIES =
       List.of("queues", "bodies", "states", "dedup", "history", "tasks", "progress");
 
+  /** The order index's family, present only while it is maintained. */
+  static final String ORDERS = "orders";
+
+  /** In the default family while the {@code orders} family is complete. */
+  static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
+
+  private static final byte[] EMPTY = new byte[0];
+
   private final Path dir;
   private final RocksDB db;
   private final DBOptions dbOptions;
@@ -74,6 +86,12 @@ public final class RocksJournal implements Journal {
       new java.util.concurrent.atomic.AtomicBoolean();
   private final Object recordsLock = new Object();
   private final RocksSystemRecords records;
+  private final OrderIndex orderIndex;
+
+  /** The {@code orders} family while the index is maintained, else null. */
+  private @Nullable ColumnFamilyHandle orders;
+
+  private final RocksOrders ordersReader = new RocksOrders();
 
   private RocksJournal(
       Path dir,
@@ -82,8 +100,10 @@ public final class RocksJournal implements Journal {
       ColumnFamilyOptions cfOptions,
       List<ColumnFamilyHandle> handles,
       Durability durability,
-      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
+      OrderIndex orderIndex) {
     this.dir = dir;
+    this.orderIndex = orderIndex;
     this.db = db;
     this.dbOptions = dbOptions;
     this.cfOptions = cfOptions;
@@ -91,6 +111,9 @@ public final class RocksJournal implements Journal {
     this.records = new RocksSystemRecords(db, recordsLock, closed::get);
     for (int i = 0; i < FAMILIES.size(); i++) {
       cf.put(FAMILIES.get(i), handles.get(i + 1));
+    }
+    if (handles.size() > FAMILIES.size() + 1) {
+      this.orders = handles.get(FAMILIES.size() + 1);
     }
     this.writer =
         new GroupCommitWriter<>(
@@ -118,7 +141,17 @@ public final class RocksJournal implements Journal {
    * @throws StoreDamagedException when the store is damaged
    */
   public static RocksJournal open(Path dir, Durability durability) {
-    return open(dir, durability, db -> db::write);
+    return open(dir, durability, OrderIndex.NONE);
+  }
+
+  /**
+   * As {@link #open(Path, Durability)}, keeping the order index of every waiting message or not
+   * ({@link OrderIndex}; docs/design.md, "A backlog bigger than memory"). Opened with {@link
+   * OrderIndex#MAINTAINED}, a store without a complete index builds it first (one pass over its
+   * messages); opened with {@link OrderIndex#NONE}, a store with one drops it.
+   */
+  public static RocksJournal open(Path dir, Durability durability, OrderIndex orderIndex) {
+    return open(dir, durability, db -> db::write, orderIndex);
   }
 
   /** As {@link #open(Path, Durability)}, writing through {@code sink} (tests inject faults). */
@@ -126,6 +159,14 @@ public final class RocksJournal implements Journal {
       Path dir,
       Durability durability,
       java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
+    return open(dir, durability, sink, OrderIndex.NONE);
+  }
+
+  private static RocksJournal open(
+      Path dir,
+      Durability durability,
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
+      OrderIndex orderIndex) {
     StoreFiles.createPrivateDirectory(dir, "data directory");
     List<String> walWarnings = WalCheck.beforeOpen(dir);
     DBOptions dbOptions =
@@ -141,6 +182,10 @@ public final class RocksJournal implements Journal {
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     for (String name : FAMILIES) {
       descriptors.add(new ColumnFamilyDescriptor(bytes(name), cfOptions));
+    }
+    boolean hadOrders = hasFamily(dir, ORDERS);
+    if (hadOrders || orderIndex == OrderIndex.MAINTAINED) {
+      descriptors.add(new ColumnFamilyDescriptor(bytes(ORDERS), cfOptions));
     }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db;
@@ -160,8 +205,9 @@ public final class RocksJournal implements Journal {
       throw new IllegalStateException("cannot open data directory " + dir + ": " + why, e);
     }
     RocksJournal journal =
-        new RocksJournal(dir, db, dbOptions, cfOptions, handles, durability, sink);
+        new RocksJournal(dir, db, dbOptions, cfOptions, handles, durability, sink, orderIndex);
     journal.checkFormat();
+    journal.setUpOrders();
     journal.recoveryWarnings.addAll(walWarnings);
     for (String w : walWarnings) {
       LOG.log(System.Logger.Level.WARNING, w);
@@ -421,12 +467,15 @@ public final class RocksJournal implements Journal {
         for (String family : List.of("bodies", "states", "dedup", "history")) {
           batch.deleteRange(cf.get(family), Codec.queuePrefix(d.name()), Codec.queueEnd(d.name()));
         }
+        deleteOrders(batch, d.name());
       }
       case JournalEntry.QueuePurge p -> {
         for (String family : List.of("bodies", "states", "dedup")) {
           batch.deleteRange(cf.get(family), Codec.queuePrefix(p.name()), Codec.queueEnd(p.name()));
         }
+        deleteOrders(batch, p.name());
       }
+      case JournalEntry.Placement p -> place(batch, p);
       case JournalEntry.MessagePut m -> {
         byte[] key = Codec.messageKey(m.queue(), m.message().serial());
         batch.put(cf.get("bodies"), key, Codec.body(m.message()));
@@ -459,6 +508,296 @@ public final class RocksJournal implements Journal {
           batch.put(SEQUENCE_KEY, new Bytes.Writer(8).l(r.limit()).toArray());
       case JournalEntry.IdPrefix p ->
           batch.put(ID_PREFIX_KEY, new Bytes.Writer(8).l(p.prefix()).toArray());
+    }
+  }
+
+  // ---- the order index -------------------------------------------------------------------
+
+  /** Whether the store in {@code dir} has the column family {@code name} (false: no store yet). */
+  private static boolean hasFamily(Path dir, String name) {
+    if (!Files.exists(dir.resolve("CURRENT"))) {
+      return false;
+    }
+    try (Options options = new Options()) {
+      for (byte[] family : RocksDB.listColumnFamilies(options, dir.toString())) {
+        if (Arrays.equals(family, bytes(name))) {
+          return true;
+        }
+      }
+      return false;
+    } catch (RocksDBException e) {
+      return false; // the open that follows reports what is wrong with the store
+    }
+  }
+
+  /**
+   * Brings the {@code orders} family in line with {@link #orderIndex}: dropped when not maintained
+   * (a stale index would be worse than none); when maintained and not known complete (a new store,
+   * a store kept without it, a build a crash interrupted), emptied and built from the messages.
+   */
+  private void setUpOrders() {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return;
+    }
+    try {
+      if (orderIndex == OrderIndex.NONE) {
+        db.delete(ORDERS_COMPLETE_KEY);
+        db.dropColumnFamily(family);
+        handles.remove(family);
+        family.close();
+        orders = null;
+        return;
+      }
+      if (db.get(ORDERS_COMPLETE_KEY) != null) {
+        return;
+      }
+      db.dropColumnFamily(family);
+      handles.remove(family);
+      family.close();
+      ColumnFamilyHandle fresh =
+          db.createColumnFamily(new ColumnFamilyDescriptor(bytes(ORDERS), cfOptions));
+      handles.add(fresh);
+      orders = fresh;
+      buildOrders(fresh);
+      try (org.rocksdb.WriteOptions synced = new org.rocksdb.WriteOptions().setSync(true)) {
+        db.put(synced, ORDERS_COMPLETE_KEY, EMPTY);
+      }
+    } catch (RocksDBException e) {
+      close();
+      throw damaged(e);
+    }
+  }
+
+  /** Writes the keys of every stored message, in batches of 10,000. */
+  private void buildOrders(ColumnFamilyHandle family) throws RocksDBException {
+    List<String> queues = new ArrayList<>();
+    forEach("queues", (k, v) -> queues.add(Codec.queue(v).name()));
+    Bytes.Strings strings = new Bytes.Strings();
+    try (org.rocksdb.WriteOptions plain = new org.rocksdb.WriteOptions()) {
+      for (String queue : queues) {
+        WriteBatch batch = new WriteBatch();
+        try {
+          for (MessageRecord m : messagesOf(queue, strings)) {
+            for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+              batch.put(family, key, EMPTY);
+            }
+            if (batch.count() >= 10_000) {
+              db.write(plain, batch);
+              batch.close();
+              batch = new WriteBatch();
+            }
+          }
+          db.write(plain, batch);
+        } finally {
+          batch.close();
+        }
+      }
+    }
+  }
+
+  private void deleteOrders(WriteBatch batch, String queue) throws RocksDBException {
+    if (orders != null) {
+      batch.deleteRange(orders, Codec.queuePrefix(queue), Codec.queueEnd(queue));
+    }
+  }
+
+  /** Replaces the keys of a message's place before with those of its place after. */
+  private void place(WriteBatch batch, JournalEntry.Placement p) throws RocksDBException {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return; // not maintained: the engine was told so and sends none
+    }
+    List<byte[]> before = OrderKeys.of(p.queue(), p.serial(), p.before());
+    List<byte[]> after = OrderKeys.of(p.queue(), p.serial(), p.after());
+    for (byte[] key : before) {
+      if (!contains(after, key)) {
+        batch.delete(family, key);
+      }
+    }
+    for (byte[] key : after) {
+      if (!contains(before, key)) {
+        batch.put(family, key, EMPTY);
+      }
+    }
+  }
+
+  private static boolean contains(List<byte[]> keys, byte[] key) {
+    for (byte[] k : keys) {
+      if (Arrays.equals(k, key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Differences between the order index and the keys the stored messages call for (at most 10, one
+   * sentence each); empty when they agree or the index is not kept. For tests: it reads every
+   * message.
+   */
+  List<String> checkOrders() {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return List.of();
+    }
+    writer.awaitWritten();
+    java.util.Set<String> expected = new java.util.TreeSet<>();
+    forEach(
+        "queues",
+        (k, v) -> {
+          String queue = Codec.queue(v).name();
+          for (MessageRecord m : messagesOf(queue, new Bytes.Strings())) {
+            for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+              expected.add(java.util.HexFormat.of().formatHex(key));
+            }
+          }
+        });
+    java.util.Set<String> actual = new java.util.TreeSet<>();
+    try (RocksIterator it = db.newIterator(family)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        actual.add(java.util.HexFormat.of().formatHex(it.key()));
+      }
+      checkStatus(it);
+    }
+    List<String> out = new ArrayList<>();
+    for (String key : expected) {
+      if (!actual.contains(key) && out.size() < 10) {
+        out.add("missing from the index: " + key);
+      }
+    }
+    for (String key : actual) {
+      if (!expected.contains(key) && out.size() < 10) {
+        out.add("in the index for no stored message: " + key);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public boolean maintainsOrders() {
+    return orderIndex == OrderIndex.MAINTAINED;
+  }
+
+  @Override
+  public Optional<Orders> orders() {
+    return orders == null ? Optional.empty() : Optional.of(ordersReader);
+  }
+
+  /**
+   * Reads of the order index. Each first waits for the writer to have written what was appended
+   * before it, so it sees every change the engine journaled.
+   */
+  private final class RocksOrders implements Orders {
+
+    @Override
+    public List<Long> available(String queue, Order order, int limit) {
+      checkLimit(limit);
+      ColumnFamilyHandle family = ready();
+      byte[] kind = OrderKeys.start(queue, OrderKeys.AVAILABLE);
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(family)) {
+        if (order == Order.FIFO) {
+          for (it.seek(kind); it.isValid() && out.size() < limit; it.next()) {
+            if (!OrderKeys.startsWith(it.key(), kind)) {
+              break;
+            }
+            out.add(OrderKeys.serialOf(it.key()));
+          }
+        } else {
+          // LIFO: priority bands in order, each read from its end backwards
+          int prefixLength = Codec.queuePrefix(queue).length;
+          it.seek(kind);
+          while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), kind)) {
+            int priority = OrderKeys.priorityOf(it.key(), prefixLength);
+            byte[] band = OrderKeys.band(queue, priority);
+            byte[] bandEnd =
+                priority == Integer.MIN_VALUE
+                    ? OrderKeys.start(queue, (byte) (OrderKeys.AVAILABLE + 1))
+                    : OrderKeys.band(queue, priority - 1);
+            it.seekForPrev(bandEnd);
+            while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), band)) {
+              out.add(OrderKeys.serialOf(it.key()));
+              it.prev();
+            }
+            it.seek(bandEnd);
+          }
+        }
+        checkStatus(it);
+      }
+      return out;
+    }
+
+    @Override
+    public List<Long> delayed(String queue, int limit) {
+      return forward(OrderKeys.start(queue, OrderKeys.DELAYED), limit);
+    }
+
+    @Override
+    public List<Long> inFlight(String queue, int limit) {
+      return forward(OrderKeys.start(queue, OrderKeys.IN_FLIGHT), limit);
+    }
+
+    @Override
+    public List<Long> byExpiry(String queue, int limit) {
+      return forward(OrderKeys.start(queue, OrderKeys.EXPIRY), limit);
+    }
+
+    @Override
+    public List<Long> byArrival(String queue, int limit) {
+      return forward(OrderKeys.start(queue, OrderKeys.ARRIVAL), limit);
+    }
+
+    @Override
+    public List<Long> group(String queue, String groupId, int limit) {
+      return forward(OrderKeys.groupLine(queue, groupId), limit);
+    }
+
+    @Override
+    public Optional<MessageRecord> read(String queue, long serial) {
+      ready();
+      byte[] key = Codec.messageKey(queue, serial);
+      try {
+        byte[] body = db.get(cf.get("bodies"), key);
+        byte[] state = db.get(cf.get("states"), key);
+        return body == null || state == null
+            ? Optional.empty()
+            : Optional.of(Codec.message(body, Codec.state(state)));
+      } catch (RocksDBException e) {
+        throw damaged(e);
+      }
+    }
+
+    /** The serials of the keys that begin with {@code prefix}, in key order. */
+    private List<Long> forward(byte[] prefix, int limit) {
+      checkLimit(limit);
+      ColumnFamilyHandle family = ready();
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(family)) {
+        for (it.seek(prefix); it.isValid() && out.size() < limit; it.next()) {
+          if (!OrderKeys.startsWith(it.key(), prefix)) {
+            break;
+          }
+          out.add(OrderKeys.serialOf(it.key()));
+        }
+        checkStatus(it);
+      }
+      return out;
+    }
+
+    /** Waits for the writer, then gives the family (the store must be open and maintain it). */
+    private ColumnFamilyHandle ready() {
+      if (closed.get()) {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the store is closed");
+      }
+      writer.awaitWritten();
+      return Objects.requireNonNull(orders, "orders");
+    }
+
+    private static void checkLimit(int limit) {
+      if (limit < 1) {
+        throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+      }
     }
   }
 

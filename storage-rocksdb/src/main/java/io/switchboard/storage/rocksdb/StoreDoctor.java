@@ -221,6 +221,10 @@ public final class StoreDoctor {
           copied += c.copied;
           lost |= c.lost;
         }
+        if (src.families.containsKey(RocksJournal.ORDERS)) {
+          // the copy may have lost messages: the next open rebuilds the order index from them
+          dst.db.delete(RocksJournal.ORDERS_COMPLETE_KEY);
+        }
         dst.flush();
         lines.add("copied " + copied + " records of " + store + " to " + target);
         if (src.families.containsKey("bodies") && src.families.containsKey("states")) {
