@@ -162,7 +162,8 @@ public final class RocksJournal implements Journal {
     return open(dir, durability, sink, OrderIndex.NONE);
   }
 
-  private static RocksJournal open(
+  /** As {@link #open(Path, Durability, OrderIndex)}, writing through {@code sink}. */
+  static RocksJournal open(
       Path dir,
       Durability durability,
       java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
