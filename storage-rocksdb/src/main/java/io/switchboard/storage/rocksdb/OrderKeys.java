@@ -42,36 +42,44 @@ final class OrderKeys {
     if (place == null) {
       return List.of();
     }
-    byte[] prefix = Codec.queuePrefix(queue);
     List<byte[]> keys = new ArrayList<>(4);
     boolean grouped = QueueRules.isGrouped(queue);
     switch (place.state()) {
       case MessageRecord.AVAILABLE -> {
         if (!grouped) {
-          keys.add(
-              key(prefix, AVAILABLE)
-                  .i(~flip(place.priority()))
-                  .l(flip(place.seq()))
-                  .l(flip(serial))
-                  .toArray());
+          keys.add(key(AVAILABLE, queue, serial, place));
         }
       }
-      case MessageRecord.DELAYED ->
-          keys.add(key(prefix, DELAYED).l(flip(place.visibleAt())).l(flip(serial)).toArray());
-      default -> keys.add(key(prefix, IN_FLIGHT).l(flip(serial)).toArray());
+      case MessageRecord.DELAYED -> keys.add(key(DELAYED, queue, serial, place));
+      default -> keys.add(key(IN_FLIGHT, queue, serial, place));
     }
     if (grouped && place.groupId() != null) {
-      keys.add(
-          key(prefix, GROUP)
-              .raw(place.groupId().getBytes(StandardCharsets.UTF_8))
-              .b(0)
-              .l(flip(place.seq()))
-              .l(flip(serial))
-              .toArray());
+      keys.add(key(GROUP, queue, serial, place));
     }
-    keys.add(key(prefix, EXPIRY).l(flip(place.expiresAt())).l(flip(serial)).toArray());
-    keys.add(key(prefix, ARRIVAL).l(flip(place.sentAt())).l(flip(serial)).toArray());
+    keys.add(key(EXPIRY, queue, serial, place));
+    keys.add(key(ARRIVAL, queue, serial, place));
     return keys;
+  }
+
+  /**
+   * The key of {@code kind} that a message at {@code place} has, or would have if its state gave it
+   * one: where a read that goes on after that message starts.
+   */
+  static byte[] key(byte kind, String queue, long serial, Place place) {
+    Bytes.Writer w = key(Codec.queuePrefix(queue), kind);
+    switch (kind) {
+      case AVAILABLE -> w.i(~flip(place.priority())).l(flip(place.seq()));
+      case GROUP ->
+          w.raw(String.valueOf(place.groupId()).getBytes(StandardCharsets.UTF_8))
+              .b(0)
+              .l(flip(place.seq()));
+      case DELAYED -> w.l(flip(place.visibleAt()));
+      case IN_FLIGHT -> {}
+      case EXPIRY -> w.l(flip(place.expiresAt()));
+      case ARRIVAL -> w.l(flip(place.sentAt()));
+      default -> throw new IllegalArgumentException("no order key of kind " + (char) kind);
+    }
+    return w.l(flip(serial)).toArray();
   }
 
   /** The first key of {@code kind} in {@code queue}. */

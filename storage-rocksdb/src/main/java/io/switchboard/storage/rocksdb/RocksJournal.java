@@ -692,66 +692,85 @@ public final class RocksJournal implements Journal {
   private final class RocksOrders implements Orders {
 
     @Override
-    public List<Long> available(String queue, Order order, int limit) {
+    public List<Long> available(
+        String queue, Order order, Orders.@Nullable After after, int limit) {
+      if (order == Order.FIFO) {
+        return forward(
+            queue, OrderKeys.AVAILABLE, OrderKeys.start(queue, OrderKeys.AVAILABLE), after, limit);
+      }
+      // LIFO: priority bands in order, each read from its end backwards
       checkLimit(limit);
       ColumnFamilyHandle family = ready();
       byte[] kind = OrderKeys.start(queue, OrderKeys.AVAILABLE);
+      int prefixLength = Codec.queuePrefix(queue).length;
       List<Long> out = new ArrayList<>();
       try (RocksIterator it = db.newIterator(family)) {
-        if (order == Order.FIFO) {
-          for (it.seek(kind); it.isValid() && out.size() < limit; it.next()) {
-            if (!OrderKeys.startsWith(it.key(), kind)) {
-              break;
-            }
-            out.add(OrderKeys.serialOf(it.key()));
-          }
-        } else {
-          // LIFO: priority bands in order, each read from its end backwards
-          int prefixLength = Codec.queuePrefix(queue).length;
+        if (after == null) {
           it.seek(kind);
-          while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), kind)) {
-            int priority = OrderKeys.priorityOf(it.key(), prefixLength);
-            byte[] band = OrderKeys.band(queue, priority);
-            byte[] bandEnd =
-                priority == Integer.MIN_VALUE
-                    ? OrderKeys.start(queue, (byte) (OrderKeys.AVAILABLE + 1))
-                    : OrderKeys.band(queue, priority - 1);
-            it.seekForPrev(bandEnd);
-            while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), band)) {
-              out.add(OrderKeys.serialOf(it.key()));
-              it.prev();
-            }
-            it.seek(bandEnd);
+        } else {
+          byte[] from = OrderKeys.key(OrderKeys.AVAILABLE, queue, after.serial(), after.place());
+          int priority = after.place().priority();
+          it.seekForPrev(from);
+          if (it.isValid() && Arrays.equals(it.key(), from)) {
+            it.prev();
           }
+          backwards(it, OrderKeys.band(queue, priority), out, limit);
+          it.seek(bandEnd(queue, priority));
+        }
+        while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), kind)) {
+          int priority = OrderKeys.priorityOf(it.key(), prefixLength);
+          byte[] end = bandEnd(queue, priority);
+          it.seekForPrev(end);
+          backwards(it, OrderKeys.band(queue, priority), out, limit);
+          it.seek(end);
         }
         checkStatus(it);
       }
       return out;
     }
 
-    @Override
-    public List<Long> delayed(String queue, int limit) {
-      return forward(OrderKeys.start(queue, OrderKeys.DELAYED), limit);
+    /** Reads serials backwards from where {@code it} stands while the keys are in {@code band}. */
+    private static void backwards(RocksIterator it, byte[] band, List<Long> out, int limit) {
+      while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), band)) {
+        out.add(OrderKeys.serialOf(it.key()));
+        it.prev();
+      }
+    }
+
+    /** The first key after every {@code A} key of {@code priority}. */
+    private static byte[] bandEnd(String queue, int priority) {
+      return priority == Integer.MIN_VALUE
+          ? OrderKeys.start(queue, (byte) (OrderKeys.AVAILABLE + 1))
+          : OrderKeys.band(queue, priority - 1);
     }
 
     @Override
-    public List<Long> inFlight(String queue, int limit) {
-      return forward(OrderKeys.start(queue, OrderKeys.IN_FLIGHT), limit);
+    public List<Long> delayed(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.DELAYED, OrderKeys.start(queue, OrderKeys.DELAYED), after, limit);
     }
 
     @Override
-    public List<Long> byExpiry(String queue, int limit) {
-      return forward(OrderKeys.start(queue, OrderKeys.EXPIRY), limit);
+    public List<Long> inFlight(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.IN_FLIGHT, OrderKeys.start(queue, OrderKeys.IN_FLIGHT), after, limit);
     }
 
     @Override
-    public List<Long> byArrival(String queue, int limit) {
-      return forward(OrderKeys.start(queue, OrderKeys.ARRIVAL), limit);
+    public List<Long> byExpiry(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.EXPIRY, OrderKeys.start(queue, OrderKeys.EXPIRY), after, limit);
     }
 
     @Override
-    public List<Long> group(String queue, String groupId, int limit) {
-      return forward(OrderKeys.groupLine(queue, groupId), limit);
+    public List<Long> byArrival(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.ARRIVAL, OrderKeys.start(queue, OrderKeys.ARRIVAL), after, limit);
+    }
+
+    @Override
+    public List<Long> group(String queue, String groupId, Orders.@Nullable After after, int limit) {
+      return forward(queue, OrderKeys.GROUP, OrderKeys.groupLine(queue, groupId), after, limit);
     }
 
     @Override
@@ -769,13 +788,23 @@ public final class RocksJournal implements Journal {
       }
     }
 
-    /** The serials of the keys that begin with {@code prefix}, in key order. */
-    private List<Long> forward(byte[] prefix, int limit) {
+    /**
+     * The serials of the keys of {@code kind} that begin with {@code prefix}, in key order, from
+     * the start or strictly after the key {@code after} has.
+     */
+    private List<Long> forward(
+        String queue, byte kind, byte[] prefix, Orders.@Nullable After after, int limit) {
       checkLimit(limit);
       ColumnFamilyHandle family = ready();
+      byte[] from =
+          after == null ? prefix : OrderKeys.key(kind, queue, after.serial(), after.place());
       List<Long> out = new ArrayList<>();
       try (RocksIterator it = db.newIterator(family)) {
-        for (it.seek(prefix); it.isValid() && out.size() < limit; it.next()) {
+        it.seek(from);
+        if (after != null && it.isValid() && Arrays.equals(it.key(), from)) {
+          it.next();
+        }
+        for (; it.isValid() && out.size() < limit; it.next()) {
           if (!OrderKeys.startsWith(it.key(), prefix)) {
             break;
           }

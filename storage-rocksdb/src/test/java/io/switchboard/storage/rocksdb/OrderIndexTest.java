@@ -30,7 +30,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -209,17 +211,26 @@ class OrderIndexTest {
             serials(all.stream().filter(m -> m.state() == MessageState.AVAILABLE).toList()),
             orders.available(queue, order, 10_000),
             at + ": available, in delivery order");
+        assertEquals(
+            orders.available(queue, order, 10_000),
+            paged(orders, queue, after -> orders.available(queue, order, after, 2)),
+            at + ": available, in pages of 2");
       } else {
         Map<String, List<Message>> groups = new TreeMap<>();
         for (Message m : all) {
           groups.computeIfAbsent(m.groupId().orElseThrow(), g -> new ArrayList<>()).add(m);
         }
         groups.forEach(
-            (group, line) ->
-                assertEquals(
-                    serials(sorted(line, Message::sequence)),
-                    orders.group(queue, group, 10_000),
-                    at + ": group " + group));
+            (group, line) -> {
+              assertEquals(
+                  serials(sorted(line, Message::sequence)),
+                  orders.group(queue, group, 10_000),
+                  at + ": group " + group);
+              assertEquals(
+                  orders.group(queue, group, 10_000),
+                  paged(orders, queue, after -> orders.group(queue, group, after, 2)),
+                  at + ": group " + group + " in pages of 2");
+            });
       }
       assertEquals(
           serials(
@@ -242,6 +253,38 @@ class OrderIndexTest {
           serials(sorted(all, m -> m.sentAt().toEpochMilli())),
           orders.byArrival(queue, 10_000),
           at + ": by arrival");
+      assertEquals(
+          orders.delayed(queue, 10_000),
+          paged(orders, queue, after -> orders.delayed(queue, after, 2)),
+          at + ": delayed in pages");
+      assertEquals(
+          orders.inFlight(queue, 10_000),
+          paged(orders, queue, after -> orders.inFlight(queue, after, 2)),
+          at + ": in flight in pages");
+      assertEquals(
+          orders.byExpiry(queue, 10_000),
+          paged(orders, queue, after -> orders.byExpiry(queue, after, 2)),
+          at + ": by expiry in pages");
+      assertEquals(
+          orders.byArrival(queue, 10_000),
+          paged(orders, queue, after -> orders.byArrival(queue, after, 2)),
+          at + ": by arrival in pages");
+    }
+  }
+
+  /** An order read in pages of 2, each going on after the last message of the one before. */
+  private static List<Long> paged(
+      Orders orders, String queue, Function<Orders.@Nullable After, List<Long>> page) {
+    List<Long> out = new ArrayList<>();
+    Orders.After after = null;
+    while (true) {
+      List<Long> read = page.apply(after);
+      out.addAll(read);
+      if (read.size() < 2) {
+        return out;
+      }
+      long last = read.get(read.size() - 1);
+      after = new Orders.After(last, Place.of(orders.read(queue, last).orElseThrow()));
     }
   }
 
@@ -286,6 +329,16 @@ class OrderIndexTest {
       assertEquals(
           List.of(sent.get(4), sent.get(1), sent.get(0), sent.get(5), sent.get(2), sent.get(3)),
           orders.available(LIFO, Order.LIFO, 100));
+
+      // a read goes on after a place even when the message there is gone
+      Place place = Place.of(orders.read(LIFO, sent.get(1)).orElseThrow());
+      engine.remove(LIFO, idOf(engine, sent.get(1)));
+      assertEquals(
+          List.of(sent.get(0), sent.get(5), sent.get(2), sent.get(3)),
+          orders.available(LIFO, Order.LIFO, new Orders.After(sent.get(1), place), 100));
+      assertEquals(
+          List.of(sent.get(0), sent.get(5)),
+          orders.available(LIFO, Order.LIFO, new Orders.After(sent.get(1), place), 2));
     }
   }
 
