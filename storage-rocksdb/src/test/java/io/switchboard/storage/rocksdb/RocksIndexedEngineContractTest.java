@@ -3,16 +3,11 @@ package io.switchboard.storage.rocksdb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.switchboard.queue.spi.Journal;
-import io.switchboard.queue.spi.JournalEntry;
-import io.switchboard.queue.spi.Orders;
-import io.switchboard.queue.spi.Snapshot;
-import io.switchboard.queue.spi.SystemRecords;
 import io.switchboard.tck.JournaledEngineContract;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,50 +41,6 @@ class RocksIndexedEngineContractTest extends JournaledEngineContract<Path> {
 
   @Override
   protected Journal openJournal(Path dir) {
-    return new Checked(RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED), dir);
-  }
-
-  /** The journal, with its index checked against its messages before it closes. */
-  private record Checked(RocksJournal journal, Path dir) implements Journal {
-    @Override
-    public Snapshot load() {
-      return journal.load();
-    }
-
-    @Override
-    public void append(List<JournalEntry> entries) {
-      journal.append(entries);
-    }
-
-    @Override
-    public Ticket appendDurable(List<JournalEntry> entries) {
-      return journal.appendDurable(entries);
-    }
-
-    @Override
-    public SystemRecords systemRecords() {
-      return journal.systemRecords();
-    }
-
-    @Override
-    public boolean maintainsOrders() {
-      return journal.maintainsOrders();
-    }
-
-    @Override
-    public Optional<Orders> orders() {
-      return journal.orders();
-    }
-
-    @Override
-    public void close() {
-      try {
-        for (String m : journal.checkOrders()) {
-          mismatches.add(dir.getFileName() + ": " + m);
-        }
-      } finally {
-        journal.close();
-      }
-    }
+    return CheckedJournal.open(dir, Durability.none(), mismatches);
   }
 }
