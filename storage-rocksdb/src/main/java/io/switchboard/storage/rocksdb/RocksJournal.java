@@ -357,7 +357,7 @@ public final class RocksJournal implements Journal {
    * beside the million messages the engine makes of them (recovery time is mostly GC otherwise).
    */
   private Iterable<MessageRecord> messagesOf(String queue, Bytes.Strings strings) {
-    return () -> new QueueScan(queue, strings);
+    return () -> new QueueScan(queue, strings, null);
   }
 
   /** The iterators of one queue's scan; closed when exhausted, or with the journal. */
@@ -370,9 +370,13 @@ public final class RocksJournal implements Journal {
     private final RocksIterator states;
     private @Nullable MessageRecord next;
 
-    QueueScan(String queue, Bytes.Strings strings) {
+    /** A scan of the store as it is, or as it was at {@code snapshot} (null: as it is). */
+    QueueScan(String queue, Bytes.Strings strings, org.rocksdb.@Nullable Snapshot snapshot) {
       this.prefix = Codec.queuePrefix(queue);
       this.strings = strings;
+      if (snapshot != null) {
+        options.setSnapshot(snapshot);
+      }
       this.bodies = db.newIterator(cf.get("bodies"), options);
       this.states = db.newIterator(cf.get("states"), options);
       synchronized (openScans) {
@@ -643,36 +647,49 @@ public final class RocksJournal implements Journal {
       return List.of();
     }
     writer.awaitWritten();
-    java.util.Set<String> expected = new java.util.TreeSet<>();
-    forEach(
-        "queues",
-        (k, v) -> {
-          String queue = Codec.queue(v).name();
-          for (MessageRecord m : messagesOf(queue, new Bytes.Strings())) {
-            for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
-              expected.add(java.util.HexFormat.of().formatHex(key));
-            }
+    // one snapshot for messages and index: the engine may go on writing meanwhile (its timers)
+    org.rocksdb.Snapshot snapshot = db.getSnapshot();
+    try (ReadOptions at = new ReadOptions().setSnapshot(snapshot)) {
+      List<String> queues = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(cf.get("queues"), at)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          queues.add(Codec.queue(it.value()).name());
+        }
+        checkStatus(it);
+      }
+      java.util.Set<String> expected = new java.util.TreeSet<>();
+      for (String queue : queues) {
+        java.util.Iterator<MessageRecord> scan =
+            new QueueScan(queue, new Bytes.Strings(), snapshot);
+        while (scan.hasNext()) {
+          MessageRecord m = scan.next();
+          for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+            expected.add(java.util.HexFormat.of().formatHex(key));
           }
-        });
-    java.util.Set<String> actual = new java.util.TreeSet<>();
-    try (RocksIterator it = db.newIterator(family)) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        actual.add(java.util.HexFormat.of().formatHex(it.key()));
+        }
       }
-      checkStatus(it);
-    }
-    List<String> out = new ArrayList<>();
-    for (String key : expected) {
-      if (!actual.contains(key) && out.size() < 10) {
-        out.add("missing from the index: " + key);
+      java.util.Set<String> actual = new java.util.TreeSet<>();
+      try (RocksIterator it = db.newIterator(family, at)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          actual.add(java.util.HexFormat.of().formatHex(it.key()));
+        }
+        checkStatus(it);
       }
-    }
-    for (String key : actual) {
-      if (!expected.contains(key) && out.size() < 10) {
-        out.add("in the index for no stored message: " + key);
+      List<String> out = new ArrayList<>();
+      for (String key : expected) {
+        if (!actual.contains(key) && out.size() < 10) {
+          out.add("missing from the index: " + key);
+        }
       }
+      for (String key : actual) {
+        if (!expected.contains(key) && out.size() < 10) {
+          out.add("in the index for no stored message: " + key);
+        }
+      }
+      return out;
+    } finally {
+      db.releaseSnapshot(snapshot);
     }
-    return out;
   }
 
   @Override
