@@ -68,4 +68,15 @@ public interface Orders {
 
   /** One stored message. */
   Optional<MessageRecord> read(String queue, long serial);
+
+  /**
+   * How many messages the queue holds by state, and by priority in any state (non-zero counts only,
+   * highest priority first): kept with the index, so reading them costs a few keys, not a count of
+   * the queue.
+   */
+  Counts counts(String queue);
+
+  /** A queue's counts; {@code byPriority} is ordered highest first and holds no zero. */
+  record Counts(
+      long available, long delayed, long inFlight, java.util.SortedMap<Integer, Long> byPriority) {}
 }

@@ -35,6 +35,13 @@ final class OrderKeys {
   static final byte EXPIRY = 'X';
   static final byte ARRIVAL = 'R';
 
+  /**
+   * Counter keys: {@code C} then {@code a}, {@code d}, {@code f} (available, delayed, in flight) or
+   * {@code p} and the inverted priority; values are 8-byte little-endian counts changed by merges
+   * ({@code UInt64AddOperator}).
+   */
+  static final byte COUNTER = 'C';
+
   private OrderKeys() {}
 
   /** Every key of {@code place} for message {@code serial} of {@code queue}; none for null. */
@@ -80,6 +87,38 @@ final class OrderKeys {
       default -> throw new IllegalArgumentException("no order key of kind " + (char) kind);
     }
     return w.l(flip(serial)).toArray();
+  }
+
+  /**
+   * The counts {@code place} adds to its queue: the key of its state's counter and of its
+   * priority's counter; none for null.
+   */
+  static List<byte[]> counters(String queue, @Nullable Place place) {
+    if (place == null) {
+      return List.of();
+    }
+    byte[] prefix = Codec.queuePrefix(queue);
+    int state =
+        switch (place.state()) {
+          case MessageRecord.AVAILABLE -> 'a';
+          case MessageRecord.DELAYED -> 'd';
+          default -> 'f';
+        };
+    return List.of(
+        key(prefix, COUNTER).b(state).toArray(),
+        key(prefix, COUNTER).b('p').i(~flip(place.priority())).toArray());
+  }
+
+  /** A count as a counter's value (and a merge's operand: a negative delta wraps around). */
+  static byte[] count(long n) {
+    return java.nio.ByteBuffer.allocate(8)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .putLong(n)
+        .array();
+  }
+
+  static long countOf(byte[] value) {
+    return java.nio.ByteBuffer.wrap(value).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
   }
 
   /** The first key of {@code kind} in {@code queue}. */

@@ -246,9 +246,15 @@ public final class RocksJournal implements Journal {
           List.of(
               TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(
                   10_000, 5_000, 0.5)));
-      return new ColumnFamilyOptions(base);
+      return new ColumnFamilyOptions(base).setMergeOperator(COUNTS_ADD);
     }
   }
+
+  /**
+   * Adds the order index's counters ({@link OrderKeys#COUNTER}). Set on every family, so a store
+   * opened by any of this version's tools reads them; process-wide, never closed.
+   */
+  static final org.rocksdb.UInt64AddOperator COUNTS_ADD = new org.rocksdb.UInt64AddOperator();
 
   private void checkFormat() {
     try {
@@ -582,16 +588,27 @@ public final class RocksJournal implements Journal {
     try (org.rocksdb.WriteOptions plain = new org.rocksdb.WriteOptions()) {
       for (String queue : queues) {
         WriteBatch batch = new WriteBatch();
+        Map<String, long[]> counts = new java.util.TreeMap<>();
         try {
           for (MessageRecord m : messagesOf(queue, strings)) {
             for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
               batch.put(family, key, EMPTY);
+            }
+            for (byte[] key : OrderKeys.counters(queue, Place.of(m))) {
+              counts
+                  .computeIfAbsent(java.util.HexFormat.of().formatHex(key), k -> new long[1])[0]++;
             }
             if (batch.count() >= 10_000) {
               db.write(plain, batch);
               batch.close();
               batch = new WriteBatch();
             }
+          }
+          for (Map.Entry<String, long[]> c : counts.entrySet()) {
+            batch.put(
+                family,
+                java.util.HexFormat.of().parseHex(c.getKey()),
+                OrderKeys.count(c.getValue()[0]));
           }
           db.write(plain, batch);
         } finally {
@@ -623,6 +640,18 @@ public final class RocksJournal implements Journal {
     for (byte[] key : after) {
       if (!contains(before, key)) {
         batch.put(family, key, EMPTY);
+      }
+    }
+    List<byte[]> was = OrderKeys.counters(p.queue(), p.before());
+    List<byte[]> is = OrderKeys.counters(p.queue(), p.after());
+    for (byte[] key : was) {
+      if (!contains(is, key)) {
+        batch.merge(family, key, OrderKeys.count(-1));
+      }
+    }
+    for (byte[] key : is) {
+      if (!contains(was, key)) {
+        batch.merge(family, key, OrderKeys.count(1));
       }
     }
   }
@@ -658,24 +687,46 @@ public final class RocksJournal implements Journal {
         checkStatus(it);
       }
       java.util.Set<String> expected = new java.util.TreeSet<>();
+      List<String> countErrors = new ArrayList<>();
       for (String queue : queues) {
         java.util.Iterator<MessageRecord> scan =
             new QueueScan(queue, new Bytes.Strings(), snapshot);
+        long[] states = new long[3];
+        java.util.SortedMap<Integer, Long> byPriority =
+            new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
         while (scan.hasNext()) {
           MessageRecord m = scan.next();
           for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
             expected.add(java.util.HexFormat.of().formatHex(key));
+          }
+          states[m.state()]++;
+          byPriority.merge(m.priority(), 1L, Long::sum);
+        }
+        Orders.Counts want =
+            new Orders.Counts(
+                states[MessageRecord.AVAILABLE],
+                states[MessageRecord.DELAYED],
+                states[MessageRecord.IN_FLIGHT],
+                byPriority);
+        try (RocksIterator it = db.newIterator(family, at)) {
+          Orders.Counts got = countsAt(it, queue);
+          checkStatus(it);
+          if (!got.equals(want)) {
+            countErrors.add("counts of " + queue + " are " + got + ", its messages " + want);
           }
         }
       }
       java.util.Set<String> actual = new java.util.TreeSet<>();
       try (RocksIterator it = db.newIterator(family, at)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
-          actual.add(java.util.HexFormat.of().formatHex(it.key()));
+          byte[] key = it.key();
+          if (key[Codec.queuePrefix(Codec.queueOf(key)).length] != OrderKeys.COUNTER) {
+            actual.add(java.util.HexFormat.of().formatHex(key));
+          }
         }
         checkStatus(it);
       }
-      List<String> out = new ArrayList<>();
+      List<String> out = new ArrayList<>(countErrors.subList(0, Math.min(10, countErrors.size())));
       for (String key : expected) {
         if (!actual.contains(key) && out.size() < 10) {
           out.add("missing from the index: " + key);
@@ -690,6 +741,32 @@ public final class RocksJournal implements Journal {
     } finally {
       db.releaseSnapshot(snapshot);
     }
+  }
+
+  /** A queue's counters read with {@code it} (which sees a snapshot, or the store as it is). */
+  private static Orders.Counts countsAt(RocksIterator it, String queue) {
+    byte[] prefix = OrderKeys.start(queue, OrderKeys.COUNTER);
+    int at = prefix.length;
+    long available = 0;
+    long delayed = 0;
+    long inFlight = 0;
+    java.util.SortedMap<Integer, Long> byPriority =
+        new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    for (it.seek(prefix); it.isValid() && OrderKeys.startsWith(it.key(), prefix); it.next()) {
+      byte[] key = it.key();
+      long n = OrderKeys.countOf(it.value());
+      switch (key[at]) {
+        case 'a' -> available = n;
+        case 'd' -> delayed = n;
+        case 'f' -> inFlight = n;
+        default -> {
+          if (n != 0) {
+            byPriority.put(OrderKeys.priorityOf(key, at), n);
+          }
+        }
+      }
+    }
+    return new Orders.Counts(available, delayed, inFlight, byPriority);
   }
 
   @Override
@@ -788,6 +865,16 @@ public final class RocksJournal implements Journal {
     @Override
     public List<Long> group(String queue, String groupId, Orders.@Nullable After after, int limit) {
       return forward(queue, OrderKeys.GROUP, OrderKeys.groupLine(queue, groupId), after, limit);
+    }
+
+    @Override
+    public Orders.Counts counts(String queue) {
+      ColumnFamilyHandle family = ready();
+      try (RocksIterator it = db.newIterator(family)) {
+        Orders.Counts counts = countsAt(it, queue);
+        checkStatus(it);
+        return counts;
+      }
     }
 
     @Override

@@ -531,7 +531,11 @@ public final class StoreDoctor {
               .setDbLogDir(logDir.toString());
       List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
       for (byte[] n : names) {
-        descriptors.add(new ColumnFamilyDescriptor(n));
+        descriptors.add(
+            new ColumnFamilyDescriptor(
+                n,
+                new org.rocksdb.ColumnFamilyOptions()
+                    .setMergeOperator(RocksJournal.COUNTS_ADD))); // the index's counters
       }
       List<ColumnFamilyHandle> handles = new ArrayList<>();
       RocksDB db;
@@ -576,7 +580,11 @@ public final class StoreDoctor {
           new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
       List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
       for (byte[] n : names) {
-        descriptors.add(new ColumnFamilyDescriptor(n));
+        descriptors.add(
+            new ColumnFamilyDescriptor(
+                n,
+                new org.rocksdb.ColumnFamilyOptions()
+                    .setMergeOperator(RocksJournal.COUNTS_ADD))); // the index's counters
       }
       List<ColumnFamilyHandle> handles = new ArrayList<>();
       RocksDB db = RocksDB.open(options, dir.toString(), descriptors, handles);

@@ -204,6 +204,16 @@ class OrderIndexTest {
       for (Message m : all) {
         seen.merge(queue + " " + m.state(), 1, Integer::sum);
       }
+      var stats = engine.stats(queue);
+      Orders.Counts counts = orders.counts(queue);
+      assertEquals(
+          List.of(stats.available(), stats.delayed(), stats.inFlight()),
+          List.of(counts.available(), counts.delayed(), counts.inFlight()),
+          where + ", queue " + queue + ": counts by state");
+      assertEquals(
+          new TreeMap<>(stats.byPriority()),
+          new TreeMap<>(counts.byPriority()),
+          where + ", queue " + queue + ": counts by priority");
       String at = where + ", queue " + queue;
       if (!QueueRules.isGrouped(queue)) {
         Order order = engine.queue(queue).config().order();
@@ -391,6 +401,33 @@ class OrderIndexTest {
     assertEquals(List.of(), journal.orders().orElseThrow().inFlight(STD, 100));
     assertEquals(16, journal.orders().orElseThrow().available(STD, Order.FIFO, 100).size());
     engine.close();
+  }
+
+  @Test
+  void storeVerifyAndSalvageReadTheIndexsCounters_andTheSalvagedStoreRebuildsTheIndex() {
+    Path store = dir.resolve("doctor");
+    RocksJournal journal = RocksJournal.open(store, Durability.none(), OrderIndex.MAINTAINED);
+    try (QueueEngine engine = QueueEngine.builder().journal(journal).build()) {
+      engine.createQueue(STD, QueueConfig.defaults());
+      for (int i = 0; i < 30; i++) {
+        engine.send(STD, NewMessage.builder("m" + i).priority(i % 4).build());
+      }
+      engine.receive(STD, ReceiveRequest.max(7)); // counters changed by merges, not only puts
+    }
+    StoreDoctor.Report verified = StoreDoctor.verify(store);
+    assertTrue(!verified.damaged(), verified.lines().toString());
+
+    Path to = dir.resolve("salvaged");
+    StoreDoctor.Report salvaged = StoreDoctor.salvage(store, to);
+    assertTrue(!salvaged.damaged(), salvaged.lines().toString());
+    journal = RocksJournal.open(to, Durability.none(), OrderIndex.MAINTAINED);
+    try (QueueEngine engine = QueueEngine.builder().journal(journal).build()) {
+      assertEquals(List.of(), journal.checkOrders());
+      Orders.Counts counts = journal.orders().orElseThrow().counts(STD);
+      assertEquals(
+          List.of(23L, 0L, 7L), List.of(counts.available(), counts.delayed(), counts.inFlight()));
+      assertEquals(Map.of(3, 7L, 2, 7L, 1, 8L, 0, 8L), counts.byPriority());
+    }
   }
 
   @Test
