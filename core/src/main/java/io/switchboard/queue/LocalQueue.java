@@ -7,6 +7,7 @@ import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.Messages;
+import io.switchboard.queue.spi.Place;
 import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.Receipt;
 import io.switchboard.queue.spi.ReceiptKey;
@@ -104,7 +105,12 @@ final class LocalQueue {
     this.receipts = engine.receiptKeys().derive(name, receiptKey);
     this.table =
         new MessageTable(
-            grouped, config.order(), config.indexedAttributes(), engine.durable(), lock.work);
+            grouped,
+            config.order(),
+            config.indexedAttributes(),
+            engine.durable(),
+            engine.placements(),
+            lock.work);
     this.journal = new QueueJournal(engine.journal(), engine.durable(), name, table);
   }
 
@@ -249,8 +255,12 @@ final class LocalQueue {
   PendingSend beginSend(List<CheckedMessage> batch, long now) {
     PendingSend send = prepareSend(batch, now);
     List<JournalEntry> entries = new ArrayList<>(send.messages.size() * 2);
+    boolean placements = journal.placements();
     for (StoredMessage m : send.messages) {
       entries.add(new JournalEntry.MessagePut(name, QueueJournal.record(m)));
+      if (placements) {
+        entries.add(new JournalEntry.Placement(name, m.serial, null, MessageTable.placeOf(m)));
+      }
     }
     for (int i = 0; i < send.dedupKeys.size(); i++) {
       SendResult r = send.dedupResults.get(i);
@@ -740,6 +750,10 @@ final class LocalQueue {
     m.state = StoredMessage.AVAILABLE;
     journal.emit(new JournalEntry.MessagePut(target, QueueJournal.record(m)));
     m.state = state;
+    if (journal.placements()) {
+      journal.emit(
+          new JournalEntry.Placement(target, m.serial, null, MessageTable.movedPlaceOf(m)));
+    }
   }
 
   /**
@@ -790,6 +804,7 @@ final class LocalQueue {
    * redriven or restored one goes to the back, which in a LIFO queue is behind everything.
    */
   Message accept(StoredMessage m, boolean redrive, long now) {
+    Place moved = MessageTable.movedPlaceOf(m); // what the move journaled here, before any change
     m.seq = redrive ? backSeq() : engine.nextSequences(1);
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
@@ -800,16 +815,20 @@ final class LocalQueue {
     }
     m.leaseEpoch++;
     m.leaseTag = null;
-    table.insertMoved(m);
+    table.insertMoved(m, moved);
     return view(m, null, null);
   }
 
   /** Puts back a message whose move to {@code target} failed (it vanished); it keeps its place. */
   void putBack(StoredMessage m, String target) {
+    Place moved = MessageTable.movedPlaceOf(m); // what the move journaled in the target
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
-    table.insertMoved(m);
+    table.insertMoved(m, null);
     journal.emit(new JournalEntry.MessageDelete(target, m.serial));
+    if (journal.placements()) {
+      journal.emit(new JournalEntry.Placement(target, m.serial, moved, null));
+    }
   }
 
   // ---- recovery --------------------------------------------------------------------------
@@ -830,7 +849,7 @@ final class LocalQueue {
     long latestSend = Long.MIN_VALUE;
     for (StoredMessage m : messages) {
       if (m.sentAt < latestSend) {
-        table.insertMoved(m); // arrived by a move: older than messages sent before it
+        table.insertMoved(m, null); // arrived by a move: older than messages sent before it
       } else {
         table.insert(m, false);
         latestSend = m.sentAt;
@@ -847,7 +866,7 @@ final class LocalQueue {
       StoredMessage m = QueueJournal.restore(h.message());
       history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
-    table.drainDirty((m, mark) -> {});
+    table.drainDirty((m, mark, before) -> {});
     reportBytes();
     return highest;
   }

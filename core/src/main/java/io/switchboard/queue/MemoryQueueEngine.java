@@ -56,6 +56,8 @@ final class MemoryQueueEngine implements QueueEngine {
   /** False with {@link NoJournal}: nothing to record, no send waits for a write. */
   private final boolean durable;
 
+  private final boolean placements;
+
   private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
@@ -79,6 +81,7 @@ final class MemoryQueueEngine implements QueueEngine {
     this.maxQueues = maxQueues;
     this.journal = journal;
     this.durable = !NoJournal.isNone(journal);
+    this.placements = durable && journal.maintainsOrders();
     this.redrives = new RedriveTasks(this);
     this.systemRecords = journal.systemRecords();
     this.receiptKeys = ReceiptKeys.load(systemRecords); // before queues: each derives its key
@@ -148,6 +151,11 @@ final class MemoryQueueEngine implements QueueEngine {
   /** Whether there is a real journal to record changes in. */
   boolean durable() {
     return durable;
+  }
+
+  /** Whether the journal hears of every change of a message's place (it keeps the orders). */
+  boolean placements() {
+    return placements;
   }
 
   // ---- identity and time -----------------------------------------------------------------

@@ -1,6 +1,7 @@
 package io.switchboard.queue;
 
 import io.switchboard.internal.LongObjectMap;
+import io.switchboard.queue.spi.Place;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -79,32 +80,64 @@ final class MessageTable {
   /** Messages changed by the current operation, when a journal needs to hear of them. */
   private final @Nullable List<StoredMessage> dirty;
 
+  /**
+   * When the journal keeps the orders ({@link io.switchboard.queue.spi.Journal#maintainsOrders}):
+   * for each of {@link #dirty}, its place as last journaled (null: none in this queue), taken when
+   * the operation first touched it.
+   */
+  private final @Nullable List<@Nullable Place> dirtyBefore;
+
   MessageTable(
-      boolean grouped, Order order, Set<String> indexed, boolean journaling, HoldWork work) {
+      boolean grouped,
+      Order order,
+      Set<String> indexed,
+      boolean journaling,
+      boolean placements,
+      HoldWork work) {
     this.grouped = grouped;
     this.work = work;
     this.ordering = newOrdering(order, indexed);
     this.invisible = new TreeSet<>(order());
     this.dirty = journaling ? new ArrayList<>() : null;
+    this.dirtyBefore = journaling && placements ? new ArrayList<>() : null;
     byPriority.put(0, priorityZero);
+  }
+
+  /** What the journal hears of one changed message. */
+  @FunctionalInterface
+  interface DirtySink {
+    /**
+     * {@code mark} is what to write (JOURNAL_FULL, _STATE, _DELETE); {@code before} its place as
+     * last journaled, or null when there is none or the journal does not keep places.
+     */
+    void accept(StoredMessage m, byte mark, @Nullable Place before);
+  }
+
+  /** Whether the journal hears of every change of a message's place. */
+  boolean placements() {
+    return dirtyBefore != null;
   }
 
   /**
    * Hands every message changed since the last call to {@code sink} with what the journal must
    * write: the whole message, its mutable state, or its deletion; then forgets them.
    */
-  void drainDirty(java.util.function.BiConsumer<StoredMessage, Byte> sink) {
+  void drainDirty(DirtySink sink) {
     if (dirty == null || dirty.isEmpty()) {
       return;
     }
-    for (StoredMessage m : dirty) {
+    for (int i = 0; i < dirty.size(); i++) {
+      StoredMessage m = dirty.get(i);
       byte mark = m.journalMark;
       m.journalMark = StoredMessage.JOURNAL_NONE;
       if (mark != StoredMessage.JOURNAL_NONE) {
-        sink.accept(m, mark);
+        sink.accept(m, mark, dirtyBefore == null ? null : dirtyBefore.get(i));
       }
     }
     dirty.clear();
+    if (dirtyBefore != null) {
+      dirtyBefore.clear();
+    }
   }
 
   private void mark(StoredMessage m, byte mark) {
@@ -113,10 +146,41 @@ final class MessageTable {
     }
     if (m.journalMark == StoredMessage.JOURNAL_NONE) {
       dirty.add(m);
+      if (dirtyBefore != null) {
+        dirtyBefore.add(placeOf(m));
+      }
     }
     if (mark != StoredMessage.JOURNAL_STATE || m.journalMark == StoredMessage.JOURNAL_NONE) {
       m.journalMark = mark;
     }
+  }
+
+  /** Marks a message entering the table, whose place in this queue was {@code before}. */
+  private void markInsert(StoredMessage m, @Nullable Place before) {
+    if (dirty == null) {
+      return;
+    }
+    if (m.journalMark == StoredMessage.JOURNAL_NONE) {
+      dirty.add(m);
+      if (dirtyBefore != null) {
+        dirtyBefore.add(before);
+      }
+    }
+    m.journalMark = StoredMessage.JOURNAL_FULL;
+  }
+
+  /** The place of {@code m} as it stands. */
+  static Place placeOf(StoredMessage m) {
+    return new Place(m.state, m.priority, m.seq, m.visibleAt, m.expiresAt, m.sentAt, m.groupId);
+  }
+
+  /**
+   * The place a move writes for {@code m} in its target, in the same append as its departure: as it
+   * is, available. The target's first change of it replaces that place.
+   */
+  static Place movedPlaceOf(StoredMessage m) {
+    return new Place(
+        StoredMessage.AVAILABLE, m.priority, m.seq, 0, m.expiresAt, m.sentAt, m.groupId);
   }
 
   private Ordering newOrdering(Order order, Set<String> indexed) {
@@ -187,8 +251,12 @@ final class MessageTable {
    * attributes are shared with equal ones of other messages from here until it leaves.
    */
   void insert(StoredMessage m, boolean journal) {
+    insert(m, journal, null);
+  }
+
+  private void insert(StoredMessage m, boolean journal, @Nullable Place before) {
     if (journal) {
-      mark(m, StoredMessage.JOURNAL_FULL);
+      markInsert(m, before);
     }
     interner.hold(m.attributes);
     byId.put(m.serial, m);
@@ -204,9 +272,12 @@ final class MessageTable {
     arrivals.add(m.serial);
   }
 
-  /** Adds a message moved in from another queue (its send time may precede earlier arrivals). */
-  void insertMoved(StoredMessage m) {
-    insert(m);
+  /**
+   * Adds a message moved in from another queue (its send time may precede earlier arrivals); {@code
+   * before} is the place the move journaled for it here (null: none).
+   */
+  void insertMoved(StoredMessage m, @Nullable Place before) {
+    insert(m, true, before);
     movedIn.add(m);
   }
 

@@ -3,8 +3,10 @@ package io.switchboard.queue;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Place;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One queue's side of the journal: collects the entries an operation produces (the messages the
@@ -65,15 +67,28 @@ final class QueueJournal {
   }
 
   private void collectDirty() {
+    boolean placements = table.placements();
     table.drainDirty(
-        (m, mark) ->
-            pending.add(
-                switch (mark) {
-                  case StoredMessage.JOURNAL_FULL -> new JournalEntry.MessagePut(queue, record(m));
-                  case StoredMessage.JOURNAL_STATE ->
-                      new JournalEntry.StatePut(queue, m.serial, record(m).stateRecord());
-                  default -> new JournalEntry.MessageDelete(queue, m.serial);
-                }));
+        (m, mark, before) -> {
+          pending.add(
+              switch (mark) {
+                case StoredMessage.JOURNAL_FULL -> new JournalEntry.MessagePut(queue, record(m));
+                case StoredMessage.JOURNAL_STATE ->
+                    new JournalEntry.StatePut(queue, m.serial, record(m).stateRecord());
+                default -> new JournalEntry.MessageDelete(queue, m.serial);
+              });
+          if (placements) {
+            Place after = mark == StoredMessage.JOURNAL_DELETE ? null : MessageTable.placeOf(m);
+            if (!Objects.equals(before, after)) {
+              pending.add(new JournalEntry.Placement(queue, m.serial, before, after));
+            }
+          }
+        });
+  }
+
+  /** Whether this queue's journal hears of every change of a message's place. */
+  boolean placements() {
+    return enabled && table.placements();
   }
 
   static MessageRecord record(StoredMessage m) {

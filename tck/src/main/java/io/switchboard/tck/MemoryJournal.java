@@ -121,6 +121,7 @@ public final class MemoryJournal implements Journal {
       case JournalEntry.TaskProgress p -> progress.put(p.task().id(), p);
       case JournalEntry.SequenceReserve r -> sequenceLimit = Math.max(sequenceLimit, r.limit());
       case JournalEntry.IdPrefix p -> idPrefix = OptionalLong.of(p.prefix());
+      case JournalEntry.Placement p -> {} // keeps no orders: maintainsOrders() is false
     }
   }
 }

@@ -54,6 +54,21 @@ public interface Journal extends AutoCloseable {
     return problem().isPresent();
   }
 
+  /**
+   * Whether the store keeps an index of every waiting message in each of its queue's orders: then
+   * the engine appends a {@link JournalEntry.Placement} for every change of a message's place, and
+   * {@link #orders} reads them. Asked once when the engine starts. Default: no, so a journal that
+   * wraps another must pass both on, or the store's index goes stale.
+   */
+  default boolean maintainsOrders() {
+    return false;
+  }
+
+  /** Reads the orders the store keeps; empty unless {@link #maintainsOrders}. */
+  default Optional<Orders> orders() {
+    return Optional.empty();
+  }
+
   /** Flushes what was appended and releases the store. */
   @Override
   void close();

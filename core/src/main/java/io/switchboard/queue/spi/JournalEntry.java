@@ -3,6 +3,7 @@ package io.switchboard.queue.spi;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.RedriveTask;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One change of durable state. Entries are idempotent (a put overwrites, a delete of something
@@ -32,6 +33,15 @@ public sealed interface JournalEntry {
       implements JournalEntry {}
 
   record MessageDelete(String queue, long serial) implements JournalEntry {}
+
+  /**
+   * A message's place in the orders of {@code queue} changed from {@code before} (null: it had none
+   * there, e.g. a send) to {@code after} (null: it left). Appended only to a journal whose {@link
+   * Journal#maintainsOrders} is true, right after the entry that stores the change itself, so both
+   * land in the same write.
+   */
+  record Placement(String queue, long serial, @Nullable Place before, @Nullable Place after)
+      implements JournalEntry {}
 
   /** A deduplication id seen at a send, remembered until {@code until}. */
   record DedupPut(String queue, String key, long serial, long seq, long until)

@@ -60,7 +60,12 @@ final class GroupCommitWriter<E> {
     void write(WriteOptions options, WriteBatch batch) throws RocksDBException;
   }
 
-  private record Pending<E>(List<E> entries, @Nullable CompletableFuture<Void> done) {}
+  /**
+   * Appended entries; {@code done} completes when they are written (a send's, {@code durable}: then
+   * synced as the mode says), or when a barrier's turn comes ({@code durable} false, no entries).
+   */
+  private record Pending<E>(
+      List<E> entries, @Nullable CompletableFuture<Void> done, boolean durable) {}
 
   /** How long a send waits for its write by default before it fails. */
   static final Duration AWAIT_TIMEOUT = Duration.ofSeconds(30);
@@ -81,6 +86,10 @@ final class GroupCommitWriter<E> {
   private final WriteOptions plainWrite = new WriteOptions().setSync(false);
   private final Thread thread;
   private boolean closing;
+
+  /** The writer has taken a group and not finished writing it. Guarded by lock. */
+  private boolean writing;
+
   private boolean unsynced;
   private long lastSync = System.nanoTime();
 
@@ -134,12 +143,36 @@ final class GroupCommitWriter<E> {
       if (closing) {
         throw new QueueException(ErrorCode.UNAVAILABLE, "the store is closed");
       }
-      queue.addLast(new Pending<>(entries, done));
+      queue.addLast(new Pending<>(entries, done, durable));
       work.signal();
     } finally {
       lock.unlock();
     }
     return done == null ? Journal.DONE : () -> await(done);
+  }
+
+  /**
+   * Waits until everything appended before the call is written to RocksDB (visible to its reads),
+   * without asking for an fsync: at once when nothing is queued or being written. Throws {@code
+   * UNAVAILABLE} as a send would when the writer has stopped or does not write within the timeout.
+   */
+  void awaitWritten() {
+    CompletableFuture<Void> done;
+    lock.lock();
+    try {
+      if (queue.isEmpty() && !writing) {
+        return;
+      }
+      if (failed != null) {
+        throw storeFailed();
+      }
+      done = new CompletableFuture<>();
+      queue.addLast(new Pending<>(List.of(), done, false));
+      work.signal();
+    } finally {
+      lock.unlock();
+    }
+    await(done);
   }
 
   private void await(CompletableFuture<Void> done) {
@@ -193,6 +226,7 @@ final class GroupCommitWriter<E> {
           }
           group.addAll(queue);
           queue.clear();
+          writing = !group.isEmpty();
           stop = closing && group.isEmpty();
         } finally {
           lock.unlock();
@@ -206,6 +240,12 @@ final class GroupCommitWriter<E> {
         }
         write(group);
         group.clear();
+        lock.lock();
+        try {
+          writing = false;
+        } finally {
+          lock.unlock();
+        }
       }
     } catch (Throwable e) {
       stopFor(e, group);
@@ -267,7 +307,7 @@ final class GroupCommitWriter<E> {
     boolean waitingSends = false;
     try (WriteBatch batch = new WriteBatch()) {
       for (Pending<E> p : group) {
-        waitingSends |= p.done != null;
+        waitingSends |= p.durable;
         for (E e : p.entries) {
           applier.apply(batch, e);
         }
@@ -325,10 +365,10 @@ final class GroupCommitWriter<E> {
   private void hold(List<Pending<E>> group, QueueException error) {
     List<Pending<E>> retry = new ArrayList<>();
     for (Pending<E> p : group) {
-      if (p.done != null) {
+      if (p.done != null && p.durable) {
         p.done.completeExceptionally(error);
       } else {
-        retry.add(p);
+        retry.add(p); // a barrier is retried with the entries before it
       }
     }
     lock.lock();

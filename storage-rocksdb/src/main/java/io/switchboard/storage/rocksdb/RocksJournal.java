@@ -2,10 +2,13 @@ package io.switchboard.storage.rocksdb;
 
 import io.switchboard.internal.Bytes;
 import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Orders;
+import io.switchboard.queue.spi.Place;
 import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.queue.spi.SystemRecords;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
@@ -61,6 +65,14 @@ public final class RocksJournal implements Journal {
   private static final List<String> FAMILIES =
       List.of("queues", "bodies", "states", "dedup", "history", "tasks", "progress");
 
+  /** The order index's family, present only while it is maintained. */
+  static final String ORDERS = "orders";
+
+  /** In the default family while the {@code orders} family is complete. */
+  static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
+
+  private static final byte[] EMPTY = new byte[0];
+
   private final Path dir;
   private final RocksDB db;
   private final DBOptions dbOptions;
@@ -78,6 +90,13 @@ public final class RocksJournal implements Journal {
   private final DiskSpace space;
   private final @Nullable SstFileManager sstFiles;
 
+  private final OrderIndex orderIndex;
+
+  /** The {@code orders} family while the index is maintained, else null. */
+  private @Nullable ColumnFamilyHandle orders;
+
+  private final RocksOrders ordersReader = new RocksOrders();
+
   private RocksJournal(
       Path dir,
       DiskSpace space,
@@ -87,10 +106,12 @@ public final class RocksJournal implements Journal {
       ColumnFamilyOptions cfOptions,
       List<ColumnFamilyHandle> handles,
       Durability durability,
-      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
+      OrderIndex orderIndex) {
     this.dir = dir;
     this.space = space;
     this.sstFiles = sstFiles;
+    this.orderIndex = orderIndex;
     this.db = db;
     this.dbOptions = dbOptions;
     this.cfOptions = cfOptions;
@@ -98,6 +119,9 @@ public final class RocksJournal implements Journal {
     this.records = new RocksSystemRecords(db, recordsLock, closed::get);
     for (int i = 0; i < FAMILIES.size(); i++) {
       cf.put(FAMILIES.get(i), handles.get(i + 1));
+    }
+    if (handles.size() > FAMILIES.size() + 1) {
+      this.orders = handles.get(FAMILIES.size() + 1);
     }
     this.writer =
         new GroupCommitWriter<>(
@@ -126,7 +150,17 @@ public final class RocksJournal implements Journal {
    * @throws StoreDamagedException when the store is damaged
    */
   public static RocksJournal open(Path dir, Durability durability) {
-    return open(dir, durability, db -> db::write);
+    return open(dir, durability, OrderIndex.NONE);
+  }
+
+  /**
+   * As {@link #open(Path, Durability)}, keeping the order index of every waiting message or not
+   * ({@link OrderIndex}; docs/design.md, "A backlog bigger than memory"). Opened with {@link
+   * OrderIndex#MAINTAINED}, a store without a complete index builds it first (one pass over its
+   * messages); opened with {@link OrderIndex#NONE}, a store with one drops it.
+   */
+  public static RocksJournal open(Path dir, Durability durability, OrderIndex orderIndex) {
+    return open(dir, durability, db -> db::write, orderIndex);
   }
 
   /** As {@link #open(Path, Durability)}, writing through {@code sink} (tests inject faults). */
@@ -134,6 +168,15 @@ public final class RocksJournal implements Journal {
       Path dir,
       Durability durability,
       java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink) {
+    return open(dir, durability, sink, OrderIndex.NONE);
+  }
+
+  /** As {@link #open(Path, Durability, OrderIndex)}, writing through {@code sink}. */
+  static RocksJournal open(
+      Path dir,
+      Durability durability,
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
+      OrderIndex orderIndex) {
     StoreFiles.createPrivateDirectory(dir, "data directory");
     List<String> walWarnings = WalCheck.beforeOpen(dir);
     DiskSpace space = DiskSpace.of(dir);
@@ -156,6 +199,10 @@ public final class RocksJournal implements Journal {
     for (String name : FAMILIES) {
       descriptors.add(new ColumnFamilyDescriptor(bytes(name), cfOptions));
     }
+    boolean hadOrders = hasFamily(dir, ORDERS);
+    if (hadOrders || orderIndex == OrderIndex.MAINTAINED) {
+      descriptors.add(new ColumnFamilyDescriptor(bytes(ORDERS), cfOptions));
+    }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     RocksDB db;
     try {
@@ -177,8 +224,10 @@ public final class RocksJournal implements Journal {
       throw new IllegalStateException("cannot open data directory " + dir + ": " + why, e);
     }
     RocksJournal journal =
-        new RocksJournal(dir, space, sstFiles, db, dbOptions, cfOptions, handles, durability, sink);
+        new RocksJournal(
+            dir, space, sstFiles, db, dbOptions, cfOptions, handles, durability, sink, orderIndex);
     journal.checkFormat();
+    journal.setUpOrders();
     journal.recoveryWarnings.addAll(walWarnings);
     for (String w : walWarnings) {
       LOG.log(System.Logger.Level.WARNING, w);
@@ -233,9 +282,15 @@ public final class RocksJournal implements Journal {
           List.of(
               TablePropertiesCollectorFactory.NewCompactOnDeletionCollectorFactory(
                   10_000, 5_000, 0.5)));
-      return new ColumnFamilyOptions(base);
+      return new ColumnFamilyOptions(base).setMergeOperator(COUNTS_ADD);
     }
   }
+
+  /**
+   * Adds the order index's counters ({@link OrderKeys#COUNTER}). Set on every family, so a store
+   * opened by any of this version's tools reads them; process-wide, never closed.
+   */
+  static final org.rocksdb.UInt64AddOperator COUNTS_ADD = new org.rocksdb.UInt64AddOperator();
 
   private void checkFormat() {
     try {
@@ -344,7 +399,7 @@ public final class RocksJournal implements Journal {
    * beside the million messages the engine makes of them (recovery time is mostly GC otherwise).
    */
   private Iterable<MessageRecord> messagesOf(String queue, Bytes.Strings strings) {
-    return () -> new QueueScan(queue, strings);
+    return () -> new QueueScan(queue, strings, null);
   }
 
   /** The iterators of one queue's scan; closed when exhausted, or with the journal. */
@@ -357,9 +412,13 @@ public final class RocksJournal implements Journal {
     private final RocksIterator states;
     private @Nullable MessageRecord next;
 
-    QueueScan(String queue, Bytes.Strings strings) {
+    /** A scan of the store as it is, or as it was at {@code snapshot} (null: as it is). */
+    QueueScan(String queue, Bytes.Strings strings, org.rocksdb.@Nullable Snapshot snapshot) {
       this.prefix = Codec.queuePrefix(queue);
       this.strings = strings;
+      if (snapshot != null) {
+        options.setSnapshot(snapshot);
+      }
       this.bodies = db.newIterator(cf.get("bodies"), options);
       this.states = db.newIterator(cf.get("states"), options);
       synchronized (openScans) {
@@ -465,12 +524,15 @@ public final class RocksJournal implements Journal {
         for (String family : List.of("bodies", "states", "dedup", "history")) {
           batch.deleteRange(cf.get(family), Codec.queuePrefix(d.name()), Codec.queueEnd(d.name()));
         }
+        deleteOrders(batch, d.name());
       }
       case JournalEntry.QueuePurge p -> {
         for (String family : List.of("bodies", "states", "dedup")) {
           batch.deleteRange(cf.get(family), Codec.queuePrefix(p.name()), Codec.queueEnd(p.name()));
         }
+        deleteOrders(batch, p.name());
       }
+      case JournalEntry.Placement p -> place(batch, p);
       case JournalEntry.MessagePut m -> {
         byte[] key = Codec.messageKey(m.queue(), m.message().serial());
         batch.put(cf.get("bodies"), key, Codec.body(m.message()));
@@ -503,6 +565,419 @@ public final class RocksJournal implements Journal {
           batch.put(SEQUENCE_KEY, new Bytes.Writer(8).l(r.limit()).toArray());
       case JournalEntry.IdPrefix p ->
           batch.put(ID_PREFIX_KEY, new Bytes.Writer(8).l(p.prefix()).toArray());
+    }
+  }
+
+  // ---- the order index -------------------------------------------------------------------
+
+  /** Whether the store in {@code dir} has the column family {@code name} (false: no store yet). */
+  private static boolean hasFamily(Path dir, String name) {
+    if (!Files.exists(dir.resolve("CURRENT"))) {
+      return false;
+    }
+    try (Options options = new Options()) {
+      for (byte[] family : RocksDB.listColumnFamilies(options, dir.toString())) {
+        if (Arrays.equals(family, bytes(name))) {
+          return true;
+        }
+      }
+      return false;
+    } catch (RocksDBException e) {
+      return false; // the open that follows reports what is wrong with the store
+    }
+  }
+
+  /**
+   * Brings the {@code orders} family in line with {@link #orderIndex}: dropped when not maintained
+   * (a stale index would be worse than none); when maintained and not known complete (a new store,
+   * a store kept without it, a build a crash interrupted), emptied and built from the messages.
+   */
+  private void setUpOrders() {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return;
+    }
+    try {
+      if (orderIndex == OrderIndex.NONE) {
+        db.delete(ORDERS_COMPLETE_KEY);
+        db.dropColumnFamily(family);
+        handles.remove(family);
+        family.close();
+        orders = null;
+        return;
+      }
+      if (db.get(ORDERS_COMPLETE_KEY) != null) {
+        return;
+      }
+      db.dropColumnFamily(family);
+      handles.remove(family);
+      family.close();
+      ColumnFamilyHandle fresh =
+          db.createColumnFamily(new ColumnFamilyDescriptor(bytes(ORDERS), cfOptions));
+      handles.add(fresh);
+      orders = fresh;
+      buildOrders(fresh);
+      try (org.rocksdb.WriteOptions synced = new org.rocksdb.WriteOptions().setSync(true)) {
+        db.put(synced, ORDERS_COMPLETE_KEY, EMPTY);
+      }
+    } catch (RocksDBException e) {
+      close();
+      throw damaged(e);
+    }
+  }
+
+  /** Writes the keys of every stored message, in batches of 10,000. */
+  private void buildOrders(ColumnFamilyHandle family) throws RocksDBException {
+    List<String> queues = new ArrayList<>();
+    forEach("queues", (k, v) -> queues.add(Codec.queue(v).name()));
+    Bytes.Strings strings = new Bytes.Strings();
+    try (org.rocksdb.WriteOptions plain = new org.rocksdb.WriteOptions()) {
+      for (String queue : queues) {
+        WriteBatch batch = new WriteBatch();
+        Map<String, long[]> counts = new java.util.TreeMap<>();
+        try {
+          for (MessageRecord m : messagesOf(queue, strings)) {
+            for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+              batch.put(family, key, EMPTY);
+            }
+            for (byte[] key : OrderKeys.counters(queue, Place.of(m))) {
+              counts
+                  .computeIfAbsent(java.util.HexFormat.of().formatHex(key), k -> new long[1])[0]++;
+            }
+            if (batch.count() >= 10_000) {
+              db.write(plain, batch);
+              batch.close();
+              batch = new WriteBatch();
+            }
+          }
+          for (Map.Entry<String, long[]> c : counts.entrySet()) {
+            batch.put(
+                family,
+                java.util.HexFormat.of().parseHex(c.getKey()),
+                OrderKeys.count(c.getValue()[0]));
+          }
+          db.write(plain, batch);
+        } finally {
+          batch.close();
+        }
+      }
+    }
+  }
+
+  private void deleteOrders(WriteBatch batch, String queue) throws RocksDBException {
+    if (orders != null) {
+      batch.deleteRange(orders, Codec.queuePrefix(queue), Codec.queueEnd(queue));
+    }
+  }
+
+  /** Replaces the keys of a message's place before with those of its place after. */
+  private void place(WriteBatch batch, JournalEntry.Placement p) throws RocksDBException {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return; // not maintained: the engine was told so and sends none
+    }
+    List<byte[]> before = OrderKeys.of(p.queue(), p.serial(), p.before());
+    List<byte[]> after = OrderKeys.of(p.queue(), p.serial(), p.after());
+    for (byte[] key : before) {
+      if (!contains(after, key)) {
+        batch.delete(family, key);
+      }
+    }
+    for (byte[] key : after) {
+      if (!contains(before, key)) {
+        batch.put(family, key, EMPTY);
+      }
+    }
+    List<byte[]> was = OrderKeys.counters(p.queue(), p.before());
+    List<byte[]> is = OrderKeys.counters(p.queue(), p.after());
+    for (byte[] key : was) {
+      if (!contains(is, key)) {
+        batch.merge(family, key, OrderKeys.count(-1));
+      }
+    }
+    for (byte[] key : is) {
+      if (!contains(was, key)) {
+        batch.merge(family, key, OrderKeys.count(1));
+      }
+    }
+  }
+
+  private static boolean contains(List<byte[]> keys, byte[] key) {
+    for (byte[] k : keys) {
+      if (Arrays.equals(k, key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Differences between the order index and the keys the stored messages call for (at most 10, one
+   * sentence each); empty when they agree or the index is not kept. For tests: it reads every
+   * message.
+   */
+  List<String> checkOrders() {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return List.of();
+    }
+    writer.awaitWritten();
+    // one snapshot for messages and index: the engine may go on writing meanwhile (its timers)
+    org.rocksdb.Snapshot snapshot = db.getSnapshot();
+    try (ReadOptions at = new ReadOptions().setSnapshot(snapshot)) {
+      List<String> queues = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(cf.get("queues"), at)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          queues.add(Codec.queue(it.value()).name());
+        }
+        checkStatus(it);
+      }
+      java.util.Set<String> expected = new java.util.TreeSet<>();
+      List<String> countErrors = new ArrayList<>();
+      for (String queue : queues) {
+        java.util.Iterator<MessageRecord> scan =
+            new QueueScan(queue, new Bytes.Strings(), snapshot);
+        long[] states = new long[3];
+        java.util.SortedMap<Integer, Long> byPriority =
+            new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+        while (scan.hasNext()) {
+          MessageRecord m = scan.next();
+          for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+            expected.add(java.util.HexFormat.of().formatHex(key));
+          }
+          states[m.state()]++;
+          byPriority.merge(m.priority(), 1L, Long::sum);
+        }
+        Orders.Counts want =
+            new Orders.Counts(
+                states[MessageRecord.AVAILABLE],
+                states[MessageRecord.DELAYED],
+                states[MessageRecord.IN_FLIGHT],
+                byPriority);
+        try (RocksIterator it = db.newIterator(family, at)) {
+          Orders.Counts got = countsAt(it, queue);
+          checkStatus(it);
+          if (!got.equals(want)) {
+            countErrors.add("counts of " + queue + " are " + got + ", its messages " + want);
+          }
+        }
+      }
+      java.util.Set<String> actual = new java.util.TreeSet<>();
+      try (RocksIterator it = db.newIterator(family, at)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          byte[] key = it.key();
+          if (key[Codec.queuePrefix(Codec.queueOf(key)).length] != OrderKeys.COUNTER) {
+            actual.add(java.util.HexFormat.of().formatHex(key));
+          }
+        }
+        checkStatus(it);
+      }
+      List<String> out = new ArrayList<>(countErrors.subList(0, Math.min(10, countErrors.size())));
+      for (String key : expected) {
+        if (!actual.contains(key) && out.size() < 10) {
+          out.add("missing from the index: " + key);
+        }
+      }
+      for (String key : actual) {
+        if (!expected.contains(key) && out.size() < 10) {
+          out.add("in the index for no stored message: " + key);
+        }
+      }
+      return out;
+    } finally {
+      db.releaseSnapshot(snapshot);
+    }
+  }
+
+  /** A queue's counters read with {@code it} (which sees a snapshot, or the store as it is). */
+  private static Orders.Counts countsAt(RocksIterator it, String queue) {
+    byte[] prefix = OrderKeys.start(queue, OrderKeys.COUNTER);
+    int at = prefix.length;
+    long available = 0;
+    long delayed = 0;
+    long inFlight = 0;
+    java.util.SortedMap<Integer, Long> byPriority =
+        new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    for (it.seek(prefix); it.isValid() && OrderKeys.startsWith(it.key(), prefix); it.next()) {
+      byte[] key = it.key();
+      long n = OrderKeys.countOf(it.value());
+      switch (key[at]) {
+        case 'a' -> available = n;
+        case 'd' -> delayed = n;
+        case 'f' -> inFlight = n;
+        default -> {
+          if (n != 0) {
+            byPriority.put(OrderKeys.priorityOf(key, at), n);
+          }
+        }
+      }
+    }
+    return new Orders.Counts(available, delayed, inFlight, byPriority);
+  }
+
+  @Override
+  public boolean maintainsOrders() {
+    return orderIndex == OrderIndex.MAINTAINED;
+  }
+
+  @Override
+  public Optional<Orders> orders() {
+    return orders == null ? Optional.empty() : Optional.of(ordersReader);
+  }
+
+  /**
+   * Reads of the order index. Each first waits for the writer to have written what was appended
+   * before it, so it sees every change the engine journaled.
+   */
+  private final class RocksOrders implements Orders {
+
+    @Override
+    public List<Long> available(
+        String queue, Order order, Orders.@Nullable After after, int limit) {
+      if (order == Order.FIFO) {
+        return forward(
+            queue, OrderKeys.AVAILABLE, OrderKeys.start(queue, OrderKeys.AVAILABLE), after, limit);
+      }
+      // LIFO: priority bands in order, each read from its end backwards
+      checkLimit(limit);
+      ColumnFamilyHandle family = ready();
+      byte[] kind = OrderKeys.start(queue, OrderKeys.AVAILABLE);
+      int prefixLength = Codec.queuePrefix(queue).length;
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(family)) {
+        if (after == null) {
+          it.seek(kind);
+        } else {
+          byte[] from = OrderKeys.key(OrderKeys.AVAILABLE, queue, after.serial(), after.place());
+          int priority = after.place().priority();
+          it.seekForPrev(from);
+          if (it.isValid() && Arrays.equals(it.key(), from)) {
+            it.prev();
+          }
+          backwards(it, OrderKeys.band(queue, priority), out, limit);
+          it.seek(bandEnd(queue, priority));
+        }
+        while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), kind)) {
+          int priority = OrderKeys.priorityOf(it.key(), prefixLength);
+          byte[] end = bandEnd(queue, priority);
+          it.seekForPrev(end);
+          backwards(it, OrderKeys.band(queue, priority), out, limit);
+          it.seek(end);
+        }
+        checkStatus(it);
+      }
+      return out;
+    }
+
+    /** Reads serials backwards from where {@code it} stands while the keys are in {@code band}. */
+    private static void backwards(RocksIterator it, byte[] band, List<Long> out, int limit) {
+      while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), band)) {
+        out.add(OrderKeys.serialOf(it.key()));
+        it.prev();
+      }
+    }
+
+    /** The first key after every {@code A} key of {@code priority}. */
+    private static byte[] bandEnd(String queue, int priority) {
+      return priority == Integer.MIN_VALUE
+          ? OrderKeys.start(queue, (byte) (OrderKeys.AVAILABLE + 1))
+          : OrderKeys.band(queue, priority - 1);
+    }
+
+    @Override
+    public List<Long> delayed(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.DELAYED, OrderKeys.start(queue, OrderKeys.DELAYED), after, limit);
+    }
+
+    @Override
+    public List<Long> inFlight(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.IN_FLIGHT, OrderKeys.start(queue, OrderKeys.IN_FLIGHT), after, limit);
+    }
+
+    @Override
+    public List<Long> byExpiry(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.EXPIRY, OrderKeys.start(queue, OrderKeys.EXPIRY), after, limit);
+    }
+
+    @Override
+    public List<Long> byArrival(String queue, Orders.@Nullable After after, int limit) {
+      return forward(
+          queue, OrderKeys.ARRIVAL, OrderKeys.start(queue, OrderKeys.ARRIVAL), after, limit);
+    }
+
+    @Override
+    public List<Long> group(String queue, String groupId, Orders.@Nullable After after, int limit) {
+      return forward(queue, OrderKeys.GROUP, OrderKeys.groupLine(queue, groupId), after, limit);
+    }
+
+    @Override
+    public Orders.Counts counts(String queue) {
+      ColumnFamilyHandle family = ready();
+      try (RocksIterator it = db.newIterator(family)) {
+        Orders.Counts counts = countsAt(it, queue);
+        checkStatus(it);
+        return counts;
+      }
+    }
+
+    @Override
+    public Optional<MessageRecord> read(String queue, long serial) {
+      ready();
+      byte[] key = Codec.messageKey(queue, serial);
+      try {
+        byte[] body = db.get(cf.get("bodies"), key);
+        byte[] state = db.get(cf.get("states"), key);
+        return body == null || state == null
+            ? Optional.empty()
+            : Optional.of(Codec.message(body, Codec.state(state)));
+      } catch (RocksDBException e) {
+        throw damaged(e);
+      }
+    }
+
+    /**
+     * The serials of the keys of {@code kind} that begin with {@code prefix}, in key order, from
+     * the start or strictly after the key {@code after} has.
+     */
+    private List<Long> forward(
+        String queue, byte kind, byte[] prefix, Orders.@Nullable After after, int limit) {
+      checkLimit(limit);
+      ColumnFamilyHandle family = ready();
+      byte[] from =
+          after == null ? prefix : OrderKeys.key(kind, queue, after.serial(), after.place());
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(family)) {
+        it.seek(from);
+        if (after != null && it.isValid() && Arrays.equals(it.key(), from)) {
+          it.next();
+        }
+        for (; it.isValid() && out.size() < limit; it.next()) {
+          if (!OrderKeys.startsWith(it.key(), prefix)) {
+            break;
+          }
+          out.add(OrderKeys.serialOf(it.key()));
+        }
+        checkStatus(it);
+      }
+      return out;
+    }
+
+    /** Waits for the writer, then gives the family (the store must be open and maintain it). */
+    private ColumnFamilyHandle ready() {
+      if (closed.get()) {
+        throw new QueueException(ErrorCode.UNAVAILABLE, "the store is closed");
+      }
+      writer.awaitWritten();
+      return Objects.requireNonNull(orders, "orders");
+    }
+
+    private static void checkLimit(int limit) {
+      if (limit < 1) {
+        throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+      }
     }
   }
 

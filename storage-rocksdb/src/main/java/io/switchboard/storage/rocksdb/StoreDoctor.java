@@ -221,6 +221,10 @@ public final class StoreDoctor {
           copied += c.copied;
           lost |= c.lost;
         }
+        if (src.families.containsKey(RocksJournal.ORDERS)) {
+          // the copy may have lost messages: the next open rebuilds the order index from them
+          dst.db.delete(RocksJournal.ORDERS_COMPLETE_KEY);
+        }
         dst.flush();
         lines.add("copied " + copied + " records of " + store + " to " + target);
         if (src.families.containsKey("bodies") && src.families.containsKey("states")) {
@@ -527,7 +531,11 @@ public final class StoreDoctor {
               .setDbLogDir(logDir.toString());
       List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
       for (byte[] n : names) {
-        descriptors.add(new ColumnFamilyDescriptor(n));
+        descriptors.add(
+            new ColumnFamilyDescriptor(
+                n,
+                new org.rocksdb.ColumnFamilyOptions()
+                    .setMergeOperator(RocksJournal.COUNTS_ADD))); // the index's counters
       }
       List<ColumnFamilyHandle> handles = new ArrayList<>();
       RocksDB db;
@@ -572,7 +580,11 @@ public final class StoreDoctor {
           new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
       List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
       for (byte[] n : names) {
-        descriptors.add(new ColumnFamilyDescriptor(n));
+        descriptors.add(
+            new ColumnFamilyDescriptor(
+                n,
+                new org.rocksdb.ColumnFamilyOptions()
+                    .setMergeOperator(RocksJournal.COUNTS_ADD))); // the index's counters
       }
       List<ColumnFamilyHandle> handles = new ArrayList<>();
       RocksDB db = RocksDB.open(options, dir.toString(), descriptors, handles);

@@ -67,8 +67,9 @@ final class CrashWorkload {
     Path dir = Path.of(args[0]);
     long seed = Long.parseLong(args[1]);
     int cycle = Integer.parseInt(args[2]);
+    OrderIndex index = args.length > 3 ? OrderIndex.valueOf(args[3]) : OrderIndex.NONE;
     QueueEngine engine =
-        QueueEngine.builder().journal(RocksJournal.open(dir, Durability.sync())).build();
+        QueueEngine.builder().journal(RocksJournal.open(dir, Durability.sync(), index)).build();
     engine.createQueue(STANDARD, CONFIG);
     engine.createQueue(GROUPED, CONFIG);
     dump(engine, STANDARD);

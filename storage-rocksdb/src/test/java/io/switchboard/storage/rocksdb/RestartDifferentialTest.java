@@ -21,8 +21,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +41,29 @@ class RestartDifferentialTest {
   private static final String[] QUEUES = {"fifo", "lifo", "g.fifo", "dlq", "g-dlq.fifo"};
 
   @TempDir Path root;
+
+  /** How the durable engine's stores are opened: with the order index or without. */
+  private OrderIndex orderIndex = OrderIndex.NONE;
+
+  /** The durable engine's journal as last opened. */
+  private @Nullable RocksJournal journal;
+
+  /**
+   * The same work on stores that keep the order index (docs/design.md, "A backlog bigger than
+   * memory"): the engine must behave the same, and before each restart the index must hold exactly
+   * the keys of the stored messages.
+   */
+  @Test
+  void randomOperationsWithRestarts_withTheOrderIndex_keepTheIndexInStep() throws Exception {
+    orderIndex = OrderIndex.MAINTAINED;
+    for (long seed = 1; seed <= 6; seed++) {
+      try {
+        run(seed, 300);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError("seed " + seed + " with the order index failed", e);
+      }
+    }
+  }
 
   @Test
   void randomOperationsWithRestarts_matchAnEngineThatNeverRestarted() throws Exception {
@@ -119,7 +144,9 @@ class RestartDifferentialTest {
           memoryClock.advanceMillis(advance);
         }
         if (rnd.nextInt(40) == 0) {
+          List<String> index = Objects.requireNonNull(journal).checkOrders();
           durable.close();
+          assertEquals(List.of(), index, "the order index before the restart at step " + step);
           durable = open(dir, durableClock);
         }
         for (String queue : QUEUES) {
@@ -132,11 +159,9 @@ class RestartDifferentialTest {
     }
   }
 
-  private static QueueEngine open(Path dir, ManualClock clock) {
-    return QueueEngine.builder()
-        .clock(clock)
-        .journal(RocksJournal.open(dir, Durability.none()))
-        .build();
+  private QueueEngine open(Path dir, ManualClock clock) {
+    journal = RocksJournal.open(dir, Durability.none(), orderIndex);
+    return QueueEngine.builder().clock(clock).journal(journal).build();
   }
 
   private static void create(QueueEngine e) {
