@@ -111,8 +111,9 @@ public record RoutingSettings(
   }
 
   /**
-   * A router builder for a workspace other than {@code default}: the server's miss limit,
-   * auto-accept channels, statistics window and histories, and the workspace's own settings.
+   * A router builder for a workspace other than {@code default}: the server's histories and
+   * retention, the server's miss limit, auto-accept channels and statistics window unless the
+   * workspace has its own, and the workspace's own settings and refusal activities.
    */
   public Router.Builder builder(WorkspaceDefinition workspace) {
     Router.Builder b =
@@ -123,7 +124,7 @@ public record RoutingSettings(
             .eventHistory(eventHistory)
             .contactHistory(contactHistory);
     autoAccept.forEach(b::autoAccept);
-    return workspace.settings().applyTo(b);
+    return workspace.applyTo(b);
   }
 
   /** A router builder with these settings (clock and journal are the caller's). */
