@@ -277,8 +277,8 @@ public final class WorkspaceWire {
           s.autoAccept().map(Settings::sorted).orElse(null),
           s.statsWindow().map(w -> WireFormat.wholeSeconds("statsWindow", w)).orElse(null),
           WireFormat.wholeSeconds("restPeriod", s.restPeriod()),
-          s.rejectActivity().orElse(null),
-          s.timeoutActivity().orElse(null));
+          s.rejectActivity().orElse(""), // "": none, so a PATCH of these settings clears it
+          s.timeoutActivity().orElse(""));
     }
 
     static List<String> sorted(java.util.Set<String> channels) {
