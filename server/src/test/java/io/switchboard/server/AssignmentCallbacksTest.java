@@ -268,7 +268,6 @@ class AssignmentCallbacksTest {
       clock.advanceSeconds(1); // the rest period (30 s) is over: offered again, called back again
       assertEquals(ContactState.OFFERED, centre.router().contact("c1").state());
     }
-    await(() -> callbacks.count(AssignmentCallbacks.Outcome.REJECTED) == 5, "five rejects");
     long offers =
         centre.router().events(0, 1000).events().stream()
             .filter(e -> e instanceof RoutingEvent.ReservationOffered)
