@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
       WorkspacesCommand.ListWorkspaces.class,
       WorkspacesCommand.Show.class,
       WorkspacesCommand.Create.class,
+      WorkspacesCommand.Configure.class,
       WorkspacesCommand.Delete.class,
       WorkspacesCommand.RotateCallbackSecret.class,
       WorkspacesCommand.PutActivity.class,
@@ -72,6 +73,18 @@ final class WorkspacesCommand implements Runnable {
       out.println("offer timeout:  " + s.offerTimeout().toSeconds() + " s");
       out.println("service level:  " + s.serviceLevelThreshold().toSeconds() + " s");
       out.println("default:        " + s.defaultActivity());
+      out.println("miss limit:     " + s.missLimit().map(String::valueOf).orElse("the server's"));
+      out.println(
+          "auto-accept:    "
+              + s.autoAccept()
+                  .map(c -> String.join(",", c.stream().sorted().toList()))
+                  .orElse("the server's"));
+      out.println(
+          "stats window:   "
+              + s.statsWindow().map(w -> w.toSeconds() + " s").orElse("the server's"));
+      out.println("rest period:    " + s.restPeriod().toSeconds() + " s");
+      out.println("on reject:      " + s.rejectActivity().orElse("(stays)"));
+      out.println("on miss limit:  " + d.timeoutActivity().map(Activity::name).orElse("(none)"));
       List<List<String>> rows = new ArrayList<>();
       rows.add(List.of("ACTIVITY", "AVAILABLE"));
       d.activities().forEach(a -> rows.add(List.of(a.name(), Boolean.toString(a.available()))));
@@ -126,6 +139,109 @@ final class WorkspacesCommand implements Runnable {
     }
   }
 
+  /** The settings a workspace may have of its own since refusals are heard. */
+  static final class RefusalOptions {
+    @Option(
+        names = "--miss-limit",
+        paramLabel = "N",
+        description = "missed offers in a row that move an agent to the timeout activity, 0..1000")
+    @Nullable Integer missLimit;
+
+    @Option(
+        names = "--auto-accept",
+        paramLabel = "CHANNELS",
+        split = ",",
+        description = "channels whose offers are accepted at once, comma-separated")
+    @Nullable List<String> autoAccept;
+
+    @Option(
+        names = "--stats-window",
+        paramLabel = "SECONDS",
+        description = "sliding window of the live statistics, 60..86400")
+    @Nullable Long statsWindow;
+
+    @Option(
+        names = "--rest-period",
+        paramLabel = "SECONDS",
+        description =
+            "after a reject or a missed offer, how long that contact is not offered to that agent"
+                + " again, 1..3600 (default 30)")
+    @Nullable Long restPeriod;
+
+    @Option(
+        names = "--reject-activity",
+        paramLabel = "NAME",
+        description = "the activity an agent moves to when it rejects an offer (\"\": none)")
+    @Nullable String rejectActivity;
+
+    @Option(
+        names = "--timeout-activity",
+        paramLabel = "NAME",
+        description =
+            "the unavailable activity an agent moves to at the miss limit (\"\": the default)")
+    @Nullable String timeoutActivity;
+
+    WorkspaceSettings over(WorkspaceSettings s) {
+      if (missLimit != null) {
+        s = s.withMissLimit(Optional.of(missLimit));
+      }
+      if (autoAccept != null) {
+        s = s.withAutoAccept(Optional.of(java.util.Set.copyOf(autoAccept)));
+      }
+      if (statsWindow != null) {
+        s = s.withStatsWindow(Optional.of(Duration.ofSeconds(statsWindow)));
+      }
+      if (restPeriod != null) {
+        s = s.withRestPeriod(Duration.ofSeconds(restPeriod));
+      }
+      if (rejectActivity != null) {
+        s = s.withRejectActivity(Optional.of(rejectActivity).filter(a -> !a.isEmpty()));
+      }
+      if (timeoutActivity != null) {
+        s = s.withTimeoutActivity(Optional.of(timeoutActivity).filter(a -> !a.isEmpty()));
+      }
+      return s;
+    }
+  }
+
+  @Command(name = "configure", description = "Change a workspace's settings.")
+  static final class Configure extends WorkspaceCommand {
+    @Parameters(index = "0", paramLabel = "WORKSPACE")
+    String name;
+
+    @Option(
+        names = "--strategy",
+        paramLabel = "STRATEGY",
+        description = "longest-idle, least-occupied or highest:<attribute>")
+    @Nullable String strategy;
+
+    @Option(names = "--offer-timeout", paramLabel = "SECONDS", description = "1..3600")
+    @Nullable Long offerTimeout;
+
+    @Option(
+        names = "--default-activity",
+        paramLabel = "NAME",
+        description = "for agents created without one")
+    @Nullable String defaultActivity;
+
+    @picocli.CommandLine.Mixin RefusalOptions refusals = new RefusalOptions();
+
+    @Override
+    void run(WorkspacesClient workspaces, PrintWriter out) {
+      WorkspaceSettings s = workspaces.get(name).settings();
+      if (strategy != null) {
+        s = s.withStrategy(Strategy.parse("--strategy", strategy));
+      }
+      if (offerTimeout != null) {
+        s = s.withOfferTimeout(Duration.ofSeconds(offerTimeout));
+      }
+      if (defaultActivity != null) {
+        s = s.withDefaultActivity(defaultActivity);
+      }
+      show(out, workspaces.configure(name, refusals.over(s)));
+    }
+  }
+
   @Command(name = "create", description = "Create a workspace.")
   static final class Create extends WorkspaceCommand {
     @Parameters(index = "0", paramLabel = "WORKSPACE")
@@ -154,6 +270,8 @@ final class WorkspacesCommand implements Runnable {
         description = "for agents created without one (default: offline, else the first)")
     @Nullable String defaultActivity;
 
+    @picocli.CommandLine.Mixin RefusalOptions refusals = new RefusalOptions();
+
     @Override
     void run(WorkspacesClient workspaces, PrintWriter out) {
       List<Activity> list = new ArrayList<>();
@@ -181,7 +299,7 @@ final class WorkspacesCommand implements Runnable {
       if (offerTimeout != null) {
         s = s.withOfferTimeout(Duration.ofSeconds(offerTimeout));
       }
-      WorkspaceDefinition created = workspaces.create(name, s, all);
+      WorkspaceDefinition created = workspaces.create(name, refusals.over(s), all);
       String secret = created.callbackSecret().map(CallbackSecret::value).orElse("");
       if (options.json) {
         Output.json(out, WorkspaceWire.workspace(created).put("callbackSecret", secret));

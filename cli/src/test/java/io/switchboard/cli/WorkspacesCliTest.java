@@ -83,4 +83,54 @@ class WorkspacesCliTest {
     Run gone = cli.run("workspaces", "show", "centre");
     assertTrue(gone.err().contains("WORKSPACE_NOT_FOUND"), gone.err());
   }
+
+  @Test
+  void workspaces_refusalSettings_atCreationAndByConfigure() {
+    Run created =
+        cli.run(
+            "workspaces",
+            "create",
+            "desk",
+            "--activity",
+            "Ready=true",
+            "--activity",
+            "Lunch=false",
+            "--activity",
+            "Offline=false",
+            "--miss-limit",
+            "1",
+            "--auto-accept",
+            "chat,sms",
+            "--rest-period",
+            "45",
+            "--reject-activity",
+            "Lunch");
+    assertEquals(0, created.code(), created.err());
+    assertTrue(created.out().contains("miss limit:     1"), created.out());
+    assertTrue(created.out().contains("auto-accept:    chat,sms"), created.out());
+    assertTrue(created.out().contains("rest period:    45 s"), created.out());
+    assertTrue(created.out().contains("on reject:      Lunch"), created.out());
+    assertTrue(created.out().contains("on miss limit:  Offline"), created.out());
+
+    Run configured =
+        cli.run(
+            "workspaces",
+            "configure",
+            "desk",
+            "--timeout-activity",
+            "Lunch",
+            "--stats-window",
+            "600",
+            "--reject-activity",
+            "");
+    assertEquals(0, configured.code(), configured.err());
+    assertTrue(configured.out().contains("on miss limit:  Lunch"), configured.out());
+    assertTrue(configured.out().contains("stats window:   600 s"), configured.out());
+    assertTrue(configured.out().contains("on reject:      (stays)"), configured.out());
+
+    Run bad = cli.run("workspaces", "configure", "desk", "--timeout-activity", "Ready");
+    assertTrue(bad.err().contains("INVALID_ARGUMENT"), bad.err());
+    assertTrue(bad.err().contains("available=false"), bad.err());
+    assertEquals(0, cli.run("workspaces", "delete", "desk").code());
+  }
 }

@@ -92,6 +92,34 @@ final class ContactHeap {
     }
   }
 
+  /**
+   * The first contact in order that {@code wanted} accepts, or null: a best-first walk of the heap
+   * (a parent comes before its children), so it visits only the contacts before that one and their
+   * children.
+   */
+  @Nullable ContactRecord firstWhere(java.util.function.Predicate<ContactRecord> wanted) {
+    if (size == 0) {
+      return null;
+    }
+    java.util.PriorityQueue<Integer> frontier =
+        new java.util.PriorityQueue<>((a, b) -> Long.compare(keys[a], keys[b]));
+    frontier.add(0);
+    while (!frontier.isEmpty()) {
+      int slot = frontier.poll();
+      if (wanted.test(heap[slot])) {
+        return heap[slot];
+      }
+      int child = 2 * slot + 1;
+      if (child < size) {
+        frontier.add(child);
+      }
+      if (child + 1 < size) {
+        frontier.add(child + 1);
+      }
+    }
+    return null;
+  }
+
   /** Each contact, in heap order (no sort). */
   void forEach(java.util.function.Consumer<ContactRecord> action) {
     for (int i = 0; i < size; i++) {

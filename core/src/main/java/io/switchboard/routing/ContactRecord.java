@@ -70,6 +70,12 @@ final class ContactRecord {
   /** {@link RouterStore}'s mark: whether the call in progress changed the record. */
   byte storeMark;
 
+  /** How many of its refused offers' rests are in force ({@link ReservationRecord#resting}). */
+  int rests;
+
+  /** Counted in its group's {@link WaitingGroup#resting} while queued. */
+  boolean restCounted;
+
   final List<ReservationRecord> reservations = new ArrayList<>(1);
 
   /**
@@ -108,6 +114,23 @@ final class ContactRecord {
     requirement(requirement);
     this.steps = steps;
     this.deadline = deadline;
+  }
+
+  /**
+   * Whether the contact is not to be offered to {@code agent} now: the agent refused it (rejected
+   * it or let the offer time out) and the rest period after that has not ended.
+   */
+  boolean restsFrom(AgentRecord agent) {
+    if (rests == 0) {
+      return false;
+    }
+    for (int i = reservations.size() - 1; i >= 0; i--) {
+      ReservationRecord r = reservations.get(i);
+      if (r.agent == agent && r.resting) {
+        return true;
+      }
+    }
+    return false;
   }
 
   void requirement(Requirement requirement) {

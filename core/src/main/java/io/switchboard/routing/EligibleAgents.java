@@ -79,7 +79,10 @@ final class EligibleAgents {
     }
 
     @Nullable AgentRecord best(
-        String channel, Requirement requirement, @Nullable QueueRules rules) {
+        String channel,
+        Requirement requirement,
+        @Nullable QueueRules rules,
+        ContactRecord contact) {
       TreeSet<AgentRecord> set = byChannel.get(channel);
       if (set == null || set.isEmpty()) {
         return null;
@@ -96,7 +99,9 @@ final class EligibleAgents {
         }
       }
       for (AgentRecord agent : set) {
-        if ((rules == null || rules.admits(agent)) && requirement.matches(agent)) {
+        if ((rules == null || rules.admits(agent))
+            && requirement.matches(agent)
+            && !contact.restsFrom(agent)) {
           return agent;
         }
       }
@@ -203,14 +208,16 @@ final class EligibleAgents {
   }
 
   /**
-   * The best eligible agent on {@code channel} that {@code requirement} matches, by the strategy of
-   * the task queue {@code rules} (null: none) or else the workspace's, below the queue's cap of
-   * contacts per agent; or null.
+   * The best eligible agent for {@code contact}: on its channel, matching its requirement, by the
+   * strategy of the task queue {@code rules} (null: none) or else the workspace's, below the
+   * queue's cap of contacts per agent, and not one the contact rests from at {@code now} ({@link
+   * ContactRecord#rests}); or null.
    */
-  @Nullable AgentRecord best(String channel, Requirement requirement, @Nullable QueueRules rules) {
+  @Nullable AgentRecord best(ContactRecord contact, @Nullable QueueRules rules) {
     putBack();
     Index index = rules == null || rules.strategy == null ? null : index(rules.strategy);
-    return (index == null ? indexes.get(0) : index).best(channel, requirement, rules);
+    return (index == null ? indexes.get(0) : index)
+        .best(contact.channel, contact.requirement, rules, contact);
   }
 
   /** Earliest idle-since first, then the order of becoming idle, then of creation. */

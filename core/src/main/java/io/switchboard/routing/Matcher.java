@@ -50,7 +50,7 @@ final class Matcher {
   void enqueue(ContactRecord contact) {
     QueueRules rules = call.rules(contact.queue);
     if (contacts.line.add(contact, rules)) {
-      AgentRecord agent = agents.eligible.best(contact.channel, contact.requirement, rules);
+      AgentRecord agent = agents.eligible.best(contact, rules);
       if (agent != null) {
         offer(contact, agent);
       }
@@ -138,15 +138,71 @@ final class Matcher {
         (id, at) -> new RoutingEvent.ReservationAccepted(id, at, offer.id, contact.id, agent.id));
   }
 
-  /** A pending offer the agent turned down: the contact back in its place, the slot freed. */
+  /**
+   * A pending offer the agent (or a callback for it) turned down: the contact back in its place,
+   * resting from the agent for the rest period; the slot freed, and the agent moved to the router's
+   * reject activity if it has one.
+   */
   void reject(ReservationRecord offer) {
     close(offer, ReservationState.REJECTED, "rejected");
     TaskQueueCounters counters = call.counters(offer.contact.queue);
     if (counters != null) {
       counters.rejected++;
     }
+    rest(offer);
     requeue(offer.contact);
-    releaseSlot(offer.agent, offer.contact);
+    Activity to = call.settings.rejectActivity();
+    AgentRecord agent = offer.agent;
+    if (to == null || (to.name().equals(agent.activity) && to.presence().equals(agent.presence))) {
+      releaseSlot(agent, offer.contact);
+    } else {
+      moveAfterRefusal(
+          agent,
+          offer.contact,
+          to.presence(),
+          to.name(),
+          "agent in " + to.name() + " after a reject");
+    }
+  }
+
+  /**
+   * A refused offer (rejected or timed out): its contact is not offered to its agent again until
+   * the rest period has passed; then a timer lets the agent take it if it still may.
+   */
+  private void rest(ReservationRecord offer) {
+    long until = call.now + call.settings.restMillis();
+    offer.restUntil = until;
+    offer.resting = true;
+    offer.contact.rests++;
+    offer.restTimerSeq = call.schedule(until, Timers.Kind.REST_END, offer, 0);
+    call.touch(offer);
+  }
+
+  /**
+   * Frees the slot of a refused offer and moves its agent to {@code presence} and activity {@code
+   * label} at once (so it takes no work in between): an available one takes work, another has its
+   * other pending offers withdrawn.
+   */
+  private void moveAfterRefusal(
+      AgentRecord agent, ContactRecord contact, Presence presence, String label, String reason) {
+    boolean samePresence = presence.equals(agent.presence);
+    agents.change(
+        agent,
+        () -> {
+          agent.release(contact.channel, contact.queue);
+          agent.presence = presence;
+          agent.enterActivity(label, call.now);
+        });
+    if (samePresence) {
+      call.emit((id, at) -> new RoutingEvent.AgentUpdated(id, at, agent.view()));
+    } else {
+      call.emit((id, at) -> new RoutingEvent.AgentPresenceChanged(id, at, agent.id, presence));
+    }
+    if (presence.isAvailable()) {
+      settleAgent(agent);
+    } else {
+      withdrawOffers(agent, reason);
+    }
   }
 
   /** Ends a pending offer (not accepted) and says so; the caller places contact and agent. */
@@ -292,7 +348,8 @@ final class Matcher {
    * changed): new attributes, priority, requirement, task queue and escalation steps (due from its
    * arrival), back at step 0, keeping its arrival number. The timers of the old steps become stale
    * (their order numbers no longer match the contact's {@link ContactRecord#timerSeq}). A queued
-   * contact takes its new place at once; an offered one's offer stands.
+   * contact takes its new place at once; an offered one's offer stands if its agent matches the new
+   * requirement, else it is withdrawn (cancelled) and the contact enters its new route.
    */
   void reroute(
       ContactRecord contact,
@@ -321,8 +378,22 @@ final class Matcher {
     }
     Contact view = contact.view();
     call.emit((id, at) -> new RoutingEvent.ContactUpdated(id, at, view));
+    AgentRecord offeredTo = contact.agent;
     if (queued) {
       enter(contact, skipIfNoneAvailable);
+    } else if (offeredTo != null && !req.matches(offeredTo)) {
+      ReservationRecord offer = Objects.requireNonNull(contact.reservation);
+      close(offer, ReservationState.CANCELLED, "contact routed again; agent does not match");
+      contact.agent = null;
+      contact.reservation = null;
+      String held = contact.queue; // entering may skip on to another queue
+      if (call.now >= contact.deadline) {
+        end(contact, ContactState.TIMED_OUT, LiveStats.Outcome.TIMED_OUT);
+      } else {
+        contact.state = ContactState.QUEUED;
+        enter(contact, skipIfNoneAvailable);
+      }
+      releaseSlot(offeredTo, contact.channel, held);
     } else if (moved != null) {
       settleAgent(moved);
     }
@@ -540,6 +611,7 @@ final class Matcher {
             finishCompleted(contact);
           }
         }
+        case REST_END -> restEnded((ReservationRecord) timer.target());
       }
     }
   }
@@ -556,23 +628,44 @@ final class Matcher {
     if (counters != null) {
       counters.offersTimedOut++;
     }
+    rest(offer);
     requeue(offer.contact);
     agent.misses++;
     call.touch(agent);
     int limit = call.settings.missLimit();
     if (limit > 0 && agent.misses >= limit && agent.presence.isAvailable()) {
-      Presence away = Presence.away("missed " + agent.misses + " offers in a row");
-      agents.change(
-          agent,
-          () -> {
-            agent.release(offer.contact.channel, offer.contact.queue);
-            agent.presence = away;
-            agent.enterActivity(Activity.label(away), call.now);
-          });
-      call.emit((id, at) -> new RoutingEvent.AgentPresenceChanged(id, at, agent.id, away));
-      withdrawOffers(agent, "agent set away after missed offers");
+      Activity to = call.settings.missActivity();
+      Presence away =
+          to == null ? Presence.away("missed " + agent.misses + " offers in a row") : to.presence();
+      String label = to == null ? Activity.label(away) : to.name();
+      moveAfterRefusal(agent, offer.contact, away, label, "agent set away after missed offers");
     } else {
       releaseSlot(agent, offer.contact);
+    }
+  }
+
+  /**
+   * A refused offer's rest ended: a queued contact no longer resting from anyone stops counting in
+   * its group, and the agent, if it may, takes the contact (or better work) now.
+   */
+  private void restEnded(ReservationRecord offer) {
+    if (!offer.resting) {
+      return;
+    }
+    ContactRecord contact = offer.contact;
+    offer.resting = false;
+    offer.restTimerSeq = 0;
+    call.touch(offer);
+    contact.rests--;
+    if (contact.state != ContactState.QUEUED) {
+      return;
+    }
+    if (contact.rests == 0) {
+      contacts.line.restEnded(contact);
+    }
+    AgentRecord agent = offer.agent;
+    if (!agent.removed && agent.eligible(contact.channel)) {
+      settleAgent(agent);
     }
   }
 

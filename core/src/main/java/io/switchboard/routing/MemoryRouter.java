@@ -116,6 +116,10 @@ final class MemoryRouter implements Router {
       if (offer.state == ReservationState.PENDING && offer.timerSeq > 0) {
         timers.restore(offer.expiresAt, offer.timerSeq, Timers.Kind.OFFER_TIMEOUT, offer, 0);
       }
+      if (offer.resting) { // whatever the contact's state: a transfer may bring it back in line
+        offer.contact.rests++;
+        timers.restore(offer.restUntil, offer.restTimerSeq, Timers.Kind.REST_END, offer, 0);
+      }
     }
     for (ContactRecord contact : rebuilt.contacts.values()) {
       switch (contact.state) {

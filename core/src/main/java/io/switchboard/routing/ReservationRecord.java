@@ -22,6 +22,21 @@ final class ReservationRecord {
   /** The order number of its timeout timer; 0 when it has none (auto-accepted). */
   long timerSeq;
 
+  /**
+   * Refused (rejected or timed out): until when the contact is not offered to this agent again (the
+   * router's rest period after the refusal); 0 when not refused.
+   */
+  long restUntil;
+
+  /**
+   * Whether the rest after its refusal is in force: set when refused, cleared by its timer (so
+   * timers due at the same instant all see the rest in one state).
+   */
+  boolean resting;
+
+  /** The order number of the timer that ends the rest; 0 when none. */
+  long restTimerSeq;
+
   ReservationRecord(
       String id,
       long seq,

@@ -238,12 +238,18 @@ public interface Router extends AutoCloseable {
     void close();
   }
 
+  /** The default {@link Builder#restPeriod}: as long as the default offer timeout. */
+  Duration DEFAULT_REST_PERIOD = Duration.ofSeconds(30);
+
   /** Configures a {@link Router}. Every setting has a default. */
   final class Builder {
     Clock clock = Clock.system();
     Strategy strategy = Strategy.longestIdle();
     Duration offerTimeout = Duration.ofSeconds(30);
     int missLimit = 3;
+    Duration restPeriod = DEFAULT_REST_PERIOD;
+    @Nullable Activity missActivity;
+    @Nullable Activity rejectActivity;
     final Set<String> autoAccept = new HashSet<>();
     final Map<String, Duration> wrapUp = new HashMap<>();
     Duration serviceLevelThreshold = Duration.ofSeconds(20);
@@ -303,9 +309,47 @@ public interface Router extends AutoCloseable {
       return this;
     }
 
+    /**
+     * After an agent rejects an offer or lets it time out, that contact is not offered to that
+     * agent again for this long (other agents may take it at once, and the agent other contacts), 1
+     * s..1 h; default {@link #DEFAULT_REST_PERIOD}. So no loop of offers between one contact and
+     * one agent is possible.
+     */
+    public Builder restPeriod(Duration restPeriod) {
+      this.restPeriod = Objects.requireNonNull(restPeriod, "restPeriod");
+      return this;
+    }
+
+    /**
+     * The activity an agent is moved to after its {@link #missLimit}-th missed offer in a row; it
+     * must not be available. Default: presence {@code away("missed N offers in a row")}, activity
+     * {@code away}.
+     */
+    public Builder missActivity(Activity activity) {
+      this.missActivity = Objects.requireNonNull(activity, "missActivity");
+      return this;
+    }
+
+    /**
+     * The activity an agent is moved to when it (or an assignment callback for it) rejects an
+     * offer; an unavailable one withdraws its other pending offers. Default: none, the agent stays
+     * in its activity.
+     */
+    public Builder rejectActivity(Activity activity) {
+      this.rejectActivity = Objects.requireNonNull(activity, "rejectActivity");
+      return this;
+    }
+
     /** Offers on {@code channel} are accepted at once, without waiting for the agent. */
     public Builder autoAccept(String channel) {
       autoAccept.add(Objects.requireNonNull(channel, "channel"));
+      return this;
+    }
+
+    /** Offers on exactly these channels are accepted at once (replacing any set before). */
+    public Builder autoAcceptOnly(Set<String> channels) {
+      autoAccept.clear();
+      channels.forEach(this::autoAccept);
       return this;
     }
 

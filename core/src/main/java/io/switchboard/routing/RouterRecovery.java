@@ -72,6 +72,9 @@ final class RouterRecovery {
               r.id(), r.seq(), contact, agent(r.agentId()), r.offeredAt(), r.expiresAt());
       offer.state = r.state();
       offer.timerSeq = r.timerSeq();
+      offer.restUntil = r.restUntil();
+      offer.restTimerSeq = r.restTimerSeq();
+      offer.resting = r.restTimerSeq() > 0;
       reservations.put(offer.id, offer);
       contact.reservations.add(offer);
       if (offer.state == ReservationState.PENDING) {

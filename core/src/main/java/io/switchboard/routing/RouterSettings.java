@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** A checked, immutable copy of a {@link Router.Builder}; times in milliseconds. */
 record RouterSettings(
@@ -12,6 +13,9 @@ record RouterSettings(
     Strategy strategy,
     long offerTimeoutMillis,
     int missLimit,
+    long restMillis,
+    @Nullable Activity missActivity,
+    @Nullable Activity rejectActivity,
     Set<String> autoAccept,
     Map<String, Long> wrapUpMillis,
     long serviceLevelMillis,
@@ -25,6 +29,14 @@ record RouterSettings(
     long offer =
         Checks.duration("offerTimeout", b.offerTimeout, Duration.ofSeconds(1), Duration.ofHours(1));
     Checks.range("missLimit", b.missLimit, 0, 1000);
+    long rest =
+        Checks.duration("restPeriod", b.restPeriod, Duration.ofSeconds(1), Duration.ofHours(1));
+    if (b.missActivity != null && b.missActivity.available()) {
+      throw RoutingException.invalid(
+          "missActivity must be an activity with available=false, got '"
+              + b.missActivity.name()
+              + "', which is available");
+    }
     b.autoAccept.forEach(c -> Checks.channel("autoAccept channel", c));
     Map<String, Long> wrap = new java.util.HashMap<>();
     b.wrapUp.forEach(
@@ -53,6 +65,9 @@ record RouterSettings(
         b.strategy,
         offer,
         b.missLimit,
+        rest,
+        b.missActivity,
+        b.rejectActivity,
         Set.copyOf(b.autoAccept),
         Map.copyOf(wrap),
         sl,

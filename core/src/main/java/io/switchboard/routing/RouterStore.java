@@ -214,6 +214,15 @@ final class RouterStore {
 
   static StoredReservation stored(ReservationRecord r) {
     return new StoredReservation(
-        r.id, r.seq, r.contact.id, r.agent.id, r.offeredAt, r.expiresAt, r.state, r.timerSeq);
+        r.id,
+        r.seq,
+        r.contact.id,
+        r.agent.id,
+        r.offeredAt,
+        r.expiresAt,
+        r.state,
+        r.timerSeq,
+        r.restUntil,
+        r.restTimerSeq);
   }
 }

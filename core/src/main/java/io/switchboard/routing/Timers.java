@@ -16,12 +16,13 @@ final class Timers {
     OFFER_TIMEOUT,
     ESCALATION,
     MAX_WAIT,
-    WRAP_UP_END
+    WRAP_UP_END,
+    REST_END
   }
 
   /**
-   * One timer. {@code target} is a {@link ReservationRecord} for offer timeouts and a {@link
-   * ContactRecord} otherwise; {@code step} is the escalation step it applies.
+   * One timer. {@code target} is a {@link ReservationRecord} for offer timeouts and rest ends, a
+   * {@link ContactRecord} otherwise; {@code step} is the escalation step it applies.
    */
   record Timer(long due, long seq, Kind kind, Object target, int step) {}
 

@@ -52,6 +52,14 @@ final class WaitingGroup {
   /** The first in order of service, kept at hand: the agent-side lookup compares many heads. */
   @Nullable ContactRecord head;
 
+  /**
+   * How many of its contacts were resting for some agent when they joined it ({@link
+   * ContactRecord#restCounted}; a rest that ended since lowers it). While it is above 0 an eligible
+   * agent may match the group (one its head rests from), so an arriving contact looks for an agent
+   * and an agent's lookup looks past the heads that rest from it.
+   */
+  int resting;
+
   WaitingGroup(
       String channel, Requirement requirement, @Nullable String queue, @Nullable QueueRules rules) {
     this.channel = channel;
@@ -78,6 +86,10 @@ final class WaitingGroup {
   }
 
   void add(ContactRecord contact) {
+    if (contact.rests > 0) {
+      contact.restCounted = true;
+      resting++;
+    }
     line.add(contact);
     byArrival.add(contact);
     head = line.first();
@@ -85,6 +97,10 @@ final class WaitingGroup {
   }
 
   void remove(ContactRecord contact) {
+    if (contact.restCounted) {
+      contact.restCounted = false;
+      resting--;
+    }
     line.remove(contact);
     byArrival.remove(contact);
     head = line.first();
@@ -93,6 +109,19 @@ final class WaitingGroup {
 
   int size() {
     return line.size();
+  }
+
+  /**
+   * The first contact in order of service that does not rest from {@code agent} ({@link
+   * ContactRecord#restsFrom}); the head when none rests. Costs {@code O(k log k)} for {@code k}
+   * contacts passed over.
+   */
+  @Nullable ContactRecord firstFor(AgentRecord agent) {
+    ContactRecord first = head;
+    if (resting == 0 || first == null || !first.restsFrom(agent)) {
+      return first;
+    }
+    return line.firstWhere(c -> !c.restsFrom(agent));
   }
 
   boolean isEmpty() {

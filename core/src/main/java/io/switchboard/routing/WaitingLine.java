@@ -114,7 +114,9 @@ final class WaitingLine {
 
   /**
    * Queues the contact in the group of its current requirement and task queue, whose {@code rules}
-   * (null: none) order it; returns whether the group was empty.
+   * (null: none) order it; returns whether an eligible agent may match it: the group was empty, or
+   * holds contacts resting from some agent ({@link WaitingGroup#resting}), which that agent may be
+   * free beside.
    */
   boolean add(ContactRecord contact, @Nullable QueueRules rules) {
     Channel channel = byChannel.get(contact.channel);
@@ -133,7 +135,7 @@ final class WaitingLine {
     contact.lifo = rules != null && rules.lifo;
     group.add(contact);
     size++;
-    return wasEmpty;
+    return wasEmpty || group.resting > 0;
   }
 
   void remove(ContactRecord contact) {
@@ -157,8 +159,20 @@ final class WaitingLine {
   }
 
   /**
+   * A queued contact's rest ended: its group no longer counts it ({@link WaitingGroup#resting}).
+   */
+  void restEnded(ContactRecord contact) {
+    WaitingGroup group = contact.group;
+    if (group != null && contact.restCounted) {
+      contact.restCounted = false;
+      group.resting--;
+    }
+  }
+
+  /**
    * The best queued contact the agent matches (and whose task queue's cap it is below) on a channel
-   * where it is eligible, in order of service; null if none.
+   * where it is eligible, in order of service, passing over contacts resting from the agent at
+   * {@code now}; null if none.
    */
   @Nullable ContactRecord bestFor(AgentRecord agent) {
     ContactRecord best = null;
@@ -233,13 +247,14 @@ final class WaitingLine {
   }
 
   /**
-   * The better of {@code best} and the group's head, if the agent matches the group; {@code
-   * keyHeld} says the agent holds the group's whole key.
+   * The better of {@code best} and the group's first contact not resting from the agent, if the
+   * agent matches the group; {@code keyHeld} says the agent holds the group's whole key.
    */
   private static @Nullable ContactRecord better(
       @Nullable ContactRecord best, WaitingGroup group, AgentRecord agent, boolean keyHeld) {
-    ContactRecord head = Objects.requireNonNull(group.head); // a filed group is not empty
-    if (best != null && ContactRecord.compareOrder(head, best) >= 0) {
+    Objects.requireNonNull(group.head); // a filed group is not empty
+    ContactRecord head = group.firstFor(agent);
+    if (head == null || (best != null && ContactRecord.compareOrder(head, best) >= 0)) {
       return best;
     }
     return group.admits(agent) && ((keyHeld && group.keyDecides) || group.matches(agent))

@@ -1,6 +1,7 @@
 package io.switchboard.routing;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -115,6 +116,20 @@ public final class Workspace {
     Objects.requireNonNull(activity, "activity");
     fixedActivities();
     Optional<Activity> old = definition.activity(activity.name());
+    boolean isTimeout =
+        definition
+            .settings()
+            .timeoutActivity()
+            .filter(t -> t.equalsIgnoreCase(activity.name()))
+            .isPresent();
+    if (old.isPresent() && activity.available() && isTimeout) {
+      throw new RoutingException(
+          RoutingErrorCode.ACTIVITY_IN_USE,
+          "activity '"
+              + old.get().name()
+              + "' is the workspace's timeoutActivity, which must stay unavailable; change that"
+              + " first");
+    }
     if (old.isPresent() && old.get().available() != activity.available()) {
       List<String> in = agentsIn(old.get().name());
       if (!in.isEmpty()) {
@@ -149,6 +164,21 @@ public final class Workspace {
           "activity '"
               + activity.name()
               + "' is the workspace's defaultActivity; change that first");
+    }
+    WorkspaceSettings settings = definition.settings();
+    for (var named :
+        List.of(
+            Map.entry("rejectActivity", settings.rejectActivity()),
+            Map.entry("timeoutActivity", settings.timeoutActivity()))) {
+      if (named.getValue().filter(a -> a.equalsIgnoreCase(activity.name())).isPresent()) {
+        throw new RoutingException(
+            RoutingErrorCode.ACTIVITY_IN_USE,
+            "activity '"
+                + activity.name()
+                + "' is the workspace's "
+                + named.getKey()
+                + "; change that first");
+      }
     }
     List<String> in = agentsIn(activity.name());
     if (!in.isEmpty()) {
@@ -348,6 +378,17 @@ public final class Workspace {
 
   private WorkspaceDefinition store(WorkspaceDefinition next) {
     registry.stored(next);
+    boolean refusalsMoved =
+        !next.timeoutActivity().equals(definition.timeoutActivity())
+            || !next.settings()
+                .rejectActivity()
+                .flatMap(next::activity)
+                .equals(definition.settings().rejectActivity().flatMap(definition::activity));
+    if (refusalsMoved && !isDefault()) {
+      // the router holds the activities refusals move agents to: rebuild it, as configure does
+      router.close();
+      router = registry.reopen(next);
+    }
     definition = next;
     router.taskQueues(next.queues());
     return next;

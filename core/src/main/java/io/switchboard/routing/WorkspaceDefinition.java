@@ -95,6 +95,41 @@ public record WorkspaceDefinition(
               + names(activities)
               + ")");
     }
+    Optional<String> reject = settings.rejectActivity();
+    if (reject.isPresent() && find(activities, reject.get()).isEmpty()) {
+      throw new RoutingException(
+          RoutingErrorCode.ACTIVITY_NOT_FOUND,
+          "rejectActivity '"
+              + reject.get()
+              + "' is not an activity of workspace '"
+              + name
+              + "' ("
+              + names(activities)
+              + ")");
+    }
+    Optional<String> timeout = settings.timeoutActivity();
+    if (timeout.isPresent()) {
+      Optional<Activity> a = find(activities, timeout.get());
+      if (a.isEmpty()) {
+        throw new RoutingException(
+            RoutingErrorCode.ACTIVITY_NOT_FOUND,
+            "timeoutActivity '"
+                + timeout.get()
+                + "' is not an activity of workspace '"
+                + name
+                + "' ("
+                + names(activities)
+                + ")");
+      }
+      if (a.get().available()) {
+        throw RoutingException.invalid(
+            "timeoutActivity must be an activity with available=false, got '"
+                + a.get().name()
+                + "', which is available in workspace '"
+                + name
+                + "'");
+      }
+    }
     if (queues.size() > MAX_QUEUES) {
       throw RoutingException.invalid(
           "a workspace has at most " + MAX_QUEUES + " task queues, got " + queues.size());
@@ -159,6 +194,40 @@ public record WorkspaceDefinition(
 
   private static String clip(String s) {
     return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+  }
+
+  /**
+   * The activity an agent moves to after the miss limit: the settings' {@code timeoutActivity},
+   * else the default activity if it is unavailable, else the first unavailable activity; empty when
+   * the workspace has no unavailable activity (then the miss limit moves nobody).
+   */
+  public Optional<Activity> timeoutActivity() {
+    Optional<String> named = settings.timeoutActivity();
+    if (named.isPresent()) {
+      return activity(named.get());
+    }
+    Optional<Activity> d = activity(settings.defaultActivity());
+    if (d.isPresent() && !d.get().available()) {
+      return d;
+    }
+    return activities.stream().filter(a -> !a.available()).findFirst();
+  }
+
+  /**
+   * Sets the settings ({@link WorkspaceSettings#applyTo}) and the activities that refusals move
+   * agents to on {@code builder}: the reject activity, if any, and the timeout activity (with no
+   * unavailable activity, a miss limit of 0).
+   */
+  public Router.Builder applyTo(Router.Builder builder) {
+    settings.applyTo(builder);
+    settings.rejectActivity().flatMap(this::activity).ifPresent(builder::rejectActivity);
+    Optional<Activity> timeout = timeoutActivity();
+    if (timeout.isPresent()) {
+      builder.missActivity(timeout.get());
+    } else {
+      builder.missLimit(0);
+    }
+    return builder;
   }
 
   /** The activity named {@code name} (ignoring case). */

@@ -34,7 +34,7 @@ public interface WorkspaceRouters {
    */
   static WorkspaceRouters memory(Clock clock) {
     Objects.requireNonNull(clock, "clock");
-    return memory(w -> w.settings().applyTo(Router.builder().clock(clock)));
+    return memory(w -> w.applyTo(Router.builder().clock(clock)));
   }
 
   /**

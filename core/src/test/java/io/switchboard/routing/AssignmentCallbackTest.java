@@ -110,7 +110,9 @@ class AssignmentCallbackTest {
     WorkspaceDefinition plain =
         d.withWorkflow(support(Optional.empty())).withCallbackSecret(Optional.empty());
     byte[] now = WorkspaceCodec.encode(plain);
-    int tail = 4 + 4 + 8 + 4; // workflow count, its url (null) and timeout, the secret (null)
+    // workflow count, its url (null) and timeout, the secret (null); then the settings of later
+    // (miss limit, auto-accept, window, rest, reject and timeout activities: 4 + 4 + 8 + 8 + 4 + 4)
+    int tail = 4 + 4 + 8 + 4 + 32;
     byte[] old = java.util.Arrays.copyOf(now, now.length - tail);
     assertEquals(plain, WorkspaceCodec.decode(old));
   }

@@ -165,11 +165,11 @@ class IntervalStatsTest {
               Optional.empty(),
               Optional.empty(),
               Optional.of(Duration.ofSeconds(60))));
+      ws.createContact(NewContact.builder("c1", "voice").build(), Optional.of("billing"));
+      clock.advanceSeconds(45); // past the workspace's 20 s, within the queue's 60 s
       ws.router()
           .createAgent(
               NewAgent.builder("a1").capacity("voice", 1).presence(Presence.available()).build());
-      ws.createContact(NewContact.builder("c1", "voice").build(), Optional.of("billing"));
-      clock.advanceSeconds(45); // past the workspace's 20 s, within the queue's 60 s
       ws.router().accept(ws.router().pendingReservations("a1").get(0).id());
 
       StatisticsReport billing =

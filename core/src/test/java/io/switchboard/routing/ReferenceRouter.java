@@ -107,6 +107,7 @@ final class ReferenceRouter {
     boolean transferred;
     String only; // the preferred agent, while its stage lasts
     boolean never; // a contact.<attr> reference it cannot resolve: no agent matches
+    Map<A, Integer> rest = new LinkedHashMap<>(); // agents that refused it: rests in force
   }
 
   /**
@@ -154,6 +155,10 @@ final class ReferenceRouter {
   final int missLimit;
   final boolean autoAccept;
   final long defaultWrapUp;
+
+  /** After a reject or a missed offer, how long the contact is not offered to that agent. */
+  long restPeriod = 30_000;
+
   long now;
   final Map<String, A> agents = new LinkedHashMap<>();
   final Map<String, C> contacts = new LinkedHashMap<>();
@@ -265,6 +270,20 @@ final class ReferenceRouter {
     return matches(c.req, a);
   }
 
+  /** Whether {@code a} may take {@code c} now: it matches, and {@code c} does not rest from it. */
+  private boolean may(C c, A a) {
+    return matches(c, a) && !c.rest.containsKey(a);
+  }
+
+  /**
+   * A refused offer: its contact rests from its agent for the rest period, until the timer that
+   * ends the rest fires.
+   */
+  private void rest(R r) {
+    r.contact.rest.merge(r.agent, 1, Integer::sum);
+    schedule(now + restPeriod, "rest", r, 0);
+  }
+
   // ---- matching ------------------------------------------------------------------------
 
   private void settleContact(C c) {
@@ -272,7 +291,7 @@ final class ReferenceRouter {
     for (A a : agents.values()) {
       if (a.eligible(c.channel)
           && admits(a, c)
-          && matches(c, a)
+          && may(c, a)
           && (best == null || order(c.channel, c).compare(a, best) < 0)) {
         best = a;
       }
@@ -289,7 +308,7 @@ final class ReferenceRouter {
         if (c.state == ContactState.QUEUED
             && a.eligible(c.channel)
             && admits(a, c)
-            && matches(c, a)
+            && may(c, a)
             && (best == null || before(c, best))) {
           best = c;
         }
@@ -308,7 +327,7 @@ final class ReferenceRouter {
    * comes before it (no skipping).
    */
   private void offer(C c, A a) {
-    if (!a.eligible(c.channel) || !admits(a, c) || !matches(c, a)) {
+    if (!a.eligible(c.channel) || !admits(a, c) || !may(c, a)) {
       throw new AssertionError("contact " + c.id + " offered to " + a.id + ", who may not take it");
     }
     for (C other : contacts.values()) {
@@ -316,7 +335,7 @@ final class ReferenceRouter {
           && other.state == ContactState.QUEUED
           && a.eligible(other.channel)
           && admits(a, other)
-          && matches(other, a)
+          && may(other, a)
           && before(other, c)) {
         throw new AssertionError(
             "contact " + c.id + " offered to " + a.id + " before " + other.id + " (skipping)");
@@ -449,6 +468,7 @@ final class ReferenceRouter {
           if (q(r.contact) != null) {
             q(r.contact).offersTimedOut++;
           }
+          rest(r);
           requeue(r.contact);
           a.misses++;
           if (missLimit > 0 && a.misses >= missLimit && a.presence.isAvailable()) {
@@ -485,6 +505,18 @@ final class ReferenceRouter {
             && t.gen == c.gen
             && c.step < t.step) {
           escalateStage(c, t.step);
+        }
+      }
+      case "rest" -> {
+        R r = (R) t.target;
+        C c = r.contact;
+        A a = r.agent;
+        c.rest.merge(a, -1, (x, y) -> x + y == 0 ? null : x + y);
+        if (!c.rest.containsKey(a)
+            && c.state == ContactState.QUEUED
+            && agents.get(a.id) == a
+            && a.eligible(c.channel)) {
+          settleAgent(a);
         }
       }
       case "maxwait" -> {
@@ -609,6 +641,7 @@ final class ReferenceRouter {
     if (q(r.contact) != null) {
       q(r.contact).rejected++;
     }
+    rest(r);
     requeue(r.contact);
     release(r.agent, r.contact);
   }
@@ -805,8 +838,22 @@ final class ReferenceRouter {
     c.priority = priority;
     boolean queued = c.state == ContactState.QUEUED;
     A moved = routeAgain(c, workflows.get(c.workflow));
+    A offeredTo = c.agent;
     if (queued) {
       enter(c, c.stages.get(0).skip());
+    } else if (offeredTo != null && !matches(c, offeredTo)) {
+      // the agent does not match the new route: its offer is withdrawn
+      close(c.res, ReservationState.CANCELLED);
+      c.agent = null;
+      c.res = null;
+      String held = c.queue;
+      if (now >= c.deadline) {
+        timedOut(c);
+      } else {
+        c.state = ContactState.QUEUED;
+        enter(c, c.stages.get(0).skip());
+      }
+      release(offeredTo, c, held);
     } else if (moved != null) {
       settleAgent(moved);
     }
@@ -933,7 +980,7 @@ final class ReferenceRouter {
             "agent " + a.id + " counts " + qload + " per queue but holds " + held.get(a));
       }
       for (C c : queued) {
-        if (a.eligible(c.channel) && admits(a, c) && matches(c, a)) {
+        if (a.eligible(c.channel) && admits(a, c) && may(c, a)) {
           throw new AssertionError(
               "agent " + a.id + " is eligible and idle while contact " + c.id + " waits");
         }

@@ -72,14 +72,21 @@ class RouterConcurrencyTest {
                   assertTrue(load <= agent.capacity().getOrDefault(channel, 0), agent.toString()));
     }
     Map<String, String> liveOffer = new HashMap<>();
+    Map<String, java.time.Instant> refused = new HashMap<>(); // contact + agent: when, last
     for (RoutingEvent e : events) {
       switch (e) {
         case RoutingEvent.ReservationOffered o -> {
           String previous = liveOffer.put(o.reservation().contactId(), o.reservation().id());
           assertEquals(null, previous, "contact offered twice at once: " + o);
         }
-        case RoutingEvent.ReservationRejected r -> liveOffer.remove(r.contactId());
-        case RoutingEvent.ReservationTimedOut r -> liveOffer.remove(r.contactId());
+        case RoutingEvent.ReservationRejected r -> {
+          liveOffer.remove(r.contactId());
+          refused.merge(r.contactId() + " " + r.agentId(), r.at(), (a, b) -> a.isAfter(b) ? a : b);
+        }
+        case RoutingEvent.ReservationTimedOut r -> {
+          liveOffer.remove(r.contactId());
+          refused.merge(r.contactId() + " " + r.agentId(), r.at(), (a, b) -> a.isAfter(b) ? a : b);
+        }
         case RoutingEvent.ReservationCancelled r -> liveOffer.remove(r.contactId());
         default -> {}
       }
@@ -88,8 +95,13 @@ class RouterConcurrencyTest {
     for (Contact waiting : router.waiting()) {
       Selector requirement = Selector.parse(waiting.requirements().orElseThrow());
       for (Agent agent : agents) {
+        java.time.Instant last = refused.get(waiting.id() + " " + agent.id());
+        boolean resting =
+            last != null && last.plus(Router.DEFAULT_REST_PERIOD).isAfter(clock.instant());
         assertTrue(
-            !agent.eligibleFor(waiting.channel()) || !requirement.matches(agent.attributes()::get),
+            !agent.eligibleFor(waiting.channel())
+                || !requirement.matches(agent.attributes()::get)
+                || resting,
             agent.id() + " idle while " + waiting.id() + " waits");
       }
     }

@@ -145,7 +145,7 @@ class RouterScenarioTest {
   }
 
   @Test
-  void reject_offer_contactBackInOriginalPlaceAndOfferedToNextAgent() {
+  void reject_offer_contactBackInOriginalPlace_restsFromTheAgent_whichTakesTheNext() {
     Router router = router();
     router.createAgent(agent("a", Map.of()));
     Contact first = router.createContact(NewContact.builder("first", "voice").build());
@@ -154,11 +154,18 @@ class RouterScenarioTest {
 
     Contact back = router.reject(first.reservationId().orElseThrow());
 
-    // Nobody else is eligible: the rejecting agent is offered the first contact again, which is
-    // still ahead of the second.
-    assertEquals(ContactState.OFFERED, back.state());
-    assertEquals("a", back.agentId().orElseThrow());
-    assertEquals(List.of("second"), router.waiting().stream().map(Contact::id).toList());
+    // Nobody else is eligible, but the first contact is not offered to the agent that refused it
+    // for the rest period (30 s by default): it waits, still ahead of the second, which the agent
+    // takes meanwhile.
+    assertEquals(ContactState.QUEUED, back.state());
+    assertEquals("a", router.contact("second").agentId().orElseThrow());
+    router.reject(router.contact("second").reservationId().orElseThrow());
+    assertEquals(List.of("first", "second"), router.waiting().stream().map(Contact::id).toList());
+
+    clock.advanceSeconds(29);
+    assertEquals(ContactState.QUEUED, router.contact("first").state());
+    clock.advanceSeconds(1);
+    assertEquals("a", router.contact("first").agentId().orElseThrow(), "the rest is over");
   }
 
   @Test
@@ -191,20 +198,30 @@ class RouterScenarioTest {
 
     assertEquals(ReservationState.TIMED_OUT, router.reservation(reservation).state());
     Contact again = router.contact("first");
-    assertEquals(ContactState.OFFERED, again.state());
+    // back in line ahead of the second, resting from the agent that let it time out
+    assertEquals(ContactState.QUEUED, again.state());
     assertEquals(first.createdAt(), again.createdAt());
+    assertEquals("a", router.contact("second").agentId().orElseThrow());
+    assertEquals(List.of("first"), router.waiting().stream().map(Contact::id).toList());
     RoutingException e = assertThrows(RoutingException.class, () -> router.accept(reservation));
     assertEquals(RoutingErrorCode.RESERVATION_EXPIRED, e.code());
   }
 
   @Test
   void offerTimeout_missLimitReached_agentSetAwayAndContactWaits() {
-    Router router = router(Router.builder().offerTimeout(Duration.ofSeconds(5)).missLimit(2));
+    Router router =
+        router(
+            Router.builder()
+                .offerTimeout(Duration.ofSeconds(5))
+                .restPeriod(Duration.ofSeconds(1))
+                .missLimit(2));
     router.createAgent(agent("a", Map.of()));
     router.createContact(NewContact.builder("c", "voice").build());
 
     clock.advanceSeconds(5);
     assertEquals(1, router.agent("a").consecutiveMisses());
+    clock.advanceSeconds(1); // the rest after the miss: offered again
+    assertEquals(ContactState.OFFERED, router.contact("c").state());
     clock.advanceSeconds(5);
 
     Agent a = router.agent("a");
@@ -213,6 +230,8 @@ class RouterScenarioTest {
     assertEquals(ContactState.QUEUED, router.contact("c").state());
     router.presence("a", Presence.available());
     assertEquals(0, router.agent("a").consecutiveMisses());
+    assertEquals(ContactState.QUEUED, router.contact("c").state(), "resting from a");
+    clock.advanceSeconds(1);
     assertEquals(ContactState.OFFERED, router.contact("c").state());
   }
 

@@ -213,7 +213,10 @@ class TaskQueueRulesTest {
     r.complete("q1", Duration.ZERO);
     assertEquals("ann", agentOf("q3"), "room in the queue's cap again: taken at once");
     r.reject(r.contact("q2").reservationId().orElseThrow());
-    assertEquals("ann", agentOf("q2"), "a rejected offer frees the cap; nobody else matches");
+    assertEquals("-", agentOf("q2"), "a rejected offer frees the cap; q2 rests from ann");
+    r.pendingReservations("ann").forEach(res -> r.accept(res.id())); // none of them times out
+    clock.advanceSeconds(30);
+    assertEquals("ann", agentOf("q2"), "after the rest period; nobody else matches");
   }
 
   @Test
@@ -237,9 +240,11 @@ class TaskQueueRulesTest {
     r.abandon("v3");
     centre.activity("ann", "Ready");
     r.reject(r.contact("v2").reservationId().orElseThrow());
-    assertEquals("ann", agentOf("v2"), "nobody else: offered again");
-    serve("v2"); // answered after 10 s: not within 5 s
+    assertEquals("ann", agentOf("s1"), "v2 rests from ann, who takes the next");
     serve("s1"); // answered after 10 s: within the workspace's 20 s
+    clock.advanceSeconds(30);
+    assertEquals("ann", agentOf("v2"), "nobody else: offered again after the rest period");
+    serve("v2"); // answered after 40 s: not within 5 s
 
     TaskQueueStats vip = centre.queueStats("vip");
     assertEquals("vip", vip.queue());
@@ -251,7 +256,7 @@ class TaskQueueRulesTest {
     assertEquals(1, vip.answeredWithinThreshold());
     assertEquals(1, vip.abandoned());
     assertEquals(OptionalDouble.of(1.0 / 3), vip.serviceLevel());
-    assertEquals(Optional.of(Duration.ofMillis(6_500)), vip.averageSpeedOfAnswer());
+    assertEquals(Optional.of(Duration.ofMillis(21_500)), vip.averageSpeedOfAnswer());
     assertEquals(0, vip.waiting());
 
     TaskQueueStats std = centre.queueStats("std");

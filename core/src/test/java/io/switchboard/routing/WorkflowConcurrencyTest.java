@@ -140,6 +140,7 @@ class WorkflowConcurrencyTest {
 
     Router router = centre.router();
     Map<String, String> liveOffer = new HashMap<>();
+    Map<String, java.time.Instant> refused = new HashMap<>(); // contact + agent: last refusal
     for (RoutingEvent e : events) {
       switch (e) {
         case RoutingEvent.ReservationOffered o -> {
@@ -147,8 +148,14 @@ class WorkflowConcurrencyTest {
           assertEquals(null, before, "contact offered twice at once: " + o);
         }
         case RoutingEvent.ReservationAccepted r -> liveOffer.remove(r.contactId());
-        case RoutingEvent.ReservationRejected r -> liveOffer.remove(r.contactId());
-        case RoutingEvent.ReservationTimedOut r -> liveOffer.remove(r.contactId());
+        case RoutingEvent.ReservationRejected r -> {
+          liveOffer.remove(r.contactId());
+          refused.merge(r.contactId() + " " + r.agentId(), r.at(), (a, b) -> a.isAfter(b) ? a : b);
+        }
+        case RoutingEvent.ReservationTimedOut r -> {
+          liveOffer.remove(r.contactId());
+          refused.merge(r.contactId() + " " + r.agentId(), r.at(), (a, b) -> a.isAfter(b) ? a : b);
+        }
         case RoutingEvent.ReservationCancelled r -> liveOffer.remove(r.contactId());
         default -> {}
       }
@@ -202,8 +209,11 @@ class WorkflowConcurrencyTest {
             requirement == null
                 || requirement.matches(
                     name -> name.equals("sys.agentId") ? agent.id() : agent.attributes().get(name));
+        java.time.Instant last = refused.get(waiting.id() + " " + agent.id());
+        boolean resting =
+            last != null && last.plus(Router.DEFAULT_REST_PERIOD).isAfter(clock.instant());
         assertTrue(
-            !agent.eligibleFor(waiting.channel()) || !belowCap || !matches,
+            !agent.eligibleFor(waiting.channel()) || !belowCap || !matches || resting,
             agent.id() + " idle while " + waiting.id() + " waits in " + queue);
       }
     }

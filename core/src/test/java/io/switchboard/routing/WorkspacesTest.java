@@ -218,6 +218,7 @@ class WorkspacesTest {
     assertEquals(Duration.ofSeconds(5), d.settings().offerTimeout());
     assertEquals(ContactState.OFFERED, centre.router().contact("c1").state());
     centre.router().reject(centre.router().contact("c1").reservationId().orElseThrow());
+    clock.advanceSeconds(30); // the rest period after the reject
     String again = centre.router().contact("c1").reservationId().orElseThrow();
     clock.advanceSeconds(5);
     assertEquals(

@@ -88,6 +88,12 @@ public final class InitFile {
       @Nullable JsonNode wrapUpSeconds,
       @Nullable Long serviceLevelThresholdSeconds,
       @Nullable String defaultActivity,
+      @Nullable Integer missLimit,
+      @Nullable List<String> autoAccept,
+      @Nullable Long statsWindowSeconds,
+      @Nullable Long restPeriodSeconds,
+      @Nullable String rejectActivity,
+      @Nullable String timeoutActivity,
       @Nullable List<JsonNode> activities,
       @Nullable Map<String, JsonNode> taskQueues,
       @Nullable Map<String, JsonNode> workflows,
@@ -526,6 +532,7 @@ public final class InitFile {
           ObjectNode capacity = entry.putObject("capacity");
           new TreeMap<>(a.capacity()).forEach(capacity::put);
         }
+        entry.put("activity", a.activity()); // a new server would put it in the default one
       }
       if (!as.isEmpty()) {
         w.set("agents", as);

@@ -19,6 +19,8 @@ import java.util.Set;
  * @param strategy {@code longest-idle}, {@code least-occupied} or {@code highest:<attribute>}
  * @param offerTimeout how long an offer waits for accept or reject
  * @param missLimit consecutive missed offers that set an agent away; 0 never
+ * @param restPeriod after a reject or a missed offer, how long that contact is not offered to that
+ *     agent again, in the workspace {@code default} (other workspaces set their own)
  * @param autoAccept channels whose offers are accepted at once
  * @param wrapUp default wrap-up time per channel
  * @param serviceLevel "answered within" of the service level
@@ -31,6 +33,7 @@ public record RoutingSettings(
     String strategy,
     Duration offerTimeout,
     int missLimit,
+    Duration restPeriod,
     Set<String> autoAccept,
     Map<String, Duration> wrapUp,
     Duration serviceLevel,
@@ -60,6 +63,7 @@ public record RoutingSettings(
             config.get(Settings.ROUTING_STRATEGY),
             config.get(Settings.ROUTING_OFFER_TIMEOUT),
             config.get(Settings.ROUTING_MISS_LIMIT),
+            config.get(Settings.ROUTING_REST_PERIOD),
             config.get(Settings.ROUTING_AUTO_ACCEPT),
             config.get(Settings.ROUTING_WRAP_UP),
             config.get(Settings.ROUTING_SERVICE_LEVEL),
@@ -80,6 +84,7 @@ public record RoutingSettings(
       List.of(
           List.of("offerTimeout", "routing-offer-timeout"),
           List.of("missLimit", "routing-miss-limit"),
+          List.of("restPeriod", "routing-rest-period"),
           List.of("autoAccept channel", "routing-auto-accept channel"),
           List.of("wrapUp", "routing-wrap-up"),
           List.of("serviceLevelThreshold", "routing-service-level"),
@@ -107,12 +112,14 @@ public record RoutingSettings(
 
   /** These settings as the workspace {@code default} shows them. */
   public WorkspaceSettings defaultWorkspace() {
-    return new WorkspaceSettings(strategy(strategy), offerTimeout, wrapUp, serviceLevel, "offline");
+    return new WorkspaceSettings(strategy(strategy), offerTimeout, wrapUp, serviceLevel, "offline")
+        .withRestPeriod(restPeriod);
   }
 
   /**
-   * A router builder for a workspace other than {@code default}: the server's miss limit,
-   * auto-accept channels, statistics window and histories, and the workspace's own settings.
+   * A router builder for a workspace other than {@code default}: the server's histories and
+   * retention, the server's miss limit, auto-accept channels and statistics window unless the
+   * workspace has its own, and the workspace's own settings and refusal activities.
    */
   public Router.Builder builder(WorkspaceDefinition workspace) {
     Router.Builder b =
@@ -123,7 +130,7 @@ public record RoutingSettings(
             .eventHistory(eventHistory)
             .contactHistory(contactHistory);
     autoAccept.forEach(b::autoAccept);
-    return workspace.settings().applyTo(b);
+    return workspace.applyTo(b);
   }
 
   /** A router builder with these settings (clock and journal are the caller's). */
@@ -133,6 +140,7 @@ public record RoutingSettings(
             .strategy(strategy(strategy))
             .offerTimeout(offerTimeout)
             .missLimit(missLimit)
+            .restPeriod(restPeriod)
             .serviceLevelThreshold(serviceLevel)
             .statsWindow(statsWindow)
             .statsRetention(statsRetention)

@@ -422,6 +422,16 @@ public final class Settings {
               1000,
               "missed offers in a row that set an agent away; 0 never"));
 
+  public static final Setting<Duration> ROUTING_REST_PERIOD =
+      declare(
+          Setting.duration(
+              "routing-rest-period",
+              Duration.ofSeconds(30),
+              Duration.ofSeconds(1),
+              Duration.ofHours(1),
+              "after a reject or a missed offer, how long that contact is not offered to that"
+                  + " agent again (the workspace default's; others set their own)"));
+
   public static final Setting<Set<String>> ROUTING_AUTO_ACCEPT =
       declare(
           Setting.of(

@@ -247,6 +247,30 @@ class AssignmentCallbacksTest {
   }
 
   @Test
+  void alwaysReject_theOnlyAgentIsOfferedTheContactOncePerRestPeriod_noStorm() throws Exception {
+    agent("ana");
+    for (int i = 0; i < 20; i++) {
+      script.add(Step.answer(200, "{\"instruction\":\"reject\"}"));
+    }
+    call("c1");
+    for (int round = 0; round < 5; round++) {
+      assertEquals("ana", request().json().at("/agent/id").asText());
+      event(e -> e instanceof RoutingEvent.ReservationRejected, "rejected");
+      // the reject and any new offer are one router call: a re-offer would show now
+      assertEquals(ContactState.QUEUED, centre.router().contact("c1").state(), "round " + round);
+      clock.advanceSeconds(29);
+      assertEquals(ContactState.QUEUED, centre.router().contact("c1").state(), "resting");
+      clock.advanceSeconds(1); // the rest period (30 s) is over: offered again, called back again
+      assertEquals(ContactState.OFFERED, centre.router().contact("c1").state());
+    }
+    long offers =
+        centre.router().events(0, 1000).events().stream()
+            .filter(e -> e instanceof RoutingEvent.ReservationOffered)
+            .count();
+    assertEquals(6, offers, "one offer, then one per rest period: 5 × 30 s");
+  }
+
+  @Test
   void serverErrors_areRetriedWithBackoffOnTheClock_thenAccepted() throws Exception {
     agent("ana");
     script.add(Step.answer(500, "down"));

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.switchboard.client.Credentials;
 import io.switchboard.client.KeyWire;
+import io.switchboard.client.RoutingClient;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.queue.DeadLetterPolicy;
 import io.switchboard.queue.QueueInfo;
@@ -352,6 +353,87 @@ class InitTest {
     try (SwitchboardServer server = start(dir.resolve("a"), exported);
         SwitchboardClient c = client(server)) {
       assertEquals(before, snapshot(c));
+    }
+  }
+
+  /**
+   * What a server holds that the init file can declare, compared as state, not as text: queues,
+   * workspaces with their settings (the refusal settings included), activities, task queues and
+   * workflows, every agent with its attributes, capacity and activity (in {@code default} too), and
+   * the queues and keys (without their creation times, which are the server's).
+   */
+  record State(
+      List<List<Object>> queues,
+      List<WorkspaceDefinition> workspaces,
+      List<Workflow> workflows,
+      List<List<Object>> agents,
+      List<List<Object>> keys) {}
+
+  private static State state(SwitchboardClient c) {
+    List<List<Object>> agents = new java.util.ArrayList<>();
+    for (WorkspaceDefinition d : c.workspaces().list()) {
+      RoutingClient r = d.name().equals("default") ? c.routing() : c.workspace(d.name());
+      for (io.switchboard.routing.Agent a : r.agents()) {
+        agents.add(List.of(d.name(), a.id(), a.attributes(), a.capacity(), a.activity()));
+      }
+    }
+    return new State(
+        c.listQueues("").stream()
+            .map(q -> List.<Object>of(q.name(), q.grouped(), q.config())) // not createdAt
+            .toList(),
+        c.workspaces().list(),
+        c.workspaces().workflows("centre"),
+        agents,
+        c.listKeys().stream()
+            .map(
+                k ->
+                    java.util.Arrays.<Object>asList(
+                        k.accessKeyId(), k.name(), k.grants(), k.agent()))
+            .toList());
+  }
+
+  @Test
+  void export_thenInitOnAFreshServer_givesTheSameState_agentsActivitiesAndSettingsIncluded()
+      throws Exception {
+    String exported;
+    State before;
+    try (SwitchboardServer server = start(dir.resolve("a"), SETUP);
+        SwitchboardClient c = client(server)) {
+      // changes made at run time, after the file: the export must carry them
+      c.workspace("centre").activity("ann", "Lunch");
+      c.workspace("centre")
+          .createAgent(
+              io.switchboard.routing.NewAgent.builder("bo").capacity("chat", 2).build(), "Ready");
+      c.workspaces()
+          .configure(
+              "centre",
+              c.workspaces()
+                  .get("centre")
+                  .settings()
+                  .withMissLimit(Optional.of(2))
+                  .withAutoAccept(Optional.of(java.util.Set.of("chat")))
+                  .withStatsWindow(Optional.of(java.time.Duration.ofMinutes(10)))
+                  .withRestPeriod(java.time.Duration.ofSeconds(45))
+                  .withRejectActivity(Optional.of("Lunch"))
+                  .withTimeoutActivity(Optional.of("Lunch")));
+      c.routing()
+          .createAgent(
+              io.switchboard.routing.NewAgent.builder("dee")
+                  .capacity("voice", 1)
+                  .presence(io.switchboard.routing.Presence.available())
+                  .build());
+      before = state(c);
+      exported = InitFile.export(c);
+    }
+    assertTrue(
+        before.agents().stream().anyMatch(a -> a.get(1).equals("ann") && a.get(4).equals("Lunch")),
+        "ann is at lunch, not in the default activity: " + before.agents());
+    ObjectNode tree = (ObjectNode) yaml(exported);
+    ((ObjectNode) tree.get("keys").get(ADMIN)).put("secret", SECRET);
+    String withSecret = new YAMLMapper().writeValueAsString(tree);
+    try (SwitchboardServer server = start(dir.resolve("fresh"), withSecret);
+        SwitchboardClient c = client(server)) {
+      assertEquals(before, state(c));
     }
   }
 

@@ -169,8 +169,8 @@ class RoutingApiTest {
     JsonNode offered = ok(200, http.get("/v1/routing/contacts/c"));
     String reservation = offered.get("reservationId").asText();
     JsonNode back = ok(200, http.post("/v1/routing/reservations/" + reservation + "/reject", ""));
-    // The only matching agent rejected: the contact is offered to it again.
-    assertEquals("offered", back.get("state").asText());
+    // The only matching agent rejected: the contact waits, resting from it for the rest period.
+    assertEquals("queued", back.get("state").asText());
     JsonNode abandoned = ok(200, http.post("/v1/routing/contacts/c/abandon", ""));
     assertEquals("abandoned", abandoned.get("state").asText());
     assertEquals(204, http.send("DELETE", "/v1/routing/agents/a", null).status());

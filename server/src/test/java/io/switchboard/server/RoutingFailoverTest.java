@@ -240,8 +240,10 @@ class RoutingFailoverTest {
           System.nanoTime() - stopping < Duration.ofSeconds(6).toNanos(),
           "took over only when the 10 s lease ran out, not when it was released");
 
+      agent(b, "bo", "es"); // c1 rests from ana after her reject: bo takes it
       JsonNode again = ok(200, b.post("/v1/routing/reservations/res-1/reject", ""));
       assertEquals("offered", again.get("state").asText());
+      assertEquals("bo", again.get("agentId").asText());
       assertEquals(
           "res-2", again.get("reservationId").asText(), "a planned handover leaves no gap");
     } finally {

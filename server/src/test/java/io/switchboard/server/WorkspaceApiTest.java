@@ -91,6 +91,68 @@ class WorkspaceApiTest {
   }
 
   @Test
+  void refusalSettings_setAtCreationAndByPatch_checked_andKeptAcrossARestart() {
+    try (SwitchboardServer server = durable();
+        Http http = new Http(server.uri())) {
+      JsonNode created =
+          ok(
+              201,
+              http.post(
+                  "/v1/workspaces",
+                  "{\"name\":\"centre\",\"missLimit\":1,\"autoAccept\":[\"chat\"],"
+                      + "\"statsWindowSeconds\":600,\"restPeriodSeconds\":45,"
+                      + "\"rejectActivity\":\"Lunch\",\"timeoutActivity\":\"Lunch\","
+                      + "\"activities\":[{\"name\":\"Ready\",\"available\":true},"
+                      + "{\"name\":\"Lunch\",\"available\":false},"
+                      + "{\"name\":\"Offline\",\"available\":false}]}"));
+      assertEquals(1, created.get("missLimit").asInt());
+      assertEquals("[\"chat\"]", created.get("autoAccept").toString());
+      assertEquals(600, created.get("statsWindowSeconds").asInt());
+      assertEquals(45, created.get("restPeriodSeconds").asInt());
+      assertEquals("Lunch", created.get("rejectActivity").asText());
+      assertEquals("Lunch", created.get("timeoutActivity").asText());
+
+      // bad values: a clear message and a stable code, nothing changed
+      JsonNode before = ok(200, http.get("/v1/workspaces/centre"));
+      Http.Answer available =
+          http.send("PATCH", "/v1/workspaces/centre", "{\"timeoutActivity\":\"Ready\"}");
+      error(400, "INVALID_ARGUMENT", available);
+      assertTrue(available.json().get("message").asText().contains("available=false"));
+      Http.Answer unknown =
+          http.send("PATCH", "/v1/workspaces/centre", "{\"rejectActivity\":\"Nap\"}");
+      error(404, "ACTIVITY_NOT_FOUND", unknown);
+      assertTrue(unknown.json().get("message").asText().contains("Ready, Lunch, Offline"));
+      Http.Answer rest = http.send("PATCH", "/v1/workspaces/centre", "{\"restPeriodSeconds\":0}");
+      error(400, "INVALID_ARGUMENT", rest);
+      assertTrue(
+          rest.json().get("message").asText().contains("restPeriod must be 1 s..1 h, got 0 s"));
+      error(
+          400,
+          "INVALID_ARGUMENT",
+          http.send("PATCH", "/v1/workspaces/centre", "{\"missLimit\":1001}"));
+      assertEquals(before, ok(200, http.get("/v1/workspaces/centre")));
+
+      JsonNode patched =
+          ok(
+              200,
+              http.send(
+                  "PATCH",
+                  "/v1/workspaces/centre",
+                  "{\"missLimit\":3,\"restPeriodSeconds\":20,\"rejectActivity\":\"\"}"));
+      assertEquals(3, patched.get("missLimit").asInt());
+      assertEquals(20, patched.get("restPeriodSeconds").asInt());
+      assertFalse(patched.has("rejectActivity"), patched.toString());
+    }
+    try (SwitchboardServer server = durable();
+        Http http = new Http(server.uri())) {
+      JsonNode ws = ok(200, http.get("/v1/workspaces/centre"));
+      assertEquals(3, ws.get("missLimit").asInt());
+      assertEquals(20, ws.get("restPeriodSeconds").asInt());
+      assertEquals("Lunch", ws.get("timeoutActivity").asText());
+    }
+  }
+
+  @Test
   void workspace_lifecycle_activitiesQueuesAgentsAndContacts() {
     try (SwitchboardServer server = SwitchboardServer.start(ServerConfig.forTests());
         Http http = new Http(server.uri())) {

@@ -151,6 +151,12 @@ public final class WorkspaceWire {
       @Nullable Map<String, Long> wrapUpSeconds,
       @Nullable Long serviceLevelThresholdSeconds,
       @Nullable String defaultActivity,
+      @Nullable Integer missLimit,
+      @Nullable List<String> autoAccept,
+      @Nullable Long statsWindowSeconds,
+      @Nullable Long restPeriodSeconds,
+      @Nullable String rejectActivity,
+      @Nullable String timeoutActivity,
       @Nullable List<ActivityView> activities,
       @Nullable List<TaskQueueView> taskQueues) {
 
@@ -165,6 +171,12 @@ public final class WorkspaceWire {
           wrap,
           s.serviceLevelThreshold().toSeconds(),
           s.defaultActivity(),
+          s.missLimit().orElse(null),
+          s.autoAccept().map(Settings::sorted).orElse(null),
+          s.statsWindow().map(Duration::toSeconds).orElse(null),
+          s.restPeriod().toSeconds(),
+          s.rejectActivity().orElse(null),
+          s.timeoutActivity().orElse(null),
           d.activities().stream().map(ActivityView::of).toList(),
           d.queues().stream().map(TaskQueueView::of).toList());
     }
@@ -176,7 +188,13 @@ public final class WorkspaceWire {
               offerTimeoutSeconds,
               wrapUpSeconds,
               serviceLevelThresholdSeconds,
-              defaultActivity);
+              defaultActivity,
+              missLimit,
+              autoAccept,
+              statsWindowSeconds,
+              restPeriodSeconds,
+              rejectActivity,
+              timeoutActivity);
       return new WorkspaceDefinition(
           name,
           s.over(WorkspaceSettings.DEFAULTS),
@@ -207,14 +225,44 @@ public final class WorkspaceWire {
 
   /**
    * A workspace's settings as a body sets them ({@code PATCH /v1/workspaces/{workspace}}): each one
-   * given replaces the current; a wrap-up of {@code null} is none.
+   * given replaces the current; a wrap-up of {@code null} is none. {@code rejectActivity} {@code
+   * ""} is none, {@code timeoutActivity} {@code ""} the default (the default activity if it is
+   * unavailable, else the first unavailable one); the miss limit, auto-accept channels and
+   * statistics window, when a workspace has none of its own, are the server's.
    */
   public record Settings(
       @Nullable String strategy,
       @Nullable Long offerTimeoutSeconds,
       @JsonSetter(contentNulls = Nulls.SET) @Nullable Map<String, Long> wrapUpSeconds,
       @Nullable Long serviceLevelThresholdSeconds,
-      @Nullable String defaultActivity) {
+      @Nullable String defaultActivity,
+      @Nullable Integer missLimit,
+      @Nullable List<String> autoAccept,
+      @Nullable Long statsWindowSeconds,
+      @Nullable Long restPeriodSeconds,
+      @Nullable String rejectActivity,
+      @Nullable String timeoutActivity) {
+
+    /** Only the settings of before refusals were heard (the client's older calls). */
+    public Settings(
+        @Nullable String strategy,
+        @Nullable Long offerTimeoutSeconds,
+        @Nullable Map<String, Long> wrapUpSeconds,
+        @Nullable Long serviceLevelThresholdSeconds,
+        @Nullable String defaultActivity) {
+      this(
+          strategy,
+          offerTimeoutSeconds,
+          wrapUpSeconds,
+          serviceLevelThresholdSeconds,
+          defaultActivity,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
+    }
 
     public static Settings of(WorkspaceSettings s) {
       Map<String, Long> wrap = new TreeMap<>();
@@ -224,7 +272,17 @@ public final class WorkspaceWire {
           WireFormat.wholeSeconds("offerTimeout", s.offerTimeout()),
           wrap,
           WireFormat.wholeSeconds("serviceLevelThreshold", s.serviceLevelThreshold()),
-          s.defaultActivity());
+          s.defaultActivity(),
+          s.missLimit().orElse(null),
+          s.autoAccept().map(Settings::sorted).orElse(null),
+          s.statsWindow().map(w -> WireFormat.wholeSeconds("statsWindow", w)).orElse(null),
+          WireFormat.wholeSeconds("restPeriod", s.restPeriod()),
+          s.rejectActivity().orElse(""), // "": none, so a PATCH of these settings clears it
+          s.timeoutActivity().orElse(""));
+    }
+
+    static List<String> sorted(java.util.Set<String> channels) {
+      return channels.stream().sorted().toList();
     }
 
     /** {@code base} with what is given here. */
@@ -252,6 +310,32 @@ public final class WorkspaceWire {
       if (defaultActivity != null) {
         s = s.withDefaultActivity(defaultActivity);
       }
+      if (missLimit != null) {
+        s = s.withMissLimit(Optional.of(missLimit));
+      }
+      if (autoAccept != null) {
+        for (String channel : autoAccept) {
+          if (channel == null) {
+            throw new WireFormatException(
+                WireCode.INVALID_ARGUMENT, "field 'autoAccept' must list channels, got a null");
+          }
+        }
+        s = s.withAutoAccept(Optional.of(java.util.Set.copyOf(autoAccept)));
+      }
+      Optional<Duration> window = Json.seconds("statsWindowSeconds", statsWindowSeconds);
+      if (window.isPresent()) {
+        s = s.withStatsWindow(window);
+      }
+      Optional<Duration> rest = Json.seconds("restPeriodSeconds", restPeriodSeconds);
+      if (rest.isPresent()) {
+        s = s.withRestPeriod(rest.get());
+      }
+      if (rejectActivity != null) {
+        s = s.withRejectActivity(Optional.of(rejectActivity).filter(a -> !a.isEmpty()));
+      }
+      if (timeoutActivity != null) {
+        s = s.withTimeoutActivity(Optional.of(timeoutActivity).filter(a -> !a.isEmpty()));
+      }
       return s;
     }
   }
@@ -268,7 +352,13 @@ public final class WorkspaceWire {
       @Nullable Long offerTimeoutSeconds,
       @JsonSetter(contentNulls = Nulls.SET) @Nullable Map<String, Long> wrapUpSeconds,
       @Nullable Long serviceLevelThresholdSeconds,
-      @Nullable String defaultActivity) {
+      @Nullable String defaultActivity,
+      @Nullable Integer missLimit,
+      @Nullable List<String> autoAccept,
+      @Nullable Long statsWindowSeconds,
+      @Nullable Long restPeriodSeconds,
+      @Nullable String rejectActivity,
+      @Nullable String timeoutActivity) {
 
     public static CreateWorkspace of(
         String name, WorkspaceSettings settings, List<Activity> activities) {
@@ -280,7 +370,13 @@ public final class WorkspaceWire {
           s.offerTimeoutSeconds(),
           s.wrapUpSeconds(),
           s.serviceLevelThresholdSeconds(),
-          s.defaultActivity());
+          s.defaultActivity(),
+          s.missLimit(),
+          s.autoAccept(),
+          s.statsWindowSeconds(),
+          s.restPeriodSeconds(),
+          s.rejectActivity(),
+          s.timeoutActivity());
     }
 
     public WorkspaceDefinition toDefinition() {
@@ -300,7 +396,13 @@ public final class WorkspaceWire {
               offerTimeoutSeconds,
               wrapUpSeconds,
               serviceLevelThresholdSeconds,
-              defaultActivity);
+              defaultActivity,
+              missLimit,
+              autoAccept,
+              statsWindowSeconds,
+              restPeriodSeconds,
+              rejectActivity,
+              timeoutActivity);
       return WorkspaceDefinition.create(
           name, s.over(WorkspaceSettings.DEFAULTS.withDefaultActivity(fallback)), all);
     }

@@ -23,8 +23,8 @@ import java.util.Optional;
  * <p>The layout is {@link #FORMAT} 1; a store records the format it was written in and refuses
  * another, so a change here needs a new format number and a migration. Fields added at the end of a
  * record since (an agent's activity and its times, a contact's task queue, its workflow and the
- * queue, priority and skip flag of each of its steps) are optional: a record written without them
- * reads with their defaults, so format 1 stays readable both ways.
+ * queue, priority and skip flag of each of its steps, a refused reservation's rest) are optional: a
+ * record written without them reads with their defaults, so format 1 stays readable both ways.
  */
 public final class RouterRecordCodec {
 
@@ -179,23 +179,41 @@ public final class RouterRecordCodec {
 
   /** A reservation's stored bytes. */
   public static byte[] encode(StoredReservation v) {
-    return new Writer(64)
-        .s(v.id())
-        .l(v.seq())
-        .s(v.contactId())
-        .s(v.agentId())
-        .l(v.offeredAt())
-        .l(v.expiresAt())
-        .b(v.state().ordinal())
-        .l(v.timerSeq())
-        .toArray();
+    Writer w =
+        new Writer(80)
+            .s(v.id())
+            .l(v.seq())
+            .s(v.contactId())
+            .s(v.agentId())
+            .l(v.offeredAt())
+            .l(v.expiresAt())
+            .b(v.state().ordinal())
+            .l(v.timerSeq());
+    if (v.restTimerSeq() != 0) {
+      w.l(v.restUntil()).l(v.restTimerSeq());
+    }
+    return w.toArray();
   }
 
   /** The reservation {@link #encode(StoredReservation)} wrote. */
   public static StoredReservation reservation(byte[] value) {
     Reader r = new Reader(value);
+    String id = r.text();
+    long seq = r.l();
+    String contact = r.text();
+    String agent = r.text();
+    long offeredAt = r.l();
+    long expiresAt = r.l();
+    ReservationState state = ReservationState.values()[r.b()];
+    long timerSeq = r.l();
+    long restUntil = 0;
+    long restTimerSeq = 0;
+    if (!r.done()) {
+      restUntil = r.l();
+      restTimerSeq = r.l();
+    }
     return new StoredReservation(
-        r.text(), r.l(), r.text(), r.text(), r.l(), r.l(), ReservationState.values()[r.b()], r.l());
+        id, seq, contact, agent, offeredAt, expiresAt, state, timerSeq, restUntil, restTimerSeq);
   }
 
   /** The counters' stored bytes. */

@@ -15,9 +15,11 @@ import io.switchboard.routing.WorkspaceSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The binary form of a {@link WorkspaceDefinition}, shared by the stores (RocksDB value, PostgreSQL
@@ -28,7 +30,10 @@ import java.util.Optional;
  * each workflow's assignment callback (URL, or a null string for none, and the attempt timeout) in
  * the workflows' order, then the callback secret (a null string for none); a definition stored
  * without them reads with none, and a build from before them reads a definition with them, ignoring
- * them.
+ * them. Last, added later again, the settings a workspace has of its own since refusals are heard:
+ * miss limit (-1: the server's), auto-accept channels (-1: the server's; else a count and the
+ * channels), statistics window (-1: the server's), rest period, reject activity and timeout
+ * activity (null strings for none); a definition stored without them reads with the defaults.
  */
 public final class WorkspaceCodec {
 
@@ -80,6 +85,19 @@ public final class WorkspaceCodec {
           .l(f.assignmentCallback().map(c -> c.timeout().toMillis()).orElse(-1L));
     }
     w.s(d.callbackSecret().map(CallbackSecret::value).orElse(null));
+    w.i(s.missLimit().orElse(-1));
+    if (s.autoAccept().isPresent()) {
+      List<String> channels = new ArrayList<>(s.autoAccept().get());
+      channels.sort(null);
+      w.i(channels.size());
+      channels.forEach(w::s);
+    } else {
+      w.i(-1);
+    }
+    w.l(s.statsWindow().map(Duration::toMillis).orElse(-1L))
+        .l(s.restPeriod().toMillis())
+        .s(s.rejectActivity().orElse(null))
+        .s(s.timeoutActivity().orElse(null));
     return w.toArray();
   }
 
@@ -201,12 +219,31 @@ public final class WorkspaceCodec {
       }
       secret = Optional.ofNullable(r.s()).map(CallbackSecret::new);
     }
-    return new WorkspaceDefinition(
-        name,
-        new WorkspaceSettings(strategy, offer, wrapUp, level, defaultActivity),
-        activities,
-        queues,
-        workflows,
-        secret);
+    WorkspaceSettings settings =
+        new WorkspaceSettings(strategy, offer, wrapUp, level, defaultActivity);
+    if (!r.done()) {
+      int miss = r.i();
+      int channels = r.i();
+      Optional<Set<String>> autoAccept = Optional.empty();
+      if (channels >= 0) {
+        Set<String> set = new LinkedHashSet<>();
+        for (int i = 0; i < channels; i++) {
+          set.add(r.text());
+        }
+        autoAccept = Optional.of(set);
+      }
+      long window = r.l();
+      long rest = r.l();
+      settings =
+          settings
+              .withMissLimit(miss < 0 ? Optional.empty() : Optional.of(miss))
+              .withAutoAccept(autoAccept)
+              .withStatsWindow(
+                  window < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(window)))
+              .withRestPeriod(Duration.ofMillis(rest))
+              .withRejectActivity(Optional.ofNullable(r.s()))
+              .withTimeoutActivity(Optional.ofNullable(r.s()));
+    }
+    return new WorkspaceDefinition(name, settings, activities, queues, workflows, secret);
   }
 }

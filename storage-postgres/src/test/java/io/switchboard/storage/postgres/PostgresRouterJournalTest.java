@@ -91,7 +91,9 @@ class PostgresRouterJournalTest {
     long second = RouterTables.takeLease(ds, "b");
     PostgresRouterJournal next = PostgresRouterJournal.open(ds, second);
     Router b = builder().journal(next).build();
-    Contact again = b.reject("res-1"); // back in line, and offered to ana again: a new id
+    b.createAgent(
+        NewAgent.builder("bo").capacity("voice", 1).presence(Presence.available()).build());
+    Contact again = b.reject("res-1"); // back in line (resting from ana), offered to bo: a new id
     assertEquals(
         "res-" + (PostgresRouterJournal.RESERVATION_BLOCK + 1), again.reservationId().get());
     b.close();

@@ -630,7 +630,9 @@ public abstract class RouterContract {
     a.createContact(NewContact.builder("c1", "voice").requirements("level IS NULL").build());
 
     Router b = running.restart();
-    assertEquals("res-2", b.reject("res-1").reservationId().get());
+    b.createAgent(
+        NewAgent.builder("bo").capacity("voice", 1).presence(Presence.available()).build());
+    assertEquals("res-2", b.reject("res-1").reservationId().get()); // to bo: c1 rests from ana
   }
 
   // ---- lasting statistics ----------------------------------------------------------------
