@@ -296,6 +296,10 @@ class CliTest {
     assertEquals(Main.REFUSED, badSelector.code(), badSelector.toString());
     assertTrue(
         badSelector.err().startsWith("switchboard: INVALID_SELECTOR: "), badSelector.toString());
+    // browse checks its selector here, before any request: the same code, the same prefix
+    Run badBrowse = run("browse", "cli-bad", "--filter", "((");
+    assertEquals(Main.REFUSED, badBrowse.code(), badBrowse.toString());
+    assertTrue(badBrowse.err().startsWith("switchboard: INVALID_SELECTOR: "), badBrowse.toString());
     Run badFlag = run("receive", "cli-bad", "--frobnicate");
     assertEquals(Main.USAGE, badFlag.code());
     assertTrue(badFlag.err().startsWith("switchboard: USAGE: "), badFlag.toString());
