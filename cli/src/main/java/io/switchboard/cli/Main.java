@@ -164,7 +164,7 @@ public final class Main implements Runnable {
     }
     if (e instanceof StartupException s) {
       // the server's own configuration refused before it started
-      report(w, json, "BAD_CONFIGURATION", s.getMessage(), 0, ExitCode.USAGE);
+      report(w, json, "CANNOT_START", s.getMessage(), 0, ExitCode.USAGE);
       return USAGE;
     }
     if (e instanceof io.switchboard.routing.RoutingException r) {
