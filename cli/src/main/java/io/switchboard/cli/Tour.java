@@ -10,16 +10,36 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.routing.Activity;
+import io.switchboard.routing.Contact;
+import io.switchboard.routing.NewAgent;
+import io.switchboard.routing.NewContact;
+import io.switchboard.routing.Presence;
+import io.switchboard.routing.Router;
+import io.switchboard.routing.RoutingStats;
+import io.switchboard.routing.TaskQueue;
+import io.switchboard.routing.Workflow;
+import io.switchboard.routing.WorkflowFilter;
+import io.switchboard.routing.WorkflowTarget;
+import io.switchboard.routing.Workspace;
+import io.switchboard.routing.WorkspaceDefinition;
+import io.switchboard.routing.WorkspaceRouters;
+import io.switchboard.routing.WorkspaceSettings;
+import io.switchboard.routing.Workspaces;
+import io.switchboard.routing.spi.WorkspaceStore;
 import io.switchboard.time.ManualClock;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A narrated walk through the four seed patterns on an in-memory engine. The clock is simulated, so
- * the tour takes no time and prints the same every run.
+ * A narrated walk through the five seed patterns on an in-memory engine and router, then the
+ * routing centre again as a workspace with a workflow (the README's tour, in-process). The clock is
+ * simulated, so the tour takes no time and prints the same every run.
  */
 final class Tour {
 
@@ -37,6 +57,8 @@ final class Tour {
       lifoWithTtl(engine);
       groupedFifo(engine);
     }
+    skillsRouting();
+    workspaceWithWorkflow();
     return Main.OK;
   }
 
@@ -155,6 +177,107 @@ final class Tour {
     say(
         "consumer 1 acks and asks again while B is in flight: "
             + bodies(engine.receive("bids.fifo", ReceiveRequest.max(10))));
+  }
+
+  /** Seed 004: a contact goes to the longest-available agent with all its skills, or waits. */
+  private void skillsRouting() {
+    title("Seed 004: skills-based routing");
+    try (Router router = Router.builder().clock(clock).build()) {
+      router.createAgent(
+          routingAgent("a1", "english", "billing").presence(Presence.available()).build());
+      clock.advanceSeconds(1);
+      router.createAgent(routingAgent("a2", "english").presence(Presence.available()).build());
+      clock.advanceSeconds(1);
+      say("agents a1 (english, billing) and a2 (english) are available, a1 the longest");
+      Contact c1 =
+          router.createContact(
+              NewContact.builder("c1", "voice")
+                  .requirements("skills HAS ALL ('english', 'billing')")
+                  .build());
+      say("c1 needs english and billing: " + where(c1));
+      Contact c2 =
+          router.createContact(
+              NewContact.builder("c2", "voice").requirements("skills HAS 'billing'").build());
+      say("c2 needs billing: " + where(c2) + " (a1 is busy, a2 has no billing)");
+      router.accept(c1.reservationId().orElseThrow());
+      say("a1 accepts c1: " + where(router.contact("c1")));
+      clock.advanceSeconds(60);
+      router.complete("c1", Duration.ZERO);
+      say("a1 completes c1 after 60 s: c2 " + where(router.contact("c2")));
+      RoutingStats s = router.stats();
+      say(
+          "routing stats: waiting "
+              + s.overall().waiting()
+              + ", answered "
+              + s.overall().answered()
+              + ", speed of answer "
+              + s.overall().averageSpeedOfAnswer().map(d -> d.toSeconds() + " s").orElse("-"));
+    }
+  }
+
+  /** Seed 004 as a workspace: billing waits 30 s for a billing specialist, then widens. */
+  private void workspaceWithWorkflow() {
+    title("Seed 004 as a workspace: task queues and a workflow");
+    try (Router defaultRouter = Router.builder().clock(clock).build();
+        Workspaces workspaces =
+            new Workspaces(
+                defaultRouter,
+                WorkspaceSettings.DEFAULTS,
+                WorkspaceStore.memory(),
+                WorkspaceRouters.memory(clock))) {
+      Workspace centre =
+          workspaces.create(
+              WorkspaceDefinition.create(
+                  "centre",
+                  WorkspaceSettings.DEFAULTS,
+                  List.of(new Activity("Ready", true), new Activity("offline", false))));
+      centre.putQueue(TaskQueue.named("billing").withWorkerExpression("skills HAS 'billing'"));
+      centre.putQueue(TaskQueue.named("general"));
+      centre.putWorkflow(
+          new Workflow(
+              "support",
+              List.of(
+                  new WorkflowFilter(
+                      "billing",
+                      "topic = 'billing'",
+                      List.of(
+                          WorkflowTarget.queue("billing").withTimeout(Duration.ofSeconds(30)),
+                          WorkflowTarget.queue("general")))),
+              List.of(WorkflowTarget.queue("general")),
+              Optional.empty()));
+      say("workspace centre: task queues billing (skills HAS 'billing') and general;");
+      say("workflow support: topic = 'billing' waits 30 s in billing, then general");
+      centre.createAgent(routingAgent("g1", "english").build(), Optional.of("Ready"));
+      Contact b1 =
+          centre.createContact(
+              NewContact.builder("b1", "voice").attributes(Map.of("topic", "billing")).build(),
+              Optional.empty(),
+              Optional.of("support"));
+      say(
+          "agent g1 (english) is Ready; billing contact b1 is "
+              + where(b1)
+              + " in queue "
+              + b1.queue().orElse("-")
+              + ": g1 is no billing specialist");
+      clock.advanceSeconds(30);
+      Contact widened = centre.router().contact("b1");
+      say(
+          "30 s later b1 moved to queue "
+              + widened.queue().orElse("-")
+              + " (step "
+              + widened.escalationStep()
+              + ") and is "
+              + where(widened));
+    }
+  }
+
+  private static NewAgent.Builder routingAgent(String id, String... skills) {
+    return NewAgent.builder(id).attribute("skills", List.of(skills)).capacity("voice", 1);
+  }
+
+  private static String where(Contact c) {
+    String state = c.state().name().toLowerCase(java.util.Locale.ROOT);
+    return c.agentId().map(a -> state + " to " + a).orElse(state);
   }
 
   private static String bodies(List<Message> messages) {

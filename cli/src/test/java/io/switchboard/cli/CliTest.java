@@ -55,6 +55,49 @@ class CliTest {
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
+  private static Run runExactly(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        Main.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void globalOptions_workBeforeAndAfterTheCommand() {
+    run("queues", "create", "cli-global");
+    Run before = runExactly("--server", url, "--json", "queues", "list");
+    assertEquals(Main.OK, before.code(), before.toString());
+    assertTrue(before.json().toString().contains("cli-global"), before.out());
+    Run after = runExactly("queues", "list", "--json", "--server", url);
+    assertEquals(Main.OK, after.code(), after.toString());
+    assertEquals(before.json(), after.json());
+    Run equals = runExactly("--server=" + url, "stats", "cli-global");
+    assertEquals(Main.OK, equals.code(), equals.toString());
+  }
+
+  @Test
+  void errors_underJson_areOneJsonObjectOnStderr_withCodeStatusAndExit() {
+    Run gone = runExactly("--json", "--server", url, "queues", "show", "cli-no-such-queue");
+    assertEquals(Main.NOT_FOUND, gone.code());
+    assertEquals("", gone.out());
+    JsonNode error = WireFormat.parse(gone.err().getBytes(StandardCharsets.UTF_8));
+    assertEquals("QUEUE_NOT_FOUND", error.get("code").asText(), gone.err());
+    assertEquals(404, error.get("status").asInt(), gone.err());
+    assertEquals(Main.NOT_FOUND, error.get("exit").asInt(), gone.err());
+    assertTrue(error.get("message").asText().contains("cli-no-such-queue"), gone.err());
+
+    Run badFlag = runExactly("--json", "receive", "q", "--frobnicate");
+    assertEquals(Main.USAGE, badFlag.code());
+    JsonNode usage = WireFormat.parse(badFlag.err().strip().getBytes(StandardCharsets.UTF_8));
+    assertEquals("USAGE", usage.get("code").asText(), badFlag.err());
+    assertTrue(usage.get("message").asText().contains("--frobnicate"), badFlag.err());
+  }
+
   @Test
   void queues_createListShowPurgeDelete() {
     Run created = run("queues", "create", "cli-q", "--order", "lifo", "--visibility-timeout", "60");
@@ -251,8 +294,15 @@ class CliTest {
     run("queues", "create", "cli-bad");
     Run badSelector = run("receive", "cli-bad", "--filter", "((");
     assertEquals(Main.REFUSED, badSelector.code(), badSelector.toString());
+    assertTrue(
+        badSelector.err().startsWith("switchboard: INVALID_SELECTOR: "), badSelector.toString());
+    // browse checks its selector here, before any request: the same code, the same prefix
+    Run badBrowse = run("browse", "cli-bad", "--filter", "((");
+    assertEquals(Main.REFUSED, badBrowse.code(), badBrowse.toString());
+    assertTrue(badBrowse.err().startsWith("switchboard: INVALID_SELECTOR: "), badBrowse.toString());
     Run badFlag = run("receive", "cli-bad", "--frobnicate");
     assertEquals(Main.USAGE, badFlag.code());
+    assertTrue(badFlag.err().startsWith("switchboard: USAGE: "), badFlag.toString());
 
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =

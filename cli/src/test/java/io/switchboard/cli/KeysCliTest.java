@@ -81,10 +81,11 @@ class KeysCliTest {
     assertFalse(list.out().contains(secret.group(1)));
 
     Run notAdmin = runAs(id.group(1), secret.group(1), "keys", "list");
-    assertTrue(notAdmin.code() != 0, "only admin lists keys: " + notAdmin.out());
+    assertEquals(Main.DENIED, notAdmin.code(), "only admin lists keys: " + notAdmin.out());
     assertTrue(notAdmin.err().contains("FORBIDDEN"), notAdmin.err());
     Run wrongSecret = runAs("AKADMIN", "not-the-secret", "keys", "list");
     assertTrue(wrongSecret.err().contains("UNAUTHENTICATED"), wrongSecret.err());
+    assertEquals(Main.DENIED, wrongSecret.code(), wrongSecret.err());
 
     assertEquals(0, run("keys", "revoke", id.group(1)).code());
     Run again = run("keys", "revoke", id.group(1));

@@ -55,6 +55,48 @@ class LauncherTest {
     assertEquals(-1, output.indexOf("SURVIVED"), output);
   }
 
+  /** The release archive's launcher runs the JVM with the same flags as ./switchboard. */
+  @Test
+  void theArchiveLauncherHasTheSameFlags() throws Exception {
+    String archive = Files.readString(Path.of("..", "dist", "src", "bin", "switchboard"));
+    Matcher m = Pattern.compile("(?m)^jvm_flags=\"([^\"$]*)\"$").matcher(archive);
+    assertTrue(m.find(), archive);
+    assertEquals(launcherFlags(), List.of(m.group(1).split(" ")));
+  }
+
+  /**
+   * A JVM with the launcher's flags loads RocksDB's JNI library without the "restricted method"
+   * warnings Java 22 and newer print otherwise (four at every start).
+   */
+  @Test
+  @Timeout(value = 60, unit = TimeUnit.SECONDS)
+  void aChildJvmWithTheLauncherFlags_loadsRocksDbWithoutNativeAccessWarnings() throws Exception {
+    assertTrue(
+        launcherFlags().contains("--enable-native-access=ALL-UNNAMED"), launcherFlags().toString());
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(launcherFlags());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(LoadsRocksDb.class.getName());
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(50, TimeUnit.SECONDS), "the child still runs");
+    assertEquals(0, p.exitValue(), output);
+    assertTrue(output.contains("LOADED"), output);
+    assertEquals(-1, output.indexOf("restricted method"), output);
+    assertEquals(-1, output.indexOf("WARNING"), output);
+  }
+
+  /** Loads RocksDB's native library, as the server does at start. */
+  public static final class LoadsRocksDb {
+    public static void main(String[] args) throws ReflectiveOperationException {
+      // by name: the child runs on the class path, where the test module's reads do not apply
+      Class.forName("org.rocksdb.RocksDB").getMethod("loadLibrary").invoke(null);
+      System.out.println("LOADED");
+    }
+  }
+
   /** Allocates until the heap is full; catches the error, as careless code would. */
   public static final class Hog {
     public static void main(String[] args) {

@@ -63,7 +63,7 @@ class ServerCommandTest {
   void badFlagValue_isReadAsTheServerReadsIt_exit2NamingTheFlag() {
     assertEquals(Main.USAGE, run("server", "--port", "eighty"));
     assertEquals(
-        "switchboard: port must be an integer, got 'eighty' (from --port)",
+        "switchboard: CANNOT_START: port must be an integer, got 'eighty' (from --port)",
         err.toString(StandardCharsets.UTF_8).strip());
   }
 

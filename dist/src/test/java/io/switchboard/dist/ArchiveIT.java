@@ -142,6 +142,7 @@ class ArchiveIT {
       List<String> jvm = server.process.info().arguments().map(List::of).orElse(List.of());
       if (!jvm.isEmpty()) { // where the OS tells a process's arguments
         assertTrue(jvm.contains("-XX:+ExitOnOutOfMemoryError"), jvm.toString());
+        assertTrue(jvm.contains("--enable-native-access=ALL-UNNAMED"), jvm.toString());
         assertTrue(jvm.contains("-Xmx256m"), jvm.toString());
         assertTrue(jvm.contains("-Dswitchboard.archive.test=yes"), jvm.toString());
         assertTrue(jvm.contains("-Xss1m"), jvm.toString());

@@ -63,6 +63,7 @@ class ImageIT {
     List<String> entrypoint = strings(c.path("Entrypoint"));
     assertTrue(entrypoint.contains("-XX:+ExitOnOutOfMemoryError"), entrypoint.toString());
     assertTrue(entrypoint.stream().anyMatch(f -> f.startsWith("-XX:MaxRAMPercentage=")));
+    assertTrue(entrypoint.contains("--enable-native-access=ALL-UNNAMED"), entrypoint.toString());
     assertEquals(List.of("server"), strings(c.path("Cmd")));
     List<String> env = strings(c.path("Env"));
     assertTrue(env.contains("SWITCHBOARD_DATA_DIR=/data"), env.toString());
@@ -71,6 +72,27 @@ class ImageIT {
     JsonNode labels = c.path("Labels");
     assertEquals(Unpacked.VERSION, labels.path("org.opencontainers.image.version").asText());
     assertTrue(labels.path("io.switchboard.healthcheck").asText().contains("HealthCheck"));
+  }
+
+  /**
+   * RocksDB's native library for the image's own platform only (linux x86_64, glibc): its linux64
+   * jar, not the jar of every platform (15 libraries, about half the image).
+   */
+  @Test
+  void theImageHoldsRocksDbForItsOwnPlatformOnly() throws Exception {
+    List<String> files = new ArrayList<>();
+    for (JsonNode layer : manifest.path("layers")) {
+      Unpacked.Result listed =
+          run(
+              dir,
+              Map.of(),
+              List.of("tar", "-tzf", blob(layer.path("digest").asText()).toString()));
+      assertEquals(0, listed.code(), listed.output());
+      files.addAll(listed.output().lines().toList());
+    }
+    List<String> rocksdb = files.stream().filter(f -> f.contains("rocksdbjni")).toList();
+    assertEquals(1, rocksdb.size(), rocksdb.toString());
+    assertTrue(rocksdb.get(0).endsWith("-linux64.jar"), rocksdb.toString());
   }
 
   /** The image's layers in a directory, its entrypoint run there: no container runtime needed. */

@@ -31,10 +31,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * console").
  *
  * <ul>
- *   <li>{@code GET /console} and {@code GET /console/{file}}: the assets of {@code console/} next
- *       to this class, open (they hold no data), with a strict Content-Security-Policy (scripts and
- *       styles of this origin only, nothing inline), {@code nosniff}, no framing, and an {@code
- *       ETag} to revalidate against.
+ *   <li>{@code GET /console} (or {@code /console/}) and {@code GET /console/{file}}: the assets of
+ *       {@code console/} next to this class, open (they hold no data), with a strict
+ *       Content-Security-Policy (scripts and styles of this origin only, nothing inline), {@code
+ *       nosniff}, no framing, and an {@code ETag} to revalidate against.
  *   <li>{@code POST /console/session}: signs in with HTTP Basic {@code ID:SECRET} (so a wrong
  *       secret is refused, and audited, as on every route) and answers a session cookie ({@code
  *       HttpOnly}, {@code SameSite=Strict}, {@code Secure} under TLS) and the session's CSRF token.
@@ -104,6 +104,9 @@ final class Console {
   List<Route> assetRoutes() {
     return List.of(
         new Route("GET", "/console", "console", false, c -> asset(c, "index.html"), Guard.open()),
+        // the same page at /console/ (what a browser or a person adds): its assets' paths are
+        // absolute, so it works from either
+        new Route("GET", "/console/", "console", false, c -> asset(c, "index.html"), Guard.open()),
         new Route(
             "GET",
             "/console/{file}",

@@ -375,6 +375,15 @@ public final class Settings {
               false,
               "serve `/metrics` without credentials even when access keys are configured"));
 
+  public static final Setting<Boolean> TRACE_PROBES =
+      declare(
+          Setting.bool(
+              "trace-probes",
+              false,
+              "when tracing is on, make spans of `GET /health` and `GET /metrics` too (left out"
+                  + " by default: probes and scrapes every few seconds would bury the requests;"
+                  + " `docs/deploy.md#tracing`)"));
+
   public static final Setting<String> SQS_ACCOUNT_ID =
       declare(
           Setting.of(

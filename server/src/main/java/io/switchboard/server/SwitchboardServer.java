@@ -226,7 +226,10 @@ public final class SwitchboardServer implements AutoCloseable {
     }
     server.guard.logStart();
     LOG.atInfo()
-        .addKeyValue("url", server.uri())
+        .addKeyValue("bind", bindAddress(config.bind(), server.port()))
+        // where clients reach it: the public URL when one is set, else this host's own (loopback
+        // for a server bound to every interface)
+        .addKeyValue("url", config.find(Settings.PUBLIC_URL).orElse(server.uri()))
         .addKeyValue("mode", config.inMemory() ? "in-memory" : "durable")
         .addKeyValue("maxQueues", config.maxQueues())
         .addKeyValue(
@@ -272,14 +275,38 @@ public final class SwitchboardServer implements AutoCloseable {
         + config.get(Settings.MAX_EVENT_STREAMS_PER_KEY);
   }
 
-  private static String mebibytes(long bytes) {
+  /**
+   * The address and port the server listens on, as the start line names it ({@code 0.0.0.0:8080}:
+   * every interface), where {@code url} is one a client on this host reaches it at.
+   */
+  static String bindAddress(String bind, int port) {
+    return (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + port;
+  }
+
+  /**
+   * A byte count for people: whole KiB or MiB as such ({@code 2048MiB}), else to one decimal in the
+   * largest unit it fills ({@code 2.9GiB} for a share of the heap, 3160408050 bytes).
+   */
+  static String mebibytes(long bytes) {
     if (bytes == Long.MAX_VALUE) {
       return "none";
     }
     if (bytes % (1 << 20) == 0) {
       return (bytes >> 20) + "MiB";
     }
-    return bytes % 1024 == 0 ? (bytes >> 10) + "KiB" : bytes + "B";
+    if (bytes % 1024 == 0 && bytes < (1L << 20)) {
+      return (bytes >> 10) + "KiB";
+    }
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    double value = bytes;
+    while (value >= 1024 && unit < units.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return unit == 0
+        ? bytes + "B"
+        : String.format(java.util.Locale.ROOT, "%.1f%s", value, units[unit]);
   }
 
   /**
@@ -501,6 +528,11 @@ public final class SwitchboardServer implements AutoCloseable {
     Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {
       var builder = WebServer.builder();
+      Http1Config http1 =
+          Http1Config.builder()
+              .addReceiveListener(readTimeouts)
+              .addSendListener(readTimeouts.answering())
+              .build();
       if (tlsFiles.isPresent()) {
         builder.tls(tlsFiles.get().load());
       }
@@ -516,11 +548,9 @@ public final class SwitchboardServer implements AutoCloseable {
               // it) finds it waiting for a request; ReadTimeouts times the requests themselves
               .idleConnectionTimeout(idle)
               .idleConnectionPeriod(idle.dividedBy(5))
-              .addProtocol(
-                  Http1Config.builder()
-                      .addReceiveListener(readTimeouts)
-                      .addSendListener(readTimeouts.answering())
-                      .build())
+              .addProtocol(http1)
+              // a first line HTTP/1.1 would not claim gets an answer too, not a silent close
+              .addConnectionSelector(new UnreadableRequests(http1.maxPrologueLength()))
               .directHandlers(directHandlers())
               .routing(this::routing)
               .build()
@@ -655,6 +685,27 @@ public final class SwitchboardServer implements AutoCloseable {
 
   // ---- routing -----------------------------------------------------------------------------
 
+  /** The paths a load balancer, Kubernetes or Prometheus asks every few seconds. */
+  private static final java.util.Set<String> PROBES = java.util.Set.of("/health", "/metrics");
+
+  /**
+   * The tracing filter, passing the probes ({@link #PROBES}) by unless {@code probes} (the setting
+   * {@code trace-probes}): a span each for a readiness probe every few seconds is noise.
+   */
+  static io.helidon.webserver.http.Filter traced(
+      io.helidon.webserver.http.Filter spans, boolean probes) {
+    if (probes) {
+      return spans;
+    }
+    return (chain, req, res) -> {
+      if (PROBES.contains(req.path().path())) {
+        chain.proceed();
+      } else {
+        spans.filter(chain, req, res);
+      }
+    };
+  }
+
   /**
    * Helidon dispatches each declared route to its handler, with the {@link Call} the filters made
    * ({@link RequestFilters}); whatever a filter or a handler throws is answered by the error
@@ -663,7 +714,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private void routing(HttpRouting.Builder routing) {
     routing
         .addFilter(RequestFilters.exchange(routes, config, () -> engine))
-        .addFilter(tracing.requests())
+        .addFilter(traced(tracing.requests(), config.get(Settings.TRACE_PROBES)))
         .addFilter(RequestFilters.metrics(metrics))
         .addFilter(RequestFilters.exposure(guard))
         .addFilter(console.sessions())
@@ -710,7 +761,24 @@ public final class SwitchboardServer implements AutoCloseable {
     return switch (status) {
       case 400 -> "BAD_REQUEST";
       case 413 -> "PAYLOAD_TOO_LARGE";
+      case 414 -> "URI_TOO_LONG";
+      case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
       default -> "HTTP_" + status;
+    };
+  }
+
+  /** What an error Helidon answers before routing means, for the answer's {@code message}. */
+  static String directMessage(DirectHandler.EventType type, io.helidon.http.Status status) {
+    return switch (type) {
+      case BAD_REQUEST ->
+          status.code() == 414
+              ? "the request line is too long (" + status.code() + "); nothing was done"
+              : "the request is not valid HTTP/1.1: its request line, a header or its framing"
+                  + " could not be read; nothing was done";
+      case PAYLOAD_TOO_LARGE -> "the request is larger than the server accepts; nothing was done";
+      case HTTP_VERSION_NOT_SUPPORTED -> "only HTTP/1.1 is served; nothing was done";
+      case FORBIDDEN -> "forbidden";
+      case OTHER, INTERNAL_ERROR -> "the request could not be served (" + status.code() + ")";
     };
   }
 
@@ -724,17 +792,20 @@ public final class SwitchboardServer implements AutoCloseable {
     DirectHandler json =
         (request, type, status, headers, message) -> {
           String id = RequestIds.next();
-          String said = directMessage(request, status, message);
+          String said = directMessage(request, type, status, message);
           if (sqsPath(request.path())) {
             return sqsDirectAnswer(request, type, status, headers, said, id);
           }
           String code =
               switch (type) {
-                case BAD_REQUEST -> "BAD_REQUEST";
+                case BAD_REQUEST -> status.code() == 414 ? "URI_TOO_LONG" : "BAD_REQUEST";
                 case PAYLOAD_TOO_LARGE -> "PAYLOAD_TOO_LARGE";
+                case HTTP_VERSION_NOT_SUPPORTED -> "HTTP_VERSION_NOT_SUPPORTED";
                 case INTERNAL_ERROR -> "INTERNAL";
                 default -> "HTTP_" + status.code();
               };
+          // Helidon passes no message (its error handling keeps it out of answers): say what
+          // kind of request it was, never echoing the request itself
           String text =
               type == DirectHandler.EventType.INTERNAL_ERROR
                   ? ErrorAnswers.internalMessage(id)
@@ -761,7 +832,10 @@ public final class SwitchboardServer implements AutoCloseable {
    * text), else Helidon's message, else the status's reason.
    */
   static String directMessage(
-      DirectHandler.TransportRequest request, Status status, @Nullable String message) {
+      DirectHandler.TransportRequest request,
+      DirectHandler.EventType type,
+      Status status,
+      @Nullable String message) {
     var headers = request.headers();
     if (status.code() == 400 && headers.contains(HeaderNames.CONTENT_LENGTH)) {
       try {
@@ -774,7 +848,7 @@ public final class SwitchboardServer implements AutoCloseable {
                 .collect(java.util.stream.Collectors.joining(" and "));
       }
     }
-    return message == null || message.isBlank() ? status.reasonPhrase() : message;
+    return message == null || message.isBlank() ? directMessage(type, status) : message;
   }
 
   /** Whether {@code rawPath} is one of the SQS endpoint's: {@code /} or a queue URL's path. */

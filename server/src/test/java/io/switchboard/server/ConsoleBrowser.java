@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -153,6 +154,41 @@ final class ConsoleBrowser implements AutoCloseable {
           .until(ExpectedConditions.numberOfElementsToBe(by, count));
     } catch (org.openqa.selenium.TimeoutException e) {
       assertEquals(count, driver.findElements(by).size(), "elements " + by);
+    }
+  }
+
+  /**
+   * At phone width (390 px): the page does not scroll sideways, and every action button shown lies
+   * within the viewport, left edge to right edge; {@code what} names the page in the failures.
+   */
+  void assertFitsPhoneWidth(String what) {
+    driver.manage().window().setSize(PHONE);
+    try {
+      new WebDriverWait(driver, Duration.ofSeconds(5))
+          .until(d -> ((Number) script("return window.innerWidth")).intValue() <= PHONE.width);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> fit =
+          (Map<String, Object>)
+              script(
+                  "const de = document.documentElement;"
+                      + "const w = de.clientWidth;"
+                      + "const off = [...document.querySelectorAll('main button, main select,"
+                      + " main input')]"
+                      + "  .filter((b) => b.offsetParent !== null)"
+                      + "  .filter((b) => { const r = b.getBoundingClientRect();"
+                      + "    return r.left < 0 || r.right > w + 0.5; })"
+                      + "  .map((b) => (b.getAttribute('aria-label') || b.textContent || b.id)"
+                      + "    + ' at ' + Math.round(b.getBoundingClientRect().left) + '..'"
+                      + "    + Math.round(b.getBoundingClientRect().right));"
+                      + "return {scrollWidth: de.scrollWidth, clientWidth: w, off};");
+      long scrollWidth = ((Number) fit.get("scrollWidth")).longValue();
+      long clientWidth = ((Number) fit.get("clientWidth")).longValue();
+      assertTrue(
+          scrollWidth <= clientWidth,
+          what + " scrolls sideways at phone width: " + scrollWidth + " > " + clientWidth);
+      assertEquals(List.of(), fit.get("off"), what + ": controls off screen at phone width");
+    } finally {
+      driver.manage().window().setSize(WIDE);
     }
   }
 

@@ -103,6 +103,9 @@ class ConsoleSignInTest {
     audit.list.clear();
     signIn(ADMIN, "not-the-secret");
     browser.contains(By.id("signin-error"), "Sign-in refused");
+    assertFalse(
+        browser.driver.findElement(By.id("views")).isDisplayed(),
+        "no links to views that need a session on the sign-in page");
     assertEquals(
         "", browser.shown(By.id("key-secret")).getAttribute("value"), "the secret is not kept");
     browser.screenshots("sign-in");
@@ -119,6 +122,7 @@ class ConsoleSignInTest {
     signOutIfSignedIn();
     signIn(VIEWER, VIEWER_SECRET);
     browser.contains(By.id("who"), "signed in as " + VIEWER);
+    browser.shown(By.cssSelector("#views a[data-view='queues']")); // the views, once signed in
     browser.text(By.cssSelector("tr[data-queue='audit'] td[data-field='available']"), "1");
     browser.go("#/queues/audit");
     browser.text(By.id("stat-available"), "1");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,6 +74,9 @@ class ConsoleTest {
     assertEquals(
         "text/css; charset=utf-8",
         http.get("/console/console.css").raw().headers().firstValue("Content-Type").orElse(""));
+    Http.Answer slash = http.get("/console/");
+    assertEquals(200, slash.status(), "the console with a trailing slash: " + slash);
+    assertEquals(page.text(), slash.text());
     Http.Answer missing = http.get("/console/nothing.js");
     assertEquals(404, missing.status());
     assertEquals("NOT_FOUND", missing.code());
@@ -181,6 +185,162 @@ class ConsoleTest {
   }
 
   @Test
+  void consoleWithATrailingSlash_isTheConsole() {
+    browser.driver.get(server.uri() + "/console/#/queues");
+    browser.shown(By.id("queues"));
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void messageIds_showTheirDistinctEnd_andCopyTheWholeId() {
+    ok(http.post("/v1/queues", "{\"name\":\"ids\"}"));
+    String a = ok(http.post("/v1/queues/ids/messages", "{\"body\":\"a\"}")).get("id").asText();
+    String b = ok(http.post("/v1/queues/ids/messages", "{\"body\":\"b\"}")).get("id").asText();
+    browser.go("#/queues/ids");
+    for (String id : List.of(a, b)) {
+      By cell = By.cssSelector("#browse-rows tr[data-id='" + id + "'] td:first-child");
+      browser.contains(cell, id.substring(id.length() - 8));
+      assertEquals(
+          id,
+          browser
+              .shown(By.cssSelector("#browse-rows tr[data-id='" + id + "'] button.copy"))
+              .getAttribute("data-copy"));
+    }
+    String shownA =
+        browser
+            .shown(By.cssSelector("#browse-rows tr[data-id='" + a + "'] td:first-child"))
+            .getText();
+    String shownB =
+        browser
+            .shown(By.cssSelector("#browse-rows tr[data-id='" + b + "'] td:first-child"))
+            .getText();
+    assertFalse(shownA.equals(shownB), "two rows' ids look different: " + shownA);
+    browser.click(By.cssSelector("#browse-rows tr[data-id='" + a + "'] button.copy"));
+    browser.contains(By.id("status"), a);
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void sparklines_sayNoTraffic_whenThereIsNone() {
+    ok(http.post("/v1/queues", "{\"name\":\"idle\"}"));
+    browser.go("#/queues");
+    browser.contains(By.cssSelector("tr[data-queue='idle']"), "no traffic");
+    browser.assertNoJavaScriptErrors();
+  }
+
+  @Test
+  void workspaceWallboard_countsAWaitingContactOnce_inAQueueWithoutAWorkerExpression() {
+    ok(http.post("/v1/workspaces", "{\"name\":\"mixed\",\"defaultActivity\":\"Offline\"}"));
+    ok(
+        http.send(
+            "PUT",
+            "/v1/workspaces/mixed/task-queues/billing",
+            "{\"workerExpression\":\"skills HAS 'billing'\"}"));
+    ok(http.send("PUT", "/v1/workspaces/mixed/task-queues/general", "{}"));
+    for (int i = 0; i < 4; i++) {
+      ok(
+          http.post(
+              "/v1/workspaces/mixed/contacts",
+              "{\"id\":\"g" + i + "\",\"channel\":\"voice\",\"queue\":\"general\"}"));
+    }
+    for (int i = 0; i < 2; i++) {
+      ok(
+          http.post(
+              "/v1/workspaces/mixed/contacts",
+              "{\"id\":\"b" + i + "\",\"channel\":\"voice\",\"queue\":\"billing\"}"));
+    }
+    ok(
+        http.post(
+            "/v1/workspaces/mixed/agents",
+            "{\"id\":\"off\",\"attributes\":{},\"capacity\":{\"voice\":1}}"));
+    browser.go("#/queues");
+    browser.go("#/wallboard/mixed");
+    browser.text(By.id("wb-waiting"), "6");
+    browser.text(By.cssSelector("tr[data-queue='general'] td[data-field='waiting']"), "4");
+    browser.text(By.cssSelector("tr[data-queue='billing'] td[data-field='waiting']"), "2");
+    browser.count(By.cssSelector("#group-rows tr"), 2);
+    Object sum =
+        browser.script(
+            "return [...document.querySelectorAll('#group-rows td[data-field=waiting]')]"
+                + ".reduce((n, td) => n + Number(td.textContent), 0)");
+    assertEquals(6L, ((Number) sum).longValue(), "the rows add up to the Waiting card");
+    assertEquals(
+        "Agents offline",
+        browser
+            .shown(By.xpath("//div[@id='wb-presence-offline']/preceding-sibling::div"))
+            .getText());
+    browser.assertNoJavaScriptErrors();
+  }
+
+  /**
+   * At a phone's width (390 px) no view scrolls sideways and every action button is on screen: the
+   * tables' columns stack (docs/console.md, "Accessibility").
+   */
+  @Test
+  void phoneWidth_noViewScrollsSideways_andEveryButtonIsOnScreen() {
+    ok(http.post("/v1/queues", "{\"name\":\"narrow-dlq\"}"));
+    ok(
+        http.post(
+            "/v1/queues",
+            "{\"name\":\"narrow-queue-with-a-rather-long-name\",\"deadLetter\":"
+                + "{\"target\":\"narrow-dlq\",\"maxReceiveCount\":1}}"));
+    for (int i = 0; i < 3; i++) {
+      ok(
+          http.post(
+              "/v1/queues/narrow-queue-with-a-rather-long-name/messages",
+              "{\"body\":\"a body long enough to need more than one line at a phone's width, "
+                  + i
+                  + "\"}"));
+    }
+    failAll("narrow-queue-with-a-rather-long-name", 3); // all three dead-letter
+    ok(
+        http.post(
+            "/v1/queues/narrow-queue-with-a-rather-long-name/messages",
+            "{\"body\":\"one more, left in the queue\"}"));
+    ok(http.post("/v1/workspaces", "{\"name\":\"narrow\",\"defaultActivity\":\"Offline\"}"));
+    ok(
+        http.send(
+            "PUT",
+            "/v1/workspaces/narrow/task-queues/billing",
+            "{\"workerExpression\":\"skills HAS 'billing'\"}"));
+    ok(
+        http.post(
+            "/v1/workspaces/narrow/agents",
+            "{\"id\":\"agent-with-a-long-name\",\"attributes\":{},\"capacity\":{\"voice\":1}}"));
+    ok(
+        http.post(
+            "/v1/workspaces/narrow/contacts",
+            "{\"id\":\"caller-with-a-long-name\",\"channel\":\"voice\",\"queue\":\"billing\"}"));
+
+    browser.go("#/queues");
+    browser.shown(By.cssSelector("tr[data-queue='narrow-dlq']"));
+    browser.script(
+        "document.getElementById('queue-filter').value = 'narrow';"
+            + "document.getElementById('queue-filter').dispatchEvent(new Event('input'))");
+    assertFitsPhone("the queue list", By.cssSelector("tr[data-queue='narrow-dlq']"));
+    browser.go("#/queues/narrow-queue-with-a-rather-long-name");
+    browser.shown(By.cssSelector("#browse-rows tr"));
+    assertFitsPhone("a queue's page", By.cssSelector("#browse-rows tr button.copy"));
+    browser.go("#/dead-letters");
+    browser.shown(By.cssSelector("tbody[data-dlq='narrow-dlq'] tr"));
+    assertFitsPhone("the dead letters", By.cssSelector("tbody[data-dlq='narrow-dlq'] tr button"));
+    browser.go("#/wallboard/narrow");
+    browser.shown(By.cssSelector("tr[data-contact='caller-with-a-long-name']"));
+    assertFitsPhone(
+        "a workspace's wallboard",
+        By.cssSelector("button[aria-label='Abandon contact caller-with-a-long-name']"));
+    browser.go("#/wallboard");
+    browser.shown(By.id("wb-waiting"));
+    assertFitsPhone("the wallboard", By.id("wb-waiting"));
+    browser.assertNoJavaScriptErrors();
+  }
+
+  private static void assertFitsPhone(String what, By shown) {
+    browser.shown(shown);
+    browser.assertFitsPhoneWidth(what);
+  }
+
+  @Test
   void deadLetters_showTheirSource_restoreOne_redriveCancelAndComplete() {
     ok(http.post("/v1/queues", "{\"name\":\"jobs-dlq\"}"));
     ok(
@@ -196,7 +356,10 @@ class ConsoleTest {
     browser.count(rows, 1);
     browser.text(By.cssSelector("tbody[data-dlq='jobs-dlq'] td[data-field='source']"), "jobs");
     browser.screenshots("dead-letters");
-    browser.shown(By.cssSelector("tbody[data-dlq='jobs-dlq'] tr button")).click();
+    browser
+        .shown(
+            By.cssSelector("tbody[data-dlq='jobs-dlq'] tr button[aria-label^='Restore message']"))
+        .click();
     browser.contains(By.id("status"), "Restored message");
     browser.count(rows, 0);
     assertEquals(1, ok(http.get("/v1/queues/jobs/stats")).get("available").asInt());

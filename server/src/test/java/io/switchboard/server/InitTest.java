@@ -472,10 +472,14 @@ class InitTest {
     int from = doc.indexOf("```yaml\nqueues:") + "```yaml\n".length();
     String example = doc.substring(from, doc.indexOf("```", from));
     InitFile.Setup parsed =
-        InitFile.parse(yaml(example), Map.of("SWITCHBOARD_CI_SECRET", "a", "ANN_SECRET", "b")::get);
+        InitFile.parse(
+            yaml(example),
+            Map.of("SWITCHBOARD_CI_SECRET", "a", "ANN_SECRET", "b", "SWITCHBOARD_ADMIN_SECRET", "c")
+                ::get);
     assertEquals(4, parsed.queues().size());
     String literal =
         example
+            .replace("${ENV:SWITCHBOARD_ADMIN_SECRET}", "ops-secret")
             .replace("${ENV:SWITCHBOARD_CI_SECRET}", "ci-secret")
             .replace("${ENV:ANN_SECRET}", "ann-secret");
     try (SwitchboardServer server = start(dir.resolve("data"), literal);
@@ -493,6 +497,23 @@ class InitTest {
               .build();
       assertEquals("Ready", ann.workspace("centre").agent("ann").activity());
       ann.close();
+      // the example's admin key administers the server it starts: it lists the keys
+      try (Http h = new Http(server.uri())) {
+        Http.Answer keys =
+            h.send(
+                "GET",
+                "/v1/keys",
+                null,
+                Map.of(
+                    "Authorization",
+                    "Basic "
+                        + java.util.Base64.getEncoder()
+                            .encodeToString(
+                                "AKOPS:ops-secret"
+                                    .getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        assertEquals(200, keys.status(), keys.toString());
+        assertTrue(keys.text().contains("AKCIPIPELINE"), keys.text());
+      }
     }
   }
 

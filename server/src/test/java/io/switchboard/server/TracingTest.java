@@ -402,6 +402,44 @@ class TracingTest {
   }
 
   @Test
+  void probes_healthAndMetrics_makeNoSpans_unlessTraceProbesAsks() {
+    assertEquals(200, http.get("/health").status());
+    assertEquals(200, http.get("/metrics").status());
+    http.post("/v1/queues", "{\"name\":\"after-probes\"}");
+    await(s -> s.getName().equals("POST /v1/queues")); // served after the probes
+    assertEquals(
+        List.of(),
+        spans.getFinishedSpanItems().stream()
+            .map(SpanData::getName)
+            .filter(n -> n.contains("/health") || n.contains("/metrics"))
+            .toList(),
+        "no span for a probe");
+
+    OpenTelemetrySdk sdk =
+        OpenTelemetrySdk.builder()
+            .setTracerProvider(
+                SdkTracerProvider.builder()
+                    .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                    .build())
+            .build();
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of("port", "0", "in-memory", "true", "trace-probes", "true"), Map.of());
+    try (SwitchboardServer probed =
+            SwitchboardServer.start(
+                config,
+                EngineFactory.forConfig(config),
+                Clock.system(),
+                new OpenTelemetryTracing(sdk, sdk));
+        Http h = new Http(probed.uri())) {
+      assertEquals(200, h.get("/health").status());
+      assertEquals(200, h.get("/metrics").status());
+      await(s -> s.getName().equals("GET /health"));
+      await(s -> s.getName().equals("GET /metrics"));
+    }
+  }
+
+  @Test
   void tracing_offServer_makesNoSpans() {
     ServerConfig config = ServerConfig.forTests();
     try (SwitchboardServer plain =

@@ -78,6 +78,35 @@ function glob(pattern, name) {
   return re.test(name);
 }
 
+/**
+ * A message id in a table: its last characters (ids of one queue share their beginning and differ
+ * at the end), the whole id as the tooltip, and a button copying the whole id. `onShow`, if given,
+ * makes the short id a link-like button showing the message.
+ */
+export function idCell(id, onShow) {
+  const short = id.length > 12 ? "…" + id.slice(-8) : id;
+  const label = onShow
+    ? el("button", { type: "button", class: "linkish", title: id, onclick: () => onShow(id), "aria-label": "Show message " + id }, short)
+    : el("code", { title: id }, short);
+  const copy = el("button", { type: "button", class: "copy", "data-copy": id, "aria-label": "Copy message id " + id, title: "Copy the whole id" }, "Copy");
+  copy.addEventListener("click", () => copyText(id).then(
+    () => status("Copied message id " + id),
+    () => status("Cannot copy here; the id is " + id, true)));
+  return el("span", { class: "id" }, label, " ", copy);
+}
+
+/** Puts `text` on the clipboard (the Clipboard API where the page may use it, else a selection). */
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const t = el("textarea", { readonly: true, class: "offscreen" });
+  t.value = text;
+  document.body.append(t);
+  t.select();
+  const done = document.execCommand("copy");
+  t.remove();
+  if (!done) throw new Error("copy refused");
+}
+
 /** Replaces `target`'s children only when `key` changed (so a refresh keeps focus and clicks). */
 export function renderIfChanged(target, key, build) {
   if (target.dataset.key === key) return;
@@ -119,6 +148,7 @@ function showSignIn(message) {
   stopView();
   document.getElementById("who").textContent = "";
   document.getElementById("sign-out").hidden = true;
+  document.getElementById("views").hidden = true; // its views need a session: not offered before
   const main = document.getElementById("main");
   const err = el("p", { id: "signin-error", class: "bad", role: "alert" }, message || "");
   const form = el("form", { "aria-labelledby": "signin-title" },
@@ -153,6 +183,7 @@ function signedIn(me) {
   const who = document.getElementById("who");
   who.textContent = me.keyless ? "keyless (loopback development mode)" : "signed in as " + me.accessKeyId + (me.name ? " (" + me.name + ")" : "");
   document.getElementById("sign-out").hidden = me.keyless || !me.csrfToken;
+  document.getElementById("views").hidden = false;
 }
 
 function stopView() {
@@ -185,7 +216,26 @@ function route() {
   else overview(ctx);
 }
 
+/**
+ * Copies each table column's heading onto its cells (data-label), which the narrow layout shows
+ * before each cell once the columns stack (console.css). Watches the page, so rows drawn later are
+ * labelled too.
+ */
+function labelCells(root) {
+  for (const table of root.querySelectorAll("table")) {
+    const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    if (!heads.length) continue;
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      [...tr.children].forEach((cell, i) => {
+        if (cell.tagName === "TD" && heads[i] && cell.dataset.label !== heads[i]) cell.dataset.label = heads[i];
+      });
+    }
+  }
+}
+
 async function start() {
+  const main = document.getElementById("main");
+  new MutationObserver(() => labelCells(main)).observe(main, { childList: true, subtree: true });
   document.getElementById("sign-out").addEventListener("click", async () => {
     try { await api("DELETE", "/console/session"); } catch { /* signed out anyway */ }
     state.me = null;

@@ -1,5 +1,5 @@
 // Queues: the overview, one queue, and the dead letters. Everything through the native API.
-import { el, api, may, status, confirmAction, age, renderIfChanged } from "/console/app.js";
+import { el, api, may, status, confirmAction, age, renderIfChanged, idCell } from "/console/app.js";
 
 const REFRESH_MS = 2000;
 const HISTORY = 150; // samples kept per queue: 5 minutes at one every 2 s
@@ -25,8 +25,14 @@ function rates(name, field) {
   return out;
 }
 
-/** A small line chart on a canvas, in the text colour; labelled for screen readers. */
+/**
+ * A small line chart on a canvas, in the text colour; labelled for screen readers. Without traffic
+ * (no rate yet, or every rate 0) it says so in words: a flat line reads as a broken chart.
+ */
 function sparkline(values, label, width = 120, height = 28) {
+  if (values.every((v) => v === 0)) {
+    return el("span", { class: "muted spark-none", "aria-label": label + ": no traffic" }, "no traffic");
+  }
   const c = el("canvas", { class: "spark", width: width * 2, height: height * 2, role: "img",
     "aria-label": label + ": " + (values.length ? values[values.length - 1].toFixed(1) + "/s now" : "no data yet") });
   c.style.width = width + "px";
@@ -36,7 +42,7 @@ function sparkline(values, label, width = 120, height = 28) {
   g.strokeStyle = getComputedStyle(document.documentElement).getPropertyValue("--accent") || "#1d4ed8";
   g.lineWidth = 2;
   g.beginPath();
-  if (values.length < 2) values = [0, 0]; // no rate yet: a flat line
+  if (values.length < 2) values = [values[0], values[0]]; // one rate so far: a level line
   values.forEach((v, i) => {
     const x = values.length < 2 ? 0 : (i / (values.length - 1)) * (c.width - 2) + 1;
     const y = c.height - 2 - (v / max) * (c.height - 4);
@@ -158,7 +164,7 @@ export function queueDetail(ctx, name) {
       first.hidden = !from;
       pageInfo.textContent = page.messages.length + " message(s) on this page" + (cursor ? "; more on the next" : "");
       rows.replaceChildren(...page.messages.map((m) => el("tr", { "data-id": m.id },
-        el("td", {}, el("button", { type: "button", class: "linkish", onclick: () => showMessage(m.id), "aria-label": "Show message " + m.id }, m.id.slice(0, 12) + "…")),
+        el("td", { class: "id-cell" }, idCell(m.id, showMessage)),
         el("td", {}, m.state),
         el("td", { class: "num" }, m.priority),
         el("td", { class: "wide-only" }, m.groupId || ""),
@@ -427,7 +433,7 @@ function dlqSection(name) {
     const page = await api("GET", base + "/messages?limit=50");
     renderIfChanged(rows, JSON.stringify(page.messages.map((m) => m.id)), () => page.messages.map((m) =>
       el("tr", { "data-id": m.id },
-        el("td", {}, m.id.slice(0, 12) + "…"),
+        el("td", { class: "id-cell" }, idCell(m.id)),
         el("td", { "data-field": "source" }, m.deadLetterSource || "?"),
         el("td", { class: "num" }, m.receiveCount),
         el("td", {}, m.body.length > 60 ? m.body.slice(0, 60) + "…" : m.body),

@@ -172,14 +172,14 @@ export function wallboard(ctx, ws = DEFAULT) {
       renderIfChanged(cards, JSON.stringify(s.overall) + JSON.stringify(s.agentsByPresence), () => [
         ["waiting", "Waiting", o.waiting, ""], ["longest", "Longest wait", age(o.longestWaitMillis), ""],
         ["service-level", "Service level", pct(o.serviceLevel), levelClass(o.serviceLevel)],
-        ["asa", "Avg. speed of answer", age(o.averageSpeedOfAnswerMillis), ""],
+        ["asa", "Speed of answer", age(o.averageSpeedOfAnswerMillis), ""],
         ["answered", "Answered", o.answered, ""], ["abandoned", "Abandoned", o.abandoned + " (" + pct(o.abandonmentRate) + ")", ""],
-        ...Object.entries(s.agentsByPresence).map(([k, v]) => ["presence-" + k, "Agents " + (byQueue ? "by presence: " : "") + k, v, ""])]
+        ...Object.entries(s.agentsByPresence).map(([k, v]) => ["presence-" + k, "Agents " + k, v, ""])]
         .map(([id, label, v, cls]) => el("div", { class: "card" }, el("div", { class: "muted" }, label),
           el("div", { class: "big " + cls, id: "wb-" + id }, v))));
       groupsNote.hidden = !qs.length;
-      renderIfChanged(groups, JSON.stringify(s.groups) + JSON.stringify(definition.taskQueues) + JSON.stringify(qs), () =>
-        qs.length ? queueRows(qs, s.groups) : groupRows(s.groups).map(([q, own, g]) => groupRow(q, own, g)));
+      renderIfChanged(groups, JSON.stringify(s.groups) + JSON.stringify(definition.taskQueues) + JSON.stringify(qs) + JSON.stringify(c.contacts.map((ct) => [ct.queue, ct.channel, ct.requirements])), () =>
+        qs.length ? queueRows(qs, s.groups, c.contacts) : groupRows(s.groups).map(([q, own, g]) => groupRow(q, own, g)));
       const lastOffers = (id) => [...(offered.get(id) || [])].map((ct) => ct + " (offered)");
       const assigned = a.agents.map((ag) => [...(current.get(ag.id) || []), ...lastOffers(ag.id)]);
       const shownAgents = allAgents ? a.agents : a.agents.slice(0, ROWS);
@@ -255,9 +255,13 @@ export function wallboard(ctx, ws = DEFAULT) {
 
   /**
    * One row per task queue from its statistics route (GET .../task-queues/{q}/stats), then the
-   * groups of contacts routed through no queue.
+   * groups of contacts routed through no queue. A contact waits in one row only: a group's
+   * requirements name its queue by the queue's worker expression, but a queue without one leaves
+   * its contacts' group looking queue-less, so when a queue has no expression the "(no task queue)"
+   * rows count only the waiting contacts that have no queue (the contacts list says which).
    */
-  const queueRows = (stats, list) => {
+  const queueRows = (stats, list, contacts) => {
+    const ambiguous = definition.taskQueues.some((q) => !q.workerExpression);
     const threshold = definition.serviceLevelThresholdSeconds;
     const rows = definition.taskQueues.map((q, i) => {
       const st = stats[i];
@@ -275,7 +279,16 @@ export function wallboard(ctx, ws = DEFAULT) {
     });
     for (const g of list) {
       const [q, own] = queueOf(definition.taskQueues, g.requirements);
-      if (q === null) rows.push(groupRow(null, own, g));
+      if (q !== null) continue;
+      if (!ambiguous) {
+        rows.push(groupRow(null, own, g));
+        continue;
+      }
+      const queueless = contacts.filter((ct) => !ct.queue && ct.channel === g.channel
+        && (ct.requirements || "") === (g.requirements || "")).length;
+      if (queueless > 0) {
+        rows.push(groupRow(null, own, { ...g, contacts: { ...g.contacts, waiting: queueless } }));
+      }
     }
     return rows;
   };
