@@ -323,7 +323,7 @@ class AssignmentCallbacksTest {
     agent("ana");
     Contact c = call("c1");
 
-    await(() -> callbacks.count(AssignmentCallbacks.Outcome.FAILED) == 1, "failed");
+    Await.until(() -> callbacks.count(AssignmentCallbacks.Outcome.FAILED) == 1, "failed");
     assertEquals(0, callbacks.pending());
     String reservation = centre.router().contact(c.id()).reservationId().orElseThrow();
     assertEquals(ReservationState.PENDING, centre.router().reservation(reservation).state());
@@ -342,7 +342,7 @@ class AssignmentCallbacksTest {
     agent("ana");
     call("c1");
 
-    await(() -> callbacks.count(AssignmentCallbacks.Outcome.FAILED) == 1, "failed");
+    Await.until(() -> callbacks.count(AssignmentCallbacks.Outcome.FAILED) == 1, "failed");
     assertTrue(received.isEmpty(), "the loopback receiver was called: " + received);
     assertEquals(ContactState.OFFERED, centre.router().contact("c1").state());
   }
