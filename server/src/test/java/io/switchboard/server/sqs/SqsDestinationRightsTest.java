@@ -158,4 +158,77 @@ class SqsDestinationRightsTest {
     assertEquals(1, depth(teamX), "the message stayed in team-x");
     assertEquals(0, depth(secret), "nothing reached secret");
   }
+
+  private List<String> receivedBodies(SqsClient client, String url) {
+    return client.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages().stream()
+        .map(software.amazon.awssdk.services.sqs.model.Message::body)
+        .toList();
+  }
+
+  /**
+   * A consumer key with {@code queue:receive} on its queue alone receives from a queue with a
+   * {@code RedrivePolicy}, as on AWS; what is dead-lettered after {@code maxReceiveCount} is
+   * checked against the key that set the policy: while it lacks {@code queue:send} on the target,
+   * the message stays (its receive count going on), and moves once the grant is back.
+   */
+  @Test
+  void aReceiveOnlyConsumer_receives_andTheMoveIsCheckedAgainstTheKeyThatSetThePolicy() {
+    Principal configurer =
+        new Principal(
+            "AKTEAM",
+            "team-pw",
+            Optional.empty(),
+            List.of(
+                Grant.parse("queue:admin,queue:send,queue:receive on team-*"),
+                Grant.parse("queue:send on secret")),
+            Optional.empty());
+    server.keys().put(configurer);
+    server
+        .keys()
+        .put(
+            new Principal(
+                "AKCONSUMER",
+                "consumer-pw",
+                Optional.empty(),
+                List.of(Grant.parse("queue:receive on team-y")),
+                Optional.empty()));
+    String secret = admin.createQueue(r -> r.queueName("secret")).queueUrl();
+    String teamY =
+        team.createQueue(
+                r ->
+                    r.queueName("team-y")
+                        .attributesWithStrings(
+                            Map.of(
+                                "RedrivePolicy",
+                                redrivePolicy("secret"),
+                                "VisibilityTimeout",
+                                "0")))
+            .queueUrl();
+    try (SqsClient consumer = client("AKCONSUMER", "consumer-pw")) {
+      team.sendMessage(r -> r.queueUrl(teamY).messageBody("m1"));
+      assertEquals(List.of("m1"), receivedBodies(consumer, teamY));
+      assertEquals(List.of(), receivedBodies(consumer, teamY), "dead-lettered after one receive");
+      assertEquals(1, depth(secret));
+
+      // the key that set the policy loses queue:send on secret
+      server
+          .keys()
+          .put(
+              new Principal(
+                  "AKTEAM",
+                  "team-pw",
+                  Optional.empty(),
+                  List.of(Grant.parse("queue:admin,queue:send,queue:receive on team-*")),
+                  Optional.empty()));
+      team.sendMessage(r -> r.queueUrl(teamY).messageBody("m2"));
+      assertEquals(List.of("m2"), receivedBodies(consumer, teamY));
+      assertEquals(
+          List.of("m2"), receivedBodies(consumer, teamY), "the move was refused: m2 stayed");
+      assertEquals(1, depth(secret));
+
+      server.keys().put(configurer); // the grant is back
+      assertEquals(List.of(), receivedBodies(consumer, teamY), "m2 moved at its lease end");
+      assertEquals(2, depth(secret));
+    }
+  }
 }
