@@ -62,8 +62,8 @@ public final class MoveRights implements MoveCheck {
   /**
    * @param keys the server's keys, read at each move (a grant changed or a key revoked applies to
    *     the next move)
-   * @param records where the starters of tasks and the configurers of dead-letter targets are
-   *     kept; null for an engine without a store (a remote one, whose own server checks its moves)
+   * @param records where the starters of tasks and the configurers of dead-letter targets are kept;
+   *     null for an engine without a store (a remote one, whose own server checks its moves)
    * @param clock what spaces the audit lines of refused dead-letter moves
    */
   public MoveRights(KeyRing keys, @Nullable SystemRecords records, Clock clock) {
@@ -134,8 +134,7 @@ public final class MoveRights implements MoveCheck {
    * the queue has no other target now, and the record goes), for the moves the engine makes there
    * on its own from now on.
    */
-  static void configured(
-      QueueEngine engine, String queue, Optional<String> target, Principal key) {
+  static void configured(QueueEngine engine, String queue, Optional<String> target, Principal key) {
     try {
       SystemRecords store = engine.systemRecords();
       if (target.isEmpty()) {
@@ -161,9 +160,7 @@ public final class MoveRights implements MoveCheck {
       return null;
     }
     Optional<String> stored =
-        records
-            .get(CONFIGURER_PREFIX + source)
-            .map(b -> new String(b, StandardCharsets.UTF_8));
+        records.get(CONFIGURER_PREFIX + source).map(b -> new String(b, StandardCharsets.UTF_8));
     if (stored.isEmpty()) {
       return null;
     }
@@ -223,7 +220,9 @@ public final class MoveRights implements MoveCheck {
           CONFIGURER_PREFIX + source,
           message
               + (refusals > 1
-                  ? " (" + refusals + " dead-letter moves of this queue refused since the last line)"
+                  ? " ("
+                      + refusals
+                      + " dead-letter moves of this queue refused since the last line)"
                   : ""));
     }
     return message;

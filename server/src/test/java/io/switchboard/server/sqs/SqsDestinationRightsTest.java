@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.time.ManualClock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -173,6 +176,17 @@ class SqsDestinationRightsTest {
    */
   @Test
   void aReceiveOnlyConsumer_receives_andTheMoveIsCheckedAgainstTheKeyThatSetThePolicy() {
+    // this case's engine runs on a manual clock: leases end when the test says
+    stop();
+    ManualClock clock = ManualClock.create();
+    server =
+        SwitchboardServer.start(
+            ServerConfig.forTests(),
+            c -> QueueEngine.builder().clock(clock).maxQueues(c.maxQueues()).build(),
+            clock);
+    server.keys().put(Principal.admin("AKADMIN", "admin-pw"));
+    admin = client("AKADMIN", "admin-pw");
+    team = client("AKTEAM", "team-pw");
     Principal configurer =
         new Principal(
             "AKTEAM",
@@ -202,11 +216,12 @@ class SqsDestinationRightsTest {
                                 "RedrivePolicy",
                                 redrivePolicy("secret"),
                                 "VisibilityTimeout",
-                                "0")))
+                                "10")))
             .queueUrl();
     try (SqsClient consumer = client("AKCONSUMER", "consumer-pw")) {
       team.sendMessage(r -> r.queueUrl(teamY).messageBody("m1"));
       assertEquals(List.of("m1"), receivedBodies(consumer, teamY));
+      clock.advance(Duration.ofSeconds(11));
       assertEquals(List.of(), receivedBodies(consumer, teamY), "dead-lettered after one receive");
       assertEquals(1, depth(secret));
 
@@ -222,11 +237,13 @@ class SqsDestinationRightsTest {
                   Optional.empty()));
       team.sendMessage(r -> r.queueUrl(teamY).messageBody("m2"));
       assertEquals(List.of("m2"), receivedBodies(consumer, teamY));
+      clock.advance(Duration.ofSeconds(11));
       assertEquals(
           List.of("m2"), receivedBodies(consumer, teamY), "the move was refused: m2 stayed");
       assertEquals(1, depth(secret));
 
-      server.keys().put(configurer); // the grant is back
+      server.keys().put(configurer); // the grant is back: the next lease end moves m2
+      clock.advance(Duration.ofSeconds(11));
       assertEquals(List.of(), receivedBodies(consumer, teamY), "m2 moved at its lease end");
       assertEquals(2, depth(secret));
     }
