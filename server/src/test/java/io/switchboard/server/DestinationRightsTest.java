@@ -258,6 +258,10 @@ class DestinationRightsTest {
     clock.advance(Duration.ofSeconds(11));
     assertEquals(2, messages("team-y").get(0).get("receiveCount").asInt());
     assertEquals(1, refusals("secret").size(), "one line a minute: " + lines.list);
+    Http.Answer metrics = admin("GET", "/metrics", null);
+    assertTrue(
+        metrics.text().contains("switchboard_dead_letter_moves_refused_total 2.0"),
+        "each refusal is counted");
 
     // explicit moves keep checking the caller
     assertRefused(

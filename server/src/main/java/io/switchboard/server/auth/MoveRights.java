@@ -7,6 +7,7 @@ import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,6 +56,7 @@ public final class MoveRights implements MoveCheck {
   private final @Nullable SystemRecords records;
   private final ConcurrentHashMap<String, String> owners = new ConcurrentHashMap<>();
   private final Clock clock;
+  private final AtomicLong deadLetterRefusals = new AtomicLong();
 
   /** Per "source\ntarget": when its last refusal line was written, and refusals since. */
   private final ConcurrentHashMap<String, long[]> refusedLines = new ConcurrentHashMap<>();
@@ -198,6 +200,7 @@ public final class MoveRights implements MoveCheck {
             + "' with its receive count, and moves once that key may send there again or a key"
             + " that may sets the target anew"
             + SEE;
+    deadLetterRefusals.incrementAndGet();
     long now = clock.millis();
     long[] line =
         refusedLines.computeIfAbsent(source + "\n" + target, k -> new long[] {Long.MIN_VALUE, 0});
@@ -226,6 +229,11 @@ public final class MoveRights implements MoveCheck {
                   : ""));
     }
     return message;
+  }
+
+  /** How many dead-letter moves the engine would have made on its own were refused so far. */
+  public long deadLetterRefusals() {
+    return deadLetterRefusals.get();
   }
 
   private static final String SEE = " (docs/security.md, \"Moving messages between queues\")";
