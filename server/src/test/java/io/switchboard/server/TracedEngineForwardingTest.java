@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.opentelemetry.api.OpenTelemetry;
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.MoveCheck;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
@@ -56,7 +57,8 @@ class TracedEngineForwardingTest {
           Map.entry(MessageUpdate.class, MessageUpdate.priority(1)),
           Map.entry(BrowseRequest.class, BrowseRequest.first(10)),
           Map.entry(RedriveRequest.class, RedriveRequest.toSources()),
-          Map.entry(Consumer.class, (Consumer<Object>) event -> {}));
+          Map.entry(Consumer.class, (Consumer<Object>) event -> {}),
+          Map.entry(MoveCheck.class, MoveCheck.NONE));
 
   static Stream<Method> engineMethods() {
     return Arrays.stream(QueueEngine.class.getMethods())
