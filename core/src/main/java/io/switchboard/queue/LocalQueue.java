@@ -204,8 +204,7 @@ final class LocalQueue {
       }
       if (m.state == StoredMessage.IN_FLIGHT) {
         counters.released++;
-        if (exhausted(m)) {
-          deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
+        if (exhausted(m) && deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES)) {
           continue;
         }
       }
@@ -219,10 +218,12 @@ final class LocalQueue {
 
   private void expire(List<StoredMessage> expired, long now) {
     for (StoredMessage m : expired) {
-      counters.expired++;
       if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
-        deadLetter(m, now, MessageEvent.Cause.EXPIRED);
+        if (deadLetter(m, now, MessageEvent.Cause.EXPIRED)) {
+          counters.expired++; // a refused move leaves it unexpired, its expiry put off
+        }
       } else {
+        counters.expired++;
         table.detach(m);
         engine.events().tell(() -> new MessageEvent.Expired(name, view(m, null, null)));
       }
@@ -562,8 +563,7 @@ final class LocalQueue {
     MessageRules.checkRelease(name, grouped, delay, toBack);
     StoredMessage m = Objects.requireNonNull(leased(receipt, true)); // strict: never null
     counters.released++;
-    if (exhausted(m)) {
-      deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
+    if (exhausted(m) && deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES)) {
       return;
     }
     if (toBack) {
@@ -598,8 +598,10 @@ final class LocalQueue {
       counters.released++;
       if (exhausted(m)) {
         Message left = view(m, null, MessageState.DEAD_LETTERED);
-        deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES);
-        return DeadLetterRules.deadLettersToItself(name, config) ? view(m, null, null) : left;
+        if (deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES)) {
+          return DeadLetterRules.deadLettersToItself(name, config) ? view(m, null, null) : left;
+        }
+        // the move was refused: it stays, released as any other
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     } else {
@@ -718,7 +720,7 @@ final class LocalQueue {
    * own target, it stays where it is, available, with its receive count reset
    * (DeadLetterRules.deadLettersToItself).
    */
-  private void deadLetter(StoredMessage m, long now, MessageEvent.Cause cause) {
+  private boolean deadLetter(StoredMessage m, long now, MessageEvent.Cause cause) {
     if (DeadLetterRules.deadLettersToItself(name, config)) {
       counters.deadLettered++;
       m.receiveCount = 0;
@@ -726,15 +728,37 @@ final class LocalQueue {
       engine
           .events()
           .tell(() -> new MessageEvent.DeadLettered(name, name, view(m, null, null), cause));
-      return;
+      return true;
+    }
+    String target = config.deadLetter().get().target();
+    if (cause != MessageEvent.Cause.REQUESTED && refused(m, target, cause, now)) {
+      return false;
     }
     table.detach(m);
     counters.deadLettered++;
     remember(m, MessageState.DEAD_LETTERED, now);
     m.deadLetterSource = name;
-    String target = config.deadLetter().get().target();
     journalMove(m, target);
     outbox.add(new Transfer(m, target, cause, this));
+    return true;
+  }
+
+  /**
+   * Whether the engine's {@link MoveCheck} refuses a move to the dead-letter target that no request
+   * makes; if so the message stays ({@link MoveCheck#deadLetterRefusal}): after its last receive,
+   * available with its receive count kept; expired, as it was, its expiry put off.
+   */
+  private boolean refused(StoredMessage m, String target, MessageEvent.Cause cause, long now) {
+    String refusal = engine.moveCheck().deadLetterRefusal(name, target, engine.ids().id(m.serial));
+    if (refusal == null) {
+      return false;
+    }
+    if (cause == MessageEvent.Cause.EXPIRED) {
+      table.setExpiry(m, now + DeadLetterRules.REFUSED_EXPIRY_RETRY_MILLIS);
+    } else {
+      table.setState(m, StoredMessage.AVAILABLE, 0);
+    }
+    return true;
   }
 
   /**

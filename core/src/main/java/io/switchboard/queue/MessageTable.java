@@ -272,6 +272,13 @@ final class MessageTable {
     arrivals.add(m.serial);
   }
 
+  /** Puts off a message's expiry to {@code expiresAt}, whatever its state (journaled whole). */
+  void setExpiry(StoredMessage m, long expiresAt) {
+    mark(m, StoredMessage.JOURNAL_FULL);
+    m.expiresAt = expiresAt;
+    expiry.add(expiresAt, m.serial);
+  }
+
   /**
    * Adds a message moved in from another queue (its send time may precede earlier arrivals); {@code
    * before} is the place the move journaled for it here (null: none).

@@ -18,6 +18,7 @@ import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.routing.RoutingStats;
+import io.switchboard.server.auth.MoveRights;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -166,6 +167,18 @@ final class ServerMetrics {
     Gauge.builder("switchboard.routing.leader", leading, l -> l.getAsBoolean() ? 1 : 0)
         .description("1 while this server runs the router, 0 while it forwards routing calls")
         .strongReference(true) // the supplier lives nowhere else
+        .register(registry);
+  }
+
+  /**
+   * {@code switchboard_dead_letter_moves_refused_total}: dead-letter moves the engine would have
+   * made on its own, refused because the key that set the target may no longer send there (the
+   * messages stay in their queues; docs/security.md, "Moving messages between queues").
+   */
+  void moveRights(MoveRights rights) {
+    FunctionCounter.builder(
+            "switchboard.dead.letter.moves.refused", rights, MoveRights::deadLetterRefusals)
+        .description("dead-letter moves refused: the key that set the target may not send there")
         .register(registry);
   }
 

@@ -351,7 +351,10 @@ public final class SwitchboardServer implements AutoCloseable {
       LOG.atInfo().log("the engine keeps no access keys: only the configured keys are known");
     }
     // each move a redrive task makes is checked against its starter's grants at that moment
-    opened.checkMoves(MoveRights.of(keys, opened));
+    // and so is each dead-letter move the engine makes on its own, against the target's configurer
+    MoveRights moveRights = MoveRights.of(keys, opened);
+    opened.checkMoves(moveRights);
+    metrics.moveRights(moveRights);
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
     try {
       applyInit(opened);

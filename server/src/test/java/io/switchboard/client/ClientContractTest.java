@@ -45,9 +45,9 @@ class ClientContractTest extends QueueEngineContract {
               + " cannot hear them and ignores the listener (QueueEngine.onMessageEvent); the"
               + " server's tracing, their user, is tested in TracingTest",
           "MoveChecks.*",
-          "a remote engine's redrive tasks run in its server, which checks each move against the"
-              + " key that started the task (MoveRights, DestinationRightsTest); the client ignores"
-              + " QueueEngine.checkMoves");
+          "a remote engine's redrive tasks and dead-letter moves run in its server, which checks"
+              + " each move against the key that started the task or set the target (MoveRights,"
+              + " DestinationRightsTest); the client ignores QueueEngine.checkMoves");
 
   private record Served(
       SwitchboardServer server, MemoryJournal journal, ManualClock clock, int max) {}

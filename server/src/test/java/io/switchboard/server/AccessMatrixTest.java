@@ -241,39 +241,6 @@ class AccessMatrixTest {
               return auth -> asKey(auth, "PATCH", "/v1/queues/sq2-a", "{" + dlq("vault-2") + "}");
             }),
         new SecondQueue(
-            "POST /v1/queues/{queue}/receive, the queue dead-lettering into another",
-            () -> {
-              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-3\"}");
-              asAdmin("POST", "/v1/queues", "{\"name\":\"sq3-a\"," + dlq("vault-3") + "}");
-              adminSends("sq3-a");
-              return auth -> asKey(auth, "POST", "/v1/queues/sq3-a/receive", "{}");
-            }),
-        new SecondQueue(
-            "POST /v1/queues/{queue}/messages, expired messages dead-lettered into another",
-            () -> {
-              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-4\"}");
-              asAdmin(
-                  "POST",
-                  "/v1/queues",
-                  "{\"name\":\"sq4-a\",\"onExpire\":\"deadLetter\"," + dlq("vault-4") + "}");
-              return auth -> asKey(auth, "POST", "/v1/queues/sq4-a/messages", "{\"body\":\"b\"}");
-            }),
-        new SecondQueue(
-            "POST /v1/queues/{queue}/messages/batch, expired messages dead-lettered into another",
-            () -> {
-              asAdmin("POST", "/v1/queues", "{\"name\":\"vault-5\"}");
-              asAdmin(
-                  "POST",
-                  "/v1/queues",
-                  "{\"name\":\"sq5-a\",\"onExpire\":\"deadLetter\"," + dlq("vault-5") + "}");
-              return auth ->
-                  asKey(
-                      auth,
-                      "POST",
-                      "/v1/queues/sq5-a/messages/batch",
-                      "{\"messages\":[{\"body\":\"b\"}]}");
-            }),
-        new SecondQueue(
             "POST /v1/queues/{queue}/leases/{receipt}/dead-letter",
             () -> {
               asAdmin("POST", "/v1/queues", "{\"name\":\"vault-6\"}");
@@ -338,6 +305,37 @@ class AccessMatrixTest {
       Http.Answer admitted = request.apply(has);
       assertTrue(admitted.status() < 300, row.operation() + " -> " + admitted);
     }
+  }
+
+  /**
+   * Receiving from, and sending to, a queue with a dead-letter target needs nothing on the target
+   * (least privilege for consumers, as SQS): the moves the engine makes there on its own are
+   * checked against the key that set the target ({@code DestinationRightsTest}).
+   */
+  @Test
+  void aConsumerAndAProducerOfAQueueWithADeadLetterTarget_needOnlyTheirOwnQueue() {
+    server.keys().put(keyWith("SQ-RECEIVER", "queue:receive on sq3-a"));
+    server.keys().put(keyWith("SQ-SENDER", "queue:send on sq4-a"));
+    asAdmin("POST", "/v1/queues", "{\"name\":\"vault-3\"}");
+    asAdmin("POST", "/v1/queues", "{\"name\":\"sq3-a\"," + dlq("vault-3") + "}");
+    adminSends("sq3-a");
+    Http.Answer received =
+        asKey(basic("SQ-RECEIVER", "s"), "POST", "/v1/queues/sq3-a/receive", "{}");
+    assertEquals(200, received.status(), received.toString());
+    assertEquals(1, received.json().get("messages").size(), received.toString());
+
+    asAdmin("POST", "/v1/queues", "{\"name\":\"vault-4\"}");
+    asAdmin(
+        "POST",
+        "/v1/queues",
+        "{\"name\":\"sq4-a\",\"onExpire\":\"deadLetter\"," + dlq("vault-4") + "}");
+    String sender = basic("SQ-SENDER", "s");
+    Http.Answer sent = asKey(sender, "POST", "/v1/queues/sq4-a/messages", "{\"body\":\"b\"}");
+    assertEquals(201, sent.status(), sent.toString());
+    Http.Answer batch =
+        asKey(
+            sender, "POST", "/v1/queues/sq4-a/messages/batch", "{\"messages\":[{\"body\":\"b\"}]}");
+    assertTrue(batch.status() < 300, batch.toString());
   }
 
   /** A redrive back to the sources checks each message's source as it moves it. */

@@ -186,52 +186,135 @@ class DestinationRightsTest {
     assertEquals(3, refusals("secret").size(), "one audit line per refusal: " + lines.list);
   }
 
+  /** Puts a key with {@code grants} alone (secret "pw"). */
+  private void key(String id, String grant) {
+    server
+        .keys()
+        .put(
+            new Principal(
+                id, "pw", Optional.empty(), List.of(Grant.parse(grant)), Optional.empty()));
+  }
+
+  /** As the team key (then allowed to send to secret): team-y dead-letters into secret. */
+  private void teamYDeadLettersIntoSecret() {
+    team(TEAM_GRANT, "queue:send on secret");
+    Http.Answer created =
+        team(
+            "POST",
+            "/v1/queues",
+            "{\"name\":\"team-y\",\"deadLetter\":{\"target\":\"secret\",\"maxReceiveCount\":1}}");
+    assertEquals(201, created.status(), created.toString());
+    key("AKCONSUMER", "queue:receive on team-y");
+  }
+
+  /** The consumer's receive of team-y with a 10 second lease: the ids it got. */
+  private List<String> consumerReceives() {
+    Http.Answer a =
+        as(
+            "AKCONSUMER",
+            "pw",
+            "POST",
+            "/v1/queues/team-y/receive",
+            "{\"maxMessages\":10,\"visibilityTimeoutSeconds\":10}");
+    assertEquals(200, a.status(), "a receive-only consumer is admitted: " + a);
+    List<String> ids = new java.util.ArrayList<>();
+    a.json().get("messages").forEach(m -> ids.add(m.get("id").asText()));
+    return ids;
+  }
+
   @Test
-  void aDeadLetterTarget_theKeyLost_stopsTakingItsMoves_andTheMessagesStay() {
+  void aReceiveOnlyConsumer_ofAQueueWithADeadLetterTarget_receives_andItsMessageIsDeadLettered() {
+    teamYDeadLettersIntoSecret();
+    String id = send(TEAM, "team-y", "m1");
+    assertEquals(List.of(id), consumerReceives());
+    clock.advance(Duration.ofSeconds(11)); // the lease ends after the last allowed receive
+    assertEquals(List.of(), messages("team-y"));
+    List<JsonNode> moved = messages("secret");
+    assertEquals(1, moved.size(), "dead-lettered: its configurer may send to secret");
+    assertEquals(id, moved.get(0).get("id").asText());
+    assertEquals(List.of(), refusals("secret"));
+  }
+
+  @Test
+  void aConfigurerThatLosesItsGrant_stopsTheAutomaticMoves_theMessageStays_untilTheGrantIsBack() {
+    teamYDeadLettersIntoSecret();
+    String id = send(TEAM, "team-y", "m1");
+    team(TEAM_GRANT); // queue:send on secret revoked from the key that set the target
+
+    assertEquals(List.of(id), consumerReceives(), "the consumer is not refused");
+    clock.advance(Duration.ofSeconds(11));
+    List<JsonNode> left = messages("team-y");
+    assertEquals(1, left.size(), "the move is refused: the message stays in team-y");
+    assertEquals(id, left.get(0).get("id").asText());
+    assertEquals(1, left.get(0).get("receiveCount").asInt(), "its receive count kept");
+    assertEquals(List.of(), messages("secret"));
+    List<String> audited = refusals("secret");
+    assertEquals(1, audited.size(), lines.list.toString());
+    assertTrue(audited.get(0).contains("message " + id), audited.get(0));
+    assertTrue(audited.get(0).contains("stays in 'team-y'"), audited.get(0));
+
+    // received again: refused again at its lease end, within the minute: no second line
+    assertEquals(List.of(id), consumerReceives());
+    clock.advance(Duration.ofSeconds(11));
+    assertEquals(2, messages("team-y").get(0).get("receiveCount").asInt());
+    assertEquals(1, refusals("secret").size(), "one line a minute: " + lines.list);
+    Http.Answer metrics = admin("GET", "/metrics", null);
+    assertTrue(
+        metrics.text().contains("switchboard_dead_letter_moves_refused_total 2.0"),
+        "each refusal is counted");
+
+    // explicit moves keep checking the caller
+    assertRefused(
+        team("POST", "/v1/queues/team-y/messages/" + id + "/dead-letter", null), "secret");
+
+    team(TEAM_GRANT, "queue:send on secret"); // the grant is back: the next lease end moves it
+    assertEquals(List.of(id), consumerReceives());
+    clock.advance(Duration.ofSeconds(11));
+    assertEquals(List.of(), messages("team-y"));
+    assertEquals(1, messages("secret").size());
+  }
+
+  @Test
+  void anExpiredMessage_whoseConfigurerWasRevoked_staysAndMovesOnceAKeyMaySendThereAgain() {
     team(TEAM_GRANT, "queue:send on secret");
     assertEquals(
         201,
         team(
                 "POST",
                 "/v1/queues",
-                "{\"name\":\"team-y\",\"deadLetter\":{\"target\":\"secret\",\"maxReceiveCount\":1}}")
-            .status());
-    String id = send(TEAM, "team-y", "m1");
-    team(TEAM_GRANT); // queue:send on secret revoked
-
-    assertRefused(team("POST", "/v1/queues/team-y/receive", "{\"maxMessages\":10}"), "secret");
-    assertRefused(
-        team("POST", "/v1/queues/team-y/messages/" + id + "/dead-letter", null), "secret");
-    Http.Answer leased = admin("POST", "/v1/queues/team-y/receive", "{\"maxMessages\":1}");
-    String receipt = leased.json().get("messages").get(0).get("receipt").asText();
-    assertRefused(
-        team("POST", "/v1/queues/team-y/leases/" + receipt + "/dead-letter", null), "secret");
-
-    List<JsonNode> left = messages("team-y");
-    assertEquals(1, left.size(), "the message stays in team-y");
-    assertEquals(id, left.get(0).get("id").asText());
-    assertEquals(1, left.get(0).get("receiveCount").asInt(), "only the admin's receive counted");
-    assertEquals(List.of(), messages("secret"));
-    assertEquals(3, refusals("secret").size(), lines.list.toString());
-    // the lease is still the admin's: it acks what the refusals left alone
-    assertEquals(204, admin("POST", "/v1/queues/team-y/leases/" + receipt + "/ack", null).status());
-  }
-
-  @Test
-  void sendingToAQueueWhoseExpiredMessagesAreDeadLettered_needsSendOnTheTarget() {
-    assertEquals(
-        201,
-        admin(
-                "POST",
-                "/v1/queues",
                 "{\"name\":\"team-ttl\",\"onExpire\":\"deadLetter\","
                     + "\"deadLetter\":{\"target\":\"secret\",\"maxReceiveCount\":5}}")
             .status());
-    assertRefused(team("POST", "/v1/queues/team-ttl/messages", "{\"body\":\"x\"}"), "secret");
-    assertRefused(
-        team("POST", "/v1/queues/team-ttl/messages/batch", "{\"messages\":[{\"body\":\"x\"}]}"),
-        "secret");
-    assertEquals(List.of(), messages("team-ttl"), "nothing was sent");
+    key("AKPRODUCER", "queue:send on team-ttl");
+    Http.Answer sent =
+        as(
+            "AKPRODUCER",
+            "pw",
+            "POST",
+            "/v1/queues/team-ttl/messages",
+            "{\"body\":\"x\",\"timeToLiveSeconds\":60}");
+    assertEquals(201, sent.status(), "a send-only producer is admitted: " + sent);
+    Http.Answer batch =
+        as(
+            "AKPRODUCER",
+            "pw",
+            "POST",
+            "/v1/queues/team-ttl/messages/batch",
+            "{\"messages\":[{\"body\":\"y\",\"timeToLiveSeconds\":60}]}");
+    assertEquals(201, batch.status(), batch.toString());
+    assertTrue(server.keys().revoke(TEAM));
+
+    clock.advance(Duration.ofSeconds(61));
+    assertEquals(2, messages("team-ttl").size(), "expired, refused: they stay");
+    assertEquals(List.of(), messages("secret"));
+    List<String> audited = refusals("secret");
+    assertEquals(1, audited.size(), lines.list.toString());
+    assertTrue(audited.get(0).contains("no longer exists"), audited.get(0));
+
+    team(TEAM_GRANT, "queue:send on secret"); // the key is back with the grant
+    clock.advance(Duration.ofSeconds(61)); // the refused moves are asked again a minute later
+    assertEquals(List.of(), messages("team-ttl"));
+    assertEquals(2, messages("secret").size());
   }
 
   /** Dead-letters one message of {@code from} into {@code dlq} as the admin; its id. */

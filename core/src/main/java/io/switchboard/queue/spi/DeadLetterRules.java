@@ -13,6 +13,14 @@ public final class DeadLetterRules {
 
   private DeadLetterRules() {}
 
+  /**
+   * How long an expired message whose move to the dead-letter target was refused ({@link
+   * io.switchboard.queue.MoveCheck#deadLetterRefusal}) stays before its move is asked again: one
+   * minute, so that a restored grant takes effect soon and a refused one costs one check a minute
+   * per message.
+   */
+  public static final long REFUSED_EXPIRY_RETRY_MILLIS = 60_000;
+
   /** Whether a message received {@code receiveCount} times goes to the dead-letter target. */
   public static boolean exhausted(QueueConfig config, int receiveCount) {
     return config.deadLetter().isPresent()

@@ -2,7 +2,6 @@ package io.switchboard.server.auth;
 
 import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.DeadLetterPolicy;
-import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageUpdate;
@@ -25,14 +24,17 @@ import io.switchboard.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
  * The engine as one key uses it in one request ({@link MoveRights#forKey}): what would move
  * messages into a second queue, now or later, first checks that the key has {@code queue:send}
- * there, and is refused, having changed nothing, when it has not. Everything else passes straight
- * through.
+ * there, and is refused, having changed nothing, when it has not. Setting a dead-letter target
+ * records the key as its configurer, whose grants the moves the engine makes there on its own are
+ * checked against ({@link MoveRights#deadLetterRefusal}); receiving and sending need nothing on the
+ * target. Everything else passes straight through.
  */
 final class KeyedEngine implements QueueEngine {
 
@@ -108,13 +110,19 @@ final class KeyedEngine implements QueueEngine {
   @Override
   public QueueCreation ensureQueue(String name, QueueConfig config) {
     checkNamed(name, config);
-    return engine.ensureQueue(name, config);
+    QueueCreation creation = engine.ensureQueue(name, config);
+    if (creation.created()) {
+      MoveRights.configured(engine, name, target(name, config), key);
+    }
+    return creation;
   }
 
   @Override
   public QueueInfo createQueue(String name, QueueConfig config) {
     checkNamed(name, config);
-    return engine.createQueue(name, config);
+    QueueInfo created = engine.createQueue(name, config);
+    MoveRights.configured(engine, name, target(name, config), key);
+    return created;
   }
 
   /** Thrown out of an update's change, which may run more than once, and refused once outside. */
@@ -129,25 +137,36 @@ final class KeyedEngine implements QueueEngine {
     }
   }
 
+  /**
+   * A new dead-letter target needs queue:send on it and makes the key its configurer; keeping the
+   * target keeps its configurer, removing it forgets the configurer.
+   */
   @Override
   public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
-    if (sendsAnywhere) {
-      return engine.updateQueue(name, change);
-    }
+    // the target before the change, as the change that took effect saw it (it may run again)
+    AtomicReference<Optional<String>> before = new AtomicReference<>(Optional.empty());
     try {
-      return engine.updateQueue(
-          name,
-          current -> {
-            QueueConfig next = change.apply(current);
-            Optional<String> target = target(name, next);
-            // a target the queue has already is no new right; a new one needs queue:send on it
-            if (target.isPresent()
-                && !target.equals(target(name, current))
-                && !key.may(Access.queue(Action.QUEUE_SEND, target.get()))) {
-              throw new Named(target.get());
-            }
-            return next;
-          });
+      QueueInfo updated =
+          engine.updateQueue(
+              name,
+              current -> {
+                QueueConfig next = change.apply(current);
+                Optional<String> target = target(name, next);
+                before.set(target(name, current));
+                // a target the queue has already is no new right; a new one needs queue:send on it
+                if (target.isPresent()
+                    && !target.equals(target(name, current))
+                    && !sendsAnywhere
+                    && !key.may(Access.queue(Action.QUEUE_SEND, target.get()))) {
+                  throw new Named(target.get());
+                }
+                return next;
+              });
+      Optional<String> after = target(name, updated.config());
+      if (!after.equals(before.get())) {
+        MoveRights.configured(engine, name, after, key);
+      }
+      return updated;
     } catch (Named named) {
       needSend(
           named.target,
@@ -167,6 +186,7 @@ final class KeyedEngine implements QueueEngine {
   @Override
   public void deleteQueue(String name) {
     engine.deleteQueue(name);
+    MoveRights.configured(engine, name, Optional.empty(), key);
   }
 
   @Override
@@ -181,62 +201,22 @@ final class KeyedEngine implements QueueEngine {
 
   // ---- messages ----------------------------------------------------------------------------
 
-  /**
-   * A send to a queue whose expired messages are dead-lettered: what is sent may end up in the
-   * target, so the sender needs queue:send there too.
-   */
-  private void checkExpiry(String queue) {
-    if (sendsAnywhere) {
-      return;
-    }
-    QueueConfig config = engine.queue(queue).config();
-    if (config.onExpire() != ExpiryAction.DEAD_LETTER) {
-      return;
-    }
-    target(queue, config)
-        .ifPresent(
-            t ->
-                needSend(
-                    t,
-                    "the dead-letter target of queue '"
-                        + queue
-                        + "', where its expired messages move (onExpire deadLetter), so sending"
-                        + " to '"
-                        + queue
-                        + "' needs queue:send on it too; nothing was sent"));
-  }
-
   @Override
   public SendResult send(String queue, NewMessage message) {
-    checkExpiry(queue);
     return engine.send(queue, message);
   }
 
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
-    checkExpiry(queue);
     return engine.sendBatch(queue, messages);
   }
 
   /**
-   * Each receive counts toward the queue's {@code maxReceiveCount}, after which the message moves
-   * to the dead-letter target: the receiver needs queue:send there.
+   * Needs nothing on the dead-letter target: the moves there are checked against the key that set
+   * it ({@link MoveRights#deadLetterRefusal}), so a consumer needs only queue:receive on its queue.
    */
   @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
-    if (!sendsAnywhere) {
-      target(queue)
-          .ifPresent(
-              t ->
-                  needSend(
-                      t,
-                      "the dead-letter target of queue '"
-                          + queue
-                          + "': each receive counts toward its maxReceiveCount, after which the"
-                          + " message moves there, so receiving from '"
-                          + queue
-                          + "' needs queue:send on it too; nothing was received"));
-    }
     return engine.receive(queue, request);
   }
 

@@ -203,35 +203,6 @@ class SqsAccessMatrixTest {
                   + "\",\"DestinationArn\":\""
                   + arn("svault-3")
                   + "\"}";
-            }),
-        new SecondQueue(
-            "ReceiveMessage",
-            () -> {
-              create("svault-4", "");
-              create("ssq4-a", redrivePolicy("svault-4"));
-              return "{\"QueueUrl\":\"" + url("ssq4-a") + "\"}";
-            }),
-        new SecondQueue(
-            "SendMessage",
-            () -> {
-              create("svault-5", "");
-              nativeAdmin(
-                  "POST",
-                  "/v1/queues",
-                  "{\"name\":\"ssq5-a\",\"onExpire\":\"deadLetter\",\"deadLetter\":{\"target\":\"svault-5\",\"maxReceiveCount\":3}}");
-              return "{\"QueueUrl\":\"" + url("ssq5-a") + "\",\"MessageBody\":\"b\"}";
-            }),
-        new SecondQueue(
-            "SendMessageBatch",
-            () -> {
-              create("svault-6", "");
-              nativeAdmin(
-                  "POST",
-                  "/v1/queues",
-                  "{\"name\":\"ssq6-a\",\"onExpire\":\"deadLetter\",\"deadLetter\":{\"target\":\"svault-6\",\"maxReceiveCount\":3}}");
-              return "{\"QueueUrl\":\""
-                  + url("ssq6-a")
-                  + "\",\"Entries\":[{\"Id\":\"1\",\"MessageBody\":\"b\"}]}";
             }));
   }
 
@@ -262,6 +233,56 @@ class SqsAccessMatrixTest {
       Answer admitted = json(row.action(), body, "SQ-HAS");
       assertEquals(200, admitted.status(), row.action() + " -> " + admitted);
     }
+  }
+
+  /**
+   * Receiving from, and sending to, a queue with a dead-letter target needs nothing on the target,
+   * as on AWS: the moves there are checked against the key that set the target.
+   */
+  @Test
+  void aConsumerAndAProducerOfAQueueWithARedrivePolicy_needOnlyTheirOwnQueue() throws Exception {
+    server.keys().put(Principal.admin("AKADMIN-SQ", "s-AKADMIN-SQ"));
+    for (String[] key :
+        List.of(
+            new String[] {"SQ-RECEIVER", "queue:receive on ssq4-a"},
+            new String[] {"SQ-SENDER", "queue:send on ssq5-a"})) {
+      server
+          .keys()
+          .put(
+              new Principal(
+                  key[0],
+                  "s-" + key[0],
+                  Optional.empty(),
+                  List.of(Grant.parse(key[1])),
+                  Optional.empty()));
+    }
+    create("svault-4", "");
+    create("ssq4-a", redrivePolicy("svault-4"));
+    admin("SendMessage", "{\"QueueUrl\":\"" + url("ssq4-a") + "\",\"MessageBody\":\"b\"}");
+    Answer received =
+        json("ReceiveMessage", "{\"QueueUrl\":\"" + url("ssq4-a") + "\"}", "SQ-RECEIVER");
+    assertEquals(200, received.status(), received.toString());
+    assertTrue(received.body().contains("\"ReceiptHandle\""), received.toString());
+
+    create("svault-5", "");
+    nativeAdmin(
+        "POST",
+        "/v1/queues",
+        "{\"name\":\"ssq5-a\",\"onExpire\":\"deadLetter\",\"deadLetter\":{\"target\":\"svault-5\",\"maxReceiveCount\":3}}");
+    Answer sent =
+        json(
+            "SendMessage",
+            "{\"QueueUrl\":\"" + url("ssq5-a") + "\",\"MessageBody\":\"b\"}",
+            "SQ-SENDER");
+    assertEquals(200, sent.status(), sent.toString());
+    Answer batch =
+        json(
+            "SendMessageBatch",
+            "{\"QueueUrl\":\""
+                + url("ssq5-a")
+                + "\",\"Entries\":[{\"Id\":\"1\",\"MessageBody\":\"b\"}]}",
+            "SQ-SENDER");
+    assertEquals(200, batch.status(), batch.toString());
   }
 
   /** A move task back to the sources checks each message's source as it moves it. */

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.time.ManualClock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -157,5 +160,92 @@ class SqsDestinationRightsTest {
                     r -> r.sourceArn(arn("team-x")).destinationArn(arn("secret")))));
     assertEquals(1, depth(teamX), "the message stayed in team-x");
     assertEquals(0, depth(secret), "nothing reached secret");
+  }
+
+  private List<String> receivedBodies(SqsClient client, String url) {
+    return client.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)).messages().stream()
+        .map(software.amazon.awssdk.services.sqs.model.Message::body)
+        .toList();
+  }
+
+  /**
+   * A consumer key with {@code queue:receive} on its queue alone receives from a queue with a
+   * {@code RedrivePolicy}, as on AWS; what is dead-lettered after {@code maxReceiveCount} is
+   * checked against the key that set the policy: while it lacks {@code queue:send} on the target,
+   * the message stays (its receive count going on), and moves once the grant is back.
+   */
+  @Test
+  void aReceiveOnlyConsumer_receives_andTheMoveIsCheckedAgainstTheKeyThatSetThePolicy() {
+    // this case's engine runs on a manual clock: leases end when the test says
+    stop();
+    ManualClock clock = ManualClock.create();
+    server =
+        SwitchboardServer.start(
+            ServerConfig.forTests(),
+            c -> QueueEngine.builder().clock(clock).maxQueues(c.maxQueues()).build(),
+            clock);
+    server.keys().put(Principal.admin("AKADMIN", "admin-pw"));
+    admin = client("AKADMIN", "admin-pw");
+    team = client("AKTEAM", "team-pw");
+    Principal configurer =
+        new Principal(
+            "AKTEAM",
+            "team-pw",
+            Optional.empty(),
+            List.of(
+                Grant.parse("queue:admin,queue:send,queue:receive on team-*"),
+                Grant.parse("queue:send on secret")),
+            Optional.empty());
+    server.keys().put(configurer);
+    server
+        .keys()
+        .put(
+            new Principal(
+                "AKCONSUMER",
+                "consumer-pw",
+                Optional.empty(),
+                List.of(Grant.parse("queue:receive on team-y")),
+                Optional.empty()));
+    String secret = admin.createQueue(r -> r.queueName("secret")).queueUrl();
+    String teamY =
+        team.createQueue(
+                r ->
+                    r.queueName("team-y")
+                        .attributesWithStrings(
+                            Map.of(
+                                "RedrivePolicy",
+                                redrivePolicy("secret"),
+                                "VisibilityTimeout",
+                                "10")))
+            .queueUrl();
+    try (SqsClient consumer = client("AKCONSUMER", "consumer-pw")) {
+      team.sendMessage(r -> r.queueUrl(teamY).messageBody("m1"));
+      assertEquals(List.of("m1"), receivedBodies(consumer, teamY));
+      clock.advance(Duration.ofSeconds(11));
+      assertEquals(List.of(), receivedBodies(consumer, teamY), "dead-lettered after one receive");
+      assertEquals(1, depth(secret));
+
+      // the key that set the policy loses queue:send on secret
+      server
+          .keys()
+          .put(
+              new Principal(
+                  "AKTEAM",
+                  "team-pw",
+                  Optional.empty(),
+                  List.of(Grant.parse("queue:admin,queue:send,queue:receive on team-*")),
+                  Optional.empty()));
+      team.sendMessage(r -> r.queueUrl(teamY).messageBody("m2"));
+      assertEquals(List.of("m2"), receivedBodies(consumer, teamY));
+      clock.advance(Duration.ofSeconds(11));
+      assertEquals(
+          List.of("m2"), receivedBodies(consumer, teamY), "the move was refused: m2 stayed");
+      assertEquals(1, depth(secret));
+
+      server.keys().put(configurer); // the grant is back: the next lease end moves m2
+      clock.advance(Duration.ofSeconds(11));
+      assertEquals(List.of(), receivedBodies(consumer, teamY), "m2 moved at its lease end");
+      assertEquals(2, depth(secret));
+    }
   }
 }

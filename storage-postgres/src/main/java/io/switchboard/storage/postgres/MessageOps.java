@@ -263,8 +263,7 @@ final class MessageOps {
           MessageRules.checkRelease(queue, op.q.grouped(), delay, toBack);
           Row r = op.leased(receipt);
           op.counters.add(Counters.RELEASED, 1);
-          if (op.exhausted(r)) {
-            op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
+          if (op.exhausted(r) && op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES)) {
             return;
           }
           long seq = toBack ? op.backSeq(op.q) : r.seq;
@@ -321,10 +320,12 @@ final class MessageOps {
                 op.counters.add(Counters.RELEASED, 1);
                 if (op.exhausted(r)) {
                   Message left = op.view(r, null, io.switchboard.queue.MessageState.DEAD_LETTERED);
-                  op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
-                  return DeadLetterRules.deadLettersToItself(queue, op.q.config())
-                      ? op.view(r, null)
-                      : left;
+                  if (op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES)) {
+                    return DeadLetterRules.deadLettersToItself(queue, op.q.config())
+                        ? op.view(r, null)
+                        : left;
+                  }
+                  // the move was refused: it stays, released as any other
                 }
                 r.leased = false;
                 r.visibleAt = 0;

@@ -3,6 +3,7 @@ package io.switchboard.storage.postgres;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageState;
+import io.switchboard.queue.MoveCheck;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueException;
@@ -76,6 +77,12 @@ final class Op {
   private final ReceiptKeys receipts;
 
   /**
+   * Asked before a message is dead-lettered on the engine's own account ({@link
+   * MoveCheck#deadLetterRefusal}); the engine's check for operations it begins, none otherwise.
+   */
+  MoveCheck moves = MoveCheck.NONE;
+
+  /**
    * What this operation did to messages beyond its answer ({@link MessageEvent}), told once its
    * transaction has committed ({@link PostgresQueueEngine#told}); built only if someone listens.
    */
@@ -128,7 +135,8 @@ final class Op {
    * nothing due and skip {@link Timers#fire}. At most one bounded batch fires here; housekeeping
    * fires the rest (claims do not depend on it, see {@link Claim}).
    */
-  static Op begin(Connection c, String name, long now, MessageIds ids, ReceiptKeys receipts)
+  static Op begin(
+      Connection c, String name, long now, MessageIds ids, ReceiptKeys receipts, MoveCheck moves)
       throws SQLException {
     if (name != null) {
       try (PreparedStatement ps =
@@ -141,6 +149,7 @@ final class Op {
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {
             Op op = new Op(c, now, readQueue(rs), ids, receipts);
+            op.moves = moves;
             if (rs.getBoolean(8)) {
               Timers.fire(op, Timers.BATCH);
             }
@@ -215,9 +224,9 @@ final class Op {
    * message in its place, available, with its receive count reset
    * (DeadLetterRules.deadLettersToItself).
    */
-  void deadLetter(Row r, MessageEvent.Cause cause) throws SQLException {
-    counters.add(Counters.DEAD_LETTERED, 1);
+  boolean deadLetter(Row r, MessageEvent.Cause cause) throws SQLException {
     if (DeadLetterRules.deadLettersToItself(q.name, q.config)) {
+      counters.add(Counters.DEAD_LETTERED, 1);
       r.leased = false;
       r.visibleAt = 0;
       r.receiveCount = 0;
@@ -226,14 +235,23 @@ final class Op {
           "update sb_message set leased = false, visible_at = 0, receive_count = 0 where serial = ?",
           r.serial);
       events.add(() -> new MessageEvent.DeadLettered(q.name, q.name, view(r, null), cause));
-      return;
+      return true;
     }
+    String targetName = q.config.deadLetter().get().target();
+    if (cause != MessageEvent.Cause.REQUESTED) {
+      String refusal = moves.deadLetterRefusal(q.name, targetName, idOf(r.serial));
+      if (refusal != null) {
+        keepRefused(r, cause);
+        return false;
+      }
+    }
+    counters.add(Counters.DEAD_LETTERED, 1);
     remember(r, MessageState.DEAD_LETTERED);
-    Q target = findQueue(c, q.config.deadLetter().get().target());
+    Q target = findQueue(c, targetName);
     if (target == null) {
       Sql.update(
           c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
-      return;
+      return true;
     }
     Sql.update(
         c,
@@ -250,6 +268,24 @@ final class Op {
         () ->
             new MessageEvent.DeadLettered(
                 q.name, target.name, view(r, null, MessageState.AVAILABLE), cause));
+    return true;
+  }
+
+  /**
+   * Leaves a message whose move to the dead-letter target was refused where it is ({@link
+   * MoveCheck#deadLetterRefusal}): after its last receive, available with its receive count kept;
+   * expired, as it was, its expiry put off.
+   */
+  private void keepRefused(Row r, MessageEvent.Cause cause) throws SQLException {
+    if (cause == MessageEvent.Cause.EXPIRED) {
+      r.expiresAt = now + DeadLetterRules.REFUSED_EXPIRY_RETRY_MILLIS;
+      Sql.update(c, "update sb_message set expires_at = ? where serial = ?", r.expiresAt, r.serial);
+      return;
+    }
+    r.leased = false;
+    r.visibleAt = 0;
+    Sql.update(
+        c, "update sb_message set leased = false, visible_at = 0 where serial = ?", r.serial);
   }
 
   /**

@@ -231,7 +231,7 @@ public final class PostgresQueueEngine implements QueueEngine {
             what,
             c -> {
               committed[0] = null;
-              Op op = Op.begin(c, queue, clock.millis(), ids, receiptKeys);
+              Op op = Op.begin(c, queue, clock.millis(), ids, receiptKeys, moveCheck);
               cache.put(op.q);
               T result = work.run(op);
               op.finish();

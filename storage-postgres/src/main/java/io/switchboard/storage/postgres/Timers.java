@@ -92,11 +92,13 @@ final class Timers {
 
   private static void fireOne(Op op, Row r, boolean expiry, Set<Long> gone) throws SQLException {
     if (expiry) {
-      op.counters.add(Counters.EXPIRED, 1);
       gone.add(r.serial);
       if (op.q.config().onExpire() == ExpiryAction.DEAD_LETTER) {
-        op.deadLetter(r, MessageEvent.Cause.EXPIRED);
+        if (op.deadLetter(r, MessageEvent.Cause.EXPIRED)) {
+          op.counters.add(Counters.EXPIRED, 1); // a refused move leaves it, its expiry put off
+        }
       } else {
+        op.counters.add(Counters.EXPIRED, 1);
         Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
         op.events.add(() -> new MessageEvent.Expired(op.q.name(), op.view(r, null)));
       }
@@ -105,7 +107,7 @@ final class Timers {
     op.counters.add(Counters.RELEASED, 1);
     if (op.exhausted(r)) {
       gone.add(r.serial);
-      op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES);
+      op.deadLetter(r, MessageEvent.Cause.MAX_RECEIVES); // refused: it stays, available
     } else {
       r.leased = false;
       Sql.update(
