@@ -131,6 +131,11 @@ class ConsoleSignInTest {
     assertTrue(browser.driver.findElements(By.id("send-form")).isEmpty(), "no send form");
     assertTrue(
         browser.driver.findElements(By.id("config-form")).isEmpty(), "no configuration form");
+    // the wallboard says what it needs, and shows no workspace settings the key may not read
+    browser.go("#/wallboard");
+    browser.contains(By.id("wallboard-refused"), "routing:supervisor");
+    assertTrue(
+        browser.driver.findElements(By.id("settings")).isEmpty(), "no workspace settings panel");
 
     // a state change with the session cookie but without the token (what a forged request sends)
     Object forged =

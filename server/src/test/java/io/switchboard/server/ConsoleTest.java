@@ -273,6 +273,47 @@ class ConsoleTest {
   }
 
   /**
+   * A workspace's wallboard lists its settings (docs/console.md, "Routing wallboard"): those it
+   * sets with their values, those it leaves to the server as "server default".
+   */
+  @Test
+  void workspaceWallboard_showsTheWorkspacesSettings_andServerDefaultsForThoseItLeaves() {
+    ok(
+        http.post(
+            "/v1/workspaces",
+            "{\"name\":\"tuned\",\"defaultActivity\":\"Offline\",\"missLimit\":1,"
+                + "\"restPeriodSeconds\":45,\"timeoutActivity\":\"Break\",\"offerTimeoutSeconds\":12,"
+                + "\"activities\":[{\"name\":\"Ready\",\"available\":true},"
+                + "{\"name\":\"Offline\",\"available\":false},"
+                + "{\"name\":\"Break\",\"available\":false}]}"));
+    browser.go("#/queues");
+    browser.go("#/wallboard/tuned");
+    browser.text(setting("missLimit"), "1");
+    browser.text(setting("restPeriodSeconds"), "45 s");
+    browser.text(setting("timeoutActivity"), "Break");
+    browser.text(setting("offerTimeoutSeconds"), "12 s");
+    browser.text(setting("defaultActivity"), "Offline");
+    browser.text(setting("statsWindowSeconds"), "server default");
+    browser.text(setting("autoAccept"), "server default");
+    browser.text(setting("rejectActivity"), "none (agents stay in theirs)");
+    browser.text(By.id("live"), "live");
+    // a change ends the workspace's stream; the wallboard reconnects and reads the settings again
+    ok(http.send("PATCH", "/v1/workspaces/tuned", "{\"missLimit\":2,\"autoAccept\":[\"chat\"]}"));
+    browser.text(setting("missLimit"), "2");
+    browser.text(setting("autoAccept"), "chat");
+    assertEquals(
+        "Rest period",
+        browser
+            .shown(By.xpath("//dd[@data-setting='restPeriodSeconds']/preceding-sibling::dt[1]"))
+            .getText());
+    browser.assertNoJavaScriptErrors();
+  }
+
+  private static By setting(String name) {
+    return By.cssSelector("#settings dd[data-setting='" + name + "']");
+  }
+
+  /**
    * At a phone's width (390 px) no view scrolls sideways and every action button is on screen: the
    * tables' columns stack (docs/console.md, "Accessibility").
    */
@@ -326,11 +367,13 @@ class ConsoleTest {
     assertFitsPhone("the dead letters", By.cssSelector("tbody[data-dlq='narrow-dlq'] tr button"));
     browser.go("#/wallboard/narrow");
     browser.shown(By.cssSelector("tr[data-contact='caller-with-a-long-name']"));
+    browser.shown(setting("timeoutActivity")); // the settings panel too
     assertFitsPhone(
         "a workspace's wallboard",
         By.cssSelector("button[aria-label='Abandon contact caller-with-a-long-name']"));
     browser.go("#/wallboard");
     browser.shown(By.id("wb-waiting"));
+    browser.shown(setting("strategy"));
     assertFitsPhone("the wallboard", By.id("wb-waiting"));
     browser.assertNoJavaScriptErrors();
   }

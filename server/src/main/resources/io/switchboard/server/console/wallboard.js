@@ -49,6 +49,39 @@ function pct(v) {
   return v === undefined || v === null ? "–" : (v * 100).toFixed(0) + " %";
 }
 
+const SERVER_DEFAULT = "server default";
+
+function seconds(v) {
+  return v === undefined || v === null ? null : v + " s";
+}
+
+/**
+ * The workspace's settings as label, value and the setting's API name (GET /v1/workspaces/{ws},
+ * docs/api.md, "Workspaces"): a setting the workspace leaves to the server says "server default",
+ * an absent reject activity that agents stay where they are, an absent timeout activity the one
+ * the workspace falls back to (its default activity if unavailable, else its first unavailable one).
+ */
+function settingRows(d) {
+  const activities = d.activities || [];
+  const unavailable = (name) => activities.some((a) => a.name === name && !a.available);
+  const fallback = unavailable(d.defaultActivity) ? d.defaultActivity : activities.find((a) => !a.available)?.name;
+  const wrap = Object.entries(d.wrapUpSeconds || {}).map(([ch, s]) => ch + " " + s + " s").join(", ");
+  const or = (v, absent) => v === undefined || v === null ? absent : v;
+  return [
+    ["strategy", "Strategy", or(d.strategy, "–")],
+    ["offerTimeoutSeconds", "Offer timeout", or(seconds(d.offerTimeoutSeconds), "–")],
+    ["wrapUpSeconds", "Wrap-up", wrap || "none"],
+    ["serviceLevelThresholdSeconds", "Service-level threshold", or(seconds(d.serviceLevelThresholdSeconds), "–")],
+    ["defaultActivity", "Default activity", or(d.defaultActivity, "–")],
+    ["missLimit", "Miss limit", d.missLimit === 0 ? "0 (never)" : or(d.missLimit, SERVER_DEFAULT)],
+    ["autoAccept", "Auto-accept", d.autoAccept ? (d.autoAccept.join(", ") || "none") : SERVER_DEFAULT],
+    ["statsWindowSeconds", "Statistics window", or(seconds(d.statsWindowSeconds), SERVER_DEFAULT)],
+    ["restPeriodSeconds", "Rest period", or(seconds(d.restPeriodSeconds), "–")],
+    ["rejectActivity", "Reject activity", or(d.rejectActivity, "none (agents stay in theirs)")],
+    ["timeoutActivity", "Timeout activity", or(d.timeoutActivity, fallback ? "default (" + fallback + ")" : "default")],
+  ];
+}
+
 /** A "show all" toggle under a table drawn ROWS at a time. */
 function moreButton(id, onToggle) {
   const b = el("button", { type: "button", id, class: "linkish", hidden: true });
@@ -83,7 +116,7 @@ export function wallboard(ctx, ws = DEFAULT) {
     return;
   }
   const prefix = base(ws);
-  /** The workspace's definition: activities, task queues, service-level threshold. */
+  /** The workspace's definition: settings, activities, task queues. */
   let definition = { activities: PRESENCES, taskQueues: [], serviceLevelThresholdSeconds: null };
   const byQueue = ws !== DEFAULT;
   const live = el("span", { id: "live", class: "muted" }, "connecting…");
@@ -97,6 +130,9 @@ export function wallboard(ctx, ws = DEFAULT) {
   let allContacts = false;
   const agentsMore = moreButton("agents-more", () => { allAgents = !allAgents; soon(); });
   const contactsMore = moreButton("contacts-more", () => { allContacts = !allContacts; drawWaiting(); });
+  const settings = el("dl", { class: "kv", id: "settings-list" });
+  const settingsPanel = el("section", { class: "panel", id: "settings", "aria-labelledby": "settings-title" },
+    el("h2", { id: "settings-title" }, "Settings"), settings);
   const groupsNote = el("p", { class: "muted", id: "groups-note", hidden: true },
     "Per task queue: its own figures since the router started, its service level against its own threshold; the cards above are over the statistics window.");
   ctx.main.append(
@@ -123,7 +159,8 @@ export function wallboard(ctx, ws = DEFAULT) {
           el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Contact"), el("th", { scope: "col" }, "Age"),
             el("th", { scope: "col", class: "num" }, "Priority"), el("th", { scope: "col" }, byQueue ? "Queue · requirements" : "Requirements"),
             el("th", { scope: "col" }, ""))),
-          waiting)), contactsMore)));
+          waiting)), contactsMore)),
+    settingsPanel);
 
   /**
    * agent id → contact ids assigned to it, from the events since the page opened (the stream
@@ -333,9 +370,17 @@ export function wallboard(ctx, ws = DEFAULT) {
       definition = { ...d, activities: ws === DEFAULT ? PRESENCES : d.activities };
       const t = d.serviceLevelThresholdSeconds;
       levelHead.textContent = t === undefined || t === null ? "Service level" : "Service level (≤ " + t + " s)";
+      renderIfChanged(settings, JSON.stringify(d), () => settingRows(d).flatMap(([key, label, value]) =>
+        [el("dt", {}, label), el("dd", { "data-setting": key }, String(value))]));
     } catch (e) {
       if (e.code === "WORKSPACE_NOT_FOUND") gone();
-      else if (ws !== DEFAULT) status("Cannot read workspace '" + ws + "': " + e.message, true);
+      else {
+        // Not readable with this key (or the call failed): the rest of the wallboard still works.
+        delete settings.dataset.key;
+        settings.replaceChildren(el("dt", {}, "Not shown"),
+          el("dd", { id: "settings-refused" }, "The workspace's settings could not be read: " + e.message));
+        if (ws !== DEFAULT) status("Cannot read workspace '" + ws + "': " + e.message, true);
+      }
     }
   };
   const gone = () => {
@@ -367,6 +412,7 @@ export function wallboard(ctx, ws = DEFAULT) {
   let source = null;
   let lastId = null;
   let retry = null;
+  let broken = false;
   const onEvent = (ev) => {
     live.textContent = "live";
     live.className = "good";
@@ -384,9 +430,17 @@ export function wallboard(ctx, ws = DEFAULT) {
     source = new EventSource(prefix + "/events" + (lastId ? "?after=" + encodeURIComponent(lastId) : "?from=now"));
     TYPES.forEach((t) => source.addEventListener(t, onEvent));
     source.addEventListener("workspace.deleted", onDeleted);
-    source.onopen = () => { live.textContent = "live"; live.className = "good"; soon(); };
+    source.onopen = () => {
+      live.textContent = "live";
+      live.className = "good";
+      // Back after a break: the stream also ends when the workspace's settings change, so read
+      // the definition (settings, activities, task queues) again.
+      if (broken) { broken = false; defined = loadDefinition(); }
+      soon();
+    };
     source.onerror = () => {
       if (stopped) return;
+      broken = true;
       live.textContent = "reconnecting…";
       live.className = "warn";
       // Refused (503 while the server starts; 404 once the workspace is gone): look again.
