@@ -118,6 +118,21 @@ final class ConsoleBrowser implements AutoCloseable {
             });
   }
 
+  /**
+   * The text of the first visible element {@code by} finds. Read inside the wait and retried when
+   * the page re-renders between finding and reading (a wallboard redraws on every event), which a
+   * plain {@code shown(by).getText()} would see as a stale element.
+   */
+  String shownText(By by) {
+    return new WebDriverWait(driver, Duration.ofSeconds(15))
+        .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+        .until(
+            d -> {
+              WebElement e = ExpectedConditions.visibilityOfElementLocated(by).apply(d);
+              return e == null ? null : e.getText();
+            });
+  }
+
   /** Waits until the element's text is {@code text}, and answers it. */
   void text(By by, String text) {
     try {

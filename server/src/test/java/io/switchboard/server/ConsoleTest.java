@@ -207,13 +207,9 @@ class ConsoleTest {
               .getAttribute("data-copy"));
     }
     String shownA =
-        browser
-            .shown(By.cssSelector("#browse-rows tr[data-id='" + a + "'] td:first-child"))
-            .getText();
+        browser.shownText(By.cssSelector("#browse-rows tr[data-id='" + a + "'] td:first-child"));
     String shownB =
-        browser
-            .shown(By.cssSelector("#browse-rows tr[data-id='" + b + "'] td:first-child"))
-            .getText();
+        browser.shownText(By.cssSelector("#browse-rows tr[data-id='" + b + "'] td:first-child"));
     assertFalse(shownA.equals(shownB), "two rows' ids look different: " + shownA);
     browser.click(By.cssSelector("#browse-rows tr[data-id='" + a + "'] button.copy"));
     browser.contains(By.id("status"), a);
@@ -266,9 +262,7 @@ class ConsoleTest {
     assertEquals(6L, ((Number) sum).longValue(), "the rows add up to the Waiting card");
     assertEquals(
         "Agents offline",
-        browser
-            .shown(By.xpath("//div[@id='wb-presence-offline']/preceding-sibling::div"))
-            .getText());
+        browser.shownText(By.xpath("//div[@id='wb-presence-offline']/preceding-sibling::div")));
     browser.assertNoJavaScriptErrors();
   }
 
@@ -303,9 +297,8 @@ class ConsoleTest {
     browser.text(setting("autoAccept"), "chat");
     assertEquals(
         "Rest period",
-        browser
-            .shown(By.xpath("//dd[@data-setting='restPeriodSeconds']/preceding-sibling::dt[1]"))
-            .getText());
+        browser.shownText(
+            By.xpath("//dd[@data-setting='restPeriodSeconds']/preceding-sibling::dt[1]")));
     browser.assertNoJavaScriptErrors();
   }
 
