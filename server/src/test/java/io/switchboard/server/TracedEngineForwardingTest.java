@@ -1,6 +1,7 @@
 package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.switchboard.queue.BrowseRequest;
@@ -11,6 +12,8 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
+import io.switchboard.server.auth.MoveRights;
+import io.switchboard.server.auth.Principal;
 import io.switchboard.time.ManualClock;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -30,13 +33,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link TracedEngine} hands every {@link QueueEngine} method to the engine behind it, default
- * methods included: a default it does not override would answer for the engine (no system records,
- * no limits, 0 bytes queued) instead of asking it. Each method of the interface, found by
- * reflection so that a method added later is covered without a word here, is called on a traced
- * engine in front of a recording one (an in-memory engine behind a proxy); the recording engine
- * must see a call of the same name. An answer or error of the engine behind is not this test's
- * business; only whether the call reached it.
+ * {@link TracedEngine}, and the keyed engine of {@code MoveRights.forKey}, hand every {@link
+ * QueueEngine} method to the engine behind it, default methods included: a default it does not
+ * override would answer for the engine (no system records, no limits, 0 bytes queued) instead of
+ * asking it. Each method of the interface, found by reflection so that a method added later is
+ * covered without a word here, is called on a traced engine in front of a recording one (an
+ * in-memory engine behind a proxy); the recording engine must see a call of the same name. An
+ * answer or error of the engine behind is not this test's business; only whether the call reached
+ * it.
  */
 class TracedEngineForwardingTest {
 
@@ -69,11 +73,38 @@ class TracedEngineForwardingTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("engineMethods")
   void everyMethod_reachesTheEngineBehind(Method method) throws Exception {
+    reachesTheEngineBehind(
+        method, "TracedEngine", e -> new TracedEngine(e, OpenTelemetry.noop().getTracer("test")));
+  }
+
+  /**
+   * The same for the other hand-written decorator, the engine as one key uses it ({@code
+   * MoveRights.forKey}): a default it did not override would answer for every keyed request. An
+   * admin key, so that no right is refused and each call is only forwarded. {@code close} is the
+   * one call it keeps: a request's view does not own the server's engine, so closing it closes
+   * nothing.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("engineMethods")
+  void everyMethod_reachesTheEngineBehind_throughAKeyedEngine(Method method) throws Exception {
+    assumeFalse(method.getName().equals("close"), "a request's view closes nothing, by design");
+    reachesTheEngineBehind(
+        method,
+        "KeyedEngine",
+        e ->
+            MoveRights.forKey(
+                e,
+                Principal.admin("AKADMIN", "admin-secret"),
+                (needed, message) -> new IllegalStateException(message)));
+  }
+
+  private static void reachesTheEngineBehind(
+      Method method, String decorator, UnaryOperator<QueueEngine> decorate) throws Exception {
     List<Method> seen = new CopyOnWriteArrayList<>();
     try (QueueEngine behind = QueueEngine.builder().clock(ManualClock.create()).build()) {
       behind.createQueue("q", QueueConfig.defaults());
       QueueEngine recording = recording(behind, seen);
-      TracedEngine traced = new TracedEngine(recording, OpenTelemetry.noop().getTracer("test"));
+      QueueEngine decorated = decorate.apply(recording);
       seen.clear(); // the constructor's own subscription to the engine's events
 
       Object[] args =
@@ -82,19 +113,22 @@ class TracedEngineForwardingTest {
               .toArray();
       Throwable thrown = null;
       try {
-        method.invoke(traced, args);
+        method.invoke(decorated, args);
       } catch (InvocationTargetException e) {
         thrown = e.getCause(); // the engine behind refused: fine, if the call got there
       }
       String why = thrown == null ? "" : " (the call threw " + thrown + ")";
       assertTrue(
           seen.stream().anyMatch(m -> m.getName().equals(method.getName())),
-          "TracedEngine does not hand "
+          decorator
+              + " does not hand "
               + method
               + " to the engine behind it: it saw "
               + seen.stream().map(Method::getName).toList()
               + why
-              + ". Override it in TracedEngine and forward it.");
+              + ". Override it in "
+              + decorator
+              + " and forward it.");
     }
   }
 
