@@ -7,7 +7,7 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
@@ -36,8 +36,9 @@ import org.rocksdb.SstFileManager;
  * </ul>
  *
  * While less than the reserve is free, the engine also waits for each ack, delete and visibility
- * change to be stored before answering ({@link RocksJournal#confirmChanges}). Free space is read
- * (one {@code statvfs}) at most every 50 ms.
+ * change to be stored before answering ({@link RocksJournal#confirmChanges}); that is read from a
+ * reading at most 50 ms old. Whether the disk is full is read anew before each change and each
+ * write ({@link #fullNow}).
  */
 final class DiskSpace {
 
@@ -58,7 +59,13 @@ final class DiskSpace {
   private final long memtable;
   private final long reserve;
   private final long floor;
-  private final AtomicLong checkedAt = new AtomicLong(System.nanoTime() - RECHECK_NANOS);
+
+  /** Held while free space is read, so that callers waiting for a reading share one. */
+  private final ReentrantLock reading = new ReentrantLock();
+
+  /** When the last reading began ({@link System#nanoTime}); written under {@link #reading}. */
+  private volatile long readAt = System.nanoTime() - 2 * RECHECK_NANOS;
+
   private volatile long free = Long.MAX_VALUE;
   private volatile boolean refusing;
 
@@ -175,38 +182,53 @@ final class DiskSpace {
   }
 
   /**
-   * Whether less than the {@link #reserve} is free. Free space is read again at most every 50 ms,
-   * by one caller; the others answer from the last reading (no lock: acks ask this).
+   * Whether less than the {@link #reserve} is free, from a reading at most 50 ms old (no lock
+   * unless that reading is older: sends ask this, and acks while it is true wait to be stored).
    */
   boolean low() {
     long now = System.nanoTime();
-    long last = checkedAt.get();
-    if (fileStore != null && now - last >= RECHECK_NANOS && checkedAt.compareAndSet(last, now)) {
-      read(fileStore);
+    if (fileStore != null && now - readAt >= RECHECK_NANOS) {
+      freeReadSince(now - RECHECK_NANOS);
     }
     return refusing;
   }
 
   /**
-   * Whether less than the {@link #floor} is free, from a reading of now (one {@code statvfs}): the
-   * writer asks before each write, and writes nothing while it is so. A log write that fails for
-   * want of space can leave RocksDB's log writer failed for good (its recovery from the error does
-   * not always start a new log), so the store does not try one it can see would fail.
+   * Whether less than the {@link #floor} is free, from a reading that began after this call did
+   * (one {@code statvfs}, about 3 µs, shared by every caller that was waiting for it). Asked before
+   * every change the engine is to make and before every write: a disk that another program filled
+   * before a change came in is seen, and the change refused before it is made, rather than answered
+   * and then held in memory unwritten. A log write that fails for want of space can also leave
+   * RocksDB's log writer failed for good (its recovery from the error does not always start a new
+   * log), so the store does not try one it can see would fail.
    */
   boolean fullNow() {
-    FileStore store = fileStore;
-    if (store == null) {
+    if (fileStore == null) {
       return false;
     }
-    checkedAt.set(System.nanoTime());
-    read(store);
-    return free < floor;
+    return freeReadSince(System.nanoTime()) < floor;
   }
 
-  /** Whether less than the {@link #floor} was free at the last reading (at most 50 ms old). */
-  boolean full() {
-    low();
-    return free < floor;
+  /**
+   * Free space from a reading that began at or after {@code since} ({@link System#nanoTime}): the
+   * last one if it did, else a new one. Callers that queue here while one reads share its reading
+   * when it began after them, so a burst of callers costs about two readings.
+   */
+  private long freeReadSince(long since) {
+    FileStore store = fileStore;
+    if (store == null) {
+      return Long.MAX_VALUE;
+    }
+    reading.lock();
+    try {
+      if (readAt - since < 0) {
+        readAt = System.nanoTime();
+        read(store);
+      }
+      return free;
+    } finally {
+      reading.unlock();
+    }
   }
 
   private void read(FileStore store) {

@@ -245,15 +245,15 @@ public final class RocksJournal implements Journal {
 
   /**
    * What keeps the store from writing right now, if anything: {@code "disk full"} while less than
-   * {@link DiskSpace#floor} is free (the store then writes nothing), {@code "store cannot write"}
-   * while writes fail (an I/O error, a disk filled between the check and the write), {@code "store
-   * failed"} once the writer has stopped. For {@code /health}, and the engine refuses changes while
-   * there is one.
+   * {@link DiskSpace#floor} is free (read anew: {@link DiskSpace#fullNow}; the store then writes
+   * nothing), {@code "store cannot write"} while writes fail (an I/O error, a disk filled between
+   * the check and the write), {@code "store failed"} once the writer has stopped. For {@code
+   * /health}, and the engine refuses changes while there is one.
    */
   @Override
   public Optional<String> problem() {
     Optional<String> writing = writer.problem();
-    if (writing.isEmpty() && space.full()) {
+    if (writing.isEmpty() && space.fullNow()) {
       return Optional.of("disk full");
     }
     return writing;
