@@ -69,7 +69,7 @@ final class DiskSpace {
   private volatile long free = Long.MAX_VALUE;
   private volatile boolean refusing;
 
-  private DiskSpace(@Nullable FileStore fileStore, long total) {
+  DiskSpace(@Nullable FileStore fileStore, long total) {
     this.fileStore = fileStore;
     this.total = total;
     this.memtable = memtableFor(total);

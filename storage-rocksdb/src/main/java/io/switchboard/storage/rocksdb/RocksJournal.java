@@ -177,9 +177,19 @@ public final class RocksJournal implements Journal {
       Durability durability,
       java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
       OrderIndex orderIndex) {
+    return open(dir, durability, sink, orderIndex, DiskSpace::of);
+  }
+
+  /** As above, reading free space through {@code spaceOf} (tests set a disk's free space). */
+  static RocksJournal open(
+      Path dir,
+      Durability durability,
+      java.util.function.Function<RocksDB, GroupCommitWriter.Sink> sink,
+      OrderIndex orderIndex,
+      java.util.function.Function<Path, DiskSpace> spaceOf) {
     StoreFiles.createPrivateDirectory(dir, "data directory");
     List<String> walWarnings = WalCheck.beforeOpen(dir);
-    DiskSpace space = DiskSpace.of(dir);
+    DiskSpace space = spaceOf.apply(dir);
     DBOptions dbOptions =
         new DBOptions()
             .setCreateIfMissing(true)
