@@ -3,10 +3,13 @@ package io.switchboard.queue;
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Orders;
 import io.switchboard.queue.spi.Place;
+import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -26,9 +29,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A queue whose receives need the whole backlog in sight (a filtered receive, a fair queue of
  * message groups) is <em>pinned</em>: its cold messages are read back and it keeps every message in
- * the heap from then on, as without a window. A browse and a redrive's snapshot read the backlog
- * back for the operation ({@link #thaw}) and let it go again at its end. Not thread-safe: the
- * owning queue holds its lock, and no other queue's.
+ * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
+ * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
+ * thread-safe: the owning queue holds its lock, and no other queue's.
  */
 final class HotWindow {
 
@@ -256,6 +259,10 @@ final class HotWindow {
       clear(); // read to the end: nothing is left cold
     } else if (last != null) {
       boundary = keyOf(last);
+    } else {
+      // every key named a message the store does not hold as available: the index is out of step
+      throw new IllegalStateException(
+          "the order index of queue '" + queue + "' names no available message after the window");
     }
   }
 
@@ -273,6 +280,63 @@ final class HotWindow {
       return null;
     }
     return install(r);
+  }
+
+  /**
+   * The available messages of the queue, hot and cold alike, in delivery order strictly after
+   * {@code after} (null: from the start), read lazily from the store's order in pages: a hot
+   * message is the heap's, a cold one a copy read for the caller and not kept (browse, a redrive's
+   * snapshot). Valid while the caller holds the queue's lock and changes nothing.
+   */
+  Iterable<StoredMessage> availableAfter(@Nullable StoredMessage after) {
+    journal.flush();
+    Orders.After start = after == null ? null : new Orders.After(after.serial, placeOf(after));
+    return () ->
+        new Iterator<>() {
+          private Orders.@Nullable After at = start;
+          private final ArrayDeque<StoredMessage> page = new ArrayDeque<>();
+          private boolean end;
+
+          @Override
+          public boolean hasNext() {
+            while (page.isEmpty() && !end) {
+              load();
+            }
+            return !page.isEmpty();
+          }
+
+          @Override
+          public StoredMessage next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return page.removeFirst();
+          }
+
+          private void load() {
+            List<Long> serials = orders.available(queue, order, at, PAGE);
+            end = serials.size() < PAGE;
+            for (long serial : serials) {
+              StoredMessage m = table.get(serial);
+              if (m == null) {
+                m = sending.get(serial);
+                if (m != null) {
+                  at = new Orders.After(serial, placeOf(m));
+                  continue; // not in the queue until its write completes
+                }
+                MessageRecord r = orders.read(queue, serial).orElse(null);
+                if (r == null) {
+                  continue;
+                }
+                m = QueueJournal.restore(r);
+              }
+              at = new Orders.After(serial, placeOf(m));
+              if (m.state == StoredMessage.AVAILABLE) {
+                page.addLast(m);
+              }
+            }
+          }
+        };
   }
 
   /**

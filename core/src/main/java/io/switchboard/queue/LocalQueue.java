@@ -843,12 +843,16 @@ final class LocalQueue {
    */
   @Nullable StoredMessage snapshotInOrder(
       @Nullable StoredMessage after, long seqBound, int max, List<Long> out) {
-    if (hot != null) {
-      hot.thaw(); // for this hold: the end of the operation lets the backlog go again
-    }
     int examined = 0;
     StoredMessage last = null;
-    for (StoredMessage m : table.inOrder(after)) {
+    Iterable<StoredMessage> inOrder =
+        cold() > 0
+            ? BrowseMerge.merge(
+                Objects.requireNonNull(hot).availableAfter(after),
+                table.invisibleAfter(after),
+                table.order())
+            : table.inOrder(after);
+    for (StoredMessage m : inOrder) {
       if (examined == max) {
         return Scan.positionOf(
             Objects.requireNonNull(last)); // the next hold goes on right after the last one read
@@ -944,11 +948,9 @@ final class LocalQueue {
   // ---- browse and stats ------------------------------------------------------------------
 
   Page browse(BrowseRequest request, long now) {
-    if (hot != null) {
-      hot.thaw(); // for this page: the end of the operation lets the backlog go again
-    }
     return Browser.page(
         table,
+        cold() > 0 ? Objects.requireNonNull(hot)::availableAfter : null,
         request,
         now,
         m -> view(m, null, null),

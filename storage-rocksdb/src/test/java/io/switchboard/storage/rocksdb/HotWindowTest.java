@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
@@ -11,11 +12,14 @@ import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.Overflow;
+import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
 import io.switchboard.time.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -194,5 +198,41 @@ class HotWindowTest {
     assertEquals(40, engine.stats("q").available());
     assertTrue(engine.queuedBytes("q") <= 2 * WINDOW * QueueLimits.charge(body(0).length()));
     assertEquals(IntStream.range(0, 40).boxed().toList(), drain("q", 6));
+  }
+
+  @Test
+  void aBrowse_pagesThroughHotAndColdInOrder_withoutKeepingTheColdOnes() {
+    open(WINDOW).ensureQueue("q", QueueConfig.defaults());
+    sendAll("q", 30);
+    Message leased = engine.receive("q", ReceiveRequest.one()).get(0);
+    List<Integer> seen = new ArrayList<>();
+    BrowseRequest request = BrowseRequest.first(7).includeInvisible(true);
+    while (true) {
+      Page page = engine.browse("q", request);
+      page.items().forEach(m -> seen.add(number(m)));
+      if (page.nextCursor().isEmpty()) {
+        break;
+      }
+      request = request.after(page.nextCursor().get());
+    }
+    assertEquals(IntStream.range(0, 30).boxed().toList(), seen);
+    assertEquals(0, number(leased));
+    assertTrue(engine.queuedBytes("q") <= (2 * WINDOW + 1) * QueueLimits.charge(body(0).length()));
+  }
+
+  @Test
+  void aRedrive_movesColdDeadLettersBackInOrder() {
+    open(WINDOW).ensureQueue("dlq", QueueConfig.defaults());
+    engine.ensureQueue("q", QueueConfig.builder().deadLetter("dlq", 5).build());
+    List<String> ids = sendAll("q", 20);
+    for (String id : ids) {
+      engine.deadLetterById("q", id);
+    }
+    assertEquals(20, engine.stats("dlq").available());
+    RedriveTask task = engine.startRedrive("dlq", RedriveRequest.toSources());
+    assertEquals(RedriveTask.Status.COMPLETED, task.status());
+    assertEquals(20, task.moved());
+    assertEquals(0, engine.stats("dlq").depth());
+    assertEquals(IntStream.range(0, 20).boxed().toList(), drain("q", 6));
   }
 }
