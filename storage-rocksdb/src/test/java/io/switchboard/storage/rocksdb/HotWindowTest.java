@@ -20,12 +20,18 @@ import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
 import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SelectorFilter;
 import io.switchboard.time.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -234,5 +240,62 @@ class HotWindowTest {
     assertEquals(20, task.moved());
     assertEquals(0, engine.stats("dlq").depth());
     assertEquals(IntStream.range(0, 20).boxed().toList(), drain("q", 6));
+  }
+
+  @Test
+  void aFilteredReceive_findsAColdMessage() {
+    open(WINDOW).ensureQueue("q", QueueConfig.defaults());
+    for (int i = 0; i < 30; i++) {
+      engine.send(
+          "q", NewMessage.builder(body(i)).attribute("lang", i == 25 ? "es" : "en").build());
+    }
+    List<Message> got =
+        engine.receive(
+            "q",
+            ReceiveRequest.builder()
+                .maxMessages(10)
+                .filter(SelectorFilter.parse("lang = 'es'"))
+                .build());
+    assertEquals(List.of(25), got.stream().map(HotWindowTest::number).toList());
+    assertEquals(29, engine.stats("q").available());
+  }
+
+  @Test
+  void sendsWhileOthersReceive_everyMessageIsReceivedOnce() throws Exception {
+    open(WINDOW).ensureQueue("q", QueueConfig.defaults());
+    int perSender = 150;
+    Set<String> received = ConcurrentHashMap.newKeySet();
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<?>> senders = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        senders.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < perSender; i++) {
+                    engine.send("q", NewMessage.of(body(i)));
+                  }
+                }));
+      }
+      Future<?> receiver =
+          pool.submit(
+              () -> {
+                while (received.size() < 2 * perSender) {
+                  for (Message m : engine.receive("q", ReceiveRequest.max(3))) {
+                    assertTrue(received.add(m.id()), "received twice: " + m.id());
+                    engine.ack("q", m.receipt().orElseThrow());
+                  }
+                }
+              });
+      for (Future<?> f : senders) {
+        f.get();
+      }
+      receiver.get();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(2 * perSender, received.size());
+    assertEquals(0, engine.stats("q").depth());
+    assertEquals(0, engine.queuedBytes("q"));
   }
 }
