@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pages through a queue in delivery order without leasing: available messages from the ordering
@@ -27,8 +28,13 @@ final class Browser {
 
   private Browser() {}
 
+  /**
+   * A page; {@code store}, when some messages are only in the store ({@link HotWindow}), gives the
+   * available messages after a place from there instead of from the heap.
+   */
   static Page page(
       MessageTable table,
+      java.util.function.@Nullable Function<@Nullable StoredMessage, Iterable<StoredMessage>> store,
       BrowseRequest request,
       long now,
       java.util.function.Function<StoredMessage, Message> view,
@@ -37,7 +43,8 @@ final class Browser {
       HoldWork work) {
     StoredMessage after = request.cursor().map(Browser::decodeCursor).orElse(null);
     MessageFilter filter = request.filter().orElse(null);
-    Iterable<StoredMessage> available = table.ordering().candidates(after, filter);
+    Iterable<StoredMessage> available =
+        store != null ? store.apply(after) : table.ordering().candidates(after, filter);
     Iterable<StoredMessage> candidates =
         request.includeInvisible()
             ? BrowseMerge.merge(available, table.invisibleAfter(after), table.order())

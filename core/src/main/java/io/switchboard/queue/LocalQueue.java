@@ -44,6 +44,10 @@ final class LocalQueue {
   private final ReceiptKey receipts;
   private final MessageTable table;
   private final QueueJournal journal;
+
+  /** The hot window over the store's backlog; null when the heap holds every message. */
+  private final @Nullable HotWindow hot;
+
   private final DedupWindow dedup = new DedupWindow();
   private final History history = new History();
   private final WaitLine waiters = new WaitLine();
@@ -66,7 +70,7 @@ final class LocalQueue {
 
         @Override
         public boolean hasEligible() {
-          return table.ordering().hasEligible();
+          return table.ordering().hasEligible() || (hot != null && hot.cold() > 0);
         }
 
         @Override
@@ -112,6 +116,11 @@ final class LocalQueue {
             engine.placements(),
             lock.work);
     this.journal = new QueueJournal(engine.journal(), engine.durable(), name, table);
+    io.switchboard.queue.spi.Orders orders = engine.orders();
+    this.hot =
+        orders == null || grouped || engine.hotWindow() == 0
+            ? null
+            : new HotWindow(name, engine.hotWindow(), orders, table, journal, config.order());
   }
 
   static long newReceiptKey() {
@@ -140,6 +149,9 @@ final class LocalQueue {
     journal.emit(journalRecord());
     if (previous.order() != next.order()
         || !previous.indexedAttributes().equals(next.indexedAttributes())) {
+      if (hot != null) {
+        hot.reorder(next.order());
+      }
       table.rebuild(next.order(), next.indexedAttributes());
     }
   }
@@ -156,6 +168,9 @@ final class LocalQueue {
 
   /** Ends an operation: hands what became eligible to waiters, tidies the indexes. */
   void end(long now) {
+    if (hot != null) {
+      hot.endOperation();
+    }
     dispatch(now);
     table.compact();
     waiters.wakeFirst();
@@ -192,6 +207,9 @@ final class LocalQueue {
    * Then serves waiters.
    */
   void advance(long now) {
+    if (hot != null) {
+      hot.promoteExpired(now); // cold messages due now join the heap's expiry timers
+    }
     while (true) {
       StoredMessage m = table.firstVisibleBy(now);
       long expiryDue = table.nextExpiryDue();
@@ -231,7 +249,7 @@ final class LocalQueue {
   }
 
   long nextDue() {
-    return table.nextDue();
+    return hot == null ? table.nextDue() : Math.min(table.nextDue(), hot.nextDue());
   }
 
   // ---- send ------------------------------------------------------------------------------
@@ -274,6 +292,9 @@ final class LocalQueue {
               now + MessageRules.DEDUP_WINDOW_MILLIS));
     }
     pendingSends += send.messages.size();
+    if (hot != null) {
+      hot.sending(send.messages);
+    }
     try {
       send.ticket = journal.flushDurable(entries);
     } catch (RuntimeException e) {
@@ -285,6 +306,9 @@ final class LocalQueue {
 
   List<SendResult> completeSend(PendingSend send) {
     pendingSends -= send.messages.size();
+    if (hot != null) {
+      hot.sent(send.messages);
+    }
     pendingBytes -= send.bytes;
     for (StoredMessage m : send.messages) {
       table.insert(m, false);
@@ -295,6 +319,9 @@ final class LocalQueue {
 
   void abortSend(PendingSend send) {
     pendingSends -= send.messages.size();
+    if (hot != null) {
+      hot.sent(send.messages);
+    }
     pendingBytes -= send.bytes;
     reportBytes();
     for (String key : send.dedupKeys) {
@@ -389,11 +416,11 @@ final class LocalQueue {
       return;
     }
     long max = engine.limits().maxDepth(config);
-    long excess = table.size() + pendingSends + fresh - max;
+    long excess = table.size() + cold() + pendingSends + fresh - max;
     if (excess <= 0) {
       return;
     }
-    long droppable = table.available() + table.delayed();
+    long droppable = table.available() + cold() + table.delayed();
     if (config.overflow() == Overflow.REJECT || droppable < excess || fresh > max) {
       throw new QueueException(
           ErrorCode.QUEUE_FULL,
@@ -403,12 +430,16 @@ final class LocalQueue {
               + max
               + (config.maxDepth().isEmpty() ? " (the server's default-max-depth)" : "")
               + ", it holds "
-              + (table.size() + pendingSends)
+              + (table.size() + cold() + pendingSends)
               + ", and the send adds "
               + fresh);
     }
     for (long i = 0; i < excess; i++) {
-      table.detach(Objects.requireNonNull(table.oldestNotInFlight()));
+      table.detach(
+          Objects.requireNonNull(
+              cold() > 0
+                  ? Objects.requireNonNull(hot).oldestNotInFlight()
+                  : table.oldestNotInFlight()));
       counters.shed++;
     }
   }
@@ -458,6 +489,9 @@ final class LocalQueue {
       @Nullable Scan scan) {
     QueueLimits limits = engine.limits();
     max = (int) Math.min(max, inFlightRoom(limits));
+    if (hot != null && max > 0) {
+      hot.fill(max, filter != null);
+    }
     if (max <= 0 || !table.ordering().hasEligible()) {
       if (scan != null) {
         scan.finish();
@@ -622,7 +656,7 @@ final class LocalQueue {
    */
   private @Nullable StoredMessage leased(String receipt, boolean strict) {
     Receipt.Presented h = Receipt.parse(receipt, name);
-    StoredMessage m = table.get(h.serial());
+    StoredMessage m = find(h.serial());
     byte[] issued = m == null ? null : m.leaseTag;
     if (m == null || issued == null || m.leaseEpoch != h.leaseEpoch() || !h.carries(issued)) {
       h.verify(receipts, receipt, name); // not the handle issued for this lease: its MAC decides
@@ -645,7 +679,7 @@ final class LocalQueue {
   // ---- by-id operations ------------------------------------------------------------------
 
   StoredMessage require(long serial, String id) {
-    StoredMessage m = serial == 0 ? null : table.get(serial);
+    StoredMessage m = serial == 0 ? null : find(serial);
     if (m == null) {
       throw QueueException.messageNotFound(name, id);
     }
@@ -653,7 +687,7 @@ final class LocalQueue {
   }
 
   Message get(long serial, String id) {
-    StoredMessage m = serial == 0 ? null : table.get(serial);
+    StoredMessage m = serial == 0 ? null : find(serial);
     if (m != null) {
       return view(m, null, null);
     }
@@ -697,7 +731,10 @@ final class LocalQueue {
   }
 
   long purge() {
-    long n = table.size();
+    long n = table.size() + cold();
+    if (hot != null) {
+      hot.clear();
+    }
     journal.emit(new JournalEntry.QueuePurge(name));
     table.clear();
     dedup.clear();
@@ -785,7 +822,7 @@ final class LocalQueue {
    * is gone or leased (it stays).
    */
   @Nullable StoredMessage detachForRedrive(long serial, @Nullable String target) {
-    StoredMessage m = table.get(serial);
+    StoredMessage m = find(serial);
     if (m == null || m.state == StoredMessage.IN_FLIGHT) {
       return null;
     }
@@ -808,7 +845,14 @@ final class LocalQueue {
       @Nullable StoredMessage after, long seqBound, int max, List<Long> out) {
     int examined = 0;
     StoredMessage last = null;
-    for (StoredMessage m : table.inOrder(after)) {
+    Iterable<StoredMessage> inOrder =
+        cold() > 0
+            ? BrowseMerge.merge(
+                Objects.requireNonNull(hot).availableAfter(after),
+                table.invisibleAfter(after),
+                table.order())
+            : table.inOrder(after);
+    for (StoredMessage m : inOrder) {
       if (examined == max) {
         return Scan.positionOf(
             Objects.requireNonNull(last)); // the next hold goes on right after the last one read
@@ -839,6 +883,9 @@ final class LocalQueue {
     }
     m.leaseEpoch++;
     m.leaseTag = null;
+    if (hot != null) {
+      hot.arriving(m.serial);
+    }
     table.insertMoved(m, moved);
     return view(m, null, null);
   }
@@ -891,6 +938,9 @@ final class LocalQueue {
       history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
     table.drainDirty((m, mark, before) -> {});
+    if (hot != null) {
+      hot.settle(); // what is beyond the window stays in the store only
+    }
     reportBytes();
     return highest;
   }
@@ -900,6 +950,7 @@ final class LocalQueue {
   Page browse(BrowseRequest request, long now) {
     return Browser.page(
         table,
+        cold() > 0 ? Objects.requireNonNull(hot)::availableAfter : null,
         request,
         now,
         m -> view(m, null, null),
@@ -909,13 +960,21 @@ final class LocalQueue {
   }
 
   QueueStats stats(long now) {
-    long oldest = table.oldestSentAt();
+    long oldest = cold() > 0 ? Objects.requireNonNull(hot).oldestSentAt() : table.oldestSentAt();
+    java.util.Map<Integer, Long> byPriority = table.countsByPriority();
+    if (cold() > 0) {
+      java.util.TreeMap<Integer, Long> all =
+          new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+      all.putAll(byPriority);
+      Objects.requireNonNull(hot).addCountsByPriority(all);
+      byPriority = new java.util.LinkedHashMap<>(all);
+    }
     return new QueueStats(
-        table.available(),
+        table.available() + cold(),
         table.delayed(),
         table.inFlight(),
         oldest < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(Math.max(0, now - oldest))),
-        table.countsByPriority(),
+        byPriority,
         waiters.size(),
         counters.snapshot());
   }
@@ -934,11 +993,27 @@ final class LocalQueue {
     deleted = true;
     releaseWaiters();
     table.clear();
+    if (hot != null) {
+      hot.clear();
+    }
     history.clear();
     reportBytes(); // sends still waiting for their write report theirs when they end
   }
 
   // ---- helpers ---------------------------------------------------------------------------
+
+  /**
+   * The message {@code serial} of this queue, read back from the store when it is cold; or null.
+   */
+  private @Nullable StoredMessage find(long serial) {
+    StoredMessage m = table.get(serial);
+    return m != null || hot == null ? m : hot.promote(serial);
+  }
+
+  /** Available messages kept only in the store ({@link HotWindow}). */
+  private long cold() {
+    return hot == null ? 0 : hot.cold();
+  }
 
   private long backSeq() {
     return config.order() == Order.FIFO ? engine.nextSequences(1) : --backSeq;

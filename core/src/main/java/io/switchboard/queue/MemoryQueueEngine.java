@@ -58,6 +58,11 @@ final class MemoryQueueEngine implements QueueEngine {
 
   private final boolean placements;
 
+  /** Available messages each standard queue keeps in the heap ({@link HotWindow}); 0: all. */
+  private final int hotWindow;
+
+  private final io.switchboard.queue.spi.@Nullable Orders orders;
+
   private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
@@ -75,13 +80,16 @@ final class MemoryQueueEngine implements QueueEngine {
       int maxQueues,
       Duration housekeepingInterval,
       Journal journal,
-      QueueLimits limits) {
+      QueueLimits limits,
+      int hotWindow) {
     this.clock = clock;
     this.limits = limits;
     this.maxQueues = maxQueues;
     this.journal = journal;
     this.durable = !NoJournal.isNone(journal);
     this.placements = durable && journal.maintainsOrders();
+    this.orders = placements ? journal.orders().orElse(null) : null;
+    this.hotWindow = orders == null ? 0 : hotWindow;
     this.redrives = new RedriveTasks(this);
     this.systemRecords = journal.systemRecords();
     this.receiptKeys = ReceiptKeys.load(systemRecords); // before queues: each derives its key
@@ -156,6 +164,16 @@ final class MemoryQueueEngine implements QueueEngine {
   /** Whether the journal hears of every change of a message's place (it keeps the orders). */
   boolean placements() {
     return placements;
+  }
+
+  /** How many available messages a standard queue keeps in the heap; 0 when it keeps them all. */
+  int hotWindow() {
+    return hotWindow;
+  }
+
+  /** The store's orders when it keeps them, which the hot windows read; else null. */
+  io.switchboard.queue.spi.@Nullable Orders orders() {
+    return orders;
   }
 
   // ---- identity and time -----------------------------------------------------------------

@@ -291,6 +291,14 @@ final class MessageTable {
   /** Takes a message out of the queue, whatever its state. */
   void detach(StoredMessage m) {
     mark(m, StoredMessage.JOURNAL_DELETE);
+    forget(m);
+  }
+
+  /**
+   * Takes a message out of the heap without journaling anything: it stays in the store as last
+   * journaled ({@link HotWindow}, which counts it as cold).
+   */
+  void forget(StoredMessage m) {
     if (!movedIn.isEmpty()) {
       movedIn.remove(m);
     }
@@ -303,6 +311,25 @@ final class MessageTable {
     count(m.state, -1);
     countPriority(m.priority, -1);
     interner.release(m.attributes);
+  }
+
+  /**
+   * Puts a message read back from the store into the heap, without journaling it ({@link
+   * HotWindow}); it may be older than messages that arrived before it.
+   */
+  void install(StoredMessage m) {
+    insert(m, false, null);
+    movedIn.add(m);
+  }
+
+  /** The last available message in delivery order of a standard queue, or null. */
+  @Nullable StoredMessage lastAvailable() {
+    return ((StandardOrdering) ordering).last();
+  }
+
+  /** Whether receives of this standard queue are fair across message groups. */
+  boolean fair() {
+    return ordering instanceof StandardOrdering s && s.fair();
   }
 
   /**
@@ -422,11 +449,14 @@ final class MessageTable {
       return List.of();
     }
     List<StoredMessage> out = new ArrayList<>();
+    java.util.Set<Long> seen = new java.util.HashSet<>();
     expiry.pollDue(
         now,
         (due, serial) -> {
           StoredMessage m = byId.get(serial);
-          if (m != null && m.expiresAt == due) {
+          // a message may have two live entries (its expiry set twice to one time, or read back
+          // from the store by the hot window): it expires once
+          if (m != null && m.expiresAt == due && seen.add(serial)) {
             out.add(m);
           }
         });

@@ -255,6 +255,11 @@ public interface QueueEngine extends AutoCloseable {
   @Override
   void close();
 
+  /**
+   * Available messages a standard queue keeps in the heap by default ({@link Builder#hotWindow}).
+   */
+  int DEFAULT_HOT_WINDOW = 4096;
+
   /** Builds an in-memory engine. */
   final class Builder {
     private Clock clock = Clock.system();
@@ -262,6 +267,7 @@ public interface QueueEngine extends AutoCloseable {
     private Duration housekeepingInterval = Duration.ofMillis(100);
     private Journal journal = NoJournal.INSTANCE;
     private QueueLimits limits = QueueLimits.NONE;
+    private int hotWindow = DEFAULT_HOT_WINDOW;
 
     private Builder() {}
 
@@ -301,8 +307,21 @@ public interface QueueEngine extends AutoCloseable {
       return this;
     }
 
+    /**
+     * How many available messages each standard queue keeps in the heap when the journal keeps the
+     * orders of every waiting message ({@code Journal#maintainsOrders}): the rest of the backlog
+     * stays in the store and is read back in pages of this size ahead of the receivers
+     * (docs/design.md, "A backlog bigger than memory"). 0 keeps every message in the heap. With any
+     * other journal the heap holds every message whatever this says. 0..1000000, default 4096.
+     */
+    public Builder hotWindow(int messages) {
+      this.hotWindow = QueueRules.checkHotWindow(messages);
+      return this;
+    }
+
     public QueueEngine build() {
-      return new MemoryQueueEngine(clock, maxQueues, housekeepingInterval, journal, limits);
+      return new MemoryQueueEngine(
+          clock, maxQueues, housekeepingInterval, journal, limits, hotWindow);
     }
   }
 }

@@ -203,6 +203,16 @@ final class StandardOrdering extends Ordering {
     return m.state == StoredMessage.AVAILABLE;
   }
 
+  /** The last available message in delivery order, or null. */
+  @Nullable StoredMessage last() {
+    return available.isEmpty() ? null : available.last();
+  }
+
+  /** Whether receives are fair across groups (a message with a group id came). */
+  boolean fair() {
+    return fair != null;
+  }
+
   Comparator<StoredMessage> comparator() {
     return comparator;
   }

@@ -43,12 +43,21 @@ public abstract class JournaledEngineContract<S> extends QueueEngineContract {
     return open(o);
   }
 
+  /**
+   * Engine settings a store module adds to every engine it opens (e.g. a tiny {@code hotWindow}, so
+   * that every path crosses between the heap and the store); none by default.
+   */
+  protected QueueEngine.Builder configure(QueueEngine.Builder builder) {
+    return builder;
+  }
+
   private QueueEngine open(Opened<S> o) {
     QueueEngine e =
-        QueueEngine.builder()
-            .clock(o.clock())
-            .maxQueues(o.maxQueues())
-            .journal(openJournal(o.store()))
+        configure(
+                QueueEngine.builder()
+                    .clock(o.clock())
+                    .maxQueues(o.maxQueues())
+                    .journal(openJournal(o.store())))
             .build();
     opened.put(e, o);
     return e;

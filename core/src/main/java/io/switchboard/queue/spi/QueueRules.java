@@ -173,6 +173,15 @@ public final class QueueRules {
     return maxQueues;
   }
 
+  /** An engine's {@code hotWindow}: 0..1000000 messages per queue (0: the heap holds all). */
+  public static int checkHotWindow(int messages) {
+    if (messages < 0 || messages > 1_000_000) {
+      throw QueueException.invalid(
+          "hotWindow must be 0..1000000 messages (0: every message in the heap), got " + messages);
+    }
+    return messages;
+  }
+
   /** An engine's {@code housekeepingInterval}: 1 ms..1 minute. */
   public static Duration checkHousekeepingInterval(Duration interval) {
     checkRange("housekeepingInterval", interval, Duration.ofMillis(1), Duration.ofMinutes(1));

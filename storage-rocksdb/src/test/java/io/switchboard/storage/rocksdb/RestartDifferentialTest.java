@@ -45,6 +45,9 @@ class RestartDifferentialTest {
   /** How the durable engine's stores are opened: with the order index or without. */
   private OrderIndex orderIndex = OrderIndex.NONE;
 
+  /** The durable engine's hot window (the builder's default unless a test sets it). */
+  private int hotWindow = QueueEngine.DEFAULT_HOT_WINDOW;
+
   /** The durable engine's journal as last opened. */
   private @Nullable RocksJournal journal;
 
@@ -61,6 +64,25 @@ class RestartDifferentialTest {
         run(seed, 300);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError("seed " + seed + " with the order index failed", e);
+      }
+    }
+  }
+
+  /**
+   * The same work with a hot window of 4 messages per queue (docs/design.md, "A backlog bigger than
+   * memory"): the standard queues keep most of their messages in the store only, and the engine
+   * must still match the one that keeps everything in memory, restarts included.
+   */
+  @Test
+  void randomOperationsWithRestarts_withATinyHotWindow_matchAnEngineThatNeverRestarted()
+      throws Exception {
+    orderIndex = OrderIndex.MAINTAINED;
+    hotWindow = 4;
+    for (long seed = 1; seed <= 6; seed++) {
+      try {
+        run(seed, 300);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError("seed " + seed + " with a hot window of 4 failed", e);
       }
     }
   }
@@ -161,7 +183,7 @@ class RestartDifferentialTest {
 
   private QueueEngine open(Path dir, ManualClock clock) {
     journal = RocksJournal.open(dir, Durability.none(), orderIndex);
-    return QueueEngine.builder().clock(clock).journal(journal).build();
+    return QueueEngine.builder().clock(clock).journal(journal).hotWindow(hotWindow).build();
   }
 
   private static void create(QueueEngine e) {

@@ -1,0 +1,477 @@
+package io.switchboard.queue;
+
+import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Orders;
+import io.switchboard.queue.spi.Place;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The hot window of a standard queue whose journal keeps every waiting message's place in the
+ * queue's orders (docs/design.md, "A backlog bigger than memory"): the heap holds at most {@code
+ * 2W} available messages, a prefix of the queue's delivery order; the available messages after it
+ * are <em>cold</em>, kept only in the store, and read back from {@link Orders} in pages of {@code
+ * W} when the window runs low. Delayed and in-flight messages always stay in the heap.
+ *
+ * <p>The invariant: while {@link #cold} is above zero, every available message in the heap sorts at
+ * or before {@link #boundary} in delivery order, except for the moments between a by-id operation
+ * reading a cold message in ({@link #promote}) and the end of that operation ({@link #settle}); no
+ * message is taken in between. Demotion only forgets (the store already holds the message as the
+ * journal last wrote it); every read first appends what the queue changed so far, and the store's
+ * reads wait for its writer, so a read never sees a state older than the heap's.
+ *
+ * <p>A queue whose receives need the whole backlog in sight (a filtered receive, a fair queue of
+ * message groups) is <em>pinned</em>: its cold messages are read back and it keeps every message in
+ * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
+ * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
+ * thread-safe: the owning queue holds its lock, and no other queue's.
+ */
+final class HotWindow {
+
+  /** Serials read per page when looking for cold messages in the expiry and arrival orders. */
+  private static final int PAGE = 256;
+
+  private final String queue;
+  private final int window;
+  private final Orders orders;
+  private final MessageTable table;
+  private final QueueJournal journal;
+  private Order order;
+
+  /** Available messages in the store that are neither in the heap nor sends still being written. */
+  private long cold;
+
+  private final TreeMap<Integer, long[]> coldByPriority = new TreeMap<>(Comparator.reverseOrder());
+
+  /** A copy of the last available message kept in the heap; null while nothing is cold. */
+  private @Nullable StoredMessage boundary;
+
+  /** At or before the earliest expiry of a cold message; Long.MAX_VALUE while nothing is cold. */
+  private long coldExpiryFloor = Long.MAX_VALUE;
+
+  /** Sends whose records are written (or being written) but that are not in the queue yet. */
+  private final Map<Long, StoredMessage> sending = new HashMap<>();
+
+  private boolean pinned;
+
+  HotWindow(
+      String queue,
+      int window,
+      Orders orders,
+      MessageTable table,
+      QueueJournal journal,
+      Order order) {
+    this.queue = queue;
+    this.window = window;
+    this.orders = orders;
+    this.table = table;
+    this.journal = journal;
+    this.order = order;
+  }
+
+  /** Available messages kept only in the store. */
+  long cold() {
+    return cold;
+  }
+
+  /** Whether the queue still keeps only a window in the heap (not pinned). */
+  boolean windowed() {
+    return !pinned;
+  }
+
+  /** When the next cold message may expire; Long.MAX_VALUE when none is cold. */
+  long nextDue() {
+    return cold > 0 ? coldExpiryFloor : Long.MAX_VALUE;
+  }
+
+  /** Per priority, the cold messages (non-zero counts only), added into {@code counts}. */
+  void addCountsByPriority(Map<Integer, Long> counts) {
+    coldByPriority.forEach(
+        (p, n) -> {
+          if (n[0] != 0) {
+            counts.merge(p, n[0], Long::sum);
+          }
+        });
+  }
+
+  // ---- sends in flight to the store --------------------------------------------------------
+
+  void sending(List<StoredMessage> messages) {
+    for (StoredMessage m : messages) {
+      sending.put(m.serial, m);
+    }
+  }
+
+  void sent(List<StoredMessage> messages) {
+    for (StoredMessage m : messages) {
+      sending.remove(m.serial);
+    }
+  }
+
+  // ---- the window ----------------------------------------------------------------------------
+
+  /**
+   * Demotes what the window must not hold: every available message after the boundary while
+   * messages are cold, and the last {@code W} when it holds more than {@code 2W}. A fair queue of
+   * groups is pinned instead. Reads nothing.
+   */
+  void settle() {
+    if (pinned) {
+      return;
+    }
+    if (table.fair()) {
+      pin();
+      return;
+    }
+    Comparator<StoredMessage> cmp = table.order();
+    StoredMessage b = boundary;
+    if (cold > 0 && b != null) {
+      for (StoredMessage last = table.lastAvailable();
+          last != null && cmp.compare(last, b) > 0;
+          last = table.lastAvailable()) {
+        demote(last);
+      }
+    }
+    long hot = table.eligible();
+    if (hot > 2L * window) {
+      for (long i = hot - window; i > 0; i--) {
+        demote(java.util.Objects.requireNonNull(table.lastAvailable()));
+      }
+      boundary = keyOf(java.util.Objects.requireNonNull(table.lastAvailable()));
+    }
+  }
+
+  /**
+   * Settles the window, then reads cold messages back until the heap holds {@code wanted} available
+   * messages or nothing is cold. A filtered receive pins the queue first.
+   */
+  void fill(int wanted, boolean filtered) {
+    if (pinned) {
+      return;
+    }
+    if (filtered && cold > 0) {
+      pin();
+      return;
+    }
+    settle();
+    while (!pinned && cold > 0 && table.eligible() < wanted) {
+      refill();
+    }
+  }
+
+  /** At the end of an operation: settles, and reads a page ahead when the window runs low. */
+  void endOperation() {
+    settle();
+    if (!pinned && cold > 0 && table.eligible() < Math.max(1, window / 2)) {
+      try {
+        refill();
+      } catch (QueueException e) {
+        // the store cannot be read now: the next receive reads the page itself (and says so)
+      }
+    }
+  }
+
+  /** Reads every cold message back into the heap (for one operation; {@link #settle} lets go). */
+  void thaw() {
+    while (cold > 0) {
+      refill();
+    }
+  }
+
+  /** Keeps every message of the queue in the heap from now on. */
+  void pin() {
+    thaw();
+    pinned = true;
+  }
+
+  /** The queue's order changed: the cold messages are read back before the heap re-sorts. */
+  void reorder(Order next) {
+    thaw();
+    order = next;
+  }
+
+  /** Forgets every cold message (the queue was purged or deleted). */
+  void clear() {
+    cold = 0;
+    coldByPriority.clear();
+    boundary = null;
+    coldExpiryFloor = Long.MAX_VALUE;
+  }
+
+  private void demote(StoredMessage m) {
+    table.forget(m);
+    cold++;
+    countCold(m.priority, 1);
+    coldExpiryFloor = Math.min(coldExpiryFloor, m.expiresAt);
+  }
+
+  /** Puts a message read from the store into the heap; it was counted cold. */
+  private StoredMessage install(MessageRecord r) {
+    StoredMessage m = QueueJournal.restore(r);
+    table.install(m);
+    if (cold > 0) {
+      cold--;
+      countCold(m.priority, -1);
+    }
+    return m;
+  }
+
+  /** A message a move journaled here was read in before the move arrived: it goes back out. */
+  void arriving(long serial) {
+    StoredMessage early = table.get(serial);
+    if (early != null) {
+      demote(early); // counts it cold again: the read took it off the count it was never on
+    }
+  }
+
+  /** Reads the next page of cold messages after the boundary into the heap. */
+  private void refill() {
+    journal.flush();
+    int limit = window + sending.size();
+    StoredMessage b = boundary;
+    List<Long> serials =
+        orders.available(
+            queue, order, b == null ? null : new Orders.After(b.serial, placeOf(b)), limit);
+    StoredMessage last = null;
+    for (long serial : serials) {
+      StoredMessage known = table.get(serial);
+      if (known == null) {
+        known = sending.get(serial);
+      }
+      if (known != null) {
+        last = known;
+        continue;
+      }
+      MessageRecord r = orders.read(queue, serial).orElse(null);
+      if (r == null || r.state() != MessageRecord.AVAILABLE) {
+        continue;
+      }
+      last = install(r);
+    }
+    if (serials.size() < limit) {
+      clear(); // read to the end: nothing is left cold
+    } else if (last != null) {
+      boundary = keyOf(last);
+    } else {
+      // every key named a message the store does not hold as available: the index is out of step
+      throw new IllegalStateException(
+          "the order index of queue '" + queue + "' names no available message after the window");
+    }
+  }
+
+  /**
+   * Reads back a cold message named by id (get, update, delete, a receipt of a lease that ran out):
+   * null when the message is not a cold one of this queue.
+   */
+  @Nullable StoredMessage promote(long serial) {
+    if (pinned || cold == 0 || sending.containsKey(serial)) {
+      return null;
+    }
+    journal.flush();
+    MessageRecord r = orders.read(queue, serial).orElse(null);
+    if (r == null || r.state() != MessageRecord.AVAILABLE) {
+      return null;
+    }
+    return install(r);
+  }
+
+  /**
+   * The available messages of the queue, hot and cold alike, in delivery order strictly after
+   * {@code after} (null: from the start), read lazily from the store's order in pages: a hot
+   * message is the heap's, a cold one a copy read for the caller and not kept (browse, a redrive's
+   * snapshot). Valid while the caller holds the queue's lock and changes nothing.
+   */
+  Iterable<StoredMessage> availableAfter(@Nullable StoredMessage after) {
+    journal.flush();
+    Orders.After start = after == null ? null : new Orders.After(after.serial, placeOf(after));
+    return () ->
+        new Iterator<>() {
+          private Orders.@Nullable After at = start;
+          private final ArrayDeque<StoredMessage> page = new ArrayDeque<>();
+          private boolean end;
+
+          @Override
+          public boolean hasNext() {
+            while (page.isEmpty() && !end) {
+              load();
+            }
+            return !page.isEmpty();
+          }
+
+          @Override
+          public StoredMessage next() {
+            if (!hasNext()) {
+              throw new NoSuchElementException();
+            }
+            return page.removeFirst();
+          }
+
+          private void load() {
+            List<Long> serials = orders.available(queue, order, at, PAGE);
+            end = serials.size() < PAGE;
+            for (long serial : serials) {
+              StoredMessage m = table.get(serial);
+              if (m == null) {
+                m = sending.get(serial);
+                if (m != null) {
+                  at = new Orders.After(serial, placeOf(m));
+                  continue; // not in the queue until its write completes
+                }
+                MessageRecord r = orders.read(queue, serial).orElse(null);
+                if (r == null) {
+                  continue;
+                }
+                m = QueueJournal.restore(r);
+              }
+              at = new Orders.After(serial, placeOf(m));
+              if (m.state == StoredMessage.AVAILABLE) {
+                page.addLast(m);
+              }
+            }
+          }
+        };
+  }
+
+  /**
+   * Reads back every cold message whose expiry has come by {@code now}, so that the queue's expiry
+   * timers fire them at their time in the heap; moves the floor on to the next expiry.
+   */
+  void promoteExpired(long now) {
+    if (cold == 0 || coldExpiryFloor > now) {
+      return;
+    }
+    try {
+      promoteExpiredNow(now);
+    } catch (QueueException e) {
+      // the store cannot be read now: the floor stays, so the next operation tries again
+    }
+  }
+
+  private void promoteExpiredNow(long now) {
+    journal.flush();
+    Orders.After after = null;
+    while (true) {
+      List<Long> serials = orders.byExpiry(queue, after, PAGE);
+      for (long serial : serials) {
+        StoredMessage known = table.get(serial);
+        if (known == null) {
+          known = sending.get(serial);
+        }
+        Place place;
+        if (known != null) {
+          place = MessageTable.placeOf(known);
+        } else {
+          MessageRecord r = orders.read(queue, serial).orElse(null);
+          if (r == null) {
+            continue;
+          }
+          place = Place.of(r);
+          if (r.expiresAt() <= now && r.state() == MessageRecord.AVAILABLE) {
+            install(r);
+          }
+        }
+        if (place.expiresAt() > now) {
+          coldExpiryFloor = place.expiresAt();
+          return;
+        }
+        after = new Orders.After(serial, place);
+      }
+      if (serials.size() < PAGE || cold == 0) {
+        coldExpiryFloor = Long.MAX_VALUE;
+        return;
+      }
+    }
+  }
+
+  /**
+   * The oldest message by send time that is not in flight, hot or cold (a cold one is read into the
+   * heap), for load shedding; null when there is none.
+   */
+  @Nullable StoredMessage oldestNotInFlight() {
+    journal.flush();
+    Orders.After after = null;
+    while (true) {
+      List<Long> serials = orders.byArrival(queue, after, PAGE);
+      for (long serial : serials) {
+        StoredMessage known = table.get(serial);
+        if (known == null) {
+          known = sending.get(serial);
+          if (known == null) {
+            MessageRecord r = orders.read(queue, serial).orElse(null);
+            if (r != null && r.state() == MessageRecord.AVAILABLE && cold > 0) {
+              return install(r);
+            }
+            if (r == null) {
+              continue;
+            }
+            after = new Orders.After(serial, Place.of(r));
+            continue;
+          }
+        } else if (known.state != StoredMessage.IN_FLIGHT) {
+          return known;
+        }
+        after = new Orders.After(serial, MessageTable.placeOf(known));
+      }
+      if (serials.size() < PAGE) {
+        return null;
+      }
+    }
+  }
+
+  /** Send time of the oldest message of the queue, hot or cold; -1 when it holds none. */
+  long oldestSentAt() {
+    journal.flush();
+    Orders.After after = null;
+    while (true) {
+      List<Long> serials = orders.byArrival(queue, after, PAGE);
+      for (long serial : serials) {
+        StoredMessage pending = sending.get(serial);
+        if (pending == null) {
+          StoredMessage hot = table.get(serial);
+          if (hot != null) {
+            return hot.sentAt;
+          }
+          MessageRecord r = orders.read(queue, serial).orElse(null);
+          if (r != null) {
+            return r.sentAt();
+          }
+          continue;
+        }
+        after = new Orders.After(serial, MessageTable.placeOf(pending));
+      }
+      if (serials.size() < PAGE) {
+        return -1;
+      }
+    }
+  }
+
+  private void countCold(int priority, int delta) {
+    long[] n = coldByPriority.computeIfAbsent(priority, p -> new long[1]);
+    n[0] += delta;
+    if (n[0] == 0) {
+      coldByPriority.remove(priority);
+    }
+  }
+
+  /** The place in delivery order of {@code m}, kept apart from the message (which may change). */
+  private static StoredMessage keyOf(StoredMessage m) {
+    StoredMessage key =
+        new StoredMessage(
+            m.serial, m.seq, m.sentAt, new byte[0], new Object[0], m.priority, null, null);
+    key.state = StoredMessage.AVAILABLE;
+    key.expiresAt = m.expiresAt;
+    return key;
+  }
+
+  private static Place placeOf(StoredMessage key) {
+    return new Place(
+        MessageRecord.AVAILABLE, key.priority, key.seq, 0, key.expiresAt, key.sentAt, null);
+  }
+}
