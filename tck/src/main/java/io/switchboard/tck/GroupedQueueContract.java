@@ -411,6 +411,55 @@ public abstract class GroupedQueueContract extends EngineContract {
     assertEquals(6 * groups.length, acked.values().stream().mapToInt(Integer::intValue).sum());
   }
 
+  // ---- an ack after the lease ended ----------------------------------------------------------
+
+  @Test
+  void ack_afterLeaseRanOut_messageNotInFlightAndKept() {
+    create(Q, config().visibilityTimeout(seconds(1)));
+    put("A", "a1");
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(1);
+    assertRefusedUnchanged(
+        Q, ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.ack(Q, receipt(a1)), a1.id());
+    assertEquals(List.of("a1"), receiveBodies(Q));
+  }
+
+  @Test
+  void ack_afterHandedBackByExtendToZero_messageNotInFlightAndKept() {
+    create(Q);
+    put("A", "a1");
+    Message a1 = receiveOne(Q);
+    engine.extend(Q, receipt(a1), java.time.Duration.ZERO);
+    assertRefusedUnchanged(
+        Q, ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.ack(Q, receipt(a1)), a1.id());
+  }
+
+  @Test
+  void ackAll_oneLeaseRanOut_onlyThatOneRefused() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    put("A", "a1");
+    put("B", "b1");
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(5);
+    Message b1 = receiveOne(Q);
+    clock.advanceSeconds(5); // a1's lease ended, b1's runs
+    List<java.util.Optional<io.switchboard.queue.QueueException>> results =
+        engine.ackAll(Q, List.of(receipt(a1), receipt(b1)));
+    assertEquals(ErrorCode.MESSAGE_NOT_IN_FLIGHT, results.get(0).orElseThrow().code());
+    assertTrue(results.get(1).isEmpty());
+    assertEquals(List.of("a1"), bodies(browseAll(Q)));
+  }
+
+  @Test
+  void ack_runningLease_deletes() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    put("A", "a1");
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(9);
+    engine.ack(Q, receipt(a1));
+    assertEquals(0, engine.stats(Q).depth());
+  }
+
   /** Each group's messages in a batch are consecutive, from number {@code head} on. */
   private static void checkRunsFromHeads(List<Message> batch, int head) {
     java.util.Map<String, Integer> next = new java.util.HashMap<>();

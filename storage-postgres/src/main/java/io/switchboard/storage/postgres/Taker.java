@@ -38,6 +38,7 @@ final class Taker {
           .thenComparing(r -> r.receiveCount > 0)
           .thenComparingLong(r -> r.seq)
           .thenComparing(r -> r.groupId == null ? "" : r.groupId);
+
   private static final int MAX_ROUNDS = 50;
 
   private Taker() {}

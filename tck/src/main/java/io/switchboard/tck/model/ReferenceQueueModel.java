@@ -388,6 +388,9 @@ public final class ReferenceQueueModel {
     if (lease.message().epoch != lease.epoch()) {
       throw refuse(ErrorCode.RECEIPT_STALE, "received again since");
     }
+    if (q.grouped && lease.message().state != MessageState.IN_FLIGHT) {
+      throw refuse(ErrorCode.MESSAGE_NOT_IN_FLIGHT, "a grouped queue's lease ended");
+    }
     q.messages.remove(lease.message());
     q.acked++;
     remember(q, lease.message(), MessageState.COMPLETED);
