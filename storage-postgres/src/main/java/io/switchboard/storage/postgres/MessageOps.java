@@ -42,8 +42,7 @@ final class MessageOps {
             if (op.q.grouped()) {
               Row current = op.leasedOrGone(receipt); // gone (fine) or stale (refused)
               if (current != null && !current.inFlight(op.now)) {
-                // the lease ended and its group reopened: as SQS FIFO, the receipt no longer
-                // deletes
+                // the lease ended, its group reopened: as in SQS FIFO, it no longer deletes
                 throw MessageRules.notInFlight(op.idOf(current.serial), op.state(current));
               }
             }
