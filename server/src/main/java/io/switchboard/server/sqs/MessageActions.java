@@ -350,9 +350,10 @@ final class MessageActions {
   }
 
   /**
-   * {@link #onReceipt} for ChangeMessageVisibility, whose engine call takes a handle from an earlier
-   * receive as SQS's servers do ({@link QueueEngine#extendAnyLease}): a handle of a message deleted
-   * since is {@code InvalidParameterValue}, as SQS answers it (DeleteMessage of it succeeds).
+   * {@link #onReceipt} for ChangeMessageVisibility, whose engine call takes a handle from an
+   * earlier receive as SQS's servers do ({@link QueueEngine#extendAnyLease}): a handle of a message
+   * deleted since is {@code InvalidParameterValue}, as SQS answers it (DeleteMessage of it
+   * succeeds).
    */
   private static void onVisibilityReceipt(String receipt, Runnable call) {
     try {
@@ -371,7 +372,8 @@ final class MessageActions {
     int timeout =
         r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
             .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
-    onVisibilityReceipt(receipt, () -> engine.extendAnyLease(queue, receipt, Duration.ofSeconds(timeout)));
+    onVisibilityReceipt(
+        receipt, () -> engine.extendAnyLease(queue, receipt, Duration.ofSeconds(timeout)));
     return object();
   }
 

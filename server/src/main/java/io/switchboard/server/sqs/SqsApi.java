@@ -183,9 +183,9 @@ public final class SqsApi {
    * Leaves empty lists and maps out of an answer, at every depth, as SQS does: no {@code
    * "Messages": []} on an empty receive, no {@code "QueueUrls": []}, so that a caller's {@code
    * 'Messages' not in response} holds ({@code docs/sqs.md}, "Answer shapes"). SDKs read an absent
-   * list as an empty one. A batch answer keeps its {@code Successful} and {@code Failed} lists
-   * even when empty: botocore's model marks both required, and {@code resp["Successful"]} is how a
-   * boto3 caller reads them.
+   * list as an empty one. A batch answer keeps its {@code Successful} and {@code Failed} lists even
+   * when empty: botocore's model marks both required, and {@code resp["Successful"]} is how a boto3
+   * caller reads them.
    */
   static ObjectNode withoutEmptyCollections(ObjectNode answer) {
     return withoutEmptyCollections(answer, true);

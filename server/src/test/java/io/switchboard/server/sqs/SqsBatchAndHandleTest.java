@@ -27,8 +27,8 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  * Receipt handles and batch answers as Amazon SQS takes and gives them, through the stock AWS SDK
  * for Java v2 on a manual clock: ChangeMessageVisibility through an earlier receipt handle applies
  * to the message, a FIFO queue refuses DeleteMessage with a handle whose lease ended, and a batch
- * answer carries {@code Successful} and {@code Failed} even when one is empty ({@code
- * docs/sqs.md}, "Receipt handles" and "Answer shapes").
+ * answer carries {@code Successful} and {@code Failed} even when one is empty ({@code docs/sqs.md},
+ * "Receipt handles" and "Answer shapes").
  */
 class SqsBatchAndHandleTest {
 
@@ -114,9 +114,7 @@ class SqsBatchAndHandleTest {
             () ->
                 sqs.changeMessageVisibility(
                     b ->
-                        b.queueUrl(url)
-                            .receiptHandle(r[0].receiptHandle())
-                            .visibilityTimeout(30)));
+                        b.queueUrl(url).receiptHandle(r[0].receiptHandle()).visibilityTimeout(30)));
     assertEquals("InvalidParameterValue", e.awsErrorDetails().errorCode());
   }
 
@@ -168,7 +166,8 @@ class SqsBatchAndHandleTest {
     BatchResultErrorEntry failed = answer.failed().get(0);
     assertEquals("InvalidParameterValue", failed.code());
     assertTrue(failed.senderFault());
-    assertTrue(failed.message().endsWith("Reason: The receipt handle has expired."), failed.message());
+    assertTrue(
+        failed.message().endsWith("Reason: The receipt handle has expired."), failed.message());
   }
 
   @Test
@@ -193,7 +192,8 @@ class SqsBatchAndHandleTest {
     assertEquals(1, deleted.failed().size());
     ChangeMessageVisibilityBatchResponse changed =
         sqs.changeMessageVisibilityBatch(
-            b -> b.queueUrl(url).entries(e -> e.id("a").receiptHandle("junk").visibilityTimeout(5)));
+            b ->
+                b.queueUrl(url).entries(e -> e.id("a").receiptHandle("junk").visibilityTimeout(5)));
     assertTrue(changed.hasSuccessful(), "Successful present");
     assertTrue(changed.successful().isEmpty());
   }

@@ -14,8 +14,8 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * Which FIFO messages a receive takes when groups come back, as Amazon SQS answers (checked against
  * its recorded answers), through the stock AWS SDK for Java v2 on a manual clock: a group reopens
- * up to its first message in flight, and groups never received go before groups handed back
- * ({@code docs/sqs.md}, "Messages").
+ * up to its first message in flight, and groups never received go before groups handed back ({@code
+ * docs/sqs.md}, "Messages").
  */
 class SqsFifoGroupsTest {
 
@@ -84,8 +84,7 @@ class SqsFifoGroupsTest {
     String url = fixture.createFifoQueue("never-received-first.fifo");
     send(url, "g1-m1", "g2-m1", "g2-m2", "g3-m1", "g1-m2");
     assertEquals(List.of("g1-m1", "g1-m2", "g2-m1"), bodies(receive(url, 3, 0)));
-    assertEquals(
-        List.of("g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"), bodies(receive(url, 10, 0)));
+    assertEquals(List.of("g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"), bodies(receive(url, 10, 0)));
   }
 
   @Test

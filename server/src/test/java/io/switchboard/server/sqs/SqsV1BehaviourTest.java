@@ -200,7 +200,8 @@ class SqsV1BehaviourTest {
   private static void sendGrouped(String url, String... bodies) {
     for (String body : bodies) {
       sqs.sendMessage(
-          new SendMessageRequest(url, body).withMessageGroupId(body.substring(0, body.indexOf('-'))));
+          new SendMessageRequest(url, body)
+              .withMessageGroupId(body.substring(0, body.indexOf('-'))));
     }
   }
 
