@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  *
  * A filter sees group heads only, so order within a group is never broken. A group whose head is in
  * flight is blocked; when the head comes back (visibility 0, its lease's end) the group reopens up
- * to its first message still in flight, as Amazon SQS does ({@code docs/design.md}, "Receive").
+ * to its first message still in flight, as Amazon SQS does ({@code docs/design.md}, "Queue
+ * semantics").
  */
 final class GroupedOrdering extends Ordering {
 

@@ -30,7 +30,7 @@ final class Taker {
   /**
    * Ready group heads in delivery order: priority first; then the head's place in time (its send
    * time if never received, else when it was last received; at the same instant one never received
-   * first); then send order ({@code docs/design.md}, "Receive").
+   * first); then send order ({@code docs/design.md}, "Queue semantics").
    */
   private static final Comparator<Row> GROUP_ORDER =
       Comparator.comparingInt((Row r) -> -r.priority)
