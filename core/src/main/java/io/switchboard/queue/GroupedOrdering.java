@@ -13,17 +13,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The SQS FIFO rules (seed 003) for grouped queues. Each message group is a line in send order; a
- * group is <em>ready</em> when nothing of it is in flight and its head is available. Ready groups
- * sit in a tree ordered by their head's (priority desc, seq), so a receive:
+ * group is <em>ready</em> when its head (its oldest message) is available. Ready groups sit in a
+ * tree ordered by their head's place ({@link #READY_ORDER}), so a receive:
  *
  * <ol>
- *   <li>takes the ready group whose head is best (oldest, at equal priority);
- *   <li>takes as many of the following available messages of that group as fit;
+ *   <li>takes the ready group whose head is best;
+ *   <li>takes as many of the following available messages of that group as fit, up to its first
+ *       message in flight or delayed;
  *   <li>repeats while the batch is not full.
  * </ol>
  *
- * A filter sees group heads only, so order within a group is never broken. Taking from a group
- * blocks it until every message taken is acked, released or returned by timeout.
+ * A filter sees group heads only, so order within a group is never broken. A group whose head is in
+ * flight is blocked; when the head comes back (visibility 0, its lease's end) the group reopens up
+ * to its first message still in flight, as Amazon SQS does ({@code docs/design.md}, "Queue
+ * semantics").
  */
 final class GroupedOrdering extends Ordering {
 
@@ -34,6 +37,8 @@ final class GroupedOrdering extends Ordering {
     int inFlight;
     boolean ready;
     int readyPriority;
+    boolean readyReceived;
+    long readyPlace;
     long readySeq;
 
     Group(String id) {
@@ -41,15 +46,57 @@ final class GroupedOrdering extends Ordering {
     }
   }
 
+  /**
+   * Priority first (higher first); then the head's place in time: its send time if it was never
+   * received, else the time it was last received, so a group handed back waits behind the groups
+   * that were waiting when it was taken and ahead of those sent after (at the same instant a head
+   * never received goes first); then send order. Amazon SQS serves groups never received before
+   * groups handed back ({@code docs/decisions.md}, "FIFO groups handed back wait their turn").
+   */
   private static final Comparator<Group> READY_ORDER =
       (a, b) -> {
         int c = Integer.compare(b.readyPriority, a.readyPriority);
         if (c != 0) {
           return c;
         }
+        c = Long.compare(a.readyPlace, b.readyPlace);
+        if (c != 0) {
+          return c;
+        }
+        c = Boolean.compare(a.readyReceived, b.readyReceived);
+        if (c != 0) {
+          return c;
+        }
         c = Long.compare(a.readySeq, b.readySeq);
         return c != 0 ? c : a.id.compareTo(b.id);
       };
+
+  /**
+   * {@link #READY_ORDER} over ready group heads (and {@link Scan#positionOf} copies of them): the
+   * order of the selector index, so an indexed receive takes groups as a scanning one does.
+   */
+  private static final Comparator<StoredMessage> HEAD_ORDER =
+      (a, b) -> {
+        int c = Integer.compare(b.priority, a.priority);
+        if (c != 0) {
+          return c;
+        }
+        c = Long.compare(place(a), place(b));
+        if (c != 0) {
+          return c;
+        }
+        c = Boolean.compare(a.receiveCount > 0, b.receiveCount > 0);
+        if (c != 0) {
+          return c;
+        }
+        c = Long.compare(a.seq, b.seq);
+        return c != 0 ? c : Long.compare(a.serial, b.serial);
+      };
+
+  /** A head's place in time: when it was last received, or sent if it never was. */
+  private static long place(StoredMessage head) {
+    return head.receiveCount > 0 ? head.leasedAt : head.sentAt;
+  }
 
   private final Map<String, Group> groups = new HashMap<>();
   private final TreeSet<Group> ready = new TreeSet<>(READY_ORDER);
@@ -70,7 +117,7 @@ final class GroupedOrdering extends Ordering {
   GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible, HoldWork work) {
     this.newlyEligible = newlyEligible;
     this.work = work;
-    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, messageOrder, work);
+    this.index = indexed.isEmpty() ? null : new PartitionIndex(indexed, HEAD_ORDER, work);
   }
 
   /** The interned group id for a new message, so every message of a group shares one string. */
@@ -206,6 +253,8 @@ final class GroupedOrdering extends Ordering {
   private static Group positionOf(Group g) {
     Group probe = new Group(g.id);
     probe.readyPriority = g.readyPriority;
+    probe.readyReceived = g.readyReceived;
+    probe.readyPlace = g.readyPlace;
     probe.readySeq = g.readySeq;
     return probe;
   }
@@ -225,7 +274,8 @@ final class GroupedOrdering extends Ordering {
 
   /**
    * Rule 2: the head, then as many following available messages of its group as fit (in {@code max}
-   * and in the answer's {@code budget}). A group whose head does not fit stays ready, untouched.
+   * and in the answer's {@code budget}), up to the group's first message not available. A group
+   * whose head does not fit stays ready, untouched.
    */
   private void takeFrom(Group g, int max, List<StoredMessage> out, AnswerBudget budget) {
     boolean first = true;
@@ -316,8 +366,10 @@ final class GroupedOrdering extends Ordering {
       }
       return;
     }
-    if (g.inFlight == 0 && head.state == StoredMessage.AVAILABLE) {
+    if (head.state == StoredMessage.AVAILABLE) {
       g.readyPriority = head.priority;
+      g.readyReceived = head.receiveCount > 0;
+      g.readyPlace = place(head);
       g.readySeq = head.seq;
       g.ready = true;
       ready.add(g);

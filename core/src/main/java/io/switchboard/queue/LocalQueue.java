@@ -581,6 +581,10 @@ final class LocalQueue {
     if (m == null) {
       return;
     }
+    if (grouped && m.state != StoredMessage.IN_FLIGHT) {
+      // the lease ended and its group reopened: as SQS FIFO, its receipt no longer deletes
+      throw MessageRules.notInFlight(engine.ids().id(m.serial), m.publicState());
+    }
     table.detach(m);
     counters.acked++;
     remember(m, MessageState.COMPLETED, now);
@@ -611,8 +615,16 @@ final class LocalQueue {
   }
 
   Message extend(String receipt, Duration visibility, long now) {
+    return extend(receipt, visibility, false, now);
+  }
+
+  /**
+   * Extend; with {@code anyLease}, a receipt of an earlier lease of the message acts on its current
+   * one (SQS's ChangeMessageVisibility) instead of being stale.
+   */
+  Message extend(String receipt, Duration visibility, boolean anyLease, long now) {
     MessageRules.checkExtend(visibility);
-    StoredMessage m = leased(receipt, false);
+    StoredMessage m = leased(receipt, false, anyLease);
     if (m == null) {
       throw MessageRules.leaseGone(name);
     }
@@ -655,6 +667,11 @@ final class LocalQueue {
    * is an error; otherwise (ack) null means "already gone, nothing to do".
    */
   private @Nullable StoredMessage leased(String receipt, boolean strict) {
+    return leased(receipt, strict, false);
+  }
+
+  /** {@link #leased(String, boolean)}; with {@code anyLease}, any lease's receipt names it. */
+  private @Nullable StoredMessage leased(String receipt, boolean strict, boolean anyLease) {
     Receipt.Presented h = Receipt.parse(receipt, name);
     StoredMessage m = find(h.serial());
     byte[] issued = m == null ? null : m.leaseTag;
@@ -667,7 +684,7 @@ final class LocalQueue {
       }
       return null;
     }
-    if (m.leaseEpoch != h.leaseEpoch()) {
+    if (m.leaseEpoch != h.leaseEpoch() && !anyLease) {
       throw MessageRules.staleReceipt(engine.ids().id(m.serial));
     }
     if (strict && m.state != StoredMessage.IN_FLIGHT) {

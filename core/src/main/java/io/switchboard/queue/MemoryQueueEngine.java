@@ -591,6 +591,12 @@ final class MemoryQueueEngine implements QueueEngine {
   }
 
   @Override
+  public Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
+    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    return change(queue, (q, now) -> q.extend(receipt, visibilityTimeout, true, now));
+  }
+
+  @Override
   public void fail(String queue, String receipt) {
     act(queue, (q, now) -> q.fail(receipt, now));
   }

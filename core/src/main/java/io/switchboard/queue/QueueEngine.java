@@ -93,15 +93,19 @@ public interface QueueEngine extends AutoCloseable {
    * Takes up to {@code maxMessages} eligible messages in delivery order and leases them: each gets
    * a new receipt, its receive count goes up by one, and it is invisible until the lease runs out.
    * Eligible means available now, not expired, accepted by the filter, and (grouped queues) the
-   * head of a group with nothing in flight, or a message right behind it in the same group. With a
-   * wait and nothing eligible, blocks until something is or the wait ends; blocked receivers are
-   * served first come, first served among those whose filter matches.
+   * available head of a group, or an available message right behind it in the same group with
+   * nothing in flight between. With a wait and nothing eligible, blocks until something is or the
+   * wait ends; blocked receivers are served first come, first served among those whose filter
+   * matches.
    */
   List<Message> receive(String queue, ReceiveRequest request);
 
   /**
    * Deletes the leased message. Idempotent: acking a message already gone succeeds. A receipt made
-   * stale by a later receive of the same message fails with {@link ErrorCode#RECEIPT_STALE}.
+   * stale by a later receive of the same message fails with {@link ErrorCode#RECEIPT_STALE}. After
+   * the lease ended (ran out, or handed back) the receipt still deletes the message until it is
+   * received again, except in a grouped queue, where the group reopened when the lease ended: there
+   * it fails with {@link ErrorCode#MESSAGE_NOT_IN_FLIGHT} and changes nothing, as Amazon SQS FIFO.
    */
   void ack(String queue, String receipt);
 
@@ -133,6 +137,19 @@ public interface QueueEngine extends AutoCloseable {
    * 12 hours after the receive. Zero makes the message available at once.
    */
   Message extend(String queue, String receipt, Duration visibilityTimeout);
+
+  /**
+   * {@link #extend} as Amazon SQS's servers take ChangeMessageVisibility: a receipt from an earlier
+   * receive of the message is not stale but acts on the message's current lease, whoever holds it
+   * (or, the message available again, hides it as its latest receipt would). Everything else is as
+   * {@link #extend}: a message gone is {@link ErrorCode#MESSAGE_NOT_FOUND}, a malformed receipt or
+   * one of another queue {@link ErrorCode#RECEIPT_INVALID}. The SQS endpoint uses it; the native
+   * API keeps {@link #extend}'s rule. An engine that cannot act on the current lease answers as
+   * {@link #extend} (the Java client: the native API has no such call).
+   */
+  default Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
+    return extend(queue, receipt, visibilityTimeout);
+  }
 
   /**
    * Reports the leased message failed: it leaves the queue, and is kept as {@code failed} while the

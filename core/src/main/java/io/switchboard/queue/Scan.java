@@ -125,9 +125,12 @@ final class Scan {
     complete = true;
   }
 
-  /** A copy of {@code m}'s place in delivery order (priority, seq, serial). */
+  /**
+   * A copy of {@code m}'s place in delivery order (priority, seq, serial; and, for a grouped
+   * queue's heads, send time, receive count and lease start).
+   */
   static StoredMessage positionOf(StoredMessage m) {
-    return StoredMessage.probe(m.serial, m.seq, m.priority);
+    return StoredMessage.probe(m);
   }
 
   private static long stringCharacters(Object[] attributes) {

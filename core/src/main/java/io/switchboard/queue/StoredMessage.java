@@ -101,6 +101,19 @@ final class StoredMessage implements MessageView {
     return probe;
   }
 
+  /**
+   * A stand-in holding {@code m}'s place in every delivery order: serial, seq, priority, and what a
+   * grouped queue orders its group heads by (send time, receive count, lease start).
+   */
+  static StoredMessage probe(StoredMessage m) {
+    StoredMessage probe =
+        new StoredMessage(m.serial, m.seq, m.sentAt, NO_BODY, NO_ATTRIBUTES, 0, null, null);
+    probe.priority = m.priority;
+    probe.receiveCount = m.receiveCount;
+    probe.leasedAt = m.leasedAt;
+    return probe;
+  }
+
   /** True while the message is in the visibility timer set (delayed or leased). */
   boolean isTimed() {
     return state != AVAILABLE;

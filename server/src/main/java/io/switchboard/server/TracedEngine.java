@@ -361,6 +361,11 @@ final class TracedEngine implements QueueEngine {
   }
 
   @Override
+  public Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
+    return engine.extendAnyLease(queue, receipt, visibilityTimeout);
+  }
+
+  @Override
   public Message update(String queue, String id, MessageUpdate update) {
     return engine.update(queue, id, update);
   }

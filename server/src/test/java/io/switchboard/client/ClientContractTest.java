@@ -44,6 +44,10 @@ class ClientContractTest extends QueueEngineContract {
           "message events are told to listeners inside the server's process: a remote engine"
               + " cannot hear them and ignores the listener (QueueEngine.onMessageEvent); the"
               + " server's tracing, their user, is tested in TracingTest",
+          "AnyLeaseExtend.*",
+          "QueueEngine.extendAnyLease is the SQS endpoint's ChangeMessageVisibility, which acts"
+              + " through an earlier receipt; the native API keeps extend's rule and has no such"
+              + " call, so the client answers it as extend (SqsBatchAndHandleTest covers it)",
           "MoveChecks.*",
           "a remote engine's redrive tasks and dead-letter moves run in its server, which checks"
               + " each move against the key that started the task or set the target (MoveRights,"

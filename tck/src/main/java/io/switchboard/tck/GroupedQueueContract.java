@@ -17,9 +17,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Grouped (SQS FIFO) queues: group and deduplication ids are required; a batch takes the best
- * eligible group head, then as many following messages of that group as fit, then repeats; a group
- * with anything in flight is blocked; filters see group heads only; order within a group is never
- * broken, by releases, timeouts or dead-letter moves.
+ * eligible group head, then as many following messages of that group as fit (up to its first
+ * message in flight), then repeats; a group whose head is in flight is blocked, and reopens up to
+ * its first message in flight when the head comes back; groups go by their head's place in time (a
+ * group handed back by the time it was last received, so after groups never received that were
+ * waiting then); filters see group heads only; order within a group is never broken, by releases,
+ * timeouts or dead-letter moves.
  */
 public abstract class GroupedQueueContract extends EngineContract {
 
@@ -176,16 +179,17 @@ public abstract class GroupedQueueContract extends EngineContract {
   }
 
   @Test
-  void receive_partOfBatchReleased_groupStaysBlockedUntilRestReturns() {
+  void receive_partOfBatchReleased_groupReopensUpToItsFirstInFlight() {
     create(Q);
     put("A", "a1");
     put("A", "a2");
     put("A", "a3");
     List<Message> batch = receive(Q, 2);
     engine.release(Q, receipt(batch.get(0)));
+    assertEquals(List.of("a1"), bodies(receive(Q, 10)), "a2 is still in flight: a1 only");
     assertNothingToReceive(Q);
     engine.ack(Q, receipt(batch.get(1)));
-    assertEquals(List.of("a1", "a3"), receiveBodies(Q));
+    assertNothingToReceive(Q); // a1 is in flight again
   }
 
   @Test
@@ -290,19 +294,67 @@ public abstract class GroupedQueueContract extends EngineContract {
     for (Message m : first) {
       engine.extend(Q, receipt(m), java.time.Duration.ZERO);
     }
-    assertEquals(List.of("a1", "a2", "a3", "a4", "c1"), bodies(receive(Q, 5)));
+    // C was never received: it goes before A, handed back, which comes whole from its head
+    assertEquals(List.of("c1", "c2", "c3", "c4", "a1", "a2", "a3", "a4"), bodies(receive(Q, 10)));
   }
 
   @Test
-  void extendToZero_headOnly_groupWaitsForTheRestThenHeadFirst() {
+  void extendToZero_headOnly_groupReopensUpToItsFirstInFlight() {
     create(Q);
-    interleave(3, "A", "B");
+    put("A", "a1");
+    put("A", "a2");
+    put("B", "b1");
     List<Message> batch = receive(Q, 2);
     assertEquals(List.of("a1", "a2"), bodies(batch));
     engine.extend(Q, receipt(batch.get(0)), java.time.Duration.ZERO);
-    assertEquals(List.of("b1", "b2", "b3"), bodies(receive(Q, 5)), "A still has a2 in flight");
-    engine.extend(Q, receipt(batch.get(1)), java.time.Duration.ZERO);
-    assertEquals(List.of("a1", "a2", "a3"), bodies(receive(Q, 5)));
+    assertEquals(List.of("b1", "a1"), bodies(receive(Q, 3)), "a2 is still in flight");
+  }
+
+  @Test
+  void leaseEnd_middleOfBatchExtended_firstServedAgainNotTheOneBehind() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    put("A", "a1");
+    put("A", "a2");
+    put("A", "a3");
+    List<Message> batch = receive(Q, 3);
+    engine.extend(Q, receipt(batch.get(1)), seconds(30));
+    clock.advanceSeconds(10);
+    assertEquals(List.of("a1"), bodies(receive(Q, 10)), "a3 waits behind a2, still in flight");
+  }
+
+  @Test
+  void receive_groupsNeverReceivedGoBeforeGroupsHandedBack() {
+    create(Q);
+    put("g1", "g1-m1");
+    put("g2", "g2-m1");
+    put("g2", "g2-m2");
+    put("g3", "g3-m1");
+    put("g1", "g1-m2");
+    assertEquals(List.of("g1-m1", "g1-m2", "g2-m1"), bodies(engine.receive(Q, handBackRequest(3))));
+    assertEquals(
+        List.of("g3-m1", "g1-m1", "g1-m2", "g2-m1", "g2-m2"),
+        bodies(engine.receive(Q, handBackRequest(10))));
+  }
+
+  @Test
+  void receive_groupHandedBack_waitsBehindGroupsSentBeforeItsReceiveOnly() {
+    create(Q);
+    put("A", "a1");
+    clock.advanceSeconds(1);
+    put("B", "b1");
+    clock.advanceSeconds(1);
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(1);
+    put("C", "c1");
+    engine.release(Q, receipt(a1));
+    assertEquals(List.of("b1", "a1", "c1"), bodies(receive(Q, 10)));
+  }
+
+  private static ReceiveRequest handBackRequest(int max) {
+    return ReceiveRequest.builder()
+        .maxMessages(max)
+        .visibilityTimeout(java.time.Duration.ZERO)
+        .build();
   }
 
   @Test
@@ -357,6 +409,55 @@ public abstract class GroupedQueueContract extends EngineContract {
       ackAll(Q, batch);
     }
     assertEquals(6 * groups.length, acked.values().stream().mapToInt(Integer::intValue).sum());
+  }
+
+  // ---- an ack after the lease ended ----------------------------------------------------------
+
+  @Test
+  void ack_afterLeaseRanOut_messageNotInFlightAndKept() {
+    create(Q, config().visibilityTimeout(seconds(1)));
+    put("A", "a1");
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(1);
+    assertRefusedUnchanged(
+        Q, ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.ack(Q, receipt(a1)), a1.id());
+    assertEquals(List.of("a1"), receiveBodies(Q));
+  }
+
+  @Test
+  void ack_afterHandedBackByExtendToZero_messageNotInFlightAndKept() {
+    create(Q);
+    put("A", "a1");
+    Message a1 = receiveOne(Q);
+    engine.extend(Q, receipt(a1), java.time.Duration.ZERO);
+    assertRefusedUnchanged(
+        Q, ErrorCode.MESSAGE_NOT_IN_FLIGHT, () -> engine.ack(Q, receipt(a1)), a1.id());
+  }
+
+  @Test
+  void ackAll_oneLeaseRanOut_onlyThatOneRefused() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    put("A", "a1");
+    put("B", "b1");
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(5);
+    Message b1 = receiveOne(Q);
+    clock.advanceSeconds(5); // a1's lease ended, b1's runs
+    List<java.util.Optional<io.switchboard.queue.QueueException>> results =
+        engine.ackAll(Q, List.of(receipt(a1), receipt(b1)));
+    assertEquals(ErrorCode.MESSAGE_NOT_IN_FLIGHT, results.get(0).orElseThrow().code());
+    assertTrue(results.get(1).isEmpty());
+    assertEquals(List.of("a1"), bodies(browseAll(Q)));
+  }
+
+  @Test
+  void ack_runningLease_deletes() {
+    create(Q, config().visibilityTimeout(seconds(10)));
+    put("A", "a1");
+    Message a1 = receiveOne(Q);
+    clock.advanceSeconds(9);
+    engine.ack(Q, receipt(a1));
+    assertEquals(0, engine.stats(Q).depth());
   }
 
   /** Each group's messages in a batch are consecutive, from number {@code head} on. */

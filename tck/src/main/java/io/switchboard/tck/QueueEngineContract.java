@@ -100,6 +100,14 @@ public abstract class QueueEngineContract {
   }
 
   @Nested
+  class AnyLeaseExtend extends AnyLeaseExtendContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
+
+  @Nested
   class QueuedMessage extends QueuedMessageContract {
     @Override
     protected EngineSource engines() {

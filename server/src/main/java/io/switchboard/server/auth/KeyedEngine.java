@@ -241,6 +241,11 @@ final class KeyedEngine implements QueueEngine {
   }
 
   @Override
+  public Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
+    return engine.extendAnyLease(queue, receipt, visibilityTimeout);
+  }
+
+  @Override
   public void fail(String queue, String receipt) {
     engine.fail(queue, receipt);
   }

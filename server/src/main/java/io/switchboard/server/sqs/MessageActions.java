@@ -308,7 +308,7 @@ final class MessageActions {
   static ObjectNode delete(QueueEngine engine, SqsRequest r) {
     String queue = queue(r);
     String receipt = r.required("ReceiptHandle");
-    onReceipt(receipt, () -> engine.ack(queue, receipt));
+    onDeleteReceipt(receipt, () -> engine.ack(queue, receipt));
     return object();
   }
 
@@ -334,8 +334,26 @@ final class MessageActions {
   }
 
   /**
-   * {@link #onReceipt} for ChangeMessageVisibility: a handle of a message deleted since is {@code
-   * InvalidParameterValue}, as SQS answers it (DeleteMessage of it succeeds).
+   * {@link #onReceipt} for DeleteMessage: a FIFO queue's handle whose lease ended (the engine's
+   * {@code MESSAGE_NOT_IN_FLIGHT}, which only a grouped queue's ack answers) is {@code
+   * InvalidParameterValue}, "The receipt handle has expired.", as SQS answers it.
+   */
+  private static void onDeleteReceipt(String receipt, Runnable call) {
+    try {
+      onReceipt(receipt, call);
+    } catch (QueueException e) {
+      if (e.code() == ErrorCode.MESSAGE_NOT_IN_FLIGHT) {
+        throw SqsErrorText.RECEIPT_HANDLE_EXPIRED.error(receipt);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #onReceipt} for ChangeMessageVisibility, whose engine call takes a handle from an
+   * earlier receive as SQS's servers do ({@link QueueEngine#extendAnyLease}): a handle of a message
+   * deleted since is {@code InvalidParameterValue}, as SQS answers it (DeleteMessage of it
+   * succeeds).
    */
   private static void onVisibilityReceipt(String receipt, Runnable call) {
     try {
@@ -354,7 +372,8 @@ final class MessageActions {
     int timeout =
         r.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
             .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
-    onVisibilityReceipt(receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
+    onVisibilityReceipt(
+        receipt, () -> engine.extendAnyLease(queue, receipt, Duration.ofSeconds(timeout)));
     return object();
   }
 
@@ -381,7 +400,7 @@ final class MessageActions {
           () -> {
             String receipt = e.required("ReceiptHandle");
             Optional<QueueException> refused = outcomes.next();
-            onReceipt(
+            onDeleteReceipt(
                 receipt,
                 () -> {
                   if (refused.isPresent()) {
@@ -406,7 +425,7 @@ final class MessageActions {
                 e.integer("VisibilityTimeout", 0, MAX_VISIBILITY)
                     .orElseThrow(() -> SqsError.missingParameter("VisibilityTimeout"));
             onVisibilityReceipt(
-                receipt, () -> engine.extend(queue, receipt, Duration.ofSeconds(timeout)));
+                receipt, () -> engine.extendAnyLease(queue, receipt, Duration.ofSeconds(timeout)));
           });
     }
     return batch.answer();

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -180,30 +181,42 @@ public final class SqsApi {
 
   /**
    * Leaves empty lists and maps out of an answer, at every depth, as SQS does: no {@code
-   * "Messages": []} on an empty receive, no {@code "QueueUrls": []}, no empty {@code "Failed"}, so
-   * that a caller's {@code 'Messages' not in response} holds ({@code docs/sqs.md}, "Answer
-   * shapes"). SDKs read an absent list as an empty one.
+   * "Messages": []} on an empty receive, no {@code "QueueUrls": []}, so that a caller's {@code
+   * 'Messages' not in response} holds ({@code docs/sqs.md}, "Answer shapes"). SDKs read an absent
+   * list as an empty one. A batch answer keeps its {@code Successful} and {@code Failed} lists even
+   * when empty: botocore's model marks both required, and {@code resp["Successful"]} is how a boto3
+   * caller reads them.
    */
   static ObjectNode withoutEmptyCollections(ObjectNode answer) {
+    return withoutEmptyCollections(answer, true);
+  }
+
+  private static ObjectNode withoutEmptyCollections(ObjectNode answer, boolean top) {
     var fields = answer.properties().iterator();
     while (fields.hasNext()) {
-      JsonNode value = fields.next().getValue();
+      var field = fields.next();
+      JsonNode value = field.getValue();
       if (value instanceof ObjectNode object) {
-        withoutEmptyCollections(object);
+        withoutEmptyCollections(object, false);
       } else if (value instanceof ArrayNode array) {
         array.forEach(
             item -> {
               if (item instanceof ObjectNode object) {
-                withoutEmptyCollections(object);
+                withoutEmptyCollections(object, false);
               }
             });
       }
-      if (value.isContainerNode() && value.isEmpty()) {
+      if (value.isContainerNode()
+          && value.isEmpty()
+          && !(top && value.isArray() && BATCH_LISTS.contains(field.getKey()))) {
         fields.remove();
       }
     }
     return answer;
   }
+
+  /** The lists every batch answer carries, empty or not. */
+  private static final Set<String> BATCH_LISTS = Set.of("Successful", "Failed");
 
   /** A success, with its request id already (no second header map made for it). */
   private static Answer ok(ObjectNode body, String requestId) {

@@ -79,6 +79,9 @@ enum SqsErrorText {
       "Value %s for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include"
           + " alphanumeric and punctuation characters. 1 to 128 in length."),
   /** ChangeMessageVisibility with the handle of a message deleted since. */
+  RECEIPT_HANDLE_EXPIRED(
+      "InvalidParameterValue",
+      "Value %s for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."),
   VISIBILITY_MESSAGE_GONE(
       "InvalidParameterValue",
       "Value %s for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not"

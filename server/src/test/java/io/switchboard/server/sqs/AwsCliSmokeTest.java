@@ -268,4 +268,23 @@ class AwsCliSmokeTest {
             .get("Body")
             .asText());
   }
+
+  /** botocore's model requires both lists: {@code resp["Successful"]} with every entry failed. */
+  @Test
+  void batchEveryEntryFailed_showsAnEmptySuccessfulList() throws Exception {
+    String url = sqs("create-queue", "--queue-name", "cli-batch-failed").get("QueueUrl").asText();
+    JsonNode deleted =
+        sqs(
+            "delete-message-batch",
+            "--queue-url",
+            url,
+            "--entries",
+            "[{\"Id\":\"a\",\"ReceiptHandle\":\"junk\"}]");
+    assertTrue(deleted.has("Successful"), deleted.toString());
+    assertEquals(0, deleted.get("Successful").size(), deleted.toString());
+    assertEquals(
+        "ReceiptHandleIsInvalid",
+        deleted.get("Failed").get(0).get("Code").asText(),
+        deleted.toString());
+  }
 }

@@ -186,11 +186,66 @@ class SqsV1BehaviourTest {
     for (Message m : a) {
       sqs.changeMessageVisibility(url, m.getReceiptHandle(), 0);
     }
-    assertEquals(List.of("a1", "a2", "a3", "a4", "c1"), bodies(receive(url, 5)));
+    // C, never received, goes before A, handed back; A comes back whole from its head
+    assertEquals(List.of("c1", "c2", "c3", "c4", "a1"), bodies(receive(url, 5)));
     CLOCK.advanceSeconds(600);
     assertEquals(
         List.of("a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4", "c1", "c2"),
         bodies(receive(url, 10)),
         "after the leases end, every group from its head");
+  }
+
+  // ---- FIFO groups coming back, receipt handles (query protocol) -----------------------------
+
+  private static void sendGrouped(String url, String... bodies) {
+    for (String body : bodies) {
+      sqs.sendMessage(
+          new SendMessageRequest(url, body)
+              .withMessageGroupId(body.substring(0, body.indexOf('-'))));
+    }
+  }
+
+  @Test
+  void fifoHeadHandedBackWhileTheNextIsInFlight_deliveredAgainAfterGroupsNeverReceived() {
+    String url = fifo("v1-reopen-head.fifo");
+    sendGrouped(url, "g1-m1", "g1-m2", "g2-m1");
+    List<Message> g1 = receive(url, 2);
+    assertEquals(List.of("g1-m1", "g1-m2"), bodies(g1));
+    sqs.changeMessageVisibility(url, g1.get(0).getReceiptHandle(), 0);
+    assertEquals(List.of("g2-m1", "g1-m1"), bodies(receive(url, 3)));
+  }
+
+  @Test
+  void fifoDeleteWithExpiredHandle_invalidParameterValueWithSqsText() {
+    String url = fifo("v1-expired-delete.fifo");
+    sendGrouped(url, "g-1");
+    Message m =
+        sqs.receiveMessage(new ReceiveMessageRequest(url).withVisibilityTimeout(1))
+            .getMessages()
+            .get(0);
+    CLOCK.advanceSeconds(1);
+    com.amazonaws.services.sqs.model.AmazonSQSException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            com.amazonaws.services.sqs.model.AmazonSQSException.class,
+            () -> sqs.deleteMessage(url, m.getReceiptHandle()));
+    assertEquals(400, e.getStatusCode());
+    assertEquals("InvalidParameterValue", e.getErrorCode());
+    assertEquals(
+        "Value "
+            + m.getReceiptHandle()
+            + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.",
+        e.getErrorMessage());
+  }
+
+  @Test
+  void changeVisibilityThroughEarlierHandle_appliesToTheMessage() {
+    String url = sqs.createQueue("v1-cmv-earlier").getQueueUrl();
+    sqs.sendMessage(url, "x");
+    ReceiveMessageRequest shortLease = new ReceiveMessageRequest(url).withVisibilityTimeout(10);
+    Message first = sqs.receiveMessage(shortLease).getMessages().get(0);
+    CLOCK.advanceSeconds(10);
+    sqs.receiveMessage(shortLease).getMessages().get(0);
+    sqs.changeMessageVisibility(url, first.getReceiptHandle(), 0);
+    assertEquals(List.of("x"), bodies(receive(url, 10)));
   }
 }

@@ -39,6 +39,13 @@ final class MessageOps {
           queue,
           "acknowledging in '" + queue + "'",
           op -> {
+            if (op.q.grouped()) {
+              Row current = op.leasedOrGone(receipt); // gone (fine) or stale (refused)
+              if (current != null && !current.inFlight(op.now)) {
+                // the lease ended, its group reopened: as in SQS FIFO, it no longer deletes
+                throw MessageRules.notInFlight(op.idOf(current.serial), op.state(current));
+              }
+            }
             Row r = op.deleteLeased(receipt);
             if (r == null) {
               r = op.leasedOrGone(receipt); // gone (fine) or stale (refused)
@@ -277,7 +284,11 @@ final class MessageOps {
     engine.changed(queue);
   }
 
-  Message extend(String queue, String receipt, Duration visibilityTimeout) {
+  /**
+   * Extends a lease; with {@code anyLease}, a receipt of an earlier lease acts on the current one
+   * ({@code QueueEngine.extendAnyLease}).
+   */
+  Message extend(String queue, String receipt, Duration visibilityTimeout, boolean anyLease) {
     Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
     Message m =
         engine.run(
@@ -285,7 +296,7 @@ final class MessageOps {
             "extending a lease in '" + queue + "'",
             op -> {
               MessageRules.checkExtend(visibilityTimeout);
-              Row r = op.leasedOrGone(receipt);
+              Row r = op.leasedOrGone(receipt, anyLease);
               if (r == null) {
                 throw MessageRules.leaseGone(queue);
               }

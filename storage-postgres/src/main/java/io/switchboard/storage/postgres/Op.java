@@ -407,12 +407,17 @@ final class Op {
    * done"). A receipt of an earlier lease is an error.
    */
   @Nullable Row leasedOrGone(String receipt) throws SQLException {
+    return leasedOrGone(receipt, false);
+  }
+
+  /** {@link #leasedOrGone(String)}; with {@code anyLease}, a receipt of any lease names the row. */
+  @Nullable Row leasedOrGone(String receipt, boolean anyLease) throws SQLException {
     Receipt h = Receipt.decode(receiptKey(), receipt, q.name);
     Row r = find(h.serial());
     if (r == null) {
       return null;
     }
-    if (r.leaseEpoch != h.leaseEpoch()) {
+    if (r.leaseEpoch != h.leaseEpoch() && !anyLease) {
       throw MessageRules.staleReceipt(idOf(r.serial));
     }
     return r;

@@ -388,7 +388,12 @@ public final class PostgresQueueEngine implements QueueEngine {
 
   @Override
   public Message extend(String queue, String receipt, Duration visibilityTimeout) {
-    return ops.extend(queue, receipt, visibilityTimeout);
+    return ops.extend(queue, receipt, visibilityTimeout, false);
+  }
+
+  @Override
+  public Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
+    return ops.extend(queue, receipt, visibilityTimeout, true);
   }
 
   @Override

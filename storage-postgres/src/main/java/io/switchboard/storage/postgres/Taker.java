@@ -11,10 +11,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +26,19 @@ import org.jspecify.annotations.Nullable;
 final class Taker {
 
   private static final int SCAN_CHUNK = 256;
+
+  /**
+   * Ready group heads in delivery order: priority first; then the head's place in time (its send
+   * time if never received, else when it was last received; at the same instant one never received
+   * first); then send order ({@code docs/design.md}, "Queue semantics").
+   */
+  private static final Comparator<Row> GROUP_ORDER =
+      Comparator.comparingInt((Row r) -> -r.priority)
+          .thenComparingLong(r -> r.receiveCount > 0 ? r.leasedAt : r.sentAt)
+          .thenComparing(r -> r.receiveCount > 0)
+          .thenComparingLong(r -> r.seq)
+          .thenComparing(r -> r.groupId == null ? "" : r.groupId);
+
   private static final int MAX_ROUNDS = 50;
 
   private Taker() {}
@@ -193,28 +204,13 @@ final class Taker {
   }
 
   /**
-   * Seed-003 rules: the best ready group head (nothing of its group in flight, head available) that
-   * the filter accepts, then the available messages right behind it in its group, repeated.
+   * Seed-003 rules: the best ready group head (available) that the filter accepts, then the
+   * available messages right behind it in its group up to the first one that is not, repeated.
+   * Ready groups go in {@link #GROUP_ORDER}, the core's order ({@code GroupedOrdering}).
    */
   private static List<Long> chooseGrouped(Op op, int max, @Nullable MessageFilter filter)
       throws SQLException {
     Sql.execute(op.c, "select pg_advisory_xact_lock(?, ?)", 0x5342, (int) op.q.id());
-    Set<String> busy = new HashSet<>();
-    try (PreparedStatement ps =
-        Sql.prepare(
-            op.c,
-            "select distinct m.group_id from sb_lease l join sb_message m on m.serial = l.serial"
-                + " where l.qid = ? and l.until > ? and m.qid = l.qid and m.leased"
-                + " and m.visible_at > ?",
-            op.q.id(),
-            op.now,
-            op.now)) {
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          busy.add(rs.getString(1));
-        }
-      }
-    }
     List<Row> heads = new ArrayList<>();
     try (PreparedStatement ps =
         Sql.prepare(
@@ -226,16 +222,13 @@ final class Taker {
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           Row r = Row.read(rs);
-          if (!busy.contains(r.groupId) && r.available(op.now)) {
+          if (r.available(op.now)) {
             heads.add(r);
           }
         }
       }
     }
-    heads.sort(
-        Comparator.comparingInt((Row r) -> -r.priority)
-            .thenComparingLong(r -> r.seq)
-            .thenComparing(r -> r.groupId));
+    heads.sort(GROUP_ORDER);
     List<Long> chosen = new ArrayList<>();
     for (Row head : heads) {
       if (chosen.size() >= max) {

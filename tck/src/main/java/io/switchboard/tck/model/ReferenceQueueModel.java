@@ -308,8 +308,10 @@ public final class ReferenceQueueModel {
   }
 
   /**
-   * SQS FIFO: the best head among groups with nothing in flight whose head is available and
-   * accepted, then the available messages right behind it in its group, then the next group.
+   * SQS FIFO: the best head among groups whose head is available and accepted, then the available
+   * messages right behind it in its group up to the first one that is not, then the next group.
+   * Heads go by priority, then their place in time (when last received, or sent if never received;
+   * at the same instant one never received first), then send order.
    */
   private List<ModelMessage> takeGrouped(ModelQueue q, int max, @Nullable AttributeFilter filter) {
     List<ModelMessage> out = new ArrayList<>();
@@ -319,7 +321,7 @@ public final class ReferenceQueueModel {
       for (ModelMessage head : groupHeads(q)) {
         if (!used.contains(head.groupId)
             && accepts(filter, head)
-            && (best == null || q.order().compare(head, best) < 0)) {
+            && (best == null || HEAD_ORDER.compare(head, best) < 0)) {
           best = head;
         }
       }
@@ -337,15 +339,20 @@ public final class ReferenceQueueModel {
     return out;
   }
 
-  /** Heads of groups that have nothing in flight and whose first message is available. */
+  private static final java.util.Comparator<ModelMessage> HEAD_ORDER =
+      java.util.Comparator.comparingInt((ModelMessage m) -> -m.priority)
+          .thenComparingLong(m -> m.receiveCount > 0 ? m.leasedAt : m.sentAt)
+          .thenComparing(m -> m.receiveCount > 0)
+          .thenComparingLong(m -> m.seq);
+
+  /** Heads of groups whose first message is available. */
   private List<ModelMessage> groupHeads(ModelQueue q) {
     List<ModelMessage> heads = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (ModelMessage m : q.messages) {
       if (seen.add(m.groupId)) {
         List<ModelMessage> line = groupLine(q, m.group());
-        boolean busy = line.stream().anyMatch(x -> x.state == MessageState.IN_FLIGHT);
-        if (!busy && line.get(0).state == MessageState.AVAILABLE) {
+        if (line.get(0).state == MessageState.AVAILABLE) {
           heads.add(line.get(0));
         }
       }
@@ -380,6 +387,9 @@ public final class ReferenceQueueModel {
     }
     if (lease.message().epoch != lease.epoch()) {
       throw refuse(ErrorCode.RECEIPT_STALE, "received again since");
+    }
+    if (q.grouped && lease.message().state != MessageState.IN_FLIGHT) {
+      throw refuse(ErrorCode.MESSAGE_NOT_IN_FLIGHT, "a grouped queue's lease ended");
     }
     q.messages.remove(lease.message());
     q.acked++;
