@@ -251,6 +251,38 @@ public interface QueueEngine extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * All queues at a glance ({@link QueueOverview}): totals, the largest use of each per-queue
+   * limit, and the names of at most {@code top} (0..) queues holding the most messages and of at
+   * most {@code top} whose oldest message is oldest. The answer's size does not grow with the
+   * number of queues. This default reads every queue's {@link #stats}; the in-memory engine reads a
+   * few figures of each queue without taking its lock and allocates nothing per queue.
+   */
+  default QueueOverview overview(int top) {
+    QueueTally tally = new QueueTally(top);
+    long now = clock().millis();
+    for (QueueInfo info : listQueues("")) {
+      QueueStats s;
+      long bytes;
+      try {
+        s = stats(info.name());
+        bytes = queuedBytes(info.name());
+      } catch (QueueException deletedMeanwhile) {
+        continue;
+      }
+      tally.add(
+          info.name(),
+          info.grouped(),
+          info.config().maxDepth().isEmpty(),
+          s.available(),
+          s.delayed(),
+          s.inFlight(),
+          bytes,
+          s.oldestAge().map(age -> now - age.toMillis()).orElse(-1L));
+    }
+    return tally.overview();
+  }
+
   /** Stops background work. Blocked receives return empty. */
   @Override
   void close();

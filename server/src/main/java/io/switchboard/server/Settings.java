@@ -375,6 +375,47 @@ public final class Settings {
               false,
               "serve `/metrics` without credentials even when access keys are configured"));
 
+  public static final Setting<Integer> METRICS_TOP_QUEUES =
+      declare(
+          Setting.integer(
+              "metrics-top-queues",
+              100,
+              0,
+              10_000,
+              "how many queues have series of their own on `/metrics`: those holding the most"
+                  + " messages (any state) at the scrape; the totals cover every queue"
+                  + " (`docs/operations.md#metrics-of-many-queues`)"));
+
+  public static final Setting<Set<String>> METRICS_QUEUES =
+      declare(
+          Setting.of(
+                  "metrics-queues",
+                  names("queue"),
+                  Set.of(),
+                  "queues that have series of their own on `/metrics` however few messages they"
+                      + " hold, besides `metrics-top-queues`: `orders,payments.fifo`")
+              .defaultDoc("none"));
+
+  public static final Setting<Integer> METRICS_TOP_WORKSPACES =
+      declare(
+          Setting.integer(
+              "metrics-top-workspaces",
+              100,
+              0,
+              10_000,
+              "how many routing workspaces have series of their own on `/metrics`, besides"
+                  + " `default`: those with the most contacts waiting at the scrape"));
+
+  public static final Setting<Set<String>> METRICS_WORKSPACES =
+      declare(
+          Setting.of(
+                  "metrics-workspaces",
+                  names("workspace"),
+                  Set.of(),
+                  "workspaces that have series of their own on `/metrics` however few contacts"
+                      + " wait in them, besides `metrics-top-workspaces`: `support,sales`")
+              .defaultDoc("none"));
+
   public static final Setting<Boolean> TRACE_PROBES =
       declare(
           Setting.bool(
@@ -645,6 +686,25 @@ public final class Settings {
             AccessKeys.none(),
             doc)
         .defaultDoc("none");
+  }
+
+  /** A comma-separated set of names, none blank. */
+  private static Setting.Type<Set<String>> names(String what) {
+    return new Setting.Type<>() {
+      @Override
+      public Set<String> parse(String text) {
+        Set<String> out = new LinkedHashSet<>(list(text));
+        if (out.contains("")) {
+          throw new Setting.Invalid("comma-separated " + what + " names, none empty");
+        }
+        return out;
+      }
+
+      @Override
+      public String show(Set<String> names) {
+        return String.join(",", names);
+      }
+    };
   }
 
   private static List<String> list(String text) {
