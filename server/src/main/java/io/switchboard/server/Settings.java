@@ -383,7 +383,8 @@ public final class Settings {
               0,
               10_000,
               "how many queues have series of their own on `/metrics`: those holding the most"
-                  + " messages (any state) at the scrape; the totals cover every queue"
+                  + " messages (any state) and those with the oldest message, in turn, at the"
+                  + " scrape; the totals cover every queue"
                   + " (`docs/operations.md#metrics-of-many-queues`)"));
 
   public static final Setting<Set<String>> METRICS_QUEUES =
