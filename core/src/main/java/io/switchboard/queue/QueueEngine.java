@@ -81,6 +81,23 @@ public interface QueueEngine extends AutoCloseable {
   /** Queues whose name starts with {@code prefix} ("" for all), sorted by name. */
   List<QueueInfo> listQueues(String prefix);
 
+  /**
+   * One page of {@link #listQueues(String)}: at most {@code limit} (1..) queues whose names start
+   * with {@code prefix} and sort after {@code after} ({@code ""} for the first page), by name. This
+   * default lists every queue of the prefix first; the in-memory engine keeps only {@code limit} of
+   * them while it looks, so a page costs memory by its size, not by the number of queues.
+   */
+  default List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    Objects.requireNonNull(after, "after");
+    if (limit < 1) {
+      throw QueueException.invalid("limit must be 1 or more, got " + limit);
+    }
+    return listQueues(prefix).stream()
+        .filter(q -> q.name().compareTo(after) > 0)
+        .limit(limit)
+        .toList();
+  }
+
   SendResult send(String queue, NewMessage message);
 
   /**

@@ -467,6 +467,11 @@ final class TracedEngine implements QueueEngine {
   }
 
   @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    return engine.listQueues(prefix, after, limit);
+  }
+
+  @Override
   public void close() {
     engine.close();
   }

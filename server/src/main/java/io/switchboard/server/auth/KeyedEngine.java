@@ -398,6 +398,11 @@ final class KeyedEngine implements QueueEngine {
     return engine.overview(top);
   }
 
+  @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    return engine.listQueues(prefix, after, limit);
+  }
+
   /** The request does not own the server's engine: closing its view closes nothing. */
   @Override
   public void close() {}
