@@ -176,8 +176,29 @@ public final class Settings {
           Setting.integer(
               "max-selector-length", 4096, 1, 4096, "longest selector text, in characters"));
 
+  /** Heap an empty queue is allowed by the default {@code max-queues}, in bytes. */
+  static final long HEAP_BYTES_PER_QUEUE = 4096;
+
   public static final Setting<Integer> MAX_QUEUES =
-      declare(Setting.integer("max-queues", 10_000, 1, 1_000_000, "most queues the server holds"));
+      declare(
+          Setting.integer(
+                  "max-queues",
+                  10_000,
+                  1,
+                  1_000_000,
+                  "most queues the server holds; one more is refused (`TOO_MANY_QUEUES`, SQS"
+                      + " `OverLimit`). By default one per 4 KiB of a quarter of the max heap"
+                      + " (`-Xmx`), at least 10000: an empty queue costs about 3.7 KB of heap")
+              .defaultDoc("heap / 16 KiB"));
+
+  /**
+   * The default {@code max-queues} for a max heap of {@code heapBytes}: a quarter of it at {@link
+   * #HEAP_BYTES_PER_QUEUE} a queue, 10,000..1,000,000.
+   */
+  static int defaultMaxQueues(long heapBytes) {
+    long queues = heapBytes / 4 / HEAP_BYTES_PER_QUEUE;
+    return (int) Math.max(10_000, Math.min(1_000_000, queues));
+  }
 
   public static final Setting<ByteAmount> MAX_QUEUED_BYTES =
       declare(
