@@ -38,8 +38,8 @@ import org.jspecify.annotations.Nullable;
  * The server's Prometheus metrics. Request latencies are timed as they happen, per operation and
  * status. Queue figures are read from the engine when scraped, not kept twice: a scrape takes the
  * engine's {@link QueueOverview} (totals over every queue, without a snapshot of each) and the
- * stats of the queues its {@link MetricsScope} shows (the deepest, the oldest and the named), registers meters
- * for queues it starts showing and removes those of queues it no longer shows.
+ * stats of the queues its {@link MetricsScope} shows (the deepest, the oldest and the named),
+ * registers meters for queues it starts showing and removes those of queues it no longer shows.
  *
  * <p>Names: {@code switchboard_queues}, {@code switchboard_messages{state}} (all queues), {@code
  * switchboard_http_requests_seconds{operation,status}}, {@code
