@@ -2,6 +2,7 @@ package io.switchboard.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.switchboard.client.QueuePage;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.ExpiryAction;
@@ -12,6 +13,7 @@ import io.switchboard.queue.QueueInfo;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -159,18 +161,40 @@ final class QueuesCommand implements Runnable {
     @Option(names = "--prefix", description = "only names starting with this")
     String prefix = "";
 
+    @Option(
+        names = "--limit",
+        description = "one page of at most this many queues (1..1000), with the cursor of the next")
+    @Nullable Integer limit;
+
+    @Option(names = "--cursor", description = "list the page after this one (its next cursor)")
+    String cursor = "";
+
     @Override
     void run(SwitchboardClient client) {
-      List<QueueInfo> queues = client.listQueues(prefix);
+      List<QueueInfo> queues;
+      Optional<String> next = Optional.empty();
+      if (limit == null && cursor.isEmpty()) {
+        queues = client.listQueues(prefix); // every page
+      } else {
+        QueuePage page =
+            client.queuePage(
+                prefix,
+                cursor.isEmpty() ? Optional.empty() : Optional.of(cursor),
+                limit == null ? 1000 : limit);
+        queues = page.queues();
+        next = page.nextCursor();
+      }
       if (options.json) {
         ObjectNode o = WireFormat.object();
         ArrayNode items = o.putArray("queues");
         queues.forEach(q -> items.add(WireFormat.queueInfo(q)));
+        next.ifPresent(c -> o.put("nextCursor", c));
         Output.json(out(), o);
       } else if (queues.isEmpty()) {
         out().println("(no queues)");
       } else {
         Output.queues(out(), queues);
+        next.ifPresent(c -> out().println("next page: --cursor " + c));
       }
     }
   }

@@ -99,6 +99,31 @@ class CliTest {
   }
 
   @Test
+  void queuesList_limit_pagesWithTheCursorItPrints() {
+    for (String q : List.of("cli-page-a", "cli-page-b", "cli-page-c")) {
+      assertEquals(Main.OK, run("queues", "create", q).code());
+    }
+    Run first = run("queues", "list", "--prefix", "cli-page-", "--limit", "2", "--json");
+    assertEquals(2, first.json().get("queues").size(), first.out());
+    assertEquals("cli-page-b", first.json().path("nextCursor").asText(), first.out());
+    Run text = run("queues", "list", "--prefix", "cli-page-", "--limit", "2");
+    assertTrue(text.out().contains("next page: --cursor cli-page-b"), text.out());
+    Run last =
+        run(
+            "queues",
+            "list",
+            "--prefix",
+            "cli-page-",
+            "--limit",
+            "2",
+            "--cursor",
+            "cli-page-b",
+            "--json");
+    assertEquals("cli-page-c", last.json().at("/queues/0/name").asText(), last.out());
+    assertTrue(last.json().path("nextCursor").isMissingNode(), last.out());
+  }
+
+  @Test
   void queues_createListShowPurgeDelete() {
     Run created = run("queues", "create", "cli-q", "--order", "lifo", "--visibility-timeout", "60");
     assertEquals(Main.OK, created.code(), created.toString());

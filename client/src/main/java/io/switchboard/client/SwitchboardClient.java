@@ -36,6 +36,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -250,8 +251,43 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public List<QueueInfo> listQueues(String prefix) {
-    String query = prefix.isEmpty() ? "" : "?prefix=" + Paths.encode(prefix);
-    return call("GET", "/v1/queues" + query, null, NativeWire.Queues.class).toQueues();
+    List<QueueInfo> all = new ArrayList<>();
+    Optional<String> cursor = Optional.empty();
+    do {
+      NativeWire.Queues page = queuePage(prefix, cursor, Optional.empty());
+      all.addAll(page.toQueues());
+      cursor = Optional.ofNullable(page.nextCursor());
+    } while (cursor.isPresent());
+    return all;
+  }
+
+  /** One page: the server's {@code GET /v1/queues} with {@code cursor} set to {@code after}. */
+  @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    Optional<String> cursor = after.isEmpty() ? Optional.empty() : Optional.of(after);
+    return queuePage(prefix, cursor, Optional.of(limit)).toQueues();
+  }
+
+  /**
+   * One page of the queues whose names start with {@code prefix} (empty: all), by name: at most
+   * {@code limit} (1..1000) after {@code cursor} (a page's {@code nextCursor}; empty for the
+   * first).
+   */
+  public QueuePage queuePage(String prefix, Optional<String> cursor, int limit) {
+    NativeWire.Queues page = queuePage(prefix, cursor, Optional.of(limit));
+    return new QueuePage(page.toQueues(), Optional.ofNullable(page.nextCursor()));
+  }
+
+  private NativeWire.Queues queuePage(
+      String prefix, Optional<String> cursor, Optional<Integer> limit) {
+    List<String> query = new ArrayList<>();
+    if (!prefix.isEmpty()) {
+      query.add("prefix=" + Paths.encode(prefix));
+    }
+    cursor.ifPresent(c -> query.add("cursor=" + Paths.encode(c)));
+    limit.ifPresent(l -> query.add("limit=" + l));
+    String q = query.isEmpty() ? "" : "?" + String.join("&", query);
+    return call("GET", "/v1/queues" + q, null, NativeWire.Queues.class);
   }
 
   @Override

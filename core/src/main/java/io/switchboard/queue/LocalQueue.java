@@ -93,6 +93,11 @@ final class LocalQueue {
   /** This queue's share of the engine's queued bytes as last added to it ({@link #reportBytes}). */
   private long reportedBytes;
 
+  /**
+   * Send time of its oldest message at the end of the last operation, -1 if none ({@link #tally}).
+   */
+  private long oldestSentAt = -1;
+
   LocalQueue(
       MemoryQueueEngine engine,
       String name,
@@ -175,11 +180,29 @@ final class LocalQueue {
     table.compact();
     waiters.wakeFirst();
     reportBytes();
+    oldestSentAt = table.oldestSentAt();
   }
 
   /** Queued bytes of the queue: its messages and the sends waiting for their journal write. */
   long queuedBytes() {
     return table.bytes() + pendingBytes;
+  }
+
+  /**
+   * Adds this queue's counts to {@code tally}, read without the lock ({@link
+   * MemoryQueueEngine#overview}): plain reads of fields written under it, for figures that may be a
+   * moment old.
+   */
+  void tally(QueueTally tally) {
+    tally.add(
+        name,
+        grouped,
+        config.maxDepth().isEmpty(),
+        table.available(),
+        table.delayed(),
+        table.inFlight(),
+        reportedBytes,
+        oldestSentAt);
   }
 
   /** Brings the engine's total of queued bytes up to date with this queue's. */

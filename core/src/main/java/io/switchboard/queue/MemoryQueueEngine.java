@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -370,6 +371,53 @@ final class MemoryQueueEngine implements QueueEngine {
       if (q.name.startsWith(prefix)) {
         out.add(q.info());
       }
+    }
+    out.sort(Comparator.comparing(QueueInfo::name));
+    return out;
+  }
+
+  /**
+   * Reads each queue's counts without its lock (a figure may be a moment old, or half of a change
+   * under way), so a scrape never waits on a busy queue nor makes one wait; O(queues) field reads
+   * and O(log n) per queue, nothing allocated per queue.
+   */
+  @Override
+  public QueueOverview overview(int top) {
+    open();
+    QueueTally tally = new QueueTally(top);
+    for (LocalQueue q : queues.values()) {
+      q.tally(tally);
+    }
+    return tally.overview();
+  }
+
+  /**
+   * Looks at every queue once, keeping the {@code limit} first names after {@code after} in a
+   * bounded max-heap (the last of them at its root, dropped when a name before it turns up).
+   */
+  @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(after, "after");
+    if (limit < 1) {
+      throw QueueException.invalid("limit must be 1 or more, got " + limit);
+    }
+    PriorityQueue<LocalQueue> first =
+        new PriorityQueue<>(
+            Math.min(limit, 1024), Comparator.comparing((LocalQueue q) -> q.name).reversed());
+    for (LocalQueue q : queues.values()) {
+      if (q.name.startsWith(prefix) && q.name.compareTo(after) > 0) {
+        if (first.size() < limit) {
+          first.add(q);
+        } else if (q.name.compareTo(Objects.requireNonNull(first.peek()).name) < 0) {
+          first.poll();
+          first.add(q);
+        }
+      }
+    }
+    List<QueueInfo> out = new ArrayList<>(first.size());
+    for (LocalQueue q : first) {
+      out.add(q.info());
     }
     out.sort(Comparator.comparing(QueueInfo::name));
     return out;

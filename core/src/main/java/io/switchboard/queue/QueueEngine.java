@@ -81,6 +81,23 @@ public interface QueueEngine extends AutoCloseable {
   /** Queues whose name starts with {@code prefix} ("" for all), sorted by name. */
   List<QueueInfo> listQueues(String prefix);
 
+  /**
+   * One page of {@link #listQueues(String)}: at most {@code limit} (1..) queues whose names start
+   * with {@code prefix} and sort after {@code after} ({@code ""} for the first page), by name. This
+   * default lists every queue of the prefix first; the in-memory engine keeps only {@code limit} of
+   * them while it looks, so a page costs memory by its size, not by the number of queues.
+   */
+  default List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    Objects.requireNonNull(after, "after");
+    if (limit < 1) {
+      throw QueueException.invalid("limit must be 1 or more, got " + limit);
+    }
+    return listQueues(prefix).stream()
+        .filter(q -> q.name().compareTo(after) > 0)
+        .limit(limit)
+        .toList();
+  }
+
   SendResult send(String queue, NewMessage message);
 
   /**
@@ -266,6 +283,38 @@ public interface QueueEngine extends AutoCloseable {
   /** Queued bytes of one queue, as {@link QueueLimits#maxQueueBytes} counts them. */
   default long queuedBytes(String queue) {
     return 0;
+  }
+
+  /**
+   * All queues at a glance ({@link QueueOverview}): totals, the largest use of each per-queue
+   * limit, and the names of at most {@code top} (0..) queues holding the most messages and of at
+   * most {@code top} whose oldest message is oldest. The answer's size does not grow with the
+   * number of queues. This default reads every queue's {@link #stats}; the in-memory engine reads a
+   * few figures of each queue without taking its lock and allocates nothing per queue.
+   */
+  default QueueOverview overview(int top) {
+    QueueTally tally = new QueueTally(top);
+    long now = clock().millis();
+    for (QueueInfo info : listQueues("")) {
+      QueueStats s;
+      long bytes;
+      try {
+        s = stats(info.name());
+        bytes = queuedBytes(info.name());
+      } catch (QueueException deletedMeanwhile) {
+        continue;
+      }
+      tally.add(
+          info.name(),
+          info.grouped(),
+          info.config().maxDepth().isEmpty(),
+          s.available(),
+          s.delayed(),
+          s.inFlight(),
+          bytes,
+          s.oldestAge().map(age -> now - age.toMillis()).orElse(-1L));
+    }
+    return tally.overview();
   }
 
   /** Stops background work. Blocked receives return empty. */

@@ -824,6 +824,11 @@ final class MemoryRouter implements Router {
   }
 
   @Override
+  public int waitingNow() {
+    return contacts.line.size(); // a plain read of a field written under the lock
+  }
+
+  @Override
   public StatisticsReport statistics(StatisticsQuery query) {
     Objects.requireNonNull(query, "query");
     long from = query.from().toEpochMilli();

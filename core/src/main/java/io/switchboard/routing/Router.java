@@ -220,6 +220,15 @@ public interface Router extends AutoCloseable {
   RoutingStats stats();
 
   /**
+   * Contacts queued now, as {@link #stats()} counts them in {@code overall().waiting()}, without a
+   * snapshot: cheap enough to ask of every workspace at each metrics scrape. The in-memory router
+   * reads it without its lock, so it may be a moment old.
+   */
+  default int waitingNow() {
+    return stats().overall().waiting();
+  }
+
+  /**
    * The lasting statistics: the 15-minute intervals in the query's range for the workspace, a task
    * queue or an agent, their sum, and the figures since the router began ({@code docs/routing.md},
    * "Statistics that last"). Fails with INVALID_ARGUMENT when {@code from} is not before {@code

@@ -1,5 +1,6 @@
 package io.switchboard.routing;
 
+import io.switchboard.internal.LargestN;
 import io.switchboard.routing.spi.WorkspaceStore;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,6 +79,19 @@ public final class Workspaces implements AutoCloseable {
     List<Workspace> all = new ArrayList<>(workspaces.values());
     all.sort(Comparator.comparing(Workspace::name));
     return all;
+  }
+
+  /**
+   * The names of at most {@code n} (0..) workspaces with the most contacts waiting ({@link
+   * Router#waitingNow}), most first: one read per workspace and nothing allocated per workspace
+   * ({@link LargestN}), for the metrics of a server with many.
+   */
+  public List<String> busiest(int n) {
+    LargestN<String> top = new LargestN<>(n);
+    for (Workspace w : workspaces.values()) {
+      top.offer(w.name(), w.router().waitingNow());
+    }
+    return top.heaviestFirst();
   }
 
   /**

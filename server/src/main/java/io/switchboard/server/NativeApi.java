@@ -120,16 +120,46 @@ final class NativeApi {
 
   // ---- queues ------------------------------------------------------------------------------
 
+  /** The most queues one page of {@code GET /v1/queues} lists, and its size when none is asked. */
+  static final int MAX_QUEUE_PAGE = 1000;
+
+  /**
+   * A page of queues by name, after the cursor (the last name of the previous page). A key sees the
+   * queues it may browse: the engine is read on past the others until the page is full or the
+   * queues end, so the cursor is always a name the key may see.
+   */
   private static void listQueues(Call c) {
-    c.queryOnly("prefix");
+    c.queryOnly("prefix", "limit", "cursor");
     c.noBody();
-    List<QueueInfo> queues = c.engine().listQueues(c.query("prefix").orElse(""));
-    if (c.principal().isPresent()) {
-      // a key sees the queues it may browse
-      Principal p = c.principal().get();
-      queues = queues.stream().filter(i -> p.may(Access.queue(BROWSE, i.name()))).toList();
+    String prefix = c.query("prefix").orElse("");
+    int limit = c.queryInt("limit").orElse(MAX_QUEUE_PAGE);
+    if (limit < 1 || limit > MAX_QUEUE_PAGE) {
+      throw new HttpError(
+          400, "INVALID_ARGUMENT", "limit must be 1.." + MAX_QUEUE_PAGE + ", got " + limit);
     }
-    c.json(Queues.of(queues));
+    String after = c.query("cursor").orElse("");
+    Optional<Principal> key = c.principal();
+    List<QueueInfo> page = new ArrayList<>();
+    boolean more = false;
+    while (!more) {
+      List<QueueInfo> read = c.engine().listQueues(prefix, after, limit + 1);
+      for (QueueInfo q : read) {
+        if (key.isPresent() && !key.get().may(Access.queue(BROWSE, q.name()))) {
+          continue; // a key sees the queues it may browse
+        }
+        if (page.size() == limit) {
+          more = true;
+          break;
+        }
+        page.add(q);
+      }
+      if (read.size() <= limit) {
+        break;
+      }
+      after = read.get(read.size() - 1).name();
+    }
+    c.json(
+        Queues.of(page, more ? Optional.of(page.get(page.size() - 1).name()) : Optional.empty()));
   }
 
   private static void createQueue(Call c) {

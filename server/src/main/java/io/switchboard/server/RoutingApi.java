@@ -38,9 +38,12 @@ import io.switchboard.server.auth.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -100,6 +103,34 @@ final class RoutingApi implements AutoCloseable {
     } catch (RoutingException | QueueException | HttpError none) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The statistics of the workspaces {@code scope} shows on {@code /metrics}, by name: {@code
+   * default}, the named ones that exist and the busiest ({@link Workspaces#busiest}). Only the
+   * default workspace's while the workspaces are not served here (a server starting); none while no
+   * router is open here.
+   */
+  Map<String, RoutingStats> workspaceStats(MetricsScope scope) {
+    Workspaces all;
+    try {
+      all = workspaces();
+    } catch (RoutingException | QueueException | HttpError none) {
+      return stats().map(s -> Map.of(Workspaces.DEFAULT, s)).orElse(Map.of());
+    }
+    Set<String> shown = new LinkedHashSet<>();
+    shown.add(Workspaces.DEFAULT);
+    shown.addAll(scope.workspaces());
+    shown.addAll(all.busiest(scope.topWorkspaces()));
+    Map<String, RoutingStats> out = new LinkedHashMap<>();
+    for (String name : shown) {
+      try {
+        out.put(name, all.get(name).router().stats());
+      } catch (RoutingException | QueueException | HttpError absent) {
+        // not created, deleted meanwhile, or its router is not served here
+      }
+    }
+    return out;
   }
 
   /** Ends the event streams (a stopping server does not wait for them). */

@@ -250,9 +250,18 @@ public final class ServerConfig {
     return get(Settings.MAX_SELECTOR_LENGTH);
   }
 
-  /** Most queues the server holds. */
+  /**
+   * Most queues the server holds: as set, or by default derived from this JVM's max heap ({@link
+   * Settings#defaultMaxQueues}). The declared default left unset (no source, and not changed by
+   * {@link #with}) stands for the derived one.
+   */
   public int maxQueues() {
-    return get(Settings.MAX_QUEUES);
+    int value = get(Settings.MAX_QUEUES);
+    if (source(Settings.MAX_QUEUES).isEmpty()
+        && Settings.MAX_QUEUES.defaultValue().equals(Optional.of(value))) {
+      return Settings.defaultMaxQueues(Runtime.getRuntime().maxMemory());
+    }
+    return value;
   }
 
   /**

@@ -14,8 +14,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
-import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueLimits;
+import io.switchboard.queue.QueueOverview;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.routing.RoutingStats;
 import io.switchboard.server.auth.MoveRights;
@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -35,11 +36,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The server's Prometheus metrics. Request latencies are timed as they happen, per operation and
- * status. Queue figures are read from the engine's stats when scraped, not kept twice: a scrape
- * takes each queue's snapshot, registers meters for queues it has not seen and removes those of
- * deleted queues.
+ * status. Queue figures are read from the engine when scraped, not kept twice: a scrape takes the
+ * engine's {@link QueueOverview} (totals over every queue, without a snapshot of each) and the
+ * stats of the queues its {@link MetricsScope} shows (the deepest, the oldest and the named),
+ * registers meters for queues it starts showing and removes those of queues it no longer shows.
  *
- * <p>Names: {@code switchboard_http_requests_seconds{operation,status}}, {@code
+ * <p>Names: {@code switchboard_queues}, {@code switchboard_messages{state}} (all queues), {@code
+ * switchboard_http_requests_seconds{operation,status}}, {@code
  * switchboard_queue_messages{queue,state}}, {@code switchboard_queue_oldest_age_seconds{queue}},
  * {@code switchboard_queue_waiting_receivers{queue}}, {@code
  * switchboard_queue_events_total{queue,event}}, the routing figures of {@link RoutingMetrics},
@@ -78,6 +81,12 @@ final class ServerMetrics {
   private final LimitUse limitUse = new LimitUse();
 
   private boolean engineMeters;
+
+  private volatile MetricsScope scope = MetricsScope.DEFAULT;
+
+  /** The totals over every queue the gauges show, taken at each scrape. */
+  private volatile QueueOverview totals =
+      new QueueOverview(0, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of());
 
   /**
    * The registry, its filters set before any meter is registered. Two of Micrometer's names fail
@@ -216,11 +225,22 @@ final class ServerMetrics {
         .register(registry);
   }
 
-  /** Takes the routing figures that the next scrape shows ({@link RoutingMetrics}). */
-  void routing(RoutingStats stats) {
+  /** Which queues and workspaces have series of their own from the next scrape on. */
+  void scope(MetricsScope scope) {
+    this.scope = scope;
+  }
+
+  MetricsScope scope() {
+    return scope;
+  }
+
+  /**
+   * Takes the routing figures, by workspace, that the next scrape shows ({@link RoutingMetrics}).
+   */
+  void routing(Map<String, RoutingStats> byWorkspace) {
     scrapeLock.lock();
     try {
-      routing.refresh(stats);
+      routing.refresh(byWorkspace);
     } finally {
       scrapeLock.unlock();
     }
@@ -239,32 +259,44 @@ final class ServerMetrics {
     }
   }
 
+  /**
+   * Reads the engine's {@link QueueOverview} (totals and limit use over every queue, the names of
+   * the deepest and the oldest) and the stats of the queues shown ({@link #shown}) that exist. The
+   * meters of queues no longer shown are removed, so a scrape's size stays bounded by the scope,
+   * whatever the number of queues.
+   */
   private void refresh(QueueEngine engine) {
     if (!engineMeters) {
       registerEngine(engine);
       engineMeters = true;
     }
+    MetricsScope shownNow = scope;
+    QueueOverview overview = engine.overview(shownNow.topQueues());
     LimitUse use = new LimitUse();
     use.queuedBytes = engine.queuedBytes();
     use.lockHold = engine.longestLockHold();
     use.lockHoldExamined = engine.mostExaminedInOneLockHold();
+    use.largestQueueBytes = overview.mostBytes();
+    use.largestDefaultDepth = overview.mostAtDefaultDepth();
+    use.largestInFlight = overview.mostInFlight();
+    use.largestInFlightFifo = overview.mostInFlightGrouped();
+    limitUse.copy(use);
+    totals = overview;
     Set<String> seen = new HashSet<>();
-    for (QueueInfo info : engine.listQueues("")) {
+    for (String name : shown(overview, shownNow)) {
       QueueStats stats;
       long bytes;
       try {
-        stats = engine.stats(info.name());
-        bytes = engine.queuedBytes(info.name());
-      } catch (QueueException deletedMeanwhile) {
-        continue;
+        stats = engine.stats(name);
+        bytes = engine.queuedBytes(name);
+      } catch (QueueException absent) {
+        continue; // a named queue that does not exist, or one deleted meanwhile
       }
-      seen.add(info.name());
-      QueueMeters q = queues.computeIfAbsent(info.name(), this::register);
+      seen.add(name);
+      QueueMeters q = queues.computeIfAbsent(name, this::register);
       q.stats = stats;
       q.bytes = bytes;
-      use.add(info, stats, bytes);
     }
-    limitUse.copy(use);
     queues
         .entrySet()
         .removeIf(
@@ -277,6 +309,28 @@ final class ServerMetrics {
             });
   }
 
+  /**
+   * The queues with series of their own: the deepest and those with the oldest message taken in
+   * turn, {@code topQueues} in all, then the named ones.
+   */
+  static Set<String> shown(QueueOverview overview, MetricsScope scope) {
+    Set<String> shown = new LinkedHashSet<>();
+    List<String> deepest = overview.deepest();
+    List<String> oldest = overview.oldest();
+    for (int i = 0;
+        shown.size() < scope.topQueues() && (i < deepest.size() || i < oldest.size());
+        i++) {
+      if (i < deepest.size()) {
+        shown.add(deepest.get(i));
+      }
+      if (i < oldest.size() && shown.size() < scope.topQueues()) {
+        shown.add(oldest.get(i));
+      }
+    }
+    shown.addAll(scope.queues());
+    return shown;
+  }
+
   /** The limit gauges and the engine's longest lock hold, registered at the first scrape. */
   private void registerEngine(QueueEngine engine) {
     QueueLimits l = engine.limits();
@@ -286,6 +340,12 @@ final class ServerMetrics {
     limit("max-in-flight", l.maxInFlight(), u -> u.largestInFlight);
     limit("max-in-flight-fifo", l.maxInFlightGrouped(), u -> u.largestInFlightFifo);
     limit("max-answer-bytes", l.maxAnswerBytes(), null);
+    Gauge.builder("switchboard.queues", this, m -> m.totals.queues())
+        .description("queues on the server, each shown on its own or not")
+        .register(registry);
+    total("available", QueueOverview::available);
+    total("delayed", QueueOverview::delayed);
+    total("in_flight", QueueOverview::inFlight);
     Gauge.builder("switchboard.queue.lock.hold.longest", limitUse, u -> u.lockHold.toNanos() / 1e9)
         .description("the longest time one operation held a queue's lock since the server started")
         .baseUnit("seconds")
@@ -294,6 +354,13 @@ final class ServerMetrics {
         .description(
             "the most entries (messages tested, passed over or read) one hold of a queue's lock"
                 + " examined since the server started")
+        .register(registry);
+  }
+
+  private void total(String state, ToDoubleFunction<QueueOverview> f) {
+    Gauge.builder("switchboard.messages", this, m -> f.applyAsDouble(m.totals))
+        .description("messages in all queues by state, each queue shown on its own or not")
+        .tags("state", state)
         .register(registry);
   }
 
@@ -383,18 +450,6 @@ final class ServerMetrics {
     volatile long largestInFlightFifo;
     volatile Duration lockHold = Duration.ZERO;
     volatile long lockHoldExamined;
-
-    void add(QueueInfo info, QueueStats stats, long bytes) {
-      largestQueueBytes = Math.max(largestQueueBytes, bytes);
-      if (info.config().maxDepth().isEmpty()) {
-        largestDefaultDepth = Math.max(largestDefaultDepth, stats.depth());
-      }
-      if (info.grouped()) {
-        largestInFlightFifo = Math.max(largestInFlightFifo, stats.inFlight());
-      } else {
-        largestInFlight = Math.max(largestInFlight, stats.inFlight());
-      }
-    }
 
     void copy(LimitUse u) {
       queuedBytes = u.queuedBytes;

@@ -176,8 +176,29 @@ public final class Settings {
           Setting.integer(
               "max-selector-length", 4096, 1, 4096, "longest selector text, in characters"));
 
+  /** Heap an empty queue is allowed by the default {@code max-queues}, in bytes. */
+  static final long HEAP_BYTES_PER_QUEUE = 4096;
+
   public static final Setting<Integer> MAX_QUEUES =
-      declare(Setting.integer("max-queues", 10_000, 1, 1_000_000, "most queues the server holds"));
+      declare(
+          Setting.integer(
+                  "max-queues",
+                  10_000,
+                  1,
+                  1_000_000,
+                  "most queues the server holds; one more is refused (`TOO_MANY_QUEUES`, SQS"
+                      + " `OverLimit`). By default one per 4 KiB of a quarter of the max heap"
+                      + " (`-Xmx`), at least 10000: an empty queue costs about 3.7 KB of heap")
+              .defaultDoc("heap / 16 KiB"));
+
+  /**
+   * The default {@code max-queues} for a max heap of {@code heapBytes}: a quarter of it at {@link
+   * #HEAP_BYTES_PER_QUEUE} a queue, 10,000..1,000,000.
+   */
+  static int defaultMaxQueues(long heapBytes) {
+    long queues = heapBytes / 4 / HEAP_BYTES_PER_QUEUE;
+    return (int) Math.max(10_000, Math.min(1_000_000, queues));
+  }
 
   public static final Setting<ByteAmount> MAX_QUEUED_BYTES =
       declare(
@@ -374,6 +395,48 @@ public final class Settings {
               "metrics-public",
               false,
               "serve `/metrics` without credentials even when access keys are configured"));
+
+  public static final Setting<Integer> METRICS_TOP_QUEUES =
+      declare(
+          Setting.integer(
+              "metrics-top-queues",
+              100,
+              0,
+              10_000,
+              "how many queues have series of their own on `/metrics`: those holding the most"
+                  + " messages (any state) and those with the oldest message, in turn, at the"
+                  + " scrape; the totals cover every queue"
+                  + " (`docs/operations.md#metrics-of-many-queues`)"));
+
+  public static final Setting<Set<String>> METRICS_QUEUES =
+      declare(
+          Setting.of(
+                  "metrics-queues",
+                  names("queue"),
+                  Set.of(),
+                  "queues that have series of their own on `/metrics` however few messages they"
+                      + " hold, besides `metrics-top-queues`: `orders,payments.fifo`")
+              .defaultDoc("none"));
+
+  public static final Setting<Integer> METRICS_TOP_WORKSPACES =
+      declare(
+          Setting.integer(
+              "metrics-top-workspaces",
+              100,
+              0,
+              10_000,
+              "how many routing workspaces have series of their own on `/metrics`, besides"
+                  + " `default`: those with the most contacts waiting at the scrape"));
+
+  public static final Setting<Set<String>> METRICS_WORKSPACES =
+      declare(
+          Setting.of(
+                  "metrics-workspaces",
+                  names("workspace"),
+                  Set.of(),
+                  "workspaces that have series of their own on `/metrics` however few contacts"
+                      + " wait in them, besides `metrics-top-workspaces`: `support,sales`")
+              .defaultDoc("none"));
 
   public static final Setting<Boolean> TRACE_PROBES =
       declare(
@@ -645,6 +708,25 @@ public final class Settings {
             AccessKeys.none(),
             doc)
         .defaultDoc("none");
+  }
+
+  /** A comma-separated set of names, none blank. */
+  private static Setting.Type<Set<String>> names(String what) {
+    return new Setting.Type<>() {
+      @Override
+      public Set<String> parse(String text) {
+        Set<String> out = new LinkedHashSet<>(list(text));
+        if (out.contains("")) {
+          throw new Setting.Invalid("comma-separated " + what + " names, none empty");
+        }
+        return out;
+      }
+
+      @Override
+      public String show(Set<String> names) {
+        return String.join(",", names);
+      }
+    };
   }
 
   private static List<String> list(String text) {

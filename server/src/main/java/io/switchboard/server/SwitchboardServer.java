@@ -145,6 +145,7 @@ public final class SwitchboardServer implements AutoCloseable {
     List<Route> undocumented = new ArrayList<>(console.assetRoutes()); // before SQS's /{a}/{q}
     undocumented.addAll(new SqsRoute(() -> sqs, guard).routes());
     this.routes = new RouteTable(all, undocumented);
+    metrics.scope(MetricsScope.of(config));
     metrics.routingLeader(() -> cluster == null || cluster.leading());
     metrics.callbacks(callbacks);
     metrics.health(health);
@@ -924,7 +925,7 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private void metrics(Call call) {
     call.queryOnly();
-    routingApi.stats().ifPresent(metrics::routing);
+    metrics.routing(routingApi.workspaceStats(metrics.scope()));
     call.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape(engine));
   }
 

@@ -25,6 +25,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueLimits;
+import io.switchboard.queue.QueueOverview;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
@@ -463,6 +464,16 @@ final class TracedEngine implements QueueEngine {
   @Override
   public long queuedBytes(String queue) {
     return engine.queuedBytes(queue);
+  }
+
+  @Override
+  public QueueOverview overview(int top) {
+    return engine.overview(top);
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    return engine.listQueues(prefix, after, limit);
   }
 
   @Override

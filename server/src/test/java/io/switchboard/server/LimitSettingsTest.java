@@ -32,6 +32,26 @@ class LimitSettingsTest {
     assertEquals(10L << 20, l.maxAnswerBytes());
   }
 
+  /**
+   * {@code max-queues} was 10,000 whatever the heap, though an empty queue costs about 3.7 KB: a
+   * server given 2 GB refused the 10,001st queue. Its default is now a quarter of the heap at 4 KiB
+   * a queue, never below the old 10,000 nor above 1,000,000; a value set is kept as it is.
+   */
+  @Test
+  void maxQueues_byDefaultAQuarterOfTheHeapAt4KiBAQueue_asSetWhenSet() {
+    assertEquals(16_384, Settings.defaultMaxQueues(256L << 20));
+    assertEquals(131_072, Settings.defaultMaxQueues(2L << 30));
+    assertEquals(10_000, Settings.defaultMaxQueues(64L << 20));
+    assertEquals(1_000_000, Settings.defaultMaxQueues(32L << 30));
+    assertEquals(
+        Settings.defaultMaxQueues(Runtime.getRuntime().maxMemory()),
+        ServerConfig.forTests().maxQueues());
+    assertEquals(10_000, ServerConfig.resolve(Map.of("max-queues", "10000"), Map.of()).maxQueues());
+    assertEquals(
+        25, ServerConfig.resolve(Map.of(), Map.of("SWITCHBOARD_MAX_QUEUES", "25")).maxQueues());
+    assertEquals(7, ServerConfig.forTests().with(Settings.MAX_QUEUES, 7).maxQueues());
+  }
+
   @Test
   void theStartLogLine_namesEveryLimitInForce() {
     ServerConfig config =

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class MetricsTest {
@@ -44,6 +46,76 @@ class MetricsTest {
 
       http.send("DELETE", "/v1/queues/m", null);
       assertFalse(http.get("/metrics").text().contains("queue=\"m\""));
+    }
+  }
+
+  /**
+   * Only the default workspace used to be exported: contacts waiting in any other were invisible to
+   * /metrics, the dashboard and the service-level alert. Each shown workspace now has series of its
+   * own, labelled; the busiest {@code metrics-top-workspaces} and the named are shown.
+   */
+  @Test
+  void metrics_routingSeriesPerWorkspace_forDefaultTheBusiestAndTheNamed() {
+    ServerConfig config =
+        ServerConfig.forTests()
+            .with(Settings.METRICS_TOP_WORKSPACES, 1)
+            .with(Settings.METRICS_WORKSPACES, Set.of("quiet"));
+    try (SwitchboardServer server = SwitchboardServer.start(config);
+        Http http = new Http(server.uri())) {
+      for (String ws : List.of("busy", "calm", "quiet")) {
+        assertEquals(201, http.post("/v1/workspaces", "{\"name\":\"" + ws + "\"}").status());
+      }
+      for (int i = 0; i < 3; i++) {
+        http.post("/v1/workspaces/busy/contacts", "{\"id\":\"b" + i + "\",\"channel\":\"voice\"}");
+      }
+      http.post("/v1/workspaces/calm/contacts", "{\"id\":\"c0\",\"channel\":\"voice\"}");
+
+      String text = http.get("/metrics").text();
+      assertTrue(text.contains(waiting("busy", 3)), text);
+      assertTrue(text.contains(waiting("quiet", 0)), text);
+      assertTrue(text.contains(waiting("default", 0)), text);
+      assertFalse(text.contains("workspace=\"calm\""), "beyond metrics-top-workspaces: " + text);
+      assertTrue(
+          text.contains(
+              "switchboard_routing_agents{presence=\"available\",workspace=\"busy\"} 0.0"),
+          text);
+    }
+  }
+
+  private static String waiting(String workspace, int contacts) {
+    return "switchboard_routing_contacts_waiting{channel=\"all\",requirements=\"all\",workspace=\""
+        + workspace
+        + "\"} "
+        + contacts
+        + ".0";
+  }
+
+  /**
+   * {@code metrics-top-queues} bounds the per-queue series; {@code metrics-queues} adds queues
+   * shown however empty; the totals count every queue.
+   */
+  @Test
+  void metrics_perQueueSeriesForTheTopAndTheNamed_totalsForAll() {
+    ServerConfig config =
+        ServerConfig.forTests()
+            .with(Settings.METRICS_TOP_QUEUES, 1)
+            .with(Settings.METRICS_QUEUES, Set.of("watched"));
+    try (SwitchboardServer server = SwitchboardServer.start(config);
+        Http http = new Http(server.uri())) {
+      for (String q : List.of("deep", "shallow", "watched")) {
+        http.post("/v1/queues", "{\"name\":\"" + q + "\"}");
+      }
+      http.post("/v1/queues/deep/messages", "{\"body\":\"a\"}");
+      http.post("/v1/queues/deep/messages", "{\"body\":\"b\"}");
+
+      String text = http.get("/metrics").text();
+      assertTrue(
+          text.contains("switchboard_queue_messages{queue=\"deep\",state=\"available\"} 2.0"),
+          text);
+      assertTrue(text.contains("switchboard_queue_bytes{queue=\"watched\"} 0.0"), text);
+      assertFalse(text.contains("queue=\"shallow\""), text);
+      assertTrue(text.contains("switchboard_queues 3.0"), text);
+      assertTrue(text.contains("switchboard_messages{state=\"available\"} 2.0"), text);
     }
   }
 

@@ -131,12 +131,18 @@ class RoutingApiTest {
     assertTrue(stats.at("/occupancyByChannel/voice").asDouble() > 0.99, stats.toString());
 
     String metrics = http.get("/metrics").text();
-    assertTrue(metrics.contains("switchboard_routing_agents{presence=\"available\"} 3.0"), metrics);
     assertTrue(
         metrics.contains(
-            "switchboard_routing_contacts_waiting{channel=\"all\",requirements=\"all\"} 1.0"),
+            "switchboard_routing_agents{presence=\"available\",workspace=\"default\"} 3.0"),
         metrics);
-    assertTrue(metrics.contains("switchboard_routing_occupancy{channel=\"voice\"} 1.0"), metrics);
+    assertTrue(
+        metrics.contains(
+            "switchboard_routing_contacts_waiting{channel=\"all\",requirements=\"all\",workspace=\"default\"} 1.0"),
+        metrics);
+    assertTrue(
+        metrics.contains(
+            "switchboard_routing_occupancy{channel=\"voice\",workspace=\"default\"} 1.0"),
+        metrics);
     assertTrue(metrics.contains("switchboard_routing_service_level{"), metrics);
   }
 

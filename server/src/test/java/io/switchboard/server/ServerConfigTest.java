@@ -26,7 +26,7 @@ class ServerConfigTest {
     assertEquals(4 * 1024 * 1024, c.maxBodyBytes());
     assertEquals(100, c.maxBatch());
     assertEquals(4096, c.maxSelectorLength());
-    assertEquals(10_000, c.maxQueues());
+    assertEquals(Settings.defaultMaxQueues(Runtime.getRuntime().maxMemory()), c.maxQueues());
     assertEquals("longest-idle", c.routing().strategy());
     assertEquals(java.time.Duration.ofSeconds(30), c.routing().offerTimeout());
     assertEquals(3, c.routing().missLimit());

@@ -58,6 +58,7 @@ class TracedEngineForwardingTest {
                   1, Optional.empty(), Optional.of(Duration.ZERO), Optional.empty())),
           Map.entry(Duration.class, Duration.ZERO),
           Map.entry(boolean.class, false),
+          Map.entry(int.class, 1),
           Map.entry(MessageUpdate.class, MessageUpdate.priority(1)),
           Map.entry(BrowseRequest.class, BrowseRequest.first(10)),
           Map.entry(RedriveRequest.class, RedriveRequest.toSources()),

@@ -289,6 +289,23 @@ public abstract class QueueLifecycleContract extends EngineContract {
   }
 
   @Test
+  void listQueues_pageAfterAName_limitedAndSortedWithinThePrefix() {
+    for (String name : List.of("orders-d", "payments", "orders-a", "orders-c", "ord", "orders-b")) {
+      create(name);
+    }
+    assertEquals(
+        List.of("orders-a", "orders-b"),
+        engine.listQueues("orders", "", 2).stream().map(QueueInfo::name).toList());
+    assertEquals(
+        List.of("orders-c", "orders-d"),
+        engine.listQueues("orders", "orders-b", 2).stream().map(QueueInfo::name).toList());
+    assertEquals(List.of(), engine.listQueues("orders", "orders-d", 2));
+    assertEquals(
+        List.of("orders-d", "payments"),
+        engine.listQueues("", "orders-c", 5).stream().map(QueueInfo::name).toList());
+  }
+
+  @Test
   void updateQueue_newVisibilityTimeout_usedByNextReceive() {
     create("q");
     send("q", "x");

@@ -364,10 +364,12 @@ public final class NativeWire {
     }
   }
 
-  public record Queues(@Nullable List<QueueView> queues) {
+  /** A page of queues; the name to list after for the next page, absent on the last. */
+  public record Queues(@Nullable List<QueueView> queues, @Nullable String nextCursor) {
 
-    public static Queues of(List<QueueInfo> queues) {
-      return new Queues(queues.stream().map(q -> QueueView.of(q, null)).toList());
+    public static Queues of(List<QueueInfo> queues, Optional<String> nextCursor) {
+      return new Queues(
+          queues.stream().map(q -> QueueView.of(q, null)).toList(), nextCursor.orElse(null));
     }
 
     public List<QueueInfo> toQueues() {

@@ -14,6 +14,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueLimits;
+import io.switchboard.queue.QueueOverview;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
@@ -395,6 +396,16 @@ final class KeyedEngine implements QueueEngine {
   @Override
   public long queuedBytes(String queue) {
     return engine.queuedBytes(queue);
+  }
+
+  @Override
+  public QueueOverview overview(int top) {
+    return engine.overview(top);
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    return engine.listQueues(prefix, after, limit);
   }
 
   /** The request does not own the server's engine: closing its view closes nothing. */

@@ -67,9 +67,21 @@ function every(ctx, f) {
   tick();
 }
 
+/** Every queue, following the list's pages. */
+async function allQueues() {
+  const queues = [];
+  let cursor = "";
+  do {
+    const page = await api("GET", "/v1/queues" + (cursor ? "?cursor=" + encodeURIComponent(cursor) : ""));
+    queues.push(...page.queues);
+    cursor = page.nextCursor || "";
+  } while (cursor);
+  return queues;
+}
+
 /** Every queue with its stats, and which queues dead-letter into which. */
 async function loadQueues() {
-  const { queues } = await api("GET", "/v1/queues");
+  const queues = await allQueues();
   const stats = await Promise.all(queues.map((q) =>
     api("GET", "/v1/queues/" + encodeURIComponent(q.name) + "/stats").catch(() => null)));
   const sources = new Map();
