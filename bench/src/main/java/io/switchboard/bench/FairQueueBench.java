@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Fair queues (issue 21): the dwell time (send to receive) of quiet tenants' messages while one
+ * Fair queues (docs/sqs.md, "Fair queues"): the dwell time (send to receive) of quiet tenants' messages while one
  * noisy tenant has a backlog, in the in-memory engine. A standard queue; consumers receive batches
  * of 10 and "process" each message for {@code --process-micros} before acking it. Scenarios: the
  * quiet tenants alone (unloaded); with a noisy tenant's backlog of {@code --noisy} messages sent

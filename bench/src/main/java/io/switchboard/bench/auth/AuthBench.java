@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The cost of checking credentials (issue 15, "Figures"): server CPU and allocation per request of
+ * The cost of checking credentials (docs/bench-history/auth.md): server CPU and allocation per request of
  * the same workloads against a keyless server and against a keyed one, with HTTP Basic and with
  * SigV4, in one run.
  *

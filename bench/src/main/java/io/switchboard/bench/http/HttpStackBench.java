@@ -28,7 +28,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * Issue 19: what the HTTP stack itself costs. The same two routes ({@link StackWork}: a no-op and a
+ * Regression (the performance round, docs/benchmarks.md): what the HTTP stack itself costs. The same two routes ({@link StackWork}: a no-op and a
  * 10-message batch send into core's in-memory engine, parsed and answered with Jackson) served by
  * each stack of {@link Stack} in its own child JVM ({@link StackServerMain}, same JVM flags),
  * driven by the lean keep-alive client of the SQS benchmark ({@link LeanSqs#post}: pre-built

@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * SQL experiments for issue 19: the engine's database work per message under layouts and statement
+ * SQL experiments (docs/bench-history/postgresql.md): the engine's database work per message under layouts and statement
  * forms it does not use, each driven like the {@link Baseline} (one connection and one set of
  * prepared statements per thread, autocommit, no engine in the JVM), so the database side is
  * compared with the baseline's in the same run without the engine's JVM cost. Every variant sends

@@ -107,7 +107,7 @@ class PostgresBenchSmokeTest {
   }
 
   /**
-   * The SQL experiments (issue 19) run in the same round as the baseline: each variant moves every
+   * The SQL experiments (docs/bench-history/postgresql.md) run in the same round as the baseline: each variant moves every
    * message (a variant whose ack misses a claimed message fails the run) and is reported against
    * the round's baseline.
    */

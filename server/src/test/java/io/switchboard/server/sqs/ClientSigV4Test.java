@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.switchboard.client.Credentials;
 import io.switchboard.client.SigV4Signer;
+import io.switchboard.server.security.sigv4.SigV4Verifier;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.ManualClock;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
