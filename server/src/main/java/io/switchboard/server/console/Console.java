@@ -35,8 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * console").
  *
  * <ul>
- *   <li>{@code GET /console} (or {@code /console/}) and {@code GET /console/{file}}: the assets of
- *       {@code console/} next to this class, open (they hold no data), with a strict
+ *   <li>{@code GET /console} (or {@code /console/}) and {@code GET /console/{file}}: the assets
+ *       next to this class (its package's resources), open (they hold no data), with a strict
  *       Content-Security-Policy (scripts and styles of this origin only, nothing inline), {@code
  *       nosniff}, no framing, and an {@code ETag} to revalidate against.
  *   <li>{@code POST /console/session}: signs in with HTTP Basic {@code ID:SECRET} (so a wrong
@@ -154,7 +154,7 @@ public final class Console {
     if (type == null) {
       return Optional.empty();
     }
-    try (InputStream in = Console.class.getResourceAsStream("console/" + file)) {
+    try (InputStream in = Console.class.getResourceAsStream(file)) {
       if (in == null) {
         return Optional.empty();
       }
