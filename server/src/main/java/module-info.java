@@ -4,9 +4,9 @@
  *
  * <p>The main code is compiled as this module, so javac checks what it requires and reads; the
  * server still starts on the class path (the launcher's start script), and its tests run there
- * (docs/decisions.md, 2026-11-26). {@code io.switchboard.server.auth} and {@code
- * io.switchboard.server.sqs} are exported because the embedding API of {@code
- * io.switchboard.server} names some of their types.
+ * (docs/decisions.md, 2026-11-26). The packages under {@code io.switchboard.server} are the
+ * server's rooms (docs/architecture.md); those whose types the embedding API of {@code
+ * io.switchboard.server} names are exported, the others not.
  */
 @SuppressWarnings("requires-automatic")
 module io.switchboard.server {
@@ -41,15 +41,39 @@ module io.switchboard.server {
   requires static org.jspecify;
 
   exports io.switchboard.server;
-  // In the signatures of io.switchboard.server's public classes (ServerConfig's access keys and
-  // SQS account, SwitchboardServer's key ring), so exported with it.
+  // In the signatures of io.switchboard.server's public classes (ServerConfig and its settings,
+  // SwitchboardServer's key ring, the init file the CLI checks), so exported with it.
+  exports io.switchboard.server.config;
   exports io.switchboard.server.auth;
+  exports io.switchboard.server.init;
   exports io.switchboard.server.sqs;
 
   // Jackson binds the server's request and answer records by reflection.
   opens io.switchboard.server to
       com.fasterxml.jackson.databind;
+  opens io.switchboard.server.api.keys to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.api.queues to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.api.routing to
+      com.fasterxml.jackson.databind;
   opens io.switchboard.server.auth to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.cluster to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.config to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.console to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.http to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.init to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.observability to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.security to
+      com.fasterxml.jackson.databind;
+  opens io.switchboard.server.security.sigv4 to
       com.fasterxml.jackson.databind;
   opens io.switchboard.server.sqs to
       com.fasterxml.jackson.databind;

@@ -20,14 +20,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Fair queues (issue 21): the dwell time (send to receive) of quiet tenants' messages while one
- * noisy tenant has a backlog, in the in-memory engine. A standard queue; consumers receive batches
- * of 10 and "process" each message for {@code --process-micros} before acking it. Scenarios: the
- * quiet tenants alone (unloaded); with a noisy tenant's backlog of {@code --noisy} messages sent
- * first, with group ids (fair scheduling); and the same backlog without group ids (plain order,
- * what a queue without fairness does). The quiet messages ({@code --quiet-groups} groups of {@code
- * --per-group}) are sent one at a time, spread over {@code --spread-millis}, starting once the
- * consumers run.
+ * Fair queues (docs/sqs.md, "Fair queues"): the dwell time (send to receive) of quiet tenants'
+ * messages while one noisy tenant has a backlog, in the in-memory engine. A standard queue;
+ * consumers receive batches of 10 and "process" each message for {@code --process-micros} before
+ * acking it. Scenarios: the quiet tenants alone (unloaded); with a noisy tenant's backlog of {@code
+ * --noisy} messages sent first, with group ids (fair scheduling); and the same backlog without
+ * group ids (plain order, what a queue without fairness does). The quiet messages ({@code
+ * --quiet-groups} groups of {@code --per-group}) are sent one at a time, spread over {@code
+ * --spread-millis}, starting once the consumers run.
  */
 public final class FairQueueBench {
 

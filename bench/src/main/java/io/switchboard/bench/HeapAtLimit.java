@@ -6,7 +6,7 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueLimits;
-import io.switchboard.server.ServerConfig;
+import io.switchboard.server.config.ServerConfig;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;

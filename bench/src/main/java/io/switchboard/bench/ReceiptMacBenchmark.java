@@ -22,16 +22,16 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The MAC of one receipt handle (12 bytes: serial and lease epoch), computed the ways issue 19
- * asked to compare, in nanoseconds per MAC (run with {@code -prof gc} for the bytes). On a machine
- * shared with other work, {@link EngineCpuPerMessage} measures the same variants in CPU time. Every
- * variant but {@code aesBlockNotDesign} is HMAC-SHA256 (RFC 2104) with the same 32-byte key, so
- * they give the same tag; {@code aesBlockNotDesign} is one AES-128 encryption of the payload padded
- * to a block (a PRF on a fixed-length input, so a MAC), recorded for comparison only: DESIGN.md
- * names HMAC-SHA256.
+ * The MAC of one receipt handle (12 bytes: serial and lease epoch), computed the ways the
+ * performance round compared them, in nanoseconds per MAC (run with {@code -prof gc} for the
+ * bytes). On a machine shared with other work, {@link EngineCpuPerMessage} measures the same
+ * variants in CPU time. Every variant but {@code aesBlockNotDesign} is HMAC-SHA256 (RFC 2104) with
+ * the same 32-byte key, so they give the same tag; {@code aesBlockNotDesign} is one AES-128
+ * encryption of the payload padded to a block (a PRF on a fixed-length input, so a MAC), recorded
+ * for comparison only: DESIGN.md names HMAC-SHA256.
  *
  * <ul>
- *   <li>{@code cloneMidstates}: what {@link ReceiptKey} does (kept after issue 19): the inner and
+ *   <li>{@code cloneMidstates}: what {@link ReceiptKey} does (kept after that round): the inner and
  *       outer SHA-256 states after the key's pad blocks, cloned per MAC (two compressions, two
  *       clones);
  *   <li>{@code jcaMacReused}: one {@link Mac} per thread, {@code doFinal} into a kept array (four

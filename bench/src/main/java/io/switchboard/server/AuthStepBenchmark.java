@@ -17,12 +17,19 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.auth.AccessKeys;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MemoryKeyRing;
-import io.switchboard.server.sqs.SigV4VerifierBenchmark;
-import io.switchboard.server.sqs.SqsAccount;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.SqsAccount;
+import io.switchboard.server.http.Call;
+import io.switchboard.server.http.Guard;
+import io.switchboard.server.http.Route;
+import io.switchboard.server.http.RouteTable;
+import io.switchboard.server.security.Authentication;
+import io.switchboard.server.security.SignedCalls;
+import io.switchboard.server.security.sigv4.SigV4VerifierBenchmark;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.server.sqs.SqsAction;
 import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
-import io.switchboard.server.sqs.SqsHttpRequest;
 import io.switchboard.time.ManualClock;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
@@ -54,10 +61,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The server's whole authentication step for one request, as the server runs it, in µs per request
- * and (with {@code -prof gc}) bytes allocated per request: load-independent figures for issue 15's
- * "auth adds < 10 % CPU per request", where the end-to-end {@code bench/run.sh auth} is ±25 % on a
- * shared 2-vCPU machine. {@code bench/run.sh auth-step} runs it and prints the shares ({@code
- * io.switchboard.bench.auth.AuthStepBench}).
+ * and (with {@code -prof gc}) bytes allocated per request: load-independent figures for the goal
+ * "auth adds < 10 % CPU per request" (docs/bench-history/auth.md), where the end-to-end {@code
+ * bench/run.sh auth} is ±25 % on a shared 2-vCPU machine. {@code bench/run.sh auth-step} runs it
+ * and prints the shares ({@code io.switchboard.bench.auth.AuthStepBench}).
  *
  * <p>{@link #authStep} ({@link Step#request}):
  *
@@ -70,7 +77,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code sqs-none}, {@code sqs-sigv4}: {@link SqsEndpoint#admit} of an AWS SDK v2 {@code
  *       SendMessage} (JSON protocol, the headers that SDK signs) on a keyless endpoint and on one
  *       with an access key: signature, region, the key's grants and the queue's policy (none; kept
- *       by the endpoint), the headers seen through {@link SqsRoute.HeaderView} as the server does.
+ *       by the endpoint), the headers seen through {@link SignedCalls.HeaderView} as the server
+ *       does.
  * </ul>
  *
  * {@link #sqsServed} ({@link Served#auth}): the same SendMessage served whole by the endpoint
@@ -248,7 +256,7 @@ public class AuthStepBenchmark {
 
   /**
    * {@link SigV4VerifierBenchmark#sdkV2SendMessage}'s request, its headers written out and parsed
-   * by Helidon, seen through {@link SqsRoute.HeaderView} as the server sees them.
+   * by Helidon, seen through {@link SignedCalls.HeaderView} as the server sees them.
    */
   static SqsHttpRequest sqsSendMessage() {
     SqsHttpRequest signed = SigV4VerifierBenchmark.sdkV2SendMessage();
@@ -262,7 +270,7 @@ public class AuthStepBenchmark {
         signed.method(),
         signed.rawPath(),
         signed.rawQuery(),
-        new SqsRoute.HeaderView(parsed),
+        new SignedCalls.HeaderView(parsed),
         signed.body());
   }
 

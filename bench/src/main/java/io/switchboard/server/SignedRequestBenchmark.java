@@ -8,8 +8,10 @@ import io.switchboard.client.SigV4Signer;
 import io.switchboard.server.auth.AccessKeys;
 import io.switchboard.server.auth.MemoryKeyRing;
 import io.switchboard.server.auth.Principal;
-import io.switchboard.server.sqs.SigV4Verifier;
-import io.switchboard.server.sqs.SqsHttpRequest;
+import io.switchboard.server.security.Authentication;
+import io.switchboard.server.security.SignedCalls;
+import io.switchboard.server.security.sigv4.SigV4Verifier;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.ManualClock;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code signed}: Helidon parses the same block signed by the client's {@link SigV4Signer}
  *       ({@code Authorization}, {@code X-Amz-Date}, and whatever else it adds), then the server
  *       verifies it as {@link Authentication} does: the request seen through {@link
- *       SqsRoute.HeaderView}, checked by a {@link SigV4Verifier} (signing key cached, as after a
+ *       SignedCalls.HeaderView}, checked by a {@link SigV4Verifier} (signing key cached, as after a
  *       server's first signed request).
  * </ul>
  *
@@ -128,6 +130,6 @@ public class SignedRequestBenchmark {
   public Optional<Principal> signed() {
     ServerRequestHeaders headers = parse(signed);
     return verifier.verify(
-        new SqsHttpRequest("POST", "/v1/noop", "", new SqsRoute.HeaderView(headers), body));
+        new SqsHttpRequest("POST", "/v1/noop", "", new SignedCalls.HeaderView(headers), body));
   }
 }

@@ -1,7 +1,7 @@
 package io.switchboard.cli;
 
 import io.switchboard.client.SwitchboardClient;
-import io.switchboard.server.InitFile;
+import io.switchboard.server.init.InitFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import io.switchboard.client.AckResult;
 import io.switchboard.client.SwitchboardException;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.ErrorCode;
-import io.switchboard.server.StartupException;
+import io.switchboard.server.config.StartupException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.switchboard.cli;
 
-import io.switchboard.server.ServerConfig;
-import io.switchboard.server.Setting;
-import io.switchboard.server.Settings;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Setting;
+import io.switchboard.server.config.Settings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -2,8 +2,8 @@ package io.switchboard.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.client.wire.WireFormat;
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.server.ServerConfig;
-import io.switchboard.server.Settings;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.cli.CliServer.Run;
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

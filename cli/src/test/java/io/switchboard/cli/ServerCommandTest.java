@@ -3,8 +3,8 @@ package io.switchboard.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.server.Setting;
-import io.switchboard.server.Settings;
+import io.switchboard.server.config.Setting;
+import io.switchboard.server.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

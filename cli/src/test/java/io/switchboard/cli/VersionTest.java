@@ -9,7 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
-/** {@code switchboard --version} names the build's version and commit (issue 20). */
+/**
+ * {@code switchboard --version} names the build's version and commit
+ * (docs/decisions.md#2026-11-25-the-version-is-the-maven-project).
+ */
 class VersionTest {
 
   @Test

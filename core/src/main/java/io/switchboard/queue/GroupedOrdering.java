@@ -104,7 +104,8 @@ final class GroupedOrdering extends Ordering {
 
   /**
    * Every available message (heads or not) in delivery order: a browse page goes on from its cursor
-   * here, reading what it shows, instead of passing over the queue (issue 16).
+   * here, reading what it shows, instead of passing over the queue (docs/operations.md, "Bounded
+   * work per request").
    */
   private final TreeSet<StoredMessage> availableInOrder = new TreeSet<>(messageOrder);
 

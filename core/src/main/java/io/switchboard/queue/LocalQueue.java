@@ -192,7 +192,8 @@ final class LocalQueue {
    * Adds this queue's counts to {@code tally}, read without the lock ({@link
    * MemoryQueueEngine#overview}): plain reads of fields written under it, for figures that may be a
    * moment old. Available counts the cold messages of a {@link HotWindow} too; the oldest send time
-   * is the heap's (finding the oldest cold one reads the store: {@link #stats} does, under the lock).
+   * is the heap's (finding the oldest cold one reads the store: {@link #stats} does, under the
+   * lock).
    */
   void tally(QueueTally tally) {
     tally.add(

@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Work under a queue's lock is bounded whatever the queue's depth (DESIGN.md, "Bounded work per
- * request"; issue 16): the engine counts the entries each hold examines ({@link
- * QueueEngine#mostExaminedInOneLockHold}) and no hold of any operation here examines more than one
- * scan budget plus one page or batch ({@link #WORK_BUDGET}), on queues of 200,000 messages, 12
- * times the budget. Pathological selectors (LIKE with many wildcards, deep OR, a huge IN over many
- * partitions) scan in several holds; a browse page, with or without {@code includeInvisible}, reads
- * on from its cursor in ordered sets; a redrive reads its snapshot 1,000 messages per hold and
- * moves them 1,000 per hold; purge drops the structures. Results stay the same: every message, in
- * delivery order.
+ * request"; docs/operations.md, "Bounded work per request"): the engine counts the entries each
+ * hold examines ({@link QueueEngine#mostExaminedInOneLockHold}) and no hold of any operation here
+ * examines more than one scan budget plus one page or batch ({@link #WORK_BUDGET}), on queues of
+ * 200,000 messages, 12 times the budget. Pathological selectors (LIKE with many wildcards, deep OR,
+ * a huge IN over many partitions) scan in several holds; a browse page, with or without {@code
+ * includeInvisible}, reads on from its cursor in ordered sets; a redrive reads its snapshot 1,000
+ * messages per hold and moves them 1,000 per hold; purge drops the structures. Results stay the
+ * same: every message, in delivery order.
  *
  * <p>The work bound is exact and holds on any machine. The wall-clock bound, which the engine also
  * measures, is only a generous check against a hold that sleeps or loops outside the count.

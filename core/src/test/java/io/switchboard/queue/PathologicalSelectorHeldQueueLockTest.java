@@ -15,10 +15,10 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regression (issue 16, found by an operator): 20 messages with a 200 KB attribute and two receives
- * filtered by {@code s LIKE '%' + 4,000 × '_' + 'X%'} made a plain send to the same queue wait 3 s
- * (38 s with 1 MB attributes). The LIKE matcher cost text × pattern length, and a filtered receive
- * tested every message in one hold of the queue's lock.
+ * Regression (found by an operator; docs/operations.md, "Bounded work per request"): 20 messages
+ * with a 200 KB attribute and two receives filtered by {@code s LIKE '%' + 4,000 × '_' + 'X%'} made
+ * a plain send to the same queue wait 3 s (38 s with 1 MB attributes). The LIKE matcher cost text ×
+ * pattern length, and a filtered receive tested every message in one hold of the queue's lock.
  *
  * <p>Now the pattern is one pass over the text, a filtered scan spends a bounded budget per hold
  * and then lets the queued threads in, and the engine counts the entries each hold examines and

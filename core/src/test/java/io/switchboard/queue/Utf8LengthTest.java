@@ -6,9 +6,10 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19: an SQS batch's size check encoded every body to UTF-8 only to count its bytes (and
- * {@code MessageMd5} encoded it again). {@link AttributeValue#utf8Length} counts them, encoding
- * only a string that is not ASCII; it must count what the encoding would.
+ * Regression (the performance round, docs/benchmarks.md): an SQS batch's size check encoded every
+ * body to UTF-8 only to count its bytes (and {@code MessageMd5} encoded it again). {@link
+ * AttributeValue#utf8Length} counts them, encoding only a string that is not ASCII; it must count
+ * what the encoding would.
  */
 class Utf8LengthTest {
 

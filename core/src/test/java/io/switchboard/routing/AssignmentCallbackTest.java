@@ -15,9 +15,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * A workflow's assignment callback and a workspace's callback secret in core (issue 18): the URL
- * checked with its own code, the secret made at creation (or with the first callback workflow),
- * rotated, kept by the stores' codec, and hidden from {@code toString}.
+ * A workflow's assignment callback and a workspace's callback secret in core (docs/routing.md,
+ * "Assignment callbacks"): the URL checked with its own code, the secret made at creation (or with
+ * the first callback workflow), rotated, kept by the stores' codec, and hidden from {@code
+ * toString}.
  */
 class AssignmentCallbackTest {
 

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A task queue's own rules in matching (issue 18): its order among waiting contacts (LIFO), its
- * strategy among agents (least occupied, best skill with ties by longest idle), its cap of contacts
- * per agent, and its live figures with its own service-level threshold; changes apply to waiting
- * contacts, and the rules survive a restart.
+ * A task queue's own rules in matching (docs/routing.md, "Task queue rules"): its order among
+ * waiting contacts (LIFO), its strategy among agents (least occupied, best skill with ties by
+ * longest idle), its cap of contacts per agent, and its live figures with its own service-level
+ * threshold; changes apply to waiting contacts, and the rules survive a restart.
  */
 class TaskQueueRulesTest {
 

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Workflows (issue 18): filters over the contact's attributes choose ordered targets; a contact
- * waits in each target until matched or its timeout passes, keeping its arrival; skip-if-none,
- * {@code contact.<attr>} references, a preferred agent, re-evaluation on an attribute change,
- * restart, and bad input refused with its code and nothing changed.
+ * Workflows (docs/routing.md, "Workflows"): filters over the contact's attributes choose ordered
+ * targets; a contact waits in each target until matched or its timeout passes, keeping its arrival;
+ * skip-if-none, {@code contact.<attr>} references, a preferred agent, re-evaluation on an attribute
+ * change, restart, and bad input refused with its code and nothing changed.
  */
 class WorkflowsTest {
 

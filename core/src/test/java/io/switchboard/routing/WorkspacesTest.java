@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Workspaces (issue 18, step one): each with its own settings, activities, task queues, agents and
- * contacts; {@code default} is the router of before; definitions, activities and a contact's queue
- * survive a restart; every refusal has its code and changes nothing.
+ * Workspaces (docs/routing.md, "Workspaces, queues and workflows"): each with its own settings,
+ * activities, task queues, agents and contacts; {@code default} is the router of before;
+ * definitions, activities and a contact's queue survive a restart; every refusal has its code and
+ * changes nothing.
  */
 class WorkspacesTest {
 

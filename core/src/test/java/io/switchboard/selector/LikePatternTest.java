@@ -98,9 +98,10 @@ class LikePatternTest {
   }
 
   /**
-   * The operator's selector that froze a queue (issue 16): {@code _} by the thousand before a
-   * literal, against a megabyte. The segment matcher took text × segment length (4 billion steps);
-   * peeling the {@code _} off the core and Shift-And make it one pass.
+   * The operator's selector that froze a queue (docs/operations.md, "Bounded work per request"):
+   * {@code _} by the thousand before a literal, against a megabyte. The segment matcher took text ×
+   * segment length (4 billion steps); peeling the {@code _} off the core and Shift-And make it one
+   * pass.
    */
   @Test
   void matches_thousandsOfUnderscoresOnMegabyteText_isLinear() {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The release archive works without a build tool: unpacked into an empty directory, {@code
  * bin/switchboard server} serves and a client command talks to it, on any Java 21+ found through
- * JAVA_HOME or PATH (issue 20, "Release archive").
+ * JAVA_HOME or PATH (docs/deploy.md, "Run the archive").
  */
 class ArchiveIT {
 

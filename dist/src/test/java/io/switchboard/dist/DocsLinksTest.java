@@ -178,6 +178,28 @@ class DocsLinksTest {
         List.of(), gone, "true uses the documents no longer hold: remove them from TRUE_USES");
   }
 
+  /**
+   * Comments in the Java sources cite documents and decisions the same way: an issue number in a
+   * comment pointed at a tracker the repository does not have.
+   */
+  @Test
+  void noSourceCitesAnIssueNumber() {
+    List<String> citing = new ArrayList<>();
+    for (Path source : sources()) {
+      List<String> lines = lines(source);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = ISSUE.matcher(lines.get(i));
+        while (m.find()) {
+          citing.add(where(source, i) + ": " + m.group());
+        }
+      }
+    }
+    assertEquals(
+        List.of(),
+        citing,
+        "the repository has no issue tracker: cite a document or decision by its heading or anchor");
+  }
+
   @Test
   void noDocumentCitesAnIssueNumber() {
     List<String> citing = new ArrayList<>();

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Grafana dashboard and the Prometheus alert rules in {@code docs/ops/} use only metrics that a
  * server's {@code /metrics} serves: a server from the archive gets some queue and routing traffic,
- * then every metric name in every PromQL expression must be in its exposition (issue 20,
- * "Dashboards"). A renamed metric fails this test instead of leaving an empty panel or an alert
- * that can never fire.
+ * then every metric name in every PromQL expression must be in its exposition (docs/ops/README.md).
+ * A renamed metric fails this test instead of leaving an empty panel or an alert that can never
+ * fire.
  */
 class OpsDocsIT {
 

@@ -2,6 +2,10 @@ package io.switchboard.server;
 
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.server.config.Durability;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.StartupException;
+import io.switchboard.server.observability.HealthRegistry;
 import io.switchboard.storage.rocksdb.RocksJournal;
 import io.switchboard.storage.rocksdb.RocksRouterJournal;
 

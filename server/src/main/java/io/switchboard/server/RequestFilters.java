@@ -4,6 +4,17 @@ import io.helidon.webserver.http.Filter;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.http.Call;
+import io.switchboard.server.http.HttpError;
+import io.switchboard.server.http.RequestGate;
+import io.switchboard.server.http.RequestIds;
+import io.switchboard.server.http.Route;
+import io.switchboard.server.http.RouteTable;
+import io.switchboard.server.observability.ServerMetrics;
+import io.switchboard.server.observability.Tracing;
+import io.switchboard.server.security.Authentication;
+import io.switchboard.server.security.ExposureGuard;
 import java.util.function.Supplier;
 
 /**
@@ -28,7 +39,7 @@ import java.util.function.Supplier;
  * A filter refuses a request by throwing, like a handler: the server's error handlers ({@link
  * ErrorAnswers}) write the answer, for filters and handlers alike.
  */
-final class RequestFilters {
+public final class RequestFilters {
 
   private RequestFilters() {}
 

@@ -19,15 +19,53 @@ import io.switchboard.routing.WorkspaceRouters;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.WorkspaceStore;
+import io.switchboard.server.api.keys.KeysApi;
+import io.switchboard.server.api.queues.NativeApi;
+import io.switchboard.server.api.routing.AssignmentCallbacks;
+import io.switchboard.server.api.routing.RoutingApi;
+import io.switchboard.server.api.routing.WorkspaceApi;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.AuditedKeyRing;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MemoryKeyRing;
 import io.switchboard.server.auth.MoveRights;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.cluster.ClusterRouting;
+import io.switchboard.server.config.RoutingSettings;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
+import io.switchboard.server.config.StartupException;
+import io.switchboard.server.console.Console;
+import io.switchboard.server.http.Call;
+import io.switchboard.server.http.ConnectionLimits;
+import io.switchboard.server.http.ErrorAnswers;
+import io.switchboard.server.http.EventStreamLimits;
+import io.switchboard.server.http.Guard;
+import io.switchboard.server.http.ReadTimeouts;
+import io.switchboard.server.http.RequestGate;
+import io.switchboard.server.http.RequestIds;
+import io.switchboard.server.http.Route;
+import io.switchboard.server.http.RouteTable;
+import io.switchboard.server.http.UnreadableRequests;
+import io.switchboard.server.init.Init;
+import io.switchboard.server.init.InitFile;
+import io.switchboard.server.observability.HealthRegistry;
+import io.switchboard.server.observability.Logging;
+import io.switchboard.server.observability.MetricsScope;
+import io.switchboard.server.observability.ServerMetrics;
+import io.switchboard.server.observability.Tracing;
+import io.switchboard.server.security.Authentication;
+import io.switchboard.server.security.DurableKeyRing;
+import io.switchboard.server.security.ExposureGuard;
+import io.switchboard.server.security.ForwardedCalls;
+import io.switchboard.server.security.KeyFileReload;
+import io.switchboard.server.security.OutboundAddresses;
+import io.switchboard.server.security.SignedCalls;
+import io.switchboard.server.security.TlsFiles;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.server.sqs.SqsApi;
 import io.switchboard.server.sqs.SqsEndpoint;
-import io.switchboard.server.sqs.SqsHttpRequest;
+import io.switchboard.server.sqs.SqsRoute;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.io.IOException;
@@ -100,9 +138,13 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private boolean stopped;
 
-  private SwitchboardServer(ServerConfig config, Tracing tracing) {
+  /** What this server has opened, closed in reverse by a failed start, a stop and a halt. */
+  private final OpenResources resources;
+
+  private SwitchboardServer(ServerConfig config, Tracing tracing, OpenResources resources) {
     this.config = config;
     this.tracing = Objects.requireNonNull(tracing, "tracing");
+    this.resources = resources;
     this.keyFile = KeyFileReload.of(config);
     this.durableKeys = new DurableKeyRing(keyFile.ring());
     this.storedKeysNeeded = ExposureGuard.storedKeysNeeded(config, !keyFile.ring().keyless());
@@ -115,6 +157,7 @@ public final class SwitchboardServer implements AutoCloseable {
             keys::keyless,
             ExposureGuard.loopbackBind(config.bind()));
     this.callbacks = new AssignmentCallbacks(routingApi::workspaces, Clock.system(), outbound);
+    resources.push("assignment callbacks", callbacks::close);
     this.tlsFiles = TlsFiles.of(config);
     this.gate = new RequestGate(config.get(Settings.MAX_LONG_POLLS));
     this.connectionLimits = ConnectionLimits.of(config);
@@ -180,49 +223,51 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   /** Starts a server that traces with {@code tracing} ({@code docs/deploy.md}, "Tracing"). */
-  static SwitchboardServer start(
+  public static SwitchboardServer start(
       ServerConfig config, EngineFactory factory, Scheduler tlsScheduler, Tracing tracing) {
     Objects.requireNonNull(factory, "factory");
     Objects.requireNonNull(tlsScheduler, "tlsScheduler");
     ExposureGuard.checkStart(Objects.requireNonNull(config, "config"));
     Logging.routeJulToSlf4j();
-    SwitchboardServer server = new SwitchboardServer(config, tracing);
-    server.listen();
-    server.tlsFiles.ifPresent(
-        files ->
+    OpenResources resources = new OpenResources();
+    resources.push("tracing", tracing::close);
+    SwitchboardServer server;
+    try {
+      server = new SwitchboardServer(config, tracing, resources);
+      server.listen();
+      server.tlsFiles.ifPresent(
+          files -> {
             files.watch(
                 tlsScheduler,
                 config.get(Settings.TLS_RELOAD_CHECK),
-                tls -> server.web.reloadTls(tls)));
-    server.keyFile.watch(tlsScheduler, config.get(Settings.ACCESS_KEYS_RELOAD_CHECK));
-    server.health.watchThreads();
-    try {
+                tls -> server.web.reloadTls(tls));
+            resources.push("TLS file watch", files::close);
+          });
+      server.keyFile.watch(tlsScheduler, config.get(Settings.ACCESS_KEYS_RELOAD_CHECK));
+      resources.push("access key file watch", server.keyFile::close);
+      server.health.watchThreads();
+      resources.push("thread watch", server.health::unwatchThreads);
+      // a stop waits for the long polls the engine's close ends; a dying process waits for nothing
+      resources.push(
+          "long polls",
+          () -> server.gate.awaitPolls(Duration.ofSeconds(config.shutdownGraceSeconds())),
+          OpenResources.LEFT);
       if (config.postgres().isPresent()) {
         server.openShared(factory);
       } else {
         Router router = server.openRouter();
         server.routingApi.open(router);
+        resources.push("routing API", server.routingApi::close, OpenResources.LEFT);
         server.openWorkspaces(router);
-        server.serve(factory.open(config, server.health));
+        QueueEngine engine = factory.open(config, server.health);
+        resources.push("engine", engine::close);
+        server.serve(engine);
       }
       if (server.storedKeysNeeded && !server.durableKeys.storedAny()) {
         throw ExposureGuard.refusal(config);
       }
     } catch (RuntimeException e) {
-      if (server.engine != null) {
-        server.engine.close();
-      }
-      server.health.unwatchThreads();
-      server.callbacks.close();
-      server.routingApi.close();
-      server.closeRouterJournal();
-      if (server.cluster != null) {
-        server.cluster.stop();
-      }
-      server.tlsFiles.ifPresent(TlsFiles::close);
-      server.keyFile.close();
-      server.web.stop();
-      server.tracing.close();
+      resources.stop(); // everything opened so far, the newest first
       throw e;
     }
     server.guard.logStart();
@@ -316,25 +361,27 @@ public final class SwitchboardServer implements AutoCloseable {
    * ClusterRouting}).
    */
   private void openShared(EngineFactory factory) {
+    resources.push("routing API", routingApi::close, OpenResources.LEFT);
     QueueEngine shared = factory.open(config, health);
-    try {
-      URI advertised = ClusterRouting.defaultAdvertised(config.bind(), port());
-      if (tlsFiles.isPresent()) {
-        advertised = URI.create("https" + advertised.toString().substring("http".length()));
-      }
-      routingApi.workspaces(
-          () -> {
-            ClusterRouting c = cluster;
-            if (c == null) {
-              throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
-            }
-            return c.workspaces();
-          });
-      cluster = ClusterRouting.start(config, advertised, routingApi, forwarded, tracing, callbacks);
-    } catch (RuntimeException e) {
-      shared.close();
-      throw e;
+    resources.push("engine", shared::close);
+    URI advertised = ClusterRouting.defaultAdvertised(config.bind(), port());
+    if (tlsFiles.isPresent()) {
+      advertised = URI.create("https" + advertised.toString().substring("http".length()));
     }
+    routingApi.workspaces(
+        () -> {
+          ClusterRouting c = cluster;
+          if (c == null) {
+            throw new QueueException(ErrorCode.UNAVAILABLE, "the server is starting");
+          }
+          return c.workspaces();
+        });
+    ClusterRouting started =
+        ClusterRouting.start(config, advertised, routingApi, forwarded, tracing, callbacks);
+    cluster = started;
+    // a stop releases the routing lease, so another server takes over at once; a dying
+    // process releases nothing
+    resources.push("routing leadership", started::stop, started::halt);
     serve(shared);
   }
 
@@ -357,12 +404,7 @@ public final class SwitchboardServer implements AutoCloseable {
     opened.checkMoves(moveRights);
     metrics.moveRights(moveRights);
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
-    try {
-      applyInit(opened);
-    } catch (RuntimeException e) {
-      opened.close();
-      throw e;
-    }
+    applyInit(opened); // a failed start closes the engine with the rest
     engine = opened;
   }
 
@@ -470,6 +512,7 @@ public final class SwitchboardServer implements AutoCloseable {
       return builder.build();
     }
     routerJournal = EngineFactory.routerJournal(config);
+    resources.push("router store", this::closeRouterJournal, OpenResources.LEFT);
     if (routerJournal instanceof io.switchboard.storage.rocksdb.RocksRouterJournal rocks) {
       health.check("routing store", () -> rocks.problem().map(p -> "routing " + p));
     }
@@ -510,6 +553,7 @@ public final class SwitchboardServer implements AutoCloseable {
     }
     Workspaces open = workspaces;
     routingApi.workspaces(() -> open);
+    resources.push("workspaces", this::closeWorkspaces, OpenResources.LEFT);
   }
 
   private synchronized void closeWorkspaces() {
@@ -528,6 +572,7 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private void listen() {
     readTimeouts = new ReadTimeouts(config.get(Settings.READ_TIMEOUT), connectionLimits);
+    resources.push("read timeouts", readTimeouts::close);
     metrics.limits(connectionLimits, gate, streamLimits, readTimeouts);
     Duration idle = config.get(Settings.IDLE_TIMEOUT);
     try {
@@ -559,16 +604,11 @@ public final class SwitchboardServer implements AutoCloseable {
               .routing(this::routing)
               .build()
               .start();
-    } catch (StartupException e) {
-      readTimeouts.close();
-      throw e;
     } catch (UncheckedIOException | IllegalStateException e) {
-      readTimeouts.close();
       throw new StartupException(
           "cannot listen on " + config.bind() + ":" + config.port() + ": " + e.getMessage(), e);
     }
     if (!web.isRunning()) {
-      readTimeouts.close();
       throw new StartupException(
           "cannot listen on "
               + config.bind()
@@ -576,6 +616,8 @@ public final class SwitchboardServer implements AutoCloseable {
               + config.port()
               + " (address in use or not available; see the log above)");
     }
+    // a halt drops the connections first of all, as a dead process's are ({@link #halt})
+    resources.push("listener", web::stop, OpenResources.LEFT);
   }
 
   public int port() {
@@ -628,27 +670,11 @@ public final class SwitchboardServer implements AutoCloseable {
       if (!gate.awaitBusy(grace)) {
         LOG.atWarn().addKeyValue("graceSeconds", grace.toSeconds()).log("requests still running");
       }
-      if (cluster != null) {
-        cluster.stop(); // releases the routing lease: another server takes over at once
-      }
-      if (engine != null) {
-        engine.close();
-      }
-      callbacks.close();
-      closeWorkspaces();
-      routingApi.close();
-      closeRouterJournal();
-      gate.awaitPolls(grace);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } finally {
-      tlsFiles.ifPresent(TlsFiles::close);
-      keyFile.close();
-      web.stop();
-      readTimeouts.close();
-      health.unwatchThreads();
-      tracing.close();
     }
+    // the routing lease released first, then the engine, the routers, the listener
+    resources.stop();
     LOG.info("switchboard stopped");
   }
 
@@ -667,19 +693,8 @@ public final class SwitchboardServer implements AutoCloseable {
     }
     stopped = true;
     gate.drain();
-    health.unwatchThreads();
-    if (cluster != null) {
-      cluster.halt();
-    }
-    callbacks.close();
-    tlsFiles.ifPresent(TlsFiles::close);
-    keyFile.close();
-    web.stop();
-    readTimeouts.close();
-    if (engine != null) {
-      engine.close();
-    }
-    tracing.close();
+    web.stop(); // connections dropped at once, as a dead process's are
+    resources.halt();
   }
 
   /** The routing leadership, with {@code postgres-url}. */
@@ -758,17 +773,6 @@ public final class SwitchboardServer implements AutoCloseable {
           "METHOD_NOT_ALLOWED",
           method + " is not allowed on " + path + "; allowed: " + String.join(", ", allowed));
     }
-  }
-
-  /** The code of an error Helidon answers by status: as {@link #directHandlers} codes it. */
-  static String directCode(int status) {
-    return switch (status) {
-      case 400 -> "BAD_REQUEST";
-      case 413 -> "PAYLOAD_TOO_LARGE";
-      case 414 -> "URI_TOO_LONG";
-      case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
-      default -> "HTTP_" + status;
-    };
   }
 
   /** What an error Helidon answers before routing means, for the answer's {@code message}. */
@@ -885,7 +889,7 @@ public final class SwitchboardServer implements AutoCloseable {
             request.method(),
             request.path(),
             "",
-            new SqsRoute.HeaderView(request.headers()),
+            new SignedCalls.HeaderView(request.headers()),
             new byte[0]);
     SqsApi.Answer answer = SqsEndpoint.refusal(head, code, status.code(), text, id);
     var response = DirectHandler.TransportResponse.builder().status(status).headers(headers);
@@ -925,7 +929,8 @@ public final class SwitchboardServer implements AutoCloseable {
 
   private void metrics(Call call) {
     call.queryOnly();
-    metrics.routing(routingApi.workspaceStats(metrics.scope()));
+    MetricsScope scope = metrics.scope();
+    metrics.routing(routingApi.workspaceStats(scope.topWorkspaces(), scope.workspaces()));
     call.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape(engine));
   }
 

@@ -1,8 +1,8 @@
 package io.switchboard.client;
 
 import io.switchboard.queue.QueueEngine;
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.tck.MemoryJournal;
 import io.switchboard.tck.QueueEngineContract;
 import io.switchboard.time.ManualClock;

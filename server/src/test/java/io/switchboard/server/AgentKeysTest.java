@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;

@@ -12,6 +12,7 @@ import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -168,7 +169,7 @@ class AuditLogTest {
 
   private static boolean namesPolicy(String body, String query) {
     return io.switchboard.server.sqs.SqsEndpoint.namesPolicy(
-        new io.switchboard.server.sqs.SqsHttpRequest(
+        new io.switchboard.server.security.sigv4.SqsHttpRequest(
             "POST", "/", query, java.util.Map.of(), body.getBytes(StandardCharsets.UTF_8)));
   }
 }

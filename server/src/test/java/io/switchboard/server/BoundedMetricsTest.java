@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.observability.MetricsScope;
+import io.switchboard.server.observability.ServerMetrics;
 import io.switchboard.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

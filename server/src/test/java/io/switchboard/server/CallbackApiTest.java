@@ -13,6 +13,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -31,11 +32,11 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Assignment callbacks over the server's API (issue 18): the callback secret shown once at creation
- * and rotation and never after (not in an answer, not in the log), a workflow's {@code
- * assignmentCallbackUrl} checked (400 {@code INVALID_CALLBACK_URL}, nothing changed), and an offer
- * of a contact the workflow routes POSTed to a receiver on an ephemeral port, signed with the
- * secret the creation returned, and accepted by its answer.
+ * Assignment callbacks over the server's API (docs/routing.md, "Assignment callbacks"): the
+ * callback secret shown once at creation and rotation and never after (not in an answer, not in the
+ * log), a workflow's {@code assignmentCallbackUrl} checked (400 {@code INVALID_CALLBACK_URL},
+ * nothing changed), and an offer of a contact the workflow routes POSTed to a receiver on an
+ * ephemeral port, signed with the secret the creation returned, and accepted by its answer.
  */
 class CallbackApiTest {
 

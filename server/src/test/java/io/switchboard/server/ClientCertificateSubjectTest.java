@@ -3,6 +3,11 @@ package io.switchboard.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.helidon.webserver.WebServer;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
+import io.switchboard.server.http.Call;
+import io.switchboard.server.security.Authentication;
+import io.switchboard.server.security.TlsFiles;
 import io.switchboard.server.sqs.TestPki;
 import java.net.URI;
 import java.net.http.HttpClient;

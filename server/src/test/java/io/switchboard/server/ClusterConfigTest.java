@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.cluster.ClusterRouting;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.StartupException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;

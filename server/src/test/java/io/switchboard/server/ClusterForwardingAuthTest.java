@@ -8,6 +8,9 @@ import io.switchboard.server.auth.AccessKeys;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.cluster.RoutingForwarder;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.security.ForwardedCalls;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -19,12 +22,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15: a SigV4-signed routing call to a follower of a PostgreSQL cluster failed at the leader,
- * which checked the forwarded {@code Authorization} again and found a signature over the follower's
- * host. The follower now forwards the key it admitted the call as, under the cluster's
- * server-to-server credential ({@link ForwardedCalls}); the leader checks that credential, looks
- * the key up and checks its grants. A call that claims to be forwarded without the credential is
- * refused.
+ * Regression (docs/security.md): a SigV4-signed routing call to a follower of a PostgreSQL cluster
+ * failed at the leader, which checked the forwarded {@code Authorization} again and found a
+ * signature over the follower's host. The follower now forwards the key it admitted the call as,
+ * under the cluster's server-to-server credential ({@link ForwardedCalls}); the leader checks that
+ * credential, looks the key up and checks its grants. A call that claims to be forwarded without
+ * the credential is refused.
  */
 class ClusterForwardingAuthTest {
 
@@ -140,7 +143,7 @@ class ClusterForwardingAuthTest {
         Http a = new Http(leader.uri())) {
       Map<String, String> forged = new HashMap<>();
       forged.put("Content-Type", "application/json");
-      forged.put(RoutingForwarder.FORWARDED_BY, "elsewhere/abcdef");
+      forged.put(ForwardedCalls.FORWARDED_BY, "elsewhere/abcdef");
       forged.put(ForwardedCalls.PRINCIPAL, "AKSUP");
       forged.put(ForwardedCalls.AT, Long.toString(System.currentTimeMillis()));
       forged.put(ForwardedCalls.SIGNATURE, "00".repeat(32));

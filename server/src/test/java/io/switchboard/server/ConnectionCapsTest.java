@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.switchboard.server.config.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,11 +25,11 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 16: nothing capped the connections a client could open. 1,000 connections that connect and
- * say nothing now meet {@code max-connections-per-address} and {@code max-connections}: those over
- * a cap are answered 429 or 503 {@code TOO_MANY_CONNECTIONS} with {@code Retry-After} and closed at
- * once, the server goes on serving other clients, {@code /metrics} shows the caps and their use,
- * and nothing is logged at WARN or ERROR.
+ * Regression (docs/operations.md, "Limits"): nothing capped the connections a client could open.
+ * 1,000 connections that connect and say nothing now meet {@code max-connections-per-address} and
+ * {@code max-connections}: those over a cap are answered 429 or 503 {@code TOO_MANY_CONNECTIONS}
+ * with {@code Retry-After} and closed at once, the server goes on serving other clients, {@code
+ * /metrics} shows the caps and their use, and nothing is logged at WARN or ERROR.
  *
  * <p>Other clients come from other loopback addresses ({@code 127.0.0.2}, ...), which Linux routes
  * without any setup; elsewhere the test is skipped.

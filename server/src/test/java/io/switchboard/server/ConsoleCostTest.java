@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.config.ServerConfig;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Locale;

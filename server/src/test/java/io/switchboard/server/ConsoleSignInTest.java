@@ -11,6 +11,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

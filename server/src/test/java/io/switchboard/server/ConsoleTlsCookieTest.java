@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
 import io.switchboard.server.sqs.TestPki;
 import io.switchboard.time.ManualClock;
 import java.net.URI;

@@ -2,14 +2,15 @@ package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.switchboard.server.config.ServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16: a native {@code delaySeconds} out of range was refused as "delay must be 0 seconds..900
- * seconds", naming the engine's field rather than the one the client sent. The error names the wire
- * field, the range and the value given, and nothing changes.
+ * Regression (docs/operations.md, "Limits"): a native {@code delaySeconds} out of range was refused
+ * as "delay must be 0 seconds..900 seconds", naming the engine's field rather than the one the
+ * client sent. The error names the wire field, the range and the value given, and nothing changes.
  */
 class DelaySecondsErrorTest {
 

@@ -12,6 +12,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.switchboard.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -22,11 +23,11 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 16: nothing capped the routing event streams. With 1,000 streams open, {@code
- * max-event-streams} holds (one more is refused 503 {@code TOO_MANY_EVENT_STREAMS} with {@code
- * Retry-After}), the server serves other requests, an agent that leaves its stream gets its place
- * back once the server has seen it go, and nothing is logged at WARN or ERROR; {@code
- * max-event-streams-per-key} holds per client.
+ * Regression (docs/operations.md, "Limits"): nothing capped the routing event streams. With 1,000
+ * streams open, {@code max-event-streams} holds (one more is refused 503 {@code
+ * TOO_MANY_EVENT_STREAMS} with {@code Retry-After}), the server serves other requests, an agent
+ * that leaves its stream gets its place back once the server has seen it go, and nothing is logged
+ * at WARN or ERROR; {@code max-event-streams-per-key} holds per client.
  */
 @Timeout(120) // a guard: a cap that does not hold, or a place never given back, fails, not hangs
 class EventStreamCapsTest {
@@ -126,11 +127,11 @@ class EventStreamCapsTest {
   }
 
   /**
-   * Regression (issue 16, "SSE stream slot freed late"): a client that left a quiet stream kept its
-   * place until the next keepalive (15 s) failed to write, so an agent that reconnected at once was
-   * refused for up to 30 s. Now a quiet stream probes its client every second: with 1,000 streams
-   * open (the cap), an agent that closes its stream with no event to write gets its place back in a
-   * few seconds, and rejoins, more than once; the log stays quiet.
+   * Regression ("SSE stream slot freed late"; docs/operations.md, "Connections"): a client that
+   * left a quiet stream kept its place until the next keepalive (15 s) failed to write, so an agent
+   * that reconnected at once was refused for up to 30 s. Now a quiet stream probes its client every
+   * second: with 1,000 streams open (the cap), an agent that closes its stream with no event to
+   * write gets its place back in a few seconds, and rejoins, more than once; the log stays quiet.
    */
   @Test
   void streamSlotFreedLate_aQuietAgentLeavesAndRejoins_withinSeconds_atTheCap() throws IOException {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.server.config.ServerConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -34,10 +35,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 16's heap exhaustion, as an operator met it: a durable server with a small heap, flooded by
- * producers with 64 KB messages that nobody consumes. With the default limits it pushes back (503
- * {@code SERVER_FULL}) before its heap runs out, stays healthy, never throws OutOfMemoryError, and
- * after a kill and a restart on the same data directory every acknowledged send is there.
+ * The heap exhaustion an operator met (docs/operations.md, "Limits"): a durable server with a small
+ * heap, flooded by producers with 64 KB messages that nobody consumes. With the default limits it
+ * pushes back (503 {@code SERVER_FULL}) before its heap runs out, stays healthy, never throws
+ * OutOfMemoryError, and after a kill and a restart on the same data directory every acknowledged
+ * send is there.
  *
  * <p>The server runs in a child JVM ({@code -Xmx128m -XX:+ExitOnOutOfMemoryError}, as the launcher
  * runs it), so an OutOfMemoryError would end it. The flood ends by counts, not by time: each

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /** A raw HTTP helper for API tests: what curl would send, and what came back. */
-final class Http implements AutoCloseable {
+public final class Http implements AutoCloseable {
 
   private final URI base;
   private final HttpClient client =
@@ -22,17 +22,17 @@ final class Http implements AutoCloseable {
           .connectTimeout(Duration.ofSeconds(5))
           .build();
 
-  Http(URI base) {
+  public Http(URI base) {
     this.base = base;
   }
 
   /** A response: status, body text, and the body as JSON when it is JSON. */
-  record Answer(int status, String text, HttpResponse<String> raw) {
-    JsonNode json() {
+  public record Answer(int status, String text, HttpResponse<String> raw) {
+    public JsonNode json() {
       return WireFormat.parse(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    String code() {
+    public String code() {
       return json().path("code").asText();
     }
 
@@ -42,21 +42,21 @@ final class Http implements AutoCloseable {
     }
   }
 
-  Answer get(String path) {
+  public Answer get(String path) {
     return send("GET", path, null);
   }
 
-  Answer post(String path, String body) {
+  public Answer post(String path, String body) {
     return send("POST", path, body);
   }
 
-  Answer send(String method, String path, String body) {
+  public Answer send(String method, String path, String body) {
     return send(
         method, path, body, body == null ? Map.of() : Map.of("Content-Type", "application/json"));
   }
 
   /** A request with exactly these headers (besides those the client adds). */
-  Answer send(String method, String path, String body, Map<String, String> headers) {
+  public Answer send(String method, String path, String body, Map<String, String> headers) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(base.resolve(path))
             .timeout(Duration.ofSeconds(40))

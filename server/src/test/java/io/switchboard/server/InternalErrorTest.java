@@ -9,6 +9,8 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.http.ErrorAnswers;
 import io.switchboard.server.sqs.SqsApi;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

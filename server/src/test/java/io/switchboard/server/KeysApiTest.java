@@ -11,6 +11,9 @@ import io.switchboard.client.KeyWire;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.SwitchboardException;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
+import io.switchboard.server.config.StartupException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -222,10 +225,11 @@ class KeysApiTest {
   }
 
   /**
-   * Issue 15: the refusal to start bound off loopback without keys counted the configured keys
-   * only, so a server whose keys were all created at run time (kept in its store) needed {@code
-   * --allow-anonymous} to bind {@code 0.0.0.0}. Stored keys count: such a server starts and checks
-   * every request; one whose store holds no key is still refused, and keeps nothing open.
+   * Regression (docs/security.md): the refusal to start bound off loopback without keys counted the
+   * configured keys only, so a server whose keys were all created at run time (kept in its store)
+   * needed {@code --allow-anonymous} to bind {@code 0.0.0.0}. Stored keys count: such a server
+   * starts and checks every request; one whose store holds no key is still refused, and keeps
+   * nothing open.
    */
   @Test
   void storedKeysOnly_wildcardBind_starts_andChecks_anEmptyStoreIsRefused() {

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
+import io.switchboard.server.config.StartupException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -57,8 +60,8 @@ class KeysConfigTest {
   }
 
   /**
-   * Issue 15: with {@code --sqs-access-keys} set, unsigned SQS calls were refused but {@code POST
-   * /v1/queues} on the same port still created a queue (201).
+   * Regression (docs/security.md): with {@code --sqs-access-keys} set, unsigned SQS calls were
+   * refused but {@code POST /v1/queues} on the same port still created a queue (201).
    */
   @Test
   void sqsAccessKeysSet_nativeCreateQueueWithoutCredentials_isRefused() {

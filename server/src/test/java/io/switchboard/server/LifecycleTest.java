@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.StartupException;
+import io.switchboard.testing.Await;
 import io.switchboard.testing.FreePorts;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +54,42 @@ class LifecycleTest {
         assertEquals(200, http.get("/health").status());
       }
     }
+  }
+
+  /**
+   * A start that fails once the server listens (here: its engine cannot open) closes everything it
+   * had opened, in reverse: no thread of it is left running. The read-timeout sweeper was: the
+   * failed start's teardown list, one of three hand-written lists, forgot it, while stop and halt
+   * closed it; now all three unwind one stack (OpenResources).
+   */
+  @Test
+  void aFailedStart_leavesNoThreadBehind() {
+    // a server started and stopped first, so that what a JVM starts once (and keeps) is there
+    SwitchboardServer.start(ServerConfig.forTests()).stop();
+    Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+    EngineFactory broken =
+        config -> {
+          throw new StartupException("the store cannot be opened (as the test asks)");
+        };
+    assertThrows(
+        StartupException.class, () -> SwitchboardServer.start(ServerConfig.forTests(), broken));
+    Await.until(
+        () -> startedSince(before).isEmpty(),
+        "the failed start's threads to end: " + startedSince(before));
+  }
+
+  /**
+   * The threads alive now that were not in {@code before}, by name; but Helidon's idle-connection
+   * timer, a daemon every WebServer makes and none stops (a stopped server leaves it too), which
+   * ends when the WebServer is collected.
+   */
+  private static List<String> startedSince(Set<Thread> before) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && !before.contains(t))
+        .filter(t -> !t.getName().equals("helidon-idle-connection-timer"))
+        .map(Thread::getName)
+        .sorted()
+        .toList();
   }
 
   private static Http.Answer awaitListening(Http http) {

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueLimits;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
+import io.switchboard.server.config.StartupException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.switchboard.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,10 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Issue 16: nothing capped the receives waiting for messages. Over {@code max-long-polls} a receive
- * that would wait is refused at once, retryably: native 503 {@code TOO_MANY_LONG_POLLS} with {@code
- * Retry-After}, SQS {@code RequestThrottled} (which the AWS SDKs retry with backoff); a receive
- * that does not wait is served as before, and a refused one changes nothing.
+ * Regression (docs/operations.md, "Limits"): nothing capped the receives waiting for messages. Over
+ * {@code max-long-polls} a receive that would wait is refused at once, retryably: native 503 {@code
+ * TOO_MANY_LONG_POLLS} with {@code Retry-After}, SQS {@code RequestThrottled} (which the AWS SDKs
+ * retry with backoff); a receive that does not wait is served as before, and a refused one changes
+ * nothing.
  */
 @Timeout(60)
 class LongPollCapTest {
@@ -89,10 +91,10 @@ class LongPollCapTest {
   }
 
   /**
-   * Issue 15: the long-poll cap was checked before the signature, so an unsigned {@code
-   * ReceiveMessage} was told {@code RequestThrottled} (learning that the cap was reached) and
-   * counted among the refused polls. Signature and access now come first: it is refused as
-   * unauthenticated or denied, and takes and tells nothing of the long polls.
+   * Regression (docs/security.md): the long-poll cap was checked before the signature, so an
+   * unsigned {@code ReceiveMessage} was told {@code RequestThrottled} (learning that the cap was
+   * reached) and counted among the refused polls. Signature and access now come first: it is
+   * refused as unauthenticated or denied, and takes and tells nothing of the long polls.
    */
   @Test
   void unauthenticatedLongPoll_isRefusedAsSuch_beforeTheLongPollCap() throws Exception {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.config.ServerConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,9 +17,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 16: a number out of a field's range — far too big, negative, or a fraction where whole
- * seconds are expected — is a 400 naming the field, on every surface and for every numeric field of
- * a duration; never arithmetic overflow and a 500.
+ * Regression (docs/operations.md, "Limits"): a number out of a field's range — far too big,
+ * negative, or a fraction where whole seconds are expected — is a 400 naming the field, on every
+ * surface and for every numeric field of a duration; never arithmetic overflow and a 500.
  */
 class OutOfRangeNumbersTest {
 

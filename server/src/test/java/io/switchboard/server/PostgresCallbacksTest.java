@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
@@ -25,10 +26,10 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * Assignment callbacks on servers sharing PostgreSQL (issue 18): only the routing leader sends
- * them, once per offer, signed with the secret the workspace's creation (through the follower)
- * returned; the secret is stored with the workspace, so the server that takes over after the
- * leader's death signs with the same one.
+ * Assignment callbacks on servers sharing PostgreSQL (docs/routing.md, "Assignment callbacks"):
+ * only the routing leader sends them, once per offer, signed with the secret the workspace's
+ * creation (through the follower) returned; the secret is stored with the workspace, so the server
+ * that takes over after the leader's death signs with the same one.
  */
 class PostgresCallbacksTest {
 

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.StartupException;
 import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -21,12 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Routing workspaces on servers sharing a PostgreSQL database (issue 18): a workspace created
- * through a follower is created on the leader and served by either server; when the leader dies,
- * the other server takes over with the workspace's agents (in their activities), its waiting
- * contacts (queue, arrival) and rising reservation ids; an init file's workspaces are applied by
- * the leader at start, and by a server that started as a follower once it takes the lease. Waits
- * are bounded polls of a condition, never fixed sleeps.
+ * Routing workspaces on servers sharing a PostgreSQL database (docs/deploy.md, "Routing across
+ * servers"): a workspace created through a follower is created on the leader and served by either
+ * server; when the leader dies, the other server takes over with the workspace's agents (in their
+ * activities), its waiting contacts (queue, arrival) and rising reservation ids; an init file's
+ * workspaces are applied by the leader at start, and by a server that started as a follower once it
+ * takes the lease. Waits are bounded polls of a condition, never fixed sleeps.
  */
 class PostgresWorkspacesTest {
 

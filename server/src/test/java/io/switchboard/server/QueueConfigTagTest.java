@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.server.config.ServerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

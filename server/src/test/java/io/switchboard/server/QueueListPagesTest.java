@@ -10,6 +10,7 @@ import io.switchboard.client.SwitchboardClient;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.time.ManualClock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.switchboard.server.auth.AccessKeys;
 import io.switchboard.server.auth.Audit;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.switchboard.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.switchboard.server.http.RequestIds;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;

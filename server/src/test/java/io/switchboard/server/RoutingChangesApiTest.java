@@ -15,6 +15,7 @@ import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
 import io.switchboard.routing.Presence;
 import io.switchboard.server.SseStream.Event;
+import io.switchboard.server.config.ServerConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

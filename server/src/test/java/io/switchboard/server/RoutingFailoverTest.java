@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
@@ -24,12 +25,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Routing across two servers on one PostgreSQL database (issue 9's CI test, "leader failover for
- * routing"): either server answers routing calls (the follower forwards to the leader, events
- * stream through it); when the leader dies without a word, the other takes over once the lease ran
- * out, with every agent, contact and reservation, and matching resumes; nothing acknowledged is
- * lost and no contact is assigned twice. A graceful stop hands over at the next try. Waits are
- * bounded polls of a condition, never fixed sleeps.
+ * Routing across two servers on one PostgreSQL database (docs/deploy.md, "Routing across servers",
+ * "What was tested (CI)"): either server answers routing calls (the follower forwards to the
+ * leader, events stream through it); when the leader dies without a word, the other takes over once
+ * the lease ran out, with every agent, contact and reservation, and matching resumes; nothing
+ * acknowledged is lost and no contact is assigned twice. A graceful stop hands over at the next
+ * try. Waits are bounded polls of a condition, never fixed sleeps.
  */
 class RoutingFailoverTest {
 

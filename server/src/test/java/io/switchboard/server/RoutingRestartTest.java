@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.StartupException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,6 +9,7 @@ import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.SwitchboardException;
 import io.switchboard.routing.StatisticsQuery;
 import io.switchboard.routing.StatisticsReport;
+import io.switchboard.server.config.ServerConfig;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.switchboard.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,11 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Issue 16: a client that stopped in the middle of a request, or trickled its body a byte at a
- * time, kept its connection (and a thread) for more than seven minutes. The {@code read-timeout}
- * now closes a connection that pauses longer than it while sending a request, and the {@code
- * idle-timeout} one that waits too long between requests; answering, however long it takes, is not
- * limited.
+ * Regression (docs/operations.md, "Limits"): a client that stopped in the middle of a request, or
+ * trickled its body a byte at a time, kept its connection (and a thread) for more than seven
+ * minutes. The {@code read-timeout} now closes a connection that pauses longer than it while
+ * sending a request, and the {@code idle-timeout} one that waits too long between requests;
+ * answering, however long it takes, is not limited.
  */
 @Timeout(120) // a guard: a kept connection or an uncounted send fails, not hangs
 class SlowClientTest {

@@ -4,16 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.server.config.ServerConfig;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13: a graceful stop waited the whole grace period for an SQS {@code ReceiveMessage} long
- * poll, because only native receives counted as long polls. An SQS long poll, in either protocol
- * and whether it names its wait or takes the queue's, now ends at once with no messages, as a
- * native one does.
+ * Regression (docs/operations.md, "Stopping"): a graceful stop waited the whole grace period for an
+ * SQS {@code ReceiveMessage} long poll, because only native receives counted as long polls. An SQS
+ * long poll, in either protocol and whether it names its wait or takes the queue's, now ends at
+ * once with no messages, as a native one does.
  */
 class SqsLongPollStopTest {
 

@@ -7,6 +7,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.switchboard.server.api.routing.RoutingEventStreams;
+import io.switchboard.server.config.ServerConfig;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -19,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 16: a client that leaves a routing event stream is routine, not an error: the server logs
- * it at DEBUG at most, with no stack trace at ERROR or WARN, and keeps serving.
+ * Regression (docs/operations.md, "Limits"): a client that leaves a routing event stream is
+ * routine, not an error: the server logs it at DEBUG at most, with no stack trace at ERROR or WARN,
+ * and keeps serving.
  */
 class SseClientLeftTest {
 

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.StartupException;
+import io.switchboard.server.observability.HealthRegistry;
 import io.switchboard.storage.rocksdb.FaultyStores;
 import java.nio.file.Path;
 import java.util.Map;

@@ -21,6 +21,7 @@ import io.switchboard.routing.Workflow;
 import io.switchboard.routing.WorkflowFilter;
 import io.switchboard.routing.WorkflowTarget;
 import io.switchboard.routing.WorkspaceSettings;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,9 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Workflows over real HTTP and the Java client (issue 18): PUT, GET, list and DELETE under {@code
- * /v1/workspaces/{ws}/workflows}, contacts created with {@code workflow}, bad input with its code
- * and nothing changed, and a durable server keeping workflows and routed contacts across a restart.
+ * Workflows over real HTTP and the Java client (docs/routing.md, "Workflows"): PUT, GET, list and
+ * DELETE under {@code /v1/workspaces/{ws}/workflows}, contacts created with {@code workflow}, bad
+ * input with its code and nothing changed, and a durable server keeping workflows and routed
+ * contacts across a restart.
  */
 class WorkflowApiTest {
 

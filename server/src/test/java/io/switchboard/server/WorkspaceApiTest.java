@@ -21,6 +21,7 @@ import io.switchboard.routing.TaskQueue;
 import io.switchboard.routing.TaskQueueStats;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -30,10 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The workspace API over real HTTP (issue 18, step one): workspaces, activities and task queues
- * under {@code /v1/workspaces}, agents and contacts within a workspace, {@code /v1/routing} as the
- * workspace {@code default}, bad input with its code and nothing changed, and a durable server
- * keeping it all across a restart.
+ * The workspace API over real HTTP (docs/routing.md, "Workspaces, queues and workflows"):
+ * workspaces, activities and task queues under {@code /v1/workspaces}, agents and contacts within a
+ * workspace, {@code /v1/routing} as the workspace {@code default}, bad input with its code and
+ * nothing changed, and a durable server keeping it all across a restart.
  */
 class WorkspaceApiTest {
 

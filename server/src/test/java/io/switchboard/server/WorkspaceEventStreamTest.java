@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.server.SseStream.Event;
+import io.switchboard.server.config.ServerConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -46,9 +46,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The cost of checking credentials (issue 15, "Figures"): server CPU and allocation per request of
- * the same workloads against a keyless server and against a keyed one, with HTTP Basic and with
- * SigV4, in one run.
+ * The cost of checking credentials (docs/bench-history/auth.md): server CPU and allocation per
+ * request of the same workloads against a keyless server and against a keyed one, with HTTP Basic
+ * and with SigV4, in one run.
  *
  * <p>Three Switchboard servers run in child JVMs started alike ({@link ChildServer}: the same JVM
  * flags, in memory, loopback): {@code none} is keyless, {@code basic} and {@code sigv4} each hold

@@ -28,11 +28,12 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * Issue 19: what the HTTP stack itself costs. The same two routes ({@link StackWork}: a no-op and a
- * 10-message batch send into core's in-memory engine, parsed and answered with Jackson) served by
- * each stack of {@link Stack} in its own child JVM ({@link StackServerMain}, same JVM flags),
- * driven by the lean keep-alive client of the SQS benchmark ({@link LeanSqs#post}: pre-built
- * request bytes, one blocking socket per thread, answers read not parsed), in one run.
+ * Regression (the performance round, docs/benchmarks.md): what the HTTP stack itself costs. The
+ * same two routes ({@link StackWork}: a no-op and a 10-message batch send into core's in-memory
+ * engine, parsed and answered with Jackson) served by each stack of {@link Stack} in its own child
+ * JVM ({@link StackServerMain}, same JVM flags), driven by the lean keep-alive client of the SQS
+ * benchmark ({@link LeanSqs#post}: pre-built request bytes, one blocking socket per thread, answers
+ * read not parsed), in one run.
  *
  * <p>First every (stack, workload) runs once unmeasured (JIT warm-up); then each round, for each
  * thread count and workload, every stack in turn (the order rotated each round, so none is always

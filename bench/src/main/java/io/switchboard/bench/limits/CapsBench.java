@@ -4,8 +4,8 @@ import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -22,13 +22,14 @@ import java.util.Map;
 
 /**
  * How many idle connections and routing event streams one server holds at its default caps, and the
- * latency of other clients' requests meanwhile (issue 16): a native send on a queue, timed one at a
- * time from a client of its own, with nothing else open, with the connections held, and with the
- * streams held. The clients are in this JVM, on loopback addresses {@code 127.0.0.1..4} (the caps
- * are per address too), so this process holds both ends of every connection: its file descriptor
- * limit, not the server, bounds the connections tried ({@code --connections}). The heap each held
- * connection or stream costs is the heap in use after full collections, over the baseline, divided
- * by what is held; it includes the client's end, so it overstates the server's share.
+ * latency of other clients' requests meanwhile (docs/bench-history/limits.md): a native send on a
+ * queue, timed one at a time from a client of its own, with nothing else open, with the connections
+ * held, and with the streams held. The clients are in this JVM, on loopback addresses {@code
+ * 127.0.0.1..4} (the caps are per address too), so this process holds both ends of every
+ * connection: its file descriptor limit, not the server, bounds the connections tried ({@code
+ * --connections}). The heap each held connection or stream costs is the heap in use after full
+ * collections, over the baseline, divided by what is held; it includes the client's end, so it
+ * overstates the server's share.
  */
 public final class CapsBench {
 

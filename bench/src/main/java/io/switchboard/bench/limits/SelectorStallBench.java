@@ -19,12 +19,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Issue 16's frozen queue, over HTTP: 20 messages with a 200 KB attribute, two consumers receiving
- * in a loop with {@code s LIKE '%' + 4,000 × '_' + 'X%'} (which matches none of them), and the
- * latency of plain sends to the same queue meanwhile, against one or more server builds, each run
- * in a child JVM of its own ({@code SqsServerMain switchboard} from the given jar), in the same
- * run: {@code --servers before=/path/old-benchmarks.jar,after=bench/target/benchmarks.jar}. Only
- * the native HTTP API is used, so builds of other commits compare.
+ * The frozen queue of docs/bench-history/limits.md, over HTTP: 20 messages with a 200 KB attribute,
+ * two consumers receiving in a loop with {@code s LIKE '%' + 4,000 × '_' + 'X%'} (which matches
+ * none of them), and the latency of plain sends to the same queue meanwhile, against one or more
+ * server builds, each run in a child JVM of its own ({@code SqsServerMain switchboard} from the
+ * given jar), in the same run: {@code --servers
+ * before=/path/old-benchmarks.jar,after=bench/target/benchmarks.jar}. Only the native HTTP API is
+ * used, so builds of other commits compare.
  */
 public final class SelectorStallBench {
 

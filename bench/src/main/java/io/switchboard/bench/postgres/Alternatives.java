@@ -16,14 +16,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * SQL experiments for issue 19: the engine's database work per message under layouts and statement
- * forms it does not use, each driven like the {@link Baseline} (one connection and one set of
- * prepared statements per thread, autocommit, no engine in the JVM), so the database side is
- * compared with the baseline's in the same run without the engine's JVM cost. Every variant sends
- * with the engine's common send (a multi-row insert that checks the queue row's id and revision),
- * claims with the engine's claim (delivery order {@code FOR UPDATE SKIP LOCKED}, lease epoch,
- * receive count, visibility on the message row) and acks with the engine's common batch ack (by
- * serial and lease epoch, lease running, not expired). What differs:
+ * SQL experiments (docs/bench-history/postgresql.md): the engine's database work per message under
+ * layouts and statement forms it does not use, each driven like the {@link Baseline} (one
+ * connection and one set of prepared statements per thread, autocommit, no engine in the JVM), so
+ * the database side is compared with the baseline's in the same run without the engine's JVM cost.
+ * Every variant sends with the engine's common send (a multi-row insert that checks the queue row's
+ * id and revision), claims with the engine's claim (delivery order {@code FOR UPDATE SKIP LOCKED},
+ * lease epoch, receive count, visibility on the message row) and acks with the engine's common
+ * batch ack (by serial and lease epoch, lease running, not expired). What differs:
  *
  * <ul>
  *   <li>{@link Variant#FUNCTIONS}: the engine's own tables and functions ({@code sb_claim}, {@code

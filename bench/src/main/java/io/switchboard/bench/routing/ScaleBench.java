@@ -18,11 +18,11 @@ import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
- * Routing at scale (issue 18, "Figures"): a workspace of 1,000 task queues, 100,000 agents and
- * 1,000,000 waiting contacts routed by workflows of 3 targets ({@link ScaleCenter}, driven by
- * {@link ScaleSimulation}); decision latency by what caused the decision, decisions/s, memory per
- * agent and per waiting contact; and seed 004's Redis design on the closest workload it can
- * express. {@code bench/run.sh routing --workload workspace} runs it.
+ * Routing at scale (docs/bench-history/routing.md): a workspace of 1,000 task queues, 100,000
+ * agents and 1,000,000 waiting contacts routed by workflows of 3 targets ({@link ScaleCenter},
+ * driven by {@link ScaleSimulation}); decision latency by what caused the decision, decisions/s,
+ * memory per agent and per waiting contact; and seed 004's Redis design on the closest workload it
+ * can express. {@code bench/run.sh routing --workload workspace} runs it.
  *
  * <pre>
  * java -Xms12g -Xmx12g -cp bench/target/benchmarks.jar io.switchboard.bench.routing.RoutingBench \

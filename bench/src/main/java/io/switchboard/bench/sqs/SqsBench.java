@@ -124,7 +124,7 @@ public final class SqsBench {
     }
   }
 
-  /** The two workloads of issue 6. */
+  /** The two workloads of docs/bench-history/sqs.md. */
   public enum Shape {
     SINGLE(1),
     BATCH(10);

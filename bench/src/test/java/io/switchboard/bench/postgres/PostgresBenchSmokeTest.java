@@ -107,9 +107,9 @@ class PostgresBenchSmokeTest {
   }
 
   /**
-   * The SQL experiments (issue 19) run in the same round as the baseline: each variant moves every
-   * message (a variant whose ack misses a claimed message fails the run) and is reported against
-   * the round's baseline.
+   * The SQL experiments (docs/bench-history/postgresql.md) run in the same round as the baseline:
+   * each variant moves every message (a variant whose ack misses a claimed message fails the run)
+   * and is reported against the round's baseline.
    */
   @Test
   @Timeout(180)

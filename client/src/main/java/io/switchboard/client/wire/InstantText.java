@@ -8,10 +8,11 @@ import org.jspecify.annotations.Nullable;
  * Instants as the wire carries them, {@link Instant#toString()}'s ISO-8601 ({@code
  * 2026-11-26T08:15:30.123Z}), written and read without {@code DateTimeFormatter} for the usual
  * ones: a receive's answer carries three or four per message, and formatting and parsing them
- * through {@code java.time.format} was the largest single cost of reading that answer (issue 19).
- * The text is exactly {@link Instant#toString()}'s and the instant exactly {@link Instant#parse}'s;
- * anything outside the usual form (before 1970 or after 9999 when written; lower case, an offset, a
- * leap second and the like when read) goes through {@code java.time} as before.
+ * through {@code java.time.format} was the largest single cost of reading that answer
+ * (docs/bench-history/native-e2e.md). The text is exactly {@link Instant#toString()}'s and the
+ * instant exactly {@link Instant#parse}'s; anything outside the usual form (before 1970 or after
+ * 9999 when written; lower case, an offset, a leap second and the like when read) goes through
+ * {@code java.time} as before.
  */
 final class InstantText {
 

@@ -15,9 +15,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The wire's instants written and read without {@code java.time.format} (issue 19: parsing a
- * receive's instants was the largest cost of reading its answer): the text must be exactly {@link
- * Instant#toString()}'s and the instant exactly {@link Instant#parse}'s, or an answer would change.
+ * The wire's instants written and read without {@code java.time.format}
+ * (docs/bench-history/native-e2e.md: parsing a receive's instants was the largest cost of reading
+ * its answer): the text must be exactly {@link Instant#toString()}'s and the instant exactly {@link
+ * Instant#parse}'s, or an answer would change.
  */
 class InstantTextTest {
 

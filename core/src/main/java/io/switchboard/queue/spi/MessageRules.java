@@ -170,7 +170,7 @@ public final class MessageRules {
 
   private static boolean hasQuestionMark(byte[] bytes) {
     // Eight bytes at a time (a byte equal to '?' is a zero byte of x; the classic zero-byte test):
-    // the byte loop was a visible share of a send of short bodies (issue 19).
+    // the byte loop was a visible share of a send of short bodies (docs/bench-history/engine.md).
     int i = 0;
     for (; i + 8 <= bytes.length; i += 8) {
       long x = (long) LONGS.get(bytes, i) ^ 0x3F3F3F3F3F3F3F3FL;

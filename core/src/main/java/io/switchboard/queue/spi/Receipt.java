@@ -137,7 +137,7 @@ public record Receipt(long serial, int leaseEpoch) {
   /**
    * The {@value #LENGTH} characters of a handle's {@value #BYTES} bytes. Written out rather than
    * {@link java.util.Base64}: that encoder's array, and its decoder's copy of the text, were a
-   * visible share of a receive and an ack (issue 19).
+   * visible share of a receive and an ack (docs/bench-history/engine.md).
    */
   private static String base64(byte[] in) {
     byte[] out = new byte[LENGTH];

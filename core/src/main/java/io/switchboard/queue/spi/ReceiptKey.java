@@ -18,7 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
  * SHA-256 states kept per queue: the inner hash after the key's {@code ipad} block and the outer
  * hash after its {@code opad} block. A MAC then clones both and costs two SHA-256 compressions, not
  * the four of {@link Mac} (which hashes the pad blocks again on every use). Cloning keeps the
- * states shared between threads unchanged. Measured on issue 19 (CPU time per MAC,
+ * states shared between threads unchanged. Measured in the performance round (CPU time per MAC,
  * docs/benchmarks.md): the clones (about 520 bytes of garbage) cost less than hashing the pad
  * blocks again with reused digests or a reused {@link Mac}, and far less than two compressions
  * written in Java from the saved states (which cannot use the CPU's SHA instructions).

@@ -28,9 +28,9 @@ class ReceiptTest {
   }
 
   /**
-   * Handles issued before issue 19 (computed with main at 612ce7c, which used java.util.Base64 and
-   * cloned SHA-256 states): the rewritten MAC and base64 give the same handles, so a handle issued
-   * before an upgrade still acks after it.
+   * Handles issued before the performance round (computed with main at 612ce7c, which used
+   * java.util.Base64 and cloned SHA-256 states): the rewritten MAC and base64 give the same
+   * handles, so a handle issued before an upgrade still acks after it.
    */
   @Test
   void handlesIssuedBeforeTheRewrite_areIssuedAndAcceptedAlike() {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import io.switchboard.server.security.sigv4.FormParameters;
+import io.switchboard.server.security.sigv4.SigV4Error;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,37 +95,17 @@ final class QueryForm {
 
   private QueryForm() {}
 
-  /** Form parameters, in the order they came, each name with its first value. */
+  /**
+   * Form parameters, in the order they came, each name with its first value ({@link
+   * FormParameters}, which SigV4 reads the query with too).
+   *
+   * @throws SqsError {@code MalformedQueryString} for an escape that does not decode
+   */
   static Map<String, String> parse(String form) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (String[] pair : pairs(form)) {
-      out.putIfAbsent(pair[0], pair[1]);
-    }
-    return out;
-  }
-
-  /** Every {@code name=value} pair of a form or query string, decoded, repeats included. */
-  static List<String[]> pairs(String form) {
-    List<String[]> out = new ArrayList<>();
-    if (form == null || form.isEmpty()) {
-      return out;
-    }
-    for (String pair : form.split("&")) {
-      if (pair.isEmpty()) {
-        continue;
-      }
-      int eq = pair.indexOf('=');
-      String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-      out.add(new String[] {name, eq < 0 ? "" : decode(pair.substring(eq + 1))});
-    }
-    return out;
-  }
-
-  private static String decode(String s) {
     try {
-      return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw SqsError.sender("MalformedQueryString", "cannot decode form parameter '" + s + "'");
+      return FormParameters.parse(form);
+    } catch (SigV4Error e) {
+      throw SqsError.of(e);
     }
   }
 

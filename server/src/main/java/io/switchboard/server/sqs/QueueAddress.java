@@ -2,6 +2,7 @@ package io.switchboard.server.sqs;
 
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.server.config.SqsAccount;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;

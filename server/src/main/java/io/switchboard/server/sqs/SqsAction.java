@@ -3,6 +3,7 @@ package io.switchboard.server.sqs;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -31,12 +32,13 @@ public record SqsAction(
 
   /**
    * What the read-ahead found that {@link SqsEndpoint} would otherwise find again when it admits
-   * and serves the same request (issue 14: the SQS path read each of these two or three times per
-   * request): whether the request speaks the JSON protocol, its {@link QueueAddress} (none if its
-   * region could not be read: the endpoint refuses it), the JSON body as a tree (none for a query
-   * request or a body that is not a JSON object: the endpoint parses, and refuses, it), and the
-   * {@code QueueUrl} with the engine queue it resolved to (none if it did not resolve: the action
-   * resolves it again and says why). Only meaningful for the request it was read from.
+   * and serves the same request (docs/bench-history/sqs.md: the SQS path read each of these two or
+   * three times per request): whether the request speaks the JSON protocol, its {@link
+   * QueueAddress} (none if its region could not be read: the endpoint refuses it), the JSON body as
+   * a tree (none for a query request or a body that is not a JSON object: the endpoint parses, and
+   * refuses, it), and the {@code QueueUrl} with the engine queue it resolved to (none if it did not
+   * resolve: the action resolves it again and says why). Only meaningful for the request it was
+   * read from.
    */
   public static final class Read {
     final boolean json;

@@ -246,8 +246,8 @@ public final class SqsApi {
    * An answer tree's bytes: exactly what {@code SqsJson.MAPPER.writeValueAsBytes(node)} writes (the
    * bytes of {@code toString()}, without the String; {@code SqsReadOnceTest}), written by walking
    * the tree with one generator rather than through the mapper's serializer provider, which cost a
-   * sixth of a batch request's SQS handling (issue 14). Numbers, booleans and nulls, rare in
-   * answers, are written by the mapper.
+   * sixth of a batch request's SQS handling (docs/bench-history/sqs.md). Numbers, booleans and
+   * nulls, rare in answers, are written by the mapper.
    */
   static byte[] bytes(ObjectNode node) {
     ByteArrayBuilder out = new ByteArrayBuilder(256);

@@ -8,6 +8,10 @@ import io.switchboard.server.auth.Audit;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.auth.MoveRights;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.SqsAccount;
+import io.switchboard.server.security.sigv4.SigV4Error;
+import io.switchboard.server.security.sigv4.SigV4Verifier;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -15,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -170,10 +175,10 @@ public final class SqsEndpoint {
     try {
       Optional<Principal> principal;
       try {
-        principal = verifier.verify(request);
+        principal = readSignature(() -> verifier.verify(request));
       } catch (SqsError e) {
         Audit.refused(
-            SigV4Verifier.claimedKeyId(request).orElse(Audit.ANONYMOUS),
+            readSignature(() -> SigV4Verifier.claimedKeyId(request)).orElse(Audit.ANONYMOUS),
             action.access().orElse(null),
             e.status(),
             requestId,
@@ -189,6 +194,18 @@ public final class SqsEndpoint {
     } catch (SqsError e) {
       return new Admission(
           Optional.empty(), null, json ? SqsApi.error(e) : queryError(request, e, requestId));
+    }
+  }
+
+  /**
+   * {@code step}, with a request SigV4 refuses or cannot read answered as the SQS error of the same
+   * code and status ({@link SqsError#of(SigV4Error)}).
+   */
+  private static <T> T readSignature(Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (SigV4Error e) {
+      throw SqsError.of(e);
     }
   }
 
@@ -400,7 +417,7 @@ public final class SqsEndpoint {
    * host names, or else the default region.
    */
   private String region(SqsHttpRequest request, String baseUrl) {
-    Optional<String> signed = SigV4Verifier.signedRegion(request);
+    Optional<String> signed = readSignature(() -> SigV4Verifier.signedRegion(request));
     if (signed.isPresent()) {
       if (!SqsAccount.validRegion(signed.get())) {
         throw SqsError.auth(

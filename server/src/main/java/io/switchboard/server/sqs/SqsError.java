@@ -1,6 +1,7 @@
 package io.switchboard.server.sqs;
 
 import io.switchboard.queue.QueueException;
+import io.switchboard.server.security.sigv4.SigV4Error;
 import java.util.Map;
 
 /**
@@ -84,6 +85,11 @@ public final class SqsError extends RuntimeException {
    */
   static SqsError auth(String code, int status, String message) {
     return new SqsError(code, code, true, status, message);
+  }
+
+  /** A request SigV4 refused or could not read: its code and status, as {@link #auth}. */
+  static SqsError of(SigV4Error e) {
+    return auth(e.code(), e.status(), String.valueOf(e.getMessage()));
   }
 
   /** A client error whose legacy code is {@code AWS.SimpleQueueService.<code>}. */

@@ -53,7 +53,7 @@ class AwsCliSmokeTest {
     // host and, on the JSON protocol, x-amz-target, which the server requires
     fixture =
         new SqsServer(
-            io.switchboard.server.ServerConfig.forTests()
+            io.switchboard.server.config.ServerConfig.forTests()
                 .withAccessKeys(io.switchboard.server.auth.AccessKeys.parse("fake:fake")));
   }
 
@@ -200,7 +200,7 @@ class AwsCliSmokeTest {
     assertEquals("0", counts.get("ApproximateNumberOfMessagesNotVisible").asText());
   }
 
-  /** Issue 21: what botocore shows where Switchboard's answers used to differ from SQS's. */
+  /** What botocore shows where Switchboard's answers used to differ from SQS's (docs/sqs.md). */
   @Test
   void emptyReceive_hasNoMessagesKey_andAnErrorShowsTheQueryCode() throws Exception {
     String url = sqs("create-queue", "--queue-name", "cli-shapes").get("QueueUrl").asText();

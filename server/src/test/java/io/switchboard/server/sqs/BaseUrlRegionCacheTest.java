@@ -6,9 +6,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19: the region a base URL's host names was matched by regex every time a request's address
- * was made (two or three times per request). It is now kept per base URL, in a bounded cache: the
- * answers stay the same however many base URLs (Host headers) come, past the bound included.
+ * Regression (the performance round, docs/benchmarks.md): the region a base URL's host names was
+ * matched by regex every time a request's address was made (two or three times per request). It is
+ * now kept per base URL, in a bounded cache: the answers stay the same however many base URLs (Host
+ * headers) come, past the bound included.
  */
 class BaseUrlRegionCacheTest {
 

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.switchboard.client.Credentials;
 import io.switchboard.client.SigV4Signer;
+import io.switchboard.server.security.sigv4.SigV4Error;
+import io.switchboard.server.security.sigv4.SigV4Verifier;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.ManualClock;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -84,9 +87,9 @@ class ClientSigV4Test {
     URI uri = URI.create("http://127.0.0.1:8080/v1/queues/q/messages");
     Map<String, String> signed =
         new SigV4Signer(KEY, "us-east-1").sign("POST", uri, "{\"body\":\"a\"}".getBytes(), NOW);
-    SqsError e =
+    SigV4Error e =
         assertThrows(
-            SqsError.class,
+            SigV4Error.class,
             () ->
                 verifier.verify(
                     received(
@@ -103,15 +106,15 @@ class ClientSigV4Test {
     assertEquals(
         "SignatureDoesNotMatch",
         assertThrows(
-                SqsError.class,
+                SigV4Error.class,
                 () -> verifier.verify(received("GET", uri, null, wrong, "127.0.0.1:8080")))
             .code());
     Map<String, String> unknown =
         new SigV4Signer(Credentials.of("AKIDOTHER", KEY.secretKey()), "us-east-1")
             .sign("GET", uri, null, NOW);
-    SqsError e =
+    SigV4Error e =
         assertThrows(
-            SqsError.class,
+            SigV4Error.class,
             () -> verifier.verify(received("GET", uri, null, unknown, "127.0.0.1:8080")));
     assertEquals("InvalidClientTokenId", e.code());
     assertFalse(e.getMessage().contains(KEY.secretKey()));

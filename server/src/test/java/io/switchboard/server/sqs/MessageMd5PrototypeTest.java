@@ -18,9 +18,9 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19: each digest was a {@code MessageDigest.getInstance} (a provider look-up per message);
- * it is now a clone of one shared prototype. The digests stay those SDKs verify, from many threads
- * at once.
+ * Regression (the performance round, docs/benchmarks.md): each digest was a {@code
+ * MessageDigest.getInstance} (a provider look-up per message); it is now a clone of one shared
+ * prototype. The digests stay those SDKs verify, from many threads at once.
  */
 class MessageMd5PrototypeTest {
 

@@ -1,5 +1,6 @@
 package io.switchboard.server.sqs;
 
+import io.switchboard.server.security.sigv4.SigV4;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -7,14 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /** Signs requests by hand, for tests that need what no SDK sends (an old date, say). */
-final class SigV4Requests {
+public final class SigV4Requests {
 
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
   private SigV4Requests() {}
 
-  static String amzDate(Instant at) {
+  public static String amzDate(Instant at) {
     return AMZ_DATE.format(at);
   }
 
@@ -22,7 +23,7 @@ final class SigV4Requests {
    * The {@code Authorization} header for a request to service {@code sqs} in us-east-1, signing
    * every header in {@code headers} (which must hold {@code x-amz-date}).
    */
-  static String authorization(
+  public static String authorization(
       String keyId,
       String secret,
       String method,

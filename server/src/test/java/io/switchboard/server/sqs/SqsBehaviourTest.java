@@ -30,10 +30,10 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * Behaviour that differed from Amazon SQS (issue 21, "Behaviour"), through the stock AWS SDK for
- * Java v2 (JSON protocol) on a manual clock, one test per defect: SequenceNumber's shape,
- * ChangeMessageVisibility after the lease ran out, PurgeQueue and the deduplication ids, fair
- * queues, and FIFO groups handed back by a visibility of 0 or a lease end.
+ * Behaviour that differed from Amazon SQS (docs/sqs.md, "Compatibility matrix"), through the stock
+ * AWS SDK for Java v2 (JSON protocol) on a manual clock, one test per defect: SequenceNumber's
+ * shape, ChangeMessageVisibility after the lease ran out, PurgeQueue and the deduplication ids,
+ * fair queues, and FIFO groups handed back by a visibility of 0 or a lease end.
  */
 class SqsBehaviourTest {
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.auth.MemoryKeyRing;
+import io.switchboard.server.config.SqsAccount;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -13,10 +15,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19: a JSON-protocol request's body was parsed twice, once to read its action ahead ({@link
- * SqsAction}, for metrics and long polls) and again to serve it. The tree read ahead is now what
- * the endpoint serves; a body the read-ahead could not read is still parsed, and refused, when
- * served.
+ * Regression (the performance round, docs/benchmarks.md): a JSON-protocol request's body was parsed
+ * twice, once to read its action ahead ({@link SqsAction}, for metrics and long polls) and again to
+ * serve it. The tree read ahead is now what the endpoint serves; a body the read-ahead could not
+ * read is still parsed, and refused, when served.
  */
 class SqsBodyParsedOnceTest {
 

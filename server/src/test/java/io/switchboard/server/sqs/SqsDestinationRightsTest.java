@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueEngine;
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.List;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.server.ByteAmount;
-import io.switchboard.server.ServerConfig;
-import io.switchboard.server.Settings;
+import io.switchboard.server.config.ByteAmount;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

@@ -167,7 +167,8 @@ class SqsMessageActionsTest {
 
     sqs.changeMessageVisibility(
         b -> b.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(0));
-    // Not received since: the handle is still the message's latest, as in SQS (issue 21).
+    // Not received since: the handle is still the message's latest, as in SQS (docs/sqs.md,
+    // "Messages").
     sqs.changeMessageVisibility(
         b -> b.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(10));
     assertTrue(sqs.receiveMessage(b -> b.queueUrl(url)).messages().isEmpty());

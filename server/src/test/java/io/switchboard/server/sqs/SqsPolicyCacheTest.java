@@ -8,6 +8,8 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.server.auth.MemoryKeyRing;
+import io.switchboard.server.config.SqsAccount;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.ManualClock;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -22,10 +24,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15: the SQS policy check read the queue once more per request before the action read it
- * again (one more transaction per request on PostgreSQL). Policies are now kept per endpoint
- * ({@link QueuePolicies}): a change served by this server applies at once, one made elsewhere (two
- * endpoints over one engine stand for two servers of a cluster) within {@link
+ * Regression (docs/security.md): the SQS policy check read the queue once more per request before
+ * the action read it again (one more transaction per request on PostgreSQL). Policies are now kept
+ * per endpoint ({@link QueuePolicies}): a change served by this server applies at once, one made
+ * elsewhere (two endpoints over one engine stand for two servers of a cluster) within {@link
  * QueuePolicies#REFRESH_MILLIS} on the endpoint's clock, moved here by hand. Keyless endpoints: a
  * policy's {@code Deny} of {@code *} applies to every caller.
  */

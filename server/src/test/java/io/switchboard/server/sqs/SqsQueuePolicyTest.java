@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
+import io.switchboard.server.config.ServerConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.auth.MemoryKeyRing;
+import io.switchboard.server.config.SqsAccount;
+import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.Clock;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +22,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14's profile-guided cut of the SQS path, where a change could alter behaviour: the queue
- * URL resolved by the read-ahead is reused only for the same URL at the same address; answers
- * written by walking the tree are byte for byte the mapper's; entry ids, message characters and a
- * batch's size are judged exactly as before.
+ * The profile-guided cut of the SQS path (docs/bench-history/sqs.md), where a change could alter
+ * behaviour: the queue URL resolved by the read-ahead is reused only for the same URL at the same
+ * address; answers written by walking the tree are byte for byte the mapper's; entry ids, message
+ * characters and a batch's size are judged exactly as before.
  */
 class SqsReadOnceTest {
 

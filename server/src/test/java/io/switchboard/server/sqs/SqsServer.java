@@ -2,8 +2,8 @@ package io.switchboard.server.sqs;
 
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.server.EngineFactory;
-import io.switchboard.server.ServerConfig;
 import io.switchboard.server.SwitchboardServer;
+import io.switchboard.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

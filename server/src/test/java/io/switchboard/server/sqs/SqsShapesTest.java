@@ -27,10 +27,10 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
- * Issue 21 ("SQS fidelity, second pass"), Shapes and Codes, through the stock AWS SDK for Java v2
- * (the JSON protocol) and raw JSON requests where the SDK hides the detail: one test per place
- * Switchboard answered differently from Amazon SQS. {@link SqsV1ShapesTest} has the same through
- * the query protocol.
+ * Answer shapes and error codes (docs/sqs.md, "Compatibility matrix"), through the stock AWS SDK
+ * for Java v2 (the JSON protocol) and raw JSON requests where the SDK hides the detail: one test
+ * per place Switchboard answered differently from Amazon SQS. {@link SqsV1ShapesTest} has the same
+ * through the query protocol.
  */
 class SqsShapesTest {
 

@@ -165,7 +165,8 @@ class SqsV1MessageActionsTest {
     assertTrue(receive(new ReceiveMessageRequest(url)).isEmpty());
 
     sqs.changeMessageVisibility(url, m.getReceiptHandle(), 0);
-    // Not received since: the handle is still the message's latest, as in SQS (issue 21).
+    // Not received since: the handle is still the message's latest, as in SQS (docs/sqs.md,
+    // "Messages").
     sqs.changeMessageVisibility(url, m.getReceiptHandle(), 10);
     assertTrue(receive(new ReceiveMessageRequest(url)).isEmpty());
     sqs.changeMessageVisibility(url, m.getReceiptHandle(), 0);

@@ -212,17 +212,18 @@ final class Schema {
           "create index sb_router_interval_start on sb_router_interval (workspace, start_ms)");
 
   /**
-   * Version 33 (2026-11-26, issue 19): the LIFO ordering index holds the messages of LIFO queues
-   * only. Every message was in both {@code sb_message_fifo} and {@code sb_message_lifo}, though a
-   * queue claims through one of them: one index entry written per send for nothing (of four), and
-   * one more index to vacuum. {@code sb_message.lifo} says whether the message's queue is LIFO (set
-   * on send, on a move to another queue, and for all of a queue's messages when its order changes);
-   * {@code sb_message_lifo} is partial, {@code where lifo}, and the LIFO claim of {@code sb_claim}
-   * and every other ordered scan of a LIFO queue ({@link Op.Q#ofQueue}) ask for {@code lifo} so
-   * they can walk it. {@code sb_message_fifo} stays whole (LIFO queues are the rare case). {@code
-   * sb_claim} and the new {@code sb_ack} (the common ack, one receipt or a batch) keep one generic
-   * plan per connection, pinned to index lookups ({@link Claim#FUNCTION}, {@link
-   * MessageOps#ACK_FUNCTION_V33}). (33, not 9: versions on parallel branches must differ.)
+   * Version 33 (2026-11-26, docs/bench-history/postgresql.md): the LIFO ordering index holds the
+   * messages of LIFO queues only. Every message was in both {@code sb_message_fifo} and {@code
+   * sb_message_lifo}, though a queue claims through one of them: one index entry written per send
+   * for nothing (of four), and one more index to vacuum. {@code sb_message.lifo} says whether the
+   * message's queue is LIFO (set on send, on a move to another queue, and for all of a queue's
+   * messages when its order changes); {@code sb_message_lifo} is partial, {@code where lifo}, and
+   * the LIFO claim of {@code sb_claim} and every other ordered scan of a LIFO queue ({@link
+   * Op.Q#ofQueue}) ask for {@code lifo} so they can walk it. {@code sb_message_fifo} stays whole
+   * (LIFO queues are the rare case). {@code sb_claim} and the new {@code sb_ack} (the common ack,
+   * one receipt or a batch) keep one generic plan per connection, pinned to index lookups ({@link
+   * Claim#FUNCTION}, {@link MessageOps#ACK_FUNCTION_V33}). (33, not 9: versions on parallel
+   * branches must differ.)
    */
   private static final List<String> V33 =
       List.of(
@@ -235,10 +236,10 @@ final class Schema {
           MessageOps.ACK_FUNCTION_V33);
 
   /**
-   * Version 34 (2026-11-26, issue 19): {@code sb_ack} finds every row it deletes by its key, so an
-   * ack's cost no longer grows with the queue's backlog when the connection's plan was made from
-   * statistics that called the tables small ({@link MessageOps#ACK_FUNCTION}). (34: versions on
-   * parallel branches must differ.)
+   * Version 34 (2026-11-26, docs/bench-history/postgresql.md): {@code sb_ack} finds every row it
+   * deletes by its key, so an ack's cost no longer grows with the queue's backlog when the
+   * connection's plan was made from statistics that called the tables small ({@link
+   * MessageOps#ACK_FUNCTION}). (34: versions on parallel branches must differ.)
    */
   private static final List<String> V34 = List.of(MessageOps.ACK_FUNCTION);
 

@@ -36,7 +36,7 @@ final class Timers {
    * the index's columns, {@code limit 1}), so the plan probes each index once per queue. It was two
    * {@code exists} subqueries, and when the statistics said one queue held every message (a server
    * whose traffic is one busy queue) their plan read the whole message table once per queue, on
-   * every housekeeping tick (DueTimerSearchTest; docs/benchmarks.md, issue 19).
+   * every housekeeping tick (DueTimerSearchTest; docs/bench-history/postgresql.md).
    */
   static final String DUE =
       "coalesce((select l.until from sb_lease l where l.qid = q.id order by l.qid, l.until limit 1)"

@@ -40,12 +40,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Routing workspaces other than {@code default} over PostgreSQL (issue 18): the leader runs every
- * stored workspace on a journal of its own under its one lease; a takeover, after a graceful
- * handover or a leader's death, finds each workspace's definition, agents (with their activities),
- * waiting contacts (queue, arrival) and offers as they were, and reservation ids keep rising; a
- * deposed leader changes no workspace; deleting a workspace deletes its rows; the tables of a
- * version-6 database become workspace {@code default}'s.
+ * Routing workspaces other than {@code default} over PostgreSQL (docs/deploy.md, "Routing across
+ * servers"): the leader runs every stored workspace on a journal of its own under its one lease; a
+ * takeover, after a graceful handover or a leader's death, finds each workspace's definition,
+ * agents (with their activities), waiting contacts (queue, arrival) and offers as they were, and
+ * reservation ids keep rising; a deposed leader changes no workspace; deleting a workspace deletes
+ * its rows; the tables of a version-6 database become workspace {@code default}'s.
  */
 class PostgresWorkspaceFailoverTest {
 

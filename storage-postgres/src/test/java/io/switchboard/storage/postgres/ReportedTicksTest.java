@@ -11,10 +11,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16: PostgreSQL housekeeping caught only {@code RuntimeException}s, silently: a failing
- * database went unreported, and an {@code Error} was not told apart. Now every failure is the
- * engine's problem (for {@code /health}) until a tick succeeds; an exception keeps the thread
- * ticking, an {@code Error} is rethrown so that the thread ends and is noticed.
+ * Regression (docs/operations.md, "Limits"): PostgreSQL housekeeping caught only {@code
+ * RuntimeException}s, silently: a failing database went unreported, and an {@code Error} was not
+ * told apart. Now every failure is the engine's problem (for {@code /health}) until a tick
+ * succeeds; an exception keeps the thread ticking, an {@code Error} is rethrown so that the thread
+ * ends and is noticed.
  */
 class ReportedTicksTest {
 
