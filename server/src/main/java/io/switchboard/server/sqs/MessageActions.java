@@ -118,7 +118,13 @@ final class MessageActions {
     Map<String, AttributeValue> stored = new LinkedHashMap<>(Extensions.apply(sent, b));
     Map<String, AttributeValue> system =
         MessageAttributes.readSystem(r.objects("MessageSystemAttributes"));
+    // As SQS: an explicit AWSTraceHeader wins; without one, the request's X-Amzn-Trace-Id header
+    // becomes it (stored, not digested: the send's MD5OfMessageSystemAttributes covers what the
+    // caller put in the request, as the SDK checks it).
     AttributeValue trace = system.get(MessageAttributes.AWS_TRACE_HEADER);
+    if (trace == null && r.traceHeader().isPresent()) {
+      trace = MessageAttributes.traceHeader(r.traceHeader().get());
+    }
     if (trace != null) {
       stored.put(MessageAttributes.TRACE_HEADER_ATTRIBUTE, trace);
     }

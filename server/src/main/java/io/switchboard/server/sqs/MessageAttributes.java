@@ -76,6 +76,24 @@ final class MessageAttributes {
   }
 
   /**
+   * An {@code X-Amzn-Trace-Id} header as the {@code AWSTraceHeader} system attribute. HTTP headers
+   * carry no character SQS refuses in a string attribute but control characters; a header with one
+   * is refused as the same value sent in {@code MessageSystemAttributes} would be.
+   */
+  static AttributeValue traceHeader(String header) {
+    MessageActions.firstInvalidCharacter(header)
+        .ifPresent(
+            c -> {
+              throw SqsError.invalidParameter(
+                  "The X-Amzn-Trace-Id header has an invalid character '#x"
+                      + Integer.toHexString(c)
+                      + "'; the set of allowed characters is #x9 | #xA | #xD | #x20 to #xD7FF |"
+                      + " #xE000 to #xFFFD | #x10000 to #x10FFFF");
+            });
+    return new AttributeValue.StringValue("String", header);
+  }
+
+  /**
    * SQS's naming rules: 1..256 letters (of any script), digits, {@code _-.}, no leading, trailing
    * or double period, and not starting with the reserved {@code AWS.} or {@code Amazon.} (any
    * case).
@@ -152,8 +170,8 @@ final class MessageAttributes {
   }
 
   /**
-   * The attributes a receive asked for: {@code All} or {@code .*} for every one, {@code prefix.*}
-   * for those starting with the prefix, otherwise exact names.
+   * The attributes a receive asked for: {@code All}, {@code *} or {@code .*} for every one, {@code
+   * prefix.*} for those starting with the prefix, otherwise exact names.
    */
   static Map<String, AttributeValue> select(
       Map<String, AttributeValue> attributes, List<String> names) {
@@ -172,7 +190,7 @@ final class MessageAttributes {
   }
 
   private static boolean matches(String pattern, String name) {
-    if (pattern.equals("All") || pattern.equals(".*")) {
+    if (pattern.equals("All") || pattern.equals("*") || pattern.equals(".*")) {
       return true;
     }
     if (pattern.endsWith(".*")) {

@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -145,7 +147,14 @@ final class QueueAttributes {
         }
         case "KmsMasterKeyId" -> {
           putOrRemove(metadata, KMS_MASTER_KEY_ID, value);
-          if (!value.isEmpty()) {
+          if (value.isEmpty()) {
+            // As SQS: clearing the key drops its period and leaves the queue unencrypted, unless
+            // the same request names SqsManagedSseEnabled (which then decides).
+            metadata.remove(KMS_DATA_KEY_REUSE_PERIOD);
+            if (!attributes.containsKey("SqsManagedSseEnabled")) {
+              metadata.put(SQS_MANAGED_SSE, "false");
+            }
+          } else {
             metadata.put(SQS_MANAGED_SSE, "false"); // SSE-KMS replaces SSE-SQS
           }
         }
@@ -343,11 +352,13 @@ final class QueueAttributes {
     b.deadLetter(target, max);
   }
 
-  /** The attributes named (or all for {@code All}) of a queue. */
-  static Map<String, String> read(
-      QueueAddress address, QueueInfo info, QueueStats stats, List<String> names) {
+  /**
+   * The SQS attributes a queue's configuration decides (not its counts, times or ARN), as
+   * GetQueueAttributes reports them: values normalised, absent ones left out.
+   */
+  private static Map<String, String> configured(
+      QueueAddress address, boolean grouped, QueueConfig c) {
     Map<String, String> all = new LinkedHashMap<>();
-    QueueConfig c = info.config();
     all.put("VisibilityTimeout", Long.toString(c.visibilityTimeout().toSeconds()));
     all.put("DelaySeconds", Long.toString(c.delay().toSeconds()));
     all.put("MessageRetentionPeriod", Long.toString(c.retention().toSeconds()));
@@ -363,7 +374,7 @@ final class QueueAttributes {
                         .put("deadLetterTargetArn", address.arn(d.target()))
                         .put("maxReceiveCount", d.maxReceiveCount())
                         .toString()));
-    if (info.grouped()) {
+    if (grouped) {
       all.put("FifoQueue", "true");
       all.put("ContentBasedDeduplication", Boolean.toString(c.contentBasedDeduplication()));
       all.put("DeduplicationScope", c.dedupScope() == DedupScope.GROUP ? "messageGroup" : "queue");
@@ -383,6 +394,46 @@ final class QueueAttributes {
     all.put(
         "SqsManagedSseEnabled",
         c.metadata().getOrDefault(SQS_MANAGED_SSE, Boolean.toString(kmsKey == null)));
+    return all;
+  }
+
+  /** Switchboard's own queue attributes ({@link Extensions}), reported only when named. */
+  private static Map<String, String> extensions(QueueConfig c) {
+    return Map.of(
+        Extensions.ORDER,
+        c.order().name(),
+        Extensions.INDEXED_ATTRIBUTES,
+        String.join(",", new TreeSet<>(c.indexedAttributes())));
+  }
+
+  /**
+   * The first of {@code names} (in their order) whose value differs between two configurations of a
+   * queue named {@code name}, compared as GetQueueAttributes would report them; empty if none does.
+   * CreateQueue on an existing queue compares only the attributes it names, as SQS does.
+   */
+  static Optional<String> firstDifferent(
+      QueueAddress address,
+      boolean grouped,
+      QueueConfig existing,
+      QueueConfig wanted,
+      Iterable<String> names) {
+    Map<String, String> have = new HashMap<>(configured(address, grouped, existing));
+    have.putAll(extensions(existing));
+    Map<String, String> want = new HashMap<>(configured(address, grouped, wanted));
+    want.putAll(extensions(wanted));
+    for (String n : names) {
+      if (!Objects.equals(have.get(n), want.get(n))) {
+        return Optional.of(n);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The attributes named (or all for {@code All}) of a queue. */
+  static Map<String, String> read(
+      QueueAddress address, QueueInfo info, QueueStats stats, List<String> names) {
+    QueueConfig c = info.config();
+    Map<String, String> all = configured(address, info.grouped(), c);
     all.put("ApproximateNumberOfMessages", Long.toString(stats.available()));
     all.put("ApproximateNumberOfMessagesNotVisible", Long.toString(stats.inFlight()));
     all.put("ApproximateNumberOfMessagesDelayed", Long.toString(stats.delayed()));
@@ -396,8 +447,7 @@ final class QueueAttributes {
       out.putAll(all);
     }
     // Switchboard's own attributes only when named, so a stock "All" sees what SQS would show.
-    all.put(Extensions.ORDER, c.order().name());
-    all.put(Extensions.INDEXED_ATTRIBUTES, String.join(",", new TreeSet<>(c.indexedAttributes())));
+    all.putAll(extensions(c));
     for (String n : names) {
       if (n.equals("All")) {
         continue;

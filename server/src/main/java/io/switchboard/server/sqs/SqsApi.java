@@ -103,6 +103,7 @@ public final class SqsApi {
    * @param body the body, parsed here when the read-ahead did not
    * @param selector the selector extension's header ({@link SqsEndpoint#SELECTOR_HEADER}), which a
    *     {@code ReceiveMessage} adds to the parsed request ({@link SqsRequest#addSelector})
+   * @param traceHeader the {@code X-Amzn-Trace-Id} header ({@link SqsRequest#traceHeader(String)})
    * @param address the request's region and account
    * @param read what the read-ahead found ({@link SqsAction.Read}): the body as a tree, if it was
    *     parsed, and the queue its {@code QueueUrl} resolved to at {@code address}
@@ -115,6 +116,7 @@ public final class SqsApi {
       Optional<String> target,
       byte[] body,
       Optional<String> selector,
+      Optional<String> traceHeader,
       QueueAddress address,
       SqsAction.Read read,
       SqsState state,
@@ -142,6 +144,7 @@ public final class SqsApi {
       if (selector.isPresent() && name.equals("ReceiveMessage")) {
         request.addSelector(selector.get());
       }
+      traceHeader.ifPresent(request::traceHeader);
       return ok(run(engine, name, request), requestId);
     } catch (SqsError e) {
       return error(e);
@@ -313,30 +316,21 @@ public final class SqsApi {
       if (e.code() != ErrorCode.QUEUE_ALREADY_EXISTS) {
         throw e;
       }
-      // As SQS: no attributes, or the same attributes, return the queue; tags and modification
-      // times do not count.
+      // As SQS: the queue's URL unless an attribute named has another value than the queue's
+      // (attributes not named, tags and modification times do not count); the error names the
+      // first such attribute.
       info = engine.queue(name);
-      boolean policyGiven = attributes.containsKey("Policy");
-      if (!attributes.isEmpty()
-          && !comparable(info.config(), policyGiven).equals(comparable(config, policyGiven))) {
+      Optional<String> different =
+          QueueAttributes.firstDifferent(
+              r.address(), info.grouped(), info.config(), config, attributes.keySet());
+      if (different.isPresent()) {
         throw SqsError.sender(
             "QueueNameExists",
-            "A queue already exists with the same name and a different value for attribute(s): "
-                + e.getMessage());
+            "A queue already exists with the same name and a different value for attribute "
+                + different.get());
       }
     }
     return SqsAnswers.tree(new SqsAnswers.QueueUrl(r.address().url(info.name())));
-  }
-
-  /** What CreateQueue compares: not tags, not modification times, a policy only if given. */
-  private static QueueConfig comparable(QueueConfig c, boolean policyGiven) {
-    Map<String, String> m = new HashMap<>(c.metadata());
-    m.keySet().removeIf(k -> k.startsWith(QueueTags.PREFIX));
-    m.remove(QueueAttributes.LAST_MODIFIED);
-    if (!policyGiven) {
-      m.remove(QueuePermissions.POLICY);
-    }
-    return c.toBuilder().metadata(m).build();
   }
 
   private static ObjectNode getQueueUrl(QueueEngine engine, SqsRequest r) {

@@ -57,6 +57,9 @@ public final class SqsEndpoint {
    */
   public static final String SELECTOR_HEADER = "x-switchboard-selector";
 
+  /** The X-Ray trace header a send stores as {@code AWSTraceHeader} unless the body names one. */
+  static final String TRACE_HEADER = "x-amzn-trace-id";
+
   /** The header every answer carries its request id in (a UUID per request). */
   public static final String REQUEST_ID_HEADER = "x-amzn-RequestId";
 
@@ -268,6 +271,7 @@ public final class SqsEndpoint {
                   request.header("x-amz-target"),
                   request.body(),
                   request.header(SELECTOR_HEADER),
+                  request.header(TRACE_HEADER),
                   address,
                   action.read(),
                   state,
@@ -510,6 +514,7 @@ public final class SqsEndpoint {
       if (selector.isPresent() && action.equals("ReceiveMessage")) {
         parsed.addSelector(selector.get());
       }
+      request.header(TRACE_HEADER).ifPresent(parsed::traceHeader);
       var result = SqsApi.run(engine, action, parsed);
       return acceptsJson(request)
           ? jsonAnswer(200, QueryXml.jsonResponse(action, result, requestId))

@@ -31,6 +31,9 @@ final class SqsRequest {
 
   private @Nullable String knownQueue;
 
+  /** The request's {@code X-Amzn-Trace-Id} header ({@link #traceHeader(String)}), if any. */
+  private @Nullable String traceHeader;
+
   private SqsRequest(JsonNode root, QueueAddress address, @Nullable SqsState state) {
     this.root = root;
     this.address = address;
@@ -99,6 +102,29 @@ final class SqsRequest {
     }
     ArrayNode list = names instanceof ArrayNode a ? a : tree.putArray("MessageAttributeNames");
     list.add(Extensions.SELECTOR_PREFIX + selector);
+  }
+
+  /**
+   * Tells the request the value of its {@code X-Amzn-Trace-Id} header: as on SQS, a message sent
+   * without an explicit {@code AWSTraceHeader} system attribute takes it as that attribute ({@link
+   * MessageActions}). Batch entries read from this request see it too. A blank value is ignored.
+   */
+  void traceHeader(String value) {
+    if (!value.isBlank()) {
+      this.traceHeader = value;
+    }
+  }
+
+  /** The request's {@code X-Amzn-Trace-Id} header, if it had a non-blank one. */
+  Optional<String> traceHeader() {
+    return Optional.ofNullable(traceHeader);
+  }
+
+  /** A structure nested in this request (a map value, a list entry): it shares its trace header. */
+  private SqsRequest child(JsonNode node) {
+    SqsRequest c = new SqsRequest(node, address, state);
+    c.traceHeader = traceHeader;
+    return c;
   }
 
   /** The region and account the request is made in: how its queue names, URLs and ARNs resolve. */
@@ -220,7 +246,7 @@ final class SqsRequest {
       throw SqsError.invalidParameter(field + " must be a map");
     }
     for (Map.Entry<String, JsonNode> e : n.properties()) {
-      out.put(e.getKey(), new SqsRequest(e.getValue(), address, state));
+      out.put(e.getKey(), child(e.getValue()));
     }
     return out;
   }
@@ -239,7 +265,7 @@ final class SqsRequest {
       if (!e.isObject()) {
         throw SqsError.invalidParameter(field + " entries must be structures");
       }
-      out.add(new SqsRequest(e, address, state));
+      out.add(child(e));
     }
     return out;
   }
