@@ -460,8 +460,7 @@ class SqsShapesTest {
     String url = queue("shapes-attr-values");
     refused(
         "InvalidParameterValue",
-        "The message attribute 'color' must contain non-empty message attribute value for message"
-            + " attribute type 'String'.",
+        "Message (user) attribute 'color' must contain a non-empty value of type 'String'.",
         () ->
             sqs.sendMessage(
                 b ->
