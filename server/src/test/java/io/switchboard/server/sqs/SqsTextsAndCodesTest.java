@@ -206,4 +206,31 @@ class SqsTextsAndCodesTest {
             .attributesAsStrings()
             .get("FifoQueue"));
   }
+
+  @Test
+  void noAction_wasJsonWhenAskedFor_nowXml404WhateverTheAccept() throws Exception {
+    for (String accept : new String[] {"application/json", "text/xml", "*/*"}) {
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(fixture.server.uri())
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .header("Accept", accept)
+                  .POST(HttpRequest.BodyPublishers.ofString("Version=2012-11-05"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(404, r.statusCode(), r.body());
+      assertEquals("text/xml", r.headers().firstValue("Content-Type").orElse(""), accept);
+      assertTrue(r.body().contains("<Code>UnknownOperationException</Code>"), r.body());
+    }
+  }
+
+  @Test
+  void queueUrlWithoutQueuePath_wasInvalidParameterValue_nowNonExistentQueue() {
+    for (String url : new String[] {fixture.server.uri().toString(), fixture.server.uri() + "/"}) {
+      refused(
+          "AWS.SimpleQueueService.NonExistentQueue",
+          "The specified queue does not exist.",
+          () -> sqs.sendMessage(b -> b.queueUrl(url).messageBody("x")));
+    }
+  }
 }
