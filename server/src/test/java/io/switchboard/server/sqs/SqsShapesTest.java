@@ -520,7 +520,7 @@ class SqsShapesTest {
                                 .messageGroupId("g")
                                 .build())));
     refused(
-        "MissingParameter",
+        "InvalidParameterValue", // as SQS in a batch (a single send's is MissingParameter)
         "The request must contain the parameter MessageGroupId.",
         () ->
             sqs.sendMessageBatch(

@@ -373,7 +373,7 @@ class SqsV1ShapesTest {
                     .withEntries(
                         new SendMessageBatchRequestEntry("a", "x").withMessageGroupId("g"))));
     refused(
-        "MissingParameter",
+        "InvalidParameterValue", // as SQS in a batch (a single send's is MissingParameter)
         null,
         () ->
             sqs.sendMessageBatch(
