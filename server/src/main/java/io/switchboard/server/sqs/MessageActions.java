@@ -134,6 +134,7 @@ final class MessageActions {
     group.ifPresent(MessageActions::checkGroupId);
     var dedup = r.string("MessageDeduplicationId");
     if (fifo(queue)) {
+      dedup.ifPresent(MessageActions::checkDeduplicationId);
       // SQS refuses a per-message delay on FIFO queues, but takes an explicit 0 (no delay).
       if (delay.isPresent() && delay.getAsInt() != 0) {
         throw SqsErrorText.FIFO_DELAY_SECONDS.error(delay.getAsInt());
@@ -167,6 +168,13 @@ final class MessageActions {
   private static void checkGroupId(String group) {
     if (!GROUP_ID.matcher(group).matches()) {
       throw SqsErrorText.GROUP_ID_INVALID.error(group);
+    }
+  }
+
+  /** SQS: the same characters and length as a group id. */
+  private static void checkDeduplicationId(String id) {
+    if (!GROUP_ID.matcher(id).matches()) {
+      throw SqsErrorText.DEDUPLICATION_ID_INVALID.error(id);
     }
   }
 
@@ -294,7 +302,7 @@ final class MessageActions {
     boolean contentBased = engine.queue(queue).config().contentBasedDeduplication();
     for (SqsRequest e : entries) {
       if (!e.has("MessageGroupId")) {
-        throw SqsError.missingParameter("MessageGroupId");
+        throw SqsErrorText.BATCH_ENTRY_GROUP_ID_MISSING.error();
       }
       if (!contentBased && !e.has("MessageDeduplicationId")) {
         throw SqsErrorText.DEDUPLICATION_ID_REQUIRED.error();

@@ -148,7 +148,7 @@ final class MessageAttributes {
   private static String stringValue(String name, String type, SqsRequest a) {
     String value = a.string("StringValue").orElseThrow(() -> missing(name, "StringValue"));
     if (value.isEmpty()) {
-      throw SqsErrorText.ATTRIBUTE_VALUE_EMPTY.error(name, type);
+      throw SqsErrorText.STRING_ATTRIBUTE_VALUE_EMPTY.error(name, type);
     }
     MessageActions.firstInvalidCharacter(value)
         .ifPresent(

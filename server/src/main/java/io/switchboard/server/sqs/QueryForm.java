@@ -69,7 +69,8 @@ final class QueryForm {
           Map.entry("MessageSystemAttributeNames", "MessageSystemAttributeNames"),
           Map.entry("TagKeys", "TagKeys"),
           Map.entry("AWSAccountIds", "AWSAccountIds"),
-          Map.entry("Actions", "Actions"));
+          Map.entry("Actions", "Actions"),
+          Map.entry("Entries", "Entries"));
 
   /** A flattened map: its member name and the location names of an entry's key and value. */
   private record MapMember(String member, String key, String value) {}
@@ -150,7 +151,10 @@ final class QueryForm {
       String name = e.getKey();
       Node child = e.getValue();
       String path = prefix + name;
-      if (LISTS.containsKey(name) && child.value == null) {
+      if (LISTS.containsKey(name) && child.children.isEmpty() && "".equals(child.value)) {
+        // an empty list: SDKs of the query protocol send the member name with no value
+        out.putArray(LISTS.get(name));
+      } else if (LISTS.containsKey(name) && child.value == null) {
         ArrayNode list = out.putArray(LISTS.get(name));
         for (Node item : indexed(child, path).values()) {
           list.add(member(item, path + ".N."));

@@ -234,7 +234,8 @@ final class QueueAddress {
   /**
    * The engine queue a {@code QueueUrl} names in this region and account.
    *
-   * @throws SqsError {@code QueueDoesNotExist} for a URL of another account or region
+   * @throws SqsError {@code QueueDoesNotExist} for a URL of another account or region, or one
+   *     without a queue path
    */
   String fromUrl(String queueUrl) {
     String s = queueUrl.strip();
@@ -252,7 +253,8 @@ final class QueueAddress {
     Tail tail = Tail.of(s);
     String name = tail.name();
     if (name.isEmpty()) {
-      throw SqsError.invalidParameter("QueueUrl must name a queue, got '" + queueUrl + "'");
+      // as SQS: a URL without an account and queue path names no queue
+      throw SqsErrorText.QUEUE_DOES_NOT_EXIST.error();
     }
     Optional<String> urlRegion = host.isEmpty() ? Optional.empty() : keptHostRegion(host);
     String accountSegment = tail.account();

@@ -125,6 +125,9 @@ final class QueueAttributes {
     for (var e : attributes.entrySet()) {
       String key = e.getKey();
       String value = e.getValue();
+      if ((key.equals("DeduplicationScope") || key.equals("FifoThroughputLimit")) && !fifo) {
+        throw SqsErrorText.FIFO_ATTRIBUTE_ON_STANDARD.error(key);
+      }
       if (FIFO_ONLY.contains(key) && !fifo) {
         // As SQS, even FifoQueue=false: a standard queue knows no FIFO attribute.
         throw SqsErrorText.UNKNOWN_ATTRIBUTE.error(key);
@@ -177,10 +180,11 @@ final class QueueAttributes {
         case Extensions.INDEXED_ATTRIBUTES -> b.indexedAttributes(Extensions.indexed(value));
         case "FifoQueue" -> {
           if (!creating) {
-            throw SqsError.sender(
-                "InvalidAttributeName", "FifoQueue can only be set when the queue is created.");
-          }
-          if (!bool(key, value)) {
+            // only FIFO queues get here (FIFO_ONLY): naming their type again changes nothing
+            if (!isTrue(value)) {
+              throw SqsErrorText.QUEUE_TYPE_CHANGE.error();
+            }
+          } else if (!bool(key, value)) {
             // a .fifo name is a FIFO queue's only: FifoQueue=false leaves it a bad standard name
             throw SqsErrorText.QUEUE_NAME_INVALID.error();
           }

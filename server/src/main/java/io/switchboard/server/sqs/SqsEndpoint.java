@@ -491,12 +491,15 @@ public final class SqsEndpoint {
     String action = parameters.get("Action");
     try {
       if (action == null || action.isEmpty()) {
-        throw SqsError.of(
-            "UnknownOperationException",
-            "UnknownOperationException",
-            404,
-            "The request names no operation: send the parameter Action (the SQS action, such as"
-                + " SendMessage).");
+        // as SQS: in XML whatever the Accept header asks for
+        return xmlError(
+            SqsError.of(
+                "UnknownOperationException",
+                "UnknownOperationException",
+                404,
+                "The request names no operation: send the parameter Action (the SQS action, such"
+                    + " as SendMessage)."),
+            requestId);
       }
       String version = parameters.get("Version");
       if (version != null && !version.equals(VERSION)) {

@@ -78,6 +78,20 @@ enum SqsErrorText {
       "InvalidParameterValue",
       "Value %s for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include"
           + " alphanumeric and punctuation characters. 1 to 128 in length."),
+  DEDUPLICATION_ID_INVALID(
+      "InvalidParameterValue",
+      "Value %s for parameter MessageDeduplicationId is invalid. Reason: MessageDeduplicationId"
+          + " can only include alphanumeric and punctuation characters. 1 to 128 in length."),
+  /** A FIFO batch entry without its group id: SQS's code is not {@code MissingParameter}. */
+  BATCH_ENTRY_GROUP_ID_MISSING(
+      "InvalidParameterValue", "The request must contain the parameter MessageGroupId."),
+  /** {@code DeduplicationScope} or {@code FifoThroughputLimit} named for a standard queue. */
+  FIFO_ATTRIBUTE_ON_STANDARD(
+      "InvalidAttributeName", "You can specify the %s only when FifoQueue is set to true."),
+  /** SetQueueAttributes {@code FifoQueue=false} on a FIFO queue. */
+  QUEUE_TYPE_CHANGE(
+      "InvalidAttributeValue",
+      "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."),
   /** ChangeMessageVisibility with the handle of a message deleted since. */
   RECEIPT_HANDLE_EXPIRED(
       "InvalidParameterValue",
@@ -86,6 +100,11 @@ enum SqsErrorText {
       "InvalidParameterValue",
       "Value %s for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not"
           + " available for visibility timeout change."),
+  /** An empty {@code StringValue} of a String or Number message attribute. */
+  STRING_ATTRIBUTE_VALUE_EMPTY(
+      "InvalidParameterValue",
+      "Message (user) attribute '%s' must contain a non-empty value of type '%s'."),
+  /** An empty {@code BinaryValue}. */
   ATTRIBUTE_VALUE_EMPTY(
       "InvalidParameterValue",
       "The message attribute '%s' must contain non-empty message attribute value for message"

@@ -460,8 +460,7 @@ class SqsShapesTest {
     String url = queue("shapes-attr-values");
     refused(
         "InvalidParameterValue",
-        "The message attribute 'color' must contain non-empty message attribute value for message"
-            + " attribute type 'String'.",
+        "Message (user) attribute 'color' must contain a non-empty value of type 'String'.",
         () ->
             sqs.sendMessage(
                 b ->
@@ -521,7 +520,7 @@ class SqsShapesTest {
                                 .messageGroupId("g")
                                 .build())));
     refused(
-        "MissingParameter",
+        "InvalidParameterValue", // as SQS in a batch (a single send's is MissingParameter)
         "The request must contain the parameter MessageGroupId.",
         () ->
             sqs.sendMessageBatch(

@@ -349,8 +349,7 @@ class SqsV1ShapesTest {
         () -> sqs.sendMessage(new SendMessageRequest(url, "x").withMessageGroupId("bad group")));
     refused(
         "InvalidParameterValue",
-        "The message attribute 'color' must contain non-empty message attribute value for message"
-            + " attribute type 'String'.",
+        "Message (user) attribute 'color' must contain a non-empty value of type 'String'.",
         () ->
             sqs.sendMessage(
                 new SendMessageRequest(url, "x")
@@ -374,7 +373,7 @@ class SqsV1ShapesTest {
                     .withEntries(
                         new SendMessageBatchRequestEntry("a", "x").withMessageGroupId("g"))));
     refused(
-        "MissingParameter",
+        "InvalidParameterValue", // as SQS in a batch (a single send's is MissingParameter)
         null,
         () ->
             sqs.sendMessageBatch(
