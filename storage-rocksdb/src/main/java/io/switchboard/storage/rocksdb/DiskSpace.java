@@ -203,16 +203,14 @@ final class DiskSpace {
    * log), so the store does not try one it can see would fail.
    */
   boolean fullNow() {
-    if (fileStore == null) {
-      return false;
-    }
     return freeReadSince(System.nanoTime()) < floor;
   }
 
   /**
    * Free space from a reading that began at or after {@code since} ({@link System#nanoTime}): the
-   * last one if it did, else a new one. Callers that queue here while one reads share its reading
-   * when it began after them, so a burst of callers costs about two readings.
+   * last one if it did, else a new one ({@code Long.MAX_VALUE} when the file system cannot be
+   * read). Callers that queue here while one reads share its reading when it began after them, so a
+   * burst of callers costs about two readings.
    */
   private long freeReadSince(long since) {
     FileStore store = fileStore;
