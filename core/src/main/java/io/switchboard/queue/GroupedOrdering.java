@@ -34,7 +34,6 @@ final class GroupedOrdering extends Ordering {
   static final class Group {
     final String id;
     final ArrayDeque<StoredMessage> line = new ArrayDeque<>(4);
-    int inFlight;
     boolean ready;
     int readyPriority;
     boolean readyReceived;
@@ -134,9 +133,6 @@ final class GroupedOrdering extends Ordering {
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.add(m);
     }
-    if (m.state == StoredMessage.IN_FLIGHT) {
-      g.inFlight++; // only when rebuilding a queue that has leases
-    }
     refresh(g);
   }
 
@@ -148,12 +144,6 @@ final class GroupedOrdering extends Ordering {
     }
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.add(m);
-    }
-    if (from == StoredMessage.IN_FLIGHT) {
-      g.inFlight--;
-    }
-    if (m.state == StoredMessage.IN_FLIGHT) {
-      g.inFlight++;
     }
     refresh(g);
   }
@@ -168,9 +158,6 @@ final class GroupedOrdering extends Ordering {
     g.line.removeFirstOccurrence(m);
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.remove(m);
-    }
-    if (m.state == StoredMessage.IN_FLIGHT) {
-      g.inFlight--;
     }
     refresh(g);
   }
@@ -291,7 +278,6 @@ final class GroupedOrdering extends Ordering {
       out.add(m);
       availableInOrder.remove(m);
       work.examined(1);
-      g.inFlight++;
     }
   }
 
@@ -361,10 +347,8 @@ final class GroupedOrdering extends Ordering {
   private void refresh(Group g) {
     unready(g);
     StoredMessage head = g.line.peekFirst();
-    if (head == null) {
-      if (g.inFlight == 0) {
-        groups.remove(g.id);
-      }
+    if (head == null) { // the line holds every message of the group, in flight or not
+      groups.remove(g.id);
       return;
     }
     if (head.state == StoredMessage.AVAILABLE) {
