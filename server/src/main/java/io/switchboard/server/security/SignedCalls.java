@@ -74,7 +74,9 @@ public final class SignedCalls {
             "content-encoding",
             "accept",
             "date",
-            "user-agent");
+            "user-agent",
+            "x-amzn-trace-id",
+            "x-switchboard-selector");
 
     private static Map<String, HeaderName> known(String... names) {
       Map<String, HeaderName> known = new java.util.HashMap<>();
