@@ -10,10 +10,14 @@ import io.switchboard.client.SwitchboardClient;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
+import io.switchboard.server.auth.Grant;
+import io.switchboard.server.auth.Principal;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.time.ManualClock;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,6 +103,55 @@ class QueueListPagesTest {
         assertEquals("INVALID_ARGUMENT", refused.code());
         assertTrue(refused.text().contains("limit must be 1..1000, got " + limit), refused.text());
       }
+    }
+  }
+
+  /**
+   * A key sees only the queues it may browse: pages of one, followed by their cursors, list exactly
+   * those, each once, and no cursor names a queue the key may not see (the server reads on past the
+   * others in full pages).
+   */
+  @Test
+  void aKeysPages_listTheQueuesItMayBrowse_eachOnce_andNoCursorNamesAnother() {
+    try (SwitchboardServer server = server(2_050);
+        Http http = new Http(server.uri())) {
+      server
+          .keys()
+          .put(
+              new Principal(
+                  "AKPAGES",
+                  "pages-secret",
+                  Optional.empty(),
+                  List.of(
+                      Grant.parse("queue:browse on q0202*"), Grant.parse("queue:browse on q00001")),
+                  Optional.empty()));
+      String auth =
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString("AKPAGES:pages-secret".getBytes(StandardCharsets.UTF_8));
+      List<String> names = new ArrayList<>();
+      List<String> cursors = new ArrayList<>();
+      String cursor = "";
+      do {
+        Http.Answer a =
+            http.send(
+                "GET",
+                "/v1/queues?limit=1" + (cursor.isEmpty() ? "" : "&cursor=" + cursor),
+                "",
+                Map.of("Authorization", auth));
+        assertEquals(200, a.status(), a.text());
+        a.json().get("queues").forEach(q -> names.add(q.get("name").asText()));
+        cursor = a.json().path("nextCursor").asText();
+        if (!cursor.isEmpty()) {
+          cursors.add(cursor);
+        }
+      } while (!cursor.isEmpty());
+      List<String> visible = new ArrayList<>(List.of("q00001"));
+      for (int i = 20; i < 30; i++) {
+        visible.add(String.format("q020%02d", i));
+      }
+      assertEquals(visible, names);
+      assertTrue(visible.containsAll(cursors), "a cursor named a hidden queue: " + cursors);
     }
   }
 

@@ -145,8 +145,10 @@ public final class NativeApi {
     Optional<Principal> key = c.principal();
     List<QueueInfo> page = new ArrayList<>();
     boolean more = false;
+    // a key skips the queues it may not see: read on in full pages, not a page of its limit each
+    int batch = key.isPresent() ? MAX_QUEUE_PAGE + 1 : limit + 1;
     while (!more) {
-      List<QueueInfo> read = c.engine().listQueues(prefix, after, limit + 1);
+      List<QueueInfo> read = c.engine().listQueues(prefix, after, batch);
       for (QueueInfo q : read) {
         if (key.isPresent() && !key.get().may(Access.queue(BROWSE, q.name()))) {
           continue; // a key sees the queues it may browse
@@ -157,7 +159,7 @@ public final class NativeApi {
         }
         page.add(q);
       }
-      if (read.size() <= limit) {
+      if (read.size() < batch) {
         break;
       }
       after = read.get(read.size() - 1).name();
