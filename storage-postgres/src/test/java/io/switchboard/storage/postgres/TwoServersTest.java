@@ -228,6 +228,9 @@ class TwoServersTest {
       String channel = "sb_notify_test_" + Long.toHexString(System.nanoTime());
       listener.setAutoCommit(true);
       try (Statement s = listener.createStatement()) {
+        // a pooled connection: an earlier user may have left it listening on the servers' channel
+        s.execute("unlisten *");
+        listener.unwrap(PGConnection.class).getNotifications(); // and what it had already received
         s.execute("listen " + channel);
       }
       publisher.setAutoCommit(true);
