@@ -562,26 +562,28 @@ final class MemoryQueueEngine implements QueueEngine {
         break;
       }
       long wakeAt = w.deadline;
-      boolean served;
+      boolean woken;
       q.lock.lock();
       try {
-        // Taking the lock may have consumed the handover's unpark, so look again under the lock
-        // (handovers happen under it): once we unlock, a later handover's unpark is not lost.
-        served = w.done();
-        if (!served && q.isTimerWaiter(w)) {
+        // Taking the lock may have consumed the unpark of a handover or of a request to scan
+        // (both happen under it), so look again under the lock: once we unlock, a later one's
+        // unpark is not lost.
+        woken = w.done() || w.rescanAsked();
+        if (!woken && q.isTimerWaiter(w)) {
           wakeAt = Math.min(wakeAt, q.nextDue());
         }
       } finally {
         q.lock.unlock();
       }
-      if (served) {
-        break;
+      if (woken) {
+        continue;
       }
       long nanos = clock.parkNanosUntil(wakeAt);
       // Taking the lock above may itself park, and that park can swallow the unpark of a handover
-      // made meanwhile; without this second look the thread would sleep on a completed wait.
-      if (w.done()) {
-        break;
+      // or a request to scan made meanwhile; without this second look the thread would sleep on a
+      // completed wait, or on a request that only it can carry out.
+      if (w.done() || w.rescanAsked()) {
+        continue;
       }
       if (nanos > 0) {
         LockSupport.parkNanos(w, nanos);

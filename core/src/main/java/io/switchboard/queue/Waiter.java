@@ -45,6 +45,11 @@ final class Waiter {
     LockSupport.unpark(thread);
   }
 
+  /** Whether a rescan is asked for and not yet taken; leaves the request in place. */
+  boolean rescanAsked() {
+    return rescan;
+  }
+
   /** Whether a rescan was asked for since the last call. */
   boolean takeRescan() {
     if (!rescan) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -155,6 +156,48 @@ class ScanBudgetTest {
       assertEquals(1, engine.stats("q").waitingReceivers()); // green still waits
       clock.advance(Duration.ofSeconds(20));
       assertEquals(List.of(), green.get(1, TimeUnit.MINUTES));
+    } finally {
+      receivers.shutdownNow();
+    }
+  }
+
+  /**
+   * The handover that runs out of budget asks the waiter to scan and unparks it while the waiter is
+   * queued on the queue's lock (it woke spuriously and came back for the lock, which the handover
+   * holds): taking the lock swallows that unpark, so the waiter must see the request under the lock
+   * rather than park until its deadline.
+   */
+  @Test
+  void longPoll_rescanAskedWhileWaiterQueuesForTheLock_isNotLost() throws Exception {
+    ExecutorService receivers = Executors.newSingleThreadExecutor();
+    try (MemoryQueueEngine engine = engine()) {
+      engine.scanLimits(new Scan.Limits(1, Long.MAX_VALUE, Long.MAX_VALUE));
+      engine.createQueue("q", QueueConfig.defaults());
+      Thread[] waiterThread = new Thread[1];
+      Future<List<Message>> green =
+          receivers.submit(
+              () -> {
+                waiterThread[0] = Thread.currentThread();
+                return longPoll(engine, "color = 'green'");
+              });
+      while (engine.stats("q").waitingReceivers() < 1
+          || !(LockSupport.getBlocker(waiterThread[0]) instanceof Waiter)) {
+        Thread.onSpinWait();
+      }
+      QueueLock lock = engine.require("q").lock;
+      lock.lock();
+      try {
+        LockSupport.unpark(waiterThread[0]); // a spurious wake-up, which parking allows
+        while (!lock.hasQueuedThread(waiterThread[0])) {
+          Thread.onSpinWait();
+        }
+        engine.sendBatch("q", List.of(message("r", "red", null), message("g", "green", null)));
+      } finally {
+        lock.unlock();
+      }
+
+      assertEquals(
+          List.of("g"), green.get(1, TimeUnit.MINUTES).stream().map(Message::body).toList());
     } finally {
       receivers.shutdownNow();
     }
