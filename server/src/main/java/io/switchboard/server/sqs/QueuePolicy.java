@@ -19,13 +19,15 @@ import org.jspecify.annotations.Nullable;
  * refused when the policy is set ({@link #check}), never stored and ignored.
  *
  * <p>A statement has {@code Effect} ({@code Allow} or {@code Deny}), {@code Principal}, {@code
- * Action} and {@code Resource}, and optionally {@code Sid}; {@code Condition}, {@code NotAction},
- * {@code NotPrincipal}, {@code NotResource} and any other member are refused. A principal is {@code
- * *}, this server's account ({@code 000000000000} or {@code arn:aws:iam::000000000000:root}: every
- * key of this server), or one access key ({@code arn:aws:iam::000000000000:user/<key id or name>},
- * or the bare key id). An action is {@code *} or {@code sqs:<name>}, where the name may hold {@code
- * *} and matches the SQS action names case-insensitively (the batch actions are their single forms,
- * as in AWS). A resource is {@code *} or the queue's ARN.
+ * Action} and {@code Resource}, and optionally {@code Sid} and {@code Condition} ({@link
+ * PolicyCondition}); {@code NotAction}, {@code NotPrincipal}, {@code NotResource} and any other
+ * member are refused. A principal is {@code *}, this server's account ({@code 000000000000} or
+ * {@code arn:aws:iam::000000000000:root}: every key of this server), one access key ({@code
+ * arn:aws:iam::000000000000:user/<key id or name>}, or the bare key id), or an AWS service ({@code
+ * {"Service": "sns.amazonaws.com"}}), which matches no caller here. An action is {@code *} or
+ * {@code sqs:<name>}, where the name may hold {@code *} and matches the SQS action names
+ * case-insensitively (the batch actions are their single forms, as in AWS). A resource is {@code *}
+ * or the queue's ARN.
  *
  * <p>Evaluation ({@link #decide}): a {@code Deny} statement that matches refuses; else an {@code
  * Allow} that matches allows; else the policy says nothing and the key's grants decide.
@@ -39,20 +41,41 @@ final class QueuePolicy {
     NONE
   }
 
-  /** A statement: its effect, who it names, which SQS actions (globs, lower case). */
-  record Statement(boolean allow, String sid, List<Who> principals, List<Pattern> actions) {
+  /**
+   * A statement: its effect, who it names, which SQS actions (globs, lower case), and the condition
+   * a request must meet besides.
+   */
+  record Statement(
+      boolean allow,
+      String sid,
+      List<Who> principals,
+      List<Pattern> actions,
+      PolicyCondition condition) {
 
-    boolean matches(Optional<Principal> caller, String policyAction) {
+    boolean matches(Optional<Principal> caller, String policyAction, PolicyCondition.Facts facts) {
       return principals.stream().anyMatch(w -> w.matches(caller))
-          && actions.stream().anyMatch(a -> a.matcher(policyAction).matches());
+          && actions.stream().anyMatch(a -> a.matcher(policyAction).matches())
+          && condition.holds(facts);
     }
   }
 
   /**
-   * A principal a statement names: everyone ({@code *} or this account) or one key, by id or name.
+   * A principal a statement names: everyone ({@code *} or this account), one key (by id or name),
+   * or an AWS service ({@code {"Service": ...}}), which no caller of this server is.
    */
-  record Who(Optional<String> key) {
+  record Who(Optional<String> key, boolean service) {
+
+    static final Who EVERYONE = new Who(Optional.empty(), false);
+    static final Who SERVICE = new Who(Optional.empty(), true);
+
+    static Who key(String key) {
+      return new Who(Optional.of(key), false);
+    }
+
     boolean matches(Optional<Principal> caller) {
+      if (service) {
+        return false;
+      }
       if (key.isEmpty()) {
         return true;
       }
@@ -65,7 +88,7 @@ final class QueuePolicy {
   private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
   private static final Set<String> TOP = Set.of("Version", "Id", "Statement");
   private static final Set<String> MEMBERS =
-      Set.of("Sid", "Effect", "Principal", "Action", "Resource");
+      Set.of("Sid", "Effect", "Principal", "Action", "Resource", "Condition");
 
   /** The SQS action names a policy may name (the batch actions are their single forms). */
   static final Set<String> ACTIONS =
@@ -137,20 +160,24 @@ final class QueuePolicy {
               new Statement(
                   false,
                   s.path("Sid").asText(""),
-                  List.of(new Who(Optional.empty())),
-                  List.of(Pattern.compile(".*"))));
+                  List.of(Who.EVERYONE),
+                  List.of(Pattern.compile(".*")),
+                  PolicyCondition.NONE));
         }
       }
     }
     return new QueuePolicy(out);
   }
 
-  /** What this policy says about {@code caller} (empty: keyless mode) doing {@code sqsAction}. */
-  Decision decide(Optional<Principal> caller, String sqsAction) {
+  /**
+   * What this policy says about {@code caller} (empty: keyless mode) doing {@code sqsAction} in a
+   * request that carries {@code facts} (for the statements' conditions).
+   */
+  Decision decide(Optional<Principal> caller, String sqsAction, PolicyCondition.Facts facts) {
     String action = policyAction(sqsAction);
     boolean allowed = false;
     for (Statement s : statements) {
-      if (s.matches(caller, action)) {
+      if (s.matches(caller, action, facts)) {
         if (!s.allow()) {
           return Decision.DENY;
         }
@@ -161,10 +188,11 @@ final class QueuePolicy {
   }
 
   /** The Sid of the first Deny statement that matches, for the refusal's message. */
-  Optional<String> denyingSid(Optional<Principal> caller, String sqsAction) {
+  Optional<String> denyingSid(
+      Optional<Principal> caller, String sqsAction, PolicyCondition.Facts facts) {
     String action = policyAction(sqsAction);
     return statements.stream()
-        .filter(s -> !s.allow() && s.matches(caller, action))
+        .filter(s -> !s.allow() && s.matches(caller, action, facts))
         .map(Statement::sid)
         .findFirst();
   }
@@ -197,18 +225,27 @@ final class QueuePolicy {
       if (!principal.asText().equals("*")) {
         throw unsupported("Principal " + principal, "a string principal must be *");
       }
-      who.add(new Who(Optional.empty()));
+      who.add(Who.EVERYONE);
     } else if (principal.isObject()) {
       principal
           .fieldNames()
           .forEachRemaining(
               f -> {
-                if (!f.equals("AWS")) {
-                  throw unsupported("Principal type '" + f + "'", "only AWS is supported");
+                if (!f.equals("AWS") && !f.equals("Service")) {
+                  throw unsupported(
+                      "Principal type '" + f + "'",
+                      "AWS (this server's account and keys) and Service (an AWS service, such as"
+                          + " sns.amazonaws.com, which no caller of this server is) are");
                 }
               });
       for (JsonNode p : list(principal.get("AWS"))) {
         who.add(who(p.asText(), accountId, keys));
+      }
+      for (JsonNode p : list(principal.get("Service"))) {
+        if (!p.isTextual() || p.asText().isEmpty()) {
+          throw unsupported("Service principal " + p, "a service is named by a string");
+        }
+        who.add(Who.SERVICE);
       }
     } else {
       throw unsupported("Principal " + principal, "name * or {\"AWS\": [...]}");
@@ -233,14 +270,22 @@ final class QueuePolicy {
             "Resource '" + r.asText() + "'", "only * or this queue's ARN " + queueArn);
       }
     }
-    return new Statement(effect.equals("Allow"), sid, who, actions);
+    JsonNode condition = s.get("Condition");
+    return new Statement(
+        effect.equals("Allow"),
+        sid,
+        who,
+        actions,
+        condition == null
+            ? PolicyCondition.NONE
+            : PolicyCondition.read(condition, QueuePolicy::unsupported));
   }
 
   private static Who who(String p, String accountId, Optional<KeyRing> keys) {
     String rootArn = "arn:aws:iam::" + accountId + ":root";
     String userArn = "arn:aws:iam::" + accountId + ":user/";
     if (p.equals("*") || p.equals(accountId) || p.equals(rootArn)) {
-      return new Who(Optional.empty());
+      return Who.EVERYONE;
     }
     String key;
     if (p.startsWith(userArn)) {
@@ -268,7 +313,7 @@ final class QueuePolicy {
                   + accountId
               : "no access key has the id or name '" + key + "'");
     }
-    return new Who(Optional.of(key));
+    return Who.key(key);
   }
 
   /** True if {@code key} is the id or the name of one of {@code keys}. */

@@ -14,6 +14,7 @@ import io.switchboard.server.security.sigv4.SigV4Verifier;
 import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.Clock;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -68,6 +69,7 @@ public final class SqsEndpoint {
   private final SqsAccount account;
   private final SqsState state;
   private final QueuePolicies policies;
+  private final Clock clock;
 
   /** The actions a key granted {@code admin} may do whatever a queue's policy denies. */
   private static final Set<String> MANAGE_POLICY =
@@ -84,6 +86,17 @@ public final class SqsEndpoint {
     this.account = account;
     this.state = new SqsState(engine, keys);
     this.policies = new QueuePolicies(engine, clock);
+    this.clock = clock;
+  }
+
+  /**
+   * Where a request came from, for the conditions of queue policies ({@link PolicyCondition}): the
+   * client's address (empty when not known) and whether the connection is TLS.
+   */
+  public record Origin(Optional<String> sourceIp, boolean secure) {
+
+    /** A request whose origin the caller does not know: no address, not over TLS. */
+    public static final Origin UNKNOWN = new Origin(Optional.empty(), false);
   }
 
   /**
@@ -122,7 +135,12 @@ public final class SqsEndpoint {
    */
   public SqsApi.Answer handle(
       SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
-    return handle(request, baseUrl, requestId, action, admit(request, baseUrl, requestId, action));
+    return handle(
+        request,
+        baseUrl,
+        requestId,
+        action,
+        admit(request, baseUrl, requestId, action, Origin.UNKNOWN));
   }
 
   /**
@@ -173,7 +191,7 @@ public final class SqsEndpoint {
    * of nor takes a long-poll place. Every refusal is one audit line.
    */
   public Admission admit(
-      SqsHttpRequest request, String baseUrl, String requestId, SqsAction action) {
+      SqsHttpRequest request, String baseUrl, String requestId, SqsAction action, Origin origin) {
     boolean json = action.read().json;
     try {
       Optional<Principal> principal;
@@ -192,7 +210,7 @@ public final class SqsEndpoint {
       QueueAddress read = action.read().address;
       QueueAddress address =
           read != null ? read : new QueueAddress(baseUrl, region(request, baseUrl), account);
-      authorize(principal, action, address, requestId);
+      authorize(principal, action, address, requestId, facts(request, origin, principal, address));
       return new Admission(principal, address, null);
     } catch (SqsError e) {
       return new Admission(
@@ -327,6 +345,23 @@ public final class SqsEndpoint {
       java.util.regex.Pattern.compile("(^|&)Attribute\\.\\d+\\.Name=Policy(&|$)");
 
   /**
+   * What {@code request} tells a policy's conditions: its origin, the time now, the caller's ARN
+   * ({@code arn:aws:iam::<account>:user/<key name, else id>}; none in keyless mode), its user
+   * agent.
+   */
+  private PolicyCondition.Facts facts(
+      SqsHttpRequest request, Origin origin, Optional<Principal> principal, QueueAddress address) {
+    return PolicyCondition.Facts.of(
+        origin.sourceIp(),
+        origin.secure(),
+        Instant.ofEpochMilli(clock.millis()),
+        principal.map(
+            p -> "arn:aws:iam::" + address.accountId() + ":user/" + p.name().orElse(p.keyId())),
+        address.accountId(),
+        request.header("user-agent"));
+  }
+
+  /**
    * Refuses with {@code AccessDenied} (403) a request that the policy of the queue it names denies
    * ({@link QueuePolicy}), or whose key lacks the access its action needs on that queue ({@link
    * SqsAction#access}) and is not allowed it by the policy. {@code principal} is empty in keyless
@@ -335,7 +370,11 @@ public final class SqsEndpoint {
    * #MANAGE_POLICY}), so that no policy locks the server's administrators out.
    */
   private void authorize(
-      Optional<Principal> principal, SqsAction action, QueueAddress address, String requestId) {
+      Optional<Principal> principal,
+      SqsAction action,
+      QueueAddress address,
+      String requestId,
+      PolicyCondition.Facts facts) {
     Optional<Access> access = action.access();
     if (access.isEmpty()) {
       return; // an action not served is refused by the protocol with its own error
@@ -343,14 +382,14 @@ public final class SqsEndpoint {
     String name = action.name().orElseThrow();
     Optional<QueuePolicy> policy = action.queue().flatMap(q -> policies.policy(q, address));
     QueuePolicy.Decision decision =
-        policy.map(p -> p.decide(principal, name)).orElse(QueuePolicy.Decision.NONE);
+        policy.map(p -> p.decide(principal, name, facts)).orElse(QueuePolicy.Decision.NONE);
     if (decision == QueuePolicy.Decision.DENY
         && !(MANAGE_POLICY.contains(name)
             && principal
                 .map(
                     p -> p.may(new Access(Action.ADMIN, access.get().resource(), Optional.empty())))
                 .orElse(true))) {
-      String sid = policy.flatMap(p -> p.denyingSid(principal, name)).orElse("");
+      String sid = policy.flatMap(p -> p.denyingSid(principal, name, facts)).orElse("");
       refuse(
           principal,
           access.get(),

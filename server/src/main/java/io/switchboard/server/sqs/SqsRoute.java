@@ -9,9 +9,11 @@ import io.switchboard.server.http.Route;
 import io.switchboard.server.security.ExposureGuard;
 import io.switchboard.server.security.SignedCalls;
 import io.switchboard.server.security.sigv4.SqsHttpRequest;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -99,7 +101,8 @@ public final class SqsRoute {
       answer = getRefused(sqs, action.name().get(), call.requestId());
     } else {
       // signature and access first: a refused caller neither learns of nor takes a long-poll place
-      SqsEndpoint.Admission admission = endpoint.admit(sqs, baseUrl, call.requestId(), action);
+      SqsEndpoint.Admission admission =
+          endpoint.admit(sqs, baseUrl, call.requestId(), action, origin(call));
       if (!admission.refused()
           && action.receive()
           && !call.receiving(action.queue().get(), action.waitTime())) {
@@ -119,6 +122,16 @@ public final class SqsRoute {
       }
     }
     call.send(answer.status(), contentType, answer.body());
+  }
+
+  /** Where {@code call} came from, for queue policies' conditions ({@code aws:SourceIp}...). */
+  private static SqsEndpoint.Origin origin(Call call) {
+    var peer = call.request().remotePeer().address();
+    Optional<String> ip =
+        peer instanceof InetSocketAddress a && a.getAddress() != null
+            ? Optional.of(a.getAddress().getHostAddress())
+            : Optional.empty();
+    return new SqsEndpoint.Origin(ip, call.request().isSecure());
   }
 
   /**

@@ -10,6 +10,7 @@ import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.server.config.ServerConfig;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,14 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
 class SqsQueuePolicyTest {
 
   private static final String ACCOUNT = "000000000000";
+  private static final PolicyCondition.Facts FACTS =
+      PolicyCondition.Facts.of(
+          Optional.of("127.0.0.1"),
+          false,
+          Instant.parse("2026-12-02T00:00:00Z"),
+          Optional.empty(),
+          ACCOUNT,
+          Optional.empty());
   private static SwitchboardServer server;
   private static SqsClient owner;
   private static SqsClient other;
@@ -244,12 +253,18 @@ class SqsQueuePolicyTest {
     String statement = "{\"Effect\":\"Allow\",\"Principal\":%s,\"Action\":%s,\"Resource\":%s%s}";
     Map<String, String> unsupported =
         Map.of(
-            "Condition",
+            "aws:SourceIpAddress",
             statement.formatted(
                 "\"*\"",
                 "\"sqs:SendMessage\"",
                 "\"*\"",
-                ",\"Condition\":{\"ArnEquals\":{\"aws:SourceArn\":\"x\"}}"),
+                ",\"Condition\":{\"IpAddress\":{\"aws:SourceIpAddress\":\"10.0.0.0/8\"}}"),
+            "StringStartsWith",
+            statement.formatted(
+                "\"*\"",
+                "\"sqs:SendMessage\"",
+                "\"*\"",
+                ",\"Condition\":{\"StringStartsWith\":{\"aws:UserAgent\":\"x\"}}"),
             "NotAction",
             "{\"Effect\":\"Allow\",\"Principal\":\"*\",\"NotAction\":\"sqs:SendMessage\","
                 + "\"Resource\":\"*\"}",
@@ -259,9 +274,12 @@ class SqsQueuePolicyTest {
             "111122223333",
             statement.formatted(
                 "{\"AWS\":\"arn:aws:iam::111122223333:root\"}", "\"sqs:SendMessage\"", "\"*\"", ""),
-            "Service",
+            "Federated",
             statement.formatted(
-                "{\"Service\":\"sns.amazonaws.com\"}", "\"sqs:SendMessage\"", "\"*\"", ""),
+                "{\"Federated\":\"cognito-identity.amazonaws.com\"}",
+                "\"sqs:SendMessage\"",
+                "\"*\"",
+                ""),
             "naming no one",
             statement.formatted("{\"AWS\":[]}", "\"sqs:SendMessage\"", "\"*\"", ""),
             "AKNOSUCHKEY",
@@ -289,7 +307,9 @@ class SqsQueuePolicyTest {
                             .attributes(
                                 Map.of(
                                     QueueAttributeName.POLICY,
-                                    "{\"Statement\":[" + unsupported.get("Condition") + "]}"))));
+                                    "{\"Statement\":["
+                                        + unsupported.get("aws:SourceIpAddress")
+                                        + "]}"))));
     assertEquals("InvalidParameterValue", onCreate.awsErrorDetails().errorCode());
     assertTrue(owner.listQueues(b -> b.queueNamePrefix("a-strict-new")).queueUrls().isEmpty());
   }
@@ -328,6 +348,91 @@ class SqsQueuePolicyTest {
   }
 
   @Test
+  void anSnsSubscriptionPolicy_isAcceptedAndKept_andItsServicePrincipalMatchesNoKey() {
+    String url = owner.createQueue(b -> b.queueName("a-from-sns")).queueUrl();
+    String sns =
+        """
+        {"Version":"2012-10-17","Statement":[{"Sid":"topic","Effect":"Allow",        "Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"%s",        "Condition":{"ArnEquals":{"aws:SourceArn":"arn:aws:sns:us-east-1:%s:orders"}}}]}"""
+            .formatted(arn("a-from-sns"), ACCOUNT);
+    setPolicy(owner, url, sns);
+
+    assertEquals(sns, policy(owner, url).orElseThrow());
+    assertEquals(
+        "AccessDenied",
+        refused(() -> other.sendMessage(b -> b.queueUrl(url).messageBody("x")))
+            .awsErrorDetails()
+            .errorCode(),
+        "no caller of this server is the SNS service");
+    owner.sendMessage(b -> b.queueUrl(url).messageBody("still the owner's"));
+  }
+
+  @Test
+  void aDenyUnlessSecureTransport_refusesEveryPlainHttpRequest_butAdminMayStillChangeIt() {
+    String url = owner.createQueue(b -> b.queueName("a-tls-only")).queueUrl();
+    setPolicy(
+        owner,
+        url,
+        """
+        {"Statement":[{"Sid":"tls-only","Effect":"Deny","Principal":"*","Action":"sqs:*",        "Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}""");
+
+    SqsException e = refused(() -> owner.sendMessage(b -> b.queueUrl(url).messageBody("x")));
+    assertEquals("AccessDenied", e.awsErrorDetails().errorCode());
+    assertTrue(e.awsErrorDetails().errorMessage().contains("tls-only"), e.getMessage());
+    setPolicy(admin, url, "");
+    owner.sendMessage(b -> b.queueUrl(url).messageBody("x"));
+  }
+
+  @Test
+  void conditionsOnSourceIpPrincipalArnAndTime_decideWhetherAStatementApplies() {
+    String url = owner.createQueue(b -> b.queueName("a-conditions")).queueUrl();
+    String allowOther =
+        """
+        {"Statement":[{"Sid":"billing-from-here","Effect":"Allow","Principal":"*",        "Action":"sqs:SendMessage","Resource":"*","Condition":{        "IpAddress":{"aws:SourceIp":["127.0.0.0/8","::1/128"]},        "StringLike":{"aws:PrincipalArn":"arn:aws:iam::%s:user/bill*"},        "DateLessThan":{"aws:CurrentTime":"%s"}}}]}""";
+    setPolicy(owner, url, allowOther.formatted(ACCOUNT, "2999-01-01T00:00:00Z"));
+    other.sendMessage(b -> b.queueUrl(url).messageBody("from loopback, as billing"));
+
+    setPolicy(owner, url, allowOther.formatted(ACCOUNT, "2001-01-01T00:00:00Z"));
+    assertEquals(
+        "AccessDenied",
+        refused(() -> other.sendMessage(b -> b.queueUrl(url).messageBody("x")))
+            .awsErrorDetails()
+            .errorCode(),
+        "the statement's time has passed");
+
+    setPolicy(
+        owner,
+        url,
+        allowOther.formatted(ACCOUNT, "2999-01-01T00:00:00Z").replace("IpAddress", "NotIpAddress"));
+    assertEquals(
+        "AccessDenied",
+        refused(() -> other.sendMessage(b -> b.queueUrl(url).messageBody("x")))
+            .awsErrorDetails()
+            .errorCode(),
+        "the request comes from loopback");
+  }
+
+  @Test
+  void aKeyOnlyServicesAdd_isAbsent_soItFailsAPlainTestAndPassesIfExistsAndNull() {
+    String url = owner.createQueue(b -> b.queueName("a-absent")).queueUrl();
+    String allow =
+        """
+        {"Statement":[{"Effect":"Allow","Principal":{"AWS":"AKOTHER"},        "Action":"sqs:SendMessage","Resource":"*","Condition":{"%s":{"aws:SourceArn":"%s"}}}]}""";
+    String topic = "arn:aws:sns:us-east-1:" + ACCOUNT + ":orders";
+    setPolicy(owner, url, allow.formatted("ArnEquals", topic));
+    assertEquals(
+        "AccessDenied",
+        refused(() -> other.sendMessage(b -> b.queueUrl(url).messageBody("x")))
+            .awsErrorDetails()
+            .errorCode());
+
+    setPolicy(owner, url, allow.formatted("ArnEqualsIfExists", topic));
+    other.sendMessage(b -> b.queueUrl(url).messageBody("IfExists holds when absent"));
+
+    setPolicy(owner, url, allow.formatted("Null", "true"));
+    other.sendMessage(b -> b.queueUrl(url).messageBody("Null: true holds when absent"));
+  }
+
+  @Test
   void
       aStoredPolicyFromBeforeEnforcement_allowsNothingItCannotEnforce_andDeniesAllOnAnUnreadDeny() {
     Principal key =
@@ -336,17 +441,17 @@ class SqsQueuePolicyTest {
     QueuePolicy allow =
         QueuePolicy.enforced(
             "{\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":\"*\",\"Action\":\"sqs:*\","
-                + "\"Resource\":\"*\",\"Condition\":{\"Bool\":{\"aws:SecureTransport\":\"true\"}}}]}",
+                + "\"Resource\":\"*\",\"NotResource\":\"x\"}]}",
             arn,
             ACCOUNT);
-    assertEquals(QueuePolicy.Decision.NONE, allow.decide(Optional.of(key), "SendMessage"));
+    assertEquals(QueuePolicy.Decision.NONE, allow.decide(Optional.of(key), "SendMessage", FACTS));
     QueuePolicy deny =
         QueuePolicy.enforced(
             "{\"Statement\":[{\"Effect\":\"Deny\",\"NotPrincipal\":{\"AWS\":\"x\"},"
                 + "\"Action\":\"sqs:SendMessage\",\"Resource\":\"*\"}]}",
             arn,
             ACCOUNT);
-    assertEquals(QueuePolicy.Decision.DENY, deny.decide(Optional.of(key), "ReceiveMessage"));
-    assertEquals(QueuePolicy.Decision.DENY, deny.decide(Optional.empty(), "SendMessage"));
+    assertEquals(QueuePolicy.Decision.DENY, deny.decide(Optional.of(key), "ReceiveMessage", FACTS));
+    assertEquals(QueuePolicy.Decision.DENY, deny.decide(Optional.empty(), "SendMessage", FACTS));
   }
 }
