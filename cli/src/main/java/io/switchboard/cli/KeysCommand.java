@@ -52,9 +52,18 @@ final class KeysCommand implements Runnable {
         description = "the routing agent the key acts as (required with routing:agent)")
     @Nullable String agent;
 
+    @Option(
+        names = "--account",
+        paramLabel = "ACCOUNT",
+        description =
+            "the 12-digit AWS account id SQS queue policies see the key as (default: the"
+                + " server's sqs-account-id)")
+    @Nullable String account;
+
     @Override
     void run(SwitchboardClient client) {
-      KeyWire.AccessKey k = client.createKey(name, parse(grants), agent);
+      KeyWire.AccessKey k =
+          client.createKey(new KeyWire.CreateKey(name, parse(grants), agent, account));
       if (options.json) {
         Output.json(out(), Json.tree(k));
       } else {
@@ -94,7 +103,7 @@ final class KeysCommand implements Runnable {
         out().println("(no access keys)");
       } else {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("ID", "NAME", "GRANTS", "AGENT", "CREATED"));
+        rows.add(List.of("ID", "NAME", "GRANTS", "AGENT", "ACCOUNT", "CREATED"));
         for (KeyWire.AccessKey k : keys) {
           rows.add(
               List.of(
@@ -106,6 +115,7 @@ final class KeysCommand implements Runnable {
                           .map(g -> String.join(",", g.actions()) + "=" + g.resource())
                           .toList()),
                   k.agent() == null ? "-" : k.agent(),
+                  k.account() == null ? "-" : k.account(),
                   k.createdAt() == null ? "configured" : k.createdAt()));
         }
         Output.table(out(), rows);

@@ -20,11 +20,23 @@ public final class KeyWire {
     }
   }
 
-  /** {@code POST /v1/keys}: a new key with an optional name and its grants. */
+  /**
+   * {@code POST /v1/keys}: a new key with an optional name and its grants; {@code agent} for a
+   * routing agent's key, {@code account} (12 digits) for a key that SQS queue policies see as
+   * another AWS account's.
+   */
   public record CreateKey(
-      @Nullable String name, @Required List<Grant> grants, @Nullable String agent) {
+      @Nullable String name,
+      @Required List<Grant> grants,
+      @Nullable String agent,
+      @Nullable String account) {
     public CreateKey {
       grants = List.copyOf(grants);
+    }
+
+    /** A key of the server's own account. */
+    public CreateKey(@Nullable String name, List<Grant> grants, @Nullable String agent) {
+      this(name, grants, agent, null);
     }
   }
 
@@ -38,7 +50,19 @@ public final class KeyWire {
       @Nullable String name,
       @Required List<Grant> grants,
       @Nullable String agent,
-      @Nullable String createdAt) {
+      @Nullable String createdAt,
+      @Nullable String account) {
+
+    /** A key of the server's own account. */
+    public AccessKey(
+        String accessKeyId,
+        @Nullable String secretAccessKey,
+        @Nullable String name,
+        List<Grant> grants,
+        @Nullable String agent,
+        @Nullable String createdAt) {
+      this(accessKeyId, secretAccessKey, name, grants, agent, createdAt, null);
+    }
 
     /** The id, name and grants; never the secret. */
     @Override
@@ -50,6 +74,7 @@ public final class KeyWire {
           + ", grants="
           + grants
           + (agent == null ? "" : ", agent=" + agent)
+          + (account == null ? "" : ", account=" + account)
           + ", createdAt="
           + createdAt
           + (secretAccessKey == null ? "" : ", secret hidden")

@@ -471,8 +471,15 @@ public final class SwitchboardClient implements QueueEngine {
    */
   public KeyWire.AccessKey createKey(
       @Nullable String name, List<KeyWire.Grant> grants, @Nullable String agent) {
-    return call(
-        "POST", "/v1/keys", new KeyWire.CreateKey(name, grants, agent), KeyWire.AccessKey.class);
+    return createKey(new KeyWire.CreateKey(name, grants, agent));
+  }
+
+  /**
+   * Creates the access key {@code key} describes (name, grants, agent, and the AWS account SQS
+   * queue policies see it as); the answer holds its secret, which the server never shows again.
+   */
+  public KeyWire.AccessKey createKey(KeyWire.CreateKey key) {
+    return call("POST", "/v1/keys", key, KeyWire.AccessKey.class);
   }
 
   /** Every access key, by id, without secrets. */

@@ -181,6 +181,35 @@ class KeysApiTest {
   }
 
   @Test
+  void create_aKeyOfAnotherAccount_showsItsAccount_andABadAccountIsRefused() {
+    Http.Answer bad =
+        admin(
+            "POST",
+            "/v1/keys",
+            "{\"grants\":[{\"actions\":[\"queue:send\"],\"resource\":\"*\"}],"
+                + "\"account\":\"1234\"}");
+    assertEquals(400, bad.status(), bad.text());
+    assertEquals("INVALID_ARGUMENT", bad.code());
+    assertTrue(bad.text().contains("12-digit") && bad.text().contains("'1234'"), bad.text());
+
+    Http.Answer partner =
+        admin(
+            "POST",
+            "/v1/keys",
+            "{\"grants\":[{\"actions\":[\"queue:send\"],\"resource\":\"*\"}],"
+                + "\"account\":\"111122223333\"}");
+    assertEquals(201, partner.status(), partner.text());
+    String id = partner.json().get("accessKeyId").asText();
+    JsonNode listed = null;
+    for (JsonNode k : admin("GET", "/v1/keys", null).json().get("keys")) {
+      if (k.get("accessKeyId").asText().equals(id)) {
+        listed = k;
+      }
+    }
+    assertEquals("111122223333", listed == null ? null : listed.path("account").asText());
+  }
+
+  @Test
   void javaClient_createsListsAndRevokes() {
     try (SwitchboardClient c =
         SwitchboardClient.builder()

@@ -138,9 +138,12 @@ public final class KeyFile {
         throw new IllegalArgumentException(at + " must be a map with id, secret and grants");
       }
       for (var field : (Iterable<String>) () -> k.fieldNames()) {
-        if (!Set.of("id", "secret", "name", "agent", "grants").contains(field)) {
+        if (!Set.of("id", "secret", "name", "agent", "account", "grants").contains(field)) {
           throw new IllegalArgumentException(
-              at + ": unknown field '" + field + "'; known: id, secret, name, agent, grants");
+              at
+                  + ": unknown field '"
+                  + field
+                  + "'; known: id, secret, name, agent, account, grants");
         }
       }
       String id = text(k, "id", at).orElseThrow(() -> missing(at, "id"));
@@ -161,7 +164,15 @@ public final class KeyFile {
               : new IllegalArgumentException(where + ": " + e.getMessage());
         }
       }
-      out.add(principal(id, secret, text(k, "name", where), grants, text(k, "agent", where), ids));
+      out.add(
+          principal(
+              id,
+              secret,
+              text(k, "name", where),
+              grants,
+              text(k, "agent", where),
+              text(k, "account", where),
+              ids));
     }
     return out;
   }
@@ -204,7 +215,10 @@ public final class KeyFile {
 
   // ---- properties
 
-  /** {@code <id>.secret}, {@code <id>.grants}, optional {@code <id>.name}, {@code <id>.agent}. */
+  /**
+   * {@code <id>.secret}, {@code <id>.grants}, optional {@code <id>.name}, {@code <id>.agent},
+   * {@code <id>.account}.
+   */
   private static List<Principal> properties(Path file) throws IOException {
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -214,11 +228,12 @@ public final class KeyFile {
     for (String name : p.stringPropertyNames()) {
       int dot = name.lastIndexOf('.');
       String field = dot < 0 ? "" : name.substring(dot + 1);
-      if (dot <= 0 || !Set.of("secret", "name", "agent", "grants").contains(field)) {
+      if (dot <= 0 || !Set.of("secret", "name", "agent", "account", "grants").contains(field)) {
         throw new IllegalArgumentException(
             "unknown property '"
                 + name
-                + "'; each is <key id>.secret, <key id>.grants, <key id>.name or <key id>.agent");
+                + "'; each is <key id>.secret, <key id>.grants, <key id>.name, <key id>.agent or"
+                + " <key id>.account");
       }
       byId.computeIfAbsent(name.substring(0, dot), x -> new TreeMap<>())
           .put(field, p.getProperty(name).trim());
@@ -241,7 +256,13 @@ public final class KeyFile {
       }
       out.add(
           principal(
-              e.getKey(), secret, nonBlank(f.get("name")), grants, nonBlank(f.get("agent")), ids));
+              e.getKey(),
+              secret,
+              nonBlank(f.get("name")),
+              grants,
+              nonBlank(f.get("agent")),
+              nonBlank(f.get("account")),
+              ids));
     }
     return out;
   }
@@ -256,10 +277,17 @@ public final class KeyFile {
       Optional<String> name,
       List<Grant> grants,
       Optional<String> agent,
+      Optional<String> account,
       Set<String> ids) {
     if (!ids.add(id)) {
       throw new IllegalArgumentException("access key id " + id + " is given twice");
     }
-    return new Principal(id, secret, name, grants, agent);
+    try {
+      return new Principal(id, secret, name, grants, agent, account);
+    } catch (IllegalArgumentException e) {
+      throw String.valueOf(e.getMessage()).contains(id)
+          ? e
+          : new IllegalArgumentException("key " + id + ": " + e.getMessage(), e);
+    }
   }
 }

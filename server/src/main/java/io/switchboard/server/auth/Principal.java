@@ -21,19 +21,30 @@ import java.util.Optional;
  * @param name what the key is for, for people; may be empty
  * @param grants what it may do
  * @param agent the agent id a key with {@code routing:agent} acts as; required for such a key
+ * @param account the 12-digit AWS account id the key belongs to as a principal of SQS queue
+ *     policies; empty: the server's own account ({@code sqs-account-id})
  */
 public record Principal(
     String keyId,
     String secret,
     Optional<String> name,
     List<Grant> grants,
-    Optional<String> agent) {
+    Optional<String> agent,
+    Optional<String> account) {
 
   public Principal {
     Objects.requireNonNull(keyId, "keyId");
     Objects.requireNonNull(secret, "secret");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(agent, "agent");
+    Objects.requireNonNull(account, "account");
+    if (account.isPresent() && !validAccount(account.get())) {
+      throw new IllegalArgumentException(
+          "account must be the 12-digit AWS account id the key belongs to in SQS queue policies,"
+              + " got '"
+              + account.get()
+              + "'");
+    }
     if (!validKeyId(keyId)) {
       throw new IllegalArgumentException(
           "an access key id is 1..128 letters, digits, '_', '.' or '-', got '" + keyId + "'");
@@ -49,6 +60,26 @@ public record Principal(
               + keyId
               + " grants routing:agent but names no agent: give the agent id it acts as");
     }
+  }
+
+  /** A key of the server's own account. */
+  public Principal(
+      String keyId,
+      String secret,
+      Optional<String> name,
+      List<Grant> grants,
+      Optional<String> agent) {
+    this(keyId, secret, name, grants, agent, Optional.empty());
+  }
+
+  /** Whether {@code account} has the form of an AWS account id: 12 digits. */
+  public static boolean validAccount(String account) {
+    return account.length() == 12 && account.chars().allMatch(c -> c >= '0' && c <= '9');
+  }
+
+  /** The account this key belongs to: its own, else {@code serverAccount}. */
+  public String accountOr(String serverAccount) {
+    return account.orElse(serverAccount);
   }
 
   /** The longest access key id. */
@@ -134,6 +165,7 @@ public record Principal(
         + ", grants="
         + grants
         + agent.map(a -> ", agent=" + a).orElse("")
+        + account.map(a -> ", account=" + a).orElse("")
         + "]";
   }
 }

@@ -362,6 +362,9 @@ public final class Init {
     if (!Objects.equals(current.agent(), wanted.agent())) {
       changes.add("agent from " + current.agent() + " to " + wanted.agent());
     }
+    if (!Objects.equals(current.account(), wanted.account())) {
+      changes.add("account from " + current.account() + " to " + wanted.account());
+    }
     if (k.secret().isPresent() && !current.principal().secretMatches(k.secret().get())) {
       changes.add("the secret differs");
     }
@@ -378,7 +381,13 @@ public final class Init {
 
   private static AccessKeyStore.StoredKey stored(InitFile.DeclaredKey k, String secret) {
     return new AccessKeyStore.StoredKey(
-        k.id(), secret, k.name().orElse(null), k.grants(), k.agent().orElse(null), "unused");
+        k.id(),
+        secret,
+        k.name().orElse(null),
+        k.grants(),
+        k.agent().orElse(null),
+        "unused",
+        k.account().orElse(null));
   }
 
   /** Grants as stored: actions sorted by their wire names. */

@@ -109,7 +109,10 @@ public final class InitFile {
 
   /** An access key entry, keyed by its id; {@code secret} is needed only to create it. */
   record KeySpec(
-      @Nullable String name, @Json.Required List<KeyWire.Grant> grants, @Nullable String agent) {}
+      @Nullable String name,
+      @Json.Required List<KeyWire.Grant> grants,
+      @Nullable String agent,
+      @Nullable String account) {}
 
   /** A queue as declared; {@code metadataGiven} false leaves the queue's metadata as it is. */
   record DeclaredQueue(String name, QueueConfig config, boolean metadataGiven) {}
@@ -134,7 +137,8 @@ public final class InitFile {
       Optional<String> secret,
       Optional<String> name,
       List<KeyWire.Grant> grants,
-      Optional<String> agent) {
+      Optional<String> agent,
+      Optional<String> account) {
     @Override
     public String toString() {
       return "DeclaredKey[" + id + ", secret hidden]";
@@ -401,11 +405,12 @@ public final class InitFile {
       secret = Optional.of(secret(where, secretNode.textValue(), env));
     }
     try {
-      // the checks of POST /v1/keys (name, grants, agent) ...
+      // the checks of POST /v1/keys (name, grants, agent, account) ...
       AccessKeyStore.newKey(
           Optional.ofNullable(spec.name()),
           spec.grants(),
           Optional.ofNullable(spec.agent()),
+          Optional.ofNullable(spec.account()),
           Instant.EPOCH);
       // ... and those of a key's id (and routing:agent needing an agent)
       new Principal(id, "unused", Optional.empty(), List.of(), Optional.ofNullable(spec.agent()));
@@ -417,7 +422,8 @@ public final class InitFile {
         secret,
         Optional.ofNullable(spec.name()),
         List.copyOf(spec.grants()),
-        Optional.ofNullable(spec.agent()));
+        Optional.ofNullable(spec.agent()),
+        Optional.ofNullable(spec.account()));
   }
 
   /** A literal secret, or {@code ${ENV:NAME}} read from the environment. */
@@ -558,6 +564,9 @@ public final class InitFile {
       entry.set("grants", Json.STRICT.valueToTree(k.grants()));
       if (k.agent() != null) {
         entry.put("agent", k.agent());
+      }
+      if (k.account() != null) {
+        entry.put("account", k.account());
       }
     }
     if (!ks.isEmpty()) {

@@ -22,11 +22,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * Access keys (principals) kept as system records, one JSON document under {@code key/<id>}: {@code
  * {"accessKeyId", "secret", "name", "grants": [{"actions": [...], "resource": "..."}], "agent",
- * "createdAt"}}. In the engine's store, so keys survive restarts and every server of a PostgreSQL
- * cluster sees a key as soon as it is created. The secret is kept as given: SigV4 verification
- * needs it (it is an HMAC key), so it cannot be hashed; the store's own protection (the data
- * directory is 0700, the database's access control) is what guards it. {@link DurableKeyRing}
- * serves these keys to the authentication filter.
+ * "createdAt", "account"}} ({@code account} only for a key of another AWS account). In the engine's
+ * store, so keys survive restarts and every server of a PostgreSQL cluster sees a key as soon as it
+ * is created. The secret is kept as given: SigV4 verification needs it (it is an HMAC key), so it
+ * cannot be hashed; the store's own protection (the data directory is 0700, the database's access
+ * control) is what guards it. {@link DurableKeyRing} serves these keys to the authentication
+ * filter.
  */
 public final class AccessKeyStore {
 
@@ -42,11 +43,12 @@ public final class AccessKeyStore {
       @Nullable String name,
       @Json.Required List<KeyWire.Grant> grants,
       @Nullable String agent,
-      @Json.Required String createdAt) {
+      @Json.Required String createdAt,
+      @Nullable String account) {
 
     public KeyWire.AccessKey view(boolean withSecret) {
       return new KeyWire.AccessKey(
-          accessKeyId, withSecret ? secret : null, name, grants, agent, createdAt);
+          accessKeyId, withSecret ? secret : null, name, grants, agent, createdAt, account);
     }
 
     /** {@code p} as stored, created at {@code createdAt}. */
@@ -63,7 +65,8 @@ public final class AccessKeyStore {
           p.name().orElse(null),
           grants,
           p.agent().orElse(null),
-          createdAt.toString());
+          createdAt.toString(),
+          p.account().orElse(null));
     }
 
     /** The principal this key is: its grants parsed (they were checked when it was stored). */
@@ -75,7 +78,12 @@ public final class AccessKeyStore {
         parsed.add(new Grant(actions, g.resource()));
       }
       return new Principal(
-          accessKeyId, secret, Optional.ofNullable(name), parsed, Optional.ofNullable(agent));
+          accessKeyId,
+          secret,
+          Optional.ofNullable(name),
+          parsed,
+          Optional.ofNullable(agent),
+          Optional.ofNullable(account));
     }
 
     @Override
@@ -93,13 +101,18 @@ public final class AccessKeyStore {
   /**
    * A new key with a random id and secret, checked but not stored.
    *
-   * @throws QueueException {@code INVALID_ARGUMENT} naming what is wrong with the name, grants or
-   *     agent
+   * @throws QueueException {@code INVALID_ARGUMENT} naming what is wrong with the name, grants,
+   *     agent or account
    */
   public static StoredKey newKey(
-      Optional<String> name, List<KeyWire.Grant> grants, Optional<String> agent, Instant now) {
+      Optional<String> name,
+      List<KeyWire.Grant> grants,
+      Optional<String> agent,
+      Optional<String> account,
+      Instant now) {
     name.ifPresent(AccessKeyStore::checkName);
     agent.ifPresent(AccessKeyStore::checkAgent);
+    account.ifPresent(AccessKeyStore::checkAccount);
     checkGrants(grants);
     StoredKey key =
         new StoredKey(
@@ -108,7 +121,8 @@ public final class AccessKeyStore {
             name.orElse(null),
             List.copyOf(grants),
             agent.orElse(null),
-            now.toString());
+            now.toString(),
+            account.orElse(null));
     try {
       key.principal();
     } catch (IllegalArgumentException e) {
@@ -183,6 +197,16 @@ public final class AccessKeyStore {
     if (name.isEmpty() || name.length() > 256 || name.chars().anyMatch(Character::isISOControl)) {
       throw QueueException.invalid(
           "name must be 1..256 characters without control characters, got '" + name + "'");
+    }
+  }
+
+  private static void checkAccount(String account) {
+    if (!Principal.validAccount(account)) {
+      throw QueueException.invalid(
+          "account must be the 12-digit AWS account id the key belongs to in SQS queue policies,"
+              + " got '"
+              + account
+              + "'");
     }
   }
 

@@ -53,7 +53,7 @@ final class PolicyCondition {
      * @param now when the request is judged
      * @param principalArn the calling key's ARN ({@code arn:aws:iam::<account>:user/<name or id>}),
      *     empty in keyless mode
-     * @param account this server's SQS account id, the caller's account when there is a caller
+     * @param account the caller's account (its key's, else this server's SQS account id)
      * @param userAgent the request's {@code User-Agent}, if it has one
      */
     static Facts of(

@@ -21,11 +21,11 @@ import org.jspecify.annotations.Nullable;
  * none), RemovePermission removes it. The policy is kept in the queue's metadata ({@code
  * sqs.Policy}), so it survives a restart of a durable server.
  *
- * <p>The policy is enforced ({@link QueuePolicy}, {@link SqsEndpoint}), so only what can be is
- * accepted: an {@code AWSAccountIds} entry is this server's account (every key: {@code
- * arn:aws:iam::<account>:root}) or the id of an access key it knows ({@code
- * arn:aws:iam::<account>:user/<key id>}); another account is refused, since this server cannot
- * authenticate its callers.
+ * <p>The policy is enforced ({@link QueuePolicy}, {@link SqsEndpoint}): an {@code AWSAccountIds}
+ * entry is an account id, written {@code arn:aws:iam::<account>:root} as SQS does (the keys of that
+ * account: every key not bound to another account for this server's own, the keys bound to it for
+ * another), or the id of an access key the server knows ({@code arn:aws:iam::<its
+ * account>:user/<key id>}: that key).
  */
 final class QueuePermissions {
 
@@ -133,32 +133,27 @@ final class QueuePermissions {
   }
 
   /**
-   * The policy principal of an {@code AWSAccountIds} entry: this server's account ({@code
-   * arn:aws:iam::<account>:root}, every key) or a key id it knows ({@code
-   * arn:aws:iam::<account>:user/<key id>}).
+   * The policy principal of an {@code AWSAccountIds} entry: an account ({@code
+   * arn:aws:iam::<account>:root}, its keys) or a key id the server knows ({@code arn:aws:iam::<its
+   * account>:user/<key id>}).
    *
    * @throws SqsError {@code InvalidParameterValue} for anything else
    */
   private static String principal(String given, String accountId, SqsState state) {
-    if (given.equals(accountId)) {
-      return "arn:aws:iam::" + accountId + ":root";
+    if (ACCOUNT.matcher(given).matches()) {
+      return "arn:aws:iam::" + given + ":root";
     }
-    if (!ACCOUNT.matcher(given).matches() && state.keys().find(given).isPresent()) {
-      return "arn:aws:iam::" + accountId + ":user/" + given;
+    var key = state.keys().find(given);
+    if (key.isPresent()) {
+      return "arn:aws:iam::" + key.get().accountOr(accountId) + ":user/" + given;
     }
     throw SqsError.invalidParameter(
         "Value ["
             + given
-            + "] for parameter PrincipalId is invalid. Reason: "
-            + (ACCOUNT.matcher(given).matches()
-                ? "another account is not supported: this server authenticates only its own"
-                    + " account "
-                    + accountId
-                    + " and its access keys"
-                : "no access key has this id")
-            + "; name this server's account "
+            + "] for parameter PrincipalId is invalid. Reason: no access key has this id; name a"
+            + " 12-digit account id (this server's is "
             + accountId
-            + " (every key) or an access key id.");
+            + ") or an access key id.");
   }
 
   /**

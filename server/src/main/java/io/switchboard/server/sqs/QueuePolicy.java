@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
@@ -52,28 +53,40 @@ final class QueuePolicy {
       List<Pattern> actions,
       PolicyCondition condition) {
 
-    boolean matches(Optional<Principal> caller, String policyAction, PolicyCondition.Facts facts) {
-      return principals.stream().anyMatch(w -> w.matches(caller))
+    boolean matches(
+        Optional<Principal> caller, String home, String policyAction, PolicyCondition.Facts facts) {
+      return principals.stream().anyMatch(w -> w.matches(caller, home))
           && actions.stream().anyMatch(a -> a.matcher(policyAction).matches())
           && condition.holds(facts);
     }
   }
 
   /**
-   * A principal a statement names: everyone ({@code *} or this account), one key (by id or name),
-   * or an AWS service ({@code {"Service": ...}}), which no caller of this server is.
+   * A principal a statement names: everyone ({@code *}); the keys of one account ({@code account}
+   * set, {@code key} empty); one key, by id or name, of the account given if one is ({@code
+   * arn:aws:iam::<account>:user/<key>}); or an AWS service ({@code {"Service": ...}}), which no
+   * caller of this server is. A key not bound to an account is of the server's ({@code home}); the
+   * anonymous caller of a keyless server is the server's account.
    */
-  record Who(Optional<String> key, boolean service) {
+  record Who(Optional<String> key, Optional<String> account, boolean service) {
 
-    static final Who EVERYONE = new Who(Optional.empty(), false);
-    static final Who SERVICE = new Who(Optional.empty(), true);
+    static final Who EVERYONE = new Who(Optional.empty(), Optional.empty(), false);
+    static final Who SERVICE = new Who(Optional.empty(), Optional.empty(), true);
 
-    static Who key(String key) {
-      return new Who(Optional.of(key), false);
+    static Who key(String key, Optional<String> account) {
+      return new Who(Optional.of(key), account, false);
     }
 
-    boolean matches(Optional<Principal> caller) {
+    static Who account(String account) {
+      return new Who(Optional.empty(), Optional.of(account), false);
+    }
+
+    boolean matches(Optional<Principal> caller, String home) {
       if (service) {
+        return false;
+      }
+      if (account.isPresent()
+          && !account.get().equals(caller.map(p -> p.accountOr(home)).orElse(home))) {
         return false;
       }
       if (key.isEmpty()) {
@@ -96,9 +109,11 @@ final class QueuePolicy {
           SqsAction.ACCESS.keySet().stream().map(QueuePolicy::policyAction).distinct().toList());
 
   private final List<Statement> statements;
+  private final String home;
 
-  private QueuePolicy(List<Statement> statements) {
+  private QueuePolicy(List<Statement> statements, String home) {
     this.statements = List.copyOf(statements);
+    this.home = home;
   }
 
   /**
@@ -166,7 +181,7 @@ final class QueuePolicy {
         }
       }
     }
-    return new QueuePolicy(out);
+    return new QueuePolicy(out, accountId);
   }
 
   /**
@@ -177,7 +192,7 @@ final class QueuePolicy {
     String action = policyAction(sqsAction);
     boolean allowed = false;
     for (Statement s : statements) {
-      if (s.matches(caller, action, facts)) {
+      if (s.matches(caller, home, action, facts)) {
         if (!s.allow()) {
           return Decision.DENY;
         }
@@ -192,7 +207,7 @@ final class QueuePolicy {
       Optional<Principal> caller, String sqsAction, PolicyCondition.Facts facts) {
     String action = policyAction(sqsAction);
     return statements.stream()
-        .filter(s -> !s.allow() && s.matches(caller, action, facts))
+        .filter(s -> !s.allow() && s.matches(caller, home, action, facts))
         .map(Statement::sid)
         .findFirst();
   }
@@ -281,45 +296,56 @@ final class QueuePolicy {
             : PolicyCondition.read(condition, QueuePolicy::unsupported));
   }
 
+  private static final Pattern ROOT_ARN = Pattern.compile("arn:aws:iam::([0-9]{12}):root");
+  private static final Pattern USER_ARN = Pattern.compile("arn:aws:iam::([0-9]{12}):user/(.+)");
+
   private static Who who(String p, String accountId, Optional<KeyRing> keys) {
-    String rootArn = "arn:aws:iam::" + accountId + ":root";
-    String userArn = "arn:aws:iam::" + accountId + ":user/";
-    if (p.equals("*") || p.equals(accountId) || p.equals(rootArn)) {
+    if (p.equals("*")) {
       return Who.EVERYONE;
     }
+    Matcher root = ROOT_ARN.matcher(p);
+    if (ACCOUNT.matcher(p).matches() || root.matches()) {
+      return Who.account(root.matches() ? root.group(1) : p);
+    }
+    Matcher user = USER_ARN.matcher(p);
+    Optional<String> account = Optional.empty();
     String key;
-    if (p.startsWith(userArn)) {
-      key = p.substring(userArn.length());
-    } else if (p.startsWith("arn:") || ACCOUNT.matcher(p).matches()) {
+    if (user.matches()) {
+      account = Optional.of(user.group(1));
+      key = user.group(2);
+    } else if (p.startsWith("arn:")) {
       throw unsupported(
           "principal '" + p + "'",
-          "this server authenticates only its own account "
-              + accountId
-              + " and its access keys: name *, "
-              + accountId
-              + ", "
-              + rootArn
-              + ", "
-              + userArn
-              + "<key id or name> or a key id");
+          "name *, an account (12 digits or arn:aws:iam::<account>:root), one of its keys"
+              + " (arn:aws:iam::<account>:user/<key id or name>) or a key id");
     } else {
       key = p;
     }
-    if (keys.isPresent() && !known(keys.get(), key)) {
-      throw unsupported(
-          "principal '" + p + "'",
-          keys.get().keyless()
-              ? "this server has no access keys, so a policy may name only * or the account "
-                  + accountId
-              : "no access key has the id or name '" + key + "'");
+    if (keys.isPresent()) {
+      Optional<Principal> named = named(keys.get(), key);
+      if (named.isEmpty()) {
+        throw unsupported(
+            "principal '" + p + "'",
+            keys.get().keyless()
+                ? "this server has no access keys, so a policy may name only * or accounts"
+                : "no access key has the id or name '" + key + "'");
+      }
+      String its = named.get().accountOr(accountId);
+      if (account.isPresent() && !account.get().equals(its)) {
+        throw unsupported(
+            "principal '" + p + "'",
+            "access key '" + key + "' belongs to account " + its + ", not " + account.get());
+      }
     }
-    return Who.key(key);
+    return Who.key(key, account);
   }
 
-  /** True if {@code key} is the id or the name of one of {@code keys}. */
-  static boolean known(KeyRing keys, String key) {
-    return keys.find(key).isPresent()
-        || keys.list().stream().anyMatch(k -> k.name().filter(key::equals).isPresent());
+  /** The key of {@code keys} whose id or name is {@code key}. */
+  static Optional<Principal> named(KeyRing keys, String key) {
+    Optional<Principal> byId = keys.find(key);
+    return byId.isPresent()
+        ? byId
+        : keys.list().stream().filter(k -> k.name().filter(key::equals).isPresent()).findFirst();
   }
 
   private static Pattern action(String a) {

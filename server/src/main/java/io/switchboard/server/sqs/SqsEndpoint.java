@@ -356,8 +356,12 @@ public final class SqsEndpoint {
         origin.secure(),
         Instant.ofEpochMilli(clock.millis()),
         principal.map(
-            p -> "arn:aws:iam::" + address.accountId() + ":user/" + p.name().orElse(p.keyId())),
-        address.accountId(),
+            p ->
+                "arn:aws:iam::"
+                    + p.accountOr(address.accountId())
+                    + ":user/"
+                    + p.name().orElse(p.keyId())),
+        principal.map(p -> p.accountOr(address.accountId())).orElse(address.accountId()),
         request.header("user-agent"));
   }
 

@@ -38,6 +38,10 @@ class KeyFileTest {
     return file;
   }
 
+  private static Principal orders(Map<String, Principal> keys) {
+    return keys.get("AKIAORDERS");
+  }
+
   private static Map<String, Principal> byId(List<Principal> keys) {
     return keys.stream().collect(Collectors.toMap(Principal::keyId, Function.identity()));
   }
@@ -61,8 +65,15 @@ class KeyFileTest {
                 agent: ann
                 grants:
                   - routing:agent on default
+              - id: AKIAPARTNER
+                secret: partner-secret
+                account: "111122223333"
+                grants:
+                  - queue:send on partner-*
             """);
     Map<String, Principal> keys = byId(KeyFile.read(file));
+    assertEquals(Optional.of("111122223333"), keys.get("AKIAPARTNER").account());
+    assertEquals(Optional.empty(), orders(keys).account(), "the server's account");
     Principal orders = keys.get("AKIAORDERS");
     assertEquals(Optional.of("orders service"), orders.name());
     assertTrue(orders.secretMatches("orders-secret"));
@@ -113,6 +124,8 @@ class KeyFileTest {
             "agent-unbound.yaml",
                 "keys:\n  - id: AK1\n    secret: hush-hush\n    grants: ['routing:agent on *']\n",
             "twice.properties", "AK1.secret=hush-hush\nAK1.grants=admin on *\nAK1.color=blue\n",
+            "bad-account.properties",
+                "AK1.secret=hush-hush\nAK1.grants=admin on *\nAK1.account=12-34\n",
             "not-yaml.yaml", "keys: [ {id: AK1, secret: hush-hush\n");
     Map<String, String> expected =
         Map.of(
@@ -121,6 +134,7 @@ class KeyFileTest {
             "bad-action.yaml", "unknown action 'queue:write'",
             "agent-unbound.yaml", "names no agent",
             "twice.properties", "AK1.color",
+            "bad-account.properties", "in SQS queue policies, got '12-34'",
             "not-yaml.yaml", "not valid YAML");
     for (var c : cases.entrySet()) {
       Path file = write(c.getKey(), c.getValue());

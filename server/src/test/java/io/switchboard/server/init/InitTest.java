@@ -265,6 +265,9 @@ class InitTest {
     cases.put("queues: [a]", "queues");
     cases.put("keys: {AK1: {grants: [{actions: [fly], resource: '*'}], secret: s}}", "key 'AK1'");
     cases.put(
+        "keys: {AK1: {grants: [{actions: [admin], resource: '*'}], secret: s, account: '12'}}",
+        "12-digit AWS account id the key belongs to in SQS queue policies, got '12'");
+    cases.put(
         "workspaces: {default: {offerTimeoutSeconds: 3}}",
         "takes only taskQueues, workflows and agents");
     cases.put("queues: {a: {}, a: {}}", "Duplicate field 'a'");

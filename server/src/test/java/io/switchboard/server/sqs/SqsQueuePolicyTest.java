@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
 class SqsQueuePolicyTest {
 
   private static final String ACCOUNT = "000000000000";
+  private static final String PARTNER_ACCOUNT = "111122223333";
   private static final PolicyCondition.Facts FACTS =
       PolicyCondition.Facts.of(
           Optional.of("127.0.0.1"),
@@ -41,6 +42,7 @@ class SqsQueuePolicyTest {
   private static SqsClient owner;
   private static SqsClient other;
   private static SqsClient admin;
+  private static SqsClient partner;
 
   @BeforeAll
   static void start() {
@@ -70,7 +72,18 @@ class SqsQueuePolicyTest {
                 Optional.of("billing"),
                 List.of(Grant.of("b-*", Action.QUEUE_SEND, Action.QUEUE_BROWSE)),
                 Optional.empty()));
+    server
+        .keys()
+        .put(
+            new Principal(
+                "AKPARTNER",
+                "partner-secret",
+                Optional.of("partner"),
+                List.of(Grant.of("p-*", Action.QUEUE_SEND)),
+                Optional.empty(),
+                Optional.of(PARTNER_ACCOUNT)));
     owner = SqsClients.v2(server.uri(), "AKOWNER", "owner-secret");
+    partner = SqsClients.v2(server.uri(), "AKPARTNER", "partner-secret");
     other = SqsClients.v2(server.uri(), "AKOTHER", "other-secret");
     admin = SqsClients.v2(server.uri(), "AKADMIN", "admin-secret");
   }
@@ -80,6 +93,7 @@ class SqsQueuePolicyTest {
     owner.close();
     other.close();
     admin.close();
+    partner.close();
     server.stop();
   }
 
@@ -134,25 +148,33 @@ class SqsQueuePolicyTest {
   }
 
   @Test
-  void addPermission_forThisAccount_letsEveryKey_andOtherAccountsOrUnknownKeysAreRefused() {
+  void addPermission_forThisAccount_letsItsKeys_andAnotherAccountsOnlyWhenNamed() {
     String url = owner.createQueue(b -> b.queueName("a-everyone")).queueUrl();
     owner.addPermission(
         b -> b.queueUrl(url).label("all-send").awsAccountIds(ACCOUNT).actions("SendMessage"));
     other.sendMessage(b -> b.queueUrl(url).messageBody("allowed"));
+    assertEquals(
+        "AccessDenied",
+        refused(() -> partner.sendMessage(b -> b.queueUrl(url).messageBody("x")))
+            .awsErrorDetails()
+            .errorCode(),
+        "a key of account " + PARTNER_ACCOUNT + " is not one of this account's");
 
-    SqsException foreign =
-        refused(
-            () ->
-                owner.addPermission(
-                    b ->
-                        b.queueUrl(url)
-                            .label("foreign")
-                            .awsAccountIds("111122223333")
-                            .actions("SendMessage")));
-    assertEquals("InvalidParameterValue", foreign.awsErrorDetails().errorCode());
+    owner.addPermission(
+        b ->
+            b.queueUrl(url)
+                .label("partner")
+                .awsAccountIds(PARTNER_ACCOUNT)
+                .actions("SendMessage", "GetQueueAttributes"));
+
     assertTrue(
-        foreign.awsErrorDetails().errorMessage().contains("111122223333"),
-        foreign.awsErrorDetails().errorMessage());
+        policy(owner, url).orElseThrow().contains("arn:aws:iam::" + PARTNER_ACCOUNT + ":root"),
+        "SQS's policy shape");
+    partner.sendMessage(b -> b.queueUrl(url).messageBody("from the partner account"));
+    assertEquals(
+        "AccessDenied",
+        refused(() -> partner.receiveMessage(b -> b.queueUrl(url))).awsErrorDetails().errorCode(),
+        "only the actions named");
     assertEquals(
         "InvalidParameterValue",
         refused(
@@ -165,8 +187,34 @@ class SqsQueuePolicyTest {
                                 .actions("SendMessage")))
             .awsErrorDetails()
             .errorCode());
-    assertFalse(policy(owner, url).orElseThrow().contains("foreign"));
     assertFalse(policy(owner, url).orElseThrow().contains("nobody"));
+  }
+
+  @Test
+  void aKeyIsNamedUnderItsOwnAccount_andAPrincipalArnOfIt_matchesThatKeyOnly() {
+    String url = owner.createQueue(b -> b.queueName("a-partner-key")).queueUrl();
+    owner.addPermission(
+        b -> b.queueUrl(url).label("by-key").awsAccountIds("AKPARTNER").actions("SendMessage"));
+    assertTrue(
+        policy(owner, url)
+            .orElseThrow()
+            .contains("arn:aws:iam::" + PARTNER_ACCOUNT + ":user/AKPARTNER"),
+        policy(owner, url).orElseThrow());
+    partner.sendMessage(b -> b.queueUrl(url).messageBody("x"));
+
+    SqsException wrongAccount =
+        refused(
+            () ->
+                setPolicy(
+                    owner,
+                    url,
+                    """
+                    {"Statement":[{"Effect":"Allow",                    "Principal":{"AWS":"arn:aws:iam::%s:user/AKPARTNER"},                    "Action":"sqs:SendMessage","Resource":"*"}]}"""
+                        .formatted(ACCOUNT)));
+    assertEquals("InvalidParameterValue", wrongAccount.awsErrorDetails().errorCode());
+    assertTrue(
+        wrongAccount.awsErrorDetails().errorMessage().contains(PARTNER_ACCOUNT),
+        wrongAccount.awsErrorDetails().errorMessage());
   }
 
   @Test
@@ -271,9 +319,12 @@ class SqsQueuePolicyTest {
             "NotPrincipal",
             "{\"Effect\":\"Deny\",\"NotPrincipal\":{\"AWS\":\"AKOTHER\"},"
                 + "\"Action\":\"sqs:*\",\"Resource\":\"*\"}",
-            "111122223333",
+            "belongs to account",
             statement.formatted(
-                "{\"AWS\":\"arn:aws:iam::111122223333:root\"}", "\"sqs:SendMessage\"", "\"*\"", ""),
+                "{\"AWS\":\"arn:aws:iam::111122223333:user/AKOTHER\"}",
+                "\"sqs:SendMessage\"",
+                "\"*\"",
+                ""),
             "Federated",
             statement.formatted(
                 "{\"Federated\":\"cognito-identity.amazonaws.com\"}",

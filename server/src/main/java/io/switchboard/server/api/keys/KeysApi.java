@@ -67,6 +67,7 @@ public final class KeysApi {
             Optional.ofNullable(request.name()),
             request.grants(),
             Optional.ofNullable(request.agent()),
+            Optional.ofNullable(request.account()),
             Instant.ofEpochMilli(c.engine().clock().millis()));
     Principal principal = key.principal();
     keys.put(principal);
@@ -86,7 +87,8 @@ public final class KeysApi {
 
   private static KeyWire.AccessKey configuredView(Principal p) {
     AccessKeyStore.StoredKey k = AccessKeyStore.StoredKey.of(p, Instant.EPOCH);
-    return new KeyWire.AccessKey(k.accessKeyId(), null, k.name(), k.grants(), k.agent(), null);
+    return new KeyWire.AccessKey(
+        k.accessKeyId(), null, k.name(), k.grants(), k.agent(), null, k.account());
   }
 
   private void revoke(Call c) {
