@@ -519,6 +519,9 @@ public final class SqsEndpoint {
     return parameters;
   }
 
+  /** The query actions a queue URL's path does not take ({@code InvalidAction}, as SQS). */
+  private static final Set<String> NOT_AT_A_QUEUE_URL = Set.of("ListQueues", "CreateQueue");
+
   private SqsApi.Answer query(
       QueueEngine engine,
       SqsHttpRequest request,
@@ -550,8 +553,12 @@ public final class SqsEndpoint {
             "NoSuchVersion",
             "Version must be " + VERSION + " (the only SQS API version served), got " + version);
       }
-      var tree = QueryForm.tree(action, parameters);
       Matcher queuePath = QueueAddress.queuePath(request.rawPath());
+      if (queuePath.matches() && NOT_AT_A_QUEUE_URL.contains(action)) {
+        // as SQS: a queue URL takes the actions on that queue, not the service's
+        throw SqsErrorText.INVALID_ACTION.error(action);
+      }
+      var tree = QueryForm.tree(action, parameters);
       if (!tree.has("QueueUrl") && queuePath.matches()) {
         tree.put("QueueUrl", baseUrl + request.rawPath());
       }

@@ -151,6 +151,56 @@ class SqsSigV4EndToEndTest {
     }
   }
 
+  /** A query request over GET, signed in its {@code Authorization} header, as SQS takes one. */
+  private static HttpResponse<String> signedGet(String path, String query) throws Exception {
+    Instant now = Instant.now();
+    Map<String, List<String>> h = new LinkedHashMap<>();
+    h.put("host", List.of(server.uri().getAuthority()));
+    h.put("x-amz-date", List.of(SigV4Requests.amzDate(now)));
+    String authorization =
+        SigV4Requests.authorization(KEY_ID, SECRET, "GET", path, query, h, new byte[0]);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          HttpRequest.newBuilder(URI.create(server.uri() + path + "?" + query))
+              .header("X-Amz-Date", SigV4Requests.amzDate(now))
+              .header("Authorization", authorization)
+              .GET()
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
+  @Test
+  void signedGet_sendsReceivesAndDeletesAQueue_asSqsTakesQueryRequests() throws Exception {
+    String url;
+    try (SqsClient sdk = v2(KEY_ID, SECRET)) {
+      url = sdk.createQueue(b -> b.queueName("by-get")).queueUrl();
+    }
+    String path = URI.create(url).getRawPath();
+
+    HttpResponse<String> sent =
+        signedGet(path, "Action=SendMessage&MessageBody=over%20GET&Version=2012-11-05");
+    assertEquals(200, sent.statusCode(), sent.body());
+    assertTrue(sent.body().contains("<MessageId>"), sent.body());
+    HttpResponse<String> received =
+        signedGet(path, "Action=ReceiveMessage&Version=2012-11-05&VisibilityTimeout=0");
+    assertEquals(200, received.statusCode(), received.body());
+    assertTrue(received.body().contains("<Body>over GET</Body>"), received.body());
+
+    HttpResponse<String> listHere = signedGet(path, "Action=ListQueues&Version=2012-11-05");
+    assertEquals(400, listHere.statusCode(), listHere.body());
+    assertTrue(listHere.body().contains("<Code>InvalidAction</Code>"), listHere.body());
+    assertTrue(
+        listHere.body().contains("The action ListQueues is not valid for this endpoint."),
+        listHere.body());
+
+    HttpResponse<String> deleted = signedGet(path, "Action=DeleteQueue&Version=2012-11-05");
+    assertEquals(200, deleted.statusCode(), deleted.body());
+    try (SqsClient sdk = v2(KEY_ID, SECRET)) {
+      assertTrue(sdk.listQueues(b -> b.queueNamePrefix("by-get")).queueUrls().isEmpty());
+    }
+  }
+
   @Test
   void requestSignedTwentyMinutesAgo_isRequestExpired_andCreatesNothing() throws Exception {
     Instant past = Instant.now().minus(Duration.ofMinutes(20));
