@@ -31,7 +31,7 @@ final class MessageAttributes {
   static final String TRACE_HEADER_ATTRIBUTE = "AWS.TraceHeader";
 
   /** Letters (any script, as SQS allows), digits, underscore, hyphen and period. */
-  private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{Nd}_.-]{1,256}");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   private MessageAttributes() {}
 
@@ -94,14 +94,14 @@ final class MessageAttributes {
   }
 
   /**
-   * SQS's naming rules: 1..256 letters (of any script), digits, {@code _-.}, no leading, trailing
-   * or double period, and not starting with the reserved {@code AWS.} or {@code Amazon.} (any
-   * case).
+   * SQS's naming rules: 1..256 ASCII letters and digits, {@code _-.}, no leading, trailing or
+   * double period, and not starting with the reserved {@code AWS.} or {@code Amazon.} (any case).
+   * Stricter than the engine's own rule (letters of any script), which the native API keeps.
    */
   private static void checkName(String name) {
     String reason = null;
     if (!NAME.matcher(name).matches()) {
-      reason = "must be 1..256 characters of letters, digits, underscore, hyphen and period";
+      reason = "must be 1..256 characters of A-Z, a-z, 0-9, underscore, hyphen and period";
     } else if (name.startsWith(".") || name.endsWith(".") || name.contains("..")) {
       reason = "must not start or end with a period nor have two in a row";
     } else if (name.regionMatches(true, 0, "AWS.", 0, 4)

@@ -567,13 +567,28 @@ class SqsShapesTest {
   }
 
   @Test
-  void messageAttributeNamesWithNonAsciiLetters_wereRefused_nowRoundTrip() {
+  void messageAttributeNames_areAsciiLettersDigitsAndUnderscoreHyphenPeriod_asSqsDocumentsThem() {
     String url = queue("shapes-attr-names");
     Map<String, MessageAttributeValue> sent =
-        Map.of("préférence", string("thé"), "名前", string("値"), "Größe_2.x", string("L"));
+        Map.of("Size_2.x", string("L"), "tenant-id", string("t1"), "A0", string("v"));
     sqs.sendMessage(b -> b.queueUrl(url).messageBody("x").messageAttributes(sent));
     Message m =
         sqs.receiveMessage(b -> b.queueUrl(url).messageAttributeNames("All")).messages().get(0);
     assertEquals(sent, m.messageAttributes()); // and SDK v2 checked the MD5 of them
+
+    for (String name : List.of("préférence", "名前", "a b", "a/b")) {
+      SqsException e =
+          assertThrows(
+              SqsException.class,
+              () ->
+                  sqs.sendMessage(
+                      b ->
+                          b.queueUrl(url)
+                              .messageBody("x")
+                              .messageAttributes(Map.of(name, string("v")))),
+              name);
+      assertEquals("InvalidParameterValue", e.awsErrorDetails().errorCode(), name);
+      assertTrue(e.awsErrorDetails().errorMessage().contains("A-Z, a-z, 0-9"), name);
+    }
   }
 }

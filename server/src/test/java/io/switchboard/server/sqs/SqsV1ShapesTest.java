@@ -398,9 +398,9 @@ class SqsV1ShapesTest {
 
     Map<String, MessageAttributeValue> sent =
         Map.of(
-            "préférence",
+            "preference",
             new MessageAttributeValue().withDataType("String").withStringValue("thé"),
-            "名前",
+            "name-2.x",
             new MessageAttributeValue().withDataType("String").withStringValue("値"));
     sqs.sendMessage(new SendMessageRequest(url, "x").withMessageAttributes(sent));
     List<Message> got =
