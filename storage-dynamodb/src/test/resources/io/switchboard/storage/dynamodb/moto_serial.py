@@ -13,7 +13,7 @@ import threading
 from moto.server import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import make_server
 
-app = DomainDispatcherApplication(create_backend_app, service="dynamodb")
+app = DomainDispatcherApplication(create_backend_app)
 lock = threading.Lock()
 
 
