@@ -174,7 +174,7 @@ public class AuthStepBenchmark {
         sqs = sqsSendMessage();
         endpoint = sqsEndpoint(engine, keys);
         action = endpoint.action(sqs, SQS_BASE);
-        if (endpoint.admit(sqs, SQS_BASE, "setup", action).refused()) {
+        if (endpoint.admit(sqs, SQS_BASE, "setup", action, SqsEndpoint.Origin.UNKNOWN).refused()) {
           throw new IllegalStateException("the benchmark's SQS request is refused");
         }
       }
@@ -237,7 +237,7 @@ public class AuthStepBenchmark {
       s.authentication.check(call);
       return call.principal();
     }
-    return s.endpoint.admit(s.sqs, SQS_BASE, "bench-request", s.action);
+    return s.endpoint.admit(s.sqs, SQS_BASE, "bench-request", s.action, SqsEndpoint.Origin.UNKNOWN);
   }
 
   @Benchmark
