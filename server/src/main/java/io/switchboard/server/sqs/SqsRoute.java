@@ -67,8 +67,15 @@ public final class SqsRoute {
   public List<Route> routes() {
     List<Route> routes = new ArrayList<>();
     for (String path : PATHS) {
-      routes.add(new Route("POST", path, "sqs", true, this::handle, Guard.self()));
-      routes.add(new Route("GET", path, "sqs", true, this::handle, Guard.self()));
+      for (String method : List.of("POST", "GET")) {
+        // the SQS protocols read the query and the body themselves
+        routes.add(
+            Route.declare(method, path, "sqs")
+                .guard(Guard.self())
+                .anyQuery()
+                .anyBody()
+                .to(this::handle));
+      }
     }
     return List.copyOf(routes);
   }
