@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every documented route × {no credentials, a wrong secret, a key lacking the route's action, a key
- * with it} → 401, 401, 403, anything but 401/403. The routes and their actions come from the routes'
- * declarations (which {@link OpenApiTest} holds the OpenAPI document to), so a new route is covered
- * without editing this test, and a route that declares no action fails it.
+ * with it} → 401, 401, 403, anything but 401/403. The routes and their actions come from the
+ * routes' declarations (which {@link OpenApiTest} holds the OpenAPI document to), so a new route is
+ * covered without editing this test, and a route that declares no action fails it.
  */
 class AccessMatrixTest {
 

@@ -77,6 +77,12 @@ public record Route(
     /** A body, if sent, is not read (a {@code GET} that answers a document, say). */
     Body IGNORED = new Ignored();
 
+    /**
+     * A body, if sent, is read within the size limit and dropped by the handler, at the point it
+     * says (an event stream, the no-op).
+     */
+    Body DISCARDED = new Discarded();
+
     /** The handler reads the body as it likes (the SQS endpoint, whose protocols differ). */
     Body UNCHECKED = new Unchecked();
 
@@ -98,6 +104,9 @@ public record Route(
 
     /** A body that is not read. */
     record Ignored() implements Body {}
+
+    /** A body the handler reads and drops. */
+    record Discarded() implements Body {}
 
     /** A body the handler reads in a shape of its own. */
     record Unchecked() implements Body {}
@@ -186,6 +195,12 @@ public record Route(
     /** The route does not read a body. */
     public Builder ignoresBody() {
       this.body = Body.IGNORED;
+      return this;
+    }
+
+    /** The route's handler reads a body, if sent, and drops it. */
+    public Builder discardsBody() {
+      this.body = Body.DISCARDED;
       return this;
     }
 

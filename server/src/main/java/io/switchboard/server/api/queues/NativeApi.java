@@ -181,7 +181,7 @@ public final class NativeApi {
         Route.declare("POST", "/v1/noop", "noop")
             .guard(Guard.authenticated())
             .query("answerBytes")
-            .anyBody()
+            .discardsBody()
             .withoutEngine()
             .to(NativeApi::noop));
   }

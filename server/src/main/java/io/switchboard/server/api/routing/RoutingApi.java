@@ -200,7 +200,7 @@ public final class RoutingApi implements AutoCloseable {
         Route.declare("GET", "/v1/routing/agents/{agent}/events", "agentEvents")
             .guard(g.self())
             .query("after", "from")
-            .anyBody()
+            .discardsBody()
             .withoutEngine() // a stream does not hold a stop back: the server ends it
             .to(call -> streams.agent(call, () -> in.apply(call), call.path("agent"))),
         Route.declare("POST", "/v1/routing/contacts", "createContact")
@@ -260,7 +260,7 @@ public final class RoutingApi implements AutoCloseable {
         Route.declare("GET", "/v1/routing/events", "routingEvents")
             .guard(g.sup())
             .query("after", "from")
-            .anyBody()
+            .discardsBody()
             .withoutEngine() // a stream does not hold a stop back: the server ends it
             .to(call -> streams.all(call, () -> in.apply(call))));
   }
@@ -311,7 +311,7 @@ public final class RoutingApi implements AutoCloseable {
         Route.declare("GET", "/v1/workspaces/{workspace}/agents/{agent}/events", "wsAgentEvents")
             .guard(g.self())
             .query("after", "from")
-            .anyBody()
+            .discardsBody()
             .withoutEngine() // a stream does not hold a stop back: the server ends it
             .to(call -> streams.agent(call, () -> in.apply(call), call.path("agent"))),
         Route.declare("POST", "/v1/workspaces/{workspace}/contacts", "wsCreateContact")
@@ -386,7 +386,7 @@ public final class RoutingApi implements AutoCloseable {
         Route.declare("GET", "/v1/workspaces/{workspace}/events", "wsRoutingEvents")
             .guard(g.sup())
             .query("after", "from")
-            .anyBody()
+            .discardsBody()
             .withoutEngine() // a stream does not hold a stop back: the server ends it
             .to(call -> streams.all(call, () -> in.apply(call))));
   }
