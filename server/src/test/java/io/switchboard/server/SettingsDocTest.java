@@ -64,7 +64,9 @@ class SettingsDocTest {
   /** A setting's name in backticks, as a flag or a key, maybe with its argument's name. */
   private static final Pattern NAME = Pattern.compile("`(?:--)?([a-z0-9][a-z0-9-]*)(?: [A-Z_]+)?`");
 
-  /** A default quoted in prose: {@code default `10s`}, {@code default 100}, {@code default none}. */
+  /**
+   * A default quoted in prose: {@code default `10s`}, {@code default 100}, {@code default none}.
+   */
   private static final Pattern PROSE_DEFAULT =
       Pattern.compile("\\bdefault (`[^`]+`|none\\b|\\d[\\w.%]*)");
 
@@ -121,7 +123,8 @@ class SettingsDocTest {
             String expected = quoted(settings.get(name.group(1)));
             checked++;
             if (!cells.get(column).startsWith(expected)) {
-              wrong.add(where + name.group(1) + ": " + cells.get(column) + ", declared " + expected);
+              wrong.add(
+                  where + name.group(1) + ": " + cells.get(column) + ", declared " + expected);
             }
           }
         }

@@ -154,7 +154,6 @@ public final class ExposureGuard {
     return keyless.getAsBoolean();
   }
 
-
   /**
    * Checks a request (see the class comment); answers a CORS preflight itself.
    *

@@ -35,6 +35,7 @@ final class QueuePermissions {
 
   private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_-]{1,80}");
   private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
+
   /** What an {@code AddPermission} may name: {@code *} or an action AWS lets it grant. */
   private static final Set<String> ACTIONS =
       java.util.stream.Stream.concat(

@@ -32,43 +32,57 @@ import java.util.stream.Collectors;
  */
 enum SqsOperation {
   CREATE_QUEUE("CreateQueue", Action.QUEUE_ADMIN, SqsApi::createQueue),
-  GET_QUEUE_URL("GetQueueUrl", Action.QUEUE_BROWSE, SqsApi::getQueueUrl, Flag.READ_ONLY, Flag.GRANTABLE),
+  GET_QUEUE_URL(
+      "GetQueueUrl", Action.QUEUE_BROWSE, SqsApi::getQueueUrl, Flag.READ_ONLY, Flag.GRANTABLE),
   LIST_QUEUES(
       "ListQueues", Action.QUEUE_BROWSE, SqsApi::listQueues, Flag.READ_ONLY, Flag.NAMES_NO_QUEUE),
   DELETE_QUEUE("DeleteQueue", Action.QUEUE_ADMIN, SqsApi::deleteQueue, Flag.NO_RESULT),
   GET_QUEUE_ATTRIBUTES(
-      "GetQueueAttributes", Action.QUEUE_BROWSE, SqsApi::getQueueAttributes, Flag.READ_ONLY, Flag.GRANTABLE),
+      "GetQueueAttributes",
+      Action.QUEUE_BROWSE,
+      SqsApi::getQueueAttributes,
+      Flag.READ_ONLY,
+      Flag.GRANTABLE),
   SET_QUEUE_ATTRIBUTES(
       "SetQueueAttributes", Action.QUEUE_ADMIN, SqsApi::setQueueAttributes, Flag.NO_RESULT),
   PURGE_QUEUE("PurgeQueue", Action.QUEUE_ADMIN, SqsApi::purgeQueue, Flag.NO_RESULT, Flag.GRANTABLE),
   SEND_MESSAGE("SendMessage", Action.QUEUE_SEND, MessageActions::send, Flag.GRANTABLE),
   SEND_MESSAGE_BATCH("SendMessageBatch", Action.QUEUE_SEND, MessageActions::sendBatch),
   RECEIVE_MESSAGE(
-      "ReceiveMessage", Action.QUEUE_RECEIVE, ReceiveAction::receive, Flag.LONG_POLL, Flag.GRANTABLE),
+      "ReceiveMessage",
+      Action.QUEUE_RECEIVE,
+      ReceiveAction::receive,
+      Flag.LONG_POLL,
+      Flag.GRANTABLE),
   DELETE_MESSAGE(
-      "DeleteMessage", Action.QUEUE_RECEIVE, MessageActions::delete, Flag.NO_RESULT, Flag.GRANTABLE),
-  DELETE_MESSAGE_BATCH(
-      "DeleteMessageBatch", Action.QUEUE_RECEIVE, MessageActions::deleteBatch),
+      "DeleteMessage",
+      Action.QUEUE_RECEIVE,
+      MessageActions::delete,
+      Flag.NO_RESULT,
+      Flag.GRANTABLE),
+  DELETE_MESSAGE_BATCH("DeleteMessageBatch", Action.QUEUE_RECEIVE, MessageActions::deleteBatch),
   CHANGE_MESSAGE_VISIBILITY(
       "ChangeMessageVisibility",
       Action.QUEUE_RECEIVE,
       MessageActions::changeVisibility,
-      Flag.NO_RESULT, Flag.GRANTABLE),
+      Flag.NO_RESULT,
+      Flag.GRANTABLE),
   CHANGE_MESSAGE_VISIBILITY_BATCH(
       "ChangeMessageVisibilityBatch", Action.QUEUE_RECEIVE, MessageActions::changeVisibilityBatch),
   LIST_DEAD_LETTER_SOURCE_QUEUES(
       "ListDeadLetterSourceQueues",
       Action.QUEUE_BROWSE,
       DeadLetterActions::listSources,
-      Flag.READ_ONLY, Flag.GRANTABLE),
+      Flag.READ_ONLY,
+      Flag.GRANTABLE),
   START_MESSAGE_MOVE_TASK("StartMessageMoveTask", Action.QUEUE_ADMIN, DeadLetterActions::start),
   LIST_MESSAGE_MOVE_TASKS(
       "ListMessageMoveTasks", Action.QUEUE_BROWSE, DeadLetterActions::list, Flag.READ_ONLY),
-  CANCEL_MESSAGE_MOVE_TASK(
-      "CancelMessageMoveTask", Action.QUEUE_ADMIN, DeadLetterActions::cancel),
+  CANCEL_MESSAGE_MOVE_TASK("CancelMessageMoveTask", Action.QUEUE_ADMIN, DeadLetterActions::cancel),
   TAG_QUEUE("TagQueue", Action.QUEUE_ADMIN, QueueTags::tag, Flag.NO_RESULT),
   UNTAG_QUEUE("UntagQueue", Action.QUEUE_ADMIN, QueueTags::untag, Flag.NO_RESULT),
-  LIST_QUEUE_TAGS("ListQueueTags", Action.QUEUE_BROWSE, QueueTags::list, Flag.READ_ONLY, Flag.GRANTABLE),
+  LIST_QUEUE_TAGS(
+      "ListQueueTags", Action.QUEUE_BROWSE, QueueTags::list, Flag.READ_ONLY, Flag.GRANTABLE),
   ADD_PERMISSION("AddPermission", Action.QUEUE_ADMIN, QueuePermissions::add, Flag.NO_RESULT),
   REMOVE_PERMISSION(
       "RemovePermission", Action.QUEUE_ADMIN, QueuePermissions::remove, Flag.NO_RESULT);
@@ -101,7 +115,8 @@ enum SqsOperation {
     this.action = action;
     this.access = access;
     this.handler = handler;
-    this.flags = flags.length == 0 ? EnumSet.noneOf(Flag.class) : EnumSet.copyOf(Arrays.asList(flags));
+    this.flags =
+        flags.length == 0 ? EnumSet.noneOf(Flag.class) : EnumSet.copyOf(Arrays.asList(flags));
   }
 
   /** The operation SQS calls {@code action}; empty if this endpoint serves none of that name. */

@@ -102,7 +102,10 @@ public final class SqsRoute {
     SqsApi.Answer answer;
     if (guard.keyless()
         && sqs.method().equals("GET")
-        && action.name().filter(n -> !SqsOperation.has(n, SqsOperation.Flag.READ_ONLY)).isPresent()) {
+        && action
+            .name()
+            .filter(n -> !SqsOperation.has(n, SqsOperation.Flag.READ_ONLY))
+            .isPresent()) {
       answer = getRefused(sqs, action.name().get(), call.requestId());
     } else {
       // signature and access first: a refused caller neither learns of nor takes a long-poll place
