@@ -164,18 +164,27 @@ public final class SwitchboardServer implements AutoCloseable {
     this.streamLimits = EventStreamLimits.of(config);
     this.openApi = resource("openapi.yaml");
     List<Route> all = new ArrayList<>();
-    all.add(new Route("GET", "/health", "health", false, this::health, Guard.open()));
     all.add(
-        new Route(
-            "GET",
-            "/metrics",
-            "metrics",
-            false,
-            this::metrics,
-            config.get(Settings.METRICS_PUBLIC)
-                ? Guard.open()
-                : Guard.any(io.switchboard.server.auth.Action.METRICS_READ)));
-    all.add(new Route("GET", "/openapi.yaml", "openapi", false, this::openApi, Guard.open()));
+        Route.declare("GET", "/health", "health")
+            .guard(Guard.open())
+            .ignoresBody()
+            .withoutEngine()
+            .to(this::health));
+    all.add(
+        Route.declare("GET", "/metrics", "metrics")
+            .guard(
+                config.get(Settings.METRICS_PUBLIC)
+                    ? Guard.open()
+                    : Guard.any(io.switchboard.server.auth.Action.METRICS_READ))
+            .ignoresBody()
+            .withoutEngine()
+            .to(this::metrics));
+    all.add(
+        Route.declare("GET", "/openapi.yaml", "openapi")
+            .guard(Guard.open())
+            .ignoresBody()
+            .withoutEngine()
+            .to(this::openApi));
     all.addAll(NativeApi.routes());
     all.addAll(new KeysApi(keys, durableKeys).routes());
     this.console = new Console(keys, Clock.system());
@@ -484,11 +493,7 @@ public final class SwitchboardServer implements AutoCloseable {
 
   /** Routing calls go through the routing leadership when there is one. */
   private Route clustered(Route r) {
-    return new Route(
-        r.method(),
-        r.pattern(),
-        r.operation(),
-        r.engineBound(),
+    return r.withEndpoint(
         call -> {
           ClusterRouting c = cluster;
           if (c == null) {
@@ -496,8 +501,7 @@ public final class SwitchboardServer implements AutoCloseable {
           } else {
             c.handle(call, r.endpoint());
           }
-        },
-        r.guard());
+        });
   }
 
   /**
@@ -753,7 +757,7 @@ public final class SwitchboardServer implements AutoCloseable {
     Call call = Call.of(req);
     Optional<Route> route = call.route();
     if (route.isPresent()) {
-      route.get().endpoint().handle(call);
+      route.get().serve(call);
     } else {
       noRoute(req, res, call);
     }
@@ -907,7 +911,6 @@ public final class SwitchboardServer implements AutoCloseable {
    * reason a component reported (e.g. {@code "store cannot write"}; see {@link HealthRegistry}).
    */
   private void health(Call call) {
-    call.queryOnly();
     Optional<String> problem = health.problem();
     String status =
         gate.draining()
@@ -928,14 +931,12 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   private void metrics(Call call) {
-    call.queryOnly();
     MetricsScope scope = metrics.scope();
     metrics.routing(routingApi.workspaceStats(scope.topWorkspaces(), scope.workspaces()));
     call.text("text/plain; version=0.0.4; charset=utf-8", metrics.scrape(engine));
   }
 
   private void openApi(Call call) {
-    call.queryOnly();
     call.text("application/yaml", openApi);
   }
 

@@ -97,33 +97,53 @@ public final class Console {
   /** The API routes (documented in the OpenAPI document, covered by the access matrix). */
   public List<Route> routes() {
     return List.of(
-        new Route("GET", "/console/session", "session", false, this::session, Guard.open()),
-        new Route("POST", "/console/session", "signIn", false, this::signIn, Guard.authenticated()),
-        new Route(
-            "DELETE", "/console/session", "signOut", false, this::signOut, Guard.authenticated()),
-        new Route("GET", "/v1/whoami", "whoami", false, this::whoami, Guard.authenticated()));
+        Route.declare("GET", "/console/session", "session")
+            .guard(Guard.open())
+            .noBody()
+            .withoutEngine()
+            .to(this::session),
+        Route.declare("POST", "/console/session", "signIn")
+            .guard(Guard.authenticated())
+            .noBody()
+            .withoutEngine()
+            .to(this::signIn),
+        Route.declare("DELETE", "/console/session", "signOut")
+            .guard(Guard.authenticated())
+            .noBody()
+            .withoutEngine()
+            .to(this::signOut),
+        Route.declare("GET", "/v1/whoami", "whoami")
+            .guard(Guard.authenticated())
+            .noBody()
+            .withoutEngine()
+            .to(this::whoami));
   }
 
   /** The static assets: not API, so undocumented; open, since they hold no data. */
   public List<Route> assetRoutes() {
     return List.of(
-        new Route("GET", "/console", "console", false, c -> asset(c, "index.html"), Guard.open()),
+        Route.declare("GET", "/console", "console")
+            .guard(Guard.open())
+            .ignoresBody()
+            .withoutEngine()
+            .to(c -> asset(c, "index.html")),
         // the same page at /console/ (what a browser or a person adds): its assets' paths are
         // absolute, so it works from either
-        new Route("GET", "/console/", "console", false, c -> asset(c, "index.html"), Guard.open()),
-        new Route(
-            "GET",
-            "/console/{file}",
-            "console",
-            false,
-            c -> asset(c, c.path("file")),
-            Guard.open()));
+        Route.declare("GET", "/console/", "console")
+            .guard(Guard.open())
+            .ignoresBody()
+            .withoutEngine()
+            .to(c -> asset(c, "index.html")),
+        Route.declare("GET", "/console/{file}", "console")
+            .guard(Guard.open())
+            .ignoresBody()
+            .withoutEngine()
+            .to(c -> asset(c, c.path("file"))));
   }
 
   // ---- assets
 
   private void asset(Call call, String file) {
-    call.queryOnly();
     Optional<Asset> found = assets.computeIfAbsent(file, Console::load);
     if (found.isEmpty()) {
       throw new HttpError(404, "NOT_FOUND", "the console has no file '" + file + "'");
@@ -260,8 +280,6 @@ public final class Console {
   }
 
   private void signIn(Call call) {
-    call.queryOnly();
-    call.noBody();
     Optional<Principal> principal = call.principal();
     if (principal.isEmpty()) {
       // keyless: nothing to sign in to
@@ -288,8 +306,6 @@ public final class Console {
   }
 
   private void signOut(Call call) {
-    call.queryOnly();
-    call.noBody();
     cookie(call).ifPresent(this::close);
     call.response()
         .header(
@@ -306,15 +322,11 @@ public final class Console {
    * learns whether to sign in without a refused request.
    */
   private void session(Call call) {
-    call.queryOnly();
-    call.noBody();
     Optional<String> csrf = csrf(call);
     call.json(whoamiBody(csrf.isPresent() ? call.principal() : Optional.empty(), csrf));
   }
 
   private void whoami(Call call) {
-    call.queryOnly();
-    call.noBody();
     call.json(whoamiBody(call.principal(), csrf(call)));
   }
 

@@ -37,11 +37,7 @@ public final class EventStreamLimits {
   /** {@code stream}'s route, its handler holding a place while it streams. */
   public Route limited(Route stream) {
     Route.Endpoint endpoint = stream.endpoint();
-    return new Route(
-        stream.method(),
-        stream.pattern(),
-        stream.operation(),
-        stream.engineBound(),
+    return stream.withEndpoint(
         call -> {
           ClientKey key = ClientKey.of(call);
           enter(key);
@@ -50,8 +46,7 @@ public final class EventStreamLimits {
           } finally {
             exit(key);
           }
-        },
-        stream.guard());
+        });
   }
 
   private synchronized void enter(ClientKey key) {

@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  *   <li>a request body to the native API or routing must be {@code application/json}; else 415
  *       {@code UNSUPPORTED_MEDIA_TYPE} (a form or {@code text/plain} needs no CORS preflight). The
  *       SQS protocols keep their own content types on their own routes;
- *   <li>an SQS action that changes state is refused over {@code GET} ({@link #sqsReadOnly}; checked
- *       by {@link io.switchboard.server.sqs.SqsRoute}, which answers in the SQS error shapes).
+ *   <li>an SQS action that changes state is refused over {@code GET} (checked by {@link
+ *       io.switchboard.server.sqs.SqsRoute}, which reads it from the action's declaration and
+ *       answers in the SQS error shapes).
  * </ul>
  *
  * In every mode a request whose {@code Origin} is not the server's own (the scheme and {@code Host}
@@ -58,16 +59,6 @@ import org.slf4j.LoggerFactory;
 public final class ExposureGuard {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExposureGuard.class);
-
-  /** SQS actions that only read, and so may come over {@code GET} in keyless mode. */
-  private static final Set<String> SQS_READ_ONLY =
-      Set.of(
-          "GetQueueUrl",
-          "ListQueues",
-          "GetQueueAttributes",
-          "ListQueueTags",
-          "ListDeadLetterSourceQueues",
-          "ListMessageMoveTasks");
 
   private final BooleanSupplier keyless;
   private final Optional<URI> publicUrl;
@@ -161,11 +152,6 @@ public final class ExposureGuard {
   /** Whether the server runs without access keys. */
   public boolean keyless() {
     return keyless.getAsBoolean();
-  }
-
-  /** Whether an SQS action only reads (and may come over {@code GET} in keyless mode). */
-  public static boolean sqsReadOnly(String action) {
-    return SQS_READ_ONLY.contains(action);
   }
 
   /**

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Renders an action's answer, built in the JSON protocol's shape, as the query protocol's XML:
@@ -41,19 +40,6 @@ final class QueryXml {
           "MessageAttributes", new String[] {"MessageAttribute", "Name", "Value"},
           "Tags", new String[] {"Tag", "Key", "Value"});
 
-  /** Actions whose output shape is empty: their response has no {@code <XResult>}. */
-  private static final Set<String> NO_RESULT =
-      Set.of(
-          "DeleteQueue",
-          "SetQueueAttributes",
-          "PurgeQueue",
-          "DeleteMessage",
-          "ChangeMessageVisibility",
-          "TagQueue",
-          "UntagQueue",
-          "AddPermission",
-          "RemovePermission");
-
   private QueryXml() {}
 
   /** The answer of a successful {@code action}. */
@@ -61,7 +47,7 @@ final class QueryXml {
     StringBuilder x = new StringBuilder(256);
     x.append("<?xml version=\"1.0\"?>");
     x.append('<').append(action).append("Response xmlns=\"").append(NAMESPACE).append("\">");
-    if (!NO_RESULT.contains(action)) {
+    if (!SqsOperation.has(action, SqsOperation.Flag.NO_RESULT)) {
       if (result.isEmpty()) {
         x.append('<').append(action).append("Result/>"); // as SQS: <ReceiveMessageResult/>
       } else {
@@ -84,7 +70,7 @@ final class QueryXml {
   static byte[] jsonResponse(String action, ObjectNode result, String requestId) {
     ObjectNode root = JsonNodeFactory.instance.objectNode();
     ObjectNode response = root.putObject(action + "Response");
-    if (!NO_RESULT.contains(action)) {
+    if (!SqsOperation.has(action, SqsOperation.Flag.NO_RESULT)) {
       response.set(action + "Result", result);
     }
     response.putObject("ResponseMetadata").put("RequestId", requestId);

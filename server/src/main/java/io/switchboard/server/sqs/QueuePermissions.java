@@ -35,18 +35,15 @@ final class QueuePermissions {
 
   private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_-]{1,80}");
   private static final Pattern ACCOUNT = Pattern.compile("[0-9]{12}");
+
+  /** What an {@code AddPermission} may name: {@code *} or an action AWS lets it grant. */
   private static final Set<String> ACTIONS =
-      Set.of(
-          "*",
-          "SendMessage",
-          "ReceiveMessage",
-          "DeleteMessage",
-          "ChangeMessageVisibility",
-          "GetQueueAttributes",
-          "GetQueueUrl",
-          "ListDeadLetterSourceQueues",
-          "PurgeQueue",
-          "ListQueueTags");
+      java.util.stream.Stream.concat(
+              java.util.stream.Stream.of("*"),
+              java.util.Arrays.stream(SqsOperation.values())
+                  .filter(o -> o.has(SqsOperation.Flag.GRANTABLE))
+                  .map(SqsOperation::action))
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   private QueuePermissions() {}
 

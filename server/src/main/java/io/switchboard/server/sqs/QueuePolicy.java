@@ -106,7 +106,10 @@ final class QueuePolicy {
   /** The SQS action names a policy may name (the batch actions are their single forms). */
   static final Set<String> ACTIONS =
       new TreeSet<>(
-          SqsAction.ACCESS.keySet().stream().map(QueuePolicy::policyAction).distinct().toList());
+          java.util.Arrays.stream(SqsOperation.values())
+              .map(o -> policyAction(o.action()))
+              .distinct()
+              .toList());
 
   private final List<Statement> statements;
   private final String home;

@@ -6,9 +6,7 @@ import io.switchboard.server.auth.Action;
 import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,41 +73,15 @@ public record SqsAction(
     return Optional.ofNullable(read.tree);
   }
 
-  private static final String RECEIVE = "ReceiveMessage";
-
   /**
-   * The access control action of each SQS action this endpoint serves ({@code docs/security.md}):
-   * sending is {@code queue:send}; receiving, deleting and changing visibility {@code
-   * queue:receive}; reading without change {@code queue:browse}; the rest {@code queue:admin}.
+   * The access control action of each SQS action this endpoint serves, by name: a view of {@link
+   * SqsOperation#access}.
    */
   static final Map<String, Action> ACCESS =
-      Map.ofEntries(
-          Map.entry("SendMessage", Action.QUEUE_SEND),
-          Map.entry("SendMessageBatch", Action.QUEUE_SEND),
-          Map.entry("ReceiveMessage", Action.QUEUE_RECEIVE),
-          Map.entry("DeleteMessage", Action.QUEUE_RECEIVE),
-          Map.entry("DeleteMessageBatch", Action.QUEUE_RECEIVE),
-          Map.entry("ChangeMessageVisibility", Action.QUEUE_RECEIVE),
-          Map.entry("ChangeMessageVisibilityBatch", Action.QUEUE_RECEIVE),
-          Map.entry("GetQueueUrl", Action.QUEUE_BROWSE),
-          Map.entry("ListQueues", Action.QUEUE_BROWSE),
-          Map.entry("GetQueueAttributes", Action.QUEUE_BROWSE),
-          Map.entry("ListDeadLetterSourceQueues", Action.QUEUE_BROWSE),
-          Map.entry("ListQueueTags", Action.QUEUE_BROWSE),
-          Map.entry("ListMessageMoveTasks", Action.QUEUE_BROWSE),
-          Map.entry("CreateQueue", Action.QUEUE_ADMIN),
-          Map.entry("DeleteQueue", Action.QUEUE_ADMIN),
-          Map.entry("SetQueueAttributes", Action.QUEUE_ADMIN),
-          Map.entry("PurgeQueue", Action.QUEUE_ADMIN),
-          Map.entry("StartMessageMoveTask", Action.QUEUE_ADMIN),
-          Map.entry("CancelMessageMoveTask", Action.QUEUE_ADMIN),
-          Map.entry("TagQueue", Action.QUEUE_ADMIN),
-          Map.entry("UntagQueue", Action.QUEUE_ADMIN),
-          Map.entry("AddPermission", Action.QUEUE_ADMIN),
-          Map.entry("RemovePermission", Action.QUEUE_ADMIN));
-
-  /** The SQS actions that name no queue: a key needs the action on some queue pattern. */
-  private static final Set<String> QUEUELESS = Set.of("ListQueues");
+      java.util.Arrays.stream(SqsOperation.values())
+          .collect(
+              java.util.stream.Collectors.toUnmodifiableMap(
+                  SqsOperation::action, SqsOperation::access));
 
   /**
    * Reads {@code request}'s action, in either protocol, the way the endpoint will, and the engine
@@ -160,7 +132,7 @@ public record SqsAction(
               body,
               carried,
               carried != null && queue.isPresent() ? queue.get() : null);
-      if (!name.equals(Optional.of(RECEIVE))) {
+      if (!SqsOperation.has(name.get(), SqsOperation.Flag.LONG_POLL)) {
         return new SqsAction(name, queue, Optional.empty(), read);
       }
       var wait = r.integer("WaitTimeSeconds");
@@ -208,16 +180,18 @@ public record SqsAction(
     if (name.isEmpty()) {
       return Optional.empty();
     }
-    Action action =
-        Objects.requireNonNull(ACCESS.get(name.get()), "every action served has an access");
-    if (QUEUELESS.contains(name.get())) {
-      return Optional.of(Access.any(action));
+    SqsOperation operation =
+        SqsOperation.named(name.get())
+            .orElseThrow(() -> new IllegalStateException("not served: " + name.get()));
+    if (operation.namesNoQueue()) {
+      return Optional.of(Access.any(operation.access()));
     }
-    return Optional.of(Access.queue(action, queue.orElse("*")));
+    return Optional.of(Access.queue(operation.access(), queue.orElse("*")));
   }
 
-  /** True for a {@code ReceiveMessage} that names its queue. */
+  /** True for a long poll ({@code ReceiveMessage}) that names its queue. */
   public boolean receive() {
-    return name.equals(Optional.of(RECEIVE)) && queue.isPresent();
+    return name.filter(n -> SqsOperation.has(n, SqsOperation.Flag.LONG_POLL)).isPresent()
+        && queue.isPresent();
   }
 }

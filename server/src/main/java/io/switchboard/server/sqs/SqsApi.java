@@ -46,37 +46,6 @@ public final class SqsApi {
   /** What to send back. */
   public record Answer(int status, Map<String, String> headers, byte[] body) {}
 
-  @FunctionalInterface
-  private interface Action {
-    ObjectNode run(QueueEngine engine, SqsRequest request);
-  }
-
-  private static final Map<String, Action> ACTIONS =
-      Map.ofEntries(
-          Map.entry("CreateQueue", SqsApi::createQueue),
-          Map.entry("GetQueueUrl", SqsApi::getQueueUrl),
-          Map.entry("ListQueues", SqsApi::listQueues),
-          Map.entry("DeleteQueue", SqsApi::deleteQueue),
-          Map.entry("GetQueueAttributes", SqsApi::getQueueAttributes),
-          Map.entry("SetQueueAttributes", SqsApi::setQueueAttributes),
-          Map.entry("PurgeQueue", SqsApi::purgeQueue),
-          Map.entry("SendMessage", MessageActions::send),
-          Map.entry("SendMessageBatch", MessageActions::sendBatch),
-          Map.entry("ReceiveMessage", ReceiveAction::receive),
-          Map.entry("DeleteMessage", MessageActions::delete),
-          Map.entry("DeleteMessageBatch", MessageActions::deleteBatch),
-          Map.entry("ChangeMessageVisibility", MessageActions::changeVisibility),
-          Map.entry("ChangeMessageVisibilityBatch", MessageActions::changeVisibilityBatch),
-          Map.entry("ListDeadLetterSourceQueues", DeadLetterActions::listSources),
-          Map.entry("StartMessageMoveTask", DeadLetterActions::start),
-          Map.entry("ListMessageMoveTasks", DeadLetterActions::list),
-          Map.entry("CancelMessageMoveTask", DeadLetterActions::cancel),
-          Map.entry("TagQueue", QueueTags::tag),
-          Map.entry("UntagQueue", QueueTags::untag),
-          Map.entry("ListQueueTags", QueueTags::list),
-          Map.entry("AddPermission", QueuePermissions::add),
-          Map.entry("RemovePermission", QueuePermissions::remove));
-
   private SqsApi() {}
 
   /** The action an {@code X-Amz-Target} names, for metrics; empty if it names none. */
@@ -86,14 +55,16 @@ public final class SqsApi {
         .map(t -> t.substring(TARGET_PREFIX.length()));
   }
 
-  /** Every action this endpoint serves. */
+  /** Every action this endpoint serves ({@link SqsOperation}), by name. */
   static java.util.Set<String> actions() {
-    return ACTIONS.keySet();
+    return java.util.Arrays.stream(SqsOperation.values())
+        .map(SqsOperation::action)
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
   }
 
   /** True if {@code name} is an action this endpoint serves. */
   static boolean serves(String name) {
-    return ACTIONS.containsKey(name);
+    return SqsOperation.named(name).isPresent();
   }
 
   /**
@@ -141,7 +112,7 @@ public final class SqsApi {
       if (url != null && queue != null && read.address == address) {
         request.known(url, queue); // resolved by the read-ahead at this very address
       }
-      if (selector.isPresent() && name.equals("ReceiveMessage")) {
+      if (selector.isPresent() && SqsOperation.has(name, SqsOperation.Flag.LONG_POLL)) {
         request.addSelector(selector.get());
       }
       traceHeader.ifPresent(request::traceHeader);
@@ -175,11 +146,9 @@ public final class SqsApi {
    * @throws SqsError for an unknown action or anything the action refuses
    */
   static ObjectNode run(QueueEngine engine, String name, SqsRequest request) {
-    Action action = ACTIONS.get(name);
-    if (action == null) {
-      throw SqsErrorText.INVALID_ACTION.error(name);
-    }
-    return withoutEmptyCollections(action.run(engine, request));
+    SqsOperation operation =
+        SqsOperation.named(name).orElseThrow(() -> SqsErrorText.INVALID_ACTION.error(name));
+    return withoutEmptyCollections(operation.handler().run(engine, request));
   }
 
   /**
@@ -290,7 +259,7 @@ public final class SqsApi {
 
   // ---- queue actions -----------------------------------------------------------------------
 
-  private static ObjectNode createQueue(QueueEngine engine, SqsRequest r) {
+  static ObjectNode createQueue(QueueEngine engine, SqsRequest r) {
     String name = r.address().forCreate(r.required("QueueName"));
     Map<String, String> attributes = r.stringMap("Attributes");
     QueueAttributes.checkName(name, attributes);
@@ -333,7 +302,7 @@ public final class SqsApi {
     return SqsAnswers.tree(new SqsAnswers.QueueUrl(r.address().url(info.name())));
   }
 
-  private static ObjectNode getQueueUrl(QueueEngine engine, SqsRequest r) {
+  static ObjectNode getQueueUrl(QueueEngine engine, SqsRequest r) {
     String name = r.required("QueueName");
     QueueAddress address = r.address();
     Optional<String> owner = r.string("QueueOwnerAWSAccountId");
@@ -352,7 +321,7 @@ public final class SqsApi {
   }
 
   /** Pages by name: the token is the last name of the previous page. */
-  private static ObjectNode listQueues(QueueEngine engine, SqsRequest r) {
+  static ObjectNode listQueues(QueueEngine engine, SqsRequest r) {
     String prefix = r.string("QueueNamePrefix").orElse("");
     var max = r.integer("MaxResults", 1, 1000);
     Optional<String> after = r.string("NextToken").map(SqsApi::decodeToken);
@@ -388,19 +357,19 @@ public final class SqsApi {
     }
   }
 
-  private static ObjectNode deleteQueue(QueueEngine engine, SqsRequest r) {
+  static ObjectNode deleteQueue(QueueEngine engine, SqsRequest r) {
     engine.deleteQueue(queue(r));
     return object();
   }
 
-  private static ObjectNode purgeQueue(QueueEngine engine, SqsRequest r) {
+  static ObjectNode purgeQueue(QueueEngine engine, SqsRequest r) {
     String name = queue(r);
     r.state().purgeAllowed(engine.queue(name));
     engine.purge(name);
     return object();
   }
 
-  private static ObjectNode getQueueAttributes(QueueEngine engine, SqsRequest r) {
+  static ObjectNode getQueueAttributes(QueueEngine engine, SqsRequest r) {
     String name = queue(r);
     List<String> names = r.strings("AttributeNames");
     ObjectNode o = object();
@@ -415,7 +384,7 @@ public final class SqsApi {
     return o;
   }
 
-  private static ObjectNode setQueueAttributes(QueueEngine engine, SqsRequest r) {
+  static ObjectNode setQueueAttributes(QueueEngine engine, SqsRequest r) {
     String name = queue(r);
     Map<String, String> attributes = r.stringMap("Attributes");
     SqsState state = r.state();

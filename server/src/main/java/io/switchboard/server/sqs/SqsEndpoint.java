@@ -564,7 +564,7 @@ public final class SqsEndpoint {
       }
       SqsRequest parsed = SqsRequest.of(tree, address, state);
       Optional<String> selector = request.header(SELECTOR_HEADER);
-      if (selector.isPresent() && action.equals("ReceiveMessage")) {
+      if (selector.isPresent() && SqsOperation.has(action, SqsOperation.Flag.LONG_POLL)) {
         parsed.addSelector(selector.get());
       }
       request.header(TRACE_HEADER).ifPresent(parsed::traceHeader);

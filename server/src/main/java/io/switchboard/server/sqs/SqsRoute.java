@@ -69,8 +69,15 @@ public final class SqsRoute {
   public List<Route> routes() {
     List<Route> routes = new ArrayList<>();
     for (String path : PATHS) {
-      routes.add(new Route("POST", path, "sqs", true, this::handle, Guard.self()));
-      routes.add(new Route("GET", path, "sqs", true, this::handle, Guard.self()));
+      for (String method : List.of("POST", "GET")) {
+        // the SQS protocols read the query and the body themselves
+        routes.add(
+            Route.declare(method, path, "sqs")
+                .guard(Guard.self())
+                .anyQuery()
+                .anyBody()
+                .to(this::handle));
+      }
     }
     return List.copyOf(routes);
   }
@@ -97,7 +104,10 @@ public final class SqsRoute {
     SqsApi.Answer answer;
     if (guard.keyless()
         && sqs.method().equals("GET")
-        && action.name().filter(name -> !ExposureGuard.sqsReadOnly(name)).isPresent()) {
+        && action
+            .name()
+            .filter(n -> !SqsOperation.has(n, SqsOperation.Flag.READ_ONLY))
+            .isPresent()) {
       answer = getRefused(sqs, action.name().get(), call.requestId());
     } else {
       // signature and access first: a refused caller neither learns of nor takes a long-poll place

@@ -41,9 +41,15 @@ public final class KeysApi {
   public List<Route> routes() {
     Guard admin = Guard.any(Action.ADMIN);
     return List.of(
-        new Route("GET", "/v1/keys", "listKeys", true, this::list, admin),
-        new Route("POST", "/v1/keys", "createKey", true, this::create, admin),
-        new Route("DELETE", "/v1/keys/{key}", "revokeKey", true, this::revoke, admin));
+        Route.declare("GET", "/v1/keys", "listKeys").guard(admin).noBody().to(this::list),
+        Route.declare("POST", "/v1/keys", "createKey")
+            .guard(admin)
+            .body(KeyWire.CreateKey.class)
+            .to(this::create),
+        Route.declare("DELETE", "/v1/keys/{key}", "revokeKey")
+            .guard(admin)
+            .noBody()
+            .to(this::revoke));
   }
 
   private AccessKeyStore store() {
@@ -59,7 +65,6 @@ public final class KeysApi {
   }
 
   private void create(Call c) {
-    c.queryOnly();
     AccessKeyStore store = store(); // refuses before anything is read when keys cannot be kept
     KeyWire.CreateKey request = c.body(KeyWire.CreateKey.class);
     AccessKeyStore.StoredKey key =
@@ -76,8 +81,6 @@ public final class KeysApi {
   }
 
   private void list(Call c) {
-    c.queryOnly();
-    c.noBody();
     List<KeyWire.AccessKey> out = new ArrayList<>();
     durable.configuredKeys().forEach(p -> out.add(configuredView(p)));
     durable.store().ifPresent(s -> s.list().forEach(k -> out.add(k.view(false))));
@@ -92,8 +95,6 @@ public final class KeysApi {
   }
 
   private void revoke(Call c) {
-    c.queryOnly();
-    c.noBody();
     String id = c.path("key");
     if (durable.configured(id)) {
       throw new HttpError(

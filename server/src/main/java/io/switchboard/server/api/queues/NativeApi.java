@@ -68,49 +68,122 @@ public final class NativeApi {
 
   private NativeApi() {}
 
+  /** The native queue routes, in the order they are matched. */
   public static List<Route> routes() {
-    String q = "/v1/queues/{queue}";
-    String m = q + "/messages/{id}";
-    String l = q + "/leases/{receipt}";
     return List.of(
-        api("GET", "/v1/queues", "listQueues", Guard.any(BROWSE), NativeApi::listQueues),
-        api("POST", "/v1/queues", "createQueue", inBody(), NativeApi::createQueue),
-        api("GET", q, "getQueue", queue(BROWSE), NativeApi::getQueue),
-        api("PATCH", q, "updateQueue", queue(ADMIN), NativeApi::updateQueue),
-        api("DELETE", q, "deleteQueue", queue(ADMIN), NativeApi::deleteQueue),
-        api("GET", q + "/stats", "stats", queue(BROWSE), NativeApi::stats),
-        api("POST", q + "/purge", "purge", queue(ADMIN), NativeApi::purge),
-        api("POST", q + "/messages/batch", "sendBatch", queue(SEND), NativeApi::sendBatch),
-        api("POST", q + "/messages", "send", queue(SEND), NativeApi::send),
-        api("GET", q + "/messages", "browse", queue(BROWSE), NativeApi::browse),
-        api("GET", m, "getMessage", queue(BROWSE), NativeApi::getMessage),
-        api("PATCH", m, "updateMessage", queue(ADMIN), NativeApi::updateMessage),
-        api("DELETE", m, "removeMessage", queue(ADMIN), NativeApi::removeMessage),
-        api("POST", m + "/touch", "touch", queue(ADMIN), NativeApi::touch),
-        api("POST", m + "/dead-letter", "deadLetterById", queue(ADMIN), NativeApi::deadLetterById),
-        api("POST", m + "/restore", "restore", queue(ADMIN), NativeApi::restore),
-        api("POST", q + "/receive", "receive", queue(RECEIVE), NativeApi::receive),
-        api("POST", q + "/acks", "ackBatch", queue(RECEIVE), NativeApi::ackBatch),
-        api("POST", l + "/ack", "ack", queue(RECEIVE), NativeApi::ack),
-        api("POST", l + "/release", "release", queue(RECEIVE), NativeApi::release),
-        api("POST", l + "/extend", "extend", queue(RECEIVE), NativeApi::extend),
-        api("POST", l + "/fail", "fail", queue(RECEIVE), NativeApi::fail),
-        api("POST", l + "/dead-letter", "deadLetter", queue(RECEIVE), NativeApi::deadLetter),
-        api("POST", q + "/redrives", "startRedrive", queue(ADMIN), NativeApi::startRedrive),
-        api("GET", q + "/redrives", "listRedrives", queue(BROWSE), NativeApi::listRedrives),
+        Route.declare("GET", "/v1/queues", "listQueues")
+            .guard(Guard.any(BROWSE))
+            .query("prefix", "limit", "cursor")
+            .noBody()
+            .to(NativeApi::listQueues),
+        Route.declare("POST", "/v1/queues", "createQueue")
+            .guard(inBody())
+            .body(JsonFields.class)
+            .to(NativeApi::createQueue),
+        Route.declare("GET", "/v1/queues/{queue}", "getQueue")
+            .guard(queue(BROWSE))
+            .noBody()
+            .to(NativeApi::getQueue),
+        Route.declare("PATCH", "/v1/queues/{queue}", "updateQueue")
+            .guard(queue(ADMIN))
+            .body(JsonFields.class)
+            .to(NativeApi::updateQueue),
+        Route.declare("DELETE", "/v1/queues/{queue}", "deleteQueue")
+            .guard(queue(ADMIN))
+            .noBody()
+            .to(NativeApi::deleteQueue),
+        Route.declare("GET", "/v1/queues/{queue}/stats", "stats")
+            .guard(queue(BROWSE))
+            .noBody()
+            .to(NativeApi::stats),
+        Route.declare("POST", "/v1/queues/{queue}/purge", "purge")
+            .guard(queue(ADMIN))
+            .noBody()
+            .to(NativeApi::purge),
+        Route.declare("POST", "/v1/queues/{queue}/messages/batch", "sendBatch")
+            .guard(queue(SEND))
+            .body(SendBatch.class)
+            .to(NativeApi::sendBatch),
+        Route.declare("POST", "/v1/queues/{queue}/messages", "send")
+            .guard(queue(SEND))
+            .body(SendMessage.class)
+            .to(NativeApi::send),
+        Route.declare("GET", "/v1/queues/{queue}/messages", "browse")
+            .guard(queue(BROWSE))
+            .query("limit", "cursor", "selector", "includeInvisible")
+            .noBody()
+            .to(NativeApi::browse),
+        Route.declare("GET", "/v1/queues/{queue}/messages/{id}", "getMessage")
+            .guard(queue(BROWSE))
+            .noBody()
+            .to(NativeApi::getMessage),
+        Route.declare("PATCH", "/v1/queues/{queue}/messages/{id}", "updateMessage")
+            .guard(queue(ADMIN))
+            .body(UpdateMessage.class)
+            .to(NativeApi::updateMessage),
+        Route.declare("DELETE", "/v1/queues/{queue}/messages/{id}", "removeMessage")
+            .guard(queue(ADMIN))
+            .noBody()
+            .to(NativeApi::removeMessage),
+        Route.declare("POST", "/v1/queues/{queue}/messages/{id}/touch", "touch")
+            .guard(queue(ADMIN))
+            .noBody()
+            .to(NativeApi::touch),
+        Route.declare("POST", "/v1/queues/{queue}/messages/{id}/dead-letter", "deadLetterById")
+            .guard(queue(ADMIN))
+            .noBody()
+            .to(NativeApi::deadLetterById),
+        Route.declare("POST", "/v1/queues/{queue}/messages/{id}/restore", "restore")
+            .guard(queue(ADMIN))
+            .noBody()
+            .to(NativeApi::restore),
+        Route.declare("POST", "/v1/queues/{queue}/receive", "receive")
+            .guard(queue(RECEIVE))
+            .body(Receive.class)
+            .to(NativeApi::receive),
+        Route.declare("POST", "/v1/queues/{queue}/acks", "ackBatch")
+            .guard(queue(RECEIVE))
+            .body(AckBatch.class)
+            .to(NativeApi::ackBatch),
+        Route.declare("POST", "/v1/queues/{queue}/leases/{receipt}/ack", "ack")
+            .guard(queue(RECEIVE))
+            .noBody()
+            .to(NativeApi::ack),
+        Route.declare("POST", "/v1/queues/{queue}/leases/{receipt}/release", "release")
+            .guard(queue(RECEIVE))
+            .body(Release.class)
+            .to(NativeApi::release),
+        Route.declare("POST", "/v1/queues/{queue}/leases/{receipt}/extend", "extend")
+            .guard(queue(RECEIVE))
+            .body(Extend.class)
+            .to(NativeApi::extend),
+        Route.declare("POST", "/v1/queues/{queue}/leases/{receipt}/fail", "fail")
+            .guard(queue(RECEIVE))
+            .noBody()
+            .to(NativeApi::fail),
+        Route.declare("POST", "/v1/queues/{queue}/leases/{receipt}/dead-letter", "deadLetter")
+            .guard(queue(RECEIVE))
+            .noBody()
+            .to(NativeApi::deadLetter),
+        Route.declare("POST", "/v1/queues/{queue}/redrives", "startRedrive")
+            .guard(queue(ADMIN))
+            .body(StartRedrive.class)
+            .to(NativeApi::startRedrive),
+        Route.declare("GET", "/v1/queues/{queue}/redrives", "listRedrives")
+            .guard(queue(BROWSE))
+            .noBody()
+            .to(NativeApi::listRedrives),
         // a task id names no queue this side of the engine: the key must administer every queue
-        api(
-            "POST",
-            "/v1/redrives/{task}/cancel",
-            "cancelRedrive",
-            Guard.everyQueue(ADMIN),
-            NativeApi::cancelRedrive),
-        new Route("POST", "/v1/noop", "noop", false, NativeApi::noop, Guard.authenticated()));
-  }
-
-  private static Route api(
-      String method, String path, String operation, Guard guard, Route.Endpoint e) {
-    return new Route(method, path, operation, true, e, guard);
+        Route.declare("POST", "/v1/redrives/{task}/cancel", "cancelRedrive")
+            .guard(Guard.everyQueue(ADMIN))
+            .noBody()
+            .to(NativeApi::cancelRedrive),
+        Route.declare("POST", "/v1/noop", "noop")
+            .guard(Guard.authenticated())
+            .query("answerBytes")
+            .discardsBody()
+            .withoutEngine()
+            .to(NativeApi::noop));
   }
 
   private static Guard queue(Action action) {
@@ -133,8 +206,6 @@ public final class NativeApi {
    * queues end, so the cursor is always a name the key may see.
    */
   private static void listQueues(Call c) {
-    c.queryOnly("prefix", "limit", "cursor");
-    c.noBody();
     String prefix = c.query("prefix").orElse("");
     int limit = c.queryInt("limit").orElse(MAX_QUEUE_PAGE);
     if (limit < 1 || limit > MAX_QUEUE_PAGE) {
@@ -169,7 +240,6 @@ public final class NativeApi {
   }
 
   private static void createQueue(Call c) {
-    c.queryOnly();
     JsonFields f = c.body();
     String name = f.requiredString("name");
     QueueConfig config = WireFormat.config(f, QueueConfig.defaults());
@@ -180,8 +250,6 @@ public final class NativeApi {
   }
 
   private static void getQueue(Call c) {
-    c.queryOnly();
-    c.noBody();
     String name = c.path("queue");
     QueueInfo info = c.engine().queue(name);
     QueueStats stats = c.engine().stats(name);
@@ -195,7 +263,6 @@ public final class NativeApi {
   }
 
   private static void updateQueue(Call c) {
-    c.queryOnly();
     String name = c.path("queue");
     JsonFields f = c.body();
     Optional<String> ifMatch = c.header("If-Match");
@@ -232,21 +299,15 @@ public final class NativeApi {
   }
 
   private static void deleteQueue(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.engine().deleteQueue(c.path("queue"));
     c.noContent();
   }
 
   private static void stats(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WireFormat.stats(c.engine().stats(c.path("queue"))));
   }
 
   private static void purge(Call c) {
-    c.queryOnly();
-    c.noBody();
     long purged = c.engine().purge(c.path("queue"));
     c.json(new Purged(purged));
   }
@@ -254,14 +315,12 @@ public final class NativeApi {
   // ---- send, browse, receive ---------------------------------------------------------------
 
   private static void send(Call c) {
-    c.queryOnly();
     NewMessage message = c.body(SendMessage.class).toNewMessage();
     SendResult result = c.engine().send(c.path("queue"), message);
     c.json(result.duplicate() ? 200 : 201, result);
   }
 
   private static void sendBatch(Call c) {
-    c.queryOnly();
     List<SendMessage> items = SendBatch.read(c.bytes(), "request body").messages();
     if (items == null) {
       throw new QueueException(
@@ -279,8 +338,6 @@ public final class NativeApi {
   }
 
   private static void browse(Call c) {
-    c.queryOnly("limit", "cursor", "selector", "includeInvisible");
-    c.noBody();
     BrowseRequest request =
         BrowseRequest.first(c.queryInt("limit").orElse(DEFAULT_BROWSE_LIMIT))
             .includeInvisible(c.queryBool("includeInvisible").orElse(false));
@@ -297,7 +354,6 @@ public final class NativeApi {
   }
 
   private static void receive(Call c) {
-    c.queryOnly();
     Receive body = Receive.read(c.bytes(), "request body");
     ReceiveRequest.Builder b = body.toRequest();
     Optional.ofNullable(body.selector()).ifPresent(s -> b.selector(c.selector(s)));
@@ -314,8 +370,6 @@ public final class NativeApi {
   // ---- leases ------------------------------------------------------------------------------
 
   private static void ack(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.engine().ack(c.path("queue"), c.path("receipt"));
     c.noContent();
   }
@@ -326,7 +380,6 @@ public final class NativeApi {
    * of the request as a whole (bad shape, too many receipts, unknown queue) fail it.
    */
   private static void ackBatch(Call c) {
-    c.queryOnly();
     int max = c.config().maxBatch();
     List<String> receipts = AckBatch.read(c.bytes(), "request body").receipts();
     if (receipts == null) {
@@ -359,28 +412,22 @@ public final class NativeApi {
   }
 
   private static void release(Call c) {
-    c.queryOnly();
     Release body = c.body(Release.class);
     c.engine().release(c.path("queue"), c.path("receipt"), body.delay(), body.back());
     c.noContent();
   }
 
   private static void extend(Call c) {
-    c.queryOnly();
     Duration visibility = c.body(Extend.class).visibilityTimeout();
     c.json(WireFormat.message(c.engine().extend(c.path("queue"), c.path("receipt"), visibility)));
   }
 
   private static void fail(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.engine().fail(c.path("queue"), c.path("receipt"));
     c.noContent();
   }
 
   private static void deadLetter(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.engine().deadLetter(c.path("queue"), c.path("receipt"));
     c.noContent();
   }
@@ -388,13 +435,10 @@ public final class NativeApi {
   // ---- messages by id ----------------------------------------------------------------------
 
   private static void getMessage(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WireFormat.message(c.engine().get(c.path("queue"), c.path("id"))));
   }
 
   private static void updateMessage(Call c) {
-    c.queryOnly();
     UpdateMessage body = c.body(UpdateMessage.class);
     Optional<Integer> priority = Optional.ofNullable(body.priority());
     var attributes = body.attributeValues();
@@ -407,28 +451,20 @@ public final class NativeApi {
   }
 
   private static void removeMessage(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.engine().remove(c.path("queue"), c.path("id"));
     c.noContent();
   }
 
   private static void touch(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WireFormat.message(c.engine().touch(c.path("queue"), c.path("id"))));
   }
 
   private static void deadLetterById(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.engine().deadLetterById(c.path("queue"), c.path("id"));
     c.noContent();
   }
 
   private static void restore(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WireFormat.message(c.engine().restore(c.path("queue"), c.path("id"))));
   }
 
@@ -442,7 +478,6 @@ public final class NativeApi {
    * exchange with answers as large as the real ones, still without engine or JSON work.
    */
   private static void noop(Call c) {
-    c.queryOnly("answerBytes");
     OptionalInt answer = c.queryInt("answerBytes");
     if (answer.isPresent()
         && (answer.getAsInt() < NOOP_MIN_ANSWER || answer.getAsInt() > NOOP_MAX_ANSWER)) {
@@ -483,21 +518,16 @@ public final class NativeApi {
   // ---- redrive -----------------------------------------------------------------------------
 
   private static void startRedrive(Call c) {
-    c.queryOnly();
     RedriveRequest request = c.body(StartRedrive.class).toRequest();
     RedriveTask task = c.engine().startRedrive(c.path("queue"), request);
     c.json(201, WireFormat.redriveTask(task));
   }
 
   private static void listRedrives(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(RedriveTasks.of(c.engine().redriveTasks(c.path("queue"))));
   }
 
   private static void cancelRedrive(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WireFormat.redriveTask(c.engine().cancelRedrive(c.path("task"))));
   }
 }

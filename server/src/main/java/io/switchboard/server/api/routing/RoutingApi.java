@@ -161,8 +161,108 @@ public final class RoutingApi implements AutoCloseable {
     }
   }
 
+  /** The routes of the default workspace's router, under {@code /v1/routing}. */
   public List<Route> routes() {
-    return routes("/v1/routing", c -> router(), c -> workspaces().get(Workspaces.DEFAULT), false);
+    Function<Call, Router> in = c -> router();
+    Function<Call, Workspace> ws = c -> workspaces().get(Workspaces.DEFAULT);
+    Guards g = guards(in, c -> Workspaces.DEFAULT);
+    return List.of(
+        Route.declare("POST", "/v1/routing/agents", "createAgent")
+            .guard(g.sup())
+            .body(CreateAgent.class)
+            .to(h(in, (call, router) -> createAgent(call, router, ws, false))),
+        Route.declare("GET", "/v1/routing/agents", "listAgents")
+            .guard(g.sup())
+            .query("selector", "limit", "cursor")
+            .noBody()
+            .to(h(in, this::listAgents)),
+        Route.declare("GET", "/v1/routing/agents/{agent}", "getAgent")
+            .guard(g.self())
+            .noBody()
+            .to(h(in, this::getAgent)),
+        Route.declare("PATCH", "/v1/routing/agents/{agent}", "updateAgent")
+            .guard(g.sup())
+            .body(JsonFields.class)
+            .to(h(in, this::updateAgent)),
+        Route.declare("DELETE", "/v1/routing/agents/{agent}", "deleteAgent")
+            .guard(g.sup())
+            .noBody()
+            .to(h(in, this::deleteAgent)),
+        Route.declare("PUT", "/v1/routing/agents/{agent}/presence", "setPresence")
+            .guard(g.self())
+            .body(SetPresence.class)
+            .to(h(in, this::setPresence)),
+        Route.declare("GET", "/v1/routing/agents/{agent}/reservations", "pendingReservations")
+            .guard(g.self())
+            .query("limit", "cursor")
+            .noBody()
+            .to(h(in, this::pendingReservations)),
+        Route.declare("GET", "/v1/routing/agents/{agent}/events", "agentEvents")
+            .guard(g.self())
+            .query("after", "from")
+            .discardsBody()
+            .withoutEngine() // a stream does not hold a stop back: the server ends it
+            .to(call -> streams.agent(call, () -> in.apply(call), call.path("agent"))),
+        Route.declare("POST", "/v1/routing/contacts", "createContact")
+            .guard(g.sup())
+            .body(CreateContact.class)
+            .to(call -> createContact(call, ws.apply(call))),
+        Route.declare("GET", "/v1/routing/contacts", "waitingContacts")
+            .guard(g.sup())
+            .query("limit", "cursor")
+            .noBody()
+            .to(h(in, this::waitingContacts)),
+        Route.declare("GET", "/v1/routing/contacts/{contact}", "getContact")
+            .guard(g.assigned())
+            .noBody()
+            .to(h(in, this::getContact)),
+        Route.declare("PATCH", "/v1/routing/contacts/{contact}", "updateContact")
+            .guard(g.sup())
+            .body(UpdateContact.class)
+            .to(call -> updateContact(call, ws.apply(call))),
+        Route.declare("POST", "/v1/routing/contacts/{contact}/abandon", "abandonContact")
+            .guard(g.sup())
+            .noBody()
+            .to(h(in, this::abandon)),
+        Route.declare("POST", "/v1/routing/contacts/{contact}/cancel", "cancelContact")
+            .guard(g.sup())
+            .body(Cancel.class)
+            .to(h(in, this::cancel)),
+        Route.declare("POST", "/v1/routing/contacts/{contact}/transfer", "transferContact")
+            .guard(g.sup())
+            .body(Transfer.class)
+            .to(call -> transfer(call, ws.apply(call))),
+        Route.declare("POST", "/v1/routing/contacts/{contact}/complete", "completeContact")
+            .guard(g.assigned())
+            .body(Complete.class)
+            .to(h(in, this::complete)),
+        Route.declare("GET", "/v1/routing/reservations/{reservation}", "getReservation")
+            .guard(g.offered())
+            .noBody()
+            .to(h(in, this::getReservation)),
+        Route.declare("POST", "/v1/routing/reservations/{reservation}/accept", "acceptReservation")
+            .guard(g.offered())
+            .noBody()
+            .to(h(in, this::accept)),
+        Route.declare("POST", "/v1/routing/reservations/{reservation}/reject", "rejectReservation")
+            .guard(g.offered())
+            .noBody()
+            .to(h(in, this::reject)),
+        Route.declare("GET", "/v1/routing/stats", "routingStats")
+            .guard(g.sup())
+            .noBody()
+            .to(h(in, this::stats)),
+        Route.declare("GET", "/v1/routing/statistics", "routingStatistics")
+            .guard(g.sup())
+            .query("from", "to", "queue", "agent")
+            .noBody()
+            .to(h(in, this::statistics)),
+        Route.declare("GET", "/v1/routing/events", "routingEvents")
+            .guard(g.sup())
+            .query("after", "from")
+            .discardsBody()
+            .withoutEngine() // a stream does not hold a stop back: the server ends it
+            .to(call -> streams.all(call, () -> in.apply(call))));
   }
 
   /**
@@ -172,112 +272,138 @@ public final class RoutingApi implements AutoCloseable {
    */
   List<Route> workspaceRoutes() {
     Function<Call, Workspace> ws = c -> workspaces().get(c.routeParameter("workspace"));
-    return routes("/v1/workspaces/{workspace}", c -> ws.apply(c).router(), ws, true);
+    Function<Call, Router> in = c -> ws.apply(c).router();
+    Guards g = guards(in, c -> c.routeParameter("workspace"));
+    return List.of(
+        Route.declare("POST", "/v1/workspaces/{workspace}/agents", "wsCreateAgent")
+            .guard(g.sup())
+            .body(CreateAgent.class)
+            .to(h(in, (call, router) -> createAgent(call, router, ws, true))),
+        Route.declare("GET", "/v1/workspaces/{workspace}/agents", "wsListAgents")
+            .guard(g.sup())
+            .query("selector", "limit", "cursor")
+            .noBody()
+            .to(h(in, this::listAgents)),
+        Route.declare("GET", "/v1/workspaces/{workspace}/agents/{agent}", "wsGetAgent")
+            .guard(g.self())
+            .noBody()
+            .to(h(in, this::getAgent)),
+        Route.declare("PATCH", "/v1/workspaces/{workspace}/agents/{agent}", "wsUpdateAgent")
+            .guard(g.sup())
+            .body(JsonFields.class)
+            .to(h(in, this::updateAgent)),
+        Route.declare("DELETE", "/v1/workspaces/{workspace}/agents/{agent}", "wsDeleteAgent")
+            .guard(g.sup())
+            .noBody()
+            .to(h(in, this::deleteAgent)),
+        Route.declare("PUT", "/v1/workspaces/{workspace}/agents/{agent}/activity", "wsSetActivity")
+            .guard(g.self())
+            .body(SetActivity.class)
+            .to(call -> setActivity(call, ws.apply(call))),
+        Route.declare(
+                "GET",
+                "/v1/workspaces/{workspace}/agents/{agent}/reservations",
+                "wsPendingReservations")
+            .guard(g.self())
+            .query("limit", "cursor")
+            .noBody()
+            .to(h(in, this::pendingReservations)),
+        Route.declare("GET", "/v1/workspaces/{workspace}/agents/{agent}/events", "wsAgentEvents")
+            .guard(g.self())
+            .query("after", "from")
+            .discardsBody()
+            .withoutEngine() // a stream does not hold a stop back: the server ends it
+            .to(call -> streams.agent(call, () -> in.apply(call), call.path("agent"))),
+        Route.declare("POST", "/v1/workspaces/{workspace}/contacts", "wsCreateContact")
+            .guard(g.sup())
+            .body(CreateContact.class)
+            .to(call -> createContact(call, ws.apply(call))),
+        Route.declare("GET", "/v1/workspaces/{workspace}/contacts", "wsWaitingContacts")
+            .guard(g.sup())
+            .query("limit", "cursor")
+            .noBody()
+            .to(h(in, this::waitingContacts)),
+        Route.declare("GET", "/v1/workspaces/{workspace}/contacts/{contact}", "wsGetContact")
+            .guard(g.assigned())
+            .noBody()
+            .to(h(in, this::getContact)),
+        Route.declare("PATCH", "/v1/workspaces/{workspace}/contacts/{contact}", "wsUpdateContact")
+            .guard(g.sup())
+            .body(UpdateContact.class)
+            .to(call -> updateContact(call, ws.apply(call))),
+        Route.declare(
+                "POST", "/v1/workspaces/{workspace}/contacts/{contact}/abandon", "wsAbandonContact")
+            .guard(g.sup())
+            .noBody()
+            .to(h(in, this::abandon)),
+        Route.declare(
+                "POST", "/v1/workspaces/{workspace}/contacts/{contact}/cancel", "wsCancelContact")
+            .guard(g.sup())
+            .body(Cancel.class)
+            .to(h(in, this::cancel)),
+        Route.declare(
+                "POST",
+                "/v1/workspaces/{workspace}/contacts/{contact}/transfer",
+                "wsTransferContact")
+            .guard(g.sup())
+            .body(Transfer.class)
+            .to(call -> transfer(call, ws.apply(call))),
+        Route.declare(
+                "POST",
+                "/v1/workspaces/{workspace}/contacts/{contact}/complete",
+                "wsCompleteContact")
+            .guard(g.assigned())
+            .body(Complete.class)
+            .to(h(in, this::complete)),
+        Route.declare(
+                "GET", "/v1/workspaces/{workspace}/reservations/{reservation}", "wsGetReservation")
+            .guard(g.offered())
+            .noBody()
+            .to(h(in, this::getReservation)),
+        Route.declare(
+                "POST",
+                "/v1/workspaces/{workspace}/reservations/{reservation}/accept",
+                "wsAcceptReservation")
+            .guard(g.offered())
+            .noBody()
+            .to(h(in, this::accept)),
+        Route.declare(
+                "POST",
+                "/v1/workspaces/{workspace}/reservations/{reservation}/reject",
+                "wsRejectReservation")
+            .guard(g.offered())
+            .noBody()
+            .to(h(in, this::reject)),
+        Route.declare("GET", "/v1/workspaces/{workspace}/stats", "wsRoutingStats")
+            .guard(g.sup())
+            .noBody()
+            .to(h(in, this::stats)),
+        Route.declare("GET", "/v1/workspaces/{workspace}/statistics", "wsRoutingStatistics")
+            .guard(g.sup())
+            .query("from", "to", "queue", "agent")
+            .noBody()
+            .to(h(in, this::statistics)),
+        Route.declare("GET", "/v1/workspaces/{workspace}/events", "wsRoutingEvents")
+            .guard(g.sup())
+            .query("after", "from")
+            .discardsBody()
+            .withoutEngine() // a stream does not hold a stop back: the server ends it
+            .to(call -> streams.all(call, () -> in.apply(call))));
   }
 
-  private List<Route> routes(
-      String prefix, Function<Call, Router> in, Function<Call, Workspace> ws, boolean scoped) {
-    String a = prefix + "/agents/{agent}";
-    String c = prefix + "/contacts/{contact}";
-    String r = prefix + "/reservations/{reservation}";
-    Function<Call, String> space =
-        scoped ? call -> call.routeParameter("workspace") : call -> Workspaces.DEFAULT;
-    Guard sup = Guard.supervisor(space);
-    Guard self = Guard.agent(space, call -> Optional.of(call.routeParameter("agent")));
-    Guard offered = Guard.agent(space, call -> reservationAgent(call, in, space));
-    Guard assigned = Guard.agent(space, call -> contactAgent(call, in, space));
-    java.util.function.UnaryOperator<String> op =
-        name -> scoped ? "ws" + Character.toUpperCase(name.charAt(0)) + name.substring(1) : name;
-    List<Route> routes = new java.util.ArrayList<>();
-    routes.add(
-        api(
-            "POST",
-            prefix + "/agents",
-            op.apply("createAgent"),
-            sup,
-            h(in, (call, router) -> createAgent(call, router, ws, scoped))));
-    routes.add(
-        api("GET", prefix + "/agents", op.apply("listAgents"), sup, h(in, this::listAgents)));
-    routes.add(api("GET", a, op.apply("getAgent"), self, h(in, this::getAgent)));
-    routes.add(api("PATCH", a, op.apply("updateAgent"), sup, h(in, this::updateAgent)));
-    routes.add(api("DELETE", a, op.apply("deleteAgent"), sup, h(in, this::deleteAgent)));
-    if (scoped) {
-      routes.add(
-          api(
-              "PUT",
-              a + "/activity",
-              "wsSetActivity",
-              self,
-              call -> setActivity(call, ws.apply(call))));
-    } else {
-      routes.add(api("PUT", a + "/presence", "setPresence", self, h(in, this::setPresence)));
-    }
-    routes.add(
-        api(
-            "GET",
-            a + "/reservations",
-            op.apply("pendingReservations"),
-            self,
-            h(in, this::pendingReservations)));
-    routes.add(
-        stream(
-            a + "/events",
-            op.apply("agentEvents"),
-            self,
-            call -> streams.agent(call, () -> in.apply(call), call.path("agent"))));
-    routes.add(
-        api(
-            "POST",
-            prefix + "/contacts",
-            op.apply("createContact"),
-            sup,
-            call -> createContact(call, ws.apply(call))));
-    routes.add(
-        api(
-            "GET",
-            prefix + "/contacts",
-            op.apply("waitingContacts"),
-            sup,
-            h(in, this::waitingContacts)));
-    routes.add(api("GET", c, op.apply("getContact"), assigned, h(in, this::getContact)));
-    routes.add(
-        api(
-            "PATCH",
-            c,
-            op.apply("updateContact"),
-            sup,
-            call -> updateContact(call, ws.apply(call))));
-    routes.add(api("POST", c + "/abandon", op.apply("abandonContact"), sup, h(in, this::abandon)));
-    routes.add(api("POST", c + "/cancel", op.apply("cancelContact"), sup, h(in, this::cancel)));
-    routes.add(
-        api(
-            "POST",
-            c + "/transfer",
-            op.apply("transferContact"),
-            sup,
-            call -> transfer(call, ws.apply(call))));
-    routes.add(
-        api("POST", c + "/complete", op.apply("completeContact"), assigned, h(in, this::complete)));
-    routes.add(api("GET", r, op.apply("getReservation"), offered, h(in, this::getReservation)));
-    routes.add(
-        api("POST", r + "/accept", op.apply("acceptReservation"), offered, h(in, this::accept)));
-    routes.add(
-        api("POST", r + "/reject", op.apply("rejectReservation"), offered, h(in, this::reject)));
-    routes.add(api("GET", prefix + "/stats", op.apply("routingStats"), sup, h(in, this::stats)));
-    routes.add(
-        api(
-            "GET",
-            prefix + "/statistics",
-            op.apply("routingStatistics"),
-            sup,
-            h(in, this::statistics)));
-    routes.add(
-        stream(
-            prefix + "/events",
-            op.apply("routingEvents"),
-            sup,
-            call -> streams.all(call, () -> in.apply(call))));
-    return List.copyOf(routes);
+  /**
+   * What the routes of one router need: {@code routing:supervisor} on the workspace; {@code
+   * routing:agent} as the path's agent, as the agent the path's reservation is offered to, or as
+   * the agent the path's contact is assigned to.
+   */
+  private record Guards(Guard sup, Guard self, Guard offered, Guard assigned) {}
+
+  private static Guards guards(Function<Call, Router> in, Function<Call, String> space) {
+    return new Guards(
+        Guard.supervisor(space),
+        Guard.agent(space, call -> Optional.of(call.routeParameter("agent"))),
+        Guard.agent(space, call -> reservationAgent(call, in, space)),
+        Guard.agent(space, call -> contactAgent(call, in, space)));
   }
 
   /** A handler on the router {@code in} gives for the call. */
@@ -289,22 +415,12 @@ public final class RoutingApi implements AutoCloseable {
     return call -> handler.handle(call, in.apply(call));
   }
 
-  private static Route api(
-      String method, String path, String operation, Guard guard, Route.Endpoint e) {
-    return new Route(method, path, operation, true, e, guard);
-  }
-
   /** Whether {@code route} is an event stream (capped by {@link EventStreamLimits}). */
   public static boolean isStream(Route route) {
     return switch (route.operation()) {
       case "agentEvents", "routingEvents", "wsAgentEvents", "wsRoutingEvents" -> true;
       default -> false;
     };
-  }
-
-  /** Streams do not hold a stop back: the server ends them when it stops. */
-  private static Route stream(String path, String operation, Guard guard, Route.Endpoint e) {
-    return new Route("GET", path, operation, false, e, guard);
   }
 
   /**
@@ -394,7 +510,6 @@ public final class RoutingApi implements AutoCloseable {
    */
   private static void createAgent(
       Call c, Router router, Function<Call, Workspace> ws, boolean scoped) {
-    c.queryOnly();
     CreateAgent body = c.body(CreateAgent.class);
     Workspace w = ws.apply(c);
     boolean custom = !w.name().equals(Workspaces.DEFAULT);
@@ -422,7 +537,6 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private static void setActivity(Call c, Workspace w) {
-    c.queryOnly();
     Optional<String> activity = Optional.ofNullable(c.body(SetActivity.class).activity());
     if (activity.isEmpty()) {
       throw new HttpError(
@@ -436,8 +550,6 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void listAgents(Call c, Router router) {
-    c.queryOnly("selector", "limit", "cursor");
-    c.noBody();
     ListRequest page = page(c);
     String selector = c.query("selector").map(c::selector).orElse(null);
     c.json(Agents.of(router.agents(selector, page)));
@@ -454,14 +566,11 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void getAgent(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(AgentView.of(router.agent(c.path("agent"))));
   }
 
   /** Replaces the attributes, the capacity, or both; at least one must be given. */
   private void updateAgent(Call c, Router router) {
-    c.queryOnly();
     String id = c.path("agent");
     JsonFields f = c.body();
     boolean hasAttributes = f.has("attributes");
@@ -483,14 +592,11 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void deleteAgent(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     router.removeAgent(c.path("agent"));
     c.noContent();
   }
 
   private void setPresence(Call c, Router router) {
-    c.queryOnly();
     SetPresence body = c.body(SetPresence.class);
     if (body.presence() == null) {
       throw new HttpError(
@@ -500,8 +606,6 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void pendingReservations(Call c, Router router) {
-    c.queryOnly("limit", "cursor");
-    c.noBody();
     c.json(Reservations.of(router.pendingReservations(c.path("agent"), page(c))));
   }
 
@@ -511,7 +615,6 @@ public final class RoutingApi implements AutoCloseable {
    * Queues a contact, through the body's task {@code queue} or {@code workflow} if it names one.
    */
   private static void createContact(Call c, Workspace w) {
-    c.queryOnly();
     CreateContact body = c.body(CreateContact.class);
     Contact contact =
         w.createContact(
@@ -522,20 +625,14 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void waitingContacts(Call c, Router router) {
-    c.queryOnly("limit", "cursor");
-    c.noBody();
     c.json(Contacts.of(router.waiting(page(c))));
   }
 
   private void getContact(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(ContactView.of(router.contact(c.path("contact"))));
   }
 
   private void abandon(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(ContactView.of(router.abandon(c.path("contact"))));
   }
 
@@ -545,7 +642,6 @@ public final class RoutingApi implements AutoCloseable {
    * with the queue's worker expression.
    */
   private static void updateContact(Call c, Workspace w) {
-    c.queryOnly();
     String id = c.path("contact");
     ContactUpdate update = c.body(UpdateContact.class).toUpdate();
     if (update.isEmpty()) {
@@ -558,7 +654,6 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void cancel(Call c, Router router) {
-    c.queryOnly();
     String reason = Optional.ofNullable(c.body(Cancel.class).reason()).orElse("cancelled");
     c.json(ContactView.of(router.cancel(c.path("contact"), reason)));
   }
@@ -568,7 +663,6 @@ public final class RoutingApi implements AutoCloseable {
    * {@code agent}, exactly one of the two.
    */
   private static void transfer(Call c, Workspace w) {
-    c.queryOnly();
     String id = c.path("contact");
     Transfer body = c.body(Transfer.class);
     Optional<String> queue = Optional.ofNullable(body.queue());
@@ -594,7 +688,6 @@ public final class RoutingApi implements AutoCloseable {
   }
 
   private void complete(Call c, Router router) {
-    c.queryOnly();
     Optional<Duration> wrapUp = c.body(Complete.class).wrapUp();
     String id = c.path("contact");
     Contact done = wrapUp.isPresent() ? router.complete(id, wrapUp.get()) : router.complete(id);
@@ -604,28 +697,20 @@ public final class RoutingApi implements AutoCloseable {
   // ---- reservations ------------------------------------------------------------------------
 
   private void getReservation(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(ReservationView.of(router.reservation(c.path("reservation"))));
   }
 
   private void accept(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(ContactView.of(router.accept(c.path("reservation"))));
   }
 
   private void reject(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(ContactView.of(router.reject(c.path("reservation"))));
   }
 
   // ---- statistics --------------------------------------------------------------------------
 
   private void stats(Call c, Router router) {
-    c.queryOnly();
-    c.noBody();
     c.json(StatsView.of(router.stats()));
   }
 
@@ -633,8 +718,6 @@ public final class RoutingApi implements AutoCloseable {
    * The lasting statistics: {@code from} and {@code to} required, {@code queue} or {@code agent}.
    */
   private void statistics(Call c, Router router) {
-    c.queryOnly("from", "to", "queue", "agent");
-    c.noBody();
     StatisticsQuery query =
         new StatisticsQuery(
             instant(c, "from"), instant(c, "to"), c.query("queue"), c.query("agent"));

@@ -144,7 +144,6 @@ public final class RoutingEventStreams implements AutoCloseable {
   private record Start(long after, boolean fromNow) {}
 
   private static Start start(Call call) {
-    call.queryOnly("after", "from");
     call.discardBody();
     Optional<String> from = call.query("from");
     if (from.isPresent() && !from.get().equals("now")) {

@@ -17,7 +17,6 @@ import io.switchboard.server.security.OutboundAddresses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -41,53 +40,98 @@ public final class WorkspaceApi {
     this.outbound = outbound;
   }
 
+  /**
+   * The workspace routes, then those within a workspace ({@link RoutingApi#workspaceRoutes}), in
+   * the order they are matched.
+   */
   public List<Route> routes(RoutingApi routing) {
-    String w = "/v1/workspaces/{workspace}";
-    Function<Call, String> path = c -> c.routeParameter("workspace");
-    Guard sup = Guard.supervisor(path);
+    Guard sup = Guard.supervisor(c -> c.routeParameter("workspace"));
     List<Route> routes = new ArrayList<>();
-    routes.add(
-        api(
-            "POST",
-            "/v1/workspaces",
-            "createWorkspace",
-            Guard.supervisor(c -> c.bodyText("name").orElse("*")),
-            this::create));
-    routes.add(
-        api("GET", "/v1/workspaces", "listWorkspaces", Guard.supervisor(c -> "*"), this::list));
-    routes.add(api("GET", w, "getWorkspace", sup, this::get));
-    routes.add(api("PATCH", w, "updateWorkspace", sup, this::update));
-    routes.add(api("DELETE", w, "deleteWorkspace", sup, this::delete));
-    routes.add(
-        api(
-            "POST",
-            w + "/callback-secret/rotate",
-            "rotateCallbackSecret",
-            sup,
-            this::rotateSecret));
-    routes.add(api("GET", w + "/activities", "listActivities", sup, this::activities));
-    routes.add(api("PUT", w + "/activities/{activity}", "putActivity", sup, this::putActivity));
-    routes.add(
-        api("DELETE", w + "/activities/{activity}", "deleteActivity", sup, this::deleteActivity));
-    routes.add(api("GET", w + "/task-queues", "listTaskQueues", sup, this::queues));
-    routes.add(api("GET", w + "/task-queues/{queue}", "getTaskQueue", sup, this::queue));
-    routes.add(api("PUT", w + "/task-queues/{queue}", "putTaskQueue", sup, this::putQueue));
-    routes.add(
-        api("GET", w + "/task-queues/{queue}/stats", "getTaskQueueStats", sup, this::queueStats));
-    routes.add(
-        api("DELETE", w + "/task-queues/{queue}", "deleteTaskQueue", sup, this::deleteQueue));
-    routes.add(api("GET", w + "/workflows", "listWorkflows", sup, this::workflows));
-    routes.add(api("GET", w + "/workflows/{workflow}", "getWorkflow", sup, this::workflow));
-    routes.add(api("PUT", w + "/workflows/{workflow}", "putWorkflow", sup, this::putWorkflow));
-    routes.add(
-        api("DELETE", w + "/workflows/{workflow}", "deleteWorkflow", sup, this::deleteWorkflow));
+    routes.addAll(
+        List.of(
+            Route.declare("POST", "/v1/workspaces", "createWorkspace")
+                .guard(Guard.supervisor(c -> c.bodyText("name").orElse("*")))
+                .body(WorkspaceWire.CreateWorkspace.class)
+                .to(this::create),
+            Route.declare("GET", "/v1/workspaces", "listWorkspaces")
+                .guard(Guard.supervisor(c -> "*"))
+                .noBody()
+                .to(this::list),
+            Route.declare("GET", "/v1/workspaces/{workspace}", "getWorkspace")
+                .guard(sup)
+                .noBody()
+                .to(this::get),
+            Route.declare("PATCH", "/v1/workspaces/{workspace}", "updateWorkspace")
+                .guard(sup)
+                .body(WorkspaceWire.Settings.class)
+                .to(this::update),
+            Route.declare("DELETE", "/v1/workspaces/{workspace}", "deleteWorkspace")
+                .guard(sup)
+                .noBody()
+                .to(this::delete),
+            Route.declare(
+                    "POST",
+                    "/v1/workspaces/{workspace}/callback-secret/rotate",
+                    "rotateCallbackSecret")
+                .guard(sup)
+                .noBody()
+                .to(this::rotateSecret),
+            Route.declare("GET", "/v1/workspaces/{workspace}/activities", "listActivities")
+                .guard(sup)
+                .noBody()
+                .to(this::activities),
+            Route.declare("PUT", "/v1/workspaces/{workspace}/activities/{activity}", "putActivity")
+                .guard(sup)
+                .body(WorkspaceWire.ActivityView.class)
+                .to(this::putActivity),
+            Route.declare(
+                    "DELETE", "/v1/workspaces/{workspace}/activities/{activity}", "deleteActivity")
+                .guard(sup)
+                .noBody()
+                .to(this::deleteActivity),
+            Route.declare("GET", "/v1/workspaces/{workspace}/task-queues", "listTaskQueues")
+                .guard(sup)
+                .noBody()
+                .to(this::queues),
+            Route.declare("GET", "/v1/workspaces/{workspace}/task-queues/{queue}", "getTaskQueue")
+                .guard(sup)
+                .noBody()
+                .to(this::queue),
+            Route.declare("PUT", "/v1/workspaces/{workspace}/task-queues/{queue}", "putTaskQueue")
+                .guard(sup)
+                .body(WorkspaceWire.TaskQueueView.class)
+                .to(this::putQueue),
+            Route.declare(
+                    "GET",
+                    "/v1/workspaces/{workspace}/task-queues/{queue}/stats",
+                    "getTaskQueueStats")
+                .guard(sup)
+                .noBody()
+                .to(this::queueStats),
+            Route.declare(
+                    "DELETE", "/v1/workspaces/{workspace}/task-queues/{queue}", "deleteTaskQueue")
+                .guard(sup)
+                .noBody()
+                .to(this::deleteQueue),
+            Route.declare("GET", "/v1/workspaces/{workspace}/workflows", "listWorkflows")
+                .guard(sup)
+                .noBody()
+                .to(this::workflows),
+            Route.declare("GET", "/v1/workspaces/{workspace}/workflows/{workflow}", "getWorkflow")
+                .guard(sup)
+                .noBody()
+                .to(this::workflow),
+            Route.declare("PUT", "/v1/workspaces/{workspace}/workflows/{workflow}", "putWorkflow")
+                .guard(sup)
+                .body(WorkflowWire.WorkflowBody.class)
+                .to(this::putWorkflow),
+            Route.declare(
+                    "DELETE", "/v1/workspaces/{workspace}/workflows/{workflow}", "deleteWorkflow")
+                .guard(sup)
+                .noBody()
+                .to(this::deleteWorkflow)));
     routes.addAll(routing.workspaceRoutes());
     return List.copyOf(routes);
-  }
-
-  private static Route api(
-      String method, String path, String operation, Guard guard, Route.Endpoint e) {
-    return new Route(method, path, operation, true, e, guard);
   }
 
   private Workspace workspace(Call c) {
@@ -95,7 +139,6 @@ public final class WorkspaceApi {
   }
 
   private void create(Call c) {
-    c.queryOnly();
     WorkspaceDefinition d = c.body(WorkspaceWire.CreateWorkspace.class).toDefinition();
     WorkspaceDefinition created = workspaces.get().create(d).definition();
     c.json(201, withSecret(Json.tree(WorkspaceWire.WorkspaceView.of(created)), created));
@@ -112,8 +155,6 @@ public final class WorkspaceApi {
 
   /** Makes the workspace a new callback secret and shows it, this once. */
   private void rotateSecret(Call c) {
-    c.queryOnly();
-    c.noBody();
     Workspace w = workspace(c);
     CallbackSecret secret = w.rotateCallbackSecret();
     ObjectNode answer = Json.tree(Map.of("workspace", w.name()));
@@ -122,43 +163,33 @@ public final class WorkspaceApi {
   }
 
   private void list(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(
         WorkspaceWire.Workspaces.of(
             workspaces.get().list().stream().map(Workspace::definition).toList()));
   }
 
   private void get(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WorkspaceWire.WorkspaceView.of(workspace(c).definition()));
   }
 
   /** Changes settings: any of strategy, offer timeout, wrap-up, service level, default activity. */
   private void update(Call c) {
-    c.queryOnly();
     Workspace w = workspace(c);
     var settings = c.body(WorkspaceWire.Settings.class).over(w.definition().settings());
     c.json(WorkspaceWire.WorkspaceView.of(w.configure(settings)));
   }
 
   private void delete(Call c) {
-    c.queryOnly();
-    c.noBody();
     workspaces.get().delete(c.path("workspace"));
     c.noContent();
   }
 
   private void activities(Call c) {
-    c.queryOnly();
-    c.noBody();
     var list = workspace(c).definition().activities().stream();
     c.json(Map.of("activities", list.map(WorkspaceWire.ActivityView::of).toList()));
   }
 
   private void putActivity(Call c) {
-    c.queryOnly();
     Workspace w = workspace(c);
     var activity = c.body(WorkspaceWire.ActivityView.class).toActivity(c.path("activity"));
     w.putActivity(activity);
@@ -166,27 +197,20 @@ public final class WorkspaceApi {
   }
 
   private void deleteActivity(Call c) {
-    c.queryOnly();
-    c.noBody();
     workspace(c).removeActivity(c.path("activity"));
     c.noContent();
   }
 
   private void queues(Call c) {
-    c.queryOnly();
-    c.noBody();
     var list = workspace(c).definition().queues().stream();
     c.json(Map.of("taskQueues", list.map(WorkspaceWire.TaskQueueView::of).toList()));
   }
 
   private void queue(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WorkspaceWire.TaskQueueView.of(workspace(c).queueNamed(c.path("queue"))));
   }
 
   private void putQueue(Call c) {
-    c.queryOnly();
     Workspace w = workspace(c);
     var queue = c.body(WorkspaceWire.TaskQueueView.class).toQueue(c.path("queue"));
     w.putQueue(queue);
@@ -194,32 +218,23 @@ public final class WorkspaceApi {
   }
 
   private void queueStats(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WorkspaceWire.TaskQueueStatsBody.of(workspace(c).queueStats(c.path("queue"))));
   }
 
   private void deleteQueue(Call c) {
-    c.queryOnly();
-    c.noBody();
     workspace(c).removeQueue(c.path("queue"));
     c.noContent();
   }
 
   private void workflows(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WorkflowWire.Workflows.of(workspace(c).definition().workflows()));
   }
 
   private void workflow(Call c) {
-    c.queryOnly();
-    c.noBody();
     c.json(WorkflowWire.WorkflowBody.of(workspace(c).workflowNamed(c.path("workflow"))));
   }
 
   private void putWorkflow(Call c) {
-    c.queryOnly();
     Workspace w = workspace(c);
     Workflow workflow = c.body(WorkflowWire.WorkflowBody.class).toWorkflow(c.path("workflow"));
     if (workflow.assignmentCallback().isPresent()) {
@@ -238,8 +253,6 @@ public final class WorkspaceApi {
   }
 
   private void deleteWorkflow(Call c) {
-    c.queryOnly();
-    c.noBody();
     workspace(c).removeWorkflow(c.path("workflow"));
     c.noContent();
   }
