@@ -157,8 +157,11 @@ public class AuthStepBenchmark {
             Objects.requireNonNull(
                 new RouteTable(
                         List.of(
-                            new Route(
-                                "POST", "/v1/noop", "noop", false, c -> {}, Guard.authenticated())),
+                            Route.declare("POST", "/v1/noop", "noop")
+                                .guard(Guard.authenticated())
+                                .ignoresBody()
+                                .withoutEngine()
+                                .to(c -> {})),
                         List.of())
                     .match("POST", "/v1/noop", "/v1/noop"),
                 "the no-op route matches its own path");
