@@ -1,0 +1,20 @@
+package io.switchboard.server.dispatch;
+
+import io.switchboard.queue.Message;
+import io.switchboard.queue.QueueException;
+
+/**
+ * Where a {@link Subscription} puts what it takes: a transport's outbound side (a gRPC stream, an
+ * HTTP endpoint). Called from the subscription's own thread, one call at a time, in delivery order.
+ */
+public interface Sink {
+
+  /** One leased message; it counts against the credit until settled or its lease runs out. */
+  void deliver(Message message);
+
+  /**
+   * The subscription ended on its own: the engine refused a receive ({@code error}, e.g. the queue
+   * was deleted). Not called when the subscription was closed by its owner.
+   */
+  void failed(QueueException error);
+}
