@@ -1,6 +1,8 @@
 package io.switchboard.server.dispatch;
 
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.util.Set;
@@ -71,11 +73,18 @@ public final class Dispatcher implements AutoCloseable {
     return next;
   }
 
-  /** Closes every subscription (their leases are released) and stops the timer. */
+  /**
+   * Closes every subscription (their leases are released, their sinks told {@code UNAVAILABLE}: the
+   * server is stopping) and stops the timer.
+   */
   @Override
   public void close() {
+    QueueException stopping =
+        new QueueException(
+            ErrorCode.UNAVAILABLE, "the server is stopping: consume from another server, or retry");
     for (Subscription s : open) {
       s.close();
+      s.sink().failed(stopping);
     }
     leases.close();
   }

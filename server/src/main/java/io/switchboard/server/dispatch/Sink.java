@@ -13,8 +13,9 @@ public interface Sink {
   void deliver(Message message);
 
   /**
-   * The subscription ended on its own: the engine refused a receive ({@code error}, e.g. the queue
-   * was deleted). Not called when the subscription was closed by its owner.
+   * The subscription ended without its owner closing it: the engine refused a receive ({@code
+   * error}, e.g. the queue was deleted), or the dispatcher closed (the server is stopping, {@code
+   * UNAVAILABLE}). Its leases are released by then.
    */
   void failed(QueueException error);
 }

@@ -65,6 +65,10 @@ public final class Subscription implements AutoCloseable {
     return queue;
   }
 
+  Sink sink() {
+    return sink;
+  }
+
   /** The credit now. */
   public int credit() {
     lock.lock();
@@ -226,8 +230,8 @@ public final class Subscription implements AutoCloseable {
           got = engine.receive(queue, request(wanted));
         } catch (QueueException e) {
           if (!closed()) {
-            sink.failed(e);
             close();
+            sink.failed(e);
           }
           return;
         }

@@ -105,7 +105,9 @@ final class Protos {
             .setSequence(m.sequence())
             .setSentAt(timestamp(m.sentAt()))
             .setReceiveCount(m.receiveCount())
-            .setReceipt(m.receipt().orElse(""));
+            .setReceipt(m.receipt().orElse(""))
+            .setExpiresAt(timestamp(m.expiresAt()));
+    m.firstReceivedAt().ifPresent(t -> b.setFirstReceivedAt(timestamp(t)));
     m.visibleAt().ifPresent(t -> b.setLeaseEndsAt(timestamp(t)));
     for (var e : m.attributes().entrySet()) {
       b.putAttributes(e.getKey(), attribute(e.getValue()));
