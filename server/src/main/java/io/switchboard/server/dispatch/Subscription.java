@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Subscription implements AutoCloseable {
 
+  /** How long a close waits for the subscription's thread to leave the engine. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
   private final Dispatcher dispatcher;
   private final QueueEngine engine;
   private final String queue;
@@ -193,7 +196,14 @@ public final class Subscription implements AutoCloseable {
     }
     Thread t = thread;
     if (t != null && t != Thread.currentThread()) {
-      t.interrupt(); // ends its wait in the engine's receive
+      // end its wait in the engine's receive first: a release made while it waits would hand the
+      // message straight back to it (it releases what it took after the close itself)
+      t.interrupt();
+      try {
+        t.join(STOP_WAIT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     releaseQuietly(leased);
     dispatcher.ended(this);
