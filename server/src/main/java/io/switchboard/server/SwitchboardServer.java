@@ -419,6 +419,7 @@ public final class SwitchboardServer implements AutoCloseable {
               tlsFiles.map(TlsFiles::mutual).orElse(false));
       grpc = started;
       resources.push("gRPC listener", started::close);
+      metrics.grpc(started::publishers, started::consumers, started::sent, started::pushed);
     }
   }
 

@@ -32,6 +32,7 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
   private final Dispatcher dispatcher;
   private final StreamCaps caps;
   private final int maxCredit;
+  private final java.util.concurrent.atomic.LongAdder pushed;
 
   // guarded by this: the outbound side, written from the call's thread and the subscription's
   private @Nullable Subscription subscription;
@@ -43,8 +44,10 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
       Caller caller,
       Dispatcher dispatcher,
       StreamCaps caps,
-      int maxCredit) {
+      int maxCredit,
+      java.util.concurrent.atomic.LongAdder pushed) {
     this.out = out;
+    this.pushed = pushed;
     this.caller = caller;
     this.dispatcher = dispatcher;
     this.caps = caps;
@@ -197,6 +200,7 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
 
   @Override
   public void deliver(Message message) {
+    pushed.increment();
     send(ConsumeResponse.newBuilder().setMessage(Protos.delivery(message)).build());
   }
 

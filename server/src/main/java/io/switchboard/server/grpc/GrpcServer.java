@@ -38,11 +38,14 @@ public final class GrpcServer implements AutoCloseable {
   private final Server server;
   private final Dispatcher dispatcher;
   private final ExecutorService calls;
+  private final QueuesEndpoint endpoint;
 
-  private GrpcServer(Server server, Dispatcher dispatcher, ExecutorService calls) {
+  private GrpcServer(
+      Server server, Dispatcher dispatcher, ExecutorService calls, QueuesEndpoint endpoint) {
     this.server = server;
     this.dispatcher = dispatcher;
     this.calls = calls;
+    this.endpoint = endpoint;
   }
 
   /**
@@ -79,7 +82,7 @@ public final class GrpcServer implements AutoCloseable {
       throw new StartupException(
           "cannot listen for gRPC on " + config.bind() + ":" + port + ": " + e.getMessage(), e);
     }
-    return new GrpcServer(server, dispatcher, calls);
+    return new GrpcServer(server, dispatcher, calls, endpoint);
   }
 
   private static ServerCredentials credentials(Optional<Tls> tls, boolean mutual) {
@@ -126,6 +129,21 @@ public final class GrpcServer implements AutoCloseable {
   /** How many {@code Consume} streams are open. */
   public int consumers() {
     return dispatcher.open();
+  }
+
+  /** How many {@code Publish} streams are open. */
+  public long publishers() {
+    return endpoint.publishers.get();
+  }
+
+  /** Messages sent through the gRPC API ({@code Publish} and {@code Send}) since the start. */
+  public long sent() {
+    return endpoint.sent.sum();
+  }
+
+  /** Messages pushed to {@code Consume} streams since the start (each delivery counts). */
+  public long pushed() {
+    return endpoint.pushed.sum();
   }
 
   /**

@@ -36,6 +36,10 @@ final class QueuesEndpoint {
   private final int maxCredit;
   private final int publishWindow;
   private final int maxBatch;
+  final java.util.concurrent.atomic.AtomicLong publishers =
+      new java.util.concurrent.atomic.AtomicLong();
+  final java.util.concurrent.atomic.LongAdder sent = new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder pushed = new java.util.concurrent.atomic.LongAdder();
 
   QueuesEndpoint(
       QueueEngine engine,
@@ -81,8 +85,18 @@ final class QueuesEndpoint {
       out.onError(Statuses.of(e));
       return new Ignored<>();
     }
+    publishers.incrementAndGet();
+    java.util.concurrent.atomic.AtomicBoolean open =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Runnable end =
+        () -> {
+          if (open.compareAndSet(true, false)) {
+            publishers.decrementAndGet();
+            slot.close();
+          }
+        };
     out.disableAutoRequest();
-    out.setOnCancelHandler(slot::close);
+    out.setOnCancelHandler(end::run);
     out.request(publishWindow);
     return new StreamObserver<>() {
       private boolean failed;
@@ -99,6 +113,7 @@ final class QueuesEndpoint {
             throw Statuses.invalid("message is required");
           }
           SendResult r = engine.send(queue, Protos.message(request.getMessage()));
+          sent.increment();
           out.onNext(
               PublishResponse.newBuilder()
                   .setId(r.id())
@@ -108,7 +123,7 @@ final class QueuesEndpoint {
           out.request(1);
         } catch (RuntimeException e) {
           failed = true;
-          slot.close();
+          end.run();
           if (!out.isCancelled()) {
             out.onError(Statuses.of(e));
           }
@@ -117,12 +132,12 @@ final class QueuesEndpoint {
 
       @Override
       public void onError(Throwable t) {
-        slot.close();
+        end.run();
       }
 
       @Override
       public void onCompleted() {
-        slot.close();
+        end.run();
         if (!failed && !out.isCancelled()) {
           out.onCompleted();
         }
@@ -136,7 +151,8 @@ final class QueuesEndpoint {
         Caller.current(),
         dispatcher,
         caps,
-        maxCredit);
+        maxCredit,
+        pushed);
   }
 
   // ---- unary -------------------------------------------------------------------------------
@@ -151,6 +167,7 @@ final class QueuesEndpoint {
             throw Statuses.invalid("message is required");
           }
           SendResult r = engine.send(queue, Protos.message(request.getMessage()));
+          sent.increment();
           return SendResponse.newBuilder()
               .setId(r.id())
               .setSequence(r.sequence())

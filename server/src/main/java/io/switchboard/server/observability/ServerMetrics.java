@@ -36,6 +36,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -215,6 +216,35 @@ public final class ServerMetrics {
         .register(registry);
     Gauge.builder("switchboard.routing.callbacks.pending", callbacks, AssignmentCallbacks::pending)
         .description("assignment callbacks between offer and decision")
+        .register(registry);
+  }
+
+  /**
+   * The gRPC API's (docs/api.md#grpc): {@code switchboard_grpc_streams{rpc}} the {@code Publish}
+   * and {@code Consume} streams open now; {@code switchboard_grpc_messages_total{direction}} the
+   * messages sent through it ({@code sent}: {@code Publish} and {@code Send}) and pushed to {@code
+   * Consume} streams ({@code pushed}).
+   */
+  public void grpc(
+      java.util.function.LongSupplier publishStreams,
+      java.util.function.LongSupplier consumeStreams,
+      java.util.function.LongSupplier sent,
+      java.util.function.LongSupplier pushed) {
+    Gauge.builder("switchboard.grpc.streams", publishStreams, LongSupplier::getAsLong)
+        .description("gRPC streams open")
+        .tags("rpc", "Publish")
+        .register(registry);
+    Gauge.builder("switchboard.grpc.streams", consumeStreams, LongSupplier::getAsLong)
+        .description("gRPC streams open")
+        .tags("rpc", "Consume")
+        .register(registry);
+    FunctionCounter.builder("switchboard.grpc.messages", sent, LongSupplier::getAsLong)
+        .description("messages sent through the gRPC API, or pushed to its Consume streams")
+        .tags("direction", "sent")
+        .register(registry);
+    FunctionCounter.builder("switchboard.grpc.messages", pushed, LongSupplier::getAsLong)
+        .description("messages sent through the gRPC API, or pushed to its Consume streams")
+        .tags("direction", "pushed")
         .register(registry);
   }
 
