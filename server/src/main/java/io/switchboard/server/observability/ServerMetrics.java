@@ -78,6 +78,10 @@ public final class ServerMetrics {
   };
 
   private final PrometheusMeterRegistry registry = registry();
+
+  /** Sources of meters that nothing else holds (a meter holds its source weakly). */
+  private final List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final Map<String, OperationTimers> operations = new ConcurrentHashMap<>();
   private final Map<String, QueueMeters> queues = new HashMap<>();
   private final ReentrantLock scrapeLock = new ReentrantLock();
@@ -230,13 +234,18 @@ public final class ServerMetrics {
       java.util.function.LongSupplier consumeStreams,
       java.util.function.LongSupplier sent,
       java.util.function.LongSupplier pushed) {
+    // a meter holds its source weakly, and these are method references nothing else holds
+    held.add(sent);
+    held.add(pushed);
     Gauge.builder("switchboard.grpc.streams", publishStreams, LongSupplier::getAsLong)
         .description("gRPC streams open")
         .tags("rpc", "Publish")
+        .strongReference(true) // the suppliers are method references nothing else holds
         .register(registry);
     Gauge.builder("switchboard.grpc.streams", consumeStreams, LongSupplier::getAsLong)
         .description("gRPC streams open")
         .tags("rpc", "Consume")
+        .strongReference(true) // the suppliers are method references nothing else holds
         .register(registry);
     FunctionCounter.builder("switchboard.grpc.messages", sent, LongSupplier::getAsLong)
         .description("messages sent through the gRPC API, or pushed to its Consume streams")
