@@ -38,6 +38,10 @@ module io.switchboard.server {
   requires io.opentelemetry.sdk;
   requires io.opentelemetry.sdk.autoconfigure;
   requires io.opentelemetry.sdk.autoconfigure.spi;
+  requires io.switchboard.proto;
+  requires io.grpc;
+  requires io.grpc.stub;
+  requires io.grpc.netty.shaded;
   requires static org.jspecify;
 
   exports io.switchboard.server;

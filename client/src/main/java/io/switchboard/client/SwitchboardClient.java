@@ -102,8 +102,13 @@ public final class SwitchboardClient implements QueueEngine {
   private final @Nullable SigV4Signer signer;
   private final Set<CompletableFuture<?>> polls = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
+  private final int grpcPort;
+  private final @Nullable Path grpcCa;
+  private volatile io.grpc.@Nullable ManagedChannel grpc;
 
   private SwitchboardClient(Builder b) {
+    this.grpcPort = b.grpcPort;
+    this.grpcCa = b.caCertificate;
     String text = b.baseUri.toString();
     this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
     this.requestTimeout = b.requestTimeout;
@@ -519,6 +524,74 @@ public final class SwitchboardClient implements QueueEngine {
     if (ownsHttp) {
       http.shutdownNow();
     }
+    io.grpc.ManagedChannel channel = grpc;
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+  }
+
+  // ---- streaming (gRPC) --------------------------------------------------------------------
+
+  /**
+   * Opens a consumer on {@code queue} over the server's gRPC API (docs/api.md#grpc; the builder's
+   * {@link Builder#grpcPort} is needed): the server pushes messages to {@code handler} as they
+   * become available, never more than {@code options.credit()} leased and unsettled at once; each
+   * {@link Delivery} is settled on the same stream. Leases are the queue's as for {@link #receive}:
+   * a message not settled in time is delivered again. Closing the subscription releases the
+   * messages it still holds.
+   *
+   * <p>Returns at once; a refusal at open (an unknown queue, a key without {@code queue:receive}, a
+   * credit over the server's cap) completes {@link Subscription#done()} with a {@link
+   * SwitchboardException} naming it.
+   *
+   * @throws IllegalStateException when the builder named no gRPC port
+   */
+  public Subscription consume(String queue, ConsumeOptions options, MessageHandler handler) {
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(handler, "handler");
+    if (closed) {
+      throw new SwitchboardException("CLIENT_CLOSED", "the client is closed", null);
+    }
+    io.grpc.CallOptions call = io.grpc.CallOptions.DEFAULT;
+    Credentials c = credentials;
+    if (c != null) {
+      call = call.withCallCredentials(new BasicCallCredentials(c));
+    }
+    return GrpcConsumer.open(channel(), call, queue, options, handler, requestTimeout);
+  }
+
+  private synchronized io.grpc.ManagedChannel channel() {
+    io.grpc.ManagedChannel channel = grpc;
+    if (channel != null) {
+      return channel;
+    }
+    if (grpcPort < 0) {
+      throw new IllegalStateException(
+          "consume streams over the server's gRPC API: name its port with"
+              + " SwitchboardClient.builder().grpcPort(...) (the server's grpc-port)");
+    }
+    io.grpc.ChannelCredentials transport;
+    if ("https".equalsIgnoreCase(base.getScheme())) {
+      try {
+        var tls = io.grpc.TlsChannelCredentials.newBuilder();
+        Path ca = grpcCa;
+        if (ca != null) {
+          tls.trustManager(ca.toFile());
+        }
+        transport = tls.build();
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read the trusted certificates: " + e, e);
+      }
+    } else {
+      transport = io.grpc.InsecureChannelCredentials.create();
+    }
+    channel =
+        io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forAddress(
+                base.getHost(), grpcPort, transport)
+            .build();
+    grpc = channel;
+    return channel;
   }
 
   // ---- transport ---------------------------------------------------------------------------
@@ -753,8 +826,23 @@ public final class SwitchboardClient implements QueueEngine {
     private AuthScheme scheme = AuthScheme.SIGV4;
     private String region = SigV4Signer.DEFAULT_REGION;
     private @Nullable SSLContext sslContext;
+    private int grpcPort = -1;
+    private @Nullable Path caCertificate;
 
     private Builder() {}
+
+    /**
+     * The port of the server's gRPC API ({@code grpc-port}), on the base URI's host, for {@link
+     * SwitchboardClient#consume}: TLS when the base URI is {@code https}, trusting {@link
+     * #trustedCertificates} when given, else the JDK's trust store.
+     */
+    public Builder grpcPort(int grpcPort) {
+      if (grpcPort < 1 || grpcPort > 65535) {
+        throw new IllegalArgumentException("grpcPort must be 1..65535, got " + grpcPort);
+      }
+      this.grpcPort = grpcPort;
+      return this;
+    }
 
     /**
      * Authenticates every request with {@code credentials} (SigV4 unless {@link #authScheme} says
@@ -788,6 +876,7 @@ public final class SwitchboardClient implements QueueEngine {
 
     /** Trusts the CA certificates in the PEM file {@code caCertificate} (see {@link TlsTrust}). */
     public Builder trustedCertificates(Path caCertificate) {
+      this.caCertificate = caCertificate;
       return sslContext(TlsTrust.trusting(caCertificate));
     }
 

@@ -36,6 +36,7 @@ import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.Settings;
 import io.switchboard.server.config.StartupException;
 import io.switchboard.server.console.Console;
+import io.switchboard.server.grpc.GrpcServer;
 import io.switchboard.server.http.Call;
 import io.switchboard.server.http.ConnectionLimits;
 import io.switchboard.server.http.ErrorAnswers;
@@ -128,6 +129,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private volatile @Nullable ClusterRouting cluster;
   private @Nullable RouterJournal routerJournal;
   private volatile @Nullable Workspaces workspaces;
+  private volatile @Nullable GrpcServer grpc;
 
   // set by listen(), which start() calls right after the constructor (or fails the start)
   @SuppressWarnings("NullAway.Init")
@@ -415,6 +417,25 @@ public final class SwitchboardServer implements AutoCloseable {
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
     applyInit(opened); // a failed start closes the engine with the rest
     engine = opened;
+    if (config.get(Settings.GRPC_PORT) >= 0) {
+      // closed before the engine (the newest first): its Consume streams release their leases
+      GrpcServer started =
+          GrpcServer.start(
+              config,
+              opened,
+              keys,
+              tlsFiles.map(TlsFiles::load),
+              tlsFiles.map(TlsFiles::mutual).orElse(false));
+      grpc = started;
+      resources.push("gRPC listener", started::close);
+      metrics.grpc(started::publishers, started::consumers, started::sent, started::pushed);
+    }
+  }
+
+  /** The port of the gRPC API (docs/api.md#grpc), when {@code grpc-port} turned it on. */
+  public java.util.OptionalInt grpcPort() {
+    GrpcServer g = grpc;
+    return g == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(g.port());
   }
 
   /**

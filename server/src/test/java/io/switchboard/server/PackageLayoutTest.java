@@ -31,6 +31,7 @@ class PackageLayoutTest {
   private static final Map<String, Set<String>> MAY_USE =
       Map.ofEntries(
           Map.entry("auth", Set.of()),
+          Map.entry("dispatch", Set.of()),
           Map.entry("config", Set.of("auth")),
           Map.entry("security.sigv4", Set.of("auth")),
           Map.entry("http", Set.of("config", "auth")),
@@ -45,6 +46,7 @@ class PackageLayoutTest {
               Set.of(
                   "api.queues", "api.routing", "api.keys", "security", "http", "config", "auth")),
           Map.entry("sqs", Set.of("security", "security.sigv4", "http", "config", "auth")),
+          Map.entry("grpc", Set.of("dispatch", "security", "config", "auth")),
           Map.entry(
               "cluster",
               Set.of("api.routing", "init", "observability", "security", "http", "config", "auth")),
@@ -52,6 +54,7 @@ class PackageLayoutTest {
               "",
               Set.of(
                   "cluster",
+                  "grpc",
                   "sqs",
                   "observability",
                   "init",

@@ -344,6 +344,47 @@ public final class Settings {
                   + " are authenticated, else its address); one more is answered 429"
                   + " `TOO_MANY_EVENT_STREAMS`"));
 
+  public static final Setting<Integer> GRPC_PORT =
+      declare(
+          Setting.integer(
+              "grpc-port",
+              -1,
+              -1,
+              65535,
+              "TCP port of the gRPC API (docs/api.md#grpc), on the same bind address and TLS as"
+                  + " the HTTP API; 0 picks a free port; -1 serves no gRPC"));
+
+  public static final Setting<Integer> GRPC_MAX_CREDIT =
+      declare(
+          Setting.integer(
+              "grpc-max-credit",
+              1_000,
+              1,
+              100_000,
+              "most messages one gRPC `Consume` stream may hold leased and unsettled (its"
+                  + " credit); a larger credit is refused `INVALID_ARGUMENT`"));
+
+  public static final Setting<Integer> GRPC_MAX_STREAMS_PER_KEY =
+      declare(
+          Setting.integer(
+              "grpc-max-streams-per-key",
+              100,
+              1,
+              1_000_000,
+              "most gRPC `Publish` and `Consume` streams open at once for one access key (in"
+                  + " keyless mode, one client address); one more is refused"
+                  + " `RESOURCE_EXHAUSTED`"));
+
+  public static final Setting<Integer> GRPC_PUBLISH_WINDOW =
+      declare(
+          Setting.integer(
+              "grpc-publish-window",
+              64,
+              1,
+              10_000,
+              "most sends of a gRPC `Publish` stream the server reads ahead of its answers (flow"
+                  + " control: the client's next sends wait in the network)"));
+
   public static final Setting<AccessKeys> ACCESS_KEYS =
       declare(
           accessKeys(

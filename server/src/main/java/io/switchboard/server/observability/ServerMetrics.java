@@ -36,6 +36,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -77,6 +78,10 @@ public final class ServerMetrics {
   };
 
   private final PrometheusMeterRegistry registry = registry();
+
+  /** Sources of meters that nothing else holds (a meter holds its source weakly). */
+  private final List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final Map<String, OperationTimers> operations = new ConcurrentHashMap<>();
   private final Map<String, QueueMeters> queues = new HashMap<>();
   private final ReentrantLock scrapeLock = new ReentrantLock();
@@ -215,6 +220,40 @@ public final class ServerMetrics {
         .register(registry);
     Gauge.builder("switchboard.routing.callbacks.pending", callbacks, AssignmentCallbacks::pending)
         .description("assignment callbacks between offer and decision")
+        .register(registry);
+  }
+
+  /**
+   * The gRPC API's (docs/api.md#grpc): {@code switchboard_grpc_streams{rpc}} the {@code Publish}
+   * and {@code Consume} streams open now; {@code switchboard_grpc_messages_total{direction}} the
+   * messages sent through it ({@code sent}: {@code Publish} and {@code Send}) and pushed to {@code
+   * Consume} streams ({@code pushed}).
+   */
+  public void grpc(
+      java.util.function.LongSupplier publishStreams,
+      java.util.function.LongSupplier consumeStreams,
+      java.util.function.LongSupplier sent,
+      java.util.function.LongSupplier pushed) {
+    // a meter holds its source weakly, and these are method references nothing else holds
+    held.add(sent);
+    held.add(pushed);
+    Gauge.builder("switchboard.grpc.streams", publishStreams, LongSupplier::getAsLong)
+        .description("gRPC streams open")
+        .tags("rpc", "Publish")
+        .strongReference(true) // the suppliers are method references nothing else holds
+        .register(registry);
+    Gauge.builder("switchboard.grpc.streams", consumeStreams, LongSupplier::getAsLong)
+        .description("gRPC streams open")
+        .tags("rpc", "Consume")
+        .strongReference(true) // the suppliers are method references nothing else holds
+        .register(registry);
+    FunctionCounter.builder("switchboard.grpc.messages", sent, LongSupplier::getAsLong)
+        .description("messages sent through the gRPC API, or pushed to its Consume streams")
+        .tags("direction", "sent")
+        .register(registry);
+    FunctionCounter.builder("switchboard.grpc.messages", pushed, LongSupplier::getAsLong)
+        .description("messages sent through the gRPC API, or pushed to its Consume streams")
+        .tags("direction", "pushed")
         .register(registry);
   }
 

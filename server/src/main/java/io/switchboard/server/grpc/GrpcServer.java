@@ -1,0 +1,169 @@
+package io.switchboard.server.grpc;
+
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.helidon.common.tls.Tls;
+import io.helidon.common.tls.TlsConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.auth.KeyRing;
+import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
+import io.switchboard.server.config.StartupException;
+import io.switchboard.server.dispatch.Dispatcher;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * The gRPC API's listener (docs/api.md#grpc): grpc-java over Netty on {@code grpc-port} of the
+ * server's bind address, with the server's TLS (and mutual TLS) when it has one, calls run on
+ * virtual threads, one {@link Dispatcher} for the {@code Consume} streams.
+ */
+public final class GrpcServer implements AutoCloseable {
+
+  private final Server server;
+  private final Dispatcher dispatcher;
+  private final ExecutorService calls;
+  private final QueuesEndpoint endpoint;
+
+  private GrpcServer(
+      Server server, Dispatcher dispatcher, ExecutorService calls, QueuesEndpoint endpoint) {
+    this.server = server;
+    this.dispatcher = dispatcher;
+    this.calls = calls;
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Listens on {@code grpc-port}; the engine must be open.
+   *
+   * @param tls the server's TLS (what its HTTP listener serves), if it has one
+   * @throws StartupException when the port cannot be listened on or the TLS material not used
+   */
+  public static GrpcServer start(
+      ServerConfig config, QueueEngine engine, KeyRing keys, Optional<Tls> tls, boolean mutual) {
+    int port = config.get(Settings.GRPC_PORT);
+    Dispatcher dispatcher = new Dispatcher(engine);
+    ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+    QueuesEndpoint endpoint =
+        new QueuesEndpoint(
+            engine,
+            dispatcher,
+            new StreamCaps(config.get(Settings.GRPC_MAX_STREAMS_PER_KEY)),
+            config.get(Settings.GRPC_MAX_CREDIT),
+            config.get(Settings.GRPC_PUBLISH_WINDOW),
+            config.maxBatch());
+    Server server =
+        NettyServerBuilder.forAddress(
+                new InetSocketAddress(config.bind(), port), credentials(tls, mutual))
+            .executor(calls)
+            .maxInboundMessageSize(config.maxBodyBytes())
+            .addService(ServerInterceptors.intercept(endpoint.definition(), new Credentials(keys)))
+            .build();
+    try {
+      server.start();
+    } catch (IOException e) {
+      dispatcher.close();
+      calls.shutdownNow();
+      throw new StartupException(
+          "cannot listen for gRPC on " + config.bind() + ":" + port + ": " + e.getMessage(), e);
+    }
+    return new GrpcServer(server, dispatcher, calls, endpoint);
+  }
+
+  private static ServerCredentials credentials(Optional<Tls> tls, boolean mutual) {
+    if (tls.isEmpty()) {
+      return InsecureServerCredentials.create();
+    }
+    TlsConfig c = tls.get().prototype();
+    try {
+      PrivateKey key =
+          c.privateKey().orElseThrow(() -> new StartupException("the TLS files hold no key"));
+      List<X509Certificate> chain = c.privateKeyCertChain();
+      KeyStore keyStore = KeyStore.getInstance("PKCS12");
+      keyStore.load(null, null);
+      keyStore.setKeyEntry("switchboard", key, new char[0], chain.toArray(X509Certificate[]::new));
+      KeyManagerFactory keyManagers =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keyManagers.init(keyStore, new char[0]);
+      var builder = TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers());
+      if (mutual) {
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        int i = 0;
+        for (X509Certificate ca : c.trust()) {
+          trusted.setCertificateEntry("ca-" + i++, ca);
+        }
+        TrustManagerFactory trust =
+            TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        builder
+            .trustManager(trust.getTrustManagers())
+            .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+      }
+      return builder.build();
+    } catch (GeneralSecurityException | IOException e) {
+      throw new StartupException("cannot use the TLS files for gRPC: " + e.getMessage(), e);
+    }
+  }
+
+  /** The port it listens on (the one picked, for {@code grpc-port} 0). */
+  public int port() {
+    return server.getPort();
+  }
+
+  /** How many {@code Consume} streams are open. */
+  public int consumers() {
+    return dispatcher.open();
+  }
+
+  /** How many {@code Publish} streams are open. */
+  public long publishers() {
+    return endpoint.publishers.get();
+  }
+
+  /** Messages sent through the gRPC API ({@code Publish} and {@code Send}) since the start. */
+  public long sent() {
+    return endpoint.sent.sum();
+  }
+
+  /** Messages pushed to {@code Consume} streams since the start (each delivery counts). */
+  public long pushed() {
+    return endpoint.pushed.sum();
+  }
+
+  /**
+   * Stops: new calls are refused, open streams end ({@code Consume} streams release their leases),
+   * and calls in flight get a few seconds to finish.
+   */
+  @Override
+  public void close() {
+    server.shutdown();
+    dispatcher.close();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+        server.awaitTermination(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    } finally {
+      calls.shutdownNow();
+    }
+  }
+}
