@@ -97,6 +97,12 @@ public final class RocksJournal implements Journal {
 
   private final RocksOrders ordersReader = new RocksOrders();
 
+  /** The most the store may take on disk before sends are refused ({@link #limitDisk}). */
+  private volatile long maxDisk = Long.MAX_VALUE;
+
+  /** What the store takes on disk now, in bytes ({@link #storeBytes}; tests inject sizes). */
+  private volatile java.util.function.LongSupplier storeSize = new StoreSize();
+
   private RocksJournal(
       Path dir,
       DiskSpace space,
@@ -519,10 +525,97 @@ public final class RocksJournal implements Journal {
     for (JournalEntry e : entries) {
       if (e instanceof JournalEntry.MessagePut) {
         space.checkRoomToGrow();
+        checkDiskLimit();
         break;
       }
     }
     return writer.append(entries, true);
+  }
+
+  /**
+   * Refuses sends once the store takes {@code maxBytes} or more on disk (its table files and the
+   * writes not yet flushed to them), with {@code QUEUE_FULL}: the backlog's bound when the heap
+   * keeps only a window of each queue (docs/storage.md, "Disk space"). Acks, deletes and receives
+   * go on, and sends are taken again once compaction has brought the store back under it. {@code
+   * Long.MAX_VALUE} (the default): no limit.
+   *
+   * @throws IllegalArgumentException when {@code maxBytes} is not positive
+   */
+  public void limitDisk(long maxBytes) {
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException(
+          "the store's disk limit must be positive, got " + maxBytes);
+    }
+    this.maxDisk = maxBytes;
+  }
+
+  /** The size of the file system holding the store, in bytes; 0 when it cannot be read. */
+  public long fileSystemBytes() {
+    return space.total();
+  }
+
+  /** What the store takes on disk now, as {@link #limitDisk} counts it. */
+  public long storeBytes() {
+    return storeSize.getAsLong();
+  }
+
+  /** Reads the store's size on disk from {@code size} instead of RocksDB (tests). */
+  void storeSizeFrom(java.util.function.LongSupplier size) {
+    this.storeSize = size;
+  }
+
+  private void checkDiskLimit() {
+    long max = maxDisk;
+    if (max == Long.MAX_VALUE) {
+      return;
+    }
+    long used = storeSize.getAsLong();
+    if (used >= max) {
+      throw new QueueException(
+          ErrorCode.QUEUE_FULL,
+          "the store takes "
+              + DiskSpace.mib(used)
+              + " on disk, its limit (max-backlog-disk) is "
+              + DiskSpace.mib(max)
+              + ": sends are refused until consumers drain the backlog; retry later");
+    }
+  }
+
+  /**
+   * The store's size on disk from RocksDB: the live table files of every family and the memtables
+   * (whose writes the write-ahead log holds), read at most every 50 ms.
+   */
+  private final class StoreSize implements java.util.function.LongSupplier {
+    private static final long RECHECK_NANOS =
+        java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50);
+    private volatile long readAt = System.nanoTime() - 2 * RECHECK_NANOS;
+    private volatile long bytes;
+
+    @Override
+    public long getAsLong() {
+      long now = System.nanoTime();
+      if (now - readAt >= RECHECK_NANOS) {
+        synchronized (this) {
+          if (now - readAt >= RECHECK_NANOS) {
+            bytes = read();
+            readAt = System.nanoTime();
+          }
+        }
+      }
+      return bytes;
+    }
+
+    private long read() {
+      if (closed.get()) {
+        return 0; // a closed store is not asked (the writer refuses its sends)
+      }
+      try {
+        return db.getAggregatedLongProperty("rocksdb.live-sst-files-size")
+            + db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables");
+      } catch (RocksDBException e) {
+        return 0; // cannot tell: let sends through (the disk's own reserve still holds)
+      }
+    }
   }
 
   /** Adds one entry to a write batch. */
