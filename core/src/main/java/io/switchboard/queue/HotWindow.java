@@ -239,7 +239,16 @@ final class HotWindow {
     List<Long> serials =
         orders.available(
             queue, order, b == null ? null : new Orders.After(b.serial, placeOf(b)), limit);
+    List<Long> unknown = new java.util.ArrayList<>();
+    for (long serial : serials) {
+      if (table.get(serial) == null && !sending.containsKey(serial)) {
+        unknown.add(serial);
+      }
+    }
+    // the page's records in one read (its keys were read in one call too)
+    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
     StoredMessage last = null;
+    int next = 0;
     for (long serial : serials) {
       StoredMessage known = table.get(serial);
       if (known == null) {
@@ -249,7 +258,7 @@ final class HotWindow {
         last = known;
         continue;
       }
-      MessageRecord r = orders.read(queue, serial).orElse(null);
+      MessageRecord r = records.get(next++).orElse(null);
       if (r == null || r.state() != MessageRecord.AVAILABLE) {
         continue;
       }

@@ -29,10 +29,14 @@ class BacklogOnDiskTest {
     return SwitchboardServer.start(
         ServerConfig.resolve(
             Map.of(
-                "port", "0",
-                "data-dir", dir.toString(),
-                "hot-window", hotWindow,
-                "max-queue-bytes", "16k"),
+                "port",
+                "0",
+                "data-dir",
+                dir.toString(),
+                "hot-window",
+                hotWindow,
+                "max-queue-bytes",
+                "16k"),
             Map.of()));
   }
 
@@ -94,8 +98,7 @@ class BacklogOnDiskTest {
       assertEquals(201, http.post("/v1/queues", "{\"name\":\"big\"}").status());
       int refusedAt = -1;
       for (int i = 0; i < MESSAGES && refusedAt < 0; i++) {
-        Http.Answer sent =
-            http.post("/v1/queues/big/messages", "{\"body\":\"" + body(i) + "\"}");
+        Http.Answer sent = http.post("/v1/queues/big/messages", "{\"body\":\"" + body(i) + "\"}");
         if (sent.status() == 429) {
           assertEquals("QUEUE_FULL", sent.code(), sent.toString());
           refusedAt = i;
