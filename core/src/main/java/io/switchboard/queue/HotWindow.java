@@ -197,6 +197,28 @@ final class HotWindow {
     order = next;
   }
 
+  /**
+   * Counts an available message recovery found in the store as cold, without keeping it: recovery
+   * then reads the window from the store's order ({@link #restored}).
+   */
+  void restoredCold(MessageRecord r) {
+    cold++;
+    countCold(r.priority(), 1);
+    coldExpiryFloor = Math.min(coldExpiryFloor, r.expiresAt());
+  }
+
+  /**
+   * At the end of recovery, when every available message was counted cold and none is in the heap:
+   * reads the first page of the delivery order (the boundary is the start).
+   */
+  void restored() {
+    boundary = null;
+    if (cold > 0) {
+      refill();
+    }
+    settle();
+  }
+
   /** Forgets every cold message (the queue was purged or deleted). */
   void clear() {
     cold = 0;

@@ -95,7 +95,7 @@ class RefillBatchTest {
     }
   }
 
-  private record CountingJournal(RocksJournal journal, Counting orders) implements Journal {
+  private record CountingJournal(RocksJournal journal, Counting counting) implements Journal {
     @Override
     public Snapshot load() {
       return journal.load();
@@ -123,7 +123,7 @@ class RefillBatchTest {
 
     @Override
     public Optional<Orders> orders() {
-      return Optional.of(orders);
+      return Optional.of(counting);
     }
 
     @Override
