@@ -61,31 +61,49 @@ public final class BacklogBench {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     byte[] pool = pool();
     try {
-      ChildServer server = ChildServer.start("switchboard", BacklogServerMain.class, settings, jvm, log);
+      ChildServer server =
+          ChildServer.start("switchboard", BacklogServerMain.class, settings, jvm, log);
       long baseline;
       try {
         baseline = heapAfterGc(server);
         post(http, server.uri, "/v1/queues", "{\"name\":\"one\"}", 201);
         long t0 = System.nanoTime();
         AtomicLong refused = new AtomicLong();
-        fill(http, server.uri, List.of("one"), o.messages(), o.body(), o.threads(), pool, refused);
+        long one =
+            fill(
+                http,
+                server.uri,
+                List.of("one"),
+                o.messages(),
+                o.body(),
+                o.threads(),
+                pool,
+                refused);
         double sendSeconds = (System.nanoTime() - t0) / 1e9;
+        if (one < o.messages()) {
+          throw new IllegalStateException("one queue took only " + one + " messages");
+        }
         long heap = heapAfterGc(server);
         long disk = sizeOf(dir);
-        report.row("messages in one queue", o.messages());
-        report.row("send msg/s (one queue, batches of 100, " + o.threads() + " threads)",
+        row(report, "messages in one queue", o.messages());
+        row(
+            report,
+            "send msg/s (one queue, batches of 100, " + o.threads() + " threads)",
             round(o.messages() / sendSeconds));
-        report.row("sends refused and retried", refused.get());
-        report.row("server heap after full GC, empty (MiB)", mib(baseline));
-        report.row("server heap after full GC, one queue full (MiB)", mib(heap));
-        report.row("heap bytes per cold message", round((heap - baseline) / (double) o.messages()));
-        report.row("server RSS (MiB)", mib(rss(server.pid)));
-        report.row("store on disk (MiB)", mib(disk));
-        report.row("disk bytes per message", round(disk / (double) o.messages()));
+        row(report, "sends refused and retried", refused.get());
+        row(report, "server heap after full GC, empty (MiB)", mib(baseline));
+        row(report, "server heap after full GC, one queue full (MiB)", mib(heap));
+        row(
+            report,
+            "heap bytes per cold message",
+            round((heap - baseline) / (double) o.messages()));
+        row(report, "server RSS (MiB)", mib(rss(server.pid)));
+        row(report, "store on disk (MiB)", mib(disk));
+        row(report, "disk bytes per message", round(disk / (double) o.messages()));
 
         int drained = Math.min(100_000, o.messages() / 2);
         double deep = drain(http, server.uri, "one", drained);
-        report.row("receive+ack msg/s with " + o.messages() + " waiting", round(drained / deep));
+        row(report, "receive+ack msg/s with " + o.messages() + " waiting", round(drained / deep));
         post(http, server.uri, "/v1/queues", "{\"name\":\"small\"}", 201);
         double shallowSeconds = 0;
         int rounds = drained / 1000;
@@ -93,7 +111,7 @@ public final class BacklogBench {
           fill(http, server.uri, List.of("small"), 1000, o.body(), 1, pool, refused);
           shallowSeconds += drain(http, server.uri, "small", 1000);
         }
-        report.row("receive+ack msg/s with 1,000 waiting", round(rounds * 1000 / shallowSeconds));
+        row(report, "receive+ack msg/s with 1,000 waiting", round(rounds * 1000 / shallowSeconds));
       } finally {
         server.close();
       }
@@ -103,11 +121,13 @@ public final class BacklogBench {
       try {
         awaitHealthy(http, server.uri);
         double restart = (System.nanoTime() - start) / 1e9;
-        report.row(
-            "restart to /health 200 with " + (o.messages() - Math.min(100_000, o.messages() / 2))
+        row(
+            report,
+            "restart to /health 200 with "
+                + (o.messages() - Math.min(100_000, o.messages() / 2))
                 + " waiting (s, incl. JVM start)",
             round2(restart));
-        report.row("server heap after full GC, after the restart (MiB)", mib(heapAfterGc(server)));
+        row(report, "server heap after full GC, after the restart (MiB)", mib(heapAfterGc(server)));
 
         List<String> names = new ArrayList<>();
         for (int q = 0; q < o.queues(); q++) {
@@ -116,16 +136,19 @@ public final class BacklogBench {
         }
         AtomicLong refused = new AtomicLong();
         long t1 = System.nanoTime();
-        fill(http, server.uri, names, o.messages(), o.body(), o.threads(), pool, refused);
+        long mixed =
+            fill(http, server.uri, names, o.messages(), o.body(), o.threads(), pool, refused);
         double mixedSeconds = (System.nanoTime() - t1) / 1e9;
-        report.row("messages over " + o.queues() + " queues", o.messages());
-        report.row("send msg/s (" + o.queues() + " queues)", round(o.messages() / mixedSeconds));
-        report.row("sends refused and retried (" + o.queues() + " queues)", refused.get());
-        report.row(
-            "server heap after full GC, both sets (MiB)", mib(heapAfterGc(server)));
-        report.row("server RSS, both sets (MiB)", mib(rss(server.pid)));
+        row(
+            report,
+            "messages over " + o.queues() + " queues (of " + o.messages() + " sent)",
+            mixed);
+        row(report, "send msg/s (" + o.queues() + " queues)", round(mixed / mixedSeconds));
+        row(report, "sends refused and retried (" + o.queues() + " queues)", refused.get());
+        row(report, "server heap after full GC, both sets (MiB)", mib(heapAfterGc(server)));
+        row(report, "server RSS, both sets (MiB)", mib(rss(server.pid)));
         long disk = sizeOf(dir);
-        report.row("store on disk, both sets (MiB)", mib(disk));
+        row(report, "store on disk, both sets (MiB)", mib(disk));
       } finally {
         server.close();
       }
@@ -133,7 +156,14 @@ public final class BacklogBench {
       DurableSendBench.deleteTree(dir);
     }
     report.note("server log: " + log);
-    report.write(ra.out(), RunInfo.capture(RunInfo.commandLine(BacklogBench.class, args)), System.out);
+    report.write(
+        ra.out(), RunInfo.capture(RunInfo.commandLine(BacklogBench.class, args)), System.out);
+  }
+
+  /** Adds a row and prints it at once (a long run shows its figures as it goes). */
+  private static void row(Report report, String figure, Object value) {
+    report.row(figure, value);
+    System.err.println("backlog: " + figure + " = " + value);
   }
 
   private static Options parse(String[] a) {
@@ -172,8 +202,15 @@ public final class BacklogBench {
     return p;
   }
 
-  /** Sends {@code n} messages round-robin over {@code queues} in batches of 100. */
-  private static void fill(
+  /** Refusals for this long without one accepted send end a fill (the server is full). */
+  private static final long GIVE_UP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
+  /**
+   * Sends {@code n} messages round-robin over {@code queues} in batches of 100, retrying refusals
+   * (429, 503) after 100 ms; gives up when no send was accepted for 30 s. Returns how many were
+   * accepted.
+   */
+  private static long fill(
       HttpClient http,
       URI uri,
       List<String> queues,
@@ -184,6 +221,8 @@ public final class BacklogBench {
       AtomicLong refused)
       throws Exception {
     AtomicLong next = new AtomicLong();
+    AtomicLong accepted = new AtomicLong();
+    AtomicLong lastAccepted = new AtomicLong(System.nanoTime());
     ExecutorService pool2 = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> done = new ArrayList<>();
@@ -199,23 +238,34 @@ public final class BacklogBench {
                       return null;
                     }
                     int count = (int) Math.min(100, n - from);
-                    StringBuilder b = new StringBuilder(count * (body + 16)).append("{\"messages\":[");
+                    StringBuilder b =
+                        new StringBuilder(count * (body + 16)).append("{\"messages\":[");
                     for (int i = 0; i < count; i++) {
                       int at = r.nextInt(pool.length - body);
                       b.append(i == 0 ? "" : ",")
                           .append("{\"body\":\"")
-                          .append(new String(pool, at, body, java.nio.charset.StandardCharsets.US_ASCII))
+                          .append(
+                              new String(
+                                  pool, at, body, java.nio.charset.StandardCharsets.US_ASCII))
                           .append("\"}");
                     }
                     String q = queues.get((int) ((from / 100) % queues.size()));
                     String json = b.append("]}").toString();
                     while (true) {
-                      HttpResponse<String> a = send(http, uri, "/v1/queues/" + q + "/messages/batch", json);
+                      HttpResponse<String> a =
+                          send(http, uri, "/v1/queues/" + q + "/messages/batch", json);
                       if (a.statusCode() == 201) {
+                        accepted.addAndGet(count);
+                        lastAccepted.set(System.nanoTime());
                         break;
                       }
                       if (a.statusCode() == 429 || a.statusCode() == 503) {
                         refused.incrementAndGet();
+                        if (System.nanoTime() - lastAccepted.get() > GIVE_UP_NANOS) {
+                          System.err.println("giving up: " + a.statusCode() + " " + a.body());
+                          next.set(n); // every thread stops
+                          return null;
+                        }
                         Thread.sleep(100);
                         continue;
                       }
@@ -227,6 +277,7 @@ public final class BacklogBench {
       for (Future<?> f : done) {
         f.get();
       }
+      return accepted.get();
     } finally {
       pool2.shutdownNow();
     }
@@ -340,5 +391,4 @@ public final class BacklogBench {
   private static double round2(double v) {
     return Math.round(v * 100) / 100.0;
   }
-
 }
