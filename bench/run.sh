@@ -21,6 +21,7 @@ native-e2e   io.switchboard.bench.e2e.NativeApiBench               -Xmx2g
 filtered     io.switchboard.bench.filter.FilteredReceiveBench      -Xmx12g
 durable      io.switchboard.bench.durable.DurableSendBench         --enable-native-access=ALL-UNNAMED
 recovery     io.switchboard.bench.durable.RecoveryBench            --enable-native-access=ALL-UNNAMED -Xmx4g
+backlog      io.switchboard.bench.durable.BacklogBench             -Xmx1g
 routing      io.switchboard.bench.routing.RoutingBench             -Xms6g -Xmx6g -XX:+AlwaysPreTouch
 heap         io.switchboard.bench.HeapPerMessage                   -XX:+UseParallelGC -Xms4g -Xmx4g
 postgres     io.switchboard.bench.postgres.PostgresBench           -Xmx2g

@@ -33,6 +33,7 @@ class RunScriptTest {
             "filtered",
             "durable",
             "recovery",
+            "backlog",
             "routing",
             "heap",
             "postgres",

@@ -197,6 +197,28 @@ final class HotWindow {
     order = next;
   }
 
+  /**
+   * Counts an available message recovery found in the store as cold, without keeping it: recovery
+   * then reads the window from the store's order ({@link #restored}).
+   */
+  void restoredCold(MessageRecord r) {
+    cold++;
+    countCold(r.priority(), 1);
+    coldExpiryFloor = Math.min(coldExpiryFloor, r.expiresAt());
+  }
+
+  /**
+   * At the end of recovery, when every available message was counted cold and none is in the heap:
+   * reads the first page of the delivery order (the boundary is the start).
+   */
+  void restored() {
+    boundary = null;
+    if (cold > 0) {
+      refill();
+    }
+    settle();
+  }
+
   /** Forgets every cold message (the queue was purged or deleted). */
   void clear() {
     cold = 0;
@@ -239,7 +261,16 @@ final class HotWindow {
     List<Long> serials =
         orders.available(
             queue, order, b == null ? null : new Orders.After(b.serial, placeOf(b)), limit);
+    List<Long> unknown = new java.util.ArrayList<>();
+    for (long serial : serials) {
+      if (table.get(serial) == null && !sending.containsKey(serial)) {
+        unknown.add(serial);
+      }
+    }
+    // the page's records in one read (its keys were read in one call too)
+    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
     StoredMessage last = null;
+    int next = 0;
     for (long serial : serials) {
       StoredMessage known = table.get(serial);
       if (known == null) {
@@ -249,7 +280,7 @@ final class HotWindow {
         last = known;
         continue;
       }
-      MessageRecord r = orders.read(queue, serial).orElse(null);
+      MessageRecord r = records.get(next++).orElse(null);
       if (r == null || r.state() != MessageRecord.AVAILABLE) {
         continue;
       }

@@ -953,10 +953,17 @@ final class LocalQueue {
   long restore(Snapshot.QueueState state, long now) {
     List<StoredMessage> messages = new ArrayList<>();
     long highest = 0;
+    HotWindow window = hot;
     for (MessageRecord r : state.messages()) {
-      StoredMessage m = QueueJournal.restore(r);
-      messages.add(m);
-      highest = Math.max(highest, Math.max(m.serial, m.seq));
+      highest = Math.max(highest, Math.max(r.serial(), r.seq()));
+      if (window != null && r.state() == MessageRecord.AVAILABLE) {
+        // counted cold, not kept: the window is read from the store's order below, so a backlog
+        // larger than the heap does not have to fit in it while the server starts
+        window.restoredCold(r);
+        backSeq = Math.min(backSeq, r.seq());
+        continue;
+      }
+      messages.add(QueueJournal.restore(r));
     }
     messages.sort(java.util.Comparator.comparingLong(m -> m.seq));
     long latestSend = Long.MIN_VALUE;
@@ -981,7 +988,7 @@ final class LocalQueue {
     }
     table.drainDirty((m, mark, before) -> {});
     if (hot != null) {
-      hot.settle(); // what is beyond the window stays in the store only
+      hot.restored(); // reads the window's first page; the rest stays in the store only
     }
     reportBytes();
     return highest;

@@ -6,6 +6,7 @@ import io.switchboard.server.config.Durability;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.StartupException;
 import io.switchboard.server.observability.HealthRegistry;
+import io.switchboard.storage.rocksdb.OrderIndex;
 import io.switchboard.storage.rocksdb.RocksJournal;
 import io.switchboard.storage.rocksdb.RocksRouterJournal;
 
@@ -29,8 +30,30 @@ public interface EngineFactory {
 
   /** Keeps everything in memory; lost when the server stops. */
   static EngineFactory inMemory() {
-    return config ->
-        QueueEngine.builder().maxQueues(config.maxQueues()).limits(config.queueLimits()).build();
+    return config -> {
+      noteHotWindowIgnored(config, "in-memory");
+      return QueueEngine.builder()
+          .maxQueues(config.maxQueues())
+          .limits(config.queueLimits())
+          .build();
+    };
+  }
+
+  /**
+   * Logs that {@code hot-window} does nothing here when it was set: only the embedded store keeps
+   * the backlog on disk (in memory everything is in the heap, PostgreSQL keeps it in the database).
+   */
+  private static void noteHotWindowIgnored(ServerConfig config, String mode) {
+    config
+        .hotWindowSource()
+        .ifPresent(
+            source ->
+                org.slf4j.LoggerFactory.getLogger(EngineFactory.class)
+                    .info(
+                        "hot-window (from {}) is ignored with {}: it applies to the embedded store"
+                            + " only",
+                        source,
+                        mode));
   }
 
   /**
@@ -43,11 +66,13 @@ public interface EngineFactory {
       return new EngineFactory() {
         @Override
         public QueueEngine open(ServerConfig c) {
+          noteHotWindowIgnored(c, "postgres-url");
           return postgres(c);
         }
 
         @Override
         public QueueEngine open(ServerConfig c, HealthRegistry health) {
+          noteHotWindowIgnored(c, "postgres-url");
           var engine = postgres(c);
           health.check("store", engine::problem);
           return engine;
@@ -65,7 +90,7 @@ public interface EngineFactory {
 
       @Override
       public QueueEngine open(ServerConfig c, HealthRegistry health) {
-        return durable(c, health, dir -> RocksJournal.open(dir, storageDurability(c.durability())));
+        return durable(c, health, dir -> openStore(c, dir));
       }
     };
   }
@@ -77,10 +102,19 @@ public interface EngineFactory {
    *     another format, or cannot be opened
    */
   static QueueEngine durable(ServerConfig config) {
-    return durable(
-        config,
-        new HealthRegistry(),
-        dir -> RocksJournal.open(dir, storageDurability(config.durability())));
+    return durable(config, new HealthRegistry(), dir -> openStore(config, dir));
+  }
+
+  /**
+   * Opens the embedded store in {@code dir}: with the order index when {@code hot-window} is on (so
+   * that each standard queue keeps only its window in the heap and reads the rest from disk),
+   * without it when off (a store that has one drops it).
+   */
+  static RocksJournal openStore(ServerConfig config, java.nio.file.Path dir) {
+    return RocksJournal.open(
+        dir,
+        storageDurability(config.durability()),
+        config.hotWindow() > 0 ? OrderIndex.MAINTAINED : OrderIndex.NONE);
   }
 
   /**
@@ -99,9 +133,14 @@ public interface EngineFactory {
     }
     health.check("store", journal::problem);
     try {
+      long maxDisk = config.maxBacklogDisk(journal.fileSystemBytes());
+      if (maxDisk != Long.MAX_VALUE) {
+        journal.limitDisk(maxDisk);
+      }
       return QueueEngine.builder()
           .maxQueues(config.maxQueues())
           .limits(config.queueLimits())
+          .hotWindow(config.hotWindow())
           .journal(journal)
           .build();
     } catch (RuntimeException e) {

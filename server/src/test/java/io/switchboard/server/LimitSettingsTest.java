@@ -123,4 +123,43 @@ class LimitSettingsTest {
         "max-in-flight must be 1..100000000, got 0 (from SWITCHBOARD_MAX_IN_FLIGHT)",
         refusal("SWITCHBOARD_MAX_IN_FLIGHT", "0"));
   }
+
+  /**
+   * {@code hot-window}: 10,000 messages per queue by default, {@code off} or 0 to keep every
+   * message in the heap; {@code max-backlog-disk}: by default 80% of the data directory's file
+   * system (no limit when its size cannot be read), or an amount.
+   */
+  @Test
+  void hotWindowAndBacklogDisk_defaultsOffAndShares() {
+    assertEquals(10_000, ServerConfig.forTests().hotWindow());
+    assertEquals(0, ServerConfig.resolve(Map.of("hot-window", "off"), Map.of()).hotWindow());
+    assertEquals(0, ServerConfig.resolve(Map.of("hot-window", "0"), Map.of()).hotWindow());
+    assertEquals(
+        4, ServerConfig.resolve(Map.of(), Map.of("SWITCHBOARD_HOT_WINDOW", "4")).hotWindow());
+    assertEquals(800L << 30, ServerConfig.forTests().maxBacklogDisk(1000L << 30));
+    assertEquals(Long.MAX_VALUE, ServerConfig.forTests().maxBacklogDisk(0));
+    ServerConfig set = ServerConfig.resolve(Map.of("max-backlog-disk", "200g"), Map.of());
+    assertEquals(200L << 30, set.maxBacklogDisk(1000L << 30));
+    assertEquals(200L << 30, set.maxBacklogDisk(0));
+    assertEquals(
+        50L << 30,
+        ServerConfig.resolve(Map.of("max-backlog-disk", "5%"), Map.of())
+            .maxBacklogDisk(1000L << 30));
+    assertEquals(
+        "hot-window must be 0..1000000 messages, or off (0), got 1000001 (from"
+            + " SWITCHBOARD_HOT_WINDOW)",
+        refusal("SWITCHBOARD_HOT_WINDOW", "1000001"));
+    assertEquals(
+        "hot-window must be 0..1000000 messages, or off (0), got 'lots' (from"
+            + " SWITCHBOARD_HOT_WINDOW)",
+        refusal("SWITCHBOARD_HOT_WINDOW", "lots"));
+    assertEquals(
+        "max-backlog-disk must be 1m..1024t bytes or 1%..95% of the data directory's file system"
+            + " (such as 200g, or 80%), got 99% (from SWITCHBOARD_MAX_BACKLOG_DISK)",
+        refusal("SWITCHBOARD_MAX_BACKLOG_DISK", "99%"));
+    assertEquals(
+        "max-backlog-disk must be 1m..1024t bytes or 1%..95% of the data directory's file system"
+            + " (such as 200g, or 80%), got 'most' (from SWITCHBOARD_MAX_BACKLOG_DISK)",
+        refusal("SWITCHBOARD_MAX_BACKLOG_DISK", "most"));
+  }
 }

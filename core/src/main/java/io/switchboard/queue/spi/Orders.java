@@ -70,6 +70,19 @@ public interface Orders {
   Optional<MessageRecord> read(String queue, long serial);
 
   /**
+   * Several stored messages at once, in the order of {@code serials}, empty where the store holds
+   * none: a page of a refill in one call (a store answers it with one batched read). By default one
+   * {@link #read} each.
+   */
+  default List<Optional<MessageRecord>> readAll(String queue, List<Long> serials) {
+    List<Optional<MessageRecord>> out = new java.util.ArrayList<>(serials.size());
+    for (long serial : serials) {
+      out.add(read(queue, serial));
+    }
+    return out;
+  }
+
+  /**
    * How many messages the queue holds by state, and by priority in any state (non-zero counts only,
    * highest priority first): kept with the index, so reading them costs a few keys, not a count of
    * the queue.

@@ -234,6 +234,32 @@ public final class ServerConfig {
     return get(Settings.IN_MEMORY);
   }
 
+  /**
+   * Waiting messages each standard queue keeps in the heap with the embedded store ({@code
+   * hot-window}); 0 keeps them all.
+   */
+  public int hotWindow() {
+    return get(Settings.HOT_WINDOW);
+  }
+
+  /** Where {@code hot-window} was set (a flag, variable or config file), when it was. */
+  public Optional<String> hotWindowSource() {
+    return source(Settings.HOT_WINDOW);
+  }
+
+  /**
+   * The most the embedded store may take on disk ({@code max-backlog-disk}), a share resolved
+   * against {@code fileSystemBytes}, the size of the file system holding the data directory (0:
+   * unknown, then a share sets no limit).
+   */
+  public long maxBacklogDisk(long fileSystemBytes) {
+    ByteAmount a = get(Settings.MAX_BACKLOG_DISK);
+    if (a.percent() > 0) {
+      return fileSystemBytes > 0 ? a.resolve(fileSystemBytes) : Long.MAX_VALUE;
+    }
+    return a.bytes();
+  }
+
   /** The largest request body. */
   public int maxBodyBytes() {
     return get(Settings.MAX_BODY_BYTES);

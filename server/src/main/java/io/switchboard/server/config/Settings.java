@@ -162,6 +162,88 @@ public final class Settings {
               false,
               "keep nothing on disk, everything is lost when the server stops; wins over `data-dir`"));
 
+  /** The default {@code hot-window}: messages a standard queue keeps in the heap. */
+  static final int DEFAULT_HOT_WINDOW = 10_000;
+
+  public static final Setting<Integer> HOT_WINDOW =
+      declare(
+          Setting.of(
+              "hot-window",
+              new Setting.Type<Integer>() {
+                @Override
+                public Integer parse(String text) {
+                  String t = text.trim();
+                  if (t.equalsIgnoreCase("off")) {
+                    return 0;
+                  }
+                  try {
+                    return Integer.parseInt(t);
+                  } catch (NumberFormatException e) {
+                    throw new Setting.Invalid(allowed());
+                  }
+                }
+
+                @Override
+                public void check(Integer value) {
+                  if (value < 0 || value > 1_000_000) {
+                    throw new Setting.Invalid(allowed(), value.toString());
+                  }
+                }
+
+                @Override
+                public String allowed() {
+                  return "0..1000000 messages, or off (0)";
+                }
+              },
+              DEFAULT_HOT_WINDOW,
+              "with the embedded store, the waiting messages each standard queue keeps in the"
+                  + " heap; the rest of its backlog is read from disk when the heap runs low"
+                  + " (`docs/storage.md`, \"The order index\"). `off` or 0 keeps every message in"
+                  + " the heap; ignored with `in-memory` and `postgres-url`"));
+
+  public static final Setting<ByteAmount> MAX_BACKLOG_DISK =
+      declare(
+          Setting.of(
+                  "max-backlog-disk",
+                  new Setting.Type<ByteAmount>() {
+                    @Override
+                    public ByteAmount parse(String text) {
+                      ByteAmount a = ByteAmount.parse(text);
+                      if (a == null) {
+                        throw new Setting.Invalid(allowed() + " (such as 200g, or 80%)");
+                      }
+                      return a;
+                    }
+
+                    @Override
+                    public void check(ByteAmount value) {
+                      boolean ok =
+                          value.percent() > 0
+                              ? value.percent() <= 95
+                              : value.bytes() >= 1L << 20 && value.bytes() <= 1L << 50;
+                      if (!ok) {
+                        throw new Setting.Invalid(
+                            allowed() + " (such as 200g, or 80%)", value.toString());
+                      }
+                    }
+
+                    @Override
+                    public String allowed() {
+                      return "1m..1024t bytes or 1%..95% of the data directory's file system";
+                    }
+
+                    @Override
+                    public String show(ByteAmount value) {
+                      return value.toString();
+                    }
+                  },
+                  ByteAmount.ofHeapPercent(80),
+                  "with the embedded store, the most the store may take on disk"
+                      + " (table files and unflushed writes); past it a send gets 429 `QUEUE_FULL`"
+                      + " (SQS: `RequestThrottled`) until consumers drain it. A share of the file"
+                      + " system by default (`docs/storage.md`, \"Disk space\")")
+              .defaultDoc("80% of the file system"));
+
   public static final Setting<Integer> MAX_BODY_BYTES =
       declare(
           Setting.integer(

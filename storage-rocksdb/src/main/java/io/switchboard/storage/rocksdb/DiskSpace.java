@@ -105,6 +105,11 @@ final class DiskSpace {
     return memtable;
   }
 
+  /** The size of the file system, in bytes; 0 when it cannot be read. */
+  long total() {
+    return total;
+  }
+
   /** Free space below which sends are refused. */
   long reserve() {
     return reserve;
@@ -256,7 +261,7 @@ final class DiskSpace {
     }
   }
 
-  private static String mib(long bytes) {
+  static String mib(long bytes) {
     return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) MIB);
   }
 }

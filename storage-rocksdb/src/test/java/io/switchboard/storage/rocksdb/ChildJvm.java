@@ -61,11 +61,16 @@ final class ChildJvm implements AutoCloseable {
   }
 
   static ChildJvm start(Class<?> main, String... args) throws IOException {
+    return startWithHeap("256m", main, args);
+  }
+
+  /** As {@link #start}, with {@code -Xmx} of {@code maxHeap} ({@code 48m}). */
+  static ChildJvm startWithHeap(String maxHeap, Class<?> main, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     // this JVM's own launcher: ProcessHandle's command may be unreadable (a restricted /proc), and
     // "java" on the PATH may be missing or another JDK
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
+    command.add("-Xmx" + maxHeap);
     command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
