@@ -31,6 +31,7 @@ auth         io.switchboard.bench.auth.AuthBench                   -Xmx1g
 auth-step    io.switchboard.bench.auth.AuthStepBench               -Xmx1g
 fair-queue   io.switchboard.bench.FairQueueBench                   -Xmx1g
 http-stacks  io.switchboard.bench.http.HttpStackBench             -Xmx1g
+queues       io.switchboard.bench.QueuesBench                      -Xmx2g --enable-native-access=ALL-UNNAMED
 LIST
 }
 

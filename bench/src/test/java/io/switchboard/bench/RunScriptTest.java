@@ -42,7 +42,8 @@ class RunScriptTest {
             "auth",
             "auth-step",
             "fair-queue",
-            "http-stacks"),
+            "http-stacks",
+            "queues"),
         names,
         out);
     for (String line : out.lines().toList()) {

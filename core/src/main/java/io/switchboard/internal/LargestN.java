@@ -60,6 +60,11 @@ public final class LargestN<T> {
     }
   }
 
+  /** How many more items would be kept whatever their weight. */
+  public int room() {
+    return weights.length - kept;
+  }
+
   /** The items kept, heaviest first. */
   @SuppressWarnings("unchecked")
   public List<T> heaviestFirst() {

@@ -17,14 +17,29 @@ public final class LongObjectMap<V> {
 
   private static final int MIN_CAPACITY = 16;
 
+  /**
+   * What an empty map points at until its first put (shared, never written: a put on it resizes
+   * first), so an empty map, one per idle queue, costs its header and no arrays. One zero slot and
+   * mask 0: a lookup reads slot 0, finds the empty marker and stops.
+   */
+  private static final long[] NO_KEYS = new long[1];
+
+  private static final @Nullable Object[] NO_VALUES = new Object[1];
+
   private long[] keys;
   private @Nullable Object[] values;
   private int size;
   private int mask;
 
-  /** An empty map. */
+  /** An empty map (no arrays until its first put). */
   public LongObjectMap() {
-    allocate(MIN_CAPACITY);
+    empty();
+  }
+
+  private void empty() {
+    keys = NO_KEYS;
+    values = NO_VALUES;
+    mask = 0;
   }
 
   private void allocate(int capacity) {
@@ -151,7 +166,7 @@ public final class LongObjectMap<V> {
   }
 
   public void clear() {
-    allocate(MIN_CAPACITY);
+    empty();
     size = 0;
   }
 

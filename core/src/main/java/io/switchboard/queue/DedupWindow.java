@@ -18,7 +18,8 @@ final class DedupWindow {
   private record Entry(String key, SendResult original, long until) {}
 
   private final Map<String, Entry> byKey = new HashMap<>();
-  private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
+  // room for one at first, not ArrayDeque's 16: it grows as it fills, and most queues keep none
+  private final ArrayDeque<Entry> byAge = new ArrayDeque<>(1);
 
   @Nullable SendResult find(String key, long now) {
     Entry e = byKey.get(key);

@@ -1,6 +1,8 @@
 package io.switchboard.queue;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongFunction;
@@ -29,8 +31,12 @@ final class DueIndex {
   /** What {@link #dueOf} gives for a message without this kind of timer: no entry's due time. */
   static final long NOT_DUE = Long.MIN_VALUE;
 
-  private final LongList fifo = new LongList(16);
-  private final TreeMap<Long, LongList> buckets = new TreeMap<>();
+  private final LongList fifo = new LongList(2); // grows by doubling; an idle queue's stays small
+
+  /** Shared by every index without buckets (never written: the first bucket makes a tree). */
+  private static final NavigableMap<Long, LongList> NO_BUCKETS = Collections.emptyNavigableMap();
+
+  private NavigableMap<Long, LongList> buckets = NO_BUCKETS;
   private final ToLongFunction<StoredMessage> dueOf;
   private long bucketEntries;
   private long lastFifoDue = Long.MIN_VALUE;
@@ -52,6 +58,9 @@ final class DueIndex {
     }
     LongList bucket = buckets.get(due);
     if (bucket == null) {
+      if (buckets == NO_BUCKETS) {
+        buckets = new TreeMap<>();
+      }
       bucket = new LongList(2);
       buckets.put(due, bucket);
     }
@@ -189,7 +198,7 @@ final class DueIndex {
 
   void clear() {
     fifo.clear();
-    buckets.clear();
+    buckets = NO_BUCKETS;
     bucketEntries = 0;
     lastFifoDue = Long.MIN_VALUE;
   }

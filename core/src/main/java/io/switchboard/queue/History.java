@@ -14,7 +14,8 @@ final class History {
   private record Entry(long serial, Message record, long until) {}
 
   private final LongObjectMap<Message> bySerial = new LongObjectMap<>();
-  private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
+  // room for one at first, not ArrayDeque's 16: it grows as it fills, and most queues keep none
+  private final ArrayDeque<Entry> byAge = new ArrayDeque<>(1);
 
   void add(long serial, Message record, long until) {
     bySerial.put(serial, record);

@@ -3,8 +3,10 @@ package io.switchboard.queue;
 import io.switchboard.internal.LongObjectMap;
 import io.switchboard.queue.spi.Place;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
@@ -44,16 +46,26 @@ final class MessageTable {
    * serial order: timers due in the same millisecond fire in the order of their messages' serials,
    * whatever the order they were set in.
    */
-  private final LongList firing = new LongList();
+  private final LongList firing = new LongList(2);
 
   private long firingAt;
-  private final LongList arrivals = new LongList();
+  private final LongList arrivals = new LongList(2);
 
   /**
    * Messages moved in from another queue, by send time. Sends arrive in send-time order, so the
-   * oldest message is the first live arrival or the first of these, which may be older.
+   * oldest message is the first live arrival or the first of these, which may be older. Empty, it
+   * is {@link #NO_MOVED_IN}, shared and never written ({@link #movedIn()} makes a set to add to).
    */
-  private final TreeSet<StoredMessage> movedIn = new TreeSet<>(BY_SENT_AT);
+  private NavigableSet<StoredMessage> movedIn = NO_MOVED_IN;
+
+  private static final NavigableSet<StoredMessage> NO_MOVED_IN = Collections.emptyNavigableSet();
+
+  private NavigableSet<StoredMessage> movedIn() {
+    if (movedIn == NO_MOVED_IN) {
+      movedIn = new TreeSet<>(BY_SENT_AT);
+    }
+    return movedIn;
+  }
 
   private final TreeMap<Integer, long[]> byPriority = new TreeMap<>(Comparator.reverseOrder());
   private final long[] priorityZero = new long[1];
@@ -285,7 +297,7 @@ final class MessageTable {
    */
   void insertMoved(StoredMessage m, @Nullable Place before) {
     insert(m, true, before);
-    movedIn.add(m);
+    movedIn().add(m);
   }
 
   /** Takes a message out of the queue, whatever its state. */
@@ -319,7 +331,7 @@ final class MessageTable {
    */
   void install(StoredMessage m) {
     insert(m, false, null);
-    movedIn.add(m);
+    movedIn().add(m);
   }
 
   /** The last available message in delivery order of a standard queue, or null. */
@@ -573,7 +585,7 @@ final class MessageTable {
     invisible.clear();
     expiry.clear();
     arrivals.clear();
-    movedIn.clear();
+    movedIn = NO_MOVED_IN;
     byPriority.clear();
     priorityZero[0] = 0;
     byPriority.put(0, priorityZero);

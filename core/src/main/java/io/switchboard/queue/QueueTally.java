@@ -6,9 +6,10 @@ import io.switchboard.internal.LargestN;
  * Builds a {@link QueueOverview} from one queue after another in memory of a fixed size: the sums
  * and maxima are a few longs, and the names of the deepest {@code n} queues and of the {@code n}
  * with the oldest messages (the queues' own name strings) are kept in two {@link LargestN}, so
- * adding a queue allocates nothing and costs O(log n).
+ * adding a queue allocates nothing and costs O(log n). Public for the engines of other modules
+ * ({@link QueueEngine#overview}); not thread-safe.
  */
-final class QueueTally {
+public final class QueueTally {
   private final LargestN<String> deepest;
   private final LargestN<String> oldest;
   private int queues;
@@ -20,7 +21,8 @@ final class QueueTally {
   private long mostInFlightGrouped;
   private long mostAtDefaultDepth;
 
-  QueueTally(int top) {
+  /** Keeps the names of at most {@code top} (0..) deepest and oldest queues. */
+  public QueueTally(int top) {
     if (top < 0) {
       throw QueueException.invalid("top must be 0 or more, got " + top);
     }
@@ -28,7 +30,11 @@ final class QueueTally {
     this.oldest = new LargestN<>(top);
   }
 
-  void add(
+  /**
+   * Adds one queue: its message counts, queued bytes and the send time of its oldest message (-1
+   * when it holds none).
+   */
+  public void add(
       String name,
       boolean grouped,
       boolean defaultDepth,
@@ -57,7 +63,23 @@ final class QueueTally {
     }
   }
 
-  QueueOverview overview() {
+  /**
+   * Counts {@code n} (0..) more queues that hold no message without naming them, for an engine that
+   * reads only the queues holding messages: an empty queue adds nothing else to the figures.
+   */
+  public void addEmpty(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("n must be 0 or more, got " + n);
+    }
+    queues += n;
+  }
+
+  /** How many deepest queues this tally still has room for (empty queues may fill them). */
+  public int roomForDeepest() {
+    return deepest.room();
+  }
+
+  public QueueOverview overview() {
     return new QueueOverview(
         queues,
         available,

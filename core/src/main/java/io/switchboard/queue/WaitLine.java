@@ -1,9 +1,11 @@
 package io.switchboard.queue;
 
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
@@ -36,9 +38,15 @@ final class WaitLine {
     boolean isEligible(StoredMessage m);
   }
 
-  private final LinkedHashSet<Waiter> waiters = new LinkedHashSet<>();
+  private static final Set<Waiter> NONE_YET = Collections.emptySet();
+
+  /** In line order; {@link #NONE_YET}, shared, until the first waiter (most queues have none). */
+  private Set<Waiter> waiters = NONE_YET;
 
   void add(Waiter w) {
+    if (waiters == NONE_YET) {
+      waiters = new LinkedHashSet<>();
+    }
     waiters.add(w);
   }
 

@@ -84,4 +84,25 @@ class DueIndexTest {
     assertEquals(100, timers.first(live::get).serial);
     assertTrue(timers.nextDue() >= 1_100);
   }
+
+  /**
+   * An index starts with no tree of buckets (a shared empty one); an out-of-order entry makes its
+   * own, and a clear gives it back, so one index's buckets are never another's.
+   */
+  @Test
+  void buckets_areMadeByTheFirstOutOfOrderEntry_andNeverShared() {
+    DueIndex other = new DueIndex(m -> m.isTimed() ? m.visibleAt : DueIndex.NOT_DUE);
+    leased(1, 1_000);
+    StoredMessage early = leased(2, 500); // before the FIFO's last: a bucket
+    assertSame(early, timers.first(live::get));
+    assertEquals(Long.MAX_VALUE, other.nextDue(), "another index has no entry");
+    assertNull(other.first(live::get));
+    timers.clear();
+    assertEquals(Long.MAX_VALUE, timers.nextDue());
+    assertNull(timers.first(live::get));
+    leased(3, 2_000);
+    StoredMessage earlier = leased(4, 100);
+    assertEquals(100, timers.nextDue());
+    assertSame(earlier, timers.first(live::get));
+  }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.queue.QueueLimits;
+import io.switchboard.server.config.ByteAmount;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.Settings;
 import io.switchboard.server.config.StartupException;
@@ -53,6 +54,23 @@ class LimitSettingsTest {
     assertEquals(
         25, ServerConfig.resolve(Map.of(), Map.of("SWITCHBOARD_MAX_QUEUES", "25")).maxQueues());
     assertEquals(7, ServerConfig.forTests().with(Settings.MAX_QUEUES, 7).maxQueues());
+  }
+
+  /**
+   * A value set in code ({@code ServerConfig.with}) is set, even when it equals the declared
+   * default: {@code max-queues} 10000 is 10000 whatever the heap, and a {@code max-queue-bytes} set
+   * with PostgreSQL holds (left unset, it has no default there). Both read as "not set" before.
+   */
+  @Test
+  void aValueSetInCode_equalToTheDefault_isKept_notTakenForTheDerivedDefault() {
+    assertEquals(10_000, ServerConfig.forTests().with(Settings.MAX_QUEUES, 10_000).maxQueues());
+    ServerConfig postgres =
+        ServerConfig.forTests().with(Settings.POSTGRES_URL, "jdbc:postgresql://db.invalid/sb");
+    assertEquals(QueueLimits.NONE.maxQueueBytes(), postgres.queueLimits().maxQueueBytes());
+    ByteAmount half = Settings.MAX_QUEUE_BYTES.defaultValue().orElseThrow();
+    assertEquals(
+        half.resolve(Runtime.getRuntime().maxMemory()),
+        postgres.with(Settings.MAX_QUEUE_BYTES, half).queueLimits().maxQueueBytes());
   }
 
   @Test

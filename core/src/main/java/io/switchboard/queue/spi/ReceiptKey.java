@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One queue's key for {@link Receipt} handles: HMAC-SHA256 keyed with a key derived from the
@@ -22,6 +23,10 @@ import javax.crypto.spec.SecretKeySpec;
  * docs/benchmarks.md): the clones (about 520 bytes of garbage) cost less than hashing the pad
  * blocks again with reused digests or a reused {@link Mac}, and far less than two compressions
  * written in Java from the saved states (which cannot use the CPU's SHA instructions).
+ *
+ * <p>The two states (about 500 bytes) are made on the first MAC, not when the key is derived: a
+ * server may hold a million queues that never see a receive, and keeps only the 32-byte key for
+ * each of them.
  */
 public final class ReceiptKey {
 
@@ -29,21 +34,38 @@ public final class ReceiptKey {
   private static final int BLOCK = 64;
   private static final byte[] LABEL = "switchboard receipt v1".getBytes(StandardCharsets.US_ASCII);
 
-  private final MessageDigest inner;
-  private final MessageDigest outer;
+  private final byte[] key;
+
+  /**
+   * The SHA-256 states after the pad blocks, made on first use; two threads may both make them (the
+   * same states), and either's is kept.
+   */
+  private volatile @Nullable States states;
+
+  private record States(MessageDigest inner, MessageDigest outer) {}
 
   private ReceiptKey(byte[] key) {
-    byte[] ipad = new byte[BLOCK];
-    byte[] opad = new byte[BLOCK];
-    for (int i = 0; i < BLOCK; i++) {
-      byte k = i < key.length ? key[i] : 0;
-      ipad[i] = (byte) (k ^ 0x36);
-      opad[i] = (byte) (k ^ 0x5c);
+    this.key = key;
+  }
+
+  private States states() {
+    States s = states;
+    if (s == null) {
+      byte[] ipad = new byte[BLOCK];
+      byte[] opad = new byte[BLOCK];
+      for (int i = 0; i < BLOCK; i++) {
+        byte k = i < key.length ? key[i] : 0;
+        ipad[i] = (byte) (k ^ 0x36);
+        opad[i] = (byte) (k ^ 0x5c);
+      }
+      MessageDigest inner = sha256();
+      inner.update(ipad);
+      MessageDigest outer = sha256();
+      outer.update(opad);
+      s = new States(inner, outer);
+      states = s;
     }
-    inner = sha256();
-    inner.update(ipad);
-    outer = sha256();
-    outer.update(opad);
+    return s;
   }
 
   /** The key of queue {@code queue} created with {@code seed}, under {@code serverKey}. */
@@ -67,9 +89,10 @@ public final class ReceiptKey {
 
   /** HMAC-SHA256 of {@code len} bytes of {@code data} from {@code off} (32 bytes). */
   byte[] mac(byte[] data, int off, int len) {
-    MessageDigest in = copy(inner);
+    States s = states();
+    MessageDigest in = copy(s.inner());
     in.update(data, off, len);
-    MessageDigest out = copy(outer);
+    MessageDigest out = copy(s.outer());
     out.update(in.digest());
     return out.digest();
   }
@@ -84,13 +107,9 @@ public final class ReceiptKey {
 
   private static MessageDigest sha256() {
     try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      var unused =
-          d.clone(); // fail now, not on the first receive, if this provider's digest cannot be
-      // cloned
-      return d;
-    } catch (NoSuchAlgorithmException | CloneNotSupportedException e) {
-      throw new IllegalStateException("a cloneable SHA-256 is part of every JDK", e);
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }
   }
 

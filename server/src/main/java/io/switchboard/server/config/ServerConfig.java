@@ -186,8 +186,13 @@ public final class ServerConfig {
     return Optional.ofNullable(sources.get(setting));
   }
 
+  /** The source of a value set by {@link #with}. */
+  static final String SET_IN_CODE = "set in code";
+
   /**
-   * A copy with one setting changed.
+   * A copy with one setting changed. The value counts as set, even when it equals the setting's
+   * default: a default that stands for something derived ({@code max-queues} from the heap; {@code
+   * max-queue-bytes} with PostgreSQL) gives way to it.
    *
    * @throws StartupException when the value is outside the setting's range
    */
@@ -195,7 +200,7 @@ public final class ServerConfig {
     Map<Setting<?>, Object> copy = new HashMap<>(values);
     copy.put(setting, setting.check(value));
     Map<Setting<?>, String> from = new HashMap<>(sources);
-    from.remove(setting);
+    from.put(setting, SET_IN_CODE);
     return new ServerConfig(copy, from);
   }
 
@@ -277,16 +282,15 @@ public final class ServerConfig {
 
   /**
    * Most queues the server holds: as set, or by default derived from this JVM's max heap ({@link
-   * Settings#defaultMaxQueues}). The declared default left unset (no source, and not changed by
-   * {@link #with}) stands for the derived one.
+   * Settings#defaultMaxQueues}). The declared default, when nothing set the setting (no source: no
+   * flag, environment variable or file, nor {@link #with}), stands for the derived one; a value set
+   * is kept, even one equal to the declared default.
    */
   public int maxQueues() {
-    int value = get(Settings.MAX_QUEUES);
-    if (source(Settings.MAX_QUEUES).isEmpty()
-        && Settings.MAX_QUEUES.defaultValue().equals(Optional.of(value))) {
+    if (source(Settings.MAX_QUEUES).isEmpty()) {
       return Settings.defaultMaxQueues(Runtime.getRuntime().maxMemory());
     }
-    return value;
+    return get(Settings.MAX_QUEUES);
   }
 
   /**

@@ -15,6 +15,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueLimits;
+import io.switchboard.queue.QueueOverview;
 import io.switchboard.queue.QueueStats;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.RedriveRequest;
@@ -307,6 +308,23 @@ public final class PostgresQueueEngine implements QueueEngine {
   public List<QueueInfo> listQueues(String prefix) {
     open();
     return queues.listQueues(prefix);
+  }
+
+  /** One indexed query per page, reading the page's rows only ({@link QueueOps#page}). */
+  @Override
+  public List<QueueInfo> listQueues(String prefix, String after, int limit) {
+    open();
+    return queues.page(prefix, after, limit);
+  }
+
+  /**
+   * One pass over the messages grouped by queue, not a transaction per queue ({@link
+   * QueueOps#overview}); empty queues are counted, not read.
+   */
+  @Override
+  public QueueOverview overview(int top) {
+    open();
+    return queues.overview(top, use);
   }
 
   // ---- send and receive ------------------------------------------------------------------

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 34;
+  static final int VERSION = 36;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -243,6 +243,15 @@ final class Schema {
    */
   private static final List<String> V34 = List.of(MessageOps.ACK_FUNCTION);
 
+  /**
+   * Version 36 (2026-12-02, docs/decisions.md#2026-12-02-postgres-queue-pages): {@code
+   * sb_queue_name_c}, the queue names in byte order ({@code collate "C"}, which is Java's order for
+   * queue names, whatever the database's collation), so a page of queues ({@link QueueOps#page}) is
+   * one walk of the index from its cursor. (36, not 35: versions on parallel branches must differ.)
+   */
+  private static final List<String> V36 =
+      List.of("create index sb_queue_name_c on sb_queue (name collate \"C\")");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
       new TreeMap<>(
@@ -257,7 +266,8 @@ final class Schema {
               Map.entry(27, V27),
               Map.entry(31, V31),
               Map.entry(33, V33),
-              Map.entry(34, V34)));
+              Map.entry(34, V34),
+              Map.entry(36, V36)));
 
   private Schema() {}
 
