@@ -13,6 +13,7 @@ import io.switchboard.server.security.sigv4.SigV4Error;
 import io.switchboard.server.security.sigv4.SigV4Verifier;
 import io.switchboard.server.security.sigv4.SqsHttpRequest;
 import io.switchboard.time.Clock;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -93,7 +94,7 @@ public final class SqsEndpoint {
    * Where a request came from, for the conditions of queue policies ({@link PolicyCondition}): the
    * client's address (empty when not known) and whether the connection is TLS.
    */
-  public record Origin(Optional<String> sourceIp, boolean secure) {
+  public record Origin(Optional<InetAddress> source, boolean secure) {
 
     /** A request whose origin the caller does not know: no address, not over TLS. */
     public static final Origin UNKNOWN = new Origin(Optional.empty(), false);
@@ -210,7 +211,8 @@ public final class SqsEndpoint {
       QueueAddress read = action.read().address;
       QueueAddress address =
           read != null ? read : new QueueAddress(baseUrl, region(request, baseUrl), account);
-      authorize(principal, action, address, requestId, facts(request, origin, principal, address));
+      authorize(
+          principal, action, address, requestId, () -> facts(request, origin, principal, address));
       return new Admission(principal, address, null);
     } catch (SqsError e) {
       return new Admission(
@@ -349,10 +351,14 @@ public final class SqsEndpoint {
    * ({@code arn:aws:iam::<account>:user/<key name, else id>}; none in keyless mode), its user
    * agent.
    */
+  /** Never read: a request to a queue without a policy evaluates no condition. */
+  private static final PolicyCondition.Facts NO_POLICY_READS_THESE =
+      new PolicyCondition.Facts(Map.of());
+
   private PolicyCondition.Facts facts(
       SqsHttpRequest request, Origin origin, Optional<Principal> principal, QueueAddress address) {
     return PolicyCondition.Facts.of(
-        origin.sourceIp(),
+        origin.source().map(InetAddress::getHostAddress),
         origin.secure(),
         Instant.ofEpochMilli(clock.millis()),
         principal.map(
@@ -378,13 +384,15 @@ public final class SqsEndpoint {
       SqsAction action,
       QueueAddress address,
       String requestId,
-      PolicyCondition.Facts facts) {
+      Supplier<PolicyCondition.Facts> conditions) {
     Optional<Access> access = action.access();
     if (access.isEmpty()) {
       return; // an action not served is refused by the protocol with its own error
     }
     String name = action.name().orElseThrow();
     Optional<QueuePolicy> policy = action.queue().flatMap(q -> policies.policy(q, address));
+    // what the request tells a policy's conditions, read only when the queue has a policy
+    PolicyCondition.Facts facts = policy.isPresent() ? conditions.get() : NO_POLICY_READS_THESE;
     QueuePolicy.Decision decision =
         policy.map(p -> p.decide(principal, name, facts)).orElse(QueuePolicy.Decision.NONE);
     if (decision == QueuePolicy.Decision.DENY

@@ -9,6 +9,7 @@ import io.switchboard.server.http.Route;
 import io.switchboard.server.security.ExposureGuard;
 import io.switchboard.server.security.SignedCalls;
 import io.switchboard.server.security.sigv4.SqsHttpRequest;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,12 +137,11 @@ public final class SqsRoute {
 
   /** Where {@code call} came from, for queue policies' conditions ({@code aws:SourceIp}...). */
   private static SqsEndpoint.Origin origin(Call call) {
-    var peer = call.request().remotePeer().address();
-    Optional<String> ip =
-        peer instanceof InetSocketAddress a && a.getAddress() != null
-            ? Optional.of(a.getAddress().getHostAddress())
+    Optional<InetAddress> source =
+        call.request().remotePeer().address() instanceof InetSocketAddress a
+            ? Optional.ofNullable(a.getAddress())
             : Optional.empty();
-    return new SqsEndpoint.Origin(ip, call.request().isSecure());
+    return new SqsEndpoint.Origin(source, call.request().isSecure());
   }
 
   /**
