@@ -481,14 +481,23 @@ class InitTest {
     InitFile.Setup parsed =
         InitFile.parse(
             yaml(example),
-            Map.of("SWITCHBOARD_CI_SECRET", "a", "ANN_SECRET", "b", "SWITCHBOARD_ADMIN_SECRET", "c")
+            Map.of(
+                    "SWITCHBOARD_CI_SECRET",
+                    "a",
+                    "ANN_SECRET",
+                    "b",
+                    "SWITCHBOARD_ADMIN_SECRET",
+                    "c",
+                    "SWITCHBOARD_PARTNER_SECRET",
+                    "d")
                 ::get);
     assertEquals(4, parsed.queues().size());
     String literal =
         example
             .replace("${ENV:SWITCHBOARD_ADMIN_SECRET}", "ops-secret")
             .replace("${ENV:SWITCHBOARD_CI_SECRET}", "ci-secret")
-            .replace("${ENV:ANN_SECRET}", "ann-secret");
+            .replace("${ENV:ANN_SECRET}", "ann-secret")
+            .replace("${ENV:SWITCHBOARD_PARTNER_SECRET}", "partner-secret");
     try (SwitchboardServer server = start(dir.resolve("data"), literal);
         SwitchboardClient c =
             SwitchboardClient.builder()
