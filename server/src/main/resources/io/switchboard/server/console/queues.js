@@ -67,7 +67,7 @@ function every(ctx, f) {
   tick();
 }
 
-/** Every queue, following the list's pages. */
+/** Every queue, following the list's pages (configurations only). */
 async function allQueues() {
   const queues = [];
   let cursor = "";
@@ -79,11 +79,15 @@ async function allQueues() {
   return queues;
 }
 
-/** Every queue with its stats, and which queues dead-letter into which. */
-async function loadQueues() {
-  const queues = await allQueues();
-  const stats = await Promise.all(queues.map((q) =>
+/** The stats of `queues` (null for one that could not be read). */
+function statsOf(queues) {
+  return Promise.all(queues.map((q) =>
     api("GET", "/v1/queues/" + encodeURIComponent(q.name) + "/stats").catch(() => null)));
+}
+
+/** `queues` with their stats, and which of them dead-letter into which. */
+async function withStats(queues) {
+  const stats = await statsOf(queues);
   const sources = new Map();
   for (const q of queues) {
     const t = q.config.deadLetter?.target;
@@ -94,15 +98,20 @@ async function loadQueues() {
 
 // ---- overview ---------------------------------------------------------------------------
 
+/** Queues shown per page of the overview: a page's stats are read every refresh, no more. */
+const PAGE = 100;
+
 export function overview(ctx) {
-  const filter = el("input", { id: "queue-filter", type: "search", placeholder: "name contains…" });
+  const filter = el("input", { id: "queue-filter", type: "search", placeholder: "orders-" });
   const body = el("tbody", { id: "queue-rows" });
   const count = el("p", { class: "muted", id: "queue-count" });
+  const first = el("button", { id: "queue-first", type: "button", hidden: true }, "First page");
+  const next = el("button", { id: "queue-next", type: "button", hidden: true }, "Next page");
   ctx.main.append(
     el("h1", {}, "Queues"),
-    el("div", { class: "toolbar" }, el("label", { for: "queue-filter" }, "Filter by name", filter)),
+    el("div", { class: "toolbar" }, el("label", { for: "queue-filter" }, "Name starts with", filter)),
     el("div", { class: "scroll" }, el("table", { id: "queues" },
-      el("caption", { class: "muted" }, "Live: refreshed every 2 seconds. Rates are messages per second over the last minutes."),
+      el("caption", { class: "muted" }, "Live: refreshed every 2 seconds, " + PAGE + " queues a page in name order. Rates are messages per second over the last minutes."),
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, "Queue"),
         el("th", { scope: "col", class: "num" }, "Available"),
@@ -113,13 +122,19 @@ export function overview(ctx) {
         el("th", { scope: "col", class: "wide-only" }, "Sends/s"),
         el("th", { scope: "col", class: "wide-only" }, "Receives/s"))),
       body)),
+    el("div", { class: "toolbar" }, first, next),
     count);
+  // the page shown: the name it starts after ("" the first), and the cursor of the one after it
+  let from = "";
+  let nextCursor = "";
+  let pageNumber = 1;
   let last = [];
   const draw = () => {
-    const f = filter.value.trim().toLowerCase();
-    const shown = last.filter((q) => q.name.toLowerCase().includes(f));
-    count.textContent = shown.length + " of " + last.length + " queues";
-    body.replaceChildren(...shown.map((q) => {
+    count.textContent = last.length + " queue" + (last.length === 1 ? "" : "s") + " on page " + pageNumber
+      + (nextCursor ? "; more on the next" : "") + (filter.value.trim() ? " (names starting '" + filter.value.trim() + "')" : "");
+    first.hidden = pageNumber === 1;
+    next.hidden = !nextCursor;
+    body.replaceChildren(...last.map((q) => {
       const s = q.stats || { available: "?", delayed: "?", inFlight: "?" };
       const dlq = q.config.deadLetter
         ? el("span", {}, "→ ", queueLink(q.config.deadLetter.target), " after " + q.config.deadLetter.maxReceiveCount)
@@ -135,12 +150,29 @@ export function overview(ctx) {
         el("td", { class: "wide-only" }, sparkline(rates(q.name, "received"), "receives of " + q.name)));
     }));
   };
-  filter.addEventListener("input", draw);
-  every(ctx, async () => {
-    last = await loadQueues();
+  let loads = 0; // a load answered after a newer one began (the filter typed on) is dropped
+  const load = async () => {
+    const mine = ++loads;
+    const params = new URLSearchParams({ limit: String(PAGE) });
+    if (filter.value.trim()) params.set("prefix", filter.value.trim());
+    if (from) params.set("cursor", from);
+    const page = await api("GET", "/v1/queues?" + params);
+    const shown = await withStats(page.queues);
+    if (mine !== loads) return;
+    nextCursor = page.nextCursor || "";
+    last = shown;
     last.forEach((q) => q.stats && record(q.name, q.stats));
     draw();
+  };
+  const restart = () => { from = ""; pageNumber = 1; load().catch((e) => status(e.message, true)); };
+  filter.addEventListener("input", restart);
+  first.addEventListener("click", restart);
+  next.addEventListener("click", () => {
+    from = nextCursor;
+    pageNumber++;
+    load().catch((e) => status(e.message, true));
   });
+  every(ctx, load);
 }
 
 // ---- one queue --------------------------------------------------------------------------
@@ -387,9 +419,23 @@ export function deadLetters(ctx) {
     el("p", { class: "muted" }, "Each queue another queue dead-letters into, with its messages and their source. Restore sends one back; a redrive moves them all back at a rate."),
     list);
   const sections = new Map();
+  // which queues are dead-letter queues: every queue's configuration, read again every 30 s (a
+  // server with many queues lists them in many pages); their contents every refresh
+  let targets = [];
+  let listedAt = 0;
   every(ctx, async () => {
-    const queues = await loadQueues();
-    const dlqs = queues.filter((q) => q.sources.length > 0);
+    if (Date.now() - listedAt > 30000) {
+      const all = await allQueues();
+      const sources = new Map();
+      for (const q of all) {
+        const t = q.config.deadLetter?.target;
+        if (t) sources.set(t, [...(sources.get(t) || []), q.name]);
+      }
+      targets = all.filter((q) => sources.has(q.name)).map((q) => ({ ...q, sources: sources.get(q.name) }));
+      listedAt = Date.now();
+    }
+    const stats = await statsOf(targets);
+    const dlqs = targets.map((q, i) => ({ ...q, stats: stats[i] }));
     if (dlqs.length === 0) {
       list.replaceChildren(el("p", { id: "no-dlq" }, "No queue has a dead-letter queue."));
       sections.clear();

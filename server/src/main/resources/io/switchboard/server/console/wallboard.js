@@ -94,6 +94,9 @@ function showMore(button, total, all) {
   button.textContent = all ? "Show the first " + ROWS : "Show all " + total + " (" + (total - ROWS) + " more)";
 }
 
+/** Up to this many workspaces the picker is a list; past it, a search box that suggests names. */
+const PICKER_OPTIONS = 200;
+
 export function wallboard(ctx, ws = DEFAULT) {
   const supervisor = may("routing:supervisor", ws);
   const picker = el("select", { id: "workspace", "aria-label": "Workspace" },
@@ -103,13 +106,27 @@ export function wallboard(ctx, ws = DEFAULT) {
   });
   // Every workspace, default first, for a key that may list them (routing:supervisor on *); for
   // another key, only the one shown (not asked: a refused call is an error in the browser's log).
+  const pickerLabel = el("label", { class: "inline" }, "Workspace", picker);
   if (may("routing:supervisor", "*")) api("GET", "/v1/workspaces").then((list) => {
     const names = list.workspaces.map((w) => w.name).filter((n) => n !== DEFAULT && may("routing:supervisor", n));
     if (may("routing:supervisor", DEFAULT)) names.unshift(DEFAULT);
     if (!names.includes(ws)) names.push(ws);
-    picker.replaceChildren(...names.map((n) => el("option", { value: n, selected: n === ws }, n)));
+    if (names.length <= PICKER_OPTIONS) {
+      picker.replaceChildren(...names.map((n) => el("option", { value: n, selected: n === ws }, n)));
+      return;
+    }
+    // thousands of workspaces: a search box that suggests names as they are typed, not a list of all
+    const options = el("datalist", { id: "workspace-names" }, ...names.map((n) => el("option", { value: n })));
+    const search = el("input", { id: "workspace", type: "search", list: "workspace-names", value: ws,
+      "aria-label": "Workspace", placeholder: "workspace name" });
+    search.addEventListener("change", () => {
+      const name = search.value.trim();
+      if (names.includes(name)) {
+        location.hash = name === DEFAULT ? "#/wallboard" : "#/wallboard/" + encodeURIComponent(name);
+      }
+    });
+    picker.replaceWith(search, options);
   }).catch(() => { /* not allowed to list: only this workspace */ });
-  const pickerLabel = el("label", { class: "inline" }, "Workspace", picker);
   if (!supervisor) {
     ctx.main.append(el("h1", {}, "Routing wallboard"), pickerLabel,
       el("p", { id: "wallboard-refused" }, "The wallboard needs routing:supervisor on the workspace '" + ws + "'; this access key does not have it. The wallboard of another workspace is at #/wallboard/NAME."));
