@@ -53,7 +53,8 @@ class ArchiveIT {
       if (jar.startsWith("switchboard-")) {
         continue;
       }
-      String artifact = jar.replaceFirst("-[0-9][^-]*(-SNAPSHOT)?\\.jar$", "");
+      // the version, with its qualifier if it has one (-SNAPSHOT, -alpha, guava's -android)
+      String artifact = jar.replaceFirst("-[0-9][^-]*(-[A-Za-z][A-Za-z0-9.-]*)?\\.jar$", "");
       assertTrue(
           Pattern.compile(":" + Pattern.quote(artifact) + ":").matcher(thirdParty).find(),
           "licenses/THIRD-PARTY.txt lists " + artifact + " (" + jar + ")");
