@@ -13,8 +13,6 @@ import io.switchboard.storage.postgres.PostgresQueueEngine;
 import io.switchboard.storage.rocksdb.Durability;
 import io.switchboard.storage.rocksdb.RocksJournal;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +87,6 @@ public final class QueuesBench {
                     + " subtracted); max heap "
                     + Runtime.getRuntime().maxMemory() / (1 << 20)
                     + " MiB");
-    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 
     // the baseline: 10 queues
     for (String kind : List.of("memory", "rocksdb")) {
@@ -103,12 +100,12 @@ public final class QueuesBench {
     }
     for (String kind : List.of("memory", "rocksdb")) {
       Path dir = Files.createTempDirectory("sb-queues-");
-      long before = usedAfterGc(memory);
+      long before = HeapPerMessage.usedHeapAfterGc();
       QueueEngine engine = open(kind, dir, queues);
       long t0 = System.nanoTime();
       create(engine, queues);
       double rate = queues / ((System.nanoTime() - t0) / 1e9);
-      long used = usedAfterGc(memory);
+      long used = HeapPerMessage.usedHeapAfterGc();
       long perQueue = (used - before) / queues;
       double overview = timeMillis(() -> engine.overview(100));
       double page = timeMillis(() -> engine.listQueues("", "", 1000));
@@ -244,20 +241,6 @@ public final class QueuesBench {
 
   private static Object load() {
     return RunInfo.loadAverages(Machine.LOCAL);
-  }
-
-  static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
-    long last = -1;
-    for (int i = 0; i < 10; i++) {
-      System.gc();
-      Thread.sleep(50);
-      long used = memory.getHeapMemoryUsage().getUsed();
-      if (last >= 0 && Math.abs(used - last) < 64 * 1024) {
-        return used;
-      }
-      last = used;
-    }
-    return last;
   }
 
   private static void deleteTree(Path dir) throws java.io.IOException {
