@@ -32,6 +32,7 @@ auth-step    io.switchboard.bench.auth.AuthStepBench               -Xmx1g
 fair-queue   io.switchboard.bench.FairQueueBench                   -Xmx1g
 http-stacks  io.switchboard.bench.http.HttpStackBench             -Xmx1g
 queues       io.switchboard.bench.QueuesBench                      -Xmx2g --enable-native-access=ALL-UNNAMED
+queues-server io.switchboard.bench.QueuesServerBench               -Xmx1g
 LIST
 }
 
