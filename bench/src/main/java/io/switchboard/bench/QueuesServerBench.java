@@ -1,5 +1,6 @@
 package io.switchboard.bench;
 
+import io.switchboard.bench.durable.BacklogServerMain;
 import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
@@ -63,6 +64,7 @@ public final class QueuesServerBench {
                 "Many queues on one server, over HTTP (RocksDB store)",
                 "queues",
                 "creates/s (native, 8 threads)",
+                "server heap after GC MiB",
                 "scrape KB",
                 "scrape ms",
                 "native first page ms",
@@ -78,7 +80,8 @@ public final class QueuesServerBench {
                     + ", RocksDB store, durability as configured by default) on loopback; the"
                     + " client is java.net.http over HTTP/1.1; a page is 1,000 names; scrape and"
                     + " page times are the best of 5 after one warm-up; a start is the time from"
-                    + " launching the JVM to its listening port (the store open and recovered)");
+                    + " launching the JVM to its listening port (the store open and recovered); heap in"
+                    + " use after a full collection, as the server reports it");
     row(r, 10, roundTrips, serverHeap);
     row(r, queues, roundTrips, serverHeap);
     return r;
@@ -104,11 +107,14 @@ public final class QueuesServerBench {
       double nativePage;
       double sqsPage;
       long[] lat;
-      try (ChildServer server = ChildServer.start("switchboard", settings, jvm, log)) {
+      long heap;
+      try (ChildServer server =
+          ChildServer.start("switchboard", BacklogServerMain.class, settings, jvm, log)) {
         URI base = server.uri;
         long t0 = System.nanoTime();
         create(http, base, queues);
         rate = queues / ((System.nanoTime() - t0) / 1e9);
+        heap = server.allocatedBytes().orElse(-1);
         scrapeBytes = get(http, base.resolve("/metrics")).length;
         scrapeMs = bestMillis(() -> get(http, base.resolve("/metrics")));
         nativePage = bestMillis(() -> get(http, base.resolve("/v1/queues?limit=1000")));
@@ -129,6 +135,7 @@ public final class QueuesServerBench {
       r.row(
           queues,
           queues < 1000 ? "" : Math.round(rate),
+          heap < 0 ? "" : fmt(heap / 1048576.0),
           fmt(scrapeBytes / 1024.0),
           fmt(scrapeMs),
           fmt(nativePage),
@@ -152,7 +159,8 @@ public final class QueuesServerBench {
   private static double startSeconds(
       List<String> settings, List<String> jvm, Path log, boolean kill) throws Exception {
     long t0 = System.nanoTime();
-    ChildServer server = ChildServer.start("switchboard", settings, jvm, log);
+    ChildServer server =
+        ChildServer.start("switchboard", BacklogServerMain.class, settings, jvm, log);
     double seconds = (System.nanoTime() - t0) / 1e9;
     if (kill) {
       server.process().destroyForcibly();
