@@ -52,12 +52,17 @@ public final class QueuesServerBench {
         default -> throw new IllegalArgumentException("unknown option " + rest[i]);
       }
     }
-    Report r = run(queues, roundTrips, serverHeap);
+    Report r = run(queues, roundTrips, serverHeap, true);
     r.write(
         ra.out(), RunInfo.capture(RunInfo.commandLine(QueuesServerBench.class, args)), System.out);
   }
 
-  static Report run(int queues, int roundTrips, String serverHeap) throws Exception {
+  /**
+   * {@code queues} queues on a server with {@code serverHeap}, and first the same with 10 queues if
+   * {@code baseline}.
+   */
+  static Report run(int queues, int roundTrips, String serverHeap, boolean baseline)
+      throws Exception {
     Report r =
         Report.create(
                 ENTRY,
@@ -82,7 +87,9 @@ public final class QueuesServerBench {
                     + " page times are the best of 5 after one warm-up; a start is the time from"
                     + " launching the JVM to its listening port (the store open and recovered); heap in"
                     + " use after a full collection, as the server reports it");
-    row(r, 10, roundTrips, serverHeap);
+    if (baseline) {
+      row(r, 10, roundTrips, serverHeap);
+    }
     row(r, queues, roundTrips, serverHeap);
     return r;
   }

@@ -34,6 +34,7 @@ class RunScriptTest {
             "durable",
             "recovery",
             "backlog",
+            "churn",
             "routing",
             "heap",
             "postgres",
@@ -43,7 +44,8 @@ class RunScriptTest {
             "auth-step",
             "fair-queue",
             "http-stacks",
-            "queues"),
+            "queues",
+            "queues-server"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -67,6 +67,18 @@ public final class ChurnBench {
         default -> throw new IllegalArgumentException("unknown option " + rest[i]);
       }
     }
+    Report report = run(backlog, rate, minutes, sampleSeconds, body, heap, parent);
+    report.write(
+        ra.out(), RunInfo.capture(RunInfo.commandLine(ChurnBench.class, args)), System.out);
+  }
+
+  /**
+   * Fills the backlog, churns for {@code minutes} at {@code rate} each way and samples every {@code
+   * sampleSeconds}; a row for the fill, then one per sample.
+   */
+  static Report run(
+      int backlog, int rate, double minutes, int sampleSeconds, int body, String heap, Path parent)
+      throws Exception {
     Report report =
         Report.create(
                 ENTRY,
@@ -163,8 +175,7 @@ public final class ChurnBench {
       DurableSendBench.deleteTree(dir);
     }
     report.note("server log: " + log);
-    report.write(
-        ra.out(), RunInfo.capture(RunInfo.commandLine(ChurnBench.class, args)), System.out);
+    return report;
   }
 
   private interface Step {
