@@ -182,13 +182,18 @@ public final class ChurnBench {
     void run() throws Exception;
   }
 
-  /** Runs {@code step} (10 messages) {@code perSecond / 10} times a second until {@code end}. */
+  /**
+   * Runs {@code step} (10 messages) {@code perSecond / 10} times a second until {@code end}; a step
+   * that falls behind runs at once, and none starts after {@code end}.
+   */
   private static Runnable paced(
       long start, long end, int perSecond, AtomicReference<Throwable> failed, Step step) {
     return () -> {
       long interval = 10_000_000_000L / perSecond;
       try {
-        for (long due = start; due < end && failed.get() == null; due += interval) {
+        for (long due = start;
+            due < end && System.nanoTime() < end && failed.get() == null;
+            due += interval) {
           long wait = due - System.nanoTime();
           if (wait > 0) {
             Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
