@@ -423,6 +423,7 @@ public final class SwitchboardServer implements AutoCloseable {
           GrpcServer.start(
               config,
               opened,
+              routingApi,
               keys,
               tlsFiles.map(TlsFiles::load),
               tlsFiles.map(TlsFiles::mutual).orElse(false));

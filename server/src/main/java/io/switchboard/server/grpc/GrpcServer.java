@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.helidon.common.tls.Tls;
 import io.helidon.common.tls.TlsConfig;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.api.routing.RoutingApi;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.Settings;
@@ -51,28 +52,40 @@ public final class GrpcServer implements AutoCloseable {
   /**
    * Listens on {@code grpc-port}; the engine must be open.
    *
+   * @param routing the routing API whose event feed {@code Routing.Events} streams
    * @param tls the server's TLS (what its HTTP listener serves), if it has one
    * @throws StartupException when the port cannot be listened on or the TLS material not used
    */
   public static GrpcServer start(
-      ServerConfig config, QueueEngine engine, KeyRing keys, Optional<Tls> tls, boolean mutual) {
+      ServerConfig config,
+      QueueEngine engine,
+      RoutingApi routing,
+      KeyRing keys,
+      Optional<Tls> tls,
+      boolean mutual) {
     int port = config.get(Settings.GRPC_PORT);
     Dispatcher dispatcher = new Dispatcher(engine);
     ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+    StreamCaps caps = new StreamCaps(config.get(Settings.GRPC_MAX_STREAMS_PER_KEY));
     QueuesEndpoint endpoint =
         new QueuesEndpoint(
             engine,
             dispatcher,
-            new StreamCaps(config.get(Settings.GRPC_MAX_STREAMS_PER_KEY)),
+            caps,
             config.get(Settings.GRPC_MAX_CREDIT),
             config.get(Settings.GRPC_PUBLISH_WINDOW),
-            config.maxBatch());
+            config.maxBatch(),
+            config.maxSelectorLength());
+    Credentials credentials = new Credentials(keys);
     Server server =
         NettyServerBuilder.forAddress(
                 new InetSocketAddress(config.bind(), port), credentials(tls, mutual))
             .executor(calls)
             .maxInboundMessageSize(config.maxBodyBytes())
-            .addService(ServerInterceptors.intercept(endpoint.definition(), new Credentials(keys)))
+            .addService(ServerInterceptors.intercept(endpoint.definition(), credentials))
+            .addService(
+                ServerInterceptors.intercept(
+                    new RoutingEndpoint(routing, caps).definition(), credentials))
             .build();
     try {
       server.start();
