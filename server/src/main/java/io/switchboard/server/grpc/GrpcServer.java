@@ -40,13 +40,19 @@ public final class GrpcServer implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final ExecutorService calls;
   private final QueuesEndpoint endpoint;
+  private final RoutingEndpoint events;
 
   private GrpcServer(
-      Server server, Dispatcher dispatcher, ExecutorService calls, QueuesEndpoint endpoint) {
+      Server server,
+      Dispatcher dispatcher,
+      ExecutorService calls,
+      QueuesEndpoint endpoint,
+      RoutingEndpoint events) {
     this.server = server;
     this.dispatcher = dispatcher;
     this.calls = calls;
     this.endpoint = endpoint;
+    this.events = events;
   }
 
   /**
@@ -77,15 +83,14 @@ public final class GrpcServer implements AutoCloseable {
             config.maxBatch(),
             config.maxSelectorLength());
     Credentials credentials = new Credentials(keys);
+    RoutingEndpoint events = new RoutingEndpoint(routing, caps);
     Server server =
         NettyServerBuilder.forAddress(
                 new InetSocketAddress(config.bind(), port), credentials(tls, mutual))
             .executor(calls)
             .maxInboundMessageSize(config.maxBodyBytes())
             .addService(ServerInterceptors.intercept(endpoint.definition(), credentials))
-            .addService(
-                ServerInterceptors.intercept(
-                    new RoutingEndpoint(routing, caps).definition(), credentials))
+            .addService(ServerInterceptors.intercept(events.definition(), credentials))
             .build();
     try {
       server.start();
@@ -95,7 +100,7 @@ public final class GrpcServer implements AutoCloseable {
       throw new StartupException(
           "cannot listen for gRPC on " + config.bind() + ":" + port + ": " + e.getMessage(), e);
     }
-    return new GrpcServer(server, dispatcher, calls, endpoint);
+    return new GrpcServer(server, dispatcher, calls, endpoint, events);
   }
 
   private static ServerCredentials credentials(Optional<Tls> tls, boolean mutual) {
@@ -160,13 +165,14 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
-   * Stops: new calls are refused, open streams end ({@code Consume} streams release their leases),
-   * and calls in flight get a few seconds to finish.
+   * Stops: new calls are refused, open streams end ({@code Consume} streams release their leases,
+   * routing event streams complete), and calls in flight get a few seconds to finish.
    */
   @Override
   public void close() {
     server.shutdown();
     dispatcher.close();
+    events.close();
     try {
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
         server.shutdownNow();

@@ -113,6 +113,8 @@ final class Protos {
             .setReceiveCount(m.receiveCount())
             .setReceipt(m.receipt().orElse(""))
             .setExpiresAt(timestamp(m.expiresAt()));
+    b.setState(io.switchboard.client.wire.WireFormat.wireName(m.state()));
+    m.deadLetterSource().ifPresent(b::setDeadLetterSource);
     m.firstReceivedAt().ifPresent(t -> b.setFirstReceivedAt(timestamp(t)));
     m.visibleAt().ifPresent(t -> b.setLeaseEndsAt(timestamp(t)));
     for (var e : m.attributes().entrySet()) {

@@ -117,7 +117,7 @@ final class QueueCalls {
           JsonFields f = fields(r.getConfigJson(), "config_json");
           QueueConfig config = WireFormat.config(f, QueueConfig.defaults());
           f.finish();
-          QueueCreation c = caller.engine(engine).ensureQueue(name, config);
+          QueueCreation c = engine().ensureQueue(name, config);
           return queue(c.queue(), null).setCreated(c.created()).build();
         });
   }
@@ -127,8 +127,8 @@ final class QueueCalls {
         out,
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_BROWSE);
-          QueueInfo info = engine.queue(name);
-          return queue(info, engine.stats(name)).build();
+          QueueInfo info = engine().queue(name);
+          return queue(info, engine().stats(name)).build();
         });
   }
 
@@ -141,7 +141,7 @@ final class QueueCalls {
           JsonFields f = fields(r.getConfigJson(), "config_json");
           Optional<String> ifMatch =
               r.getIfMatch().isEmpty() ? Optional.empty() : Optional.of(r.getIfMatch());
-          QueueInfo info = NativeApi.updateQueue(Caller.current().engine(engine), name, f, ifMatch);
+          QueueInfo info = NativeApi.updateQueue(engine(), name, f, ifMatch);
           return queue(info, null).build();
         });
   }
@@ -150,7 +150,7 @@ final class QueueCalls {
     QueuesEndpoint.unary(
         out,
         () -> {
-          engine.deleteQueue(named(r.getQueue(), Action.QUEUE_ADMIN));
+          engine().deleteQueue(named(r.getQueue(), Action.QUEUE_ADMIN));
           return Done.getDefaultInstance();
         });
   }
@@ -181,7 +181,7 @@ final class QueueCalls {
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_BROWSE);
           return StatsResponse.newBuilder()
-              .setStatsJson(json(WireFormat.stats(engine.stats(name))))
+              .setStatsJson(json(WireFormat.stats(engine().stats(name))))
               .build();
         });
   }
@@ -191,7 +191,7 @@ final class QueueCalls {
         out,
         () ->
             PurgeResponse.newBuilder()
-                .setPurged(engine.purge(named(r.getQueue(), Action.QUEUE_ADMIN)))
+                .setPurged(engine().purge(named(r.getQueue(), Action.QUEUE_ADMIN)))
                 .build());
   }
 
@@ -203,7 +203,7 @@ final class QueueCalls {
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_SEND);
           SendBatchResponse.Builder b = SendBatchResponse.newBuilder();
-          for (SendResult s : sendBatch(engine, name, r.getMessagesList(), maxBatch)) {
+          for (SendResult s : sendBatch(engine(), name, r.getMessagesList(), maxBatch)) {
             b.addResults(answer(s));
           }
           sent.add(r.getMessagesCount());
@@ -254,7 +254,7 @@ final class QueueCalls {
           if (!r.getSelector().isEmpty()) {
             request = request.filter(SelectorFilter.parse(selector(r.getSelector())));
           }
-          Page page = engine.browse(name, request);
+          Page page = engine().browse(name, request);
           BrowseResponse.Builder b = BrowseResponse.newBuilder();
           for (Message m : page.items()) {
             b.addMessages(Protos.delivery(m));
@@ -282,7 +282,7 @@ final class QueueCalls {
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_RECEIVE);
           Duration delay = r.hasDelay() ? Protos.duration("delay", r.getDelay()) : Duration.ZERO;
-          engine.release(name, receipt(r.getReceipt()), delay, r.getToBack());
+          engine().release(name, receipt(r.getReceipt()), delay, r.getToBack());
           return Done.getDefaultInstance();
         });
   }
@@ -296,7 +296,7 @@ final class QueueCalls {
             throw Statuses.invalid("visibility_timeout is required");
           }
           Duration d = Protos.duration("visibility_timeout", r.getVisibilityTimeout());
-          return Protos.delivery(engine.extend(name, receipt(r.getReceipt()), d));
+          return Protos.delivery(engine().extend(name, receipt(r.getReceipt()), d));
         });
   }
 
@@ -305,7 +305,7 @@ final class QueueCalls {
         out,
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_RECEIVE);
-          Caller.current().engine(engine).fail(name, receipt(r.getReceipt()));
+          engine().fail(name, receipt(r.getReceipt()));
           return Done.getDefaultInstance();
         });
   }
@@ -315,7 +315,7 @@ final class QueueCalls {
         out,
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_RECEIVE);
-          Caller.current().engine(engine).deadLetter(name, receipt(r.getReceipt()));
+          engine().deadLetter(name, receipt(r.getReceipt()));
           return Done.getDefaultInstance();
         });
   }
@@ -327,7 +327,7 @@ final class QueueCalls {
         out,
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_BROWSE);
-          return Protos.delivery(engine.get(name, id(r.getId())));
+          return Protos.delivery(engine().get(name, id(r.getId())));
         });
   }
 
@@ -352,7 +352,7 @@ final class QueueCalls {
                   r.getReplaceAttributes()
                       ? Optional.of(Protos.attributes(r.getAttributesMap()))
                       : Optional.empty());
-          return Protos.delivery(engine.update(name, id(r.getId()), update));
+          return Protos.delivery(engine().update(name, id(r.getId()), update));
         });
   }
 
@@ -360,7 +360,7 @@ final class QueueCalls {
     QueuesEndpoint.unary(
         out,
         () -> {
-          engine.remove(named(r.getQueue(), Action.QUEUE_ADMIN), id(r.getId()));
+          engine().remove(named(r.getQueue(), Action.QUEUE_ADMIN), id(r.getId()));
           return Done.getDefaultInstance();
         });
   }
@@ -369,7 +369,8 @@ final class QueueCalls {
     QueuesEndpoint.unary(
         out,
         () ->
-            Protos.delivery(engine.touch(named(r.getQueue(), Action.QUEUE_ADMIN), id(r.getId()))));
+            Protos.delivery(
+                engine().touch(named(r.getQueue(), Action.QUEUE_ADMIN), id(r.getId()))));
   }
 
   private void deadLetterMessage(MessageRef r, StreamObserver<Done> out) {
@@ -377,7 +378,7 @@ final class QueueCalls {
         out,
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_ADMIN);
-          Caller.current().engine(engine).deadLetterById(name, id(r.getId()));
+          engine().deadLetterById(name, id(r.getId()));
           return Done.getDefaultInstance();
         });
   }
@@ -387,7 +388,7 @@ final class QueueCalls {
         out,
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_ADMIN);
-          return Protos.delivery(Caller.current().engine(engine).restore(name, id(r.getId())));
+          return Protos.delivery(engine().restore(name, id(r.getId())));
         });
   }
 
@@ -405,7 +406,7 @@ final class QueueCalls {
           if (r.getMaxPerSecond() != 0) {
             request = request.maxPerSecond((int) Math.min(r.getMaxPerSecond(), Integer.MAX_VALUE));
           }
-          return task(Caller.current().engine(engine).startRedrive(name, request));
+          return task(engine().startRedrive(name, request));
         });
   }
 
@@ -415,7 +416,7 @@ final class QueueCalls {
         () -> {
           String name = named(r.getQueue(), Action.QUEUE_BROWSE);
           ListRedrivesResponse.Builder b = ListRedrivesResponse.newBuilder();
-          for (RedriveTask t : engine.redriveTasks(name)) {
+          for (RedriveTask t : engine().redriveTasks(name)) {
             b.addTasksJson(json(WireFormat.redriveTask(t)));
           }
           return b.build();
@@ -431,11 +432,19 @@ final class QueueCalls {
           if (r.getTask().isEmpty()) {
             throw Statuses.invalid("task is required");
           }
-          return task(engine.cancelRedrive(r.getTask()));
+          return task(engine().cancelRedrive(r.getTask()));
         });
   }
 
   // ---- helpers -----------------------------------------------------------------------------
+
+  /**
+   * The engine as the caller's key uses it, as the HTTP API's handlers do: what names a second
+   * queue, or moves messages into one, needs {@code queue:send} there ({@link Caller#engine}).
+   */
+  private QueueEngine engine() {
+    return Caller.current().engine(engine);
+  }
 
   /** The queue a request names, once the caller may do {@code action} on it. */
   private static String named(String queue, Action action) {

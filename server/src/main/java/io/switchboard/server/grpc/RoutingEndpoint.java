@@ -26,12 +26,13 @@ import org.slf4j.LoggerFactory;
  * written on a thread of its own, never faster than the client reads them (the transport's
  * readiness), so a slow client holds at most the router's bounded backlog, as on the HTTP API.
  */
-final class RoutingEndpoint {
+final class RoutingEndpoint implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RoutingEndpoint.class);
 
   private final RoutingApi routing;
   private final StreamCaps caps;
+  private final java.util.Set<Thread> feeding = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   RoutingEndpoint(RoutingApi routing, StreamCaps caps) {
     this.routing = routing;
@@ -90,6 +91,7 @@ final class RoutingEndpoint {
                     writer.end(e);
                   } finally {
                     slot.close();
+                    this.feeding.remove(Thread.currentThread());
                   }
                 });
     out.setOnCancelHandler(
@@ -99,7 +101,14 @@ final class RoutingEndpoint {
           slot.close();
         });
     out.setOnReadyHandler(writer::ready);
+    this.feeding.add(feeding);
     feeding.start();
+  }
+
+  /** Ends the open streams (cleanly: a client resumes from the last id it saw). */
+  @Override
+  public void close() {
+    feeding.forEach(Thread::interrupt);
   }
 
   /** Writes the feed to one gRPC stream, waiting while the transport is not ready for more. */
