@@ -43,7 +43,8 @@ class RunScriptTest {
             "auth-step",
             "fair-queue",
             "http-stacks",
-            "queues"),
+            "queues",
+            "workqueue"),
         names,
         out);
     for (String line : out.lines().toList()) {

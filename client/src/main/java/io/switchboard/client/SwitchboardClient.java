@@ -135,7 +135,7 @@ public final class SwitchboardClient implements QueueEngine {
     }
     this.queues =
         b.transport == Transport.GRPC
-            ? new GrpcQueues(this::channel, grpcCallOptions(), requestTimeout)
+            ? new GrpcQueues(this::channel, grpcCallOptions(), requestTimeout, () -> closed)
             : null;
   }
 

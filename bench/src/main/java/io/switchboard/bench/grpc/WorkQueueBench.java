@@ -12,6 +12,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
+import io.switchboard.bench.report.ChartSpec;
 import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
@@ -48,8 +49,8 @@ import java.util.concurrent.atomic.LongAdder;
  * durable (Switchboard: one batched {@code Publish} request answered once the engine's fsync is
  * done; RabbitMQ: publisher confirms), C consumers each hold up to {@code --credit} unacked
  * messages and ack every B they got at once (Switchboard: B acks on the {@code Consume} stream;
- * RabbitMQ: one {@code basicAck} with {@code multiple}). Each target gets a warm-up, then a measured
- * window: messages consumed per second, and the CPU time per message of the server process
+ * RabbitMQ: one {@code basicAck} with {@code multiple}). Each target gets a warm-up, then a
+ * measured window: messages consumed per second, and the CPU time per message of the server process
  * (Switchboard's child JVM, RabbitMQ's {@code beam.smp}) and of this JVM (the clients).
  *
  * <p>Targets: {@code grpc} (durability=sync, RocksDB), {@code grpc-memory} (in-memory), {@code
@@ -79,6 +80,13 @@ public final class WorkQueueBench {
     ReportArgs ra = ReportArgs.parse(ENTRY, args);
     Options o = parse(ra.rest());
     RunInfo info = RunInfo.capture(RunInfo.commandLine(WorkQueueBench.class, args));
+    run(o, ra.out(), info, System.out);
+    System.exit(0); // nothing of the load lingers, but a stuck RabbitMQ client thread must not
+  }
+
+  /** Runs every target of {@code o} one after the other; writes the report into {@code out}. */
+  static List<Result> run(Options o, Path out, RunInfo info, java.io.PrintStream printed)
+      throws Exception {
     Path work = Files.createTempDirectory("workqueue-bench");
     List<Result> results = new ArrayList<>();
     for (String target : o.targets()) {
@@ -112,18 +120,23 @@ public final class WorkQueueBench {
       report.row(
           r.target(),
           Math.round(r.perSecond()),
-          String.format("%.1f", r.serverMicros()),
-          String.format("%.1f", r.clientMicros()));
+          Math.round(r.serverMicros() * 10) / 10.0,
+          Math.round(r.clientMicros() * 10) / 10.0);
     }
+    report
+        .chart(ChartSpec.bars("messages per second", "msgs/s", "target", null, "msgs/s"))
+        .chart(
+            ChartSpec.bars(
+                "server CPU per message", "µs/msg", "target", null, "server CPU µs/msg"));
     report.note(
         "warm-up "
-            + o.warmup().toSeconds()
-            + " s, measured "
-            + o.measured().toSeconds()
-            + " s per target, targets one after another; credit/prefetch "
+            + o.warmup().toMillis()
+            + " ms, measured "
+            + o.measured().toMillis()
+            + " ms per target, targets one after another; credit/prefetch "
             + o.credit());
-    report.write(ra.out(), info.ended(), System.out);
-    System.exit(0);
+    report.write(out, info.ended(), printed);
+    return results;
   }
 
   private static Options parse(String[] args) {
@@ -183,8 +196,7 @@ public final class WorkQueueBench {
     long t1 = System.nanoTime();
     running.set(false);
     long n = Math.max(1, c1 - c0);
-    return new Result(
-        target, n * 1e9 / (t1 - t0), (s1 - s0) / 1e3 / n, (k1 - k0) / 1e3 / n);
+    return new Result(target, n * 1e9 / (t1 - t0), (s1 - s0) / 1e3 / n, (k1 - k0) / 1e3 / n);
   }
 
   private static long cpuNanos(ProcessHandle p) {
@@ -204,8 +216,7 @@ public final class WorkQueueBench {
     settings.add("grpc-max-credit=" + Math.max(o.credit(), 1000));
     if (durable) {
       settings.addAll(
-          List.of(
-              "in-memory=false", "data-dir=" + work.resolve("switchboard"), "durability=sync"));
+          List.of("in-memory=false", "data-dir=" + work.resolve("switchboard"), "durability=sync"));
     }
     String target = durable ? "grpc" : "grpc-memory";
     try (ChildServer server =
@@ -230,7 +241,8 @@ public final class WorkQueueBench {
         }
         PublishRequest request = batch.build();
         for (int p = 0; p < o.producers(); p++) {
-          threads.add(Thread.ofPlatform().start(() -> grpcProducer(producers, request, running)));
+          threads.add(
+              Thread.ofPlatform().daemon().start(() -> grpcProducer(producers, request, running)));
         }
         List<StreamObserver<ConsumeRequest>> streams = new ArrayList<>();
         for (int c = 0; c < o.consumers(); c++) {
@@ -388,6 +400,7 @@ public final class WorkQueueBench {
         ch.confirmSelect();
         threads.add(
             Thread.ofPlatform()
+                .daemon()
                 .start(
                     () -> {
                       try {
@@ -397,7 +410,9 @@ public final class WorkQueueBench {
                           }
                           ch.waitForConfirmsOrDie(30_000);
                         }
-                      } catch (IOException | InterruptedException | java.util.concurrent.TimeoutException e) {
+                      } catch (IOException
+                          | InterruptedException
+                          | java.util.concurrent.TimeoutException e) {
                         System.err.println("producer stopped: " + e);
                       }
                     }));
@@ -434,5 +449,4 @@ public final class WorkQueueBench {
       return r;
     }
   }
-
 }

@@ -111,7 +111,8 @@ final class QueueCalls {
     QueuesEndpoint.unary(
         out,
         () -> {
-          String name = QueuesEndpoint.queue(r.getName());
+          // the engine refuses a bad name (an empty one too), naming the field as on HTTP
+          String name = r.getName();
           Caller caller = Caller.current();
           caller.require(Action.QUEUE_ADMIN, name);
           JsonFields f = fields(r.getConfigJson(), "config_json");
