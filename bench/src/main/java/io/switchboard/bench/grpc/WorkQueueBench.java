@@ -19,7 +19,7 @@ import io.switchboard.bench.report.RunInfo;
 import io.switchboard.bench.sqs.ChildServer;
 import io.switchboard.bench.sqs.SqsServerMain;
 import io.switchboard.proto.QueuesService;
-import io.switchboard.proto.v1.Ack;
+import io.switchboard.proto.v1.Acks;
 import io.switchboard.proto.v1.ConsumeOpen;
 import io.switchboard.proto.v1.ConsumeRequest;
 import io.switchboard.proto.v1.ConsumeResponse;
@@ -48,10 +48,11 @@ import java.util.concurrent.atomic.LongAdder;
  * producers each send batches of B messages of S bytes and wait until the batch is confirmed
  * durable (Switchboard: one batched {@code Publish} request answered once the engine's fsync is
  * done; RabbitMQ: publisher confirms), C consumers each hold up to {@code --credit} unacked
- * messages and ack every B they got at once (Switchboard: B acks on the {@code Consume} stream;
- * RabbitMQ: one {@code basicAck} with {@code multiple}). Each target gets a warm-up, then a
- * measured window: messages consumed per second, and the CPU time per message of the server process
- * (Switchboard's child JVM, RabbitMQ's {@code beam.smp}) and of this JVM (the clients).
+ * messages and ack every B they got at once (Switchboard: one {@code acks} request on the {@code
+ * Consume} stream, one engine ackAll; RabbitMQ: one {@code basicAck} with {@code multiple}). Each
+ * target gets a warm-up, then a measured window: messages consumed per second, and the CPU time per
+ * message of the server process (Switchboard's child JVM, RabbitMQ's {@code beam.smp}) and of this
+ * JVM (the clients).
  *
  * <p>Targets: {@code grpc} (durability=sync, RocksDB), {@code grpc-memory} (in-memory), {@code
  * quorum} (RabbitMQ quorum queue), {@code classic} (classic durable queue, persistent messages),
@@ -326,12 +327,10 @@ public final class WorkQueueBench {
                     synchronized (lock) {
                       pending.add(value.getMessage().getReceipt());
                       if (pending.size() >= o.batch()) {
-                        for (String receipt : pending) {
-                          requests[0].onNext(
-                              ConsumeRequest.newBuilder()
-                                  .setAck(Ack.newBuilder().setReceipt(receipt))
-                                  .build());
-                        }
+                        requests[0].onNext(
+                            ConsumeRequest.newBuilder()
+                                .setAcks(Acks.newBuilder().addAllReceipts(pending))
+                                .build());
                         consumed.add(pending.size());
                         pending.clear();
                       }

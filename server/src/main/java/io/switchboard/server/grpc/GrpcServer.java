@@ -170,8 +170,8 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
-   * Serves {@code tls} (the TLS files as reloaded, {@code tls-reload-check}) to the gRPC
-   * handshakes from now on, as the HTTP listener does; no-op without TLS.
+   * Serves {@code tls} (the TLS files as reloaded, {@code tls-reload-check}) to the gRPC handshakes
+   * from now on, as the HTTP listener does; no-op without TLS.
    */
   public void reloadTls(Tls tls) {
     if (tlsKeys != null) {

@@ -14,14 +14,14 @@ import io.switchboard.proto.QueuesService;
 import io.switchboard.proto.v1.OutgoingMessage;
 import io.switchboard.proto.v1.SendRequest;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
-import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.config.ServerConfig;
-import io.switchboard.time.ManualClock;
 import io.switchboard.server.config.Settings;
 import io.switchboard.server.sqs.TestPki;
+import io.switchboard.time.ManualClock;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -80,9 +80,9 @@ class GrpcTlsTest {
   }
 
   /**
-   * The TLS files replaced on disk are served to new gRPC connections after the next check
-   * ({@code tls-reload-check}), as on the HTTPS port: a client that trusts only the new CA gets in,
-   * one that trusts only the old no longer does.
+   * The TLS files replaced on disk are served to new gRPC connections after the next check ({@code
+   * tls-reload-check}), as on the HTTPS port: a client that trusts only the new CA gets in, one
+   * that trusts only the old no longer does.
    */
   @Test
   void replacedTlsFiles_areServedToNewConnections_afterTheNextCheck() throws Exception {
