@@ -34,6 +34,7 @@ fair-queue   io.switchboard.bench.FairQueueBench                   -Xmx1g
 http-stacks  io.switchboard.bench.http.HttpStackBench             -Xmx1g
 queues       io.switchboard.bench.QueuesBench                      -Xmx2g --enable-native-access=ALL-UNNAMED
 queues-server io.switchboard.bench.QueuesServerBench               -Xmx1g
+workqueue    io.switchboard.bench.grpc.WorkQueueBench              -Xmx1g
 LIST
 }
 
@@ -66,6 +67,42 @@ ensure_redis() {
     exit 1
   fi
 }
+
+# The workqueue entry compares against RabbitMQ on this machine: install rabbitmq-server from the
+# distribution's packages when it is missing (as root, with apt-get) and start it when no node
+# answers, unless --targets names no RabbitMQ target. A node this script started is stopped at the
+# end (rabbitmqctl stop); one that was running already is left running.
+ensure_rabbitmq() {
+  local targets="grpc,quorum,classic"
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --targets) targets=${2-}; shift ;;
+      --targets=*) targets=${1#--targets=} ;;
+    esac
+    shift
+  done
+  if [[ ",$targets," != *,quorum,* && ",$targets," != *,classic,* && ",$targets," != *,transient,* ]]; then
+    return 0
+  fi
+  if ! command -v rabbitmq-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "run.sh: installing rabbitmq-server from the distribution's packages..." >&2
+    apt-get install -y -q rabbitmq-server >&2 ||
+      { apt-get update -q >&2 && apt-get install -y -q rabbitmq-server >&2; }
+  fi
+  if ! command -v rabbitmq-server >/dev/null 2>&1; then
+    echo "run.sh: rabbitmq-server is not on the PATH and could not be installed; install it" \
+      "(apt-get install -y rabbitmq-server) or pass --targets grpc,grpc-memory" >&2
+    exit 1
+  fi
+  if ! rabbitmqctl -q status >/dev/null 2>&1; then
+    echo "run.sh: starting rabbitmq-server..." >&2
+    rabbitmq-server -detached >&2
+    started_rabbitmq=1
+    rabbitmqctl -q wait --timeout 120 "${RABBITMQ_PID_FILE:-/var/lib/rabbitmq/mnesia/rabbit@$(hostname -s).pid}" >&2 ||
+      rabbitmqctl -q await_startup --timeout 120 >&2
+  fi
+}
+started_rabbitmq=0
 
 usage() {
   echo "usage: bench/run.sh <name>|all|list [options of the entry point]" >&2
@@ -106,8 +143,15 @@ run_one() {
   if [ "$entry" = routing ]; then
     ensure_redis "$@"
   fi
+  if [ "$entry" = workqueue ]; then
+    ensure_rabbitmq "$@"
+  fi
   # shellcheck disable=SC2086  # flags are words on purpose
   "$JAVA" $flags ${BENCH_JAVA_OPTS-} -cp "$JAR" "$class" "$@"
+  if [ "$started_rabbitmq" = 1 ]; then
+    rabbitmqctl -q stop >&2 || true
+    started_rabbitmq=0
+  fi
 }
 
 if [ "$name" = all ]; then

@@ -42,6 +42,7 @@ module io.switchboard.server {
   requires io.grpc;
   requires io.grpc.stub;
   requires io.grpc.netty.shaded;
+  requires io.grpc.util;
   requires static org.jspecify;
 
   exports io.switchboard.server;

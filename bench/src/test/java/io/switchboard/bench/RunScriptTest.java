@@ -45,7 +45,8 @@ class RunScriptTest {
             "fair-queue",
             "http-stacks",
             "queues",
-            "queues-server"),
+            "queues-server",
+            "workqueue"),
         names,
         out);
     for (String line : out.lines().toList()) {

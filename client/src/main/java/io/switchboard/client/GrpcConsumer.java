@@ -249,7 +249,8 @@ final class GrpcConsumer
     return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
   }
 
-  private static Message message(io.switchboard.proto.v1.Delivery d) {
+  /** The engine's message a delivery (or a browsed message) describes. */
+  static Message message(io.switchboard.proto.v1.Delivery d) {
     Map<String, AttributeValue> attributes = new LinkedHashMap<>();
     for (var e : d.getAttributesMap().entrySet()) {
       var v = e.getValue();
@@ -280,13 +281,18 @@ final class GrpcConsumer
         d.getGroupId().isEmpty() ? Optional.empty() : Optional.of(d.getGroupId()),
         d.getDeduplicationId().isEmpty() ? Optional.empty() : Optional.of(d.getDeduplicationId()),
         d.getSequence(),
-        MessageState.IN_FLIGHT,
+        d.getState().isEmpty()
+            ? MessageState.IN_FLIGHT
+            : io.switchboard.client.wire.WireFormat.enumValue(
+                MessageState.class, "state", d.getState()),
         instant(d.getSentAt()),
         d.hasFirstReceivedAt() ? Optional.of(instant(d.getFirstReceivedAt())) : Optional.empty(),
         d.getReceiveCount(),
         d.hasLeaseEndsAt() ? Optional.of(instant(d.getLeaseEndsAt())) : Optional.empty(),
         instant(d.getExpiresAt()),
         d.getReceipt().isEmpty() ? Optional.empty() : Optional.of(d.getReceipt()),
-        Optional.empty());
+        d.getDeadLetterSource().isEmpty()
+            ? Optional.empty()
+            : Optional.of(d.getDeadLetterSource()));
   }
 }

@@ -106,6 +106,9 @@ public final class SwitchboardClient implements QueueEngine {
   private final @Nullable Path grpcCa;
   private volatile io.grpc.@Nullable ManagedChannel grpc;
 
+  /** The queue operations over gRPC ({@link Transport#GRPC}); null: over HTTP. */
+  private final @Nullable GrpcQueues queues;
+
   private SwitchboardClient(Builder b) {
     this.grpcPort = b.grpcPort;
     this.grpcCa = b.caCertificate;
@@ -130,6 +133,19 @@ public final class SwitchboardClient implements QueueEngine {
       }
       this.http = hb.build();
     }
+    this.queues =
+        b.transport == Transport.GRPC
+            ? new GrpcQueues(this::channel, grpcCallOptions(), requestTimeout, () -> closed)
+            : null;
+  }
+
+  private io.grpc.CallOptions grpcCallOptions() {
+    io.grpc.CallOptions call = io.grpc.CallOptions.DEFAULT;
+    Credentials c = credentials;
+    if (c != null) {
+      call = call.withCallCredentials(new BasicCallCredentials(c));
+    }
+    return call;
   }
 
   /** A client of the server at {@code baseUri}, e.g. {@code http://127.0.0.1:8080}. */
@@ -151,6 +167,11 @@ public final class SwitchboardClient implements QueueEngine {
   @Override
   public QueueCreation ensureQueue(String name, QueueConfig config) {
     requireWholeSeconds(config);
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.ensureQueue(name, config);
+    }
+    requireWholeSeconds(config);
     ObjectNode body = WireFormat.object().put("name", name);
     body.setAll(WireFormat.config(config));
     Answer a = exchange("POST", "/v1/queues", body, requestTimeout, Map.of());
@@ -167,6 +188,10 @@ public final class SwitchboardClient implements QueueEngine {
     }
     if (config.maxDepth().isEmpty()) {
       body.putNull("maxDepth");
+    }
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.updateQueue(name, body, Optional.empty());
     }
     return WireFormat.queueInfo(call("PATCH", queuePath(name), body));
   }
@@ -185,6 +210,26 @@ public final class SwitchboardClient implements QueueEngine {
   @Override
   public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
     for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      GrpcQueues q = queues;
+      if (q != null) {
+        var read = q.read(name);
+        QueueInfo info = GrpcQueues.info(read);
+        QueueConfig next =
+            Objects.requireNonNull(change.apply(info.config()), "the changed configuration");
+        requireWholeSeconds(next);
+        ObjectNode body = changedFields(WireFormat.config(info.config()), WireFormat.config(next));
+        if (body.isEmpty()) {
+          return info;
+        }
+        try {
+          return q.updateQueue(name, body, Optional.of(read.getTag()));
+        } catch (SwitchboardException e) {
+          if (!e.wireCode().equals("PRECONDITION_FAILED")) {
+            throw e;
+          }
+        }
+        continue;
+      }
       Answer read = exchange("GET", queuePath(name), null, requestTimeout, Map.of());
       QueueInfo info = WireFormat.queueInfo(read.body());
       QueueConfig next =
@@ -246,11 +291,20 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public void deleteQueue(String name) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.deleteQueue(name);
+      return;
+    }
     call("DELETE", queuePath(name), null);
   }
 
   @Override
   public QueueInfo queue(String name) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.queue(name);
+    }
     return WireFormat.queueInfo(call("GET", queuePath(name), null));
   }
 
@@ -285,6 +339,11 @@ public final class SwitchboardClient implements QueueEngine {
 
   private NativeWire.Queues queuePage(
       String prefix, Optional<String> cursor, Optional<Integer> limit) {
+    GrpcQueues overGrpc = queues;
+    if (overGrpc != null) {
+      QueuePage page = overGrpc.queuePage(prefix, cursor, limit);
+      return NativeWire.Queues.of(page.queues(), page.nextCursor());
+    }
     List<String> query = new ArrayList<>();
     if (!prefix.isEmpty()) {
       query.add("prefix=" + Paths.encode(prefix));
@@ -297,11 +356,19 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public QueueStats stats(String queue) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.stats(queue);
+    }
     return WireFormat.stats(call("GET", queuePath(queue) + "/stats", null));
   }
 
   @Override
   public long purge(String queue) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.purge(queue);
+    }
     return call("POST", queuePath(queue) + "/purge", null, NativeWire.Purged.class).purged();
   }
 
@@ -309,12 +376,20 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public SendResult send(String queue, NewMessage message) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.send(queue, message);
+    }
     var body = NativeWire.SendMessage.of(message);
     return call("POST", queuePath(queue) + "/messages", body, SendResult.class);
   }
 
   @Override
   public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.sendBatch(queue, messages);
+    }
     var body = new Written(StreamedAnswers.sendBatch(messages));
     var answer =
         NativeWire.SendResults.read(
@@ -325,6 +400,14 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public List<Message> receive(String queue, ReceiveRequest request) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.receive(
+          queue,
+          request,
+          request.filter().map(SwitchboardClient::selectorText),
+          LONGEST_QUEUE_WAIT);
+    }
     var body =
         NativeWire.Receive.of(request, request.filter().map(SwitchboardClient::selectorText));
     Duration wait = request.waitTime().orElse(LONGEST_QUEUE_WAIT);
@@ -337,6 +420,11 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public void ack(String queue, String receipt) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.ack(queue, receipt);
+      return;
+    }
     call("POST", leasePath(queue, receipt, "ack"), null);
   }
 
@@ -347,6 +435,10 @@ public final class SwitchboardClient implements QueueEngine {
    * {@code max-batch} ({@code BATCH_TOO_LARGE}), or an unknown queue.
    */
   public List<AckResult> ackBatch(String queue, List<String> receipts) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.ackBatch(queue, receipts);
+    }
     var body = new Written(StreamedAnswers.ackBatch(receipts));
     var answer =
         NativeWire.AckResults.read(
@@ -373,22 +465,41 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.release(queue, receipt, delay, toBack);
+      return;
+    }
     call("POST", leasePath(queue, receipt, "release"), NativeWire.Release.of(delay, toBack));
   }
 
   @Override
   public Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.extend(queue, receipt, visibilityTimeout);
+    }
     var body = NativeWire.Extend.of(visibilityTimeout);
     return WireFormat.message(call("POST", leasePath(queue, receipt, "extend"), body));
   }
 
   @Override
   public void fail(String queue, String receipt) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.fail(queue, receipt);
+      return;
+    }
     call("POST", leasePath(queue, receipt, "fail"), null);
   }
 
   @Override
   public void deadLetter(String queue, String receipt) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.deadLetter(queue, receipt);
+      return;
+    }
     call("POST", leasePath(queue, receipt, "dead-letter"), null);
   }
 
@@ -396,32 +507,58 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public void deadLetterById(String queue, String id) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.deadLetterById(queue, id);
+      return;
+    }
     call("POST", messagePath(queue, id) + "/dead-letter", null);
   }
 
   @Override
   public Message update(String queue, String id, MessageUpdate update) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.update(queue, id, update);
+    }
     var body = NativeWire.UpdateMessage.of(update.priority(), update.attributes());
     return WireFormat.message(call("PATCH", messagePath(queue, id), body));
   }
 
   @Override
   public Message touch(String queue, String id) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.touch(queue, id);
+    }
     return WireFormat.message(call("POST", messagePath(queue, id) + "/touch", null));
   }
 
   @Override
   public void remove(String queue, String id) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      q.remove(queue, id);
+      return;
+    }
     call("DELETE", messagePath(queue, id), null);
   }
 
   @Override
   public Message get(String queue, String id) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.get(queue, id);
+    }
     return WireFormat.message(call("GET", messagePath(queue, id), null));
   }
 
   @Override
   public Page browse(String queue, BrowseRequest request) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.browse(queue, request, request.filter().map(SwitchboardClient::selectorText));
+    }
     StringBuilder query = new StringBuilder("?limit=").append(request.limit());
     request.cursor().ifPresent(c -> query.append("&cursor=").append(Paths.encode(c)));
     request
@@ -436,6 +573,10 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public Message restore(String deadLetterQueue, String id) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.restore(deadLetterQueue, id);
+    }
     return WireFormat.message(call("POST", messagePath(deadLetterQueue, id) + "/restore", null));
   }
 
@@ -443,18 +584,30 @@ public final class SwitchboardClient implements QueueEngine {
 
   @Override
   public RedriveTask startRedrive(String source, RedriveRequest request) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.startRedrive(source, request);
+    }
     var body = NativeWire.StartRedrive.of(request);
     return WireFormat.redriveTask(call("POST", queuePath(source) + "/redrives", body));
   }
 
   @Override
   public List<RedriveTask> redriveTasks(String source) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.redriveTasks(source);
+    }
     return call("GET", queuePath(source) + "/redrives", null, NativeWire.RedriveTasks.class)
         .toTasks();
   }
 
   @Override
   public RedriveTask cancelRedrive(String taskId) {
+    GrpcQueues q = queues;
+    if (q != null) {
+      return q.cancelRedrive(taskId);
+    }
     return WireFormat.redriveTask(
         call("POST", "/v1/redrives/" + Paths.encode(taskId) + "/cancel", null));
   }
@@ -553,12 +706,7 @@ public final class SwitchboardClient implements QueueEngine {
     if (closed) {
       throw new SwitchboardException("CLIENT_CLOSED", "the client is closed", null);
     }
-    io.grpc.CallOptions call = io.grpc.CallOptions.DEFAULT;
-    Credentials c = credentials;
-    if (c != null) {
-      call = call.withCallCredentials(new BasicCallCredentials(c));
-    }
-    return GrpcConsumer.open(channel(), call, queue, options, handler, requestTimeout);
+    return GrpcConsumer.open(channel(), grpcCallOptions(), queue, options, handler, requestTimeout);
   }
 
   private synchronized io.grpc.ManagedChannel channel() {
@@ -828,6 +976,7 @@ public final class SwitchboardClient implements QueueEngine {
     private @Nullable SSLContext sslContext;
     private int grpcPort = -1;
     private @Nullable Path caCertificate;
+    private Transport transport = Transport.HTTP;
 
     private Builder() {}
 
@@ -841,6 +990,16 @@ public final class SwitchboardClient implements QueueEngine {
         throw new IllegalArgumentException("grpcPort must be 1..65535, got " + grpcPort);
       }
       this.grpcPort = grpcPort;
+      return this;
+    }
+
+    /**
+     * How the queue operations travel: {@link Transport#HTTP} (the default) or {@link
+     * Transport#GRPC} (which needs {@link #grpcPort}, and {@link AuthScheme#BASIC} credentials or
+     * none: the gRPC API takes an access key as Basic credentials in its metadata).
+     */
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
       return this;
     }
 
@@ -905,6 +1064,10 @@ public final class SwitchboardClient implements QueueEngine {
     }
 
     public SwitchboardClient build() {
+      if (transport == Transport.GRPC && grpcPort < 0) {
+        throw new IllegalArgumentException(
+            "Transport.GRPC needs the server's gRPC port: builder().grpcPort(...)");
+      }
       if (httpClient != null && sslContext != null) {
         throw new IllegalArgumentException(
             "give the TLS settings to the HttpClient passed to httpClient(...), not sslContext(...)");

@@ -8,15 +8,38 @@ import io.grpc.protobuf.ProtoFileDescriptorSupplier;
 import io.grpc.protobuf.ProtoUtils;
 import io.switchboard.proto.v1.AckRequest;
 import io.switchboard.proto.v1.AckResponse;
+import io.switchboard.proto.v1.BrowseRequest;
+import io.switchboard.proto.v1.BrowseResponse;
+import io.switchboard.proto.v1.CancelRedriveRequest;
 import io.switchboard.proto.v1.ConsumeRequest;
 import io.switchboard.proto.v1.ConsumeResponse;
+import io.switchboard.proto.v1.CreateQueueRequest;
+import io.switchboard.proto.v1.Delivery;
+import io.switchboard.proto.v1.Done;
+import io.switchboard.proto.v1.ExtendRequest;
+import io.switchboard.proto.v1.LeaseRef;
+import io.switchboard.proto.v1.ListQueuesRequest;
+import io.switchboard.proto.v1.ListQueuesResponse;
+import io.switchboard.proto.v1.ListRedrivesResponse;
+import io.switchboard.proto.v1.MessageRef;
 import io.switchboard.proto.v1.PublishRequest;
 import io.switchboard.proto.v1.PublishResponse;
+import io.switchboard.proto.v1.PurgeResponse;
+import io.switchboard.proto.v1.QueueRef;
+import io.switchboard.proto.v1.QueueResponse;
 import io.switchboard.proto.v1.QueuesProto;
 import io.switchboard.proto.v1.ReceiveRequest;
 import io.switchboard.proto.v1.ReceiveResponse;
+import io.switchboard.proto.v1.RedriveTaskResponse;
+import io.switchboard.proto.v1.ReleaseRequest;
+import io.switchboard.proto.v1.SendBatchRequest;
+import io.switchboard.proto.v1.SendBatchResponse;
 import io.switchboard.proto.v1.SendRequest;
 import io.switchboard.proto.v1.SendResponse;
+import io.switchboard.proto.v1.StartRedriveRequest;
+import io.switchboard.proto.v1.StatsResponse;
+import io.switchboard.proto.v1.UpdateMessageRequest;
+import io.switchboard.proto.v1.UpdateQueueRequest;
 
 /**
  * The method descriptors of the service {@code switchboard.v1.Queues} ({@code
@@ -65,6 +88,94 @@ public final class QueuesService {
           AckRequest.getDefaultInstance(),
           AckResponse.getDefaultInstance());
 
+  public static final MethodDescriptor<CreateQueueRequest, QueueResponse> CREATE_QUEUE =
+      unary(
+          "CreateQueue",
+          CreateQueueRequest.getDefaultInstance(),
+          QueueResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<QueueRef, QueueResponse> GET_QUEUE =
+      unary("GetQueue", QueueRef.getDefaultInstance(), QueueResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<UpdateQueueRequest, QueueResponse> UPDATE_QUEUE =
+      unary(
+          "UpdateQueue",
+          UpdateQueueRequest.getDefaultInstance(),
+          QueueResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<QueueRef, Done> DELETE_QUEUE =
+      unary("DeleteQueue", QueueRef.getDefaultInstance(), Done.getDefaultInstance());
+
+  public static final MethodDescriptor<ListQueuesRequest, ListQueuesResponse> LIST_QUEUES =
+      unary(
+          "ListQueues",
+          ListQueuesRequest.getDefaultInstance(),
+          ListQueuesResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<QueueRef, StatsResponse> STATS =
+      unary("Stats", QueueRef.getDefaultInstance(), StatsResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<QueueRef, PurgeResponse> PURGE =
+      unary("Purge", QueueRef.getDefaultInstance(), PurgeResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<SendBatchRequest, SendBatchResponse> SEND_BATCH =
+      unary(
+          "SendBatch",
+          SendBatchRequest.getDefaultInstance(),
+          SendBatchResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<BrowseRequest, BrowseResponse> BROWSE =
+      unary("Browse", BrowseRequest.getDefaultInstance(), BrowseResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<ReleaseRequest, Done> RELEASE =
+      unary("Release", ReleaseRequest.getDefaultInstance(), Done.getDefaultInstance());
+
+  public static final MethodDescriptor<ExtendRequest, Delivery> EXTEND =
+      unary("Extend", ExtendRequest.getDefaultInstance(), Delivery.getDefaultInstance());
+
+  public static final MethodDescriptor<LeaseRef, Done> FAIL =
+      unary("Fail", LeaseRef.getDefaultInstance(), Done.getDefaultInstance());
+
+  public static final MethodDescriptor<LeaseRef, Done> DEAD_LETTER =
+      unary("DeadLetter", LeaseRef.getDefaultInstance(), Done.getDefaultInstance());
+
+  public static final MethodDescriptor<MessageRef, Delivery> GET_MESSAGE =
+      unary("GetMessage", MessageRef.getDefaultInstance(), Delivery.getDefaultInstance());
+
+  public static final MethodDescriptor<UpdateMessageRequest, Delivery> UPDATE_MESSAGE =
+      unary(
+          "UpdateMessage",
+          UpdateMessageRequest.getDefaultInstance(),
+          Delivery.getDefaultInstance());
+
+  public static final MethodDescriptor<MessageRef, Done> REMOVE_MESSAGE =
+      unary("RemoveMessage", MessageRef.getDefaultInstance(), Done.getDefaultInstance());
+
+  public static final MethodDescriptor<MessageRef, Delivery> TOUCH =
+      unary("Touch", MessageRef.getDefaultInstance(), Delivery.getDefaultInstance());
+
+  public static final MethodDescriptor<MessageRef, Done> DEAD_LETTER_MESSAGE =
+      unary("DeadLetterMessage", MessageRef.getDefaultInstance(), Done.getDefaultInstance());
+
+  public static final MethodDescriptor<MessageRef, Delivery> RESTORE =
+      unary("Restore", MessageRef.getDefaultInstance(), Delivery.getDefaultInstance());
+
+  public static final MethodDescriptor<StartRedriveRequest, RedriveTaskResponse> START_REDRIVE =
+      unary(
+          "StartRedrive",
+          StartRedriveRequest.getDefaultInstance(),
+          RedriveTaskResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<QueueRef, ListRedrivesResponse> LIST_REDRIVES =
+      unary(
+          "ListRedrives", QueueRef.getDefaultInstance(), ListRedrivesResponse.getDefaultInstance());
+
+  public static final MethodDescriptor<CancelRedriveRequest, RedriveTaskResponse> CANCEL_REDRIVE =
+      unary(
+          "CancelRedrive",
+          CancelRedriveRequest.getDefaultInstance(),
+          RedriveTaskResponse.getDefaultInstance());
+
   /** The service with its methods and its .proto file (for server reflection). */
   public static final ServiceDescriptor SERVICE =
       ServiceDescriptor.newBuilder(NAME)
@@ -74,9 +185,36 @@ public final class QueuesService {
           .addMethod(SEND)
           .addMethod(RECEIVE)
           .addMethod(ACK)
+          .addMethod(CREATE_QUEUE)
+          .addMethod(GET_QUEUE)
+          .addMethod(UPDATE_QUEUE)
+          .addMethod(DELETE_QUEUE)
+          .addMethod(LIST_QUEUES)
+          .addMethod(STATS)
+          .addMethod(PURGE)
+          .addMethod(SEND_BATCH)
+          .addMethod(BROWSE)
+          .addMethod(RELEASE)
+          .addMethod(EXTEND)
+          .addMethod(FAIL)
+          .addMethod(DEAD_LETTER)
+          .addMethod(GET_MESSAGE)
+          .addMethod(UPDATE_MESSAGE)
+          .addMethod(REMOVE_MESSAGE)
+          .addMethod(TOUCH)
+          .addMethod(DEAD_LETTER_MESSAGE)
+          .addMethod(RESTORE)
+          .addMethod(START_REDRIVE)
+          .addMethod(LIST_REDRIVES)
+          .addMethod(CANCEL_REDRIVE)
           .build();
 
   private QueuesService() {}
+
+  private static <Q extends Message, A extends Message> MethodDescriptor<Q, A> unary(
+      String name, Q request, A response) {
+    return method(name, MethodType.UNARY, request, response);
+  }
 
   private static <Q extends Message, A extends Message> MethodDescriptor<Q, A> method(
       String name, MethodType type, Q request, A response) {

@@ -6,6 +6,7 @@ import com.google.protobuf.Descriptors.MethodDescriptor;
 import com.google.protobuf.Descriptors.ServiceDescriptor;
 import io.grpc.MethodDescriptor.MethodType;
 import io.switchboard.proto.v1.QueuesProto;
+import io.switchboard.proto.v1.RoutingProto;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -20,8 +21,23 @@ class QueuesServiceTest {
 
   @Test
   void everyMethodOfTheProtoIsDescribedAlike() {
-    ServiceDescriptor proto = QueuesProto.getDescriptor().findServiceByName("Queues");
-    assertEquals(QueuesService.NAME, proto.getFullName());
+    describedAlike(
+        QueuesProto.getDescriptor().findServiceByName("Queues"),
+        QueuesService.NAME,
+        QueuesService.SERVICE);
+  }
+
+  @Test
+  void theRoutingServiceIsDescribedAlike() {
+    describedAlike(
+        RoutingProto.getDescriptor().findServiceByName("Routing"),
+        RoutingService.NAME,
+        RoutingService.SERVICE);
+  }
+
+  private static void describedAlike(
+      ServiceDescriptor proto, String name, io.grpc.ServiceDescriptor service) {
+    assertEquals(name, proto.getFullName());
     Map<String, String> declared =
         proto.getMethods().stream()
             .collect(
@@ -36,7 +52,7 @@ class QueuesServiceTest {
                     (a, b) -> a,
                     TreeMap::new));
     Map<String, String> described =
-        QueuesService.SERVICE.getMethods().stream()
+        service.getMethods().stream()
             .collect(
                 Collectors.toMap(
                     io.grpc.MethodDescriptor::getBareMethodName,

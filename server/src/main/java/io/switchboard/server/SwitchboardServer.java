@@ -251,7 +251,13 @@ public final class SwitchboardServer implements AutoCloseable {
             files.watch(
                 tlsScheduler,
                 config.get(Settings.TLS_RELOAD_CHECK),
-                tls -> server.web.reloadTls(tls));
+                tls -> {
+                  server.web.reloadTls(tls);
+                  GrpcServer g = server.grpc;
+                  if (g != null) {
+                    g.reloadTls(tls);
+                  }
+                });
             resources.push("TLS file watch", files::close);
           });
       server.keyFile.watch(tlsScheduler, config.get(Settings.ACCESS_KEYS_RELOAD_CHECK));
@@ -423,6 +429,7 @@ public final class SwitchboardServer implements AutoCloseable {
           GrpcServer.start(
               config,
               opened,
+              routingApi,
               keys,
               tlsFiles.map(TlsFiles::load),
               tlsFiles.map(TlsFiles::mutual).orElse(false));

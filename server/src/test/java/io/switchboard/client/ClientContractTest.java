@@ -28,6 +28,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 @ExtendWith(ClientContractTest.Exclusions.class)
 class ClientContractTest extends QueueEngineContract {
 
+  // GrpcClientContractTest runs the same contract through the client's gRPC transport
+
   /** Contract test ("Nested class.method") that the client cannot pass, and why. */
   static final Map<String, String> EXCLUDED =
       Map.of(
@@ -92,14 +94,24 @@ class ClientContractTest extends QueueEngineContract {
             Map.of());
     SwitchboardServer server =
         SwitchboardServer.start(
-            config,
+            served(config),
             c -> QueueEngine.builder().clock(clock).maxQueues(maxQueues).journal(journal).build());
-    SwitchboardClient client = SwitchboardClient.create(server.uri());
+    SwitchboardClient client = connect(server);
     synchronized (served) {
       served.put(client, new Served(server, journal, clock, maxQueues));
       servers.add(server);
     }
     return client;
+  }
+
+  /** The configuration of each server the contract runs against. */
+  ServerConfig served(ServerConfig config) {
+    return config;
+  }
+
+  /** A client of {@code server}, what the contract runs through. */
+  SwitchboardClient connect(SwitchboardServer server) {
+    return SwitchboardClient.create(server.uri());
   }
 
   /** Runs after the contract has closed its clients (nested {@code @AfterEach} first). */
@@ -123,12 +135,24 @@ class ClientContractTest extends QueueEngineContract {
           context.getRequiredTestClass().getSimpleName()
               + "."
               + context.getRequiredTestMethod().getName();
+      Map<String, String> excluded = excluded(context);
       String reason =
-          EXCLUDED.getOrDefault(
-              key, EXCLUDED.get(context.getRequiredTestClass().getSimpleName() + ".*"));
+          excluded.getOrDefault(
+              key, excluded.get(context.getRequiredTestClass().getSimpleName() + ".*"));
       return reason == null
           ? ConditionEvaluationResult.enabled("runs through the client")
           : ConditionEvaluationResult.disabled("not through the client: " + reason);
+    }
+
+    /** The exclusions of the top-level test class the contract runs in. */
+    private static Map<String, String> excluded(ExtensionContext context) {
+      Class<?> top = context.getRequiredTestClass();
+      for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+        if (c.getTestClass().isPresent()) {
+          top = c.getTestClass().get();
+        }
+      }
+      return top == GrpcClientContractTest.class ? GrpcClientContractTest.EXCLUDED : EXCLUDED;
     }
   }
 }

@@ -46,7 +46,10 @@ class PackageLayoutTest {
               Set.of(
                   "api.queues", "api.routing", "api.keys", "security", "http", "config", "auth")),
           Map.entry("sqs", Set.of("security", "security.sigv4", "http", "config", "auth")),
-          Map.entry("grpc", Set.of("dispatch", "security", "config", "auth")),
+          Map.entry(
+              "grpc",
+              Set.of(
+                  "api.queues", "api.routing", "dispatch", "security", "http", "config", "auth")),
           Map.entry(
               "cluster",
               Set.of("api.routing", "init", "observability", "security", "http", "config", "auth")),

@@ -111,6 +111,29 @@ public final class Subscription implements AutoCloseable {
     settle(receipt, () -> engine.ack(queue, receipt));
   }
 
+  /**
+   * Acks several messages in one engine call ({@link QueueEngine#ackAll}: one durable write), each
+   * on its own; the credit of each that is acked, or whose receipt holds no lease any more, comes
+   * back. One outcome per receipt, in order.
+   */
+  public List<java.util.Optional<QueueException>> ackAll(List<String> receipts) {
+    List<java.util.Optional<QueueException>> outcomes;
+    try {
+      outcomes = engine.ackAll(queue, receipts);
+    } catch (QueueException e) {
+      outcomes = receipts.stream().map(r -> java.util.Optional.of(e)).toList();
+    }
+    for (int i = 0; i < receipts.size(); i++) {
+      var failed = outcomes.get(i);
+      if (failed.isEmpty()
+          || (failed.get().code() != ErrorCode.UNAVAILABLE
+              && failed.get().code() != ErrorCode.SERVER_FULL)) {
+        forget(receipts.get(i));
+      }
+    }
+    return outcomes;
+  }
+
   /** Hands a message back; its credit comes back. As {@link QueueEngine#release}. */
   public void release(String receipt, Duration delay, boolean toBack) {
     settle(receipt, () -> engine.release(queue, receipt, delay, toBack));

@@ -2,9 +2,11 @@ package io.switchboard.server.grpc;
 
 import io.grpc.Context;
 import io.grpc.Status;
+import io.switchboard.queue.QueueEngine;
 import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Audit;
+import io.switchboard.server.auth.MoveRights;
 import io.switchboard.server.auth.Principal;
 import java.util.Optional;
 
@@ -34,10 +36,18 @@ record Caller(Optional<Principal> principal, String client, String callId) {
    * on {@code queue}.
    */
   void require(Action action, String queue) {
+    require(Access.queue(action, queue));
+  }
+
+  /**
+   * Refuses, with {@code PERMISSION_DENIED} and an audit line, unless the key may do what {@code
+   * needed} says (a routing action in a workspace, an action on no particular queue).
+   */
+  void require(Access needed) {
     if (principal.isEmpty()) {
       return;
     }
-    Access needed = Access.queue(action, queue);
+    Action action = needed.action();
     Principal p = principal.get();
     if (!p.may(needed)) {
       String message = "access key " + p.describe() + " lacks " + needed.describe();
@@ -47,5 +57,30 @@ record Caller(Optional<Principal> principal, String client, String callId) {
           "FORBIDDEN",
           message + " (" + action.wireName() + " is needed; docs/security.md)");
     }
+  }
+
+  /** Whether the key may do {@code needed} (always, in keyless mode). */
+  boolean may(Access needed) {
+    return principal.isEmpty() || principal.get().may(needed);
+  }
+
+  /**
+   * {@code engine} as this caller's key uses it (as the HTTP API's): a call that moves messages
+   * into a second queue, or names one to move them into later (a dead-letter target, a redrive's
+   * destination), first needs {@code queue:send} there, else it is refused {@code
+   * PERMISSION_DENIED} with {@code DESTINATION_FORBIDDEN}, having changed nothing.
+   */
+  QueueEngine engine(QueueEngine engine) {
+    if (principal.isEmpty()) {
+      return engine;
+    }
+    Principal p = principal.get();
+    return MoveRights.forKey(
+        engine,
+        p,
+        (needed, message) -> {
+          Audit.refused(p.keyId(), needed, 403, callId, message);
+          return Statuses.error(Status.Code.PERMISSION_DENIED, "DESTINATION_FORBIDDEN", message);
+        });
   }
 }

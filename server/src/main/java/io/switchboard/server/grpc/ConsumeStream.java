@@ -17,6 +17,7 @@ import io.switchboard.server.dispatch.Dispatcher;
 import io.switchboard.server.dispatch.Sink;
 import io.switchboard.server.dispatch.Subscription;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,10 +93,11 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
           Duration timeout = Protos.duration("extend.visibility_timeout", e.getVisibilityTimeout());
           settle(s, Settled.Operation.EXTEND, e.getReceipt(), null, timeout);
         }
+        case ACKS -> settleAll(s, request.getAcks().getReceiptsList());
         case CREDIT -> opened(s).credit(credit("credit.credit", request.getCredit().getCredit()));
         case KIND_NOT_SET ->
             throw Statuses.invalid(
-                "a Consume request must hold one of open, ack, release, extend, credit");
+                "a Consume request must hold one of open, ack, acks, release, extend, credit");
       }
     } catch (RuntimeException e) {
       fail(Statuses.of(e));
@@ -180,6 +182,33 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
         answer.setErrorCode(e.code().name()).setErrorMessage(String.valueOf(e.getMessage()));
       }
       send(ConsumeResponse.newBuilder().setSettled(answer).build());
+    }
+  }
+
+  /** Acks {@code receipts} in one engine call; one Settled each, in order. */
+  private void settleAll(@Nullable Subscription s, List<String> receipts) {
+    Subscription sub = opened(s);
+    if (receipts.isEmpty() || receipts.size() > maxCredit) {
+      throw Statuses.invalid(
+          "acks.receipts must hold 1.."
+              + maxCredit
+              + " receipts (grpc-max-credit), got "
+              + receipts.size());
+    }
+    synchronized (this) {
+      List<java.util.Optional<QueueException>> outcomes = sub.ackAll(receipts);
+      for (int i = 0; i < receipts.size(); i++) {
+        Settled.Builder answer =
+            Settled.newBuilder().setOperation(Settled.Operation.ACK).setReceipt(receipts.get(i));
+        outcomes
+            .get(i)
+            .ifPresent(
+                e ->
+                    answer
+                        .setErrorCode(e.code().name())
+                        .setErrorMessage(String.valueOf(e.getMessage())));
+        send(ConsumeResponse.newBuilder().setSettled(answer).build());
+      }
     }
   }
 

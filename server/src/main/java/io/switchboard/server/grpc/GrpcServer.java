@@ -6,9 +6,12 @@ import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.util.AdvancedTlsX509KeyManager;
+import io.grpc.util.AdvancedTlsX509TrustManager;
 import io.helidon.common.tls.Tls;
 import io.helidon.common.tls.TlsConfig;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.server.api.routing.RoutingApi;
 import io.switchboard.server.auth.KeyRing;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.Settings;
@@ -17,7 +20,6 @@ import io.switchboard.server.dispatch.Dispatcher;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -25,8 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.TrustManagerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gRPC API's listener (docs/api.md#grpc): grpc-java over Netty on {@code grpc-port} of the
@@ -39,40 +40,77 @@ public final class GrpcServer implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final ExecutorService calls;
   private final QueuesEndpoint endpoint;
+  private final RoutingEndpoint events;
+  private final @Nullable AdvancedTlsX509KeyManager tlsKeys;
+  private final @Nullable AdvancedTlsX509TrustManager tlsTrust;
 
   private GrpcServer(
-      Server server, Dispatcher dispatcher, ExecutorService calls, QueuesEndpoint endpoint) {
+      Server server,
+      Dispatcher dispatcher,
+      ExecutorService calls,
+      QueuesEndpoint endpoint,
+      RoutingEndpoint events,
+      @Nullable AdvancedTlsX509KeyManager tlsKeys,
+      @Nullable AdvancedTlsX509TrustManager tlsTrust) {
     this.server = server;
     this.dispatcher = dispatcher;
     this.calls = calls;
     this.endpoint = endpoint;
+    this.events = events;
+    this.tlsKeys = tlsKeys;
+    this.tlsTrust = tlsTrust;
   }
 
   /**
    * Listens on {@code grpc-port}; the engine must be open.
    *
+   * @param routing the routing API whose event feed {@code Routing.Events} streams
    * @param tls the server's TLS (what its HTTP listener serves), if it has one
    * @throws StartupException when the port cannot be listened on or the TLS material not used
    */
   public static GrpcServer start(
-      ServerConfig config, QueueEngine engine, KeyRing keys, Optional<Tls> tls, boolean mutual) {
+      ServerConfig config,
+      QueueEngine engine,
+      RoutingApi routing,
+      KeyRing keys,
+      Optional<Tls> tls,
+      boolean mutual) {
     int port = config.get(Settings.GRPC_PORT);
     Dispatcher dispatcher = new Dispatcher(engine);
     ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+    StreamCaps caps = new StreamCaps(config.get(Settings.GRPC_MAX_STREAMS_PER_KEY));
     QueuesEndpoint endpoint =
         new QueuesEndpoint(
             engine,
             dispatcher,
-            new StreamCaps(config.get(Settings.GRPC_MAX_STREAMS_PER_KEY)),
+            caps,
             config.get(Settings.GRPC_MAX_CREDIT),
             config.get(Settings.GRPC_PUBLISH_WINDOW),
-            config.maxBatch());
+            config.maxBatch(),
+            config.maxSelectorLength());
+    Credentials credentials = new Credentials(keys);
+    AdvancedTlsX509KeyManager tlsKeys = new AdvancedTlsX509KeyManager();
+    AdvancedTlsX509TrustManager tlsTrust;
+    try {
+      tlsTrust =
+          mutual
+              ? AdvancedTlsX509TrustManager.newBuilder()
+                  .setVerification(
+                      AdvancedTlsX509TrustManager.Verification.CERTIFICATE_ONLY_VERIFICATION)
+                  .build()
+              : null;
+    } catch (java.security.cert.CertificateException e) {
+      throw new StartupException("cannot use the TLS files for gRPC: " + e.getMessage(), e);
+    }
+    RoutingEndpoint events = new RoutingEndpoint(routing, caps);
     Server server =
         NettyServerBuilder.forAddress(
-                new InetSocketAddress(config.bind(), port), credentials(tls, mutual))
+                new InetSocketAddress(config.bind(), port),
+                credentials(tls, mutual, tlsKeys, tlsTrust))
             .executor(calls)
             .maxInboundMessageSize(config.maxBodyBytes())
-            .addService(ServerInterceptors.intercept(endpoint.definition(), new Credentials(keys)))
+            .addService(ServerInterceptors.intercept(endpoint.definition(), credentials))
+            .addService(ServerInterceptors.intercept(events.definition(), credentials))
             .build();
     try {
       server.start();
@@ -82,42 +120,62 @@ public final class GrpcServer implements AutoCloseable {
       throw new StartupException(
           "cannot listen for gRPC on " + config.bind() + ":" + port + ": " + e.getMessage(), e);
     }
-    return new GrpcServer(server, dispatcher, calls, endpoint);
+    return new GrpcServer(
+        server,
+        dispatcher,
+        calls,
+        endpoint,
+        events,
+        tls.isPresent() ? tlsKeys : null,
+        tls.isPresent() ? tlsTrust : null);
   }
 
-  private static ServerCredentials credentials(Optional<Tls> tls, boolean mutual) {
+  /**
+   * The server's TLS as grpc-java's credentials, with key and trust managers that {@link
+   * #reloadTls} updates in place: a reload applies to the handshakes after it, connections open
+   * keep theirs.
+   */
+  private static ServerCredentials credentials(
+      Optional<Tls> tls,
+      boolean mutual,
+      AdvancedTlsX509KeyManager keyManager,
+      @Nullable AdvancedTlsX509TrustManager trustManager) {
     if (tls.isEmpty()) {
       return InsecureServerCredentials.create();
     }
-    TlsConfig c = tls.get().prototype();
-    try {
-      PrivateKey key =
-          c.privateKey().orElseThrow(() -> new StartupException("the TLS files hold no key"));
-      List<X509Certificate> chain = c.privateKeyCertChain();
-      KeyStore keyStore = KeyStore.getInstance("PKCS12");
-      keyStore.load(null, null);
-      keyStore.setKeyEntry("switchboard", key, new char[0], chain.toArray(X509Certificate[]::new));
-      KeyManagerFactory keyManagers =
-          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keyManagers.init(keyStore, new char[0]);
-      var builder = TlsServerCredentials.newBuilder().keyManager(keyManagers.getKeyManagers());
-      if (mutual) {
-        KeyStore trusted = KeyStore.getInstance("PKCS12");
-        trusted.load(null, null);
-        int i = 0;
-        for (X509Certificate ca : c.trust()) {
-          trusted.setCertificateEntry("ca-" + i++, ca);
-        }
-        TrustManagerFactory trust =
-            TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(trusted);
-        builder
-            .trustManager(trust.getTrustManagers())
-            .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+    update(tls.get(), keyManager, trustManager);
+    var builder = TlsServerCredentials.newBuilder().keyManager(keyManager);
+    if (mutual && trustManager != null) {
+      builder.trustManager(trustManager).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+    }
+    return builder.build();
+  }
+
+  private static void update(
+      Tls tls,
+      AdvancedTlsX509KeyManager keyManager,
+      @Nullable AdvancedTlsX509TrustManager trustManager) {
+    TlsConfig c = tls.prototype();
+    PrivateKey key =
+        c.privateKey().orElseThrow(() -> new StartupException("the TLS files hold no key"));
+    List<X509Certificate> chain = c.privateKeyCertChain();
+    keyManager.updateIdentityCredentials(chain.toArray(X509Certificate[]::new), key);
+    if (trustManager != null) {
+      try {
+        trustManager.updateTrustCredentials(c.trust().toArray(X509Certificate[]::new));
+      } catch (GeneralSecurityException | IOException e) {
+        throw new StartupException("cannot use the TLS files for gRPC: " + e.getMessage(), e);
       }
-      return builder.build();
-    } catch (GeneralSecurityException | IOException e) {
-      throw new StartupException("cannot use the TLS files for gRPC: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Serves {@code tls} (the TLS files as reloaded, {@code tls-reload-check}) to the gRPC handshakes
+   * from now on, as the HTTP listener does; no-op without TLS.
+   */
+  public void reloadTls(Tls tls) {
+    if (tlsKeys != null) {
+      update(tls, tlsKeys, tlsTrust);
     }
   }
 
@@ -147,13 +205,14 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
-   * Stops: new calls are refused, open streams end ({@code Consume} streams release their leases),
-   * and calls in flight get a few seconds to finish.
+   * Stops: new calls are refused, open streams end ({@code Consume} streams release their leases,
+   * routing event streams complete), and calls in flight get a few seconds to finish.
    */
   @Override
   public void close() {
     server.shutdown();
     dispatcher.close();
+    events.close();
     try {
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
         server.shutdownNow();

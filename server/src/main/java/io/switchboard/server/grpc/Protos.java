@@ -25,11 +25,7 @@ final class Protos {
    */
   static NewMessage message(OutgoingMessage m) {
     NewMessage.Builder b = NewMessage.builder(m.getBody());
-    Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-    for (var e : m.getAttributesMap().entrySet()) {
-      attributes.put(e.getKey(), attribute(e.getKey(), e.getValue()));
-    }
-    b.attributes(attributes).priority(m.getPriority());
+    b.attributes(attributes(m.getAttributesMap())).priority(m.getPriority());
     if (!m.getGroupId().isEmpty()) {
       b.groupId(m.getGroupId());
     }
@@ -43,6 +39,16 @@ final class Protos {
       b.timeToLive(duration("message.time_to_live", m.getTimeToLive()));
     }
     return b.build();
+  }
+
+  /** The engine's attributes of the protocol's; {@code INVALID_ARGUMENT} naming a bad one. */
+  static Map<String, AttributeValue> attributes(
+      Map<String, io.switchboard.proto.v1.AttributeValue> given) {
+    Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+    for (var e : given.entrySet()) {
+      attributes.put(e.getKey(), attribute(e.getKey(), e.getValue()));
+    }
+    return attributes;
   }
 
   private static AttributeValue attribute(String name, io.switchboard.proto.v1.AttributeValue v) {
@@ -107,6 +113,8 @@ final class Protos {
             .setReceiveCount(m.receiveCount())
             .setReceipt(m.receipt().orElse(""))
             .setExpiresAt(timestamp(m.expiresAt()));
+    b.setState(io.switchboard.client.wire.WireFormat.wireName(m.state()));
+    m.deadLetterSource().ifPresent(b::setDeadLetterSource);
     m.firstReceivedAt().ifPresent(t -> b.setFirstReceivedAt(timestamp(t)));
     m.visibleAt().ifPresent(t -> b.setLeaseEndsAt(timestamp(t)));
     for (var e : m.attributes().entrySet()) {

@@ -36,6 +36,7 @@ final class QueuesEndpoint {
   private final int maxCredit;
   private final int publishWindow;
   private final int maxBatch;
+  private final QueueCalls calls;
   final java.util.concurrent.atomic.AtomicLong publishers =
       new java.util.concurrent.atomic.AtomicLong();
   final java.util.concurrent.atomic.LongAdder sent = new java.util.concurrent.atomic.LongAdder();
@@ -47,22 +48,26 @@ final class QueuesEndpoint {
       StreamCaps caps,
       int maxCredit,
       int publishWindow,
-      int maxBatch) {
+      int maxBatch,
+      int maxSelectorLength) {
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.caps = caps;
     this.maxCredit = maxCredit;
     this.publishWindow = publishWindow;
     this.maxBatch = maxBatch;
+    this.calls = new QueueCalls(engine, maxBatch, maxSelectorLength, sent);
   }
 
   ServerServiceDefinition definition() {
-    return ServerServiceDefinition.builder(QueuesService.SERVICE)
-        .addMethod(QueuesService.PUBLISH, ServerCalls.asyncBidiStreamingCall(this::publish))
-        .addMethod(QueuesService.CONSUME, ServerCalls.asyncBidiStreamingCall(this::consume))
-        .addMethod(QueuesService.SEND, ServerCalls.asyncUnaryCall(this::send))
-        .addMethod(QueuesService.RECEIVE, ServerCalls.asyncUnaryCall(this::receive))
-        .addMethod(QueuesService.ACK, ServerCalls.asyncUnaryCall(this::ack))
+    return calls
+        .addTo(
+            ServerServiceDefinition.builder(QueuesService.SERVICE)
+                .addMethod(QueuesService.PUBLISH, ServerCalls.asyncBidiStreamingCall(this::publish))
+                .addMethod(QueuesService.CONSUME, ServerCalls.asyncBidiStreamingCall(this::consume))
+                .addMethod(QueuesService.SEND, ServerCalls.asyncUnaryCall(this::send))
+                .addMethod(QueuesService.RECEIVE, ServerCalls.asyncUnaryCall(this::receive))
+                .addMethod(QueuesService.ACK, ServerCalls.asyncUnaryCall(this::ack)))
         .build();
   }
 
@@ -109,17 +114,7 @@ final class QueuesEndpoint {
         try {
           String queue = queue(request.getQueue());
           caller.require(Action.QUEUE_SEND, queue);
-          if (!request.hasMessage()) {
-            throw Statuses.invalid("message is required");
-          }
-          SendResult r = engine.send(queue, Protos.message(request.getMessage()));
-          sent.increment();
-          out.onNext(
-              PublishResponse.newBuilder()
-                  .setId(r.id())
-                  .setSequence(r.sequence())
-                  .setDuplicate(r.duplicate())
-                  .build());
+          out.onNext(publishOne(queue, request));
           out.request(1);
         } catch (RuntimeException e) {
           failed = true;
@@ -143,6 +138,37 @@ final class QueuesEndpoint {
         }
       }
     };
+  }
+
+  /**
+   * One publish request: a single send (answered by its id, sequence and duplicate) or a batch
+   * (answered by one result per message, in order; all of it is sent, durably, or none).
+   */
+  private PublishResponse publishOne(String queue, PublishRequest request) {
+    if (request.hasMessage() == (request.getBatchCount() > 0)) {
+      throw Statuses.invalid(
+          "a publish request needs either message (one send) or batch (1.."
+              + maxBatch
+              + " messages), not "
+              + (request.hasMessage() ? "both" : "neither"));
+    }
+    if (request.hasMessage()) {
+      SendResult r = engine.send(queue, Protos.message(request.getMessage()));
+      sent.increment();
+      return PublishResponse.newBuilder()
+          .setId(r.id())
+          .setSequence(r.sequence())
+          .setDuplicate(r.duplicate())
+          .build();
+    }
+    List<SendResult> results =
+        QueueCalls.sendBatch(engine, queue, request.getBatchList(), maxBatch);
+    sent.add(results.size());
+    PublishResponse.Builder b = PublishResponse.newBuilder();
+    for (SendResult r : results) {
+      b.addResults(QueueCalls.answer(r));
+    }
+    return b.build();
   }
 
   private StreamObserver<ConsumeRequest> consume(StreamObserver<ConsumeResponse> responses) {
@@ -176,13 +202,18 @@ final class QueuesEndpoint {
         });
   }
 
-  /** Answers at once: a receive that waits is what {@code Consume} is for. */
+  /**
+   * Waits as {@code wait_time} says, else as the queue's receive wait, as the HTTP API's receive
+   * does; a receive that waits holds one of the key's {@code grpc-max-streams-per-key} places while
+   * it waits.
+   */
   private void receive(ReceiveRequest request, StreamObserver<ReceiveResponse> out) {
     unary(
         out,
         () -> {
           String queue = queue(request.getQueue());
-          Caller.current().require(Action.QUEUE_RECEIVE, queue);
+          Caller caller = Caller.current();
+          caller.require(Action.QUEUE_RECEIVE, queue);
           int max = request.getMaxMessages() == 0 ? 1 : request.getMaxMessages();
           if (max < 1 || max > io.switchboard.queue.ReceiveRequest.MAX_MESSAGES) {
             throw Statuses.invalid(
@@ -191,19 +222,31 @@ final class QueuesEndpoint {
                     + ", got "
                     + Integer.toUnsignedString(request.getMaxMessages()));
           }
-          var b =
-              io.switchboard.queue.ReceiveRequest.builder()
-                  .maxMessages(max)
-                  .waitTime(Duration.ZERO);
+          var b = io.switchboard.queue.ReceiveRequest.builder().maxMessages(max);
+          Duration wait;
+          if (request.hasWaitTime()) {
+            wait = Protos.duration("wait_time", request.getWaitTime());
+            b.waitTime(wait);
+          } else {
+            wait = engine.queue(queue).config().receiveWait();
+          }
           if (request.hasVisibilityTimeout()) {
             b.visibilityTimeout(
                 Protos.duration("visibility_timeout", request.getVisibilityTimeout()));
           }
           if (!request.getSelector().isEmpty()) {
-            b.filter(SelectorFilter.parse(request.getSelector()));
+            b.filter(SelectorFilter.parse(calls.selector(request.getSelector())));
+          }
+          List<Message> got;
+          if (wait.isZero()) {
+            got = engine.receive(queue, b.build());
+          } else {
+            try (StreamCaps.Slot slot = caps.open(caller.client())) {
+              got = engine.receive(queue, b.build());
+            }
           }
           ReceiveResponse.Builder answer = ReceiveResponse.newBuilder();
-          for (Message m : engine.receive(queue, b.build())) {
+          for (Message m : got) {
             answer.addMessages(Protos.delivery(m));
           }
           return answer.build();
@@ -239,18 +282,18 @@ final class QueuesEndpoint {
         });
   }
 
-  private static String queue(String queue) {
+  static String queue(String queue) {
     if (queue.isEmpty()) {
       throw Statuses.invalid("queue is required");
     }
     return queue;
   }
 
-  private interface Answer<A> {
+  interface Answer<A> {
     A get();
   }
 
-  private static <A> void unary(StreamObserver<A> out, Answer<A> answer) {
+  static <A> void unary(StreamObserver<A> out, Answer<A> answer) {
     A a;
     try {
       a = answer.get();

@@ -3,8 +3,12 @@ package io.switchboard.server.grpc;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.switchboard.client.wire.WireFormatException;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
+import io.switchboard.routing.RoutingException;
+import io.switchboard.server.http.ErrorAnswers;
+import io.switchboard.server.http.HttpError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,16 @@ final class Statuses {
     if (e instanceof QueueException q) {
       return error(code(q.code()), q.code().name(), String.valueOf(q.getMessage()));
     }
+    if (e instanceof RoutingException r) {
+      return error(
+          code(ErrorAnswers.status(r.code())), r.code().name(), String.valueOf(r.getMessage()));
+    }
+    if (e instanceof WireFormatException w) {
+      return error(Status.Code.INVALID_ARGUMENT, w.code(), String.valueOf(w.getMessage()));
+    }
+    if (e instanceof HttpError h) {
+      return error(code(h.status()), h.code(), String.valueOf(h.getMessage()));
+    }
     if (e instanceof IllegalArgumentException) {
       return error(
           Status.Code.INVALID_ARGUMENT, "INVALID_ARGUMENT", String.valueOf(e.getMessage()));
@@ -48,6 +62,20 @@ final class Statuses {
     return Status.fromCode(code)
         .withDescription(errorCode + ": " + message)
         .asRuntimeException(trailers);
+  }
+
+  /** The gRPC code of an HTTP API status. */
+  static Status.Code code(int httpStatus) {
+    return switch (httpStatus) {
+      case 400, 413 -> Status.Code.INVALID_ARGUMENT;
+      case 401 -> Status.Code.UNAUTHENTICATED;
+      case 403 -> Status.Code.PERMISSION_DENIED;
+      case 404 -> Status.Code.NOT_FOUND;
+      case 409, 412 -> Status.Code.FAILED_PRECONDITION;
+      case 429 -> Status.Code.RESOURCE_EXHAUSTED;
+      case 503 -> Status.Code.UNAVAILABLE;
+      default -> Status.Code.INTERNAL;
+    };
   }
 
   static Status.Code code(ErrorCode code) {

@@ -31,11 +31,13 @@ public final class HttpError extends RuntimeException {
     return headers;
   }
 
-  int status() {
+  /** The HTTP status it answers with. */
+  public int status() {
     return status;
   }
 
-  String code() {
+  /** Its stable error code. */
+  public String code() {
     return code;
   }
 

@@ -114,6 +114,45 @@ class GrpcConsumeTest {
     assertEquals(4, stats().inFlight());
   }
 
+  /**
+   * An {@code acks} request acks its receipts in one engine call ({@code ackAll}: one durable write
+   * on a durable engine), each settled on its own and in order; their credit comes back together.
+   */
+  @Test
+  void batchedAcks_areSettledEachInOrder_andReturnTheirCredit() {
+    for (int i = 0; i < 5; i++) {
+      h.engine.send("jobs", NewMessage.of("m" + i));
+    }
+    var s = open("jobs", 3);
+    s.answers().next(); // opened
+    Delivery a = message(s);
+    Delivery b = message(s);
+    message(s);
+    Await.until(() -> stats().inFlight() == 3, "three leased");
+
+    s.requests()
+        .onNext(
+            ConsumeRequest.newBuilder()
+                .setAcks(
+                    io.switchboard.proto.v1.Acks.newBuilder()
+                        .addReceipts(a.getReceipt())
+                        .addReceipts("not-a-receipt")
+                        .addReceipts(b.getReceipt()))
+                .build());
+    Settled first = settled(s);
+    Settled bad = settled(s);
+    Settled third = settled(s);
+    assertEquals(a.getReceipt(), first.getReceipt());
+    assertEquals("", first.getErrorCode(), first.getErrorMessage());
+    assertEquals("not-a-receipt", bad.getReceipt());
+    assertEquals("RECEIPT_INVALID", bad.getErrorCode());
+    assertEquals(b.getReceipt(), third.getReceipt());
+    assertEquals("", third.getErrorCode(), third.getErrorMessage());
+    message(s); // the two acks made room for the two messages left
+    message(s);
+    Await.until(() -> stats().available() == 0 && stats().inFlight() == 3, "refilled");
+  }
+
   @Test
   void releaseAndExtend_settleOnTheStream() {
     h.engine.send("jobs", NewMessage.of("again"));

@@ -71,6 +71,79 @@ class GrpcPublishTest {
         .build();
   }
 
+  private static PublishRequest batch(String queue, String... bodies) {
+    PublishRequest.Builder b = PublishRequest.newBuilder().setQueue(queue);
+    for (String body : bodies) {
+      b.addBatch(OutgoingMessage.newBuilder().setBody(body));
+    }
+    return b.build();
+  }
+
+  @Test
+  void aBatch_isAnsweredByOneAck_withAResultPerMessage_inOrder_amongSingleSends() {
+    var s = h.publish(channel, CallOptions.DEFAULT);
+    s.requests().onNext(send("jobs", "first"));
+    s.requests().onNext(batch("jobs", "b1", "b2", "b3"));
+    s.requests().onNext(send("jobs", "last"));
+    s.requests().onCompleted();
+
+    PublishResponse first = s.answers().next();
+    assertEquals(0, first.getResultsCount());
+    PublishResponse batched = s.answers().next();
+    assertEquals(3, batched.getResultsCount(), batched.toString());
+    assertEquals("", batched.getId(), "a batch's answer carries its results only");
+    PublishResponse last = s.answers().next();
+    s.answers().completed();
+
+    java.util.List<String> ids = new java.util.ArrayList<>();
+    ids.add(first.getId());
+    batched.getResultsList().forEach(r -> ids.add(r.getId()));
+    ids.add(last.getId());
+    var stored =
+        h.engine.browse("jobs", io.switchboard.queue.BrowseRequest.first(10)).items().stream()
+            .map(m -> m.id() + "=" + m.body())
+            .toList();
+    assertEquals(
+        java.util.List.of(
+            ids.get(0) + "=first",
+            ids.get(1) + "=b1",
+            ids.get(2) + "=b2",
+            ids.get(3) + "=b3",
+            ids.get(4) + "=last"),
+        stored);
+    assertTrue(
+        batched.getResults(0).getSequence() < batched.getResults(2).getSequence(),
+        "in the batch's order");
+  }
+
+  @Test
+  void aBatchTooLarge_orARequestWithBothOrNeither_endsTheStream_havingSentNothingOfIt() {
+    String[] tooMany = new String[h.server.config().maxBatch() + 1];
+    java.util.Arrays.fill(tooMany, "x");
+    var s = h.publish(channel, CallOptions.DEFAULT);
+    s.requests().onNext(batch("jobs", tooMany));
+    Status status = s.answers().status();
+    assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode());
+    assertTrue(status.getDescription().startsWith("BATCH_TOO_LARGE"), status.toString());
+
+    var both = h.publish(channel, CallOptions.DEFAULT);
+    both.requests()
+        .onNext(
+            batch("jobs", "a").toBuilder()
+                .setMessage(OutgoingMessage.newBuilder().setBody("b"))
+                .build());
+    Status refused = both.answers().status();
+    assertEquals(Status.Code.INVALID_ARGUMENT, refused.getCode());
+    assertTrue(refused.getDescription().contains("not both"), refused.toString());
+
+    var neither = h.publish(channel, CallOptions.DEFAULT);
+    neither.requests().onNext(PublishRequest.newBuilder().setQueue("jobs").build());
+    assertTrue(
+        neither.answers().status().getDescription().contains("not neither"),
+        "a request with no message");
+    assertEquals(0, h.engine.stats("jobs").depth(), "nothing was sent");
+  }
+
   @Test
   void everySendIsAnswered_inOrder_withWhatTheEngineStored() {
     var s = h.publish(channel, CallOptions.DEFAULT);

@@ -14,12 +14,14 @@ import io.switchboard.proto.QueuesService;
 import io.switchboard.proto.v1.OutgoingMessage;
 import io.switchboard.proto.v1.SendRequest;
 import io.switchboard.queue.QueueConfig;
+import io.switchboard.server.SwitchboardServer;
 import io.switchboard.server.auth.Action;
 import io.switchboard.server.auth.Grant;
 import io.switchboard.server.auth.Principal;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.Settings;
 import io.switchboard.server.sqs.TestPki;
+import io.switchboard.time.ManualClock;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -75,6 +77,60 @@ class GrpcTlsTest {
     } finally {
       channel.shutdownNow();
     }
+  }
+
+  /**
+   * The TLS files replaced on disk are served to new gRPC connections after the next check ({@code
+   * tls-reload-check}), as on the HTTPS port: a client that trusts only the new CA gets in, one
+   * that trusts only the old no longer does.
+   */
+  @Test
+  void replacedTlsFiles_areServedToNewConnections_afterTheNextCheck() throws Exception {
+    ManualClock scheduler = ManualClock.create();
+    io.switchboard.queue.QueueEngine engine = io.switchboard.queue.QueueEngine.inMemory();
+    engine.createQueue("jobs", QueueConfig.defaults());
+    SwitchboardServer server =
+        SwitchboardServer.start(
+            tls(false).apply(ServerConfig.forTests().with(Settings.GRPC_PORT, 0)),
+            c -> engine,
+            scheduler);
+    try {
+      TestPki.Issued newCa = TestPki.ca("New server CA");
+      TestPki.Issued renewed = TestPki.server(newCa, "server");
+      ChannelCredentials trustingOld =
+          TlsChannelCredentials.newBuilder()
+              .trustManager(TestPki.trustManagers(ca.cert()).getTrustManagers())
+              .build();
+      ChannelCredentials trustingNew =
+          TlsChannelCredentials.newBuilder()
+              .trustManager(TestPki.trustManagers(newCa.cert()).getTrustManagers())
+              .build();
+      int port = server.grpcPort().orElseThrow();
+      assertEquals(Status.Code.OK, send(channel(port, trustingOld), CallOptions.DEFAULT).getCode());
+      assertEquals(
+          Status.Code.UNAVAILABLE,
+          send(channel(port, trustingNew), CallOptions.DEFAULT).getCode(),
+          "not yet: the files have not changed");
+
+      TestPki.write(dir.resolve("cert.pem"), TestPki.pem(renewed.cert()) + "\n");
+      TestPki.write(dir.resolve("key.pem"), TestPki.pkcs8(renewed.key()) + "\n");
+      scheduler.advance(ServerConfig.forTests().get(Settings.TLS_RELOAD_CHECK));
+
+      assertEquals(
+          Status.Code.OK,
+          send(channel(port, trustingNew), CallOptions.DEFAULT).getCode(),
+          "the renewed certificate is served");
+      assertEquals(
+          Status.Code.UNAVAILABLE,
+          send(channel(port, trustingOld), CallOptions.DEFAULT).getCode(),
+          "the old one no longer is");
+    } finally {
+      server.close();
+    }
+  }
+
+  private static ManagedChannel channel(int port, ChannelCredentials credentials) {
+    return NettyChannelBuilder.forAddress("localhost", port, credentials).build();
   }
 
   @Test

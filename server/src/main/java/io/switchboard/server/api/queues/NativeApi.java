@@ -24,6 +24,7 @@ import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueCreation;
+import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.queue.QueueStats;
@@ -206,20 +207,32 @@ public final class NativeApi {
    * queues end, so the cursor is always a name the key may see.
    */
   private static void listQueues(Call c) {
-    String prefix = c.query("prefix").orElse("");
-    int limit = c.queryInt("limit").orElse(MAX_QUEUE_PAGE);
+    c.json(
+        queuePage(
+            c.engine(),
+            c.principal(),
+            c.query("prefix").orElse(""),
+            c.query("cursor").orElse(""),
+            c.queryInt("limit").orElse(MAX_QUEUE_PAGE)));
+  }
+
+  /**
+   * The page {@code GET /v1/queues} answers (and the gRPC API's {@code ListQueues}): at most {@code
+   * limit} queues named {@code prefix}..., after {@code after} (empty: from the first), those
+   * {@code key} may browse (all, in keyless mode).
+   */
+  public static Queues queuePage(
+      QueueEngine engine, Optional<Principal> key, String prefix, String after, int limit) {
     if (limit < 1 || limit > MAX_QUEUE_PAGE) {
       throw new HttpError(
           400, "INVALID_ARGUMENT", "limit must be 1.." + MAX_QUEUE_PAGE + ", got " + limit);
     }
-    String after = c.query("cursor").orElse("");
-    Optional<Principal> key = c.principal();
     List<QueueInfo> page = new ArrayList<>();
     boolean more = false;
     // a key skips the queues it may not see: read on in full pages, not a page of its limit each
     int batch = key.isPresent() ? MAX_QUEUE_PAGE + 1 : limit + 1;
     while (!more) {
-      List<QueueInfo> read = c.engine().listQueues(prefix, after, batch);
+      List<QueueInfo> read = engine.listQueues(prefix, after, batch);
       for (QueueInfo q : read) {
         if (key.isPresent() && !key.get().may(Access.queue(BROWSE, q.name()))) {
           continue; // a key sees the queues it may browse
@@ -235,8 +248,7 @@ public final class NativeApi {
       }
       after = read.get(read.size() - 1).name();
     }
-    c.json(
-        Queues.of(page, more ? Optional.of(page.get(page.size() - 1).name()) : Optional.empty()));
+    return Queues.of(page, more ? Optional.of(page.get(page.size() - 1).name()) : Optional.empty());
   }
 
   private static void createQueue(Call c) {
@@ -263,39 +275,44 @@ public final class NativeApi {
   }
 
   private static void updateQueue(Call c) {
-    String name = c.path("queue");
     JsonFields f = c.body();
-    Optional<String> ifMatch = c.header("If-Match");
+    QueueInfo info = updateQueue(c.engine(), c.path("queue"), f, c.header("If-Match"));
+    tag(c, info);
+    c.json(NativeWire.QueueView.of(info, null));
+  }
+
+  /**
+   * Applies the configuration fields {@code f} gives to queue {@code name} (PATCH, and the gRPC
+   * API's {@code UpdateQueue}); with {@code ifMatch} only to the configuration of that tag.
+   */
+  public static QueueInfo updateQueue(
+      QueueEngine engine, String name, JsonFields f, Optional<String> ifMatch) {
     // The fields given apply to the configuration as it is when the queue's lock is held, so
     // concurrent PATCHes of different fields (and SQS attribute or tag changes) all land. With
     // If-Match they apply only to the configuration the client read (compare-and-set), so a client
     // can change a field from its current value without losing another client's change.
-    QueueInfo info =
-        c.engine()
-            .updateQueue(
-                name,
-                current -> {
-                  String tag = WireFormat.configTag(current);
-                  if (ifMatch.isPresent()
-                      && !ifMatch.get().strip().equals("*")
-                      && !ifMatch.get().strip().equals(tag)) {
-                    throw new HttpError(
-                        412,
-                        "PRECONDITION_FAILED",
-                        "queue '"
-                            + name
-                            + "' changed since it was read: If-Match "
-                            + ifMatch.get().strip()
-                            + ", its configuration is now "
-                            + tag
-                            + "; read it again and retry");
-                  }
-                  QueueConfig next = WireFormat.config(f, current);
-                  f.finish();
-                  return next;
-                });
-    tag(c, info);
-    c.json(NativeWire.QueueView.of(info, null));
+    return engine.updateQueue(
+        name,
+        current -> {
+          String tag = WireFormat.configTag(current);
+          if (ifMatch.isPresent()
+              && !ifMatch.get().strip().equals("*")
+              && !ifMatch.get().strip().equals(tag)) {
+            throw new HttpError(
+                412,
+                "PRECONDITION_FAILED",
+                "queue '"
+                    + name
+                    + "' changed since it was read: If-Match "
+                    + ifMatch.get().strip()
+                    + ", its configuration is now "
+                    + tag
+                    + "; read it again and retry");
+          }
+          QueueConfig next = WireFormat.config(f, current);
+          f.finish();
+          return next;
+        });
   }
 
   private static void deleteQueue(Call c) {

@@ -88,6 +88,30 @@ public final class RoutingApi implements AutoCloseable {
     return source.get();
   }
 
+  /**
+   * Feeds {@code feed} the routing events of {@code workspace} ({@link Workspaces#DEFAULT}: the
+   * router {@code /v1/routing} serves), only those concerning {@code agent} if one is given (which
+   * must exist), as the HTTP event streams do ({@link RoutingEventStreams}): the gRPC API's {@code
+   * Routing.Events}. Returns when the stream ends.
+   */
+  public void events(
+      String workspace,
+      Optional<String> agent,
+      long after,
+      boolean fromNow,
+      RoutingEventStreams.Feed feed)
+      throws java.io.IOException {
+    Supplier<Router> in =
+        workspace.equals(Workspaces.DEFAULT)
+            ? this::router
+            : () -> workspaces().get(workspace).router();
+    if (agent.isPresent()) {
+      in.get().agent(agent.get());
+    }
+    streams.feed(
+        in, e -> agent.isEmpty() || e.agentConcerned().equals(agent), after, fromNow, feed);
+  }
+
   /** Serves workspaces from {@code registry}, which its owner closes. */
   public void workspaces(Supplier<Workspaces> registry) {
     this.registry = registry;

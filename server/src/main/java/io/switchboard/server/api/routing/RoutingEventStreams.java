@@ -78,6 +78,137 @@ public final class RoutingEventStreams implements AutoCloseable {
     stream(call, start, source, e -> e.agentConcerned().equals(id));
   }
 
+  /**
+   * Where a stream's events go: the HTTP API's {@code text/event-stream} ({@link Sse}), or the gRPC
+   * API's {@code Routing.Events} stream. A method that finds the client gone throws {@link
+   * IOException}, which ends the stream.
+   */
+  public interface Feed {
+    /** A router event. */
+    void event(RoutingEvent e) throws IOException;
+
+    /** The history no longer reaches back to {@code after}: it starts at {@code oldestKept}. */
+    void missed(long after, long oldestKept) throws IOException;
+
+    /** A stream that starts at the tail: {@code last} is the newest event id. */
+    void start(long last) throws IOException;
+
+    /** The workspace was deleted: the stream ends after this. */
+    void deleted() throws IOException;
+
+    /** No event for a while; {@code keepalive} once every keepalive period. */
+    void quiet(boolean keepalive) throws IOException;
+
+    /** What was given so far goes to the client now. */
+    void flush() throws IOException;
+  }
+
+  /**
+   * Feeds {@code feed} the events {@code wanted} of the router {@code source} gives, after {@code
+   * after} (or from the tail, {@code fromNow}), until the stream is ended, the router is no longer
+   * the one served, or the feed throws; the gRPC API's event stream, with the same resumption as
+   * the HTTP one.
+   */
+  public void feed(
+      Supplier<Router> source,
+      Predicate<RoutingEvent> wanted,
+      long after,
+      boolean fromNow,
+      Feed feed)
+      throws IOException {
+    Router r = source.get();
+    BlockingQueue<RoutingEvent> live = new ArrayBlockingQueue<>(BACKLOG + 1);
+    open.add(live);
+    try (Router.Subscription sub = r.onEvent(e -> enqueue(live, e, wanted))) {
+      if (closed) {
+        return;
+      }
+      run(source, r, live, new Start(after, fromNow), wanted, feed);
+    } finally {
+      open.remove(live);
+    }
+  }
+
+  /** An event's type and JSON, as the HTTP stream's {@code event:} and {@code data:} lines. */
+  public static String json(RoutingEvent e) {
+    return eventJson(e);
+  }
+
+  private void run(
+      Supplier<Router> source,
+      Router r,
+      BlockingQueue<RoutingEvent> live,
+      Start start,
+      Predicate<RoutingEvent> wanted,
+      Feed feed)
+      throws IOException {
+    long last;
+    if (start.fromNow()) {
+      last = r.events(Long.MAX_VALUE - 1, 1).lastId();
+      feed.start(last);
+      feed.flush();
+    } else {
+      last = replay(r, feed, start.after(), wanted);
+    }
+    follow(source, r, live, feed, last);
+  }
+
+  /** The HTTP API's feed: {@code text/event-stream} frames. */
+  private static final class Sse implements Feed {
+    private final OutputStream out;
+
+    Sse(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void event(RoutingEvent e) throws IOException {
+      write(out, frame(e));
+    }
+
+    @Override
+    public void missed(long after, long oldest) throws IOException {
+      write(
+          out,
+          "event: missed\ndata: "
+              + WireFormat.object()
+                  .put("type", "missed")
+                  .put("after", after)
+                  .put("oldestKept", oldest)
+              + "\n\n");
+    }
+
+    @Override
+    public void start(long last) throws IOException {
+      write(
+          out,
+          "id: "
+              + last
+              + "\nevent: start\ndata: "
+              + WireFormat.object().put("type", "start").put("after", last)
+              + "\n\n");
+    }
+
+    @Override
+    public void deleted() throws IOException {
+      write(
+          out,
+          "event: workspace.deleted\ndata: "
+              + WireFormat.object().put("type", "workspace.deleted")
+              + "\n\n");
+    }
+
+    @Override
+    public void quiet(boolean keepalive) throws IOException {
+      write(out, keepalive ? ": keepalive\n\n" : ":\n"); // a probe: an empty comment line
+    }
+
+    @Override
+    public void flush() throws IOException {
+      out.flush();
+    }
+  }
+
   /** Ends every open stream; new ones end at once. */
   @Override
   public void close() {
@@ -112,21 +243,7 @@ public final class RoutingEventStreams implements AutoCloseable {
       }
       try (OutputStream out = call.stream("text/event-stream")) {
         write(out, ": switchboard routing events\n\n");
-        long last;
-        if (start.fromNow()) {
-          last = r.events(Long.MAX_VALUE - 1, 1).lastId();
-          write(
-              out,
-              "id: "
-                  + last
-                  + "\nevent: start\ndata: "
-                  + WireFormat.object().put("type", "start").put("after", last)
-                  + "\n\n");
-          out.flush();
-        } else {
-          last = replay(r, out, start.after(), wanted);
-        }
-        follow(source, r, live, out, last);
+        run(source, r, live, start, wanted, new Sse(out));
       } catch (IOException | UncheckedIOException | ServerConnectionException clientLeft) {
         // The client went away (Helidon reports a failed write as ServerConnectionException):
         // routine, so DEBUG without a stack trace; nothing to answer.
@@ -190,7 +307,7 @@ public final class RoutingEventStreams implements AutoCloseable {
   }
 
   /** Writes the kept events after {@code after}; returns the last id looked at. */
-  private static long replay(Router r, OutputStream out, long after, Predicate<RoutingEvent> wanted)
+  private static long replay(Router r, Feed out, long after, Predicate<RoutingEvent> wanted)
       throws IOException {
     long last = after;
     boolean first = true;
@@ -201,14 +318,7 @@ public final class RoutingEventStreams implements AutoCloseable {
       boolean beyond = after > page.lastId();
       if (first && (page.missed() || beyond)) {
         long oldest = page.events().isEmpty() ? page.lastId() : page.events().get(0).id();
-        write(
-            out,
-            "event: missed\ndata: "
-                + WireFormat.object()
-                    .put("type", "missed")
-                    .put("after", after)
-                    .put("oldestKept", oldest)
-                + "\n\n");
+        out.missed(after, oldest);
       }
       first = false;
       if (beyond) {
@@ -216,7 +326,7 @@ public final class RoutingEventStreams implements AutoCloseable {
       }
       for (RoutingEvent e : page.events()) {
         if (wanted.test(e)) {
-          write(out, frame(e));
+          out.event(e);
         }
         last = e.id();
       }
@@ -235,11 +345,7 @@ public final class RoutingEventStreams implements AutoCloseable {
    * from closing the stream.
    */
   private void follow(
-      Supplier<Router> source,
-      Router r,
-      BlockingQueue<RoutingEvent> live,
-      OutputStream out,
-      long last)
+      Supplier<Router> source, Router r, BlockingQueue<RoutingEvent> live, Feed out, long last)
       throws IOException {
     long quietProbes = 0;
     long probesPerKeepalive = KEEPALIVE_SECONDS * 1000 / PROBE_MILLIS;
@@ -257,11 +363,7 @@ public final class RoutingEventStreams implements AutoCloseable {
       if (e == null) {
         Serving serving = serving(source, r);
         if (serving == Serving.DELETED) {
-          write(
-              out,
-              "event: workspace.deleted\ndata: "
-                  + WireFormat.object().put("type", "workspace.deleted")
-                  + "\n\n");
+          out.deleted();
           out.flush();
           return;
         }
@@ -269,13 +371,13 @@ public final class RoutingEventStreams implements AutoCloseable {
           return;
         }
         if (++quietProbes < probesPerKeepalive) {
-          write(out, ":\n"); // a probe: an empty comment line
+          out.quiet(false);
         } else {
           quietProbes = 0;
-          write(out, ": keepalive\n\n");
+          out.quiet(true);
         }
       } else if (e.id() > last) {
-        write(out, frame(e));
+        out.event(e);
         last = e.id();
       }
       out.flush();
