@@ -213,7 +213,7 @@ public final class PushDelivery implements AutoCloseable {
         s.delivered.get(),
         failures,
         s.deadLettered.get(),
-        r == null ? 0 : r.pace().inFlight(),
+        s.sending.get(),
         r == null ? spec.maxConcurrent() : r.pace().concurrency(),
         r == null
             ? (spec.maxPerSecond().isPresent() ? spec.maxPerSecond().getAsDouble() : null)
@@ -374,6 +374,16 @@ public final class PushDelivery implements AutoCloseable {
           .addKeyValue("subscription", s.name())
           .log("push subscription deleted with its queue");
     }
+  }
+
+  /** The counters of a subscription: for tests. */
+  Optional<PushStats> counters(String queue, String name) {
+    return Optional.ofNullable(stats.get(key(queue, name)));
+  }
+
+  /** The pace of a subscription running here: for tests. */
+  Optional<PushPace> pace(String queue, String name) {
+    return Optional.ofNullable(running.get(key(queue, name))).map(Running::pace);
   }
 
   /** How many subscriptions run here. */

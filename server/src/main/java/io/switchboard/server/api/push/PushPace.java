@@ -38,6 +38,7 @@ final class PushPace implements Pace, AutoCloseable {
   private int inFlight;
   private long holdUntil;
   private int failuresInARow;
+  private long waitingUntil;
 
   PushPace(Clock clock, PushSpec spec) {
     this.clock = clock;
@@ -86,7 +87,12 @@ final class PushPace implements Pace, AutoCloseable {
         if (due > now) {
           timer.wakeBy(due);
           long nanos = clock.parkNanosUntil(due);
-          changed.awaitNanos(nanos == Long.MAX_VALUE ? TimeUnit.HOURS.toNanos(1) : nanos);
+          waitingUntil = due;
+          try {
+            changed.awaitNanos(nanos == Long.MAX_VALUE ? TimeUnit.HOURS.toNanos(1) : nanos);
+          } finally {
+            waitingUntil = 0;
+          }
         } else {
           changed.await(); // a slot comes back with a delivery's end
         }
@@ -139,13 +145,19 @@ final class PushPace implements Pace, AutoCloseable {
 
   /**
    * A delivery was throttled (429, 503): its slot is free, nothing starts before {@code
-   * untilMillis}, and the limits halve.
+   * untilMillis} ({@code Retry-After}; without one, the backoff of the failures in a row, which
+   * {@code backoff} gives for their count), and the limits halve.
    */
-  void throttled(long untilMillis) {
+  void throttled(java.util.OptionalLong untilMillis, java.util.function.IntToLongFunction backoff) {
     lock.lock();
     try {
       inFlight--;
-      holdUntil = Math.max(holdUntil, untilMillis);
+      failuresInARow++;
+      long until =
+          untilMillis.isPresent()
+              ? untilMillis.getAsLong()
+              : clock.millis() + backoff.applyAsLong(failuresInARow);
+      holdUntil = Math.max(holdUntil, until);
       concurrency = Math.max(1, concurrency / 2);
       if (rateLimit.isPresent()) {
         double floor = Math.min(1, rateLimit.getAsDouble());
@@ -169,6 +181,19 @@ final class PushPace implements Pace, AutoCloseable {
       failuresInARow++;
       holdUntil = Math.max(holdUntil, clock.millis() + backoff.applyAsLong(failuresInARow));
       changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether a receive waits for a time still to come (a token, or the end of a hold): for tests,
+   * which advance the clock only once what the present instant allows has happened.
+   */
+  boolean waitingForTime() {
+    lock.lock();
+    try {
+      return waitingUntil > clock.millis();
     } finally {
       lock.unlock();
     }

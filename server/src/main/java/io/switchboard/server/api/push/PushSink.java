@@ -116,6 +116,15 @@ final class PushSink implements Sink {
   }
 
   private void send(List<Message> messages) {
+    stats.sending.incrementAndGet();
+    try {
+      sendNow(messages);
+    } finally {
+      stats.sending.decrementAndGet();
+    }
+  }
+
+  private void sendNow(List<Message> messages) {
     Subscription sub = subscription.join();
     stats.deliveries.incrementAndGet();
     try {
@@ -254,10 +263,14 @@ final class PushSink implements Sink {
       Subscription sub, List<Message> messages, Cause cause, Optional<Long> after) {
     stats.failed(cause, messages.size());
     if (cause == Cause.THROTTLED) {
-      long delay = after.orElseGet(() -> backoffMillis(messages.get(0).receiveCount()));
-      pace.throttled(clock.millis() + delay);
+      long now = clock.millis();
+      pace.throttled(
+          after.isPresent()
+              ? java.util.OptionalLong.of(now + after.get())
+              : java.util.OptionalLong.empty(),
+          this::backoffMillis);
       for (Message m : messages) {
-        retry(sub, m, Math.max(delay, 0));
+        retry(sub, m, after.orElseGet(() -> backoffMillis(m.receiveCount())));
       }
       return;
     }

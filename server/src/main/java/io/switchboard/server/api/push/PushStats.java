@@ -30,6 +30,11 @@ final class PushStats {
   }
 
   final AtomicLong deliveries = new AtomicLong();
+
+  /** Deliveries between their request and the settling of their messages. */
+  final java.util.concurrent.atomic.AtomicInteger sending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   final AtomicLong delivered = new AtomicLong();
   final AtomicLong deadLettered = new AtomicLong();
   final AtomicLongArray failures = new AtomicLongArray(Cause.values().length);
