@@ -3,16 +3,11 @@ package io.switchboard.server.api.push;
 import io.switchboard.client.PushWire;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.QueueException;
-import io.switchboard.server.auth.Access;
 import io.switchboard.server.auth.Action;
-import io.switchboard.server.auth.Audit;
-import io.switchboard.server.auth.Principal;
 import io.switchboard.server.http.Call;
 import io.switchboard.server.http.Guard;
-import io.switchboard.server.http.HttpError;
 import io.switchboard.server.http.Route;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -20,8 +15,7 @@ import org.jspecify.annotations.Nullable;
  * The push-subscription routes ({@code docs/api.md}, "Push subscriptions"), under {@code
  * /v1/queues/{queue}/subscriptions}. Reading one (list, get, stats) needs {@code queue:browse} on
  * the queue; creating, changing, pausing, resuming, rotating the secret of and deleting one are
- * queue configuration, {@code queue:admin}; and since a subscription receives the queue's messages
- * for whoever set it, creating or changing one needs {@code queue:receive} on the queue too.
+ * queue configuration, {@code queue:admin} (docs/security.md, "Push subscriptions").
  */
 public final class PushApi {
 
@@ -45,7 +39,6 @@ public final class PushApi {
   public List<Route> routes() {
     Guard browse = Guard.queue(Action.QUEUE_BROWSE);
     Guard admin = Guard.queue(Action.QUEUE_ADMIN);
-    String one = "/v1/queues/{queue}/subscriptions/{subscription}";
     return List.of(
         Route.declare("GET", "/v1/queues/{queue}/subscriptions", "listSubscriptions")
             .guard(browse)
@@ -55,12 +48,20 @@ public final class PushApi {
             .guard(admin)
             .body(PushWire.Subscription.class)
             .to(this::create),
-        Route.declare("GET", one, "getSubscription").guard(browse).noBody().to(this::get),
-        Route.declare("PUT", one, "updateSubscription")
+        Route.declare("GET", "/v1/queues/{queue}/subscriptions/{subscription}", "getSubscription")
+            .guard(browse)
+            .noBody()
+            .to(this::get),
+        Route.declare(
+                "PUT", "/v1/queues/{queue}/subscriptions/{subscription}", "updateSubscription")
             .guard(admin)
             .body(PushWire.Subscription.class)
             .to(this::update),
-        Route.declare("DELETE", one, "deleteSubscription").guard(admin).noBody().to(this::delete),
+        Route.declare(
+                "DELETE", "/v1/queues/{queue}/subscriptions/{subscription}", "deleteSubscription")
+            .guard(admin)
+            .noBody()
+            .to(this::delete),
         Route.declare(
                 "POST",
                 "/v1/queues/{queue}/subscriptions/{subscription}/pause",
@@ -95,7 +96,6 @@ public final class PushApi {
 
   private void create(Call c) {
     String queue = c.path("queue");
-    mayReceive(c, queue);
     PushWire.Subscription body = c.body(PushWire.Subscription.class);
     c.json(201, push().create(queue, body, c.config().maxSelectorLength()));
   }
@@ -106,7 +106,6 @@ public final class PushApi {
 
   private void update(Call c) {
     String queue = c.path("queue");
-    mayReceive(c, queue);
     PushWire.Subscription body = c.body(PushWire.Subscription.class);
     c.json(push().update(queue, c.path("subscription"), body, c.config().maxSelectorLength()));
   }
@@ -114,25 +113,5 @@ public final class PushApi {
   private void delete(Call c) {
     push().delete(c.path("queue"), c.path("subscription"));
     c.noContent();
-  }
-
-  /**
-   * A subscription receives the queue's messages for whoever sets it: its key needs {@code
-   * queue:receive} on the queue beside the route's {@code queue:admin}.
-   */
-  private static void mayReceive(Call c, String queue) {
-    Optional<Principal> p = c.principal();
-    Access needed = Access.queue(Action.QUEUE_RECEIVE, queue);
-    if (p.isPresent() && !p.get().may(needed)) {
-      String message =
-          "access key "
-              + p.get().describe()
-              + " lacks "
-              + needed.describe()
-              + " (a push subscription receives the queue's messages; queue:receive is needed"
-              + " beside queue:admin; docs/security.md)";
-      Audit.refused(p.get().keyId(), needed, 403, c.requestId(), message);
-      throw new HttpError(403, "FORBIDDEN", message);
-    }
   }
 }
