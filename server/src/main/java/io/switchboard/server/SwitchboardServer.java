@@ -426,6 +426,7 @@ public final class SwitchboardServer implements AutoCloseable {
         new PushDelivery(opened, outbound, () -> cluster == null || cluster.leading());
     resources.push("push subscriptions", delivery::close);
     push = delivery;
+    metrics.push(delivery::runningStats);
     engine = opened;
     if (config.get(Settings.GRPC_PORT) >= 0) {
       // closed before the engine (the newest first): its Consume streams release their leases

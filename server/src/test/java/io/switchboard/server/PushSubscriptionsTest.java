@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import io.switchboard.client.PushWire;
+import io.switchboard.client.SwitchboardClient;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
 import java.net.InetAddress;
@@ -144,6 +146,33 @@ class PushSubscriptionsTest {
       JsonNode stats = ok(200, http.get(path + "/hook/stats"));
       assertEquals("running", stats.get("state").asText(), stats.toString());
       assertEquals(1, stats.get("delivered").asLong(), stats.toString());
+
+      String metrics = http.get("/metrics").text();
+      assertTrue(
+          metrics
+              .lines()
+              .anyMatch(
+                  l ->
+                      l.startsWith("switchboard_push_delivered_total{")
+                          && l.contains("subscription=\"hook\"")
+                          && l.endsWith(" 1.0")),
+          "the subscription's series on /metrics");
+
+      try (SwitchboardClient client = SwitchboardClient.create(server.uri())) {
+        PushWire.Subscription other =
+            client.createSubscription(
+                "tasks",
+                new PushWire.Subscription(
+                    "other", null, url(), null, null, null, null, null, null, 10, null, null, null,
+                    null, true, null, null));
+        assertTrue(other.secret() != null, "the client gets the secret at creation");
+        assertEquals(10, other.batchSize());
+        assertEquals(2, client.listSubscriptions("tasks").size());
+        assertEquals(null, client.subscription("tasks", "other").secret());
+        assertEquals("paused", client.subscriptionStats("tasks", "other").state());
+        client.deleteSubscription("tasks", "other");
+        assertEquals(1, client.listSubscriptions("tasks").size());
+      }
 
       String rotated =
           ok(200, http.post(path + "/hook/rotate-secret", null)).get("secret").asText();

@@ -223,10 +223,19 @@ public final class PushDelivery implements AutoCloseable {
         backlog);
   }
 
-  /** The counters of every subscription this server has run, by {@code queue/name}, for metrics. */
-  public Map<String, PushWire.Stats> allStats() {
+  /**
+   * The figures of the first {@code limit} subscriptions running here, by {@code queue/name}: what
+   * {@code /metrics} shows of them.
+   */
+  public Map<String, PushWire.Stats> runningStats(int limit) {
     Map<String, PushWire.Stats> out = new java.util.TreeMap<>();
-    for (PushSpec spec : store.all()) {
+    List<PushSpec> specs =
+        running.values().stream()
+            .map(Running::spec)
+            .sorted(java.util.Comparator.comparing(PushSpec::queue).thenComparing(PushSpec::name))
+            .limit(limit)
+            .toList();
+    for (PushSpec spec : specs) {
       try {
         out.put(key(spec.queue(), spec.name()), stats(spec.queue(), spec.name()));
       } catch (QueueException | HttpError gone) {
@@ -406,7 +415,7 @@ public final class PushDelivery implements AutoCloseable {
     }
     running.clear();
     dispatcher.close();
+    http.shutdownNow(); // before its executor, which it must not find shut
     threads.shutdownNow();
-    http.shutdownNow();
   }
 }
