@@ -305,7 +305,8 @@ public final class Subscription implements AutoCloseable {
         if (left <= 0) {
           break;
         }
-        all.addAll(engine.receive(queue, request(max - all.size(), Duration.ofMillis(left))));
+        Duration wait = Duration.ofMillis(Math.min(left, QueueConfig.MAX_RECEIVE_WAIT.toMillis()));
+        all.addAll(engine.receive(queue, request(max - all.size(), wait)));
       }
     } catch (QueueException e) {
       releaseQuietly(all.stream().flatMap(m -> m.receipt().stream()).toList());

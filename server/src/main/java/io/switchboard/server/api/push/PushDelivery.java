@@ -109,6 +109,7 @@ public final class PushDelivery implements AutoCloseable {
    */
   public PushWire.Subscription create(String queue, PushWire.Subscription w, int maxSelector) {
     engine.queue(queue);
+    refuseSecret(w);
     PushSpec spec =
         PushSpec.of(
             queue,
@@ -139,6 +140,7 @@ public final class PushDelivery implements AutoCloseable {
       String queue, String name, PushWire.Subscription w, int maxSelector) {
     synchronized (changes) {
       PushSpec old = find(queue, name);
+      refuseSecret(w);
       if (!w.name().equals(name)) {
         throw QueueException.invalid(
             "the body's name must be the subscription's, '" + name + "', got '" + w.name() + "'");
@@ -258,6 +260,15 @@ public final class PushDelivery implements AutoCloseable {
         "queue '" + queue + "' has no subscription named '" + name + "'");
   }
 
+  /** The secret is the server's to make: a body that gives one is refused, not quietly ignored. */
+  private static void refuseSecret(PushWire.Subscription w) {
+    if (w.secret() != null) {
+      throw QueueException.invalid(
+          "secret is made by the server (shown when a subscription is created or its secret"
+              + " rotated); a body may not give one");
+    }
+  }
+
   private void checkAddress(PushSpec spec) {
     try {
       outbound.checkConfigured("url", spec.uri());
@@ -283,6 +294,8 @@ public final class PushDelivery implements AutoCloseable {
           for (PushSpec s : store.all()) {
             if (!s.paused()) {
               wanted.put(key(s.queue(), s.name()), s);
+            } else if (!queueExists(s.queue())) {
+              forgetQueue(s.queue()); // deleted with its queue, paused or not
             }
           }
         } catch (QueueException unavailable) {
@@ -370,6 +383,15 @@ public final class PushDelivery implements AutoCloseable {
           .addKeyValue("queue", spec.queue())
           .addKeyValue("subscription", spec.name())
           .log("push subscription stopped, restarted at the next look: " + error.getMessage());
+    }
+  }
+
+  private boolean queueExists(String queue) {
+    try {
+      engine.queue(queue);
+      return true;
+    } catch (QueueException e) {
+      return e.code() != ErrorCode.QUEUE_NOT_FOUND;
     }
   }
 

@@ -300,6 +300,77 @@ class PushDeliveryTest {
     assertEquals(1, push.stats("orders", "hook").failures().get("item"));
   }
 
+  /**
+   * A batch window longer than a receive's longest wait (20 s): the delivery waits the whole window
+   * to fill its batch, then sends what it has as one request.
+   */
+  @Test
+  void aBatchWindow_fillsTheBatchForTheWholeWindow_thenSendsWhatItHas() {
+    engine.createQueue("events", QueueConfig.defaults());
+    push.create(
+        "events",
+        new PushWire.Subscription(
+            "hook", null, url(), null, 5, null, 1, null, 1, 10, 30_000L, 1000L, 8000L, null, null,
+            null, null),
+        4096);
+    List<String> ids = new ArrayList<>();
+    ids.add(engine.send("events", NewMessage.of("e0")).id());
+    Await.until(
+        () ->
+            engine.stats("events").inFlight() == 1
+                && engine.stats("events").waitingReceivers() == 1,
+        "the first message taken, and the batch waiting for more");
+    clock.advanceMillis(25_000); // past one receive's longest wait, inside the window
+    ids.add(engine.send("events", NewMessage.of("e1")).id());
+    ids.add(engine.send("events", NewMessage.of("e2")).id());
+    Await.until(() -> engine.stats("events").inFlight() == 3, "the batch topped up");
+    assertTrue(requests.isEmpty(), "nothing sent before the window ends");
+    clock.advanceMillis(5_000);
+    Await.until(() -> requests.size() == 1, "the batch");
+    assertEquals(ids, requests.get(0).ids());
+    settle("events");
+    assertEquals(0, engine.stats("events").depth());
+  }
+
+  /**
+   * A paused subscription takes nothing; resumed, it delivers what waited. Deleting the queue
+   * deletes its subscriptions, paused ones too: a queue made again under the name has none.
+   */
+  @Test
+  void pause_takesNothing_resumeDelivers_andTheQueuesDeletionDeletesItsSubscriptions() {
+    engine.createQueue("jobs", QueueConfig.defaults());
+    PushWire.Subscription paused =
+        new PushWire.Subscription(
+            "hook", null, url(), null, 5, null, 1, null, 1, 1, 0L, 1000L, 8000L, null, true, null,
+            null);
+    push.create("jobs", paused, 4096);
+    engine.send("jobs", NewMessage.of("waits"));
+    clock.advanceMillis(1000);
+    assertEquals(1, engine.stats("jobs").available(), "paused: nothing taken");
+    assertEquals("paused", push.stats("jobs", "hook").state());
+    push.paused("jobs", "hook", false);
+    Await.until(() -> requests.size() == 1, "delivered once resumed");
+    push.paused("jobs", "hook", true);
+    engine.deleteQueue("jobs");
+    clock.advanceMillis(PushDelivery.LOOK.toMillis());
+    engine.createQueue("jobs", QueueConfig.defaults());
+    assertEquals(List.of(), push.list("jobs"), "deleted with its queue");
+  }
+
+  /** The secret is the server's: a body that names one is refused and nothing is made. */
+  @Test
+  void aBodyGivingASecret_isRefused() {
+    engine.createQueue("q", QueueConfig.defaults());
+    PushWire.Subscription withSecret =
+        PushWire.Subscription.to("hook", url()).withSecret("mine-and-sixteen-chars");
+    io.switchboard.queue.QueueException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.switchboard.queue.QueueException.class, () -> push.create("q", withSecret, 4096));
+    assertEquals(io.switchboard.queue.ErrorCode.INVALID_ARGUMENT, e.code());
+    assertTrue(e.getMessage().contains("secret"), e.getMessage());
+    assertEquals(List.of(), push.list("q"));
+  }
+
   private static boolean signedWith(String secret, Request r) throws Exception {
     String[] parts = r.signature().split(",");
     String t = parts[0].substring(2);
