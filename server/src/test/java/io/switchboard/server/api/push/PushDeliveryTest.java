@@ -138,7 +138,8 @@ class PushDeliveryTest {
 
   /**
    * Waits until the subscription has nothing in flight and waits for time (a token or a hold) or
-   * for messages: what the clock's present instant allows has happened.
+   * for messages (in its long poll: a grouped queue's waiting messages may all be blocked): what
+   * the clock's present instant allows has happened.
    */
   private void settle(String queue) {
     Await.until(
@@ -147,7 +148,7 @@ class PushDeliveryTest {
           QueueStats s = engine.stats(queue);
           return push.counters(queue, "hook").orElseThrow().sending.get() == 0
               && s.inFlight() == 0
-              && (pace.waitingForTime() || s.available() == 0);
+              && (pace.waitingForTime() || s.waitingReceivers() > 0 || s.available() == 0);
         },
         "the subscription to settle at this instant");
   }
@@ -323,7 +324,12 @@ class PushDeliveryTest {
     clock.advanceMillis(25_000); // past one receive's longest wait, inside the window
     ids.add(engine.send("events", NewMessage.of("e1")).id());
     ids.add(engine.send("events", NewMessage.of("e2")).id());
-    Await.until(() -> engine.stats("events").inFlight() == 3, "the batch topped up");
+    // the batch's next receive waits (its wait reckoned before the clock moves again)
+    Await.until(
+        () ->
+            engine.stats("events").inFlight() == 3
+                && engine.stats("events").waitingReceivers() == 1,
+        "the batch topped up, and waiting for more");
     assertTrue(requests.isEmpty(), "nothing sent before the window ends");
     clock.advanceMillis(5_000);
     Await.until(() -> requests.size() == 1, "the batch");
@@ -369,6 +375,46 @@ class PushDeliveryTest {
     assertEquals(io.switchboard.queue.ErrorCode.INVALID_ARGUMENT, e.code());
     assertTrue(e.getMessage().contains("secret"), e.getMessage());
     assertEquals(List.of(), push.list("q"));
+  }
+
+  /**
+   * A grouped queue keeps order within a group whatever the concurrency: a group's next message is
+   * not delivered while one of it is in flight, and a failed delivery of a group's head holds the
+   * group until that head is delivered; other groups go on meanwhile.
+   */
+  @Test
+  void aGroupedQueue_deliversEachGroupInOrder_andAFailedHeadHoldsItsGroup() {
+    engine.createQueue(
+        "orders.fifo", QueueConfig.builder().contentBasedDeduplication(true).build());
+    for (String body : List.of("A1", "A2", "A3")) {
+      engine.send("orders.fifo", NewMessage.builder(body).groupId("A").build());
+    }
+    engine.send("orders.fifo", NewMessage.builder("B1").groupId("B").build());
+    java.util.concurrent.atomic.AtomicBoolean failedOnce =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    answer =
+        r -> {
+          String body = r.body().at("/messages/0/body").asText();
+          return body.equals("A1") && failedOnce.compareAndSet(false, true)
+              ? new Answer(500, "", null)
+              : new Answer(200, "", null);
+        };
+    push.create("orders.fifo", subscription(url(), 4, null, 1, 1), 4096);
+    for (int i = 0; i < 100 && engine.stats("orders.fifo").depth() > 0; i++) {
+      settle("orders.fifo");
+      clock.advanceMillis(100);
+    }
+    settle("orders.fifo");
+    assertEquals(0, engine.stats("orders.fifo").depth(), "every message delivered");
+    List<String> groupA =
+        requests.stream()
+            .map(r -> r.body().at("/messages/0/body").asText())
+            .filter(b -> b.startsWith("A"))
+            .toList();
+    assertEquals(
+        List.of("A1", "A1", "A2", "A3"), groupA, "group A in order, its head retried first");
+    assertTrue(
+        requests.stream().anyMatch(r -> r.body().at("/messages/0/body").asText().equals("B1")));
   }
 
   private static boolean signedWith(String secret, Request r) throws Exception {
