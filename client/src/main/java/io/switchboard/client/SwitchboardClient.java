@@ -650,6 +650,67 @@ public final class SwitchboardClient implements QueueEngine {
     call("DELETE", "/v1/keys/" + Paths.encode(accessKeyId), null);
   }
 
+  // ---- push subscriptions (docs/api.md, "Push subscriptions") --------------------------------
+
+  private static String subscriptions(String queue) {
+    return "/v1/queues/" + Paths.encode(queue) + "/subscriptions";
+  }
+
+  private static String subscriptionPath(String queue, String name) {
+    return subscriptions(queue) + "/" + Paths.encode(name);
+  }
+
+  /**
+   * Creates a push subscription of {@code queue}; the answer holds its signing secret, which the
+   * server never shows again.
+   */
+  public PushWire.Subscription createSubscription(String queue, PushWire.Subscription s) {
+    return call("POST", subscriptions(queue), s, PushWire.Subscription.class);
+  }
+
+  /** The queue's push subscriptions, by name, without secrets. */
+  public List<PushWire.Subscription> listSubscriptions(String queue) {
+    return call("GET", subscriptions(queue), null, PushWire.SubscriptionList.class).subscriptions();
+  }
+
+  /** One push subscription, without its secret. */
+  public PushWire.Subscription subscription(String queue, String name) {
+    return call("GET", subscriptionPath(queue, name), null, PushWire.Subscription.class);
+  }
+
+  /** Replaces a push subscription's settings (its secret stays). */
+  public PushWire.Subscription updateSubscription(String queue, PushWire.Subscription s) {
+    return call("PUT", subscriptionPath(queue, s.name()), s, PushWire.Subscription.class);
+  }
+
+  /** Pauses ({@code true}) or resumes a push subscription. */
+  public PushWire.Subscription pauseSubscription(String queue, String name, boolean paused) {
+    return call(
+        "POST",
+        subscriptionPath(queue, name) + (paused ? "/pause" : "/resume"),
+        null,
+        PushWire.Subscription.class);
+  }
+
+  /** Makes a new signing secret, which this answer holds and the server never shows again. */
+  public PushWire.Subscription rotateSubscriptionSecret(String queue, String name) {
+    return call(
+        "POST",
+        subscriptionPath(queue, name) + "/rotate-secret",
+        null,
+        PushWire.Subscription.class);
+  }
+
+  /** What a push subscription did since the server started running it. */
+  public PushWire.Stats subscriptionStats(String queue, String name) {
+    return call("GET", subscriptionPath(queue, name) + "/stats", null, PushWire.Stats.class);
+  }
+
+  /** Deletes a push subscription; its deliveries in flight finish or their leases run out. */
+  public void deleteSubscription(String queue, String name) {
+    call("DELETE", subscriptionPath(queue, name), null);
+  }
+
   /** Whether the server has finished starting (and recovering) and serves requests. */
   public boolean ready() {
     try {

@@ -48,11 +48,12 @@ public record AssignmentCallback(String url, Duration timeout) {
   }
 
   /**
-   * Checks a callback URL; INVALID_CALLBACK_URL saying what is allowed and what was given.
+   * Checks a URL the server is to send requests to (an assignment callback, a push subscription's
+   * endpoint); INVALID_CALLBACK_URL saying what is allowed and what was given.
    *
    * @param field the field's name, for the message
    */
-  static void checkUrl(String field, String url) {
+  public static void checkUrl(String field, String url) {
     String allowed =
         " must be an absolute http or https URL with a host, without user info or fragment, at"
             + " most "

@@ -20,6 +20,8 @@ import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.WorkspaceStore;
 import io.switchboard.server.api.keys.KeysApi;
+import io.switchboard.server.api.push.PushApi;
+import io.switchboard.server.api.push.PushDelivery;
 import io.switchboard.server.api.queues.NativeApi;
 import io.switchboard.server.api.routing.AssignmentCallbacks;
 import io.switchboard.server.api.routing.RoutingApi;
@@ -130,6 +132,7 @@ public final class SwitchboardServer implements AutoCloseable {
   private @Nullable RouterJournal routerJournal;
   private volatile @Nullable Workspaces workspaces;
   private volatile @Nullable GrpcServer grpc;
+  private volatile @Nullable PushDelivery push;
 
   // set by listen(), which start() calls right after the constructor (or fails the start)
   @SuppressWarnings("NullAway.Init")
@@ -188,6 +191,7 @@ public final class SwitchboardServer implements AutoCloseable {
             .withoutEngine()
             .to(this::openApi));
     all.addAll(NativeApi.routes());
+    all.addAll(new PushApi(() -> push).routes());
     all.addAll(new KeysApi(keys, durableKeys).routes());
     this.console = new Console(keys, Clock.system());
     all.addAll(console.routes());
@@ -422,6 +426,13 @@ public final class SwitchboardServer implements AutoCloseable {
     metrics.moveRights(moveRights);
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
     applyInit(opened); // a failed start closes the engine with the rest
+    // closed before the engine (the newest first): its subscriptions release their leases; on a
+    // cluster only the routing leader runs them
+    PushDelivery delivery =
+        new PushDelivery(opened, outbound, () -> cluster == null || cluster.leading());
+    resources.push("push subscriptions", delivery::close);
+    push = delivery;
+    metrics.push(delivery::runningStats);
     engine = opened;
     if (config.get(Settings.GRPC_PORT) >= 0) {
       // closed before the engine (the newest first): its Consume streams release their leases

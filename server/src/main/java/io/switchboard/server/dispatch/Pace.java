@@ -17,4 +17,11 @@ public interface Pace {
    * @throws InterruptedException when the subscription closes meanwhile
    */
   int permits(int wanted) throws InterruptedException;
+
+  /**
+   * What the receive after {@link #permits} took: {@code got} of the {@code granted} messages (0
+   * when its long poll ended empty, or the subscription closed meanwhile). A pace that counts
+   * deliveries rather than messages gives back what a receive did not use. Nothing by default.
+   */
+  default void taken(int granted, int got) {}
 }

@@ -139,6 +139,14 @@ public final class Subscription implements AutoCloseable {
     settle(receipt, () -> engine.release(queue, receipt, delay, toBack));
   }
 
+  /**
+   * Sends a message to the queue's dead-letter queue; its credit comes back. As {@link
+   * QueueEngine#deadLetter}.
+   */
+  public void deadLetter(String receipt) {
+    settle(receipt, () -> engine.deadLetter(queue, receipt));
+  }
+
   /** Extends a lease; the message keeps its credit. As {@link QueueEngine#extend}. */
   public Message extend(String receipt, Duration visibilityTimeout) {
     Message m = engine.extend(queue, receipt, visibilityTimeout);
@@ -204,6 +212,19 @@ public final class Subscription implements AutoCloseable {
    */
   @Override
   public void close() {
+    close(true);
+  }
+
+  /**
+   * Stops taking messages but keeps the leases it holds: the owner settles what it was handed (the
+   * settle methods work after a stop), or those leases run out. Idempotent; a later {@link #close}
+   * does nothing.
+   */
+  public void stop() {
+    close(false);
+  }
+
+  private void close(boolean releaseLeases) {
     List<String> leased;
     lock.lock();
     try {
@@ -211,8 +232,10 @@ public final class Subscription implements AutoCloseable {
         return;
       }
       closed = true;
-      leased = new ArrayList<>(held.keySet());
-      held.clear();
+      leased = releaseLeases ? new ArrayList<>(held.keySet()) : List.of();
+      if (releaseLeases) {
+        held.clear();
+      }
       room.signalAll();
     } finally {
       lock.unlock();
@@ -257,23 +280,26 @@ public final class Subscription implements AutoCloseable {
         } finally {
           lock.unlock();
         }
-        int wanted = options.pace().permits(Math.min(free, ReceiveRequest.MAX_MESSAGES));
+        Pace pace = options.pace();
+        int granted = pace.permits(Math.min(free, ReceiveRequest.MAX_MESSAGES));
         List<Message> got;
         try {
-          got = engine.receive(queue, request(wanted));
+          got = receiveBatch(granted);
         } catch (QueueException e) {
+          pace.taken(granted, 0);
           if (!closed()) {
             close();
             sink.failed(e);
           }
           return;
         }
+        pace.taken(granted, got.size());
         if (!take(got)) {
           releaseQuietly(got.stream().flatMap(m -> m.receipt().stream()).toList());
           return;
         }
-        for (Message m : got) {
-          sink.deliver(m);
+        if (!got.isEmpty()) {
+          sink.deliverBatch(got);
         }
       }
     } catch (InterruptedException e) {
@@ -281,6 +307,35 @@ public final class Subscription implements AutoCloseable {
     } finally {
       dispatcher.ended(this);
     }
+  }
+
+  /**
+   * One receive of up to {@code max} messages (a long poll), and with a batch window, more receives
+   * until {@code max} are taken or the window, counted from the first message, ends. What was taken
+   * is released when a later receive fails.
+   */
+  private List<Message> receiveBatch(int max) {
+    List<Message> got = engine.receive(queue, request(max, QueueConfig.MAX_RECEIVE_WAIT));
+    Duration window = options.batchWindow();
+    if (got.isEmpty() || window.isZero() || got.size() >= max) {
+      return got;
+    }
+    List<Message> all = new ArrayList<>(got);
+    long end = dispatcher.clock().millis() + window.toMillis();
+    try {
+      while (all.size() < max && !closed()) {
+        long left = end - dispatcher.clock().millis();
+        if (left <= 0) {
+          break;
+        }
+        Duration wait = Duration.ofMillis(Math.min(left, QueueConfig.MAX_RECEIVE_WAIT.toMillis()));
+        all.addAll(engine.receive(queue, request(max - all.size(), wait)));
+      }
+    } catch (QueueException e) {
+      releaseQuietly(all.stream().flatMap(m -> m.receipt().stream()).toList());
+      throw e;
+    }
+    return all;
   }
 
   /** Records what a receive leased; false when the subscription closed meanwhile. */
@@ -305,9 +360,8 @@ public final class Subscription implements AutoCloseable {
     }
   }
 
-  private ReceiveRequest request(int max) {
-    ReceiveRequest.Builder b =
-        ReceiveRequest.builder().maxMessages(max).waitTime(QueueConfig.MAX_RECEIVE_WAIT);
+  private ReceiveRequest request(int max, Duration wait) {
+    ReceiveRequest.Builder b = ReceiveRequest.builder().maxMessages(max).waitTime(wait);
     options.visibilityTimeout().ifPresent(b::visibilityTimeout);
     options.filter().ifPresent(b::filter);
     return b.build();

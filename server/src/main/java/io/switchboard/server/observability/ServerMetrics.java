@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.switchboard.client.PushWire;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueLimits;
@@ -93,6 +94,13 @@ public final class ServerMetrics {
   private boolean engineMeters;
 
   private volatile MetricsScope scope = MetricsScope.DEFAULT;
+
+  /** The most push subscriptions with series of their own on one scrape. */
+  public static final int MAX_PUSH_SERIES = 100;
+
+  private volatile java.util.function.IntFunction<Map<String, PushWire.Stats>> push =
+      limit -> Map.of();
+  private final Map<String, PushMeters> pushMeters = new HashMap<>();
 
   /** The totals over every queue the gauges show, taken at each scrape. */
   private volatile QueueOverview totals =
@@ -270,6 +278,15 @@ public final class ServerMetrics {
   }
 
   /** Which queues and workspaces have series of their own from the next scrape on. */
+  /**
+   * The push subscriptions' figures ({@code docs/server.md}, "Metrics"): {@code stats} gives those
+   * of at most its argument's subscriptions, by {@code queue/name}; each scrape shows those, so a
+   * scrape's size stays bounded whatever the number of subscriptions.
+   */
+  public void push(java.util.function.IntFunction<Map<String, PushWire.Stats>> stats) {
+    this.push = stats;
+  }
+
   public void scope(MetricsScope scope) {
     this.scope = scope;
   }
@@ -314,6 +331,7 @@ public final class ServerMetrics {
       registerEngine(engine);
       engineMeters = true;
     }
+    refreshPush();
     MetricsScope shownNow = scope;
     QueueOverview overview = engine.overview(shownNow.topQueues());
     LimitUse use = new LimitUse();
@@ -421,6 +439,83 @@ public final class ServerMetrics {
           .tags("limit", key)
           .register(registry);
     }
+  }
+
+  private void refreshPush() {
+    Map<String, PushWire.Stats> now = push.apply(MAX_PUSH_SERIES);
+    for (Map.Entry<String, PushWire.Stats> e : now.entrySet()) {
+      pushMeters.computeIfAbsent(e.getKey(), this::registerPush).stats = e.getValue();
+    }
+    pushMeters
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (now.containsKey(e.getKey())) {
+                return false;
+              }
+              e.getValue().meters.forEach(registry::remove);
+              return true;
+            });
+  }
+
+  private PushMeters registerPush(String key) {
+    PushMeters p = new PushMeters();
+    int slash = key.indexOf('/');
+    String queue = key.substring(0, Math.max(slash, 0));
+    String name = key.substring(slash + 1);
+    p.meters.add(
+        FunctionCounter.builder("switchboard.push.deliveries", p, m -> m.stats.deliveries())
+            .description("push deliveries (requests) sent")
+            .tags("queue", queue, "subscription", name)
+            .register(registry));
+    p.meters.add(
+        FunctionCounter.builder("switchboard.push.delivered", p, m -> m.stats.delivered())
+            .description("messages acknowledged after a push delivery's 2xx")
+            .tags("queue", queue, "subscription", name)
+            .register(registry));
+    for (String cause :
+        List.of("throttled", "timeout", "connection", "status", "refused", "item")) {
+      p.meters.add(
+          FunctionCounter.builder(
+                  "switchboard.push.failures", p, m -> m.stats.failures().getOrDefault(cause, 0L))
+              .description("messages whose push delivery failed, by cause")
+              .tags("queue", queue, "subscription", name, "cause", cause)
+              .register(registry));
+    }
+    p.meters.add(
+        Gauge.builder("switchboard.push.in.flight", p, m -> m.stats.inFlight())
+            .description("push deliveries in flight now")
+            .tags("queue", queue, "subscription", name)
+            .register(registry));
+    p.meters.add(
+        Gauge.builder("switchboard.push.concurrency.limit", p, m -> m.stats.concurrencyLimit())
+            .description("the concurrency a push subscription allows itself now (adaptive)")
+            .tags("queue", queue, "subscription", name)
+            .register(registry));
+    p.meters.add(
+        Gauge.builder(
+                "switchboard.push.rate.limit",
+                p,
+                m -> m.stats.rateLimit() == null ? Double.NaN : m.stats.rateLimit())
+            .description("the deliveries per second a push subscription allows itself now")
+            .tags("queue", queue, "subscription", name)
+            .register(registry));
+    p.meters.add(
+        Gauge.builder(
+                "switchboard.push.latency.average", p, m -> m.stats.latencyMillisAvg() / 1000.0)
+            .description("mean time from a push delivery's request to its answer")
+            .baseUnit("seconds")
+            .tags("queue", queue, "subscription", name)
+            .register(registry));
+    return p;
+  }
+
+  private static final class PushMeters {
+    // set by the refresh right after registerPush makes it, before a scrape can read it
+    @SuppressWarnings("NullAway.Init")
+    volatile PushWire.Stats stats;
+
+    final List<Meter> meters = new ArrayList<>();
   }
 
   private QueueMeters register(String queue) {

@@ -17,6 +17,7 @@ import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.server.security.OutboundAddresses;
+import io.switchboard.server.security.RequestSignature;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
 import java.io.IOException;
@@ -26,10 +27,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -44,8 +43,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +67,7 @@ public final class AssignmentCallbacks implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AssignmentCallbacks.class);
 
   /** The signature header: {@code t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">}. */
-  static final String SIGNATURE = "X-Switchboard-Signature";
+  static final String SIGNATURE = RequestSignature.HEADER;
 
   static final int DEFAULT_MAX_PENDING = 10_000;
   static final int DEFAULT_MAX_IN_FLIGHT = 64;
@@ -382,16 +379,9 @@ public final class AssignmentCallbacks implements AutoCloseable {
     return Json.bytes(body);
   }
 
-  /** {@code t=<seconds>,v1=<hex HMAC-SHA256 over "<seconds>." + body>}. */
+  /** The signature of {@link RequestSignature}, the one every outbound request carries. */
   static String signature(CallbackSecret secret, long seconds, byte[] body) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(secret.value().getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      mac.update((seconds + ".").getBytes(StandardCharsets.US_ASCII));
-      return "t=" + seconds + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-    }
+    return RequestSignature.sign(secret, seconds, body);
   }
 
   private void decide(Delivery d, Target t, byte[] answer) {

@@ -1,0 +1,428 @@
+package io.switchboard.server.api.push;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.switchboard.client.PushWire;
+import io.switchboard.client.wire.WireFormat;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.server.security.OutboundAddresses;
+import io.switchboard.testing.Await;
+import io.switchboard.time.ManualClock;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Push delivery (docs/design.md, "Push delivery") from an in-memory engine on a manual clock to a
+ * receiver on an ephemeral port: the rate, burst and concurrency are the clock's, so the test moves
+ * time itself and only waits (bounded) for what the delivery threads do at each instant.
+ */
+class PushDeliveryTest {
+
+  private final ManualClock clock = ManualClock.create();
+  private final QueueEngine engine = QueueEngine.builder().clock(clock).build();
+  private PushDelivery push;
+  private HttpServer receiver;
+
+  /** What the receiver answers, by the request's body and the clock's time. */
+  private volatile Function<Request, Answer> answer = r -> new Answer(200, "", null);
+
+  private final List<Request> requests = new CopyOnWriteArrayList<>();
+  private final AtomicInteger concurrent = new AtomicInteger();
+  private final AtomicInteger maxConcurrent = new AtomicInteger();
+
+  /** A request the receiver got: at what clock time, its body, its signature. */
+  private record Request(long atMillis, JsonNode body, byte[] raw, String signature) {
+    List<String> ids() {
+      List<String> ids = new ArrayList<>();
+      body.get("messages").forEach(m -> ids.add(m.get("id").asText()));
+      return ids;
+    }
+  }
+
+  private record Answer(int status, String body, String retryAfter) {}
+
+  @BeforeEach
+  void start() throws IOException {
+    receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    receiver.createContext("/push", this::receive);
+    receiver.setExecutor(Executors.newCachedThreadPool());
+    receiver.start();
+    push = new PushDelivery(engine, OutboundAddresses.privateAllowed(), () -> true);
+  }
+
+  @AfterEach
+  void stop() {
+    push.close();
+    engine.close();
+    receiver.stop(0);
+  }
+
+  private String url() {
+    return "http://127.0.0.1:" + receiver.getAddress().getPort() + "/push";
+  }
+
+  private void receive(HttpExchange x) throws IOException {
+    int now = concurrent.incrementAndGet();
+    maxConcurrent.accumulateAndGet(now, Math::max);
+    try {
+      byte[] raw = x.getRequestBody().readAllBytes();
+      Request r =
+          new Request(
+              clock.millis(),
+              WireFormat.parse(raw),
+              raw,
+              x.getRequestHeaders().getFirst("X-Switchboard-Signature"));
+      Answer a = answer.apply(r);
+      requests.add(r);
+      concurrent.decrementAndGet(); // answered: the client may send its next request now
+      if (a.retryAfter() != null) {
+        x.getResponseHeaders().add("Retry-After", a.retryAfter());
+      }
+      byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
+      x.sendResponseHeaders(a.status(), body.length == 0 ? -1 : body.length);
+      if (body.length > 0) {
+        x.getResponseBody().write(body);
+      }
+    } finally {
+      x.close();
+    }
+  }
+
+  private static PushWire.Subscription subscription(
+      String url, int concurrent, Double perSecond, int burst, int batch) {
+    return new PushWire.Subscription(
+        "hook",
+        null,
+        url,
+        null,
+        5,
+        null,
+        concurrent,
+        perSecond,
+        burst,
+        batch,
+        0L,
+        1000L,
+        8000L,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /**
+   * Waits until the subscription has nothing in flight and waits for time (a token or a hold) or
+   * for messages (in its long poll: a grouped queue's waiting messages may all be blocked): what
+   * the clock's present instant allows has happened.
+   */
+  private void settle(String queue) {
+    Await.until(
+        () -> {
+          PushPace pace = push.pace(queue, "hook").orElseThrow();
+          QueueStats s = engine.stats(queue);
+          return push.counters(queue, "hook").orElseThrow().sending.get() == 0
+              && s.inFlight() == 0
+              && (pace.waitingForTime() || s.waitingReceivers() > 0 || s.available() == 0);
+        },
+        "the subscription to settle at this instant");
+  }
+
+  /**
+   * Seed 002: tasks arrive at 1,000/s into a LIFO queue whose messages live 60 s; the receiver is
+   * limited to 50/s with concurrency 1. It never sees two requests at once, never more than 50 ± 1
+   * in any second of the clock, always gets the newest pending task next, gets nothing twice, and
+   * the queue counts what expired unsent.
+   */
+  @Test
+  void seed002_lifoWithTtl_receiverAt50PerSecondAndConcurrency1_getsTheNewestWithinItsLimits() {
+    engine.createQueue(
+        "tasks", QueueConfig.builder().order(Order.LIFO).retention(Duration.ofSeconds(60)).build());
+    List<String> sent = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      sent.add(engine.send("tasks", NewMessage.of("t" + sent.size())).id());
+    }
+    push.create("tasks", subscription(url(), 1, 50.0, 1, 1), 4096);
+    Await.until(() -> requests.size() == 1, "the first delivery");
+    List<String> newestBefore = new ArrayList<>(List.of(sent.get(sent.size() - 1)));
+    int steps = 65 * 50; // 65 s of 20 ms steps: past the 60 s the first tasks live
+    for (int step = 1; step <= steps; step++) {
+      for (int i = 0; i < 20; i++) { // 1,000 a second
+        sent.add(engine.send("tasks", NewMessage.of("t" + sent.size())).id());
+      }
+      newestBefore.add(sent.get(sent.size() - 1));
+      clock.advanceMillis(20);
+      int expected = step + 1;
+      Await.until(() -> requests.size() == expected, "delivery " + expected);
+    }
+    assertEquals(1, maxConcurrent.get(), "never two requests at once");
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < requests.size(); i++) {
+      Request r = requests.get(i);
+      assertEquals(1, r.ids().size());
+      String id = r.ids().get(0);
+      assertEquals(newestBefore.get(i), id, "delivery " + i + " is the newest pending task");
+      assertTrue(seen.add(id), "nothing is delivered twice: " + id);
+    }
+    for (int i = 0; i < requests.size(); i++) {
+      long from = requests.get(i).atMillis();
+      long inWindow =
+          requests.stream().filter(r -> r.atMillis() >= from && r.atMillis() < from + 1000).count();
+      assertTrue(inWindow <= 51, "at most 50 ± 1 in the second from " + from + ": " + inWindow);
+      if (from + 1000 <= requests.get(requests.size() - 1).atMillis()) {
+        assertTrue(
+            inWindow >= 49, "the limit is used: " + inWindow + " in the second from " + from);
+      }
+    }
+    QueueStats stats = engine.stats("tasks");
+    assertTrue(stats.counters().expired() > 0, "tasks older than 60 s expired unsent: " + stats);
+    assertEquals(
+        sent.size(),
+        stats.counters().expired() + stats.counters().acked() + stats.depth(),
+        "every task is delivered, expired or still waiting: " + stats);
+  }
+
+  /**
+   * A receiver that answers 503 for 10 s and then 200: the subscription backs off (a few probes,
+   * not 50 a second), loses nothing, dead-letters nothing, and its rate recovers within its limit.
+   */
+  @Test
+  void a503ForTenSeconds_thenHealthy_backsOff_losesNothing_andRecoversItsRate() {
+    engine.createQueue("dlq", QueueConfig.defaults());
+    engine.createQueue("jobs", QueueConfig.builder().deadLetter("dlq", 10).build());
+    for (int i = 0; i < 200; i++) {
+      engine.send("jobs", NewMessage.of("j" + i));
+    }
+    long healthyAt = clock.millis() + 10_000;
+    answer = r -> r.atMillis() < healthyAt ? new Answer(503, "", null) : new Answer(200, "", null);
+    push.create("jobs", subscription(url(), 4, 50.0, 5, 1), 4096);
+    for (int i = 0; i < 30_000 / 20 && engine.stats("jobs").depth() > 0; i++) {
+      settle("jobs");
+      clock.advanceMillis(20);
+    }
+    settle("jobs");
+    List<Request> failed = requests.stream().filter(r -> r.atMillis() < healthyAt).toList();
+    assertTrue(failed.size() >= 2, "the endpoint was tried while down: " + failed.size());
+    assertTrue(
+        failed.size() <= 20,
+        "it backed off while the endpoint answered 503 (not 50 a second): " + failed.size());
+    assertEquals(
+        0,
+        engine.stats("jobs").depth(),
+        "every job delivered: "
+            + engine.stats("jobs")
+            + " "
+            + push.stats("jobs", "hook")
+            + " requests "
+            + requests.size()
+            + " pace waiting "
+            + push.pace("jobs", "hook").map(PushPace::waitingForTime));
+    assertEquals(0, engine.stats("dlq").depth(), "nothing dead-lettered");
+    assertEquals(200, engine.stats("jobs").counters().acked());
+    List<Request> healthy = requests.stream().filter(r -> r.atMillis() >= healthyAt).toList();
+    for (Request r : healthy) {
+      long inWindow =
+          healthy.stream()
+              .filter(o -> o.atMillis() >= r.atMillis() && o.atMillis() < r.atMillis() + 1000)
+              .count();
+      assertTrue(inWindow <= 55, "within 50/s and its burst of 5: " + inWindow);
+    }
+    long last = healthy.get(healthy.size() - 1).atMillis();
+    long inLastSeconds = healthy.stream().filter(r -> r.atMillis() > last - 1000).count();
+    assertTrue(inLastSeconds >= 40, "the rate came back near 50/s: " + inLastSeconds);
+    PushWire.Stats stats = push.stats("jobs", "hook");
+    assertEquals(4, stats.concurrencyLimit(), "the concurrency recovered: " + stats);
+    assertTrue(stats.failures().get("throttled") >= 2, stats.toString());
+  }
+
+  /**
+   * A batch whose 2xx answer lists one id in {@code batchItemFailures}: the others are
+   * acknowledged, the failed one comes back after its backoff with its receive count raised; every
+   * request is signed with the secret shown at the subscription's creation.
+   */
+  @Test
+  void aBatchWithOneItemFailure_acksTheRest_andRetriesTheFailedOne() throws Exception {
+    engine.createQueue("orders", QueueConfig.defaults());
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ids.add(engine.send("orders", NewMessage.of("o" + i)).id());
+    }
+    String failing = ids.get(2);
+    answer =
+        r ->
+            requests.isEmpty()
+                ? new Answer(
+                    200, "{\"batchItemFailures\":[{\"itemIdentifier\":\"" + failing + "\"}]}", null)
+                : new Answer(200, "", null);
+    PushWire.Subscription created = push.create("orders", subscription(url(), 1, null, 1, 5), 4096);
+    String secret = created.secret();
+    assertTrue(secret != null && secret.length() >= 16, "the secret is shown at creation");
+    assertNull(push.get("orders", "hook").secret(), "and never after");
+    Await.until(() -> requests.size() == 1, "the batch");
+    assertEquals(ids, requests.get(0).ids(), "one request carries the five, in order");
+    settle("orders");
+    assertEquals(1, engine.stats("orders").depth(), "four acknowledged, one back in the queue");
+    clock.advanceMillis(1000); // the first backoff is at most minBackoff
+    Await.until(() -> requests.size() == 2, "the retry");
+    JsonNode retried = requests.get(1).body().get("messages").get(0);
+    assertEquals(failing, retried.get("id").asText());
+    assertEquals(2, retried.get("receiveCount").asInt());
+    settle("orders");
+    assertEquals(0, engine.stats("orders").depth());
+    for (Request r : requests) {
+      assertTrue(signedWith(secret, r), "signed with the subscription's secret: " + r.signature());
+    }
+    assertFalse(signedWith(secret + "x", requests.get(0)));
+    assertEquals(1, push.stats("orders", "hook").failures().get("item"));
+  }
+
+  /**
+   * A batch window longer than a receive's longest wait (20 s): the delivery waits the whole window
+   * to fill its batch, then sends what it has as one request.
+   */
+  @Test
+  void aBatchWindow_fillsTheBatchForTheWholeWindow_thenSendsWhatItHas() {
+    engine.createQueue("events", QueueConfig.defaults());
+    push.create(
+        "events",
+        new PushWire.Subscription(
+            "hook", null, url(), null, 5, null, 1, null, 1, 10, 30_000L, 1000L, 8000L, null, null,
+            null, null),
+        4096);
+    List<String> ids = new ArrayList<>();
+    ids.add(engine.send("events", NewMessage.of("e0")).id());
+    Await.until(
+        () ->
+            engine.stats("events").inFlight() == 1
+                && engine.stats("events").waitingReceivers() == 1,
+        "the first message taken, and the batch waiting for more");
+    clock.advanceMillis(25_000); // past one receive's longest wait, inside the window
+    ids.add(engine.send("events", NewMessage.of("e1")).id());
+    ids.add(engine.send("events", NewMessage.of("e2")).id());
+    // the batch's next receive waits (its wait reckoned before the clock moves again)
+    Await.until(
+        () ->
+            engine.stats("events").inFlight() == 3
+                && engine.stats("events").waitingReceivers() == 1,
+        "the batch topped up, and waiting for more");
+    assertTrue(requests.isEmpty(), "nothing sent before the window ends");
+    clock.advanceMillis(5_000);
+    Await.until(() -> requests.size() == 1, "the batch");
+    assertEquals(ids, requests.get(0).ids());
+    settle("events");
+    assertEquals(0, engine.stats("events").depth());
+  }
+
+  /**
+   * A paused subscription takes nothing; resumed, it delivers what waited. Deleting the queue
+   * deletes its subscriptions, paused ones too: a queue made again under the name has none.
+   */
+  @Test
+  void pause_takesNothing_resumeDelivers_andTheQueuesDeletionDeletesItsSubscriptions() {
+    engine.createQueue("jobs", QueueConfig.defaults());
+    PushWire.Subscription paused =
+        new PushWire.Subscription(
+            "hook", null, url(), null, 5, null, 1, null, 1, 1, 0L, 1000L, 8000L, null, true, null,
+            null);
+    push.create("jobs", paused, 4096);
+    engine.send("jobs", NewMessage.of("waits"));
+    clock.advanceMillis(1000);
+    assertEquals(1, engine.stats("jobs").available(), "paused: nothing taken");
+    assertEquals("paused", push.stats("jobs", "hook").state());
+    push.paused("jobs", "hook", false);
+    Await.until(() -> requests.size() == 1, "delivered once resumed");
+    push.paused("jobs", "hook", true);
+    engine.deleteQueue("jobs");
+    clock.advanceMillis(PushDelivery.LOOK.toMillis());
+    engine.createQueue("jobs", QueueConfig.defaults());
+    assertEquals(List.of(), push.list("jobs"), "deleted with its queue");
+  }
+
+  /** The secret is the server's: a body that names one is refused and nothing is made. */
+  @Test
+  void aBodyGivingASecret_isRefused() {
+    engine.createQueue("q", QueueConfig.defaults());
+    PushWire.Subscription withSecret =
+        PushWire.Subscription.to("hook", url()).withSecret("mine-and-sixteen-chars");
+    io.switchboard.queue.QueueException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.switchboard.queue.QueueException.class, () -> push.create("q", withSecret, 4096));
+    assertEquals(io.switchboard.queue.ErrorCode.INVALID_ARGUMENT, e.code());
+    assertTrue(e.getMessage().contains("secret"), e.getMessage());
+    assertEquals(List.of(), push.list("q"));
+  }
+
+  /**
+   * A grouped queue keeps order within a group whatever the concurrency: a group's next message is
+   * not delivered while one of it is in flight, and a failed delivery of a group's head holds the
+   * group until that head is delivered; other groups go on meanwhile.
+   */
+  @Test
+  void aGroupedQueue_deliversEachGroupInOrder_andAFailedHeadHoldsItsGroup() {
+    engine.createQueue(
+        "orders.fifo", QueueConfig.builder().contentBasedDeduplication(true).build());
+    for (String body : List.of("A1", "A2", "A3")) {
+      engine.send("orders.fifo", NewMessage.builder(body).groupId("A").build());
+    }
+    engine.send("orders.fifo", NewMessage.builder("B1").groupId("B").build());
+    java.util.concurrent.atomic.AtomicBoolean failedOnce =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    answer =
+        r -> {
+          String body = r.body().at("/messages/0/body").asText();
+          return body.equals("A1") && failedOnce.compareAndSet(false, true)
+              ? new Answer(500, "", null)
+              : new Answer(200, "", null);
+        };
+    push.create("orders.fifo", subscription(url(), 4, null, 1, 1), 4096);
+    for (int i = 0; i < 100 && engine.stats("orders.fifo").depth() > 0; i++) {
+      settle("orders.fifo");
+      clock.advanceMillis(100);
+    }
+    settle("orders.fifo");
+    assertEquals(0, engine.stats("orders.fifo").depth(), "every message delivered");
+    List<String> groupA =
+        requests.stream()
+            .map(r -> r.body().at("/messages/0/body").asText())
+            .filter(b -> b.startsWith("A"))
+            .toList();
+    assertEquals(
+        List.of("A1", "A1", "A2", "A3"), groupA, "group A in order, its head retried first");
+    assertTrue(
+        requests.stream().anyMatch(r -> r.body().at("/messages/0/body").asText().equals("B1")));
+  }
+
+  private static boolean signedWith(String secret, Request r) throws Exception {
+    String[] parts = r.signature().split(",");
+    String t = parts[0].substring(2);
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
+    return parts[1].equals("v1=" + java.util.HexFormat.of().formatHex(mac.doFinal(r.raw())));
+  }
+}
