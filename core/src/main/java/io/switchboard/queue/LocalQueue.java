@@ -125,7 +125,14 @@ final class LocalQueue {
     this.hot =
         orders == null || grouped || engine.hotWindow() == 0
             ? null
-            : new HotWindow(name, engine.hotWindow(), orders, table, journal, config.order());
+            : new HotWindow(
+                name,
+                engine.hotWindow(),
+                engine.hotBudget(),
+                orders,
+                table,
+                journal,
+                config.order());
   }
 
   static long newReceiptKey() {
@@ -275,6 +282,16 @@ final class LocalQueue {
 
   long nextDue() {
     return hot == null ? table.nextDue() : Math.min(table.nextDue(), hot.nextDue());
+  }
+
+  /**
+   * Trims the queue's hot window to its share of the engine's hot budget ({@link HotBudget#trim});
+   * the caller ends the operation as any other.
+   */
+  void trimHot() {
+    if (hot != null) {
+      hot.trim();
+    }
   }
 
   // ---- send ------------------------------------------------------------------------------
@@ -1044,6 +1061,7 @@ final class LocalQueue {
     table.clear();
     if (hot != null) {
       hot.clear();
+      hot.release();
     }
     history.clear();
     reportBytes(); // sends still waiting for their write report theirs when they end
