@@ -990,6 +990,9 @@ final class MemoryQueueEngine implements QueueEngine {
     } finally {
       q.journal().flush();
       moves = q.drainOutbox();
+      if (moves.isEmpty()) {
+        q.dropIfIdle();
+      }
       q.lock.unlock();
     }
     deliver(moves);
