@@ -39,7 +39,11 @@ final class HotWindow {
   private static final int PAGE = 256;
 
   private final String queue;
-  private final int window;
+
+  /** The most available messages the window keeps: the engine's {@code hotWindow}. */
+  private final int maxWindow;
+
+  private final HotBudget budget;
   private final Orders orders;
   private final MessageTable table;
   private final QueueJournal journal;
@@ -61,15 +65,27 @@ final class HotWindow {
 
   private boolean pinned;
 
+  /** What the queue last reported to the {@link #budget}: its hot bytes and whether it waits. */
+  private long reportedHot;
+
+  private boolean reportedWaiting;
+
+  /**
+   * What an available message of this queue weighs, on average, when last seen ({@link #charge}).
+   */
+  private long charge = QueueLimits.charge(1024);
+
   HotWindow(
       String queue,
-      int window,
+      int maxWindow,
+      HotBudget budget,
       Orders orders,
       MessageTable table,
       QueueJournal journal,
       Order order) {
     this.queue = queue;
-    this.window = window;
+    this.maxWindow = maxWindow;
+    this.budget = budget;
     this.orders = orders;
     this.table = table;
     this.journal = journal;
@@ -84,6 +100,23 @@ final class HotWindow {
   /** Whether the queue still keeps only a window in the heap (not pinned). */
   boolean windowed() {
     return !pinned;
+  }
+
+  /**
+   * The window now: the engine's {@code hotWindow}, or fewer when the queue's share of the hot
+   * budget holds fewer of its messages ({@link HotBudget#window}).
+   */
+  int window() {
+    return budget.window(maxWindow, charge());
+  }
+
+  /** What one message of the queue weighs on average, as {@link QueueLimits#charge} counts. */
+  private long charge() {
+    long n = table.size();
+    if (n > 0) {
+      charge = Math.max(1, table.bytes() / n);
+    }
+    return charge;
   }
 
   /** When the next cold message may expire; Long.MAX_VALUE when none is cold. */
@@ -140,7 +173,16 @@ final class HotWindow {
       }
     }
     long hot = table.eligible();
+    int window = window();
     if (hot > 2L * window) {
+      shrinkTo(window);
+    }
+  }
+
+  /** Demotes the last available messages until {@code window} are left; the boundary follows. */
+  private void shrinkTo(int window) {
+    long hot = table.eligible();
+    if (hot > window) {
       for (long i = hot - window; i > 0; i--) {
         demote(java.util.Objects.requireNonNull(table.lastAvailable()));
       }
@@ -169,13 +211,41 @@ final class HotWindow {
   /** At the end of an operation: settles, and reads a page ahead when the window runs low. */
   void endOperation() {
     settle();
-    if (!pinned && cold > 0 && table.eligible() < Math.max(1, window / 2)) {
+    if (!pinned && cold > 0 && table.eligible() < Math.max(1, window() / 2)) {
       try {
         refill();
       } catch (QueueException e) {
         // the store cannot be read now: the next receive reads the page itself (and says so)
       }
     }
+    report();
+  }
+
+  /**
+   * Trims the window to its share of the budget when it keeps more ({@link HotBudget#trim}): a
+   * window that grew while its queue had the heap to itself gives back what the queues that began
+   * waiting since need. The caller ends the operation as any other.
+   */
+  void trim() {
+    if (!pinned && reportedHot > budget.share()) {
+      shrinkTo(window());
+    }
+  }
+
+  /** Tells the budget what the window keeps now: hot bytes, and whether the queue has waiting. */
+  void report() {
+    long hot = pinned ? 0 : table.eligible() * charge();
+    boolean waiting = !pinned && (cold > 0 || table.eligible() > 0);
+    budget.report(queue, waiting, reportedWaiting, hot - reportedHot);
+    reportedHot = hot;
+    reportedWaiting = waiting;
+  }
+
+  /** The queue is gone: it no longer counts toward the budget. */
+  void release() {
+    budget.report(queue, false, reportedWaiting, -reportedHot);
+    reportedHot = 0;
+    reportedWaiting = false;
   }
 
   /** Reads every cold message back into the heap (for one operation; {@link #settle} lets go). */
@@ -217,6 +287,7 @@ final class HotWindow {
       refill();
     }
     settle();
+    report();
   }
 
   /** Forgets every cold message (the queue was purged or deleted). */
@@ -256,7 +327,7 @@ final class HotWindow {
   /** Reads the next page of cold messages after the boundary into the heap. */
   private void refill() {
     journal.flush();
-    int limit = window + sending.size();
+    int limit = window() + sending.size();
     StoredMessage b = boundary;
     List<Long> serials =
         orders.available(

@@ -42,11 +42,25 @@ final class LocalQueue {
   private final MemoryQueueEngine engine;
   final long receiptKey;
   private final ReceiptKey receipts;
-  private final MessageTable table;
+
+  /**
+   * The queue's messages and every structure that finds them; null until the queue first holds a
+   * message, and again once it stayed empty for a housekeeping interval ({@link #dropIfIdle}), so
+   * an idle queue costs the heap none of them. Read through the null-safe helpers below; {@link
+   * #table()} makes it.
+   */
+  private @Nullable MessageTable table;
+
+  /** {@link MessageTable#inserts} when the last housekeeping tick found the table empty. */
+  private long insertsAtIdleTick = -1;
+
   private final QueueJournal journal;
 
-  /** The hot window over the store's backlog; null when the heap holds every message. */
-  private final @Nullable HotWindow hot;
+  /**
+   * The hot window over the store's backlog; null when the heap holds every message, or while
+   * {@link #table} is null (the queue holds nothing, hot or cold).
+   */
+  private @Nullable HotWindow hot;
 
   private final DedupWindow dedup = new DedupWindow();
   private final History history = new History();
@@ -70,12 +84,14 @@ final class LocalQueue {
 
         @Override
         public boolean hasEligible() {
-          return table.ordering().hasEligible() || (hot != null && hot.cold() > 0);
+          MessageTable t = table;
+          return (t != null && t.ordering().hasEligible()) || cold() > 0;
         }
 
         @Override
         public boolean isEligible(StoredMessage m) {
-          return table.get(m.serial) == m && table.ordering().isEligible(m);
+          MessageTable t = table;
+          return t != null && t.get(m.serial) == m && t.ordering().isEligible(m);
         }
       };
   private final List<Transfer> outbox = new ArrayList<>();
@@ -112,20 +128,66 @@ final class LocalQueue {
     this.createdAt = createdAt;
     this.receiptKey = receiptKey;
     this.receipts = engine.receiptKeys().derive(name, receiptKey);
-    this.table =
+    this.journal = new QueueJournal(engine.journal(), engine.durable(), engine.placements(), name);
+  }
+
+  /** The queue's table, made (with its hot window) when the queue has none. */
+  private MessageTable table() {
+    MessageTable t = table;
+    if (t != null) {
+      return t;
+    }
+    QueueConfig c = config;
+    t =
         new MessageTable(
             grouped,
-            config.order(),
-            config.indexedAttributes(),
+            c.order(),
+            c.indexedAttributes(),
             engine.durable(),
             engine.placements(),
             lock.work);
-    this.journal = new QueueJournal(engine.journal(), engine.durable(), name, table);
+    table = t;
+    journal.attach(t);
     io.switchboard.queue.spi.Orders orders = engine.orders();
-    this.hot =
-        orders == null || grouped || engine.hotWindow() == 0
-            ? null
-            : new HotWindow(name, engine.hotWindow(), orders, table, journal, config.order());
+    if (orders != null && !grouped && engine.hotWindow() > 0) {
+      hot =
+          new HotWindow(
+              name, engine.hotWindow(), engine.hotBudget(), orders, t, journal, c.order());
+    }
+    return t;
+  }
+
+  /** Whether the queue has its message table now (tests: an idle queue has none). */
+  boolean hasTable() {
+    return table != null;
+  }
+
+  /**
+   * Gives the table and the hot window back to the heap when the queue held nothing at this
+   * housekeeping tick and at the last one, and took no message in between: so a queue that empties
+   * for good costs what an idle one costs, and a busy queue that runs dry between messages keeps
+   * its table. Called under the lock, after the journal was flushed.
+   */
+  void dropIfIdle() {
+    MessageTable t = table;
+    if (t == null) {
+      return;
+    }
+    if (t.size() > 0 || cold() > 0 || pendingSends > 0 || !t.newlyEligible.isEmpty()) {
+      insertsAtIdleTick = -1;
+      return;
+    }
+    if (insertsAtIdleTick != t.inserts()) {
+      insertsAtIdleTick = t.inserts();
+      return;
+    }
+    if (hot != null) {
+      hot.release();
+      hot = null;
+    }
+    journal.attach(null);
+    table = null;
+    insertsAtIdleTick = -1;
   }
 
   static long newReceiptKey() {
@@ -157,7 +219,9 @@ final class LocalQueue {
       if (hot != null) {
         hot.reorder(next.order());
       }
-      table.rebuild(next.order(), next.indexedAttributes());
+      if (table != null) {
+        table.rebuild(next.order(), next.indexedAttributes());
+      }
     }
   }
 
@@ -177,15 +241,41 @@ final class LocalQueue {
       hot.endOperation();
     }
     dispatch(now);
-    table.compact();
+    MessageTable t = table;
+    if (t != null) {
+      t.compact();
+    }
     waiters.wakeFirst();
     reportBytes();
-    oldestSentAt = table.oldestSentAt();
+    oldestSentAt = t == null ? -1 : t.oldestSentAt();
   }
 
   /** Queued bytes of the queue: its messages and the sends waiting for their journal write. */
   long queuedBytes() {
-    return table.bytes() + pendingBytes;
+    MessageTable t = table;
+    return (t == null ? 0 : t.bytes()) + pendingBytes;
+  }
+
+  // the table's counts, zero while the queue has no table
+
+  private long size() {
+    MessageTable t = table;
+    return t == null ? 0 : t.size();
+  }
+
+  private long available() {
+    MessageTable t = table;
+    return t == null ? 0 : t.available();
+  }
+
+  private long delayed() {
+    MessageTable t = table;
+    return t == null ? 0 : t.delayed();
+  }
+
+  private long inFlight() {
+    MessageTable t = table;
+    return t == null ? 0 : t.inFlight();
   }
 
   /**
@@ -200,9 +290,9 @@ final class LocalQueue {
         name,
         grouped,
         config.maxDepth().isEmpty(),
-        table.available() + cold(),
-        table.delayed(),
-        table.inFlight(),
+        available() + cold(),
+        delayed(),
+        inFlight(),
         reportedBytes,
         oldestSentAt);
   }
@@ -235,7 +325,8 @@ final class LocalQueue {
     if (hot != null) {
       hot.promoteExpired(now); // cold messages due now join the heap's expiry timers
     }
-    while (true) {
+    MessageTable table = this.table;
+    while (table != null) {
       StoredMessage m = table.firstVisibleBy(now);
       long expiryDue = table.nextExpiryDue();
       if (expiryDue <= now && (m == null || expiryDue <= m.visibleAt)) {
@@ -267,14 +358,28 @@ final class LocalQueue {
         }
       } else {
         counters.expired++;
-        table.detach(m);
+        table().detach(m);
         engine.events().tell(() -> new MessageEvent.Expired(name, view(m, null, null)));
       }
     }
   }
 
   long nextDue() {
-    return hot == null ? table.nextDue() : Math.min(table.nextDue(), hot.nextDue());
+    MessageTable t = table;
+    if (t == null) {
+      return Long.MAX_VALUE;
+    }
+    return hot == null ? t.nextDue() : Math.min(t.nextDue(), hot.nextDue());
+  }
+
+  /**
+   * Trims the queue's hot window to its share of the engine's hot budget ({@link HotBudget#trim});
+   * the caller ends the operation as any other.
+   */
+  void trimHot() {
+    if (hot != null) {
+      hot.trim();
+    }
   }
 
   // ---- send ------------------------------------------------------------------------------
@@ -284,7 +389,7 @@ final class LocalQueue {
     PendingSend send = prepareSend(batch, now);
     pendingBytes -= send.bytes;
     for (StoredMessage m : send.messages) {
-      table.insert(m, false);
+      table().insert(m, false);
     }
     counters.sent += send.messages.size();
     return send.results;
@@ -317,6 +422,9 @@ final class LocalQueue {
               now + MessageRules.DEDUP_WINDOW_MILLIS));
     }
     pendingSends += send.messages.size();
+    if (!send.messages.isEmpty()) {
+      table(); // the send's messages join it when their write completes
+    }
     if (hot != null) {
       hot.sending(send.messages);
     }
@@ -336,7 +444,7 @@ final class LocalQueue {
     }
     pendingBytes -= send.bytes;
     for (StoredMessage m : send.messages) {
-      table.insert(m, false);
+      table().insert(m, false);
     }
     counters.sent += send.messages.size();
     return send.results;
@@ -441,11 +549,11 @@ final class LocalQueue {
       return;
     }
     long max = engine.limits().maxDepth(config);
-    long excess = table.size() + cold() + pendingSends + fresh - max;
+    long excess = size() + cold() + pendingSends + fresh - max;
     if (excess <= 0) {
       return;
     }
-    long droppable = table.available() + cold() + table.delayed();
+    long droppable = available() + cold() + delayed();
     if (config.overflow() == Overflow.REJECT || droppable < excess || fresh > max) {
       throw new QueueException(
           ErrorCode.QUEUE_FULL,
@@ -455,10 +563,11 @@ final class LocalQueue {
               + max
               + (config.maxDepth().isEmpty() ? " (the server's default-max-depth)" : "")
               + ", it holds "
-              + (table.size() + cold() + pendingSends)
+              + (size() + cold() + pendingSends)
               + ", and the send adds "
               + fresh);
     }
+    MessageTable table = table(); // droppable > 0: it has one
     for (long i = 0; i < excess; i++) {
       table.detach(
           Objects.requireNonNull(
@@ -471,7 +580,7 @@ final class LocalQueue {
 
   private StoredMessage store(CheckedMessage p, long seq, long now) {
     NewMessage src = p.source();
-    String groupId = src.groupId().map(table::sharedGroupId).orElse(null);
+    String groupId = src.groupId().map(g -> table().sharedGroupId(g)).orElse(null);
     Object[] attributes = AttributeMap.flatten(p.attributes());
     StoredMessage m =
         new StoredMessage(
@@ -499,7 +608,8 @@ final class LocalQueue {
   }
 
   void startHold(Scan scan) {
-    scan.startHold(table.eligible(), lock.work);
+    MessageTable t = table;
+    scan.startHold(t == null ? 0 : t.eligible(), lock.work);
   }
 
   /**
@@ -517,7 +627,8 @@ final class LocalQueue {
     if (hot != null && max > 0) {
       hot.fill(max, filter != null);
     }
-    if (max <= 0 || !table.ordering().hasEligible()) {
+    MessageTable table = this.table;
+    if (max <= 0 || table == null || !table.ordering().hasEligible()) {
       if (scan != null) {
         scan.finish();
       }
@@ -541,14 +652,14 @@ final class LocalQueue {
 
   /** How many more messages may be in flight in this queue. */
   private long inFlightRoom(QueueLimits limits) {
-    return limits.maxInFlight(grouped) - table.inFlight();
+    return limits.maxInFlight(grouped) - inFlight();
   }
 
   /** Refuses a receive while the queue is at its in-flight limit (a waiter just gets nothing). */
   void checkInFlight() {
     QueueLimits limits = engine.limits();
     if (inFlightRoom(limits) <= 0) {
-      throw limits.overLimit(name, grouped, table.inFlight());
+      throw limits.overLimit(name, grouped, inFlight());
     }
   }
 
@@ -587,7 +698,10 @@ final class LocalQueue {
   }
 
   private void dispatch(long now) {
-    waiters.dispatch(table.newlyEligible, waitLineView, now);
+    MessageTable t = table;
+    if (t != null) {
+      waiters.dispatch(t.newlyEligible, waitLineView, now);
+    }
   }
 
   int waiterCount() {
@@ -610,14 +724,14 @@ final class LocalQueue {
       // the lease ended and its group reopened: as SQS FIFO, its receipt no longer deletes
       throw MessageRules.notInFlight(engine.ids().id(m.serial), m.publicState());
     }
-    table.detach(m);
+    table().detach(m);
     counters.acked++;
     remember(m, MessageState.COMPLETED, now);
   }
 
   void fail(String receipt, long now) {
     StoredMessage m = Objects.requireNonNull(leased(receipt, true)); // strict: never null
-    table.detach(m);
+    table().detach(m);
     counters.failed++;
     remember(m, MessageState.FAILED, now);
   }
@@ -630,12 +744,12 @@ final class LocalQueue {
       return;
     }
     if (toBack) {
-      table.setSeq(m, backSeq());
+      table().setSeq(m, backSeq());
     }
     if (delay.isZero()) {
-      table.setState(m, StoredMessage.AVAILABLE, 0);
+      table().setState(m, StoredMessage.AVAILABLE, 0);
     } else {
-      table.setState(m, StoredMessage.DELAYED, now + delay.toMillis());
+      table().setState(m, StoredMessage.DELAYED, now + delay.toMillis());
     }
   }
 
@@ -658,7 +772,7 @@ final class LocalQueue {
       // The lease ran out and nobody received the message since: the receipt is still the latest,
       // so (as SQS) it may hide the message again; zero leaves it available.
       if (!visibility.isZero()) {
-        table.setState(m, StoredMessage.IN_FLIGHT, until);
+        table().setState(m, StoredMessage.IN_FLIGHT, until);
       }
       return view(m, null, null);
     }
@@ -674,9 +788,9 @@ final class LocalQueue {
         }
         // the move was refused: it stays, released as any other
       }
-      table.setState(m, StoredMessage.AVAILABLE, 0);
+      table().setState(m, StoredMessage.AVAILABLE, 0);
     } else {
-      table.setState(m, StoredMessage.IN_FLIGHT, until);
+      table().setState(m, StoredMessage.IN_FLIGHT, until);
     }
     return view(m, null, null);
   }
@@ -749,21 +863,21 @@ final class LocalQueue {
       attributes = AttributeMap.flatten(update.attributes().get());
     }
     if (attributes != null) {
-      table.setAttributes(m, attributes);
+      table().setAttributes(m, attributes);
     }
-    update.priority().ifPresent(p -> table.setPriority(m, p));
+    update.priority().ifPresent(p -> table().setPriority(m, p));
     return view(m, null, null);
   }
 
   Message touch(long serial, String id) {
     MessageRules.checkTouch(name, grouped);
     StoredMessage m = require(serial, id);
-    table.setSeq(m, backSeq());
+    table().setSeq(m, backSeq());
     return view(m, null, null);
   }
 
   void remove(long serial, String id) {
-    table.detach(require(serial, id));
+    table().detach(require(serial, id));
     counters.removed++;
   }
 
@@ -773,12 +887,14 @@ final class LocalQueue {
   }
 
   long purge() {
-    long n = table.size() + cold();
+    long n = size() + cold();
     if (hot != null) {
       hot.clear();
     }
     journal.emit(new JournalEntry.QueuePurge(name));
-    table.clear();
+    if (table != null) {
+      table.clear();
+    }
     dedup.clear();
     counters.removed += n;
     return n;
@@ -803,7 +919,7 @@ final class LocalQueue {
     if (DeadLetterRules.deadLettersToItself(name, config)) {
       counters.deadLettered++;
       m.receiveCount = 0;
-      table.setState(m, StoredMessage.AVAILABLE, 0);
+      table().setState(m, StoredMessage.AVAILABLE, 0);
       engine
           .events()
           .tell(() -> new MessageEvent.DeadLettered(name, name, view(m, null, null), cause));
@@ -813,7 +929,7 @@ final class LocalQueue {
     if (cause != MessageEvent.Cause.REQUESTED && refused(m, target, cause, now)) {
       return false;
     }
-    table.detach(m);
+    table().detach(m);
     counters.deadLettered++;
     remember(m, MessageState.DEAD_LETTERED, now);
     m.deadLetterSource = name;
@@ -833,9 +949,9 @@ final class LocalQueue {
       return false;
     }
     if (cause == MessageEvent.Cause.EXPIRED) {
-      table.setExpiry(m, now + DeadLetterRules.REFUSED_EXPIRY_RETRY_MILLIS);
+      table().setExpiry(m, now + DeadLetterRules.REFUSED_EXPIRY_RETRY_MILLIS);
     } else {
-      table.setState(m, StoredMessage.AVAILABLE, 0);
+      table().setState(m, StoredMessage.AVAILABLE, 0);
     }
     return true;
   }
@@ -868,7 +984,7 @@ final class LocalQueue {
     if (m == null || m.state == StoredMessage.IN_FLIGHT) {
       return null;
     }
-    table.detach(m);
+    table().detach(m);
     String to = target != null ? target : m.deadLetterSource;
     if (to != null) {
       journalMove(m, to);
@@ -887,6 +1003,10 @@ final class LocalQueue {
       @Nullable StoredMessage after, long seqBound, int max, List<Long> out) {
     int examined = 0;
     StoredMessage last = null;
+    MessageTable table = this.table;
+    if (table == null) {
+      return null; // nothing to redrive
+    }
     Iterable<StoredMessage> inOrder =
         cold() > 0
             ? BrowseMerge.merge(
@@ -925,6 +1045,7 @@ final class LocalQueue {
     }
     m.leaseEpoch++;
     m.leaseTag = null;
+    MessageTable table = table();
     if (hot != null) {
       hot.arriving(m.serial);
     }
@@ -937,7 +1058,7 @@ final class LocalQueue {
     Place moved = MessageTable.movedPlaceOf(m); // what the move journaled in the target
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
-    table.insertMoved(m, null);
+    table().insertMoved(m, null);
     journal.emit(new JournalEntry.MessageDelete(target, m.serial));
     if (journal.placements()) {
       journal.emit(new JournalEntry.Placement(target, m.serial, moved, null));
@@ -953,8 +1074,13 @@ final class LocalQueue {
   long restore(Snapshot.QueueState state, long now) {
     List<StoredMessage> messages = new ArrayList<>();
     long highest = 0;
-    HotWindow window = hot;
+    MessageTable table = null; // made by the first message: an empty queue restores without one
+    HotWindow window = null;
     for (MessageRecord r : state.messages()) {
+      if (table == null) {
+        table = table();
+        window = hot;
+      }
       highest = Math.max(highest, Math.max(r.serial(), r.seq()));
       if (window != null && r.state() == MessageRecord.AVAILABLE) {
         // counted cold, not kept: the window is read from the store's order below, so a backlog
@@ -969,9 +1095,9 @@ final class LocalQueue {
     long latestSend = Long.MIN_VALUE;
     for (StoredMessage m : messages) {
       if (m.sentAt < latestSend) {
-        table.insertMoved(m, null); // arrived by a move: older than messages sent before it
+        table().insertMoved(m, null); // arrived by a move: older than messages sent before it
       } else {
-        table.insert(m, false);
+        table().insert(m, false);
         latestSend = m.sentAt;
       }
       backSeq = Math.min(backSeq, m.seq);
@@ -986,7 +1112,9 @@ final class LocalQueue {
       StoredMessage m = QueueJournal.restore(h.message());
       history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
-    table.drainDirty((m, mark, before) -> {});
+    if (table != null) {
+      table.drainDirty((m, mark, before) -> {});
+    }
     if (hot != null) {
       hot.restored(); // reads the window's first page; the rest stays in the store only
     }
@@ -998,7 +1126,7 @@ final class LocalQueue {
 
   Page browse(BrowseRequest request, long now) {
     return Browser.page(
-        table,
+        table(),
         cold() > 0 ? Objects.requireNonNull(hot)::availableAfter : null,
         request,
         now,
@@ -1009,8 +1137,13 @@ final class LocalQueue {
   }
 
   QueueStats stats(long now) {
-    long oldest = cold() > 0 ? Objects.requireNonNull(hot).oldestSentAt() : table.oldestSentAt();
-    java.util.Map<Integer, Long> byPriority = table.countsByPriority();
+    MessageTable table = this.table;
+    long oldest =
+        cold() > 0
+            ? Objects.requireNonNull(hot).oldestSentAt()
+            : table == null ? -1 : table.oldestSentAt();
+    java.util.Map<Integer, Long> byPriority =
+        table == null ? java.util.Map.of() : table.countsByPriority();
     if (cold() > 0) {
       java.util.TreeMap<Integer, Long> all =
           new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
@@ -1019,9 +1152,9 @@ final class LocalQueue {
       byPriority = new java.util.LinkedHashMap<>(all);
     }
     return new QueueStats(
-        table.available() + cold(),
-        table.delayed(),
-        table.inFlight(),
+        available() + cold(),
+        delayed(),
+        inFlight(),
         oldest < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(Math.max(0, now - oldest))),
         byPriority,
         waiters.size(),
@@ -1030,20 +1163,23 @@ final class LocalQueue {
 
   /** Message groups with a message in the queue (tests: nothing is kept for a group gone). */
   int groupCount() {
-    return table.groupCount();
+    return table == null ? 0 : table.groupCount();
   }
 
   /** Distinct attribute names and values shared among the queue's messages (tests). */
   int sharedAttributeCount() {
-    return table.sharedAttributeCount();
+    return table == null ? 0 : table.sharedAttributeCount();
   }
 
   void markDeleted() {
     deleted = true;
     releaseWaiters();
-    table.clear();
+    if (table != null) {
+      table.clear();
+    }
     if (hot != null) {
       hot.clear();
+      hot.release();
     }
     history.clear();
     reportBytes(); // sends still waiting for their write report theirs when they end
@@ -1055,7 +1191,11 @@ final class LocalQueue {
    * The message {@code serial} of this queue, read back from the store when it is cold; or null.
    */
   private @Nullable StoredMessage find(long serial) {
-    StoredMessage m = table.get(serial);
+    MessageTable t = table;
+    if (t == null) {
+      return null; // no message, hot or cold
+    }
+    StoredMessage m = t.get(serial);
     return m != null || hot == null ? m : hot.promote(serial);
   }
 

@@ -64,6 +64,9 @@ final class MemoryQueueEngine implements QueueEngine {
 
   private final io.switchboard.queue.spi.@Nullable Orders orders;
 
+  /** What the hot windows keep in the heap together ({@link HotBudget}). */
+  private final HotBudget hotBudget;
+
   private final Scheduler.Repeating housekeeper;
   private final LockHolds lockHolds = new LockHolds();
   private volatile Scan.Limits scanLimits = Scan.Limits.DEFAULT;
@@ -91,6 +94,7 @@ final class MemoryQueueEngine implements QueueEngine {
     this.placements = durable && journal.maintainsOrders();
     this.orders = placements ? journal.orders().orElse(null) : null;
     this.hotWindow = orders == null ? 0 : hotWindow;
+    this.hotBudget = HotBudget.of(limits);
     this.redrives = new RedriveTasks(this);
     this.systemRecords = journal.systemRecords();
     this.receiptKeys = ReceiptKeys.load(systemRecords); // before queues: each derives its key
@@ -170,6 +174,11 @@ final class MemoryQueueEngine implements QueueEngine {
   /** How many available messages a standard queue keeps in the heap; 0 when it keeps them all. */
   int hotWindow() {
     return hotWindow;
+  }
+
+  /** The budget the hot windows of all queues share. */
+  HotBudget hotBudget() {
+    return hotBudget;
   }
 
   /** The store's orders when it keeps them, which the hot windows read; else null. */
@@ -792,7 +801,28 @@ final class MemoryQueueEngine implements QueueEngine {
       }
     }
     deliver(moves);
+    if (hotBudget.trimDue()) {
+      hotBudget.trim(this::trimHot); // after this queue's lock is released: one lock at a time
+    }
     return result;
+  }
+
+  /** Trims one queue's hot window to its share of the budget, under its lock. */
+  private void trimHot(String name) {
+    LocalQueue q = queues.get(name);
+    if (q == null) {
+      return;
+    }
+    try {
+      run(
+          q,
+          (lq, now) -> {
+            lq.trimHot();
+            return Boolean.TRUE;
+          });
+    } catch (QueueException gone) {
+      // deleted meanwhile, or the store cannot be read now: the next trim tries again
+    }
   }
 
   /**
@@ -960,6 +990,9 @@ final class MemoryQueueEngine implements QueueEngine {
     } finally {
       q.journal().flush();
       moves = q.drainOutbox();
+      if (moves.isEmpty()) {
+        q.dropIfIdle();
+      }
       q.lock.unlock();
     }
     deliver(moves);

@@ -89,6 +89,9 @@ final class MessageTable {
 
   private final boolean grouped;
 
+  /** Messages put in the table so far, in any way (the queue's idle test: {@link #inserts}). */
+  private long inserts;
+
   /** Messages changed by the current operation, when a journal needs to hear of them. */
   private final @Nullable List<StoredMessage> dirty;
 
@@ -226,6 +229,11 @@ final class MessageTable {
     return byId.size();
   }
 
+  /** How many messages were put in the table since it was made. */
+  long inserts() {
+    return inserts;
+  }
+
   /** Queued bytes of the messages in the table: bodies, attributes and bookkeeping. */
   long bytes() {
     return bytes;
@@ -267,6 +275,7 @@ final class MessageTable {
   }
 
   private void insert(StoredMessage m, boolean journal, @Nullable Place before) {
+    inserts++;
     if (journal) {
       markInsert(m, before);
     }

@@ -7,6 +7,7 @@ import io.switchboard.queue.spi.Place;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One queue's side of the journal: collects the entries an operation produces (the messages the
@@ -20,13 +21,22 @@ final class QueueJournal {
   private final Journal journal;
   private final boolean enabled;
   private final String queue;
-  private final MessageTable table;
+  private final boolean placements;
+
+  /** The queue's table, whose changed messages are collected; null while the queue has none. */
+  private @Nullable MessageTable table;
+
   private final List<JournalEntry> pending = new ArrayList<>();
 
-  QueueJournal(Journal journal, boolean enabled, String queue, MessageTable table) {
+  QueueJournal(Journal journal, boolean enabled, boolean placements, String queue) {
     this.journal = journal;
     this.enabled = enabled;
+    this.placements = enabled && placements;
     this.queue = queue;
+  }
+
+  /** The table whose changes to collect from now on (null: the queue let go of its table). */
+  void attach(@Nullable MessageTable table) {
     this.table = table;
   }
 
@@ -67,7 +77,11 @@ final class QueueJournal {
   }
 
   private void collectDirty() {
-    boolean placements = table.placements();
+    MessageTable table = this.table;
+    if (table == null) {
+      return;
+    }
+    boolean placements = this.placements;
     table.drainDirty(
         (m, mark, before) -> {
           pending.add(
@@ -88,7 +102,7 @@ final class QueueJournal {
 
   /** Whether this queue's journal hears of every change of a message's place. */
   boolean placements() {
-    return enabled && table.placements();
+    return placements;
   }
 
   static MessageRecord record(StoredMessage m) {
