@@ -1,0 +1,90 @@
+package io.switchboard.storage.dynamodb;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.tck.QueueEngineContract;
+import io.switchboard.time.ManualClock;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The whole engine contract on DynamoDB (moto, one request at a time), each test on a table of its
+ * own. The scenarios this engine does not pass are listed in {@link Excluded}, each with the
+ * reason, and reported as skipped.
+ */
+@ExtendWith({Moto.class, DynamoEngineContractTest.Excluded.class})
+class DynamoEngineContractTest extends QueueEngineContract {
+
+  private static final Map<QueueEngine, Opened> OPENED = new ConcurrentHashMap<>();
+  private static DynamoDbClient client;
+
+  private record Opened(ManualClock clock, String prefix, int maxQueues) {}
+
+  private static synchronized DynamoDbClient client() {
+    if (client == null) {
+      client = Moto.client();
+    }
+    return client;
+  }
+
+  @Override
+  protected QueueEngine newEngine(ManualClock clock) {
+    return newEngine(clock, 10_000);
+  }
+
+  @Override
+  protected QueueEngine newEngine(ManualClock clock, int maxQueues) {
+    return open(new Opened(clock, Moto.prefix(), maxQueues));
+  }
+
+  private static QueueEngine open(Opened o) {
+    QueueEngine e =
+        DynamoQueueEngine.builder()
+            .client(client())
+            .tablePrefix(o.prefix())
+            .clock(o.clock())
+            .maxQueues(o.maxQueues())
+            .pollInterval(Duration.ofMillis(10))
+            .build();
+    OPENED.put(e, o);
+    return e;
+  }
+
+  /** Another engine on the same table, as a second server would be. */
+  @Override
+  protected QueueEngine peer(QueueEngine engine) {
+    return open(OPENED.get(engine));
+  }
+
+  @Override
+  protected QueueEngine restart(QueueEngine engine) {
+    engine.close();
+    return open(OPENED.remove(engine));
+  }
+
+  /** The contract's scenarios this engine does not pass, by contract class and method, with why. */
+  static final class Excluded implements ExecutionCondition {
+
+    static final Map<String, String> WHY = Map.of();
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+      Optional<Method> method = context.getTestMethod();
+      if (method.isEmpty()) {
+        return ConditionEvaluationResult.enabled("a container");
+      }
+      String name = method.get().getDeclaringClass().getSimpleName() + "#" + method.get().getName();
+      String why = WHY.get(name);
+      return why == null
+          ? ConditionEvaluationResult.enabled("in the contract")
+          : ConditionEvaluationResult.disabled(name + ": " + why);
+    }
+  }
+}
