@@ -5,11 +5,13 @@ import io.switchboard.queue.DeadLetterPolicy;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Order;
+import io.switchboard.queue.Overflow;
 import io.switchboard.queue.Page;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueCreation;
@@ -24,6 +26,7 @@ import io.switchboard.queue.SendResult;
 import io.switchboard.queue.spi.BatchAcks;
 import io.switchboard.queue.spi.CheckedMessage;
 import io.switchboard.queue.spi.DeadLetterRules;
+import io.switchboard.queue.spi.MessageEventListeners;
 import io.switchboard.queue.spi.MessageIds;
 import io.switchboard.queue.spi.MessageRules;
 import io.switchboard.queue.spi.QueueRules;
@@ -40,18 +43,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.SdkBytes;
@@ -127,8 +130,11 @@ public final class DynamoQueueEngine implements QueueEngine {
   private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
   private final Object signal = new Object();
   private final Map<String, RedriveTask> tasks = new ConcurrentHashMap<>();
+  private final MessageEventListeners events = new MessageEventListeners();
   private final Scheduler.Repeating ticker;
+  private final Scheduler.Repeating sweeper;
   private volatile boolean closed;
+  private final @Nullable DynamoDbClient ownClient;
 
   /** A queue as its item holds it. */
   private record Q(
@@ -152,12 +158,26 @@ public final class DynamoQueueEngine implements QueueEngine {
   }
 
   private DynamoQueueEngine(Builder b) {
-    this.store = new Store(Objects.requireNonNull(b.client, "client"), b.table.name());
+    DynamoDbClient client = b.client;
+    if (client == null) {
+      var made = DynamoDbClient.builder();
+      if (b.region != null) {
+        made.region(software.amazon.awssdk.regions.Region.of(b.region));
+      }
+      if (b.endpoint != null) {
+        made.endpointOverride(b.endpoint);
+      }
+      client = made.build();
+      this.ownClient = client;
+    } else {
+      this.ownClient = null;
+    }
+    this.store = new Store(client, b.table.name());
     this.clock = b.clock;
     this.maxQueues = b.maxQueues;
     this.pollMillis = Math.max(1, b.pollInterval.toMillis());
     if (b.ensureTable) {
-      b.table.ensure(b.client);
+      b.table.ensure(client);
     }
     this.records = new DynamoSystemRecords(store);
     this.keys = ReceiptKeys.load(records);
@@ -174,25 +194,65 @@ public final class DynamoQueueEngine implements QueueEngine {
                 signal.notifyAll();
               }
             });
+    this.sweeper = clock.every("dynamodb-sweep", b.sweepInterval, this::sweep);
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Builds an engine on a DynamoDB client; the caller keeps (and closes) the client. */
+  /**
+   * Settles every queue: drops what expired, ends leases that ran out (dead-lettering what ran out
+   * of receives). Receives, browses and stats settle what they read anyway; this is for queues
+   * nobody reads, so their dead-letter queues and listeners hear of it.
+   */
+  private void sweep() {
+    if (closed) {
+      return;
+    }
+    long now = clock.millis();
+    for (Map<String, AttributeValue> item : queryAll(QUEUES, true, "")) {
+      messages(queueOf(item), now);
+    }
+  }
+
+  /**
+   * Builds an engine on a DynamoDB client: one the caller gives (and closes), or one the engine
+   * makes from a region and endpoint with the AWS SDK's default credentials chain (and closes).
+   */
   public static final class Builder {
     private @Nullable DynamoDbClient client;
+    private @Nullable String region;
+    private java.net.@Nullable URI endpoint;
     private StoreTable table = new StoreTable("");
     private Clock clock = Clock.system();
     private int maxQueues = 10_000;
     private Duration pollInterval = Duration.ofMillis(100);
     private boolean ensureTable = true;
+    private Duration sweepInterval = Duration.ofMinutes(1);
 
     private Builder() {}
 
     public Builder client(DynamoDbClient client) {
       this.client = Objects.requireNonNull(client, "client");
+      return this;
+    }
+
+    /** Without {@link #client}: the AWS region; default the SDK's ({@code AWS_REGION}...). */
+    public Builder region(String region) {
+      this.region = Objects.requireNonNull(region, "region");
+      return this;
+    }
+
+    /** Without {@link #client}: DynamoDB's URL (an emulator); default AWS's for the region. */
+    public Builder endpoint(java.net.URI endpoint) {
+      this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+      return this;
+    }
+
+    /** The table by its whole name ({@link StoreTable#named}). */
+    public Builder table(String name) {
+      this.table = StoreTable.named(name);
       return this;
     }
 
@@ -218,6 +278,15 @@ public final class DynamoQueueEngine implements QueueEngine {
      */
     public Builder pollInterval(Duration interval) {
       this.pollInterval = Objects.requireNonNull(interval, "interval");
+      return this;
+    }
+
+    /**
+     * How often, on the system clock, this engine reads every queue to settle what nobody reads
+     * (expiry, leases that ran out); on a manual clock it runs after every advance. Default 1 min.
+     */
+    public Builder sweepInterval(Duration interval) {
+      this.sweepInterval = Objects.requireNonNull(interval, "interval");
       return this;
     }
 
@@ -394,6 +463,13 @@ public final class DynamoQueueEngine implements QueueEngine {
   public SendResult send(String queue, NewMessage message) {
     Q q = require(queue);
     CheckedMessage m = MessageRules.check(message, -1, queue, q.grouped(), q.config());
+    if (q.config().maxDepth().isPresent()) {
+      SendResult duplicate = duplicate(q, m, true);
+      if (duplicate != null) {
+        return duplicate; // a duplicate adds nothing: a full queue does not refuse it
+      }
+    }
+    makeRoom(q, 1);
     SendResult r = put(q, m);
     wake();
     return r;
@@ -410,12 +486,81 @@ public final class DynamoQueueEngine implements QueueEngine {
           MessageRules.check(
               QueueRules.batchMessage(messages, i), i, queue, q.grouped(), q.config()));
     }
+    if (q.config().maxDepth().isPresent()) {
+      int fresh = 0;
+      for (CheckedMessage m : checked) {
+        fresh += duplicate(q, m, false) == null ? 1 : 0;
+      }
+      makeRoom(q, fresh);
+    }
     List<SendResult> out = new ArrayList<>(checked.size());
     for (CheckedMessage m : checked) {
       out.add(put(q, m));
     }
     wake();
     return out;
+  }
+
+  /**
+   * Holds a bounded queue to its {@code maxDepth}: refuses the send, or drops the oldest messages
+   * not in flight. Counted from a strongly consistent read of the queue, so two servers sending at
+   * once may each see room for one more: the bound is kept per server, not across servers.
+   */
+  private void makeRoom(Q q, int fresh) {
+    if (q.config().maxDepth().isEmpty()) {
+      return;
+    }
+    long max = q.config().maxDepth().getAsLong();
+    long now = clock.millis();
+    List<Msg> held = new ArrayList<>();
+    for (Msg m : messages(q, now)) {
+      held.add(m);
+    }
+    long excess = held.size() + fresh - max;
+    if (excess <= 0) {
+      return;
+    }
+    List<Msg> droppable = new ArrayList<>();
+    for (Msg m : held) {
+      if (m.state(now) != MessageState.IN_FLIGHT) {
+        droppable.add(m);
+      }
+    }
+    if (q.config().overflow() == Overflow.REJECT || droppable.size() < excess || fresh > max) {
+      throw new QueueException(
+          ErrorCode.QUEUE_FULL,
+          "queue '"
+              + q.name()
+              + "' is full: maxDepth is "
+              + max
+              + ", it holds "
+              + held.size()
+              + ", and the send adds "
+              + fresh);
+    }
+    droppable.sort((a, b) -> Long.compare(a.serial, b.serial));
+    for (int i = 0; i < excess; i++) {
+      if (delete(droppable.get(i))) {
+        count(q.name(), SHED, 1);
+      }
+    }
+  }
+
+  /** The message a live deduplication id of {@code m} names, as a duplicate's result; or null. */
+  private @Nullable SendResult duplicate(Q q, CheckedMessage m, boolean counted) {
+    String dedupKey = m.dedupKey();
+    if (dedupKey == null) {
+      return null;
+    }
+    Map<String, AttributeValue> taken = store.get(q.dedupPartition(), dedupKey);
+    if (taken == null || Store.num(taken, "lapses") <= clock.millis()) {
+      return null;
+    }
+    long original = Store.num(taken, "serial");
+    if (counted) {
+      count(q.name(), DUPLICATES, 1);
+    }
+    return new SendResult(ids.id(original), original, true);
   }
 
   private SendResult put(Q q, CheckedMessage m) {
@@ -570,6 +715,21 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
   }
 
+  /**
+   * The order serial that puts a message at the back of its partition: a new serial (FIFO), or one
+   * below the partition's first (LIFO, which delivers the lowest serial last).
+   */
+  private long backSerial(Q q, String pk, long now) {
+    if (forward(q)) {
+      return nextSerial(now);
+    }
+    QueryResponse first = page(pk, true, null, 1);
+    for (Map<String, AttributeValue> item : first.items()) {
+      return Long.parseLong(Store.text(item, "sk")) - 1;
+    }
+    return nextSerial(now);
+  }
+
   // ---- receiving ---------------------------------------------------------------------------
 
   @Override
@@ -621,57 +781,159 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
   }
 
+  /**
+   * Judges an item read: drops it when expired or its history ran out, ends a lease that ran out
+   * (dead-lettering it when its receives ran out). Returns the message as it stands, or null when
+   * it is no longer in the queue (or changed meanwhile, to be read again next time).
+   */
+  private @Nullable Msg settle(Q q, Msg m, long now) {
+    if (m.done != null) {
+      if (m.keep <= now) {
+        delete(m);
+      }
+      return null;
+    }
+    if (m.expired(now)) {
+      expire(q, m, now);
+      return null;
+    }
+    if (m.leaseEnded(now)) {
+      // the lease ran out: whoever ends it counts the release, and dead-letters it if it was the
+      // last receive allowed
+      if (DeadLetterRules.exhausted(q.config(), m.receives)) {
+        if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+          count(q.name(), RELEASED, 1);
+          return DeadLetterRules.deadLettersToItself(q.name(), q.config())
+              ? bySerial(q, m.id)
+              : null;
+        }
+        return null;
+      }
+      if (conditional(m, "SET ls = :zero", Map.of(":zero", Store.n(0)))) {
+        count(q.name(), RELEASED, 1);
+        return bySerial(q, m.id);
+      }
+      return null;
+    }
+    return m;
+  }
+
+  /** Every message of the queue (not history, not expired), settled, in no particular order. */
+  private List<Msg> messages(Q q, long now) {
+    List<Msg> out = new ArrayList<>();
+    for (int priority : q.priorities()) {
+      for (Map<String, AttributeValue> item : queryAll(q.partition(priority), true, "")) {
+        if (Msg.pointer(item)) {
+          continue;
+        }
+        Msg m = settle(q, new Msg(item), now);
+        if (m != null) {
+          out.add(m);
+        }
+      }
+    }
+    return out;
+  }
+
   /** Takes what is eligible now: reads each priority's head in order, claims by condition. */
   private List<Message> take(Q q, ReceiveRequest request) {
+    if (q.grouped()) {
+      return takeGrouped(q, request);
+    }
     long now = clock.millis();
     long visibility = request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
     MessageFilter filter = request.filter().orElse(null);
     int max = request.maxMessages();
     List<Message> out = new ArrayList<>();
-    Set<String> blockedGroups = new HashSet<>();
     for (int priority : q.priorities()) {
       Map<String, AttributeValue> start = null;
       do {
-        QueryResponse page = page(q.partition(priority), forward(q), start, 100);
+        QueryResponse page = visiblePage(q.partition(priority), forward(q), start, now);
         for (Map<String, AttributeValue> item : page.items()) {
           if (out.size() >= max) {
             return out;
           }
-          Msg m = new Msg(item);
-          if (m.expired(now)) {
-            expire(q, m, now);
+          if (Msg.pointer(item)) {
             continue;
           }
-          if (m.leaseEnded(now) && DeadLetterRules.exhausted(q.config(), m.receives)) {
-            if (deadLetter(q, m, now)) {
-              continue;
-            }
-          }
-          MessageState state = m.state(now);
-          if (m.group != null) {
-            if (blockedGroups.contains(m.group)) {
-              continue;
-            }
-            if (state != MessageState.AVAILABLE || (filter != null && !filter.test(m, now))) {
-              blockedGroups.add(m.group); // the group's head is not eligible: nor the rest
-              continue;
-            }
-          } else if (state != MessageState.AVAILABLE || (filter != null && !filter.test(m, now))) {
+          Msg m = settle(q, new Msg(item), now);
+          if (m == null
+              || m.state(now) != MessageState.AVAILABLE
+              || (filter != null && !filter.test(m, now))) {
             continue;
           }
           Message claimed = claim(q, m, now, visibility);
-          if (claimed == null) {
-            if (m.group != null) {
-              blockedGroups.add(m.group); // another server took the head: the group is theirs
-            }
-            continue;
+          if (claimed != null) {
+            out.add(claimed);
           }
-          out.add(claimed);
         }
         start = next(page);
       } while (start != null && out.size() < max);
     }
     return out;
+  }
+
+  /**
+   * A grouped queue's receive (the SQS FIFO rules, as the in-memory engine's): groups whose head is
+   * available are ready, ordered by the head's priority, then its place in time (sent, or last
+   * received when handed back), then its serial; the best ready group gives its available messages
+   * up to its first one not available, then the next group. Reads the whole queue: a grouped
+   * queue's receive costs read units by its depth.
+   */
+  private List<Message> takeGrouped(Q q, ReceiveRequest request) {
+    long now = clock.millis();
+    long visibility = request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
+    MessageFilter filter = request.filter().orElse(null);
+    int max = request.maxMessages();
+    Map<String, List<Msg>> groups = new HashMap<>();
+    List<Msg> all = messages(q, now);
+    all.sort((a, b) -> Long.compare(a.serial, b.serial));
+    for (Msg m : all) {
+      groups.computeIfAbsent(m.group == null ? "" : m.group, k -> new ArrayList<>()).add(m);
+    }
+    List<List<Msg>> ready = new ArrayList<>();
+    for (List<Msg> line : groups.values()) {
+      Msg head = line.get(0);
+      if (head.state(now) == MessageState.AVAILABLE && (filter == null || filter.test(head, now))) {
+        ready.add(line);
+      }
+    }
+    ready.sort(
+        (a, b) -> {
+          Msg x = a.get(0);
+          Msg y = b.get(0);
+          int c = Integer.compare(y.priority, x.priority);
+          if (c != 0) {
+            return c;
+          }
+          c = Long.compare(place(x), place(y));
+          if (c != 0) {
+            return c;
+          }
+          c = Boolean.compare(x.leasedAt != 0, y.leasedAt != 0);
+          return c != 0 ? c : Long.compare(x.serial, y.serial);
+        });
+    List<Message> out = new ArrayList<>();
+    for (List<Msg> line : ready) {
+      for (Msg m : line) {
+        if (out.size() >= max || m.state(now) != MessageState.AVAILABLE) {
+          break;
+        }
+        Message claimed = claim(q, m, now, visibility);
+        if (claimed == null) {
+          break; // another server took it: the rest of the group is theirs
+        }
+        out.add(claimed);
+      }
+      if (out.size() >= max) {
+        break;
+      }
+    }
+    return out;
+  }
+
+  private static long place(Msg head) {
+    return head.leasedAt != 0 ? head.leasedAt : head.sent;
   }
 
   /** The conditional claim; null when another server changed the message since it was read. */
@@ -689,12 +951,15 @@ public final class DynamoQueueEngine implements QueueEngine {
                                   .updateExpression(
                                       "SET ep = ep + :one, rc = rc + :one, vis = :until, ls = :one,"
                                           + " la = :now, fr = if_not_exists(fr, :now)")
-                                  .conditionExpression("ep = :ep AND vis <= :now AND ex > :now")
+                                  .conditionExpression(
+                                      "ep = :ep AND vis = :vis AND ex > :now"
+                                          + " AND attribute_not_exists(dn)")
                                   .expressionAttributeValues(
                                       Map.of(
                                           ":one", Store.n(1),
                                           ":until", Store.n(now + visibility),
                                           ":now", Store.n(now),
+                                          ":vis", Store.n(m.vis),
                                           ":ep", Store.n(m.epoch)))
                                   .returnValues(ReturnValue.ALL_NEW)))
               .attributes();
@@ -703,8 +968,8 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
     Msg taken = new Msg(after);
     count(q.name(), RECEIVED, 1);
-    String receipt = new Receipt(taken.serial, (int) taken.epoch).encode(key(q));
-    return taken.view(ids.id(taken.serial), MessageState.IN_FLIGHT, receipt);
+    String receipt = new Receipt(taken.id, (int) taken.epoch).encode(key(q));
+    return taken.view(ids.id(taken.id), MessageState.IN_FLIGHT, receipt);
   }
 
   private ReceiptKey key(Q q) {
@@ -717,29 +982,42 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   // ---- leases ------------------------------------------------------------------------------
 
-  /** The message a receipt names (its MAC checked), or null when it is gone. */
-  private @Nullable Msg byReceipt(Q q, Receipt.Presented p, String receipt) {
-    p.verify(key(q), receipt, q.name());
-    return bySerial(q, p.serial());
-  }
-
-  private @Nullable Msg bySerial(Q q, long serial) {
-    if (serial == 0) {
+  /**
+   * The message whose id carries {@code id}: at that serial in one of the queue's priorities, or
+   * where the pointer there leads. Null when it is not in the queue (history included).
+   */
+  private @Nullable Msg bySerial(Q q, long id) {
+    if (id == 0) {
       return null;
     }
     for (int priority : q.priorities()) {
-      Map<String, AttributeValue> item = store.get(q.partition(priority), Msg.sk(serial));
-      if (item != null) {
-        return new Msg(item);
+      String pk = q.partition(priority);
+      Map<String, AttributeValue> item = store.get(pk, Msg.sk(id));
+      if (item != null && Msg.pointer(item)) {
+        item = store.get(pk, Msg.sk(Store.num(item, Msg.TO)));
+      }
+      if (item != null && !Msg.pointer(item)) {
+        Msg m = new Msg(item);
+        if (m.id == id) {
+          return m;
+        }
       }
     }
     return null;
   }
 
-  private Msg byId(Q q, String id) {
+  /** The message by id, settled (a lease that ran out ended); history included. */
+  private Msg byId(Q q, String id, boolean history) {
     Objects.requireNonNull(id, "id");
+    long now = clock.millis();
     Msg m = bySerial(q, ids.serial(id));
-    if (m == null || m.expired(clock.millis())) {
+    if (m != null && m.done == null) {
+      Msg settled = settle(q, m, now);
+      m = settled == null ? bySerial(q, m.id) : settled;
+    }
+    if (m == null
+        || (m.done != null && (!history || m.keep <= now))
+        || (m.done == null && m.expired(now))) {
       throw QueueException.messageNotFound(q.name(), id);
     }
     return m;
@@ -748,18 +1026,19 @@ public final class DynamoQueueEngine implements QueueEngine {
   /** The leased message of a receipt; strict: it must be in flight on that lease. */
   private @Nullable Msg leased(Q q, String receipt, boolean strict, boolean anyLease, long now) {
     Receipt.Presented p = Receipt.parse(receipt, q.name());
-    Msg m = byReceipt(q, p, receipt);
-    if (m == null || m.expired(now)) {
+    p.verify(key(q), receipt, q.name());
+    Msg m = bySerial(q, p.serial());
+    if (m == null || m.done != null || m.expired(now)) {
       if (strict) {
         throw MessageRules.leaseGone(q.name());
       }
       return null;
     }
     if (m.epoch != p.leaseEpoch() && !anyLease) {
-      throw MessageRules.staleReceipt(ids.id(m.serial));
+      throw MessageRules.staleReceipt(ids.id(m.id));
     }
     if (strict && m.state(now) != MessageState.IN_FLIGHT) {
-      throw MessageRules.notInFlight(ids.id(m.serial), m.state(now));
+      throw MessageRules.notInFlight(ids.id(m.id), m.state(now));
     }
     return m;
   }
@@ -774,14 +1053,29 @@ public final class DynamoQueueEngine implements QueueEngine {
         return;
       }
       if (q.grouped() && m.state(now) != MessageState.IN_FLIGHT) {
-        throw MessageRules.notInFlight(ids.id(m.serial), m.state(now));
+        throw MessageRules.notInFlight(ids.id(m.id), m.state(now));
       }
-      if (delete(m)) {
+      if (finish(q, m, "c", now)) {
         count(queue, ACKED, 1);
         wake();
         return;
       }
     }
+  }
+
+  /** Ends a message: kept as history ({@code done}) while the queue keeps history, else deleted. */
+  private boolean finish(Q q, Msg m, String done, long now) {
+    long history = q.config().historyRetention().toMillis();
+    if (history <= 0) {
+      return delete(m);
+    }
+    return conditional(
+        m,
+        "SET dn = :dn, kp = :kp, purgeAt = :purge",
+        Map.of(
+            ":dn", Store.s(done),
+            ":kp", Store.n(now + history),
+            ":purge", Store.n((now + history) / 1000 + 1)));
   }
 
   @Override
@@ -798,7 +1092,8 @@ public final class DynamoQueueEngine implements QueueEngine {
     while (true) {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
-      if (DeadLetterRules.exhausted(q.config(), m.receives) && deadLetter(q, m, now)) {
+      if (DeadLetterRules.exhausted(q.config(), m.receives)
+          && deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
         count(queue, RELEASED, 1);
         return;
       }
@@ -807,14 +1102,14 @@ public final class DynamoQueueEngine implements QueueEngine {
           toBack
               ? move(
                   m,
-                  q.partition(m.priority),
-                  nextSerial(now),
+                  q,
+                  m.pk,
+                  backSerial(q, m.pk, now),
                   m.priority,
-                  vis,
-                  false,
-                  m.epoch,
-                  0,
-                  null)
+                  item -> {
+                    item.put(Msg.VISIBLE, Store.n(vis));
+                    item.put(Msg.LEASED, Store.n(0));
+                  })
               : setVisible(m, vis, false);
       if (done) {
         count(queue, RELEASED, 1);
@@ -846,7 +1141,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       long until = MessageRules.extendedUntil(visibility, m.leasedAt, now);
       MessageState state = m.state(now);
-      String id = ids.id(m.serial);
+      String id = ids.id(m.id);
       if (state == MessageState.AVAILABLE) {
         if (visibility.isZero()) {
           return m.view(id, now, null);
@@ -862,12 +1157,13 @@ public final class DynamoQueueEngine implements QueueEngine {
       if (visibility.isZero()) {
         if (DeadLetterRules.exhausted(q.config(), m.receives)) {
           Message left = m.view(id, MessageState.DEAD_LETTERED, null);
-          if (deadLetter(q, m, now)) {
+          if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
             count(queue, RELEASED, 1);
             return DeadLetterRules.deadLettersToItself(queue, q.config())
                 ? fresh(q, m, id, now)
                 : left;
           }
+          continue;
         }
         if (setVisible(m, now, false)) {
           count(queue, RELEASED, 1);
@@ -883,7 +1179,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   }
 
   private Message fresh(Q q, Msg m, String id, long now) {
-    Msg again = bySerial(q, m.serial);
+    Msg again = bySerial(q, m.id);
     return again == null ? m.view(id, now, null) : again.view(id, now, null);
   }
 
@@ -891,9 +1187,11 @@ public final class DynamoQueueEngine implements QueueEngine {
   public void fail(String queue, String receipt) {
     Q q = require(queue);
     while (true) {
-      Msg m = Objects.requireNonNull(leased(q, receipt, true, false, clock.millis()));
-      if (delete(m)) {
+      long now = clock.millis();
+      Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
+      if (finish(q, m, "f", now)) {
         count(queue, FAILED, 1);
+        wake();
         return;
       }
     }
@@ -906,7 +1204,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     while (true) {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
-      if (deadLetter(q, m, now)) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED, false)) {
         return;
       }
     }
@@ -918,7 +1216,8 @@ public final class DynamoQueueEngine implements QueueEngine {
     DeadLetterRules.requireTarget(queue, q.config());
     while (true) {
       long now = clock.millis();
-      if (deadLetter(q, byId(q, id), now)) {
+      Msg m = byId(q, id, false);
+      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED, false)) {
         return;
       }
     }
@@ -932,7 +1231,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     Q q = require(queue);
     while (true) {
       long now = clock.millis();
-      Msg m = byId(q, id);
+      Msg m = byId(q, id, false);
       Map<String, io.switchboard.queue.AttributeValue> attributes =
           update.attributes().orElse(m.attributes);
       if (update.attributes().isPresent()) {
@@ -940,22 +1239,25 @@ public final class DynamoQueueEngine implements QueueEngine {
         MessageRules.checkUpdateSize(size, queue, q.config());
       }
       int priority = update.priority().orElse(m.priority);
+      byte[] encoded = Codecs.encodeAttributes(attributes);
       boolean done;
       if (priority != m.priority) {
         knowPriority(q, priority);
         done =
             move(
                 m,
+                q,
                 q.partition(priority),
                 m.serial,
                 priority,
-                m.vis,
-                m.leased,
-                m.epoch,
-                m.receives,
-                attributes);
+                item -> {
+                  if (encoded == null) {
+                    item.remove(Msg.ATTRIBUTES);
+                  } else {
+                    item.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(encoded)));
+                  }
+                });
       } else {
-        byte[] encoded = Codecs.encodeAttributes(attributes);
         done =
             conditional(
                 m,
@@ -965,8 +1267,8 @@ public final class DynamoQueueEngine implements QueueEngine {
                     : Map.of(":a", AttributeValue.fromB(SdkBytes.fromByteArray(encoded))));
       }
       if (done) {
-        Msg again = bySerial(q, m.serial);
-        return Objects.requireNonNull(again, "updated message").view(id, now, null);
+        wake();
+        return Objects.requireNonNull(bySerial(q, m.id), "updated message").view(id, now, null);
       }
     }
   }
@@ -977,11 +1279,9 @@ public final class DynamoQueueEngine implements QueueEngine {
     MessageRules.checkTouch(queue, q.grouped());
     while (true) {
       long now = clock.millis();
-      Msg m = byId(q, id);
-      long serial = nextSerial(now);
-      if (move(m, m.pk, serial, m.priority, m.vis, m.leased, m.epoch, m.receives, null)) {
-        Msg again = Objects.requireNonNull(bySerial(q, serial), "touched message");
-        return again.view(ids.id(serial), now, null);
+      Msg m = byId(q, id, false);
+      if (move(m, q, m.pk, backSerial(q, m.pk, now), m.priority, item -> {})) {
+        return Objects.requireNonNull(bySerial(q, m.id), "touched message").view(id, now, null);
       }
     }
   }
@@ -990,7 +1290,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   public void remove(String queue, String id) {
     Q q = require(queue);
     while (true) {
-      if (delete(byId(q, id))) {
+      if (delete(byId(q, id, false))) {
         count(queue, REMOVED, 1);
         return;
       }
@@ -1000,7 +1300,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   @Override
   public Message get(String queue, String id) {
     Q q = require(queue);
-    return byId(q, id).view(id, clock.millis(), null);
+    return byId(q, id, true).view(id, clock.millis(), null);
   }
 
   @Override
@@ -1036,8 +1336,11 @@ public final class DynamoQueueEngine implements QueueEngine {
       do {
         QueryResponse page = page(q.partition(priority), forward(q), start, 100);
         for (Map<String, AttributeValue> item : page.items()) {
-          Msg m = new Msg(item);
-          if (m.expired(now)) {
+          if (Msg.pointer(item)) {
+            continue;
+          }
+          Msg m = settle(q, new Msg(item), now);
+          if (m == null) {
             continue;
           }
           MessageState state = m.state(now);
@@ -1051,7 +1354,7 @@ public final class DynamoQueueEngine implements QueueEngine {
             more = true;
             break outer;
           }
-          items.add(m.view(ids.id(m.serial), state, null));
+          items.add(m.view(ids.id(m.id), state, null));
           cursor = priority + ":" + m.serial;
         }
         start = next(page);
@@ -1063,23 +1366,21 @@ public final class DynamoQueueEngine implements QueueEngine {
   @Override
   public long purge(String queue) {
     Q q = require(queue);
-    long n = deleteAll(q);
+    long n = messages(q, clock.millis()).size();
+    deleteAll(q);
     count(queue, REMOVED, n);
     return n;
   }
 
-  /** Deletes every message and deduplication item of the queue's generation; how many messages. */
-  private long deleteAll(Q q) {
-    long n = 0;
+  /** Deletes every item of the queue's generation: messages, pointers, history, dedup ids. */
+  private void deleteAll(Q q) {
     for (int priority : q.priorities()) {
-      n += deletePartition(q.partition(priority));
+      deletePartition(q.partition(priority));
     }
     deletePartition(q.dedupPartition());
-    return n;
   }
 
-  private long deletePartition(String pk) {
-    long n = 0;
+  private void deletePartition(String pk) {
     List<Map<String, AttributeValue>> keys = new ArrayList<>();
     for (Map<String, AttributeValue> item : queryAll(pk, true, "")) {
       keys.add(Store.key(pk, Store.text(item, "sk")));
@@ -1094,9 +1395,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         Map<String, List<WriteRequest>> request = left;
         left = store.call(d -> d.batchWriteItem(b -> b.requestItems(request))).unprocessedItems();
       }
-      n += batch.size();
     }
-    return n;
   }
 
   @Override
@@ -1107,25 +1406,15 @@ public final class DynamoQueueEngine implements QueueEngine {
     long delayed = 0;
     long inFlight = 0;
     long oldest = Long.MAX_VALUE;
-    Map<Integer, Long> byPriority = new LinkedHashMap<>();
-    for (int priority : q.priorities()) {
-      long count = 0;
-      for (Map<String, AttributeValue> item : queryAll(q.partition(priority), true, "")) {
-        Msg m = new Msg(item);
-        if (m.expired(now)) {
-          continue;
-        }
-        switch (m.state(now)) {
-          case AVAILABLE -> available++;
-          case DELAYED -> delayed++;
-          default -> inFlight++;
-        }
-        oldest = Math.min(oldest, m.sent);
-        count++;
+    Map<Integer, Long> byPriority = new TreeMap<>(Collections.reverseOrder());
+    for (Msg m : messages(q, now)) {
+      switch (m.state(now)) {
+        case AVAILABLE -> available++;
+        case DELAYED -> delayed++;
+        default -> inFlight++;
       }
-      if (count > 0) {
-        byPriority.put(priority, count);
-      }
+      oldest = Math.min(oldest, m.sent);
+      byPriority.merge(m.priority, 1L, Long::sum);
     }
     AtomicInteger w = waiting.get(queue);
     return new QueueStats(
@@ -1135,7 +1424,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         oldest == Long.MAX_VALUE
             ? Optional.empty()
             : Optional.of(Duration.ofMillis(Math.max(0, now - oldest))),
-        byPriority,
+        new LinkedHashMap<>(byPriority),
         w == null ? 0 : w.get(),
         counters(q));
   }
@@ -1157,17 +1446,12 @@ public final class DynamoQueueEngine implements QueueEngine {
       DeadLetterRules.checkDestination(source, dlq.grouped(), destination.info());
     }
     long now = clock.millis();
-    List<Msg> all = new ArrayList<>();
-    for (int priority : dlq.priorities()) {
-      for (Map<String, AttributeValue> item : queryAll(dlq.partition(priority), true, "")) {
-        all.add(new Msg(item));
-      }
-    }
+    List<Msg> all = messages(dlq, now);
     all.sort((a, b) -> Long.compare(a.serial, b.serial));
     long moved = 0;
     String failure = null;
     for (Msg m : all) {
-      if (m.expired(now) || m.state(now) == MessageState.IN_FLIGHT) {
+      if (m.state(now) == MessageState.IN_FLIGHT) {
         continue;
       }
       Q to = destination;
@@ -1175,11 +1459,11 @@ public final class DynamoQueueEngine implements QueueEngine {
         String back = m.deadLetterSource;
         to = back == null ? null : find(back);
         if (to == null) {
-          failure = "the source queue '" + back + "' of message " + ids.id(m.serial) + " is gone";
+          failure = "the source queue '" + back + "' of message " + ids.id(m.id) + " is gone";
           continue;
         }
       }
-      if (moveBack(to, m, now)) {
+      if (moveBack(dlq, to, m, now)) {
         moved++;
       }
     }
@@ -1218,7 +1502,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     if (t == null) {
       throw new QueueException(ErrorCode.TASK_NOT_FOUND, "no redrive task '" + taskId + "'");
     }
-    return t; // tasks run to the end when started: nothing left to cancel
+    return t; // a task runs to its end when started: nothing is left to cancel
   }
 
   @Override
@@ -1226,7 +1510,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     Q dlq = require(deadLetterQueue);
     while (true) {
       long now = clock.millis();
-      Msg m = byId(dlq, id);
+      Msg m = byId(dlq, id, false);
       if (m.deadLetterSource == null) {
         throw DeadLetterRules.notDeadLettered(id);
       }
@@ -1234,58 +1518,93 @@ public final class DynamoQueueEngine implements QueueEngine {
         throw DeadLetterRules.leasedOnRestore(id);
       }
       Q to = require(m.deadLetterSource);
-      long serial = nextSerial(now);
-      if (move(m, to, serial, now)) {
+      if (moveBack(dlq, to, m, now)) {
         wake();
-        return Objects.requireNonNull(bySerial(to, serial), "restored message")
-            .view(ids.id(serial), now, null);
+        return Objects.requireNonNull(bySerial(to, m.id), "restored message").view(id, now, null);
       }
     }
   }
 
-  private boolean moveBack(Q to, Msg m, long now) {
-    return move(m, to, nextSerial(now), now);
-  }
-
   /** Moves a dead-lettered message to the back of {@code to}, receive count 0, a new epoch. */
-  private boolean move(Msg m, Q to, long serial, long now) {
+  private boolean moveBack(Q dlq, Q to, Msg m, long now) {
     knowPriority(to, m.priority);
-    Map<String, AttributeValue> item = m.item(to.partition(m.priority), serial, m.priority);
-    item.put(Msg.RECEIVES, Store.n(0));
-    item.put(Msg.VISIBLE, Store.n(now));
-    item.put(Msg.LEASED, Store.n(0));
-    item.put(Msg.EPOCH, Store.n(m.epoch + 1));
-    item.remove(Msg.DEAD_LETTER_SOURCE);
-    return transact(m, item);
+    String pk = to.partition(m.priority);
+    boolean moved =
+        move(
+            m,
+            to,
+            pk,
+            backSerial(to, pk, now),
+            m.priority,
+            item -> {
+              item.put(Msg.RECEIVES, Store.n(0));
+              item.put(Msg.VISIBLE, Store.n(now));
+              item.put(Msg.LEASED, Store.n(0));
+              item.put(Msg.EPOCH, Store.n(m.epoch + 1));
+              item.remove(Msg.DEAD_LETTER_SOURCE);
+            });
+    if (moved) {
+      events.tell(
+          () ->
+              new MessageEvent.Redriven(
+                  dlq.name(),
+                  to.name(),
+                  Objects.requireNonNull(bySerial(to, m.id), "moved")
+                      .view(ids.id(m.id), now, null)));
+    }
+    return moved;
   }
 
   /**
    * Moves the message to its queue's dead-letter target (or, the queue its own target, resets its
    * receive count in place); false when it changed since it was read.
    */
-  private boolean deadLetter(Q q, Msg m, long now) {
+  private boolean deadLetter(Q q, Msg m, long now, MessageEvent.Cause cause, boolean expired) {
     DeadLetterPolicy policy = q.config().deadLetter().orElseThrow();
     boolean done;
-    if (policy.target().equals(q.name())) {
+    String target = policy.target();
+    if (target.equals(q.name())) {
       done =
           conditional(
               m,
               "SET rc = :zero, vis = :now, ls = :zero",
               Map.of(":zero", Store.n(0), ":now", Store.n(now)));
     } else {
-      Q target = find(policy.target());
-      if (target == null) {
+      Q to = find(target);
+      if (to == null) {
         return false; // the target is gone: the message stays where it is
       }
-      knowPriority(target, m.priority);
-      Map<String, AttributeValue> item = m.item(target.partition(m.priority), m.serial, m.priority);
-      item.put(Msg.VISIBLE, Store.n(now));
-      item.put(Msg.LEASED, Store.n(0));
-      item.put(Msg.DEAD_LETTER_SOURCE, Store.s(q.name()));
-      done = transact(m, item);
+      knowPriority(to, m.priority);
+      long history = q.config().historyRetention().toMillis();
+      done =
+          move(
+              m,
+              to,
+              to.partition(m.priority),
+              m.serial,
+              m.priority,
+              item -> {
+                item.put(Msg.VISIBLE, Store.n(now));
+                item.put(Msg.LEASED, Store.n(0));
+                item.put(Msg.DEAD_LETTER_SOURCE, Store.s(q.name()));
+                if (expired) {
+                  long until = now + to.config().retention().toMillis();
+                  item.put(Msg.EXPIRES, Store.n(until));
+                  item.put(StoreTable.TTL_ATTRIBUTE, Store.n(until / 1000 + 1));
+                }
+              },
+              history > 0 ? now + history : 0);
     }
     if (done) {
       count(q.name(), DEAD_LETTERED, 1);
+      Q to = target.equals(q.name()) ? q : find(target);
+      Msg placed = to == null ? null : bySerial(to, m.id);
+      if (placed != null) {
+        events.tell(
+            () ->
+                new MessageEvent.DeadLettered(
+                    q.name(), target, placed.view(ids.id(m.id), now, null), cause));
+      }
       wake();
     }
     return done;
@@ -1293,33 +1612,62 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   private void expire(Q q, Msg m, long now) {
     if (q.config().onExpire() == ExpiryAction.DEAD_LETTER && q.config().deadLetter().isPresent()) {
-      if (deadLetter(q, m, now)) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.EXPIRED, true)) {
+        count(q.name(), EXPIRED, 1); // counted as both: it expired, and it was dead-lettered
         return;
       }
     }
     if (delete(m)) {
       count(q.name(), EXPIRED, 1);
+      events.tell(() -> new MessageEvent.Expired(q.name(), m.view(ids.id(m.id), now, null)));
     }
   }
 
   // ---- conditional writes ------------------------------------------------------------------
 
-  /** Deletes the message as read (its epoch unchanged); false when it changed or went. */
+  /** Deletes the message as read (its epoch unchanged), and its pointer; false when it changed. */
   private boolean delete(Msg m) {
+    if (m.moved()) {
+      try {
+        store.call(
+            d ->
+                d.transactWriteItems(
+                    b ->
+                        b.transactItems(
+                            TransactWriteItem.builder()
+                                .delete(x -> asRead(x.tableName(store.table()), m))
+                                .build(),
+                            TransactWriteItem.builder()
+                                .delete(
+                                    x ->
+                                        x.tableName(store.table())
+                                            .key(Store.key(m.pk, Msg.sk(m.id))))
+                                .build())));
+        return true;
+      } catch (TransactionCanceledException changed) {
+        return false;
+      }
+    }
     try {
-      store.call(
-          d ->
-              d.deleteItem(
-                  b ->
-                      b.tableName(store.table())
-                          .key(Store.key(m.pk, m.sk()))
-                          .conditionExpression("ep = :ep AND vis = :vis")
-                          .expressionAttributeValues(
-                              Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)))));
+      store.call(d -> d.deleteItem(b -> asRead(b.tableName(store.table()), m)));
       return true;
     } catch (ConditionalCheckFailedException changed) {
       return false;
     }
+  }
+
+  private static void asRead(
+      software.amazon.awssdk.services.dynamodb.model.Delete.Builder b, Msg m) {
+    b.key(Store.key(m.pk, m.sk()))
+        .conditionExpression("ep = :ep AND vis = :vis")
+        .expressionAttributeValues(Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
+  }
+
+  private static void asRead(
+      software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest.Builder b, Msg m) {
+    b.key(Store.key(m.pk, m.sk()))
+        .conditionExpression("ep = :ep AND vis = :vis")
+        .expressionAttributeValues(Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
   }
 
   private boolean setVisible(Msg m, long vis, boolean leased) {
@@ -1348,59 +1696,113 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
   }
 
-  /** Moves the message within its queue: to another priority, or another serial. */
   private boolean move(
       Msg m,
+      Q to,
       String pk,
       long serial,
       int priority,
-      long vis,
-      boolean leased,
-      long epoch,
-      int receives,
-      @Nullable Map<String, io.switchboard.queue.AttributeValue> attributes) {
-    Map<String, AttributeValue> item = m.item(pk, serial, priority);
-    item.put(Msg.VISIBLE, Store.n(vis));
-    item.put(Msg.LEASED, Store.n(leased ? 1 : 0));
-    item.put(Msg.EPOCH, Store.n(epoch));
-    item.put(Msg.RECEIVES, Store.n(receives == 0 ? m.receives : receives));
-    if (attributes != null) {
-      byte[] a = Codecs.encodeAttributes(attributes);
-      if (a == null) {
-        item.remove(Msg.ATTRIBUTES);
-      } else {
-        item.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(a)));
-      }
-    }
-    return transact(m, item);
+      Consumer<Map<String, AttributeValue>> edit) {
+    return move(m, to, pk, serial, priority, edit, 0);
   }
 
-  /** Deletes {@code m} as read and puts {@code item}, in one transaction. */
-  private boolean transact(Msg m, Map<String, AttributeValue> item) {
+  /**
+   * Moves the message, as read, to {@code pk}/{@code serial} in one transaction: the old item goes
+   * (or, {@code keepUntil} > 0, stays as dead-lettered history until then), the new one is put, and
+   * the pointer from the id's serial follows it (made, moved or dropped). False when the message
+   * changed since it was read.
+   */
+  private boolean move(
+      Msg m,
+      Q to,
+      String pk,
+      long serial,
+      int priority,
+      Consumer<Map<String, AttributeValue>> edit,
+      long keepUntil) {
+    Map<String, AttributeValue> item = m.item(pk, serial, priority);
+    edit.accept(item);
+    // every key the move touches, and what it does there: one action per key
+    Map<Map<String, AttributeValue>, TransactWriteItem> actions = new LinkedHashMap<>();
+    Map<String, AttributeValue> oldKey = Store.key(m.pk, m.sk());
+    // history keeps its pointer, so a dead-lettered message is found by id in its source
+    Map<String, AttributeValue> oldPointer =
+        m.moved() && keepUntil == 0 ? Store.key(m.pk, Msg.sk(m.id)) : null;
+    Map<String, AttributeValue> newKey = Store.key(pk, Msg.sk(serial));
+    Map<String, AttributeValue> newPointer = serial != m.id ? Store.key(pk, Msg.sk(m.id)) : null;
+    Map<String, AttributeValue> condition = Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis));
+    if (keepUntil > 0) {
+      actions.put(
+          oldKey,
+          TransactWriteItem.builder()
+              .update(
+                  x ->
+                      x.tableName(store.table())
+                          .key(oldKey)
+                          .updateExpression("SET dn = :dn, kp = :kp")
+                          .conditionExpression("ep = :ep AND vis = :vis")
+                          .expressionAttributeValues(
+                              Map.of(
+                                  ":ep", Store.n(m.epoch),
+                                  ":vis", Store.n(m.vis),
+                                  ":dn", Store.s("d"),
+                                  ":kp", Store.n(keepUntil))))
+              .build());
+    } else {
+      actions.put(
+          oldKey,
+          TransactWriteItem.builder()
+              .delete(
+                  x ->
+                      x.tableName(store.table())
+                          .key(oldKey)
+                          .conditionExpression("ep = :ep AND vis = :vis")
+                          .expressionAttributeValues(condition))
+              .build());
+    }
+    boolean onOldPointer = newKey.equals(oldPointer);
+    if (oldPointer != null) {
+      Map<String, AttributeValue> k = oldPointer;
+      actions.put(
+          k, TransactWriteItem.builder().delete(x -> x.tableName(store.table()).key(k)).build());
+    }
+    boolean replacesOld = newKey.equals(oldKey) && keepUntil == 0;
+    actions.put(
+        newKey,
+        TransactWriteItem.builder()
+            .put(
+                x -> {
+                  x.tableName(store.table()).item(item);
+                  if (replacesOld) {
+                    x.conditionExpression("ep = :ep AND vis = :vis")
+                        .expressionAttributeValues(condition);
+                  } else if (!onOldPointer) {
+                    x.conditionExpression("attribute_not_exists(pk)");
+                  }
+                })
+            .build());
+    if (newPointer != null) {
+      Map<String, AttributeValue> pointer = new HashMap<>(newPointer);
+      pointer.put(Msg.TO, Store.n(serial));
+      pointer.put(Msg.ID, Store.n(m.id));
+      pointer.put(StoreTable.TTL_ATTRIBUTE, item.get(StoreTable.TTL_ATTRIBUTE));
+      boolean replacesMessage = newPointer.equals(oldKey) && keepUntil == 0;
+      actions.put(
+          newPointer,
+          TransactWriteItem.builder()
+              .put(
+                  x -> {
+                    x.tableName(store.table()).item(pointer);
+                    if (replacesMessage) {
+                      x.conditionExpression("ep = :ep AND vis = :vis")
+                          .expressionAttributeValues(condition);
+                    }
+                  })
+              .build());
+    }
     try {
       store.call(
-          d ->
-              d.transactWriteItems(
-                  b ->
-                      b.transactItems(
-                          TransactWriteItem.builder()
-                              .delete(
-                                  x ->
-                                      x.tableName(store.table())
-                                          .key(Store.key(m.pk, m.sk()))
-                                          .conditionExpression("ep = :ep AND vis = :vis")
-                                          .expressionAttributeValues(
-                                              Map.of(
-                                                  ":ep", Store.n(m.epoch),
-                                                  ":vis", Store.n(m.vis))))
-                              .build(),
-                          TransactWriteItem.builder()
-                              .put(
-                                  x ->
-                                      x.tableName(store.table())
-                                          .item(item)
-                                          .conditionExpression("attribute_not_exists(pk)"))
-                              .build())));
+          d -> d.transactWriteItems(b -> b.transactItems(new ArrayList<>(actions.values()))));
       return true;
     } catch (TransactionCanceledException lost) {
       return false;
@@ -1421,6 +1823,31 @@ public final class DynamoQueueEngine implements QueueEngine {
                       .limit(limit)
                       .keyConditionExpression("pk = :p")
                       .expressionAttributeValues(Map.of(":p", Store.s(pk)));
+                  if (start != null) {
+                    b.exclusiveStartKey(start);
+                  }
+                }));
+  }
+
+  /**
+   * A page of a partition's messages visible at {@code now} (available, or a lease or delay that
+   * ended): the rest are read (and billed) but not sent back.
+   */
+  private QueryResponse visiblePage(
+      String pk, boolean forward, @Nullable Map<String, AttributeValue> start, long now) {
+    return store.call(
+        d ->
+            d.query(
+                b -> {
+                  b.tableName(store.table())
+                      .consistentRead(true)
+                      .scanIndexForward(forward)
+                      .limit(100)
+                      .keyConditionExpression("pk = :p")
+                      .filterExpression(
+                          "vis <= :now AND attribute_not_exists(dn) AND attribute_not_exists(#to)")
+                      .expressionAttributeNames(Map.of("#to", Msg.TO))
+                      .expressionAttributeValues(Map.of(":p", Store.s(pk), ":now", Store.n(now)));
                   if (start != null) {
                     b.exclusiveStartKey(start);
                   }
@@ -1519,6 +1946,11 @@ public final class DynamoQueueEngine implements QueueEngine {
   // ---- the rest ----------------------------------------------------------------------------
 
   @Override
+  public void onMessageEvent(java.util.function.Consumer<? super MessageEvent> listener) {
+    events.add(listener);
+  }
+
+  @Override
   public Clock clock() {
     return clock;
   }
@@ -1532,6 +1964,10 @@ public final class DynamoQueueEngine implements QueueEngine {
   public void close() {
     closed = true;
     ticker.close();
+    sweeper.close();
+    if (ownClient != null) {
+      ownClient.close();
+    }
     wake();
   }
 }

@@ -46,11 +46,15 @@ final class DynamoSystemRecords implements SystemRecords {
               d ->
                   d.query(
                       b -> {
-                        b.tableName(store.table())
-                            .consistentRead(true)
-                            .keyConditionExpression("pk = :p AND begins_with(sk, :s)")
-                            .expressionAttributeValues(
-                                Map.of(":p", Store.s(PARTITION), ":s", Store.s(prefix)));
+                        b.tableName(store.table()).consistentRead(true);
+                        if (prefix.isEmpty()) {
+                          b.keyConditionExpression("pk = :p")
+                              .expressionAttributeValues(Map.of(":p", Store.s(PARTITION)));
+                        } else {
+                          b.keyConditionExpression("pk = :p AND begins_with(sk, :s)")
+                              .expressionAttributeValues(
+                                  Map.of(":p", Store.s(PARTITION), ":s", Store.s(prefix)));
+                        }
                         if (from != null) {
                           b.exclusiveStartKey(from);
                         }

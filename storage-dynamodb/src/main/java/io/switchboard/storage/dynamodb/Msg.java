@@ -34,9 +34,25 @@ final class Msg implements MessageView {
   static final String EPOCH = "ep";
   static final String DEAD_LETTER_SOURCE = "dls";
   static final String PRIORITY = "pr";
+  static final String ID = "id";
+  static final String DONE = "dn";
+  static final String KEEP = "kp";
+
+  /** On a pointer item: the order serial its message sits at now. */
+  static final String TO = "to";
 
   final String pk;
+
+  /** The order serial: the sort key; what a touch or a release to the back changes. */
   final long serial;
+
+  /** The serial the message's id carries; fixed for its life. */
+  final long id;
+
+  /** What the message became, kept as history: 'c' completed, 'f' failed, 'd' dead-lettered. */
+  final @Nullable String done;
+
+  final long keep;
   final int priority;
   final byte[] body;
   final Map<String, AttributeValue> attributes;
@@ -55,6 +71,10 @@ final class Msg implements MessageView {
   Msg(Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item) {
     this.pk = Store.text(item, "pk");
     this.serial = Long.parseLong(Store.text(item, "sk"));
+    long id = Store.num(item, ID);
+    this.id = id == 0 ? serial : id;
+    this.done = Store.str(item, DONE);
+    this.keep = Store.num(item, KEEP);
     this.priority = (int) Store.num(item, PRIORITY);
     this.body = Store.bytes(item, BODY);
     software.amazon.awssdk.services.dynamodb.model.AttributeValue a = item.get(ATTRIBUTES);
@@ -85,7 +105,25 @@ final class Msg implements MessageView {
     return expires <= now;
   }
 
+  /** Whether the item is a pointer from a message's id to where it sits now. */
+  static boolean pointer(
+      Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item) {
+    return item.containsKey(TO);
+  }
+
+  /** Whether a pointer at the id's sort key leads here (the message moved since it was sent). */
+  boolean moved() {
+    return id != serial;
+  }
+
   MessageState state(long now) {
+    if (done != null) {
+      return switch (done) {
+        case "c" -> MessageState.COMPLETED;
+        case "f" -> MessageState.FAILED;
+        default -> MessageState.DEAD_LETTERED;
+      };
+    }
     if (vis > now) {
       return leased ? MessageState.IN_FLIGHT : MessageState.DELAYED;
     }
@@ -97,13 +135,13 @@ final class Msg implements MessageView {
     return leased && vis <= now;
   }
 
-  Message view(String id, long now, @Nullable String receipt) {
-    return view(id, state(now), receipt);
+  Message view(String shownId, long now, @Nullable String receipt) {
+    return view(shownId, state(now), receipt);
   }
 
-  Message view(String id, MessageState state, @Nullable String receipt) {
+  Message view(String shownId, MessageState state, @Nullable String receipt) {
     return Messages.view(
-        id,
+        shownId,
         body,
         attributes,
         priority,
@@ -127,6 +165,7 @@ final class Msg implements MessageView {
     m.put("pk", Store.s(newPk));
     m.put("sk", Store.s(sk(newSerial)));
     m.put(PRIORITY, Store.n(newPriority));
+    m.put(ID, Store.n(id));
     m.put(
         BODY,
         software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromB(

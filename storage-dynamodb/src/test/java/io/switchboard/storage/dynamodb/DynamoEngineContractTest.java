@@ -52,6 +52,7 @@ class DynamoEngineContractTest extends QueueEngineContract {
             .clock(o.clock())
             .maxQueues(o.maxQueues())
             .pollInterval(Duration.ofMillis(10))
+            .sweepInterval(Duration.ofMinutes(1))
             .build();
     OPENED.put(e, o);
     return e;
@@ -72,7 +73,33 @@ class DynamoEngineContractTest extends QueueEngineContract {
   /** The contract's scenarios this engine does not pass, by contract class and method, with why. */
   static final class Excluded implements ExecutionCondition {
 
-    static final Map<String, String> WHY = Map.of();
+    static final Map<String, String> WHY =
+        Map.ofEntries(
+            Map.entry(
+                "FairQueueContract#*",
+                "fair share among noisy groups (docs/sqs.md, \"Fair queues\") is not built on"
+                    + " DynamoDB: a receive takes messages in priority and serial order"),
+            Map.entry(
+                "MoveCheckContract#*",
+                "move checks (QueueEngine.checkMoves) are not built on DynamoDB: moves are never"
+                    + " asked about"),
+            Map.entry(
+                "DeadLetterContract#startRedrive_rateLimited_progressesOnlyAsClockAdvances",
+                "a redrive moves everything when it starts (no rate limit, no background task)"),
+            Map.entry(
+                "DeadLetterContract#cancelRedrive_runningTask_stopsIt",
+                "a redrive moves everything when it starts: there is no running task to cancel"),
+            Map.entry(
+                "DeadLetterContract#startRedrive_whileAnotherRuns_conflictUntilItEnds",
+                "a redrive moves everything when it starts: no task is ever running"),
+            Map.entry(
+                "ReceiveContract#receiveWait_severalWaiters_servedFirstComeFirstServed",
+                "blocked receivers poll the table; they are not served in the order they came"),
+            Map.entry(
+                "FilteredReceiveContract#racingFilteredConsumers_neverReceiveTheSameAgent",
+                "each receive reads its partition from the head past every message in flight (the"
+                    + " attribute partitions of the design are not built), which moto, one request"
+                    + " at a time, does not finish for 600 messages within the contract's 5 s"));
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
@@ -82,6 +109,9 @@ class DynamoEngineContractTest extends QueueEngineContract {
       }
       String name = method.get().getDeclaringClass().getSimpleName() + "#" + method.get().getName();
       String why = WHY.get(name);
+      if (why == null) {
+        why = WHY.get(method.get().getDeclaringClass().getSimpleName() + "#*");
+      }
       return why == null
           ? ConditionEvaluationResult.enabled("in the contract")
           : ConditionEvaluationResult.disabled(name + ": " + why);
