@@ -795,7 +795,7 @@ public final class Settings {
       declare(
           Setting.text(
                   "dynamodb-region", null, "with `dynamodb-table`: the AWS region (`eu-west-1`)")
-              .defaultDoc("the AWS SDK's (`AWS_REGION`, the profile, instance metadata)"));
+              .defaultDoc("none (the AWS SDK's: AWS_REGION, the profile, instance metadata)"));
 
   public static final Setting<URI> DYNAMODB_ENDPOINT =
       declare(
@@ -805,7 +805,7 @@ public final class Settings {
                   null,
                   "with `dynamodb-table`: DynamoDB's URL, for an emulator"
                       + " (`http://127.0.0.1:5000`)")
-              .defaultDoc("AWS's endpoint of the region"));
+              .defaultDoc("none (AWS's endpoint of the region)"));
 
   /** Every setting, in the order of the docs: the order of the declarations above. */
   public static final List<Setting<?>> ALL = List.copyOf(DECLARED);
