@@ -96,6 +96,10 @@ class DynamoEngineContractTest extends QueueEngineContract {
                 "ReceiveContract#receiveWait_severalWaiters_servedFirstComeFirstServed",
                 "blocked receivers poll the table; they are not served in the order they came"),
             Map.entry(
+                "ReceiveContract#receiveWait_waiterTakesUpToItsMax",
+                "a batch is written message by message (conditional puts), and a blocked receiver"
+                    + " that polls meanwhile takes the part written so far"),
+            Map.entry(
                 "ReceiveContract#receiveWait_waiterBeatsLaterNonBlockingReceive",
                 "blocked receivers poll the table: a send wakes them, but a receive made right"
                     + " after the send may take the message first"),
