@@ -14,6 +14,7 @@ module io.switchboard.server {
   requires transitive io.switchboard.client;
   requires transitive io.switchboard.storage.rocksdb;
   requires transitive io.switchboard.storage.postgres;
+  requires io.switchboard.storage.dynamodb;
   requires transitive io.helidon.webserver;
   requires io.helidon.http;
   requires io.helidon.common.buffers;

@@ -5,7 +5,11 @@
  */
 @SuppressWarnings("requires-automatic")
 module io.switchboard.storage.dynamodb {
+  requires transitive io.switchboard.core;
   requires transitive software.amazon.awssdk.services.dynamodb;
+  requires software.amazon.awssdk.core;
+  requires software.amazon.awssdk.awscore;
+  requires software.amazon.awssdk.regions;
   requires static org.jspecify;
 
   exports io.switchboard.storage.dynamodb;

@@ -58,8 +58,9 @@ public interface EngineFactory {
 
   /**
    * The engine the configuration asks for: the shared PostgreSQL database with {@code
-   * postgres-url}, in memory with {@code in-memory}, otherwise the embedded durable store (RocksDB)
-   * in {@code data-dir}, recovered before the server is ready.
+   * postgres-url}, the shared DynamoDB table with {@code dynamodb-table}, in memory with {@code
+   * in-memory}, otherwise the embedded durable store (RocksDB) in {@code data-dir}, recovered
+   * before the server is ready.
    */
   static EngineFactory forConfig(ServerConfig config) {
     if (config.postgres().isPresent()) {
@@ -77,6 +78,12 @@ public interface EngineFactory {
           health.check("store", engine::problem);
           return engine;
         }
+      };
+    }
+    if (config.dynamodb().isPresent()) {
+      return c -> {
+        noteHotWindowIgnored(c, "dynamodb-table");
+        return dynamodb(c);
       };
     }
     if (config.inMemory()) {
@@ -183,6 +190,32 @@ public interface EngineFactory {
     } catch (io.switchboard.queue.QueueException e) {
       throw new StartupException(
           "cannot use PostgreSQL at " + pg.displayUrl() + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Connects to the DynamoDB table (made when missing), with the AWS SDK's default credentials.
+   *
+   * @throws StartupException when DynamoDB cannot be reached, refuses the credentials, or the table
+   *     exists with other keys
+   */
+  static QueueEngine dynamodb(ServerConfig config) {
+    ServerConfig.DynamoDb d = config.dynamodb().orElseThrow();
+    try {
+      var b =
+          io.switchboard.storage.dynamodb.DynamoQueueEngine.builder()
+              .table(d.table())
+              .maxQueues(config.maxQueues());
+      d.region().ifPresent(b::region);
+      d.endpoint().ifPresent(b::endpoint);
+      return b.build();
+    } catch (RuntimeException e) {
+      throw new StartupException(
+          "cannot use the DynamoDB table "
+              + d.table()
+              + d.endpoint().map(u -> " at " + u).orElse("")
+              + ": "
+              + e.getMessage());
     }
   }
 

@@ -83,6 +83,22 @@ public final class ServerConfig {
     }
   }
 
+  /**
+   * Where a DynamoDB engine keeps its queues: the table, and the region and endpoint when not the
+   * AWS SDK's defaults. Credentials come from the SDK's default chain, never from here.
+   *
+   * @param table the table's name
+   * @param region the AWS region; empty for the SDK's default
+   * @param endpoint DynamoDB's URL (an emulator); empty for AWS's endpoint of the region
+   */
+  public record DynamoDb(String table, Optional<String> region, Optional<URI> endpoint) {
+    public DynamoDb {
+      Settings.DYNAMODB_TABLE.check(table);
+      Objects.requireNonNull(region, "region");
+      Objects.requireNonNull(endpoint, "endpoint");
+    }
+  }
+
   /** Each setting's value; a setting without one (and no default) is absent. */
   private final Map<Setting<?>, Object> values;
 
@@ -92,6 +108,7 @@ public final class ServerConfig {
   private final SqsAccount sqsAccount;
   private final RoutingSettings routing;
   private final Optional<Postgres> postgres;
+  private final Optional<DynamoDb> dynamodb;
 
   private ServerConfig(Map<Setting<?>, Object> values, Map<Setting<?>, String> sources) {
     this.values = Map.copyOf(values);
@@ -110,6 +127,12 @@ public final class ServerConfig {
                         find(Settings.POSTGRES_PASSWORD).orElse(null),
                         find(Settings.ADVERTISE_URL),
                         get(Settings.ROUTING_LEASE)));
+    this.dynamodb =
+        find(Settings.DYNAMODB_TABLE)
+            .map(
+                table ->
+                    new DynamoDb(
+                        table, find(Settings.DYNAMODB_REGION), find(Settings.DYNAMODB_ENDPOINT)));
   }
 
   /** Every default; a durable server on 127.0.0.1:8080. */
@@ -368,6 +391,14 @@ public final class ServerConfig {
    */
   public Optional<Postgres> postgres() {
     return postgres;
+  }
+
+  /**
+   * The DynamoDB table the queues live in, shared with other servers; wins over {@link #inMemory()}
+   * and {@link #dataDir()} for the queues ({@link #postgres()} wins over it).
+   */
+  public Optional<DynamoDb> dynamodb() {
+    return dynamodb;
   }
 
   @Override

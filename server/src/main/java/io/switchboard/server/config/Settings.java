@@ -772,6 +772,41 @@ public final class Settings {
               "with `postgres-url`: the routing leader's lease; a dead leader is replaced within about"
                   + " this long"));
 
+  public static final Setting<String> DYNAMODB_TABLE =
+      declare(
+          Setting.of(
+                  "dynamodb-table",
+                  Setting.checked(
+                      String::trim,
+                      name -> {
+                        if (!name.matches("[A-Za-z0-9_.-]{3,255}")) {
+                          throw new Setting.Invalid(
+                              "a DynamoDB table name: 3..255 of A-Z a-z 0-9 _ - .");
+                        }
+                      }),
+                  null,
+                  "Amazon DynamoDB table the queues live in, shared by several servers (made on"
+                      + " first start when missing); credentials from the AWS SDK's default chain;"
+                      + " wins over `in-memory` and `data-dir` (queues only: routing stays in"
+                      + " `data-dir`)")
+              .defaultDoc("none (embedded store)"));
+
+  public static final Setting<String> DYNAMODB_REGION =
+      declare(
+          Setting.text(
+                  "dynamodb-region", null, "with `dynamodb-table`: the AWS region (`eu-west-1`)")
+              .defaultDoc("none (the AWS SDK's: AWS_REGION, the profile, instance metadata)"));
+
+  public static final Setting<URI> DYNAMODB_ENDPOINT =
+      declare(
+          Setting.of(
+                  "dynamodb-endpoint",
+                  Settings::advertiseUrl,
+                  null,
+                  "with `dynamodb-table`: DynamoDB's URL, for an emulator"
+                      + " (`http://127.0.0.1:5000`)")
+              .defaultDoc("none (AWS's endpoint of the region)"));
+
   /** Every setting, in the order of the docs: the order of the declarations above. */
   public static final List<Setting<?>> ALL = List.copyOf(DECLARED);
 

@@ -120,7 +120,7 @@ public final class ExposureGuard {
     if (keysConfigured(config)
         || config.get(Settings.ALLOW_ANONYMOUS)
         || loopbackBind(config.bind())
-        || (!config.inMemory() || config.postgres().isPresent())) {
+        || (!config.inMemory() || config.postgres().isPresent() || config.dynamodb().isPresent())) {
       return;
     }
     throw refusal(config);

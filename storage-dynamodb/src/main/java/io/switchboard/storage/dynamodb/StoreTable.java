@@ -48,14 +48,24 @@ public final class StoreTable {
    *     a-z 0-9 _ - .})
    */
   public StoreTable(String prefix) {
-    Objects.requireNonNull(prefix, "prefix");
-    this.name = prefix + "switchboard";
+    this(Objects.requireNonNull(prefix, "prefix") + "switchboard", "the table prefix must make");
+  }
+
+  private StoreTable(String name, String what) {
+    this.name = name;
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
-          "the table prefix must make a DynamoDB table name (3..255 of A-Z a-z 0-9 _ - .): '"
-              + name
-              + "' is not one");
+          what + " a DynamoDB table name (3..255 of A-Z a-z 0-9 _ - .): '" + name + "' is not one");
     }
+  }
+
+  /**
+   * The table named {@code name}, as is.
+   *
+   * @throws IllegalArgumentException if the name is not a DynamoDB table name
+   */
+  public static StoreTable named(String name) {
+    return new StoreTable(Objects.requireNonNull(name, "name"), "the table's name must be");
   }
 
   /** The table's name. */

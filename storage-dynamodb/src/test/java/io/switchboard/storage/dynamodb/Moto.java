@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -51,11 +52,17 @@ final class Moto implements BeforeAllCallback {
 
   /** A client of the running emulator, in us-east-1, with test credentials. */
   static DynamoDbClient client() {
+    return client(new ExecutionInterceptor[0]);
+  }
+
+  /** As {@link #client()}, with interceptors that see (and may fail) every request. */
+  static DynamoDbClient client(ExecutionInterceptor... interceptors) {
     URI at = endpoint;
     if (at == null) {
       throw new IllegalStateException("moto is not running: extend the test with Moto");
     }
     return DynamoDbClient.builder()
+        .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor))
         .endpointOverride(at)
         .region(Region.US_EAST_1)
         .credentialsProvider(

@@ -1,0 +1,1973 @@
+package io.switchboard.storage.dynamodb;
+
+import io.switchboard.queue.BrowseRequest;
+import io.switchboard.queue.DeadLetterPolicy;
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.ExpiryAction;
+import io.switchboard.queue.Message;
+import io.switchboard.queue.MessageEvent;
+import io.switchboard.queue.MessageFilter;
+import io.switchboard.queue.MessageState;
+import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
+import io.switchboard.queue.Overflow;
+import io.switchboard.queue.Page;
+import io.switchboard.queue.QueueConfig;
+import io.switchboard.queue.QueueCreation;
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
+import io.switchboard.queue.QueueInfo;
+import io.switchboard.queue.QueueStats;
+import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
+import io.switchboard.queue.SendResult;
+import io.switchboard.queue.spi.BatchAcks;
+import io.switchboard.queue.spi.CheckedMessage;
+import io.switchboard.queue.spi.DeadLetterRules;
+import io.switchboard.queue.spi.MessageEventListeners;
+import io.switchboard.queue.spi.MessageIds;
+import io.switchboard.queue.spi.MessageRules;
+import io.switchboard.queue.spi.QueueRules;
+import io.switchboard.queue.spi.Receipt;
+import io.switchboard.queue.spi.ReceiptKey;
+import io.switchboard.queue.spi.ReceiptKeys;
+import io.switchboard.queue.spi.SystemRecords;
+import io.switchboard.time.Clock;
+import io.switchboard.time.Scheduler;
+import java.nio.ByteBuffer;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+
+/**
+ * A {@link QueueEngine} on one DynamoDB table, for any number of stateless servers sharing it
+ * ({@code docs/design.md}, "Amazon DynamoDB as a store"). Every decision that must be exclusive is
+ * a conditional write on the base table, conditioned on the message's lease epoch as read, so a
+ * server acting on a stale read loses its condition and reads again; reads are strongly consistent
+ * queries and gets of the base table (no secondary index).
+ *
+ * <p>Items: a queue at {@code queues}/{@code <name>} (its configuration, generation, creation time
+ * and the priorities its messages use); a message at {@code
+ * m#<queue>#<generation>#<priority>}/{@code <serial, 19 digits>}; a deduplication id at {@code
+ * d#<queue>#<generation>}/{@code <key>}; the queue's counters at {@code c#<queue>}/{@code
+ * <generation>}; system records at {@code sys#records}; the store's id prefix and serial blocks at
+ * {@code sys#store}.
+ */
+public final class DynamoQueueEngine implements QueueEngine {
+
+  private static final String QUEUES = "queues";
+  private static final String STORE = "sys#store";
+  private static final int SERIAL_BLOCK = 1000;
+  private static final int SERIAL_BITS = 21;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  // counters, in QueueStats.Counters order
+  private static final int SENT = 0;
+  private static final int DUPLICATES = 1;
+  private static final int RECEIVED = 2;
+  private static final int ACKED = 3;
+  private static final int RELEASED = 4;
+  private static final int FAILED = 5;
+  private static final int EXPIRED = 6;
+  private static final int SHED = 7;
+  private static final int DEAD_LETTERED = 8;
+  private static final int REMOVED = 9;
+  private static final String[] COUNTER_NAMES = {
+    "sent",
+    "duplicates",
+    "received",
+    "acked",
+    "released",
+    "failed",
+    "expired",
+    "shed",
+    "deadLettered",
+    "removed"
+  };
+
+  private final Store store;
+  private final Clock clock;
+  private final int maxQueues;
+  private final long pollMillis;
+  private final SystemRecords records;
+  private final ReceiptKeys keys;
+  private final MessageIds ids;
+  private final Object serialLock = new Object();
+  private long serialNext;
+  private long serialEnd;
+  private long lastMillis;
+  private final Map<String, AtomicLongArray> pending = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+  private final Object signal = new Object();
+  private final Map<String, RedriveTask> tasks = new ConcurrentHashMap<>();
+  private final MessageEventListeners events = new MessageEventListeners();
+  private final Scheduler.Repeating ticker;
+  private final Scheduler.Repeating sweeper;
+  private volatile boolean closed;
+  private final @Nullable DynamoDbClient ownClient;
+
+  /** A queue as its item holds it. */
+  private record Q(
+      String name, QueueConfig config, long gen, long created, TreeSet<Integer> priorities) {
+
+    boolean grouped() {
+      return QueueRules.isGrouped(name);
+    }
+
+    String partition(int priority) {
+      return "m#" + name + "#" + gen + "#" + priority;
+    }
+
+    String dedupPartition() {
+      return "d#" + name + "#" + gen;
+    }
+
+    QueueInfo info() {
+      return new QueueInfo(name, grouped(), config, Instant.ofEpochMilli(created));
+    }
+  }
+
+  private DynamoQueueEngine(Builder b) {
+    DynamoDbClient client = b.client;
+    if (client == null) {
+      var made = DynamoDbClient.builder();
+      if (b.region != null) {
+        made.region(software.amazon.awssdk.regions.Region.of(b.region));
+      }
+      if (b.endpoint != null) {
+        made.endpointOverride(b.endpoint);
+      }
+      client = made.build();
+      this.ownClient = client;
+    } else {
+      this.ownClient = null;
+    }
+    this.store = new Store(client, b.table.name());
+    this.clock = b.clock;
+    this.maxQueues = b.maxQueues;
+    this.pollMillis = Math.max(1, b.pollInterval.toMillis());
+    if (b.ensureTable) {
+      b.table.ensure(client);
+    }
+    this.records = new DynamoSystemRecords(store);
+    this.keys = ReceiptKeys.load(records);
+    byte[] prefix = new byte[8];
+    RANDOM.nextBytes(prefix);
+    byte[] stored = records.putIfAbsent("server/message-id-prefix", prefix);
+    this.ids = new MessageIds(ByteBuffer.wrap(stored).getLong());
+    this.ticker =
+        clock.every(
+            "dynamodb-poll",
+            Duration.ofMillis(pollMillis),
+            () -> {
+              synchronized (signal) {
+                signal.notifyAll();
+              }
+            });
+    this.sweeper = clock.every("dynamodb-sweep", b.sweepInterval, this::sweep);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Settles every queue: drops what expired, ends leases that ran out (dead-lettering what ran out
+   * of receives). Receives, browses and stats settle what they read anyway; this is for queues
+   * nobody reads, so their dead-letter queues and listeners hear of it.
+   */
+  private void sweep() {
+    if (closed) {
+      return;
+    }
+    long now = clock.millis();
+    for (Map<String, AttributeValue> item : queryAll(QUEUES, true, "")) {
+      messages(queueOf(item), now);
+    }
+  }
+
+  /**
+   * Builds an engine on a DynamoDB client: one the caller gives (and closes), or one the engine
+   * makes from a region and endpoint with the AWS SDK's default credentials chain (and closes).
+   */
+  public static final class Builder {
+    private @Nullable DynamoDbClient client;
+    private @Nullable String region;
+    private java.net.@Nullable URI endpoint;
+    private StoreTable table = new StoreTable("");
+    private Clock clock = Clock.system();
+    private int maxQueues = 10_000;
+    private Duration pollInterval = Duration.ofMillis(100);
+    private boolean ensureTable = true;
+    private Duration sweepInterval = Duration.ofMinutes(1);
+
+    private Builder() {}
+
+    public Builder client(DynamoDbClient client) {
+      this.client = Objects.requireNonNull(client, "client");
+      return this;
+    }
+
+    /** Without {@link #client}: the AWS region; default the SDK's ({@code AWS_REGION}...). */
+    public Builder region(String region) {
+      this.region = Objects.requireNonNull(region, "region");
+      return this;
+    }
+
+    /** Without {@link #client}: DynamoDB's URL (an emulator); default AWS's for the region. */
+    public Builder endpoint(java.net.URI endpoint) {
+      this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+      return this;
+    }
+
+    /** The table by its whole name ({@link StoreTable#named}). */
+    public Builder table(String name) {
+      this.table = StoreTable.named(name);
+      return this;
+    }
+
+    /** The table: {@code prefix + "switchboard"} ({@link StoreTable}). */
+    public Builder tablePrefix(String prefix) {
+      this.table = new StoreTable(prefix);
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public Builder maxQueues(int maxQueues) {
+      this.maxQueues = QueueRules.checkMaxQueues(maxQueues);
+      return this;
+    }
+
+    /**
+     * How often a blocked receive looks again for messages another server sent (a send through this
+     * engine wakes it at once); default 100 ms.
+     */
+    public Builder pollInterval(Duration interval) {
+      this.pollInterval = Objects.requireNonNull(interval, "interval");
+      return this;
+    }
+
+    /**
+     * How often, on the system clock, this engine reads every queue to settle what nobody reads
+     * (expiry, leases that ran out); on a manual clock it runs after every advance. Default 1 min.
+     */
+    public Builder sweepInterval(Duration interval) {
+      this.sweepInterval = Objects.requireNonNull(interval, "interval");
+      return this;
+    }
+
+    /** Whether to create the table when it is missing (default), or only use it. */
+    public Builder ensureTable(boolean ensure) {
+      this.ensureTable = ensure;
+      return this;
+    }
+
+    public DynamoQueueEngine build() {
+      return new DynamoQueueEngine(this);
+    }
+  }
+
+  // ---- queues ------------------------------------------------------------------------------
+
+  private @Nullable Q find(String name) {
+    Map<String, AttributeValue> item = store.get(QUEUES, name);
+    return item == null ? null : queueOf(item);
+  }
+
+  private static Q queueOf(Map<String, AttributeValue> item) {
+    TreeSet<Integer> priorities = new TreeSet<>(Collections.reverseOrder());
+    AttributeValue p = item.get("prios");
+    if (p != null && p.hasNs()) {
+      for (String n : p.ns()) {
+        priorities.add(Integer.parseInt(n));
+      }
+    }
+    return new Q(
+        Store.text(item, "sk"),
+        Codecs.decodeConfig(Store.text(item, "cfg")),
+        Store.num(item, "gen"),
+        Store.num(item, "created"),
+        priorities);
+  }
+
+  private Q require(String name) {
+    open();
+    Q q = find(name);
+    if (q == null) {
+      throw QueueException.queueNotFound(name);
+    }
+    return q;
+  }
+
+  private void open() {
+    if (closed) {
+      throw QueueRules.closed();
+    }
+  }
+
+  @Override
+  public QueueCreation ensureQueue(String name, QueueConfig config) {
+    open();
+    QueueRules.checkName(name, "name");
+    Objects.requireNonNull(config, "config");
+    QueueRules.checkConfig(name, config, n -> Optional.ofNullable(find(n)).map(Q::info));
+    Q existing = find(name);
+    if (existing == null) {
+      int count =
+          store
+              .call(
+                  d ->
+                      d.query(
+                          b ->
+                              b.tableName(store.table())
+                                  .consistentRead(true)
+                                  .select(Select.COUNT)
+                                  .keyConditionExpression("pk = :p")
+                                  .expressionAttributeValues(Map.of(":p", Store.s(QUEUES)))))
+              .count();
+      if (count >= maxQueues) {
+        throw QueueRules.tooManyQueues(maxQueues);
+      }
+      long gen = RANDOM.nextLong() & Long.MAX_VALUE;
+      long created = clock.millis();
+      Map<String, AttributeValue> item = new HashMap<>();
+      item.putAll(Store.key(QUEUES, name));
+      item.put("cfg", Store.s(Codecs.encodeConfig(config)));
+      item.put("gen", Store.n(gen));
+      item.put("created", Store.n(created));
+      try {
+        store.call(
+            d ->
+                d.putItem(
+                    b ->
+                        b.tableName(store.table())
+                            .item(item)
+                            .conditionExpression("attribute_not_exists(pk)")));
+        return new QueueCreation(new Q(name, config, gen, created, new TreeSet<>()).info(), true);
+      } catch (ConditionalCheckFailedException raced) {
+        existing = require(name);
+      }
+    }
+    if (!existing.config().equals(config)) {
+      throw QueueRules.alreadyExists(name);
+    }
+    return new QueueCreation(existing.info(), false);
+  }
+
+  @Override
+  public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
+    while (true) {
+      Q q = require(name);
+      QueueConfig next = Objects.requireNonNull(change.apply(q.config()), "the new configuration");
+      if (next.equals(q.config())) {
+        return q.info();
+      }
+      QueueRules.checkConfig(name, next, n -> Optional.ofNullable(find(n)).map(Q::info));
+      try {
+        store.call(
+            d ->
+                d.updateItem(
+                    b ->
+                        b.tableName(store.table())
+                            .key(Store.key(QUEUES, name))
+                            .updateExpression("SET cfg = :new")
+                            .conditionExpression("cfg = :old AND gen = :gen")
+                            .expressionAttributeValues(
+                                Map.of(
+                                    ":new", Store.s(Codecs.encodeConfig(next)),
+                                    ":old", Store.s(Codecs.encodeConfig(q.config())),
+                                    ":gen", Store.n(q.gen())))));
+        wake();
+        return new Q(name, next, q.gen(), q.created(), q.priorities()).info();
+      } catch (ConditionalCheckFailedException changedMeanwhile) {
+        // another update landed (or the queue went): read it again and apply the change to it
+      }
+    }
+  }
+
+  @Override
+  public void deleteQueue(String name) {
+    Q q = require(name);
+    try {
+      store.call(
+          d ->
+              d.deleteItem(
+                  b ->
+                      b.tableName(store.table())
+                          .key(Store.key(QUEUES, name))
+                          .conditionExpression("gen = :gen")
+                          .expressionAttributeValues(Map.of(":gen", Store.n(q.gen())))));
+    } catch (ConditionalCheckFailedException goneMeanwhile) {
+      throw QueueException.queueNotFound(name);
+    }
+    // the generation is gone with the queue item, so its items are never read again; delete them
+    deleteAll(q);
+    pending.remove(name);
+    tasks.values().removeIf(t -> t.source().equals(name));
+    wake();
+  }
+
+  @Override
+  public QueueInfo queue(String name) {
+    return require(name).info();
+  }
+
+  @Override
+  public List<QueueInfo> listQueues(String prefix) {
+    open();
+    Objects.requireNonNull(prefix, "prefix");
+    List<QueueInfo> out = new ArrayList<>();
+    for (Map<String, AttributeValue> item : queryAll(QUEUES, true, prefix)) {
+      out.add(queueOf(item).info());
+    }
+    return out;
+  }
+
+  // ---- sending -----------------------------------------------------------------------------
+
+  @Override
+  public SendResult send(String queue, NewMessage message) {
+    Q q = require(queue);
+    CheckedMessage m = MessageRules.check(message, -1, queue, q.grouped(), q.config());
+    if (q.config().maxDepth().isPresent()) {
+      SendResult duplicate = duplicate(q, m, true);
+      if (duplicate != null) {
+        return duplicate; // a duplicate adds nothing: a full queue does not refuse it
+      }
+    }
+    makeRoom(q, 1);
+    SendResult r = put(q, m);
+    wake();
+    return r;
+  }
+
+  @Override
+  public List<SendResult> sendBatch(String queue, List<NewMessage> messages) {
+    Objects.requireNonNull(messages, "messages");
+    QueueRules.checkBatchSize(messages);
+    Q q = require(queue);
+    List<CheckedMessage> checked = new ArrayList<>(messages.size());
+    for (int i = 0; i < messages.size(); i++) {
+      checked.add(
+          MessageRules.check(
+              QueueRules.batchMessage(messages, i), i, queue, q.grouped(), q.config()));
+    }
+    if (q.config().maxDepth().isPresent()) {
+      int fresh = 0;
+      for (CheckedMessage m : checked) {
+        fresh += duplicate(q, m, false) == null ? 1 : 0;
+      }
+      makeRoom(q, fresh);
+    }
+    List<SendResult> out = new ArrayList<>(checked.size());
+    for (CheckedMessage m : checked) {
+      out.add(put(q, m));
+    }
+    wake();
+    return out;
+  }
+
+  /**
+   * Holds a bounded queue to its {@code maxDepth}: refuses the send, or drops the oldest messages
+   * not in flight. Counted from a strongly consistent read of the queue, so two servers sending at
+   * once may each see room for one more: the bound is kept per server, not across servers.
+   */
+  private void makeRoom(Q q, int fresh) {
+    if (q.config().maxDepth().isEmpty()) {
+      return;
+    }
+    long max = q.config().maxDepth().getAsLong();
+    long now = clock.millis();
+    List<Msg> held = new ArrayList<>();
+    for (Msg m : messages(q, now)) {
+      held.add(m);
+    }
+    long excess = held.size() + fresh - max;
+    if (excess <= 0) {
+      return;
+    }
+    List<Msg> droppable = new ArrayList<>();
+    for (Msg m : held) {
+      if (m.state(now) != MessageState.IN_FLIGHT) {
+        droppable.add(m);
+      }
+    }
+    if (q.config().overflow() == Overflow.REJECT || droppable.size() < excess || fresh > max) {
+      throw new QueueException(
+          ErrorCode.QUEUE_FULL,
+          "queue '"
+              + q.name()
+              + "' is full: maxDepth is "
+              + max
+              + ", it holds "
+              + held.size()
+              + ", and the send adds "
+              + fresh);
+    }
+    droppable.sort((a, b) -> Long.compare(a.serial, b.serial));
+    for (int i = 0; i < excess; i++) {
+      if (delete(droppable.get(i))) {
+        count(q.name(), SHED, 1);
+      }
+    }
+  }
+
+  /** The message a live deduplication id of {@code m} names, as a duplicate's result; or null. */
+  private @Nullable SendResult duplicate(Q q, CheckedMessage m, boolean counted) {
+    String dedupKey = m.dedupKey();
+    if (dedupKey == null) {
+      return null;
+    }
+    Map<String, AttributeValue> taken = store.get(q.dedupPartition(), dedupKey);
+    if (taken == null || Store.num(taken, "lapses") <= clock.millis()) {
+      return null;
+    }
+    long original = Store.num(taken, "serial");
+    if (counted) {
+      count(q.name(), DUPLICATES, 1);
+    }
+    return new SendResult(ids.id(original), original, true);
+  }
+
+  private SendResult put(Q q, CheckedMessage m) {
+    long now = clock.millis();
+    int priority = m.source().priority();
+    knowPriority(q, priority);
+    while (true) {
+      long serial = nextSerial(now);
+      Map<String, AttributeValue> item = new HashMap<>();
+      item.put("pk", Store.s(q.partition(priority)));
+      item.put("sk", Store.s(Msg.sk(serial)));
+      item.put(Msg.PRIORITY, Store.n(priority));
+      item.put(Msg.BODY, AttributeValue.fromB(SdkBytes.fromByteArray(m.body())));
+      byte[] attributes = Codecs.encodeAttributes(m.attributes());
+      if (attributes != null) {
+        item.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(attributes)));
+      }
+      m.source().groupId().ifPresent(g -> item.put(Msg.GROUP, Store.s(g)));
+      if (m.dedupId() != null) {
+        item.put(Msg.DEDUP, Store.s(m.dedupId()));
+      }
+      long expires = now + m.ttlMillis();
+      item.put(Msg.SENT, Store.n(now));
+      item.put(Msg.RECEIVES, Store.n(0));
+      item.put(Msg.VISIBLE, Store.n(now + m.delayMillis()));
+      item.put(Msg.LEASED, Store.n(0));
+      item.put(Msg.LEASED_AT, Store.n(0));
+      item.put(Msg.EXPIRES, Store.n(expires));
+      item.put(Msg.EPOCH, Store.n(0));
+      item.put(StoreTable.TTL_ATTRIBUTE, Store.n(expires / 1000 + 1));
+      String dedupKey = m.dedupKey();
+      try {
+        if (dedupKey == null) {
+          store.call(
+              d ->
+                  d.putItem(
+                      b ->
+                          b.tableName(store.table())
+                              .item(item)
+                              .conditionExpression("attribute_not_exists(pk)")));
+        } else {
+          long lapses = now + MessageRules.DEDUP_WINDOW_MILLIS;
+          Map<String, AttributeValue> dedup = new HashMap<>();
+          dedup.putAll(Store.key(q.dedupPartition(), dedupKey));
+          dedup.put("serial", Store.n(serial));
+          dedup.put("lapses", Store.n(lapses));
+          dedup.put(StoreTable.TTL_ATTRIBUTE, Store.n(lapses / 1000 + 1));
+          store.call(
+              d ->
+                  d.transactWriteItems(
+                      b ->
+                          b.transactItems(
+                              TransactWriteItem.builder()
+                                  .put(
+                                      p ->
+                                          p.tableName(store.table())
+                                              .item(dedup)
+                                              .conditionExpression(
+                                                  "attribute_not_exists(pk) OR lapses <= :now")
+                                              .expressionAttributeValues(
+                                                  Map.of(":now", Store.n(now))))
+                                  .build(),
+                              TransactWriteItem.builder()
+                                  .put(
+                                      p ->
+                                          p.tableName(store.table())
+                                              .item(item)
+                                              .conditionExpression("attribute_not_exists(pk)"))
+                                  .build())));
+        }
+        count(q.name(), SENT, 1);
+        return new SendResult(ids.id(serial), serial, false);
+      } catch (ConditionalCheckFailedException serialTaken) {
+        // a serial of another server's block, after its counter wrapped: take the next one
+      } catch (TransactionCanceledException cancelled) {
+        List<CancellationReason> reasons = cancelled.cancellationReasons();
+        boolean duplicate =
+            !reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code());
+        if (duplicate && dedupKey != null) {
+          Map<String, AttributeValue> taken = store.get(q.dedupPartition(), dedupKey);
+          if (taken != null && Store.num(taken, "lapses") > now) {
+            long original = Store.num(taken, "serial");
+            count(q.name(), DUPLICATES, 1);
+            return new SendResult(ids.id(original), original, true);
+          }
+          // lapsed meanwhile: try again
+        } else if (reasons.size() < 2 || !"ConditionalCheckFailed".equals(reasons.get(1).code())) {
+          throw new QueueException(
+              ErrorCode.UNAVAILABLE,
+              "DynamoDB cancelled the send (" + reasons + "); retry later",
+              cancelled);
+        }
+      }
+    }
+  }
+
+  /** Adds {@code priority} to the queue's priorities before a message of it is written. */
+  private void knowPriority(Q q, int priority) {
+    if (q.priorities().contains(priority)) {
+      return;
+    }
+    try {
+      store.call(
+          d ->
+              d.updateItem(
+                  b ->
+                      b.tableName(store.table())
+                          .key(Store.key(QUEUES, q.name()))
+                          .updateExpression("ADD prios :p")
+                          .conditionExpression("gen = :gen")
+                          .expressionAttributeValues(
+                              Map.of(
+                                  ":p",
+                                  AttributeValue.fromNs(List.of(Integer.toString(priority))),
+                                  ":gen",
+                                  Store.n(q.gen())))));
+      q.priorities().add(priority);
+    } catch (ConditionalCheckFailedException gone) {
+      throw QueueException.queueNotFound(q.name());
+    }
+  }
+
+  /**
+   * The next serial: the clock's milliseconds above {@value #SERIAL_BITS} bits of a counter whose
+   * blocks of {@value #SERIAL_BLOCK} the store hands out, so serials of all servers are unique and
+   * sort about as they were sent, and one engine's strictly increase.
+   */
+  private long nextSerial(long now) {
+    synchronized (serialLock) {
+      if (serialNext >= serialEnd) {
+        long end =
+            Store.num(
+                store
+                    .call(
+                        d ->
+                            d.updateItem(
+                                b ->
+                                    b.tableName(store.table())
+                                        .key(Store.key(STORE, "serials"))
+                                        .updateExpression("ADD n :b")
+                                        .expressionAttributeValues(
+                                            Map.of(":b", Store.n(SERIAL_BLOCK)))
+                                        .returnValues(ReturnValue.UPDATED_NEW)))
+                    .attributes(),
+                "n");
+        serialNext = end - SERIAL_BLOCK;
+        serialEnd = end;
+      }
+      lastMillis = Math.max(lastMillis, now);
+      long counter = serialNext++ & ((1L << SERIAL_BITS) - 1);
+      return (lastMillis << SERIAL_BITS) | counter;
+    }
+  }
+
+  /**
+   * The order serial that puts a message at the back of its partition: a new serial (FIFO), or one
+   * below the partition's first (LIFO, which delivers the lowest serial last).
+   */
+  private long backSerial(Q q, String pk, long now) {
+    if (forward(q)) {
+      return nextSerial(now);
+    }
+    QueryResponse first = page(pk, true, null, 1);
+    for (Map<String, AttributeValue> item : first.items()) {
+      return Long.parseLong(Store.text(item, "sk")) - 1;
+    }
+    return nextSerial(now);
+  }
+
+  // ---- receiving ---------------------------------------------------------------------------
+
+  @Override
+  public List<Message> receive(String queue, ReceiveRequest request) {
+    Objects.requireNonNull(request, "request");
+    Q q = require(queue);
+    long wait = request.waitTime().orElse(q.config().receiveWait()).toMillis();
+    List<Message> got = take(q, request);
+    if (!got.isEmpty() || wait <= 0) {
+      return got;
+    }
+    long deadline = clock.millis() + wait;
+    AtomicInteger line = waiting.computeIfAbsent(queue, k -> new AtomicInteger());
+    line.incrementAndGet();
+    try {
+      while (true) {
+        synchronized (signal) {
+          long parkNanos = clock.parkNanosUntil(deadline);
+          if (parkNanos > 0) {
+            long millis = Math.min(pollMillis, Math.max(1, parkNanos / 1_000_000));
+            try {
+              signal.wait(millis);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return List.of();
+            }
+          }
+        }
+        if (closed) {
+          return List.of();
+        }
+        Q now = find(queue);
+        if (now == null || now.gen() != q.gen()) {
+          return List.of();
+        }
+        got = take(now, request);
+        if (!got.isEmpty() || clock.millis() >= deadline) {
+          return got;
+        }
+      }
+    } finally {
+      line.decrementAndGet();
+    }
+  }
+
+  private void wake() {
+    synchronized (signal) {
+      signal.notifyAll();
+    }
+  }
+
+  /**
+   * Judges an item read: drops it when expired or its history ran out, ends a lease that ran out
+   * (dead-lettering it when its receives ran out). Returns the message as it stands, or null when
+   * it is no longer in the queue (or changed meanwhile, to be read again next time).
+   */
+  private @Nullable Msg settle(Q q, Msg m, long now) {
+    if (m.done != null) {
+      if (m.keep <= now) {
+        delete(m);
+      }
+      return null;
+    }
+    if (m.expired(now)) {
+      expire(q, m, now);
+      return null;
+    }
+    if (m.leaseEnded(now)) {
+      // the lease ran out: whoever ends it counts the release, and dead-letters it if it was the
+      // last receive allowed
+      if (DeadLetterRules.exhausted(q.config(), m.receives)) {
+        if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+          count(q.name(), RELEASED, 1);
+          return DeadLetterRules.deadLettersToItself(q.name(), q.config())
+              ? bySerial(q, m.id)
+              : null;
+        }
+        return null;
+      }
+      if (conditional(m, "SET ls = :zero", Map.of(":zero", Store.n(0)))) {
+        count(q.name(), RELEASED, 1);
+        return bySerial(q, m.id);
+      }
+      return null;
+    }
+    return m;
+  }
+
+  /** Every message of the queue (not history, not expired), settled, in no particular order. */
+  private List<Msg> messages(Q q, long now) {
+    List<Msg> out = new ArrayList<>();
+    for (int priority : q.priorities()) {
+      for (Map<String, AttributeValue> item : queryAll(q.partition(priority), true, "")) {
+        if (Msg.pointer(item)) {
+          continue;
+        }
+        Msg m = settle(q, new Msg(item), now);
+        if (m != null) {
+          out.add(m);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Takes what is eligible now: reads each priority's head in order, claims by condition. */
+  private List<Message> take(Q q, ReceiveRequest request) {
+    if (q.grouped()) {
+      return takeGrouped(q, request);
+    }
+    long now = clock.millis();
+    long visibility = request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
+    MessageFilter filter = request.filter().orElse(null);
+    int max = request.maxMessages();
+    List<Message> out = new ArrayList<>();
+    for (int priority : q.priorities()) {
+      Map<String, AttributeValue> start = null;
+      do {
+        QueryResponse page = visiblePage(q.partition(priority), forward(q), start, now);
+        for (Map<String, AttributeValue> item : page.items()) {
+          if (out.size() >= max) {
+            return out;
+          }
+          if (Msg.pointer(item)) {
+            continue;
+          }
+          Msg m = settle(q, new Msg(item), now);
+          if (m == null
+              || m.state(now) != MessageState.AVAILABLE
+              || (filter != null && !filter.test(m, now))) {
+            continue;
+          }
+          Message claimed = claim(q, m, now, visibility);
+          if (claimed != null) {
+            out.add(claimed);
+          }
+        }
+        start = next(page);
+      } while (start != null && out.size() < max);
+    }
+    return out;
+  }
+
+  /**
+   * A grouped queue's receive (the SQS FIFO rules, as the in-memory engine's): groups whose head is
+   * available are ready, ordered by the head's priority, then its place in time (sent, or last
+   * received when handed back), then its serial; the best ready group gives its available messages
+   * up to its first one not available, then the next group. Reads the whole queue: a grouped
+   * queue's receive costs read units by its depth.
+   */
+  private List<Message> takeGrouped(Q q, ReceiveRequest request) {
+    long now = clock.millis();
+    long visibility = request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();
+    MessageFilter filter = request.filter().orElse(null);
+    int max = request.maxMessages();
+    Map<String, List<Msg>> groups = new HashMap<>();
+    List<Msg> all = messages(q, now);
+    all.sort((a, b) -> Long.compare(a.serial, b.serial));
+    for (Msg m : all) {
+      groups.computeIfAbsent(m.group == null ? "" : m.group, k -> new ArrayList<>()).add(m);
+    }
+    List<List<Msg>> ready = new ArrayList<>();
+    for (List<Msg> line : groups.values()) {
+      Msg head = line.get(0);
+      if (head.state(now) == MessageState.AVAILABLE && (filter == null || filter.test(head, now))) {
+        ready.add(line);
+      }
+    }
+    ready.sort(
+        (a, b) -> {
+          Msg x = a.get(0);
+          Msg y = b.get(0);
+          int c = Integer.compare(y.priority, x.priority);
+          if (c != 0) {
+            return c;
+          }
+          c = Long.compare(place(x), place(y));
+          if (c != 0) {
+            return c;
+          }
+          c = Boolean.compare(x.leasedAt != 0, y.leasedAt != 0);
+          return c != 0 ? c : Long.compare(x.serial, y.serial);
+        });
+    List<Message> out = new ArrayList<>();
+    for (List<Msg> line : ready) {
+      for (Msg m : line) {
+        if (out.size() >= max || m.state(now) != MessageState.AVAILABLE) {
+          break;
+        }
+        Message claimed = claim(q, m, now, visibility);
+        if (claimed == null) {
+          break; // another server took it: the rest of the group is theirs
+        }
+        out.add(claimed);
+      }
+      if (out.size() >= max) {
+        break;
+      }
+    }
+    return out;
+  }
+
+  private static long place(Msg head) {
+    return head.leasedAt != 0 ? head.leasedAt : head.sent;
+  }
+
+  /** The conditional claim; null when another server changed the message since it was read. */
+  private @Nullable Message claim(Q q, Msg m, long now, long visibility) {
+    Map<String, AttributeValue> after;
+    try {
+      after =
+          store
+              .call(
+                  d ->
+                      d.updateItem(
+                          b ->
+                              b.tableName(store.table())
+                                  .key(Store.key(m.pk, m.sk()))
+                                  .updateExpression(
+                                      "SET ep = ep + :one, rc = rc + :one, vis = :until, ls = :one,"
+                                          + " la = :now, fr = if_not_exists(fr, :now)")
+                                  .conditionExpression(
+                                      "ep = :ep AND vis = :vis AND ex > :now"
+                                          + " AND attribute_not_exists(dn)")
+                                  .expressionAttributeValues(
+                                      Map.of(
+                                          ":one", Store.n(1),
+                                          ":until", Store.n(now + visibility),
+                                          ":now", Store.n(now),
+                                          ":vis", Store.n(m.vis),
+                                          ":ep", Store.n(m.epoch)))
+                                  .returnValues(ReturnValue.ALL_NEW)))
+              .attributes();
+    } catch (ConditionalCheckFailedException lost) {
+      return null;
+    }
+    Msg taken = new Msg(after);
+    count(q.name(), RECEIVED, 1);
+    String receipt = new Receipt(taken.id, (int) taken.epoch).encode(key(q));
+    return taken.view(ids.id(taken.id), MessageState.IN_FLIGHT, receipt);
+  }
+
+  private ReceiptKey key(Q q) {
+    return keys.forQueue(q.name(), q.gen());
+  }
+
+  private static boolean forward(Q q) {
+    return q.config().order() == Order.FIFO;
+  }
+
+  // ---- leases ------------------------------------------------------------------------------
+
+  /**
+   * The message whose id carries {@code id}: at that serial in one of the queue's priorities, or
+   * where the pointer there leads. Null when it is not in the queue (history included).
+   */
+  private @Nullable Msg bySerial(Q q, long id) {
+    if (id == 0) {
+      return null;
+    }
+    for (int priority : q.priorities()) {
+      String pk = q.partition(priority);
+      Map<String, AttributeValue> item = store.get(pk, Msg.sk(id));
+      if (item != null && Msg.pointer(item)) {
+        item = store.get(pk, Msg.sk(Store.num(item, Msg.TO)));
+      }
+      if (item != null && !Msg.pointer(item)) {
+        Msg m = new Msg(item);
+        if (m.id == id) {
+          return m;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The message by id, settled (a lease that ran out ended); history included. */
+  private Msg byId(Q q, String id, boolean history) {
+    Objects.requireNonNull(id, "id");
+    long now = clock.millis();
+    Msg m = bySerial(q, ids.serial(id));
+    if (m != null && m.done == null) {
+      Msg settled = settle(q, m, now);
+      m = settled == null ? bySerial(q, m.id) : settled;
+    }
+    if (m == null
+        || (m.done != null && (!history || m.keep <= now))
+        || (m.done == null && m.expired(now))) {
+      throw QueueException.messageNotFound(q.name(), id);
+    }
+    return m;
+  }
+
+  /** The leased message of a receipt; strict: it must be in flight on that lease. */
+  private @Nullable Msg leased(Q q, String receipt, boolean strict, boolean anyLease, long now) {
+    Receipt.Presented p = Receipt.parse(receipt, q.name());
+    p.verify(key(q), receipt, q.name());
+    Msg m = bySerial(q, p.serial());
+    if (m == null || m.done != null || m.expired(now)) {
+      if (strict) {
+        throw MessageRules.leaseGone(q.name());
+      }
+      return null;
+    }
+    if (m.epoch != p.leaseEpoch() && !anyLease) {
+      throw MessageRules.staleReceipt(ids.id(m.id));
+    }
+    if (strict && m.state(now) != MessageState.IN_FLIGHT) {
+      throw MessageRules.notInFlight(ids.id(m.id), m.state(now));
+    }
+    return m;
+  }
+
+  @Override
+  public void ack(String queue, String receipt) {
+    Q q = require(queue);
+    while (true) {
+      long now = clock.millis();
+      Msg m = leased(q, receipt, false, false, now);
+      if (m == null) {
+        return;
+      }
+      if (q.grouped() && m.state(now) != MessageState.IN_FLIGHT) {
+        throw MessageRules.notInFlight(ids.id(m.id), m.state(now));
+      }
+      if (finish(q, m, "c", now)) {
+        count(queue, ACKED, 1);
+        wake();
+        return;
+      }
+    }
+  }
+
+  /** Ends a message: kept as history ({@code done}) while the queue keeps history, else deleted. */
+  private boolean finish(Q q, Msg m, String done, long now) {
+    long history = q.config().historyRetention().toMillis();
+    if (history <= 0) {
+      return delete(m);
+    }
+    return conditional(
+        m,
+        "SET dn = :dn, kp = :kp, purgeAt = :purge",
+        Map.of(
+            ":dn", Store.s(done),
+            ":kp", Store.n(now + history),
+            ":purge", Store.n((now + history) / 1000 + 1)));
+  }
+
+  @Override
+  public List<Optional<QueueException>> ackAll(String queue, List<String> receipts) {
+    require(queue);
+    return BatchAcks.oneByOne(receipts, (receipt, i) -> ack(queue, receipt));
+  }
+
+  @Override
+  public void release(String queue, String receipt, Duration delay, boolean toBack) {
+    Objects.requireNonNull(delay, "delay");
+    Q q = require(queue);
+    MessageRules.checkRelease(queue, q.grouped(), delay, toBack);
+    while (true) {
+      long now = clock.millis();
+      Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
+      if (DeadLetterRules.exhausted(q.config(), m.receives)
+          && deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+        count(queue, RELEASED, 1);
+        return;
+      }
+      long vis = now + delay.toMillis();
+      boolean done =
+          toBack
+              ? move(
+                  m,
+                  q,
+                  m.pk,
+                  backSerial(q, m.pk, now),
+                  m.priority,
+                  item -> {
+                    item.put(Msg.VISIBLE, Store.n(vis));
+                    item.put(Msg.LEASED, Store.n(0));
+                  })
+              : setVisible(m, vis, false);
+      if (done) {
+        count(queue, RELEASED, 1);
+        wake();
+        return;
+      }
+    }
+  }
+
+  @Override
+  public Message extend(String queue, String receipt, Duration visibilityTimeout) {
+    return extend(queue, receipt, visibilityTimeout, false);
+  }
+
+  @Override
+  public Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
+    return extend(queue, receipt, visibilityTimeout, true);
+  }
+
+  private Message extend(String queue, String receipt, Duration visibility, boolean anyLease) {
+    Objects.requireNonNull(visibility, "visibilityTimeout");
+    Q q = require(queue);
+    MessageRules.checkExtend(visibility);
+    while (true) {
+      long now = clock.millis();
+      Msg m = leased(q, receipt, false, anyLease, now);
+      if (m == null) {
+        throw MessageRules.leaseGone(queue);
+      }
+      long until = MessageRules.extendedUntil(visibility, m.leasedAt, now);
+      MessageState state = m.state(now);
+      String id = ids.id(m.id);
+      if (state == MessageState.AVAILABLE) {
+        if (visibility.isZero()) {
+          return m.view(id, now, null);
+        }
+        if (setVisible(m, until, true)) {
+          return fresh(q, m, id, now);
+        }
+        continue;
+      }
+      if (state != MessageState.IN_FLIGHT) {
+        throw MessageRules.notInFlight(id, state);
+      }
+      if (visibility.isZero()) {
+        if (DeadLetterRules.exhausted(q.config(), m.receives)) {
+          Message left = m.view(id, MessageState.DEAD_LETTERED, null);
+          if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+            count(queue, RELEASED, 1);
+            return DeadLetterRules.deadLettersToItself(queue, q.config())
+                ? fresh(q, m, id, now)
+                : left;
+          }
+          continue;
+        }
+        if (setVisible(m, now, false)) {
+          count(queue, RELEASED, 1);
+          wake();
+          return fresh(q, m, id, now);
+        }
+        continue;
+      }
+      if (setVisible(m, until, true)) {
+        return fresh(q, m, id, now);
+      }
+    }
+  }
+
+  private Message fresh(Q q, Msg m, String id, long now) {
+    Msg again = bySerial(q, m.id);
+    return again == null ? m.view(id, now, null) : again.view(id, now, null);
+  }
+
+  @Override
+  public void fail(String queue, String receipt) {
+    Q q = require(queue);
+    while (true) {
+      long now = clock.millis();
+      Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
+      if (finish(q, m, "f", now)) {
+        count(queue, FAILED, 1);
+        wake();
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void deadLetter(String queue, String receipt) {
+    Q q = require(queue);
+    DeadLetterRules.requireTarget(queue, q.config());
+    while (true) {
+      long now = clock.millis();
+      Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
+      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED, false)) {
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void deadLetterById(String queue, String id) {
+    Q q = require(queue);
+    DeadLetterRules.requireTarget(queue, q.config());
+    while (true) {
+      long now = clock.millis();
+      Msg m = byId(q, id, false);
+      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED, false)) {
+        return;
+      }
+    }
+  }
+
+  // ---- by id -------------------------------------------------------------------------------
+
+  @Override
+  public Message update(String queue, String id, MessageUpdate update) {
+    Objects.requireNonNull(update, "update");
+    Q q = require(queue);
+    while (true) {
+      long now = clock.millis();
+      Msg m = byId(q, id, false);
+      Map<String, io.switchboard.queue.AttributeValue> attributes =
+          update.attributes().orElse(m.attributes);
+      if (update.attributes().isPresent()) {
+        int size = m.body.length + MessageRules.attributeBytes(attributes, "attributes");
+        MessageRules.checkUpdateSize(size, queue, q.config());
+      }
+      int priority = update.priority().orElse(m.priority);
+      byte[] encoded = Codecs.encodeAttributes(attributes);
+      boolean done;
+      if (priority != m.priority) {
+        knowPriority(q, priority);
+        done =
+            move(
+                m,
+                q,
+                q.partition(priority),
+                m.serial,
+                priority,
+                item -> {
+                  if (encoded == null) {
+                    item.remove(Msg.ATTRIBUTES);
+                  } else {
+                    item.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(encoded)));
+                  }
+                });
+      } else {
+        done =
+            conditional(
+                m,
+                encoded == null ? "REMOVE a" : "SET a = :a",
+                encoded == null
+                    ? Map.of()
+                    : Map.of(":a", AttributeValue.fromB(SdkBytes.fromByteArray(encoded))));
+      }
+      if (done) {
+        wake();
+        return Objects.requireNonNull(bySerial(q, m.id), "updated message").view(id, now, null);
+      }
+    }
+  }
+
+  @Override
+  public Message touch(String queue, String id) {
+    Q q = require(queue);
+    MessageRules.checkTouch(queue, q.grouped());
+    while (true) {
+      long now = clock.millis();
+      Msg m = byId(q, id, false);
+      if (move(m, q, m.pk, backSerial(q, m.pk, now), m.priority, item -> {})) {
+        return Objects.requireNonNull(bySerial(q, m.id), "touched message").view(id, now, null);
+      }
+    }
+  }
+
+  @Override
+  public void remove(String queue, String id) {
+    Q q = require(queue);
+    while (true) {
+      if (delete(byId(q, id, false))) {
+        count(queue, REMOVED, 1);
+        return;
+      }
+    }
+  }
+
+  @Override
+  public Message get(String queue, String id) {
+    Q q = require(queue);
+    return byId(q, id, true).view(id, clock.millis(), null);
+  }
+
+  @Override
+  public Page browse(String queue, BrowseRequest request) {
+    Objects.requireNonNull(request, "request");
+    Q q = require(queue);
+    long now = clock.millis();
+    int afterPriority = Integer.MAX_VALUE;
+    long afterSerial = -1;
+    if (request.cursor().isPresent()) {
+      String c = request.cursor().get();
+      try {
+        int colon = c.indexOf(':');
+        afterPriority = Integer.parseInt(c.substring(0, colon));
+        afterSerial = Long.parseLong(c.substring(colon + 1));
+      } catch (RuntimeException e) {
+        throw QueueException.invalid("cursor is not one this queue's browse returned: '" + c + "'");
+      }
+    }
+    MessageFilter filter = request.filter().orElse(null);
+    List<Message> items = new ArrayList<>();
+    boolean more = false;
+    String cursor = null;
+    outer:
+    for (int priority : q.priorities()) {
+      if (priority > afterPriority) {
+        continue;
+      }
+      Map<String, AttributeValue> start = null;
+      if (priority == afterPriority && afterSerial >= 0) {
+        start = Store.key(q.partition(priority), Msg.sk(afterSerial));
+      }
+      do {
+        QueryResponse page = page(q.partition(priority), forward(q), start, 100);
+        for (Map<String, AttributeValue> item : page.items()) {
+          if (Msg.pointer(item)) {
+            continue;
+          }
+          Msg m = settle(q, new Msg(item), now);
+          if (m == null) {
+            continue;
+          }
+          MessageState state = m.state(now);
+          if (!request.includeInvisible() && state != MessageState.AVAILABLE) {
+            continue;
+          }
+          if (filter != null && !filter.test(m, now)) {
+            continue;
+          }
+          if (items.size() == request.limit()) {
+            more = true;
+            break outer;
+          }
+          items.add(m.view(ids.id(m.id), state, null));
+          cursor = priority + ":" + m.serial;
+        }
+        start = next(page);
+      } while (start != null);
+    }
+    return new Page(items, more ? Optional.ofNullable(cursor) : Optional.empty());
+  }
+
+  @Override
+  public long purge(String queue) {
+    Q q = require(queue);
+    long n = messages(q, clock.millis()).size();
+    deleteAll(q);
+    count(queue, REMOVED, n);
+    return n;
+  }
+
+  /** Deletes every item of the queue's generation: messages, pointers, history, dedup ids. */
+  private void deleteAll(Q q) {
+    for (int priority : q.priorities()) {
+      deletePartition(q.partition(priority));
+    }
+    deletePartition(q.dedupPartition());
+  }
+
+  private void deletePartition(String pk) {
+    List<Map<String, AttributeValue>> keys = new ArrayList<>();
+    for (Map<String, AttributeValue> item : queryAll(pk, true, "")) {
+      keys.add(Store.key(pk, Store.text(item, "sk")));
+    }
+    for (int i = 0; i < keys.size(); i += 25) {
+      List<WriteRequest> batch = new ArrayList<>();
+      for (Map<String, AttributeValue> k : keys.subList(i, Math.min(keys.size(), i + 25))) {
+        batch.add(WriteRequest.builder().deleteRequest(r -> r.key(k)).build());
+      }
+      Map<String, List<WriteRequest>> left = Map.of(store.table(), batch);
+      while (!left.isEmpty()) {
+        Map<String, List<WriteRequest>> request = left;
+        left = store.call(d -> d.batchWriteItem(b -> b.requestItems(request))).unprocessedItems();
+      }
+    }
+  }
+
+  @Override
+  public QueueStats stats(String queue) {
+    Q q = require(queue);
+    long now = clock.millis();
+    long available = 0;
+    long delayed = 0;
+    long inFlight = 0;
+    long oldest = Long.MAX_VALUE;
+    Map<Integer, Long> byPriority = new TreeMap<>(Collections.reverseOrder());
+    for (Msg m : messages(q, now)) {
+      switch (m.state(now)) {
+        case AVAILABLE -> available++;
+        case DELAYED -> delayed++;
+        default -> inFlight++;
+      }
+      oldest = Math.min(oldest, m.sent);
+      byPriority.merge(m.priority, 1L, Long::sum);
+    }
+    AtomicInteger w = waiting.get(queue);
+    return new QueueStats(
+        available,
+        delayed,
+        inFlight,
+        oldest == Long.MAX_VALUE
+            ? Optional.empty()
+            : Optional.of(Duration.ofMillis(Math.max(0, now - oldest))),
+        new LinkedHashMap<>(byPriority),
+        w == null ? 0 : w.get(),
+        counters(q));
+  }
+
+  // ---- dead letters and redrive ------------------------------------------------------------
+
+  @Override
+  public RedriveTask startRedrive(String source, RedriveRequest request) {
+    Objects.requireNonNull(request, "request");
+    Q dlq = require(source);
+    for (RedriveTask t : tasks.values()) {
+      if (t.source().equals(source) && t.status() == RedriveTask.Status.RUNNING) {
+        throw DeadLetterRules.alreadyRedriving(source, t.id());
+      }
+    }
+    Q destination = null;
+    if (request.destination().isPresent()) {
+      destination = require(request.destination().get());
+      DeadLetterRules.checkDestination(source, dlq.grouped(), destination.info());
+    }
+    long now = clock.millis();
+    List<Msg> all = messages(dlq, now);
+    all.sort((a, b) -> Long.compare(a.serial, b.serial));
+    long moved = 0;
+    String failure = null;
+    for (Msg m : all) {
+      if (m.state(now) == MessageState.IN_FLIGHT) {
+        continue;
+      }
+      Q to = destination;
+      if (to == null) {
+        String back = m.deadLetterSource;
+        to = back == null ? null : find(back);
+        if (to == null) {
+          failure = "the source queue '" + back + "' of message " + ids.id(m.id) + " is gone";
+          continue;
+        }
+      }
+      if (moveBack(dlq, to, m, now)) {
+        moved++;
+      }
+    }
+    RedriveTask task =
+        new RedriveTask(
+            UUID.randomUUID().toString(),
+            source,
+            request.destination(),
+            request.maxPerSecond(),
+            failure == null ? RedriveTask.Status.COMPLETED : RedriveTask.Status.FAILED,
+            moved,
+            all.size(),
+            Instant.ofEpochMilli(now),
+            Optional.ofNullable(failure));
+    tasks.put(task.id(), task);
+    wake();
+    return task;
+  }
+
+  @Override
+  public List<RedriveTask> redriveTasks(String source) {
+    require(source);
+    List<RedriveTask> out = new ArrayList<>();
+    for (RedriveTask t : tasks.values()) {
+      if (t.source().equals(source)) {
+        out.add(t);
+      }
+    }
+    out.sort((a, b) -> b.startedAt().compareTo(a.startedAt()));
+    return out;
+  }
+
+  @Override
+  public RedriveTask cancelRedrive(String taskId) {
+    RedriveTask t = tasks.get(Objects.requireNonNull(taskId, "taskId"));
+    if (t == null) {
+      throw new QueueException(ErrorCode.TASK_NOT_FOUND, "no redrive task '" + taskId + "'");
+    }
+    return t; // a task runs to its end when started: nothing is left to cancel
+  }
+
+  @Override
+  public Message restore(String deadLetterQueue, String id) {
+    Q dlq = require(deadLetterQueue);
+    while (true) {
+      long now = clock.millis();
+      Msg m = byId(dlq, id, false);
+      if (m.deadLetterSource == null) {
+        throw DeadLetterRules.notDeadLettered(id);
+      }
+      if (m.state(now) == MessageState.IN_FLIGHT) {
+        throw DeadLetterRules.leasedOnRestore(id);
+      }
+      Q to = require(m.deadLetterSource);
+      if (moveBack(dlq, to, m, now)) {
+        wake();
+        return Objects.requireNonNull(bySerial(to, m.id), "restored message").view(id, now, null);
+      }
+    }
+  }
+
+  /** Moves a dead-lettered message to the back of {@code to}, receive count 0, a new epoch. */
+  private boolean moveBack(Q dlq, Q to, Msg m, long now) {
+    knowPriority(to, m.priority);
+    String pk = to.partition(m.priority);
+    boolean moved =
+        move(
+            m,
+            to,
+            pk,
+            backSerial(to, pk, now),
+            m.priority,
+            item -> {
+              item.put(Msg.RECEIVES, Store.n(0));
+              item.put(Msg.VISIBLE, Store.n(now));
+              item.put(Msg.LEASED, Store.n(0));
+              item.put(Msg.EPOCH, Store.n(m.epoch + 1));
+              item.remove(Msg.DEAD_LETTER_SOURCE);
+            });
+    if (moved) {
+      events.tell(
+          () ->
+              new MessageEvent.Redriven(
+                  dlq.name(),
+                  to.name(),
+                  Objects.requireNonNull(bySerial(to, m.id), "moved")
+                      .view(ids.id(m.id), now, null)));
+    }
+    return moved;
+  }
+
+  /**
+   * Moves the message to its queue's dead-letter target (or, the queue its own target, resets its
+   * receive count in place); false when it changed since it was read.
+   */
+  private boolean deadLetter(Q q, Msg m, long now, MessageEvent.Cause cause, boolean expired) {
+    DeadLetterPolicy policy = q.config().deadLetter().orElseThrow();
+    boolean done;
+    String target = policy.target();
+    if (target.equals(q.name())) {
+      done =
+          conditional(
+              m,
+              "SET rc = :zero, vis = :now, ls = :zero",
+              Map.of(":zero", Store.n(0), ":now", Store.n(now)));
+    } else {
+      Q to = find(target);
+      if (to == null) {
+        return false; // the target is gone: the message stays where it is
+      }
+      knowPriority(to, m.priority);
+      long history = q.config().historyRetention().toMillis();
+      done =
+          move(
+              m,
+              to,
+              to.partition(m.priority),
+              m.serial,
+              m.priority,
+              item -> {
+                item.put(Msg.VISIBLE, Store.n(now));
+                item.put(Msg.LEASED, Store.n(0));
+                item.put(Msg.DEAD_LETTER_SOURCE, Store.s(q.name()));
+                if (expired) {
+                  long until = now + to.config().retention().toMillis();
+                  item.put(Msg.EXPIRES, Store.n(until));
+                  item.put(StoreTable.TTL_ATTRIBUTE, Store.n(until / 1000 + 1));
+                }
+              },
+              history > 0 ? now + history : 0);
+    }
+    if (done) {
+      count(q.name(), DEAD_LETTERED, 1);
+      Q to = target.equals(q.name()) ? q : find(target);
+      Msg placed = to == null ? null : bySerial(to, m.id);
+      if (placed != null) {
+        events.tell(
+            () ->
+                new MessageEvent.DeadLettered(
+                    q.name(), target, placed.view(ids.id(m.id), now, null), cause));
+      }
+      wake();
+    }
+    return done;
+  }
+
+  private void expire(Q q, Msg m, long now) {
+    if (q.config().onExpire() == ExpiryAction.DEAD_LETTER && q.config().deadLetter().isPresent()) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.EXPIRED, true)) {
+        count(q.name(), EXPIRED, 1); // counted as both: it expired, and it was dead-lettered
+        return;
+      }
+    }
+    if (delete(m)) {
+      count(q.name(), EXPIRED, 1);
+      events.tell(() -> new MessageEvent.Expired(q.name(), m.view(ids.id(m.id), now, null)));
+    }
+  }
+
+  // ---- conditional writes ------------------------------------------------------------------
+
+  /** Deletes the message as read (its epoch unchanged), and its pointer; false when it changed. */
+  private boolean delete(Msg m) {
+    if (m.moved()) {
+      try {
+        store.call(
+            d ->
+                d.transactWriteItems(
+                    b ->
+                        b.transactItems(
+                            TransactWriteItem.builder()
+                                .delete(x -> asRead(x.tableName(store.table()), m))
+                                .build(),
+                            TransactWriteItem.builder()
+                                .delete(
+                                    x ->
+                                        x.tableName(store.table())
+                                            .key(Store.key(m.pk, Msg.sk(m.id))))
+                                .build())));
+        return true;
+      } catch (TransactionCanceledException changed) {
+        return false;
+      }
+    }
+    try {
+      store.call(d -> d.deleteItem(b -> asRead(b.tableName(store.table()), m)));
+      return true;
+    } catch (ConditionalCheckFailedException changed) {
+      return false;
+    }
+  }
+
+  private static void asRead(
+      software.amazon.awssdk.services.dynamodb.model.Delete.Builder b, Msg m) {
+    b.key(Store.key(m.pk, m.sk()))
+        .conditionExpression("ep = :ep AND vis = :vis")
+        .expressionAttributeValues(Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
+  }
+
+  private static void asRead(
+      software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest.Builder b, Msg m) {
+    b.key(Store.key(m.pk, m.sk()))
+        .conditionExpression("ep = :ep AND vis = :vis")
+        .expressionAttributeValues(Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
+  }
+
+  private boolean setVisible(Msg m, long vis, boolean leased) {
+    return conditional(
+        m, "SET vis = :v, ls = :l", Map.of(":v", Store.n(vis), ":l", Store.n(leased ? 1 : 0)));
+  }
+
+  /** An update of the message as read (epoch and visibility unchanged). */
+  private boolean conditional(Msg m, String update, Map<String, AttributeValue> values) {
+    Map<String, AttributeValue> all = new HashMap<>(values);
+    all.put(":ep", Store.n(m.epoch));
+    all.put(":vis0", Store.n(m.vis));
+    try {
+      store.call(
+          d ->
+              d.updateItem(
+                  b ->
+                      b.tableName(store.table())
+                          .key(Store.key(m.pk, m.sk()))
+                          .updateExpression(update)
+                          .conditionExpression("ep = :ep AND vis = :vis0")
+                          .expressionAttributeValues(all)));
+      return true;
+    } catch (ConditionalCheckFailedException changed) {
+      return false;
+    }
+  }
+
+  private boolean move(
+      Msg m,
+      Q to,
+      String pk,
+      long serial,
+      int priority,
+      Consumer<Map<String, AttributeValue>> edit) {
+    return move(m, to, pk, serial, priority, edit, 0);
+  }
+
+  /**
+   * Moves the message, as read, to {@code pk}/{@code serial} in one transaction: the old item goes
+   * (or, {@code keepUntil} > 0, stays as dead-lettered history until then), the new one is put, and
+   * the pointer from the id's serial follows it (made, moved or dropped). False when the message
+   * changed since it was read.
+   */
+  private boolean move(
+      Msg m,
+      Q to,
+      String pk,
+      long serial,
+      int priority,
+      Consumer<Map<String, AttributeValue>> edit,
+      long keepUntil) {
+    Map<String, AttributeValue> item = m.item(pk, serial, priority);
+    edit.accept(item);
+    // every key the move touches, and what it does there: one action per key
+    Map<Map<String, AttributeValue>, TransactWriteItem> actions = new LinkedHashMap<>();
+    Map<String, AttributeValue> oldKey = Store.key(m.pk, m.sk());
+    // history keeps its pointer, so a dead-lettered message is found by id in its source
+    Map<String, AttributeValue> oldPointer =
+        m.moved() && keepUntil == 0 ? Store.key(m.pk, Msg.sk(m.id)) : null;
+    Map<String, AttributeValue> newKey = Store.key(pk, Msg.sk(serial));
+    Map<String, AttributeValue> newPointer = serial != m.id ? Store.key(pk, Msg.sk(m.id)) : null;
+    Map<String, AttributeValue> condition = Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis));
+    if (keepUntil > 0) {
+      actions.put(
+          oldKey,
+          TransactWriteItem.builder()
+              .update(
+                  x ->
+                      x.tableName(store.table())
+                          .key(oldKey)
+                          .updateExpression("SET dn = :dn, kp = :kp")
+                          .conditionExpression("ep = :ep AND vis = :vis")
+                          .expressionAttributeValues(
+                              Map.of(
+                                  ":ep", Store.n(m.epoch),
+                                  ":vis", Store.n(m.vis),
+                                  ":dn", Store.s("d"),
+                                  ":kp", Store.n(keepUntil))))
+              .build());
+    } else {
+      actions.put(
+          oldKey,
+          TransactWriteItem.builder()
+              .delete(
+                  x ->
+                      x.tableName(store.table())
+                          .key(oldKey)
+                          .conditionExpression("ep = :ep AND vis = :vis")
+                          .expressionAttributeValues(condition))
+              .build());
+    }
+    boolean onOldPointer = newKey.equals(oldPointer);
+    if (oldPointer != null) {
+      Map<String, AttributeValue> k = oldPointer;
+      actions.put(
+          k, TransactWriteItem.builder().delete(x -> x.tableName(store.table()).key(k)).build());
+    }
+    boolean replacesOld = newKey.equals(oldKey) && keepUntil == 0;
+    actions.put(
+        newKey,
+        TransactWriteItem.builder()
+            .put(
+                x -> {
+                  x.tableName(store.table()).item(item);
+                  if (replacesOld) {
+                    x.conditionExpression("ep = :ep AND vis = :vis")
+                        .expressionAttributeValues(condition);
+                  } else if (!onOldPointer) {
+                    x.conditionExpression("attribute_not_exists(pk)");
+                  }
+                })
+            .build());
+    if (newPointer != null) {
+      Map<String, AttributeValue> pointer = new HashMap<>(newPointer);
+      pointer.put(Msg.TO, Store.n(serial));
+      pointer.put(Msg.ID, Store.n(m.id));
+      pointer.put(StoreTable.TTL_ATTRIBUTE, item.get(StoreTable.TTL_ATTRIBUTE));
+      boolean replacesMessage = newPointer.equals(oldKey) && keepUntil == 0;
+      actions.put(
+          newPointer,
+          TransactWriteItem.builder()
+              .put(
+                  x -> {
+                    x.tableName(store.table()).item(pointer);
+                    if (replacesMessage) {
+                      x.conditionExpression("ep = :ep AND vis = :vis")
+                          .expressionAttributeValues(condition);
+                    }
+                  })
+              .build());
+    }
+    try {
+      store.call(
+          d -> d.transactWriteItems(b -> b.transactItems(new ArrayList<>(actions.values()))));
+      return true;
+    } catch (TransactionCanceledException lost) {
+      return false;
+    }
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  private QueryResponse page(
+      String pk, boolean forward, @Nullable Map<String, AttributeValue> start, int limit) {
+    return store.call(
+        d ->
+            d.query(
+                b -> {
+                  b.tableName(store.table())
+                      .consistentRead(true)
+                      .scanIndexForward(forward)
+                      .limit(limit)
+                      .keyConditionExpression("pk = :p")
+                      .expressionAttributeValues(Map.of(":p", Store.s(pk)));
+                  if (start != null) {
+                    b.exclusiveStartKey(start);
+                  }
+                }));
+  }
+
+  /**
+   * A page of a partition's messages visible at {@code now} (available, or a lease or delay that
+   * ended): the rest are read (and billed) but not sent back.
+   */
+  private QueryResponse visiblePage(
+      String pk, boolean forward, @Nullable Map<String, AttributeValue> start, long now) {
+    return store.call(
+        d ->
+            d.query(
+                b -> {
+                  b.tableName(store.table())
+                      .consistentRead(true)
+                      .scanIndexForward(forward)
+                      .limit(100)
+                      .keyConditionExpression("pk = :p")
+                      .filterExpression(
+                          "vis <= :now AND attribute_not_exists(dn) AND attribute_not_exists(#to)")
+                      .expressionAttributeNames(Map.of("#to", Msg.TO))
+                      .expressionAttributeValues(Map.of(":p", Store.s(pk), ":now", Store.n(now)));
+                  if (start != null) {
+                    b.exclusiveStartKey(start);
+                  }
+                }));
+  }
+
+  private static @Nullable Map<String, AttributeValue> next(QueryResponse page) {
+    return page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+        ? page.lastEvaluatedKey()
+        : null;
+  }
+
+  /** Every item of a partition whose sort key starts with {@code prefix} ("" for all). */
+  private List<Map<String, AttributeValue>> queryAll(String pk, boolean forward, String prefix) {
+    List<Map<String, AttributeValue>> out = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> from = start;
+      QueryResponse r =
+          store.call(
+              d ->
+                  d.query(
+                      b -> {
+                        b.tableName(store.table()).consistentRead(true).scanIndexForward(forward);
+                        if (prefix.isEmpty()) {
+                          b.keyConditionExpression("pk = :p")
+                              .expressionAttributeValues(Map.of(":p", Store.s(pk)));
+                        } else {
+                          b.keyConditionExpression("pk = :p AND begins_with(sk, :s)")
+                              .expressionAttributeValues(
+                                  Map.of(":p", Store.s(pk), ":s", Store.s(prefix)));
+                        }
+                        if (from != null) {
+                          b.exclusiveStartKey(from);
+                        }
+                      }));
+      out.addAll(r.items());
+      start = next(r);
+    } while (start != null);
+    return out;
+  }
+
+  // ---- counters ----------------------------------------------------------------------------
+
+  private void count(String queue, int counter, long n) {
+    pending
+        .computeIfAbsent(queue, k -> new AtomicLongArray(COUNTER_NAMES.length))
+        .addAndGet(counter, n);
+  }
+
+  /** Adds this engine's pending counts to the queue's counters item, then reads it. */
+  private QueueStats.Counters counters(Q q) {
+    AtomicLongArray mine = pending.get(q.name());
+    if (mine != null) {
+      StringBuilder update = new StringBuilder();
+      Map<String, AttributeValue> values = new HashMap<>();
+      long[] taken = new long[COUNTER_NAMES.length];
+      for (int i = 0; i < taken.length; i++) {
+        taken[i] = mine.getAndSet(i, 0);
+        if (taken[i] != 0) {
+          update
+              .append(update.isEmpty() ? "ADD " : ", ")
+              .append(COUNTER_NAMES[i])
+              .append(" :c" + i);
+          values.put(":c" + i, Store.n(taken[i]));
+        }
+      }
+      if (!update.isEmpty()) {
+        try {
+          store.call(
+              d ->
+                  d.updateItem(
+                      b ->
+                          b.tableName(store.table())
+                              .key(Store.key("c#" + q.name(), Long.toString(q.gen())))
+                              .updateExpression(update.toString())
+                              .expressionAttributeValues(values)));
+        } catch (RuntimeException e) {
+          for (int i = 0; i < taken.length; i++) {
+            mine.addAndGet(i, taken[i]); // counted next time
+          }
+          throw e;
+        }
+      }
+    }
+    Map<String, AttributeValue> item = store.get("c#" + q.name(), Long.toString(q.gen()));
+    long[] c = new long[COUNTER_NAMES.length];
+    if (item != null) {
+      for (int i = 0; i < c.length; i++) {
+        c[i] = Store.num(item, COUNTER_NAMES[i]);
+      }
+    }
+    return new QueueStats.Counters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
+  }
+
+  // ---- the rest ----------------------------------------------------------------------------
+
+  @Override
+  public void onMessageEvent(java.util.function.Consumer<? super MessageEvent> listener) {
+    events.add(listener);
+  }
+
+  @Override
+  public Clock clock() {
+    return clock;
+  }
+
+  @Override
+  public SystemRecords systemRecords() {
+    return records;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    ticker.close();
+    sweeper.close();
+    if (ownClient != null) {
+      ownClient.close();
+    }
+    wake();
+  }
+}

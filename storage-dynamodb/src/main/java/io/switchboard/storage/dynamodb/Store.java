@@ -1,0 +1,113 @@
+package io.switchboard.storage.dynamodb;
+
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
+
+/**
+ * The client and the table, and how a request's failure reaches a caller: a lost condition or a
+ * cancelled transaction propagates as the SDK says (the engine decides what it means); throttling
+ * and conflicts the SDK's retries (backoff with jitter) did not get past become {@link
+ * ErrorCode#UNAVAILABLE}, the API's retryable refusal; anything else the SDK throws is {@code
+ * UNAVAILABLE} too, naming the cause, since the store could not be reached or refused the request.
+ */
+final class Store {
+
+  private final DynamoDbClient dynamo;
+  private final String table;
+
+  Store(DynamoDbClient dynamo, String table) {
+    this.dynamo = dynamo;
+    this.table = table;
+  }
+
+  String table() {
+    return table;
+  }
+
+  /** Runs one request. */
+  <T> T call(Function<DynamoDbClient, T> request) {
+    try {
+      return request.apply(dynamo);
+    } catch (ConditionalCheckFailedException | TransactionCanceledException decided) {
+      throw decided;
+    } catch (ProvisionedThroughputExceededException
+        | RequestLimitExceededException
+        | TransactionConflictException busy) {
+      throw new QueueException(
+          ErrorCode.UNAVAILABLE,
+          "DynamoDB is throttling or busy (" + busy.getClass().getSimpleName() + "); retry later",
+          busy);
+    } catch (SdkException e) {
+      if (e instanceof software.amazon.awssdk.awscore.exception.AwsServiceException aws
+          && aws.isThrottlingException()) {
+        throw new QueueException(
+            ErrorCode.UNAVAILABLE, "DynamoDB is throttling requests; retry later", e);
+      }
+      throw new QueueException(
+          ErrorCode.UNAVAILABLE, "DynamoDB request failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The item at {@code pk}/{@code sk}, read strongly consistent, or null. */
+  @Nullable Map<String, AttributeValue> get(String pk, String sk) {
+    GetItemResponse r =
+        call(d -> d.getItem(b -> b.tableName(table).key(key(pk, sk)).consistentRead(true)));
+    return r.hasItem() && !r.item().isEmpty() ? r.item() : null;
+  }
+
+  static Map<String, AttributeValue> key(String pk, String sk) {
+    return Map.of("pk", s(pk), "sk", s(sk));
+  }
+
+  static AttributeValue s(String value) {
+    return AttributeValue.fromS(value);
+  }
+
+  static AttributeValue n(long value) {
+    return AttributeValue.fromN(Long.toString(value));
+  }
+
+  static long num(Map<String, AttributeValue> item, String name) {
+    AttributeValue v = item.get(name);
+    return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
+  }
+
+  /** A string attribute every item of its kind has. */
+  static String text(Map<String, AttributeValue> item, String name) {
+    return required(item, name).s();
+  }
+
+  /** A binary attribute every item of its kind has. */
+  static byte[] bytes(Map<String, AttributeValue> item, String name) {
+    return required(item, name).b().asByteArray();
+  }
+
+  private static AttributeValue required(Map<String, AttributeValue> item, String name) {
+    AttributeValue v = item.get(name);
+    if (v == null) {
+      throw new IllegalStateException(
+          "a stored item has no '"
+              + name
+              + "' (damaged, or not written by Switchboard): "
+              + item.keySet());
+    }
+    return v;
+  }
+
+  static @Nullable String str(Map<String, AttributeValue> item, String name) {
+    AttributeValue v = item.get(name);
+    return v == null ? null : v.s();
+  }
+}
