@@ -954,8 +954,20 @@ final class LocalQueue {
     List<StoredMessage> messages = new ArrayList<>();
     long highest = 0;
     HotWindow window = hot;
-    for (MessageRecord r : state.messages()) {
+    Snapshot.Indexed indexed = window == null ? null : state.indexed();
+    // with the store's counts the available messages are not read at all: the store summarises
+    // them, the records read are those the heap keeps (docs/design.md, "Recovery does not read
+    // the backlog"); their serials and seqs are below the snapshot's sequence limit
+    java.util.Map<Integer, Long> coldByPriority =
+        indexed == null ? null : new java.util.HashMap<>(indexed.counts().byPriority());
+    for (MessageRecord r : indexed == null ? state.messages() : indexed.held()) {
       highest = Math.max(highest, Math.max(r.serial(), r.seq()));
+      if (coldByPriority != null) {
+        coldByPriority.merge(r.priority(), -1L, Long::sum);
+        if (r.state() == MessageRecord.AVAILABLE) {
+          continue; // counted with the available ones already
+        }
+      }
       if (window != null && r.state() == MessageRecord.AVAILABLE) {
         // counted cold, not kept: the window is read from the store's order below, so a backlog
         // larger than the heap does not have to fit in it while the server starts
@@ -987,6 +999,10 @@ final class LocalQueue {
       history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
     table.drainDirty((m, mark, before) -> {});
+    if (indexed != null && window != null && coldByPriority != null) {
+      window.restoredCold(indexed.counts().available(), coldByPriority, indexed.expiryFloor());
+      backSeq = Math.min(backSeq, indexed.lowestSeq());
+    }
     if (hot != null) {
       hot.restored(); // reads the window's first page; the rest stays in the store only
     }
