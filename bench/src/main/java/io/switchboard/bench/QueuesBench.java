@@ -90,6 +90,7 @@ public final class QueuesBench {
                 "busy queue p50 µs",
                 "busy queue p99 µs",
                 "reopen s",
+                "of which the store's load() s",
                 "load average")
             .note(
                 "in process, no HTTP: engine calls only; a round trip is send, receive, ack of one"
@@ -105,7 +106,7 @@ public final class QueuesBench {
       try (QueueEngine few = open(kind, dir, 10)) {
         create(few, 10);
         long[] lat = roundTrips(few, name(5), roundTrips);
-        r.row(kind, 10, "", "", "", "", p(lat, 50), p(lat, 99), "", load());
+        r.row(kind, 10, "", "", "", "", p(lat, 50), p(lat, 99), "", "", load());
       }
       deleteTree(dir);
     }
@@ -114,7 +115,20 @@ public final class QueuesBench {
       long before = HeapPerMessage.usedHeapAfterGc();
       Many m = many(kind, dir, queues, roundTrips, before);
       String reopen = "";
+      String load = "";
       if (kind.equals("rocksdb")) {
+        // the store's part alone: open and load(), the pass over the queues and the order index
+        // (the engine's part is making the queues from it)
+        HeapPerMessage.usedHeapAfterGc();
+        long l0 = System.nanoTime();
+        try (RocksJournal journal =
+            RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED)) {
+          int loaded = journal.load().queues().size();
+          load = String.format(Locale.ROOT, "%.1f", (System.nanoTime() - l0) / 1e9);
+          if (loaded != queues) {
+            throw new IllegalStateException("loaded " + loaded);
+          }
+        }
         // the first engine is closed and unreachable by now: collect it before timing the reopen,
         // so that a million queues' worth of garbage is not collected during it
         HeapPerMessage.usedHeapAfterGc();
@@ -141,6 +155,7 @@ public final class QueuesBench {
           p(lat, 50),
           p(lat, 99),
           reopen,
+          load,
           load());
       deleteTree(dir);
     }
@@ -168,6 +183,7 @@ public final class QueuesBench {
               fmt(page),
               p(lat, 50),
               p(lat, 99),
+              "",
               "",
               load());
         }

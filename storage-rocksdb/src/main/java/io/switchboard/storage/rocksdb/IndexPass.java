@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -26,7 +27,17 @@ final class IndexPass {
   private static final int STEPS = 8;
 
   private final RocksIterator it;
-  private boolean started;
+
+  /** The last target moved to; null before the first. */
+  private byte @Nullable [] last;
+
+  /** What a standard queue without a key in the index is (most idle queues): shared. */
+  static final Summary EMPTY =
+      new Summary(
+          new Orders.Counts(0, 0, 0, java.util.Collections.emptySortedMap()),
+          new long[0],
+          Long.MAX_VALUE,
+          Long.MAX_VALUE);
 
   /** Walks with {@code it}, which the caller opened (with checksums verified) and closes. */
   IndexPass(RocksIterator it) {
@@ -36,14 +47,18 @@ final class IndexPass {
   /** What the pass found for one queue. */
   record Summary(Orders.Counts counts, long[] held, long expiryFloor, long lowestSeq) {}
 
-  /** Orders queue names as their keys sort, the order the pass must take them in. */
-  static final Comparator<String> KEY_ORDER =
-      (a, b) -> Arrays.compareUnsigned(Codec.queuePrefix(a), Codec.queuePrefix(b));
-
-  /** The summary of {@code queue}, which must sort after every queue read before (KEY_ORDER). */
+  /**
+   * The summary of {@code queue}. Queues taken in key order (the order of the {@code queues}
+   * family: a name's bytes sort as its prefix does) make one forward pass; a queue out of order
+   * costs a seek, never a wrong answer.
+   */
   Summary next(String queue) {
     byte[] prefix = Codec.queuePrefix(queue);
     int at = prefix.length;
+    moveTo(prefix);
+    if (!it.isValid() || !OrderKeys.startsWith(it.key(), prefix)) {
+      return EMPTY; // no key at all
+    }
     long lowestSeq = Long.MAX_VALUE;
     // A: the first key of each priority band, which has the band's lowest seq
     byte[] available = OrderKeys.start(queue, OrderKeys.AVAILABLE);
@@ -107,10 +122,15 @@ final class IndexPass {
         lowestSeq);
   }
 
-  /** Moves to the first key at or after {@code target}, which is after every earlier target. */
+  /**
+   * Moves to the first key at or after {@code target}: from where the iterator stands when the
+   * target is not before the last one (it stands at the first key at or after that), else by a
+   * seek.
+   */
   private void moveTo(byte[] target) {
-    if (!started) {
-      started = true;
+    byte[] previous = last;
+    last = target;
+    if (previous == null || Arrays.compareUnsigned(target, previous) < 0) {
       it.seek(target);
       return;
     }

@@ -414,23 +414,24 @@ public final class RocksJournal implements Journal {
     if (family == null) {
       return Map.of();
     }
-    List<String> standard = new ArrayList<>();
-    for (String name : names) {
-      if (!io.switchboard.queue.spi.QueueRules.isGrouped(name)) {
-        standard.add(name);
-      }
-    }
-    standard.sort(IndexPass.KEY_ORDER);
-    Map<String, Snapshot.Indexed> out = new HashMap<>();
+    Map<String, Snapshot.Indexed> out = HashMap.newHashMap(names.size());
+    IndexPass.Summary none = IndexPass.EMPTY;
+    Snapshot.Indexed empty =
+        new Snapshot.Indexed(none.counts(), List.of(), none.expiryFloor(), none.lowestSeq());
     try (ReadOptions options = new ReadOptions().setVerifyChecksums(true).setFillCache(false);
         RocksIterator it = db.newIterator(family, options)) {
       IndexPass pass = new IndexPass(it);
-      for (String name : standard) {
+      for (String name : names) { // in key order: the queues family's
+        if (io.switchboard.queue.spi.QueueRules.isGrouped(name)) {
+          continue;
+        }
         IndexPass.Summary s = pass.next(name);
         out.put(
             name,
-            new Snapshot.Indexed(
-                s.counts(), heldOf(name, s.held(), strings), s.expiryFloor(), s.lowestSeq()));
+            s == none
+                ? empty
+                : new Snapshot.Indexed(
+                    s.counts(), heldOf(name, s.held(), strings), s.expiryFloor(), s.lowestSeq()));
       }
       checkStatus(it);
     }
