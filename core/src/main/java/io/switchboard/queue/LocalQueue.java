@@ -963,10 +963,10 @@ final class LocalQueue {
     for (MessageRecord r : indexed == null ? state.messages() : indexed.held()) {
       highest = Math.max(highest, Math.max(r.serial(), r.seq()));
       if (coldByPriority != null) {
-        coldByPriority.merge(r.priority(), -1L, Long::sum);
         if (r.state() == MessageRecord.AVAILABLE) {
-          continue; // counted with the available ones already
+          continue; // the counts hold it among the available ones already
         }
+        coldByPriority.merge(r.priority(), -1L, Long::sum); // held, so not cold
       }
       if (window != null && r.state() == MessageRecord.AVAILABLE) {
         // counted cold, not kept: the window is read from the store's order below, so a backlog
