@@ -11,7 +11,7 @@ class QueuesBenchSmokeTest {
 
   @Test
   void queuesBench_tiny_reportsEachEngineAtBothScales() throws Exception {
-    Report r = QueuesBench.run(300, 0, 50);
+    Report r = QueuesBench.run(300, 0, 50, java.util.List.of("memory", "rocksdb"));
     assertEquals(4, r.rows().size(), "memory and RocksDB, 10 queues and many");
     assertEquals("memory", r.rows().get(2)[0]);
     assertEquals(300, ((Number) r.rows().get(2)[1]).intValue());

@@ -278,6 +278,26 @@ final class HotWindow {
   }
 
   /**
+   * Counts {@code n} available messages as cold from the store's counts record, without reading
+   * them ({@code byPriority}: the available ones by priority; {@code expiryFloor}: at or before the
+   * earliest expiry among them): recovery then reads the window from the store's order ({@link
+   * #restored}).
+   */
+  void restoredCold(long n, Map<Integer, Long> byPriority, long expiryFloor) {
+    if (n <= 0) {
+      return;
+    }
+    cold += n;
+    byPriority.forEach(
+        (p, count) -> {
+          if (count > 0) {
+            coldByPriority.computeIfAbsent(p, q -> new long[1])[0] += count;
+          }
+        });
+    coldExpiryFloor = Math.min(coldExpiryFloor, expiryFloor);
+  }
+
+  /**
    * At the end of recovery, when every available message was counted cold and none is in the heap:
    * reads the first page of the delivery order (the boundary is the start).
    */

@@ -1074,14 +1074,32 @@ final class LocalQueue {
   long restore(Snapshot.QueueState state, long now) {
     List<StoredMessage> messages = new ArrayList<>();
     long highest = 0;
-    MessageTable table = null; // made by the first message: an empty queue restores without one
+    // the table is made by the first message: an empty queue restores without one
+    MessageTable table = null;
     HotWindow window = null;
-    for (MessageRecord r : state.messages()) {
+    boolean windowed = engine.orders() != null && !grouped && engine.hotWindow() > 0;
+    Snapshot.Indexed indexed = windowed ? state.indexed() : null;
+    if (indexed != null && indexed.counts().available() > 0) {
+      table = table(); // a backlog only the store holds: the queue has messages all the same
+      window = hot;
+    }
+    // with the store's counts the available messages are not read at all: the store summarises
+    // them, the records read are those the heap keeps (docs/design.md, "Recovery does not read
+    // the backlog"); their serials and seqs are below the snapshot's sequence limit
+    java.util.Map<Integer, Long> coldByPriority =
+        indexed == null ? null : new java.util.HashMap<>(indexed.counts().byPriority());
+    for (MessageRecord r : indexed == null ? state.messages() : indexed.held()) {
       if (table == null) {
         table = table();
         window = hot;
       }
       highest = Math.max(highest, Math.max(r.serial(), r.seq()));
+      if (coldByPriority != null) {
+        if (r.state() == MessageRecord.AVAILABLE) {
+          continue; // the counts hold it among the available ones already
+        }
+        coldByPriority.merge(r.priority(), -1L, Long::sum); // held, so not cold
+      }
       if (window != null && r.state() == MessageRecord.AVAILABLE) {
         // counted cold, not kept: the window is read from the store's order below, so a backlog
         // larger than the heap does not have to fit in it while the server starts
@@ -1114,6 +1132,10 @@ final class LocalQueue {
     }
     if (table != null) {
       table.drainDirty((m, mark, before) -> {});
+    }
+    if (indexed != null && window != null && coldByPriority != null) {
+      window.restoredCold(indexed.counts().available(), coldByPriority, indexed.expiryFloor());
+      backSeq = Math.min(backSeq, indexed.lowestSeq());
     }
     if (hot != null) {
       hot.restored(); // reads the window's first page; the rest stays in the store only

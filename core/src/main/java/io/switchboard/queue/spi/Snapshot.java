@@ -2,12 +2,13 @@ package io.switchboard.queue.spi;
 
 import java.util.List;
 import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state a journal holds, as the engine rebuilds itself from it at start.
  *
  * @param idPrefix the id prefix, absent on a fresh store
- * @param sequenceLimit every sequence number in use is below this
+ * @param sequenceLimit every sequence number in use (every serial and seq) is below this
  * @param queues the queues with everything in them
  * @param tasks redrive tasks
  */
@@ -25,10 +26,40 @@ public record Snapshot(
    * One queue: its configuration and contents, in no particular order. {@code messages} may be read
    * lazily from the store, once, while the engine rebuilds (so a million records need not sit in
    * memory beside the million messages made from them).
+   *
+   * @param indexed for a standard queue of a store that keeps the order index, what an engine with
+   *     a hot window reads instead of {@code messages}; null otherwise
    */
   public record QueueState(
       JournalEntry.QueuePut queue,
       Iterable<MessageRecord> messages,
       List<JournalEntry.DedupPut> dedup,
-      List<JournalEntry.HistoryPut> history) {}
+      List<JournalEntry.HistoryPut> history,
+      @Nullable Indexed indexed) {
+
+    /** A queue whose store has no order index for it. */
+    public QueueState(
+        JournalEntry.QueuePut queue,
+        Iterable<MessageRecord> messages,
+        List<JournalEntry.DedupPut> dedup,
+        List<JournalEntry.HistoryPut> history) {
+      this(queue, messages, dedup, history, null);
+    }
+  }
+
+  /**
+   * A standard queue as its order index summarises it (docs/design.md, "Recovery does not read the
+   * backlog"): the messages that stay in the heap, and only counts of the available ones, which
+   * stay in the store until the hot window reads them. Reading it costs a few keys per queue and
+   * the records of the messages held, whatever the backlog.
+   *
+   * @param counts the queue's counts record: messages by state, and by priority in any state
+   * @param held every message that is not available (delayed and in flight), read lazily, once
+   * @param expiryFloor at or before the earliest expiry of an available message ({@code
+   *     Long.MAX_VALUE} when none is available)
+   * @param lowestSeq the lowest seq of an available message ({@code Long.MAX_VALUE} when none is):
+   *     a LIFO queue puts a message behind everything below it
+   */
+  public record Indexed(
+      Orders.Counts counts, Iterable<MessageRecord> held, long expiryFloor, long lowestSeq) {}
 }

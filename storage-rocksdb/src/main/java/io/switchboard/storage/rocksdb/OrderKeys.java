@@ -149,6 +149,16 @@ final class OrderKeys {
     return flip(longAt(key, key.length - 8));
   }
 
+  /** The seq of an {@code A} key of a queue whose prefix is {@code prefixLength} long. */
+  static long seqOf(byte[] key, int prefixLength) {
+    return flip(longAt(key, prefixLength + 1 + 4));
+  }
+
+  /** The expiry time of an {@code X} key of a queue whose prefix is {@code prefixLength} long. */
+  static long expiryOf(byte[] key, int prefixLength) {
+    return flip(longAt(key, prefixLength + 1));
+  }
+
   /** The priority of an {@code A} key of a queue whose prefix is {@code prefixLength} long. */
   static int priorityOf(byte[] key, int prefixLength) {
     int at = prefixLength + 1;

@@ -69,8 +69,15 @@ public final class RocksJournal implements Journal {
   /** The order index's family, present only while it is maintained. */
   static final String ORDERS = "orders";
 
-  /** In the default family while the {@code orders} family is complete. */
+  /**
+   * In the default family while the {@code orders} family is complete, with the value {@link
+   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one) was built
+   * before its counters were reliable and is built again.
+   */
   static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
+
+  /** The value of {@link #ORDERS_COMPLETE_KEY}: the index and each queue's counts are complete. */
+  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-1");
 
   private static final byte[] EMPTY = new byte[0];
 
@@ -363,6 +370,7 @@ public final class RocksJournal implements Journal {
               history
                   .computeIfAbsent(Codec.queueOf(k), q -> new ArrayList<>())
                   .add(Codec.history(Codec.queueOf(k), v)));
+      Map<String, Snapshot.Indexed> indexed = indexedQueues(queues.keySet(), strings);
       List<Snapshot.QueueState> states = new ArrayList<>();
       for (JournalEntry.QueuePut q : queues.values()) {
         states.add(
@@ -370,7 +378,8 @@ public final class RocksJournal implements Journal {
                 q,
                 messagesOf(q.name(), strings),
                 dedup.getOrDefault(q.name(), List.of()),
-                history.getOrDefault(q.name(), List.of())));
+                history.getOrDefault(q.name(), List.of()),
+                indexed.get(q.name())));
       }
       List<JournalEntry.TaskPut> tasks = new ArrayList<>();
       forEach(
@@ -390,6 +399,103 @@ public final class RocksJournal implements Journal {
     } catch (RocksDBException e) {
       throw damaged(e);
     }
+  }
+
+  /**
+   * What the order index says of every standard queue, in one ordered pass over it ({@link
+   * IndexPass}); empty when the index is not kept. Reads a few keys per queue and the serials of
+   * the messages delayed and in flight, never the available backlog; every block read has its
+   * checksum verified, and a pass that stopped on damage refuses the start like a damaged message
+   * file.
+   */
+  private Map<String, Snapshot.Indexed> indexedQueues(
+      java.util.Collection<String> names, Bytes.Strings strings) {
+    ColumnFamilyHandle family = orders;
+    if (family == null) {
+      return Map.of();
+    }
+    Map<String, Snapshot.Indexed> out = HashMap.newHashMap(names.size());
+    IndexPass.Summary none = IndexPass.EMPTY;
+    Snapshot.Indexed empty =
+        new Snapshot.Indexed(none.counts(), List.of(), none.expiryFloor(), none.lowestSeq());
+    try (ReadOptions options = new ReadOptions().setVerifyChecksums(true).setFillCache(false);
+        RocksIterator it = db.newIterator(family, options)) {
+      IndexPass pass = new IndexPass(it);
+      for (String name : names) { // in key order: the queues family's
+        if (io.switchboard.queue.spi.QueueRules.isGrouped(name)) {
+          continue;
+        }
+        IndexPass.Summary s = pass.next(name);
+        out.put(
+            name,
+            s == none
+                ? empty
+                : new Snapshot.Indexed(
+                    s.counts(), heldOf(name, s.held(), strings), s.expiryFloor(), s.lowestSeq()));
+      }
+      checkStatus(it);
+    }
+    return out;
+  }
+
+  /**
+   * The records of {@code serials} (messages in flight and delayed), read lazily when recovery
+   * iterates them, in batches of one {@code multiGet} each; a serial without both records (left
+   * over from an interrupted move) is skipped.
+   */
+  private Iterable<MessageRecord> heldOf(String queue, long[] serials, Bytes.Strings strings) {
+    if (serials.length == 0) {
+      return List.of();
+    }
+    return () ->
+        new java.util.Iterator<>() {
+          private final java.util.ArrayDeque<MessageRecord> batch = new java.util.ArrayDeque<>();
+          private int read;
+
+          @Override
+          public boolean hasNext() {
+            while (batch.isEmpty() && read < serials.length) {
+              readBatch();
+            }
+            return !batch.isEmpty();
+          }
+
+          @Override
+          public MessageRecord next() {
+            if (!hasNext()) {
+              throw new java.util.NoSuchElementException();
+            }
+            return batch.removeFirst();
+          }
+
+          private void readBatch() {
+            int n = Math.min(1024, serials.length - read);
+            List<ColumnFamilyHandle> families = new ArrayList<>(2 * n);
+            List<byte[]> keys = new ArrayList<>(2 * n);
+            for (int i = 0; i < n; i++) {
+              families.add(cf.get("bodies"));
+              keys.add(Codec.messageKey(queue, serials[read + i]));
+            }
+            for (int i = 0; i < n; i++) {
+              families.add(cf.get("states"));
+              keys.add(keys.get(i));
+            }
+            read += n;
+            List<byte[]> values;
+            try {
+              values = db.multiGetAsList(verified, families, keys);
+            } catch (RocksDBException e) {
+              throw damaged(e);
+            }
+            for (int i = 0; i < n; i++) {
+              byte[] body = values.get(i);
+              byte[] state = values.get(n + i);
+              if (body != null && state != null) {
+                batch.addLast(Codec.message(body, Codec.state(state), strings));
+              }
+            }
+          }
+        };
   }
 
   /** A failed read during recovery: damage (named, with the way out) or another read error. */
@@ -718,9 +824,8 @@ public final class RocksJournal implements Journal {
         orders = null;
         return;
       }
-      if (db.get(ORDERS_COMPLETE_KEY) != null) {
-        verifyOrders(family);
-        return;
+      if (Arrays.equals(db.get(ORDERS_COMPLETE_KEY), ORDERS_WITH_COUNTS)) {
+        return; // recovery reads what it needs of it with checksums verified (indexedQueues)
       }
       db.dropColumnFamily(family);
       handles.remove(family);
@@ -731,25 +836,11 @@ public final class RocksJournal implements Journal {
       orders = fresh;
       buildOrders(fresh);
       try (org.rocksdb.WriteOptions synced = new org.rocksdb.WriteOptions().setSync(true)) {
-        db.put(synced, ORDERS_COMPLETE_KEY, EMPTY);
+        db.put(synced, ORDERS_COMPLETE_KEY, ORDERS_WITH_COUNTS);
       }
     } catch (RocksDBException e) {
       close();
       throw damaged(e);
-    }
-  }
-
-  /**
-   * Reads every key of the index with its checksums verified, as recovery reads the messages: a
-   * damaged table file of the index refuses the start, naming it ({@link StoreDamagedException}),
-   * rather than failing the first refill that reads it.
-   */
-  private void verifyOrders(ColumnFamilyHandle family) {
-    try (RocksIterator it = db.newIterator(family, verified)) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        // reading the keys is the check
-      }
-      checkStatus(it);
     }
   }
 
