@@ -214,6 +214,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     for (Map<String, AttributeValue> item : queryAll(QUEUES, true, "")) {
       messages(queueOf(item), now);
     }
+    flushCounters();
   }
 
   /**
@@ -1900,6 +1901,39 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   /** Adds this engine's pending counts to the queue's counters item, then reads it. */
   private QueueStats.Counters counters(Q q) {
+    addPending(q);
+    Map<String, AttributeValue> item = store.get("c#" + q.name(), Long.toString(q.gen()));
+    long[] c = new long[COUNTER_NAMES.length];
+    if (item != null) {
+      for (int i = 0; i < c.length; i++) {
+        c[i] = Store.num(item, COUNTER_NAMES[i]);
+      }
+    }
+    return new QueueStats.Counters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
+  }
+
+  /**
+   * Adds every queue's pending counts to its counters item: at each sweep and at close, so another
+   * server's stats see them without this one being asked for its own. A queue deleted meanwhile
+   * drops its counts; a failed write keeps them for the next time.
+   */
+  private void flushCounters() {
+    for (String name : List.copyOf(pending.keySet())) {
+      Q q = find(name);
+      if (q == null) {
+        pending.remove(name);
+        continue;
+      }
+      try {
+        addPending(q);
+      } catch (RuntimeException e) {
+        // kept in pending (addPending put them back): counted at the next flush or stats
+      }
+    }
+  }
+
+  /** Adds this engine's pending counts of {@code q} to its counters item. */
+  private void addPending(Q q) {
     AtomicLongArray mine = pending.get(q.name());
     if (mine != null) {
       StringBuilder update = new StringBuilder();
@@ -1933,14 +1967,6 @@ public final class DynamoQueueEngine implements QueueEngine {
         }
       }
     }
-    Map<String, AttributeValue> item = store.get("c#" + q.name(), Long.toString(q.gen()));
-    long[] c = new long[COUNTER_NAMES.length];
-    if (item != null) {
-      for (int i = 0; i < c.length; i++) {
-        c[i] = Store.num(item, COUNTER_NAMES[i]);
-      }
-    }
-    return new QueueStats.Counters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
   }
 
   // ---- the rest ----------------------------------------------------------------------------
@@ -1962,9 +1988,13 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
     closed = true;
     ticker.close();
     sweeper.close();
+    flushCounters(); // what this server counted stays counted for the others
     if (ownClient != null) {
       ownClient.close();
     }

@@ -161,4 +161,24 @@ class TwoEnginesTest {
     assertEquals(9, got.get(0).priority());
     assertTrue(b.receive("q", ReceiveRequest.max(10)).isEmpty());
   }
+
+  @Test
+  void whatOneServerCounted_theOtherSees_afterItsSweepAndAfterItCloses() {
+    for (int i = 0; i < 3; i++) {
+      a.send("q", NewMessage.of("m" + i));
+    }
+    List<Message> got = a.receive("q", ReceiveRequest.max(2));
+    assertEquals(2, got.size());
+    a.ack("q", got.get(0).receipt().orElseThrow());
+
+    clock.advance(Duration.ofMinutes(1)); // a's sweep adds its counts to the table
+    var seen = b.stats("q").counters();
+    assertEquals(3, seen.sent(), "sends counted by the other server");
+    assertEquals(2, seen.received());
+    assertEquals(1, seen.acked());
+
+    a.ack("q", got.get(1).receipt().orElseThrow());
+    a.close(); // no sweep since: closing adds what is left
+    assertEquals(2, b.stats("q").counters().acked(), "the ack counted before a closed");
+  }
 }
