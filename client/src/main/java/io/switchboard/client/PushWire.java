@@ -88,6 +88,28 @@ public final class PushWire {
           secret);
     }
 
+    /** This one with {@code headers} instead of its own. */
+    public Subscription withHeaders(@Nullable Map<String, String> headers) {
+      return new Subscription(
+          name,
+          queue,
+          url,
+          headers,
+          timeoutSeconds,
+          selector,
+          maxConcurrent,
+          maxPerSecond,
+          burst,
+          batchSize,
+          batchWindowMillis,
+          minBackoffMillis,
+          maxBackoffMillis,
+          maxAttempts,
+          paused,
+          createdAt,
+          secret);
+    }
+
     @Override
     public String toString() {
       return "Subscription[" + queue + "/" + name + " -> " + url + ", secret hidden]";

@@ -425,13 +425,14 @@ public final class SwitchboardServer implements AutoCloseable {
     opened.checkMoves(moveRights);
     metrics.moveRights(moveRights);
     sqs = SqsEndpoint.create(opened, keys, config.sqsAccount(), Clock.system());
-    applyInit(opened); // a failed start closes the engine with the rest
+    Optional<InitFile.Setup> init = applyInit(opened); // a failed start closes the engine too
     // closed before the engine (the newest first): its subscriptions release their leases; on a
     // cluster only the routing leader runs them
     PushDelivery delivery =
         new PushDelivery(opened, outbound, () -> cluster == null || cluster.leading());
     resources.push("push subscriptions", delivery::close);
     push = delivery;
+    init.ifPresent(setup -> declareSubscriptions(setup, delivery));
     metrics.push(delivery::runningStats);
     engine = opened;
     if (config.get(Settings.GRPC_PORT) >= 0) {
@@ -460,15 +461,74 @@ public final class SwitchboardServer implements AutoCloseable {
    * Applies {@code init} ({@link Init}), once the engine, the workspaces and the key store are open
    * and before the API is served; read first, so a bad file stops the start having changed nothing.
    */
-  private void applyInit(QueueEngine opened) {
+  private Optional<InitFile.Setup> applyInit(QueueEngine opened) {
     Optional<java.nio.file.Path> file = config.find(Settings.INIT);
     if (file.isPresent()) {
       InitFile.Setup setup = InitFile.read(file.get(), System::getenv);
       checkCallbackUrls(file.get(), setup);
+      checkSubscriptions(file.get(), setup, opened);
       Init.apply(file.get(), setup, opened, Optional.ofNullable(workspaces), keys, durableKeys);
       if (cluster != null) {
         cluster.init(file.get(), setup); // the workspaces are the routing leader's
       }
+      return Optional.of(setup);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Refuses an init file whose push subscription names a queue neither the file nor the server has,
+   * or has a setting or URL the API would refuse, before anything of the file is applied.
+   */
+  private void checkSubscriptions(
+      java.nio.file.Path file, InitFile.Setup setup, QueueEngine opened) {
+    java.util.Set<String> declared = setup.queueNames();
+    for (InitFile.DeclaredSubscription d : setup.subscriptions()) {
+      String where =
+          "init file "
+              + file
+              + ": subscription '"
+              + d.subscription().name()
+              + "' of queue '"
+              + d.queue()
+              + "': ";
+      if (!declared.contains(d.queue())) {
+        try {
+          opened.queue(d.queue());
+        } catch (io.switchboard.queue.QueueException e) {
+          if (e.code() != io.switchboard.queue.ErrorCode.QUEUE_NOT_FOUND) {
+            throw e;
+          }
+          throw new StartupException(
+              where + "the queue is neither declared in the file nor on the server");
+        }
+      }
+      try {
+        PushDelivery.check(
+            d.queue(), d.subscription(), d.secret(), config.maxSelectorLength(), outbound);
+      } catch (io.switchboard.queue.QueueException e) {
+        throw new StartupException(where + e.getMessage());
+      }
+    }
+  }
+
+  /** Creates or changes the push subscriptions the init file declares, once they can run. */
+  private void declareSubscriptions(InitFile.Setup setup, PushDelivery delivery) {
+    int created = 0;
+    int changed = 0;
+    for (InitFile.DeclaredSubscription d : setup.subscriptions()) {
+      switch (delivery.declare(
+          d.queue(), d.subscription(), d.secret(), config.maxSelectorLength())) {
+        case CREATED -> created++;
+        case CHANGED -> changed++;
+        case UNCHANGED -> {}
+      }
+    }
+    if (!setup.subscriptions().isEmpty()) {
+      LOG.atInfo()
+          .addKeyValue("created", created)
+          .addKeyValue("changed", changed)
+          .log("init file's push subscriptions applied");
     }
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.switchboard.client.KeyWire;
+import io.switchboard.client.PushWire;
 import io.switchboard.client.SwitchboardClient;
 import io.switchboard.client.wire.Json;
 import io.switchboard.client.wire.JsonFields;
@@ -79,7 +80,8 @@ public final class InitFile {
   record Document(
       @Nullable Map<String, JsonNode> queues,
       @Nullable Map<String, JsonNode> workspaces,
-      @Nullable Map<String, KeySpec> keys) {}
+      @Nullable Map<String, KeySpec> keys,
+      @Nullable Map<String, Map<String, JsonNode>> subscriptions) {}
 
   /**
    * A workspace entry: the fields of {@code POST /v1/workspaces} and its task queues and agents.
@@ -146,10 +148,39 @@ public final class InitFile {
   }
 
   /**
+   * A push subscription as declared, by queue: the native API's body ({@code secret} taken out) and
+   * the secret the file gives, resolved and never shown ({@link #toString}); empty, the server
+   * makes one when it creates the subscription.
+   */
+  public record DeclaredSubscription(
+      String queue, PushWire.Subscription subscription, Optional<String> secret) {
+    @Override
+    public String toString() {
+      return "DeclaredSubscription[" + queue + "/" + subscription.name() + ", secret hidden]";
+    }
+  }
+
+  /**
    * A whole file, checked: queues in dependency order (a dead-letter target before its sources).
    */
   public record Setup(
-      List<DeclaredQueue> queues, List<DeclaredWorkspace> workspaces, List<DeclaredKey> keys) {}
+      List<DeclaredQueue> queues,
+      List<DeclaredWorkspace> workspaces,
+      List<DeclaredKey> keys,
+      List<DeclaredSubscription> subscriptions) {
+
+    public Setup(
+        List<DeclaredQueue> queues, List<DeclaredWorkspace> workspaces, List<DeclaredKey> keys) {
+      this(queues, workspaces, keys, List.of());
+    }
+
+    /** The names of the queues the file declares. */
+    public Set<String> queueNames() {
+      Set<String> names = new HashSet<>();
+      queues.forEach(q -> names.add(q.name()));
+      return names;
+    }
+  }
 
   /** The file could not be used; the message names the file, the entry and what is wrong. */
   private static StartupException invalid(Path file, String message, Throwable cause) {
@@ -215,6 +246,7 @@ public final class InitFile {
     root = root.deepCopy(); // the secrets are taken out of it
     emptyEntries((ObjectNode) root);
     Map<String, JsonNode> secrets = takeSecrets((ObjectNode) root);
+    Map<String, JsonNode> subscriptionSecrets = takeSubscriptionSecrets((ObjectNode) root);
     Document doc = Json.strict(root, "the document", Document.class);
     Map<String, DeclaredQueue> queues = new LinkedHashMap<>();
     map(doc.queues()).forEach((name, node) -> queues.put(name, queue(name, node)));
@@ -222,12 +254,26 @@ public final class InitFile {
     map(doc.workspaces()).forEach((name, node) -> workspaces.add(workspace(name, node)));
     List<DeclaredKey> keys = new ArrayList<>();
     map(doc.keys()).forEach((id, spec) -> keys.add(key(id, spec, secrets.get(id), env)));
-    return new Setup(dependencyOrder(queues), workspaces, keys);
+    List<DeclaredSubscription> subscriptions = new ArrayList<>();
+    map(doc.subscriptions())
+        .forEach(
+            (queue, byName) ->
+                map(byName)
+                    .forEach(
+                        (name, node) ->
+                            subscriptions.add(
+                                subscription(
+                                    queue,
+                                    name,
+                                    node,
+                                    subscriptionSecrets.get(queue + "/" + name),
+                                    env))));
+    return new Setup(dependencyOrder(queues), workspaces, keys, subscriptions);
   }
 
   /** {@code orders:} with nothing after it is {@code orders: {}}, in every section. */
   private static void emptyEntries(ObjectNode root) {
-    for (String section : List.of("queues", "workspaces", "keys")) {
+    for (String section : List.of("queues", "workspaces", "keys", "subscriptions")) {
       if (root.get(section) instanceof ObjectNode entries) {
         entries
             .properties()
@@ -263,6 +309,80 @@ public final class InitFile {
               });
     }
     return out;
+  }
+
+  /** The same for each subscription's {@code secret}, by {@code queue/name}. */
+  private static Map<String, JsonNode> takeSubscriptionSecrets(ObjectNode root) {
+    Map<String, JsonNode> out = new LinkedHashMap<>();
+    if (root.get("subscriptions") instanceof ObjectNode queues) {
+      queues
+          .properties()
+          .forEach(
+              q -> {
+                if (q.getValue() instanceof ObjectNode byName) {
+                  byName
+                      .properties()
+                      .forEach(
+                          e -> {
+                            if (e.getValue() instanceof ObjectNode sub && sub.has("secret")) {
+                              out.put(q.getKey() + "/" + e.getKey(), sub.remove("secret"));
+                            }
+                          });
+                }
+              });
+    }
+    return out;
+  }
+
+  /**
+   * A subscription entry: the body of {@code POST /v1/queues/{queue}/subscriptions} without its
+   * {@code name} (the entry's key) and {@code queue} (the section's key), bound strictly; the
+   * server checks its settings and URL before anything of the file is applied.
+   */
+  private static DeclaredSubscription subscription(
+      String queue,
+      String name,
+      JsonNode node,
+      @Nullable JsonNode secretNode,
+      Function<String, String> env) {
+    String where = "subscription '" + name + "' of queue '" + queue + "'";
+    if (!node.isObject()) {
+      throw new IllegalArgumentException(
+          where + " must be a mapping of its settings, got " + JsonFields.typeName(node));
+    }
+    for (String fixed : List.of("name", "queue", "createdAt")) {
+      if (node.has(fixed)) {
+        throw new IllegalArgumentException(
+            where
+                + ": '"
+                + fixed
+                + "' is not a setting of the file's entry (the name is the entry's key, the"
+                + " queue the section's, the creation time the server's)");
+      }
+    }
+    ObjectNode body = ((ObjectNode) node).deepCopy();
+    body.put("name", name);
+    PushWire.Subscription w = Json.strict(body, where, PushWire.Subscription.class);
+    if (w.headers() != null) {
+      // header values are often credentials: given by reference like secrets, never shown
+      Map<String, String> headers = new LinkedHashMap<>();
+      w.headers()
+          .forEach(
+              (header, value) ->
+                  headers.put(header, secret(where + ", header '" + header + "',", value, env)));
+      w = w.withHeaders(headers);
+    }
+    Optional<String> secret = Optional.empty();
+    if (secretNode != null && !secretNode.isNull()) {
+      if (!secretNode.isTextual()) {
+        throw new IllegalArgumentException(
+            where
+                + ": its secret must be a string (quote it), got "
+                + JsonFields.typeName(secretNode));
+      }
+      secret = Optional.of(secret(where, secretNode.textValue(), env));
+    }
+    return new DeclaredSubscription(queue, w, secret);
   }
 
   private static <V> Map<String, V> map(@Nullable Map<String, V> m) {
@@ -475,7 +595,15 @@ public final class InitFile {
               ? client.routing().agents()
               : client.workspace(d.name()).agents());
     }
-    return export(client.listQueues(""), workspaces, agents, client.listKeys());
+    List<QueueInfo> queues = client.listQueues("");
+    Map<String, List<PushWire.Subscription>> subscriptions = new LinkedHashMap<>();
+    for (QueueInfo q : queues) {
+      List<PushWire.Subscription> of = client.listSubscriptions(q.name());
+      if (!of.isEmpty()) {
+        subscriptions.put(q.name(), of);
+      }
+    }
+    return export(queues, workspaces, agents, client.listKeys(), subscriptions);
   }
 
   /**
@@ -490,6 +618,21 @@ public final class InitFile {
       List<WorkspaceDefinition> workspaces,
       Map<String, List<Agent>> agents,
       List<KeyWire.AccessKey> keys) {
+    return export(queues, workspaces, agents, keys, Map.of());
+  }
+
+  /**
+   * The same with each queue's push subscriptions, written without secrets (a server the file is
+   * given to makes new ones unless the file is edited to give them, e.g. {@code ${ENV:NAME}}).
+   *
+   * @param subscriptions each queue's subscriptions, by queue name
+   */
+  public static String export(
+      List<QueueInfo> queues,
+      List<WorkspaceDefinition> workspaces,
+      Map<String, List<Agent>> agents,
+      List<KeyWire.AccessKey> keys,
+      Map<String, List<PushWire.Subscription>> subscriptions) {
     ObjectNode root = WireFormat.object();
     ObjectNode defaults = WireFormat.config(QueueConfig.defaults());
     if (!queues.isEmpty()) {
@@ -572,11 +715,48 @@ public final class InitFile {
     if (!ks.isEmpty()) {
       root.set("keys", ks);
     }
+    ObjectNode subs = WireFormat.object();
+    new TreeMap<>(subscriptions)
+        .forEach(
+            (queue, list) -> {
+              ObjectNode byName = WireFormat.object();
+              for (PushWire.Subscription w :
+                  list.stream().sorted((a, b) -> a.name().compareTo(b.name())).toList()) {
+                ObjectNode entry = Json.tree(w.withoutSecret());
+                entry.remove(List.of("name", "queue", "createdAt", "secret", "headers"));
+                if (w.headers() != null && !w.headers().isEmpty()) {
+                  // the values are not shown by the API: each becomes a reference to fill in
+                  ObjectNode headers = entry.putObject("headers");
+                  new TreeMap<>(w.headers())
+                      .keySet()
+                      .forEach(
+                          h -> headers.put(h, "${ENV:" + headerVariable(queue, w.name(), h) + "}"));
+                }
+                byName.set(w.name(), entry);
+              }
+              if (!byName.isEmpty()) {
+                subs.set(queue, byName);
+              }
+            });
+    if (!subs.isEmpty()) {
+      root.set("subscriptions", subs);
+    }
     try {
       return root.isEmpty() ? "{}\n" : YAML.writeValueAsString(root);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write YAML", e);
     }
+  }
+
+  /**
+   * The environment variable an exported subscription header refers to: {@code
+   * SWITCHBOARD_HEADER_<QUEUE>_<SUBSCRIPTION>_<HEADER>}, upper case, every other character than a
+   * letter or digit as {@code _}.
+   */
+  static String headerVariable(String queue, String subscription, String header) {
+    return ("SWITCHBOARD_HEADER_" + queue + "_" + subscription + "_" + header)
+        .toUpperCase(java.util.Locale.ROOT)
+        .replaceAll("[^A-Z0-9_]", "_");
   }
 
   private static void withoutDefaults(ObjectNode config, ObjectNode defaults) {

@@ -131,6 +131,80 @@ public final class PushDelivery implements AutoCloseable {
   }
 
   /**
+   * Checks a subscription an init file declares, before anything of the file is applied: its
+   * settings as {@link #create} checks them, and its URL against {@code outbound}.
+   *
+   * @throws QueueException {@code INVALID_ARGUMENT} naming what is wrong
+   */
+  public static void check(
+      String queue,
+      PushWire.Subscription w,
+      Optional<String> secret,
+      int maxSelector,
+      OutboundAddresses outbound) {
+    PushSpec spec =
+        PushSpec.of(
+            queue,
+            w,
+            maxSelector,
+            "",
+            secret.map(PushDelivery::givenSecret).orElseGet(CallbackSecret::generate));
+    try {
+      outbound.checkConfigured("url", spec.uri());
+    } catch (OutboundAddresses.Refused e) {
+      throw QueueException.invalid(String.valueOf(e.getMessage()));
+    }
+  }
+
+  private static CallbackSecret givenSecret(String secret) {
+    try {
+      return new CallbackSecret(secret);
+    } catch (RuntimeException e) {
+      // the message says the length allowed and the length given, never the secret
+      throw QueueException.invalid("secret: " + e.getMessage());
+    }
+  }
+
+  /** What {@link #declare} did. */
+  public enum Declared {
+    CREATED,
+    CHANGED,
+    UNCHANGED
+  }
+
+  /**
+   * Makes a subscription what an init file declares (docs/deploy.md, "Declare your setup"): creates
+   * it (with the file's secret, else a new one nobody is shown: rotate it to learn one), or changes
+   * the settings the file gives; a secret the file gives replaces the stored one, and an entry
+   * without {@code paused} leaves a pause made over the API as it is.
+   */
+  public Declared declare(
+      String queue, PushWire.Subscription w, Optional<String> secret, int maxSelector) {
+    engine.queue(queue);
+    synchronized (changes) {
+      Optional<PushSpec> old = store.get(queue, w.name());
+      CallbackSecret s =
+          secret
+              .map(PushDelivery::givenSecret)
+              .orElseGet(() -> old.map(PushSpec::secret).orElseGet(CallbackSecret::generate));
+      String createdAt =
+          old.map(PushSpec::createdAt)
+              .orElseGet(() -> Instant.ofEpochMilli(clock.millis()).toString());
+      PushSpec spec = PushSpec.of(queue, w, maxSelector, createdAt, s);
+      if (w.paused() == null && old.isPresent()) {
+        spec = spec.paused(old.get().paused());
+      }
+      checkAddress(spec);
+      if (old.isPresent() && old.get().equals(spec)) {
+        return Declared.UNCHANGED;
+      }
+      store.put(spec);
+      reconcile();
+      return old.isPresent() ? Declared.CHANGED : Declared.CREATED;
+    }
+  }
+
+  /**
    * Replaces a subscription's settings (its secret and creation time stay).
    *
    * @throws QueueException as {@link #create}
