@@ -35,6 +35,7 @@ http-stacks  io.switchboard.bench.http.HttpStackBench             -Xmx1g
 queues       io.switchboard.bench.QueuesBench                      -Xmx2g --enable-native-access=ALL-UNNAMED
 queues-server io.switchboard.bench.QueuesServerBench               -Xmx1g
 workqueue    io.switchboard.bench.grpc.WorkQueueBench              -Xmx1g
+push         io.switchboard.bench.PushBench                        -Xmx1g
 LIST
 }
 

@@ -46,7 +46,8 @@ class RunScriptTest {
             "http-stacks",
             "queues",
             "queues-server",
-            "workqueue"),
+            "workqueue",
+            "push"),
         names,
         out);
     for (String line : out.lines().toList()) {

@@ -1,0 +1,341 @@
+package io.switchboard.bench;
+
+import com.sun.net.httpserver.HttpServer;
+import io.switchboard.bench.durable.BacklogServerMain;
+import io.switchboard.bench.report.Machine;
+import io.switchboard.bench.report.Report;
+import io.switchboard.bench.report.ReportArgs;
+import io.switchboard.bench.report.RunInfo;
+import io.switchboard.bench.sqs.ChildServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code bench/run.sh push}: push subscriptions end to end (docs/design.md, "Push delivery"), a
+ * server in its own JVM (embedded store) pushing to a receiver in this JVM that counts (the JDK's
+ * HTTP server on loopback). Two parts:
+ *
+ * <ul>
+ *   <li><b>throughput</b>: {@code --messages} waiting messages pushed one per request at
+ *       concurrency {@code --concurrency}, pushes/s and the server's CPU per push, beside the same
+ *       messages taken by {@code --concurrency} HTTP consumers doing receive + ack of one;
+ *   <li><b>seed 002</b>: {@code --rate} tasks/s for {@code --seconds} into a LIFO queue with a TTL
+ *       of 60 s, pushed at concurrency 1 and 50/s: the most requests the receiver saw at once and
+ *       in any 1 s window, the deliveries that were the newest task sent by then, tasks delivered
+ *       twice, and the tasks that expired.
+ * </ul>
+ *
+ * <p>{@code PushBench [--messages N] [--concurrency C] [--rate R] [--seconds S] [--out DIR]}.
+ */
+public final class PushBench {
+
+  static final String ENTRY = "push";
+  private static final Pattern BODY = Pattern.compile("\"body\":\"t-(\\d+)\"");
+
+  private PushBench() {}
+
+  public static void main(String[] args) throws Exception {
+    ReportArgs ra = ReportArgs.parse(ENTRY, args);
+    int messages = 50_000;
+    int concurrency = 64;
+    int rate = 1_000;
+    int seconds = 60;
+    String[] rest = ra.rest();
+    for (int i = 0; i + 1 < rest.length; i += 2) {
+      String v = rest[i + 1];
+      switch (rest[i]) {
+        case "--messages" -> messages = Integer.parseInt(v.replace("_", ""));
+        case "--concurrency" -> concurrency = Integer.parseInt(v);
+        case "--rate" -> rate = Integer.parseInt(v);
+        case "--seconds" -> seconds = Integer.parseInt(v);
+        default -> throw new IllegalArgumentException("unknown option " + rest[i]);
+      }
+    }
+    Report r = run(messages, concurrency, rate, seconds);
+    r.write(ra.out(), RunInfo.capture(RunInfo.commandLine(PushBench.class, args)), System.out);
+  }
+
+  /** The receiver: answers 200 to every POST, counting requests, concurrency and task numbers. */
+  private static final class Receiver implements AutoCloseable {
+    final HttpServer server;
+    final AtomicLong requests = new AtomicLong();
+    final AtomicInteger inFlight = new AtomicInteger();
+    final AtomicInteger maxInFlight = new AtomicInteger();
+    final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>(); // {nanos, task}
+
+    Receiver() throws IOException {
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
+      server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+      server.createContext(
+          "/",
+          exchange -> {
+            int now = inFlight.incrementAndGet();
+            maxInFlight.accumulateAndGet(now, Math::max);
+            try {
+              String body =
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+              long at = System.nanoTime();
+              Matcher m = BODY.matcher(body);
+              while (m.find()) {
+                seen.add(new long[] {at, Long.parseLong(m.group(1))});
+              }
+              requests.incrementAndGet();
+              exchange.sendResponseHeaders(200, -1);
+            } finally {
+              inFlight.decrementAndGet();
+              exchange.close();
+            }
+          });
+      server.start();
+    }
+
+    String url(String path) {
+      return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    void reset() {
+      requests.set(0);
+      maxInFlight.set(0);
+      seen.clear();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+    }
+  }
+
+  static Report run(int messages, int concurrency, int rate, int seconds) throws Exception {
+    Report r =
+        Report.create(ENTRY, "Push subscriptions to a local receiver", "figure", "value")
+            .note(
+                "server in its own JVM (-Xmx1g, embedded store, default durability) on loopback;"
+                    + " the receiver is the JDK's HTTP server in the bench's JVM; server CPU from"
+                    + " /proc; load average "
+                    + RunInfo.loadAverages(Machine.LOCAL));
+    Path dir = Files.createTempDirectory("sb-push-");
+    Path log = dir.resolve("server.log");
+    List<String> settings = List.of("in-memory=false", "data-dir=" + dir.resolve("data"));
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    try (Receiver receiver = new Receiver();
+        ChildServer server =
+            ChildServer.start(
+                "switchboard",
+                BacklogServerMain.class,
+                settings,
+                List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"),
+                log)) {
+      URI base = server.uri;
+      // throughput: pushes at concurrency C
+      post(http, base, "/v1/queues", "{\"name\":\"thr\"}");
+      fill(http, base, "thr", messages);
+      OptionalLong cpu0 = Machine.LOCAL.cpuNanos(server.pid);
+      long t0 = System.nanoTime();
+      post(
+          http,
+          base,
+          "/v1/queues/thr/subscriptions",
+          "{\"name\":\"sink\",\"url\":\""
+              + receiver.url("/thr")
+              + "\",\"maxConcurrent\":"
+              + concurrency
+              + "}");
+      while (receiver.requests.get() < messages) {
+        Thread.sleep(5);
+      }
+      double pushSeconds = (System.nanoTime() - t0) / 1e9;
+      OptionalLong cpu1 = Machine.LOCAL.cpuNanos(server.pid);
+      r.row(
+          "pushes/s (one message a request, concurrency " + concurrency + ")",
+          round(messages / pushSeconds));
+      r.row("server CPU µs per push", cpuPer(cpu0, cpu1, messages));
+      r.row("most requests at once at the receiver", receiver.maxInFlight.get());
+      post(http, base, "/v1/queues/thr/subscriptions/sink/pause", "");
+
+      // the same messages by receive + ack of one, C consumers
+      post(http, base, "/v1/queues", "{\"name\":\"pull\"}");
+      fill(http, base, "pull", messages);
+      OptionalLong cpu2 = Machine.LOCAL.cpuNanos(server.pid);
+      long t1 = System.nanoTime();
+      consume(http, base, "pull", messages, concurrency);
+      double pullSeconds = (System.nanoTime() - t1) / 1e9;
+      OptionalLong cpu3 = Machine.LOCAL.cpuNanos(server.pid);
+      r.row(
+          "receive+ack msg/s (one a request, " + concurrency + " consumers)",
+          round(messages / pullSeconds));
+      r.row("server CPU µs per receive+ack", cpuPer(cpu2, cpu3, messages));
+
+      // seed 002: LIFO, TTL 60 s, 50/s at concurrency 1
+      receiver.reset();
+      post(
+          http,
+          base,
+          "/v1/queues",
+          "{\"name\":\"legacy\",\"order\":\"lifo\",\"retentionSeconds\":60}");
+      post(
+          http,
+          base,
+          "/v1/queues/legacy/subscriptions",
+          "{\"name\":\"validator\",\"url\":\""
+              + receiver.url("/legacy")
+              + "\",\"maxConcurrent\":1,\"maxPerSecond\":50,\"burst\":1}");
+      long[] sentAt = new long[rate * seconds];
+      long start = System.nanoTime();
+      long interval = 10_000_000_000L / rate; // a batch of 10
+      for (int i = 0; i < sentAt.length; i += 10) {
+        long due = start + (i / 10) * interval;
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        StringBuilder b = new StringBuilder("{\"messages\":[");
+        for (int k = 0; k < 10 && i + k < sentAt.length; k++) {
+          b.append(k == 0 ? "" : ",").append("{\"body\":\"t-").append(i + k).append("\"}");
+        }
+        post(http, base, "/v1/queues/legacy/messages/batch", b.append("]}").toString());
+        long now = System.nanoTime();
+        for (int k = 0; k < 10 && i + k < sentAt.length; k++) {
+          sentAt[i + k] = now;
+        }
+      }
+      Thread.sleep(1_000); // the last deliveries
+      List<long[]> got = new ArrayList<>(receiver.seen);
+      got.sort((a, b) -> Long.compare(a[0], b[0]));
+      int maxWindow = 0;
+      for (int i = 0, j = 0; i < got.size(); i++) {
+        while (got.get(i)[0] - got.get(j)[0] >= 1_000_000_000L) {
+          j++;
+        }
+        maxWindow = Math.max(maxWindow, i - j + 1);
+      }
+      int newest = 0;
+      java.util.Set<Long> delivered = new java.util.HashSet<>();
+      int twice = 0;
+      for (long[] g : got) {
+        if (!delivered.add(g[1])) {
+          twice++;
+        }
+        // the newest task sent at least 20 ms before it arrived (a send in flight may not count)
+        long newestSent = -1;
+        for (int t = sentAt.length - 1; t >= 0; t--) {
+          if (sentAt[t] != 0 && sentAt[t] <= g[0] - 20_000_000L) {
+            newestSent = t;
+            break;
+          }
+        }
+        if (g[1] >= newestSent) {
+          newest++;
+        }
+      }
+      r.row("seed 002: tasks sent (" + rate + "/s for " + seconds + " s)", sentAt.length);
+      r.row("seed 002: deliveries", got.size());
+      r.row("seed 002: most requests at once", receiver.maxInFlight.get());
+      r.row("seed 002: most deliveries in any 1 s", maxWindow);
+      r.row("seed 002: deliveries of the newest task sent by then", newest);
+      r.row("seed 002: tasks delivered twice", twice);
+    } finally {
+      try (var walk = Files.walk(dir)) {
+        walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    return r;
+  }
+
+  private static Object cpuPer(OptionalLong before, OptionalLong after, long n) {
+    if (before.isEmpty() || after.isEmpty()) {
+      return Report.notMeasured("the server's CPU time is not readable here");
+    }
+    return Math.round((after.getAsLong() - before.getAsLong()) / 1e3 / n * 10) / 10.0;
+  }
+
+  private static void fill(HttpClient http, URI base, String queue, int n) throws Exception {
+    for (int i = 0; i < n; i += 100) {
+      StringBuilder b = new StringBuilder("{\"messages\":[");
+      for (int k = 0; k < 100 && i + k < n; k++) {
+        b.append(k == 0 ? "" : ",").append("{\"body\":\"m-").append(i + k).append("\"}");
+      }
+      post(http, base, "/v1/queues/" + queue + "/messages/batch", b.append("]}").toString());
+    }
+  }
+
+  private static final Pattern RECEIPT = Pattern.compile("\"receipt\":\"([^\"]+)\"");
+
+  private static void consume(HttpClient http, URI base, String queue, int n, int threads)
+      throws Exception {
+    AtomicLong left = new AtomicLong(n);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  while (left.get() > 0) {
+                    String got =
+                        post(
+                            http,
+                            base,
+                            "/v1/queues/" + queue + "/receive",
+                            "{\"maxMessages\":1,\"waitTimeSeconds\":1}");
+                    Matcher m = RECEIPT.matcher(got);
+                    if (m.find()) {
+                      post(
+                          http, base, "/v1/queues/" + queue + "/leases/" + m.group(1) + "/ack", "");
+                      left.decrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static String post(HttpClient http, URI base, String path, String json)
+      throws IOException, InterruptedException {
+    HttpResponse<String> a =
+        http.send(
+            HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (a.statusCode() / 100 != 2) {
+      throw new IllegalStateException(path + ": " + a.statusCode() + " " + a.body());
+    }
+    return a.body();
+  }
+
+  private static double round(double v) {
+    return Math.round(v);
+  }
+
+  static String fmt(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+}
