@@ -304,7 +304,14 @@ final class HotWindow {
   void restored() {
     boundary = null;
     if (cold > 0) {
-      refill();
+      // the size of the queue's messages is known only once some are read: a first page of a
+      // few teaches it, so a window of large messages is not read whole into a heap that cannot
+      // hold it (the window is the budget's share in bytes over that size)
+      refill(HotBudget.MIN_WINDOW);
+      long more = window() - table.size();
+      if (cold > 0 && more > 0) {
+        refill((int) more);
+      }
     }
     settle();
     report();
@@ -346,8 +353,13 @@ final class HotWindow {
 
   /** Reads the next page of cold messages after the boundary into the heap. */
   private void refill() {
+    refill(Integer.MAX_VALUE);
+  }
+
+  /** Reads the next page after the boundary: the window, or at most {@code cap} messages. */
+  private void refill(int cap) {
     journal.flush();
-    int limit = window() + sending.size();
+    int limit = Math.min(window(), cap) + sending.size();
     StoredMessage b = boundary;
     List<Long> serials =
         orders.available(
