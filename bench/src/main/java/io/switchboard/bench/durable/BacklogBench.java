@@ -202,7 +202,7 @@ public final class BacklogBench {
   }
 
   /** 1 MiB of random letters and digits: bodies are slices of it, so LZ4 cannot shrink them. */
-  private static byte[] pool() {
+  static byte[] pool() {
     byte[] p = new byte[1 << 20];
     String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     Random r = new Random(42);
@@ -327,7 +327,7 @@ public final class BacklogBench {
     return (System.nanoTime() - t0) / 1e9;
   }
 
-  private static HttpResponse<String> send(HttpClient http, URI uri, String path, String json)
+  static HttpResponse<String> send(HttpClient http, URI uri, String path, String json)
       throws IOException, InterruptedException {
     return http.send(
         HttpRequest.newBuilder(uri.resolve(path))
@@ -338,7 +338,7 @@ public final class BacklogBench {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private static void post(HttpClient http, URI uri, String path, String json, int status)
+  static void post(HttpClient http, URI uri, String path, String json, int status)
       throws IOException, InterruptedException {
     HttpResponse<String> a = send(http, uri, path, json);
     if (a.statusCode() != status) {
@@ -368,14 +368,14 @@ public final class BacklogBench {
   }
 
   /** Bytes of the regular files under {@code dir}. */
-  private static long sizeOf(Path dir) throws IOException {
+  static long sizeOf(Path dir) throws IOException {
     try (var files = Files.walk(dir)) {
       return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
   }
 
   /** The resident set of a process from /proc (Linux), or -1. */
-  private static long rss(long pid) {
+  static long rss(long pid) {
     try {
       for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
         if (line.startsWith("VmRSS:")) {
@@ -388,7 +388,7 @@ public final class BacklogBench {
     return -1;
   }
 
-  private static Object mib(long bytes) {
+  static Object mib(long bytes) {
     return bytes < 0
         ? Report.notMeasured("not readable on this machine (no /proc, or no answer)")
         : (Object) (Math.round(bytes / 1048576.0 * 10) / 10.0);

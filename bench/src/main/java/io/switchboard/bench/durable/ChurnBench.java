@@ -8,7 +8,6 @@ import io.switchboard.bench.sqs.ChildServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -109,11 +108,11 @@ public final class ChurnBench {
     List<String> settings = List.of("data-dir=" + dir, "durability=batch", "max-batch=100");
     List<String> jvm = List.of("-Xmx" + heap, "--enable-native-access=ALL-UNNAMED");
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    byte[] pool = pool();
+    byte[] pool = BacklogBench.pool();
     try (ChildServer server =
         ChildServer.start("switchboard", BacklogServerMain.class, settings, jvm, log)) {
       URI uri = server.uri;
-      post(http, uri, "/v1/queues", "{\"name\":\"churn\"}", 201);
+      BacklogBench.post(http, uri, "/v1/queues", "{\"name\":\"churn\"}", 201);
       Random random = new Random(7);
       long written0 = writeBytes(server.pid);
       for (int sent = 0; sent < backlog; sent += 100) {
@@ -217,18 +216,18 @@ public final class ChurnBench {
       long payloadBytes,
       ChildServer server)
       throws IOException {
-    long disk = sizeOf(dir);
+    long disk = BacklogBench.sizeOf(dir);
     report.row(
         String.format(java.util.Locale.ROOT, "%.1f", minute),
         sent,
         acked,
         waiting,
-        mib(disk),
+        BacklogBench.mib(disk),
         Math.round(disk / (double) Math.max(1, waiting)),
         writtenBytes < 0 || payloadBytes == 0
             ? Report.notMeasured("no /proc/<pid>/io here, or nothing sent")
             : (Object) (Math.round(writtenBytes * 10.0 / payloadBytes) / 10.0),
-        mib(rss(server.pid)),
+        BacklogBench.mib(BacklogBench.rss(server.pid)),
         RunInfo.loadAverages(Machine.LOCAL));
     System.err.println("churn: minute " + minute + ", waiting " + waiting + ", disk " + disk);
   }
@@ -248,7 +247,8 @@ public final class ChurnBench {
     }
     String json = b.append("]}").toString();
     while (true) {
-      HttpResponse<String> a = send(http, uri, "/v1/queues/churn/messages/batch", json);
+      HttpResponse<String> a =
+          BacklogBench.send(http, uri, "/v1/queues/churn/messages/batch", json);
       if (a.statusCode() == 201) {
         return;
       }
@@ -262,7 +262,7 @@ public final class ChurnBench {
   /** Receives up to 10 and acks what came; how many. */
   private static int take(HttpClient http, URI uri) throws Exception {
     HttpResponse<String> a =
-        send(
+        BacklogBench.send(
             http,
             uri,
             "/v1/queues/churn/receive",
@@ -279,41 +279,11 @@ public final class ChurnBench {
       return 0;
     }
     HttpResponse<String> ack =
-        send(http, uri, "/v1/queues/churn/acks", "{\"receipts\":" + receipts + "}");
+        BacklogBench.send(http, uri, "/v1/queues/churn/acks", "{\"receipts\":" + receipts + "}");
     if (ack.statusCode() != 200) {
       throw new IllegalStateException("ack: " + ack.statusCode() + " " + ack.body());
     }
     return receipts.size();
-  }
-
-  private static HttpResponse<String> send(HttpClient http, URI uri, String path, String json)
-      throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(uri.resolve(path))
-            .header("Content-Type", "application/json")
-            .timeout(Duration.ofSeconds(120))
-            .POST(HttpRequest.BodyPublishers.ofString(json))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static void post(HttpClient http, URI uri, String path, String json, int status)
-      throws IOException, InterruptedException {
-    HttpResponse<String> a = send(http, uri, path, json);
-    if (a.statusCode() != status) {
-      throw new IllegalStateException(path + ": " + a.statusCode() + " " + a.body());
-    }
-  }
-
-  /** 1 MiB of random letters and digits, so LZ4 cannot shrink the bodies sliced from it. */
-  private static byte[] pool() {
-    byte[] p = new byte[1 << 20];
-    String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    Random r = new Random(42);
-    for (int i = 0; i < p.length; i++) {
-      p[i] = (byte) alphabet.charAt(r.nextInt(alphabet.length()));
-    }
-    return p;
   }
 
   /** Bytes the process caused to be written to storage so far (Linux), or -1. */
@@ -328,30 +298,5 @@ public final class ChurnBench {
       // not Linux, or not readable
     }
     return -1;
-  }
-
-  private static long sizeOf(Path dir) throws IOException {
-    try (var files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-    }
-  }
-
-  private static long rss(long pid) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | NumberFormatException e) {
-      // not Linux
-    }
-    return -1;
-  }
-
-  private static Object mib(long bytes) {
-    return bytes < 0
-        ? Report.notMeasured("not readable on this machine")
-        : (Object) (Math.round(bytes / 1048576.0 * 10) / 10.0);
   }
 }

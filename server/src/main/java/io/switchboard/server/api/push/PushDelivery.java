@@ -149,11 +149,7 @@ public final class PushDelivery implements AutoCloseable {
             maxSelector,
             "",
             secret.map(PushDelivery::givenSecret).orElseGet(CallbackSecret::generate));
-    try {
-      outbound.checkConfigured("url", spec.uri());
-    } catch (OutboundAddresses.Refused e) {
-      throw QueueException.invalid(String.valueOf(e.getMessage()));
-    }
+    checkAddress(spec, outbound);
   }
 
   private static CallbackSecret givenSecret(String secret) {
@@ -344,6 +340,11 @@ public final class PushDelivery implements AutoCloseable {
   }
 
   private void checkAddress(PushSpec spec) {
+    checkAddress(spec, outbound);
+  }
+
+  /** Refuses a URL the server may not send to ({@link OutboundAddresses}) as a bad argument. */
+  private static void checkAddress(PushSpec spec, OutboundAddresses outbound) {
     try {
       outbound.checkConfigured("url", spec.uri());
     } catch (OutboundAddresses.Refused e) {
