@@ -120,22 +120,7 @@ class HeapFloodTest {
     }
 
     try (Child restarted = Child.start(data)) {
-      Set<String> stored = new HashSet<>();
-      for (String q : QUEUES) {
-        String cursor = null;
-        do {
-          String path =
-              "/v1/queues/"
-                  + q
-                  + "/messages?limit=1000"
-                  + (cursor == null
-                      ? ""
-                      : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
-          JsonNode page = JSON.readTree(get(http, restarted.uri, path).body());
-          page.at("/messages").forEach(m -> stored.add(q + " " + m.at("/id").asText()));
-          cursor = page.hasNonNull("nextCursor") ? page.at("/nextCursor").asText() : null;
-        } while (cursor != null);
-      }
+      Set<String> stored = stored(http, restarted.uri);
       Set<String> missing = new HashSet<>(acked);
       missing.removeAll(stored);
       assertEquals(Set.of(), missing, "every acknowledged send survives the kill");
@@ -216,26 +201,35 @@ class HeapFloodTest {
       assertFalse(server.output().contains("OutOfMemoryError"), server.output());
     }
     try (Child restarted = Child.start(data, "10000")) {
-      Set<String> stored = new HashSet<>();
-      for (String q : QUEUES) {
-        String cursor = null;
-        do {
-          String path =
-              "/v1/queues/"
-                  + q
-                  + "/messages?limit=1000"
-                  + (cursor == null
-                      ? ""
-                      : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
-          JsonNode page = JSON.readTree(get(http, restarted.uri, path).body());
-          page.at("/messages").forEach(m -> stored.add(q + " " + m.at("/id").asText()));
-          cursor = page.hasNonNull("nextCursor") ? page.at("/nextCursor").asText() : null;
-        } while (cursor != null);
-      }
+      Set<String> stored = stored(http, restarted.uri);
       assertEquals(acked, stored, "every acknowledged send survives the kill");
       restarted.kill();
       assertFalse(restarted.output().contains("OutOfMemoryError"), restarted.output());
     }
+  }
+
+  /**
+   * Every message id of {@link #QUEUES} on the server at {@code base}, as "queue id", by browse.
+   */
+  private static Set<String> stored(HttpClient http, URI base)
+      throws IOException, InterruptedException {
+    Set<String> stored = new HashSet<>();
+    for (String q : QUEUES) {
+      String cursor = null;
+      do {
+        String path =
+            "/v1/queues/"
+                + q
+                + "/messages?limit=1000"
+                + (cursor == null
+                    ? ""
+                    : "&cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+        JsonNode page = JSON.readTree(get(http, base, path).body());
+        page.at("/messages").forEach(m -> stored.add(q + " " + m.at("/id").asText()));
+        cursor = page.hasNonNull("nextCursor") ? page.at("/nextCursor").asText() : null;
+      } while (cursor != null);
+    }
+    return stored;
   }
 
   private static HttpResponse<String> post(HttpClient http, URI base, String path, String body)
