@@ -88,7 +88,7 @@ final class QueueJournal {
               switch (mark) {
                 case StoredMessage.JOURNAL_FULL -> new JournalEntry.MessagePut(queue, record(m));
                 case StoredMessage.JOURNAL_STATE ->
-                    new JournalEntry.StatePut(queue, m.serial, record(m).stateRecord());
+                    new JournalEntry.StatePut(queue, m.serial, stateRecord(m));
                 default -> new JournalEntry.MessageDelete(queue, m.serial);
               });
           if (placements) {
@@ -108,13 +108,19 @@ final class QueueJournal {
   static MessageRecord record(StoredMessage m) {
     return new MessageRecord(
         m.serial,
-        m.seq,
         m.sentAt,
         m.body,
         AttributeMap.of(m.attributes),
-        m.priority,
         m.groupId,
         m.dedupId,
+        stateRecord(m));
+  }
+
+  /** The part of a stored message that changes while it lives ({@link JournalEntry.StatePut}). */
+  static MessageRecord.StateRecord stateRecord(StoredMessage m) {
+    return new MessageRecord.StateRecord(
+        m.seq,
+        m.priority,
         m.state,
         m.receiveCount,
         m.leaseEpoch,

@@ -8,6 +8,10 @@ import io.switchboard.client.wire.NativeWire.MessageView;
 import io.switchboard.client.wire.NativeWire.Messages;
 import io.switchboard.queue.SendResult;
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -46,6 +50,13 @@ final class OnePassReader {
   }
 
   private static final NotPlain NOT_PLAIN = new NotPlain();
+
+  /** A batch send's message: {@link NativeWire.SendMessage}'s components. */
+  private static final Form<NativeWire.SendMessage> SEND_MESSAGE =
+      new Form<>(NativeWire.SendMessage.class);
+
+  /** A message in an answer: {@link MessageView}'s components. */
+  private static final Form<MessageView> MESSAGE = new Form<>(MessageView.class);
 
   /** A batch send's record, or null if it is not the plain shape (or not JSON). */
   static NativeWire.@Nullable SendBatch sendBatch(byte[] body) {
@@ -91,55 +102,7 @@ final class OnePassReader {
   }
 
   private static NativeWire.SendMessage sendMessage(JsonParser p) throws IOException {
-    String body = null;
-    JsonNode attributes = null;
-    Integer priority = null;
-    String groupId = null;
-    String deduplicationId = null;
-    Long delaySeconds = null;
-    Long timeToLiveSeconds = null;
-    int seen = 0;
-    for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
-      JsonToken t = p.nextToken();
-      int bit;
-      switch (f) {
-        case "body" -> {
-          bit = 1;
-          body = text(p, t);
-        }
-        case "attributes" -> {
-          bit = 1 << 1;
-          attributes = emptyObject(p, t);
-        }
-        case "priority" -> {
-          bit = 1 << 2;
-          priority = integer(p, t);
-        }
-        case "groupId" -> {
-          bit = 1 << 3;
-          groupId = text(p, t);
-        }
-        case "deduplicationId" -> {
-          bit = 1 << 4;
-          deduplicationId = text(p, t);
-        }
-        case "delaySeconds" -> {
-          bit = 1 << 5;
-          delaySeconds = longInteger(p, t);
-        }
-        case "timeToLiveSeconds" -> {
-          bit = 1 << 6;
-          timeToLiveSeconds = longInteger(p, t);
-        }
-        default -> throw NOT_PLAIN;
-      }
-      seen = once(seen, bit);
-    }
-    if (p.currentToken() != JsonToken.END_OBJECT || body == null) {
-      throw NOT_PLAIN;
-    }
-    return new NativeWire.SendMessage(
-        body, attributes, priority, groupId, deduplicationId, delaySeconds, timeToLiveSeconds);
+    return SEND_MESSAGE.read(p);
   }
 
   /** {@code seen} with {@code bit} added: a field met twice is not the plain shape. */
@@ -355,109 +318,7 @@ final class OnePassReader {
   }
 
   private static MessageView message(JsonParser p) throws IOException {
-    String id = null;
-    String body = null;
-    JsonNode attributes = null;
-    int priority = 0;
-    String groupId = null;
-    String deduplicationId = null;
-    long sequence = 0;
-    String state = null;
-    String sentAt = null;
-    String firstReceivedAt = null;
-    int receiveCount = 0;
-    String visibleAt = null;
-    String expiresAt = null;
-    String receipt = null;
-    String deadLetterSource = null;
-    int seen = 0;
-    for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
-      JsonToken t = p.nextToken();
-      int bit;
-      switch (f) {
-        case "id" -> {
-          bit = 1;
-          id = text(p, t);
-        }
-        case "body" -> {
-          bit = 1 << 1;
-          body = text(p, t);
-        }
-        case "attributes" -> {
-          bit = 1 << 2;
-          attributes = emptyObject(p, t);
-        }
-        case "priority" -> {
-          bit = 1 << 3;
-          priority = integer(p, t);
-        }
-        case "groupId" -> {
-          bit = 1 << 4;
-          groupId = text(p, t);
-        }
-        case "deduplicationId" -> {
-          bit = 1 << 5;
-          deduplicationId = text(p, t);
-        }
-        case "sequence" -> {
-          bit = 1 << 6;
-          sequence = longInteger(p, t);
-        }
-        case "state" -> {
-          bit = 1 << 7;
-          state = text(p, t);
-        }
-        case "sentAt" -> {
-          bit = 1 << 8;
-          sentAt = text(p, t);
-        }
-        case "firstReceivedAt" -> {
-          bit = 1 << 9;
-          firstReceivedAt = text(p, t);
-        }
-        case "receiveCount" -> {
-          bit = 1 << 10;
-          receiveCount = integer(p, t);
-        }
-        case "visibleAt" -> {
-          bit = 1 << 11;
-          visibleAt = text(p, t);
-        }
-        case "expiresAt" -> {
-          bit = 1 << 12;
-          expiresAt = text(p, t);
-        }
-        case "receipt" -> {
-          bit = 1 << 13;
-          receipt = text(p, t);
-        }
-        case "deadLetterSource" -> {
-          bit = 1 << 14;
-          deadLetterSource = text(p, t);
-        }
-        default -> throw NOT_PLAIN;
-      }
-      seen = once(seen, bit); // a repeated field: the binding words the error
-    }
-    if (p.currentToken() != JsonToken.END_OBJECT || id == null || body == null) {
-      throw NOT_PLAIN;
-    }
-    return new MessageView(
-        id,
-        body,
-        attributes,
-        priority,
-        groupId,
-        deduplicationId,
-        sequence,
-        state,
-        sentAt,
-        firstReceivedAt,
-        receiveCount,
-        visibleAt,
-        expiresAt,
-        receipt,
-        deadLetterSource);
+    return MESSAGE.read(p);
   }
 
   private static String text(JsonParser p, @Nullable JsonToken t) throws IOException {
@@ -481,5 +342,134 @@ final class OnePassReader {
       throw NOT_PLAIN;
     }
     return p.getLongValue();
+  }
+
+  /**
+   * One object of the plain shape read into the record {@code R} from the record's own components:
+   * each field is known by a component's name and read by its type (text for {@code String}, an
+   * {@code int} or {@code long} number for {@code int}/{@code Integer} and {@code long}/{@code
+   * Long}, {@code {}} for the attributes' {@link JsonNode}), at most once, and the components
+   * marked {@link Json.Required} must be there. So a component added to the record is read here
+   * with no line written for it, and one of a type it cannot read fails this class's initialisation
+   * (and every test that reads an answer with it).
+   */
+  private static final class Form<R extends Record> {
+
+    private static final byte TEXT = 0;
+    private static final byte INT = 1;
+    private static final byte LONG = 2;
+    private static final byte EMPTY_OBJECT = 3;
+
+    private final String[] names;
+    private final byte[] kinds;
+
+    /** What an absent field leaves: null, or 0 for a primitive component. */
+    private final Object[] absent;
+
+    /** The bits of the required components, by index. */
+    private final int required;
+
+    /** The canonical constructor, taking its arguments as one {@code Object[]}. */
+    private final MethodHandle make;
+
+    Form(Class<R> type) {
+      RecordComponent[] components = type.getRecordComponents();
+      if (components.length > 31) {
+        throw new IllegalStateException(type + " has more components than an int has bits");
+      }
+      names = new String[components.length];
+      kinds = new byte[components.length];
+      absent = new Object[components.length];
+      Class<?>[] types = new Class<?>[components.length];
+      int requiredBits = 0;
+      for (int i = 0; i < components.length; i++) {
+        RecordComponent c = components[i];
+        names[i] = c.getName();
+        types[i] = c.getType();
+        kinds[i] = kind(type, c.getType());
+        absent[i] =
+            c.getType() == int.class ? (Object) 0 : c.getType() == long.class ? (Object) 0L : null;
+        try {
+          if (type.getDeclaredField(c.getName()).isAnnotationPresent(Json.Required.class)) {
+            requiredBits |= 1 << i;
+          }
+        } catch (NoSuchFieldException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      required = requiredBits;
+      try {
+        make =
+            MethodHandles.lookup()
+                .findConstructor(type, MethodType.methodType(void.class, types))
+                .asSpreader(Object[].class, components.length)
+                .asType(MethodType.methodType(Object.class, Object[].class));
+      } catch (NoSuchMethodException | IllegalAccessException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    private static byte kind(Class<?> record, Class<?> t) {
+      if (t == String.class) {
+        return TEXT;
+      }
+      if (t == int.class || t == Integer.class) {
+        return INT;
+      }
+      if (t == long.class || t == Long.class) {
+        return LONG;
+      }
+      if (t == JsonNode.class) {
+        return EMPTY_OBJECT;
+      }
+      throw new IllegalStateException(record + ": no one-pass reading for a component of " + t);
+    }
+
+    /**
+     * The index of the component named {@code f}, trying {@code next} first (the writer's order).
+     */
+    private int index(String f, int next) {
+      if (next < names.length && names[next].equals(f)) {
+        return next;
+      }
+      for (int i = 0; i < names.length; i++) {
+        if (names[i].equals(f)) {
+          return i;
+        }
+      }
+      throw NOT_PLAIN;
+    }
+
+    /** The object whose first field name is next in {@code p}; throws {@code NOT_PLAIN}. */
+    @SuppressWarnings("unchecked")
+    R read(JsonParser p) throws IOException {
+      Object[] values = absent.clone();
+      int seen = 0;
+      int next = 0;
+      for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
+        JsonToken t = p.nextToken();
+        int i = index(f, next);
+        values[i] =
+            switch (kinds[i]) {
+              case TEXT -> text(p, t);
+              case INT -> integer(p, t);
+              case LONG -> longInteger(p, t);
+              default -> emptyObject(p, t);
+            };
+        seen = once(seen, 1 << i); // a repeated field: the binding words the error
+        next = i + 1;
+      }
+      if (p.currentToken() != JsonToken.END_OBJECT || (seen & required) != required) {
+        throw NOT_PLAIN;
+      }
+      try {
+        Object made = make.invokeExact(values); // the exact type (Object[])Object
+        return (R) made;
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
+      }
+    }
   }
 }

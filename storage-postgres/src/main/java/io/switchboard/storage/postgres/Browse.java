@@ -136,9 +136,9 @@ final class Browse {
     try (PreparedStatement ps =
         Sql.prepare(
             op.c,
-            "select serial, seq, priority, false, 0, expires_at, 0, 0, receive_count,"
-                + " first_received_at, sent_at, group_id, dedup_id, dl_source, body, attrs, 0, state"
-                + " from sb_history where qid = ? and serial = ? and until > ?",
+            "select "
+                + Row.HISTORY_COLS
+                + ", state from sb_history where qid = ? and serial = ? and until > ?",
             op.q.id(),
             serial,
             op.now)) {
@@ -147,7 +147,7 @@ final class Browse {
           return null;
         }
         Row r = Row.read(rs);
-        return op.view(r, null, MessageState.valueOf(rs.getString(18)));
+        return op.view(r, null, MessageState.valueOf(rs.getString(Row.COLUMN_COUNT + 1)));
       }
     }
   }

@@ -337,28 +337,21 @@ final class Op {
     if (q.config.historyRetention().isZero()) {
       return;
     }
+    Object[] kept = r.kept();
+    Object[] args = new Object[3 + kept.length];
+    args[0] = q.id;
+    args[1] = state.name();
+    args[2] = now + q.config.historyRetention().toMillis();
+    System.arraycopy(kept, 0, args, 3, kept.length);
     Sql.update(
         c,
-        "insert into sb_history (qid, serial, state, until, seq, priority, sent_at,"
-            + " first_received_at, receive_count, expires_at, group_id, dedup_id, dl_source, body,"
-            + " attrs) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            + " on conflict (qid, serial) do update set state = excluded.state,"
+        "insert into sb_history (qid, state, until, "
+            + Row.KEPT_COLS
+            + ") values (?, ?, ?"
+            + ", ?".repeat(kept.length)
+            + ") on conflict (qid, serial) do update set state = excluded.state,"
             + " until = excluded.until",
-        q.id,
-        r.serial,
-        state.name(),
-        now + q.config.historyRetention().toMillis(),
-        r.seq,
-        r.priority,
-        r.sentAt,
-        r.firstReceivedAt,
-        r.receiveCount,
-        r.expiresAt,
-        r.groupId,
-        r.dedupId,
-        r.dlSource,
-        r.body,
-        r.attrBytes());
+        args);
   }
 
   // ---- lookups ---------------------------------------------------------------------------

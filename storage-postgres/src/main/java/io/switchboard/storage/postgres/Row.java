@@ -11,11 +11,58 @@ import org.jspecify.annotations.Nullable;
 /** One {@code sb_message} (or {@code sb_history}) row, readable by filters. */
 final class Row implements MessageView {
 
-  /** The columns {@link #read} expects, in order. */
-  static final String COLS =
-      "serial, seq, priority, leased, visible_at, expires_at, lease_epoch, leased_at,"
-          + " receive_count, first_received_at, sent_at, group_id, dedup_id, dl_source, body,"
-          + " attrs, arrival";
+  /**
+   * The columns {@link #read} expects, in order, each with what a read of {@code sb_history} takes
+   * in its place: {@code null} where {@code sb_history} keeps the column too (the columns {@code
+   * Op.remember} stores), a constant where it does not (a kept message is no longer leased or
+   * timed). The one list of a message's columns: {@link #COLS}, {@link #HISTORY_COLS} and {@link
+   * #KEPT_COLS} are made from it.
+   */
+  private static final String[][] COLUMNS = {
+    {"serial", null},
+    {"seq", null},
+    {"priority", null},
+    {"leased", "false"},
+    {"visible_at", "0"},
+    {"expires_at", null},
+    {"lease_epoch", "0"},
+    {"leased_at", "0"},
+    {"receive_count", null},
+    {"first_received_at", null},
+    {"sent_at", null},
+    {"group_id", null},
+    {"dedup_id", null},
+    {"dl_source", null},
+    {"body", null},
+    {"attrs", null},
+    {"arrival", "0"},
+  };
+
+  /** How many columns {@link #read} reads; a query may add its own after them. */
+  static final int COLUMN_COUNT = COLUMNS.length;
+
+  /** The columns {@link #read} expects, in order, of {@code sb_message}. */
+  static final String COLS = columns(false, false);
+
+  /** The columns {@link #read} expects, in order, of {@code sb_history}. */
+  static final String HISTORY_COLS = columns(true, false);
+
+  /** The columns {@code sb_history} keeps of a message, in the order of {@link #kept}. */
+  static final String KEPT_COLS = columns(false, true);
+
+  private static String columns(boolean history, boolean keptOnly) {
+    StringBuilder out = new StringBuilder();
+    for (String[] c : COLUMNS) {
+      if (keptOnly && c[1] != null) {
+        continue;
+      }
+      if (!out.isEmpty()) {
+        out.append(", ");
+      }
+      out.append(history && c[1] != null ? c[1] : c[0]);
+    }
+    return out.toString();
+  }
 
   long serial;
   long seq;
@@ -47,25 +94,44 @@ final class Row implements MessageView {
     return body.length + (attrBytes == null ? 0 : attrBytes.length);
   }
 
+  /** The values of {@link #KEPT_COLS}, in order: what {@code sb_history} keeps of this row. */
+  @Nullable Object[] kept() {
+    return new @Nullable Object[] {
+      serial,
+      seq,
+      priority,
+      expiresAt,
+      receiveCount,
+      firstReceivedAt,
+      sentAt,
+      groupId,
+      dedupId,
+      dlSource,
+      body,
+      attrBytes,
+    };
+  }
+
   static Row read(ResultSet rs) throws SQLException {
     Row r = new Row();
-    r.serial = rs.getLong(1);
-    r.seq = rs.getLong(2);
-    r.priority = rs.getInt(3);
-    r.leased = rs.getBoolean(4);
-    r.visibleAt = rs.getLong(5);
-    r.expiresAt = rs.getLong(6);
-    r.leaseEpoch = rs.getInt(7);
-    r.leasedAt = rs.getLong(8);
-    r.receiveCount = rs.getInt(9);
-    r.firstReceivedAt = rs.getLong(10);
-    r.sentAt = rs.getLong(11);
-    r.groupId = rs.getString(12);
-    r.dedupId = rs.getString(13);
-    r.dlSource = rs.getString(14);
-    r.body = rs.getBytes(15);
-    r.attrBytes = rs.getBytes(16);
-    r.arrival = rs.getLong(17);
+    int i = 1;
+    r.serial = rs.getLong(i++);
+    r.seq = rs.getLong(i++);
+    r.priority = rs.getInt(i++);
+    r.leased = rs.getBoolean(i++);
+    r.visibleAt = rs.getLong(i++);
+    r.expiresAt = rs.getLong(i++);
+    r.leaseEpoch = rs.getInt(i++);
+    r.leasedAt = rs.getLong(i++);
+    r.receiveCount = rs.getInt(i++);
+    r.firstReceivedAt = rs.getLong(i++);
+    r.sentAt = rs.getLong(i++);
+    r.groupId = rs.getString(i++);
+    r.dedupId = rs.getString(i++);
+    r.dlSource = rs.getString(i++);
+    r.body = rs.getBytes(i++);
+    r.attrBytes = rs.getBytes(i++);
+    r.arrival = rs.getLong(i++);
     return r;
   }
 
