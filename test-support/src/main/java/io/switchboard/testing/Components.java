@@ -110,7 +110,9 @@ public final class Components {
 
   private static @Nullable Object get(RecordComponent c, Record r) {
     try {
-      return c.getAccessor().invoke(r);
+      java.lang.reflect.Method accessor = c.getAccessor();
+      accessor.setAccessible(true);
+      return accessor.invoke(r);
     } catch (IllegalAccessException | InvocationTargetException e) {
       throw new IllegalStateException("cannot read " + c.getName() + " of " + r.getClass(), e);
     }
