@@ -26,7 +26,7 @@ class WorkQueueBenchSmokeTest {
 
   @Test
   @Timeout(180) // three servers in child JVMs
-  void measuresBothSwitchboardTargets() throws Exception {
+  void measuresTheSwitchboardTargets_throughputAndLatency() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     WorkQueueBench.Options o =
         new WorkQueueBench.Options(
