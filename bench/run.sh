@@ -82,7 +82,8 @@ ensure_rabbitmq() {
     esac
     shift
   done
-  if [[ ",$targets," != *,quorum,* && ",$targets," != *,classic,* && ",$targets," != *,transient,* ]]; then
+  if [[ ",$targets," != *,quorum,* && ",$targets," != *,classic,* && ",$targets," != *,transient,* &&
+    ",$targets," != *,latency-quorum,* ]]; then
     return 0
   fi
   if ! command -v rabbitmq-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -105,6 +105,7 @@ final class GrpcConsumer
         }
       }
       case OPENED, KIND_NOT_SET -> {}
+      case SETTLED_BATCH -> {} // the answer to acks, which this consumer does not send
     }
   }
 

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -56,8 +57,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Targets: {@code grpc} (durability=sync, RocksDB), {@code grpc-memory} (in-memory), {@code
  * quorum} (RabbitMQ quorum queue), {@code classic} (classic durable queue, persistent messages),
- * {@code transient} (classic non-durable queue, transient messages). RabbitMQ must be running on
- * 127.0.0.1:5672 with the guest user (bench/run.sh starts it).
+ * {@code transient} (classic non-durable queue, transient messages); and send to delivery on an
+ * idle queue, one message at a time: {@code latency} (durable), {@code latency-memory}, {@code
+ * latency-quorum} (RabbitMQ quorum queue). RabbitMQ must be running on 127.0.0.1:5672 with the
+ * guest user (bench/run.sh starts it).
  */
 public final class WorkQueueBench {
 
@@ -73,9 +76,31 @@ public final class WorkQueueBench {
       int credit,
       Duration warmup,
       Duration measured,
-      List<String> targets) {}
+      List<String> targets,
+      List<String> serverJvm) {}
 
-  record Result(String target, double perSecond, double serverMicros, double clientMicros) {}
+  /**
+   * One target's figures; {@code p50Millis} / {@code p99Millis} (send to delivery on an idle queue)
+   * only for the latency targets.
+   */
+  record Result(
+      String target,
+      double perSecond,
+      double serverMicros,
+      double clientMicros,
+      OptionalDouble p50Millis,
+      OptionalDouble p99Millis) {
+
+    Result(String target, double perSecond, double serverMicros, double clientMicros) {
+      this(
+          target,
+          perSecond,
+          serverMicros,
+          clientMicros,
+          OptionalDouble.empty(),
+          OptionalDouble.empty());
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     ReportArgs ra = ReportArgs.parse(ENTRY, args);
@@ -96,6 +121,9 @@ public final class WorkQueueBench {
           switch (target) {
             case "grpc" -> grpc(o, work, true);
             case "grpc-memory" -> grpc(o, work, false);
+            case "latency" -> latency(o, work, true);
+            case "latency-memory" -> latency(o, work, false);
+            case "latency-quorum" -> rabbitLatency(o);
             case "quorum", "classic", "transient" -> rabbit(o, target);
             default -> throw new IllegalArgumentException("unknown target " + target);
           });
@@ -116,13 +144,18 @@ public final class WorkQueueBench {
             "target",
             "msgs/s",
             "server CPU µs/msg",
-            "client CPU µs/msg");
+            "client CPU µs/msg",
+            "delivery p50 ms",
+            "delivery p99 ms");
+    String throughput = "a throughput target; the latency targets measure send to delivery";
     for (Result r : results) {
       report.row(
           r.target(),
           Math.round(r.perSecond()),
           Math.round(r.serverMicros() * 10) / 10.0,
-          Math.round(r.clientMicros() * 10) / 10.0);
+          Math.round(r.clientMicros() * 10) / 10.0,
+          Report.measured(round3(r.p50Millis()), throughput),
+          Report.measured(round3(r.p99Millis()), throughput));
     }
     report
         .chart(ChartSpec.bars("messages per second", "msgs/s", "target", null, "msgs/s"))
@@ -140,6 +173,10 @@ public final class WorkQueueBench {
     return results;
   }
 
+  private static OptionalDouble round3(OptionalDouble v) {
+    return v.isPresent() ? OptionalDouble.of(Math.round(v.getAsDouble() * 1000) / 1000.0) : v;
+  }
+
   private static Options parse(String[] args) {
     int producers = 8;
     int consumers = 8;
@@ -149,6 +186,7 @@ public final class WorkQueueBench {
     int warmup = 10;
     int seconds = 20;
     List<String> targets = List.of("grpc", "quorum", "classic");
+    List<String> serverJvm = List.of("-Xms1g", "-Xmx1g");
     for (int i = 0; i < args.length; i += 2) {
       String v = i + 1 < args.length ? args[i + 1] : "";
       switch (args[i]) {
@@ -160,11 +198,13 @@ public final class WorkQueueBench {
         case "--warmup" -> warmup = Integer.parseInt(v);
         case "--seconds" -> seconds = Integer.parseInt(v);
         case "--targets" -> targets = Arrays.asList(v.split(","));
+        case "--server-jvm" -> serverJvm = List.of(v.trim().split("\\s+"));
         default ->
             throw new IllegalArgumentException(
                 "usage: WorkQueueBench [--producers 8] [--consumers 8] [--batch 10] [--body 100]"
                     + " [--credit 100] [--warmup 10] [--seconds 20] [--targets"
-                    + " grpc,grpc-memory,quorum,classic,transient] [--out DIR]; got "
+                    + " grpc,grpc-memory,latency,latency-memory,latency-quorum,quorum,classic,transient] [--server-jvm \"-Xms1g -Xmx1g\"]"
+                    + " [--out DIR]; got "
                     + args[i]);
       }
     }
@@ -176,7 +216,8 @@ public final class WorkQueueBench {
         credit,
         Duration.ofSeconds(warmup),
         Duration.ofSeconds(seconds),
-        targets);
+        targets,
+        serverJvm);
   }
 
   // ---- measuring ---------------------------------------------------------------------------
@@ -221,8 +262,7 @@ public final class WorkQueueBench {
     }
     String target = durable ? "grpc" : "grpc-memory";
     try (ChildServer server =
-        ChildServer.start(
-            "switchboard", settings, List.of("-Xms1g", "-Xmx1g"), work.resolve(target + ".log"))) {
+        ChildServer.start("switchboard", settings, o.serverJvm(), work.resolve(target + ".log"))) {
       ManagedChannel producers =
           NettyChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
       ManagedChannel consumers =
@@ -358,23 +398,261 @@ public final class WorkQueueBench {
     return requests[0];
   }
 
+  // ---- latency on an idle queue ------------------------------------------------------------
+
+  /**
+   * Send to delivery on an idle queue: one {@code Consume} stream (credit {@code --credit}) waits
+   * on the empty queue; one {@code Publish} stream sends a single message, the time from just
+   * before the send to the delivery's arrival at the consumer is one sample; the consumer acks it
+   * and the next message is sent once both the ack's answer and the publish's are back, so every
+   * send finds the queue empty and the consumer waiting. Samples of the warm-up are dropped; the
+   * loop goes on past the measured window until it has {@link #MIN_SAMPLES}.
+   */
+  private static Result latency(Options o, Path work, boolean durable) throws Exception {
+    int grpcPort = SqsServerMain.freePort();
+    List<String> settings = new ArrayList<>();
+    settings.add("grpc-port=" + grpcPort);
+    String target = durable ? "latency" : "latency-memory";
+    if (durable) {
+      settings.addAll(
+          List.of("in-memory=false", "data-dir=" + work.resolve(target), "durability=sync"));
+    }
+    try (ChildServer server =
+        ChildServer.start("switchboard", settings, o.serverJvm(), work.resolve(target + ".log"))) {
+      ManagedChannel channel =
+          NettyChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+      try {
+        ClientCalls.blockingUnaryCall(
+            channel,
+            QueuesService.CREATE_QUEUE,
+            CallOptions.DEFAULT,
+            CreateQueueRequest.newBuilder().setName("idle").setConfigJson("{}").build());
+        BlockingQueue<Object> delivered = new ArrayBlockingQueue<>(16);
+        BlockingQueue<Object> settled = new ArrayBlockingQueue<>(16);
+        CountDownLatch opened = new CountDownLatch(1);
+        StreamObserver<ConsumeRequest> consume =
+            ClientCalls.asyncBidiStreamingCall(
+                channel.newCall(QueuesService.CONSUME, CallOptions.DEFAULT),
+                new StreamObserver<ConsumeResponse>() {
+                  @Override
+                  public void onNext(ConsumeResponse value) {
+                    switch (value.getKindCase()) {
+                      case OPENED -> opened.countDown();
+                      case MESSAGE -> {
+                        long at = System.nanoTime();
+                        delivered.add(new Delivered(at, value.getMessage().getReceipt()));
+                      }
+                      case SETTLED -> settled.add(value.getSettled());
+                      default -> {}
+                    }
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    delivered.add(t);
+                    settled.add(t);
+                    opened.countDown();
+                  }
+
+                  @Override
+                  public void onCompleted() {}
+                });
+        consume.onNext(
+            ConsumeRequest.newBuilder()
+                .setOpen(ConsumeOpen.newBuilder().setQueue("idle").setCredit(o.credit()))
+                .build());
+        if (!opened.await(30, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("the Consume stream did not open within 30 s");
+        }
+        BlockingQueue<Object> published = new ArrayBlockingQueue<>(16);
+        StreamObserver<PublishRequest> publish =
+            ClientCalls.asyncBidiStreamingCall(
+                channel.newCall(QueuesService.PUBLISH, CallOptions.DEFAULT),
+                new StreamObserver<PublishResponse>() {
+                  @Override
+                  public void onNext(PublishResponse value) {
+                    published.add(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    published.add(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {}
+                });
+        PublishRequest one =
+            PublishRequest.newBuilder()
+                .setQueue("idle")
+                .setMessage(OutgoingMessage.newBuilder().setBody(body(o.bodyBytes())))
+                .build();
+        long warmEnd = System.nanoTime() + o.warmup().toNanos();
+        long end = warmEnd + o.measured().toNanos();
+        List<Long> samples = new ArrayList<>();
+        long s0 = 0;
+        long k0 = 0;
+        long t0 = 0;
+        boolean measuring = false;
+        long now;
+        while ((now = System.nanoTime()) < end || samples.size() < MIN_SAMPLES) {
+          if (!measuring && now >= warmEnd) {
+            measuring = true;
+            s0 = cpuNanos(server.process());
+            k0 = cpuNanos(ProcessHandle.current());
+            t0 = now;
+          }
+          long sentAt = System.nanoTime();
+          publish.onNext(one);
+          Object d = delivered.poll(30, TimeUnit.SECONDS);
+          if (!(d instanceof Delivered got)) {
+            throw new IllegalStateException("no delivery within 30 s: " + d);
+          }
+          if (measuring) {
+            samples.add(got.at() - sentAt);
+          }
+          consume.onNext(
+              ConsumeRequest.newBuilder()
+                  .setAck(io.switchboard.proto.v1.Ack.newBuilder().setReceipt(got.receipt()))
+                  .build());
+          Object p = published.poll(30, TimeUnit.SECONDS);
+          Object a = settled.poll(30, TimeUnit.SECONDS);
+          if (!(p instanceof PublishResponse) || !(a instanceof io.switchboard.proto.v1.Settled)) {
+            throw new IllegalStateException("publish or ack not answered: " + p + ", " + a);
+          }
+        }
+        long s1 = cpuNanos(server.process());
+        long k1 = cpuNanos(ProcessHandle.current());
+        long t1 = System.nanoTime();
+        publish.onCompleted();
+        consume.onCompleted();
+        int n = Math.max(1, samples.size());
+        long[] sorted = samples.stream().mapToLong(Long::longValue).sorted().toArray();
+        return new Result(
+            target,
+            n * 1e9 / Math.max(1, t1 - t0),
+            (s1 - s0) / 1e3 / n,
+            (k1 - k0) / 1e3 / n,
+            OptionalDouble.of(percentile(sorted, 0.50) / 1e6),
+            OptionalDouble.of(percentile(sorted, 0.99) / 1e6));
+      } finally {
+        channel.shutdownNow();
+      }
+    }
+  }
+
+  private record Delivered(long at, String receipt) {}
+
+  /**
+   * A latency loop goes on past its window until it has this many samples: on a loaded machine a
+   * cold server's first round trips can outlast a short window.
+   */
+  private static final int MIN_SAMPLES = 10;
+
+  /** The {@code q} quantile of {@code sorted} (nearest rank); 0 when there is no sample. */
+  static long percentile(long[] sorted, double q) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+  }
+
   // ---- RabbitMQ ----------------------------------------------------------------------------
 
+  /**
+   * Send to delivery on an idle RabbitMQ quorum queue, as {@link #latency} does it: one consumer
+   * ({@code basicQos(--credit)}) waits; one persistent message is published and confirmed, the time
+   * from just before the publish to {@code handleDelivery} is one sample; the consumer acks it and
+   * the next is published once the confirm is back.
+   */
+  private static Result rabbitLatency(Options o) throws Exception {
+    ProcessHandle beam = beam();
+    ConnectionFactory f = new ConnectionFactory();
+    f.setHost("127.0.0.1");
+    f.setPort(5672);
+    String queue = "bench-latency-quorum";
+    try (Connection connection = f.newConnection("latency")) {
+      Channel consumer = connection.createChannel();
+      Channel producer = connection.createChannel();
+      producer.queueDelete(queue);
+      producer.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum"));
+      producer.confirmSelect();
+      consumer.basicQos(o.credit());
+      BlockingQueue<Long> delivered = new ArrayBlockingQueue<>(16);
+      consumer.basicConsume(
+          queue,
+          false,
+          new DefaultConsumer(consumer) {
+            @Override
+            public void handleDelivery(
+                String tag, Envelope envelope, AMQP.BasicProperties props, byte[] data)
+                throws IOException {
+              delivered.add(System.nanoTime());
+              consumer.basicAck(envelope.getDeliveryTag(), false);
+            }
+          });
+      byte[] body = body(o.bodyBytes()).getBytes(StandardCharsets.UTF_8);
+      long warmEnd = System.nanoTime() + o.warmup().toNanos();
+      long end = warmEnd + o.measured().toNanos();
+      List<Long> samples = new ArrayList<>();
+      long s0 = 0;
+      long k0 = 0;
+      long t0 = 0;
+      boolean measuring = false;
+      long now;
+      while ((now = System.nanoTime()) < end || samples.size() < MIN_SAMPLES) {
+        if (!measuring && now >= warmEnd) {
+          measuring = true;
+          s0 = cpuNanos(beam);
+          k0 = cpuNanos(ProcessHandle.current());
+          t0 = now;
+        }
+        long sentAt = System.nanoTime();
+        producer.basicPublish("", queue, MessageProperties.PERSISTENT_BASIC, body);
+        Long at = delivered.poll(30, TimeUnit.SECONDS);
+        if (at == null) {
+          throw new IllegalStateException("no delivery within 30 s");
+        }
+        if (measuring) {
+          samples.add(at - sentAt);
+        }
+        producer.waitForConfirmsOrDie(30_000);
+      }
+      long s1 = cpuNanos(beam);
+      long k1 = cpuNanos(ProcessHandle.current());
+      long t1 = System.nanoTime();
+      producer.queueDelete(queue);
+      int n = Math.max(1, samples.size());
+      long[] sorted = samples.stream().mapToLong(Long::longValue).sorted().toArray();
+      return new Result(
+          "latency-quorum",
+          n * 1e9 / Math.max(1, t1 - t0),
+          (s1 - s0) / 1e3 / n,
+          (k1 - k0) / 1e3 / n,
+          OptionalDouble.of(percentile(sorted, 0.50) / 1e6),
+          OptionalDouble.of(percentile(sorted, 0.99) / 1e6));
+    }
+  }
+
+  private static ProcessHandle beam() {
+    return ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info().command().map(c -> c.endsWith("beam.smp")).orElse(false)
+                    && p.info()
+                        .arguments()
+                        .map(a -> String.join(" ", a).contains("rabbit"))
+                        .orElse(false))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "no RabbitMQ (beam.smp) running here: bench/run.sh workqueue starts one"));
+  }
+
   private static Result rabbit(Options o, String target) throws Exception {
-    ProcessHandle beam =
-        ProcessHandle.allProcesses()
-            .filter(
-                p ->
-                    p.info().command().map(c -> c.endsWith("beam.smp")).orElse(false)
-                        && p.info()
-                            .arguments()
-                            .map(a -> String.join(" ", a).contains("rabbit"))
-                            .orElse(false))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "no RabbitMQ (beam.smp) running here: bench/run.sh workqueue starts one"));
+    ProcessHandle beam = beam();
     ConnectionFactory f = new ConnectionFactory();
     f.setHost("127.0.0.1");
     f.setPort(5672);

@@ -8,6 +8,7 @@ import io.switchboard.proto.v1.ConsumeOpened;
 import io.switchboard.proto.v1.ConsumeRequest;
 import io.switchboard.proto.v1.ConsumeResponse;
 import io.switchboard.proto.v1.Settled;
+import io.switchboard.proto.v1.SettledBatch;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.SelectorFilter;
@@ -185,7 +186,10 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
     }
   }
 
-  /** Acks {@code receipts} in one engine call; one Settled each, in order. */
+  /**
+   * Acks {@code receipts} in one engine call, answered by one {@link SettledBatch}: a Settled each,
+   * in order.
+   */
   private void settleAll(@Nullable Subscription s, List<String> receipts) {
     Subscription sub = opened(s);
     if (receipts.isEmpty() || receipts.size() > maxCredit) {
@@ -197,6 +201,7 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
     }
     synchronized (this) {
       List<java.util.Optional<QueueException>> outcomes = sub.ackAll(receipts);
+      SettledBatch.Builder batch = SettledBatch.newBuilder();
       for (int i = 0; i < receipts.size(); i++) {
         Settled.Builder answer =
             Settled.newBuilder().setOperation(Settled.Operation.ACK).setReceipt(receipts.get(i));
@@ -207,8 +212,9 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
                     answer
                         .setErrorCode(e.code().name())
                         .setErrorMessage(String.valueOf(e.getMessage())));
-        send(ConsumeResponse.newBuilder().setSettled(answer).build());
+        batch.addSettled(answer);
       }
+      send(ConsumeResponse.newBuilder().setSettledBatch(batch).build());
     }
   }
 
@@ -231,6 +237,24 @@ final class ConsumeStream implements StreamObserver<ConsumeRequest>, Sink {
   public void deliver(Message message) {
     pushed.increment();
     send(ConsumeResponse.newBuilder().setMessage(Protos.delivery(message)).build());
+  }
+
+  /** What one receive took: built first, then written under one hold of the stream's lock. */
+  @Override
+  public void deliverBatch(List<Message> messages) {
+    List<ConsumeResponse> responses = new java.util.ArrayList<>(messages.size());
+    for (Message m : messages) {
+      responses.add(ConsumeResponse.newBuilder().setMessage(Protos.delivery(m)).build());
+    }
+    pushed.add(messages.size());
+    synchronized (this) {
+      for (ConsumeResponse r : responses) {
+        if (ended) {
+          return;
+        }
+        out.onNext(r);
+      }
+    }
   }
 
   @Override

@@ -116,10 +116,11 @@ class GrpcConsumeTest {
 
   /**
    * An {@code acks} request acks its receipts in one engine call ({@code ackAll}: one durable write
-   * on a durable engine), each settled on its own and in order; their credit comes back together.
+   * on a durable engine), answered by one {@code settled_batch} with a settle each, in order; their
+   * credit comes back together.
    */
   @Test
-  void batchedAcks_areSettledEachInOrder_andReturnTheirCredit() {
+  void batchedAcks_areSettledInOneAnswer_eachInOrder_andReturnTheirCredit() {
     for (int i = 0; i < 5; i++) {
       h.engine.send("jobs", NewMessage.of("m" + i));
     }
@@ -139,9 +140,12 @@ class GrpcConsumeTest {
                         .addReceipts("not-a-receipt")
                         .addReceipts(b.getReceipt()))
                 .build());
-    Settled first = settled(s);
-    Settled bad = settled(s);
-    Settled third = settled(s);
+    ConsumeResponse answer = s.answers().next();
+    assertEquals(ConsumeResponse.KindCase.SETTLED_BATCH, answer.getKindCase(), answer.toString());
+    assertEquals(3, answer.getSettledBatch().getSettledCount(), answer.toString());
+    Settled first = answer.getSettledBatch().getSettled(0);
+    Settled bad = answer.getSettledBatch().getSettled(1);
+    Settled third = answer.getSettledBatch().getSettled(2);
     assertEquals(a.getReceipt(), first.getReceipt());
     assertEquals("", first.getErrorCode(), first.getErrorMessage());
     assertEquals("not-a-receipt", bad.getReceipt());
