@@ -91,8 +91,7 @@ class ConsoleSubscriptionsTest {
   }
 
   @Test
-  void createFromThePage_secretShownOnceAndSigning_thenDeliverPauseResumeDelete()
-      throws Exception {
+  void createFromThePage_secretShownOnceAndSigning_thenDeliverPauseResumeDelete() throws Exception {
     ok(http.post("/v1/queues", "{\"name\":\"tasks\"}"));
     browser.go("#/queues/tasks");
     browser.shown(By.id("no-subscriptions"));

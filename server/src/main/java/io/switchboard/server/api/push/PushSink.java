@@ -68,6 +68,7 @@ final class PushSink implements Sink {
   private final PushPace pace;
   private final PushStats stats;
   private final Consumer<QueueException> onFailed;
+  private final Optional<PushKeys> keys;
   private final CompletableFuture<Subscription> subscription = new CompletableFuture<>();
 
   PushSink(
@@ -79,7 +80,9 @@ final class PushSink implements Sink {
       OutboundAddresses outbound,
       PushPace pace,
       PushStats stats,
+      Optional<PushKeys> keys,
       Consumer<QueueException> onFailed) {
+    this.keys = keys;
     this.spec = spec;
     this.grouped = grouped;
     this.clock = clock;
@@ -101,10 +104,24 @@ final class PushSink implements Sink {
     deliverBatch(List.of(message));
   }
 
+  /**
+   * Sends what a receive took: as one delivery, or where the pace let the receive take several
+   * deliveries' worth ({@link PushPace}), as batches of the batch size, each its own delivery.
+   */
   @Override
   public void deliverBatch(List<Message> messages) {
+    keys.ifPresent(k -> k.taken(messages, clock.millis()));
+    int size = spec.batchSize();
     try {
-      threads.execute(() -> send(List.copyOf(messages)));
+      if (messages.size() <= size) {
+        List<Message> batch = List.copyOf(messages);
+        threads.execute(() -> send(batch));
+        return;
+      }
+      for (int i = 0; i < messages.size(); i += size) {
+        List<Message> batch = List.copyOf(messages.subList(i, Math.min(messages.size(), i + size)));
+        threads.execute(() -> send(batch));
+      }
     } catch (RejectedExecutionException stopping) {
       // the server is stopping: the dispatcher's close releases these leases
     }
@@ -121,6 +138,7 @@ final class PushSink implements Sink {
       sendNow(messages);
     } finally {
       stats.sending.decrementAndGet();
+      keys.ifPresent(k -> k.ended(messages, clock.millis()));
     }
   }
 
