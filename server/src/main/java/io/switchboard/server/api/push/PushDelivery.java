@@ -65,7 +65,11 @@ public final class PushDelivery implements AutoCloseable {
   private final Map<String, PushStats> stats = new ConcurrentHashMap<>();
 
   private record Running(
-      PushSpec spec, Subscription subscription, PushPace pace, Optional<PushKeys> keys) {}
+      PushSpec spec,
+      Subscription subscription,
+      PushPace pace,
+      PushSink sink,
+      Optional<PushKeys> keys) {}
 
   private volatile boolean closed;
 
@@ -436,7 +440,7 @@ public final class PushDelivery implements AutoCloseable {
       return;
     }
     sink.opened(s);
-    running.put(key, new Running(spec, s, pace, keys));
+    running.put(key, new Running(spec, s, pace, sink, keys));
     LOG.atInfo()
         .addKeyValue("queue", spec.queue())
         .addKeyValue("subscription", spec.name())
@@ -504,6 +508,26 @@ public final class PushDelivery implements AutoCloseable {
   /** How many subscriptions run here. */
   public int running() {
     return running.size();
+  }
+
+  /**
+   * Stops as a dying process would (a halt: for tests of failover): the subscriptions stop taking
+   * and settle nothing more, so the leases of deliveries in flight run out on their own and another
+   * server delivers those messages again; the HTTP client and its threads stop.
+   */
+  public void halt() {
+    synchronized (changes) {
+      closed = true;
+    }
+    look.close();
+    for (Running r : running.values()) {
+      r.sink().halt();
+      r.subscription().stop(); // keeps its leases
+      r.pace().close();
+    }
+    running.clear();
+    http.shutdownNow();
+    threads.shutdownNow();
   }
 
   /**

@@ -70,6 +70,7 @@ final class PushSink implements Sink {
   private final Consumer<QueueException> onFailed;
   private final Optional<PushKeys> keys;
   private final CompletableFuture<Subscription> subscription = new CompletableFuture<>();
+  private volatile boolean halted;
 
   PushSink(
       PushSpec spec,
@@ -125,6 +126,15 @@ final class PushSink implements Sink {
     } catch (RejectedExecutionException stopping) {
       // the server is stopping: the dispatcher's close releases these leases
     }
+  }
+
+  /**
+   * The server halts (a process dying, for tests of failover): from now on nothing is settled, so
+   * the messages of deliveries in flight keep their leases until those run out, as a dead server's
+   * do.
+   */
+  void halt() {
+    halted = true;
   }
 
   @Override
@@ -195,6 +205,9 @@ final class PushSink implements Sink {
       return;
     } finally {
       stats.latency((System.nanoTime() - started) / 1_000_000);
+    }
+    if (halted) {
+      return; // a dead server settles nothing: the leases run out
     }
     if (status == 429 || status == 503) {
       failAll(sub, messages, Cause.THROTTLED, retryAfter.flatMap(this::retryAfterMillis));
@@ -279,6 +292,9 @@ final class PushSink implements Sink {
 
   private void failAll(
       Subscription sub, List<Message> messages, Cause cause, Optional<Long> after) {
+    if (halted) {
+      return;
+    }
     stats.failed(cause, messages.size());
     if (cause == Cause.THROTTLED) {
       long now = clock.millis();
