@@ -72,6 +72,16 @@ final class PushSink implements Sink {
   private final CompletableFuture<Subscription> subscription = new CompletableFuture<>();
   private volatile boolean halted;
 
+  /** Receipts of delivered messages not yet acknowledged, and whether a thread acks them now. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<String> toAck =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  private final java.util.concurrent.atomic.AtomicBoolean acking =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** The most receipts one engine call acknowledges. */
+  static final int MAX_ACKS = 1000;
+
   PushSink(
       PushSpec spec,
       boolean grouped,
@@ -274,18 +284,40 @@ final class PushSink implements Sink {
         failed.add(m);
         continue;
       }
-      try {
-        sub.ack(m.receipt().orElseThrow());
-        stats.delivered.incrementAndGet();
-      } catch (QueueException gone) {
-        // expired, removed or its lease ran out meanwhile: nothing left to acknowledge
-        stats.delivered.incrementAndGet();
-      }
+      toAck.add(m.receipt().orElseThrow());
     }
+    ackPending(sub);
     if (!failed.isEmpty()) {
       stats.failed(Cause.ITEM, failed.size());
       for (Message m : failed) {
         retry(sub, m, backoffMillis(m.receiveCount()));
+      }
+    }
+  }
+
+  /**
+   * Acknowledges the delivered messages waiting for it, many in one engine call ({@link
+   * Subscription#ackAll}: one durable write), as a group commit: whichever delivery finds no other
+   * thread acknowledging takes every receipt waiting, and again while more arrived meanwhile; the
+   * others return at once. A message gone meanwhile (expired, removed, its lease ran out) counts as
+   * delivered: the endpoint had it.
+   */
+  private void ackPending(Subscription sub) {
+    while (!toAck.isEmpty() && acking.compareAndSet(false, true)) {
+      try {
+        List<String> receipts = new ArrayList<>();
+        for (String r = toAck.poll(); r != null; r = toAck.poll()) {
+          receipts.add(r);
+          if (receipts.size() == MAX_ACKS) {
+            break;
+          }
+        }
+        if (!receipts.isEmpty()) {
+          sub.ackAll(receipts);
+          stats.delivered.addAndGet(receipts.size());
+        }
+      } finally {
+        acking.set(false);
       }
     }
   }
