@@ -436,12 +436,16 @@ class PushDeliveryTest {
     assertEquals(2, push.keys("jobs", "hook").orElseThrow().inFlight("a"));
     gate.release(1000);
     for (int i = 0; i < 50 && engine.stats("jobs").depth() > 0; i++) {
-      clock.advanceMillis(PushKeys.BLOCKED_WAIT_MILLIS); // ends the short wait of a blocked key
+      // what this instant allows has happened: the deliveries ended and the subscription waits in
+      // its receive (the short wait of a key at its limit), which the clock's step then ends
       Await.until(
           () ->
               push.counters("jobs", "hook").orElseThrow().sending.get() == 0
-                  && engine.stats("jobs").inFlight() == 0,
+                  && engine.stats("jobs").inFlight() == 0
+                  && (engine.stats("jobs").waitingReceivers() > 0
+                      || engine.stats("jobs").depth() == 0),
           "the deliveries of this instant");
+      clock.advanceMillis(PushKeys.BLOCKED_WAIT_MILLIS);
     }
     assertEquals(0, engine.stats("jobs").depth(), "every job delivered");
     assertEquals(8, requests.size(), "each once");
