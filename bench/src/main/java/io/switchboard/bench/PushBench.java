@@ -50,7 +50,7 @@ import java.util.regex.Pattern;
 public final class PushBench {
 
   static final String ENTRY = "push";
-  private static final Pattern BODY = Pattern.compile("\"body\":\"t-(\\d+)\"");
+  private static final Pattern BODY = Pattern.compile("\"body\":\"[tm]-(\\d+)\"");
 
   private PushBench() {}
 
@@ -82,6 +82,10 @@ public final class PushBench {
     final AtomicInteger inFlight = new AtomicInteger();
     final AtomicInteger maxInFlight = new AtomicInteger();
     final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>(); // {nanos, task}
+    final AtomicLong refused = new AtomicLong();
+
+    /** Until when (System.nanoTime) it answers 503 to every request. */
+    volatile long downUntil = Long.MIN_VALUE;
 
     Receiver() throws IOException {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
@@ -92,6 +96,12 @@ public final class PushBench {
             int now = inFlight.incrementAndGet();
             maxInFlight.accumulateAndGet(now, Math::max);
             try {
+              if (System.nanoTime() < downUntil) {
+                exchange.getRequestBody().readAllBytes();
+                refused.incrementAndGet();
+                exchange.sendResponseHeaders(503, -1);
+                return;
+              }
               String body =
                   new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
               long at = System.nanoTime();
@@ -114,6 +124,8 @@ public final class PushBench {
     }
 
     void reset() {
+      refused.set(0);
+      downUntil = Long.MIN_VALUE;
       requests.set(0);
       maxInFlight.set(0);
       seen.clear();
@@ -253,12 +265,70 @@ public final class PushBench {
       r.row("seed 002: most deliveries in any 1 s", maxWindow);
       r.row("seed 002: deliveries of the newest task sent by then", newest);
       r.row("seed 002: tasks delivered twice", twice);
+      post(http, base, "/v1/queues/legacy/subscriptions/validator/pause", "");
+
+      // a receiver answering 503 for 10 s, then healthy: 50/s allowed, concurrency 4, burst 5
+      receiver.reset();
+      int flaky = Math.min(1_000, messages);
+      post(http, base, "/v1/queues", "{\"name\":\"flaky\"}");
+      fill(http, base, "flaky", flaky);
+      long downFrom = System.nanoTime();
+      receiver.downUntil = downFrom + 10_000_000_000L;
+      post(
+          http,
+          base,
+          "/v1/queues/flaky/subscriptions",
+          "{\"name\":\"flaky\",\"url\":\""
+              + receiver.url("/flaky")
+              + "\",\"maxConcurrent\":4,\"maxPerSecond\":50,\"burst\":5}");
+      long give = System.nanoTime() + 120_000_000_000L;
+      while (depth(http, base, "flaky") > 0 && System.nanoTime() < give) {
+        Thread.sleep(200);
+      }
+      List<long[]> ok = new ArrayList<>(receiver.seen);
+      ok.sort((a, b) -> Long.compare(a[0], b[0]));
+      java.util.Set<Long> tasks = new java.util.HashSet<>();
+      ok.forEach(g -> tasks.add(g[1]));
+      int most = 0;
+      for (int i = 0, j = 0; i < ok.size(); i++) {
+        while (ok.get(i)[0] - ok.get(j)[0] >= 1_000_000_000L) {
+          j++;
+        }
+        most = Math.max(most, i - j + 1);
+      }
+      // recovered: the first 1 s window after the outage holding at least 45 deliveries
+      double recovered = Double.NaN;
+      for (int i = 0, j = 0; i < ok.size(); i++) {
+        while (ok.get(i)[0] - ok.get(j)[0] >= 1_000_000_000L) {
+          j++;
+        }
+        if (i - j + 1 >= 45) {
+          recovered = round((ok.get(i)[0] - receiver.downUntil) / 1e9);
+          break;
+        }
+      }
+      r.row("503 for 10 s: requests refused while down", receiver.refused.get());
+      r.row("503 for 10 s: messages sent / delivered", flaky + " / " + tasks.size());
+      r.row("503 for 10 s: left in the queue", depth(http, base, "flaky"));
+      r.row("503 for 10 s: most deliveries in any 1 s after", most);
+      r.row(
+          "503 for 10 s: seconds after healthy to 45+ a second",
+          Double.isNaN(recovered) ? "never" : recovered);
     } finally {
       try (var walk = Files.walk(dir)) {
         walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
     return r;
+  }
+
+  private static long depth(HttpClient http, URI base, String queue) throws Exception {
+    HttpResponse<String> res =
+        http.send(
+            HttpRequest.newBuilder(base.resolve("/v1/queues/" + queue + "/stats")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    Matcher m = Pattern.compile("\"depth\":(\\d+)").matcher(res.body());
+    return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 
   private static Object cpuPer(OptionalLong before, OptionalLong after, long n) {

@@ -117,6 +117,24 @@ final class SubscriptionsCommand implements Runnable {
     @Option(names = "--paused", description = "create it paused")
     boolean paused;
 
+    @Option(
+        names = "--key-attribute",
+        paramLabel = "NAME",
+        description = "limit per value of this message attribute (e.g. tenant)")
+    @Nullable String keyAttribute;
+
+    @Option(
+        names = "--key-max-concurrent",
+        paramLabel = "N",
+        description = "messages of one key in flight, 1..1000")
+    @Nullable Integer keyMaxConcurrent;
+
+    @Option(
+        names = "--key-max-per-second",
+        paramLabel = "RATE",
+        description = "messages of one key started per second")
+    @Nullable Double keyMaxPerSecond;
+
     @Override
     void run(SwitchboardClient client) {
       Map<String, String> h = new LinkedHashMap<>();
@@ -128,6 +146,14 @@ final class SubscriptionsCommand implements Runnable {
         }
         h.put(header.substring(0, eq), header.substring(eq + 1));
       }
+      if (keyAttribute == null && (keyMaxConcurrent != null || keyMaxPerSecond != null)) {
+        throw new IllegalArgumentException(
+            "--key-max-concurrent and --key-max-per-second need --key-attribute");
+      }
+      PushWire.KeyLimit keyLimit =
+          keyAttribute == null
+              ? null
+              : new PushWire.KeyLimit(keyAttribute, keyMaxConcurrent, keyMaxPerSecond);
       PushWire.Subscription made =
           client.createSubscription(
               queue,
@@ -148,7 +174,8 @@ final class SubscriptionsCommand implements Runnable {
                   maxAttempts,
                   paused ? Boolean.TRUE : null,
                   null,
-                  null));
+                  null,
+                  keyLimit));
       if (options.json) {
         Output.json(out(), Json.tree(made));
       } else {

@@ -35,6 +35,7 @@ public final class PushWire {
    * @param maxAttempts failed deliveries after which a message goes to the dead-letter queue,
    *     1..1000; none: the queue's maxReceiveCount decides
    * @param paused whether it is paused (default false)
+   * @param keyLimit limits per value of one message attribute (a tenant, say); none: no such limit
    */
   public record Subscription(
       @Required String name,
@@ -53,13 +54,14 @@ public final class PushWire {
       @Nullable Integer maxAttempts,
       @Nullable Boolean paused,
       @Nullable String createdAt,
-      @Nullable String secret) {
+      @Nullable String secret,
+      @Nullable KeyLimit keyLimit) {
 
     /** A subscription of {@code name} to {@code url} with every other setting its default. */
     public static Subscription to(String name, String url) {
       return new Subscription(
           name, null, url, null, null, null, null, null, null, null, null, null, null, null, null,
-          null, null);
+          null, null, null);
     }
 
     /** This one without its secret: how every answer but a creation's or a rotation's shows it. */
@@ -85,7 +87,8 @@ public final class PushWire {
           maxAttempts,
           paused,
           createdAt,
-          secret);
+          secret,
+          keyLimit);
     }
 
     /** This one with {@code headers} instead of its own. */
@@ -107,7 +110,8 @@ public final class PushWire {
           maxAttempts,
           paused,
           createdAt,
-          secret);
+          secret,
+          keyLimit);
     }
 
     @Override
@@ -115,6 +119,18 @@ public final class PushWire {
       return "Subscription[" + queue + "/" + name + " -> " + url + ", secret hidden]";
     }
   }
+
+  /**
+   * A subscription's limits per key: the messages with one value of {@code attribute} (a string or
+   * a number; a message without it is not limited by key) have at most {@code maxConcurrent} in
+   * flight and start at most {@code maxPerSecond} per second. At least one of the two.
+   *
+   * @param attribute the message attribute whose value is the key, {@code [A-Za-z0-9_.-]{1,256}}
+   * @param maxConcurrent messages of one key in flight at once, 1..1000
+   * @param maxPerSecond messages of one key started per second, more than 0 up to 100,000
+   */
+  public record KeyLimit(
+      @Required String attribute, @Nullable Integer maxConcurrent, @Nullable Double maxPerSecond) {}
 
   /** {@code GET /v1/queues/{queue}/subscriptions}: the queue's subscriptions, by name. */
   public record SubscriptionList(@Required List<Subscription> subscriptions) {

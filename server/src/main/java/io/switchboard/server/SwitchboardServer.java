@@ -430,7 +430,7 @@ public final class SwitchboardServer implements AutoCloseable {
     // cluster only the routing leader runs them
     PushDelivery delivery =
         new PushDelivery(opened, outbound, () -> cluster == null || cluster.leading());
-    resources.push("push subscriptions", delivery::close);
+    resources.push("push subscriptions", delivery::close, delivery::halt);
     push = delivery;
     init.ifPresent(setup -> declareSubscriptions(setup, delivery));
     metrics.push(delivery::runningStats);

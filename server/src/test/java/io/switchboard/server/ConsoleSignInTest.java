@@ -132,6 +132,10 @@ class ConsoleSignInTest {
     assertTrue(browser.driver.findElements(By.id("send-form")).isEmpty(), "no send form");
     assertTrue(
         browser.driver.findElements(By.id("config-form")).isEmpty(), "no configuration form");
+    browser.shown(By.id("no-subscriptions")); // the push subscriptions are read with browse
+    assertTrue(
+        browser.driver.findElements(By.id("subscription-form")).isEmpty(),
+        "no form creating a push subscription");
     // the wallboard says what it needs, and shows no workspace settings the key may not read
     browser.go("#/wallboard");
     browser.contains(By.id("wallboard-refused"), "routing:supervisor");

@@ -164,7 +164,7 @@ class PushSubscriptionsTest {
                 "tasks",
                 new PushWire.Subscription(
                     "other", null, url(), null, null, null, null, null, null, 10, null, null, null,
-                    null, true, null, null));
+                    null, true, null, null, null));
         assertTrue(other.secret() != null, "the client gets the secret at creation");
         assertEquals(10, other.batchSize());
         assertEquals(2, client.listSubscriptions("tasks").size());

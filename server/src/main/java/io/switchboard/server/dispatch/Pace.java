@@ -24,4 +24,13 @@ public interface Pace {
    * deliveries rather than messages gives back what a receive did not use. Nothing by default.
    */
   default void taken(int granted, int got) {}
+
+  /**
+   * How long the next receive may wait for a message: the longest a long poll may, by default. A
+   * pace whose filter may turn to accept a message already waiting (a key no longer at its limit)
+   * answers less, since nothing in the queue wakes a receive for that.
+   */
+  default java.time.Duration receiveWait() {
+    return io.switchboard.queue.QueueConfig.MAX_RECEIVE_WAIT;
+  }
 }

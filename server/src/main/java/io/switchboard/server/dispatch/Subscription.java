@@ -315,7 +315,7 @@ public final class Subscription implements AutoCloseable {
    * is released when a later receive fails.
    */
   private List<Message> receiveBatch(int max) {
-    List<Message> got = engine.receive(queue, request(max, QueueConfig.MAX_RECEIVE_WAIT));
+    List<Message> got = engine.receive(queue, request(max, options.pace().receiveWait()));
     Duration window = options.batchWindow();
     if (got.isEmpty() || window.isZero() || got.size() >= max) {
       return got;

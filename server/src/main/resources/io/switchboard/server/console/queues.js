@@ -1,5 +1,6 @@
 // Queues: the overview, one queue, and the dead letters. Everything through the native API.
 import { el, api, may, status, confirmAction, age, renderIfChanged, idCell } from "/console/app.js";
+import { subscriptionsPanel } from "/console/push.js";
 
 const REFRESH_MS = 2000;
 const HISTORY = 150; // samples kept per queue: 5 minutes at one every 2 s
@@ -316,6 +317,7 @@ export function queueDetail(ctx, name) {
   }
 
   ctx.main.append(el("h2", {}, "Configuration"), config);
+  const subscriptions = subscriptionsPanel(ctx.main, name);
 
   // purge, delete
   if (may("queue:admin", name)) {
@@ -347,6 +349,7 @@ export function queueDetail(ctx, name) {
   async function refresh() {
     const info = await api("GET", base);
     queueInfo = info;
+    subscriptions().catch((e) => status("Cannot read the push subscriptions: " + e.message, true));
     const s = info.stats;
     record(name, s);
     renderIfChanged(cards, JSON.stringify([s.available, s.delayed, s.inFlight, s.depth, s.oldestAgeMillis]), () =>

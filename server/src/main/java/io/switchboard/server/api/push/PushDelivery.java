@@ -64,7 +64,12 @@ public final class PushDelivery implements AutoCloseable {
   /** Their counters, by {@code queue/name}: kept across a pause or a change, dropped on delete. */
   private final Map<String, PushStats> stats = new ConcurrentHashMap<>();
 
-  private record Running(PushSpec spec, Subscription subscription, PushPace pace) {}
+  private record Running(
+      PushSpec spec,
+      Subscription subscription,
+      PushPace pace,
+      PushSink sink,
+      Optional<PushKeys> keys) {}
 
   private volatile boolean closed;
 
@@ -403,7 +408,8 @@ public final class PushDelivery implements AutoCloseable {
       return;
     }
     PushStats counters = stats.computeIfAbsent(key, k -> new PushStats());
-    PushPace pace = new PushPace(clock, spec);
+    Optional<PushKeys> keys = spec.keyLimit().map(k -> new PushKeys(clock, k));
+    PushPace pace = new PushPace(clock, spec, !grouped && spec.batchWindow().isZero(), keys);
     PushSink sink =
         new PushSink(
             spec,
@@ -414,13 +420,15 @@ public final class PushDelivery implements AutoCloseable {
             outbound,
             pace,
             counters,
+            keys,
             error -> failed(spec, error));
     ConsumeOptions options =
         ConsumeOptions.credit(spec.maxConcurrent() * spec.batchSize())
             .visibilityTimeout(spec.lease())
             .pace(pace)
             .batchWindow(spec.batchWindow());
-    Optional<io.switchboard.queue.MessageFilter> filter = spec.filter();
+    Optional<io.switchboard.queue.MessageFilter> filter =
+        keys.isPresent() ? Optional.of(keys.get().filter(spec.filter())) : spec.filter();
     if (filter.isPresent()) {
       options = options.filter(filter.get());
     }
@@ -432,7 +440,7 @@ public final class PushDelivery implements AutoCloseable {
       return;
     }
     sink.opened(s);
-    running.put(key, new Running(spec, s, pace));
+    running.put(key, new Running(spec, s, pace, sink, keys));
     LOG.atInfo()
         .addKeyValue("queue", spec.queue())
         .addKeyValue("subscription", spec.name())
@@ -492,9 +500,34 @@ public final class PushDelivery implements AutoCloseable {
     return Optional.ofNullable(running.get(key(queue, name))).map(Running::pace);
   }
 
+  /** The limits per key of a subscription running here: for tests. */
+  Optional<PushKeys> keys(String queue, String name) {
+    return Optional.ofNullable(running.get(key(queue, name))).flatMap(Running::keys);
+  }
+
   /** How many subscriptions run here. */
   public int running() {
     return running.size();
+  }
+
+  /**
+   * Stops as a dying process would (a halt: for tests of failover): the subscriptions stop taking
+   * and settle nothing more, so the leases of deliveries in flight run out on their own and another
+   * server delivers those messages again; the HTTP client and its threads stop.
+   */
+  public void halt() {
+    synchronized (changes) {
+      closed = true;
+    }
+    look.close();
+    for (Running r : running.values()) {
+      r.sink().halt();
+      r.subscription().stop(); // keeps its leases
+      r.pace().close();
+    }
+    running.clear();
+    http.shutdownNow();
+    threads.shutdownNow();
   }
 
   /**

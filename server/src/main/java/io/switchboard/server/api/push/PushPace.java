@@ -30,6 +30,8 @@ final class PushPace implements Pace, AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Scheduler.Repeating timer;
+  private final boolean several;
+  private final java.util.Optional<PushKeys> keys;
 
   private int concurrency;
   private double rate;
@@ -40,7 +42,18 @@ final class PushPace implements Pace, AutoCloseable {
   private int failuresInARow;
   private long waitingUntil;
 
-  PushPace(Clock clock, PushSpec spec) {
+  /** The deliveries the last {@link #permits} granted, which its receive may not all use. */
+  private int granting;
+
+  /**
+   * @param several whether one receive may take the messages of several deliveries at once (each
+   *     its own batch): not in a grouped queue, where a batch is a group's head and what follows
+   *     it, nor with a batch window, which fills one batch
+   * @param keys the subscription's limits per key, if it has any
+   */
+  PushPace(Clock clock, PushSpec spec, boolean several, java.util.Optional<PushKeys> keys) {
+    this.several = several;
+    this.keys = keys;
     this.clock = clock;
     this.batchSize = spec.batchSize();
     this.concurrencyLimit = spec.maxConcurrent();
@@ -78,11 +91,20 @@ final class PushPace implements Pace, AutoCloseable {
           due = now + (long) Math.ceil((1 - tokens) * 1000 / rate);
         }
         if (due <= now && inFlight < concurrency) {
-          if (rateLimit.isPresent()) {
-            tokens -= 1;
+          // as many deliveries as a slot and a token are free for, and the messages wanted fill
+          int slots = 1;
+          if (several) {
+            slots = Math.min(concurrency - inFlight, Math.ceilDiv(Math.max(wanted, 1), batchSize));
+            if (rateLimit.isPresent()) {
+              slots = Math.min(slots, Math.max(1, (int) Math.floor(tokens)));
+            }
           }
-          inFlight++;
-          return Math.min(wanted, batchSize);
+          if (rateLimit.isPresent()) {
+            tokens -= slots;
+          }
+          inFlight += slots;
+          granting = slots;
+          return Math.min(wanted, slots * batchSize);
         }
         if (due > now) {
           timer.wakeBy(due);
@@ -109,22 +131,39 @@ final class PushPace implements Pace, AutoCloseable {
     refilledAt = Math.max(refilledAt, now);
   }
 
-  /** A receive that took nothing gives back its slot and its token. */
+  /**
+   * A receive gives back the slots and tokens of the deliveries it did not fill (all of them when
+   * it took nothing); one that took nothing also drops what the keys' filter reserved.
+   */
   @Override
   public void taken(int granted, int got) {
-    if (got > 0) {
-      return;
+    if (got == 0) {
+      keys.ifPresent(k -> k.taken(java.util.List.of(), clock.millis()));
     }
     lock.lock();
     try {
-      inFlight--;
+      int unused = granting - Math.ceilDiv(got, batchSize);
+      granting = 0;
+      if (unused <= 0) {
+        return;
+      }
+      inFlight -= unused;
       if (rateLimit.isPresent()) {
-        tokens = Math.min(burst, tokens + 1);
+        tokens = Math.min(burst, tokens + unused);
       }
       changed.signalAll();
     } finally {
       lock.unlock();
     }
+  }
+
+  /** While a key is at its limit, a receive waits briefly and looks again ({@link PushKeys}). */
+  @Override
+  public java.time.Duration receiveWait() {
+    if (keys.isPresent() && keys.get().anyAtLimit(clock.millis())) {
+      return java.time.Duration.ofMillis(PushKeys.BLOCKED_WAIT_MILLIS);
+    }
+    return Pace.super.receiveWait();
   }
 
   /** A delivery ended with a 2xx: its slot is free, the limits recover a step. */

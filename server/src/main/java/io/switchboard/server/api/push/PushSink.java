@@ -68,7 +68,19 @@ final class PushSink implements Sink {
   private final PushPace pace;
   private final PushStats stats;
   private final Consumer<QueueException> onFailed;
+  private final Optional<PushKeys> keys;
   private final CompletableFuture<Subscription> subscription = new CompletableFuture<>();
+  private volatile boolean halted;
+
+  /** Receipts of delivered messages not yet acknowledged, and whether a thread acks them now. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<String> toAck =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  private final java.util.concurrent.atomic.AtomicBoolean acking =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** The most receipts one engine call acknowledges. */
+  static final int MAX_ACKS = 1000;
 
   PushSink(
       PushSpec spec,
@@ -79,7 +91,9 @@ final class PushSink implements Sink {
       OutboundAddresses outbound,
       PushPace pace,
       PushStats stats,
+      Optional<PushKeys> keys,
       Consumer<QueueException> onFailed) {
+    this.keys = keys;
     this.spec = spec;
     this.grouped = grouped;
     this.clock = clock;
@@ -101,13 +115,36 @@ final class PushSink implements Sink {
     deliverBatch(List.of(message));
   }
 
+  /**
+   * Sends what a receive took: as one delivery, or where the pace let the receive take several
+   * deliveries' worth ({@link PushPace}), as batches of the batch size, each its own delivery.
+   */
   @Override
   public void deliverBatch(List<Message> messages) {
+    keys.ifPresent(k -> k.taken(messages, clock.millis()));
+    int size = spec.batchSize();
     try {
-      threads.execute(() -> send(List.copyOf(messages)));
+      if (messages.size() <= size) {
+        List<Message> batch = List.copyOf(messages);
+        threads.execute(() -> send(batch));
+        return;
+      }
+      for (int i = 0; i < messages.size(); i += size) {
+        List<Message> batch = List.copyOf(messages.subList(i, Math.min(messages.size(), i + size)));
+        threads.execute(() -> send(batch));
+      }
     } catch (RejectedExecutionException stopping) {
       // the server is stopping: the dispatcher's close releases these leases
     }
+  }
+
+  /**
+   * The server halts (a process dying, for tests of failover): from now on nothing is settled, so
+   * the messages of deliveries in flight keep their leases until those run out, as a dead server's
+   * do.
+   */
+  void halt() {
+    halted = true;
   }
 
   @Override
@@ -121,6 +158,7 @@ final class PushSink implements Sink {
       sendNow(messages);
     } finally {
       stats.sending.decrementAndGet();
+      keys.ifPresent(k -> k.ended(messages, clock.millis()));
     }
   }
 
@@ -177,6 +215,9 @@ final class PushSink implements Sink {
       return;
     } finally {
       stats.latency((System.nanoTime() - started) / 1_000_000);
+    }
+    if (halted) {
+      return; // a dead server settles nothing: the leases run out
     }
     if (status == 429 || status == 503) {
       failAll(sub, messages, Cause.THROTTLED, retryAfter.flatMap(this::retryAfterMillis));
@@ -243,14 +284,9 @@ final class PushSink implements Sink {
         failed.add(m);
         continue;
       }
-      try {
-        sub.ack(m.receipt().orElseThrow());
-        stats.delivered.incrementAndGet();
-      } catch (QueueException gone) {
-        // expired, removed or its lease ran out meanwhile: nothing left to acknowledge
-        stats.delivered.incrementAndGet();
-      }
+      toAck.add(m.receipt().orElseThrow());
     }
+    ackPending(sub);
     if (!failed.isEmpty()) {
       stats.failed(Cause.ITEM, failed.size());
       for (Message m : failed) {
@@ -259,8 +295,38 @@ final class PushSink implements Sink {
     }
   }
 
+  /**
+   * Acknowledges the delivered messages waiting for it, many in one engine call ({@link
+   * Subscription#ackAll}: one durable write), as a group commit: whichever delivery finds no other
+   * thread acknowledging takes every receipt waiting, and again while more arrived meanwhile; the
+   * others return at once. A message gone meanwhile (expired, removed, its lease ran out) counts as
+   * delivered: the endpoint had it.
+   */
+  private void ackPending(Subscription sub) {
+    while (!toAck.isEmpty() && acking.compareAndSet(false, true)) {
+      try {
+        List<String> receipts = new ArrayList<>();
+        for (String r = toAck.poll(); r != null; r = toAck.poll()) {
+          receipts.add(r);
+          if (receipts.size() == MAX_ACKS) {
+            break;
+          }
+        }
+        if (!receipts.isEmpty()) {
+          sub.ackAll(receipts);
+          stats.delivered.addAndGet(receipts.size());
+        }
+      } finally {
+        acking.set(false);
+      }
+    }
+  }
+
   private void failAll(
       Subscription sub, List<Message> messages, Cause cause, Optional<Long> after) {
+    if (halted) {
+      return;
+    }
     stats.failed(cause, messages.size());
     if (cause == Cause.THROTTLED) {
       long now = clock.millis();

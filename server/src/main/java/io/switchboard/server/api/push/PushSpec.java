@@ -42,7 +42,13 @@ record PushSpec(
     OptionalInt maxAttempts,
     boolean paused,
     String createdAt,
-    CallbackSecret secret) {
+    CallbackSecret secret,
+    Optional<KeyLimit> keyLimit) {
+
+  /** Limits per value of one message attribute ({@link PushKeys}). */
+  record KeyLimit(String attribute, OptionalInt maxConcurrent, OptionalDouble maxPerSecond) {}
+
+  static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
   static final int MAX_HEADERS = 20;
@@ -115,7 +121,8 @@ record PushSpec(
         maxAttempts,
         paused,
         createdAt,
-        secret);
+        secret,
+        keyLimit);
   }
 
   PushSpec secret(CallbackSecret secret) {
@@ -136,7 +143,8 @@ record PushSpec(
         maxAttempts,
         paused,
         createdAt,
-        secret);
+        secret,
+        keyLimit);
   }
 
   /** Whether {@code other} runs the same way (everything but the pause flag and creation time). */
@@ -213,6 +221,7 @@ record PushSpec(
         w.maxAttempts() == null
             ? OptionalInt.empty()
             : OptionalInt.of(range("maxAttempts", w.maxAttempts(), 0, 1, 1000));
+    Optional<KeyLimit> keyLimit = keyLimit(w.keyLimit());
     return new PushSpec(
         queue,
         w.name(),
@@ -230,7 +239,42 @@ record PushSpec(
         attempts,
         Boolean.TRUE.equals(w.paused()),
         createdAt,
-        secret);
+        secret,
+        keyLimit);
+  }
+
+  private static Optional<KeyLimit> keyLimit(PushWire.@Nullable KeyLimit k) {
+    if (k == null) {
+      return Optional.empty();
+    }
+    if (k.attribute() == null || !ATTRIBUTE.matcher(k.attribute()).matches()) {
+      throw QueueException.invalid(
+          "keyLimit.attribute must name a message attribute, [A-Za-z0-9_.-]{1,256}, got '"
+              + (k.attribute() == null ? "null" : clip(k.attribute()))
+              + "'");
+    }
+    if (k.maxConcurrent() == null && k.maxPerSecond() == null) {
+      throw QueueException.invalid(
+          "keyLimit must give maxConcurrent, maxPerSecond or both (a limit per key), got neither");
+    }
+    OptionalInt concurrent =
+        k.maxConcurrent() == null
+            ? OptionalInt.empty()
+            : OptionalInt.of(
+                range("keyLimit.maxConcurrent", k.maxConcurrent(), 0, 1, MAX_CONCURRENT));
+    OptionalDouble rate = OptionalDouble.empty();
+    if (k.maxPerSecond() != null) {
+      double r = k.maxPerSecond();
+      if (!(r > 0) || r > MAX_PER_SECOND) {
+        throw QueueException.invalid(
+            "keyLimit.maxPerSecond must be more than 0 and at most "
+                + (long) MAX_PER_SECOND
+                + ", got "
+                + r);
+      }
+      rate = OptionalDouble.of(r);
+    }
+    return Optional.of(new KeyLimit(k.attribute(), concurrent, rate));
   }
 
   static void checkName(@Nullable String name) {
@@ -275,7 +319,15 @@ record PushSpec(
         maxAttempts.isPresent() ? maxAttempts.getAsInt() : null,
         paused,
         createdAt,
-        stored || withSecret ? secret.value() : null);
+        stored || withSecret ? secret.value() : null,
+        keyLimit
+            .map(
+                k ->
+                    new PushWire.KeyLimit(
+                        k.attribute(),
+                        k.maxConcurrent().isPresent() ? k.maxConcurrent().getAsInt() : null,
+                        k.maxPerSecond().isPresent() ? k.maxPerSecond().getAsDouble() : null))
+            .orElse(null));
   }
 
   private static Map<String, String> headers(@Nullable Map<String, String> given) {

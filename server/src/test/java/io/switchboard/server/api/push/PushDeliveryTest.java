@@ -133,6 +133,7 @@ class PushDeliveryTest {
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -312,7 +313,7 @@ class PushDeliveryTest {
         "events",
         new PushWire.Subscription(
             "hook", null, url(), null, 5, null, 1, null, 1, 10, 30_000L, 1000L, 8000L, null, null,
-            null, null),
+            null, null, null),
         4096);
     List<String> ids = new ArrayList<>();
     ids.add(engine.send("events", NewMessage.of("e0")).id());
@@ -348,7 +349,7 @@ class PushDeliveryTest {
     PushWire.Subscription paused =
         new PushWire.Subscription(
             "hook", null, url(), null, 5, null, 1, null, 1, 1, 0L, 1000L, 8000L, null, true, null,
-            null);
+            null, null);
     push.create("jobs", paused, 4096);
     engine.send("jobs", NewMessage.of("waits"));
     clock.advanceMillis(1000);
@@ -361,6 +362,172 @@ class PushDeliveryTest {
     clock.advanceMillis(PushDelivery.LOOK.toMillis());
     engine.createQueue("jobs", QueueConfig.defaults());
     assertEquals(List.of(), push.list("jobs"), "deleted with its queue");
+  }
+
+  private static PushWire.Subscription keyed(
+      String url, int concurrent, Double perSecond, PushWire.KeyLimit keyLimit) {
+    return new PushWire.Subscription(
+        "hook",
+        null,
+        url,
+        null,
+        5,
+        null,
+        concurrent,
+        perSecond,
+        1,
+        1,
+        0L,
+        1000L,
+        8000L,
+        null,
+        null,
+        null,
+        null,
+        keyLimit);
+  }
+
+  private static String tenantOf(Request r) {
+    return r.body().get("messages").get(0).get("body").asText().split("-")[0];
+  }
+
+  /**
+   * A key at its concurrency limit (tenant {@code a}, two in flight of its six) leaves the
+   * subscription's other slots to the messages behind it (tenant {@code b}'s two start at once, not
+   * after {@code a}'s); once {@code a}'s deliveries end, the rest of {@code a} follows, never more
+   * than two at a time; every message is delivered once and the keys are forgotten afterwards.
+   */
+  @Test
+  void aKeyAtItsConcurrencyLimit_leavesTheOthersToTheRest_andIsForgottenWhenIdle()
+      throws Exception {
+    engine.createQueue("jobs", QueueConfig.defaults());
+    for (int i = 0; i < 6; i++) {
+      engine.send("jobs", NewMessage.builder("a-" + i).attribute("tenant", "a").build());
+    }
+    for (int i = 0; i < 2; i++) {
+      engine.send("jobs", NewMessage.builder("b-" + i).attribute("tenant", "b").build());
+    }
+    java.util.concurrent.Semaphore gate = new java.util.concurrent.Semaphore(0);
+    java.util.Map<String, AtomicInteger> perTenant = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.Map<String, AtomicInteger> perTenantMax =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    List<String> started = new CopyOnWriteArrayList<>();
+    answer =
+        r -> {
+          String t = tenantOf(r);
+          int now = perTenant.computeIfAbsent(t, k -> new AtomicInteger()).incrementAndGet();
+          perTenantMax
+              .computeIfAbsent(t, k -> new AtomicInteger())
+              .accumulateAndGet(now, Math::max);
+          started.add(r.body().get("messages").get(0).get("body").asText());
+          try {
+            gate.acquire();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          perTenant.get(t).decrementAndGet();
+          return new Answer(200, "", null);
+        };
+    push.create("jobs", keyed(url(), 10, null, new PushWire.KeyLimit("tenant", 2, null)), 4096);
+    Await.until(() -> started.size() == 4, "a's two and b's two in flight");
+    assertEquals(
+        Set.of("a-0", "a-1", "b-0", "b-1"), Set.copyOf(started), "b is not held up behind a");
+    assertEquals(4, engine.stats("jobs").available(), "a's other four wait");
+    assertEquals(2, push.keys("jobs", "hook").orElseThrow().inFlight("a"));
+    gate.release(1000);
+    for (int i = 0; i < 50 && engine.stats("jobs").depth() > 0; i++) {
+      // what this instant allows has happened: the deliveries ended and the subscription waits in
+      // its receive (the short wait of a key at its limit), which the clock's step then ends
+      Await.until(
+          () ->
+              push.counters("jobs", "hook").orElseThrow().sending.get() == 0
+                  && engine.stats("jobs").inFlight() == 0
+                  && (engine.stats("jobs").waitingReceivers() > 0
+                      || engine.stats("jobs").depth() == 0),
+          "the deliveries of this instant");
+      clock.advanceMillis(PushKeys.BLOCKED_WAIT_MILLIS);
+    }
+    assertEquals(0, engine.stats("jobs").depth(), "every job delivered");
+    assertEquals(8, requests.size(), "each once");
+    assertEquals(2, perTenantMax.get("a").get(), "never more than two of a at once");
+    assertEquals(0, push.keys("jobs", "hook").orElseThrow().remembered(), "idle keys forgotten");
+  }
+
+  /**
+   * A rate per key (tenant {@code a} at 2/s, a bucket of one): {@code a}'s messages start at most
+   * two in any second while {@code b}'s go at once; nothing is lost, and once every bucket is full
+   * again no key is remembered.
+   */
+  @Test
+  void aRatePerKey_spacesThatKeysDeliveries_andNotTheOthers() {
+    engine.createQueue("jobs", QueueConfig.defaults());
+    for (int i = 0; i < 5; i++) {
+      engine.send("jobs", NewMessage.builder("a-" + i).attribute("tenant", "a").build());
+    }
+    for (int i = 0; i < 3; i++) {
+      engine.send("jobs", NewMessage.builder("b-" + i).attribute("tenant", "b").build());
+    }
+    engine.send("jobs", NewMessage.of("untagged-0")); // no key: only the subscription's limits
+    push.create("jobs", keyed(url(), 10, null, new PushWire.KeyLimit("tenant", null, 2.0)), 4096);
+    long start = clock.millis();
+    for (int i = 0; i < 60 && engine.stats("jobs").depth() > 0; i++) {
+      settle("jobs");
+      clock.advanceMillis(PushKeys.BLOCKED_WAIT_MILLIS);
+    }
+    settle("jobs");
+    assertEquals(0, engine.stats("jobs").depth(), "every job delivered");
+    assertEquals(9, requests.size(), "each once");
+    List<Long> aTimes =
+        requests.stream().filter(r -> tenantOf(r).equals("a")).map(Request::atMillis).toList();
+    for (long from : aTimes) {
+      long inWindow = aTimes.stream().filter(t -> t >= from && t < from + 1000).count();
+      assertTrue(inWindow <= 2, "at most 2 of a in the second from " + from + ": " + aTimes);
+    }
+    assertTrue(
+        aTimes.get(4) - aTimes.get(0) >= 1500, "a's five spread over two seconds: " + aTimes);
+    long bDone =
+        requests.stream()
+            .filter(r -> tenantOf(r).equals("b"))
+            .mapToLong(Request::atMillis)
+            .max()
+            .orElseThrow();
+    assertTrue(bDone - start <= 1000, "b's three (1 at once, then 2/s) are not held up by a");
+    clock.advanceMillis(1000);
+    settle("jobs");
+    PushKeys keys = push.keys("jobs", "hook").orElseThrow();
+    assertTrue(!keys.anyAtLimit(clock.millis()), "every bucket full again");
+    assertEquals(0, keys.remembered(), "and no key remembered");
+  }
+
+  /** A key limit that names no attribute or no limit is refused, saying what is allowed. */
+  @Test
+  void aKeyLimitWithoutAnAttributeOrALimit_isRefused() {
+    engine.createQueue("q", QueueConfig.defaults());
+    io.switchboard.queue.QueueException noLimit =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.switchboard.queue.QueueException.class,
+            () ->
+                push.create(
+                    "q", keyed(url(), 1, null, new PushWire.KeyLimit("tenant", null, null)), 4096));
+    assertTrue(
+        noLimit.getMessage().contains("maxConcurrent, maxPerSecond or both"), noLimit.getMessage());
+    io.switchboard.queue.QueueException badName =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.switchboard.queue.QueueException.class,
+            () ->
+                push.create(
+                    "q", keyed(url(), 1, null, new PushWire.KeyLimit("a b", 1, null)), 4096));
+    assertTrue(badName.getMessage().contains("got 'a b'"), badName.getMessage());
+    io.switchboard.queue.QueueException zero =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            io.switchboard.queue.QueueException.class,
+            () ->
+                push.create(
+                    "q", keyed(url(), 1, null, new PushWire.KeyLimit("tenant", 0, null)), 4096));
+    assertTrue(
+        zero.getMessage().contains("keyLimit.maxConcurrent must be 1..1000, got 0"),
+        zero.getMessage());
+    assertEquals(List.of(), push.list("q"), "nothing made");
   }
 
   /** The secret is the server's: a body that names one is refused and nothing is made. */
