@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A queue's creation waits for its record's write outside the lock that keeps names unique and
- * holds max-queues (docs/decisions.md,
- * "2026-12-02-a-creation-waits-for-its-write-outside-the-lock"), so creations from many threads
- * share one group commit; a creation whose write fails leaves no queue behind.
+ * holds max-queues (docs/decisions.md, "2026-12-02-housekeeping-ticks-only-queues-with-work", its
+ * part on creation), so creations from many threads share one group commit; a creation whose write
+ * fails leaves no queue behind.
  */
 class CreationWritesOutsideTheLockTest {
 
