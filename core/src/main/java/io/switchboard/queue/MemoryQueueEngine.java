@@ -63,9 +63,12 @@ final class MemoryQueueEngine implements QueueEngine {
    * The queues the housekeeping ticks: those with something a tick may have to do ({@link
    * LocalQueue#needsTicks}). A queue joins when an operation leaves it with work (under its lock,
    * {@link #keepTicking}) and leaves when a tick finds it idle, so a million idle queues are not
-   * locked and visited ten times a second.
+   * locked and visited ten times a second. By name, so a tick visits the queues in name order
+   * whatever the history of the process: two queues dead-lettering into one on the same tick
+   * deliver in the same order before and after a restart.
    */
-  private final java.util.Set<LocalQueue> ticking = ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.ConcurrentSkipListMap<String, LocalQueue> ticking =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
 
   /**
    * The names of {@link #queues} in order, so a page of the list is a walk from its cursor, not a
@@ -482,7 +485,7 @@ final class MemoryQueueEngine implements QueueEngine {
     open();
     QueueTally tally = new QueueTally(top);
     int counted = 0;
-    for (LocalQueue q : ticking) {
+    for (LocalQueue q : ticking.values()) {
       if (queues.get(q.name) == q) { // not deleted since
         q.tally(tally);
         counted++;
@@ -1072,7 +1075,7 @@ final class MemoryQueueEngine implements QueueEngine {
     if (closed) {
       return;
     }
-    for (LocalQueue q : ticking) {
+    for (LocalQueue q : ticking.values()) {
       tick(q);
     }
     redrives.progress(clock.millis());
@@ -1085,7 +1088,7 @@ final class MemoryQueueEngine implements QueueEngine {
   void keepTicking(LocalQueue q) {
     if (!q.ticked && q.needsTicks()) {
       q.ticked = true;
-      ticking.add(q);
+      ticking.put(q.name, q); // a deleted queue of the same name still there is dropped with it
     }
   }
 
@@ -1098,7 +1101,7 @@ final class MemoryQueueEngine implements QueueEngine {
   private void stopTickingIfIdle(LocalQueue q, boolean deleted) {
     if (q.ticked && (deleted || !q.needsTicks())) {
       q.ticked = false;
-      ticking.remove(q);
+      ticking.remove(q.name, q);
     }
   }
 
