@@ -91,6 +91,7 @@ public final class QueuesBench {
                 "busy queue p99 µs",
                 "reopen s",
                 "of which the store's load() s",
+                "GC pauses in the reopen s",
                 "load average")
             .note(
                 "in process, no HTTP: engine calls only; a round trip is send, receive, ack of one"
@@ -106,7 +107,7 @@ public final class QueuesBench {
       try (QueueEngine few = open(kind, dir, 10)) {
         create(few, 10);
         long[] lat = roundTrips(few, name(5), roundTrips);
-        r.row(kind, 10, "", "", "", "", p(lat, 50), p(lat, 99), "", "", load());
+        r.row(kind, 10, "", "", "", "", p(lat, 50), p(lat, 99), "", "", "", load());
       }
       deleteTree(dir);
     }
@@ -116,6 +117,7 @@ public final class QueuesBench {
       Many m = many(kind, dir, queues, roundTrips, before);
       String reopen = "";
       String load = "";
+      String reopenGc = "";
       if (kind.equals("rocksdb")) {
         // the store's part alone: open and load(), the pass over the queues and the order index
         // (the engine's part is making the queues from it)
@@ -133,8 +135,10 @@ public final class QueuesBench {
         // so that a million queues' worth of garbage is not collected during it
         HeapPerMessage.usedHeapAfterGc();
         long r0 = System.nanoTime();
+        long gc0 = gcMillis();
         try (QueueEngine again = open(kind, dir, queues)) {
           reopen = String.format(Locale.ROOT, "%.1f", (System.nanoTime() - r0) / 1e9);
+          reopenGc = String.format(Locale.ROOT, "%.1f", (gcMillis() - gc0) / 1e3);
           if (again.overview(0).queues() != queues) {
             throw new IllegalStateException("reopened with " + again.overview(0).queues());
           }
@@ -156,6 +160,7 @@ public final class QueuesBench {
           p(lat, 99),
           reopen,
           load,
+          reopenGc,
           load());
       deleteTree(dir);
     }
@@ -183,6 +188,7 @@ public final class QueuesBench {
               fmt(page),
               p(lat, 50),
               p(lat, 99),
+              "",
               "",
               "",
               load());
@@ -286,6 +292,16 @@ public final class QueuesBench {
 
   private static String fmt(double v) {
     return String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  /** Time the collectors spent so far, as they report it (G1: its pauses). */
+  private static long gcMillis() {
+    long total = 0;
+    for (java.lang.management.GarbageCollectorMXBean b :
+        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+      total += Math.max(0, b.getCollectionTime());
+    }
+    return total;
   }
 
   private static Object load() {

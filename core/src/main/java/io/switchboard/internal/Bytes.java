@@ -103,6 +103,11 @@ public final class Bytes {
       return ((long) i() << 32) | (i() & 0xFFFFFFFFL);
     }
 
+    /** How many bytes were read so far: the offset of the next one. */
+    public int position() {
+      return pos;
+    }
+
     public byte[] bytes() {
       int n = i();
       byte[] v = Arrays.copyOfRange(buf, pos, pos + n);

@@ -16,11 +16,9 @@ import io.switchboard.time.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,7 +43,43 @@ final class MemoryQueueEngine implements QueueEngine {
 
   private final Clock clock;
   private final int maxQueues;
-  private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
+
+  /**
+   * Sized at start for the queues restored, so a restart with many does not grow it step by step.
+   */
+  private final ConcurrentHashMap<String, LocalQueue> queues;
+
+  /**
+   * Configurations in use, each kept once: queues made with equal configurations (most are made
+   * with the defaults or a few templates) share one object rather than one each, which at a million
+   * queues is hundreds of megabytes. Bounded: past {@link #SHARED_CONFIGS} distinct ones, a queue
+   * keeps its own.
+   */
+  private final ConcurrentHashMap<QueueConfig, QueueConfig> configs = new ConcurrentHashMap<>();
+
+  private static final int SHARED_CONFIGS = 1024;
+
+  /**
+   * The queues the housekeeping ticks: those with something a tick may have to do ({@link
+   * LocalQueue#needsTicks}). A queue joins when an operation leaves it with work (under its lock,
+   * {@link #keepTicking}) and leaves when a tick finds it idle, so a million idle queues are not
+   * locked and visited ten times a second. By name, so a tick visits the queues in name order
+   * whatever the history of the process: two queues dead-lettering into one on the same tick
+   * deliver in the same order before and after a restart.
+   */
+  private final java.util.concurrent.ConcurrentSkipListMap<String, LocalQueue> ticking =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
+
+  /**
+   * The names of {@link #queues} in order, so a page of the list is a walk from its cursor, not a
+   * pass over every queue. Changed with the map, under its monitor (recovery: before any call).
+   */
+  private final java.util.concurrent.ConcurrentSkipListSet<String> names =
+      new java.util.concurrent.ConcurrentSkipListSet<>();
+
+  /** Queues in {@link #queues} whose creation is not durable yet, with the write to wait for. */
+  private final ConcurrentHashMap<String, Journal.Ticket> creating = new ConcurrentHashMap<>();
+
   private final AtomicLong sequence = new AtomicLong(1);
   private final MessageIds ids;
   private final RedriveTasks redrives;
@@ -99,6 +133,7 @@ final class MemoryQueueEngine implements QueueEngine {
     this.systemRecords = journal.systemRecords();
     this.receiptKeys = ReceiptKeys.load(systemRecords); // before queues: each derives its key
     Snapshot snapshot = journal.load();
+    this.queues = new ConcurrentHashMap<>(Math.max(16, snapshot.queues().size()));
     this.ids = new MessageIds(idPrefix(snapshot));
     recover(snapshot); // after the id prefix: restored dedup entries carry ids
     housekeeper = clock.every("switchboard-housekeeping", housekeepingInterval, this::housekeeping);
@@ -116,6 +151,19 @@ final class MemoryQueueEngine implements QueueEngine {
     return prefix;
   }
 
+  /** {@code config}, or an equal one already in use ({@link #configs}). */
+  QueueConfig shared(QueueConfig config) {
+    QueueConfig known = configs.get(config);
+    if (known != null) {
+      return known;
+    }
+    if (configs.size() >= SHARED_CONFIGS) {
+      return config;
+    }
+    known = configs.putIfAbsent(config, config);
+    return known == null ? config : known;
+  }
+
   /** Rebuilds every queue from the journal's snapshot. */
   private void recover(Snapshot snapshot) {
     long highest = snapshot.sequenceLimit();
@@ -127,14 +175,17 @@ final class MemoryQueueEngine implements QueueEngine {
           new LocalQueue(
               this,
               put.name(),
-              put.config(),
+              shared(put.config()),
               Instant.ofEpochMilli(put.createdAt()),
               put.receiptKey());
       queues.put(put.name(), q);
+      names.add(put.name());
       restored.add(q);
     }
     for (int i = 0; i < restored.size(); i++) {
-      highest = Math.max(highest, restored.get(i).restore(snapshot.queues().get(i), now) + 1);
+      LocalQueue q = restored.get(i);
+      highest = Math.max(highest, q.restore(snapshot.queues().get(i), now) + 1);
+      keepTicking(q);
     }
     sequence.set(Math.max(1, highest));
     reservedSequences = Math.max(1, highest);
@@ -299,24 +350,65 @@ final class MemoryQueueEngine implements QueueEngine {
     QueueRules.checkName(name, "name");
     Objects.requireNonNull(config, "config");
     checkConfig(name, config);
+    LocalQueue q;
+    Journal.@Nullable Ticket written;
+    boolean made;
+    // Under the lock only what makes the name unique and holds max-queues: the record's place in
+    // the journal and the map. The write is awaited outside it, so concurrent creations share one
+    // group commit instead of taking turns at one sync write each; a queue that is in the map
+    // before its record is durable is safe to use, since whatever is written to it lands after
+    // that record in the journal.
     synchronized (queues) {
       LocalQueue existing = queues.get(name);
       if (existing != null) {
-        if (existing.config().equals(config)) {
-          return new QueueCreation(existing.info(), false);
+        if (!existing.config().equals(config)) {
+          throw QueueRules.alreadyExists(name);
         }
-        throw QueueRules.alreadyExists(name);
+        q = existing;
+        written = creating.get(name);
+        made = false;
+      } else {
+        if (queues.size() >= maxQueues) {
+          throw QueueRules.tooManyQueues(maxQueues);
+        }
+        q =
+            new LocalQueue(
+                this,
+                name,
+                shared(config),
+                Instant.ofEpochMilli(clock.millis()),
+                LocalQueue.newReceiptKey());
+        written = journal.appendDurable(List.of(q.journalRecord()));
+        queues.put(name, q);
+        names.add(name);
+        creating.put(name, written);
+        made = true;
       }
-      if (queues.size() >= maxQueues) {
-        throw QueueRules.tooManyQueues(maxQueues);
-      }
-      LocalQueue q =
-          new LocalQueue(
-              this, name, config, Instant.ofEpochMilli(clock.millis()), LocalQueue.newReceiptKey());
-      journal.appendDurable(List.of(q.journalRecord())).await();
-      queues.put(name, q);
-      return new QueueCreation(q.info(), true);
     }
+    if (written != null) {
+      try {
+        written.await(); // a caller that finds the queue being created waits for it as well
+      } catch (RuntimeException e) {
+        boolean undo;
+        synchronized (queues) {
+          undo = creating.remove(name, written) && queues.remove(name, q);
+          if (undo) {
+            names.remove(name);
+          }
+        }
+        if (undo) {
+          q.lock.lock();
+          try {
+            q.markDeleted();
+          } finally {
+            q.lock.unlock();
+          }
+        }
+        throw e;
+      }
+      creating.remove(name, written);
+    }
+    return new QueueCreation(q.info(), made);
   }
 
   private void checkConfig(String name, QueueConfig config) {
@@ -337,7 +429,7 @@ final class MemoryQueueEngine implements QueueEngine {
                   Objects.requireNonNull(change.apply(q.config()), "the changed configuration");
               if (!next.equals(q.config())) {
                 checkConfig(name, next);
-                q.reconfigure(next);
+                q.reconfigure(shared(next));
               }
               return q.info();
             });
@@ -357,7 +449,11 @@ final class MemoryQueueEngine implements QueueEngine {
     q.lock.lock();
     try {
       q.markDeleted();
-      queues.remove(name, q);
+      synchronized (queues) {
+        if (queues.remove(name, q)) {
+          names.remove(name);
+        }
+      }
       q.journal().emit(new JournalEntry.QueueDelete(name));
     } finally {
       q.journal().flush();
@@ -374,35 +470,48 @@ final class MemoryQueueEngine implements QueueEngine {
 
   @Override
   public List<QueueInfo> listQueues(String prefix) {
-    Objects.requireNonNull(prefix, "prefix");
-    List<QueueInfo> out = new ArrayList<>();
-    for (LocalQueue q : queues.values()) {
-      if (q.name.startsWith(prefix)) {
-        out.add(q.info());
-      }
-    }
-    out.sort(Comparator.comparing(QueueInfo::name));
-    return out;
+    return listQueues(prefix, "", Integer.MAX_VALUE);
   }
 
   /**
-   * Reads each queue's counts without its lock (a figure may be a moment old, or half of a change
-   * under way), so a scrape never waits on a busy queue nor makes one wait; O(queues) field reads
-   * and O(log n) per queue, nothing allocated per queue.
+   * Reads the counts of the queues with work ({@link #ticking}: every queue holding a message is
+   * among them) without their locks (a figure may be a moment old, or half of a change under way),
+   * so a scrape never waits on a busy queue nor makes one wait; the other queues hold nothing and
+   * are counted, and named among the deepest (in name order) only while there is room. The cost
+   * follows the queues in use and {@code top}, not the number of queues.
    */
   @Override
   public QueueOverview overview(int top) {
     open();
     QueueTally tally = new QueueTally(top);
-    for (LocalQueue q : queues.values()) {
-      q.tally(tally);
+    int counted = 0;
+    for (LocalQueue q : ticking.values()) {
+      if (queues.get(q.name) == q) { // not deleted since
+        q.tally(tally);
+        counted++;
+      }
     }
+    int room = tally.roomForDeepest();
+    if (room > 0) {
+      for (String name : names) {
+        LocalQueue q = queues.get(name);
+        if (q != null && !q.ticked) {
+          q.tally(tally); // holds nothing: only its name, among the deepest
+          counted++;
+          if (--room == 0) {
+            break;
+          }
+        }
+      }
+    }
+    tally.addEmpty(Math.max(0, queues.size() - counted));
     return tally.overview();
   }
 
   /**
-   * Looks at every queue once, keeping the {@code limit} first names after {@code after} in a
-   * bounded max-heap (the last of them at its root, dropped when a name before it turns up).
+   * Walks the ordered names from the cursor ({@code after}, or the prefix when it sorts later):
+   * O(log n) to find the start and then one step per name of the page, however many queues there
+   * are.
    */
   @Override
   public List<QueueInfo> listQueues(String prefix, String after, int limit) {
@@ -411,24 +520,18 @@ final class MemoryQueueEngine implements QueueEngine {
     if (limit < 1) {
       throw QueueException.invalid("limit must be 1 or more, got " + limit);
     }
-    PriorityQueue<LocalQueue> first =
-        new PriorityQueue<>(
-            Math.min(limit, 1024), Comparator.comparing((LocalQueue q) -> q.name).reversed());
-    for (LocalQueue q : queues.values()) {
-      if (q.name.startsWith(prefix) && q.name.compareTo(after) > 0) {
-        if (first.size() < limit) {
-          first.add(q);
-        } else if (q.name.compareTo(Objects.requireNonNull(first.peek()).name) < 0) {
-          first.poll();
-          first.add(q);
-        }
+    java.util.NavigableSet<String> from =
+        after.compareTo(prefix) >= 0 ? names.tailSet(after, false) : names.tailSet(prefix, true);
+    List<QueueInfo> out = new ArrayList<>(Math.min(limit, 1024));
+    for (String name : from) {
+      if (!name.startsWith(prefix) || out.size() >= limit) {
+        break;
+      }
+      LocalQueue q = queues.get(name); // null if deleted since the walk passed it
+      if (q != null) {
+        out.add(q.info());
       }
     }
-    List<QueueInfo> out = new ArrayList<>(first.size());
-    for (LocalQueue q : first) {
-      out.add(q.info());
-    }
-    out.sort(Comparator.comparing(QueueInfo::name));
     return out;
   }
 
@@ -797,6 +900,7 @@ final class MemoryQueueEngine implements QueueEngine {
         q.journal().flush();
       } finally {
         moves = q.drainOutbox();
+        keepTicking(q);
         q.lock.unlock();
       }
     }
@@ -938,6 +1042,7 @@ final class MemoryQueueEngine implements QueueEngine {
     } finally {
       from.journal().flush();
       more = from.drainOutbox();
+      keepTicking(from);
       from.lock.unlock();
     }
     deliver(more);
@@ -958,6 +1063,7 @@ final class MemoryQueueEngine implements QueueEngine {
     } finally {
       target.journal().flush();
       List<LocalQueue.Transfer> more = target.drainOutbox();
+      keepTicking(target);
       target.lock.unlock();
       deliver(more);
     }
@@ -969,10 +1075,34 @@ final class MemoryQueueEngine implements QueueEngine {
     if (closed) {
       return;
     }
-    for (LocalQueue q : queues.values()) {
+    for (LocalQueue q : ticking.values()) {
       tick(q);
     }
     redrives.progress(clock.millis());
+  }
+
+  /**
+   * Puts {@code q} among the queues the housekeeping ticks when it has work for a tick; called
+   * under its lock at the end of every change (a change that leaves it idle leaves it out).
+   */
+  void keepTicking(LocalQueue q) {
+    if (!q.ticked && q.needsTicks()) {
+      q.ticked = true;
+      ticking.put(q.name, q); // a deleted queue of the same name still there is dropped with it
+    }
+  }
+
+  /** How many queues the housekeeping ticks now (tests). */
+  int tickedQueues() {
+    return ticking.size();
+  }
+
+  /** Takes {@code q} out of the ticks once it is idle or deleted; under its lock. */
+  private void stopTickingIfIdle(LocalQueue q, boolean deleted) {
+    if (q.ticked && (deleted || !q.needsTicks())) {
+      q.ticked = false;
+      ticking.remove(q.name, q);
+    }
   }
 
   /** Fires due timers of one queue and serves its waiters. */
@@ -984,6 +1114,7 @@ final class MemoryQueueEngine implements QueueEngine {
       try {
         q.begin(now);
       } catch (QueueException deleted) {
+        stopTickingIfIdle(q, true);
         return;
       }
       q.end(now);
@@ -993,6 +1124,7 @@ final class MemoryQueueEngine implements QueueEngine {
       if (moves.isEmpty()) {
         q.dropIfIdle();
       }
+      stopTickingIfIdle(q, false);
       q.lock.unlock();
     }
     deliver(moves);

@@ -24,9 +24,10 @@ import org.jspecify.annotations.Nullable;
  * blocks again with reused digests or a reused {@link Mac}, and far less than two compressions
  * written in Java from the saved states (which cannot use the CPU's SHA instructions).
  *
- * <p>The two states (about 500 bytes) are made on the first MAC, not when the key is derived: a
- * server may hold a million queues that never see a receive, and keeps only the 32-byte key for
- * each of them.
+ * <p>The key and the two states (about 500 bytes) are made on the first MAC, not when the queue is
+ * made or restored: a server may hold a million queues that never see a receive, and keeps for each
+ * of them only a reference to the server's key and to the queue's name and its seed (a restart
+ * computes no HMAC per queue).
  */
 public final class ReceiptKey {
 
@@ -34,23 +35,28 @@ public final class ReceiptKey {
   private static final int BLOCK = 64;
   private static final byte[] LABEL = "switchboard receipt v1".getBytes(StandardCharsets.US_ASCII);
 
-  private final byte[] key;
+  private final byte[] serverKey;
+  private final String queue;
+  private final long seed;
 
   /**
-   * The SHA-256 states after the pad blocks, made on first use; two threads may both make them (the
-   * same states), and either's is kept.
+   * The SHA-256 states after the pad blocks, made on first use from the derived key; two threads
+   * may both make them (the same states), and either's is kept.
    */
   private volatile @Nullable States states;
 
   private record States(MessageDigest inner, MessageDigest outer) {}
 
-  private ReceiptKey(byte[] key) {
-    this.key = key;
+  private ReceiptKey(byte[] serverKey, String queue, long seed) {
+    this.serverKey = serverKey;
+    this.queue = queue;
+    this.seed = seed;
   }
 
   private States states() {
     States s = states;
     if (s == null) {
+      byte[] key = key(serverKey, queue, seed);
       byte[] ipad = new byte[BLOCK];
       byte[] opad = new byte[BLOCK];
       for (int i = 0; i < BLOCK; i++) {
@@ -68,8 +74,16 @@ public final class ReceiptKey {
     return s;
   }
 
-  /** The key of queue {@code queue} created with {@code seed}, under {@code serverKey}. */
+  /**
+   * The key of queue {@code queue} created with {@code seed}, under {@code serverKey} (which the
+   * caller does not change afterwards), derived on its first MAC.
+   */
   static ReceiptKey derive(byte[] serverKey, String queue, long seed) {
+    return new ReceiptKey(serverKey, queue, seed);
+  }
+
+  /** HMAC-SHA256 of the label, the queue's name and its seed under {@code serverKey}. */
+  private static byte[] key(byte[] serverKey, String queue, long seed) {
     byte[] name = queue.getBytes(StandardCharsets.UTF_8);
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
@@ -81,7 +95,7 @@ public final class ReceiptKey {
               .put(name)
               .putLong(seed)
               .array());
-      return new ReceiptKey(mac.doFinal()); // 32 bytes: shorter than a block, used as is
+      return mac.doFinal(); // 32 bytes: shorter than a block, used as is
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }

@@ -109,10 +109,37 @@ final class Codec {
   }
 
   static JournalEntry.QueuePut queue(byte[] value) {
+    return queue(value, null);
+  }
+
+  /**
+   * As {@link #queue(byte[])}, with the configurations decoded so far ({@code configs}, keyed by
+   * their encoded bytes): a queue whose configuration is encoded as an earlier one's gets that
+   * one's {@link QueueConfig} (immutable), neither decoded again nor held twice. A store with a
+   * million queues usually holds a few configurations, so a restart decodes a few and keeps one
+   * object for each, not one per queue.
+   */
+  static JournalEntry.QueuePut queue(
+      byte[] value, java.util.@Nullable Map<java.nio.ByteBuffer, QueueConfig> configs) {
     Bytes.Reader r = new Bytes.Reader(value);
     String name = r.text();
     long createdAt = r.l();
     long receiptKey = r.l();
+    if (configs == null) {
+      return new JournalEntry.QueuePut(name, config(r), createdAt, receiptKey);
+    }
+    int start = r.position();
+    java.nio.ByteBuffer encoded = java.nio.ByteBuffer.wrap(value, start, value.length - start);
+    QueueConfig c = configs.get(encoded);
+    if (c == null) {
+      c = config(r);
+      configs.put(encoded, c);
+    }
+    return new JournalEntry.QueuePut(name, c, createdAt, receiptKey);
+  }
+
+  /** The configuration that {@code r} reads from here to the end of the record. */
+  private static QueueConfig config(Bytes.Reader r) {
     QueueConfig.Builder b =
         QueueConfig.builder()
             .order(Order.values()[r.b()])
@@ -148,7 +175,7 @@ final class Codec {
       }
       b.metadata(metadata);
     }
-    return new JournalEntry.QueuePut(name, b.build(), createdAt, receiptKey);
+    return b.build();
   }
 
   // ---- messages --------------------------------------------------------------------------

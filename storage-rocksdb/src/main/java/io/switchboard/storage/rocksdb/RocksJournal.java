@@ -349,10 +349,11 @@ public final class RocksJournal implements Journal {
       byte[] prefix = db.get(verified, ID_PREFIX_KEY);
       byte[] sequence = db.get(verified, SEQUENCE_KEY);
       Map<String, JournalEntry.QueuePut> queues = new LinkedHashMap<>();
+      Map<java.nio.ByteBuffer, io.switchboard.queue.QueueConfig> configs = new HashMap<>();
       forEach(
           "queues",
           (k, v) -> {
-            JournalEntry.QueuePut q = Codec.queue(v);
+            JournalEntry.QueuePut q = Codec.queue(v, configs);
             queues.put(q.name(), q);
           });
       Bytes.Strings strings = new Bytes.Strings();

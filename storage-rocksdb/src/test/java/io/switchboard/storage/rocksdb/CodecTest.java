@@ -2,6 +2,8 @@ package io.switchboard.storage.rocksdb;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Order;
@@ -11,7 +13,9 @@ import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.MessageRecord.StateRecord;
 import io.switchboard.testing.Components;
 import java.lang.reflect.Type;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -93,5 +97,25 @@ class CodecTest {
   private static MessageRecord withBody(MessageRecord m, byte[] body) {
     return MessageRecord.of(
         m.serial(), m.sentAt(), body, m.attributes(), m.groupId(), m.dedupId(), m.stateRecord());
+  }
+
+  @Test
+  void queuesWithEqualConfigurations_readBackSharingOne_andOthersGetTheirOwn() {
+    QueueConfig lifo = QueueConfig.builder().order(Order.LIFO).indexedAttributes("r").build();
+    Map<ByteBuffer, QueueConfig> seen = new HashMap<>();
+    JournalEntry.QueuePut a =
+        Codec.queue(Codec.queue(new JournalEntry.QueuePut("a", lifo, 1L, 2L)), seen);
+    JournalEntry.QueuePut b =
+        Codec.queue(Codec.queue(new JournalEntry.QueuePut("b", lifo, 3L, 4L)), seen);
+    JournalEntry.QueuePut c =
+        Codec.queue(
+            Codec.queue(new JournalEntry.QueuePut("c", QueueConfig.defaults(), 5L, 6L)), seen);
+    // each queue keeps its own name, creation time and receipt seed
+    assertEquals(new JournalEntry.QueuePut("a", lifo, 1L, 2L), a);
+    assertEquals(new JournalEntry.QueuePut("b", lifo, 3L, 4L), b);
+    assertEquals(new JournalEntry.QueuePut("c", QueueConfig.defaults(), 5L, 6L), c);
+    assertSame(a.config(), b.config(), "decoded once, held once");
+    assertNotSame(a.config(), c.config());
+    assertEquals(2, seen.size());
   }
 }
