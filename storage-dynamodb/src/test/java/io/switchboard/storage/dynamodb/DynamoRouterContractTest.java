@@ -20,6 +20,6 @@ class DynamoRouterContractTest extends RouterContract {
   /** Every call a transaction on moto, one request at a time: fewer random calls than in memory. */
   @Override
   protected int randomSteps() {
-    return 400;
+    return 200;
   }
 }
