@@ -1,0 +1,32 @@
+package io.switchboard.storage.dynamodb;
+
+import io.switchboard.queue.QueueEngine;
+import io.switchboard.tck.model.QueueEngineModelTest;
+import io.switchboard.time.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The model-based randomized test on DynamoDB (moto, one request at a time), each seed on a table
+ * of its own: 2 seeds by default, since every step is several requests and each step's check reads
+ * every queue back (raise with -Dswitchboard.model.seeds).
+ */
+@ExtendWith(Moto.class)
+class DynamoQueueEngineModelTest extends QueueEngineModelTest {
+
+  @Override
+  protected QueueEngine newEngine(ManualClock clock) {
+    return DynamoQueueEngine.builder()
+        .client(Moto.client())
+        .tablePrefix(Moto.prefix())
+        .clock(clock)
+        .pollInterval(Duration.ofMillis(10))
+        .sweepInterval(Duration.ofMinutes(1))
+        .build();
+  }
+
+  @Override
+  protected int defaultSeeds() {
+    return 2;
+  }
+}
