@@ -1,5 +1,7 @@
 package io.switchboard.storage.dynamodb;
 
+import io.switchboard.queue.ErrorCode;
+import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
@@ -129,7 +131,7 @@ public final class DynamoRoutingLeadership implements RoutingLeader {
    * Makes the table if needed, makes a first attempt at the lease (a server alone takes it at
    * once), then keeps trying or renewing every third of the lease.
    *
-   * @throws io.switchboard.queue.QueueException UNAVAILABLE when DynamoDB cannot be reached
+   * @throws QueueException UNAVAILABLE when DynamoDB cannot be reached or the table cannot be used
    */
   @Override
   public DynamoRoutingLeadership start() {
@@ -141,7 +143,10 @@ public final class DynamoRoutingLeadership implements RoutingLeader {
       if (owned != null) {
         owned.close();
       }
-      throw e;
+      throw new QueueException(
+          ErrorCode.UNAVAILABLE,
+          "cannot use the DynamoDB table " + table.name() + ": " + e.getMessage(),
+          e);
     }
     tick();
     if (timer != null) {
