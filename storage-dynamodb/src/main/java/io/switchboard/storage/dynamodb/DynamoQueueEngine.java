@@ -1543,6 +1543,10 @@ public final class DynamoQueueEngine implements QueueEngine {
               item.put(Msg.LEASED, Store.n(0));
               item.put(Msg.EPOCH, Store.n(m.epoch + 1));
               item.remove(Msg.DEAD_LETTER_SOURCE);
+              // its expiry restarts with the target's retention
+              long until = now + to.config().retention().toMillis();
+              item.put(Msg.EXPIRES, Store.n(until));
+              item.put(StoreTable.TTL_ATTRIBUTE, Store.n(until / 1000 + 1));
             });
     if (moved) {
       events.tell(

@@ -9,6 +9,7 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.spi.StoredAgent;
+import io.switchboard.testing.Await;
 import io.switchboard.time.ManualClock;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +109,8 @@ class DynamoRouterJournalTest {
           assertThrows(RoutingException.class, () -> router.createAgent(agent("ana")));
       assertEquals(RoutingErrorCode.UNAVAILABLE, refused.code());
       assertTrue(refused.getMessage().contains("retry later"), refused.getMessage());
-      assertEquals(1, failures.get(), "the owner is told once, to step down");
+      // the writer tells the owner after failing the tickets
+      Await.until(() -> failures.get() == 1, "the owner told to step down");
       assertTrue(journal.failure().isPresent());
       failing.left.set(0);
       router.close();
