@@ -273,7 +273,7 @@ public final class SwitchboardServer implements AutoCloseable {
           "long polls",
           () -> server.gate.awaitPolls(Duration.ofSeconds(config.shutdownGraceSeconds())),
           OpenResources.LEFT);
-      if (config.postgres().isPresent()) {
+      if (config.postgres().isPresent() || config.dynamodb().isPresent()) {
         server.openShared(factory);
       } else {
         Router router = server.openRouter();
@@ -377,9 +377,9 @@ public final class SwitchboardServer implements AutoCloseable {
   }
 
   /**
-   * Over a shared PostgreSQL database: the engine, then the routing leadership (this server routes
-   * if it wins the lease, and forwards routing calls to the leader otherwise; see {@link
-   * ClusterRouting}).
+   * Over a shared store (a PostgreSQL database, a DynamoDB table): the engine, then the routing
+   * leadership (this server routes if it wins the lease, and forwards routing calls to the leader
+   * otherwise; see {@link ClusterRouting}).
    */
   private void openShared(EngineFactory factory) {
     resources.push("routing API", routingApi::close, OpenResources.LEFT);

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class RoutingFailoverTest {
 
   private static final String ROUTED_BY = "X-Switchboard-Routed-By";
-  private static final Duration WAIT = Duration.ofSeconds(20);
+  static final Duration WAIT = Duration.ofSeconds(20);
 
   private static EmbeddedPostgres pg;
   private static int databases;
@@ -253,9 +253,9 @@ class RoutingFailoverTest {
     }
   }
 
-  // ---- helpers -----------------------------------------------------------------------------
+  // ---- helpers (DynamoRoutingFailoverTest uses them too) -----------------------------------
 
-  private static Http.Answer agent(Http h, String id, String skill) {
+  static Http.Answer agent(Http h, String id, String skill) {
     Http.Answer a =
         h.post(
             "/v1/routing/agents",
@@ -268,37 +268,37 @@ class RoutingFailoverTest {
     return a;
   }
 
-  private static Http.Answer contact(Http h, String id, String requirements) {
+  static Http.Answer contact(Http h, String id, String requirements) {
     return h.post(
         "/v1/routing/contacts",
         "{\"id\":\"" + id + "\",\"channel\":\"voice\",\"requirements\":\"" + requirements + "\"}");
   }
 
-  private static void accept(Http h, String reservation) {
+  static void accept(Http h, String reservation) {
     JsonNode c = ok(200, h.post("/v1/routing/reservations/" + reservation + "/accept", ""));
     assertEquals("assigned", c.get("state").asText());
   }
 
-  private static String state(Http h, String contact) {
+  static String state(Http h, String contact) {
     return ok(200, h.get("/v1/routing/contacts/" + contact)).get("state").asText();
   }
 
-  private static JsonNode ok(int status, Http.Answer a) {
+  static JsonNode ok(int status, Http.Answer a) {
     assertEquals(status, a.status(), a.toString());
     return a.json();
   }
 
-  private static String routedBy(Http.Answer a) {
+  static String routedBy(Http.Answer a) {
     return a.raw().headers().firstValue(ROUTED_BY).orElse("");
   }
 
-  private static String contactOf(SseStream.Event e) {
+  static String contactOf(SseStream.Event e) {
     JsonNode id = e.data().get("contactId");
     return id != null ? id.asText() : e.data().at("/reservation/contactId").asText();
   }
 
   /** Polls the follower until routing answers there, decided by {@code serverId}. */
-  private static void awaitRoutedBy(Http h, String serverId) {
+  static void awaitRoutedBy(Http h, String serverId) {
     Await.until(
         () -> {
           Http.Answer s = h.get("/v1/routing/stats");

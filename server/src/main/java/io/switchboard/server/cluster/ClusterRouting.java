@@ -4,10 +4,14 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RoutingLeader;
 import io.switchboard.server.api.routing.AssignmentCallbacks;
 import io.switchboard.server.api.routing.RoutingApi;
 import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
 import io.switchboard.server.config.StartupException;
 import io.switchboard.server.http.Call;
 import io.switchboard.server.http.HttpError;
@@ -16,6 +20,7 @@ import io.switchboard.server.init.Init;
 import io.switchboard.server.init.InitFile;
 import io.switchboard.server.observability.Tracing;
 import io.switchboard.server.security.ForwardedCalls;
+import io.switchboard.storage.dynamodb.DynamoRoutingLeadership;
 import io.switchboard.storage.postgres.RoutingLeadership;
 import java.net.InetAddress;
 import java.net.URI;
@@ -24,16 +29,19 @@ import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routing on a server that shares a PostgreSQL database with others ({@code postgres-url}): one of
- * them, the routing leader, runs the router ({@link RoutingLeadership}: a lease row, fenced writes,
- * the router's state in the database); every other server forwards routing calls to it ({@link
- * RoutingForwarder}), so a load balancer may send any call to any server. Every routing answer
- * names the server that decided in {@value RoutingForwarder#ROUTED_BY}.
+ * Routing on a server that shares a store with others, a PostgreSQL database ({@code postgres-url})
+ * or a DynamoDB table ({@code dynamodb-table}): one of them, the routing leader, runs the router
+ * ({@link RoutingLeader}: a lease, fenced writes, the router's state in the store; {@link
+ * RoutingLeadership} over PostgreSQL, {@link DynamoRoutingLeadership} over DynamoDB); every other
+ * server forwards routing calls to it ({@link RoutingForwarder}), so a load balancer may send any
+ * call to any server. Every routing answer names the server that decided in {@value
+ * RoutingForwarder#ROUTED_BY}.
  *
  * <p>When the leadership moves, this server's event streams end (the router they followed stopped
  * or is now elsewhere); clients reconnect with {@code Last-Event-ID} and resume on the new leader,
@@ -45,7 +53,7 @@ public final class ClusterRouting {
 
   private final ServerConfig config;
   private final RoutingApi api;
-  private final RoutingLeadership leadership;
+  private final RoutingLeader leadership;
   private final RoutingForwarder forwarder;
 
   private ClusterRouting(
@@ -55,30 +63,46 @@ public final class ClusterRouting {
       ForwardedCalls forwarded,
       Tracing tracing,
       AssignmentCallbacks callbacks) {
-    ServerConfig.Postgres pg = config.postgres().orElseThrow();
     this.config = config;
     this.api = api;
-    this.leadership =
-        RoutingLeadership.builder()
-            .url(pg.url(), pg.user(), pg.password())
-            .serverId(serverId(advertised))
-            .advertiseUrl(advertised)
-            .lease(pg.routingLease())
-            .router(
-                journal ->
-                    tracing
-                        .routing(config.routing().builder())
-                        .onEvent(callbacks.listener(Workspaces.DEFAULT))
-                        .journal(journal)
-                        .build())
-            .workspaces(
-                config.routing().defaultWorkspace(),
-                w ->
-                    tracing
-                        .routing(config.routing().builder(w))
-                        .onEvent(callbacks.listener(w.name())))
-            .onChange(this::leadershipMoved)
-            .build();
+    Function<RouterJournal, Router> router =
+        journal ->
+            tracing
+                .routing(config.routing().builder())
+                .onEvent(callbacks.listener(Workspaces.DEFAULT))
+                .journal(journal)
+                .build();
+    Function<WorkspaceDefinition, Router.Builder> workspace =
+        w -> tracing.routing(config.routing().builder(w)).onEvent(callbacks.listener(w.name()));
+    String id = serverId(advertised);
+    Optional<ServerConfig.DynamoDb> dynamo = config.dynamodb();
+    if (config.postgres().isEmpty() && dynamo.isPresent()) {
+      ServerConfig.DynamoDb d = dynamo.get();
+      DynamoRoutingLeadership.Builder b =
+          DynamoRoutingLeadership.builder()
+              .table(d.table())
+              .serverId(id)
+              .advertiseUrl(advertised)
+              .lease(config.get(Settings.ROUTING_LEASE))
+              .router(router)
+              .workspaces(config.routing().defaultWorkspace(), workspace)
+              .onChange(this::leadershipMoved);
+      d.region().ifPresent(b::region);
+      d.endpoint().ifPresent(b::endpoint);
+      this.leadership = b.build();
+    } else {
+      ServerConfig.Postgres pg = config.postgres().orElseThrow();
+      this.leadership =
+          RoutingLeadership.builder()
+              .url(pg.url(), pg.user(), pg.password())
+              .serverId(id)
+              .advertiseUrl(advertised)
+              .lease(pg.routingLease())
+              .router(router)
+              .workspaces(config.routing().defaultWorkspace(), workspace)
+              .onChange(this::leadershipMoved)
+              .build();
+    }
     this.forwarder = new RoutingForwarder(leadership, forwarded);
   }
 
@@ -101,15 +125,18 @@ public final class ClusterRouting {
       ForwardedCalls forwarded,
       Tracing tracing,
       AssignmentCallbacks callbacks) {
-    URI advertised = config.postgres().orElseThrow().advertiseUrl().orElse(listening);
+    URI advertised = config.find(Settings.ADVERTISE_URL).orElse(listening);
     ClusterRouting c = new ClusterRouting(config, advertised, api, forwarded, tracing, callbacks);
     api.follow(c::router);
     try {
       c.leadership.start();
     } catch (QueueException e) {
       throw new StartupException(
-          "cannot join the routing leadership in PostgreSQL at "
-              + config.postgres().get().displayUrl()
+          "cannot join the routing leadership in "
+              + config
+                  .postgres()
+                  .map(pg -> "PostgreSQL at " + pg.displayUrl())
+                  .orElseGet(() -> "the DynamoDB table " + config.dynamodb().orElseThrow().table())
               + ": "
               + e.getMessage(),
           e);
@@ -117,8 +144,7 @@ public final class ClusterRouting {
     LOG.atInfo()
         .addKeyValue("server", c.leadership.serverId())
         .addKeyValue("advertised", advertised)
-        .addKeyValue(
-            "leader", c.leadership.leader().map(RoutingLeadership.Leader::id).orElse("none"))
+        .addKeyValue("leader", c.leadership.leader().map(RoutingLeader.Leader::id).orElse("none"))
         .addKeyValue("lease", c.leadership.lease())
         .log("routing leadership joined");
     return c;
@@ -158,7 +184,7 @@ public final class ClusterRouting {
   /**
    * The router while this server leads; otherwise UNAVAILABLE (the caller lost the race). Its task
    * queues' rules came from the stored definitions when this server took the lease and opened the
-   * workspaces ({@link RoutingLeadership#workspaces}).
+   * workspaces ({@link RoutingLeader#workspaces}).
    */
   private Router router() {
     return leadership.router().orElseThrow(this::notLeading);
@@ -167,7 +193,7 @@ public final class ClusterRouting {
   /**
    * The leader's workspaces: {@code default} over the router it leads with, every other workspace
    * defined in the database on a router of its own, all opened when this server took the lease
-   * ({@link RoutingLeadership#workspaces}); UNAVAILABLE when it does not lead (the caller lost the
+   * ({@link RoutingLeader#workspaces}); UNAVAILABLE when it does not lead (the caller lost the
    * race).
    */
   public Workspaces workspaces() {
@@ -215,7 +241,7 @@ public final class ClusterRouting {
     return leadership.serverId();
   }
 
-  Optional<RoutingLeadership.Leader> leader() {
+  Optional<RoutingLeader.Leader> leader() {
     return leadership.leader();
   }
 
@@ -250,8 +276,7 @@ public final class ClusterRouting {
     if (leading.isEmpty()) {
       LOG.atInfo()
           .addKeyValue("file", file)
-          .addKeyValue(
-              "leader", leadership.leader().map(RoutingLeadership.Leader::id).orElse("none"))
+          .addKeyValue("leader", leadership.leader().map(RoutingLeader.Leader::id).orElse("none"))
           .log(
               "init: this server is not the routing leader; it applies the file's workspaces when"
                   + " it takes the lease");

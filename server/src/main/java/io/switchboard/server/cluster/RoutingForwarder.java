@@ -1,9 +1,9 @@
 package io.switchboard.server.cluster;
 
+import io.switchboard.routing.spi.RoutingLeader;
 import io.switchboard.server.http.Call;
 import io.switchboard.server.http.HttpError;
 import io.switchboard.server.security.ForwardedCalls;
-import io.switchboard.storage.postgres.RoutingLeadership;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -45,7 +45,7 @@ public final class RoutingForwarder implements AutoCloseable {
   private static final List<String> RESPONSE_HEADERS = List.of(ROUTED_BY, "Allow");
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-  private final RoutingLeadership leadership;
+  private final RoutingLeader leadership;
   private final ForwardedCalls forwarded;
   private final HttpClient client =
       HttpClient.newBuilder()
@@ -54,7 +54,7 @@ public final class RoutingForwarder implements AutoCloseable {
           .build();
   private final Set<InputStream> streams = ConcurrentHashMap.newKeySet();
 
-  RoutingForwarder(RoutingLeadership leadership, ForwardedCalls forwarded) {
+  RoutingForwarder(RoutingLeader leadership, ForwardedCalls forwarded) {
     this.leadership = leadership;
     this.forwarded = forwarded;
   }
@@ -71,11 +71,11 @@ public final class RoutingForwarder implements AutoCloseable {
               + " but is not the routing leader: the leadership is moving; retry");
     }
     byte[] body = call.bytes();
-    RoutingLeadership.Leader leader = leader();
+    RoutingLeader.Leader leader = leader();
     try {
       send(call, leader, body);
     } catch (ConnectException | HttpConnectTimeoutException notSent) {
-      Optional<RoutingLeadership.Leader> now = leadership.refresh();
+      Optional<RoutingLeader.Leader> now = leadership.refresh();
       if (now.isEmpty() || now.get().epoch() == leader.epoch() || isSelf(now.get())) {
         throw unreachable(leader, notSent);
       }
@@ -90,8 +90,8 @@ public final class RoutingForwarder implements AutoCloseable {
   }
 
   /** The leader to send to; 503 when there is none, or when it would be this server. */
-  private RoutingLeadership.Leader leader() {
-    Optional<RoutingLeadership.Leader> known = leadership.leader();
+  private RoutingLeader.Leader leader() {
+    Optional<RoutingLeader.Leader> known = leadership.leader();
     String lease = leadership.lease().toMillis() + " ms";
     if (known.isEmpty()) {
       throw unavailable(
@@ -113,11 +113,11 @@ public final class RoutingForwarder implements AutoCloseable {
     return known.get();
   }
 
-  private boolean isSelf(RoutingLeadership.Leader leader) {
+  private boolean isSelf(RoutingLeader.Leader leader) {
     return leader.id().equals(leadership.serverId());
   }
 
-  private void send(Call call, RoutingLeadership.Leader leader, byte[] body) throws IOException {
+  private void send(Call call, RoutingLeader.Leader leader, byte[] body) throws IOException {
     var req = call.request();
     String query = req.query().rawValue();
     URI target =
@@ -155,7 +155,7 @@ public final class RoutingForwarder implements AutoCloseable {
     answer(call, leader, r);
   }
 
-  private void answer(Call call, RoutingLeadership.Leader leader, HttpResponse<InputStream> r) {
+  private void answer(Call call, RoutingLeader.Leader leader, HttpResponse<InputStream> r) {
     for (String name : RESPONSE_HEADERS) {
       r.headers().firstValue(name).ifPresent(v -> call.response().header(name, v));
     }
@@ -196,7 +196,7 @@ public final class RoutingForwarder implements AutoCloseable {
     }
   }
 
-  private static HttpError unreachable(RoutingLeadership.Leader leader, IOException e) {
+  private static HttpError unreachable(RoutingLeader.Leader leader, IOException e) {
     return unavailable(
         "the routing leader "
             + leader.id()

@@ -758,7 +758,8 @@ public final class Settings {
                   "advertise-url",
                   Settings::advertiseUrl,
                   null,
-                  "with `postgres-url`: where the other servers reach this one with routing calls"
+                  "with `postgres-url` or `dynamodb-table`: where the other servers reach this one with"
+                      + " routing calls"
                       + " while it is the routing leader")
               .defaultDoc("`http://<bind>:<port>` (`https` with `tls-cert`)"));
 
@@ -769,7 +770,8 @@ public final class Settings {
               Duration.ofSeconds(5),
               Duration.ofSeconds(1),
               Duration.ofMinutes(5),
-              "with `postgres-url`: the routing leader's lease; a dead leader is replaced within about"
+              "with `postgres-url` or `dynamodb-table`: the routing leader's lease; a dead leader is"
+                  + " replaced within about"
                   + " this long"));
 
   public static final Setting<String> DYNAMODB_TABLE =

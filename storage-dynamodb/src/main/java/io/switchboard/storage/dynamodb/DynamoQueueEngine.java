@@ -802,7 +802,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       // the lease ran out: whoever ends it counts the release, and dead-letters it if it was the
       // last receive allowed
       if (DeadLetterRules.exhausted(q.config(), m.receives)) {
-        if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+        if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
           count(q.name(), RELEASED, 1);
           return DeadLetterRules.deadLettersToItself(q.name(), q.config())
               ? bySerial(q, m.id)
@@ -1094,7 +1094,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
       if (DeadLetterRules.exhausted(q.config(), m.receives)
-          && deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+          && deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
         count(queue, RELEASED, 1);
         return;
       }
@@ -1158,7 +1158,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       if (visibility.isZero()) {
         if (DeadLetterRules.exhausted(q.config(), m.receives)) {
           Message left = m.view(id, MessageState.DEAD_LETTERED, null);
-          if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES, false)) {
+          if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
             count(queue, RELEASED, 1);
             return DeadLetterRules.deadLettersToItself(queue, q.config())
                 ? fresh(q, m, id, now)
@@ -1205,7 +1205,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     while (true) {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
-      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED, false)) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED)) {
         return;
       }
     }
@@ -1218,7 +1218,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     while (true) {
       long now = clock.millis();
       Msg m = byId(q, id, false);
-      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED, false)) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.REQUESTED)) {
         return;
       }
     }
@@ -1543,6 +1543,10 @@ public final class DynamoQueueEngine implements QueueEngine {
               item.put(Msg.LEASED, Store.n(0));
               item.put(Msg.EPOCH, Store.n(m.epoch + 1));
               item.remove(Msg.DEAD_LETTER_SOURCE);
+              // its expiry restarts with the target's retention
+              long until = now + to.config().retention().toMillis();
+              item.put(Msg.EXPIRES, Store.n(until));
+              item.put(StoreTable.TTL_ATTRIBUTE, Store.n(until / 1000 + 1));
             });
     if (moved) {
       events.tell(
@@ -1560,7 +1564,7 @@ public final class DynamoQueueEngine implements QueueEngine {
    * Moves the message to its queue's dead-letter target (or, the queue its own target, resets its
    * receive count in place); false when it changed since it was read.
    */
-  private boolean deadLetter(Q q, Msg m, long now, MessageEvent.Cause cause, boolean expired) {
+  private boolean deadLetter(Q q, Msg m, long now, MessageEvent.Cause cause) {
     DeadLetterPolicy policy = q.config().deadLetter().orElseThrow();
     boolean done;
     String target = policy.target();
@@ -1582,17 +1586,16 @@ public final class DynamoQueueEngine implements QueueEngine {
               m,
               to,
               to.partition(m.priority),
-              m.serial,
+              nextSerial(now), // the newest in the target, as a new message would be
               m.priority,
               item -> {
                 item.put(Msg.VISIBLE, Store.n(now));
                 item.put(Msg.LEASED, Store.n(0));
                 item.put(Msg.DEAD_LETTER_SOURCE, Store.s(q.name()));
-                if (expired) {
-                  long until = now + to.config().retention().toMillis();
-                  item.put(Msg.EXPIRES, Store.n(until));
-                  item.put(StoreTable.TTL_ATTRIBUTE, Store.n(until / 1000 + 1));
-                }
+                // its expiry restarts with the target's retention
+                long until = now + to.config().retention().toMillis();
+                item.put(Msg.EXPIRES, Store.n(until));
+                item.put(StoreTable.TTL_ATTRIBUTE, Store.n(until / 1000 + 1));
               },
               history > 0 ? now + history : 0);
     }
@@ -1613,7 +1616,7 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   private void expire(Q q, Msg m, long now) {
     if (q.config().onExpire() == ExpiryAction.DEAD_LETTER && q.config().deadLetter().isPresent()) {
-      if (deadLetter(q, m, now, MessageEvent.Cause.EXPIRED, true)) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.EXPIRED)) {
         count(q.name(), EXPIRED, 1); // counted as both: it expired, and it was dead-lettered
         return;
       }

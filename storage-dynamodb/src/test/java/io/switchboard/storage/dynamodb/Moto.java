@@ -33,9 +33,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * does not allow it here.
  *
  * <p>moto slows down as its tables grow, so each test takes a table prefix of its own ({@link
- * #prefix}).
+ * #prefix}). Public, in this module's test jar, for the server's tests of several servers over one
+ * table.
  */
-final class Moto implements BeforeAllCallback {
+public final class Moto implements BeforeAllCallback {
 
   private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static @Nullable URI endpoint;
@@ -48,6 +49,15 @@ final class Moto implements BeforeAllCallback {
       System.err.println("!!!!! " + why + ": " + context.getDisplayName() + " SKIPPED !!!!!");
     }
     Assumptions.assumeTrue(why == null, why);
+  }
+
+  /** The running emulator's URL (for a server's {@code dynamodb-endpoint}). */
+  public static URI endpoint() {
+    URI at = endpoint;
+    if (at == null) {
+      throw new IllegalStateException("moto is not running: extend the test with Moto");
+    }
+    return at;
   }
 
   /** A client of the running emulator, in us-east-1, with test credentials. */
@@ -71,7 +81,7 @@ final class Moto implements BeforeAllCallback {
   }
 
   /** A table prefix no other test of this JVM has. */
-  static String prefix() {
+  public static String prefix() {
     return "t" + PREFIXES.incrementAndGet() + "_";
   }
 

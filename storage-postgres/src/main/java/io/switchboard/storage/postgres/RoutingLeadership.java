@@ -7,6 +7,7 @@ import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RouterJournal;
+import io.switchboard.routing.spi.RoutingLeader;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -47,19 +48,9 @@ import org.jspecify.annotations.Nullable;
  * down. One lease covers them all: every workspace's writes, and the definitions' too, are fenced
  * by the same epoch, so a takeover moves every workspace at once.
  */
-public final class RoutingLeadership implements AutoCloseable {
+public final class RoutingLeadership implements RoutingLeader {
 
   private static final System.Logger LOG = System.getLogger(RoutingLeadership.class.getName());
-
-  /**
-   * A server that holds or held the lease.
-   *
-   * @param id the server's id ({@link Builder#serverId})
-   * @param url where the server takes routing calls
-   * @param epoch the lease epoch it holds or held
-   * @param live the lease had not run out when last read
-   */
-  public record Leader(String id, URI url, long epoch, boolean live) {}
 
   /**
    * The routers of one epoch of leadership: {@code default}'s, and the other workspaces' (null
@@ -140,6 +131,7 @@ public final class RoutingLeadership implements AutoCloseable {
    *
    * @throws io.switchboard.queue.QueueException UNAVAILABLE when the database cannot be reached
    */
+  @Override
   public RoutingLeadership start() {
     try {
       Schema.migrate(ds);
@@ -158,10 +150,12 @@ public final class RoutingLeadership implements AutoCloseable {
   }
 
   /** This server's id, as the lease row and the {@code X-Switchboard-Routed-By} header show it. */
+  @Override
   public String serverId() {
     return serverId;
   }
 
+  @Override
   public Duration lease() {
     return Duration.ofMillis(leaseMillis);
   }
@@ -171,6 +165,7 @@ public final class RoutingLeadership implements AutoCloseable {
    * follower. A caller that gets it may still see its calls fail with UNAVAILABLE if the lease
    * passes on meanwhile.
    */
+  @Override
   public Optional<Router> router() {
     Term t = term;
     if (t == null || System.nanoTime() - renewedAt >= leaseNanos) {
@@ -184,6 +179,7 @@ public final class RoutingLeadership implements AutoCloseable {
    * and its lease is fresh by its own clock; empty on a follower, and without {@link
    * Builder#workspaces}.
    */
+  @Override
   public Optional<Workspaces> workspaces() {
     Term t = term;
     if (t == null || t.workspaces() == null || System.nanoTime() - renewedAt >= leaseNanos) {
@@ -192,21 +188,25 @@ public final class RoutingLeadership implements AutoCloseable {
     return Optional.of(t.workspaces());
   }
 
+  @Override
   public boolean leading() {
     return router().isPresent();
   }
 
   /** The leader as last seen (this server, or another), if any server ever held the lease. */
+  @Override
   public Optional<Leader> leader() {
     return Optional.ofNullable(known);
   }
 
   /** Why the last attempt to reach the lease failed, if it did. */
+  @Override
   public Optional<String> lastError() {
     return Optional.ofNullable(lastError);
   }
 
   /** Reads the lease now (for a caller that found the known leader unreachable). */
+  @Override
   public Optional<Leader> refresh() {
     try {
       known = leaderOf(sql.tx("reading the routing lease", RouterLease::read));
@@ -419,6 +419,7 @@ public final class RoutingLeadership implements AutoCloseable {
    * Stops as a process that dies would: no more renewals, the router gone, nothing queued written,
    * the lease left to run out. For tests of failover.
    */
+  @Override
   public void halt() {
     stopTimer();
     synchronized (this) {
