@@ -72,13 +72,17 @@ public final class RocksJournal implements Journal {
 
   /**
    * In the default family while the {@code orders} family is complete, with the value {@link
-   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one) was built
-   * before its counters were reliable and is built again.
+   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one, or {@code
+   * counts-1}) was built before its counters were reliable, or before it kept the attribute
+   * partitions' lines and counts, and is built again.
    */
   static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
 
-  /** The value of {@link #ORDERS_COMPLETE_KEY}: the index and each queue's counts are complete. */
-  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-1");
+  /**
+   * The value of {@link #ORDERS_COMPLETE_KEY}: the index, each queue's counts and its attribute
+   * partitions' lines and counts are complete.
+   */
+  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-2");
 
   private static final byte[] EMPTY = new byte[0];
 
