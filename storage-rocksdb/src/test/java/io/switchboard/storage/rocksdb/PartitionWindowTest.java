@@ -301,6 +301,26 @@ class PartitionWindowTest {
         drain("q", 4, "tier = 'basic' AND lang = 'fr'"));
   }
 
+  @Test
+  void anIndexBuiltFromTheMessagesAtOpen_holdsThePartitions() {
+    QueueEngine plain =
+        QueueEngine.builder()
+            .journal(RocksJournal.open(dir, Durability.none(), OrderIndex.NONE))
+            .build();
+    try {
+      plain.createQueue("q", indexed(Order.FIFO, "lang"));
+      for (int i = 0; i < 60; i++) {
+        plain.send("q", NewMessage.builder(body(i)).attribute("lang", lang(i)).build());
+      }
+    } finally {
+      plain.close();
+    }
+    open(); // builds the index, partition lines and counts included, from the messages
+
+    assertEquals(3, orders.partitions("q").size());
+    assertEquals(numbers(60, 2), drain("q", 3, "lang = 'fr'"));
+  }
+
   /** The store's orders, counting pages of keys and the records read. */
   private static final class Counting implements Orders {
     final Orders store;
