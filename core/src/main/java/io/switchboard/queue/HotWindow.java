@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  * journal last wrote it); every read first appends what the queue changed so far, and the store's
  * reads wait for its writer, so a read never sees a state older than the heap's.
  *
- * <p>A queue whose receives need the whole backlog in sight (a filtered receive, a fair queue of
+ * <p>A filtered receive the attribute index answers reads the matching partitions' own lines from
+ * the store ({@link #refill(PartitionIndex.Partition)}): each partition with cold messages has a
+ * bound, the later of {@link #boundary} and its own, up to which the heap holds all of it. A queue
+ * whose receives need the whole backlog in sight (a filter the index cannot answer, a fair queue of
  * message groups) is <em>pinned</em>: its cold messages are read back and it keeps every message in
  * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
  * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
