@@ -22,6 +22,7 @@ filtered     io.switchboard.bench.filter.FilteredReceiveBench      -Xmx12g
 durable      io.switchboard.bench.durable.DurableSendBench         --enable-native-access=ALL-UNNAMED
 recovery     io.switchboard.bench.durable.RecoveryBench            --enable-native-access=ALL-UNNAMED -Xmx4g
 backlog      io.switchboard.bench.durable.BacklogBench             -Xmx1g
+backlog-filtered io.switchboard.bench.durable.ColdFilterBench       -Xmx1g --enable-native-access=ALL-UNNAMED
 churn        io.switchboard.bench.durable.ChurnBench               -Xmx1g
 routing      io.switchboard.bench.routing.RoutingBench             -Xms6g -Xmx6g -XX:+AlwaysPreTouch
 heap         io.switchboard.bench.HeapPerMessage                   -XX:+UseParallelGC -Xms4g -Xmx4g

@@ -27,16 +27,22 @@ import org.jspecify.annotations.Nullable;
  * journal last wrote it); every read first appends what the queue changed so far, and the store's
  * reads wait for its writer, so a read never sees a state older than the heap's.
  *
- * <p>A queue whose receives need the whole backlog in sight (a filtered receive, a fair queue of
+ * <p>A filtered receive the attribute index answers reads the matching partitions' own lines from
+ * the store ({@link #refill(PartitionIndex.Partition)}): each partition with cold messages has a
+ * bound, the later of {@link #boundary} and its own, up to which the heap holds all of it. A queue
+ * whose receives need the whole backlog in sight (a filter the index cannot answer, a fair queue of
  * message groups) is <em>pinned</em>: its cold messages are read back and it keeps every message in
  * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
  * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
  * thread-safe: the owning queue holds its lock, and no other queue's.
  */
-final class HotWindow {
+final class HotWindow implements StandardOrdering.Cold {
 
   /** Serials read per page when looking for cold messages in the expiry and arrival orders. */
   private static final int PAGE = 256;
+
+  /** The most messages a page of one attribute partition holds. */
+  static final int PARTITION_PAGE = 64;
 
   private final String queue;
 
@@ -90,6 +96,16 @@ final class HotWindow {
     this.table = table;
     this.journal = journal;
     this.order = order;
+    table.cold(this);
+  }
+
+  /**
+   * The attribute index whose partitions keep their own windows: when the queue indexes attributes
+   * and the store keeps each partition's line and count; else null (a filtered receive over cold
+   * messages then pins the queue).
+   */
+  private @Nullable PartitionIndex partitions() {
+    return orders.keepsPartitions() ? table.index() : null;
   }
 
   /** Available messages kept only in the store. */
@@ -156,22 +172,38 @@ final class HotWindow {
    * groups is pinned instead. Reads nothing.
    */
   void settle() {
+    List<StoredMessage> watched = table.watched();
     if (pinned) {
+      watched.clear();
       return;
     }
     if (table.fair()) {
+      watched.clear();
       pin();
       return;
     }
     Comparator<StoredMessage> cmp = table.order();
     StoredMessage b = boundary;
-    if (cold > 0 && b != null) {
+    PartitionIndex parts = partitions();
+    if (cold > 0 && b != null && parts == null) {
       for (StoredMessage last = table.lastAvailable();
           last != null && cmp.compare(last, b) > 0;
           last = table.lastAvailable()) {
         demote(last);
       }
+    } else if (cold > 0 && b != null && parts != null) {
+      // what entered or moved past the window's boundary stays only where its partition's window
+      // needs it (a partition's page read ahead of the queue's window); the rest is forgotten
+      for (StoredMessage m : List.copyOf(watched)) {
+        if (table.get(m.serial) == m
+            && m.state == StoredMessage.AVAILABLE
+            && cmp.compare(m, b) > 0
+            && !neededBy(parts.partitionOf(m), m, cmp)) {
+          demote(m);
+        }
+      }
     }
+    watched.clear();
     long hot = table.eligible();
     int window = window();
     if (hot > 2L * window) {
@@ -179,27 +211,49 @@ final class HotWindow {
     }
   }
 
-  /** Demotes the last available messages until {@code window} are left; the boundary follows. */
+  /** Whether {@code m} lies in the prefix of partition {@code p} that the heap holds whole. */
+  private static boolean neededBy(
+      PartitionIndex.Partition p, StoredMessage m, Comparator<StoredMessage> cmp) {
+    StoredMessage b = p.boundary;
+    return p.cold > 0 && b != null && cmp.compare(m, b) <= 0;
+  }
+
+  /**
+   * Demotes the last available messages until {@code window} are left; the boundary follows, but
+   * never past where it stood while messages were cold (messages a partition read ahead of it may
+   * remain after it).
+   */
   private void shrinkTo(int window) {
     long hot = table.eligible();
     if (hot > window) {
+      StoredMessage before = cold > 0 ? boundary : null;
       for (long i = hot - window; i > 0; i--) {
         demote(java.util.Objects.requireNonNull(table.lastAvailable()));
       }
-      boundary = keyOf(java.util.Objects.requireNonNull(table.lastAvailable()));
+      StoredMessage last = java.util.Objects.requireNonNull(table.lastAvailable());
+      boundary = before != null && table.order().compare(last, before) > 0 ? before : keyOf(last);
     }
   }
 
   /**
    * Settles the window, then reads cold messages back until the heap holds {@code wanted} available
-   * messages or nothing is cold. A filtered receive pins the queue first.
+   * messages or nothing is cold. A filtered receive reads the pages of the partitions it matches as
+   * its take reaches their bounds ({@link #refill(PartitionIndex.Partition)}); one the attribute
+   * index cannot answer pins the queue first.
    */
-  void fill(int wanted, boolean filtered) {
+  void fill(int wanted, @Nullable MessageFilter filter) {
     if (pinned) {
       return;
     }
-    if (filtered && cold > 0) {
-      pin();
+    if (filter != null) {
+      if (cold > 0
+          && !(partitions() != null
+              && table.ordering() instanceof StandardOrdering s
+              && s.indexServes(filter))) {
+        pin(); // a filter the attribute index cannot answer walks the whole queue
+        return;
+      }
+      settle(); // the partitions' lines are read as the take reaches their bounds
       return;
     }
     settle();
@@ -303,6 +357,15 @@ final class HotWindow {
    */
   void restored() {
     boundary = null;
+    PartitionIndex parts = partitions();
+    if (cold > 0 && parts != null) {
+      // the catalogue of partitions, from their counts (no message is read)
+      for (Map.Entry<String, Long> e : orders.partitions(queue).entrySet()) {
+        PartitionIndex.Partition p = parts.partition(e.getKey());
+        p.cold = e.getValue();
+        p.boundary = null;
+      }
+    }
     if (cold > 0) {
       // the size of the queue's messages is known only once some are read: a first page of a
       // few teaches it, so a window of large messages is not read whole into a heap that cannot
@@ -317,15 +380,32 @@ final class HotWindow {
     report();
   }
 
-  /** Forgets every cold message (the queue was purged or deleted). */
+  /** Forgets every cold message (the queue was purged or deleted, or all of it is in the heap). */
   void clear() {
     cold = 0;
     coldByPriority.clear();
     boundary = null;
     coldExpiryFloor = Long.MAX_VALUE;
+    PartitionIndex parts = table.index();
+    if (parts != null) {
+      for (PartitionIndex.Partition p : parts.withCold()) {
+        p.cold = 0;
+        p.boundary = null;
+      }
+    }
   }
 
   private void demote(StoredMessage m) {
+    PartitionIndex parts = partitions();
+    if (parts != null) {
+      PartitionIndex.Partition p = parts.partitionOf(m);
+      if (p.cold == 0 || neededBy(p, m, table.order())) {
+        // the partition's held prefix now ends before m
+        StoredMessage previous = p.messages.lower(m);
+        p.boundary = previous == null ? null : keyOf(previous);
+      }
+      p.cold++;
+    }
     table.forget(m);
     cold++;
     countCold(m.priority, 1);
@@ -340,6 +420,13 @@ final class HotWindow {
       cold--;
       countCold(m.priority, -1);
     }
+    PartitionIndex parts = partitions();
+    if (parts != null) {
+      PartitionIndex.Partition p = parts.partitionOf(m);
+      if (p.cold > 0 && --p.cold == 0) {
+        p.boundary = null;
+      }
+    }
     return m;
   }
 
@@ -352,8 +439,88 @@ final class HotWindow {
   }
 
   /** Reads the next page of cold messages after the boundary into the heap. */
-  private void refill() {
+  @Override
+  public void refill() {
     refill(Integer.MAX_VALUE);
+  }
+
+  // ---- the store's side, as the ordering sees it (StandardOrdering.Cold) ---------------------
+
+  @Override
+  public boolean coldBefore(StoredMessage m) {
+    StoredMessage b = boundary;
+    return !pinned && cold > 0 && (b == null || table.order().compare(m, b) > 0);
+  }
+
+  @Override
+  public boolean whole(PartitionIndex.Partition p) {
+    return pinned || cold == 0 || p.cold == 0 || partitions() == null;
+  }
+
+  @Override
+  public @Nullable StoredMessage bound(PartitionIndex.Partition p) {
+    StoredMessage a = boundary;
+    StoredMessage b = p.boundary;
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return table.order().compare(a, b) >= 0 ? a : b;
+  }
+
+  /**
+   * Reads the next page of partition {@code p}'s cold messages into the heap: {@code min(w, 64)}
+   * keys of its line after its bound, then their records in one batched read. The partition's bound
+   * moves to the last message read; a page shorter than asked leaves none of it cold.
+   */
+  @Override
+  public void refill(PartitionIndex.Partition p) {
+    PartitionIndex parts = java.util.Objects.requireNonNull(partitions());
+    journal.flush();
+    String encoding = p.encoding(parts.attributes());
+    int limit = Math.min(window(), PARTITION_PAGE) + sending.size();
+    StoredMessage from = bound(p);
+    List<Long> serials =
+        orders.partition(
+            queue,
+            order,
+            encoding,
+            from == null ? null : new Orders.After(from.serial, placeOf(from, encoding)),
+            limit);
+    List<Long> unknown = new java.util.ArrayList<>();
+    for (long serial : serials) {
+      if (table.get(serial) == null && !sending.containsKey(serial)) {
+        unknown.add(serial);
+      }
+    }
+    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
+    StoredMessage last = null;
+    int next = 0;
+    for (long serial : serials) {
+      StoredMessage known = table.get(serial);
+      if (known == null) {
+        known = sending.get(serial);
+      }
+      if (known != null) {
+        last = known;
+        continue;
+      }
+      MessageRecord r = records.get(next++).orElse(null);
+      if (r == null || r.state() != MessageRecord.AVAILABLE) {
+        continue;
+      }
+      last = install(r);
+    }
+    if (serials.size() < limit) {
+      p.cold = 0; // read to the end of its line: the heap holds all of it
+      p.boundary = null;
+    } else if (last != null) {
+      p.boundary = keyOf(last);
+    } else {
+      throw new IllegalStateException(
+          "the partition index of queue '"
+              + queue
+              + "' names no available message after its bound");
+    }
   }
 
   /** Reads the next page after the boundary: the window, or at most {@code cap} messages. */
@@ -605,7 +772,19 @@ final class HotWindow {
   }
 
   private static Place placeOf(StoredMessage key) {
+    return placeOf(key, null);
+  }
+
+  /** As {@link #placeOf(StoredMessage)}, in attribute partition {@code partition}. */
+  private static Place placeOf(StoredMessage key, @Nullable String partition) {
     return new Place(
-        MessageRecord.AVAILABLE, key.priority, key.seq, 0, key.expiresAt, key.sentAt, null);
+        MessageRecord.AVAILABLE,
+        key.priority,
+        key.seq,
+        0,
+        key.expiresAt,
+        key.sentAt,
+        null,
+        partition);
   }
 }

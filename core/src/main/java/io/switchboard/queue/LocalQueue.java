@@ -430,7 +430,7 @@ final class LocalQueue {
     for (StoredMessage m : send.messages) {
       entries.add(new JournalEntry.MessagePut(name, QueueJournal.record(m)));
       if (placements) {
-        entries.add(new JournalEntry.Placement(name, m.serial, null, MessageTable.placeOf(m)));
+        entries.add(new JournalEntry.Placement(name, m.serial, null, table().place(m)));
       }
     }
     for (int i = 0; i < send.dedupKeys.size(); i++) {
@@ -647,7 +647,7 @@ final class LocalQueue {
     QueueLimits limits = engine.limits();
     max = (int) Math.min(max, inFlightRoom(limits));
     if (hot != null && max > 0) {
-      hot.fill(max, filter != null);
+      hot.fill(max, filter);
     }
     MessageTable table = this.table;
     if (max <= 0 || table == null || !table.ordering().hasEligible()) {
@@ -993,7 +993,8 @@ final class LocalQueue {
     m.state = state;
     if (journal.placements()) {
       journal.emit(
-          new JournalEntry.Placement(target, m.serial, null, MessageTable.movedPlaceOf(m)));
+          new JournalEntry.Placement(
+              target, m.serial, null, MessageTable.movedPlaceOf(m, engine.partitionIn(target, m))));
     }
   }
 
@@ -1056,7 +1057,8 @@ final class LocalQueue {
    * redriven or restored one goes to the back, which in a LIFO queue is behind everything.
    */
   Message accept(StoredMessage m, boolean redrive, long now) {
-    Place moved = MessageTable.movedPlaceOf(m); // what the move journaled here, before any change
+    // what the move journaled here, before any change
+    Place moved = MessageTable.movedPlaceOf(m, partitionOf(m));
     m.seq = redrive ? backSeq() : engine.nextSequences(1);
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
@@ -1075,9 +1077,22 @@ final class LocalQueue {
     return view(m, null, null);
   }
 
+  /**
+   * The attribute partition the journal files {@code m} under in this queue ({@link
+   * MessageTable#partitionOf}); null when it files none.
+   */
+  @Nullable String partitionOf(StoredMessage m) {
+    if (grouped || !journal.placements() || config.indexedAttributes().isEmpty()) {
+      return null;
+    }
+    return io.switchboard.queue.spi.Partitions.encode(
+        config.indexedAttributes(), m::attributeOrNull);
+  }
+
   /** Puts back a message whose move to {@code target} failed (it vanished); it keeps its place. */
   void putBack(StoredMessage m, String target) {
-    Place moved = MessageTable.movedPlaceOf(m); // what the move journaled in the target
+    // what the move journaled in the target
+    Place moved = MessageTable.movedPlaceOf(m, engine.partitionIn(target, m));
     m.state = StoredMessage.AVAILABLE;
     m.visibleAt = 0;
     table().insertMoved(m, null);

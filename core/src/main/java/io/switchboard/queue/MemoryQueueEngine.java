@@ -1030,6 +1030,15 @@ final class MemoryQueueEngine implements QueueEngine {
   }
 
   /**
+   * The attribute partition queue {@code name} files {@code m} under ({@link
+   * LocalQueue#partitionOf}); null when it files none or is gone.
+   */
+  @Nullable String partitionIn(String name, StoredMessage m) {
+    LocalQueue q = queues.get(name);
+    return q == null ? null : q.partitionOf(m);
+  }
+
+  /**
    * Puts a message detached from {@code from} for a move to {@code targetName} back where it was,
    * undoing the move's journal entry there: the move did not happen.
    */

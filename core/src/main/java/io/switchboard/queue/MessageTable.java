@@ -1,6 +1,7 @@
 package io.switchboard.queue;
 
 import io.switchboard.internal.LongObjectMap;
+import io.switchboard.queue.spi.Partitions;
 import io.switchboard.queue.spi.Place;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -89,6 +90,21 @@ final class MessageTable {
 
   private final boolean grouped;
 
+  /**
+   * The attributes a message's place is partitioned by ({@link Place#partition}): the indexed ones,
+   * in name order, when the journal keeps places of a standard queue; else none.
+   */
+  private List<String> partitioned;
+
+  /** The store's side of the queue's hot window, handed to each new ordering; null: none. */
+  private StandardOrdering.@Nullable Cold cold;
+
+  /**
+   * Available messages that entered the table or changed place since the hot window last looked
+   * ({@link #watched}); null without a hot window.
+   */
+  private @Nullable List<StoredMessage> watch;
+
   /** Messages put in the table so far, in any way (the queue's idle test: {@link #inserts}). */
   private long inserts;
 
@@ -115,7 +131,50 @@ final class MessageTable {
     this.invisible = new TreeSet<>(order());
     this.dirty = journaling ? new ArrayList<>() : null;
     this.dirtyBefore = journaling && placements ? new ArrayList<>() : null;
+    this.partitioned = partitioned(indexed);
     byPriority.put(0, priorityZero);
+  }
+
+  private List<String> partitioned(Set<String> indexed) {
+    return grouped || dirtyBefore == null ? List.of() : indexed.stream().sorted().toList();
+  }
+
+  /**
+   * Sets the store's side of the queue's hot window: the ordering takes nothing a cold message
+   * precedes, and the table notes the messages that enter or move ({@link #watched}).
+   */
+  void cold(StandardOrdering.Cold cold) {
+    this.cold = cold;
+    this.watch = new ArrayList<>();
+    if (ordering instanceof StandardOrdering s) {
+      s.cold(cold);
+    }
+  }
+
+  /**
+   * The messages that became available or changed place since the last call (some may have left
+   * since); the caller clears it. Empty without a hot window.
+   */
+  List<StoredMessage> watched() {
+    List<StoredMessage> w = watch;
+    return w == null ? List.of() : w;
+  }
+
+  private void watch(StoredMessage m) {
+    List<StoredMessage> w = watch;
+    if (w != null && m.state == StoredMessage.AVAILABLE) {
+      w.add(m);
+    }
+  }
+
+  /** The attribute partition of {@code m} as the journal files it; null when none. */
+  @Nullable String partitionOf(StoredMessage m) {
+    return partitioned.isEmpty() ? null : Partitions.encode(partitioned, m::attributeOrNull);
+  }
+
+  /** The attribute index of a standard queue that indexes attributes; else null. */
+  @Nullable PartitionIndex index() {
+    return ordering instanceof StandardOrdering s ? s.index() : null;
   }
 
   /** What the journal hears of one changed message. */
@@ -162,7 +221,7 @@ final class MessageTable {
     if (m.journalMark == StoredMessage.JOURNAL_NONE) {
       dirty.add(m);
       if (dirtyBefore != null) {
-        dirtyBefore.add(placeOf(m));
+        dirtyBefore.add(place(m));
       }
     }
     if (mark != StoredMessage.JOURNAL_STATE || m.journalMark == StoredMessage.JOURNAL_NONE) {
@@ -184,18 +243,25 @@ final class MessageTable {
     m.journalMark = StoredMessage.JOURNAL_FULL;
   }
 
-  /** The place of {@code m} as it stands. */
+  /** The place of {@code m} as it stands, in no attribute partition. */
   static Place placeOf(StoredMessage m) {
     return new Place(m.state, m.priority, m.seq, m.visibleAt, m.expiresAt, m.sentAt, m.groupId);
   }
 
+  /** The place of {@code m} as it stands, in its attribute partition as this queue files it. */
+  Place place(StoredMessage m) {
+    return new Place(
+        m.state, m.priority, m.seq, m.visibleAt, m.expiresAt, m.sentAt, m.groupId, partitionOf(m));
+  }
+
   /**
    * The place a move writes for {@code m} in its target, in the same append as its departure: as it
-   * is, available. The target's first change of it replaces that place.
+   * is, available, in its attribute partition there ({@code partition}, as the target files it).
+   * The target's first change of it replaces that place.
    */
-  static Place movedPlaceOf(StoredMessage m) {
+  static Place movedPlaceOf(StoredMessage m, @Nullable String partition) {
     return new Place(
-        StoredMessage.AVAILABLE, m.priority, m.seq, 0, m.expiresAt, m.sentAt, m.groupId);
+        StoredMessage.AVAILABLE, m.priority, m.seq, 0, m.expiresAt, m.sentAt, m.groupId, partition);
   }
 
   private Ordering newOrdering(Order order, Set<String> indexed) {
@@ -210,7 +276,22 @@ final class MessageTable {
 
   /** Rebuilds the ordering for a new order or a new set of indexed attributes. */
   void rebuild(Order order, Set<String> indexed) {
+    List<String> next = partitioned(indexed);
+    if (!next.equals(partitioned)) {
+      // every available message changes partition: its place is journaled again (before: as
+      // filed under the old attributes)
+      byId.forEachValue(
+          m -> {
+            if (m.state == StoredMessage.AVAILABLE) {
+              mark(m, StoredMessage.JOURNAL_STATE);
+            }
+          });
+      partitioned = next;
+    }
     ordering = newOrdering(order, indexed);
+    if (cold != null && ordering instanceof StandardOrdering s) {
+      s.cold(cold);
+    }
     TreeSet<StoredMessage> invisibleNow = new TreeSet<>(order());
     invisibleNow.addAll(invisible);
     invisible = invisibleNow;
@@ -289,6 +370,7 @@ final class MessageTable {
       invisible.add(m);
     }
     ordering.added(m);
+    watch(m);
     expiry.add(m.expiresAt, m.serial);
     arrivals.add(m.serial);
   }
@@ -398,6 +480,7 @@ final class MessageTable {
       invisible.add(m);
     }
     ordering.stateChanged(m, from);
+    watch(m);
   }
 
   void setPriority(StoredMessage m, int priority) {
@@ -427,6 +510,7 @@ final class MessageTable {
     if (hidden) {
       invisible.add(m);
     }
+    watch(m);
   }
 
   /** The earliest time a timer (visibility or expiry) falls due; Long.MAX_VALUE if none. */
@@ -599,6 +683,9 @@ final class MessageTable {
     priorityZero[0] = 0;
     byPriority.put(0, priorityZero);
     newlyEligible.clear();
+    if (watch != null) {
+      watch.clear();
+    }
     available = 0;
     delayed = 0;
     inFlight = 0;

@@ -1,5 +1,6 @@
 package io.switchboard.queue;
 
+import io.switchboard.queue.spi.Partitions;
 import io.switchboard.selector.Attributes;
 import io.switchboard.selector.Selector;
 import io.switchboard.selector.SystemFacts;
@@ -49,11 +50,28 @@ final class PartitionIndex {
   private static final int MAX_RANGE_VALUES = 4096;
   private static final int CACHED_SELECTORS = 64;
 
-  /** One combination of indexed values and its messages. */
+  /**
+   * One combination of indexed values and its messages in the heap. With a hot window over a store
+   * that keeps the partition lines ({@link HotWindow}), also how many of its available messages
+   * only the store holds ({@link #cold}) and the place up to which the heap holds all of them
+   * ({@link #boundary}): a partition with cold messages stays in the index, hot messages or not, so
+   * the index is the catalogue of partitions with waiting messages.
+   */
   static final class Partition implements Attributes {
     final List<Object> key;
     final TreeSet<StoredMessage> messages;
     private final Map<String, Object> values;
+    private @Nullable String encoding;
+
+    /** Available messages of the partition kept only in the store. */
+    long cold;
+
+    /**
+     * While {@link #cold} is above zero: every available message of the partition up to this place
+     * (a key copy) is in the heap, as is every one up to the hot window's boundary; null: only
+     * those up to the hot window's boundary are known to be.
+     */
+    @Nullable StoredMessage boundary;
 
     Partition(List<Object> key, Map<String, Object> values, Comparator<StoredMessage> order) {
       this.key = key;
@@ -64,6 +82,29 @@ final class PartitionIndex {
     @Override
     public @Nullable Object valueOrNull(String name) {
       return values.get(name);
+    }
+
+    /** The partition's canonical encoding ({@link Partitions}), over {@code attributes}. */
+    String encoding(List<String> attributes) {
+      String e = encoding;
+      if (e == null) {
+        e =
+            Objects.requireNonNull(
+                Partitions.encode(attributes, name -> attributeValue(values.get(name))));
+        encoding = e;
+      }
+      return e;
+    }
+
+    private static @Nullable AttributeValue attributeValue(@Nullable Object v) {
+      return switch (v) {
+        case null -> null;
+        case String s -> AttributeValue.string(s);
+        case BigDecimal d -> AttributeValue.number(d.toString());
+        case List<?> l -> AttributeValue.stringList(l.stream().map(String::valueOf).toList());
+        case AttributeValue.BinaryValue b -> b;
+        default -> throw new IllegalStateException("not an indexed value: " + v);
+      };
     }
   }
 
@@ -108,6 +149,44 @@ final class PartitionIndex {
   }
 
   // ---- maintenance -----------------------------------------------------------------------
+
+  /** The partition of {@code m}'s values, made when there is none. */
+  Partition partitionOf(StoredMessage m) {
+    List<Object> key = keyOf(m);
+    Partition p = partitions.get(key);
+    if (p == null) {
+      p = newPartition(key);
+      empty++;
+    }
+    return p;
+  }
+
+  /** The partition of an encoding ({@link Partitions}), made when there is none. */
+  Partition partition(String encoding) {
+    List<Object> key = java.util.Arrays.asList(Partitions.decode(encoding).toArray());
+    Partition p = partitions.get(key);
+    if (p == null) {
+      p = newPartition(key);
+      empty++;
+    }
+    return p;
+  }
+
+  /** The indexed attributes, in name order (the order of a partition's encoding). */
+  List<String> attributes() {
+    return attributes;
+  }
+
+  /** Every partition with messages only the store holds. */
+  List<Partition> withCold() {
+    List<Partition> out = new ArrayList<>();
+    for (Partition p : partitions.values()) {
+      if (p.cold > 0) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
 
   void add(StoredMessage m) {
     List<Object> key = keyOf(m);
@@ -207,7 +286,7 @@ final class PartitionIndex {
     Iterator<Partition> it = partitions.values().iterator();
     while (it.hasNext()) {
       Partition p = it.next();
-      if (p.messages.isEmpty()) {
+      if (p.messages.isEmpty() && p.cold == 0) {
         it.remove();
         for (int i = 0; i < p.key.size(); i++) {
           post(Objects.requireNonNull(postings.get(attributes.get(i))), p.key.get(i), p, false);
@@ -226,11 +305,44 @@ final class PartitionIndex {
    * walks the queue). The caller still tests each candidate.
    */
   @Nullable Iterable<StoredMessage> candidates(Selector selector, @Nullable StoredMessage after) {
+    return candidates(selector, after, null);
+  }
+
+  /**
+   * As {@link #candidates(Selector, StoredMessage)}, over partitions of which the heap may hold
+   * only a prefix ({@code backlog}, null: it holds every message): a partition's line is merged up
+   * to its bound, and read on from the store when the merge reaches that bound.
+   */
+  @Nullable Iterable<StoredMessage> candidates(
+      Selector selector, @Nullable StoredMessage after, @Nullable Backlog backlog) {
     Cached matching = matching(selector);
     if (matching == null) {
       return null;
     }
-    return () -> merge(matching.partitions, after);
+    return () -> merge(matching.partitions, after, backlog);
+  }
+
+  /** Whether the index answers {@code selector} from its partitions (not by walking the queue). */
+  boolean serves(Selector selector) {
+    return matching(selector) != null;
+  }
+
+  /**
+   * The store's side of partitions of which the heap holds a prefix ({@link HotWindow}): a filtered
+   * receive never takes a message while a cold one of its partition sorts before it.
+   */
+  interface Backlog {
+    /** Whether the heap holds every available message of {@code p}. */
+    boolean whole(Partition p);
+
+    /**
+     * When not {@link #whole}: the place up to which the heap holds every available message of
+     * {@code p} (null: none is known to be held).
+     */
+    @Nullable StoredMessage bound(Partition p);
+
+    /** Reads the next page of {@code p}'s cold messages into the heap. */
+    void refill(Partition p);
   }
 
   private @Nullable Cached matching(Selector selector) {
@@ -309,39 +421,72 @@ final class PartitionIndex {
     return postings.containsKey(attribute);
   }
 
-  /** Merges the partitions' messages after {@code after} into one stream in delivery order. */
-  private Iterator<StoredMessage> merge(List<Partition> parts, @Nullable StoredMessage after) {
-    record Head(StoredMessage message, Partition partition) {}
-    PriorityQueue<Head> heads =
-        new PriorityQueue<>(
-            Math.max(1, parts.size()), (a, b) -> order.compare(a.message, b.message));
+  /**
+   * Merges the partitions' messages after {@code after} into one stream in delivery order. A
+   * partition the heap holds only a prefix of ({@code backlog}) takes part up to its bound, then
+   * with a mark at the bound: when the mark comes first, the partition reads its next page from the
+   * store and takes part again from where it stood.
+   */
+  private Iterator<StoredMessage> merge(
+      List<Partition> parts, @Nullable StoredMessage after, @Nullable Backlog backlog) {
+    /** A partition's next message, or (mark) the place where its held prefix ends. */
+    record Head(@Nullable StoredMessage message, Partition partition, boolean mark) {}
+    Comparator<Head> byPlace =
+        (a, b) -> {
+          if (a.message == null || b.message == null) {
+            // a mark before every message: it comes first
+            return a.message == null ? (b.message == null ? 0 : -1) : 1;
+          }
+          int c = order.compare(a.message, b.message);
+          return c != 0 ? c : Boolean.compare(a.mark, b.mark);
+        };
+    PriorityQueue<Head> heads = new PriorityQueue<>(Math.max(1, parts.size()), byPlace);
     work.examined(parts.size());
+    java.util.function.BiConsumer<Partition, @Nullable StoredMessage> enter =
+        (p, from) -> {
+          StoredMessage next =
+              from == null
+                  ? (p.messages.isEmpty() ? null : p.messages.first())
+                  : p.messages.higher(from);
+          if (backlog != null && !backlog.whole(p)) {
+            StoredMessage bound = backlog.bound(p);
+            if (next == null || bound == null || order.compare(next, bound) > 0) {
+              heads.add(new Head(bound, p, true));
+              return;
+            }
+          }
+          if (next != null) {
+            heads.add(new Head(next, p, false));
+          }
+        };
+    Map<Partition, @Nullable StoredMessage> last = new HashMap<>();
     for (Partition p : parts) {
-      StoredMessage first =
-          after == null
-              ? (p.messages.isEmpty() ? null : p.messages.first())
-              : p.messages.higher(after);
-      if (first != null) {
-        heads.add(new Head(first, p));
-      }
+      last.put(p, after);
+      enter.accept(p, after);
     }
     return new Iterator<>() {
       @Override
       public boolean hasNext() {
-        return !heads.isEmpty();
+        Head h = heads.peek();
+        while (h != null && h.mark) {
+          heads.poll();
+          Objects.requireNonNull(backlog).refill(h.partition);
+          enter.accept(h.partition, last.get(h.partition));
+          h = heads.peek();
+        }
+        return h != null;
       }
 
       @Override
       public StoredMessage next() {
-        Head h = heads.poll();
-        if (h == null) {
+        if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        StoredMessage following = h.partition.messages.higher(h.message);
-        if (following != null) {
-          heads.add(new Head(following, h.partition));
-        }
-        return h.message;
+        Head h = Objects.requireNonNull(heads.poll());
+        StoredMessage m = Objects.requireNonNull(h.message);
+        last.put(h.partition, m);
+        enter.accept(h.partition, m);
+        return m;
       }
     };
   }

@@ -92,7 +92,7 @@ final class QueueJournal {
                 default -> new JournalEntry.MessageDelete(queue, m.serial);
               });
           if (placements) {
-            Place after = mark == StoredMessage.JOURNAL_DELETE ? null : MessageTable.placeOf(m);
+            Place after = mark == StoredMessage.JOURNAL_DELETE ? null : table.place(m);
             if (!Objects.equals(before, after)) {
               pending.add(new JournalEntry.Placement(queue, m.serial, before, after));
             }

@@ -32,6 +32,21 @@ final class StandardOrdering extends Ordering {
   /** Fair scheduling across groups; null until a message with a group id enters. */
   private @Nullable FairShare fair;
 
+  /** The store's side of a hot window ({@link HotWindow}); null when the heap holds everything. */
+  private @Nullable Cold cold;
+
+  /**
+   * The cold messages of a queue with a hot window, as the ordering sees them: a take never passes
+   * a cold message that sorts before what it takes.
+   */
+  interface Cold extends PartitionIndex.Backlog {
+    /** Whether a cold message may sort before {@code m} in delivery order. */
+    boolean coldBefore(StoredMessage m);
+
+    /** Reads the next page of the delivery order after the window into the heap. */
+    void refill();
+  }
+
   StandardOrdering(
       Comparator<StoredMessage> comparator,
       Set<String> indexed,
@@ -132,6 +147,12 @@ final class StandardOrdering extends Ordering {
         if (fair != null) {
           m = fair.choose(m, inFlight);
         }
+        Cold c = cold;
+        if (c != null && c.coldBefore(m)) {
+          // a message a partition read in, past the window: the window's next page comes first
+          c.refill();
+          continue;
+        }
         work.examined(1);
         if (!budget.fits(m)) {
           break;
@@ -168,12 +189,27 @@ final class StandardOrdering extends Ordering {
   Iterable<StoredMessage> candidates(
       @Nullable StoredMessage after, @Nullable MessageFilter filter) {
     if (index != null && filter instanceof SelectorFilter s) {
-      Iterable<StoredMessage> indexed = index.candidates(s.selector(), after);
+      Iterable<StoredMessage> indexed = index.candidates(s.selector(), after, cold);
       if (indexed != null) {
         return indexed;
       }
     }
     return after == null ? available : available.tailSet(after, false);
+  }
+
+  /** Sets the store's side of the queue's hot window (null: the heap holds every message). */
+  void cold(@Nullable Cold cold) {
+    this.cold = cold;
+  }
+
+  /** The attribute index; null when the queue indexes no attribute. */
+  @Nullable PartitionIndex index() {
+    return index;
+  }
+
+  /** Whether a filtered take of {@code filter} reads the attribute index, not the whole queue. */
+  boolean indexServes(@Nullable MessageFilter filter) {
+    return index != null && filter instanceof SelectorFilter s && index.serves(s.selector());
   }
 
   @Override

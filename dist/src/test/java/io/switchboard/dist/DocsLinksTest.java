@@ -73,7 +73,6 @@ class DocsLinksTest {
           "docs/design.md",
               List.of(
                   "Not built yet: a warm transfer",
-                  "Not built yet: the hot window of timers (`T`), of groups (`H`) and of attribute",
                   "Not built: the redrive snapshot and a grouped queue's browse page"),
           "docs/routing.md",
               List.of(

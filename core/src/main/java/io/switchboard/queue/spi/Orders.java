@@ -31,6 +31,34 @@ public interface Orders {
     return available(queue, order, null, limit);
   }
 
+  /**
+   * Whether the store keeps each attribute partition's line and count ({@link #partition}, {@link
+   * #partitions}); without them a filtered receive over cold messages reads the whole backlog.
+   */
+  default boolean keepsPartitions() {
+    return false;
+  }
+
+  /**
+   * Available messages of one attribute partition ({@link Place#partition}) of a standard queue, in
+   * delivery order, as {@link #available}. A store that keeps no partition lines answers as if
+   * every partition were empty; the engine reads partitions only when {@link #partitions} counts
+   * them.
+   */
+  default List<Long> partition(
+      String queue, Order order, String partition, @Nullable After after, int limit) {
+    return List.of();
+  }
+
+  /**
+   * The queue's available messages by attribute partition ({@link Place#partition}), non-zero
+   * counts only: the catalogue a restart rebuilds without reading a message. Empty from a store
+   * that keeps none.
+   */
+  default java.util.Map<String, Long> partitions(String queue) {
+    return java.util.Map.of();
+  }
+
   /** Delayed messages by the time they become available, then serial. */
   List<Long> delayed(String queue, @Nullable After after, int limit);
 

@@ -13,6 +13,9 @@ import org.jspecify.annotations.Nullable;
  *     MessageRecord#IN_FLIGHT}
  * @param visibleAt when a delayed or leased message becomes available; 0 for an available one
  * @param groupId the message group, or null
+ * @param partition the message's attribute partition in a standard queue with indexed attributes
+ *     ({@link Partitions#encode}), or null; a store keeps an available message's place in its
+ *     partition's line with it
  */
 public record Place(
     byte state,
@@ -21,7 +24,8 @@ public record Place(
     long visibleAt,
     long expiresAt,
     long sentAt,
-    @Nullable String groupId) {
+    @Nullable String groupId,
+    @Nullable String partition) {
 
   public Place {
     if (state != MessageRecord.DELAYED
@@ -34,9 +38,37 @@ public record Place(
     }
   }
 
-  /** The place of a stored message. */
+  /** A place in no attribute partition. */
+  public Place(
+      byte state,
+      int priority,
+      long seq,
+      long visibleAt,
+      long expiresAt,
+      long sentAt,
+      @Nullable String groupId) {
+    this(state, priority, seq, visibleAt, expiresAt, sentAt, groupId, null);
+  }
+
+  /** The place of a stored message, in no attribute partition. */
   public static Place of(MessageRecord m) {
     return new Place(
         m.state(), m.priority(), m.seq(), m.visibleAt(), m.expiresAt(), m.sentAt(), m.groupId());
+  }
+
+  /**
+   * The place of a stored message of a queue whose indexed attributes are {@code indexed} (empty:
+   * none, or a grouped queue): in the partition its values of them make.
+   */
+  public static Place of(MessageRecord m, java.util.Collection<String> indexed) {
+    return new Place(
+        m.state(),
+        m.priority(),
+        m.seq(),
+        m.visibleAt(),
+        m.expiresAt(),
+        m.sentAt(),
+        m.groupId(),
+        Partitions.encode(indexed, m.attributes()::get));
   }
 }

@@ -2,6 +2,7 @@ package io.switchboard.storage.rocksdb;
 
 import io.switchboard.internal.Bytes;
 import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Partitions;
 import io.switchboard.queue.spi.Place;
 import io.switchboard.queue.spi.QueueRules;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code L} in flight: serial.
  *   <li>{@code X} expiry (every message): expiresAt, serial.
  *   <li>{@code R} arrival (every message): sentAt, serial.
+ *   <li>{@code P} partition line (available, standard queue with indexed attributes): partition
+ *       ({@link io.switchboard.queue.spi.Partitions}), 0x00, priority', seq, serial — each
+ *       partition's delivery order, read as {@code A} is.
  * </ul>
  */
 final class OrderKeys {
@@ -34,11 +38,12 @@ final class OrderKeys {
   static final byte IN_FLIGHT = 'L';
   static final byte EXPIRY = 'X';
   static final byte ARRIVAL = 'R';
+  static final byte PARTITION = 'P';
 
   /**
-   * Counter keys: {@code C} then {@code a}, {@code d}, {@code f} (available, delayed, in flight) or
-   * {@code p} and the inverted priority; values are 8-byte little-endian counts changed by merges
-   * ({@code UInt64AddOperator}).
+   * Counter keys: {@code C} then {@code a}, {@code d}, {@code f} (available, delayed, in flight),
+   * {@code p} and the inverted priority, or {@code q} and a partition (its available messages);
+   * values are 8-byte little-endian counts changed by merges ({@code UInt64AddOperator}).
    */
   static final byte COUNTER = 'C';
 
@@ -55,6 +60,9 @@ final class OrderKeys {
       case MessageRecord.AVAILABLE -> {
         if (!grouped) {
           keys.add(key(AVAILABLE, queue, serial, place));
+          if (place.partition() != null) {
+            keys.add(key(PARTITION, queue, serial, place));
+          }
         }
       }
       case MessageRecord.DELAYED -> keys.add(key(DELAYED, queue, serial, place));
@@ -76,6 +84,11 @@ final class OrderKeys {
     Bytes.Writer w = key(Codec.queuePrefix(queue), kind);
     switch (kind) {
       case AVAILABLE -> w.i(~flip(place.priority())).l(flip(place.seq()));
+      case PARTITION ->
+          w.raw(Partitions.bytes(String.valueOf(place.partition())))
+              .b(0)
+              .i(~flip(place.priority()))
+              .l(flip(place.seq()));
       case GROUP ->
           w.raw(String.valueOf(place.groupId()).getBytes(StandardCharsets.UTF_8))
               .b(0)
@@ -104,9 +117,44 @@ final class OrderKeys {
           case MessageRecord.DELAYED -> 'd';
           default -> 'f';
         };
-    return List.of(
-        key(prefix, COUNTER).b(state).toArray(),
-        key(prefix, COUNTER).b('p').i(~flip(place.priority())).toArray());
+    byte[] stateKey = key(prefix, COUNTER).b(state).toArray();
+    byte[] priorityKey = key(prefix, COUNTER).b('p').i(~flip(place.priority())).toArray();
+    String partition = place.partition();
+    if (partition != null
+        && place.state() == MessageRecord.AVAILABLE
+        && !QueueRules.isGrouped(queue)) {
+      return List.of(stateKey, priorityKey, partitionCounter(queue, partition));
+    }
+    return List.of(stateKey, priorityKey);
+  }
+
+  /** The counter of a partition's available messages. */
+  static byte[] partitionCounter(String queue, String partition) {
+    return key(Codec.queuePrefix(queue), COUNTER).b('q').raw(Partitions.bytes(partition)).toArray();
+  }
+
+  /** The start of one partition's line, or of one of its priority bands. */
+  static byte[] partitionLine(String queue, String partition) {
+    return key(Codec.queuePrefix(queue), PARTITION).raw(Partitions.bytes(partition)).b(0).toArray();
+  }
+
+  /** The start of one priority band of a partition's line. */
+  static byte[] partitionBand(String queue, String partition, int priority) {
+    return key(Codec.queuePrefix(queue), PARTITION)
+        .raw(Partitions.bytes(partition))
+        .b(0)
+        .i(~flip(priority))
+        .toArray();
+  }
+
+  /** The priority of a key whose inverted priority starts at {@code at}. */
+  static int priorityAt(byte[] key, int at) {
+    int v =
+        ((key[at] & 0xff) << 24)
+            | ((key[at + 1] & 0xff) << 16)
+            | ((key[at + 2] & 0xff) << 8)
+            | (key[at + 3] & 0xff);
+    return flip(~v);
   }
 
   /** A count as a counter's value (and a merge's operand: a negative delta wraps around). */

@@ -9,6 +9,7 @@ import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Orders;
 import io.switchboard.queue.spi.Place;
+import io.switchboard.queue.spi.QueueRules;
 import io.switchboard.queue.spi.Snapshot;
 import io.switchboard.queue.spi.SystemRecords;
 import java.io.IOException;
@@ -71,13 +72,17 @@ public final class RocksJournal implements Journal {
 
   /**
    * In the default family while the {@code orders} family is complete, with the value {@link
-   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one) was built
-   * before its counters were reliable and is built again.
+   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one, or {@code
+   * counts-1}) was built before its counters were reliable, or before it kept the attribute
+   * partitions' lines and counts, and is built again.
    */
   static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
 
-  /** The value of {@link #ORDERS_COMPLETE_KEY}: the index and each queue's counts are complete. */
-  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-1");
+  /**
+   * The value of {@link #ORDERS_COMPLETE_KEY}: the index, each queue's counts and its attribute
+   * partitions' lines and counts are complete.
+   */
+  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-2");
 
   private static final byte[] EMPTY = new byte[0];
 
@@ -847,19 +852,26 @@ public final class RocksJournal implements Journal {
 
   /** Writes the keys of every stored message, in batches of 10,000. */
   private void buildOrders(ColumnFamilyHandle family) throws RocksDBException {
-    List<String> queues = new ArrayList<>();
-    forEach("queues", (k, v) -> queues.add(Codec.queue(v).name()));
+    Map<String, java.util.Collection<String>> queues = new java.util.LinkedHashMap<>();
+    forEach(
+        "queues",
+        (k, v) -> {
+          JournalEntry.QueuePut q = Codec.queue(v);
+          queues.put(q.name(), partitioned(q));
+        });
     Bytes.Strings strings = new Bytes.Strings();
     try (org.rocksdb.WriteOptions plain = new org.rocksdb.WriteOptions()) {
-      for (String queue : queues) {
+      for (Map.Entry<String, java.util.Collection<String>> q : queues.entrySet()) {
+        String queue = q.getKey();
         WriteBatch batch = new WriteBatch();
         Map<String, long[]> counts = new java.util.TreeMap<>();
         try {
           for (MessageRecord m : messagesOf(queue, strings)) {
-            for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+            Place place = Place.of(m, q.getValue());
+            for (byte[] key : OrderKeys.of(queue, m.serial(), place)) {
               batch.put(family, key, EMPTY);
             }
-            for (byte[] key : OrderKeys.counters(queue, Place.of(m))) {
+            for (byte[] key : OrderKeys.counters(queue, place)) {
               counts
                   .computeIfAbsent(java.util.HexFormat.of().formatHex(key), k -> new long[1])[0]++;
             }
@@ -881,6 +893,14 @@ public final class RocksJournal implements Journal {
         }
       }
     }
+  }
+
+  /**
+   * The attributes a queue's messages are partitioned by in the index: its indexed attributes, none
+   * for a grouped queue (whose messages all stay in the heap).
+   */
+  private static java.util.Collection<String> partitioned(JournalEntry.QueuePut q) {
+    return QueueRules.isGrouped(q.name()) ? List.of() : q.config().indexedAttributes();
   }
 
   private void deleteOrders(WriteBatch batch, String queue) throws RocksDBException {
@@ -944,28 +964,43 @@ public final class RocksJournal implements Journal {
     // one snapshot for messages and index: the engine may go on writing meanwhile (its timers)
     org.rocksdb.Snapshot snapshot = db.getSnapshot();
     try (ReadOptions at = new ReadOptions().setSnapshot(snapshot)) {
-      List<String> queues = new ArrayList<>();
+      Map<String, java.util.Collection<String>> queues = new java.util.LinkedHashMap<>();
       try (RocksIterator it = db.newIterator(cf.get("queues"), at)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
-          queues.add(Codec.queue(it.value()).name());
+          JournalEntry.QueuePut q = Codec.queue(it.value());
+          queues.put(q.name(), partitioned(q));
         }
         checkStatus(it);
       }
       java.util.Set<String> expected = new java.util.TreeSet<>();
       List<String> countErrors = new ArrayList<>();
-      for (String queue : queues) {
+      for (Map.Entry<String, java.util.Collection<String>> q : queues.entrySet()) {
+        String queue = q.getKey();
         java.util.Iterator<MessageRecord> scan =
             new QueueScan(queue, new Bytes.Strings(), snapshot);
         long[] states = new long[3];
         java.util.SortedMap<Integer, Long> byPriority =
             new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+        Map<String, Long> byPartition = new java.util.TreeMap<>();
         while (scan.hasNext()) {
           MessageRecord m = scan.next();
-          for (byte[] key : OrderKeys.of(queue, m.serial(), Place.of(m))) {
+          Place place = Place.of(m, q.getValue());
+          for (byte[] key : OrderKeys.of(queue, m.serial(), place)) {
             expected.add(java.util.HexFormat.of().formatHex(key));
           }
           states[m.state()]++;
           byPriority.merge(m.priority(), 1L, Long::sum);
+          if (place.partition() != null && m.state() == MessageRecord.AVAILABLE) {
+            byPartition.merge(place.partition(), 1L, Long::sum);
+          }
+        }
+        try (RocksIterator it = db.newIterator(family, at)) {
+          Map<String, Long> got = new java.util.TreeMap<>(partitionsAt(it, queue));
+          checkStatus(it);
+          if (!got.equals(byPartition)) {
+            countErrors.add(
+                "partition counts of " + queue + " are " + got + ", its messages " + byPartition);
+          }
         }
         Orders.Counts want =
             new Orders.Counts(
@@ -1024,6 +1059,7 @@ public final class RocksJournal implements Journal {
         case 'a' -> available = n;
         case 'd' -> delayed = n;
         case 'f' -> inFlight = n;
+        case 'q' -> {} // a partition's count (partitionsAt)
         default -> {
           if (n != 0) {
             byPriority.put(OrderKeys.priorityOf(key, at), n);
@@ -1032,6 +1068,24 @@ public final class RocksJournal implements Journal {
       }
     }
     return new Orders.Counts(available, delayed, inFlight, byPriority);
+  }
+
+  /** A queue's non-zero partition counters read with {@code it}, by partition. */
+  private static Map<String, Long> partitionsAt(RocksIterator it, String queue) {
+    byte[] prefix =
+        new Bytes.Writer(64).raw(OrderKeys.start(queue, OrderKeys.COUNTER)).b('q').toArray();
+    Map<String, Long> out = new java.util.HashMap<>();
+    for (it.seek(prefix); it.isValid() && OrderKeys.startsWith(it.key(), prefix); it.next()) {
+      long n = OrderKeys.countOf(it.value());
+      if (n != 0) {
+        byte[] key = it.key();
+        out.put(
+            io.switchboard.queue.spi.Partitions.of(
+                Arrays.copyOfRange(key, prefix.length, key.length)),
+            n);
+      }
+    }
+    return out;
   }
 
   @Override
@@ -1086,6 +1140,68 @@ public final class RocksJournal implements Journal {
         checkStatus(it);
       }
       return out;
+    }
+
+    @Override
+    public boolean keepsPartitions() {
+      return true;
+    }
+
+    @Override
+    public List<Long> partition(
+        String queue, Order order, String partition, Orders.@Nullable After after, int limit) {
+      byte[] line = OrderKeys.partitionLine(queue, partition);
+      if (order == Order.FIFO) {
+        return forward(queue, OrderKeys.PARTITION, line, after, limit);
+      }
+      // LIFO: priority bands in order, each read from its end backwards
+      checkLimit(limit);
+      ColumnFamilyHandle family = ready();
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(family)) {
+        if (after == null) {
+          it.seek(line);
+        } else {
+          byte[] from = OrderKeys.key(OrderKeys.PARTITION, queue, after.serial(), after.place());
+          int priority = after.place().priority();
+          it.seekForPrev(from);
+          if (it.isValid() && Arrays.equals(it.key(), from)) {
+            it.prev();
+          }
+          backwards(it, OrderKeys.partitionBand(queue, partition, priority), out, limit);
+          it.seek(partitionBandEnd(queue, partition, line, priority));
+        }
+        while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), line)) {
+          int priority = OrderKeys.priorityAt(it.key(), line.length);
+          byte[] end = partitionBandEnd(queue, partition, line, priority);
+          it.seekForPrev(end);
+          backwards(it, OrderKeys.partitionBand(queue, partition, priority), out, limit);
+          it.seek(end);
+        }
+        checkStatus(it);
+      }
+      return out;
+    }
+
+    /** The first key after every key of {@code priority} in a partition's line. */
+    private static byte[] partitionBandEnd(
+        String queue, String partition, byte[] line, int priority) {
+      if (priority != Integer.MIN_VALUE) {
+        return OrderKeys.partitionBand(queue, partition, priority - 1);
+      }
+      byte[] end = line.clone();
+      end[end.length - 1] = 1; // the line ends with 0x00: this is past all of it
+      return end;
+    }
+
+    @Override
+    public Map<String, Long> partitions(String queue) {
+      ColumnFamilyHandle family = ready();
+      try (RocksIterator it = db.newIterator(family)) {
+        Map<String, Long> out = partitionsAt(it, queue);
+        checkStatus(it);
+        return out;
+      }
     }
 
     /** Reads serials backwards from where {@code it} stands while the keys are in {@code band}. */

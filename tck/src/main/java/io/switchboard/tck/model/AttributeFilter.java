@@ -2,6 +2,7 @@ package io.switchboard.tck.model;
 
 import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.MessageFilter;
+import io.switchboard.queue.SelectorFilter;
 import java.math.BigDecimal;
 import java.util.Map;
 
@@ -23,6 +24,23 @@ public record AttributeFilter(Kind kind, String name, String value) {
 
   public MessageFilter toEngine() {
     return view -> test(view.attributes(), view.priority());
+  }
+
+  /**
+   * As {@link #toEngine()}, or with {@code selector}, as the selector with the same meaning where
+   * there is one ({@code =}, {@code <}, {@code HAS}: the kinds an attribute index answers), so an
+   * engine that indexes the attribute answers it from its partitions.
+   */
+  public MessageFilter toEngine(boolean selector) {
+    if (!selector) {
+      return toEngine();
+    }
+    return switch (kind) {
+      case EQUALS -> SelectorFilter.parse(name + " = '" + value + "'");
+      case LESS_THAN -> SelectorFilter.parse(name + " < " + value);
+      case HAS -> SelectorFilter.parse(name + " HAS '" + value + "'");
+      case NOT_EQUALS, PRIORITY_AT_LEAST -> toEngine();
+    };
   }
 
   boolean test(Map<String, AttributeValue> attributes, int priority) {

@@ -66,12 +66,20 @@ final class ModelRun {
   private @Nullable String op;
 
   ModelRun(long seed, ManualClock clock, QueueEngine engine) {
+    this(seed, clock, engine, false);
+  }
+
+  /**
+   * With {@code indexed}, the standard queues index the attributes the filters read and the filters
+   * that can be selectors are ({@link AttributeFilter#toEngine(boolean)}).
+   */
+  ModelRun(long seed, ManualClock clock, QueueEngine engine, boolean indexed) {
     this.seed = seed;
     this.random = new Random(seed);
     this.clock = clock;
     this.engine = engine;
     this.model = new ReferenceQueueModel(clock.millis());
-    this.scenario = new ModelScenario(random);
+    this.scenario = new ModelScenario(random, indexed);
     this.start = clock.millis();
   }
 
@@ -197,7 +205,7 @@ final class ModelRun {
       b.visibilityTimeout(Duration.ofMillis(visibility));
     }
     if (filter != null) {
-      b.filter(filter.toEngine());
+      b.filter(filter.toEngine(scenario.indexed()));
     }
     ReceiveRequest request = b.build();
     both(
@@ -374,7 +382,7 @@ final class ModelRun {
             + (after == null ? "" : " after=" + after.cursor()));
     BrowseRequest request = BrowseRequest.first(limit).includeInvisible(invisible);
     if (filter != null) {
-      request = request.filter(filter.toEngine());
+      request = request.filter(filter.toEngine(scenario.indexed()));
     }
     if (after != null) {
       request = request.after(after.handle());

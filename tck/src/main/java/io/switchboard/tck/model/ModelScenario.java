@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 
 /**
  * The queues one seed runs against, and the random inputs drawn for them. Settings that the
@@ -43,8 +44,17 @@ final class ModelScenario {
   private final Map<String, QueueConfig> configs = new LinkedHashMap<>();
   private int bodies;
 
+  private final boolean indexed;
+
   ModelScenario(Random random) {
+    this(random, false);
+  }
+
+  /** With {@code indexed}, the standard queues index {@code color}, {@code n} and {@code tags}. */
+  ModelScenario(Random random, boolean indexed) {
     this.random = random;
+    this.indexed = indexed;
+    Set<String> attributes = indexed ? Set.of("color", "n", "tags") : Set.of();
     Duration history = pick(Duration.ZERO, Duration.ofSeconds(20), Duration.ofSeconds(90));
     QueueConfig dlq =
         QueueConfig.builder()
@@ -58,6 +68,7 @@ final class ModelScenario {
     configs.put(
         STD,
         QueueConfig.builder()
+            .indexedAttributes(attributes)
             .visibilityTimeout(Duration.ofSeconds(5))
             .retention(Duration.ofSeconds(120))
             .deadLetter(DLQ, 2 + random.nextInt(2))
@@ -67,6 +78,7 @@ final class ModelScenario {
         LIFO,
         QueueConfig.builder()
             .order(Order.LIFO)
+            .indexedAttributes(attributes)
             .visibilityTimeout(Duration.ofSeconds(3))
             .retention(Duration.ofSeconds(60))
             .deadLetter(LIFO_DLQ, 2 + random.nextInt(2))
@@ -98,6 +110,11 @@ final class ModelScenario {
             .maxDepth(4, Overflow.REJECT)
             .historyRetention(history)
             .build());
+  }
+
+  /** Whether the standard queues index the attributes the filters read. */
+  boolean indexed() {
+    return indexed;
   }
 
   /** Queue configurations in creation order (dead-letter targets first). */

@@ -29,6 +29,14 @@ public abstract class QueueEngineModelTest {
     return DEFAULT_SEEDS;
   }
 
+  /**
+   * Whether the standard queues index the attributes the filters read, and the filters are
+   * selectors where they can be (so an engine answers them from its attribute partitions).
+   */
+  protected boolean indexedSelectors() {
+    return false;
+  }
+
   @TestFactory
   Stream<DynamicTest> randomOperations_manySeeds_engineAgreesWithModel() {
     int steps = Integer.getInteger("switchboard.model.steps", DEFAULT_STEPS);
@@ -45,7 +53,7 @@ public abstract class QueueEngineModelTest {
   private void runSeed(long seed, int steps) {
     ManualClock clock = ManualClock.create();
     try (QueueEngine engine = newEngine(clock)) {
-      new ModelRun(seed, clock, engine).run(steps);
+      new ModelRun(seed, clock, engine, indexedSelectors()).run(steps);
     }
   }
 }
