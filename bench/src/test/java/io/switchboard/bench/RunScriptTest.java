@@ -34,6 +34,7 @@ class RunScriptTest {
             "durable",
             "recovery",
             "backlog",
+            "backlog-filtered",
             "churn",
             "routing",
             "heap",
