@@ -313,25 +313,7 @@ public final class WorkQueueBench {
   private static void grpcProducer(
       ManagedChannel channel, PublishRequest batch, AtomicBoolean running) {
     BlockingQueue<Object> answers = new ArrayBlockingQueue<>(16);
-    StreamObserver<PublishRequest> requests =
-        ClientCalls.asyncBidiStreamingCall(
-            channel.newCall(QueuesService.PUBLISH, CallOptions.DEFAULT),
-            new StreamObserver<PublishResponse>() {
-              @Override
-              public void onNext(PublishResponse value) {
-                answers.add(value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                answers.add(t);
-              }
-
-              @Override
-              public void onCompleted() {
-                answers.add("end");
-              }
-            });
+    StreamObserver<PublishRequest> requests = publishStream(channel, answers);
     try {
       while (running.get()) {
         requests.onNext(batch);
@@ -345,6 +327,32 @@ public final class WorkQueueBench {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Opens a Publish stream whose answers go to {@code answers}: each {@link PublishResponse}, then
+   * the error or {@code "end"} that closes it, so a reader waiting for a response sees the end too.
+   */
+  private static StreamObserver<PublishRequest> publishStream(
+      ManagedChannel channel, BlockingQueue<Object> answers) {
+    return ClientCalls.asyncBidiStreamingCall(
+        channel.newCall(QueuesService.PUBLISH, CallOptions.DEFAULT),
+        new StreamObserver<PublishResponse>() {
+          @Override
+          public void onNext(PublishResponse value) {
+            answers.add(value);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            answers.add(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            answers.add("end");
+          }
+        });
   }
 
   /** A Consume stream that acks each batch of deliveries at once (on the stream). */
@@ -465,23 +473,7 @@ public final class WorkQueueBench {
           throw new IllegalStateException("the Consume stream did not open within 30 s");
         }
         BlockingQueue<Object> published = new ArrayBlockingQueue<>(16);
-        StreamObserver<PublishRequest> publish =
-            ClientCalls.asyncBidiStreamingCall(
-                channel.newCall(QueuesService.PUBLISH, CallOptions.DEFAULT),
-                new StreamObserver<PublishResponse>() {
-                  @Override
-                  public void onNext(PublishResponse value) {
-                    published.add(value);
-                  }
-
-                  @Override
-                  public void onError(Throwable t) {
-                    published.add(t);
-                  }
-
-                  @Override
-                  public void onCompleted() {}
-                });
+        StreamObserver<PublishRequest> publish = publishStream(channel, published);
         PublishRequest one =
             PublishRequest.newBuilder()
                 .setQueue("idle")
