@@ -110,7 +110,8 @@ public final class QueuesServerBench {
             List.of(
                 "in-memory=false",
                 "data-dir=" + dir.resolve("data"),
-                "max-queues=" + (queues + 10)));
+                // the setting's ceiling is 1,000,000: a million leaves no room to spare
+                "max-queues=" + Math.min(queues + 10, 1_000_000)));
     if (!durability.isEmpty()) {
       settings.add("durability=" + durability);
     }
