@@ -89,21 +89,20 @@ final class QueueJournal {
       return;
     }
     boolean placements = this.placements;
+    List<JournalEntry> pending = pending();
     table.drainDirty(
         (m, mark, before) -> {
-          pending()
-              .add(
-                  switch (mark) {
-                    case StoredMessage.JOURNAL_FULL ->
-                        new JournalEntry.MessagePut(queue, record(m));
-                    case StoredMessage.JOURNAL_STATE ->
-                        new JournalEntry.StatePut(queue, m.serial, stateRecord(m));
-                    default -> new JournalEntry.MessageDelete(queue, m.serial);
-                  });
+          pending.add(
+              switch (mark) {
+                case StoredMessage.JOURNAL_FULL -> new JournalEntry.MessagePut(queue, record(m));
+                case StoredMessage.JOURNAL_STATE ->
+                    new JournalEntry.StatePut(queue, m.serial, stateRecord(m));
+                default -> new JournalEntry.MessageDelete(queue, m.serial);
+              });
           if (placements) {
             Place after = mark == StoredMessage.JOURNAL_DELETE ? null : table.place(m);
             if (!Objects.equals(before, after)) {
-              pending().add(new JournalEntry.Placement(queue, m.serial, before, after));
+              pending.add(new JournalEntry.Placement(queue, m.serial, before, after));
             }
           }
         });
