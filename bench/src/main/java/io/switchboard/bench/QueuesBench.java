@@ -92,6 +92,7 @@ public final class QueuesBench {
                 "reopen s",
                 "of which the store's load() s",
                 "GC pauses in the reopen s",
+                "heap per queue after reopen B",
                 "load average")
             .note(
                 "in process, no HTTP: engine calls only; a round trip is send, receive, ack of one"
@@ -107,7 +108,7 @@ public final class QueuesBench {
       try (QueueEngine few = open(kind, dir, 10)) {
         create(few, 10);
         long[] lat = roundTrips(few, name(5), roundTrips);
-        r.row(kind, 10, "", "", "", "", p(lat, 50), p(lat, 99), "", "", "", load());
+        r.row(kind, 10, "", "", "", "", p(lat, 50), p(lat, 99), "", "", "", "", load());
       }
       deleteTree(dir);
     }
@@ -118,6 +119,7 @@ public final class QueuesBench {
       String reopen = "";
       String load = "";
       String reopenGc = "";
+      String reopenHeap = "";
       if (kind.equals("rocksdb")) {
         // the store's part alone: open and load(), the pass over the queues and the order index
         // (the engine's part is making the queues from it)
@@ -125,7 +127,10 @@ public final class QueuesBench {
         long l0 = System.nanoTime();
         try (RocksJournal journal =
             RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED)) {
-          int loaded = journal.load().queues().size();
+          int loaded = 0;
+          for (var q : journal.load().queues()) { // decoded as iterated: count them all
+            loaded++;
+          }
           load = String.format(Locale.ROOT, "%.1f", (System.nanoTime() - l0) / 1e9);
           if (loaded != queues) {
             throw new IllegalStateException("loaded " + loaded);
@@ -142,6 +147,8 @@ public final class QueuesBench {
           if (again.overview(0).queues() != queues) {
             throw new IllegalStateException("reopened with " + again.overview(0).queues());
           }
+          reopenHeap =
+              String.valueOf(Math.max(0, HeapPerMessage.usedHeapAfterGc() - before) / queues);
         }
       }
       double rate = m.rate();
@@ -161,6 +168,7 @@ public final class QueuesBench {
           reopen,
           load,
           reopenGc,
+          reopenHeap,
           load());
       deleteTree(dir);
     }
@@ -188,6 +196,7 @@ public final class QueuesBench {
               fmt(page),
               p(lat, 50),
               p(lat, 99),
+              "",
               "",
               "",
               "",

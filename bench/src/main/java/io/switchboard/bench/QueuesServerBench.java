@@ -43,25 +43,30 @@ public final class QueuesServerBench {
     int queues = 200_000;
     int roundTrips = 2_000;
     String serverHeap = "-Xmx2g";
+    String durability = "";
+    boolean baseline = true;
     String[] rest = ra.rest();
     for (int i = 0; i + 1 < rest.length; i += 2) {
       switch (rest[i]) {
         case "--queues" -> queues = Integer.parseInt(rest[i + 1]);
         case "--round-trips" -> roundTrips = Integer.parseInt(rest[i + 1]);
         case "--server-heap" -> serverHeap = "-Xmx" + rest[i + 1];
+        case "--durability" -> durability = rest[i + 1];
+        case "--baseline" -> baseline = Boolean.parseBoolean(rest[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + rest[i]);
       }
     }
-    Report r = run(queues, roundTrips, serverHeap, true);
+    Report r = run(queues, roundTrips, serverHeap, durability, baseline);
     r.write(
         ra.out(), RunInfo.capture(RunInfo.commandLine(QueuesServerBench.class, args)), System.out);
   }
 
   /**
    * {@code queues} queues on a server with {@code serverHeap}, and first the same with 10 queues if
-   * {@code baseline}.
+   * {@code baseline}; {@code durability} is the server's setting ({@code ""}: its default).
    */
-  static Report run(int queues, int roundTrips, String serverHeap, boolean baseline)
+  static Report run(
+      int queues, int roundTrips, String serverHeap, String durability, boolean baseline)
       throws Exception {
     Report r =
         Report.create(
@@ -82,25 +87,34 @@ public final class QueuesServerBench {
             .note(
                 "server in its own JVM ("
                     + serverHeap
-                    + ", RocksDB store, durability as configured by default) on loopback; the"
+                    + ", RocksDB store, durability "
+                    + (durability.isEmpty() ? "as configured by default" : durability)
+                    + ") on loopback; the"
                     + " client is java.net.http over HTTP/1.1; a page is 1,000 names; scrape and"
                     + " page times are the best of 5 after one warm-up; a start is the time from"
                     + " launching the JVM to its listening port (the store open and recovered); heap in"
                     + " use after a full collection, as the server reports it");
     if (baseline) {
-      row(r, 10, roundTrips, serverHeap);
+      row(r, 10, roundTrips, serverHeap, durability);
     }
-    row(r, queues, roundTrips, serverHeap);
+    row(r, queues, roundTrips, serverHeap, durability);
     return r;
   }
 
-  private static void row(Report r, int queues, int roundTrips, String serverHeap)
-      throws Exception {
+  private static void row(
+      Report r, int queues, int roundTrips, String serverHeap, String durability) throws Exception {
     Path dir = Files.createTempDirectory("sb-queues-server-");
     Path log = dir.resolve("server.log");
     List<String> settings =
-        List.of(
-            "in-memory=false", "data-dir=" + dir.resolve("data"), "max-queues=" + (queues + 10));
+        new ArrayList<>(
+            List.of(
+                "in-memory=false",
+                "data-dir=" + dir.resolve("data"),
+                // the setting's ceiling is 1,000,000: a million leaves no room to spare
+                "max-queues=" + Math.min(queues + 10, 1_000_000)));
+    if (!durability.isEmpty()) {
+      settings.add("durability=" + durability);
+    }
     List<String> jvm = List.of(serverHeap, "--enable-native-access=ALL-UNNAMED");
     HttpClient http =
         HttpClient.newBuilder()

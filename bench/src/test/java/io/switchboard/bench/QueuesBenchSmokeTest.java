@@ -16,5 +16,6 @@ class QueuesBenchSmokeTest {
     assertEquals("memory", r.rows().get(2)[0]);
     assertEquals(300, ((Number) r.rows().get(2)[1]).intValue());
     assertFalse(r.rows().get(3)[8].toString().isEmpty(), "RocksDB's reopen time");
+    assertFalse(r.rows().get(3)[11].toString().isEmpty(), "the heap per queue after the reopen");
   }
 }

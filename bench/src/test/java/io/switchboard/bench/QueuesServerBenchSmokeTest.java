@@ -11,7 +11,7 @@ class QueuesServerBenchSmokeTest {
 
   @Test
   void queuesServerBench_tiny_reportsCreationScrapeAndRestarts() throws Exception {
-    Report r = QueuesServerBench.run(1_200, 20, "-Xmx256m", false);
+    Report r = QueuesServerBench.run(1_200, 20, "-Xmx256m", "", false);
     assertEquals(1, r.rows().size(), "the many queues only");
     Object[] many = r.rows().get(0);
     assertEquals(1_200, ((Number) many[0]).intValue());

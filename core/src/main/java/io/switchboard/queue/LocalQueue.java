@@ -44,7 +44,9 @@ final class LocalQueue {
 
   private final MemoryQueueEngine engine;
   final long receiptKey;
-  private final ReceiptKey receipts;
+
+  /** Derived from the server's key, {@link #name} and {@link #receiptKey} on first use. */
+  private @Nullable ReceiptKey receipts;
 
   /**
    * The queue's messages and every structure that finds them; null until the queue first holds a
@@ -65,40 +67,44 @@ final class LocalQueue {
    */
   private @Nullable HotWindow hot;
 
-  private final DedupWindow dedup = new DedupWindow();
-  private final History history = new History();
-  private final WaitLine waiters = new WaitLine();
-  private final WaitLine.Queue waitLineView =
-      new WaitLine.Queue() {
-        @Override
-        public List<Message> take(
-            int max,
-            @Nullable MessageFilter filter,
-            long visibility,
-            long now,
-            @Nullable Scan scan) {
-          return LocalQueue.this.take(max, filter, visibility, now, scan);
-        }
+  // The deduplication window, history, wait line, outbox, counters (and the receipt key above) are
+  // made by their first use
+  // (QueueStateOnFirstUseTest): an idle queue of a million holds none of them, which is what a
+  // restart has to
+  // build and the collector to copy (docs/design.md, "Recovery streams the queues").
+  private @Nullable DedupWindow dedup;
+  private @Nullable History history;
+  private @Nullable WaitLine waiters;
+  private @Nullable WaitView waitLineView;
 
-        @Override
-        public Scan newScan() {
-          return LocalQueue.this.newScan();
-        }
+  /** The queue as its wait line sees it; made with the line. */
+  private final class WaitView implements WaitLine.Queue {
+    @Override
+    public List<Message> take(
+        int max, @Nullable MessageFilter filter, long visibility, long now, @Nullable Scan scan) {
+      return LocalQueue.this.take(max, filter, visibility, now, scan);
+    }
 
-        @Override
-        public boolean hasEligible() {
-          MessageTable t = table;
-          return (t != null && t.ordering().hasEligible()) || cold() > 0;
-        }
+    @Override
+    public Scan newScan() {
+      return LocalQueue.this.newScan();
+    }
 
-        @Override
-        public boolean isEligible(StoredMessage m) {
-          MessageTable t = table;
-          return t != null && t.get(m.serial) == m && t.ordering().isEligible(m);
-        }
-      };
-  private final List<Transfer> outbox = new ArrayList<>();
-  private final QueueCounters counters = new QueueCounters();
+    @Override
+    public boolean hasEligible() {
+      MessageTable t = table;
+      return (t != null && t.ordering().hasEligible()) || cold() > 0;
+    }
+
+    @Override
+    public boolean isEligible(StoredMessage m) {
+      MessageTable t = table;
+      return t != null && t.get(m.serial) == m && t.ordering().isEligible(m);
+    }
+  }
+
+  private @Nullable List<Transfer> outbox;
+  private @Nullable QueueCounters counters;
   private volatile QueueConfig config;
   private boolean deleted;
   private long backSeq;
@@ -130,7 +136,6 @@ final class LocalQueue {
     this.config = config;
     this.createdAt = createdAt.toEpochMilli();
     this.receiptKey = receiptKey;
-    this.receipts = engine.receiptKeys().derive(name, receiptKey);
     this.journal = new QueueJournal(engine.journal(), engine.durable(), engine.placements(), name);
   }
 
@@ -158,6 +163,57 @@ final class LocalQueue {
               name, engine.hotWindow(), engine.hotBudget(), orders, t, journal, c.order());
     }
     return t;
+  }
+
+  /**
+   * The queue's receipt key. Deterministic, and all its fields final: two threads that both make it
+   * make equal keys, and either's is kept.
+   */
+  private ReceiptKey receipts() {
+    ReceiptKey r = receipts;
+    return r != null ? r : (receipts = engine.receiptKeys().derive(name, receiptKey));
+  }
+
+  private DedupWindow dedup() {
+    DedupWindow d = dedup;
+    return d != null ? d : (dedup = new DedupWindow());
+  }
+
+  private History history() {
+    History h = history;
+    return h != null ? h : (history = new History());
+  }
+
+  private WaitLine waiters() {
+    WaitLine w = waiters;
+    if (w == null) {
+      waitLineView = new WaitView();
+      w = waiters = new WaitLine();
+    }
+    return w;
+  }
+
+  private List<Transfer> outbox() {
+    List<Transfer> o = outbox;
+    return o != null ? o : (outbox = new ArrayList<>());
+  }
+
+  private QueueCounters counters() {
+    QueueCounters c = counters;
+    return c != null ? c : (counters = new QueueCounters());
+  }
+
+  /**
+   * Whether the queue has made the state it makes on first use (tests: an idle queue, created or
+   * restored, has none of it).
+   */
+  boolean hasLazyState() {
+    return dedup != null
+        || history != null
+        || waiters != null
+        || outbox != null
+        || counters != null
+        || receipts != null;
   }
 
   /** Whether the queue has its message table now (tests: an idle queue has none). */
@@ -203,10 +259,10 @@ final class LocalQueue {
     return table != null
         || hot != null
         || pendingSends > 0
-        || dedup.size() > 0
-        || !history.isEmpty()
-        || waiters.size() > 0
-        || !outbox.isEmpty();
+        || (dedup != null && dedup.size() > 0)
+        || (history != null && !history.isEmpty())
+        || (waiters != null && waiters.size() > 0)
+        || (outbox != null && !outbox.isEmpty());
   }
 
   /** Whether the engine's housekeeping ticks this queue; changed under the lock, read without. */
@@ -267,7 +323,9 @@ final class LocalQueue {
     if (t != null) {
       t.compact();
     }
-    waiters.wakeFirst();
+    if (waiters != null) {
+      waiters.wakeFirst();
+    }
     reportBytes();
     oldestSentAt = t == null ? -1 : t.oldestSentAt();
   }
@@ -329,7 +387,8 @@ final class LocalQueue {
   }
 
   List<Transfer> drainOutbox() {
-    if (outbox.isEmpty()) {
+    List<Transfer> outbox = this.outbox;
+    if (outbox == null || outbox.isEmpty()) {
       return List.of();
     }
     List<Transfer> out = List.copyOf(outbox);
@@ -359,27 +418,33 @@ final class LocalQueue {
         break;
       }
       if (m.state == StoredMessage.IN_FLIGHT) {
-        counters.released++;
+        counters().released++;
         if (exhausted(m) && deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES)) {
           continue;
         }
       }
       table.setState(m, StoredMessage.AVAILABLE, 0);
     }
-    dedup.expire(now, key -> journal.emit(new JournalEntry.DedupDelete(name, key)));
-    history.expire(now, serial -> journal.emit(new JournalEntry.HistoryDelete(name, serial)));
+    if (dedup != null) {
+      dedup.expire(now, key -> journal.emit(new JournalEntry.DedupDelete(name, key)));
+    }
+    if (history != null) {
+      history.expire(now, serial -> journal.emit(new JournalEntry.HistoryDelete(name, serial)));
+    }
     dispatch(now);
-    waiters.expire(now);
+    if (waiters != null) {
+      waiters.expire(now);
+    }
   }
 
   private void expire(List<StoredMessage> expired, long now) {
     for (StoredMessage m : expired) {
       if (config.onExpire() == ExpiryAction.DEAD_LETTER) {
         if (deadLetter(m, now, MessageEvent.Cause.EXPIRED)) {
-          counters.expired++; // a refused move leaves it unexpired, its expiry put off
+          counters().expired++; // a refused move leaves it unexpired, its expiry put off
         }
       } else {
-        counters.expired++;
+        counters().expired++;
         table().detach(m);
         engine.events().tell(() -> new MessageEvent.Expired(name, view(m, null, null)));
       }
@@ -413,7 +478,7 @@ final class LocalQueue {
     for (StoredMessage m : send.messages) {
       table().insert(m, false);
     }
-    counters.sent += send.messages.size();
+    counters().sent += send.messages.size();
     return send.results;
   }
 
@@ -468,7 +533,7 @@ final class LocalQueue {
     for (StoredMessage m : send.messages) {
       table().insert(m, false);
     }
-    counters.sent += send.messages.size();
+    counters().sent += send.messages.size();
     return send.results;
   }
 
@@ -480,7 +545,7 @@ final class LocalQueue {
     pendingBytes -= send.bytes;
     reportBytes();
     for (String key : send.dedupKeys) {
-      dedup.forget(key);
+      dedup().forget(key);
     }
   }
 
@@ -520,9 +585,9 @@ final class LocalQueue {
     send.bytes = fresh.bytes;
     long seq = engine.nextSequences(fresh.count);
     for (CheckedMessage p : batch) {
-      SendResult dup = p.dedupKey() == null ? null : dedup.find(p.dedupKey(), now);
+      SendResult dup = p.dedupKey() == null ? null : dedup().find(p.dedupKey(), now);
       if (dup != null) {
-        counters.duplicates++;
+        counters().duplicates++;
         send.results.add(new SendResult(dup.id(), dup.sequence(), true));
         continue;
       }
@@ -530,7 +595,7 @@ final class LocalQueue {
       send.messages.add(m);
       SendResult result = new SendResult(engine.ids().id(m.serial), m.seq, false);
       if (p.dedupKey() != null) {
-        dedup.remember(p.dedupKey(), result, now);
+        dedup().remember(p.dedupKey(), result, now);
         send.dedupKeys.add(p.dedupKey());
         send.dedupResults.add(result);
       }
@@ -550,7 +615,7 @@ final class LocalQueue {
     for (CheckedMessage p : batch) {
       String key = p.dedupKey();
       if (key != null) {
-        if (dedup.find(key, now) != null) {
+        if (dedup != null && dedup.find(key, now) != null) {
           continue;
         }
         if (seen == null) {
@@ -596,7 +661,7 @@ final class LocalQueue {
               cold() > 0
                   ? Objects.requireNonNull(hot).oldestNotInFlight()
                   : table.oldestNotInFlight()));
-      counters.shed++;
+      counters().shed++;
     }
   }
 
@@ -664,8 +729,8 @@ final class LocalQueue {
     List<Message> out = new ArrayList<>(taken.size());
     for (StoredMessage m : taken) {
       table.lease(m, now, visibilityMillis);
-      counters.received++;
-      Receipt.Issued receipt = new Receipt(m.serial, m.leaseEpoch).issue(receipts);
+      counters().received++;
+      Receipt.Issued receipt = new Receipt(m.serial, m.leaseEpoch).issue(receipts());
       m.leaseTag = receipt.tag();
       out.add(view(m, receipt.handle(), null));
     }
@@ -700,39 +765,47 @@ final class LocalQueue {
             visibilityMillis(request),
             request.filter().orElse(null),
             now + waitMillis(request));
-    waiters.add(w);
+    waiters().add(w);
     return w;
   }
 
   /** Gives up a wait (deadline or interrupt); false if a handover beat it. */
   boolean abandon(Waiter w) {
-    return waiters.abandon(w);
+    return waiters().abandon(w);
   }
 
   /** Takes a waiter out of the line to answer it with what its own scan found. */
   boolean removeWaiter(Waiter w) {
-    return waiters.remove(w);
+    return waiters().remove(w);
   }
 
   /** Whether {@code w} is first in line, and so the one that wakes for timers. */
   boolean isTimerWaiter(Waiter w) {
-    return waiters.isFirst(w);
+    return waiters().isFirst(w);
   }
 
   private void dispatch(long now) {
     MessageTable t = table;
     if (t != null) {
-      waiters.dispatch(t.newlyEligible, waitLineView, now);
+      WaitLine w = waiters;
+      if (w == null) {
+        t.newlyEligible.clear(); // no one waits: as the line does when it is empty
+      } else {
+        w.dispatch(t.newlyEligible, java.util.Objects.requireNonNull(waitLineView), now);
+      }
     }
   }
 
   int waiterCount() {
-    return waiters.size();
+    WaitLine w = waiters;
+    return w == null ? 0 : w.size();
   }
 
   /** Ends every wait (queue deleted or engine closed). */
   void releaseWaiters() {
-    waiters.releaseAll();
+    if (waiters != null) {
+      waiters.releaseAll();
+    }
   }
 
   // ---- lease operations ------------------------------------------------------------------
@@ -747,21 +820,21 @@ final class LocalQueue {
       throw MessageRules.notInFlight(engine.ids().id(m.serial), m.publicState());
     }
     table().detach(m);
-    counters.acked++;
+    counters().acked++;
     remember(m, MessageState.COMPLETED, now);
   }
 
   void fail(String receipt, long now) {
     StoredMessage m = Objects.requireNonNull(leased(receipt, true)); // strict: never null
     table().detach(m);
-    counters.failed++;
+    counters().failed++;
     remember(m, MessageState.FAILED, now);
   }
 
   void release(String receipt, Duration delay, boolean toBack, long now) {
     MessageRules.checkRelease(name, grouped, delay, toBack);
     StoredMessage m = Objects.requireNonNull(leased(receipt, true)); // strict: never null
-    counters.released++;
+    counters().released++;
     if (exhausted(m) && deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES)) {
       return;
     }
@@ -802,7 +875,7 @@ final class LocalQueue {
       throw MessageRules.notInFlight(engine.ids().id(m.serial), m.publicState());
     }
     if (visibility.isZero()) {
-      counters.released++;
+      counters().released++;
       if (exhausted(m)) {
         Message left = view(m, null, MessageState.DEAD_LETTERED);
         if (deadLetter(m, now, MessageEvent.Cause.MAX_RECEIVES)) {
@@ -837,7 +910,7 @@ final class LocalQueue {
     StoredMessage m = find(h.serial());
     byte[] issued = m == null ? null : m.leaseTag;
     if (m == null || issued == null || m.leaseEpoch != h.leaseEpoch() || !h.carries(issued)) {
-      h.verify(receipts, receipt, name); // not the handle issued for this lease: its MAC decides
+      h.verify(receipts(), receipt, name); // not the handle issued for this lease: its MAC decides
     }
     if (m == null) {
       if (strict) {
@@ -869,7 +942,7 @@ final class LocalQueue {
     if (m != null) {
       return view(m, null, null);
     }
-    Message h = serial == 0 ? null : history.find(serial);
+    Message h = serial == 0 || history == null ? null : history.find(serial);
     if (h == null) {
       throw QueueException.messageNotFound(name, id);
     }
@@ -900,7 +973,7 @@ final class LocalQueue {
 
   void remove(long serial, String id) {
     table().detach(require(serial, id));
-    counters.removed++;
+    counters().removed++;
   }
 
   void deadLetterById(long serial, String id, long now) {
@@ -917,8 +990,12 @@ final class LocalQueue {
     if (table != null) {
       table.clear();
     }
-    dedup.clear();
-    counters.removed += n;
+    if (dedup != null) {
+      dedup.clear();
+    }
+    if (n > 0) {
+      counters().removed += n;
+    }
     return n;
   }
 
@@ -939,7 +1016,7 @@ final class LocalQueue {
    */
   private boolean deadLetter(StoredMessage m, long now, MessageEvent.Cause cause) {
     if (DeadLetterRules.deadLettersToItself(name, config)) {
-      counters.deadLettered++;
+      counters().deadLettered++;
       m.receiveCount = 0;
       table().setState(m, StoredMessage.AVAILABLE, 0);
       engine
@@ -952,11 +1029,11 @@ final class LocalQueue {
       return false;
     }
     table().detach(m);
-    counters.deadLettered++;
+    counters().deadLettered++;
     remember(m, MessageState.DEAD_LETTERED, now);
     m.deadLetterSource = name;
     journalMove(m, target);
-    outbox.add(new Transfer(m, target, cause, this));
+    outbox().add(new Transfer(m, target, cause, this));
     return true;
   }
 
@@ -1158,14 +1235,14 @@ final class LocalQueue {
       backSeq = Math.min(backSeq, m.seq);
     }
     for (JournalEntry.DedupPut d : state.dedup()) {
-      dedup.restore(
-          d.key(), new SendResult(engine.ids().id(d.serial()), d.seq(), false), d.until());
+      dedup()
+          .restore(d.key(), new SendResult(engine.ids().id(d.serial()), d.seq(), false), d.until());
     }
     List<JournalEntry.HistoryPut> records = new ArrayList<>(state.history());
     records.sort(java.util.Comparator.comparingLong(JournalEntry.HistoryPut::until));
     for (JournalEntry.HistoryPut h : records) {
       StoredMessage m = QueueJournal.restore(h.message());
-      history.add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
+      history().add(m.serial, view(m, null, MessageState.valueOf(h.state())), h.until());
     }
     if (table != null) {
       table.drainDirty((m, mark, before) -> {});
@@ -1216,8 +1293,8 @@ final class LocalQueue {
         inFlight(),
         oldest < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(Math.max(0, now - oldest))),
         byPriority,
-        waiters.size(),
-        counters.snapshot());
+        waiterCount(),
+        (counters == null ? new QueueCounters() : counters).snapshot());
   }
 
   /** Message groups with a message in the queue (tests: nothing is kept for a group gone). */
@@ -1240,7 +1317,9 @@ final class LocalQueue {
       hot.clear();
       hot.release();
     }
-    history.clear();
+    if (history != null) {
+      history.clear();
+    }
     reportBytes(); // sends still waiting for their write report theirs when they end
   }
 
@@ -1272,7 +1351,7 @@ final class LocalQueue {
       return;
     }
     long until = now + config.historyRetention().toMillis();
-    history.add(m.serial, view(m, null, state), until);
+    history().add(m.serial, view(m, null, state), until);
     journal.emit(new JournalEntry.HistoryPut(name, QueueJournal.record(m), state.name(), until));
   }
 

@@ -133,7 +133,7 @@ final class MemoryQueueEngine implements QueueEngine {
     this.systemRecords = journal.systemRecords();
     this.receiptKeys = ReceiptKeys.load(systemRecords); // before queues: each derives its key
     Snapshot snapshot = journal.load();
-    this.queues = new ConcurrentHashMap<>(Math.max(16, snapshot.queues().size()));
+    this.queues = new ConcurrentHashMap<>(Math.max(16, snapshot.queueCount()));
     this.ids = new MessageIds(idPrefix(snapshot));
     recover(snapshot); // after the id prefix: restored dedup entries carry ids
     housekeeper = clock.every("switchboard-housekeeping", housekeepingInterval, this::housekeeping);
@@ -164,11 +164,14 @@ final class MemoryQueueEngine implements QueueEngine {
     return known == null ? config : known;
   }
 
-  /** Rebuilds every queue from the journal's snapshot. */
+  /**
+   * Rebuilds every queue from the journal's snapshot, one queue at a time: each state is made into
+   * its queue and let go before the next is read, so a store that decodes its queues as they are
+   * iterated never has them all decoded at once (docs/design.md, "Recovery streams the queues").
+   */
   private void recover(Snapshot snapshot) {
     long highest = snapshot.sequenceLimit();
     long now = clock.millis();
-    List<LocalQueue> restored = new ArrayList<>();
     for (Snapshot.QueueState state : snapshot.queues()) {
       JournalEntry.QueuePut put = state.queue();
       LocalQueue q =
@@ -180,11 +183,7 @@ final class MemoryQueueEngine implements QueueEngine {
               put.receiptKey());
       queues.put(put.name(), q);
       names.add(put.name());
-      restored.add(q);
-    }
-    for (int i = 0; i < restored.size(); i++) {
-      LocalQueue q = restored.get(i);
-      highest = Math.max(highest, q.restore(snapshot.queues().get(i), now) + 1);
+      highest = Math.max(highest, q.restore(state, now) + 1);
       keepTicking(q);
     }
     sequence.set(Math.max(1, highest));

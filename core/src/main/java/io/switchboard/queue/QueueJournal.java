@@ -26,7 +26,8 @@ final class QueueJournal {
   /** The queue's table, whose changed messages are collected; null while the queue has none. */
   private @Nullable MessageTable table;
 
-  private final List<JournalEntry> pending = new ArrayList<>();
+  /** Entries collected by the current operation; made by the first (an idle queue has none). */
+  private @Nullable List<JournalEntry> pending;
 
   QueueJournal(Journal journal, boolean enabled, boolean placements, String queue) {
     this.journal = journal;
@@ -50,7 +51,7 @@ final class QueueJournal {
       return;
     }
     collectDirty();
-    pending.add(entry);
+    pending().add(entry);
   }
 
   /** Appends everything collected, without waiting. */
@@ -59,7 +60,8 @@ final class QueueJournal {
       return;
     }
     collectDirty();
-    if (!pending.isEmpty()) {
+    List<JournalEntry> pending = this.pending;
+    if (pending != null && !pending.isEmpty()) {
       journal.append(List.copyOf(pending));
       pending.clear();
     }
@@ -76,12 +78,18 @@ final class QueueJournal {
     return journal.appendDurable(List.copyOf(entries));
   }
 
+  private List<JournalEntry> pending() {
+    List<JournalEntry> p = pending;
+    return p != null ? p : (pending = new ArrayList<>());
+  }
+
   private void collectDirty() {
     MessageTable table = this.table;
     if (table == null) {
       return;
     }
     boolean placements = this.placements;
+    List<JournalEntry> pending = pending();
     table.drainDirty(
         (m, mark, before) -> {
           pending.add(

@@ -9,14 +9,29 @@ import org.jspecify.annotations.Nullable;
  *
  * @param idPrefix the id prefix, absent on a fresh store
  * @param sequenceLimit every sequence number in use (every serial and seq) is below this
- * @param queues the queues with everything in them
+ * @param queues the queues with everything in them, in no particular order. A store may decode them
+ *     as they are iterated (so a restart with a million queues does not hold a million decoded
+ *     records beside the million queues made of them, docs/design.md, "Recovery streams the
+ *     queues"): the engine iterates them once, and keeps nothing of a state once it made its queue
+ *     from it
+ * @param queueCount about how many queues {@code queues} yields (an estimate, to size maps by)
  * @param tasks redrive tasks
  */
 public record Snapshot(
     OptionalLong idPrefix,
     long sequenceLimit,
-    List<QueueState> queues,
+    Iterable<QueueState> queues,
+    int queueCount,
     List<JournalEntry.TaskPut> tasks) {
+
+  /** A snapshot whose queues are all decoded already. */
+  public Snapshot(
+      OptionalLong idPrefix,
+      long sequenceLimit,
+      List<QueueState> queues,
+      List<JournalEntry.TaskPut> tasks) {
+    this(idPrefix, sequenceLimit, queues, queues.size(), tasks);
+  }
 
   public static Snapshot empty() {
     return new Snapshot(OptionalLong.empty(), 0, List.of(), List.of());

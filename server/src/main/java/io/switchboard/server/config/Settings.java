@@ -269,7 +269,7 @@ public final class Settings {
                   1_000_000,
                   "most queues the server holds; one more is refused (`TOO_MANY_QUEUES`, SQS"
                       + " `OverLimit`). By default one per 4 KiB of a quarter of the max heap"
-                      + " (`-Xmx`), at least 10000: an idle queue costs about 0.9 KB of heap, a used one more")
+                      + " (`-Xmx`), at least 10000: an idle queue costs about 0.4 KB of heap, a used one more")
               .defaultDoc("heap / 16 KiB"));
 
   /**

@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Creating, reconfiguring, listing and deleting queues. Creation serializes on an advisory lock, so
- * the queue limit holds across servers; the rules and messages are the core engine's.
+ * the queue limit holds across servers; the rules and messages are the core engine's. The number of
+ * queues is one row, {@code sb_queue_count}, raised by a creation and lowered by a deletion in the
+ * same transaction as the queue's row: the limit is exact, and a creation costs the same however
+ * many queues there are (docs/decisions.md, "2026-12-02-postgres-counts-its-queues").
  */
 final class QueueOps {
 
@@ -51,7 +54,9 @@ final class QueueOps {
                 }
                 throw QueueRules.alreadyExists(name);
               }
-              if (Sql.queryLong(c, "select count(*) from sb_queue") >= maxQueues) {
+              if (Sql.update(
+                      c, "update sb_queue_count set n = n + 1 where id = 1 and n < ?", maxQueues)
+                  == 0) {
                 throw QueueRules.tooManyQueues(maxQueues);
               }
               Sql.update(
@@ -149,7 +154,10 @@ final class QueueOps {
                   List.of("sb_message", "sb_lease", "sb_dedup", "sb_history", "sb_counter")) {
                 Sql.update(c, "delete from " + table + " where qid = ?", q.id());
               }
-              Sql.update(c, "delete from sb_queue where id = ?", q.id());
+              if (Sql.update(c, "delete from sb_queue where id = ?", q.id()) == 1) {
+                // not when another deletion of the queue committed first: counted once
+                Sql.update(c, "update sb_queue_count set n = n - 1 where id = 1");
+              }
               Sql.update(
                   c,
                   "update sb_redrive set status = 'FAILED', failure = ? where source = ? and status"

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 36;
+  static final int VERSION = 38;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -252,6 +252,18 @@ final class Schema {
   private static final List<String> V36 =
       List.of("create index sb_queue_name_c on sb_queue (name collate \"C\")");
 
+  /**
+   * Version 38 (2026-12-02, docs/decisions.md#2026-12-02-postgres-counts-its-queues): {@code
+   * sb_queue_count}, the number of queues in one row, started from the queues there are; a creation
+   * raises it and a deletion lowers it in the transaction that writes the queue's row, so creation
+   * checks {@code max-queues} without counting {@code sb_queue} ({@link QueueOps#ensureQueue}).
+   * (38: versions on parallel branches must differ.)
+   */
+  private static final List<String> V38 =
+      List.of(
+          "create table sb_queue_count (id int primary key check (id = 1), n bigint not null)",
+          "insert into sb_queue_count (id, n) select 1, count(*) from sb_queue");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
       new TreeMap<>(
@@ -267,7 +279,8 @@ final class Schema {
               Map.entry(31, V31),
               Map.entry(33, V33),
               Map.entry(34, V34),
-              Map.entry(36, V36)));
+              Map.entry(36, V36),
+              Map.entry(38, V38)));
 
   private Schema() {}
 

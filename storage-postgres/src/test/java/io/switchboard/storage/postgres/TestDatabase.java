@@ -70,6 +70,8 @@ final class TestDatabase {
       s.execute(
           "do $$ begin if to_regclass('sb_queue') is not null then truncate sb_message, sb_lease, sb_queue,"
               + " sb_counter, sb_dedup, sb_history, sb_redrive restart identity; end if;"
+              + " if to_regclass('sb_queue_count') is not null then update sb_queue_count set n = 0;"
+              + " end if;"
               + " if to_regclass('sb_system') is not null then truncate sb_system; end if; end $$");
     } catch (SQLException e) {
       throw new IllegalStateException(e);

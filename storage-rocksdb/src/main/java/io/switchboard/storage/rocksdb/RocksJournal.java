@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -353,14 +352,6 @@ public final class RocksJournal implements Journal {
     try {
       byte[] prefix = db.get(verified, ID_PREFIX_KEY);
       byte[] sequence = db.get(verified, SEQUENCE_KEY);
-      Map<String, JournalEntry.QueuePut> queues = new LinkedHashMap<>();
-      Map<java.nio.ByteBuffer, io.switchboard.queue.QueueConfig> configs = new HashMap<>();
-      forEach(
-          "queues",
-          (k, v) -> {
-            JournalEntry.QueuePut q = Codec.queue(v, configs);
-            queues.put(q.name(), q);
-          });
       Bytes.Strings strings = new Bytes.Strings();
       Map<String, List<JournalEntry.DedupPut>> dedup = new HashMap<>();
       forEach(
@@ -376,17 +367,6 @@ public final class RocksJournal implements Journal {
               history
                   .computeIfAbsent(Codec.queueOf(k), q -> new ArrayList<>())
                   .add(Codec.history(Codec.queueOf(k), v)));
-      Map<String, Snapshot.Indexed> indexed = indexedQueues(queues.keySet(), strings);
-      List<Snapshot.QueueState> states = new ArrayList<>();
-      for (JournalEntry.QueuePut q : queues.values()) {
-        states.add(
-            new Snapshot.QueueState(
-                q,
-                messagesOf(q.name(), strings),
-                dedup.getOrDefault(q.name(), List.of()),
-                history.getOrDefault(q.name(), List.of()),
-                indexed.get(q.name())));
-      }
       List<JournalEntry.TaskPut> tasks = new ArrayList<>();
       forEach(
           "tasks",
@@ -400,48 +380,144 @@ public final class RocksJournal implements Journal {
       return new Snapshot(
           prefix == null ? OptionalLong.empty() : OptionalLong.of(new Bytes.Reader(prefix).l()),
           sequence == null ? 0 : new Bytes.Reader(sequence).l(),
-          states,
+          () -> new QueueStream(dedup, history, strings),
+          estimatedQueues(),
           tasks);
     } catch (RocksDBException e) {
       throw damaged(e);
     }
   }
 
+  /** RocksDB's estimate of the number of queues (keys of {@code queues}), to size maps by. */
+  private int estimatedQueues() {
+    try {
+      long n = db.getLongProperty(cf.get("queues"), "rocksdb.estimate-num-keys");
+      return (int) Math.max(0, Math.min(n, Integer.MAX_VALUE - 8));
+    } catch (RocksDBException e) {
+      return 0; // only a size hint
+    }
+  }
+
   /**
-   * What the order index says of every standard queue, in one ordered pass over it ({@link
-   * IndexPass}); empty when the index is not kept. Reads a few keys per queue and the serials of
-   * the messages delayed and in flight, never the available backlog; every block read has its
-   * checksum verified, and a pass that stopped on damage refuses the start like a damaged message
-   * file.
+   * The queues of a {@link #load}, decoded one at a time as recovery iterates them (docs/design.md,
+   * "Recovery streams the queues"): one iterator walks the {@code queues} family in key order and,
+   * beside it, recovery's one ordered pass over the order index ({@link IndexPass}) reads what the
+   * index says of each standard queue. Nothing of a queue is kept once it is handed out, so a
+   * million queues are never decoded at once; equal configurations are decoded once and shared.
+   * Both iterators see the store as it was when the stream began and are closed when it ends; every
+   * block read has its checksum verified, and a pass that stopped on damage refuses the start like
+   * a damaged message file.
    */
-  private Map<String, Snapshot.Indexed> indexedQueues(
-      java.util.Collection<String> names, Bytes.Strings strings) {
-    ColumnFamilyHandle family = orders;
-    if (family == null) {
-      return Map.of();
-    }
-    Map<String, Snapshot.Indexed> out = HashMap.newHashMap(names.size());
-    IndexPass.Summary none = IndexPass.EMPTY;
-    Snapshot.Indexed empty =
-        new Snapshot.Indexed(none.counts(), List.of(), none.expiryFloor(), none.lowestSeq());
-    try (ReadOptions options = new ReadOptions().setVerifyChecksums(true).setFillCache(false);
-        RocksIterator it = db.newIterator(family, options)) {
-      IndexPass pass = new IndexPass(it);
-      for (String name : names) { // in key order: the queues family's
-        if (io.switchboard.queue.spi.QueueRules.isGrouped(name)) {
-          continue;
-        }
-        IndexPass.Summary s = pass.next(name);
-        out.put(
-            name,
-            s == none
-                ? empty
-                : new Snapshot.Indexed(
-                    s.counts(), heldOf(name, s.held(), strings), s.expiryFloor(), s.lowestSeq()));
+  private final class QueueStream implements java.util.Iterator<Snapshot.QueueState> {
+    private final Map<String, List<JournalEntry.DedupPut>> dedup;
+    private final Map<String, List<JournalEntry.HistoryPut>> history;
+    private final Bytes.Strings strings;
+    private final Map<java.nio.ByteBuffer, io.switchboard.queue.QueueConfig> configs =
+        new HashMap<>();
+    private final RocksIterator queues;
+    private final @Nullable ReadOptions indexOptions;
+    private final @Nullable RocksIterator index;
+    private final @Nullable IndexPass pass;
+
+    /** What a standard queue without a key in the index is (most idle queues): shared. */
+    private final Snapshot.Indexed empty =
+        new Snapshot.Indexed(
+            IndexPass.EMPTY.counts(),
+            List.of(),
+            IndexPass.EMPTY.expiryFloor(),
+            IndexPass.EMPTY.lowestSeq());
+
+    private boolean open = true;
+
+    QueueStream(
+        Map<String, List<JournalEntry.DedupPut>> dedup,
+        Map<String, List<JournalEntry.HistoryPut>> history,
+        Bytes.Strings strings) {
+      this.dedup = dedup;
+      this.history = history;
+      this.strings = strings;
+      this.queues = db.newIterator(cf.get("queues"), verified);
+      ColumnFamilyHandle family = orders;
+      if (family == null) {
+        indexOptions = null;
+        index = null;
+        pass = null;
+      } else {
+        indexOptions = new ReadOptions().setVerifyChecksums(true).setFillCache(false);
+        index = db.newIterator(family, indexOptions);
+        pass = new IndexPass(index);
       }
-      checkStatus(it);
+      queues.seekToFirst();
+      if (!queues.isValid()) {
+        finish();
+      }
     }
-    return out;
+
+    @Override
+    public boolean hasNext() {
+      return open;
+    }
+
+    @Override
+    public Snapshot.QueueState next() {
+      if (!open) {
+        throw new java.util.NoSuchElementException();
+      }
+      JournalEntry.QueuePut q;
+      Snapshot.@Nullable Indexed indexed;
+      try {
+        q = Codec.queue(queues.value(), configs);
+        indexed = indexed(q.name()); // before the end closes the index's iterator
+        queues.next();
+        if (!queues.isValid()) {
+          finish();
+        }
+      } catch (RuntimeException e) {
+        if (open) {
+          finish();
+        }
+        throw e;
+      }
+      String name = q.name();
+      return new Snapshot.QueueState(
+          q,
+          messagesOf(name, strings),
+          dedup.getOrDefault(name, List.of()),
+          history.getOrDefault(name, List.of()),
+          indexed);
+    }
+
+    /** What the index says of {@code name}; null for a grouped queue or without the index. */
+    private Snapshot.@Nullable Indexed indexed(String name) {
+      IndexPass p = pass;
+      if (p == null || io.switchboard.queue.spi.QueueRules.isGrouped(name)) {
+        return null;
+      }
+      IndexPass.Summary s = p.next(name); // in key order: the queues family's
+      return s == IndexPass.EMPTY
+          ? empty
+          : new Snapshot.Indexed(
+              s.counts(), heldOf(name, s.held(), strings), s.expiryFloor(), s.lowestSeq());
+    }
+
+    /** Checks both scans (damage must not look like the end) and closes them. */
+    private void finish() {
+      open = false;
+      try {
+        checkStatus(queues);
+        if (index != null) {
+          checkStatus(index);
+        }
+      } finally {
+        queues.close();
+        if (index != null) {
+          index.close();
+        }
+        if (indexOptions != null) {
+          indexOptions.close();
+        }
+      }
+    }
   }
 
   /**
@@ -831,7 +907,7 @@ public final class RocksJournal implements Journal {
         return;
       }
       if (Arrays.equals(db.get(ORDERS_COMPLETE_KEY), ORDERS_WITH_COUNTS)) {
-        return; // recovery reads what it needs of it with checksums verified (indexedQueues)
+        return; // recovery reads what it needs of it with checksums verified (QueueStream)
       }
       db.dropColumnFamily(family);
       handles.remove(family);
