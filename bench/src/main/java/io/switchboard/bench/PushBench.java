@@ -60,6 +60,7 @@ public final class PushBench {
     int concurrency = 64;
     int rate = 1_000;
     int seconds = 60;
+    List<String> serverJvm = SERVER_JVM;
     String[] rest = ra.rest();
     for (int i = 0; i + 1 < rest.length; i += 2) {
       String v = rest[i + 1];
@@ -68,10 +69,17 @@ public final class PushBench {
         case "--concurrency" -> concurrency = Integer.parseInt(v);
         case "--rate" -> rate = Integer.parseInt(v);
         case "--seconds" -> seconds = Integer.parseInt(v);
-        default -> throw new IllegalArgumentException("unknown option " + rest[i]);
+        case "--server-jvm" -> serverJvm = List.of(v.trim().split("\\s+"));
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + rest[i]
+                    + "; options are --messages, --concurrency, --rate, --seconds, --server-jvm"
+                    + " (the server JVM's flags, e.g. \"-Xmx1g"
+                    + " -XX:StartFlightRecording=filename=/tmp/push.jfr,settings=profile\"), --out");
       }
     }
-    Report r = run(messages, concurrency, rate, seconds);
+    Report r = run(messages, concurrency, rate, seconds, serverJvm);
     r.write(ra.out(), RunInfo.capture(RunInfo.commandLine(PushBench.class, args)), System.out);
   }
 
@@ -137,7 +145,15 @@ public final class PushBench {
     }
   }
 
+  /** The server JVM's flags unless {@code --server-jvm} gives others. */
+  static final List<String> SERVER_JVM = List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED");
+
   static Report run(int messages, int concurrency, int rate, int seconds) throws Exception {
+    return run(messages, concurrency, rate, seconds, SERVER_JVM);
+  }
+
+  static Report run(int messages, int concurrency, int rate, int seconds, List<String> serverJvm)
+      throws Exception {
     Report r =
         Report.create(ENTRY, "Push subscriptions to a local receiver", "figure", "value")
             .note(
@@ -151,18 +167,16 @@ public final class PushBench {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     try (Receiver receiver = new Receiver();
         ChildServer server =
-            ChildServer.start(
-                "switchboard",
-                BacklogServerMain.class,
-                settings,
-                List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"),
-                log)) {
+            ChildServer.start("switchboard", BacklogServerMain.class, settings, serverJvm, log)) {
       URI base = server.uri;
       // throughput: pushes at concurrency C
       post(http, base, "/v1/queues", "{\"name\":\"thr\"}");
       fill(http, base, "thr", messages);
+      long self = ProcessHandle.current().pid();
       OptionalLong cpu0 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own0 = Machine.LOCAL.cpuNanos(self);
       long t0 = System.nanoTime();
+      long wall0 = System.currentTimeMillis();
       post(
           http,
           base,
@@ -176,11 +190,16 @@ public final class PushBench {
         Thread.sleep(5);
       }
       double pushSeconds = (System.nanoTime() - t0) / 1e9;
+      // the phase's wall-clock bounds, to cut a profile of the server (--server-jvm) to it
+      System.err.println(
+          "push: throughput phase from " + wall0 + " to " + System.currentTimeMillis() + " (ms)");
       OptionalLong cpu1 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own1 = Machine.LOCAL.cpuNanos(self);
       r.row(
           "pushes/s (one message a request, concurrency " + concurrency + ")",
           round(messages / pushSeconds));
       r.row("server CPU µs per push", cpuPer(cpu0, cpu1, messages));
+      r.row("receiver's CPU µs per push (the bench's JVM)", cpuPer(own0, own1, messages));
       r.row("most requests at once at the receiver", receiver.maxInFlight.get());
       post(http, base, "/v1/queues/thr/subscriptions/sink/pause", "");
 
@@ -188,14 +207,20 @@ public final class PushBench {
       post(http, base, "/v1/queues", "{\"name\":\"pull\"}");
       fill(http, base, "pull", messages);
       OptionalLong cpu2 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own2 = Machine.LOCAL.cpuNanos(self);
       long t1 = System.nanoTime();
+      long wall1 = System.currentTimeMillis();
       consume(http, base, "pull", messages, concurrency);
       double pullSeconds = (System.nanoTime() - t1) / 1e9;
+      System.err.println(
+          "push: receive+ack phase from " + wall1 + " to " + System.currentTimeMillis() + " (ms)");
       OptionalLong cpu3 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own3 = Machine.LOCAL.cpuNanos(self);
       r.row(
           "receive+ack msg/s (one a request, " + concurrency + " consumers)",
           round(messages / pullSeconds));
       r.row("server CPU µs per receive+ack", cpuPer(cpu2, cpu3, messages));
+      r.row("consumers' CPU µs per receive+ack (the bench's JVM)", cpuPer(own2, own3, messages));
 
       // seed 002: LIFO, TTL 60 s, 50/s at concurrency 1
       receiver.reset();
