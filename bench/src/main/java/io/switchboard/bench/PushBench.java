@@ -35,8 +35,8 @@ import java.util.regex.Pattern;
 
 /**
  * {@code bench/run.sh push}: push subscriptions end to end (docs/design.md, "Push delivery"), a
- * server in its own JVM (embedded store) pushing to a receiver in this JVM that counts (a
- * minimal HTTP/1.1 server on loopback). Two parts:
+ * server in its own JVM (embedded store) pushing to a receiver in this JVM that counts (a minimal
+ * HTTP/1.1 server on loopback). Two parts:
  *
  * <ul>
  *   <li><b>throughput</b>: {@code --messages} waiting messages pushed one per request at
@@ -94,8 +94,8 @@ public final class PushBench {
   /**
    * The receiver: answers 200 to every POST, counting requests, concurrency and task numbers. A
    * minimal HTTP/1.1 server of its own (a virtual thread per kept-alive connection, requests with a
-   * {@code Content-Length}, answers without a body), so that what it costs a request leaves the
-   * two cores to the server: the JDK's {@code HttpServer} took ~400 µs of CPU a request here.
+   * {@code Content-Length}, answers without a body), so that what it costs a request leaves the two
+   * cores to the server: the JDK's {@code HttpServer} took ~400 µs of CPU a request here.
    */
   private static final class Receiver implements AutoCloseable {
     final ServerSocket server;
