@@ -1,6 +1,5 @@
 package io.switchboard.bench;
 
-import com.sun.net.httpserver.HttpServer;
 import io.switchboard.bench.durable.BacklogServerMain;
 import io.switchboard.bench.report.Machine;
 import io.switchboard.bench.report.Report;
@@ -8,7 +7,11 @@ import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
 import io.switchboard.bench.sqs.ChildServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,20 +35,22 @@ import java.util.regex.Pattern;
 
 /**
  * {@code bench/run.sh push}: push subscriptions end to end (docs/design.md, "Push delivery"), a
- * server in its own JVM (embedded store) pushing to a receiver in this JVM that counts (the JDK's
- * HTTP server on loopback). Two parts:
+ * server in its own JVM (embedded store) pushing to a receiver in this JVM that counts (a minimal
+ * HTTP/1.1 server on loopback). Two parts:
  *
  * <ul>
  *   <li><b>throughput</b>: {@code --messages} waiting messages pushed one per request at
  *       concurrency {@code --concurrency}, pushes/s and the server's CPU per push, beside the same
- *       messages taken by {@code --concurrency} HTTP consumers doing receive + ack of one;
+ *       messages taken by {@code --concurrency} HTTP consumers doing receive + ack of one; each
+ *       after {@code --warmup} messages done the same way, untimed;
  *   <li><b>seed 002</b>: {@code --rate} tasks/s for {@code --seconds} into a LIFO queue with a TTL
  *       of 60 s, pushed at concurrency 1 and 50/s: the most requests the receiver saw at once and
  *       in any 1 s window, the deliveries that were the newest task sent by then, tasks delivered
  *       twice, and the tasks that expired.
  * </ul>
  *
- * <p>{@code PushBench [--messages N] [--concurrency C] [--rate R] [--seconds S] [--out DIR]}.
+ * <p>{@code PushBench [--messages N] [--concurrency C] [--rate R] [--seconds S] [--warmup W]
+ * [--server-jvm "FLAGS"] [--out DIR]}.
  */
 public final class PushBench {
 
@@ -60,6 +65,8 @@ public final class PushBench {
     int concurrency = 64;
     int rate = 1_000;
     int seconds = 60;
+    int warmup = 10_000;
+    List<String> serverJvm = SERVER_JVM;
     String[] rest = ra.rest();
     for (int i = 0; i + 1 < rest.length; i += 2) {
       String v = rest[i + 1];
@@ -68,59 +75,151 @@ public final class PushBench {
         case "--concurrency" -> concurrency = Integer.parseInt(v);
         case "--rate" -> rate = Integer.parseInt(v);
         case "--seconds" -> seconds = Integer.parseInt(v);
-        default -> throw new IllegalArgumentException("unknown option " + rest[i]);
+        case "--warmup" -> warmup = Integer.parseInt(v.replace("_", ""));
+        case "--server-jvm" -> serverJvm = List.of(v.trim().split("\\s+"));
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option "
+                    + rest[i]
+                    + "; options are --messages, --concurrency, --rate, --seconds, --warmup,"
+                    + " --server-jvm"
+                    + " (the server JVM's flags, e.g. \"-Xmx1g"
+                    + " -XX:StartFlightRecording=filename=/tmp/push.jfr,settings=profile\"), --out");
       }
     }
-    Report r = run(messages, concurrency, rate, seconds);
+    Report r = run(messages, concurrency, rate, seconds, warmup, serverJvm);
     r.write(ra.out(), RunInfo.capture(RunInfo.commandLine(PushBench.class, args)), System.out);
   }
 
-  /** The receiver: answers 200 to every POST, counting requests, concurrency and task numbers. */
+  /**
+   * The receiver: answers 200 to every POST, counting requests, concurrency and task numbers. A
+   * minimal HTTP/1.1 server of its own (a virtual thread per kept-alive connection, requests with a
+   * {@code Content-Length}, answers without a body), so that what it costs a request leaves the two
+   * cores to the server: the JDK's {@code HttpServer} took ~400 µs of CPU a request here.
+   */
   private static final class Receiver implements AutoCloseable {
-    final HttpServer server;
+    final ServerSocket server;
     final AtomicLong requests = new AtomicLong();
     final AtomicInteger inFlight = new AtomicInteger();
     final AtomicInteger maxInFlight = new AtomicInteger();
     final ConcurrentLinkedQueue<long[]> seen = new ConcurrentLinkedQueue<>(); // {nanos, task}
     final AtomicLong refused = new AtomicLong();
+    private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Until when (System.nanoTime) it answers 503 to every request. */
     volatile long downUntil = Long.MIN_VALUE;
 
+    private static final byte[] OK =
+        "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DOWN =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII);
+
     Receiver() throws IOException {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
-      server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-      server.createContext(
-          "/",
-          exchange -> {
-            int now = inFlight.incrementAndGet();
-            maxInFlight.accumulateAndGet(now, Math::max);
-            try {
-              if (System.nanoTime() < downUntil) {
-                exchange.getRequestBody().readAllBytes();
-                refused.incrementAndGet();
-                exchange.sendResponseHeaders(503, -1);
-                return;
-              }
-              String body =
-                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      server = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
+      Thread.ofPlatform()
+          .daemon()
+          .name("push-receiver-accept")
+          .start(
+              () -> {
+                while (!server.isClosed()) {
+                  try {
+                    Socket s = server.accept();
+                    s.setTcpNoDelay(true);
+                    open.add(s);
+                    Thread.ofVirtual().start(() -> serve(s));
+                  } catch (IOException closed) {
+                    return;
+                  }
+                }
+              });
+    }
+
+    /** Answers the requests of one connection until the client closes it. */
+    private void serve(Socket s) {
+      try (s;
+          InputStream in = s.getInputStream();
+          OutputStream out = s.getOutputStream()) {
+        byte[] buf = new byte[16 * 1024];
+        int have = 0;
+        while (true) {
+          int headEnd;
+          while ((headEnd = headEnd(buf, have)) < 0) {
+            if (have == buf.length) {
+              buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+            }
+            int n = in.read(buf, have, buf.length - have);
+            if (n < 0) {
+              return;
+            }
+            have += n;
+          }
+          int length = contentLength(buf, headEnd);
+          int total = headEnd + length;
+          if (buf.length < total) {
+            buf = java.util.Arrays.copyOf(buf, total);
+          }
+          while (have < total) {
+            int n = in.read(buf, have, buf.length - have);
+            if (n < 0) {
+              return;
+            }
+            have += n;
+          }
+          int now = inFlight.incrementAndGet();
+          maxInFlight.accumulateAndGet(now, Math::max);
+          byte[] answer;
+          try {
+            if (System.nanoTime() < downUntil) {
+              refused.incrementAndGet();
+              answer = DOWN;
+            } else {
+              String body = new String(buf, headEnd, length, StandardCharsets.UTF_8);
               long at = System.nanoTime();
               Matcher m = BODY.matcher(body);
               while (m.find()) {
                 seen.add(new long[] {at, Long.parseLong(m.group(1))});
               }
               requests.incrementAndGet();
-              exchange.sendResponseHeaders(200, -1);
-            } finally {
-              inFlight.decrementAndGet();
-              exchange.close();
+              answer = OK;
             }
-          });
-      server.start();
+          } finally {
+            inFlight.decrementAndGet();
+          }
+          out.write(answer);
+          out.flush();
+          System.arraycopy(buf, total, buf, 0, have - total);
+          have -= total;
+        }
+      } catch (IOException | RuntimeException gone) {
+        // the client closed the connection, or sent what this receiver does not read
+      } finally {
+        open.remove(s);
+      }
+    }
+
+    /** Where the head ends (after its blank line), or -1 when it has not arrived whole. */
+    private static int headEnd(byte[] b, int n) {
+      for (int i = 3; i < n; i++) {
+        if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') {
+          return i + 1;
+        }
+      }
+      return -1;
+    }
+
+    private static int contentLength(byte[] b, int headEnd) {
+      String head = new String(b, 0, headEnd, StandardCharsets.ISO_8859_1);
+      int at = head.toLowerCase(java.util.Locale.ROOT).indexOf("\r\ncontent-length:");
+      if (at < 0) {
+        return 0;
+      }
+      int from = at + "\r\ncontent-length:".length();
+      return Integer.parseInt(head.substring(from, head.indexOf('\r', from)).trim());
     }
 
     String url(String path) {
-      return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+      return "http://127.0.0.1:" + server.getLocalPort() + path;
     }
 
     void reset() {
@@ -132,18 +231,38 @@ public final class PushBench {
     }
 
     @Override
-    public void close() {
-      server.stop(0);
+    public void close() throws IOException {
+      server.close();
+      for (Socket s : open) {
+        s.close();
+      }
     }
   }
 
+  /** The server JVM's flags unless {@code --server-jvm} gives others. */
+  static final List<String> SERVER_JVM = List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED");
+
   static Report run(int messages, int concurrency, int rate, int seconds) throws Exception {
+    return run(messages, concurrency, rate, seconds, Math.min(messages, 100), SERVER_JVM);
+  }
+
+  /**
+   * @param warmup messages pushed, and as many received and acknowledged, before each of the two
+   *     measured throughput phases (their own queues), so that both measure a server whose code is
+   *     compiled: the JIT took a third of the server's CPU in a cold push phase
+   */
+  static Report run(
+      int messages, int concurrency, int rate, int seconds, int warmup, List<String> serverJvm)
+      throws Exception {
     Report r =
         Report.create(ENTRY, "Push subscriptions to a local receiver", "figure", "value")
             .note(
                 "server in its own JVM (-Xmx1g, embedded store, default durability) on loopback;"
-                    + " the receiver is the JDK's HTTP server in the bench's JVM; server CPU from"
-                    + " /proc; load average "
+                    + " the receiver is a minimal HTTP/1.1 server (kept-alive connections) in the"
+                    + " bench's JVM; "
+                    + warmup
+                    + " messages pushed and as many received before the measured phases; server"
+                    + " CPU from /proc; load average "
                     + RunInfo.loadAverages(Machine.LOCAL));
     Path dir = Files.createTempDirectory("sb-push-");
     Path log = dir.resolve("server.log");
@@ -151,18 +270,35 @@ public final class PushBench {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     try (Receiver receiver = new Receiver();
         ChildServer server =
-            ChildServer.start(
-                "switchboard",
-                BacklogServerMain.class,
-                settings,
-                List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED"),
-                log)) {
+            ChildServer.start("switchboard", BacklogServerMain.class, settings, serverJvm, log)) {
       URI base = server.uri;
+      // warm-up: the same pushes, untimed
+      if (warmup > 0) {
+        post(http, base, "/v1/queues", "{\"name\":\"warm\"}");
+        fill(http, base, "warm", warmup);
+        post(
+            http,
+            base,
+            "/v1/queues/warm/subscriptions",
+            "{\"name\":\"sink\",\"url\":\""
+                + receiver.url("/warm")
+                + "\",\"maxConcurrent\":"
+                + concurrency
+                + "}");
+        while (receiver.requests.get() < warmup) {
+          Thread.sleep(5);
+        }
+        post(http, base, "/v1/queues/warm/subscriptions/sink/pause", "");
+        receiver.reset();
+      }
       // throughput: pushes at concurrency C
       post(http, base, "/v1/queues", "{\"name\":\"thr\"}");
       fill(http, base, "thr", messages);
+      long self = ProcessHandle.current().pid();
       OptionalLong cpu0 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own0 = Machine.LOCAL.cpuNanos(self);
       long t0 = System.nanoTime();
+      long wall0 = System.currentTimeMillis();
       post(
           http,
           base,
@@ -176,26 +312,42 @@ public final class PushBench {
         Thread.sleep(5);
       }
       double pushSeconds = (System.nanoTime() - t0) / 1e9;
+      // the phase's wall-clock bounds, to cut a profile of the server (--server-jvm) to it
+      System.err.println(
+          "push: throughput phase from " + wall0 + " to " + System.currentTimeMillis() + " (ms)");
       OptionalLong cpu1 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own1 = Machine.LOCAL.cpuNanos(self);
       r.row(
           "pushes/s (one message a request, concurrency " + concurrency + ")",
           round(messages / pushSeconds));
       r.row("server CPU µs per push", cpuPer(cpu0, cpu1, messages));
+      r.row("receiver's CPU µs per push (the bench's JVM)", cpuPer(own0, own1, messages));
       r.row("most requests at once at the receiver", receiver.maxInFlight.get());
       post(http, base, "/v1/queues/thr/subscriptions/sink/pause", "");
 
-      // the same messages by receive + ack of one, C consumers
+      // the same messages by receive + ack of one, C consumers, after as many untimed
+      if (warmup > 0) {
+        post(http, base, "/v1/queues", "{\"name\":\"warm-pull\"}");
+        fill(http, base, "warm-pull", warmup);
+        consume(http, base, "warm-pull", warmup, concurrency);
+      }
       post(http, base, "/v1/queues", "{\"name\":\"pull\"}");
       fill(http, base, "pull", messages);
       OptionalLong cpu2 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own2 = Machine.LOCAL.cpuNanos(self);
       long t1 = System.nanoTime();
+      long wall1 = System.currentTimeMillis();
       consume(http, base, "pull", messages, concurrency);
       double pullSeconds = (System.nanoTime() - t1) / 1e9;
+      System.err.println(
+          "push: receive+ack phase from " + wall1 + " to " + System.currentTimeMillis() + " (ms)");
       OptionalLong cpu3 = Machine.LOCAL.cpuNanos(server.pid);
+      OptionalLong own3 = Machine.LOCAL.cpuNanos(self);
       r.row(
           "receive+ack msg/s (one a request, " + concurrency + " consumers)",
           round(messages / pullSeconds));
       r.row("server CPU µs per receive+ack", cpuPer(cpu2, cpu3, messages));
+      r.row("consumers' CPU µs per receive+ack (the bench's JVM)", cpuPer(own2, own3, messages));
 
       // seed 002: LIFO, TTL 60 s, 50/s at concurrency 1
       receiver.reset();

@@ -12,7 +12,7 @@ class PushBenchSmokeTest {
   @Test
   void pushBench_tiny_reportsThroughputTheSeedScenarioAndAnOutage() throws Exception {
     Report r = PushBench.run(300, 8, 100, 2);
-    assertEquals(16, r.rows().size(), "every figure has its row");
+    assertEquals(18, r.rows().size(), "every figure has its row");
     assertEquals(1, ((Number) value(r, "seed 002: most requests at once")).intValue());
     assertTrue(((Number) value(r, "seed 002: deliveries")).intValue() > 0);
     assertEquals(0, ((Number) value(r, "seed 002: tasks delivered twice")).intValue());

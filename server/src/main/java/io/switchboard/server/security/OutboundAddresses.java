@@ -107,9 +107,11 @@ public final class OutboundAddresses {
    * Checks a URL as a request is about to be sent to it: every address its host resolves to now
    * must be allowed.
    *
+   * @return the addresses checked, in the resolver's order (a client connects to the first: the one
+   *     checked, whatever DNS answers next)
    * @throws Refused as {@link #checkConfigured}, or when the host does not resolve
    */
-  public void checkSend(String field, URI url) throws Refused {
+  public InetAddress[] checkSend(String field, URI url) throws Refused {
     String host = host(url);
     InetAddress[] addresses;
     try {
@@ -117,7 +119,11 @@ public final class OutboundAddresses {
     } catch (UnknownHostException e) {
       throw new Refused(field + ": host '" + host + "' does not resolve");
     }
+    if (addresses.length == 0) {
+      throw new Refused(field + ": host '" + host + "' does not resolve");
+    }
     check(field, host, addresses);
+    return addresses;
   }
 
   private void check(String field, String host, InetAddress[] addresses) throws Refused {

@@ -13,7 +13,7 @@ import io.switchboard.server.http.HttpError;
 import io.switchboard.server.security.OutboundAddresses;
 import io.switchboard.time.Clock;
 import io.switchboard.time.Scheduler;
-import java.net.http.HttpClient;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -24,7 +24,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.BooleanSupplier;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +57,13 @@ public final class PushDelivery implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final ExecutorService threads =
       Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("switchboard-push-", 0).factory());
-  private final HttpClient http;
+
+  /** Closes a delivery's connection at its deadline ({@link PushClient}). */
+  private final ScheduledThreadPoolExecutor deadlines;
+
+  /** How deliveries make HTTPS connections. */
+  private final SSLSocketFactory tls;
+
   private final Scheduler.Repeating look;
   private final Object changes = new Object();
 
@@ -81,21 +90,43 @@ public final class PushDelivery implements AutoCloseable {
    * @param active whether this server runs subscriptions now (the routing leader of a cluster)
    */
   public PushDelivery(QueueEngine engine, OutboundAddresses outbound, BooleanSupplier active) {
+    this(engine, outbound, active, defaultTls());
+  }
+
+  /**
+   * @param tls the TLS of HTTPS endpoints: whom they are trusted by (tests give one that trusts
+   *     their own CA)
+   */
+  PushDelivery(
+      QueueEngine engine, OutboundAddresses outbound, BooleanSupplier active, SSLContext tls) {
     this.engine = engine;
     this.clock = engine.clock();
     this.store = new PushStore(engine.systemRecords());
     this.outbound = outbound;
     this.active = active;
     this.dispatcher = new Dispatcher(engine);
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .executor(threads)
-            .build();
+    this.tls = tls.getSocketFactory();
+    this.deadlines =
+        new ScheduledThreadPoolExecutor(
+            1, Thread.ofPlatform().daemon().name("switchboard-push-deadlines").factory());
+    this.deadlines.setRemoveOnCancelPolicy(true);
     reconcile();
-    this.look = clock.every("switchboard-push-look", LOOK, this::reconcile);
+    this.look =
+        clock.every(
+            "switchboard-push-look",
+            LOOK,
+            () -> {
+              reconcile();
+              running.values().forEach(r -> r.sink().closeIdle());
+            });
+  }
+
+  private static SSLContext defaultTls() {
+    try {
+      return SSLContext.getDefault();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has a default TLS context", e);
+    }
   }
 
   private static String key(String queue, String name) {
@@ -410,12 +441,13 @@ public final class PushDelivery implements AutoCloseable {
     PushStats counters = stats.computeIfAbsent(key, k -> new PushStats());
     Optional<PushKeys> keys = spec.keyLimit().map(k -> new PushKeys(clock, k));
     PushPace pace = new PushPace(clock, spec, !grouped && spec.batchWindow().isZero(), keys);
+    PushClient client = new PushClient(spec.uri(), spec.headers(), tls, deadlines, PushClient.IDLE);
     PushSink sink =
         new PushSink(
             spec,
             grouped,
             clock,
-            http,
+            client,
             threads,
             outbound,
             pace,
@@ -437,6 +469,7 @@ public final class PushDelivery implements AutoCloseable {
       s = dispatcher.subscribe(spec.queue(), options, sink);
     } catch (QueueException e) {
       pace.close();
+      client.close();
       return;
     }
     sink.opened(s);
@@ -452,6 +485,7 @@ public final class PushDelivery implements AutoCloseable {
     running.remove(key, r);
     r.subscription().stop();
     r.pace().close();
+    r.sink().stopped();
   }
 
   /** The dispatcher ended a subscription: its queue is gone, or the engine refused a receive. */
@@ -513,7 +547,7 @@ public final class PushDelivery implements AutoCloseable {
   /**
    * Stops as a dying process would (a halt: for tests of failover): the subscriptions stop taking
    * and settle nothing more, so the leases of deliveries in flight run out on their own and another
-   * server delivers those messages again; the HTTP client and its threads stop.
+   * server delivers those messages again; the connections close and the threads stop.
    */
   public void halt() {
     synchronized (changes) {
@@ -526,13 +560,13 @@ public final class PushDelivery implements AutoCloseable {
       r.pace().close();
     }
     running.clear();
-    http.shutdownNow();
+    deadlines.shutdownNow();
     threads.shutdownNow();
   }
 
   /**
-   * Stops every subscription (the leases they hold are released: the server is stopping) and the
-   * HTTP client.
+   * Stops every subscription (the leases they hold are released: the server is stopping) and closes
+   * their connections.
    */
   @Override
   public void close() {
@@ -540,12 +574,14 @@ public final class PushDelivery implements AutoCloseable {
       closed = true;
     }
     look.close();
-    for (Running r : running.values()) {
+    List<Running> stopping = List.copyOf(running.values());
+    for (Running r : stopping) {
       r.pace().close();
     }
     running.clear();
     dispatcher.close();
-    http.shutdownNow(); // before its executor, which it must not find shut
+    stopping.forEach(r -> r.sink().abort());
+    deadlines.shutdownNow();
     threads.shutdownNow();
   }
 }

@@ -1,8 +1,8 @@
 package io.switchboard.server.api.push;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.switchboard.client.wire.Json;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.queue.ErrorCode;
@@ -14,13 +14,11 @@ import io.switchboard.server.dispatch.Subscription;
 import io.switchboard.server.security.OutboundAddresses;
 import io.switchboard.server.security.RequestSignature;
 import io.switchboard.time.Clock;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -29,7 +27,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -43,11 +40,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One push subscription's HTTP side: the dispatcher hands it each receive's messages ({@link
- * #deliverBatch}), it POSTs them as one signed delivery on a virtual thread and settles them by the
- * answer (docs/design.md, "Push delivery": 2xx acknowledges all but {@code batchItemFailures}; 429
- * and 503 release them after {@code Retry-After} and slow the subscription; anything else releases
- * them after the backoff). Settling goes through the dispatcher's subscription, so its credit comes
- * back; the pace's slot comes back when the delivery ends.
+ * #deliverBatch}), it POSTs them as one signed delivery on a virtual thread ({@link PushClient}: a
+ * kept-alive connection of the subscription's) and settles them by the answer (docs/design.md,
+ * "Push delivery": 2xx acknowledges all but {@code batchItemFailures}; 429 and 503 release them
+ * after {@code Retry-After} and slow the subscription; anything else releases them after the
+ * backoff). Settling goes through the dispatcher's subscription, so its credit comes back; the
+ * pace's slot comes back when the delivery ends.
  */
 final class PushSink implements Sink {
 
@@ -56,13 +54,11 @@ final class PushSink implements Sink {
   /** The delivery id's header. */
   static final String DELIVERY = "X-Switchboard-Delivery";
 
-  /** The most of an answer's body read; a longer answer lists no failures. */
-  static final int MAX_ANSWER_BYTES = 256 * 1024;
-
   private final PushSpec spec;
   private final boolean grouped;
   private final Clock clock;
-  private final HttpClient http;
+  private final PushClient client;
+  private final RequestSignature.Signer signer;
   private final ExecutorService threads;
   private final OutboundAddresses outbound;
   private final PushPace pace;
@@ -70,6 +66,20 @@ final class PushSink implements Sink {
   private final Consumer<QueueException> onFailed;
   private final Optional<PushKeys> keys;
   private final CompletableFuture<Subscription> subscription = new CompletableFuture<>();
+
+  /** The endpoint's URL, parsed once. */
+  private final URI uri;
+
+  /**
+   * Delivery ids: UUIDs (version 4's form) whose 122 free bits are a random number drawn once per
+   * sink and a count of its deliveries, so no two deliveries of a server share one and a delivery
+   * takes no read of the system's random source (a lock and a system call each).
+   */
+  private final long idHigh;
+
+  private final long idLowBase;
+  private final java.util.concurrent.atomic.AtomicLong idCount =
+      new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean halted;
 
   /** Receipts of delivered messages not yet acknowledged, and whether a thread acks them now. */
@@ -86,7 +96,7 @@ final class PushSink implements Sink {
       PushSpec spec,
       boolean grouped,
       Clock clock,
-      HttpClient http,
+      PushClient client,
       ExecutorService threads,
       OutboundAddresses outbound,
       PushPace pace,
@@ -97,7 +107,12 @@ final class PushSink implements Sink {
     this.spec = spec;
     this.grouped = grouped;
     this.clock = clock;
-    this.http = http;
+    this.client = client;
+    this.signer = RequestSignature.signer(spec.secret());
+    this.uri = spec.uri();
+    UUID seed = UUID.randomUUID();
+    this.idHigh = seed.getMostSignificantBits();
+    this.idLowBase = seed.getLeastSignificantBits();
     this.threads = threads;
     this.outbound = outbound;
     this.pace = pace;
@@ -145,6 +160,25 @@ final class PushSink implements Sink {
    */
   void halt() {
     halted = true;
+    client.abort();
+  }
+
+  /**
+   * The subscription stopped (paused, changed, deleted): its idle connections close now, those of
+   * deliveries in flight when these end.
+   */
+  void stopped() {
+    client.close();
+  }
+
+  /** The server stops: every connection closes now, those of deliveries in flight too. */
+  void abort() {
+    client.abort();
+  }
+
+  /** Closes the connections unused for longer than {@link PushClient#IDLE}. */
+  void closeIdle() {
+    client.closeIdle();
   }
 
   @Override
@@ -165,8 +199,9 @@ final class PushSink implements Sink {
   private void sendNow(List<Message> messages) {
     Subscription sub = subscription.join();
     stats.deliveries.incrementAndGet();
+    InetAddress address;
     try {
-      outbound.checkSend("url", spec.uri());
+      address = outbound.checkSend("url", uri)[0];
     } catch (OutboundAddresses.Refused e) {
       LOG.atWarn()
           .addKeyValue("queue", spec.queue())
@@ -175,43 +210,23 @@ final class PushSink implements Sink {
       failAll(sub, messages, Cause.REFUSED, Optional.empty());
       return;
     }
-    String deliveryId = UUID.randomUUID().toString();
+    String deliveryId = nextDeliveryId();
     byte[] body = body(deliveryId, messages);
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(spec.uri())
-            .timeout(spec.timeout())
-            .header("Content-Type", "application/json")
-            .header("User-Agent", "switchboard-push")
-            .header(DELIVERY, deliveryId)
-            .header(
-                RequestSignature.HEADER,
-                RequestSignature.sign(spec.secret(), clock.millis() / 1000, body))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    spec.headers().forEach(request::header);
+    byte[] request =
+        client.request(
+            DELIVERY + ": " + deliveryId,
+            RequestSignature.HEADER + ": " + signer.sign(clock.millis() / 1000, body),
+            body);
     long started = System.nanoTime();
-    int status;
-    byte[] answer;
-    Optional<String> retryAfter;
+    PushClient.Answer answer;
     try {
-      HttpResponse<InputStream> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-      status = response.statusCode();
-      retryAfter = response.headers().firstValue("Retry-After");
-      try (InputStream in = response.body()) {
-        answer = in.readNBytes(MAX_ANSWER_BYTES + 1);
-      }
-    } catch (HttpConnectTimeoutException e) {
-      failAll(sub, messages, Cause.CONNECTION, Optional.empty());
-      return;
-    } catch (HttpTimeoutException e) {
-      failAll(sub, messages, Cause.TIMEOUT, Optional.empty());
-      return;
-    } catch (IOException e) {
-      failAll(sub, messages, Cause.CONNECTION, Optional.empty());
-      return;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      failAll(sub, messages, Cause.CONNECTION, Optional.empty());
+      answer = client.post(address, request, spec.timeout());
+    } catch (PushClient.Failed e) {
+      failAll(
+          sub,
+          messages,
+          e.failure == PushClient.Failure.TIMEOUT ? Cause.TIMEOUT : Cause.CONNECTION,
+          Optional.empty());
       return;
     } finally {
       stats.latency((System.nanoTime() - started) / 1_000_000);
@@ -219,38 +234,69 @@ final class PushSink implements Sink {
     if (halted) {
       return; // a dead server settles nothing: the leases run out
     }
+    int status = answer.status();
     if (status == 429 || status == 503) {
-      failAll(sub, messages, Cause.THROTTLED, retryAfter.flatMap(this::retryAfterMillis));
+      failAll(sub, messages, Cause.THROTTLED, answer.retryAfter().flatMap(this::retryAfterMillis));
     } else if (status < 200 || status > 299) {
       failAll(sub, messages, Cause.STATUS, Optional.empty());
     } else {
-      succeeded(sub, messages, itemFailures(answer));
+      succeeded(sub, messages, itemFailures(answer.body()));
     }
   }
 
-  /** The delivery's body: the subscription, the queue, the delivery id and the messages. */
+  /** A delivery id no other delivery of this server has: a UUID (version 4's form). */
+  private String nextDeliveryId() {
+    long low = idLowBase + idCount.incrementAndGet();
+    // the variant bits (10) of an RFC 9562 UUID; the version (4) is the random seed's own
+    return new UUID(idHigh, (low & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L).toString();
+  }
+
+  /**
+   * The delivery's body: the subscription, the queue, the delivery id and the messages, written as
+   * it is generated.
+   */
   private byte[] body(String deliveryId, List<Message> messages) {
-    ObjectNode root = Json.tree(Map.of());
-    root.put("subscription", spec.name());
-    root.put("queue", spec.queue());
-    root.put("deliveryId", deliveryId);
-    ArrayNode list = root.putArray("messages");
+    int size = 160;
     for (Message m : messages) {
-      ObjectNode o = list.addObject();
-      o.put("id", m.id());
-      o.put("body", m.body());
-      o.set("attributes", WireFormat.attributes(m.attributes()));
-      o.put("priority", m.priority());
-      m.groupId().ifPresent(g -> o.put("groupId", g));
-      o.put("receiveCount", m.receiveCount());
-      o.put("sentAt", m.sentAt().toString());
+      size += 200 + m.body().length();
     }
-    return Json.bytes(root);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+    try (JsonGenerator g = Json.STRICT.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("subscription", spec.name());
+      g.writeStringField("queue", spec.queue());
+      g.writeStringField("deliveryId", deliveryId);
+      g.writeArrayFieldStart("messages");
+      for (Message m : messages) {
+        g.writeStartObject();
+        g.writeStringField("id", m.id());
+        g.writeStringField("body", m.body());
+        g.writeFieldName("attributes");
+        if (m.attributes().isEmpty()) {
+          g.writeStartObject();
+          g.writeEndObject();
+        } else {
+          g.writeTree(WireFormat.attributes(m.attributes()));
+        }
+        g.writeNumberField("priority", m.priority());
+        if (m.groupId().isPresent()) {
+          g.writeStringField("groupId", m.groupId().get());
+        }
+        g.writeNumberField("receiveCount", m.receiveCount());
+        g.writeStringField("sentAt", m.sentAt().toString());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return out.toByteArray();
   }
 
   /** The ids a 2xx answer lists as failed ({@code {"batchItemFailures":[{"itemIdentifier"}]}}). */
   private static Set<String> itemFailures(byte[] answer) {
-    if (answer.length == 0 || answer.length > MAX_ANSWER_BYTES) {
+    if (answer.length == 0 || answer.length > PushClient.MAX_ANSWER_BYTES) {
       return Set.of();
     }
     JsonNode node;

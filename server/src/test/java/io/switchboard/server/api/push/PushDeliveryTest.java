@@ -303,6 +303,82 @@ class PushDeliveryTest {
   }
 
   /**
+   * An endpoint that does not answer within the subscription's timeout (1 s): the delivery counts
+   * as a timeout and its message comes back after the backoff, to be delivered by the next attempt
+   * (a new delivery id); the first request's late answer changes nothing.
+   */
+  @Test
+  void anEndpointSilentPastTheTimeout_countsATimeout_andTheMessageIsDeliveredByTheRetry()
+      throws Exception {
+    engine.createQueue("jobs", QueueConfig.defaults());
+    String id = engine.send("jobs", NewMessage.of("slow")).id();
+    java.util.concurrent.CountDownLatch late = new java.util.concurrent.CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    answer =
+        r -> {
+          if (calls.incrementAndGet() == 1) {
+            try {
+              late.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          return new Answer(200, "", null);
+        };
+    push.create(
+        "jobs",
+        new PushWire.Subscription(
+            "hook", null, url(), null, 1, null, 1, null, 1, 1, 0L, 1000L, 8000L, null, null, null,
+            null, null),
+        4096);
+    Await.until(
+        () -> push.stats("jobs", "hook").failures().get("timeout") == 1, "the first attempt's end");
+    late.countDown();
+    assertEquals(1, engine.stats("jobs").depth(), "not lost: back in the queue after the backoff");
+    Await.until(() -> push.pace("jobs", "hook").orElseThrow().waitingForTime(), "the backoff");
+    clock.advanceMillis(1000);
+    Await.until(() -> engine.stats("jobs").depth() == 0, "delivered by the retry");
+    Request retry =
+        requests.stream()
+            .filter(r -> r.body().get("messages").get(0).get("receiveCount").asInt() == 2)
+            .findFirst()
+            .orElseThrow();
+    assertEquals(List.of(id), retry.ids());
+    Request first =
+        Await.value(
+            () ->
+                requests.stream()
+                    .filter(r -> r.body().get("messages").get(0).get("receiveCount").asInt() == 1)
+                    .findFirst(),
+            () -> "the first request's late answer",
+            Await.LIMIT);
+    assertFalse(
+        first.body().get("deliveryId").asText().equals(retry.body().get("deliveryId").asText()),
+        "each attempt has its own delivery id");
+    assertEquals(1, push.stats("jobs", "hook").delivered());
+  }
+
+  /**
+   * Nothing listening at the URL's port: the deliveries fail as connection failures, the
+   * subscription holds off by its backoff, and the message waits in the queue.
+   */
+  @Test
+  void nothingListening_countsConnectionFailures_andLosesNothing() {
+    engine.createQueue("jobs", QueueConfig.defaults());
+    engine.send("jobs", NewMessage.of("waits"));
+    push.create(
+        "jobs",
+        subscription(
+            "http://127.0.0.1:" + io.switchboard.testing.FreePorts.free() + "/", 1, null, 1, 1),
+        4096);
+    Await.until(
+        () -> push.stats("jobs", "hook").failures().get("connection") == 1, "the failed attempt");
+    Await.until(() -> push.pace("jobs", "hook").orElseThrow().waitingForTime(), "the backoff");
+    assertEquals(1, engine.stats("jobs").depth(), "the message waits");
+    assertEquals(0, push.stats("jobs", "hook").delivered());
+  }
+
+  /**
    * A batch window longer than a receive's longest wait (20 s): the delivery waits the whole window
    * to fill its batch, then sends what it has as one request.
    */
