@@ -147,31 +147,6 @@ class DynamoRoutingFailoverTest {
   @Test
   void leaderStopsGracefully_otherTakesOverWithoutWaitingForTheLease_idsContinue()
       throws Exception {
-    ServerConfig config = freshTable("10s");
-    SwitchboardServer one = SwitchboardServer.start(config);
-    SwitchboardServer two = SwitchboardServer.start(config);
-    try (Http b = new Http(two.uri())) {
-      String twoId = two.cluster().orElseThrow().serverId();
-      agent(b, "ana", "es");
-      JsonNode c1 = ok(201, contact(b, "c1", "skills HAS 'es'"));
-      assertEquals("res-1", c1.get("reservationId").asText());
-
-      long stopping = System.nanoTime();
-      one.stop(); // releases the lease
-      awaitRoutedBy(b, twoId);
-      assertTrue(
-          System.nanoTime() - stopping < Duration.ofSeconds(8).toNanos(),
-          "took over only when the 10 s lease ran out, not when it was released");
-
-      agent(b, "bo", "es"); // c1 rests from ana after her reject: bo takes it
-      JsonNode again = ok(200, b.post("/v1/routing/reservations/res-1/reject", ""));
-      assertEquals("offered", again.get("state").asText());
-      assertEquals("bo", again.get("agentId").asText());
-      assertEquals(
-          "res-2", again.get("reservationId").asText(), "a planned handover leaves no gap");
-    } finally {
-      two.stop();
-      one.stop();
-    }
+    RoutingFailoverTest.gracefulHandover(freshTable("10s"), Duration.ofSeconds(8));
   }
 }

@@ -370,18 +370,10 @@ public final class DynamoQueueEngine implements QueueEngine {
       item.put("cfg", Store.s(Codecs.encodeConfig(config)));
       item.put("gen", Store.n(gen));
       item.put("created", Store.n(created));
-      try {
-        store.call(
-            d ->
-                d.putItem(
-                    b ->
-                        b.tableName(store.table())
-                            .item(item)
-                            .conditionExpression("attribute_not_exists(pk)")));
+      if (store.putIf(item, "attribute_not_exists(pk)", Map.of())) {
         return new QueueCreation(new Q(name, config, gen, created, new TreeSet<>()).info(), true);
-      } catch (ConditionalCheckFailedException raced) {
-        existing = require(name);
       }
+      existing = require(name); // made by another server meanwhile
     }
     if (!existing.config().equals(config)) {
       throw QueueRules.alreadyExists(name);
@@ -398,42 +390,26 @@ public final class DynamoQueueEngine implements QueueEngine {
         return q.info();
       }
       QueueRules.checkConfig(name, next, n -> Optional.ofNullable(find(n)).map(Q::info));
-      try {
-        store.call(
-            d ->
-                d.updateItem(
-                    b ->
-                        b.tableName(store.table())
-                            .key(Store.key(QUEUES, name))
-                            .updateExpression("SET cfg = :new")
-                            .conditionExpression("cfg = :old AND gen = :gen")
-                            .expressionAttributeValues(
-                                Map.of(
-                                    ":new", Store.s(Codecs.encodeConfig(next)),
-                                    ":old", Store.s(Codecs.encodeConfig(q.config())),
-                                    ":gen", Store.n(q.gen())))));
+      if (store.updateIf(
+          Store.key(QUEUES, name),
+          "SET cfg = :new",
+          "cfg = :old AND gen = :gen",
+          Map.of(
+              ":new", Store.s(Codecs.encodeConfig(next)),
+              ":old", Store.s(Codecs.encodeConfig(q.config())),
+              ":gen", Store.n(q.gen())))) {
         wake();
         return new Q(name, next, q.gen(), q.created(), q.priorities()).info();
-      } catch (ConditionalCheckFailedException changedMeanwhile) {
-        // another update landed (or the queue went): read it again and apply the change to it
       }
+      // another update landed (or the queue went): read it again and apply the change to it
     }
   }
 
   @Override
   public void deleteQueue(String name) {
     Q q = require(name);
-    try {
-      store.call(
-          d ->
-              d.deleteItem(
-                  b ->
-                      b.tableName(store.table())
-                          .key(Store.key(QUEUES, name))
-                          .conditionExpression("gen = :gen")
-                          .expressionAttributeValues(Map.of(":gen", Store.n(q.gen())))));
-    } catch (ConditionalCheckFailedException goneMeanwhile) {
-      throw QueueException.queueNotFound(name);
+    if (!store.deleteIf(Store.key(QUEUES, name), "gen = :gen", Map.of(":gen", Store.n(q.gen())))) {
+      throw QueueException.queueNotFound(name); // gone meanwhile
     }
     // the generation is gone with the queue item, so its items are never read again; delete them
     deleteAll(q);
@@ -663,25 +639,20 @@ public final class DynamoQueueEngine implements QueueEngine {
     if (q.priorities().contains(priority)) {
       return;
     }
-    try {
-      store.call(
-          d ->
-              d.updateItem(
-                  b ->
-                      b.tableName(store.table())
-                          .key(Store.key(QUEUES, q.name()))
-                          .updateExpression("ADD prios :p")
-                          .conditionExpression("gen = :gen")
-                          .expressionAttributeValues(
-                              Map.of(
-                                  ":p",
-                                  AttributeValue.fromNs(List.of(Integer.toString(priority))),
-                                  ":gen",
-                                  Store.n(q.gen())))));
-      q.priorities().add(priority);
-    } catch (ConditionalCheckFailedException gone) {
-      throw QueueException.queueNotFound(q.name());
+    boolean known =
+        store.updateIf(
+            Store.key(QUEUES, q.name()),
+            "ADD prios :p",
+            "gen = :gen",
+            Map.of(
+                ":p",
+                AttributeValue.fromNs(List.of(Integer.toString(priority))),
+                ":gen",
+                Store.n(q.gen())));
+    if (!known) {
+      throw QueueException.queueNotFound(q.name()); // deleted meanwhile
     }
+    q.priorities().add(priority);
   }
 
   /**
@@ -783,9 +754,12 @@ public final class DynamoQueueEngine implements QueueEngine {
   }
 
   /**
-   * Judges an item read: drops it when expired or its history ran out, ends a lease that ran out
-   * (dead-lettering it when its receives ran out). Returns the message as it stands, or null when
-   * it is no longer in the queue (or changed meanwhile, to be read again next time).
+   * Judges an item read, firing what fell due in the order it fell due: drops it when expired or
+   * its history ran out, ends a lease that ran out (dead-lettering it when its receives ran out). A
+   * lease that ended before the message expired ends first (a release), so a message whose lease
+   * and life both ran out while nobody looked is released, then expires; at the same millisecond
+   * the expiry comes first. Returns the message as it stands, or null when it is no longer in the
+   * queue (or changed meanwhile, to be read again next time).
    */
   private @Nullable Msg settle(Q q, Msg m, long now) {
     if (m.done != null) {
@@ -794,43 +768,96 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       return null;
     }
+    if (m.leaseEnded(now) && m.vis < m.expires) {
+      Msg after = endLease(q, m, now);
+      return after == null ? null : settle(q, after, now);
+    }
     if (m.expired(now)) {
       expire(q, m, now);
       return null;
     }
     if (m.leaseEnded(now)) {
-      // the lease ran out: whoever ends it counts the release, and dead-letters it if it was the
-      // last receive allowed
-      if (DeadLetterRules.exhausted(q.config(), m.receives)) {
-        if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
-          count(q.name(), RELEASED, 1);
-          return DeadLetterRules.deadLettersToItself(q.name(), q.config())
-              ? bySerial(q, m.id)
-              : null;
-        }
-        return null;
-      }
-      if (conditional(m, "SET ls = :zero", Map.of(":zero", Store.n(0)))) {
-        count(q.name(), RELEASED, 1);
-        return bySerial(q, m.id);
-      }
-      return null;
+      return endLease(q, m, now);
     }
     return m;
   }
 
-  /** Every message of the queue (not history, not expired), settled, in no particular order. */
+  /**
+   * Ends a lease that ran out: whoever ends it counts the release, and dead-letters the message if
+   * that was the last receive allowed. The message as it stands after, or null when it left the
+   * queue (or changed meanwhile).
+   */
+  private @Nullable Msg endLease(Q q, Msg m, long now) {
+    if (DeadLetterRules.exhausted(q.config(), m.receives)) {
+      if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
+        count(q.name(), RELEASED, 1);
+        return DeadLetterRules.deadLettersToItself(q.name(), q.config()) ? bySerial(q, m.id) : null;
+      }
+      return null;
+    }
+    if (conditional(m, "SET ls = :zero", Map.of(":zero", Store.n(0)))) {
+      count(q.name(), RELEASED, 1);
+      return bySerial(q, m.id);
+    }
+    return null;
+  }
+
+  /**
+   * When a message read at {@code now} fell due: its first timer (its lease's end, or its expiry)
+   * that is at or before {@code now}; {@link Long#MAX_VALUE} when none is.
+   */
+  private static long due(Msg m, long now) {
+    if (m.done != null) {
+      return Long.MAX_VALUE;
+    }
+    long due = m.leased ? Math.min(m.vis, m.expires) : m.expires;
+    return due <= now ? due : Long.MAX_VALUE;
+  }
+
+  /** Whether the first of a due message's timers is its expiry (not its lease's end). */
+  private static boolean expiresFirst(Msg m) {
+    return !m.leased || m.expires <= m.vis;
+  }
+
+  /**
+   * The order in which what fell due is settled, as time would have fired it: by when it fell due,
+   * an expiry before a lease's end at the same millisecond, then in the order the messages were
+   * sent (so messages dead-lettered together reach their target in that order).
+   */
+  private static java.util.Comparator<Msg> dueOrder(long now) {
+    return java.util.Comparator.comparingLong((Msg m) -> due(m, now))
+        .thenComparing(m -> !expiresFirst(m))
+        .thenComparingLong(m -> m.id);
+  }
+
+  /**
+   * Every message of the queue (not history, not expired), settled, in no particular order. What
+   * fell due since it was last read is settled in the order it fell due ({@link #dueOrder}).
+   */
   private List<Msg> messages(Q q, long now) {
     List<Msg> out = new ArrayList<>();
+    List<Msg> due = new ArrayList<>();
     for (int priority : q.priorities()) {
       for (Map<String, AttributeValue> item : queryAll(q.partition(priority), true, "")) {
         if (Msg.pointer(item)) {
           continue;
         }
-        Msg m = settle(q, new Msg(item), now);
-        if (m != null) {
-          out.add(m);
+        Msg m = new Msg(item);
+        if (due(m, now) != Long.MAX_VALUE) {
+          due.add(m);
+          continue;
         }
+        Msg settled = settle(q, m, now);
+        if (settled != null) {
+          out.add(settled);
+        }
+      }
+    }
+    due.sort(dueOrder(now));
+    for (Msg m : due) {
+      Msg settled = settle(q, m, now);
+      if (settled != null) {
+        out.add(settled);
       }
     }
     return out;
@@ -911,7 +938,7 @@ public final class DynamoQueueEngine implements QueueEngine {
           if (c != 0) {
             return c;
           }
-          c = Boolean.compare(x.leasedAt != 0, y.leasedAt != 0);
+          c = Boolean.compare(x.receives > 0, y.receives > 0);
           return c != 0 ? c : Long.compare(x.serial, y.serial);
         });
     List<Message> out = new ArrayList<>();
@@ -933,8 +960,9 @@ public final class DynamoQueueEngine implements QueueEngine {
     return out;
   }
 
+  /** A head's place in time: when last received, or sent if never received (since a redrive). */
   private static long place(Msg head) {
-    return head.leasedAt != 0 ? head.leasedAt : head.sent;
+    return head.receives > 0 ? head.leasedAt : head.sent;
   }
 
   /** The conditional claim; null when another server changed the message since it was read. */
@@ -1652,23 +1680,14 @@ public final class DynamoQueueEngine implements QueueEngine {
         return false;
       }
     }
-    try {
-      store.call(d -> d.deleteItem(b -> asRead(b.tableName(store.table()), m)));
-      return true;
-    } catch (ConditionalCheckFailedException changed) {
-      return false;
-    }
+    return store.deleteIf(
+        Store.key(m.pk, m.sk()),
+        "ep = :ep AND vis = :vis",
+        Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
   }
 
   private static void asRead(
       software.amazon.awssdk.services.dynamodb.model.Delete.Builder b, Msg m) {
-    b.key(Store.key(m.pk, m.sk()))
-        .conditionExpression("ep = :ep AND vis = :vis")
-        .expressionAttributeValues(Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
-  }
-
-  private static void asRead(
-      software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest.Builder b, Msg m) {
     b.key(Store.key(m.pk, m.sk()))
         .conditionExpression("ep = :ep AND vis = :vis")
         .expressionAttributeValues(Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
@@ -1684,20 +1703,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     Map<String, AttributeValue> all = new HashMap<>(values);
     all.put(":ep", Store.n(m.epoch));
     all.put(":vis0", Store.n(m.vis));
-    try {
-      store.call(
-          d ->
-              d.updateItem(
-                  b ->
-                      b.tableName(store.table())
-                          .key(Store.key(m.pk, m.sk()))
-                          .updateExpression(update)
-                          .conditionExpression("ep = :ep AND vis = :vis0")
-                          .expressionAttributeValues(all)));
-      return true;
-    } catch (ConditionalCheckFailedException changed) {
-      return false;
-    }
+    return store.updateIf(Store.key(m.pk, m.sk()), update, "ep = :ep AND vis = :vis0", all);
   }
 
   private boolean move(

@@ -3,6 +3,7 @@ package io.switchboard.storage.dynamodb;
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingException;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.routing.spi.FencedWorkspaceRouters;
 import io.switchboard.routing.spi.RouterCounters;
 import io.switchboard.routing.spi.RouterEntry;
 import io.switchboard.routing.spi.RouterJournal;
@@ -65,7 +66,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * PostgreSQL: {@link #load} continues above the reserved limit, so a new leader never hands out an
  * id that a dead one showed, and a graceful {@link #close} gives the unused part back.
  */
-public final class DynamoRouterJournal implements RouterJournal {
+public final class DynamoRouterJournal implements FencedWorkspaceRouters.Journal {
 
   /** Reservation ids reserved durably at a time. */
   static final long RESERVATION_BLOCK = 1 << 16;
@@ -133,6 +134,7 @@ public final class DynamoRouterJournal implements RouterJournal {
   }
 
   /** The workspace whose router state this journal holds. */
+  @Override
   public String workspace() {
     return workspace;
   }
@@ -143,6 +145,7 @@ public final class DynamoRouterJournal implements RouterJournal {
   }
 
   /** Why the journal stopped taking writes, if it did. */
+  @Override
   public Optional<String> failure() {
     return Optional.ofNullable(failure);
   }
@@ -832,7 +835,8 @@ public final class DynamoRouterJournal implements RouterJournal {
    * Stops without writing what is queued, as a process that dies would (tests of a leader's death):
    * what the writer is storing right now may still be stored, nothing after it is.
    */
-  void abandon() {
+  @Override
+  public void abandon() {
     lock.lock();
     try {
       closing = true;

@@ -6,6 +6,7 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.routing.spi.FencedWorkspaceRouters;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.RoutingLeader;
 import java.net.URI;
@@ -55,7 +56,7 @@ public final class DynamoRoutingLeadership implements RoutingLeader {
       long epoch,
       DynamoRouterJournal journal,
       Router router,
-      @Nullable DynamoWorkspaceRouters routers,
+      @Nullable FencedWorkspaceRouters<DynamoRouterJournal> routers,
       @Nullable Workspaces workspaces) {
 
     Optional<String> failure() {
@@ -298,14 +299,14 @@ public final class DynamoRoutingLeadership implements RoutingLeader {
     renewedAt = acquiredAt;
     DynamoRouterJournal journal = null;
     Router router = null;
-    @Nullable DynamoWorkspaceRouters routers = null;
+    @Nullable FencedWorkspaceRouters<DynamoRouterJournal> routers = null;
     @Nullable Workspaces workspaces = null;
     try {
       journal =
           DynamoRouterJournal.open(store, epoch, DynamoRouterJournal.DEFAULT, this::journalFailed);
       router = routerFactory.apply(journal);
       if (workspaceRouter != null) {
-        routers = new DynamoWorkspaceRouters(store, epoch, workspaceRouter, this::journalFailed);
+        routers = new FencedWorkspaceRouters<>(journals(epoch), workspaceRouter);
         workspaces =
             new Workspaces(
                 router,
@@ -374,6 +375,25 @@ public final class DynamoRoutingLeadership implements RoutingLeader {
     }
   }
 
+  /**
+   * The other workspaces' journals at {@code epoch}, each on items whose keys carry the workspace's
+   * name; deleting a workspace deletes its items.
+   */
+  private FencedWorkspaceRouters.Journals<DynamoRouterJournal> journals(long epoch) {
+    return new FencedWorkspaceRouters.Journals<>() {
+      @Override
+      public DynamoRouterJournal open(String workspace) {
+        return DynamoRouterJournal.open(
+            store, epoch, workspace, DynamoRoutingLeadership.this::journalFailed);
+      }
+
+      @Override
+      public void drop(String workspace) {
+        DynamoRouterJournal.drop(store, epoch, workspace);
+      }
+    };
+  }
+
   private void journalFailed() {
     if (timer != null) {
       try {
@@ -414,7 +434,7 @@ public final class DynamoRoutingLeadership implements RoutingLeader {
       term = null;
       if (t != null) {
         t.journal().abandon();
-        DynamoWorkspaceRouters routers = t.routers();
+        FencedWorkspaceRouters<DynamoRouterJournal> routers = t.routers();
         Workspaces workspaces = t.workspaces();
         if (routers != null && workspaces != null) {
           routers.abandon();

@@ -6,7 +6,6 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
@@ -69,55 +68,24 @@ final class RouterLease {
     item.put("url", Store.s(url));
     item.put("rvn", Store.s(version()));
     item.put("released", AttributeValue.fromBool(false));
-    try {
-      if (seen == null) {
-        store.call(
-            d ->
-                d.putItem(
-                    b ->
-                        b.tableName(store.table())
-                            .item(item)
-                            .conditionExpression("attribute_not_exists(pk)")));
-      } else {
-        store.call(
-            d ->
-                d.putItem(
-                    b ->
-                        b.tableName(store.table())
-                            .item(item)
-                            .conditionExpression("epoch = :e AND rvn = :v")
-                            .expressionAttributeValues(
-                                Map.of(":e", Store.n(seen.epoch()), ":v", Store.s(seen.rvn())))));
-      }
-      return OptionalLong.of(next);
-    } catch (ConditionalCheckFailedException changed) {
-      return OptionalLong.empty();
-    }
+    boolean won =
+        seen == null
+            ? store.putIf(item, "attribute_not_exists(pk)", Map.of())
+            : store.putIf(
+                item,
+                "epoch = :e AND rvn = :v",
+                Map.of(":e", Store.n(seen.epoch()), ":v", Store.s(seen.rvn())));
+    return won ? OptionalLong.of(next) : OptionalLong.empty();
   }
 
   /** Renews the lease held at {@code epoch} (a new version); false if another server took it. */
   boolean renew(long epoch) {
-    try {
-      store.call(
-          d ->
-              d.updateItem(
-                  b ->
-                      b.tableName(store.table())
-                          .key(Store.key(PK, SK))
-                          .updateExpression("SET rvn = :v")
-                          .conditionExpression("epoch = :e AND released = :f")
-                          .expressionAttributeValues(
-                              Map.of(
-                                  ":v",
-                                  Store.s(version()),
-                                  ":e",
-                                  Store.n(epoch),
-                                  ":f",
-                                  AttributeValue.fromBool(false)))));
-      return true;
-    } catch (ConditionalCheckFailedException taken) {
-      return false;
-    }
+    return store.updateIf(
+        Store.key(PK, SK),
+        "SET rvn = :v",
+        "epoch = :e AND released = :f",
+        Map.of(
+            ":v", Store.s(version()), ":e", Store.n(epoch), ":f", AttributeValue.fromBool(false)));
   }
 
   /**
@@ -126,26 +94,13 @@ final class RouterLease {
    * until someone takes the lease (the journals are closed before the release).
    */
   void release(long epoch) {
-    try {
-      store.call(
-          d ->
-              d.updateItem(
-                  b ->
-                      b.tableName(store.table())
-                          .key(Store.key(PK, SK))
-                          .updateExpression("SET released = :t, rvn = :v")
-                          .conditionExpression("epoch = :e")
-                          .expressionAttributeValues(
-                              Map.of(
-                                  ":t",
-                                  AttributeValue.fromBool(true),
-                                  ":v",
-                                  Store.s(version()),
-                                  ":e",
-                                  Store.n(epoch)))));
-    } catch (ConditionalCheckFailedException taken) {
-      // someone took it already
-    }
+    // false when someone took it already: nothing to give up
+    store.updateIf(
+        Store.key(PK, SK),
+        "SET released = :t, rvn = :v",
+        "epoch = :e",
+        Map.of(
+            ":t", AttributeValue.fromBool(true), ":v", Store.s(version()), ":e", Store.n(epoch)));
   }
 
   /** The condition check that makes a transaction write only while {@code epoch} holds. */

@@ -60,6 +60,79 @@ final class Store {
     }
   }
 
+  /**
+   * Puts {@code item} if {@code condition} holds (with the placeholders {@code values}); false when
+   * it did not, and nothing was written.
+   */
+  boolean putIf(
+      Map<String, AttributeValue> item, String condition, Map<String, AttributeValue> values) {
+    return decided(
+        () ->
+            call(
+                d ->
+                    d.putItem(
+                        b -> {
+                          b.tableName(table).item(item).conditionExpression(condition);
+                          if (!values.isEmpty()) {
+                            b.expressionAttributeValues(values);
+                          }
+                        })));
+  }
+
+  /**
+   * Applies {@code update} to the item at {@code key} if {@code condition} holds (with the
+   * placeholders {@code values}); false when it did not, and nothing was written.
+   */
+  boolean updateIf(
+      Map<String, AttributeValue> key,
+      String update,
+      String condition,
+      Map<String, AttributeValue> values) {
+    return decided(
+        () ->
+            call(
+                d ->
+                    d.updateItem(
+                        b -> {
+                          b.tableName(table)
+                              .key(key)
+                              .updateExpression(update)
+                              .conditionExpression(condition);
+                          if (!values.isEmpty()) {
+                            b.expressionAttributeValues(values);
+                          }
+                        })));
+  }
+
+  /**
+   * Deletes the item at {@code key} if {@code condition} holds (with the placeholders {@code
+   * values}); false when it did not, and nothing was deleted.
+   */
+  boolean deleteIf(
+      Map<String, AttributeValue> key, String condition, Map<String, AttributeValue> values) {
+    return decided(
+        () ->
+            call(
+                d ->
+                    d.deleteItem(
+                        b -> {
+                          b.tableName(table).key(key).conditionExpression(condition);
+                          if (!values.isEmpty()) {
+                            b.expressionAttributeValues(values);
+                          }
+                        })));
+  }
+
+  /** Runs a conditional write: true when it was made, false when its condition failed. */
+  private static boolean decided(Runnable write) {
+    try {
+      write.run();
+      return true;
+    } catch (ConditionalCheckFailedException lost) {
+      return false;
+    }
+  }
+
   /** The item at {@code pk}/{@code sk}, read strongly consistent, or null. */
   @Nullable Map<String, AttributeValue> get(String pk, String sk) {
     GetItemResponse r =

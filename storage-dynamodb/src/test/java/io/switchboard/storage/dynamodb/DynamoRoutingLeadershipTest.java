@@ -6,13 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.routing.Activity;
 import io.switchboard.routing.Agent;
-import io.switchboard.routing.Contact;
 import io.switchboard.routing.ContactState;
-import io.switchboard.routing.NewAgent;
 import io.switchboard.routing.NewContact;
-import io.switchboard.routing.Presence;
 import io.switchboard.routing.ReservationState;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
@@ -23,6 +19,7 @@ import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
 import io.switchboard.routing.spi.RoutingLeader;
+import io.switchboard.tck.routing.ContactCentre;
 import io.switchboard.time.ManualClock;
 import java.net.URI;
 import java.time.Duration;
@@ -52,11 +49,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class DynamoRoutingLeadershipTest {
 
   private static final Duration LEASE = Duration.ofSeconds(30);
-  private static final List<Activity> CENTRE =
-      List.of(
-          new Activity("Ready", true),
-          new Activity("Lunch", false),
-          new Activity("offline", false));
 
   private final ManualClock clock = ManualClock.create();
   private final Map<String, AtomicLong> nanos = new HashMap<>();
@@ -105,32 +97,8 @@ class DynamoRoutingLeadershipTest {
     return l.workspaces().orElseThrow();
   }
 
-  private static NewAgent agent(String id, String... skills) {
-    return NewAgent.builder(id).attribute("skills", List.of(skills)).capacity("voice", 1).build();
-  }
-
-  /**
-   * A contact centre: ann (billing, Ready) is offered b1, b2 waits behind it for billing; bob
-   * (general) is at lunch, so g1 waits in general.
-   */
   private static Workspace centre(RoutingLeader leader) {
-    Workspace centre =
-        workspaces(leader)
-            .create(
-                WorkspaceDefinition.create(
-                    "centre", WorkspaceSettings.DEFAULTS.withDefaultActivity("offline"), CENTRE));
-    centre.putQueue(TaskQueue.named("billing").withWorkerExpression("skills HAS 'billing'"));
-    centre.putQueue(TaskQueue.named("general").withWorkerExpression("skills HAS 'general'"));
-    centre.createAgent(agent("ann", "billing"), Optional.of("Ready"));
-    centre.createAgent(agent("bob", "general"), Optional.of("Lunch"));
-    centre.createContact(NewContact.builder("b1", "voice").build(), Optional.of("billing"));
-    centre.createContact(NewContact.builder("b2", "voice").build(), Optional.of("billing"));
-    centre.createContact(NewContact.builder("g1", "voice").build(), Optional.of("general"));
-    return centre;
-  }
-
-  private static long number(String reservationId) {
-    return Long.parseLong(reservationId.substring(reservationId.lastIndexOf('-') + 1));
+    return ContactCentre.create(workspaces(leader));
   }
 
   @Test
@@ -171,20 +139,14 @@ class DynamoRoutingLeadershipTest {
   void leaderDies_newLeaderHasTheWorkspacesAgentsContactsAndOffers_reservationIdsKeepRising() {
     DynamoRoutingLeadership a = server("a");
     DynamoRoutingLeadership b = server("b");
-    Workspace before = centre(a);
-    Router defaultRouter = workspaces(a).get(Workspaces.DEFAULT).router();
-    defaultRouter.createAgent(agent("dora"));
+    ContactCentre.Before before = ContactCentre.Before.create(workspaces(a));
     List<String> acknowledged = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
-      before.createContact(
-          NewContact.builder("load-" + i, "voice").build(), Optional.of("general"));
+      before
+          .centre()
+          .createContact(NewContact.builder("load-" + i, "voice").build(), Optional.of("general"));
       acknowledged.add("load-" + i);
     }
-    Contact b1 = before.router().contact("b1");
-    Contact b2 = before.router().contact("b2");
-    Contact g1 = before.router().contact("g1");
-    String offer = b1.reservationId().orElseThrow();
-    assertEquals(Optional.of("ann"), b1.agentId());
 
     a.halt(); // dies: no release, nothing more written
     advance("b", LEASE.minusMillis(1));
@@ -195,40 +157,10 @@ class DynamoRoutingLeadershipTest {
     assertTrue(b.leading());
     assertEquals("b", b.leader().orElseThrow().id());
 
-    Workspace after = workspaces(b).get("centre");
-    assertEquals(before.definition(), after.definition());
-    assertEquals(
-        List.of("centre", "default"), workspaces(b).list().stream().map(Workspace::name).toList());
-    Agent ann = after.router().agent("ann");
-    assertEquals("Ready", ann.activity());
-    assertEquals(Presence.available(), ann.presence());
-    assertEquals("Lunch", after.router().agent("bob").activity());
-    assertEquals(
-        List.of("dora"),
-        workspaces(b).get(Workspaces.DEFAULT).router().agents().stream().map(Agent::id).toList(),
-        "default keeps its own agents");
-    assertThrows(RoutingException.class, () -> after.router().agent("dora"));
-
-    Contact b1After = after.router().contact("b1");
-    assertEquals(ContactState.OFFERED, b1After.state());
-    assertEquals(Optional.of(offer), b1After.reservationId());
-    for (Contact waiting : List.of(b2, g1)) {
-      Contact now = after.router().contact(waiting.id());
-      assertEquals(ContactState.QUEUED, now.state(), waiting.id());
-      assertEquals(waiting.queue(), now.queue(), waiting.id());
-      assertEquals(waiting.createdAt(), now.createdAt(), waiting.id() + " keeps its arrival");
-    }
+    Workspace after = before.assertTakenOver(workspaces(b), DynamoRouterJournal.RESERVATION_BLOCK);
     for (String id : acknowledged) {
       assertEquals(ContactState.QUEUED, after.router().contact(id).state(), id);
     }
-
-    // the next offer's id is above every id the dead leader could have shown
-    after.router().reject(offer);
-    String next = after.router().pendingReservations("ann").get(0).id();
-    assertTrue(number(next) > number(offer), next + " after " + offer);
-    assertTrue(
-        number(next) >= DynamoRouterJournal.RESERVATION_BLOCK,
-        "ids reserved by the dead leader are skipped: " + next);
 
     // the workspace keeps routing: bob back from lunch takes g1, and its timers run here
     after.activity("bob", "Ready");
@@ -250,7 +182,7 @@ class DynamoRoutingLeadershipTest {
     Workspace after = workspaces(b).get("centre");
     after.router().reject(offer);
     String next = after.router().pendingReservations("ann").get(0).id();
-    assertEquals(number(offer) + 1, number(next));
+    assertEquals(ContactCentre.number(offer) + 1, ContactCentre.number(next));
     assertEquals(2, after.router().agents().size());
   }
 
@@ -267,7 +199,8 @@ class DynamoRoutingLeadershipTest {
 
     RoutingException refused =
         assertThrows(
-            RoutingException.class, () -> stale.createAgent(agent("ghost"), Optional.empty()));
+            RoutingException.class,
+            () -> stale.createAgent(ContactCentre.agent("ghost"), Optional.empty()));
     assertEquals(RoutingErrorCode.UNAVAILABLE, refused.code());
     assertTrue(
         refused.getMessage().contains("no longer holds the routing lease")
@@ -301,7 +234,9 @@ class DynamoRoutingLeadershipTest {
 
     Workspace again =
         workspaces(a)
-            .create(WorkspaceDefinition.create("centre", WorkspaceSettings.DEFAULTS, CENTRE));
+            .create(
+                WorkspaceDefinition.create(
+                    "centre", WorkspaceSettings.DEFAULTS, ContactCentre.ACTIVITIES));
     assertTrue(again.router().agents().isEmpty());
     a.close();
     DynamoRoutingLeadership b = server("b");

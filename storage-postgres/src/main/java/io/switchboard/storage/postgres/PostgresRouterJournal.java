@@ -2,6 +2,7 @@ package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.QueueException;
 import io.switchboard.routing.RoutingException;
+import io.switchboard.routing.spi.FencedWorkspaceRouters;
 import io.switchboard.routing.spi.RouterCounters;
 import io.switchboard.routing.spi.RouterEntry;
 import io.switchboard.routing.spi.RouterJournal;
@@ -53,7 +54,7 @@ import org.jspecify.annotations.Nullable;
  * one showed. A graceful {@link #close} gives the unused part of the block back, so a planned
  * handover leaves no gap in the ids.
  */
-public final class PostgresRouterJournal implements RouterJournal {
+public final class PostgresRouterJournal implements FencedWorkspaceRouters.Journal {
 
   /** Reservation ids reserved durably at a time; one extra commit per half block of offers. */
   static final long RESERVATION_BLOCK = 1 << 16;
@@ -149,6 +150,7 @@ public final class PostgresRouterJournal implements RouterJournal {
   static final String DEFAULT = io.switchboard.routing.Workspaces.DEFAULT;
 
   /** The workspace whose router state this journal holds. */
+  @Override
   public String workspace() {
     return workspace;
   }
@@ -192,6 +194,7 @@ public final class PostgresRouterJournal implements RouterJournal {
   }
 
   /** Why the journal stopped taking writes, if it did. */
+  @Override
   public Optional<String> failure() {
     return Optional.ofNullable(failure);
   }
@@ -697,7 +700,8 @@ public final class PostgresRouterJournal implements RouterJournal {
    * Stops without writing what is queued, as a process that dies would (tests of a leader's death):
    * what the writer is committing right now may still commit, nothing after it does.
    */
-  void abandon() {
+  @Override
+  public void abandon() {
     lock.lock();
     try {
       closing = true;

@@ -6,6 +6,7 @@ import io.switchboard.routing.Router;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.routing.spi.FencedWorkspaceRouters;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.routing.spi.RoutingLeader;
 import java.net.URI;
@@ -44,9 +45,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Workspaces.</b> With {@link Builder#workspaces}, the leader also runs every routing
  * workspace: on winning it opens the router of each workspace defined in {@code sb_workspace}, each
- * on a journal of its own ({@link PostgresWorkspaceRouters}), and closes them all when it steps
- * down. One lease covers them all: every workspace's writes, and the definitions' too, are fenced
- * by the same epoch, so a takeover moves every workspace at once.
+ * on a journal of its own ({@link FencedWorkspaceRouters}), and closes them all when it steps down.
+ * One lease covers them all: every workspace's writes, and the definitions' too, are fenced by the
+ * same epoch, so a takeover moves every workspace at once.
  */
 public final class RoutingLeadership implements RoutingLeader {
 
@@ -60,7 +61,7 @@ public final class RoutingLeadership implements RoutingLeader {
       long epoch,
       PostgresRouterJournal journal,
       Router router,
-      @Nullable PostgresWorkspaceRouters routers,
+      @Nullable FencedWorkspaceRouters<PostgresRouterJournal> routers,
       @Nullable Workspaces workspaces) {
 
     Optional<String> failure() {
@@ -291,14 +292,14 @@ public final class RoutingLeadership implements RoutingLeader {
     renewedAt = acquiredAt;
     PostgresRouterJournal journal = null;
     Router router = null;
-    @Nullable PostgresWorkspaceRouters routers = null;
+    @Nullable FencedWorkspaceRouters<PostgresRouterJournal> routers = null;
     @Nullable Workspaces workspaces = null;
     try {
       journal =
           PostgresRouterJournal.open(ds, epoch, PostgresRouterJournal.DEFAULT, this::journalFailed);
       router = routerFactory.apply(journal);
       if (workspaceRouter != null) {
-        routers = new PostgresWorkspaceRouters(ds, epoch, workspaceRouter, this::journalFailed);
+        routers = new FencedWorkspaceRouters<>(journals(epoch), workspaceRouter);
         workspaces =
             new Workspaces(
                 router,
@@ -373,6 +374,25 @@ public final class RoutingLeadership implements RoutingLeader {
     }
   }
 
+  /**
+   * The other workspaces' journals at {@code epoch}, over the shared router tables (their rows
+   * keyed by the workspace's name); deleting a workspace deletes its rows.
+   */
+  private FencedWorkspaceRouters.Journals<PostgresRouterJournal> journals(long epoch) {
+    return new FencedWorkspaceRouters.Journals<>() {
+      @Override
+      public PostgresRouterJournal open(String workspace) {
+        return PostgresRouterJournal.open(
+            ds, epoch, workspace, RoutingLeadership.this::journalFailed);
+      }
+
+      @Override
+      public void drop(String workspace) {
+        PostgresRouterJournal.drop(ds, epoch, workspace);
+      }
+    };
+  }
+
   private void journalFailed() {
     if (timer != null) {
       try {
@@ -428,7 +448,7 @@ public final class RoutingLeadership implements RoutingLeader {
       term = null;
       if (t != null) {
         t.journal().abandon();
-        PostgresWorkspaceRouters routers = t.routers();
+        FencedWorkspaceRouters<PostgresRouterJournal> routers = t.routers();
         Workspaces workspaces = t.workspaces();
         if (routers != null && workspaces != null) { // made together, in lead()
           routers.abandon();

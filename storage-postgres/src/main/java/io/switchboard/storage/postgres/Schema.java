@@ -163,8 +163,9 @@ final class Schema {
   /**
    * Version 8 (2026-11-26): the router tables hold the state of every routing workspace, keyed by a
    * {@code workspace} column (the rows of before are workspace {@code default}'s); one lease still
-   * fences them all ({@link PostgresWorkspaceRouters}). {@code sb_router_state} has one row per
-   * workspace, keyed by its name instead of the constant {@code id = 1}.
+   * fences them all ({@link io.switchboard.routing.spi.FencedWorkspaceRouters}). {@code
+   * sb_router_state} has one row per workspace, keyed by its name instead of the constant {@code id
+   * = 1}.
    */
   private static final List<String> V8 =
       List.of(

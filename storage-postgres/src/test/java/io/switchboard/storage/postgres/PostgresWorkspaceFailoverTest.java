@@ -10,11 +10,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.switchboard.routing.Activity;
 import io.switchboard.routing.Agent;
-import io.switchboard.routing.Contact;
-import io.switchboard.routing.ContactState;
 import io.switchboard.routing.NewAgent;
-import io.switchboard.routing.NewContact;
-import io.switchboard.routing.Presence;
 import io.switchboard.routing.ReservationState;
 import io.switchboard.routing.Router;
 import io.switchboard.routing.RoutingErrorCode;
@@ -24,6 +20,7 @@ import io.switchboard.routing.Workspace;
 import io.switchboard.routing.WorkspaceDefinition;
 import io.switchboard.routing.WorkspaceSettings;
 import io.switchboard.routing.Workspaces;
+import io.switchboard.tck.routing.ContactCentre;
 import io.switchboard.time.ManualClock;
 import java.net.URI;
 import java.sql.Connection;
@@ -49,11 +46,7 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresWorkspaceFailoverTest {
 
-  private static final List<Activity> CENTRE =
-      List.of(
-          new Activity("Ready", true),
-          new Activity("Lunch", false),
-          new Activity("offline", false));
+  private static final List<Activity> CENTRE = ContactCentre.ACTIVITIES;
 
   private final ManualClock clock = ManualClock.create();
   private DataSource ds;
@@ -91,81 +84,26 @@ class PostgresWorkspaceFailoverTest {
   }
 
   private static NewAgent agent(String id, String... skills) {
-    return NewAgent.builder(id).attribute("skills", List.of(skills)).capacity("voice", 1).build();
+    return ContactCentre.agent(id, skills);
   }
 
-  /**
-   * A contact centre: ann (billing, Ready) is offered b1, b2 waits behind it for billing; bob
-   * (general) is at lunch, so g1 waits in general.
-   */
   private static Workspace centre(RoutingLeadership leader) {
-    Workspace centre =
-        workspaces(leader)
-            .create(
-                WorkspaceDefinition.create(
-                    "centre", WorkspaceSettings.DEFAULTS.withDefaultActivity("offline"), CENTRE));
-    centre.putQueue(TaskQueue.named("billing").withWorkerExpression("skills HAS 'billing'"));
-    centre.putQueue(TaskQueue.named("general").withWorkerExpression("skills HAS 'general'"));
-    centre.createAgent(agent("ann", "billing"), Optional.of("Ready"));
-    centre.createAgent(agent("bob", "general"), Optional.of("Lunch"));
-    centre.createContact(NewContact.builder("b1", "voice").build(), Optional.of("billing"));
-    centre.createContact(NewContact.builder("b2", "voice").build(), Optional.of("billing"));
-    centre.createContact(NewContact.builder("g1", "voice").build(), Optional.of("general"));
-    return centre;
-  }
-
-  private static long number(String reservationId) {
-    return Long.parseLong(reservationId.substring(reservationId.lastIndexOf('-') + 1));
+    return ContactCentre.create(workspaces(leader));
   }
 
   @Test
   void leaderDies_newLeaderHasTheWorkspacesAgentsContactsAndOffers_reservationIdsKeepRising() {
     RoutingLeadership a = server("a", ds);
     RoutingLeadership b = server("b", ds);
-    Workspace before = centre(a);
-    workspaces(a).get(Workspaces.DEFAULT).router().createAgent(agent("dora"));
-    Contact b1 = before.router().contact("b1");
-    Contact b2 = before.router().contact("b2");
-    Contact g1 = before.router().contact("g1");
-    String offer = b1.reservationId().orElseThrow();
-    assertEquals(Optional.of("ann"), b1.agentId());
+    ContactCentre.Before before = ContactCentre.Before.create(workspaces(a));
 
     a.halt(); // dies: no release, nothing more written
     RouterTables.expireLease(ds);
     b.tick();
     assertTrue(b.leading());
 
-    Workspace after = workspaces(b).get("centre");
-    assertEquals(before.definition(), after.definition());
-    assertEquals(
-        List.of("centre", "default"), workspaces(b).list().stream().map(Workspace::name).toList());
-    Agent ann = after.router().agent("ann");
-    assertEquals("Ready", ann.activity());
-    assertEquals(Presence.available(), ann.presence());
-    assertEquals("Lunch", after.router().agent("bob").activity());
-    assertEquals(
-        List.of("dora"),
-        workspaces(b).get(Workspaces.DEFAULT).router().agents().stream().map(Agent::id).toList(),
-        "default keeps its own agents");
-    assertThrows(RoutingException.class, () -> after.router().agent("dora"));
-
-    Contact b1After = after.router().contact("b1");
-    assertEquals(ContactState.OFFERED, b1After.state());
-    assertEquals(Optional.of(offer), b1After.reservationId());
-    for (Contact waiting : List.of(b2, g1)) {
-      Contact now = after.router().contact(waiting.id());
-      assertEquals(ContactState.QUEUED, now.state(), waiting.id());
-      assertEquals(waiting.queue(), now.queue(), waiting.id());
-      assertEquals(waiting.createdAt(), now.createdAt(), waiting.id() + " keeps its arrival");
-    }
-
-    // the next offer's id is above every id the dead leader could have shown
-    after.router().reject(offer);
-    String next = after.router().pendingReservations("ann").get(0).id();
-    assertTrue(number(next) > number(offer), next + " after " + offer);
-    assertTrue(
-        number(next) >= PostgresRouterJournal.RESERVATION_BLOCK,
-        "ids reserved by the dead leader are skipped: " + next);
+    Workspace after =
+        before.assertTakenOver(workspaces(b), PostgresRouterJournal.RESERVATION_BLOCK);
 
     // the workspace keeps routing: bob back from lunch takes g1
     after.activity("bob", "Ready");
@@ -198,7 +136,7 @@ class PostgresWorkspaceFailoverTest {
     Workspace after = workspaces(b).get("centre");
     after.router().reject(offer);
     String next = after.router().pendingReservations("ann").get(0).id();
-    assertEquals(number(offer) + 1, number(next));
+    assertEquals(ContactCentre.number(offer) + 1, ContactCentre.number(next));
     assertEquals(2, after.router().agents().size());
   }
 
