@@ -33,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * once. Dollars are the units at the on-demand prices in {@link #WRITE_PRICE} and {@link
  * #READ_PRICE}.
  *
- * <p>Options: {@code --messages N} (200), {@code --body-bytes B} (1024), {@code --patterns
+ * <p>Options: {@code --messages N} (20), {@code --body-bytes B} (1024), {@code --patterns
  * fifo,priority,filtered,lifo}, {@code --shapes steady,backlog}, {@code --modes single,batch},
  * {@code --out DIR}.
  */
@@ -80,7 +80,7 @@ public final class DynamoBench {
 
   public static void main(String[] args) throws Exception {
     ReportArgs ra = ReportArgs.parse(ENTRY, args);
-    int messages = 200;
+    int messages = 20;
     int bodyBytes = 1024;
     List<String> patterns = List.of("fifo", "priority", "filtered", "lifo");
     List<String> shapes = List.of("steady", "backlog");
@@ -173,6 +173,9 @@ public final class DynamoBench {
                   drive(d, c, messages);
                   Capacity used = meter.snapshot().minus(before);
                   row(r, target, c, messages, used, d.bytesKept());
+                  System.err.printf(
+                      "dynamodb: %s, %s: %d requests%n",
+                      target, c.label(), used.total().requests());
                 }
               }
             }

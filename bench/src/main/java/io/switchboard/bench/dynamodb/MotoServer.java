@@ -86,6 +86,8 @@ public final class MotoServer implements AutoCloseable {
         new ProcessBuilder(List.of("python3", script.toString()))
             .redirectError(log.toFile())
             .start();
+    // stopped with the JVM too, when it ends before close (killed, interrupted)
+    Runtime.getRuntime().addShutdownHook(new Thread(moto::destroyForcibly, "bench-moto-stop"));
     BufferedReader out =
         new BufferedReader(new InputStreamReader(moto.getInputStream(), StandardCharsets.UTF_8));
     String first;
