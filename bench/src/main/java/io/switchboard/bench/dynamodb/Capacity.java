@@ -14,7 +14,8 @@ public record Capacity(Map<String, Op> ops) {
   /**
    * One operation's figures.
    *
-   * @param requests requests sent (each retry of the SDK counts as one: DynamoDB bills each)
+   * @param requests requests made (an SDK retry would not count again; moto never throttles, so
+   *     none happens here)
    * @param tableWrites write units on base tables
    * @param indexWrites write units on global secondary indexes
    * @param reads read units
