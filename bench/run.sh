@@ -37,6 +37,7 @@ queues       io.switchboard.bench.QueuesBench                      -Xmx2g --enab
 queues-server io.switchboard.bench.QueuesServerBench               -Xmx1g
 workqueue    io.switchboard.bench.grpc.WorkQueueBench              -Xmx1g
 push         io.switchboard.bench.PushBench                        -Xmx1g
+dynamodb     io.switchboard.bench.dynamodb.DynamoBench            -Xmx1g
 LIST
 }
 

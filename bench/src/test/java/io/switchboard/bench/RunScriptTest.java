@@ -48,7 +48,8 @@ class RunScriptTest {
             "queues",
             "queues-server",
             "workqueue",
-            "push"),
+            "push",
+            "dynamodb"),
         names,
         out);
     for (String line : out.lines().toList()) {
