@@ -193,8 +193,8 @@ final class MessageJson {
   /**
    * The message whose object {@code p} is at the start of (or just inside); the object's end is the
    * current token after. With {@code ctxt} null (the one-pass reader, {@link OnePassReader}) it
-   * reads only the plain shape: a field this class does not know, or attributes other than {@code
-   * {}}, throw, and the caller leaves the answer to the binding.
+   * reads only the plain shape: a field this class does not know, a {@code null}, or attributes
+   * other than {@code {}} throw, and the caller leaves the answer to the binding.
    */
   static Message read(JsonParser p, @Nullable DeserializationContext ctxt) throws IOException {
     @Nullable Object[] values = ABSENT.clone();
@@ -220,6 +220,9 @@ final class MessageJson {
       seen |= 1 << i;
       next = i + 1;
       if (t == JsonToken.VALUE_NULL) {
+        if (ctxt == null) {
+          throw MismatchedInputException.from(p, Message.class, "null for " + f);
+        }
         seen &= ~(1 << i); // a null is an absent field: required ones are refused below
         continue;
       }
