@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
  * Reads the native API's busiest bodies in one pass with Jackson's parser, for the plain shape each
  * end writes: a receive's or browse's answer ({@code {"messages":[...], "nextCursor"?}}), a batch
  * send ({@code {"messages":[...]}}) and a batch ack ({@code {"receipts":[...]}}); each object's
- * known fields at most once, each of its exact JSON type, no attributes (or {@code {}}) in a
- * request, no {@code null}, nothing after the object (an answer's message is read as its binding
- * reads it, {@link MessageJson#read}). It gives up (null) on anything else, which the caller
+ * known fields at most once, each of its exact JSON type, no attributes (or {@code {}}), no {@code
+ * null}, nothing after the object (an answer's message is read by the binding's own reader, {@link
+ * MessageJson#read}, in its plain mode). It gives up (null) on anything else, which the caller
  * ({@link Messages#read}, {@link NativeWire.SendBatch#read}, {@link NativeWire.AckBatch#read}) then
  * binds as before ({@link Json}): so for what it accepts it gives the record the binding would, and
  * for the rest the binding's result or error. The strict requests and the lenient answers differ
