@@ -1360,17 +1360,11 @@ final class LocalQueue {
         engine.ids().id(m.serial),
         m.body,
         AttributeMap.of(m.attributes),
-        m.priority,
         m.groupId,
         m.dedupId,
-        m.seq,
-        override != null ? override : m.publicState(),
         m.sentAt,
-        m.firstReceivedAt,
-        m.receiveCount,
-        m.visibleAt,
-        m.expiresAt,
-        receipt,
-        m.deadLetterSource);
+        QueueJournal.stateRecord(m),
+        override != null ? override : m.publicState(),
+        receipt);
   }
 }

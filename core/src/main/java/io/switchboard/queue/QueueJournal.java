@@ -141,25 +141,25 @@ final class QueueJournal {
 
   /** Rebuilds a message from its record (recovery). */
   static StoredMessage restore(MessageRecord r) {
-    Object[] attributes = AttributeMap.flatten(r.attributes());
+    MessageRecord.StateRecord s = r.stateRecord();
     StoredMessage m =
         new StoredMessage(
             r.serial(),
-            r.seq(),
+            s.seq(),
             r.sentAt(),
             r.body(),
-            attributes,
-            r.priority(),
+            AttributeMap.flatten(r.attributes()),
+            s.priority(),
             r.groupId(),
             r.dedupId());
-    m.state = r.state();
-    m.receiveCount = r.receiveCount();
-    m.leaseEpoch = r.leaseEpoch();
-    m.visibleAt = r.visibleAt();
-    m.expiresAt = r.expiresAt();
-    m.firstReceivedAt = r.firstReceivedAt();
-    m.leasedAt = r.leasedAt();
-    m.deadLetterSource = r.deadLetterSource();
+    m.state = s.state();
+    m.receiveCount = s.receiveCount();
+    m.leaseEpoch = s.leaseEpoch();
+    m.visibleAt = s.visibleAt();
+    m.expiresAt = s.expiresAt();
+    m.firstReceivedAt = s.firstReceivedAt();
+    m.leasedAt = s.leasedAt();
+    m.deadLetterSource = s.deadLetterSource();
     return m;
   }
 }

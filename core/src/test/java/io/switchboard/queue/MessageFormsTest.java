@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.MessageRecord.StateRecord;
+import io.switchboard.queue.spi.Messages;
 import io.switchboard.testing.Components;
 import java.lang.reflect.Type;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -62,5 +64,35 @@ class MessageFormsTest {
           assertEquals(r, QueueJournal.record(QueueJournal.restore(r)), name + " changed");
           assertEquals(s, QueueJournal.stateRecord(QueueJournal.restore(r)), name + " changed");
         });
+  }
+
+  /**
+   * What every store shows ({@link Messages#view}): each component of the state, changed alone,
+   * changes the message shown, but the three the engine keeps to itself.
+   */
+  @Test
+  void everyShownComponentOfTheState_reachesTheMessageShown() {
+    Set<String> notShown = Set.of("state", "leaseEpoch", "leasedAt");
+    Message original = shown(STATE);
+    Components.eachChanged(STATE, MessageFormsTest::other)
+        .forEach(
+            (name, s) ->
+                assertEquals(
+                    !notShown.contains(name),
+                    !shown(s).equals(original),
+                    name + (notShown.contains(name) ? " is not shown" : " is shown")));
+  }
+
+  private static Message shown(StateRecord s) {
+    return Messages.view(
+        "id",
+        MESSAGE.body(),
+        MESSAGE.attributes(),
+        "group",
+        "dedup",
+        100,
+        s,
+        MessageState.IN_FLIGHT,
+        "receipt");
   }
 }

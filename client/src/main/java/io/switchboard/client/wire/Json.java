@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -90,6 +89,7 @@ public final class Json {
                       .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
           .defaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL))
           .serializationInclusion(JsonInclude.Include.NON_NULL)
+          .addModule(MessageJson.module())
           .build();
 
   /** The client's mapper for answers: like {@link #STRICT}, but fields it does not know pass. */
@@ -250,17 +250,27 @@ public final class Json {
     }
     try {
       return mapper.treeToValue(node, type);
-    } catch (ValueInstantiationException e) {
-      if (e.getCause() instanceof WireFormatException wire) {
-        throw wire;
-      }
-      throw translate(e, node, where);
     } catch (JsonMappingException e) {
-      throw translate(e, node, where);
+      WireFormatException wire = wireCause(e);
+      throw wire != null ? wire : translate(e, node, where);
     } catch (JsonProcessingException e) {
       throw new WireFormatException(
           WireCode.MALFORMED_JSON, "malformed JSON: " + e.getOriginalMessage());
     }
+  }
+
+  /**
+   * The wire's own error a binding failed with, worded already: a record's constructor's ({@code
+   * ValueInstantiationException}), or a value's read by a deserializer of the wire's own ({@link
+   * MessageJson}), which Jackson wraps on its way out of a list.
+   */
+  private static @Nullable WireFormatException wireCause(Throwable e) {
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof WireFormatException wire) {
+        return wire;
+      }
+    }
+    return null;
   }
 
   /** Words a binding error as the tree reader does: what was wrong, what is allowed, what came. */

@@ -8,7 +8,6 @@ import io.switchboard.queue.DeadLetterPolicy;
 import io.switchboard.queue.DedupScope;
 import io.switchboard.queue.ExpiryAction;
 import io.switchboard.queue.Message;
-import io.switchboard.queue.MessageState;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.Overflow;
@@ -278,77 +277,17 @@ public final class NativeWire {
   }
 
   /**
-   * A message in an answer: instants as ISO-8601 text, the state by its wire name, attributes in
-   * {@link WireFormat#attributes}'s forms (always there, {@code {}} for none); absent optional
-   * fields are left out.
+   * A receive's or a browse's messages; a browse's next cursor. A message is the core record as it
+   * is, bound by {@link MessageJson} from its own components.
    */
-  public record MessageView(
-      @Required String id,
-      @Required String body,
-      @Nullable JsonNode attributes,
-      int priority,
-      @Nullable String groupId,
-      @Nullable String deduplicationId,
-      long sequence,
-      @Nullable String state,
-      @Nullable String sentAt,
-      @Nullable String firstReceivedAt,
-      int receiveCount,
-      @Nullable String visibleAt,
-      @Nullable String expiresAt,
-      @Nullable String receipt,
-      @Nullable String deadLetterSource) {
-
-    public static MessageView of(Message m) {
-      return new MessageView(
-          m.id(),
-          m.body(),
-          WireFormat.attributes(m.attributes()),
-          m.priority(),
-          m.groupId().orElse(null),
-          m.deduplicationId().orElse(null),
-          m.sequence(),
-          m.state().wireName(),
-          InstantText.format(m.sentAt()),
-          m.firstReceivedAt().map(InstantText::format).orElse(null),
-          m.receiveCount(),
-          m.visibleAt().map(InstantText::format).orElse(null),
-          InstantText.format(m.expiresAt()),
-          m.receipt().orElse(null),
-          m.deadLetterSource().orElse(null));
-    }
-
-    public Message toMessage() {
-      return new Message(
-          id,
-          body,
-          Json.present(attributes).map(WireFormat::attributes).orElse(Map.of()),
-          priority,
-          Optional.ofNullable(groupId),
-          Optional.ofNullable(deduplicationId),
-          sequence,
-          state == null
-              ? MessageState.AVAILABLE
-              : WireFormat.enumValue(MessageState.class, "state", state),
-          WireFormat.instant("sentAt", sentAt).orElse(Instant.EPOCH),
-          WireFormat.instant("firstReceivedAt", firstReceivedAt),
-          receiveCount,
-          WireFormat.instant("visibleAt", visibleAt),
-          WireFormat.instant("expiresAt", expiresAt).orElse(Instant.EPOCH),
-          Optional.ofNullable(receipt),
-          Optional.ofNullable(deadLetterSource));
-    }
-  }
-
-  /** A receive's or a browse's messages; a browse's next cursor. */
-  public record Messages(@Nullable List<MessageView> messages, @Nullable String nextCursor) {
+  public record Messages(@Nullable List<Message> messages, @Nullable String nextCursor) {
 
     public static Messages of(List<Message> messages, Optional<String> nextCursor) {
-      return new Messages(messages.stream().map(MessageView::of).toList(), nextCursor.orElse(null));
+      return new Messages(messages, nextCursor.orElse(null));
     }
 
     public List<Message> toMessages() {
-      return Json.items(messages).stream().map(MessageView::toMessage).toList();
+      return Json.items(messages);
     }
 
     /**

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.switchboard.client.wire.NativeWire.MessageView;
 import io.switchboard.client.wire.NativeWire.Messages;
+import io.switchboard.queue.Message;
 import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
@@ -21,11 +21,12 @@ import org.jspecify.annotations.Nullable;
  * end writes: a receive's or browse's answer ({@code {"messages":[...], "nextCursor"?}}), a batch
  * send ({@code {"messages":[...]}}) and a batch ack ({@code {"receipts":[...]}}); each object's
  * known fields at most once, each of its exact JSON type, no attributes (or {@code {}}), no {@code
- * null}, nothing after the object. It gives up (null) on anything else, which the caller ({@link
- * Messages#read}, {@link NativeWire.SendBatch#read}, {@link NativeWire.AckBatch#read}) then binds
- * as before ({@link Json}): so for what it accepts it gives the record the binding would, and for
- * the rest the binding's result or error. The strict requests and the lenient answers differ only
- * where it gives up anyway (unknown fields).
+ * null}, nothing after the object (an answer's message is read by the binding's own reader, {@link
+ * MessageJson#read}, in its plain mode). It gives up (null) on anything else, which the caller
+ * ({@link Messages#read}, {@link NativeWire.SendBatch#read}, {@link NativeWire.AckBatch#read}) then
+ * binds as before ({@link Json}): so for what it accepts it gives the record the binding would, and
+ * for the rest the binding's result or error. The strict requests and the lenient answers differ
+ * only where it gives up anyway (unknown fields).
  *
  * <p>The parser's factory ({@link Json#newFactory}) does no duplicate detection (the reader notices
  * a repeated known field itself and gives up on any unknown one), so that no set of field names is
@@ -54,9 +55,6 @@ final class OnePassReader {
   /** A batch send's message: {@link NativeWire.SendMessage}'s components. */
   private static final Form<NativeWire.SendMessage> SEND_MESSAGE =
       new Form<>(NativeWire.SendMessage.class);
-
-  /** A message in an answer: {@link MessageView}'s components. */
-  private static final Form<MessageView> MESSAGE = new Form<>(MessageView.class);
 
   /** A batch send's record, or null if it is not the plain shape (or not JSON). */
   static NativeWire.@Nullable SendBatch sendBatch(byte[] body) {
@@ -281,7 +279,7 @@ final class OnePassReader {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
-      List<MessageView> messages = null;
+      List<Message> messages = null;
       String cursor = null;
       for (String f = p.nextFieldName(); f != null; f = p.nextFieldName()) {
         switch (f) {
@@ -312,13 +310,14 @@ final class OnePassReader {
         return null;
       }
       return new Messages(messages, cursor);
-    } catch (NotPlain | IOException e) {
-      return null;
+    } catch (NotPlain | IOException | WireFormatException e) {
+      return null; // the binding reads it again and words the error
     }
   }
 
-  private static MessageView message(JsonParser p) throws IOException {
-    return MESSAGE.read(p);
+  /** A message of the answer, by its record's components ({@link MessageJson}). */
+  private static Message message(JsonParser p) throws IOException {
+    return MessageJson.read(p, null);
   }
 
   private static String text(JsonParser p, @Nullable JsonToken t) throws IOException {

@@ -15,9 +15,10 @@ import java.util.Optional;
  * The native API's busiest answers written straight to bytes with Jackson's generator: the same
  * bytes as {@link Json#bytes} of the {@link NativeWire} record ({@link NativeWire.Messages}, {@link
  * NativeWire.SendResults}, {@link NativeWire.AckResults}), field for field in the record's order,
- * absent fields left out, without the records, their lists and the per-message attribute tree in
- * between. The records stay the definition (the client binds answers with them; {@code
- * StreamedAnswersTest} checks these bytes against theirs).
+ * absent fields left out, without the records and their lists in between. The records stay the
+ * definition (the client binds answers with them; {@code StreamedAnswersTest} checks these bytes
+ * against theirs). A message is written by {@link #message} in both, the binding's serializer of
+ * {@link Message} ({@link MessageJson}) included.
  *
  * <p>The client's two busiest requests ({@link #sendBatch}, {@link #ackBatch}) are written the same
  * way, the same bytes as {@link Json#bytes} of {@link NativeWire.SendBatch} and {@link
@@ -146,8 +147,11 @@ public final class StreamedAnswers {
     g.writeEndObject();
   }
 
-  /** {@link NativeWire.MessageView#of}'s fields, in its order, absent ones left out. */
-  private static void message(JsonGenerator g, Message m) throws IOException {
+  /**
+   * A message's fields, in {@link Message}'s order, absent ones left out: the fast writer, and what
+   * the binding writes too ({@link MessageJson}).
+   */
+  static void message(JsonGenerator g, Message m) throws IOException {
     g.writeStartObject();
     g.writeStringField("id", m.id());
     g.writeStringField("body", m.body());

@@ -283,14 +283,14 @@ public final class WireFormat {
     return Json.strict(f.node(), f.where(), NativeWire.SendMessage.class).toNewMessage();
   }
 
-  /** A message as answers carry it ({@link NativeWire.MessageView}). */
+  /** A message as answers carry it ({@link MessageJson}). */
   public static ObjectNode message(Message m) {
-    return Json.tree(NativeWire.MessageView.of(m));
+    return Json.tree(m);
   }
 
-  /** A message of an answer, read leniently ({@link NativeWire.MessageView}). */
+  /** A message of an answer, read leniently ({@link MessageJson}). */
   public static Message message(JsonFields f) {
-    return Json.lenient(f.node(), NativeWire.MessageView.class).toMessage();
+    return Json.lenient(f.node(), Message.class);
   }
 
   // ---- attributes --------------------------------------------------------------------------

@@ -125,9 +125,9 @@ class WireFormatTest {
 
   /**
    * A message in an answer is written byte for byte as the hand-built tree wrote it before it
-   * became a record ({@link NativeWire.MessageView}): field order, absent fields left out, empty
-   * attributes as {@code {}}, instants as {@link Instant#toString}. The texts were printed by the
-   * tree writer at 93d16cd.
+   * became a record (the core {@link Message}, bound by {@link MessageJson}): field order, absent
+   * fields left out, empty attributes as {@code {}}, instants as {@link Instant#toString}. The
+   * texts were printed by the tree writer at 93d16cd.
    */
   @Test
   void message_isWrittenAsTheTreeWroteIt() {
@@ -156,7 +156,7 @@ class WireFormatTest {
             + "\"receiveCount\":1,\"visibleAt\":\"2026-01-01T00:00:31Z\","
             + "\"expiresAt\":\"2026-01-05T00:00:00Z\",\"receipt\":\"receipt\","
             + "\"deadLetterSource\":\"src\"}",
-        new String(Json.bytes(NativeWire.MessageView.of(full)), StandardCharsets.UTF_8));
+        new String(Json.bytes(full), StandardCharsets.UTF_8));
     assertEquals(
         "{\"messages\":[{\"id\":\"m2\",\"body\":\"\",\"attributes\":{},\"priority\":0,"
             + "\"sequence\":0,\"state\":\"available\",\"sentAt\":\"2026-01-01T00:00:00Z\","

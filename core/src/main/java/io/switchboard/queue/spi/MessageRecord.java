@@ -9,9 +9,10 @@ import org.jspecify.annotations.Nullable;
  * Everything that defines one message, as a journal stores it: the part that never changes (except
  * the attributes, by an attribute update) and its mutable {@link StateRecord}, which is written
  * alone on receives and returns. Each field is declared once, in one of the two; the accessors
- * below for the state's fields read through to it. Times are epoch milliseconds; 0 means "never"
- * for {@code firstReceivedAt}, and "not timed" for {@code visibleAt}. Null group, deduplication id
- * and dead-letter source mean none.
+ * below for the state's fields read through to it, for callers that read one field (every form of
+ * the message reads {@link #stateRecord()} whole, so a new field of the state needs no accessor
+ * here). Times are epoch milliseconds; 0 means "never" for {@code firstReceivedAt}, and "not timed"
+ * for {@code visibleAt}. Null group, deduplication id and dead-letter source mean none.
  *
  * @param serial identity, unique for the life of the data directory
  * @param stateRecord the part that changes while the message lives

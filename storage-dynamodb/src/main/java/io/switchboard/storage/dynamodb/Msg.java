@@ -4,6 +4,7 @@ import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.MessageView;
+import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Messages;
 import java.util.HashMap;
 import java.util.Map;
@@ -144,18 +145,22 @@ final class Msg implements MessageView {
         shownId,
         body,
         attributes,
-        priority,
         group,
         dedup,
-        serial,
-        state,
         sent,
-        first,
-        receives,
-        vis,
-        expires,
-        receipt,
-        deadLetterSource);
+        new MessageRecord.StateRecord(
+            serial,
+            priority,
+            Messages.storedState(state),
+            receives,
+            (int) epoch,
+            vis,
+            expires,
+            first,
+            leasedAt,
+            deadLetterSource),
+        state,
+        receipt);
   }
 
   /** The whole item again, for a move (to another partition or sort key). */

@@ -453,17 +453,11 @@ final class Op {
         idOf(r.serial),
         r.body,
         r.attributes(),
-        r.priority,
         r.groupId,
         r.dedupId,
-        r.seq,
-        state,
         r.sentAt,
-        r.firstReceivedAt,
-        r.receiveCount,
-        r.visibleAt,
-        r.expiresAt,
-        receipt,
-        r.dlSource);
+        r.stateRecord(state),
+        state,
+        receipt);
   }
 }

@@ -1,42 +1,75 @@
 package io.switchboard.storage.postgres;
 
 import io.switchboard.queue.AttributeValue;
+import io.switchboard.queue.MessageState;
 import io.switchboard.queue.MessageView;
+import io.switchboard.queue.spi.MessageRecord;
+import io.switchboard.queue.spi.Messages;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /** One {@code sb_message} (or {@code sb_history}) row, readable by filters. */
 final class Row implements MessageView {
 
   /**
-   * The columns {@link #read} expects, in order, each with what a read of {@code sb_history} takes
-   * in its place: {@code null} where {@code sb_history} keeps the column too (the columns {@code
-   * Op.remember} stores), a constant where it does not (a kept message is no longer leased or
-   * timed). The one list of a message's columns: {@link #COLS}, {@link #HISTORY_COLS} and {@link
-   * #KEPT_COLS} are made from it.
+   * The one list of a message's columns, in the order {@link #read} reads them: each column's name,
+   * how it is read into its field, and what {@code sb_history} has of it, either the field's value
+   * ({@link #kept}, the columns {@code Op.remember} stores) or a constant a history read selects in
+   * its place (a kept message is no longer leased or timed). {@link #COLS}, {@link #HISTORY_COLS},
+   * {@link #KEPT_COLS}, {@link #read} and {@link #kept} are made from it, so a new column is one
+   * line here, its field below, and its place in the schema ({@link Schema}).
    */
-  private static final String[][] COLUMNS = {
-    {"serial", null},
-    {"seq", null},
-    {"priority", null},
-    {"leased", "false"},
-    {"visible_at", "0"},
-    {"expires_at", null},
-    {"lease_epoch", "0"},
-    {"leased_at", "0"},
-    {"receive_count", null},
-    {"first_received_at", null},
-    {"sent_at", null},
-    {"group_id", null},
-    {"dedup_id", null},
-    {"dl_source", null},
-    {"body", null},
-    {"attrs", null},
-    {"arrival", "0"},
+  private static final Column[] COLUMNS = {
+    kept("serial", (r, rs, i) -> r.serial = rs.getLong(i), r -> r.serial),
+    kept("seq", (r, rs, i) -> r.seq = rs.getLong(i), r -> r.seq),
+    kept("priority", (r, rs, i) -> r.priority = rs.getInt(i), r -> r.priority),
+    notKept("leased", "false", (r, rs, i) -> r.leased = rs.getBoolean(i)),
+    notKept("visible_at", "0", (r, rs, i) -> r.visibleAt = rs.getLong(i)),
+    kept("expires_at", (r, rs, i) -> r.expiresAt = rs.getLong(i), r -> r.expiresAt),
+    notKept("lease_epoch", "0", (r, rs, i) -> r.leaseEpoch = rs.getInt(i)),
+    notKept("leased_at", "0", (r, rs, i) -> r.leasedAt = rs.getLong(i)),
+    kept("receive_count", (r, rs, i) -> r.receiveCount = rs.getInt(i), r -> r.receiveCount),
+    kept(
+        "first_received_at",
+        (r, rs, i) -> r.firstReceivedAt = rs.getLong(i),
+        r -> r.firstReceivedAt),
+    kept("sent_at", (r, rs, i) -> r.sentAt = rs.getLong(i), r -> r.sentAt),
+    kept("group_id", (r, rs, i) -> r.groupId = rs.getString(i), r -> r.groupId),
+    kept("dedup_id", (r, rs, i) -> r.dedupId = rs.getString(i), r -> r.dedupId),
+    kept("dl_source", (r, rs, i) -> r.dlSource = rs.getString(i), r -> r.dlSource),
+    kept("body", (r, rs, i) -> r.body = rs.getBytes(i), r -> r.body),
+    kept("attrs", (r, rs, i) -> r.attrBytes = rs.getBytes(i), r -> r.attrBytes),
+    notKept("arrival", "0", (r, rs, i) -> r.arrival = rs.getLong(i)),
   };
+
+  /** Reads a column of the result's current row, at {@code index}, into a row's field. */
+  @FunctionalInterface
+  private interface Reader {
+    void read(Row r, ResultSet rs, int index) throws SQLException;
+  }
+
+  /**
+   * A column of {@link #COLUMNS}: {@code kept} gives its value as {@code sb_history} stores it, or
+   * is null for a column {@code sb_history} does not keep, read there as {@code inHistory}.
+   */
+  private record Column(
+      String name,
+      @Nullable String inHistory,
+      Reader reader,
+      @Nullable Function<Row, @Nullable Object> kept) {}
+
+  private static Column kept(String name, Reader reader, Function<Row, @Nullable Object> kept) {
+    return new Column(name, null, reader, kept);
+  }
+
+  private static Column notKept(String name, String inHistory, Reader reader) {
+    return new Column(name, inHistory, reader, null);
+  }
 
   /** How many columns {@link #read} reads; a query may add its own after them. */
   static final int COLUMN_COUNT = COLUMNS.length;
@@ -50,16 +83,21 @@ final class Row implements MessageView {
   /** The columns {@code sb_history} keeps of a message, in the order of {@link #kept}. */
   static final String KEPT_COLS = columns(false, true);
 
+  /** How many columns {@code sb_history} keeps of a message. */
+  private static final int KEPT_COUNT =
+      (int) Arrays.stream(COLUMNS).filter(c -> c.kept() != null).count();
+
   private static String columns(boolean history, boolean keptOnly) {
     StringBuilder out = new StringBuilder();
-    for (String[] c : COLUMNS) {
-      if (keptOnly && c[1] != null) {
+    for (Column c : COLUMNS) {
+      if (keptOnly && c.kept() == null) {
         continue;
       }
       if (!out.isEmpty()) {
         out.append(", ");
       }
-      out.append(history && c[1] != null ? c[1] : c[0]);
+      String inHistory = c.inHistory();
+      out.append(history && inHistory != null ? inHistory : c.name());
     }
     return out.toString();
   }
@@ -96,43 +134,42 @@ final class Row implements MessageView {
 
   /** The values of {@link #KEPT_COLS}, in order: what {@code sb_history} keeps of this row. */
   @Nullable Object[] kept() {
-    return new @Nullable Object[] {
-      serial,
-      seq,
-      priority,
-      expiresAt,
-      receiveCount,
-      firstReceivedAt,
-      sentAt,
-      groupId,
-      dedupId,
-      dlSource,
-      body,
-      attrBytes,
-    };
+    @Nullable Object[] out = new @Nullable Object[KEPT_COUNT];
+    int n = 0;
+    for (Column c : COLUMNS) {
+      Function<Row, @Nullable Object> kept = c.kept();
+      if (kept != null) {
+        out[n++] = kept.apply(this);
+      }
+    }
+    return out;
   }
 
+  /** The row whose columns {@link #COLS} (or {@link #HISTORY_COLS}) are the result's first. */
   static Row read(ResultSet rs) throws SQLException {
     Row r = new Row();
-    int i = 1;
-    r.serial = rs.getLong(i++);
-    r.seq = rs.getLong(i++);
-    r.priority = rs.getInt(i++);
-    r.leased = rs.getBoolean(i++);
-    r.visibleAt = rs.getLong(i++);
-    r.expiresAt = rs.getLong(i++);
-    r.leaseEpoch = rs.getInt(i++);
-    r.leasedAt = rs.getLong(i++);
-    r.receiveCount = rs.getInt(i++);
-    r.firstReceivedAt = rs.getLong(i++);
-    r.sentAt = rs.getLong(i++);
-    r.groupId = rs.getString(i++);
-    r.dedupId = rs.getString(i++);
-    r.dlSource = rs.getString(i++);
-    r.body = rs.getBytes(i++);
-    r.attrBytes = rs.getBytes(i++);
-    r.arrival = rs.getLong(i++);
+    for (int i = 0; i < COLUMNS.length; i++) {
+      COLUMNS[i].reader().read(r, rs, i + 1);
+    }
     return r;
+  }
+
+  /**
+   * The part of this message that changes, in the journal's form, for showing it ({@code
+   * Messages.view}) as {@code shown}.
+   */
+  MessageRecord.StateRecord stateRecord(MessageState shown) {
+    return new MessageRecord.StateRecord(
+        seq,
+        priority,
+        Messages.storedState(shown),
+        receiveCount,
+        leaseEpoch,
+        visibleAt,
+        expiresAt,
+        firstReceivedAt,
+        leasedAt,
+        dlSource);
   }
 
   private static final java.util.Comparator<Row> FIFO =
