@@ -149,6 +149,7 @@ final class LocalQueue {
             engine.durable(),
             engine.placements(),
             lock.work);
+    t.keyLimit(c.keyLimit().orElse(0));
     table = t;
     journal.attach(t);
     io.switchboard.queue.spi.Orders orders = engine.orders();
@@ -244,6 +245,9 @@ final class LocalQueue {
       if (table != null) {
         table.rebuild(next.order(), next.indexedAttributes());
       }
+    }
+    if (table != null) {
+      table.keyLimit(next.keyLimit().orElse(0)); // a group it no longer holds wakes waiters
     }
   }
 
@@ -654,10 +658,16 @@ final class LocalQueue {
       if (scan != null) {
         scan.finish();
       }
+      if (max > 0 && table != null && table.ordering().anyHeld()) {
+        counters.keyLimited++; // only groups at their limit have messages waiting
+      }
       return List.of();
     }
     List<StoredMessage> taken =
         table.take(max, filter, now, scan, new AnswerBudget(limits.maxAnswerBytes()));
+    if (table.ordering().skippedKey) {
+      counters.keyLimited++;
+    }
     if (taken.isEmpty()) {
       return List.of();
     }

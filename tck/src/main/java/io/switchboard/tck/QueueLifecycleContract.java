@@ -413,7 +413,7 @@ public abstract class QueueLifecycleContract extends EngineContract {
     assertEquals(0, s.depth());
     assertTrue(s.oldestAge().isEmpty());
     assertTrue(s.byPriority().isEmpty());
-    assertEquals(new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), s.counters());
+    assertEquals(new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), s.counters());
   }
 
   @Test
