@@ -113,12 +113,12 @@ class NativeApiTest {
 
     for (String bad :
         List.of(
-            "{\"keyLimit\":{\"maxConcurrent\":0}}",
-            "{\"keyLimit\":{\"maxConcurrent\":120001}}")) {
+            "{\"keyLimit\":{\"maxConcurrent\":0}}", "{\"keyLimit\":{\"maxConcurrent\":120001}}")) {
       Http.Answer refused = http.send("PATCH", "/v1/queues/tenants", bad);
       assertEquals(400, refused.status(), refused.toString());
       assertEquals("INVALID_ARGUMENT", refused.code());
-      assertTrue(refused.text().contains("keyLimit.maxConcurrent must be 1..120000"), refused.text());
+      assertTrue(
+          refused.text().contains("keyLimit.maxConcurrent must be 1..120000"), refused.text());
     }
     Http.Answer noField = http.send("PATCH", "/v1/queues/tenants", "{\"keyLimit\":{}}");
     assertEquals(400, noField.status(), noField.toString());

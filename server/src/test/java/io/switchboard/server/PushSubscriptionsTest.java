@@ -121,7 +121,9 @@ class PushSubscriptionsTest {
           http.send(
               "PUT",
               path + "/hook",
-              "{\"url\":\"" + url() + "\",\"keyLimit\":{\"attribute\":\"tenant\",\"maxConcurrent\":0}}");
+              "{\"url\":\""
+                  + url()
+                  + "\",\"keyLimit\":{\"attribute\":\"tenant\",\"maxConcurrent\":0}}");
       assertEquals(400, replaced.status(), replaced.toString());
       assertEquals("INVALID_ARGUMENT", replaced.code());
       assertEquals(
