@@ -67,7 +67,13 @@ final class MessageOps {
    * its group may be under its limit: blocked receives look again.
    */
   private void freed(String queue) {
-    if (QueueRules.isGrouped(queue) || engine.cache().get(queue).config().keyLimit().isPresent()) {
+    boolean limited;
+    try {
+      limited = engine.cache().get(queue).config().keyLimit().isPresent();
+    } catch (QueueException gone) {
+      return; // deleted meanwhile: what was done is done, and nobody waits on it
+    }
+    if (QueueRules.isGrouped(queue) || limited) {
       engine.changed(queue);
     }
   }
