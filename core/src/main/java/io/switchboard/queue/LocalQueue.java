@@ -733,6 +733,10 @@ final class LocalQueue {
     MessageTable t = table;
     if (t != null) {
       waiters.dispatch(t.newlyEligible, waitLineView, now);
+      if (t.ordering().keyFreed) {
+        t.ordering().keyFreed = false;
+        waiters.rescanFiltered(); // a freed key's other messages may match a filtered waiter
+      }
     }
   }
 

@@ -88,6 +88,13 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
    */
   boolean skippedKey;
 
+  /**
+   * Set when a key came under its limit with messages waiting: a blocked filtered receive may now
+   * match one of them that is not the key's best ({@link WaitLine#rescanFiltered}); the queue
+   * clears it when it hands over.
+   */
+  boolean keyFreed;
+
   /** Whether a key at its limit has a message waiting that receives pass over. */
   abstract boolean anyHeld();
 

@@ -134,6 +134,7 @@ final class StandardOrdering extends Ordering {
       StoredMessage freed = fair.inFlight(m, delta);
       if (freed != null) {
         newlyEligible.add(freed); // its group came under its limit: blocked receives may take it
+        keyFreed = true;
       }
     }
   }

@@ -182,6 +182,27 @@ public abstract class KeyLimitContract extends EngineContract {
   }
 
   @Test
+  void blockedFilteredReceive_isWokenForAFreedGroupsMessageThatIsNotItsFirst() throws Exception {
+    create(Q, config().keyLimit(1));
+    for (String[] m :
+        List.of(new String[] {"a1", "x"}, new String[] {"a2", "x"}, new String[] {"a3", "y"})) {
+      engine.send(Q, NewMessage.builder(m[0]).groupId("a").attribute("kind", m[1]).build());
+    }
+    Message a1 = receiveOne(Q);
+    assertEquals("a1", a1.body());
+    Future<List<Message>> waiting =
+        blockedReceive(
+            Q,
+            ReceiveRequest.builder()
+                .maxMessages(10)
+                .selector("kind = 'y'")
+                .waitTime(Duration.ofSeconds(20))
+                .build());
+    engine.ack(Q, receipt(a1));
+    assertEquals(List.of("a3"), bodies(result(waiting)));
+  }
+
+  @Test
   void raisingOrRemovingTheLimit_releasesHeldGroups() {
     create(Q, config().keyLimit(1));
     put(Q, "a", "a1");
