@@ -190,7 +190,9 @@ final class Output {
             + ", removed "
             + c.removed()
             + ", duplicates "
-            + c.duplicates());
+            + c.duplicates()
+            + ", key-limited "
+            + c.keyLimited());
     if (!s.byPriority().isEmpty()) {
       out.println(
           "by priority: "

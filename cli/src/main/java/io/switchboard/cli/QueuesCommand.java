@@ -112,6 +112,14 @@ final class QueuesCommand implements Runnable {
     @Option(names = "--index", paramLabel = "ATTRIBUTE", description = "indexed attribute(s)")
     @Nullable List<String> indexed;
 
+    @Option(
+        names = "--key-limit",
+        paramLabel = "N",
+        description =
+            "at most N messages of one message group in flight; a receive skips a group at its"
+                + " limit (1..120000)")
+    @Nullable Integer keyLimit;
+
     @Override
     void run(SwitchboardClient client) {
       QueueConfig.Builder b = QueueConfig.builder();
@@ -146,6 +154,9 @@ final class QueuesCommand implements Runnable {
       b.contentBasedDeduplication(contentBasedDedup);
       if (indexed != null) {
         b.indexedAttributes(Set.copyOf(indexed));
+      }
+      if (keyLimit != null) {
+        b.keyLimit(keyLimit);
       }
       QueueInfo info = client.createQueue(name, b.build());
       if (options.json) {

@@ -1,6 +1,7 @@
 package io.switchboard.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -137,6 +138,24 @@ class CliTest {
     Run gone = run("queues", "show", "cli-q");
     assertEquals(Main.NOT_FOUND, gone.code());
     assertTrue(gone.err().contains("QUEUE_NOT_FOUND"), gone.err());
+  }
+
+  @Test
+  void queuesCreate_withAKeyLimit_skipsAGroupAtItsLimit_andABadOneSaysWhy() {
+    Run created = run("queues", "create", "cli-tenants", "--key-limit", "1");
+    assertEquals(Main.OK, created.code(), created.toString());
+    Run show = run("queues", "show", "cli-tenants", "--json");
+    assertEquals(1, show.json().at("/config/keyLimit/maxConcurrent").asInt(), show.out());
+    run("send", "cli-tenants", "a1", "--group", "acme");
+    run("send", "cli-tenants", "a2", "--group", "acme");
+    run("send", "cli-tenants", "g1", "--group", "globex");
+    Run got = run("receive", "cli-tenants", "--max", "10", "--json");
+    assertTrue(got.out().contains("a1") && got.out().contains("g1"), got.out());
+    assertFalse(got.out().contains("a2"), "acme is at its limit: " + got.out());
+    assertTrue(run("queues", "show", "cli-tenants").out().contains("key-limited 1"));
+    Run bad = run("queues", "create", "cli-bad", "--key-limit", "0");
+    assertEquals(Main.REFUSED, bad.code(), bad.toString());
+    assertTrue(bad.err().contains("keyLimit.maxConcurrent must be 1..120000"), bad.err());
   }
 
   @Test

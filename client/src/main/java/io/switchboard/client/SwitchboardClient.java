@@ -189,6 +189,9 @@ public final class SwitchboardClient implements QueueEngine {
     if (config.maxDepth().isEmpty()) {
       body.putNull("maxDepth");
     }
+    if (config.keyLimit().isEmpty()) {
+      body.putNull("keyLimit");
+    }
     GrpcQueues q = queues;
     if (q != null) {
       return q.updateQueue(name, body, Optional.empty());

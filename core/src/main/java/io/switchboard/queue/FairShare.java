@@ -3,9 +3,11 @@ package io.switchboard.queue;
 import io.switchboard.queue.spi.FairShareRules;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fair scheduling across tenants in a standard queue, as Amazon SQS fair queues do ({@link
@@ -22,6 +24,11 @@ import java.util.TreeSet;
  * count; and the set of tenant heads (each tenant's best available message). At most nine tenants
  * are noisy at once (each holds more than a tenth of the in-flight messages), so finding the best
  * quiet head walks past at most nine heads.
+ *
+ * <p>With a limit per key (the queue's {@code keyLimit}, {@code docs/design.md}, "Limits per key"),
+ * a tenant holding that many messages in flight is <em>held</em>: its head leaves the set of heads,
+ * so no receive takes from it and none walks its messages, until one of them settles and it is
+ * under its limit again (its head is then newly eligible, for blocked receives).
  */
 final class FairShare {
 
@@ -37,15 +44,57 @@ final class FairShare {
   private final Comparator<StoredMessage> order;
   private final Map<String, Tenant> tenants = new HashMap<>();
 
-  /** Every ungrouped available message, and the best available message of each group. */
+  /**
+   * Every ungrouped available message, and the best available message of each group that is not
+   * held by the limit per key.
+   */
   private final TreeSet<StoredMessage> heads;
 
-  FairShare(Comparator<StoredMessage> order, Iterable<StoredMessage> ungroupedAvailable) {
+  /** The most messages of one tenant in flight; 0: no limit. */
+  private int limit;
+
+  /** Tenants with a message available that are held at their limit. */
+  private int held;
+
+  FairShare(
+      Comparator<StoredMessage> order, Iterable<StoredMessage> ungroupedAvailable, int limit) {
     this.order = order;
     this.heads = new TreeSet<>(order);
+    this.limit = limit;
     for (StoredMessage m : ungroupedAvailable) {
       heads.add(m);
     }
+  }
+
+  private boolean atLimit(Tenant t) {
+    return limit > 0 && t.inFlight >= limit;
+  }
+
+  /**
+   * Takes {@code t}'s head out of the heads (or of the held count) before a change to {@code t}.
+   */
+  private void detach(Tenant t) {
+    if (t.available.isEmpty()) {
+      return;
+    }
+    if (atLimit(t)) {
+      held--;
+    } else {
+      heads.remove(t.available.first());
+    }
+  }
+
+  /** Puts {@code t}'s head back after a change; true when it is a head now. */
+  private boolean attach(Tenant t) {
+    if (t.available.isEmpty()) {
+      return false;
+    }
+    if (atLimit(t)) {
+      held++;
+      return false;
+    }
+    heads.add(t.available.first());
+    return true;
   }
 
   /** {@code m} became available (its key fields are final until it leaves). */
@@ -55,14 +104,9 @@ final class FairShare {
       return;
     }
     Tenant t = tenants.computeIfAbsent(m.groupId, k -> new Tenant(order));
-    StoredMessage head = t.available.isEmpty() ? null : t.available.first();
+    detach(t);
     t.available.add(m);
-    if (head == null) {
-      heads.add(m);
-    } else if (order.compare(m, head) < 0) {
-      heads.remove(head);
-      heads.add(m);
-    }
+    attach(t);
   }
 
   /** {@code m} is no longer available. */
@@ -75,25 +119,80 @@ final class FairShare {
     if (t == null || t.available.isEmpty()) {
       return;
     }
-    boolean wasHead = t.available.first() == m;
+    detach(t);
     t.available.remove(m);
-    if (wasHead) {
-      heads.remove(m);
-      if (!t.available.isEmpty()) {
-        heads.add(t.available.first());
-      }
-    }
+    attach(t);
     dropIfIdle(m.groupId, t);
   }
 
-  /** One more ({@code +1}) or one fewer ({@code -1}) message of {@code m}'s tenant in flight. */
-  void inFlight(StoredMessage m, int delta) {
+  /**
+   * One more ({@code +1}) or one fewer ({@code -1}) message of {@code m}'s tenant in flight;
+   * returns the tenant's head when this took it under its limit (newly eligible), else null.
+   */
+  @Nullable StoredMessage inFlight(StoredMessage m, int delta) {
     if (m.groupId == null) {
-      return;
+      return null;
     }
     Tenant t = tenants.computeIfAbsent(m.groupId, k -> new Tenant(order));
+    boolean wasHeld = atLimit(t) && !t.available.isEmpty();
+    detach(t);
     t.inFlight += delta;
+    boolean isHead = attach(t);
     dropIfIdle(m.groupId, t);
+    return wasHeld && isHead ? t.available.first() : null;
+  }
+
+  /**
+   * Sets the limit per tenant (0: none); the heads of tenants it no longer holds go to {@code
+   * newlyEligible}. Visits the tenants with something available or in flight, not the messages.
+   */
+  void limit(int next, List<StoredMessage> newlyEligible) {
+    for (Tenant t : tenants.values()) {
+      detach(t);
+    }
+    limit = next;
+    for (Tenant t : tenants.values()) {
+      if (attach(t)) {
+        newlyEligible.add(t.available.first());
+      }
+    }
+  }
+
+  /** Whether a limit per tenant is set. */
+  boolean limiting() {
+    return limit > 0;
+  }
+
+  /** Whether some tenant at its limit has a message available (which receives pass over). */
+  boolean anyHeld() {
+    return held > 0;
+  }
+
+  /** Whether {@code m}'s tenant is at its limit. */
+  boolean held(StoredMessage m) {
+    if (limit == 0 || m.groupId == null) {
+      return false;
+    }
+    Tenant t = tenants.get(m.groupId);
+    return t != null && atLimit(t);
+  }
+
+  /**
+   * Whether one more message of {@code m}'s tenant may go in flight, counting {@code takenNow}
+   * (messages per tenant the current receive took so far, not yet counted in flight).
+   */
+  boolean admits(StoredMessage m, Map<String, Integer> takenNow) {
+    if (limit == 0 || m.groupId == null) {
+      return true;
+    }
+    Tenant t = tenants.get(m.groupId);
+    int n = (t == null ? 0 : t.inFlight) + takenNow.getOrDefault(m.groupId, 0);
+    return n < limit;
+  }
+
+  /** Whether a tenant with a message available is not held: something is eligible. */
+  boolean anyHead() {
+    return !heads.isEmpty();
   }
 
   private void dropIfIdle(String id, Tenant t) {
@@ -104,11 +203,12 @@ final class FairShare {
 
   /**
    * The message an unfiltered receive takes next, given {@code first}, the best available message,
-   * and the queue's in-flight count: {@code first} unless its tenant is noisy; else the best head
-   * of a quiet tenant; else the head of the noisy tenant with the fewest messages in flight.
+   * and the queue's in-flight count: {@code first} unless its tenant is held or noisy; else the
+   * best head of a quiet tenant; else the head of the noisy tenant with the fewest messages in
+   * flight; null when every tenant with a message available is held.
    */
-  StoredMessage choose(StoredMessage first, long queueInFlight) {
-    if (!noisy(first, queueInFlight)) {
+  @Nullable StoredMessage choose(StoredMessage first, long queueInFlight) {
+    if (!held(first) && !noisy(first, queueInFlight)) {
       return first;
     }
     StoredMessage leastBusy = null;
@@ -123,7 +223,7 @@ final class FairShare {
         leastBusy = head;
       }
     }
-    return leastBusy != null ? leastBusy : first;
+    return leastBusy;
   }
 
   private boolean noisy(StoredMessage m, long queueInFlight) {

@@ -27,6 +27,11 @@ import org.jspecify.annotations.Nullable;
  * flight is blocked; when the head comes back (visibility 0, its lease's end) the group reopens up
  * to its first message still in flight, as Amazon SQS does ({@code docs/design.md}, "Queue
  * semantics").
+ *
+ * <p>With a limit per key (the queue's {@code keyLimit}: {@code docs/design.md}, "Limits per key")
+ * a receive takes at most the limit less the group's messages in flight, and a group holding that
+ * many in flight is <em>held</em>: out of the ready set (so no receive walks it) until one of them
+ * settles, though its head be available.
  */
 final class GroupedOrdering extends Ordering {
 
@@ -35,6 +40,13 @@ final class GroupedOrdering extends Ordering {
     final String id;
     final ArrayDeque<StoredMessage> line = new ArrayDeque<>(4);
     boolean ready;
+
+    /** Its head is available but it is at its limit per key (in {@link #held}, not in ready). */
+    boolean held;
+
+    /** Its messages in flight. */
+    int inFlight;
+
     int readyPriority;
     boolean readyReceived;
     long readyPlace;
@@ -99,6 +111,13 @@ final class GroupedOrdering extends Ordering {
 
   private final Map<String, Group> groups = new HashMap<>();
   private final TreeSet<Group> ready = new TreeSet<>(READY_ORDER);
+
+  /** Groups whose head is available, held by the limit per key, in {@link #READY_ORDER}. */
+  private final TreeSet<Group> held = new TreeSet<>(READY_ORDER);
+
+  /** The most messages of one group in flight; 0: no limit. */
+  private int keyLimit;
+
   private final Comparator<StoredMessage> messageOrder = comparator(Order.FIFO);
 
   /**
@@ -132,6 +151,8 @@ final class GroupedOrdering extends Ordering {
     g.line.addLast(m);
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.add(m);
+    } else if (m.state == StoredMessage.IN_FLIGHT) {
+      g.inFlight++; // only when rebuilding a queue that has leases
     }
     refresh(g);
   }
@@ -141,9 +162,13 @@ final class GroupedOrdering extends Ordering {
     Group g = Objects.requireNonNull(groups.get(m.groupId));
     if (from == StoredMessage.AVAILABLE) {
       availableInOrder.remove(m);
+    } else if (from == StoredMessage.IN_FLIGHT) {
+      g.inFlight--;
     }
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.add(m);
+    } else if (m.state == StoredMessage.IN_FLIGHT) {
+      g.inFlight++;
     }
     refresh(g);
   }
@@ -158,6 +183,8 @@ final class GroupedOrdering extends Ordering {
     g.line.removeFirstOccurrence(m);
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.remove(m);
+    } else if (m.state == StoredMessage.IN_FLIGHT) {
+      g.inFlight--;
     }
     refresh(g);
   }
@@ -179,9 +206,28 @@ final class GroupedOrdering extends Ordering {
             ? chooseByIndex(
                 heads, max, Objects.requireNonNull(filter), now, Objects.requireNonNull(scan))
             : chooseByGroup(max, filter, now, scan);
+    skippedKey = false;
     for (Group g : chosen) {
       takeFrom(g, max, out, budget);
     }
+    if (!held.isEmpty() && !skippedKey) {
+      Group last = chosen.isEmpty() ? null : chosen.get(chosen.size() - 1);
+      boolean endedShort = out.size() < max;
+      for (Group h : held) { // at most (in flight / limit) groups
+        if (!endedShort && (last == null || READY_ORDER.compare(h, last) > 0)) {
+          break;
+        }
+        if (filter == null || filter.test(Objects.requireNonNull(h.line.peekFirst()), now)) {
+          skippedKey = true; // a group at its limit had a message it would have been offered
+          break;
+        }
+      }
+    }
+  }
+
+  /** How many more of {@code g}'s messages may go in flight now. */
+  private int room(Group g) {
+    return keyLimit == 0 ? Integer.MAX_VALUE : Math.max(0, keyLimit - g.inFlight);
   }
 
   /** Rule 1 over the indexed heads that may match, from where the scan stopped. */
@@ -195,7 +241,7 @@ final class GroupedOrdering extends Ordering {
       if (filter.test(head, now)) {
         Group g = Objects.requireNonNull(groups.get(head.groupId));
         chosen.add(g);
-        room -= availableRun(g, room);
+        room -= availableRun(g, Math.min(room, room(g)));
       }
       if (scan.charge(head)) {
         break;
@@ -224,7 +270,7 @@ final class GroupedOrdering extends Ordering {
       }
       if (filter == null || filter.test(head, now)) {
         chosen.add(g);
-        room -= availableRun(g, room);
+        room -= availableRun(g, Math.min(room, room(g)));
       }
       if (filter != null && Objects.requireNonNull(scan).charge(head)) {
         scan.afterGroup = positionOf(g);
@@ -267,8 +313,14 @@ final class GroupedOrdering extends Ordering {
    */
   private void takeFrom(Group g, int max, List<StoredMessage> out, AnswerBudget budget) {
     boolean first = true;
+    int room = room(g);
+    int taken = 0;
     for (StoredMessage m : g.line) {
       if (out.size() >= max || m.state != StoredMessage.AVAILABLE || !budget.fits(m)) {
+        break;
+      }
+      if (taken == room) {
+        skippedKey = true; // the group's limit cut its run short
         break;
       }
       if (first) {
@@ -277,8 +329,10 @@ final class GroupedOrdering extends Ordering {
       }
       out.add(m);
       availableInOrder.remove(m);
+      taken++;
       work.examined(1);
     }
+    g.inFlight += taken; // the caller leases each one
   }
 
   @Override
@@ -321,9 +375,24 @@ final class GroupedOrdering extends Ordering {
   }
 
   @Override
+  boolean anyHeld() {
+    return !held.isEmpty();
+  }
+
+  /** Sets the limit per group; each group is filed again (ready or held) under it. */
+  @Override
+  void keyLimit(int limit) {
+    keyLimit = limit;
+    for (Group g : List.copyOf(groups.values())) {
+      refresh(g);
+    }
+  }
+
+  @Override
   void clear() {
     groups.clear();
     ready.clear();
+    held.clear();
     availableInOrder.clear();
     if (index != null) {
       index.clear();
@@ -335,6 +404,10 @@ final class GroupedOrdering extends Ordering {
   }
 
   private void unready(Group g) {
+    if (g.held) {
+      held.remove(g);
+      g.held = false;
+    }
     if (g.ready) {
       ready.remove(g);
       g.ready = false;
@@ -356,6 +429,11 @@ final class GroupedOrdering extends Ordering {
       g.readyReceived = head.receiveCount > 0;
       g.readyPlace = place(head);
       g.readySeq = head.seq;
+      if (keyLimit > 0 && g.inFlight >= keyLimit) {
+        g.held = true; // its head was handed back while the limit's worth of it is in flight
+        held.add(g);
+        return;
+      }
       g.ready = true;
       ready.add(g);
       if (index != null) {

@@ -154,6 +154,7 @@ final class LocalQueue {
             engine.durable(),
             engine.placements(),
             lock.work);
+    t.keyLimit(c.keyLimit().orElse(0));
     table = t;
     journal.attach(t);
     io.switchboard.queue.spi.Orders orders = engine.orders();
@@ -300,6 +301,9 @@ final class LocalQueue {
       if (table != null) {
         table.rebuild(next.order(), next.indexedAttributes());
       }
+    }
+    if (table != null) {
+      table.keyLimit(next.keyLimit().orElse(0)); // a group it no longer holds wakes waiters
     }
   }
 
@@ -719,10 +723,16 @@ final class LocalQueue {
       if (scan != null) {
         scan.finish();
       }
+      if (max > 0 && table != null && table.ordering().anyHeld()) {
+        counters().keyLimited++; // only groups at their limit have messages waiting
+      }
       return List.of();
     }
     List<StoredMessage> taken =
         table.take(max, filter, now, scan, new AnswerBudget(limits.maxAnswerBytes()));
+    if (table.ordering().skippedKey) {
+      counters().keyLimited++;
+    }
     if (taken.isEmpty()) {
       return List.of();
     }
@@ -790,8 +800,13 @@ final class LocalQueue {
       WaitLine w = waiters;
       if (w == null) {
         t.newlyEligible.clear(); // no one waits: as the line does when it is empty
+        t.ordering().keyFreed = false;
       } else {
         w.dispatch(t.newlyEligible, java.util.Objects.requireNonNull(waitLineView), now);
+        if (t.ordering().keyFreed) {
+          t.ordering().keyFreed = false;
+          w.rescanFiltered(); // a freed key's other messages may match a filtered waiter
+        }
       }
     }
   }

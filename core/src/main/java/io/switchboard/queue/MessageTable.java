@@ -90,6 +90,9 @@ final class MessageTable {
 
   private final boolean grouped;
 
+  /** The queue's limit per key ({@link #keyLimit(int)}); 0: none. */
+  private int keyLimit;
+
   /**
    * The attributes a message's place is partitioned by ({@link Place#partition}): the indexed ones,
    * in name order, when the journal keeps places of a standard queue; else none.
@@ -265,9 +268,20 @@ final class MessageTable {
   }
 
   private Ordering newOrdering(Order order, Set<String> indexed) {
-    return grouped
-        ? new GroupedOrdering(indexed, newlyEligible, work)
-        : new StandardOrdering(Ordering.comparator(order), indexed, newlyEligible, work);
+    Ordering o =
+        grouped
+            ? new GroupedOrdering(indexed, newlyEligible, work)
+            : new StandardOrdering(Ordering.comparator(order), indexed, newlyEligible, work);
+    o.keyLimit(keyLimit);
+    return o;
+  }
+
+  /** Sets the queue's limit per key (its {@code keyLimit}; 0: none), now and for any rebuild. */
+  void keyLimit(int limit) {
+    if (limit != keyLimit) {
+      keyLimit = limit;
+      ordering.keyLimit(limit);
+    }
   }
 
   Ordering ordering() {

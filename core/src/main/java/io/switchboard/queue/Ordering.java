@@ -81,4 +81,23 @@ abstract sealed class Ordering permits StandardOrdering, GroupedOrdering {
       @Nullable StoredMessage after, @Nullable MessageFilter filter);
 
   abstract void clear();
+
+  /**
+   * Set by each {@link #take}: whether it passed over a message because its key (message group) was
+   * at the queue's limit per key ({@code QueueStats.Counters#keyLimited}).
+   */
+  boolean skippedKey;
+
+  /**
+   * Set when a key came under its limit with messages waiting: a blocked filtered receive may now
+   * match one of them that is not the key's best ({@link WaitLine#rescanFiltered}); the queue
+   * clears it when it hands over.
+   */
+  boolean keyFreed;
+
+  /** Whether a key at its limit has a message waiting that receives pass over. */
+  abstract boolean anyHeld();
+
+  /** Sets the queue's limit per key (its {@code keyLimit}; 0: none). */
+  abstract void keyLimit(int limit);
 }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -37,6 +38,9 @@ import java.util.regex.Pattern;
  * @param metadata key/value pairs kept (and journaled) with the queue and never read by the engine:
  *     front ends keep their own per-queue state here, e.g. the SQS layer its tags and access
  *     policy; at most 256 entries, keys 1..256 characters, values at most 65536 characters
+ * @param keyLimit the most messages of one key (message group id) in flight at once; a receive
+ *     skips a key at its limit; absent means no limit; 1..120000 ({@code docs/design.md}, "Limits
+ *     per key")
  */
 public record QueueConfig(
     Order order,
@@ -53,7 +57,8 @@ public record QueueConfig(
     DedupScope dedupScope,
     Duration historyRetention,
     Set<String> indexedAttributes,
-    Map<String, String> metadata) {
+    Map<String, String> metadata,
+    OptionalInt keyLimit) {
 
   public static final Duration MAX_VISIBILITY = Duration.ofHours(12);
   public static final Duration MAX_DELAY = Duration.ofSeconds(900);
@@ -67,6 +72,10 @@ public record QueueConfig(
   public static final int MAX_METADATA_ENTRIES = 256;
   public static final int MAX_METADATA_KEY = 256;
   public static final int MAX_METADATA_VALUE = 65_536;
+
+  /** The largest {@code keyLimit}: SQS's in-flight limit of a standard queue. */
+  public static final int MAX_KEY_LIMIT = 120_000;
+
   private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,256}");
 
   private static final QueueConfig DEFAULTS = builder().build();
@@ -78,6 +87,12 @@ public record QueueConfig(
     Objects.requireNonNull(maxDepth, "maxDepth");
     Objects.requireNonNull(overflow, "overflow");
     Objects.requireNonNull(dedupScope, "dedupScope");
+    Objects.requireNonNull(keyLimit, "keyLimit");
+    if (keyLimit.isPresent() && (keyLimit.getAsInt() < 1 || keyLimit.getAsInt() > MAX_KEY_LIMIT)) {
+      throw QueueException.invalid(
+          "keyLimit.maxConcurrent must be 1..120000 messages in flight per message group, got "
+              + keyLimit.getAsInt());
+    }
     QueueRules.checkRange("visibilityTimeout", visibilityTimeout, Duration.ZERO, MAX_VISIBILITY);
     QueueRules.checkRange("delay", delay, Duration.ZERO, MAX_DELAY);
     QueueRules.checkRange("retention", retention, MIN_RETENTION, MAX_RETENTION);
@@ -167,6 +182,7 @@ public record QueueConfig(
     private Duration historyRetention = Duration.ZERO;
     private Set<String> indexedAttributes = Set.of();
     private Map<String, String> metadata = Map.of();
+    private OptionalInt keyLimit = OptionalInt.empty();
 
     private Builder() {}
 
@@ -186,6 +202,7 @@ public record QueueConfig(
       historyRetention = c.historyRetention;
       indexedAttributes = c.indexedAttributes;
       metadata = c.metadata;
+      keyLimit = c.keyLimit;
     }
 
     public Builder order(Order order) {
@@ -280,6 +297,21 @@ public record QueueConfig(
       return this;
     }
 
+    /**
+     * At most {@code maxConcurrent} messages of one message group in flight at once (see the
+     * record's {@code keyLimit}).
+     */
+    public Builder keyLimit(int maxConcurrent) {
+      this.keyLimit = OptionalInt.of(maxConcurrent);
+      return this;
+    }
+
+    /** No limit per key. */
+    public Builder noKeyLimit() {
+      this.keyLimit = OptionalInt.empty();
+      return this;
+    }
+
     public QueueConfig build() {
       return new QueueConfig(
           order,
@@ -296,7 +328,8 @@ public record QueueConfig(
           dedupScope,
           historyRetention,
           indexedAttributes,
-          metadata);
+          metadata,
+          keyLimit);
     }
   }
 }

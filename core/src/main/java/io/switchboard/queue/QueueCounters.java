@@ -12,9 +12,20 @@ final class QueueCounters {
   long shed;
   long deadLettered;
   long removed;
+  long keyLimited;
 
   QueueStats.Counters snapshot() {
     return new QueueStats.Counters(
-        sent, duplicates, received, acked, released, failed, expired, shed, deadLettered, removed);
+        sent,
+        duplicates,
+        received,
+        acked,
+        released,
+        failed,
+        expired,
+        shed,
+        deadLettered,
+        removed,
+        keyLimited);
   }
 }

@@ -42,6 +42,8 @@ public record QueueStats(
    * @param shed dropped by {@link Overflow#DROP_OLDEST}
    * @param deadLettered moved to the dead-letter queue
    * @param removed cancelled by id or purged
+   * @param keyLimited receives that passed over a message because its key (message group) was at
+   *     the queue's {@code keyLimit}
    */
   public record Counters(
       long sent,
@@ -53,5 +55,6 @@ public record QueueStats(
       long expired,
       long shed,
       long deadLettered,
-      long removed) {}
+      long removed,
+      long keyLimited) {}
 }

@@ -1,8 +1,10 @@
 package io.switchboard.queue;
 
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Once a message with a group id enters, an unfiltered receive is also fair across groups
  * ({@link FairShare}, SQS fair queues): a group holding far more than its share of the in-flight
- * messages waits while other groups have messages available.
+ * messages waits while other groups have messages available. With a limit per key, a group holding
+ * that many messages in flight is passed over until one settles ({@code docs/design.md}, "Limits
+ * per key").
  */
 final class StandardOrdering extends Ordering {
 
@@ -31,6 +35,9 @@ final class StandardOrdering extends Ordering {
 
   /** Fair scheduling across groups; null until a message with a group id enters. */
   private @Nullable FairShare fair;
+
+  /** The most messages of one group in flight (the queue's {@code keyLimit}); 0: no limit. */
+  private int keyLimit;
 
   /** The store's side of a hot window ({@link HotWindow}); null when the heap holds everything. */
   private @Nullable Cold cold;
@@ -63,7 +70,7 @@ final class StandardOrdering extends Ordering {
   void added(StoredMessage m) {
     if (fair == null && m.groupId != null) {
       // the first grouped message: from now on receives are fair across groups
-      fair = new FairShare(comparator, available);
+      fair = new FairShare(comparator, available, keyLimit);
     }
     if (m.state == StoredMessage.AVAILABLE) {
       enter(m);
@@ -124,7 +131,11 @@ final class StandardOrdering extends Ordering {
   private void countInFlight(StoredMessage m, int delta) {
     inFlight += delta;
     if (fair != null) {
-      fair.inFlight(m, delta);
+      StoredMessage freed = fair.inFlight(m, delta);
+      if (freed != null) {
+        newlyEligible.add(freed); // its group came under its limit: blocked receives may take it
+        keyFreed = true;
+      }
     }
   }
 
@@ -141,11 +152,21 @@ final class StandardOrdering extends Ordering {
       List<StoredMessage> out,
       @Nullable Scan scan,
       AnswerBudget budget) {
+    skippedKey = false;
+    FairShare f = fair;
     if (filter == null) {
+      boolean full = false;
       while (out.size() < max && !available.isEmpty()) {
         StoredMessage m = available.first();
-        if (fair != null) {
-          m = fair.choose(m, inFlight);
+        if (f != null) {
+          StoredMessage chosen = f.choose(m, inFlight);
+          if (chosen == null) {
+            break; // every group with a message available is at its limit
+          }
+          if (chosen != m && f.held(m)) {
+            skippedKey = true;
+          }
+          m = chosen;
         }
         Cold c = cold;
         if (c != null && c.coldBefore(m)) {
@@ -155,22 +176,34 @@ final class StandardOrdering extends Ordering {
         }
         work.examined(1);
         if (!budget.fits(m)) {
+          full = true;
           break;
         }
         leave(m);
         taken(m);
         out.add(m);
       }
+      if (f != null && !full && out.size() < max && f.anyHeld()) {
+        skippedKey = true; // it ended short while a group at its limit had messages waiting
+      }
       return;
     }
+    Map<String, Integer> takenNow = f != null && f.limiting() ? new HashMap<>() : null;
     Iterator<StoredMessage> it = candidates(Objects.requireNonNull(scan).after, filter).iterator();
     while (out.size() < max && it.hasNext()) {
       StoredMessage m = it.next();
       if (filter.test(m, now)) {
-        if (!budget.fits(m)) {
-          break; // the answer is full: what was found goes out, the scan is not finished
+        if (takenNow != null && !Objects.requireNonNull(f).admits(m, takenNow)) {
+          skippedKey = true; // its group is at its limit: passed over like a refused message
+        } else {
+          if (!budget.fits(m)) {
+            break; // the answer is full: what was found goes out, the scan is not finished
+          }
+          out.add(m);
+          if (takenNow != null && m.groupId != null) {
+            takenNow.merge(m.groupId, 1, Integer::sum);
+          }
         }
-        out.add(m);
       }
       if (scan.charge(m)) {
         break;
@@ -231,12 +264,29 @@ final class StandardOrdering extends Ordering {
 
   @Override
   boolean hasEligible() {
-    return !available.isEmpty();
+    FairShare f = fair;
+    return f != null && f.limiting() ? f.anyHead() : !available.isEmpty();
   }
 
   @Override
   boolean isEligible(StoredMessage m) {
-    return m.state == StoredMessage.AVAILABLE;
+    FairShare f = fair;
+    return m.state == StoredMessage.AVAILABLE && (f == null || !f.held(m));
+  }
+
+  @Override
+  boolean anyHeld() {
+    FairShare f = fair;
+    return f != null && f.anyHeld();
+  }
+
+  @Override
+  void keyLimit(int limit) {
+    keyLimit = limit;
+    FairShare f = fair;
+    if (f != null) {
+      f.limit(limit, newlyEligible);
+    }
   }
 
   /** The last available message in delivery order, or null. */

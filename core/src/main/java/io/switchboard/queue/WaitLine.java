@@ -129,6 +129,18 @@ final class WaitLine {
     return false;
   }
 
+  /**
+   * Wakes the filtered waiters to look for themselves, each in its own lock hold: a key came under
+   * its limit, and a message of it other than its best may match their filter.
+   */
+  void rescanFiltered() {
+    for (Waiter w : waiters) {
+      if (w.filter != null) {
+        w.requestRescan();
+      }
+    }
+  }
+
   /** Takes {@code w} out of the line to serve it with what its own scan found. */
   boolean remove(Waiter w) {
     boolean wasFirst = isFirst(w);

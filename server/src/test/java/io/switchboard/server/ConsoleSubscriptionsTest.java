@@ -110,6 +110,7 @@ class ConsoleSubscriptionsTest {
         "the page shows the secret until dismissed");
     browser.text(cell("legacy", "state"), "running");
     browser.text(cell("legacy", "pace"), "2 concurrent, 50/s");
+    browser.text(cell("legacy", "keyLimit"), "none");
 
     for (int i = 0; i < 3; i++) {
       ok(http.post("/v1/queues/tasks/messages", "{\"body\":\"task " + i + "\"}"));
@@ -155,11 +156,15 @@ class ConsoleSubscriptionsTest {
     ok(
         http.post(
             "/v1/queues/broken-tasks/subscriptions",
-            "{\"name\":\"down\",\"url\":\"" + url("/broken") + "\",\"minBackoffMillis\":100}"));
+            "{\"name\":\"down\",\"url\":\""
+                + url("/broken")
+                + "\",\"minBackoffMillis\":100,"
+                + "\"keyLimit\":{\"attribute\":\"tenant\",\"maxConcurrent\":2,\"maxPerSecond\":5}}"));
     ok(http.post("/v1/queues/broken-tasks/messages", "{\"body\":\"doomed\"}"));
     browser.go("#/queues/broken-tasks");
     browser.contains(cell("down", "failures"), "status ");
     browser.text(cell("down", "delivered"), "0");
+    browser.text(cell("down", "keyLimit"), "tenant: 2 in flight, 5/s");
 
     browser.shown(By.id("sub-name")).sendKeys("bad");
     browser.shown(By.id("sub-url")).sendKeys("ftp://example.com/x");

@@ -163,6 +163,7 @@ class ConsoleTest {
     browser.shown(By.cssSelector("#browse-rows tr button")).click();
     browser.contains(By.id("message-body"), "\"order\": 42,\n  \"lines\"");
     browser.contains(By.id("message-attributes"), "\"language\": \"es\"");
+    browser.contains(By.cssSelector("#queue-config dl.kv"), "Key limit");
     WebElement visibility = browser.shown(By.id("cfg-visibilityTimeoutSeconds"));
     visibility.clear();
     visibility.sendKeys("45");

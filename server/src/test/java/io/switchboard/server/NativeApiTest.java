@@ -96,6 +96,46 @@ class NativeApiTest {
   }
 
   @Test
+  void keyLimit_setShownAppliedAndRemoved_aBadOneRefusedNamingTheRange() {
+    Http.Answer created =
+        http.post("/v1/queues", "{\"name\":\"tenants\",\"keyLimit\":{\"maxConcurrent\":1}}");
+    assertEquals(201, created.status(), created.toString());
+    assertEquals(1, created.json().at("/config/keyLimit/maxConcurrent").asInt());
+    send("tenants", "{\"body\":\"a1\",\"groupId\":\"acme\"}");
+    send("tenants", "{\"body\":\"a2\",\"groupId\":\"acme\"}");
+    send("tenants", "{\"body\":\"b1\",\"groupId\":\"globex\"}");
+    Http.Answer got = http.post("/v1/queues/tenants/receive", "{\"maxMessages\":10}");
+    assertEquals(200, got.status(), got.toString());
+    assertEquals(2, got.json().get("messages").size(), got.toString());
+    assertEquals("a1", got.json().at("/messages/0/body").asText());
+    assertEquals("b1", got.json().at("/messages/1/body").asText());
+    assertEquals(1, http.get("/v1/queues/tenants/stats").json().at("/counters/keyLimited").asInt());
+
+    for (String bad :
+        List.of(
+            "{\"keyLimit\":{\"maxConcurrent\":0}}", "{\"keyLimit\":{\"maxConcurrent\":120001}}")) {
+      Http.Answer refused = http.send("PATCH", "/v1/queues/tenants", bad);
+      assertEquals(400, refused.status(), refused.toString());
+      assertEquals("INVALID_ARGUMENT", refused.code());
+      assertTrue(
+          refused.text().contains("keyLimit.maxConcurrent must be 1..120000"), refused.text());
+    }
+    Http.Answer noField = http.send("PATCH", "/v1/queues/tenants", "{\"keyLimit\":{}}");
+    assertEquals(400, noField.status(), noField.toString());
+    assertTrue(noField.text().contains("maxConcurrent"), noField.text());
+    assertEquals(
+        1,
+        http.get("/v1/queues/tenants").json().at("/config/keyLimit/maxConcurrent").asInt(),
+        "a refused change changes nothing");
+
+    Http.Answer removed = http.send("PATCH", "/v1/queues/tenants", "{\"keyLimit\":null}");
+    assertEquals(200, removed.status(), removed.toString());
+    assertTrue(removed.json().at("/config/keyLimit").isMissingNode(), removed.toString());
+    Http.Answer rest = http.post("/v1/queues/tenants/receive", "{\"maxMessages\":10}");
+    assertEquals("a2", rest.json().at("/messages/0/body").asText(), rest.toString());
+  }
+
+  @Test
   void sendReceiveAck_withSelector_leasesTheMatchingMessage() {
     create("agents", "");
     send("agents", "{\"body\":\"ana\",\"attributes\":{\"language\":\"es\",\"gender\":\"F\"}}");

@@ -80,6 +80,58 @@ class PushSubscriptionsTest {
   }
 
   @Test
+  void aBadKeyLimit_isRefusedWith400_itsStableCodeAndWhatWasWrong_andNothingIsMade()
+      throws Exception {
+    String path = "/v1/queues/tasks/subscriptions";
+    try (SwitchboardServer server = server();
+        Http http = new Http(server.uri())) {
+      ok(201, http.post("/v1/queues", "{\"name\":\"tasks\"}"));
+      Map<String, String> bad =
+          Map.of(
+              "{\"attribute\":\"tenant\"}",
+              "keyLimit must give maxConcurrent, maxPerSecond or both",
+              "{\"attribute\":\"a b\",\"maxConcurrent\":1}",
+              "keyLimit.attribute must name a message attribute, [A-Za-z0-9_.-]{1,256}, got 'a b'",
+              "{\"attribute\":\"tenant\",\"maxConcurrent\":0}",
+              "keyLimit.maxConcurrent must be 1..1000, got 0",
+              "{\"attribute\":\"tenant\",\"maxConcurrent\":1001}",
+              "keyLimit.maxConcurrent must be 1..1000, got 1001",
+              "{\"attribute\":\"tenant\",\"maxPerSecond\":0}",
+              "keyLimit.maxPerSecond must be more than 0 and at most 100000, got 0.0",
+              "{\"maxConcurrent\":2}",
+              "attribute");
+      for (Map.Entry<String, String> e : bad.entrySet()) {
+        Http.Answer a =
+            http.post(
+                path,
+                "{\"name\":\"hook\",\"url\":\"" + url() + "\",\"keyLimit\":" + e.getKey() + "}");
+        assertEquals(400, a.status(), e.getKey() + ": " + a);
+        assertEquals("INVALID_ARGUMENT", a.code(), e.getKey() + ": " + a);
+        assertTrue(a.text().contains(e.getValue()), e.getKey() + ": " + a.text());
+      }
+      assertEquals(0, ok(200, http.get(path)).get("subscriptions").size(), "nothing made");
+      ok(
+          201,
+          http.post(
+              path,
+              "{\"name\":\"hook\",\"url\":\""
+                  + url()
+                  + "\",\"paused\":true,\"keyLimit\":{\"attribute\":\"tenant\",\"maxConcurrent\":2}}"));
+      Http.Answer replaced =
+          http.send(
+              "PUT",
+              path + "/hook",
+              "{\"url\":\""
+                  + url()
+                  + "\",\"keyLimit\":{\"attribute\":\"tenant\",\"maxConcurrent\":0}}");
+      assertEquals(400, replaced.status(), replaced.toString());
+      assertEquals("INVALID_ARGUMENT", replaced.code());
+      assertEquals(
+          2, ok(200, http.get(path + "/hook")).at("/keyLimit/maxConcurrent").asInt(), "kept");
+    }
+  }
+
+  @Test
   void aSubscription_isKeptAcrossARestartOnRocksDb_andItsSecretIsShownOnlyWhenMade()
       throws Exception {
     String path = "/v1/queues/tasks/subscriptions";

@@ -260,7 +260,8 @@ public abstract class BrowseAndStatsContract extends EngineContract {
             /* expired */ 1,
             /* shed */ 1,
             /* deadLettered */ 1,
-            /* removed */ 1),
+            /* removed */ 1,
+            /* keyLimited */ 0),
         c);
     assertEquals(List.of("release", "timeout"), receiveBodies("q"));
   }

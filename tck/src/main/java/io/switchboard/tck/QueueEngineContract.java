@@ -164,6 +164,14 @@ public abstract class QueueEngineContract {
   }
 
   @Nested
+  class KeyLimit extends KeyLimitContract {
+    @Override
+    protected EngineSource engines() {
+      return source;
+    }
+  }
+
+  @Nested
   class SeedScenario extends SeedScenarioContract {
     @Override
     protected EngineSource engines() {

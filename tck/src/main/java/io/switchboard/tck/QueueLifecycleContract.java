@@ -202,6 +202,8 @@ public abstract class QueueLifecycleContract extends EngineContract {
           new ConfigCase(b -> b.maxMessageSize(1_048_577), "maxMessageSize", "1048577"),
           new ConfigCase(b -> b.receiveWait(seconds(21)), "receiveWait", "21"),
           new ConfigCase(b -> b.maxDepth(0, Overflow.REJECT), "maxDepth", "0"),
+          new ConfigCase(b -> b.keyLimit(0), "keyLimit.maxConcurrent must be 1..120000", "0"),
+          new ConfigCase(b -> b.keyLimit(120_001), "keyLimit.maxConcurrent", "120001"),
           new ConfigCase(
               b -> b.historyRetention(Duration.ofDays(15)), "historyRetention", "1296000"),
           new ConfigCase(b -> b.onExpire(ExpiryAction.DEAD_LETTER), "onExpire", "deadLetter"));
@@ -413,7 +415,7 @@ public abstract class QueueLifecycleContract extends EngineContract {
     assertEquals(0, s.depth());
     assertTrue(s.oldestAge().isEmpty());
     assertTrue(s.byPriority().isEmpty());
-    assertEquals(new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), s.counters());
+    assertEquals(new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), s.counters());
   }
 
   @Test

@@ -244,7 +244,7 @@ public final class NativeWire {
           Optional.ofNullable(oldestAgeMillis).map(Duration::ofMillis),
           byPriority == null ? Map.of() : byPriority,
           waitingReceivers,
-          counters == null ? new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0) : counters);
+          counters == null ? new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) : counters);
     }
   }
 
@@ -364,10 +364,14 @@ public final class NativeWire {
       @Nullable String dedupScope,
       @Nullable Long historyRetentionSeconds,
       @Nullable List<String> indexedAttributes,
-      @Nullable Map<String, String> metadata) {
+      @Nullable Map<String, String> metadata,
+      @Nullable KeyLimit keyLimit) {
 
     /** The dead-letter policy: where, after how many receives. */
     public record DeadLetter(@Required String target, @Required Integer maxReceiveCount) {}
+
+    /** The limit per key: at most this many messages of one message group in flight. */
+    public record KeyLimit(@Required Integer maxConcurrent) {}
 
     public static ConfigView of(QueueConfig c) {
       return new ConfigView(
@@ -385,7 +389,8 @@ public final class NativeWire {
           WireFormat.wireName(c.dedupScope()),
           c.historyRetention().toSeconds(),
           c.indexedAttributes().stream().sorted().toList(),
-          new TreeMap<>(c.metadata()));
+          new TreeMap<>(c.metadata()),
+          c.keyLimit().isPresent() ? new KeyLimit(c.keyLimit().getAsInt()) : null);
     }
 
     /** The configuration of an answer; a setting it leaves out is the default. */
@@ -420,6 +425,7 @@ public final class NativeWire {
           .ifPresent(b::historyRetention);
       Optional.ofNullable(indexedAttributes).ifPresent(a -> b.indexedAttributes(Set.copyOf(a)));
       Optional.ofNullable(metadata).ifPresent(b::metadata);
+      Optional.ofNullable(keyLimit).ifPresent(k -> b.keyLimit(k.maxConcurrent()));
       return b.build();
     }
   }

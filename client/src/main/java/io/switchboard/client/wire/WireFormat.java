@@ -186,9 +186,9 @@ public final class WireFormat {
 
   /**
    * Applies the fields present in {@code f} over {@code base}: a create passes the defaults, an
-   * update the current configuration. {@code "deadLetter": null} removes the dead-letter policy and
-   * {@code "maxDepth": null} makes the queue unbounded. Validation is the engine's (through the
-   * {@link QueueConfig} constructor).
+   * update the current configuration. {@code "deadLetter": null} removes the dead-letter policy,
+   * {@code "maxDepth": null} makes the queue unbounded and {@code "keyLimit": null} removes the
+   * limit per key. Validation is the engine's (through the {@link QueueConfig} constructor).
    */
   public static QueueConfig config(JsonFields f, QueueConfig base) {
     QueueConfig.Builder b = base.toBuilder();
@@ -226,6 +226,16 @@ public final class WireFormat {
     enumField(f, "dedupScope", DedupScope.class).ifPresent(b::dedupScope);
     f.seconds("historyRetentionSeconds").ifPresent(b::historyRetention);
     f.strings("indexedAttributes").ifPresent(names -> b.indexedAttributes(Set.copyOf(names)));
+    if (f.isNull("keyLimit")) {
+      b.noKeyLimit();
+    }
+    f.object("keyLimit")
+        .ifPresent(
+            k -> {
+              int max = k.requiredInt32("maxConcurrent");
+              k.finish();
+              b.keyLimit(max);
+            });
     f.raw("metadata").ifPresent(m -> b.metadata(metadata(m)));
     return b.build();
   }

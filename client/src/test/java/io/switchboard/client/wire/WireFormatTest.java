@@ -225,7 +225,7 @@ class WireFormatTest {
             Optional.of(Duration.ofMillis(1500)),
             Map.of(5, 2L, 0, 4L),
             7,
-            new QueueStats.Counters(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
+            new QueueStats.Counters(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
     assertEquals(
         s,
         WireFormat.stats(

@@ -553,6 +553,7 @@ public final class ServerMetrics {
     counter(q, queue, "shed", c -> c.shed());
     counter(q, queue, "dead_lettered", c -> c.deadLettered());
     counter(q, queue, "removed", c -> c.removed());
+    counter(q, queue, "key_limited", c -> c.keyLimited());
     return q;
   }
 

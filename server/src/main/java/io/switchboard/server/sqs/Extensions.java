@@ -41,6 +41,7 @@ final class Extensions {
   static final String SELECTOR_PREFIX = "Switchboard.Selector=";
   static final String ORDER = "Switchboard.Order";
   static final String INDEXED_ATTRIBUTES = "Switchboard.IndexedAttributes";
+  static final String KEY_LIMIT = "Switchboard.KeyLimit";
 
   private Extensions() {}
 
@@ -65,6 +66,30 @@ final class Extensions {
       }
     }
     return names;
+  }
+
+  /**
+   * The queue's limit per key ({@code docs/queues.md}, "Fair queues"): the most messages of one
+   * message group in flight, or empty for none.
+   */
+  static java.util.OptionalInt keyLimit(String value) {
+    if (value.isEmpty()) {
+      return java.util.OptionalInt.empty();
+    }
+    try {
+      int n = Integer.parseInt(value.strip());
+      if (n >= 1 && n <= io.switchboard.queue.QueueConfig.MAX_KEY_LIMIT) {
+        return java.util.OptionalInt.of(n);
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw invalidAttribute(
+        KEY_LIMIT,
+        "must be an integer 1..120000 (the most messages of one message group in flight) or empty"
+            + " for none, got '"
+            + value
+            + "'");
   }
 
   private static SqsError invalidAttribute(String key, String reason) {

@@ -47,7 +47,8 @@ final class QueueAttributes {
           "KmsDataKeyReusePeriodSeconds",
           "SqsManagedSseEnabled",
           Extensions.ORDER,
-          Extensions.INDEXED_ATTRIBUTES);
+          Extensions.INDEXED_ATTRIBUTES,
+          Extensions.KEY_LIMIT);
 
   private static final List<String> READ_ONLY =
       List.of(
@@ -178,6 +179,8 @@ final class QueueAttributes {
         }
         case Extensions.ORDER -> b.order(Extensions.order(fifo, value));
         case Extensions.INDEXED_ATTRIBUTES -> b.indexedAttributes(Extensions.indexed(value));
+        case Extensions.KEY_LIMIT ->
+            Extensions.keyLimit(value).ifPresentOrElse(b::keyLimit, b::noKeyLimit);
         case "FifoQueue" -> {
           if (!creating) {
             // only FIFO queues get here (FIFO_ONLY): naming their type again changes nothing
@@ -407,7 +410,9 @@ final class QueueAttributes {
         Extensions.ORDER,
         c.order().name(),
         Extensions.INDEXED_ATTRIBUTES,
-        String.join(",", new TreeSet<>(c.indexedAttributes())));
+        String.join(",", new TreeSet<>(c.indexedAttributes())),
+        Extensions.KEY_LIMIT,
+        c.keyLimit().isPresent() ? Integer.toString(c.keyLimit().getAsInt()) : "");
   }
 
   /**

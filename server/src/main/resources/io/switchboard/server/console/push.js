@@ -13,6 +13,16 @@ function pace(sub, st) {
   return conc + ", " + rate + (sub.maxPerSecond !== undefined && rate < sub.maxPerSecond ? " of " + sub.maxPerSecond : "") + "/s";
 }
 
+/** A subscription's limits per key: "tenant: 2 in flight, 5/s", or "none". */
+function keyLimit(sub) {
+  const k = sub.keyLimit;
+  if (!k) return "none";
+  const parts = [];
+  if (k.maxConcurrent !== undefined && k.maxConcurrent !== null) parts.push(k.maxConcurrent + " in flight");
+  if (k.maxPerSecond !== undefined && k.maxPerSecond !== null) parts.push(k.maxPerSecond + "/s");
+  return k.attribute + ": " + parts.join(", ");
+}
+
 /** The failures by cause, the causes without any left out; "none" when there are none. */
 function failures(st) {
   const parts = CAUSES.filter((c) => st.failures[c] > 0).map((c) => c + " " + st.failures[c]);
@@ -38,6 +48,7 @@ export function subscriptionsPanel(parent, name) {
         el("th", { scope: "col" }, "State"),
         el("th", { scope: "col", class: "wide-only" }, "URL"),
         el("th", { scope: "col" }, "Pace"),
+        el("th", { scope: "col" }, "Per key"),
         el("th", { scope: "col", class: "num" }, "In flight"),
         el("th", { scope: "col", class: "num" }, "Delivered"),
         el("th", { scope: "col" }, "Failures"),
@@ -117,6 +128,7 @@ export function subscriptionsPanel(parent, name) {
         el("td", { "data-field": "state" }, state),
         el("td", { class: "wide-only url" }, s.url),
         el("td", { "data-field": "pace" }, st ? pace(s, st) : "?"),
+        el("td", { "data-field": "keyLimit" }, keyLimit(s)),
         el("td", { class: "num", "data-field": "inFlight" }, st ? st.inFlight : "?"),
         el("td", { class: "num", "data-field": "delivered" }, st ? st.delivered : "?"),
         el("td", { "data-field": "failures" }, st ? failures(st) : "?"),

@@ -364,6 +364,7 @@ export function queueDetail(ctx, name) {
       const items = [["Order", c.order], ["Grouped", info.grouped], ["Dead letters", c.deadLetter ? c.deadLetter.target + " after " + c.deadLetter.maxReceiveCount + " receives" : "none"],
         ["Max depth", c.maxDepth ?? "unbounded"], ["Overflow", c.overflow], ["On expiry", c.onExpire],
         ["Max message size", c.maxMessageSizeBytes + " bytes"], ["Indexed attributes", c.indexedAttributes.join(", ") || "none"],
+        ["Key limit", c.keyLimit ? c.keyLimit.maxConcurrent + " in flight per message group" : "none"],
         ["Created", info.createdAt]];
       const out = [el("dl", { class: "kv" }, ...items.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]))];
       if (may("queue:admin", name)) {

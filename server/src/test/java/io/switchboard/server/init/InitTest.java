@@ -48,6 +48,7 @@ class InitTest {
           deadLetter: {target: orders-dlq, maxReceiveCount: 5}
           maxDepth: 1000
           overflow: dropOldest
+          keyLimit: {maxConcurrent: 4}
         orders-dlq:
           retentionSeconds: 1209600
         jobs.fifo:
@@ -125,6 +126,7 @@ class InitTest {
       QueueInfo orders = c.queue("orders");
       assertEquals(Duration.ofSeconds(45), orders.config().visibilityTimeout());
       assertEquals(Optional.of(DeadLetterPolicy.of("orders-dlq", 5)), orders.config().deadLetter());
+      assertEquals(java.util.OptionalInt.of(4), orders.config().keyLimit());
       assertEquals(Duration.ofDays(14), c.queue("orders-dlq").config().retention());
       assertTrue(c.queue("jobs.fifo").config().contentBasedDeduplication());
       WorkspaceDefinition centre = c.workspaces().get("centre");
@@ -343,6 +345,7 @@ class InitTest {
     }
     assertFalse(exported.contains(SECRET), exported);
     assertTrue(exported.contains("orders-dlq"), exported);
+    assertTrue(exported.contains("maxConcurrent: 4"), exported);
     // export writes no secret: a fresh server needs one for each key it creates
     ObjectNode tree = (ObjectNode) yaml(exported);
     ((ObjectNode) tree.get("keys").get(ADMIN)).put("secret", SECRET);

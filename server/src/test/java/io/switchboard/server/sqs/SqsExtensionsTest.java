@@ -193,6 +193,54 @@ class SqsExtensionsTest {
   }
 
   @Test
+  void keyLimit_asAQueueAttribute_skipsAGroupAtItsLimit_andEmptyRemovesIt() {
+    String url =
+        sqs.createQueue(
+                b ->
+                    b.queueName("tenants")
+                        .attributesWithStrings(Map.of("Switchboard.KeyLimit", "1")))
+            .queueUrl();
+    for (String[] m :
+        List.of(
+            new String[] {"acme", "a1"},
+            new String[] {"acme", "a2"},
+            new String[] {"globex", "g1"})) {
+      sqs.sendMessage(b -> b.queueUrl(url).messageBody(m[1]).messageGroupId(m[0]));
+    }
+    assertEquals(
+        List.of("a1", "g1"),
+        bodies(sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)).messages()),
+        "a group at its limit is skipped");
+    assertEquals(
+        "1",
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(url).attributeNamesWithStrings("Switchboard.KeyLimit"))
+            .attributesAsStrings()
+            .get("Switchboard.KeyLimit"));
+    SqsException bad =
+        assertThrows(
+            SqsException.class,
+            () ->
+                sqs.setQueueAttributes(
+                    b ->
+                        b.queueUrl(url)
+                            .attributesWithStrings(Map.of("Switchboard.KeyLimit", "0"))));
+    assertEquals("InvalidAttributeValue", bad.awsErrorDetails().errorCode());
+    assertTrue(bad.awsErrorDetails().errorMessage().contains("got '0'"), bad.getMessage());
+    sqs.setQueueAttributes(
+        b -> b.queueUrl(url).attributesWithStrings(Map.of("Switchboard.KeyLimit", "")));
+    assertEquals(
+        "",
+        sqs.getQueueAttributes(
+                b -> b.queueUrl(url).attributeNamesWithStrings("Switchboard.KeyLimit"))
+            .attributesAsStrings()
+            .get("Switchboard.KeyLimit"));
+    assertEquals(
+        List.of("a2"),
+        bodies(sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)).messages()));
+  }
+
+  @Test
   void messageId_reachesNativeUpdateTouchRemove() {
     String url = sqs.createQueue(b -> b.queueName("by-id")).queueUrl();
     String first = send(url, "first", Map.of()).messageId();

@@ -56,6 +56,7 @@ final class Codecs {
     s.append(";dedupScope=").append(c.dedupScope().name());
     s.append(";history=").append(c.historyRetention().toMillis());
     s.append(";indexed=").append(String.join(",", new TreeSet<>(c.indexedAttributes())));
+    c.keyLimit().ifPresent(n -> s.append(";keyLimit=").append(n));
     // metadata keys and values are any text: percent-encoded, so ';' and '=' stay separators
     c.metadata()
         .forEach((k, v) -> s.append(";meta:").append(encode(k)).append('=').append(encode(v)));
@@ -95,6 +96,9 @@ final class Codecs {
     String indexed = kv.getOrDefault("indexed", "");
     b.indexedAttributes(indexed.isEmpty() ? Set.of() : Set.of(indexed.split(",")));
     b.metadata(metadata);
+    if (kv.containsKey("keyLimit")) {
+      b.keyLimit(Integer.parseInt(kv.get("keyLimit")));
+    }
     return b.build();
   }
 

@@ -346,6 +346,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     QueueRules.checkName(name, "name");
     Objects.requireNonNull(config, "config");
     QueueRules.checkConfig(name, config, n -> Optional.ofNullable(find(n)).map(Q::info));
+    refuseKeyLimit(config);
     Q existing = find(name);
     if (existing == null) {
       int count =
@@ -381,6 +382,19 @@ public final class DynamoQueueEngine implements QueueEngine {
     return new QueueCreation(existing.info(), false);
   }
 
+  /**
+   * Refuses a limit per key: this engine has no fair share among message groups to keep it with
+   * (docs/design.md, "Limits per key"), and a limit it did not keep would be worse than none.
+   */
+  private static void refuseKeyLimit(QueueConfig config) {
+    if (config.keyLimit().isPresent()) {
+      throw QueueException.invalid(
+          "keyLimit is not supported by the DynamoDB engine (it keeps no count of messages in"
+              + " flight per message group); allowed: no keyLimit; got keyLimit.maxConcurrent "
+              + config.keyLimit().getAsInt());
+    }
+  }
+
   @Override
   public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
     while (true) {
@@ -390,6 +404,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         return q.info();
       }
       QueueRules.checkConfig(name, next, n -> Optional.ofNullable(find(n)).map(Q::info));
+      refuseKeyLimit(next);
       if (store.updateIf(
           Store.key(QUEUES, name),
           "SET cfg = :new",
@@ -1918,7 +1933,8 @@ public final class DynamoQueueEngine implements QueueEngine {
         c[i] = Store.num(item, COUNTER_NAMES[i]);
       }
     }
-    return new QueueStats.Counters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
+    return new QueueStats.Counters(
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], 0); // no keyLimit here
   }
 
   /**

@@ -80,6 +80,10 @@ class DynamoEngineContractTest extends QueueEngineContract {
                 "fair share among noisy groups (docs/sqs.md, \"Fair queues\") is not built on"
                     + " DynamoDB: a receive takes messages in priority and serial order"),
             Map.entry(
+                "KeyLimitContract#*",
+                "limits per key (docs/design.md, \"Limits per key\") are not built on DynamoDB: the"
+                    + " engine refuses the setting (DynamoKeyLimitTest)"),
+            Map.entry(
                 "MoveCheckContract#*",
                 "move checks (QueueEngine.checkMoves) are not built on DynamoDB: moves are never"
                     + " asked about"),

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  */
 final class CounterBuffer {
 
-  private static final int COUNTERS = 10;
+  private static final int COUNTERS = Counters.COUNT;
 
   private final Map<Long, AtomicLongArray> byQueue = new ConcurrentHashMap<>();
   private final Object moving = new Object();

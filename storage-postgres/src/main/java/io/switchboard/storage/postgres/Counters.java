@@ -25,6 +25,7 @@ final class Counters {
   static final int SHED = 7;
   static final int DEAD_LETTERED = 8;
   static final int REMOVED = 9;
+  static final int KEY_LIMITED = 10;
 
   private static final int SLOTS = 64;
   private static final String[] COLUMNS = {
@@ -37,8 +38,12 @@ final class Counters {
     "expired",
     "shed",
     "dead_lettered",
-    "removed"
+    "removed",
+    "key_limited"
   };
+
+  /** How many counters a queue has. */
+  static final int COUNT = COLUMNS.length;
 
   private final long[] delta = new long[COLUMNS.length];
   private boolean dirty;
@@ -153,6 +158,7 @@ final class Counters {
         }
       }
     }
-    return new QueueStats.Counters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+    return new QueueStats.Counters(
+        v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
   }
 }

@@ -20,6 +20,10 @@ import org.jspecify.annotations.Nullable;
  * ids (one index probe on {@code sb_message_group}) and a receive that cannot make any group noisy
  * take the plain claim. Candidates are chosen without locks; the lease skips any another receiver
  * took meanwhile.
+ *
+ * <p>With a limit per key ({@link KeyLimits}) a group at its limit is left out of the candidates as
+ * a noisy one is, and never taken from even when only such groups are left; each choice counts
+ * against its group, so one receive takes at most the room its group has.
  */
 final class FairTake {
 
@@ -28,45 +32,45 @@ final class FairTake {
 
   private FairTake() {}
 
-  /** The serials to lease in order, or null when the plain claim is fair anyway. */
-  static @Nullable List<Long> choose(Op op, int max) throws SQLException {
+  /**
+   * The serials to lease in order, or null when the plain claim is fair anyway (and no group can
+   * reach a limit per key).
+   */
+  static @Nullable List<Long> choose(Op op, int max, @Nullable KeyLimits keys) throws SQLException {
     if (!hasGroups(op)) {
       return null;
     }
-    Map<String, Long> inFlight = new HashMap<>();
-    long total = 0;
-    try (PreparedStatement ps =
-        Sql.prepare(
-            op.c,
-            "select group_id, count(*) from sb_message where qid = ? and leased and visible_at > ?"
-                + " group by group_id",
-            op.q.id(),
-            op.now)) {
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          long n = rs.getLong(2);
-          total += n;
-          if (rs.getString(1) != null) {
-            inFlight.put(rs.getString(1), n);
-          }
-        }
-      }
+    Map<String, Long> inFlight;
+    long total;
+    if (keys != null) {
+      inFlight = keys.inFlight;
+      total = keys.total;
+    } else {
+      inFlight = new HashMap<>();
+      total = KeyLimits.inFlight(op, inFlight);
     }
     boolean anyCanBeNoisy = max >= FairShareRules.NOISY_MIN_IN_FLIGHT;
     for (long n : inFlight.values()) {
       anyCanBeNoisy |= n + max >= FairShareRules.NOISY_MIN_IN_FLIGHT;
     }
-    if (!anyCanBeNoisy) {
+    if (!anyCanBeNoisy && keys == null) {
       return null;
     }
     List<Long> chosen = new ArrayList<>();
+    Candidate last = null;
     while (chosen.size() < max) {
       Set<String> noisy = noisy(inFlight, total);
-      List<Candidate> next = best(op, chosen, noisy, null, max - chosen.size());
+      Set<String> held = keys == null ? Set.of() : keys.held();
+      Set<String> skip = new HashSet<>(noisy);
+      skip.addAll(held);
+      List<Candidate> next = best(op, chosen, skip, null, max - chosen.size());
       if (next.isEmpty()) {
         Candidate pick = null;
         for (String g : noisy) {
-          List<Candidate> head = best(op, chosen, Set.of(), g, 1);
+          if (held.contains(g)) {
+            continue;
+          }
+          List<Candidate> head = best(op, chosen, Set.of(), Set.of(g), 1);
           if (!head.isEmpty() && (pick == null || better(op, head.get(0), pick, inFlight))) {
             pick = head.get(0);
           }
@@ -78,6 +82,7 @@ final class FairTake {
       }
       for (Candidate c : next) {
         chosen.add(c.serial());
+        last = c;
         total++;
         if (c.groupId() != null) {
           inFlight.merge(c.groupId(), 1L, Long::sum);
@@ -85,9 +90,40 @@ final class FairTake {
         if (!noisy(inFlight, total).equals(noisy)) {
           break; // the next choice sees the new noisy groups
         }
+        if (keys != null && keys.atLimit(c.groupId())) {
+          break; // the group reached its limit: the next choice leaves it out
+        }
       }
     }
+    if (keys != null) {
+      keys.total = total;
+      keys.skipped = passedOver(op, chosen, keys.held(), max, last);
+    }
     return chosen;
+  }
+
+  /**
+   * Whether a group at its limit has an available message the receive would have been offered: it
+   * ended short, or that message sorts before the last one it took.
+   */
+  private static boolean passedOver(
+      Op op, List<Long> chosen, Set<String> held, int max, @Nullable Candidate last)
+      throws SQLException {
+    if (held.isEmpty()) {
+      return false;
+    }
+    List<Candidate> best = best(op, chosen, Set.of(), held, 1);
+    if (best.isEmpty()) {
+      return false;
+    }
+    if (chosen.size() < max || last == null) {
+      return true;
+    }
+    Candidate h = best.get(0);
+    if (h.priority() != last.priority()) {
+      return h.priority() > last.priority();
+    }
+    return op.q.fifo() ? h.seq() < last.seq() : h.seq() > last.seq();
   }
 
   /** Fewer in flight wins; on a tie, the first in queue order. */
@@ -127,15 +163,15 @@ final class FairTake {
   }
 
   /**
-   * The best {@code limit} available messages, in queue order, not among {@code chosen}: of group
-   * {@code only} when given, else of no group in {@code skip}.
+   * The best {@code limit} available messages, in queue order, not among {@code chosen}: of the
+   * groups {@code only} when given, else of no group in {@code skip}.
    */
   private static List<Candidate> best(
-      Op op, List<Long> chosen, Set<String> skip, @Nullable String only, int limit)
+      Op op, List<Long> chosen, Set<String> skip, @Nullable Set<String> only, int limit)
       throws SQLException {
     String groups =
         only != null
-            ? " and group_id = ?"
+            ? " and group_id = any(?)"
             : skip.isEmpty() ? "" : " and (group_id is null or group_id <> all(?))";
     List<Object> args = new ArrayList<>();
     args.add(op.q.id());
@@ -143,7 +179,7 @@ final class FairTake {
     args.add(op.now);
     args.add(op.c.createArrayOf("bigint", chosen.toArray()));
     if (only != null) {
-      args.add(only);
+      args.add(op.c.createArrayOf("text", only.toArray()));
     } else if (!skip.isEmpty()) {
       args.add(op.c.createArrayOf("text", skip.toArray()));
     }

@@ -59,8 +59,22 @@ final class MessageOps {
             }
           });
     }
-    if (QueueRules.isGrouped(queue)) {
-      engine.changed(queue); // the group may be free now
+    freed(queue);
+  }
+
+  /**
+   * A message left flight: in a grouped queue its group may be free now, and under a limit per key
+   * its group may be under its limit: blocked receives look again.
+   */
+  private void freed(String queue) {
+    boolean limited;
+    try {
+      limited = engine.cache().get(queue).config().keyLimit().isPresent();
+    } catch (QueueException gone) {
+      return; // deleted meanwhile: what was done is done, and nobody waits on it
+    }
+    if (QueueRules.isGrouped(queue) || limited) {
+      engine.changed(queue);
     }
   }
 
@@ -83,9 +97,7 @@ final class MessageOps {
                 ack(queue, receipt);
               }
             });
-    if (QueueRules.isGrouped(queue)) {
-      engine.changed(queue);
-    }
+    freed(queue);
     return results;
   }
 
@@ -376,6 +388,7 @@ final class MessageOps {
           op.counters.add(Counters.FAILED, 1);
           op.remember(r, io.switchboard.queue.MessageState.FAILED);
         });
+    freed(queue);
   }
 
   void deadLetter(String queue, String receipt) {
@@ -456,6 +469,7 @@ final class MessageOps {
           Sql.update(op.c, "delete from sb_message where serial = ?", r.serial);
           op.counters.add(Counters.REMOVED, 1);
         });
+    freed(queue);
   }
 
   Message get(String queue, String id) {

@@ -87,7 +87,10 @@ final class Receiver {
 
   /** Takes at most {@code max} messages now. */
   private List<Message> takeUpTo(String queue, ReceiveRequest request, Op.Q q, int max) {
-    if (!q.grouped() && request.filter().isEmpty() && !engine.fair(queue)) {
+    if (!q.grouped()
+        && request.filter().isEmpty()
+        && !engine.fair(queue)
+        && q.config().keyLimit().isEmpty()) {
       long now = engine.clock().millis();
       long visibility =
           request.visibilityTimeout().orElse(q.config().visibilityTimeout()).toMillis();

@@ -31,7 +31,7 @@ import javax.sql.DataSource;
 final class Schema {
 
   /** The newest schema version this build knows. */
-  static final int VERSION = 38;
+  static final int VERSION = 41;
 
   private static final long MIGRATION_LOCK = 0x5357_4244_4d49_4752L;
 
@@ -265,6 +265,14 @@ final class Schema {
           "create table sb_queue_count (id int primary key check (id = 1), n bigint not null)",
           "insert into sb_queue_count (id, n) select 1, count(*) from sb_queue");
 
+  /**
+   * Version 41 (2026-12-02, docs/design.md, "Limits per key"): {@code sb_counter.key_limited}, the
+   * receives that passed over a message group at the queue's {@code keyLimit}. (41: versions on
+   * parallel branches must differ.)
+   */
+  private static final List<String> V41 =
+      List.of("alter table sb_counter add column key_limited bigint not null default 0");
+
   /** Every version's statements, applied in version order. */
   private static final SortedMap<Integer, List<String>> MIGRATIONS =
       new TreeMap<>(
@@ -281,7 +289,8 @@ final class Schema {
               Map.entry(33, V33),
               Map.entry(34, V34),
               Map.entry(36, V36),
-              Map.entry(38, V38)));
+              Map.entry(38, V38),
+              Map.entry(41, V41)));
 
   private Schema() {}
 

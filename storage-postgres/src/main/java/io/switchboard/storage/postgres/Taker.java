@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,11 +48,12 @@ final class Taker {
       throws SQLException {
     List<Long> serials;
     List<Row> leased;
+    KeyLimits keys = KeyLimits.of(op);
     if (op.q.grouped()) {
-      serials = chooseGrouped(op, max, filter);
+      serials = chooseGrouped(op, max, filter, keys);
       leased = lease(op, max, serials, visibilityMillis);
     } else if (filter == null) {
-      serials = FairTake.choose(op, max); // null: no group can be noisy, the plain claim
+      serials = FairTake.choose(op, max, keys); // null: none can be noisy or held, the claim
       leased = lease(op, max, serials, visibilityMillis);
     } else {
       // Candidates are chosen without locks; one another server leased meanwhile is skipped, so
@@ -59,7 +61,7 @@ final class Taker {
       serials = new ArrayList<>();
       leased = new ArrayList<>();
       for (int round = 0; round < MAX_ROUNDS && leased.size() < max; round++) {
-        List<Long> chosen = chooseFiltered(op, max - leased.size(), filter);
+        List<Long> chosen = chooseFiltered(op, max - leased.size(), filter, keys);
         List<Row> got = lease(op, max, chosen, visibilityMillis);
         serials.addAll(chosen);
         leased.addAll(got);
@@ -78,6 +80,9 @@ final class Taker {
       leased.sort(Comparator.comparingInt(r -> rank.get(r.serial)));
     }
     op.counters.add(Counters.RECEIVED, leased.size());
+    if (keys != null && keys.skipped) {
+      op.counters.add(Counters.KEY_LIMITED, 1);
+    }
     return messages(op, leased);
   }
 
@@ -145,8 +150,8 @@ final class Taker {
   }
 
   /** Walks eligible messages in order and picks those the filter accepts. */
-  private static List<Long> chooseFiltered(Op op, int max, MessageFilter filter)
-      throws SQLException {
+  private static List<Long> chooseFiltered(
+      Op op, int max, MessageFilter filter, @Nullable KeyLimits keys) throws SQLException {
     List<Long> chosen = new ArrayList<>();
     Row last = null;
     boolean fifo = op.q.config().order() == io.switchboard.queue.Order.FIFO;
@@ -192,6 +197,9 @@ final class Taker {
       }
       for (Row r : chunk) {
         if (chosen.size() < max && filter.test(r, op.now)) {
+          if (keys != null && !keys.admit(r.groupId)) {
+            continue; // its group is at its limit: passed over like a refused message
+          }
           chosen.add(r.serial);
         }
       }
@@ -208,9 +216,12 @@ final class Taker {
    * available messages right behind it in its group up to the first one that is not, repeated.
    * Ready groups go in {@link #GROUP_ORDER}, the core's order ({@code GroupedOrdering}).
    */
-  private static List<Long> chooseGrouped(Op op, int max, @Nullable MessageFilter filter)
+  private static List<Long> chooseGrouped(
+      Op op, int max, @Nullable MessageFilter filter, @Nullable KeyLimits keys)
       throws SQLException {
-    Sql.execute(op.c, "select pg_advisory_xact_lock(?, ?)", 0x5342, (int) op.q.id());
+    if (keys == null) { // KeyLimits.of took the lock already
+      Sql.execute(op.c, "select pg_advisory_xact_lock(?, ?)", 0x5342, (int) op.q.id());
+    }
     List<Row> heads = new ArrayList<>();
     try (PreparedStatement ps =
         Sql.prepare(
@@ -237,6 +248,12 @@ final class Taker {
       if (filter != null && !filter.test(head, op.now)) {
         continue;
       }
+      int room = keys == null ? Integer.MAX_VALUE : keys.room(head.groupId);
+      if (room == 0) {
+        Objects.requireNonNull(keys).skipped =
+            true; // a group at its limit, its head handed back: it waits
+        continue;
+      }
       try (PreparedStatement ps =
           Sql.prepare(
               op.c,
@@ -247,12 +264,18 @@ final class Taker {
               head.groupId,
               max - chosen.size())) {
         try (ResultSet rs = ps.executeQuery()) {
+          int taken = 0;
           while (rs.next()) {
             Row r = Row.read(rs);
             if (!r.available(op.now)) {
               break;
             }
+            if (taken == room) {
+              Objects.requireNonNull(keys).skipped = true; // the group's limit cut its run short
+              break;
+            }
             chosen.add(r.serial);
+            taken++;
           }
         }
       }

@@ -31,6 +31,15 @@ class CodecsTest {
   }
 
   @Test
+  void aKeyLimitRoundTrips_andAConfigurationWithoutOneHasNone() {
+    QueueConfig config = QueueConfig.builder().keyLimit(12).build();
+    assertEquals(config, Codecs.decodeConfig(Codecs.encodeConfig(config)));
+    String without = Codecs.encodeConfig(QueueConfig.defaults());
+    assertEquals(false, without.contains("keyLimit"), without);
+    assertEquals(QueueConfig.defaults(), Codecs.decodeConfig(without));
+  }
+
+  @Test
   void aConfigurationWithoutMetadataIsStoredWithoutTheMetaPair() {
     QueueConfig config = QueueConfig.defaults();
 

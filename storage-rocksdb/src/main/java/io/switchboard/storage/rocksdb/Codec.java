@@ -105,6 +105,8 @@ final class Codec {
     // Appended after the first release of FORMAT 1: a value that ends here has no metadata.
     w.i(c.metadata().size());
     c.metadata().forEach((k, v) -> w.s(k).s(v));
+    // Appended after the metadata: a value that ends there has no limit per key (0: none).
+    w.i(c.keyLimit().orElse(0));
     return w.toArray();
   }
 
@@ -174,6 +176,12 @@ final class Codec {
         metadata.put(r.s(), r.s());
       }
       b.metadata(metadata);
+    }
+    if (!r.done()) {
+      int keyLimit = r.i();
+      if (keyLimit > 0) {
+        b.keyLimit(keyLimit);
+      }
     }
     return b.build();
   }

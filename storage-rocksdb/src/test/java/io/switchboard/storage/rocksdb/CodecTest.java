@@ -45,11 +45,23 @@ class CodecTest {
     QueueConfig config = QueueConfig.builder().order(Order.LIFO).indexedAttributes("r").build();
     JournalEntry.QueuePut put = new JournalEntry.QueuePut("q", config, 1234L, 99L);
     byte[] encoded = Codec.queue(put);
-    // A value of the first release ended before the 4-byte metadata count (0 here).
-    byte[] old = Arrays.copyOf(encoded, encoded.length - 4);
+    // A value of the first release ended before the 4-byte metadata count (0 here) and the
+    // 4-byte limit per key after it (0 here).
+    byte[] old = Arrays.copyOf(encoded, encoded.length - 8);
     JournalEntry.QueuePut read = Codec.queue(old);
     assertEquals(put, read);
     assertEquals(Map.of(), read.config().metadata());
+  }
+
+  @Test
+  void queue_withAKeyLimit_roundTrips_andOneWrittenBeforeItReadsWithNone() {
+    QueueConfig config = QueueConfig.builder().keyLimit(7).metadata(Map.of("k", "v")).build();
+    JournalEntry.QueuePut put = new JournalEntry.QueuePut("q", config, 1234L, 99L);
+    byte[] encoded = Codec.queue(put);
+    assertEquals(put, Codec.queue(encoded));
+    JournalEntry.QueuePut before = Codec.queue(Arrays.copyOf(encoded, encoded.length - 4));
+    assertEquals(java.util.OptionalInt.empty(), before.config().keyLimit());
+    assertEquals(Map.of("k", "v"), before.config().metadata());
   }
 
   private static final StateRecord STATE =

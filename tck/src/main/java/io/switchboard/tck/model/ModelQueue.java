@@ -87,6 +87,16 @@ final class ModelQueue {
 
   QueueStats.Counters counters() {
     return new QueueStats.Counters(
-        sent, duplicates, received, acked, released, failed, expired, shed, deadLettered, removed);
+        sent,
+        duplicates,
+        received,
+        acked,
+        released,
+        failed,
+        expired,
+        shed,
+        deadLettered,
+        removed,
+        0);
   }
 }

@@ -530,6 +530,54 @@ class PushDeliveryTest {
   }
 
   /**
+   * The queue's own limit per key (its {@code keyLimit}: one message of a group in flight) holds
+   * for a push subscription as for any receive: group {@code a}'s next message is delivered only
+   * once the one before is acknowledged, {@code b}'s goes beside it, and the acknowledgement wakes
+   * the subscription's waiting receive at once: the clock never moves.
+   */
+  @Test
+  void theQueuesKeyLimit_holdsForPushDeliveries_andAnAckWakesTheNextAtOnce() throws Exception {
+    engine.createQueue("jobs", QueueConfig.builder().keyLimit(1).build());
+    for (int i = 0; i < 3; i++) {
+      engine.send("jobs", NewMessage.builder("a-" + i).groupId("a").build());
+    }
+    engine.send("jobs", NewMessage.builder("b-0").groupId("b").build());
+    java.util.concurrent.Semaphore gate = new java.util.concurrent.Semaphore(0);
+    AtomicInteger inFlightA = new AtomicInteger();
+    AtomicInteger maxInFlightA = new AtomicInteger();
+    List<String> started = new CopyOnWriteArrayList<>();
+    answer =
+        r -> {
+          boolean a = tenantOf(r).equals("a");
+          if (a) {
+            maxInFlightA.accumulateAndGet(inFlightA.incrementAndGet(), Math::max);
+          }
+          started.add(r.body().get("messages").get(0).get("body").asText());
+          try {
+            gate.acquire();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          if (a) {
+            inFlightA.decrementAndGet();
+          }
+          return new Answer(200, "", null);
+        };
+    long at = clock.millis();
+    push.create("jobs", subscription(url(), 10, null, 1, 1), 4096);
+    Await.until(() -> started.size() == 2, "a's first and b's in flight");
+    assertEquals(Set.of("a-0", "b-0"), Set.copyOf(started), "a holds one, b is not held up");
+    assertEquals(2, engine.stats("jobs").available(), "a's other two wait in the queue");
+    gate.release(1000);
+    Await.until(() -> engine.stats("jobs").depth() == 0, "every job delivered");
+    assertEquals(
+        List.of("a-0", "a-1", "a-2"), started.stream().filter(b -> b.startsWith("a")).toList());
+    assertEquals(1, maxInFlightA.get(), "never two of a at once");
+    assertEquals(at, clock.millis(), "no step of the clock was needed");
+    assertTrue(engine.stats("jobs").counters().keyLimited() >= 1);
+  }
+
+  /**
    * A rate per key (tenant {@code a} at 2/s, a bucket of one): {@code a}'s messages start at most
    * two in any second while {@code b}'s go at once; nothing is lost, and once every bucket is full
    * again no key is remembered.
