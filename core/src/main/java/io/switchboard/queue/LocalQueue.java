@@ -176,7 +176,11 @@ final class LocalQueue {
     if (t == null) {
       return;
     }
-    if (t.size() > 0 || cold() > 0 || pendingSends > 0 || !t.newlyEligible.isEmpty()) {
+    if (t.size() > 0
+        || cold() > 0
+        || coldDelayed() > 0
+        || pendingSends > 0
+        || !t.newlyEligible.isEmpty()) {
       insertsAtIdleTick = -1;
       return;
     }
@@ -290,9 +294,10 @@ final class LocalQueue {
     return t == null ? 0 : t.available();
   }
 
+  /** Delayed messages, those kept only in the store ({@link HotWindow}) included. */
   private long delayed() {
     MessageTable t = table;
-    return t == null ? 0 : t.delayed();
+    return (t == null ? 0 : t.delayed()) + coldDelayed();
   }
 
   private long inFlight() {
@@ -356,6 +361,9 @@ final class LocalQueue {
         continue;
       }
       if (m == null) {
+        if (hot != null && hot.promoteDelayed(now)) {
+          continue; // cold delayed messages due by now were read in: their timers fire above
+        }
         break;
       }
       if (m.state == StoredMessage.IN_FLIGHT) {
@@ -571,7 +579,7 @@ final class LocalQueue {
       return;
     }
     long max = engine.limits().maxDepth(config);
-    long excess = size() + cold() + pendingSends + fresh - max;
+    long excess = size() + cold() + coldDelayed() + pendingSends + fresh - max;
     if (excess <= 0) {
       return;
     }
@@ -585,7 +593,7 @@ final class LocalQueue {
               + max
               + (config.maxDepth().isEmpty() ? " (the server's default-max-depth)" : "")
               + ", it holds "
-              + (size() + cold() + pendingSends)
+              + (size() + cold() + coldDelayed() + pendingSends)
               + ", and the send adds "
               + fresh);
     }
@@ -593,7 +601,7 @@ final class LocalQueue {
     for (long i = 0; i < excess; i++) {
       table.detach(
           Objects.requireNonNull(
-              cold() > 0
+              cold() + coldDelayed() > 0
                   ? Objects.requireNonNull(hot).oldestNotInFlight()
                   : table.oldestNotInFlight()));
       counters.shed++;
@@ -909,7 +917,7 @@ final class LocalQueue {
   }
 
   long purge() {
-    long n = size() + cold();
+    long n = size() + cold() + coldDelayed();
     if (hot != null) {
       hot.clear();
     }
@@ -1031,10 +1039,12 @@ final class LocalQueue {
       return null; // nothing to redrive
     }
     Iterable<StoredMessage> inOrder =
-        cold() > 0
+        cold() + coldDelayed() > 0
             ? BrowseMerge.merge(
-                Objects.requireNonNull(hot).availableAfter(after),
-                table.invisibleAfter(after),
+                cold() > 0
+                    ? Objects.requireNonNull(hot).availableAfter(after)
+                    : table.ordering().candidates(after, null),
+                invisibleAfter(after),
                 table.order())
             : table.inOrder(after);
     for (StoredMessage m : inOrder) {
@@ -1187,6 +1197,7 @@ final class LocalQueue {
     return Browser.page(
         table(),
         cold() > 0 ? Objects.requireNonNull(hot)::availableAfter : null,
+        this::invisibleAfter,
         request,
         now,
         m -> view(m, null, null),
@@ -1198,12 +1209,12 @@ final class LocalQueue {
   QueueStats stats(long now) {
     MessageTable table = this.table;
     long oldest =
-        cold() > 0
+        cold() + coldDelayed() > 0
             ? Objects.requireNonNull(hot).oldestSentAt()
             : table == null ? -1 : table.oldestSentAt();
     java.util.Map<Integer, Long> byPriority =
         table == null ? java.util.Map.of() : table.countsByPriority();
-    if (cold() > 0) {
+    if (cold() + coldDelayed() > 0) {
       java.util.TreeMap<Integer, Long> all =
           new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
       all.putAll(byPriority);
@@ -1261,6 +1272,22 @@ final class LocalQueue {
   /** Available messages kept only in the store ({@link HotWindow}). */
   private long cold() {
     return hot == null ? 0 : hot.cold();
+  }
+
+  /** Delayed messages kept only in the store ({@link HotWindow}). */
+  private long coldDelayed() {
+    return hot == null ? 0 : hot.coldDelayed();
+  }
+
+  /**
+   * The delayed and in-flight messages in delivery order strictly after {@code after} (null: from
+   * the start), cold delayed ones included (read from the store, not kept).
+   */
+  private Iterable<StoredMessage> invisibleAfter(@Nullable StoredMessage after) {
+    MessageTable t = table();
+    return coldDelayed() > 0
+        ? Objects.requireNonNull(hot).invisibleAfter(after)
+        : t.invisibleAfter(after);
   }
 
   private long backSeq() {
