@@ -594,17 +594,40 @@ final class HotWindow implements StandardOrdering.Cold {
    * #restored}).
    */
   void restoredCold(long n, Map<Integer, Long> byPriority, long expiryFloor) {
-    if (n <= 0) {
+    restoredCold(n, 0, byPriority, expiryFloor, Long.MIN_VALUE, Long.MIN_VALUE);
+  }
+
+  /**
+   * As {@link #restoredCold(long, Map, long)}, with {@code delayed} delayed messages counted cold
+   * as well: those after ({@code delayedAt}, {@code delayedSerial}) in timer order, the last
+   * delayed message recovery read (Long.MIN_VALUE: none). {@code byPriority} counts the cold
+   * available and delayed messages together; only their sum is reported.
+   */
+  void restoredCold(
+      long n,
+      long delayed,
+      Map<Integer, Long> byPriority,
+      long expiryFloor,
+      long delayedAt,
+      long delayedSerial) {
+    if (n <= 0 && delayed <= 0) {
       return;
     }
-    cold += n;
+    cold += Math.max(0, n);
+    TreeMap<Integer, long[]> into = n > 0 ? coldByPriority : coldDelayedByPriority;
     byPriority.forEach(
         (p, count) -> {
           if (count > 0) {
-            coldByPriority.computeIfAbsent(p, q -> new long[1])[0] += count;
+            into.computeIfAbsent(p, q -> new long[1])[0] += count;
           }
         });
     coldExpiryFloor = Math.min(coldExpiryFloor, expiryFloor);
+    if (delayed > 0) {
+      coldDelayed += delayed;
+      delayedBoundaryAt = delayedAt;
+      delayedBoundarySerial = delayedSerial;
+      coldDelayedFloor = delayedAt == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : delayedAt;
+    }
   }
 
   /**
@@ -613,6 +636,14 @@ final class HotWindow implements StandardOrdering.Cold {
    */
   void restored() {
     boundary = null;
+    if (coldDelayed > 0 && !delayedWindowed) {
+      // a store without the delayed messages' delivery order: the heap keeps all of them
+      while (coldDelayed > 0 && refillDelayed(window(), Long.MAX_VALUE) > 0) {
+        // a page at a time, from where recovery stopped reading
+      }
+    } else if (coldDelayed > 0 && table.delayed() < window()) {
+      refillDelayed(window()); // the window's first page, from where recovery stopped reading
+    }
     PartitionIndex parts = partitions();
     if (cold > 0 && parts != null) {
       // the catalogue of partitions, from their counts (no message is read)

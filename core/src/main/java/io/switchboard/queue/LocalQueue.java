@@ -1135,6 +1135,10 @@ final class LocalQueue {
     // the backlog"); their serials and seqs are below the snapshot's sequence limit
     java.util.Map<Integer, Long> coldByPriority =
         indexed == null ? null : new java.util.HashMap<>(indexed.counts().byPriority());
+    // the delayed messages held: a prefix of the timer order, up to its last (at, serial)
+    long heldDelayed = 0;
+    long lastDelayedAt = Long.MIN_VALUE;
+    long lastDelayedSerial = Long.MIN_VALUE;
     for (MessageRecord r : indexed == null ? state.messages() : indexed.held()) {
       if (table == null) {
         table = table();
@@ -1146,6 +1150,14 @@ final class LocalQueue {
           continue; // the counts hold it among the available ones already
         }
         coldByPriority.merge(r.priority(), -1L, Long::sum); // held, so not cold
+        if (r.state() == MessageRecord.DELAYED) {
+          heldDelayed++;
+          if (r.visibleAt() > lastDelayedAt
+              || (r.visibleAt() == lastDelayedAt && r.serial() > lastDelayedSerial)) {
+            lastDelayedAt = r.visibleAt();
+            lastDelayedSerial = r.serial();
+          }
+        }
       }
       if (window != null && r.state() == MessageRecord.AVAILABLE) {
         // counted cold, not kept: the window is read from the store's order below, so a backlog
@@ -1180,8 +1192,21 @@ final class LocalQueue {
     if (table != null) {
       table.drainDirty((m, mark, before) -> {});
     }
+    long coldDelayed = indexed == null ? 0 : indexed.counts().delayed() - heldDelayed;
+    if (indexed != null && coldDelayed > 0 && window == null) {
+      table = table(); // delayed messages only the store holds
+      window = hot;
+    }
     if (indexed != null && window != null && coldByPriority != null) {
-      window.restoredCold(indexed.counts().available(), coldByPriority, indexed.expiryFloor());
+      // what the counts hold beyond the messages read, by priority: the cold available messages
+      // and the cold delayed ones together (the window reports their sum)
+      window.restoredCold(
+          indexed.counts().available(),
+          coldDelayed,
+          coldByPriority,
+          indexed.expiryFloor(),
+          lastDelayedAt,
+          lastDelayedSerial);
       backSeq = Math.min(backSeq, indexed.lowestSeq());
     }
     if (hot != null) {

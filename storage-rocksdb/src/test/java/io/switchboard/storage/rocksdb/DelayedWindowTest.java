@@ -322,6 +322,37 @@ class DelayedWindowTest {
   }
 
   @Test
+  void aRestart_readsOnlyTheDelayedMessagesDueFirst_andTheRestFallDueAtTheirTimes() {
+    open().ensureQueue("q", QueueConfig.defaults());
+    int n = IndexPass.DELAYED_HELD + 50;
+    List<NewMessage> batch = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      // message i is due at (i mod 60) + 1 seconds: the last 50 sent are due among the first
+      batch.add(
+          NewMessage.builder(String.format("%06d", i))
+              .delay(Duration.ofSeconds(i % 60 + 1))
+              .build());
+      if (batch.size() == 10) {
+        engine.sendBatch("q", batch);
+        batch.clear();
+      }
+    }
+    restart();
+    assertEquals(n, engine.stats("q").delayed());
+    assertTrue(
+        engine.queuedBytes("q") <= 2 * WINDOW * QueueLimits.charge(6),
+        "held " + engine.queuedBytes("q") / QueueLimits.charge(6));
+    clock.advanceMillis(30_000);
+    long dueBy30 = IntStream.range(0, n).filter(i -> i % 60 + 1 <= 30).count();
+    assertEquals(dueBy30, engine.stats("q").available());
+    assertEquals(n - dueBy30, engine.stats("q").delayed());
+    clock.advanceMillis(30_000);
+    assertEquals(n, engine.stats("q").available());
+    assertEquals(0, engine.stats("q").delayed());
+    engine.purge("q");
+  }
+
+  @Test
   void aBrowseWithTheInvisibleOnes_showsColdDelayedMessagesInDeliveryOrder() {
     open().ensureQueue("q", QueueConfig.defaults());
     for (int i = 0; i < 30; i++) {
