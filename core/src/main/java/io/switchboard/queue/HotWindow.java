@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Delayed messages keep a window of their own over the store's timer order ({@code T}: due time,
  * then serial), when the store keeps their delivery order too ({@link Orders#keepsDelayedOrder}):
  * at most {@code 2W} in the heap, a prefix of the timer order; the rest are <em>cold delayed</em>,
- * after {@link #delayedBoundary}. The heap keeps a floor at or before the earliest due time among
+ * after {@link #delayedBoundaryAt}. The heap keeps a floor at or before the earliest due time among
  * them: when it falls due, the messages due are read in ({@link #promoteDelayed}) and their timers
  * fire in the heap at their time; a window below {@code W/2} reads its next page ahead at the end
  * of an operation.
