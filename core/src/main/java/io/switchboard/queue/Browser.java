@@ -30,11 +30,13 @@ final class Browser {
 
   /**
    * A page; {@code store}, when some messages are only in the store ({@link HotWindow}), gives the
-   * available messages after a place from there instead of from the heap.
+   * available messages after a place from there instead of from the heap; {@code invisible} gives
+   * the delayed and in-flight ones after a place (from the store too when some are only there).
    */
   static Page page(
       MessageTable table,
       java.util.function.@Nullable Function<@Nullable StoredMessage, Iterable<StoredMessage>> store,
+      java.util.function.Function<@Nullable StoredMessage, Iterable<StoredMessage>> invisible,
       BrowseRequest request,
       long now,
       java.util.function.Function<StoredMessage, Message> view,
@@ -47,7 +49,7 @@ final class Browser {
         store != null ? store.apply(after) : table.ordering().candidates(after, filter);
     Iterable<StoredMessage> candidates =
         request.includeInvisible()
-            ? BrowseMerge.merge(available, table.invisibleAfter(after), table.order())
+            ? BrowseMerge.merge(available, invisible.apply(after), table.order())
             : available;
     List<Message> items = new ArrayList<>();
     StoredMessage last = null;

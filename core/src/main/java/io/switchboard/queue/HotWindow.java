@@ -18,7 +18,15 @@ import org.jspecify.annotations.Nullable;
  * queue's orders (docs/design.md, "A backlog bigger than memory"): the heap holds at most {@code
  * 2W} available messages, a prefix of the queue's delivery order; the available messages after it
  * are <em>cold</em>, kept only in the store, and read back from {@link Orders} in pages of {@code
- * W} when the window runs low. Delayed and in-flight messages always stay in the heap.
+ * W} when the window runs low. In-flight messages always stay in the heap.
+ *
+ * <p>Delayed messages keep a window of their own over the store's timer order ({@code T}: due time,
+ * then serial), when the store keeps their delivery order too ({@link Orders#keepsDelayedOrder}):
+ * at most {@code 2W} in the heap, a prefix of the timer order; the rest are <em>cold delayed</em>,
+ * after {@link #delayedBoundaryAt}. The heap keeps a floor at or before the earliest due time among
+ * them: when it falls due, the messages due are read in ({@link #promoteDelayed}) and their timers
+ * fire in the heap at their time; a window below {@code W/2} reads its next page ahead at the end
+ * of an operation.
  *
  * <p>The invariant: while {@link #cold} is above zero, every available message in the heap sorts at
  * or before {@link #boundary} in delivery order, except for the moments between a by-id operation
@@ -66,6 +74,26 @@ final class HotWindow implements StandardOrdering.Cold {
   /** At or before the earliest expiry of a cold message; Long.MAX_VALUE while nothing is cold. */
   private long coldExpiryFloor = Long.MAX_VALUE;
 
+  /** Delayed messages in the store that are not in the heap (nor sends still being written). */
+  private long coldDelayed;
+
+  private final TreeMap<Integer, long[]> coldDelayedByPriority =
+      new TreeMap<>(Comparator.reverseOrder());
+
+  /**
+   * The timer-order place ({@code visibleAt}, serial) every cold delayed message sorts after;
+   * {@code delayedBoundaryAt} is Long.MIN_VALUE when they may start at the beginning of the order.
+   */
+  private long delayedBoundaryAt = Long.MIN_VALUE;
+
+  private long delayedBoundarySerial = Long.MIN_VALUE;
+
+  /** At or before the earliest due time of a cold delayed message; Long.MAX_VALUE when none. */
+  private long coldDelayedFloor = Long.MAX_VALUE;
+
+  /** Whether delayed messages are windowed: the store keeps their delivery order. */
+  private final boolean delayedWindowed;
+
   /** Sends whose records are written (or being written) but that are not in the queue yet. */
   private final Map<Long, StoredMessage> sending = new HashMap<>();
 
@@ -96,6 +124,7 @@ final class HotWindow implements StandardOrdering.Cold {
     this.table = table;
     this.journal = journal;
     this.order = order;
+    this.delayedWindowed = orders.keepsDelayedOrder();
     table.cold(this);
   }
 
@@ -111,6 +140,11 @@ final class HotWindow implements StandardOrdering.Cold {
   /** Available messages kept only in the store. */
   long cold() {
     return cold;
+  }
+
+  /** Delayed messages kept only in the store. */
+  long coldDelayed() {
+    return coldDelayed;
   }
 
   /** Whether the queue still keeps only a window in the heap (not pinned). */
@@ -135,19 +169,25 @@ final class HotWindow implements StandardOrdering.Cold {
     return charge;
   }
 
-  /** When the next cold message may expire; Long.MAX_VALUE when none is cold. */
+  /**
+   * When the next cold message may expire or a cold delayed message fall due; Long.MAX_VALUE when
+   * none is cold.
+   */
   long nextDue() {
-    return cold > 0 ? coldExpiryFloor : Long.MAX_VALUE;
+    long t = cold > 0 || coldDelayed > 0 ? coldExpiryFloor : Long.MAX_VALUE;
+    return coldDelayed > 0 ? Math.min(t, coldDelayedFloor) : t;
   }
 
   /** Per priority, the cold messages (non-zero counts only), added into {@code counts}. */
   void addCountsByPriority(Map<Integer, Long> counts) {
-    coldByPriority.forEach(
-        (p, n) -> {
-          if (n[0] != 0) {
-            counts.merge(p, n[0], Long::sum);
-          }
-        });
+    for (TreeMap<Integer, long[]> byPriority : List.of(coldByPriority, coldDelayedByPriority)) {
+      byPriority.forEach(
+          (p, n) -> {
+            if (n[0] != 0) {
+              counts.merge(p, n[0], Long::sum);
+            }
+          });
+    }
   }
 
   // ---- sends in flight to the store --------------------------------------------------------
@@ -175,13 +215,16 @@ final class HotWindow implements StandardOrdering.Cold {
     List<StoredMessage> watched = table.watched();
     if (pinned) {
       watched.clear();
+      table.watchedDelayed().clear();
       return;
     }
     if (table.fair()) {
       watched.clear();
+      table.watchedDelayed().clear();
       pin();
       return;
     }
+    settleDelayed();
     Comparator<StoredMessage> cmp = table.order();
     StoredMessage b = boundary;
     PartitionIndex parts = partitions();
@@ -209,6 +252,203 @@ final class HotWindow implements StandardOrdering.Cold {
     if (hot > 2L * window) {
       shrinkTo(window);
     }
+  }
+
+  // ---- the window of delayed messages (the timer order) ----------------------------------------
+
+  /**
+   * Demotes the delayed messages the heap must not hold: every one after the delayed boundary while
+   * delayed messages are cold, and the last {@code W} in timer order when more than {@code 2W} are
+   * held. Reads nothing.
+   */
+  private void settleDelayed() {
+    List<StoredMessage> watched = table.watchedDelayed();
+    if (!delayedWindowed) {
+      watched.clear();
+      return;
+    }
+    if (coldDelayed > 0) {
+      for (StoredMessage m : watched) {
+        if (table.get(m.serial) == m
+            && m.state == StoredMessage.DELAYED
+            && afterDelayedBoundary(m.visibleAt, m.serial)) {
+          demoteDelayed(m);
+        }
+      }
+    }
+    watched.clear();
+    int window = window();
+    if (table.delayed() > 2L * window) {
+      shrinkDelayedTo(window);
+    }
+  }
+
+  /** Whether timer-order place ({@code at}, {@code serial}) lies after the delayed boundary. */
+  private boolean afterDelayedBoundary(long at, long serial) {
+    return at > delayedBoundaryAt || (at == delayedBoundaryAt && serial > delayedBoundarySerial);
+  }
+
+  /**
+   * Demotes the last delayed messages in timer order until {@code window} are left; the boundary
+   * moves to the last one kept. One pass over the heap's messages, once per {@code W} delayed.
+   */
+  private void shrinkDelayedTo(int window) {
+    if (!delayedWindowed || table.delayed() <= window) {
+      return;
+    }
+    List<StoredMessage> held = new java.util.ArrayList<>((int) table.delayed());
+    table.forEach(
+        m -> {
+          if (m.state == StoredMessage.DELAYED) {
+            held.add(m);
+          }
+        });
+    held.sort(BY_DUE);
+    for (int i = held.size() - 1; i >= window; i--) {
+      demoteDelayed(held.get(i));
+    }
+    StoredMessage last = held.get(window - 1);
+    delayedBoundaryAt = last.visibleAt;
+    delayedBoundarySerial = last.serial;
+  }
+
+  /** Timer order: due time, then serial. */
+  private static final Comparator<StoredMessage> BY_DUE =
+      Comparator.<StoredMessage>comparingLong(m -> m.visibleAt).thenComparingLong(m -> m.serial);
+
+  private void demoteDelayed(StoredMessage m) {
+    table.forget(m);
+    coldDelayed++;
+    count(coldDelayedByPriority, m.priority, 1);
+    coldDelayedFloor = Math.min(coldDelayedFloor, m.visibleAt);
+    coldExpiryFloor = Math.min(coldExpiryFloor, m.expiresAt);
+  }
+
+  /** Where a read of the timer order goes on after the delayed boundary; null: from the start. */
+  private Orders.@Nullable After delayedAfter() {
+    return delayedBoundaryAt == Long.MIN_VALUE
+        ? null
+        : new Orders.After(
+            delayedBoundarySerial,
+            new Place(MessageRecord.DELAYED, 0, 0, delayedBoundaryAt, 0, 0, null));
+  }
+
+  /**
+   * Reads the next cold delayed messages after the delayed boundary into the heap, at most {@code
+   * cap} (in one batched read), or only those due by {@code dueBy}; the boundary moves to the last
+   * one read. Returns how many keys were read.
+   */
+  private int refillDelayed(int cap, long dueBy) {
+    journal.flush();
+    int limit = (int) Math.min((long) cap + sending.size(), Integer.MAX_VALUE);
+    List<Long> serials = orders.delayed(queue, delayedAfter(), limit);
+    List<Long> unknown = new java.util.ArrayList<>();
+    for (long serial : serials) {
+      if (table.get(serial) == null && !sending.containsKey(serial)) {
+        unknown.add(serial);
+      }
+    }
+    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
+    int next = 0;
+    int read = 0;
+    for (long serial : serials) {
+      StoredMessage known = table.get(serial);
+      if (known == null) {
+        known = sending.get(serial);
+      }
+      long at;
+      MessageRecord r = null;
+      if (known != null) {
+        at = known.visibleAt;
+      } else {
+        r = records.get(next++).orElse(null);
+        if (r == null || r.state() != MessageRecord.DELAYED) {
+          continue;
+        }
+        at = r.visibleAt();
+      }
+      if (at > dueBy) {
+        coldDelayedFloor = at; // the first cold one is not due yet
+        return read;
+      }
+      if (r != null) {
+        install(r);
+      }
+      delayedBoundaryAt = at;
+      delayedBoundarySerial = serial;
+      read++;
+    }
+    if (serials.size() < limit) {
+      clearDelayed(); // read to the end of the order: nothing is left cold
+    } else if (coldDelayed > 0) {
+      coldDelayedFloor = Math.max(coldDelayedFloor, delayedBoundaryAt);
+    }
+    return read;
+  }
+
+  private void refillDelayed(int cap) {
+    refillDelayed(cap, Long.MAX_VALUE);
+  }
+
+  /**
+   * Reads in a page of the cold delayed messages due by {@code now}, so that their timers fire in
+   * the heap at their time; true when it read some (the caller fires them and calls again: a burst
+   * due at once is read a page at a time, the window settling between pages). A store that cannot
+   * be read leaves the floor, so the next operation tries again.
+   */
+  boolean promoteDelayed(long now) {
+    if (pinned || coldDelayed == 0 || coldDelayedFloor > now) {
+      return false;
+    }
+    settle(); // what the last page made available past the window's boundary goes cold again
+    try {
+      return refillDelayed(Math.max(HotBudget.MIN_WINDOW, window()), now) > 0;
+    } catch (QueueException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The delayed and in-flight messages of the queue in delivery order strictly after {@code after}
+   * (null: from the start): the leases from the heap, merged with the delayed messages read from
+   * the store's delivery order of them ({@code D}), hot and cold alike, a cold one a copy not kept
+   * (browse with the invisible messages, a redrive's snapshot). Valid while the caller holds the
+   * queue's lock and changes nothing.
+   */
+  Iterable<StoredMessage> invisibleAfter(@Nullable StoredMessage after) {
+    if (coldDelayed == 0) {
+      return table.invisibleAfter(after);
+    }
+    Iterable<StoredMessage> heap = table.invisibleAfter(after);
+    Iterable<StoredMessage> leases =
+        () -> {
+          Iterator<StoredMessage> all = heap.iterator();
+          return new Iterator<>() {
+            private @Nullable StoredMessage next;
+
+            @Override
+            public boolean hasNext() {
+              while (next == null && all.hasNext()) {
+                StoredMessage m = all.next();
+                if (m.state == StoredMessage.IN_FLIGHT) {
+                  next = m;
+                }
+              }
+              return next != null;
+            }
+
+            @Override
+            public StoredMessage next() {
+              if (!hasNext()) {
+                throw new NoSuchElementException();
+              }
+              StoredMessage m = java.util.Objects.requireNonNull(next);
+              next = null;
+              return m;
+            }
+          };
+        };
+    return BrowseMerge.merge(leases, inStore(after, StoredMessage.DELAYED), table.order());
   }
 
   /** Whether {@code m} lies in the prefix of partition {@code p} that the heap holds whole. */
@@ -272,6 +512,13 @@ final class HotWindow implements StandardOrdering.Cold {
         // the store cannot be read now: the next receive reads the page itself (and says so)
       }
     }
+    if (!pinned && coldDelayed > 0 && table.delayed() < Math.max(1, window() / 2)) {
+      try {
+        refillDelayed(window());
+      } catch (QueueException e) {
+        // the store cannot be read now: the floor reads the due ones when they fall due
+      }
+    }
     report();
   }
 
@@ -283,13 +530,15 @@ final class HotWindow implements StandardOrdering.Cold {
   void trim() {
     if (!pinned && reportedHot > budget.share()) {
       shrinkTo(window());
+      shrinkDelayedTo(window());
     }
   }
 
   /** Tells the budget what the window keeps now: hot bytes, and whether the queue has waiting. */
   void report() {
-    long hot = pinned ? 0 : table.eligible() * charge();
-    boolean waiting = !pinned && (cold > 0 || table.eligible() > 0);
+    long held = table.eligible() + (delayedWindowed ? table.delayed() : 0);
+    long hot = pinned ? 0 : held * charge();
+    boolean waiting = !pinned && (cold > 0 || coldDelayed > 0 || held > 0);
     budget.report(queue, waiting, reportedWaiting, hot - reportedHot);
     reportedHot = hot;
     reportedWaiting = waiting;
@@ -302,16 +551,23 @@ final class HotWindow implements StandardOrdering.Cold {
     reportedWaiting = false;
   }
 
-  /** Reads every cold message back into the heap (for one operation; {@link #settle} lets go). */
+  /**
+   * Reads every cold available message back into the heap (for one operation; {@link #settle} lets
+   * go).
+   */
   void thaw() {
     while (cold > 0) {
       refill();
     }
   }
 
-  /** Keeps every message of the queue in the heap from now on. */
+  /** Keeps every message of the queue in the heap from now on, delayed ones included. */
   void pin() {
     thaw();
+    while (coldDelayed > 0
+        && refillDelayed(Math.max(HotBudget.MIN_WINDOW, window()), Long.MAX_VALUE) > 0) {
+      // a page at a time, until none is cold
+    }
     pinned = true;
   }
 
@@ -338,17 +594,40 @@ final class HotWindow implements StandardOrdering.Cold {
    * #restored}).
    */
   void restoredCold(long n, Map<Integer, Long> byPriority, long expiryFloor) {
-    if (n <= 0) {
+    restoredCold(n, 0, byPriority, expiryFloor, Long.MIN_VALUE, Long.MIN_VALUE);
+  }
+
+  /**
+   * As {@link #restoredCold(long, Map, long)}, with {@code delayed} delayed messages counted cold
+   * as well: those after ({@code delayedAt}, {@code delayedSerial}) in timer order, the last
+   * delayed message recovery read (Long.MIN_VALUE: none). {@code byPriority} counts the cold
+   * available and delayed messages together; only their sum is reported.
+   */
+  void restoredCold(
+      long n,
+      long delayed,
+      Map<Integer, Long> byPriority,
+      long expiryFloor,
+      long delayedAt,
+      long delayedSerial) {
+    if (n <= 0 && delayed <= 0) {
       return;
     }
-    cold += n;
+    cold += Math.max(0, n);
+    TreeMap<Integer, long[]> into = n > 0 ? coldByPriority : coldDelayedByPriority;
     byPriority.forEach(
         (p, count) -> {
           if (count > 0) {
-            coldByPriority.computeIfAbsent(p, q -> new long[1])[0] += count;
+            into.computeIfAbsent(p, q -> new long[1])[0] += count;
           }
         });
     coldExpiryFloor = Math.min(coldExpiryFloor, expiryFloor);
+    if (delayed > 0) {
+      coldDelayed += delayed;
+      delayedBoundaryAt = delayedAt;
+      delayedBoundarySerial = delayedSerial;
+      coldDelayedFloor = delayedAt == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : delayedAt;
+    }
   }
 
   /**
@@ -357,6 +636,14 @@ final class HotWindow implements StandardOrdering.Cold {
    */
   void restored() {
     boundary = null;
+    if (coldDelayed > 0 && !delayedWindowed) {
+      // a store without the delayed messages' delivery order: the heap keeps all of them
+      while (coldDelayed > 0 && refillDelayed(window(), Long.MAX_VALUE) > 0) {
+        // a page at a time, from where recovery stopped reading
+      }
+    } else if (coldDelayed > 0 && table.delayed() < window()) {
+      refillDelayed(window()); // the window's first page, from where recovery stopped reading
+    }
     PartitionIndex parts = partitions();
     if (cold > 0 && parts != null) {
       // the catalogue of partitions, from their counts (no message is read)
@@ -380,12 +667,32 @@ final class HotWindow implements StandardOrdering.Cold {
     report();
   }
 
-  /** Forgets every cold message (the queue was purged or deleted, or all of it is in the heap). */
+  /** Forgets every cold message (the queue was purged or deleted). */
   void clear() {
+    clearDelayed();
+    clearAvailable();
+  }
+
+  /** Forgets the cold delayed messages (all of them are in the heap, or gone). */
+  private void clearDelayed() {
+    coldDelayed = 0;
+    coldDelayedByPriority.clear();
+    delayedBoundaryAt = Long.MIN_VALUE;
+    delayedBoundarySerial = Long.MIN_VALUE;
+    coldDelayedFloor = Long.MAX_VALUE;
+    if (cold == 0) {
+      coldExpiryFloor = Long.MAX_VALUE;
+    }
+  }
+
+  /** Forgets the cold available messages (all of them are in the heap, or gone). */
+  private void clearAvailable() {
     cold = 0;
     coldByPriority.clear();
     boundary = null;
-    coldExpiryFloor = Long.MAX_VALUE;
+    if (coldDelayed == 0) {
+      coldExpiryFloor = Long.MAX_VALUE;
+    }
     PartitionIndex parts = table.index();
     if (parts != null) {
       for (PartitionIndex.Partition p : parts.withCold()) {
@@ -416,6 +723,13 @@ final class HotWindow implements StandardOrdering.Cold {
   private StoredMessage install(MessageRecord r) {
     StoredMessage m = QueueJournal.restore(r);
     table.install(m);
+    if (m.state == StoredMessage.DELAYED) {
+      if (coldDelayed > 0) {
+        coldDelayed--;
+        count(coldDelayedByPriority, m.priority, -1);
+      }
+      return m;
+    }
     if (cold > 0) {
       cold--;
       countCold(m.priority, -1);
@@ -557,7 +871,7 @@ final class HotWindow implements StandardOrdering.Cold {
       last = install(r);
     }
     if (serials.size() < limit) {
-      clear(); // read to the end: nothing is left cold
+      clearAvailable(); // read to the end: nothing is left cold
     } else if (last != null) {
       boundary = keyOf(last);
     } else {
@@ -572,15 +886,21 @@ final class HotWindow implements StandardOrdering.Cold {
    * null when the message is not a cold one of this queue.
    */
   @Nullable StoredMessage promote(long serial) {
-    if (pinned || cold == 0 || sending.containsKey(serial)) {
+    if (pinned || (cold == 0 && coldDelayed == 0) || sending.containsKey(serial)) {
       return null;
     }
     journal.flush();
     MessageRecord r = orders.read(queue, serial).orElse(null);
-    if (r == null || r.state() != MessageRecord.AVAILABLE) {
+    if (r == null || !isCold(r)) {
       return null;
     }
     return install(r);
+  }
+
+  /** Whether a record the store holds for a message not in the heap is one of the cold ones. */
+  private boolean isCold(MessageRecord r) {
+    return (r.state() == MessageRecord.AVAILABLE && cold > 0)
+        || (r.state() == MessageRecord.DELAYED && coldDelayed > 0);
   }
 
   /**
@@ -590,8 +910,17 @@ final class HotWindow implements StandardOrdering.Cold {
    * snapshot). Valid while the caller holds the queue's lock and changes nothing.
    */
   Iterable<StoredMessage> availableAfter(@Nullable StoredMessage after) {
+    return inStore(after, StoredMessage.AVAILABLE);
+  }
+
+  /**
+   * The messages in {@code state} (available, or delayed: the store's {@code A} or {@code D}
+   * order), as {@link #availableAfter} reads the available ones.
+   */
+  private Iterable<StoredMessage> inStore(@Nullable StoredMessage after, byte state) {
     journal.flush();
-    Orders.After start = after == null ? null : new Orders.After(after.serial, placeOf(after));
+    Orders.After start =
+        after == null ? null : new Orders.After(after.serial, placeOf(after, null, state));
     return () ->
         new Iterator<>() {
           private Orders.@Nullable After at = start;
@@ -615,14 +944,17 @@ final class HotWindow implements StandardOrdering.Cold {
           }
 
           private void load() {
-            List<Long> serials = orders.available(queue, order, at, PAGE);
+            List<Long> serials =
+                state == StoredMessage.DELAYED
+                    ? orders.delayedInOrder(queue, order, at, PAGE)
+                    : orders.available(queue, order, at, PAGE);
             end = serials.size() < PAGE;
             for (long serial : serials) {
               StoredMessage m = table.get(serial);
               if (m == null) {
                 m = sending.get(serial);
                 if (m != null) {
-                  at = new Orders.After(serial, placeOf(m));
+                  at = new Orders.After(serial, placeOf(m, null, state));
                   continue; // not in the queue until its write completes
                 }
                 MessageRecord r = orders.read(queue, serial).orElse(null);
@@ -631,8 +963,8 @@ final class HotWindow implements StandardOrdering.Cold {
                 }
                 m = QueueJournal.restore(r);
               }
-              at = new Orders.After(serial, placeOf(m));
-              if (m.state == StoredMessage.AVAILABLE) {
+              at = new Orders.After(serial, placeOf(m, null, state));
+              if (m.state == state) {
                 page.addLast(m);
               }
             }
@@ -645,7 +977,7 @@ final class HotWindow implements StandardOrdering.Cold {
    * timers fire them at their time in the heap; moves the floor on to the next expiry.
    */
   void promoteExpired(long now) {
-    if (cold == 0 || coldExpiryFloor > now) {
+    if ((cold == 0 && coldDelayed == 0) || coldExpiryFloor > now) {
       return;
     }
     try {
@@ -674,8 +1006,8 @@ final class HotWindow implements StandardOrdering.Cold {
             continue;
           }
           place = Place.of(r);
-          if (r.expiresAt() <= now && r.state() == MessageRecord.AVAILABLE) {
-            install(r);
+          if (r.expiresAt() <= now && isCold(r)) {
+            install(r); // a delayed one too: it expires in the heap, never becoming available
           }
         }
         if (place.expiresAt() > now) {
@@ -684,7 +1016,7 @@ final class HotWindow implements StandardOrdering.Cold {
         }
         after = new Orders.After(serial, place);
       }
-      if (serials.size() < PAGE || cold == 0) {
+      if (serials.size() < PAGE || (cold == 0 && coldDelayed == 0)) {
         coldExpiryFloor = Long.MAX_VALUE;
         return;
       }
@@ -706,7 +1038,7 @@ final class HotWindow implements StandardOrdering.Cold {
           known = sending.get(serial);
           if (known == null) {
             MessageRecord r = orders.read(queue, serial).orElse(null);
-            if (r != null && r.state() == MessageRecord.AVAILABLE && cold > 0) {
+            if (r != null && isCold(r)) {
               return install(r);
             }
             if (r == null) {
@@ -754,10 +1086,14 @@ final class HotWindow implements StandardOrdering.Cold {
   }
 
   private void countCold(int priority, int delta) {
-    long[] n = coldByPriority.computeIfAbsent(priority, p -> new long[1]);
+    count(coldByPriority, priority, delta);
+  }
+
+  private static void count(TreeMap<Integer, long[]> byPriority, int priority, int delta) {
+    long[] n = byPriority.computeIfAbsent(priority, p -> new long[1]);
     n[0] += delta;
     if (n[0] == 0) {
-      coldByPriority.remove(priority);
+      byPriority.remove(priority);
     }
   }
 
@@ -777,14 +1113,11 @@ final class HotWindow implements StandardOrdering.Cold {
 
   /** As {@link #placeOf(StoredMessage)}, in attribute partition {@code partition}. */
   private static Place placeOf(StoredMessage key, @Nullable String partition) {
-    return new Place(
-        MessageRecord.AVAILABLE,
-        key.priority,
-        key.seq,
-        0,
-        key.expiresAt,
-        key.sentAt,
-        null,
-        partition);
+    return placeOf(key, partition, MessageRecord.AVAILABLE);
+  }
+
+  /** The place in delivery order of {@code key} as a message in {@code state} has it. */
+  private static Place placeOf(StoredMessage key, @Nullable String partition, byte state) {
+    return new Place(state, key.priority, key.seq, 0, key.expiresAt, key.sentAt, null, partition);
   }
 }

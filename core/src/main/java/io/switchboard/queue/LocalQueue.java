@@ -233,7 +233,11 @@ final class LocalQueue {
     if (t == null) {
       return;
     }
-    if (t.size() > 0 || cold() > 0 || pendingSends > 0 || !t.newlyEligible.isEmpty()) {
+    if (t.size() > 0
+        || cold() > 0
+        || coldDelayed() > 0
+        || pendingSends > 0
+        || !t.newlyEligible.isEmpty()) {
       insertsAtIdleTick = -1;
       return;
     }
@@ -352,9 +356,10 @@ final class LocalQueue {
     return t == null ? 0 : t.available();
   }
 
+  /** Delayed messages, those kept only in the store ({@link HotWindow}) included. */
   private long delayed() {
     MessageTable t = table;
-    return t == null ? 0 : t.delayed();
+    return (t == null ? 0 : t.delayed()) + coldDelayed();
   }
 
   private long inFlight() {
@@ -419,6 +424,9 @@ final class LocalQueue {
         continue;
       }
       if (m == null) {
+        if (hot != null && hot.promoteDelayed(now)) {
+          continue; // cold delayed messages due by now were read in: their timers fire above
+        }
         break;
       }
       if (m.state == StoredMessage.IN_FLIGHT) {
@@ -640,7 +648,7 @@ final class LocalQueue {
       return;
     }
     long max = engine.limits().maxDepth(config);
-    long excess = size() + cold() + pendingSends + fresh - max;
+    long excess = size() + cold() + coldDelayed() + pendingSends + fresh - max;
     if (excess <= 0) {
       return;
     }
@@ -654,7 +662,7 @@ final class LocalQueue {
               + max
               + (config.maxDepth().isEmpty() ? " (the server's default-max-depth)" : "")
               + ", it holds "
-              + (size() + cold() + pendingSends)
+              + (size() + cold() + coldDelayed() + pendingSends)
               + ", and the send adds "
               + fresh);
     }
@@ -662,7 +670,7 @@ final class LocalQueue {
     for (long i = 0; i < excess; i++) {
       table.detach(
           Objects.requireNonNull(
-              cold() > 0
+              cold() + coldDelayed() > 0
                   ? Objects.requireNonNull(hot).oldestNotInFlight()
                   : table.oldestNotInFlight()));
       counters().shed++;
@@ -997,7 +1005,7 @@ final class LocalQueue {
   }
 
   long purge() {
-    long n = size() + cold();
+    long n = size() + cold() + coldDelayed();
     if (hot != null) {
       hot.clear();
     }
@@ -1123,10 +1131,12 @@ final class LocalQueue {
       return null; // nothing to redrive
     }
     Iterable<StoredMessage> inOrder =
-        cold() > 0
+        cold() + coldDelayed() > 0
             ? BrowseMerge.merge(
-                Objects.requireNonNull(hot).availableAfter(after),
-                table.invisibleAfter(after),
+                cold() > 0
+                    ? Objects.requireNonNull(hot).availableAfter(after)
+                    : table.ordering().candidates(after, null),
+                invisibleAfter(after),
                 table.order())
             : table.inOrder(after);
     for (StoredMessage m : inOrder) {
@@ -1217,6 +1227,10 @@ final class LocalQueue {
     // the backlog"); their serials and seqs are below the snapshot's sequence limit
     java.util.Map<Integer, Long> coldByPriority =
         indexed == null ? null : new java.util.HashMap<>(indexed.counts().byPriority());
+    // the delayed messages held: a prefix of the timer order, up to its last (at, serial)
+    long heldDelayed = 0;
+    long lastDelayedAt = Long.MIN_VALUE;
+    long lastDelayedSerial = Long.MIN_VALUE;
     for (MessageRecord r : indexed == null ? state.messages() : indexed.held()) {
       if (table == null) {
         table = table();
@@ -1228,6 +1242,14 @@ final class LocalQueue {
           continue; // the counts hold it among the available ones already
         }
         coldByPriority.merge(r.priority(), -1L, Long::sum); // held, so not cold
+        if (r.state() == MessageRecord.DELAYED) {
+          heldDelayed++;
+          if (r.visibleAt() > lastDelayedAt
+              || (r.visibleAt() == lastDelayedAt && r.serial() > lastDelayedSerial)) {
+            lastDelayedAt = r.visibleAt();
+            lastDelayedSerial = r.serial();
+          }
+        }
       }
       if (window != null && r.state() == MessageRecord.AVAILABLE) {
         // counted cold, not kept: the window is read from the store's order below, so a backlog
@@ -1262,8 +1284,21 @@ final class LocalQueue {
     if (table != null) {
       table.drainDirty((m, mark, before) -> {});
     }
+    long coldDelayed = indexed == null ? 0 : indexed.counts().delayed() - heldDelayed;
+    if (indexed != null && coldDelayed > 0 && window == null) {
+      table = table(); // delayed messages only the store holds
+      window = hot;
+    }
     if (indexed != null && window != null && coldByPriority != null) {
-      window.restoredCold(indexed.counts().available(), coldByPriority, indexed.expiryFloor());
+      // what the counts hold beyond the messages read, by priority: the cold available messages
+      // and the cold delayed ones together (the window reports their sum)
+      window.restoredCold(
+          indexed.counts().available(),
+          coldDelayed,
+          coldByPriority,
+          indexed.expiryFloor(),
+          lastDelayedAt,
+          lastDelayedSerial);
       backSeq = Math.min(backSeq, indexed.lowestSeq());
     }
     if (hot != null) {
@@ -1279,6 +1314,7 @@ final class LocalQueue {
     return Browser.page(
         table(),
         cold() > 0 ? Objects.requireNonNull(hot)::availableAfter : null,
+        this::invisibleAfter,
         request,
         now,
         m -> view(m, null, null),
@@ -1290,12 +1326,12 @@ final class LocalQueue {
   QueueStats stats(long now) {
     MessageTable table = this.table;
     long oldest =
-        cold() > 0
+        cold() + coldDelayed() > 0
             ? Objects.requireNonNull(hot).oldestSentAt()
             : table == null ? -1 : table.oldestSentAt();
     java.util.Map<Integer, Long> byPriority =
         table == null ? java.util.Map.of() : table.countsByPriority();
-    if (cold() > 0) {
+    if (cold() + coldDelayed() > 0) {
       java.util.TreeMap<Integer, Long> all =
           new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
       all.putAll(byPriority);
@@ -1355,6 +1391,22 @@ final class LocalQueue {
   /** Available messages kept only in the store ({@link HotWindow}). */
   private long cold() {
     return hot == null ? 0 : hot.cold();
+  }
+
+  /** Delayed messages kept only in the store ({@link HotWindow}). */
+  private long coldDelayed() {
+    return hot == null ? 0 : hot.coldDelayed();
+  }
+
+  /**
+   * The delayed and in-flight messages in delivery order strictly after {@code after} (null: from
+   * the start), cold delayed ones included (read from the store, not kept).
+   */
+  private Iterable<StoredMessage> invisibleAfter(@Nullable StoredMessage after) {
+    MessageTable t = table();
+    return coldDelayed() > 0
+        ? Objects.requireNonNull(hot).invisibleAfter(after)
+        : t.invisibleAfter(after);
   }
 
   private long backSeq() {

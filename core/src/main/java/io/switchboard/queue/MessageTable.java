@@ -108,6 +108,12 @@ final class MessageTable {
    */
   private @Nullable List<StoredMessage> watch;
 
+  /**
+   * Messages that entered the table delayed or became delayed since the hot window last looked
+   * ({@link #watchedDelayed}); null without a hot window.
+   */
+  private @Nullable List<StoredMessage> watchDelayed;
+
   /** Messages put in the table so far, in any way (the queue's idle test: {@link #inserts}). */
   private long inserts;
 
@@ -149,6 +155,7 @@ final class MessageTable {
   void cold(StandardOrdering.Cold cold) {
     this.cold = cold;
     this.watch = new ArrayList<>();
+    this.watchDelayed = new ArrayList<>();
     if (ordering instanceof StandardOrdering s) {
       s.cold(cold);
     }
@@ -163,10 +170,23 @@ final class MessageTable {
     return w == null ? List.of() : w;
   }
 
+  /**
+   * The messages that entered the table delayed or became delayed since the last call (some may
+   * have left or changed since); the caller clears it. Empty without a hot window.
+   */
+  List<StoredMessage> watchedDelayed() {
+    List<StoredMessage> w = watchDelayed;
+    return w == null ? List.of() : w;
+  }
+
   private void watch(StoredMessage m) {
     List<StoredMessage> w = watch;
     if (w != null && m.state == StoredMessage.AVAILABLE) {
       w.add(m);
+    }
+    List<StoredMessage> d = watchDelayed;
+    if (d != null && m.state == StoredMessage.DELAYED) {
+      d.add(m);
     }
   }
 
@@ -699,6 +719,9 @@ final class MessageTable {
     newlyEligible.clear();
     if (watch != null) {
       watch.clear();
+    }
+    if (watchDelayed != null) {
+      watchDelayed.clear();
     }
     available = 0;
     delayed = 0;

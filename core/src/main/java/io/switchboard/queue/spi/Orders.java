@@ -59,6 +59,23 @@ public interface Orders {
     return java.util.Map.of();
   }
 
+  /**
+   * Whether the store keeps the delayed messages of a standard queue in delivery order ({@link
+   * #delayedInOrder}); without it the engine keeps every delayed message in the heap.
+   */
+  default boolean keepsDelayedOrder() {
+    return false;
+  }
+
+  /**
+   * Delayed messages of a standard queue in delivery order, as {@link #available} orders the
+   * available ones (a browse that shows them, a redrive's snapshot). A store that does not keep
+   * that order ({@link #keepsDelayedOrder}) answers as if none were delayed.
+   */
+  default List<Long> delayedInOrder(String queue, Order order, @Nullable After after, int limit) {
+    return List.of();
+  }
+
   /** Delayed messages by the time they become available, then serial. */
   List<Long> delayed(String queue, @Nullable After after, int limit);
 

@@ -69,11 +69,12 @@ public record Snapshot(
    * the records of the messages held, whatever the backlog.
    *
    * @param counts the queue's counts record: messages by state, and by priority in any state
-   * @param held every message that is not available (delayed and in flight), read lazily, once
-   * @param expiryFloor at or before the earliest expiry of an available message ({@code
-   *     Long.MAX_VALUE} when none is available)
-   * @param lowestSeq the lowest seq of an available message ({@code Long.MAX_VALUE} when none is):
-   *     a LIFO queue puts a message behind everything below it
+   * @param held every message in flight and the first delayed ones in timer order (due time, then
+   *     serial; all of them, or a prefix when {@code counts} has more delayed), read lazily, once
+   * @param expiryFloor at or before the earliest expiry of an available message or a delayed one
+   *     not held ({@code Long.MAX_VALUE} when there is none)
+   * @param lowestSeq the lowest seq of an available or delayed message ({@code Long.MAX_VALUE} when
+   *     none is): a LIFO queue puts a message behind everything below it
    */
   public record Indexed(
       Orders.Counts counts, Iterable<MessageRecord> held, long expiryFloor, long lowestSeq) {}

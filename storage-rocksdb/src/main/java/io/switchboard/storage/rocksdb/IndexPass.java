@@ -12,10 +12,12 @@ import org.rocksdb.RocksIterator;
  * Recovery's one ordered pass over the order index (docs/design.md, "Recovery does not read the
  * backlog"): one iterator walks the {@code orders} family forward, queue after queue in key order,
  * and reads of each standard queue only what the heap needs: the first key of each priority band of
- * {@code A} (the lowest seq), the counters ({@code C}), the serials of every {@code L} and {@code
- * T} key (the messages in flight and delayed, which the heap holds) and the first {@code X} key
- * (the earliest expiry). Its cost grows with the number of queues and of messages held, not with
- * the available backlog: the keys between are skipped by seeking.
+ * {@code A} and of {@code D} (the lowest seq), the counters ({@code C}), the serials of every
+ * {@code L} key (the messages in flight, which the heap holds) and of the first {@link
+ * #DELAYED_HELD} {@code T} keys (the delayed messages due first; the rest stay in the store, behind
+ * the hot window's delayed boundary), and the first {@code X} key (the earliest expiry). Its cost
+ * grows with the number of queues and of messages held, not with the available backlog: the keys
+ * between are skipped by seeking.
  *
  * <p>Every target is after the one before, so the iterator stands at the first key at or after the
  * last target: a target it already stands at or before costs nothing, a near one a few steps, a far
@@ -25,6 +27,13 @@ final class IndexPass {
 
   /** Steps tried before a seek: an empty queue's next key is usually a step or two away. */
   private static final int STEPS = 8;
+
+  /**
+   * The most delayed messages of one queue recovery reads (the first in timer order): a window's
+   * worth at the server's default {@code hot-window}; the queue's delayed window reads on from
+   * there.
+   */
+  static final int DELAYED_HELD = 10_000;
 
   private final RocksIterator it;
 
@@ -61,17 +70,7 @@ final class IndexPass {
     }
     long lowestSeq = Long.MAX_VALUE;
     // A: the first key of each priority band, which has the band's lowest seq
-    byte[] available = OrderKeys.start(queue, OrderKeys.AVAILABLE);
-    moveTo(available);
-    while (it.isValid() && OrderKeys.startsWith(it.key(), available)) {
-      byte[] key = it.key();
-      lowestSeq = Math.min(lowestSeq, OrderKeys.seqOf(key, at));
-      int priority = OrderKeys.priorityOf(key, at);
-      moveTo(
-          priority == Integer.MIN_VALUE
-              ? OrderKeys.start(queue, (byte) (OrderKeys.AVAILABLE + 1))
-              : OrderKeys.band(queue, priority - 1));
-    }
+    lowestSeq = Math.min(lowestSeq, lowestSeq(queue, OrderKeys.AVAILABLE, at));
     // C: the counters
     byte[] counters = OrderKeys.start(queue, OrderKeys.COUNTER);
     moveTo(counters);
@@ -94,22 +93,27 @@ final class IndexPass {
         }
       }
     }
-    // L and T: the messages the heap holds
+    // D: likewise, for the delayed messages the heap may not hold
+    if (delayed > 0) {
+      lowestSeq = Math.min(lowestSeq, lowestSeq(queue, OrderKeys.DELAYED_IN_ORDER, at));
+    }
+    // L and the first of T: the messages the heap holds
     long[] held = new long[0];
     int count = 0;
     for (byte kind : new byte[] {OrderKeys.IN_FLIGHT, OrderKeys.DELAYED}) {
       byte[] start = OrderKeys.start(queue, kind);
       moveTo(start);
-      for (; it.isValid() && OrderKeys.startsWith(it.key(), start); it.next()) {
+      int limit = kind == OrderKeys.DELAYED ? count + DELAYED_HELD : Integer.MAX_VALUE;
+      for (; it.isValid() && OrderKeys.startsWith(it.key(), start) && count < limit; it.next()) {
         if (count == held.length) {
           held = Arrays.copyOf(held, Math.max(16, 2 * count));
         }
         held[count++] = OrderKeys.serialOf(it.key());
       }
     }
-    // X: the earliest expiry of any message, at or before that of every available one
+    // X: the earliest expiry of any message, at or before that of every one not held
     long expiryFloor = Long.MAX_VALUE;
-    if (availableCount > 0) {
+    if (availableCount > 0 || delayed > 0) {
       byte[] expiry = OrderKeys.start(queue, OrderKeys.EXPIRY);
       moveTo(expiry);
       if (it.isValid() && OrderKeys.startsWith(it.key(), expiry)) {
@@ -121,6 +125,26 @@ final class IndexPass {
         Arrays.copyOf(held, count),
         expiryFloor,
         lowestSeq);
+  }
+
+  /**
+   * The lowest seq among the keys of {@code kind} ({@code A} or {@code D}) of {@code queue}: the
+   * first key of each priority band has its band's lowest.
+   */
+  private long lowestSeq(String queue, byte kind, int at) {
+    long lowest = Long.MAX_VALUE;
+    byte[] start = OrderKeys.start(queue, kind);
+    moveTo(start);
+    while (it.isValid() && OrderKeys.startsWith(it.key(), start)) {
+      byte[] key = it.key();
+      lowest = Math.min(lowest, OrderKeys.seqOf(key, at));
+      int priority = OrderKeys.priorityOf(key, at);
+      moveTo(
+          priority == Integer.MIN_VALUE
+              ? OrderKeys.start(queue, (byte) (kind + 1))
+              : OrderKeys.band(queue, kind, priority - 1));
+    }
+    return lowest;
   }
 
   /**

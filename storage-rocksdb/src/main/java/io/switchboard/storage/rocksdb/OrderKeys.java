@@ -22,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  *       forward, LIFO reads each priority band backwards.
  *   <li>{@code G} group line (grouped queue, any state): group id, 0x00, seq, serial.
  *   <li>{@code T} delayed: visibleAt, serial.
+ *   <li>{@code D} delayed (standard queue): priority', seq, serial — the delayed messages in
+ *       delivery order, read as {@code A} is (a browse that shows them, a redrive's snapshot).
  *   <li>{@code L} in flight: serial.
  *   <li>{@code X} expiry (every message): expiresAt, serial.
  *   <li>{@code R} arrival (every message): sentAt, serial.
@@ -35,6 +37,7 @@ final class OrderKeys {
   static final byte AVAILABLE = 'A';
   static final byte GROUP = 'G';
   static final byte DELAYED = 'T';
+  static final byte DELAYED_IN_ORDER = 'D';
   static final byte IN_FLIGHT = 'L';
   static final byte EXPIRY = 'X';
   static final byte ARRIVAL = 'R';
@@ -65,7 +68,12 @@ final class OrderKeys {
           }
         }
       }
-      case MessageRecord.DELAYED -> keys.add(key(DELAYED, queue, serial, place));
+      case MessageRecord.DELAYED -> {
+        keys.add(key(DELAYED, queue, serial, place));
+        if (!grouped) {
+          keys.add(key(DELAYED_IN_ORDER, queue, serial, place));
+        }
+      }
       default -> keys.add(key(IN_FLIGHT, queue, serial, place));
     }
     if (grouped && place.groupId() != null) {
@@ -83,7 +91,7 @@ final class OrderKeys {
   static byte[] key(byte kind, String queue, long serial, Place place) {
     Bytes.Writer w = key(Codec.queuePrefix(queue), kind);
     switch (kind) {
-      case AVAILABLE -> w.i(~flip(place.priority())).l(flip(place.seq()));
+      case AVAILABLE, DELAYED_IN_ORDER -> w.i(~flip(place.priority())).l(flip(place.seq()));
       case PARTITION ->
           w.raw(Partitions.bytes(String.valueOf(place.partition())))
               .b(0)
@@ -181,7 +189,12 @@ final class OrderKeys {
 
   /** The start of one priority band of {@code A} keys. */
   static byte[] band(String queue, int priority) {
-    return key(Codec.queuePrefix(queue), AVAILABLE).i(~flip(priority)).toArray();
+    return band(queue, AVAILABLE, priority);
+  }
+
+  /** The start of one priority band of the keys of {@code kind} ({@code A} or {@code D}). */
+  static byte[] band(String queue, byte kind, int priority) {
+    return key(Codec.queuePrefix(queue), kind).i(~flip(priority)).toArray();
   }
 
   /** The start of one group's line. */
@@ -197,7 +210,9 @@ final class OrderKeys {
     return flip(longAt(key, key.length - 8));
   }
 
-  /** The seq of an {@code A} key of a queue whose prefix is {@code prefixLength} long. */
+  /**
+   * The seq of an {@code A} or {@code D} key of a queue whose prefix is {@code prefixLength} long.
+   */
   static long seqOf(byte[] key, int prefixLength) {
     return flip(longAt(key, prefixLength + 1 + 4));
   }
@@ -207,7 +222,10 @@ final class OrderKeys {
     return flip(longAt(key, prefixLength + 1));
   }
 
-  /** The priority of an {@code A} key of a queue whose prefix is {@code prefixLength} long. */
+  /**
+   * The priority of an {@code A} or {@code D} key of a queue whose prefix is {@code prefixLength}
+   * long.
+   */
   static int priorityOf(byte[] key, int prefixLength) {
     int at = prefixLength + 1;
     int v =

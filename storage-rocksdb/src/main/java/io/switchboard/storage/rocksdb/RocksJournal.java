@@ -71,17 +71,18 @@ public final class RocksJournal implements Journal {
 
   /**
    * In the default family while the {@code orders} family is complete, with the value {@link
-   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one, or {@code
-   * counts-1}) was built before its counters were reliable, or before it kept the attribute
-   * partitions' lines and counts, and is built again.
+   * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one, {@code
+   * counts-1} or {@code counts-2}) was built before its counters were reliable, before it kept the
+   * attribute partitions' lines and counts, or before it kept the delayed messages' delivery order
+   * ({@code D}), and is built again.
    */
   static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
 
   /**
-   * The value of {@link #ORDERS_COMPLETE_KEY}: the index, each queue's counts and its attribute
-   * partitions' lines and counts are complete.
+   * The value of {@link #ORDERS_COMPLETE_KEY}: the index, each queue's counts, its attribute
+   * partitions' lines and counts and its delayed messages' delivery order are complete.
    */
-  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-2");
+  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-3");
 
   private static final byte[] EMPTY = new byte[0];
 
@@ -1183,34 +1184,50 @@ public final class RocksJournal implements Journal {
     @Override
     public List<Long> available(
         String queue, Order order, Orders.@Nullable After after, int limit) {
+      return inDeliveryOrder(queue, OrderKeys.AVAILABLE, order, after, limit);
+    }
+
+    @Override
+    public boolean keepsDelayedOrder() {
+      return true;
+    }
+
+    @Override
+    public List<Long> delayedInOrder(
+        String queue, Order order, Orders.@Nullable After after, int limit) {
+      return inDeliveryOrder(queue, OrderKeys.DELAYED_IN_ORDER, order, after, limit);
+    }
+
+    /** The keys of {@code kind} ({@code A} or {@code D}) in delivery order. */
+    private List<Long> inDeliveryOrder(
+        String queue, byte kindByte, Order order, Orders.@Nullable After after, int limit) {
       if (order == Order.FIFO) {
-        return forward(
-            queue, OrderKeys.AVAILABLE, OrderKeys.start(queue, OrderKeys.AVAILABLE), after, limit);
+        return forward(queue, kindByte, OrderKeys.start(queue, kindByte), after, limit);
       }
       // LIFO: priority bands in order, each read from its end backwards
       checkLimit(limit);
       ColumnFamilyHandle family = ready();
-      byte[] kind = OrderKeys.start(queue, OrderKeys.AVAILABLE);
+      byte[] kind = OrderKeys.start(queue, kindByte);
       int prefixLength = Codec.queuePrefix(queue).length;
       List<Long> out = new ArrayList<>();
       try (RocksIterator it = db.newIterator(family)) {
         if (after == null) {
           it.seek(kind);
         } else {
-          byte[] from = OrderKeys.key(OrderKeys.AVAILABLE, queue, after.serial(), after.place());
+          byte[] from = OrderKeys.key(kindByte, queue, after.serial(), after.place());
           int priority = after.place().priority();
           it.seekForPrev(from);
           if (it.isValid() && Arrays.equals(it.key(), from)) {
             it.prev();
           }
-          backwards(it, OrderKeys.band(queue, priority), out, limit);
-          it.seek(bandEnd(queue, priority));
+          backwards(it, OrderKeys.band(queue, kindByte, priority), out, limit);
+          it.seek(bandEnd(queue, kindByte, priority));
         }
         while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), kind)) {
           int priority = OrderKeys.priorityOf(it.key(), prefixLength);
-          byte[] end = bandEnd(queue, priority);
+          byte[] end = bandEnd(queue, kindByte, priority);
           it.seekForPrev(end);
-          backwards(it, OrderKeys.band(queue, priority), out, limit);
+          backwards(it, OrderKeys.band(queue, kindByte, priority), out, limit);
           it.seek(end);
         }
         checkStatus(it);
@@ -1288,11 +1305,13 @@ public final class RocksJournal implements Journal {
       }
     }
 
-    /** The first key after every {@code A} key of {@code priority}. */
-    private static byte[] bandEnd(String queue, int priority) {
+    /**
+     * The first key after every key of {@code kind} ({@code A} or {@code D}) of {@code priority}.
+     */
+    private static byte[] bandEnd(String queue, byte kind, int priority) {
       return priority == Integer.MIN_VALUE
-          ? OrderKeys.start(queue, (byte) (OrderKeys.AVAILABLE + 1))
-          : OrderKeys.band(queue, priority - 1);
+          ? OrderKeys.start(queue, (byte) (kind + 1))
+          : OrderKeys.band(queue, kind, priority - 1);
     }
 
     @Override
