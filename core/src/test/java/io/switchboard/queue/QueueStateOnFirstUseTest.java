@@ -45,7 +45,7 @@ class QueueStateOnFirstUseTest {
   private static QueueStats.Counters counters(
       long sent, long duplicates, long received, long acked, long released, long removed) {
     return new QueueStats.Counters(
-        sent, duplicates, received, acked, released, 0, 0, 0, 0, removed);
+        sent, duplicates, received, acked, released, 0, 0, 0, 0, removed, 0);
   }
 
   @Test

@@ -29,6 +29,11 @@ public abstract class QueueEngineModelTest {
     return DEFAULT_SEEDS;
   }
 
+  /** How many steps a seed runs unless {@code switchboard.model.steps} says otherwise. */
+  protected int defaultSteps() {
+    return DEFAULT_STEPS;
+  }
+
   /**
    * Whether the standard queues index the attributes the filters read, and the filters are
    * selectors where they can be (so an engine answers them from its attribute partitions).
@@ -39,7 +44,7 @@ public abstract class QueueEngineModelTest {
 
   @TestFactory
   Stream<DynamicTest> randomOperations_manySeeds_engineAgreesWithModel() {
-    int steps = Integer.getInteger("switchboard.model.steps", DEFAULT_STEPS);
+    int steps = Integer.getInteger("switchboard.model.steps", defaultSteps());
     String one = System.getProperty("switchboard.model.seed");
     LongStream seeds =
         one != null
