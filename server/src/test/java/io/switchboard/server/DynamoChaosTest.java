@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,9 +51,6 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
  * receive from either server and delete what they got. The phases end by counts of acknowledged
  * sends, never by time; every wait is bounded.
  */
-@Disabled(
-    "its one run (2026-12-02, a machine at load average 18, moto answering 6 requests a second)"
-        + " timed out after 3 minutes before its checks; enable it once it passes on a quiet machine")
 @ExtendWith(Moto.class)
 class DynamoChaosTest {
 
