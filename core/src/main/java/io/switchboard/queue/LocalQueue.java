@@ -68,10 +68,9 @@ final class LocalQueue {
   private @Nullable HotWindow hot;
 
   // The deduplication window, history, wait line, outbox, counters (and the receipt key above) are
-  // made by their first use
-  // (QueueStateOnFirstUseTest): an idle queue of a million holds none of them, which is what a
-  // restart has to
-  // build and the collector to copy (docs/design.md, "Recovery streams the queues").
+  // made by their first use (QueueStateOnFirstUseTest): an idle queue of a million holds none of
+  // them, which is what a restart has to build and the collector to copy (docs/design.md,
+  // "Recovery streams the queues").
   private @Nullable DedupWindow dedup;
   private @Nullable History history;
   private @Nullable WaitLine waiters;
