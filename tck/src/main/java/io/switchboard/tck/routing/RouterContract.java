@@ -187,8 +187,15 @@ public abstract class RouterContract {
     int lost = 0;
     int agents = 0;
     int contacts = 0;
+    // about 3 restarts in 100 steps at random, and one forced after a quiet stretch, so that a
+    // short
+    // run (200 steps on a slow store) still restarts more than steps / 100 times whatever the seed
+    int quietLimit = steps / (steps / 100 + 2);
+    int lastRestart = 0;
     for (int step = 0; step < steps; step++) {
-      if (random.nextInt(100) < 3) {
+      boolean drawn = random.nextInt(100) < 3;
+      if (drawn || step - lastRestart >= quietLimit) {
+        lastRestart = step;
         if (crash) {
           lost += running.crashAndRestart();
         } else {
