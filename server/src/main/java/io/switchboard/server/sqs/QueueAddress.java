@@ -3,6 +3,7 @@ package io.switchboard.server.sqs;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueInfo;
 import io.switchboard.server.config.SqsAccount;
+import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -204,13 +205,32 @@ final class QueueAddress {
   }
 
   /**
-   * The queues of this region whose SQS names start with {@code prefix}: SQS name → engine name.
+   * One page of the queues of this region whose SQS names start with {@code prefix} and sort after
+   * {@code after} ("" for the first page): at most {@code limit} SQS names → engine names, in name
+   * order. The engine is read a page at a time from the first engine name that could follow, so a
+   * page costs by its size, not by the number of queues; in the default region the block of other
+   * regions' names ({@code __region__name}) is stepped over in one seek.
    */
-  SortedMap<String, String> list(QueueEngine engine, String prefix) {
+  SortedMap<String, String> page(QueueEngine engine, String prefix, String after, int limit) {
     SortedMap<String, String> out = new TreeMap<>();
     String enginePrefix = inDefaultRegion() ? prefix : prefix() + prefix;
-    for (QueueInfo q : engine.listQueues(enginePrefix)) {
-      nameInRegion(q.name()).filter(n -> n.startsWith(prefix)).ifPresent(n -> out.put(n, q.name()));
+    String engineAfter = after.isEmpty() ? "" : (inDefaultRegion() ? after : prefix() + after);
+    while (out.size() < limit) {
+      int wanted = limit - out.size();
+      List<QueueInfo> batch = engine.listQueues(enginePrefix, engineAfter, wanted);
+      for (QueueInfo q : batch) {
+        engineAfter = q.name();
+        nameInRegion(q.name())
+            .filter(n -> n.startsWith(prefix) && n.compareTo(after) > 0)
+            .ifPresent(n -> out.put(n, q.name()));
+      }
+      if (batch.size() < wanted) {
+        break; // the engine has no more
+      }
+      if (inDefaultRegion() && engineAfter.startsWith(RESERVED)) {
+        // DEL sorts after every character a queue name may hold: past every other region's queue
+        engineAfter = RESERVED + '\u007f';
+      }
     }
     return out;
   }

@@ -15,6 +15,7 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.queue.QueueInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -320,17 +321,17 @@ public final class SqsApi {
     }
   }
 
-  /** Pages by name: the token is the last name of the previous page. */
+  /**
+   * Pages by name: the token is the last name of the previous page. One more queue than the page
+   * holds is read to tell whether a next page exists, and nothing else.
+   */
   static ObjectNode listQueues(QueueEngine engine, SqsRequest r) {
     String prefix = r.string("QueueNamePrefix").orElse("");
     var max = r.integer("MaxResults", 1, 1000);
-    Optional<String> after = r.string("NextToken").map(SqsApi::decodeToken);
-    SortedMap<String, String> queues = r.address().list(engine, prefix);
-    List<String> names =
-        queues.keySet().stream()
-            .filter(n -> after.isEmpty() || n.compareTo(after.get()) > 0)
-            .toList();
+    String after = r.string("NextToken").map(SqsApi::decodeToken).orElse("");
     int limit = max.orElse(1000);
+    SortedMap<String, String> queues = r.address().page(engine, prefix, after, limit + 1);
+    List<String> names = new ArrayList<>(queues.keySet());
     List<String> page = names.subList(0, Math.min(limit, names.size()));
     String next =
         max.isPresent() && names.size() > page.size()

@@ -132,6 +132,59 @@ class SqsRegionsTest {
         "the default region must not show other regions' queues by their engine names");
   }
 
+  /**
+   * Pages of two queues walk a region's queues once each, in order, with the next token of SQS,
+   * although the engine holds the other regions' queues among them (under {@code __region__name},
+   * sorting between the default region's upper- and lower-case names).
+   */
+  @Test
+  void listQueuesPages_walkTheRegionsQueuesOnce_steppingOverOtherRegions() {
+    SqsClient ap = SqsClients.v2(server.uri(), "ap-south-1", "fake", "fake");
+    try (ap;
+        SwitchboardClient nativeApi = SwitchboardClient.create(server.uri())) {
+      for (String n : List.of("Walk-A", "Walk-B", "walk-c", "walk-d", "walk-e")) {
+        create(us, n);
+      }
+      for (int i = 0; i < 7; i++) {
+        create(eu, "walk-" + i);
+        create(ap, "walk-" + i);
+      }
+      List<String> engine = nativeApi.listQueues("").stream().map(QueueInfo::name).toList();
+      assertEquals(
+          engine.stream().filter(n -> !n.startsWith("__")).map(n -> urlIn(null, n)).toList(),
+          walk(us, ""));
+      assertEquals(
+          engine.stream()
+              .filter(n -> n.startsWith("__eu-west-1__"))
+              .map(n -> urlIn("eu-west-1", n.substring("__eu-west-1__".length())))
+              .toList(),
+          walk(eu, ""));
+      assertEquals(
+          java.util.stream.IntStream.range(0, 7)
+              .mapToObj(i -> urlIn("ap-south-1", "walk-" + i))
+              .toList(),
+          walk(ap, "walk-"));
+    }
+  }
+
+  private static String urlIn(String region, String name) {
+    return server.uri() + (region == null ? "" : "/queue/" + region) + "/" + ACCOUNT + "/" + name;
+  }
+
+  /** Every URL of ListQueues' pages of two, following NextToken; no page is empty but the last. */
+  private static List<String> walk(SqsClient sqs, String prefix) {
+    List<String> out = new java.util.ArrayList<>();
+    String token = null;
+    do {
+      String t = token;
+      var page = sqs.listQueues(b -> b.queueNamePrefix(prefix).maxResults(2).nextToken(t));
+      out.addAll(page.queueUrls());
+      token = page.nextToken();
+      assertTrue(token == null || page.queueUrls().size() == 2, "a full page before a token");
+    } while (token != null);
+    return out;
+  }
+
   @Test
   void anotherRegionsQueue_doesNotExist_byNameOrUrl() {
     String euUrl = create(eu, "eu-only");
