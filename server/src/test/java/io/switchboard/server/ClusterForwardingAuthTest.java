@@ -31,16 +31,12 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterForwardingAuthTest {
 
-  private static EmbeddedPostgres pg;
+  /** The class's database on the shared PostgreSQL: both tests' clusters run on it. */
+  private static String url;
 
   @BeforeAll
   static void database() throws Exception {
-    pg = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopDatabase() throws Exception {
-    pg.close();
+    url = SharedPostgres.database("cluster_forwarding_auth");
   }
 
   private static Http.Answer signed(
@@ -64,7 +60,7 @@ class ClusterForwardingAuthTest {
                 Map.of(
                     "port", "0",
                     "routing-lease", "30s",
-                    "postgres-url", pg.getJdbcUrl("postgres", "postgres"),
+                    "postgres-url", url,
                     "postgres-user", "postgres",
                     "postgres-password", "postgres"),
                 Map.of())
@@ -134,7 +130,7 @@ class ClusterForwardingAuthTest {
                 Map.of(
                     "port", "0",
                     "routing-lease", "30s",
-                    "postgres-url", pg.getJdbcUrl("postgres", "postgres"),
+                    "postgres-url", url,
                     "postgres-user", "postgres",
                     "postgres-password", "postgres"),
                 Map.of())

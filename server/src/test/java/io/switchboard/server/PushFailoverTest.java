@@ -38,18 +38,6 @@ class PushFailoverTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
 
-  private static EmbeddedPostgres pg;
-
-  @BeforeAll
-  static void database() throws Exception {
-    pg = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopDatabase() throws Exception {
-    pg.close();
-  }
-
   private static JsonNode ok(int status, Http.Answer a) {
     assertEquals(status, a.status(), a.toString());
     return a.json();
@@ -64,16 +52,13 @@ class PushFailoverTest {
   @Test
   void leaderDiesWithDeliveriesInFlight_otherDeliversEverything_theInFlightOnesAgain()
       throws Exception {
-    try (Connection c = pg.getPostgresDatabase().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("create database push_failover");
-    }
+    String url = SharedPostgres.database("push_failover");
     ServerConfig config =
         ServerConfig.resolve(
             Map.of(
                 "port", "0",
                 "routing-lease", "2s",
-                "postgres-url", pg.getJdbcUrl("postgres", "push_failover"),
+                "postgres-url", url,
                 "postgres-user", "postgres",
                 "postgres-password", "postgres"),
             Map.of());
