@@ -30,7 +30,8 @@ class PushBenchSmokeTest {
         "backed off while down, not 50 a second");
     // 50/s and a burst of 5 as the server starts them; counted where they arrive, a loaded machine
     // bunches a few together (the exact limit is PushDeliveryTest's, on the manual clock)
-    assertTrue(((Number) value(r, "503 for 2 s: most deliveries in any 1 s after")).intValue() <= 65);
+    assertTrue(
+        ((Number) value(r, "503 for 2 s: most deliveries in any 1 s after")).intValue() <= 65);
   }
 
   private static Object value(Report r, String figure) {

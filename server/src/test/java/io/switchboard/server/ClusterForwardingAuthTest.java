@@ -11,13 +11,11 @@ import io.switchboard.server.auth.Principal;
 import io.switchboard.server.cluster.RoutingForwarder;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.security.ForwardedCalls;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -200,9 +200,7 @@ class PostgresServerTest {
         Http h = new Http(one.uri())) {
       Http.Answer put =
           h.send(
-              "PUT",
-              "/v1/workspaces/default/task-queues/chat",
-              "{\"maxReservationsPerAgent\":1}");
+              "PUT", "/v1/workspaces/default/task-queues/chat", "{\"maxReservationsPerAgent\":1}");
       assertEquals(200, put.status(), put.toString());
       Http.Answer ann =
           h.post(
@@ -220,8 +218,7 @@ class PostgresServerTest {
     }
     try (SwitchboardServer again = SwitchboardServer.start(config);
         Http h = new Http(again.uri())) {
-      Http.Answer patch =
-          h.send("PATCH", "/v1/routing/agents/ann", "{\"capacity\":{\"chat\":3}}");
+      Http.Answer patch = h.send("PATCH", "/v1/routing/agents/ann", "{\"capacity\":{\"chat\":3}}");
       assertEquals(200, patch.status(), patch.toString());
       assertEquals(
           "queued",

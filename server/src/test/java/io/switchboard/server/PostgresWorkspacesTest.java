@@ -9,16 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.StartupException;
 import io.switchboard.testing.Await;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -9,11 +9,8 @@ import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -11,8 +11,8 @@ import java.sql.Statement;
  * One embedded PostgreSQL for the server tests that run servers on a database (started on first
  * use, stopped when the test JVM exits), instead of one started and stopped by each test class:
  * each start is an initdb and a server start, seconds on a loaded machine. A test class takes
- * databases of its own ({@link #database}), so the classes share nothing but the server process;
- * a test that stops or breaks PostgreSQL itself starts its own.
+ * databases of its own ({@link #database}), so the classes share nothing but the server process; a
+ * test that stops or breaks PostgreSQL itself starts its own.
  */
 final class SharedPostgres {
 
