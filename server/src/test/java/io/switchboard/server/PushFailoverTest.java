@@ -47,13 +47,13 @@ class PushFailoverTest {
   @Test
   void leaderDiesWithDeliveriesInFlight_otherDeliversEverything_theInFlightOnesAgain()
       throws Exception {
-    String url = SharedPostgres.database("push_failover");
+    String db = SharedPostgres.database("push_failover");
     ServerConfig config =
         ServerConfig.resolve(
             Map.of(
                 "port", "0",
                 "routing-lease", "2s",
-                "postgres-url", url,
+                "postgres-url", db,
                 "postgres-user", "postgres",
                 "postgres-password", "postgres"),
             Map.of());
