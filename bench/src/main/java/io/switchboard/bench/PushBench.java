@@ -46,11 +46,14 @@ import java.util.regex.Pattern;
  *   <li><b>seed 002</b>: {@code --rate} tasks/s for {@code --seconds} into a LIFO queue with a TTL
  *       of 60 s, pushed at concurrency 1 and 50/s: the most requests the receiver saw at once and
  *       in any 1 s window, the deliveries that were the newest task sent by then, tasks delivered
- *       twice, and the tasks that expired.
+ *       twice, and the tasks that expired;
+ *   <li><b>outage</b>: a receiver answering 503 for {@code --outage-seconds} (10), then healthy:
+ *       the requests refused while down, every message delivered, the most deliveries in any 1 s
+ *       after, and how long after it is healthy the subscription is back at its rate.
  * </ul>
  *
  * <p>{@code PushBench [--messages N] [--concurrency C] [--rate R] [--seconds S] [--warmup W]
- * [--server-jvm "FLAGS"] [--out DIR]}.
+ * [--outage-seconds O] [--server-jvm "FLAGS"] [--out DIR]}.
  */
 public final class PushBench {
 
@@ -66,6 +69,7 @@ public final class PushBench {
     int rate = 1_000;
     int seconds = 60;
     int warmup = 10_000;
+    int outage = 10;
     List<String> serverJvm = SERVER_JVM;
     String[] rest = ra.rest();
     for (int i = 0; i + 1 < rest.length; i += 2) {
@@ -76,18 +80,19 @@ public final class PushBench {
         case "--rate" -> rate = Integer.parseInt(v);
         case "--seconds" -> seconds = Integer.parseInt(v);
         case "--warmup" -> warmup = Integer.parseInt(v.replace("_", ""));
+        case "--outage-seconds" -> outage = Integer.parseInt(v);
         case "--server-jvm" -> serverJvm = List.of(v.trim().split("\\s+"));
         default ->
             throw new IllegalArgumentException(
                 "unknown option "
                     + rest[i]
                     + "; options are --messages, --concurrency, --rate, --seconds, --warmup,"
-                    + " --server-jvm"
+                    + " --outage-seconds, --server-jvm"
                     + " (the server JVM's flags, e.g. \"-Xmx1g"
                     + " -XX:StartFlightRecording=filename=/tmp/push.jfr,settings=profile\"), --out");
       }
     }
-    Report r = run(messages, concurrency, rate, seconds, warmup, serverJvm);
+    Report r = run(messages, concurrency, rate, seconds, warmup, outage, serverJvm);
     r.write(ra.out(), RunInfo.capture(RunInfo.commandLine(PushBench.class, args)), System.out);
   }
 
@@ -242,17 +247,25 @@ public final class PushBench {
   /** The server JVM's flags unless {@code --server-jvm} gives others. */
   static final List<String> SERVER_JVM = List.of("-Xmx1g", "--enable-native-access=ALL-UNNAMED");
 
-  static Report run(int messages, int concurrency, int rate, int seconds) throws Exception {
-    return run(messages, concurrency, rate, seconds, Math.min(messages, 100), SERVER_JVM);
+  static Report run(int messages, int concurrency, int rate, int seconds, int outage)
+      throws Exception {
+    return run(messages, concurrency, rate, seconds, Math.min(messages, 100), outage, SERVER_JVM);
   }
 
   /**
    * @param warmup messages pushed, and as many received and acknowledged, before each of the two
    *     measured throughput phases (their own queues), so that both measure a server whose code is
    *     compiled: the JIT took a third of the server's CPU in a cold push phase
+   * @param outage seconds the receiver answers 503 in the outage case
    */
   static Report run(
-      int messages, int concurrency, int rate, int seconds, int warmup, List<String> serverJvm)
+      int messages,
+      int concurrency,
+      int rate,
+      int seconds,
+      int warmup,
+      int outage,
+      List<String> serverJvm)
       throws Exception {
     Report r =
         Report.create(ENTRY, "Push subscriptions to a local receiver", "figure", "value")
@@ -419,13 +432,13 @@ public final class PushBench {
       r.row("seed 002: tasks delivered twice", twice);
       post(http, base, "/v1/queues/legacy/subscriptions/validator/pause", "");
 
-      // a receiver answering 503 for 10 s, then healthy: 50/s allowed, concurrency 4, burst 5
+      // a receiver answering 503 for a while, then healthy: 50/s allowed, concurrency 4, burst 5
       receiver.reset();
       int flaky = Math.min(1_000, messages);
       post(http, base, "/v1/queues", "{\"name\":\"flaky\"}");
       fill(http, base, "flaky", flaky);
       long downFrom = System.nanoTime();
-      receiver.downUntil = downFrom + 10_000_000_000L;
+      receiver.downUntil = downFrom + outage * 1_000_000_000L;
       post(
           http,
           base,
@@ -459,12 +472,13 @@ public final class PushBench {
           break;
         }
       }
-      r.row("503 for 10 s: requests refused while down", receiver.refused.get());
-      r.row("503 for 10 s: messages sent / delivered", flaky + " / " + tasks.size());
-      r.row("503 for 10 s: left in the queue", depth(http, base, "flaky"));
-      r.row("503 for 10 s: most deliveries in any 1 s after", most);
+      String down = "503 for " + outage + " s: ";
+      r.row(down + "requests refused while down", receiver.refused.get());
+      r.row(down + "messages sent / delivered", flaky + " / " + tasks.size());
+      r.row(down + "left in the queue", depth(http, base, "flaky"));
+      r.row(down + "most deliveries in any 1 s after", most);
       r.row(
-          "503 for 10 s: seconds after healthy to 45+ a second",
+          down + "seconds after healthy to 45+ a second",
           Double.isNaN(recovered) ? "never" : recovered);
     } finally {
       try (var walk = Files.walk(dir)) {

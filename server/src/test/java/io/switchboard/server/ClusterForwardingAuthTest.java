@@ -11,13 +11,11 @@ import io.switchboard.server.auth.Principal;
 import io.switchboard.server.cluster.RoutingForwarder;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.security.ForwardedCalls;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,16 +29,12 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterForwardingAuthTest {
 
-  private static EmbeddedPostgres pg;
+  /** The class's database on the shared PostgreSQL: both tests' clusters run on it. */
+  private static String url;
 
   @BeforeAll
   static void database() throws Exception {
-    pg = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopDatabase() throws Exception {
-    pg.close();
+    url = SharedPostgres.database("cluster_forwarding_auth");
   }
 
   private static Http.Answer signed(
@@ -64,7 +58,7 @@ class ClusterForwardingAuthTest {
                 Map.of(
                     "port", "0",
                     "routing-lease", "30s",
-                    "postgres-url", pg.getJdbcUrl("postgres", "postgres"),
+                    "postgres-url", url,
                     "postgres-user", "postgres",
                     "postgres-password", "postgres"),
                 Map.of())
@@ -134,7 +128,7 @@ class ClusterForwardingAuthTest {
                 Map.of(
                     "port", "0",
                     "routing-lease", "30s",
-                    "postgres-url", pg.getJdbcUrl("postgres", "postgres"),
+                    "postgres-url", url,
                     "postgres-user", "postgres",
                     "postgres-password", "postgres"),
                 Map.of())

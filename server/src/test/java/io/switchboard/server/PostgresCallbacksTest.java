@@ -9,12 +9,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
@@ -86,87 +83,82 @@ class PostgresCallbacksTest {
         });
     receiver.start();
     String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/offers";
-    try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
-      try (Connection c = pg.getPostgresDatabase().getConnection();
-          Statement s = c.createStatement()) {
-        s.execute("create database callbacks");
-      }
-      ServerConfig config =
-          ServerConfig.resolve(
-              Map.of(
-                  "port", "0",
-                  "routing-lease", "2s",
-                  "postgres-url", pg.getJdbcUrl("postgres", "callbacks"),
-                  "postgres-user", "postgres",
-                  "postgres-password", "postgres"),
-              Map.of());
-      SwitchboardServer one = SwitchboardServer.start(config);
-      SwitchboardServer two = SwitchboardServer.start(config);
-      try (Http b = new Http(two.uri())) {
-        assertTrue(one.cluster().orElseThrow().leading());
-        String secret =
-            ok(
-                    201,
-                    b.post(
-                        "/v1/workspaces",
-                        "{\"name\":\"centre\",\"activities\":[{\"name\":\"Ready\","
-                            + "\"available\":true},{\"name\":\"offline\",\"available\":false}]}"))
-                .get("callbackSecret")
-                .asText();
-        ok(200, b.send("PUT", W + "/task-queues/general", "{}"));
-        ok(
-            200,
-            b.send(
-                "PUT",
-                W + "/workflows/support",
-                "{\"defaultFilter\":{\"targets\":[{\"queue\":\"general\"}]},"
-                    + "\"assignmentCallbackUrl\":\""
-                    + url
-                    + "\"}"));
-        for (String agent : new String[] {"ann", "bob"}) {
+    String db = SharedPostgres.database("callbacks");
+    ServerConfig config =
+        ServerConfig.resolve(
+            Map.of(
+                "port", "0",
+                "routing-lease", "2s",
+                "postgres-url", db,
+                "postgres-user", "postgres",
+                "postgres-password", "postgres"),
+            Map.of());
+    SwitchboardServer one = SwitchboardServer.start(config);
+    SwitchboardServer two = SwitchboardServer.start(config);
+    try (Http b = new Http(two.uri())) {
+      assertTrue(one.cluster().orElseThrow().leading());
+      String secret =
           ok(
-              201,
-              b.post(
-                  W + "/agents",
-                  "{\"id\":\"" + agent + "\",\"capacity\":{\"voice\":1},\"activity\":\"Ready\"}"));
-        }
+                  201,
+                  b.post(
+                      "/v1/workspaces",
+                      "{\"name\":\"centre\",\"activities\":[{\"name\":\"Ready\","
+                          + "\"available\":true},{\"name\":\"offline\",\"available\":false}]}"))
+              .get("callbackSecret")
+              .asText();
+      ok(200, b.send("PUT", W + "/task-queues/general", "{}"));
+      ok(
+          200,
+          b.send(
+              "PUT",
+              W + "/workflows/support",
+              "{\"defaultFilter\":{\"targets\":[{\"queue\":\"general\"}]},"
+                  + "\"assignmentCallbackUrl\":\""
+                  + url
+                  + "\"}"));
+      for (String agent : new String[] {"ann", "bob"}) {
         ok(
             201,
             b.post(
-                W + "/contacts", "{\"id\":\"c1\",\"channel\":\"voice\",\"workflow\":\"support\"}"));
-        verify(secret, request());
-        Await.until(() -> state(b, "c1").equals("assigned"), "c1 assigned by the callback", WAIT);
-        assertTrue(received.isEmpty(), "more than one callback for one offer: " + received);
-
-        one.halt();
-        String twoId = two.cluster().orElseThrow().serverId();
-        Await.until(
-            () ->
-                b.get(W)
-                    .raw()
-                    .headers()
-                    .firstValue("X-Switchboard-Routed-By")
-                    .orElse("")
-                    .equals(twoId),
-            "the follower takes over",
-            WAIT);
-        ok(
-            201,
-            b.post(
-                W + "/contacts", "{\"id\":\"c2\",\"channel\":\"voice\",\"workflow\":\"support\"}"));
-        String[] again = request();
-        verify(secret, again);
-        JsonNode body = WireFormat.parse(again[1].getBytes(StandardCharsets.UTF_8));
-        assertEquals("c2", body.at("/contact/id").asText());
-        Await.until(
-            () -> state(b, "c2").equals("assigned"),
-            "c2 assigned by the new leader's callback",
-            WAIT);
-      } finally {
-        two.stop();
-        one.stop();
-        receiver.stop(0);
+                W + "/agents",
+                "{\"id\":\"" + agent + "\",\"capacity\":{\"voice\":1},\"activity\":\"Ready\"}"));
       }
+      ok(
+          201,
+          b.post(
+              W + "/contacts", "{\"id\":\"c1\",\"channel\":\"voice\",\"workflow\":\"support\"}"));
+      verify(secret, request());
+      Await.until(() -> state(b, "c1").equals("assigned"), "c1 assigned by the callback", WAIT);
+      assertTrue(received.isEmpty(), "more than one callback for one offer: " + received);
+
+      one.halt();
+      String twoId = two.cluster().orElseThrow().serverId();
+      Await.until(
+          () ->
+              b.get(W)
+                  .raw()
+                  .headers()
+                  .firstValue("X-Switchboard-Routed-By")
+                  .orElse("")
+                  .equals(twoId),
+          "the follower takes over",
+          WAIT);
+      ok(
+          201,
+          b.post(
+              W + "/contacts", "{\"id\":\"c2\",\"channel\":\"voice\",\"workflow\":\"support\"}"));
+      String[] again = request();
+      verify(secret, again);
+      JsonNode body = WireFormat.parse(again[1].getBytes(StandardCharsets.UTF_8));
+      assertEquals("c2", body.at("/contact/id").asText());
+      Await.until(
+          () -> state(b, "c2").equals("assigned"),
+          "c2 assigned by the new leader's callback",
+          WAIT);
+    } finally {
+      two.stop();
+      one.stop();
+      receiver.stop(0);
     }
   }
 }

@@ -58,8 +58,7 @@ class PostgresServerTest {
 
   @Test
   void keyCreatedOnOneServer_authenticatesOnTheOtherAtOnce() throws Exception {
-    try (Database db = Database.start(dir, ADMIN_KEY);
-        TwoServers servers = TwoServers.start(db.config())) {
+    try (TwoServers servers = TwoServers.start(onSharedDatabase("key_on_two", ADMIN_KEY))) {
       Http a = servers.a();
       Http b = servers.b();
       String auth = newKey(a)[1];
@@ -76,8 +75,7 @@ class PostgresServerTest {
   @Test
   void consoleSession_madeOnOneServer_worksOnTheOther_endsAtSignOutAndRevocation()
       throws Exception {
-    try (Database db = Database.start(dir, ADMIN_KEY);
-        TwoServers servers = TwoServers.start(db.config())) {
+    try (TwoServers servers = TwoServers.start(onSharedDatabase("console_session", ADMIN_KEY))) {
       Http a = servers.a();
       Http b = servers.b();
       String[] key = newKey(a);
@@ -164,31 +162,29 @@ class PostgresServerTest {
   @Test
   void workspaces_definitionsAndTaskQueuesStoredInTheDatabase_keptAcrossARestart()
       throws Exception {
-    try (Database db = Database.start(dir, Map.of())) {
-      ServerConfig config = db.config();
-      try (TwoServers servers = TwoServers.start(config)) {
-        Http b = servers.b();
-        Http.Answer put =
-            b.send(
-                "PUT",
-                "/v1/workspaces/default/task-queues/billing",
-                "{\"workerExpression\":\"skills HAS 'billing'\"}");
-        assertEquals(200, put.status(), put.toString());
-        Http.Answer created = b.post("/v1/workspaces", "{\"name\":\"centre\"}");
-        assertEquals(201, created.status(), created.toString());
-        Http.Answer queue = b.send("PUT", "/v1/workspaces/centre/task-queues/sales", "{}");
-        assertEquals(200, queue.status(), queue.toString());
-      }
-      try (SwitchboardServer again = SwitchboardServer.start(config);
-          Http a = new Http(again.uri())) {
-        Http.Answer d = a.get("/v1/workspaces/default");
-        assertEquals(200, d.status(), d.toString());
-        assertEquals("billing", d.json().at("/taskQueues/0/name").asText(), d.toString());
-        assertEquals(1, d.json().get("taskQueues").size());
-        Http.Answer centre = a.get("/v1/workspaces/centre");
-        assertEquals(200, centre.status(), centre.toString());
-        assertEquals("sales", centre.json().at("/taskQueues/0/name").asText(), centre.toString());
-      }
+    ServerConfig config = onSharedDatabase("workspaces_restart", Map.of());
+    try (TwoServers servers = TwoServers.start(config)) {
+      Http b = servers.b();
+      Http.Answer put =
+          b.send(
+              "PUT",
+              "/v1/workspaces/default/task-queues/billing",
+              "{\"workerExpression\":\"skills HAS 'billing'\"}");
+      assertEquals(200, put.status(), put.toString());
+      Http.Answer created = b.post("/v1/workspaces", "{\"name\":\"centre\"}");
+      assertEquals(201, created.status(), created.toString());
+      Http.Answer queue = b.send("PUT", "/v1/workspaces/centre/task-queues/sales", "{}");
+      assertEquals(200, queue.status(), queue.toString());
+    }
+    try (SwitchboardServer again = SwitchboardServer.start(config);
+        Http a = new Http(again.uri())) {
+      Http.Answer d = a.get("/v1/workspaces/default");
+      assertEquals(200, d.status(), d.toString());
+      assertEquals("billing", d.json().at("/taskQueues/0/name").asText(), d.toString());
+      assertEquals(1, d.json().get("taskQueues").size());
+      Http.Answer centre = a.get("/v1/workspaces/centre");
+      assertEquals(200, centre.status(), centre.toString());
+      assertEquals("sales", centre.json().at("/taskQueues/0/name").asText(), centre.toString());
     }
   }
 
@@ -199,77 +195,70 @@ class PostgresServerTest {
    */
   @Test
   void newLeader_appliesDefaultsTaskQueueRules_fromItsFirstRoutingCall() throws Exception {
-    try (Database db = Database.start(dir, Map.of())) {
-      ServerConfig config = db.config();
-      try (SwitchboardServer one = SwitchboardServer.start(config);
-          Http h = new Http(one.uri())) {
-        Http.Answer put =
-            h.send(
-                "PUT",
-                "/v1/workspaces/default/task-queues/chat",
-                "{\"maxReservationsPerAgent\":1}");
-        assertEquals(200, put.status(), put.toString());
-        Http.Answer ann =
+    ServerConfig config = onSharedDatabase("new_leader_rules", Map.of());
+    try (SwitchboardServer one = SwitchboardServer.start(config);
+        Http h = new Http(one.uri())) {
+      Http.Answer put =
+          h.send(
+              "PUT", "/v1/workspaces/default/task-queues/chat", "{\"maxReservationsPerAgent\":1}");
+      assertEquals(200, put.status(), put.toString());
+      Http.Answer ann =
+          h.post(
+              "/v1/routing/agents",
+              "{\"id\":\"ann\",\"capacity\":{\"chat\":2},\"presence\":\"available\"}");
+      assertEquals(201, ann.status(), ann.toString());
+      for (String id : new String[] {"c1", "c2"}) {
+        Http.Answer c =
             h.post(
-                "/v1/routing/agents",
-                "{\"id\":\"ann\",\"capacity\":{\"chat\":2},\"presence\":\"available\"}");
-        assertEquals(201, ann.status(), ann.toString());
-        for (String id : new String[] {"c1", "c2"}) {
-          Http.Answer c =
-              h.post(
-                  "/v1/routing/contacts",
-                  "{\"id\":\"" + id + "\",\"channel\":\"chat\",\"queue\":\"chat\"}");
-          assertEquals(201, c.status(), c.toString());
-        }
-        assertEquals("queued", h.get("/v1/routing/contacts/c2").json().get("state").asText());
+                "/v1/routing/contacts",
+                "{\"id\":\"" + id + "\",\"channel\":\"chat\",\"queue\":\"chat\"}");
+        assertEquals(201, c.status(), c.toString());
       }
-      try (SwitchboardServer again = SwitchboardServer.start(config);
-          Http h = new Http(again.uri())) {
-        Http.Answer patch =
-            h.send("PATCH", "/v1/routing/agents/ann", "{\"capacity\":{\"chat\":3}}");
-        assertEquals(200, patch.status(), patch.toString());
-        assertEquals(
-            "queued",
-            h.get("/v1/routing/contacts/c2").json().get("state").asText(),
-            "ann holds 1 of the queue's contacts: its cap");
-      }
+      assertEquals("queued", h.get("/v1/routing/contacts/c2").json().get("state").asText());
+    }
+    try (SwitchboardServer again = SwitchboardServer.start(config);
+        Http h = new Http(again.uri())) {
+      Http.Answer patch = h.send("PATCH", "/v1/routing/agents/ann", "{\"capacity\":{\"chat\":3}}");
+      assertEquals(200, patch.status(), patch.toString());
+      assertEquals(
+          "queued",
+          h.get("/v1/routing/contacts/c2").json().get("state").asText(),
+          "ann holds 1 of the queue's contacts: its cap");
     }
   }
 
   @Test
   void workflowsOfDefault_andAContactWaitingInOne_surviveARestartOnTheDatabase() throws Exception {
-    try (Database db = Database.start(dir, Map.of())) {
-      ServerConfig config = db.config();
-      String w = "/v1/workspaces/default";
-      String workflow;
-      try (SwitchboardServer one = SwitchboardServer.start(config);
-          Http a = new Http(one.uri())) {
-        assertEquals(
-            200,
-            a.send(
-                    "PUT",
-                    w + "/task-queues/billing",
-                    "{\"workerExpression\":\"skills HAS 'billing'\"}")
-                .status());
-        assertEquals(200, a.send("PUT", w + "/task-queues/general", "{}").status());
-        Http.Answer put = a.send("PUT", w + "/workflows/support", WorkflowApiTest.SUPPORT);
-        assertEquals(200, put.status(), put.toString());
-        workflow = a.get(w + "/workflows/support").text();
-        Http.Answer c =
-            a.post(
-                w + "/contacts",
-                "{\"id\":\"b1\",\"channel\":\"voice\",\"workflow\":\"support\","
-                    + "\"attributes\":{\"topic\":\"billing\"}}");
-        assertEquals(201, c.status(), c.toString());
-      }
-      try (SwitchboardServer again = SwitchboardServer.start(config);
-          Http a = new Http(again.uri())) {
-        assertEquals(workflow, a.get(w + "/workflows/support").text());
-        Http.Answer b1 = a.get(w + "/contacts/b1");
-        assertEquals(200, b1.status(), b1.toString());
-        assertEquals("billing", b1.json().get("queue").asText(), b1.toString());
-        assertEquals("support", b1.json().get("workflow").asText(), b1.toString());
-      }
+    ServerConfig config = onSharedDatabase("workflows_restart", Map.of());
+    String w = "/v1/workspaces/default";
+    String workflow;
+    try (SwitchboardServer one = SwitchboardServer.start(config);
+        Http a = new Http(one.uri())) {
+      assertEquals(
+          200,
+          a.send(
+                  "PUT",
+                  w + "/task-queues/billing",
+                  "{\"workerExpression\":\"skills HAS 'billing'\"}")
+              .status());
+      assertEquals(200, a.send("PUT", w + "/task-queues/general", "{}").status());
+      Http.Answer put = a.send("PUT", w + "/workflows/support", WorkflowApiTest.SUPPORT);
+      assertEquals(200, put.status(), put.toString());
+      workflow = a.get(w + "/workflows/support").text();
+      Http.Answer c =
+          a.post(
+              w + "/contacts",
+              "{\"id\":\"b1\",\"channel\":\"voice\",\"workflow\":\"support\","
+                  + "\"attributes\":{\"topic\":\"billing\"}}");
+      assertEquals(201, c.status(), c.toString());
+    }
+    try (SwitchboardServer again = SwitchboardServer.start(config);
+        Http a = new Http(again.uri())) {
+      assertEquals(workflow, a.get(w + "/workflows/support").text());
+      Http.Answer b1 = a.get(w + "/contacts/b1");
+      assertEquals(200, b1.status(), b1.toString());
+      assertEquals("billing", b1.json().get("queue").asText(), b1.toString());
+      assertEquals("support", b1.json().get("workflow").asText(), b1.toString());
     }
   }
 
@@ -316,6 +305,21 @@ class PostgresServerTest {
       last = http.post(path, body);
     }
     return last;
+  }
+
+  /**
+   * The configuration of a server on a new database {@code name} of the shared PostgreSQL ({@link
+   * SharedPostgres}), given by the environment as an operator gives it, with {@code env} added: for
+   * the tests that leave PostgreSQL running (a test that stops it has a {@link Database} of its
+   * own).
+   */
+  private static ServerConfig onSharedDatabase(String name, Map<String, String> env)
+      throws Exception {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("SWITCHBOARD_POSTGRES_URL", SharedPostgres.database(name).replaceAll("\\?.*", ""));
+    all.put("SWITCHBOARD_POSTGRES_USER", "postgres");
+    all.put("SWITCHBOARD_POSTGRES_PASSWORD", "postgres");
+    return ServerConfig.resolve(Map.of("port", "0"), all);
   }
 
   /**

@@ -9,16 +9,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.server.config.StartupException;
 import io.switchboard.testing.Await;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,32 +34,18 @@ class PostgresWorkspacesTest {
       "{\"name\":\"centre\",\"activities\":[{\"name\":\"Ready\",\"available\":true},"
           + "{\"name\":\"Lunch\",\"available\":false},{\"name\":\"offline\",\"available\":false}]}";
 
-  private static EmbeddedPostgres pg;
   private static int databases;
 
   @TempDir Path dir;
 
-  @BeforeAll
-  static void database() throws Exception {
-    pg = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopDatabase() throws Exception {
-    pg.close();
-  }
-
   /** The settings of servers on a database of their own, plus {@code extra}. */
   private static Map<String, String> freshDatabase(String lease) throws Exception {
     String name = "workspaces_" + (++databases);
-    try (Connection c = pg.getPostgresDatabase().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("create database " + name);
-    }
+    String url = SharedPostgres.database(name);
     Map<String, String> settings = new HashMap<>();
     settings.put("port", "0");
     settings.put("routing-lease", lease);
-    settings.put("postgres-url", pg.getJdbcUrl("postgres", name));
+    settings.put("postgres-url", url);
     settings.put("postgres-user", "postgres");
     settings.put("postgres-password", "postgres");
     return settings;

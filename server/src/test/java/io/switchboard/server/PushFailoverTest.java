@@ -9,11 +9,8 @@ import com.sun.net.httpserver.HttpServer;
 import io.switchboard.client.wire.WireFormat;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,18 +32,6 @@ import org.junit.jupiter.api.Test;
 class PushFailoverTest {
 
   private static final Duration WAIT = Duration.ofSeconds(60);
-
-  private static EmbeddedPostgres pg;
-
-  @BeforeAll
-  static void database() throws Exception {
-    pg = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopDatabase() throws Exception {
-    pg.close();
-  }
 
   private static JsonNode ok(int status, Http.Answer a) {
     assertEquals(status, a.status(), a.toString());
@@ -64,16 +47,13 @@ class PushFailoverTest {
   @Test
   void leaderDiesWithDeliveriesInFlight_otherDeliversEverything_theInFlightOnesAgain()
       throws Exception {
-    try (Connection c = pg.getPostgresDatabase().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("create database push_failover");
-    }
+    String db = SharedPostgres.database("push_failover");
     ServerConfig config =
         ServerConfig.resolve(
             Map.of(
                 "port", "0",
                 "routing-lease", "2s",
-                "postgres-url", pg.getJdbcUrl("postgres", "push_failover"),
+                "postgres-url", db,
                 "postgres-user", "postgres",
                 "postgres-password", "postgres"),
             Map.of());

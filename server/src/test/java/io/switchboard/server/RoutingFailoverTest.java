@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.switchboard.server.config.ServerConfig;
 import io.switchboard.testing.Await;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,8 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,31 +32,17 @@ class RoutingFailoverTest {
   private static final String ROUTED_BY = "X-Switchboard-Routed-By";
   static final Duration WAIT = Duration.ofSeconds(20);
 
-  private static EmbeddedPostgres pg;
   private static int databases;
-
-  @BeforeAll
-  static void database() throws Exception {
-    pg = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopDatabase() throws Exception {
-    pg.close();
-  }
 
   /** Servers on a database of their own: no lease taken, no router state. */
   private static ServerConfig freshDatabase(String lease) throws Exception {
     String name = "failover_" + (++databases);
-    try (Connection c = pg.getPostgresDatabase().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("create database " + name);
-    }
+    String url = SharedPostgres.database(name);
     return ServerConfig.resolve(
         Map.of(
             "port", "0",
             "routing-lease", lease,
-            "postgres-url", pg.getJdbcUrl("postgres", name),
+            "postgres-url", url,
             "postgres-user", "postgres",
             "postgres-password", "postgres"),
         Map.of());

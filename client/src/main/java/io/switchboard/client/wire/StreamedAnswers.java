@@ -3,12 +3,14 @@ package io.switchboard.client.wire;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.switchboard.client.AckResult;
+import io.switchboard.queue.AttributeValue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.SendResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -155,13 +157,7 @@ public final class StreamedAnswers {
     g.writeStartObject();
     g.writeStringField("id", m.id());
     g.writeStringField("body", m.body());
-    g.writeFieldName("attributes");
-    if (m.attributes().isEmpty()) {
-      g.writeStartObject();
-      g.writeEndObject();
-    } else {
-      g.writeTree(WireFormat.attributes(m.attributes()));
-    }
+    attributes(g, m.attributes());
     g.writeNumberField("priority", m.priority());
     optional(g, "groupId", m.groupId());
     optional(g, "deduplicationId", m.deduplicationId());
@@ -179,6 +175,21 @@ public final class StreamedAnswers {
     optional(g, "receipt", m.receipt());
     optional(g, "deadLetterSource", m.deadLetterSource());
     g.writeEndObject();
+  }
+
+  /**
+   * A message's {@code attributes} field as {@link Message}'s binding writes it: an object, empty
+   * when it has none. Public for the server's push deliveries, which carry it the same way.
+   */
+  public static void attributes(JsonGenerator g, Map<String, AttributeValue> attributes)
+      throws IOException {
+    g.writeFieldName("attributes");
+    if (attributes.isEmpty()) {
+      g.writeStartObject();
+      g.writeEndObject();
+    } else {
+      g.writeTree(WireFormat.attributes(attributes));
+    }
   }
 
   private static void optional(JsonGenerator g, String name, Optional<String> value)

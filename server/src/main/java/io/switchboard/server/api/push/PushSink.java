@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.switchboard.client.wire.Json;
-import io.switchboard.client.wire.WireFormat;
+import io.switchboard.client.wire.StreamedAnswers;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.QueueException;
@@ -271,13 +271,7 @@ final class PushSink implements Sink {
         g.writeStartObject();
         g.writeStringField("id", m.id());
         g.writeStringField("body", m.body());
-        g.writeFieldName("attributes");
-        if (m.attributes().isEmpty()) {
-          g.writeStartObject();
-          g.writeEndObject();
-        } else {
-          g.writeTree(WireFormat.attributes(m.attributes()));
-        }
+        StreamedAnswers.attributes(g, m.attributes());
         g.writeNumberField("priority", m.priority());
         if (m.groupId().isPresent()) {
           g.writeStringField("groupId", m.groupId().get());
