@@ -810,29 +810,7 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
             : new Orders.After(
                 g.endSerial, new Place(MessageRecord.AVAILABLE, 0, g.endSeq, 0, 0, 0, g.id));
     List<Long> serials = orders.group(queue, g.id, after, limit);
-    List<Long> unknown = new java.util.ArrayList<>();
-    for (long serial : serials) {
-      if (table.get(serial) == null && !sending.containsKey(serial)) {
-        unknown.add(serial);
-      }
-    }
-    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
-    StoredMessage last = null;
-    int next = 0;
-    for (long serial : serials) {
-      StoredMessage known = table.get(serial);
-      if (known == null) {
-        known = sending.get(serial);
-      }
-      if (known != null) {
-        last = known;
-        continue;
-      }
-      MessageRecord r = records.get(next++).orElse(null);
-      if (r != null) {
-        last = install(r);
-      }
-    }
+    StoredMessage last = installPage(serials, false);
     if (serials.size() < limit) {
       o.whole(g); // read to the end of its line
     } else if (last != null) {
@@ -994,30 +972,7 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
             encoding,
             from == null ? null : new Orders.After(from.serial, placeOf(from, encoding)),
             limit);
-    List<Long> unknown = new java.util.ArrayList<>();
-    for (long serial : serials) {
-      if (table.get(serial) == null && !sending.containsKey(serial)) {
-        unknown.add(serial);
-      }
-    }
-    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
-    StoredMessage last = null;
-    int next = 0;
-    for (long serial : serials) {
-      StoredMessage known = table.get(serial);
-      if (known == null) {
-        known = sending.get(serial);
-      }
-      if (known != null) {
-        last = known;
-        continue;
-      }
-      MessageRecord r = records.get(next++).orElse(null);
-      if (r == null || r.state() != MessageRecord.AVAILABLE) {
-        continue;
-      }
-      last = install(r);
-    }
+    StoredMessage last = installPage(serials, true);
     if (serials.size() < limit) {
       p.cold = 0; // read to the end of its line: the heap holds all of it
       p.boundary = null;
@@ -1039,6 +994,25 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
     List<Long> serials =
         orders.available(
             queue, order, b == null ? null : new Orders.After(b.serial, placeOf(b)), limit);
+    StoredMessage last = installPage(serials, true);
+    if (serials.size() < limit) {
+      clearAvailable(); // read to the end: nothing is left cold
+    } else if (last != null) {
+      boundary = keyOf(last);
+    } else {
+      // every key named a message the store does not hold as available: the index is out of step
+      throw new IllegalStateException(
+          "the order index of queue '" + queue + "' names no available message after the window");
+    }
+  }
+
+  /**
+   * Installs a page read from one of the store's orders: the records of the messages {@code
+   * serials} names that neither the heap holds nor a send is writing, read in one batched read, and
+   * those of them available ({@code availableOnly}) or in any state. Returns the last message of
+   * the page the heap now holds or is being sent, or null when there is none.
+   */
+  private @Nullable StoredMessage installPage(List<Long> serials, boolean availableOnly) {
     List<Long> unknown = new java.util.ArrayList<>();
     for (long serial : serials) {
       if (table.get(serial) == null && !sending.containsKey(serial)) {
@@ -1059,20 +1033,11 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
         continue;
       }
       MessageRecord r = records.get(next++).orElse(null);
-      if (r == null || r.state() != MessageRecord.AVAILABLE) {
-        continue;
+      if (r != null && (!availableOnly || r.state() == MessageRecord.AVAILABLE)) {
+        last = install(r);
       }
-      last = install(r);
     }
-    if (serials.size() < limit) {
-      clearAvailable(); // read to the end: nothing is left cold
-    } else if (last != null) {
-      boundary = keyOf(last);
-    } else {
-      // every key named a message the store does not hold as available: the index is out of step
-      throw new IllegalStateException(
-          "the order index of queue '" + queue + "' names no available message after the window");
-    }
+    return last;
   }
 
   /**
