@@ -785,9 +785,6 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   /** Reads the next page of every group whose messages in the heap are all gone. */
   private void readStarved() {
-    if (cold == 0) {
-      return;
-    }
     for (GroupedOrdering.Group g : ((GroupedOrdering) table.ordering()).starved()) {
       extend(g, groupWindow());
     }
@@ -802,6 +799,10 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
   @Override
   public void extend(GroupedOrdering.Group g, int wanted) {
     GroupedOrdering o = (GroupedOrdering) table.ordering();
+    if (cold == 0) {
+      o.whole(g); // nothing of the queue is cold (those after the end were deleted by id)
+      return;
+    }
     journal.flush();
     int limit = (int) Math.min((long) Math.max(wanted, groupWindow()) + sending.size(), 1 << 20);
     Orders.After after =

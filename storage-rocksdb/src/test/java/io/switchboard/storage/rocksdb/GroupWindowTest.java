@@ -168,6 +168,27 @@ class GroupWindowTest {
     assertEquals(expected, store.drain(Q, 4), "a priority does not reorder a group's line");
   }
 
+  /**
+   * Once every cold message of a group was deleted by id the queue has nothing cold: the group, its
+   * messages in the heap all acked, takes a new send as its head.
+   */
+  @Test
+  void aGroupWhoseColdMessagesWereAllDeleted_takesANewSendAsItsHead() {
+    engine.ensureQueue(Q, DEDUPED);
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      ids.add(engine.send(Q, NewMessage.builder(body(i)).groupId("a").build()).id());
+    }
+    for (int i = WINDOW; i < 20; i++) {
+      engine.remove(Q, ids.get(i));
+    }
+    List<Message> hot = engine.receive(Q, ReceiveRequest.max(WINDOW));
+    assertEquals(List.of(0, 1, 2, 3), hot.stream().map(WindowedStore::number).toList());
+    hot.forEach(m -> engine.ack(Q, m.receipt().orElseThrow()));
+    engine.send(Q, NewMessage.builder(body(20)).groupId("a").build());
+    assertEquals(List.of(20), store.drain(Q, 10));
+  }
+
   @Test
   void aColdMessage_expiresAtItsTime() {
     engine.ensureQueue(Q, DEDUPED);
