@@ -32,6 +32,14 @@ import org.jspecify.annotations.Nullable;
  * a receive takes at most the limit less the group's messages in flight, and a group holding that
  * many in flight is <em>held</em>: out of the ready set (so no receive walks it) until one of them
  * settles, though its head be available.
+ *
+ * <p>With a hot window ({@link HotWindow}, docs/design.md, "Message groups over cold messages") a
+ * group's line in the heap may be a <em>prefix</em> of its line in the store: every message up to
+ * its <em>hot end</em> ({@link Group#within}) is in the heap, the rest is cold (messages after the
+ * end that are in the heap, delayed ones or one read by id, are not taken). A receive whose batch
+ * reaches the end of a group with cold messages reads on in the store first ({@link Cold#extend});
+ * a group whose line in the heap holds nothing up to its end is <em>starved</em> ({@link #starved})
+ * until the window reads its next page.
  */
 final class GroupedOrdering extends Ordering {
 
@@ -52,10 +60,43 @@ final class GroupedOrdering extends Ordering {
     long readyPlace;
     long readySeq;
 
+    /**
+     * The place in the group's line (seq, serial) up to which the heap holds every message of the
+     * group; {@code endSeq} Long.MAX_VALUE: all of it (nothing of the group is cold).
+     */
+    long endSeq = Long.MAX_VALUE;
+
+    long endSerial = Long.MAX_VALUE;
+
     Group(String id) {
       this.id = id;
     }
+
+    /** Whether the heap holds every message of the group. */
+    boolean whole() {
+      return endSeq == Long.MAX_VALUE;
+    }
+
+    /** Whether {@code m} lies at or before the group's hot end. */
+    boolean within(StoredMessage m) {
+      return endSeq == Long.MAX_VALUE
+          || m.seq < endSeq
+          || (m.seq == endSeq && m.serial <= endSerial);
+    }
   }
+
+  /** The store's side of a windowed grouped queue ({@link HotWindow}). */
+  interface Cold {
+    /**
+     * Reads the messages of {@code g}'s line after its hot end into the heap, at least {@code
+     * wanted} when the store holds that many, and moves the end ({@link #hotEnd}, {@link #whole}).
+     */
+    void extend(Group g, int wanted);
+  }
+
+  /** Order within a group's line: seq, then serial (the store's {@code G} order). */
+  private static final Comparator<StoredMessage> LINE_ORDER =
+      Comparator.<StoredMessage>comparingLong(m -> m.seq).thenComparingLong(m -> m.serial);
 
   /**
    * Priority first (higher first); then the head's place in time: its send time if it was never
@@ -133,6 +174,12 @@ final class GroupedOrdering extends Ordering {
   /** Over the heads of ready groups only, so a selector sees group heads only. */
   private final @Nullable PartitionIndex index;
 
+  /** The store's side when the queue is windowed; null: the heap holds every message. */
+  private @Nullable Cold cold;
+
+  /** Groups with cold messages and none in the heap up to their hot end (identity set). */
+  private final Set<Group> starved = new java.util.LinkedHashSet<>();
+
   GroupedOrdering(Set<String> indexed, List<StoredMessage> newlyEligible, HoldWork work) {
     this.newlyEligible = newlyEligible;
     this.work = work;
@@ -145,16 +192,94 @@ final class GroupedOrdering extends Ordering {
     return g == null ? groupId : g.id;
   }
 
+  /** Sets the store's side of a windowed queue. */
+  void cold(Cold cold) {
+    this.cold = cold;
+  }
+
   @Override
   void added(StoredMessage m) {
     Group g = groups.computeIfAbsent(m.groupId, Group::new);
-    g.line.addLast(m);
+    StoredMessage head = g.line.peekFirst();
+    if (g.whole()) {
+      g.line.addLast(m);
+    } else {
+      insertInLine(g.line, m); // read back from the store: it may sort before messages held
+    }
     if (m.state == StoredMessage.AVAILABLE) {
       availableInOrder.add(m);
     } else if (m.state == StoredMessage.IN_FLIGHT) {
       g.inFlight++; // only when rebuilding a queue that has leases
     }
+    if (head != null && g.line.peekFirst() == head && m.state != StoredMessage.IN_FLIGHT) {
+      return; // behind the head: the group is filed as it was (a page read during a take)
+    }
     refresh(g);
+  }
+
+  private static void insertInLine(ArrayDeque<StoredMessage> line, StoredMessage m) {
+    StoredMessage last = line.peekLast();
+    if (last == null || LINE_ORDER.compare(last, m) < 0) {
+      line.addLast(m);
+      return;
+    }
+    StoredMessage[] all = line.toArray(new StoredMessage[0]);
+    line.clear();
+    boolean placed = false;
+    for (StoredMessage x : all) {
+      if (!placed && LINE_ORDER.compare(m, x) < 0) {
+        line.addLast(m);
+        placed = true;
+      }
+      line.addLast(x);
+    }
+    if (!placed) {
+      line.addLast(m);
+    }
+  }
+
+  /** The group of {@code m} while it has messages in the heap or is starved; else null. */
+  @Nullable Group groupOf(StoredMessage m) {
+    return m.groupId == null ? null : groups.get(m.groupId);
+  }
+
+  /** Groups with cold messages and none held up to their end: the window reads their next page. */
+  List<Group> starved() {
+    return starved.isEmpty() ? List.of() : List.copyOf(starved);
+  }
+
+  /** Groups with messages in the heap or starved (the window shrinks those it touched). */
+  java.util.Collection<Group> groups() {
+    return groups.values();
+  }
+
+  /** Moves {@code g}'s hot end to (seq, serial), after a read of its line. */
+  void hotEnd(Group g, long seq, long serial) {
+    g.endSeq = seq;
+    g.endSerial = serial;
+    if (!g.ready && !g.held) {
+      refresh(g);
+    }
+  }
+
+  /** The heap now holds every message of {@code g}. */
+  void whole(Group g) {
+    hotEnd(g, Long.MAX_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * Recovery held the first message of every group and perhaps some after it: each group's hot end
+   * is its first message, and a receive reads on from there.
+   */
+  void restoredEnds() {
+    for (Group g : List.copyOf(groups.values())) {
+      StoredMessage first = g.line.peekFirst();
+      if (first != null) {
+        g.endSeq = first.seq;
+        g.endSerial = first.serial;
+        refresh(g);
+      }
+    }
   }
 
   @Override
@@ -293,17 +418,42 @@ final class GroupedOrdering extends Ordering {
     return probe;
   }
 
-  /** How many available messages the group's line starts with, counting up to {@code room}. */
+  /**
+   * How many available messages the group's line starts with, counting up to {@code room}; when the
+   * run reaches the group's hot end with cold messages after it, the next of its line are read from
+   * the store first.
+   */
   private int availableRun(Group g, int room) {
-    int n = 0;
-    for (StoredMessage m : g.line) {
-      if (n == room || m.state != StoredMessage.AVAILABLE) {
-        break;
+    while (true) {
+      int n = 0;
+      boolean atEnd = true;
+      for (StoredMessage m : g.line) {
+        if (n == room) {
+          atEnd = false;
+          break;
+        }
+        if (!g.within(m)) {
+          break;
+        }
+        if (m.state != StoredMessage.AVAILABLE) {
+          atEnd = false;
+          break;
+        }
+        n++;
       }
-      n++;
+      Cold c = cold;
+      long endSeq = g.endSeq;
+      long endSerial = g.endSerial;
+      if (n == room || !atEnd || g.whole() || c == null) {
+        work.examined(n);
+        return n;
+      }
+      c.extend(g, room - n);
+      if (g.endSeq == endSeq && g.endSerial == endSerial) {
+        work.examined(n);
+        return n;
+      }
     }
-    work.examined(n);
-    return n;
   }
 
   /**
@@ -316,7 +466,10 @@ final class GroupedOrdering extends Ordering {
     int room = room(g);
     int taken = 0;
     for (StoredMessage m : g.line) {
-      if (out.size() >= max || m.state != StoredMessage.AVAILABLE || !budget.fits(m)) {
+      if (out.size() >= max
+          || m.state != StoredMessage.AVAILABLE
+          || !g.within(m)
+          || !budget.fits(m)) {
         break;
       }
       if (taken == room) {
@@ -393,6 +546,7 @@ final class GroupedOrdering extends Ordering {
     groups.clear();
     ready.clear();
     held.clear();
+    starved.clear();
     availableInOrder.clear();
     if (index != null) {
       index.clear();
@@ -420,10 +574,16 @@ final class GroupedOrdering extends Ordering {
   private void refresh(Group g) {
     unready(g);
     StoredMessage head = g.line.peekFirst();
-    if (head == null) { // the line holds every message of the group, in flight or not
-      groups.remove(g.id);
+    if (head == null || !g.within(head)) {
+      if (g.whole()) { // the line holds every message of the group, in flight or not
+        starved.remove(g);
+        groups.remove(g.id);
+      } else {
+        starved.add(g); // its next messages are only in the store
+      }
       return;
     }
+    starved.remove(g);
     if (head.state == StoredMessage.AVAILABLE) {
       g.readyPriority = head.priority;
       g.readyReceived = head.receiveCount > 0;

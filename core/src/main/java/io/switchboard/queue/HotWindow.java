@@ -43,8 +43,15 @@ import org.jspecify.annotations.Nullable;
  * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
  * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
  * thread-safe: the owning queue holds its lock, and no other queue's.
+ *
+ * <p>A grouped queue keeps a window per message group instead ({@link GroupedOrdering}): every
+ * group with messages has its first ones in the heap, up to its <em>hot end</em>, and the rest of
+ * its line only in the store, read in pages of the store's {@code G} order when a receive's batch
+ * reaches the end or the group's messages in the heap are all gone ({@link #extend}). A line past
+ * {@code 2k} messages in the heap ({@link #groupWindow}) forgets all but its first {@code k}.
+ * Delayed and in-flight messages of a grouped queue stay in the heap.
  */
-final class HotWindow implements StandardOrdering.Cold {
+final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   /** Serials read per page when looking for cold messages in the expiry and arrival orders. */
   private static final int PAGE = 256;
@@ -94,6 +101,9 @@ final class HotWindow implements StandardOrdering.Cold {
   /** Whether delayed messages are windowed: the store keeps their delivery order. */
   private final boolean delayedWindowed;
 
+  /** Whether the queue is grouped: windowed per message group ({@link #extend}). */
+  private final boolean grouped;
+
   /** Sends whose records are written (or being written) but that are not in the queue yet. */
   private final Map<Long, StoredMessage> sending = new HashMap<>();
 
@@ -124,7 +134,8 @@ final class HotWindow implements StandardOrdering.Cold {
     this.table = table;
     this.journal = journal;
     this.order = order;
-    this.delayedWindowed = orders.keepsDelayedOrder();
+    this.grouped = table.ordering() instanceof GroupedOrdering;
+    this.delayedWindowed = !grouped && orders.keepsDelayedOrder();
     table.cold(this);
   }
 
@@ -216,6 +227,10 @@ final class HotWindow implements StandardOrdering.Cold {
     if (pinned) {
       watched.clear();
       table.watchedDelayed().clear();
+      return;
+    }
+    if (grouped) {
+      settleGroups();
       return;
     }
     if (table.fair()) {
@@ -485,6 +500,11 @@ final class HotWindow implements StandardOrdering.Cold {
     if (pinned) {
       return;
     }
+    if (grouped) {
+      settle();
+      readStarved(); // every group's head is then in the heap: a filter sees heads only
+      return;
+    }
     if (filter != null) {
       if (cold > 0
           && !(partitions() != null
@@ -505,6 +525,15 @@ final class HotWindow implements StandardOrdering.Cold {
   /** At the end of an operation: settles, and reads a page ahead when the window runs low. */
   void endOperation() {
     settle();
+    if (grouped) {
+      try {
+        readStarved();
+      } catch (QueueException e) {
+        // the store cannot be read now: the next receive reads the groups' pages itself
+      }
+      report();
+      return;
+    }
     if (!pinned && cold > 0 && table.eligible() < Math.max(1, window() / 2)) {
       try {
         refill();
@@ -528,7 +557,7 @@ final class HotWindow implements StandardOrdering.Cold {
    * waiting since need. The caller ends the operation as any other.
    */
   void trim() {
-    if (!pinned && reportedHot > budget.share()) {
+    if (!pinned && !grouped && reportedHot > budget.share()) {
       shrinkTo(window());
       shrinkDelayedTo(window());
     }
@@ -536,7 +565,8 @@ final class HotWindow implements StandardOrdering.Cold {
 
   /** Tells the budget what the window keeps now: hot bytes, and whether the queue has waiting. */
   void report() {
-    long held = table.eligible() + (delayedWindowed ? table.delayed() : 0);
+    long held =
+        grouped ? table.available() : table.eligible() + (delayedWindowed ? table.delayed() : 0);
     long hot = pinned ? 0 : held * charge();
     boolean waiting = !pinned && (cold > 0 || coldDelayed > 0 || held > 0);
     budget.report(queue, waiting, reportedWaiting, hot - reportedHot);
@@ -573,6 +603,10 @@ final class HotWindow implements StandardOrdering.Cold {
 
   /** The queue's order changed: the cold messages are read back before the heap re-sorts. */
   void reorder(Order next) {
+    if (grouped) {
+      thawGroups(); // its order is the groups' (FIFO), whatever the configuration says
+      return;
+    }
     thaw();
     order = next;
   }
@@ -635,6 +669,14 @@ final class HotWindow implements StandardOrdering.Cold {
    * reads the first page of the delivery order (the boundary is the start).
    */
   void restored() {
+    if (grouped) {
+      if (cold > 0) {
+        ((GroupedOrdering) table.ordering()).restoredEnds();
+      }
+      settle();
+      report();
+      return;
+    }
     boundary = null;
     if (coldDelayed > 0 && !delayedWindowed) {
       // a store without the delayed messages' delivery order: the heap keeps all of them
@@ -665,6 +707,137 @@ final class HotWindow implements StandardOrdering.Cold {
     }
     settle();
     report();
+  }
+
+  // ---- message groups (a grouped queue) ---------------------------------------------------
+
+  /**
+   * The messages a group keeps in the heap after a page: a receive's largest batch (10), or the
+   * window when it is smaller. A line past twice that forgets all but the first.
+   */
+  private int groupWindow() {
+    return Math.max(1, Math.min(window(), HotBudget.MIN_WINDOW));
+  }
+
+  /**
+   * Forgets what entered a group after its hot end (a send or a move to a group with cold messages,
+   * a message read by id), and shrinks each group touched whose line in the heap passed {@code 2k}
+   * to its first {@code k} (and its messages in flight). Reads nothing.
+   */
+  private void settleGroups() {
+    GroupedOrdering o = (GroupedOrdering) table.ordering();
+    List<StoredMessage> watched = table.watched();
+    table.watchedDelayed().clear();
+    if (watched.isEmpty()) {
+      return;
+    }
+    java.util.Set<GroupedOrdering.Group> touched =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (StoredMessage m : List.copyOf(watched)) {
+      GroupedOrdering.Group g = table.get(m.serial) == m ? o.groupOf(m) : null;
+      if (g == null) {
+        continue;
+      }
+      if (m.state == StoredMessage.AVAILABLE && !g.within(m)) {
+        demote(m);
+      } else {
+        touched.add(g);
+      }
+    }
+    watched.clear();
+    int k = groupWindow();
+    for (GroupedOrdering.Group g : touched) {
+      shrinkGroup(o, g, k);
+    }
+  }
+
+  private void shrinkGroup(GroupedOrdering o, GroupedOrdering.Group g, int k) {
+    int held = 0;
+    StoredMessage end = null;
+    for (StoredMessage m : g.line) {
+      if (!g.within(m)) {
+        break;
+      }
+      held++;
+      if (held <= k || m.state == StoredMessage.IN_FLIGHT) {
+        end = m;
+      }
+    }
+    if (held <= 2 * k || end == null) {
+      return;
+    }
+    List<StoredMessage> forget = new java.util.ArrayList<>();
+    boolean after = false;
+    for (StoredMessage m : g.line) {
+      if (!g.within(m)) {
+        break;
+      }
+      if (after && m.state == StoredMessage.AVAILABLE) {
+        forget.add(m);
+      }
+      after |= m == end;
+    }
+    o.hotEnd(g, end.seq, end.serial);
+    for (StoredMessage m : forget) {
+      demote(m);
+    }
+  }
+
+  /** Reads the next page of every group whose messages in the heap are all gone. */
+  private void readStarved() {
+    for (GroupedOrdering.Group g : ((GroupedOrdering) table.ordering()).starved()) {
+      extend(g, groupWindow());
+    }
+  }
+
+  /**
+   * Reads the next messages of group {@code g}'s line after its hot end: at least {@code wanted}
+   * keys of the store's {@code G} order (and the group's window), then their records in one batched
+   * read; the end moves to the last one read, and a page shorter than asked leaves none of the
+   * group cold.
+   */
+  @Override
+  public void extend(GroupedOrdering.Group g, int wanted) {
+    GroupedOrdering o = (GroupedOrdering) table.ordering();
+    if (cold == 0) {
+      o.whole(g); // nothing of the queue is cold (those after the end were deleted by id)
+      return;
+    }
+    journal.flush();
+    int limit = (int) Math.min((long) Math.max(wanted, groupWindow()) + sending.size(), 1 << 20);
+    Orders.After after =
+        g.endSeq == Long.MIN_VALUE
+            ? null
+            : new Orders.After(
+                g.endSerial, new Place(MessageRecord.AVAILABLE, 0, g.endSeq, 0, 0, 0, g.id));
+    List<Long> serials = orders.group(queue, g.id, after, limit);
+    StoredMessage last = installPage(serials, false);
+    if (serials.size() < limit) {
+      o.whole(g); // read to the end of its line
+    } else if (last != null) {
+      o.hotEnd(g, last.seq, last.serial);
+    } else {
+      throw new IllegalStateException(
+          "the order index of queue '"
+              + queue
+              + "' names no message of group '"
+              + g.id
+              + "' after its hot end");
+    }
+  }
+
+  /**
+   * Reads every group's cold messages back (a change of the queue's indexed attributes rebuilds its
+   * groups from the heap); the groups are windowed again as they change.
+   */
+  private void thawGroups() {
+    GroupedOrdering o = (GroupedOrdering) table.ordering();
+    for (GroupedOrdering.Group g : List.copyOf(o.groups())) {
+      while (!g.whole()) {
+        extend(g, Math.max(groupWindow(), PAGE));
+      }
+    }
+    clearAvailable();
   }
 
   /** Forgets every cold message (the queue was purged or deleted). */
@@ -800,30 +973,7 @@ final class HotWindow implements StandardOrdering.Cold {
             encoding,
             from == null ? null : new Orders.After(from.serial, placeOf(from, encoding)),
             limit);
-    List<Long> unknown = new java.util.ArrayList<>();
-    for (long serial : serials) {
-      if (table.get(serial) == null && !sending.containsKey(serial)) {
-        unknown.add(serial);
-      }
-    }
-    List<java.util.Optional<MessageRecord>> records = orders.readAll(queue, unknown);
-    StoredMessage last = null;
-    int next = 0;
-    for (long serial : serials) {
-      StoredMessage known = table.get(serial);
-      if (known == null) {
-        known = sending.get(serial);
-      }
-      if (known != null) {
-        last = known;
-        continue;
-      }
-      MessageRecord r = records.get(next++).orElse(null);
-      if (r == null || r.state() != MessageRecord.AVAILABLE) {
-        continue;
-      }
-      last = install(r);
-    }
+    StoredMessage last = installPage(serials, true);
     if (serials.size() < limit) {
       p.cold = 0; // read to the end of its line: the heap holds all of it
       p.boundary = null;
@@ -845,6 +995,25 @@ final class HotWindow implements StandardOrdering.Cold {
     List<Long> serials =
         orders.available(
             queue, order, b == null ? null : new Orders.After(b.serial, placeOf(b)), limit);
+    StoredMessage last = installPage(serials, true);
+    if (serials.size() < limit) {
+      clearAvailable(); // read to the end: nothing is left cold
+    } else if (last != null) {
+      boundary = keyOf(last);
+    } else {
+      // every key named a message the store does not hold as available: the index is out of step
+      throw new IllegalStateException(
+          "the order index of queue '" + queue + "' names no available message after the window");
+    }
+  }
+
+  /**
+   * Installs a page read from one of the store's orders: the records of the messages {@code
+   * serials} names that neither the heap holds nor a send is writing, read in one batched read, and
+   * those of them available ({@code availableOnly}) or in any state. Returns the last message of
+   * the page the heap now holds or is being sent, or null when there is none.
+   */
+  private @Nullable StoredMessage installPage(List<Long> serials, boolean availableOnly) {
     List<Long> unknown = new java.util.ArrayList<>();
     for (long serial : serials) {
       if (table.get(serial) == null && !sending.containsKey(serial)) {
@@ -865,20 +1034,11 @@ final class HotWindow implements StandardOrdering.Cold {
         continue;
       }
       MessageRecord r = records.get(next++).orElse(null);
-      if (r == null || r.state() != MessageRecord.AVAILABLE) {
-        continue;
+      if (r != null && (!availableOnly || r.state() == MessageRecord.AVAILABLE)) {
+        last = install(r);
       }
-      last = install(r);
     }
-    if (serials.size() < limit) {
-      clearAvailable(); // read to the end: nothing is left cold
-    } else if (last != null) {
-      boundary = keyOf(last);
-    } else {
-      // every key named a message the store does not hold as available: the index is out of step
-      throw new IllegalStateException(
-          "the order index of queue '" + queue + "' names no available message after the window");
-    }
+    return last;
   }
 
   /**

@@ -92,7 +92,8 @@ final class LocalQueue {
     @Override
     public boolean hasEligible() {
       MessageTable t = table;
-      return (t != null && t.ordering().hasEligible()) || cold() > 0;
+      // a grouped queue's groups with cold messages have their heads in the heap
+      return (t != null && t.ordering().hasEligible()) || (!grouped && cold() > 0);
     }
 
     @Override
@@ -157,10 +158,16 @@ final class LocalQueue {
     table = t;
     journal.attach(t);
     io.switchboard.queue.spi.Orders orders = engine.orders();
-    if (orders != null && !grouped && engine.hotWindow() > 0) {
+    if (orders != null && engine.hotWindow() > 0) {
       hot =
           new HotWindow(
-              name, engine.hotWindow(), engine.hotBudget(), orders, t, journal, c.order());
+              name,
+              engine.hotWindow(),
+              engine.hotBudget(),
+              orders,
+              t,
+              journal,
+              grouped ? Order.FIFO : c.order());
     }
     return t;
   }
@@ -1215,7 +1222,7 @@ final class LocalQueue {
     // the table is made by the first message: an empty queue restores without one
     MessageTable table = null;
     HotWindow window = null;
-    boolean windowed = engine.orders() != null && !grouped && engine.hotWindow() > 0;
+    boolean windowed = engine.orders() != null && engine.hotWindow() > 0;
     Snapshot.Indexed indexed = windowed ? state.indexed() : null;
     if (indexed != null && indexed.counts().available() > 0) {
       table = table(); // a backlog only the store holds: the queue has messages all the same
@@ -1230,12 +1237,23 @@ final class LocalQueue {
     long heldDelayed = 0;
     long lastDelayedAt = Long.MIN_VALUE;
     long lastDelayedSerial = Long.MIN_VALUE;
+    long heldAvailable = 0;
     for (MessageRecord r : indexed == null ? state.messages() : indexed.held()) {
       if (table == null) {
         table = table();
         window = hot;
       }
       highest = Math.max(highest, Math.max(r.serial(), r.seq()));
+      if (coldByPriority != null && grouped) {
+        // a grouped queue's held messages (the first of each group, every one in flight or
+        // delayed) stay in the heap, available ones too
+        coldByPriority.merge(r.priority(), -1L, Long::sum);
+        if (r.state() == MessageRecord.AVAILABLE) {
+          heldAvailable++;
+        }
+        messages.add(QueueJournal.restore(r));
+        continue;
+      }
       if (coldByPriority != null) {
         if (r.state() == MessageRecord.AVAILABLE) {
           continue; // the counts hold it among the available ones already
@@ -1283,7 +1301,7 @@ final class LocalQueue {
     if (table != null) {
       table.drainDirty((m, mark, before) -> {});
     }
-    long coldDelayed = indexed == null ? 0 : indexed.counts().delayed() - heldDelayed;
+    long coldDelayed = indexed == null || grouped ? 0 : indexed.counts().delayed() - heldDelayed;
     if (indexed != null && coldDelayed > 0 && window == null) {
       table = table(); // delayed messages only the store holds
       window = hot;
@@ -1292,7 +1310,7 @@ final class LocalQueue {
       // what the counts hold beyond the messages read, by priority: the cold available messages
       // and the cold delayed ones together (the window reports their sum)
       window.restoredCold(
-          indexed.counts().available(),
+          indexed.counts().available() - heldAvailable,
           coldDelayed,
           coldByPriority,
           indexed.expiryFloor(),

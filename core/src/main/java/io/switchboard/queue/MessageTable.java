@@ -156,8 +156,19 @@ final class MessageTable {
     this.cold = cold;
     this.watch = new ArrayList<>();
     this.watchDelayed = new ArrayList<>();
-    if (ordering instanceof StandardOrdering s) {
-      s.cold(cold);
+    attachCold(ordering);
+  }
+
+  /** Hands the store's side of the hot window, when there is one, to {@code o}. */
+  private void attachCold(Ordering o) {
+    StandardOrdering.Cold c = cold;
+    if (c == null) {
+      return;
+    }
+    if (o instanceof StandardOrdering s) {
+      s.cold(c);
+    } else if (o instanceof GroupedOrdering g && c instanceof GroupedOrdering.Cold gc) {
+      g.cold(gc);
     }
   }
 
@@ -323,9 +334,7 @@ final class MessageTable {
       partitioned = next;
     }
     ordering = newOrdering(order, indexed);
-    if (cold != null && ordering instanceof StandardOrdering s) {
-      s.cold(cold);
-    }
+    attachCold(ordering);
     TreeSet<StoredMessage> invisibleNow = new TreeSet<>(order());
     invisibleNow.addAll(invisible);
     invisible = invisibleNow;

@@ -2,12 +2,9 @@ package io.switchboard.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,25 +12,15 @@ import org.junit.jupiter.api.Test;
  * message available or in flight, however its messages leave, and purge or a reconfiguration
  * rebuilds it from what is in the queue, leases included.
  */
-class FairQueueStateTest {
+class FairQueueStateTest extends OneQueueFixture {
 
-  private ManualClock clock;
-  private MemoryQueueEngine engine;
-
-  @BeforeEach
-  void open() {
-    clock = ManualClock.create();
-    engine = (MemoryQueueEngine) QueueEngine.builder().clock(clock).build();
-    engine.createQueue("fair", QueueConfig.defaults());
-  }
-
-  @AfterEach
-  void close() {
-    engine.close();
+  @Override
+  String queueName() {
+    return "fair";
   }
 
   private int groups() {
-    return engine.require("fair").groupCount();
+    return queue().groupCount();
   }
 
   private void send(String group, String body) {

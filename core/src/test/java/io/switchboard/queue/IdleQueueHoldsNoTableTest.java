@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,25 +16,15 @@ import org.junit.jupiter.api.Test;
  * change of configuration) makes none. Counted by structure, not by heap measure, so the test is
  * exact and quick.
  */
-class IdleQueueHoldsNoTableTest {
+class IdleQueueHoldsNoTableTest extends OneQueueFixture {
 
-  private ManualClock clock;
-  private MemoryQueueEngine engine;
-
-  @BeforeEach
-  void open() {
-    clock = ManualClock.create();
-    engine = (MemoryQueueEngine) QueueEngine.builder().clock(clock).build();
-    engine.createQueue("q", QueueConfig.defaults());
-  }
-
-  @AfterEach
-  void close() {
-    engine.close();
+  @Override
+  String queueName() {
+    return "q";
   }
 
   private boolean hasTable() {
-    return engine.require("q").hasTable();
+    return queue().hasTable();
   }
 
   /** One housekeeping tick: a manual clock runs housekeeping on every advance. */

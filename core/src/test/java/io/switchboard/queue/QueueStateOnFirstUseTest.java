@@ -7,12 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.queue.spi.Journal;
 import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.Snapshot;
-import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,25 +18,15 @@ import org.junit.jupiter.api.Test;
  * "Recovery streams the queues"); once used, the queue counts and behaves as it always did. The
  * restart scenarios of the tck run every engine contract on queues whose state is made this way.
  */
-class QueueStateOnFirstUseTest {
+class QueueStateOnFirstUseTest extends OneQueueFixture {
 
-  private ManualClock clock;
-  private MemoryQueueEngine engine;
-
-  @BeforeEach
-  void open() {
-    clock = ManualClock.create();
-    engine = (MemoryQueueEngine) QueueEngine.builder().clock(clock).build();
-    engine.createQueue("q", QueueConfig.defaults());
-  }
-
-  @AfterEach
-  void close() {
-    engine.close();
+  @Override
+  String queueName() {
+    return "q";
   }
 
   private boolean hasLazyState() {
-    return engine.require("q").hasLazyState();
+    return queue().hasLazyState();
   }
 
   private static QueueStats.Counters counters(

@@ -1,6 +1,7 @@
 package io.switchboard.storage.rocksdb;
 
 import io.switchboard.queue.spi.Orders;
+import io.switchboard.queue.spi.QueueRules;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.SortedMap;
@@ -18,6 +19,10 @@ import org.rocksdb.RocksIterator;
  * the hot window's delayed boundary), and the first {@code X} key (the earliest expiry). Its cost
  * grows with the number of queues and of messages held, not with the available backlog: the keys
  * between are skipped by seeking.
+ *
+ * <p>Of a grouped queue it reads the first key of each group's line ({@code G}: one step or seek
+ * per group, the heap's catalogue of groups), every {@code L} and every {@code T} key (a grouped
+ * queue's delayed messages stay in the heap), the counters and the first {@code X} key.
  *
  * <p>Every target is after the one before, so the iterator stands at the first key at or after the
  * last target: a target it already stands at or before costs nothing, a near one a few steps, a far
@@ -68,9 +73,12 @@ final class IndexPass {
     if (!it.isValid() || !OrderKeys.startsWith(it.key(), prefix)) {
       return EMPTY; // no key at all
     }
+    boolean grouped = QueueRules.isGrouped(queue);
     long lowestSeq = Long.MAX_VALUE;
-    // A: the first key of each priority band, which has the band's lowest seq
-    lowestSeq = Math.min(lowestSeq, lowestSeq(queue, OrderKeys.AVAILABLE, at));
+    if (!grouped) {
+      // A: the first key of each priority band, which has the band's lowest seq
+      lowestSeq = Math.min(lowestSeq, lowestSeq(queue, OrderKeys.AVAILABLE, at));
+    }
     // C: the counters
     byte[] counters = OrderKeys.start(queue, OrderKeys.COUNTER);
     moveTo(counters);
@@ -94,16 +102,31 @@ final class IndexPass {
       }
     }
     // D: likewise, for the delayed messages the heap may not hold
-    if (delayed > 0) {
+    if (delayed > 0 && !grouped) {
       lowestSeq = Math.min(lowestSeq, lowestSeq(queue, OrderKeys.DELAYED_IN_ORDER, at));
     }
-    // L and the first of T: the messages the heap holds
     long[] held = new long[0];
     int count = 0;
+    if (grouped) {
+      // G: the first key of each group's line, then a seek past the rest of the line
+      byte[] lines = OrderKeys.start(queue, OrderKeys.GROUP);
+      moveTo(lines);
+      while (it.isValid() && OrderKeys.startsWith(it.key(), lines)) {
+        byte[] key = it.key();
+        if (count == held.length) {
+          held = Arrays.copyOf(held, Math.max(16, 2 * count));
+        }
+        held[count++] = OrderKeys.serialOf(key);
+        byte[] nextGroup = Arrays.copyOf(key, key.length - 16); // ends with the group's 0x00
+        nextGroup[nextGroup.length - 1] = 1;
+        moveTo(nextGroup);
+      }
+    }
+    // L and the first of T (all of T for a grouped queue): the messages the heap holds
     for (byte kind : new byte[] {OrderKeys.IN_FLIGHT, OrderKeys.DELAYED}) {
       byte[] start = OrderKeys.start(queue, kind);
       moveTo(start);
-      int limit = kind == OrderKeys.DELAYED ? count + DELAYED_HELD : Integer.MAX_VALUE;
+      int limit = kind == OrderKeys.DELAYED && !grouped ? count + DELAYED_HELD : Integer.MAX_VALUE;
       for (; it.isValid() && OrderKeys.startsWith(it.key(), start) && count < limit; it.next()) {
         if (count == held.length) {
           held = Arrays.copyOf(held, Math.max(16, 2 * count));
@@ -120,9 +143,14 @@ final class IndexPass {
         expiryFloor = OrderKeys.expiryOf(it.key(), at);
       }
     }
+    long[] serials = Arrays.copyOf(held, count);
+    if (grouped) {
+      // a group's first message may be in flight or delayed as well: read once
+      serials = java.util.stream.LongStream.of(serials).sorted().distinct().toArray();
+    }
     return new Summary(
         new Orders.Counts(availableCount, delayed, inFlight, byPriority),
-        Arrays.copyOf(held, count),
+        serials,
         expiryFloor,
         lowestSeq);
   }

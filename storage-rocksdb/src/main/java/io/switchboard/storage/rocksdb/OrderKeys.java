@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * so higher priorities sort first.
  *
  * <ul>
- *   <li>{@code A} available (standard queue): priority', seq, serial — delivery order; FIFO reads
- *       forward, LIFO reads each priority band backwards.
+ *   <li>{@code A} available (any queue): priority', seq, serial — delivery order; FIFO reads
+ *       forward, LIFO reads each priority band backwards (a grouped queue's browse order).
  *   <li>{@code G} group line (grouped queue, any state): group id, 0x00, seq, serial.
  *   <li>{@code T} delayed: visibleAt, serial.
  *   <li>{@code D} delayed (standard queue): priority', seq, serial — the delayed messages in
@@ -61,11 +61,9 @@ final class OrderKeys {
     boolean grouped = QueueRules.isGrouped(queue);
     switch (place.state()) {
       case MessageRecord.AVAILABLE -> {
-        if (!grouped) {
-          keys.add(key(AVAILABLE, queue, serial, place));
-          if (place.partition() != null) {
-            keys.add(key(PARTITION, queue, serial, place));
-          }
+        keys.add(key(AVAILABLE, queue, serial, place));
+        if (!grouped && place.partition() != null) {
+          keys.add(key(PARTITION, queue, serial, place));
         }
       }
       case MessageRecord.DELAYED -> {

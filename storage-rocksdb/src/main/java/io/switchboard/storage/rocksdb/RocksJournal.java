@@ -72,17 +72,19 @@ public final class RocksJournal implements Journal {
   /**
    * In the default family while the {@code orders} family is complete, with the value {@link
    * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one, {@code
-   * counts-1} or {@code counts-2}) was built before its counters were reliable, before it kept the
-   * attribute partitions' lines and counts, or before it kept the delayed messages' delivery order
-   * ({@code D}), and is built again.
+   * counts-1} to {@code counts-3}) was built before its counters were reliable, before it kept the
+   * attribute partitions' lines and counts, before it kept the delayed messages' delivery order
+   * ({@code D}), or before it kept grouped queues' available messages in {@code A} (their browse
+   * order), and is built again.
    */
   static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
 
   /**
    * The value of {@link #ORDERS_COMPLETE_KEY}: the index, each queue's counts, its attribute
-   * partitions' lines and counts and its delayed messages' delivery order are complete.
+   * partitions' lines and counts, its delayed messages' delivery order and grouped queues' {@code
+   * A} keys are complete.
    */
-  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-3");
+  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-4");
 
   private static final byte[] EMPTY = new byte[0];
 
@@ -488,10 +490,10 @@ public final class RocksJournal implements Journal {
           indexed);
     }
 
-    /** What the index says of {@code name}; null for a grouped queue or without the index. */
+    /** What the index says of {@code name}; null without the index. */
     private Snapshot.@Nullable Indexed indexed(String name) {
       IndexPass p = pass;
-      if (p == null || io.switchboard.queue.spi.QueueRules.isGrouped(name)) {
+      if (p == null) {
         return null;
       }
       IndexPass.Summary s = p.next(name); // in key order: the queues family's
@@ -1490,6 +1492,13 @@ public final class RocksJournal implements Journal {
     writer.close();
     synchronized (recordsLock) { // no system record call is in the database while it closes
       records.close();
+      List<QueueScan> scans;
+      synchronized (openScans) {
+        scans = List.copyOf(openScans);
+      }
+      for (QueueScan scan : scans) {
+        scan.close(); // a scan nobody read to its end: its iterators go before the database
+      }
       flushMemtables();
       for (ColumnFamilyHandle h : handles) {
         h.close();

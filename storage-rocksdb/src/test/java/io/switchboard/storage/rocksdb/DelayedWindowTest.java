@@ -1,5 +1,7 @@
 package io.switchboard.storage.rocksdb;
 
+import static io.switchboard.storage.rocksdb.WindowedStore.body;
+import static io.switchboard.storage.rocksdb.WindowedStore.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,72 +45,41 @@ import org.junit.jupiter.api.io.TempDir;
 class DelayedWindowTest {
 
   private static final int WINDOW = 4;
-  private static final String PAD = "x".repeat(1000);
-  private static final long ONE = QueueLimits.charge(4 + PAD.length());
 
   @TempDir Path dir;
 
   private final ManualClock clock = ManualClock.create();
+  private WindowedStore store;
   private QueueEngine engine;
 
   private QueueEngine open() {
-    engine =
-        QueueEngine.builder()
-            .clock(clock)
-            .journal(RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED))
-            .hotWindow(WINDOW)
-            .build();
+    store = new WindowedStore(dir, WINDOW, clock);
+    engine = store.open();
     return engine;
   }
 
   private void restart() {
-    engine.close();
-    open();
+    engine = store.restart();
   }
 
+  /** The index (the delayed messages' delivery order included) agrees with the messages. */
   @AfterEach
   void close() {
-    if (engine != null) {
-      engine.close();
-      // the index (the delayed messages' delivery order included) agrees with the messages
-      RocksJournal check = RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED);
-      try {
-        assertEquals(List.of(), check.checkOrders());
-      } finally {
-        check.close();
-      }
+    if (store != null) {
+      store.close();
     }
-  }
-
-  private static String body(int i) {
-    return String.format("%04d", i) + PAD;
-  }
-
-  private static int number(Message m) {
-    return Integer.parseInt(m.body().substring(0, 4));
   }
 
   private String sendDelayed(int i, Duration delay) {
     return engine.send("q", NewMessage.builder(body(i)).delay(delay).build()).id();
   }
 
-  /** Receives and acks everything, in batches of {@code batch}; the numbers in receive order. */
   private List<Integer> drain(int batch) {
-    List<Integer> out = new ArrayList<>();
-    while (true) {
-      List<Message> got = engine.receive("q", ReceiveRequest.max(batch));
-      if (got.isEmpty()) {
-        return out;
-      }
-      for (Message m : got) {
-        out.add(number(m));
-        engine.ack("q", m.receipt().orElseThrow());
-      }
-    }
+    return store.drain("q", batch);
   }
 
   private long heldInHeap() {
-    return engine.queuedBytes("q") / ONE;
+    return store.heldInHeap("q");
   }
 
   /**
@@ -179,8 +150,7 @@ class DelayedWindowTest {
     clock.advanceMillis(15_000); // the housekeeping tick at that time is the only operation
     List<Message> got = waiting.get(10, TimeUnit.SECONDS);
     assertEquals(
-        IntStream.range(0, 10).boxed().toList(),
-        got.stream().map(DelayedWindowTest::number).toList());
+        IntStream.range(0, 10).boxed().toList(), got.stream().map(WindowedStore::number).toList());
     assertEquals(20, engine.stats("q").available());
     assertEquals(0, engine.stats("q").delayed());
   }
@@ -252,7 +222,7 @@ class DelayedWindowTest {
     for (int second = 1; second <= 20; second++) {
       clock.advanceMillis(1_000);
       List<Message> got = engine.receive("q", ReceiveRequest.max(10));
-      assertEquals(List.of(20 - second), got.stream().map(DelayedWindowTest::number).toList());
+      assertEquals(List.of(20 - second), got.stream().map(WindowedStore::number).toList());
       engine.ack("q", got.get(0).receipt().orElseThrow());
     }
     assertEquals(0, engine.stats("q").depth());

@@ -1,5 +1,7 @@
 package io.switchboard.storage.rocksdb;
 
+import static io.switchboard.storage.rocksdb.WindowedStore.body;
+import static io.switchboard.storage.rocksdb.WindowedStore.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,36 +47,25 @@ import org.junit.jupiter.api.io.TempDir;
 class HotWindowTest {
 
   private static final int WINDOW = 4;
-  private static final String PAD = "x".repeat(1000);
 
   @TempDir Path dir;
 
   private final ManualClock clock = ManualClock.create();
+  private WindowedStore store;
   private QueueEngine engine;
 
   private QueueEngine open(int window) {
-    engine =
-        QueueEngine.builder()
-            .clock(clock)
-            .journal(RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED))
-            .hotWindow(window)
-            .build();
+    store = new WindowedStore(dir, window, clock);
+    engine = store.open();
     return engine;
   }
 
+  /** The index agrees with the messages after each test. */
   @AfterEach
   void close() {
-    if (engine != null) {
-      engine.close();
+    if (store != null) {
+      store.close();
     }
-  }
-
-  private static String body(int i) {
-    return String.format("%04d", i) + PAD;
-  }
-
-  private static int number(Message m) {
-    return Integer.parseInt(m.body().substring(0, 4));
   }
 
   private List<String> sendAll(String queue, int n) {
@@ -85,19 +76,8 @@ class HotWindowTest {
     return ids;
   }
 
-  /** Receives and acks everything, in batches of {@code batch}; the numbers in receive order. */
   private List<Integer> drain(String queue, int batch) {
-    List<Integer> out = new ArrayList<>();
-    while (true) {
-      List<Message> got = engine.receive(queue, ReceiveRequest.max(batch));
-      if (got.isEmpty()) {
-        return out;
-      }
-      for (Message m : got) {
-        out.add(number(m));
-        engine.ack(queue, m.receipt().orElseThrow());
-      }
-    }
+    return store.drain(queue, batch);
   }
 
   @Test
@@ -199,8 +179,7 @@ class HotWindowTest {
   void aRestart_keepsTheBacklog() {
     open(WINDOW).ensureQueue("q", QueueConfig.defaults());
     sendAll("q", 40);
-    engine.close();
-    open(WINDOW);
+    engine = store.restart();
     assertEquals(40, engine.stats("q").available());
     assertTrue(engine.queuedBytes("q") <= 2 * WINDOW * QueueLimits.charge(body(0).length()));
     assertEquals(IntStream.range(0, 40).boxed().toList(), drain("q", 6));
@@ -256,7 +235,7 @@ class HotWindowTest {
                 .maxMessages(10)
                 .filter(SelectorFilter.parse("lang = 'es'"))
                 .build());
-    assertEquals(List.of(25), got.stream().map(HotWindowTest::number).toList());
+    assertEquals(List.of(25), got.stream().map(WindowedStore::number).toList());
     assertEquals(29, engine.stats("q").available());
   }
 

@@ -260,6 +260,39 @@ class RecoveryFromIndexTest {
     }
   }
 
+  /**
+   * A grouped queue: recovery reads the first message of each group (one key of each line) and the
+   * messages in flight, not the groups' lines; a receive reads on in the store.
+   */
+  @Test
+  void aRestartOfAGroupedQueue_readsTheFirstMessageOfEachGroup_notTheBacklog() {
+    try (QueueEngine engine = open(store(), 100)) {
+      engine.createQueue("g.fifo", QueueConfig.builder().contentBasedDeduplication(true).build());
+      for (int i = 0; i < 20_000; i += 500) {
+        List<NewMessage> batch = new ArrayList<>();
+        for (int j = i; j < i + 500; j++) {
+          batch.add(NewMessage.builder(body(j)).groupId("g" + j % 4).build());
+        }
+        engine.sendBatch("g.fifo", batch);
+      }
+      engine.receive(
+          "g.fifo",
+          ReceiveRequest.builder().maxMessages(1).visibilityTimeout(Duration.ofHours(1)).build());
+    }
+    Counting journal = new Counting(store());
+    try (QueueEngine engine = open(journal, 100)) {
+      assertEquals(4, journal.recovered().get(), "the first of each group, one in flight");
+      assertEquals(0, journal.paged().get(), "no group's line is read before a receive");
+      QueueStats stats = engine.stats("g.fifo");
+      assertEquals(List.of(19_999L, 1L), List.of(stats.available(), stats.inFlight()));
+      List<String> next =
+          engine.receive("g.fifo", ReceiveRequest.max(10)).stream().map(Message::body).toList();
+      assertEquals(IntStream.range(0, 10).mapToObj(i -> body(1 + 4 * i)).toList(), next);
+      assertTrue(journal.paged().get() <= 20, "a page of one group's line: " + journal.paged());
+      assertEquals(List.of(), journal.journal().checkOrders());
+    }
+  }
+
   @Test
   void withoutAWindow_aRestartReadsEveryMessage() {
     Counting journal = restartWith(2_000);

@@ -48,6 +48,9 @@ class RestartDifferentialTest {
   /** The durable engine's hot window (the builder's default unless a test sets it). */
   private int hotWindow = QueueEngine.DEFAULT_HOT_WINDOW;
 
+  /** Messages sent to the grouped queue's 3 groups before the random work begins. */
+  private int groupedBacklog;
+
   /** The durable engine's journal as last opened. */
   private @Nullable RocksJournal journal;
 
@@ -87,6 +90,27 @@ class RestartDifferentialTest {
     }
   }
 
+  /**
+   * The same work on a grouped queue that starts with a backlog of 60 messages in its 3 groups and
+   * a hot window of 4 (docs/design.md, "Message groups over cold messages"): each group keeps at
+   * most 8 messages in the heap and reads on in the store, restarts included, and must match the
+   * engine that keeps everything in memory.
+   */
+  @Test
+  void randomOperationsWithRestarts_onAColdGroupedBacklog_matchAnEngineThatNeverRestarted()
+      throws Exception {
+    orderIndex = OrderIndex.MAINTAINED;
+    hotWindow = 4;
+    groupedBacklog = 60;
+    for (long seed = 1; seed <= 6; seed++) {
+      try {
+        run(seed, 300);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError("seed " + seed + " with a cold grouped backlog failed", e);
+      }
+    }
+  }
+
   @Test
   void randomOperationsWithRestarts_matchAnEngineThatNeverRestarted() throws Exception {
     String one = System.getProperty("switchboard.restart.seed");
@@ -111,6 +135,14 @@ class RestartDifferentialTest {
     try (QueueEngine memory = QueueEngine.builder().clock(memoryClock).build()) {
       for (QueueEngine e : List.of(durable, memory)) {
         create(e);
+        for (int i = 0; i < groupedBacklog; i++) {
+          e.send(
+              "g.fifo",
+              NewMessage.builder("g.fifo#backlog" + i)
+                  .groupId("g" + i % 3)
+                  .priority(i % 2)
+                  .build());
+        }
       }
       // receipts by body, per engine
       Map<String, String> durableReceipts = new HashMap<>();
