@@ -6,6 +6,7 @@ import io.switchboard.bench.report.Report;
 import io.switchboard.bench.report.ReportArgs;
 import io.switchboard.bench.report.RunInfo;
 import io.switchboard.queue.Order;
+import io.switchboard.storage.dynamodb.MotoProcess;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -157,7 +158,7 @@ public final class DynamoBench {
             .chart(
                 ChartSpec.bars(
                     "Write units per message", "WCU per message", "case", "target", "WCU/msg"));
-    try (MotoServer moto = MotoServer.start();
+    try (MotoProcess moto = MotoProcess.start();
         DynamoDbClient shadow = moto.client()) {
       CapacityMeter meter = new CapacityMeter(shadow, true);
       try (DynamoDbClient metered = moto.client(meter)) {

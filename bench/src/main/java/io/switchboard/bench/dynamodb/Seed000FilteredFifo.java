@@ -58,16 +58,7 @@ final class Seed000FilteredFifo implements Design {
     this.shadow = shadow;
     this.table = table;
     this.bodyBytes = bodyBytes;
-    shadow.createTable(
-        b ->
-            b.tableName(table)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                    a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                    a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
-                .keySchema(
-                    k -> k.attributeName("pk").keyType(KeyType.HASH),
-                    k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+    createTable(shadow, table);
     for (String queue : queues()) {
       shadow.putItem(
           b ->
@@ -79,6 +70,20 @@ final class Seed000FilteredFifo implements Design {
                           "QueueVersionId", n(0),
                           "QueueDepth", n(0))));
     }
+  }
+
+  /** The post's one table: string keys {@code pk} and {@code sk}, no index. */
+  static void createTable(DynamoDbClient shadow, String table) {
+    shadow.createTable(
+        b ->
+            b.tableName(table)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                    a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                    a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
+                .keySchema(
+                    k -> k.attributeName("pk").keyType(KeyType.HASH),
+                    k -> k.attributeName("sk").keyType(KeyType.RANGE)));
   }
 
   private static List<String> queues() {

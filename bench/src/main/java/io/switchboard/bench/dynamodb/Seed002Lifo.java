@@ -49,6 +49,11 @@ final class Seed002Lifo implements Design {
     this.shadow = shadow;
     this.table = table;
     this.bodyBytes = bodyBytes;
+    createTable(shadow, table);
+  }
+
+  /** The sample's table of tasks: keyed by task id, its status index ({@link #INDEX}), a TTL. */
+  static void createTable(DynamoDbClient shadow, String table) {
     shadow.createTable(
         b ->
             b.tableName(table)

@@ -3,6 +3,7 @@ package io.switchboard.bench.dynamodb;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.switchboard.storage.dynamodb.MotoProcess;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
@@ -26,19 +23,19 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  */
 class CapacityMeterTest {
 
-  private static MotoServer moto;
+  private static MotoProcess moto;
   private static DynamoDbClient shadow;
   private static CapacityMeter meter;
   private static DynamoDbClient client;
 
   @BeforeAll
   static void start() throws Exception {
-    String why = MotoServer.unavailable();
+    String why = MotoProcess.unavailable();
     if (why != null) {
       System.err.println("!!!!! " + why + ": CapacityMeterTest SKIPPED !!!!!");
     }
     Assumptions.assumeTrue(why == null, why);
-    moto = MotoServer.start();
+    moto = MotoProcess.start();
     shadow = moto.client();
     meter = new CapacityMeter(shadow, true);
     client = moto.client(meter);
@@ -78,22 +75,7 @@ class CapacityMeterTest {
   @Test
   void writesOnATableWithAnAllIndex() {
     String table = "meter_tasks";
-    shadow.createTable(
-        b ->
-            b.tableName(table)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                    a -> a.attributeName("taskId").attributeType(ScalarAttributeType.S),
-                    a -> a.attributeName("taskStatus").attributeType(ScalarAttributeType.S),
-                    a -> a.attributeName("taskCreated").attributeType(ScalarAttributeType.N))
-                .keySchema(k -> k.attributeName("taskId").keyType(KeyType.HASH))
-                .globalSecondaryIndexes(
-                    g ->
-                        g.indexName("status")
-                            .keySchema(
-                                k -> k.attributeName("taskStatus").keyType(KeyType.HASH),
-                                k -> k.attributeName("taskCreated").keyType(KeyType.RANGE))
-                            .projection(p -> p.projectionType(ProjectionType.ALL))));
+    Seed002Lifo.createTable(shadow, table); // its status index projects ALL
     // 8 + 17 + 13 + 1008 = 1046 bytes: 2 units in the table, 2 in the index
     Capacity.Op put =
         measure(
@@ -155,7 +137,7 @@ class CapacityMeterTest {
                     client.query(
                         b ->
                             b.tableName(table)
-                                .indexName("status")
+                                .indexName(Seed002Lifo.INDEX)
                                 .keyConditionExpression("taskStatus = :s")
                                 .expressionAttributeValues(Map.of(":s", s("TAKEN")))))
             .reads());
@@ -172,16 +154,7 @@ class CapacityMeterTest {
   @Test
   void queriesAreBilledOnEverythingRead_andTransactionsTwice() {
     String table = "meter_pairs";
-    shadow.createTable(
-        b ->
-            b.tableName(table)
-                .billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(
-                    a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                    a -> a.attributeName("sk").attributeType(ScalarAttributeType.S))
-                .keySchema(
-                    k -> k.attributeName("pk").keyType(KeyType.HASH),
-                    k -> k.attributeName("sk").keyType(KeyType.RANGE)));
+    Seed000FilteredFifo.createTable(shadow, table); // string keys pk and sk, no index
     // five items of 2 + 1 + 2 + 1 + 1 + 1018 = 1025 bytes each
     for (int i = 0; i < 5; i++) {
       String sk = Integer.toString(i);

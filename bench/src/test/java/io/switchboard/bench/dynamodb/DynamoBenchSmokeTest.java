@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.switchboard.bench.report.ReportFiles;
+import io.switchboard.storage.dynamodb.MotoProcess;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +24,7 @@ class DynamoBenchSmokeTest {
 
   @Test
   void everyCase_everyTarget_reportsItsUnits(@TempDir Path out) throws Exception {
-    String why = MotoServer.unavailable();
+    String why = MotoProcess.unavailable();
     if (why != null) {
       System.err.println("!!!!! " + why + ": DynamoBenchSmokeTest SKIPPED !!!!!");
     }

@@ -122,6 +122,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   private final SystemRecords records;
   private final ReceiptKeys keys;
   private final MessageIds ids;
+  private final QueueItemCache items;
   private final Object serialLock = new Object();
   private long serialNext;
   private long serialEnd;
@@ -174,6 +175,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
     this.store = new Store(client, b.table.name());
     this.clock = b.clock;
+    this.items = new QueueItemCache(clock, b.queueCacheTime, name -> store.get(QUEUES, name));
     this.maxQueues = b.maxQueues;
     this.pollMillis = Math.max(1, b.pollInterval.toMillis());
     if (b.ensureTable) {
@@ -215,6 +217,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       messages(queueOf(item), now);
     }
     flushCounters();
+    items.prune();
   }
 
   /**
@@ -231,6 +234,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     private Duration pollInterval = Duration.ofMillis(100);
     private boolean ensureTable = true;
     private Duration sweepInterval = Duration.ofMinutes(1);
+    private Duration queueCacheTime = Duration.ofSeconds(1);
 
     private Builder() {}
 
@@ -291,6 +295,18 @@ public final class DynamoQueueEngine implements QueueEngine {
       return this;
     }
 
+    /**
+     * How long this server acts on its copy of a queue's item (configuration, generation,
+     * priorities) before it reads the item again, so that sends, receives and acks do not read it
+     * each time: a change or deletion made on another server is acted on here within this time
+     * (docs/design.md, "This server's copy of a queue's item"). 0 (read it for every operation) to
+     * 60 s, SQS's own bound for attribute changes and deletions; default 1 s.
+     */
+    public Builder queueCacheTime(Duration time) {
+      this.queueCacheTime = QueueItemCache.checkBound(Objects.requireNonNull(time, "time"));
+      return this;
+    }
+
     /** Whether to create the table when it is missing (default), or only use it. */
     public Builder ensureTable(boolean ensure) {
       this.ensureTable = ensure;
@@ -304,8 +320,15 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   // ---- queues ------------------------------------------------------------------------------
 
+  /** The queue as its item stands now (a strongly consistent read, kept as this server's copy). */
   private @Nullable Q find(String name) {
-    Map<String, AttributeValue> item = store.get(QUEUES, name);
+    Map<String, AttributeValue> item = items.read(name);
+    return item == null ? null : queueOf(item);
+  }
+
+  /** The queue as this server's copy of its item has it: at most the cache time old. */
+  private @Nullable Q recent(String name) {
+    Map<String, AttributeValue> item = items.get(name);
     return item == null ? null : queueOf(item);
   }
 
@@ -325,13 +348,87 @@ public final class DynamoQueueEngine implements QueueEngine {
         priorities);
   }
 
+  /**
+   * The queue as this server's copy has it, for the operations on its messages; a change or
+   * deletion made on another server is seen within the cache time (docs/design.md, "This server's
+   * copy of a queue's item").
+   */
   private Q require(String name) {
+    open();
+    Q q = recent(name);
+    if (q == null) {
+      throw QueueException.queueNotFound(name);
+    }
+    return q;
+  }
+
+  /**
+   * The queue as its item stands now, for what changes or empties a queue or moves messages into it
+   * (a stale generation would put them where nobody reads).
+   */
+  private Q current(String name) {
     open();
     Q q = find(name);
     if (q == null) {
       throw QueueException.queueNotFound(name);
     }
     return q;
+  }
+
+  /**
+   * Runs an operation by receipt or id on the queue as this server's copy has it; when the copy
+   * proved older than the message ({@link QueueChanged}), runs it again on the item as read then.
+   * Such an operation looks its message up before it writes, so a run that ends so changed nothing.
+   */
+  private <T> T onQueue(String name, java.util.function.Function<Q, T> op) {
+    Q q = require(name);
+    while (true) {
+      try {
+        return op.apply(q);
+      } catch (QueueChanged changed) {
+        q = changed.now;
+      }
+    }
+  }
+
+  private void doOnQueue(String name, Consumer<Q> op) {
+    onQueue(
+        name,
+        q -> {
+          op.accept(q);
+          return q;
+        });
+  }
+
+  /**
+   * After an operation on {@code q} missed its message or could not verify its receipt: reads the
+   * queue's item and, when it holds a generation or priority {@code q} did not (another server made
+   * the queue again or sent at a new priority since the copy was read), throws {@link QueueChanged}
+   * with it. {@code QUEUE_NOT_FOUND} when the queue is gone; returns when the miss is real.
+   */
+  private void missed(Q q) {
+    Q now = find(q.name());
+    if (now == null) {
+      throw QueueException.queueNotFound(q.name());
+    }
+    if (now.gen() != q.gen() || !now.priorities().equals(q.priorities())) {
+      throw new QueueChanged(now);
+    }
+  }
+
+  /** The copy an operation ran on was older than its message: run it again on {@link #now}. */
+  private static final class QueueChanged extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient Q now;
+
+    QueueChanged(Q now) {
+      super(
+          "queue '" + now.name() + "' changed since this server's copy was read",
+          null,
+          false,
+          false);
+      this.now = now;
+    }
   }
 
   private void open() {
@@ -374,7 +471,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       if (store.putIf(item, "attribute_not_exists(pk)", Map.of())) {
         return new QueueCreation(new Q(name, config, gen, created, new TreeSet<>()).info(), true);
       }
-      existing = require(name); // made by another server meanwhile
+      existing = current(name); // made by another server meanwhile
     }
     if (!existing.config().equals(config)) {
       throw QueueRules.alreadyExists(name);
@@ -398,7 +495,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   @Override
   public QueueInfo updateQueue(String name, UnaryOperator<QueueConfig> change) {
     while (true) {
-      Q q = require(name);
+      Q q = current(name);
       QueueConfig next = Objects.requireNonNull(change.apply(q.config()), "the new configuration");
       if (next.equals(q.config())) {
         return q.info();
@@ -413,6 +510,7 @@ public final class DynamoQueueEngine implements QueueEngine {
               ":new", Store.s(Codecs.encodeConfig(next)),
               ":old", Store.s(Codecs.encodeConfig(q.config())),
               ":gen", Store.n(q.gen())))) {
+        items.forget(name);
         wake();
         return new Q(name, next, q.gen(), q.created(), q.priorities()).info();
       }
@@ -422,10 +520,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void deleteQueue(String name) {
-    Q q = require(name);
+    Q q = current(name);
     if (!store.deleteIf(Store.key(QUEUES, name), "gen = :gen", Map.of(":gen", Store.n(q.gen())))) {
       throw QueueException.queueNotFound(name); // gone meanwhile
     }
+    items.forget(name);
     // the generation is gone with the queue item, so its items are never read again; delete them
     deleteAll(q);
     pending.remove(name);
@@ -435,7 +534,7 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public QueueInfo queue(String name) {
-    return require(name).info();
+    return current(name).info();
   }
 
   @Override
@@ -664,8 +763,9 @@ public final class DynamoQueueEngine implements QueueEngine {
                 AttributeValue.fromNs(List.of(Integer.toString(priority))),
                 ":gen",
                 Store.n(q.gen())));
+    items.forget(q.name());
     if (!known) {
-      throw QueueException.queueNotFound(q.name()); // deleted meanwhile
+      throw QueueException.queueNotFound(q.name()); // deleted meanwhile (or since the copy)
     }
     q.priorities().add(priority);
   }
@@ -748,7 +848,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         if (closed) {
           return List.of();
         }
-        Q now = find(queue);
+        Q now = recent(queue);
         if (now == null || now.gen() != q.gen()) {
           return List.of();
         }
@@ -1055,6 +1155,9 @@ public final class DynamoQueueEngine implements QueueEngine {
     Objects.requireNonNull(id, "id");
     long now = clock.millis();
     Msg m = bySerial(q, ids.serial(id));
+    if (m == null) {
+      missed(q);
+    }
     if (m != null && m.done == null) {
       Msg settled = settle(q, m, now);
       m = settled == null ? bySerial(q, m.id) : settled;
@@ -1070,8 +1173,16 @@ public final class DynamoQueueEngine implements QueueEngine {
   /** The leased message of a receipt; strict: it must be in flight on that lease. */
   private @Nullable Msg leased(Q q, String receipt, boolean strict, boolean anyLease, long now) {
     Receipt.Presented p = Receipt.parse(receipt, q.name());
-    p.verify(key(q), receipt, q.name());
+    try {
+      p.verify(key(q), receipt, q.name());
+    } catch (QueueException e) {
+      missed(q);
+      throw e;
+    }
     Msg m = bySerial(q, p.serial());
+    if (m == null) {
+      missed(q);
+    }
     if (m == null || m.done != null || m.expired(now)) {
       if (strict) {
         throw MessageRules.leaseGone(q.name());
@@ -1089,7 +1200,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void ack(String queue, String receipt) {
-    Q q = require(queue);
+    doOnQueue(queue, q -> ack(q, receipt));
+  }
+
+  private void ack(Q q, String receipt) {
+    String queue = q.name();
     while (true) {
       long now = clock.millis();
       Msg m = leased(q, receipt, false, false, now);
@@ -1131,7 +1246,11 @@ public final class DynamoQueueEngine implements QueueEngine {
   @Override
   public void release(String queue, String receipt, Duration delay, boolean toBack) {
     Objects.requireNonNull(delay, "delay");
-    Q q = require(queue);
+    doOnQueue(queue, q -> release(q, receipt, delay, toBack));
+  }
+
+  private void release(Q q, String receipt, Duration delay, boolean toBack) {
+    String queue = q.name();
     MessageRules.checkRelease(queue, q.grouped(), delay, toBack);
     while (true) {
       long now = clock.millis();
@@ -1165,17 +1284,18 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public Message extend(String queue, String receipt, Duration visibilityTimeout) {
-    return extend(queue, receipt, visibilityTimeout, false);
+    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    return onQueue(queue, q -> extend(q, receipt, visibilityTimeout, false));
   }
 
   @Override
   public Message extendAnyLease(String queue, String receipt, Duration visibilityTimeout) {
-    return extend(queue, receipt, visibilityTimeout, true);
+    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    return onQueue(queue, q -> extend(q, receipt, visibilityTimeout, true));
   }
 
-  private Message extend(String queue, String receipt, Duration visibility, boolean anyLease) {
-    Objects.requireNonNull(visibility, "visibilityTimeout");
-    Q q = require(queue);
+  private Message extend(Q q, String receipt, Duration visibility, boolean anyLease) {
+    String queue = q.name();
     MessageRules.checkExtend(visibility);
     while (true) {
       long now = clock.millis();
@@ -1229,7 +1349,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void fail(String queue, String receipt) {
-    Q q = require(queue);
+    doOnQueue(queue, q -> fail(q, receipt));
+  }
+
+  private void fail(Q q, String receipt) {
+    String queue = q.name();
     while (true) {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
@@ -1243,8 +1367,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void deadLetter(String queue, String receipt) {
-    Q q = require(queue);
-    DeadLetterRules.requireTarget(queue, q.config());
+    doOnQueue(queue, q -> deadLetter(q, receipt));
+  }
+
+  private void deadLetter(Q q, String receipt) {
+    DeadLetterRules.requireTarget(q.name(), q.config());
     while (true) {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
@@ -1256,8 +1383,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void deadLetterById(String queue, String id) {
-    Q q = require(queue);
-    DeadLetterRules.requireTarget(queue, q.config());
+    doOnQueue(queue, q -> deadLetterById(q, id));
+  }
+
+  private void deadLetterById(Q q, String id) {
+    DeadLetterRules.requireTarget(q.name(), q.config());
     while (true) {
       long now = clock.millis();
       Msg m = byId(q, id, false);
@@ -1272,7 +1402,11 @@ public final class DynamoQueueEngine implements QueueEngine {
   @Override
   public Message update(String queue, String id, MessageUpdate update) {
     Objects.requireNonNull(update, "update");
-    Q q = require(queue);
+    return onQueue(queue, q -> update(q, id, update));
+  }
+
+  private Message update(Q q, String id, MessageUpdate update) {
+    String queue = q.name();
     while (true) {
       long now = clock.millis();
       Msg m = byId(q, id, false);
@@ -1319,8 +1453,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public Message touch(String queue, String id) {
-    Q q = require(queue);
-    MessageRules.checkTouch(queue, q.grouped());
+    return onQueue(queue, q -> touch(q, id));
+  }
+
+  private Message touch(Q q, String id) {
+    MessageRules.checkTouch(q.name(), q.grouped());
     while (true) {
       long now = clock.millis();
       Msg m = byId(q, id, false);
@@ -1332,7 +1469,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public void remove(String queue, String id) {
-    Q q = require(queue);
+    doOnQueue(queue, q -> remove(q, id));
+  }
+
+  private void remove(Q q, String id) {
+    String queue = q.name();
     while (true) {
       if (delete(byId(q, id, false))) {
         count(queue, REMOVED, 1);
@@ -1343,8 +1484,7 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public Message get(String queue, String id) {
-    Q q = require(queue);
-    return byId(q, id, true).view(id, clock.millis(), null);
+    return onQueue(queue, q -> byId(q, id, true).view(id, clock.millis(), null));
   }
 
   @Override
@@ -1409,7 +1549,7 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public long purge(String queue) {
-    Q q = require(queue);
+    Q q = current(queue);
     long n = messages(q, clock.millis()).size();
     deleteAll(q);
     count(queue, REMOVED, n);
@@ -1478,7 +1618,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   @Override
   public RedriveTask startRedrive(String source, RedriveRequest request) {
     Objects.requireNonNull(request, "request");
-    Q dlq = require(source);
+    Q dlq = current(source);
     for (RedriveTask t : tasks.values()) {
       if (t.source().equals(source) && t.status() == RedriveTask.Status.RUNNING) {
         throw DeadLetterRules.alreadyRedriving(source, t.id());
@@ -1486,7 +1626,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
     Q destination = null;
     if (request.destination().isPresent()) {
-      destination = require(request.destination().get());
+      destination = current(request.destination().get());
       DeadLetterRules.checkDestination(source, dlq.grouped(), destination.info());
     }
     long now = clock.millis();
@@ -1551,7 +1691,10 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public Message restore(String deadLetterQueue, String id) {
-    Q dlq = require(deadLetterQueue);
+    return onQueue(deadLetterQueue, dlq -> restore(dlq, id));
+  }
+
+  private Message restore(Q dlq, String id) {
     while (true) {
       long now = clock.millis();
       Msg m = byId(dlq, id, false);
@@ -1561,7 +1704,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       if (m.state(now) == MessageState.IN_FLIGHT) {
         throw DeadLetterRules.leasedOnRestore(id);
       }
-      Q to = require(m.deadLetterSource);
+      Q to = current(m.deadLetterSource);
       if (moveBack(dlq, to, m, now)) {
         wake();
         return Objects.requireNonNull(bySerial(to, m.id), "restored message").view(id, now, null);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.queue.BrowseRequest;
 import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageState;
@@ -15,6 +16,7 @@ import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,15 +30,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Two engines on one table, as two servers: a message is leased by at most one of them at a time,
- * and what either does with a lease (ack, extend, release, a priority change) holds for both.
+ * and what either does with a lease (ack, extend, release, a priority change) holds for both. A
+ * queue's configuration or deletion changed on one is acted on by the other within the queue cache
+ * time; a message or receipt its copy of the queue does not know is looked up again at once.
  */
 @ExtendWith(Moto.class)
 class TwoEnginesTest {
 
+  private static final Duration CACHE_TIME = Duration.ofSeconds(1);
   private static DynamoDbClient client;
   private final ManualClock clock = ManualClock.create();
   private QueueEngine a;
@@ -61,6 +67,7 @@ class TwoEnginesTest {
         .tablePrefix(prefix)
         .clock(clock)
         .pollInterval(Duration.ofMillis(10))
+        .queueCacheTime(CACHE_TIME)
         .build();
   }
 
@@ -180,5 +187,83 @@ class TwoEnginesTest {
     a.ack("q", got.get(1).receipt().orElseThrow());
     a.close(); // no sweep since: closing adds what is left
     assertEquals(2, b.stats("q").counters().acked(), "the ack counted before a closed");
+  }
+
+  /** Gives {@code e} a copy of the queue's item, as any operation on the queue would. */
+  private static void readQueue(QueueEngine e) {
+    e.browse("q", BrowseRequest.first(1)); // counts nothing, so no sweep reads the queue for it
+  }
+
+  private static ErrorCode refusal(Executable call) {
+    return assertThrows(QueueException.class, call).code();
+  }
+
+  @Test
+  void aConfigurationChangedOnOne_isActedOnByTheOther_withinTheCacheTime() {
+    readQueue(b); // visibility timeout 30 s
+    a.updateQueue("q", c -> c.toBuilder().visibilityTimeout(Duration.ofSeconds(5)).build());
+    a.send("q", NewMessage.of("m"));
+    clock.advance(CACHE_TIME);
+
+    Message m = b.receive("q", ReceiveRequest.one()).get(0);
+    assertEquals(Instant.ofEpochMilli(clock.millis() + 5_000), m.visibleAt().orElseThrow());
+  }
+
+  @Test
+  void aQueueDeletedOnOne_refusesTheOthersSends_afterTheCacheTime() {
+    readQueue(b);
+    a.deleteQueue("q");
+    clock.advance(CACHE_TIME);
+
+    assertEquals(ErrorCode.QUEUE_NOT_FOUND, refusal(() -> b.send("q", NewMessage.of("late"))));
+    assertEquals(ErrorCode.QUEUE_NOT_FOUND, refusal(() -> b.receive("q", ReceiveRequest.one())));
+  }
+
+  @Test
+  void aQueueDeletedOnOne_refusesTheOthersAcks_atOnce() {
+    a.send("q", NewMessage.of("m"));
+    String receipt = b.receive("q", ReceiveRequest.one()).get(0).receipt().orElseThrow();
+    a.deleteQueue("q");
+
+    assertEquals(ErrorCode.QUEUE_NOT_FOUND, refusal(() -> b.ack("q", receipt)));
+  }
+
+  /**
+   * The queue deleted and made again on one server is a new generation, with its own receipt key:
+   * the other, whose copy is of the old one, verifies a new receipt against the new generation.
+   */
+  @Test
+  void aQueueMadeAgainOnOne_itsReceiptsWorkOnTheOther_atOnce() {
+    readQueue(b);
+    a.deleteQueue("q");
+    a.createQueue("q", QueueConfig.builder().visibilityTimeout(Duration.ofSeconds(30)).build());
+    String id = a.send("q", NewMessage.of("m")).id();
+    String receipt = a.receive("q", ReceiveRequest.one()).get(0).receipt().orElseThrow();
+
+    b.extend("q", receipt, Duration.ofSeconds(60));
+    b.ack("q", receipt);
+    assertEquals(ErrorCode.MESSAGE_NOT_FOUND, refusal(() -> a.get("q", id)));
+  }
+
+  /**
+   * A message of a priority first used on one server lives in a partition the other's copy does not
+   * list: the other's receives take that priority within the cache time, and when an id or receipt
+   * misses, it looks the queue up again at once, so its get finds the message and its ack is not
+   * lost.
+   */
+  @Test
+  void aPriorityFirstUsedOnOne_isReceivedOnTheOtherWithinTheCacheTime_andAckedThereAtOnce() {
+    readQueue(b); // no priority yet
+    a.send("q", NewMessage.builder("higher").priority(9).build());
+    clock.advance(CACHE_TIME);
+    assertEquals(
+        List.of("higher"),
+        b.receive("q", ReceiveRequest.max(10)).stream().map(Message::body).toList());
+
+    String id = a.send("q", NewMessage.builder("urgent").priority(7).build()).id();
+    String receipt = a.receive("q", ReceiveRequest.one()).get(0).receipt().orElseThrow();
+    assertEquals(MessageState.IN_FLIGHT, b.get("q", id).state());
+    b.ack("q", receipt);
+    assertEquals(ErrorCode.MESSAGE_NOT_FOUND, refusal(() -> a.get("q", id)));
   }
 }

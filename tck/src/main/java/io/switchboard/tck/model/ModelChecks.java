@@ -24,7 +24,12 @@ final class ModelChecks {
 
   /** Every queue: stats, then all its messages (visible or not) in delivery order. */
   static void compareQueues(QueueEngine engine, ReferenceQueueModel model) {
-    for (String q : model.queueNames()) {
+    compareQueues(engine, model, model.queueNames());
+  }
+
+  /** The queues named: stats, then all their messages (visible or not) in delivery order. */
+  static void compareQueues(QueueEngine engine, ReferenceQueueModel model, List<String> queues) {
+    for (String q : queues) {
       QueueStats got = engine.stats(q);
       ReferenceQueueModel.Stats want = model.stats(q);
       String where = "stats of " + q;
@@ -54,7 +59,7 @@ final class ModelChecks {
           got.oldestAge());
       check(got.waitingReceivers() == 0, where + " waitingReceivers", 0, got.waitingReceivers());
     }
-    for (String q : model.queueNames()) {
+    for (String q : queues) {
       Page got =
           engine.browse(q, BrowseRequest.first(BrowseRequest.MAX_LIMIT).includeInvisible(true));
       ReferenceQueueModel.BrowsePage want =

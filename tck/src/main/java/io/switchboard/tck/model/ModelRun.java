@@ -20,10 +20,12 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -64,6 +66,9 @@ final class ModelRun {
   private final long start;
   private @Nullable Continuation continuation;
   private @Nullable String op;
+  private final Map<String, Set<String>> families = new HashMap<>();
+  private final Set<String> touched = new HashSet<>();
+  private boolean clockMoved;
 
   ModelRun(long seed, ManualClock clock, QueueEngine engine) {
     this(seed, clock, engine, false);
@@ -81,9 +86,32 @@ final class ModelRun {
     this.model = new ReferenceQueueModel(clock.millis());
     this.scenario = new ModelScenario(random, indexed);
     this.start = clock.millis();
+    scenario
+        .configs()
+        .forEach(
+            (name, config) -> {
+              families.computeIfAbsent(name, k -> new HashSet<>()).add(name);
+              config
+                  .deadLetter()
+                  .ifPresent(
+                      policy -> {
+                        families.get(name).add(policy.target());
+                        families.computeIfAbsent(policy.target(), k -> new HashSet<>()).add(name);
+                      });
+            });
   }
 
   void run(int steps) {
+    run(steps, 1);
+  }
+
+  /**
+   * Runs {@code steps} steps, comparing after each the queues it touched ({@link #touch}), and
+   * every queue after a step that moved the clock (what fell due anywhere), every {@code
+   * fullCheckEvery} steps and after the last: a disagreement elsewhere, which no operation caused,
+   * is still found, at most that many steps late.
+   */
+  void run(int steps, int fullCheckEvery) {
     scenario
         .configs()
         .forEach(
@@ -92,9 +120,15 @@ final class ModelRun {
               model.createQueue(name, config);
             });
     for (int step = 0; step < steps; step++) {
+      boolean full = false;
       try {
+        touched.clear();
+        clockMoved = false;
         step();
-        ModelChecks.compareQueues(engine, model);
+        full = clockMoved || (step + 1) % fullCheckEvery == 0 || step == steps - 1;
+        List<String> names = model.queueNames();
+        ModelChecks.compareQueues(
+            engine, model, full ? names : names.stream().filter(touched::contains).toList());
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(
             "model test failed at seed "
@@ -105,6 +139,12 @@ final class ModelRun {
                 + op
                 + "): "
                 + e.getMessage()
+                + (full && fullCheckEvery > 1
+                    ? "\n(found comparing every queue, done every "
+                        + fullCheckEvery
+                        + " steps: it may have begun before this step; rerun with"
+                        + " -Dswitchboard.model.fullCheckEvery=1 to find where)"
+                    : "")
                 + "\nrerun: -Dswitchboard.model.seed="
                 + seed
                 + "\nlast operations:\n  "
@@ -166,6 +206,7 @@ final class ModelRun {
 
   private void send(String q, List<NewMessage> batch) {
     boolean single = batch.size() == 1 && random.nextBoolean();
+    touch(q);
     describe((single ? "send " : "sendBatch ") + q + " " + summary(batch));
     both(
         () -> single ? List.of(engine.send(q, batch.get(0))) : engine.sendBatch(q, batch),
@@ -199,6 +240,7 @@ final class ModelRun {
     int v = random.nextInt(10);
     Long visibility = v < 4 ? null : v == 4 ? 0L : 500L + random.nextInt(7500);
     AttributeFilter filter = random.nextInt(4) == 0 ? scenario.filter() : null;
+    touch(q);
     describe("receive " + q + " max=" + max + " vis=" + visibility + " filter=" + filter);
     ReceiveRequest.Builder b = ReceiveRequest.builder().maxMessages(max).waitTime(Duration.ZERO);
     if (visibility != null) {
@@ -231,6 +273,7 @@ final class ModelRun {
   private void ack() {
     Receipt r = receipt();
     String q = otherQueueSometimes(r.queue());
+    touch(q);
     describe("ack " + q + " " + r.lease());
     both(
         () -> {
@@ -252,6 +295,7 @@ final class ModelRun {
             ? ReferenceQueueModel.MAX_DELAY_MILLIS + 1000
             : random.nextBoolean() ? 0 : random.nextInt(5000);
     boolean toBack = random.nextInt(4) == 0;
+    touch(q);
     describe("release " + q + " " + r.lease() + " delay=" + delay + " toBack=" + toBack);
     both(
         () -> {
@@ -271,6 +315,7 @@ final class ModelRun {
     int k = random.nextInt(20);
     long visibility =
         k == 0 ? ReferenceQueueModel.MAX_VISIBILITY_MILLIS : k < 5 ? 0 : random.nextInt(9000);
+    touch(q);
     describe("extend " + q + " " + r.lease() + " vis=" + visibility);
     both(
         () -> engine.extend(q, r.handle(), Duration.ofMillis(visibility)),
@@ -285,6 +330,7 @@ final class ModelRun {
       BiConsumer<String, ReferenceQueueModel.Lease> onModel) {
     Receipt r = receipt();
     String q = otherQueueSometimes(r.queue());
+    touch(q);
     describe(name + " " + q + " " + r.lease());
     both(
         () -> {
@@ -302,6 +348,7 @@ final class ModelRun {
       String name, BiConsumer<String, String> onEngine, BiConsumer<String, String> onModel) {
     String q = anyQueue();
     String id = messageId(q);
+    touch(q);
     describe(name + " " + q + " " + id);
     both(
         () -> {
@@ -322,6 +369,7 @@ final class ModelRun {
       java.util.function.BiFunction<String, String, ModelView> onModel) {
     String q = anyQueue();
     String id = messageId(q);
+    touch(q);
     describe(name + " " + q + " " + id);
     both(
         () -> onEngine.apply(q, id),
@@ -340,6 +388,7 @@ final class ModelRun {
                 ? MessageUpdate.attributes(scenario.attributes())
                 : new MessageUpdate(
                     Optional.of(random.nextInt(5) - 1), Optional.of(scenario.attributes()));
+    touch(q);
     describe("update " + q + " " + id + " " + u);
     both(
         () -> engine.update(q, id, u),
@@ -370,6 +419,7 @@ final class ModelRun {
       @Nullable AttributeFilter filter,
       boolean invisible,
       @Nullable Continuation after) {
+    touch(q);
     describe(
         "browse "
             + q
@@ -416,6 +466,7 @@ final class ModelRun {
   private void restore() {
     String q = scenario.pick(DEAD_LETTER_QUEUES);
     String id = messageId(q);
+    touch(q);
     describe("restore " + q + " " + id);
     both(
         () -> engine.restore(q, id),
@@ -430,6 +481,8 @@ final class ModelRun {
             ? Optional.empty()
             : Optional.of(
                 scenario.pick(ModelScenario.STD, ModelScenario.LIFO, ModelScenario.GROUPED, q));
+    touch(q);
+    destination.ifPresent(this::touch);
     describe("redrive " + q + " to " + destination.orElse("sources"));
     RedriveRequest request = destination.map(RedriveRequest::to).orElse(RedriveRequest.toSources());
     both(
@@ -454,6 +507,7 @@ final class ModelRun {
   private void rare() {
     if (random.nextInt(3) > 0 || taskIds.isEmpty()) {
       String q = scenario.pick(WORK_QUEUES);
+      touch(q);
       describe("purge " + q);
       both(
           () -> engine.purge(q),
@@ -497,6 +551,7 @@ final class ModelRun {
       step = due + 1;
     }
     describe("advance " + step + " ms");
+    clockMoved = true;
     clock.advanceMillis(step);
     model.advance(step);
   }
@@ -539,6 +594,11 @@ final class ModelRun {
       return;
     }
     check.accept(got, want);
+  }
+
+  /** Marks {@code q}, its dead-letter target and the queues dead-lettering into it as touched. */
+  private void touch(String q) {
+    touched.addAll(families.getOrDefault(q, Set.of(q)));
   }
 
   private void describe(String what) {

@@ -10,11 +10,14 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Model-based randomized test: seeded random sequences of queue operations and clock advances run
  * against an engine and against {@link ReferenceQueueModel}; after every step, answers, refusals
- * (by error code), stats and the full contents of every queue must agree.
+ * (by error code), stats and the full contents of every queue must agree (of the queues the step
+ * touched, between full comparisons, for an engine that compares in full less often: {@link
+ * #fullCheckEvery}).
  *
  * <p>Subclass it once per engine. System properties: {@code switchboard.model.seed} reruns one seed
  * (a failure message names it), {@code switchboard.model.seeds} and {@code switchboard.model.steps}
- * change how many seeds run and how long each is.
+ * change how many seeds run and how long each is, {@code switchboard.model.fullCheckEvery} how
+ * often every queue is compared ({@link #fullCheckEvery}).
  */
 public abstract class QueueEngineModelTest {
 
@@ -32,6 +35,17 @@ public abstract class QueueEngineModelTest {
   /** How many steps a seed runs unless {@code switchboard.model.steps} says otherwise. */
   protected int defaultSteps() {
     return DEFAULT_STEPS;
+  }
+
+  /**
+   * Every how many steps every queue is compared in full, unless {@code
+   * switchboard.model.fullCheckEvery} says otherwise; in between, a step's check compares the
+   * queues it touched (the queue it named, that queue's dead-letter target and the queues that
+   * dead-letter into it), and a step that moves the clock compares them all. Default 1: every queue
+   * after every step. For engines whose full comparison is slow (a store over the network).
+   */
+  protected int fullCheckEvery() {
+    return 1;
   }
 
   /**
@@ -58,7 +72,8 @@ public abstract class QueueEngineModelTest {
   private void runSeed(long seed, int steps) {
     ManualClock clock = ManualClock.create();
     try (QueueEngine engine = newEngine(clock)) {
-      new ModelRun(seed, clock, engine, indexedSelectors()).run(steps);
+      new ModelRun(seed, clock, engine, indexedSelectors())
+          .run(steps, Integer.getInteger("switchboard.model.fullCheckEvery", fullCheckEvery()));
     }
   }
 }

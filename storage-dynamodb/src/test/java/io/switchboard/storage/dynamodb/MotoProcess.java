@@ -1,4 +1,4 @@
-package io.switchboard.bench.dynamodb;
+package io.switchboard.storage.dynamodb;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -21,27 +22,27 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * moto's DynamoDB in server mode behind the store's one-request-at-a-time wrapper ({@code
- * moto_serial.py} from the store's test harness, the same the store's tests run on), on a port the
- * operating system picks; stopped by {@link #close}. Python 3 with moto is needed ({@link
- * #unavailable} says why it cannot start).
+ * moto's DynamoDB in server mode behind {@code moto_serial.py}, which serves one request at a time
+ * (stock moto_server lets two conditional writes of one item both pass: {@code MotoSerialTest}), on
+ * a port the operating system picks; stopped by {@link #close} or when the JVM exits. The one
+ * launcher of this module's tests ({@link Moto}, once per test JVM) and of the bench ({@code
+ * bench/run.sh dynamodb}), which takes it from this module's test jar; it needs no JUnit. Python 3
+ * with moto is needed: {@link #unavailable} says why it cannot run.
  */
-public final class MotoServer implements AutoCloseable {
-
-  private static final String SCRIPT = "/io/switchboard/storage/dynamodb/moto_serial.py";
+public final class MotoProcess implements AutoCloseable {
 
   private final Process process;
   private final URI endpoint;
   private final Path dir;
 
-  private MotoServer(Process process, URI endpoint, Path dir) {
+  private MotoProcess(Process process, URI endpoint, Path dir) {
     this.process = process;
     this.endpoint = endpoint;
     this.dir = dir;
   }
 
   /** Why moto cannot run here (python3 or moto missing), or null when it can. */
-  public static @org.jspecify.annotations.Nullable String unavailable() {
+  public static @Nullable String unavailable() {
     try {
       Process check =
           new ProcessBuilder("python3", "-c", "import moto.server, werkzeug")
@@ -57,27 +58,28 @@ public final class MotoServer implements AutoCloseable {
       return "cannot run python3: " + e.getMessage();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "interrupted";
+      return "interrupted while looking for moto";
     }
   }
 
   /**
    * Starts moto and waits until it listens.
    *
-   * @throws IllegalStateException if it cannot run here or does not start within two minutes
+   * @throws IllegalStateException when it cannot run here or did not start within two minutes,
+   *     saying why (pip install 'moto[server]' for python3)
    */
-  public static MotoServer start() throws IOException, InterruptedException {
+  public static MotoProcess start() throws IOException {
     String why = unavailable();
     if (why != null) {
       throw new IllegalStateException(
           "moto cannot run: " + why + " (pip install 'moto[server]' for python3)");
     }
-    Path dir = Files.createTempDirectory("bench-moto");
+    Path dir = Files.createTempDirectory("moto");
     Path script = dir.resolve("moto_serial.py");
-    try (InputStream in = MotoServer.class.getResourceAsStream(SCRIPT)) {
+    try (InputStream in = MotoProcess.class.getResourceAsStream("moto_serial.py")) {
       if (in == null) {
         throw new IllegalStateException(
-            SCRIPT + " is not on the class path (the store's test jar)");
+            "moto_serial.py is not on the class path (the DynamoDB store's test jar)");
       }
       Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
     }
@@ -86,8 +88,8 @@ public final class MotoServer implements AutoCloseable {
         new ProcessBuilder(List.of("python3", script.toString()))
             .redirectError(log.toFile())
             .start();
-    // stopped with the JVM too, when it ends before close (killed, interrupted)
-    Runtime.getRuntime().addShutdownHook(new Thread(moto::destroyForcibly, "bench-moto-stop"));
+    // stopped with the JVM too, when it ends before close (killed, interrupted, never closed)
+    Runtime.getRuntime().addShutdownHook(new Thread(moto::destroyForcibly, "moto-stop"));
     BufferedReader out =
         new BufferedReader(new InputStreamReader(moto.getInputStream(), StandardCharsets.UTF_8));
     String first;
@@ -95,23 +97,26 @@ public final class MotoServer implements AutoCloseable {
       first = CompletableFuture.supplyAsync(() -> line(out)).get(120, TimeUnit.SECONDS);
     } catch (TimeoutException | ExecutionException e) {
       first = null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      first = null;
     }
     if (first == null || !first.startsWith("port=")) {
       moto.destroyForcibly();
       throw new IllegalStateException(
           "moto did not start (it said "
               + first
-              + "; see "
+              + "; "
               + log
-              + ": "
-              + Files.readString(log).strip()
+              + " ends: "
+              + Files.readString(log).strip().lines().reduce((a, b) -> b).orElse("")
               + ")");
     }
     URI at = URI.create("http://127.0.0.1:" + Integer.parseInt(first.substring(5).strip()));
-    return new MotoServer(moto, at, dir);
+    return new MotoProcess(moto, at, dir);
   }
 
-  private static @org.jspecify.annotations.Nullable String line(BufferedReader out) {
+  private static @Nullable String line(BufferedReader out) {
     try {
       return out.readLine();
     } catch (IOException e) {
@@ -119,6 +124,7 @@ public final class MotoServer implements AutoCloseable {
     }
   }
 
+  /** The emulator's URL (for a server's {@code dynamodb-endpoint}). */
   public URI endpoint() {
     return endpoint;
   }
@@ -134,6 +140,7 @@ public final class MotoServer implements AutoCloseable {
         .build();
   }
 
+  /** Stops moto and deletes its script and log. */
   @Override
   public void close() throws IOException, InterruptedException {
     process.destroy();
