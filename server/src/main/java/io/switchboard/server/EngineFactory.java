@@ -4,6 +4,7 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.routing.spi.RouterJournal;
 import io.switchboard.server.config.Durability;
 import io.switchboard.server.config.ServerConfig;
+import io.switchboard.server.config.Settings;
 import io.switchboard.server.config.StartupException;
 import io.switchboard.server.observability.HealthRegistry;
 import io.switchboard.storage.rocksdb.OrderIndex;
@@ -205,7 +206,9 @@ public interface EngineFactory {
       var b =
           io.switchboard.storage.dynamodb.DynamoQueueEngine.builder()
               .table(d.table())
-              .maxQueues(config.maxQueues());
+              .maxQueues(config.maxQueues())
+              .shardRate(config.get(Settings.DYNAMODB_SHARD_RATE))
+              .maxShards(config.get(Settings.DYNAMODB_MAX_SHARDS));
       d.region().ifPresent(b::region);
       d.endpoint().ifPresent(b::endpoint);
       return b.build();

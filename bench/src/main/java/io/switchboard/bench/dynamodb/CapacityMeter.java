@@ -92,6 +92,7 @@ public final class CapacityMeter implements ExecutionInterceptor {
   private final boolean crossCheck;
   private final Map<String, TableShape> shapes = new ConcurrentHashMap<>();
   private Capacity counted = Capacity.NONE;
+  private final Map<String, Long> unitsByKey = new ConcurrentHashMap<>();
 
   /**
    * A meter that reads sizes through {@code shadow}, a client of the same DynamoDB without this
@@ -105,6 +106,14 @@ public final class CapacityMeter implements ExecutionInterceptor {
   /** Everything counted so far. */
   public synchronized Capacity snapshot() {
     return counted;
+  }
+
+  /**
+   * The table write units counted so far by partition key ({@code "<table> <key value>"}): how a
+   * design spreads its writes over keys, each of which DynamoDB serves at up to 1,000 a second.
+   */
+  public Map<String, Long> writeUnitsByKey() {
+    return Map.copyOf(unitsByKey);
   }
 
   private synchronized void add(String op, Capacity.Op o) {
@@ -227,8 +236,12 @@ public final class CapacityMeter implements ExecutionInterceptor {
     long index = 0;
     for (Write w : writes) {
       Map<String, AttributeValue> after = read(w.table(), w.key());
-      table += TableShape.tableWriteUnits(w.before(), after, w.transactional());
+      long units = TableShape.tableWriteUnits(w.before(), after, w.transactional());
+      table += units;
       TableShape shape = shape(w.table());
+      AttributeValue pk = w.key().get(shape.key().get(0));
+      String value = pk == null ? "?" : pk.s() != null ? pk.s() : String.valueOf(pk.n());
+      unitsByKey.merge(w.table() + " " + value, units, Long::sum);
       for (String ix : shape.indexes().keySet()) {
         index += shape.indexWriteUnits(ix, w.before(), after);
       }

@@ -63,6 +63,7 @@ public final class DynamoBench {
     "moto units/msg",
     "lost conditions",
     "bytes kept/msg",
+    "busiest key WCU %",
     "requests"
   };
 
@@ -171,9 +172,11 @@ public final class DynamoBench {
                 run++;
                 try (Design d = design(target, pattern, metered, shadow, run, bodyBytes)) {
                   Capacity before = meter.snapshot();
+                  Map<String, Long> keysBefore = meter.writeUnitsByKey();
                   drive(d, c, messages);
                   Capacity used = meter.snapshot().minus(before);
-                  row(r, target, c, messages, used, d.bytesKept());
+                  double busiest = busiestShare(keysBefore, meter.writeUnitsByKey());
+                  row(r, target, c, messages, used, d.bytesKept(), busiest);
                   System.err.printf(
                       "dynamodb: %s, %s: %d requests%n",
                       target, c.label(), used.total().requests());
@@ -187,14 +190,34 @@ public final class DynamoBench {
     return r;
   }
 
+  /**
+   * The busiest partition key's share of the table write units between two counts, in percent: a
+   * design whose writes all go to one key is held to that key's 1,000 units a second.
+   */
+  static double busiestShare(Map<String, Long> before, Map<String, Long> after) {
+    long total = 0;
+    long busiest = 0;
+    for (Map.Entry<String, Long> e : after.entrySet()) {
+      long units = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+      total += units;
+      busiest = Math.max(busiest, units);
+    }
+    return total == 0 ? 0 : 100.0 * busiest / total;
+  }
+
   private static List<String> targets(String pattern) {
     return switch (pattern) {
       case "priority" -> List.of("switchboard", "seed 001");
       case "filtered" -> List.of("switchboard", "seed 000");
       case "lifo" -> List.of("switchboard", "seed 002");
-      default -> List.of("switchboard");
+      default -> List.of("switchboard", SHARDED);
     };
   }
+
+  /** The FIFO queue on {@value #SHARDS} shards: its writes spread over that many keys. */
+  static final String SHARDED = "switchboard 4 shards";
+
+  static final int SHARDS = 4;
 
   private static Design design(
       String target,
@@ -204,13 +227,14 @@ public final class DynamoBench {
       int run,
       int bodyBytes) {
     return switch (target) {
-      case "switchboard" ->
+      case "switchboard", SHARDED ->
           new SwitchboardDesign(
               metered,
               shadow,
               "r" + run + "_",
               pattern.equals("lifo") ? Order.LIFO : Order.FIFO,
-              bodyBytes);
+              bodyBytes,
+              target.equals(SHARDED) ? SHARDS : 1);
       case "seed 001" -> new Seed001Priority(metered, shadow, "seed001_r" + run, bodyBytes);
       case "seed 000" -> new Seed000FilteredFifo(metered, shadow, "seed000_r" + run, bodyBytes);
       case "seed 002" -> new Seed002Lifo(metered, shadow, "seed002_r" + run, bodyBytes);
@@ -311,7 +335,13 @@ public final class DynamoBench {
   }
 
   private static void row(
-      Report r, String target, Case c, int messages, Capacity used, long bytesKept) {
+      Report r,
+      String target,
+      Case c,
+      int messages,
+      Capacity used,
+      long bytesKept,
+      double busiestKeyShare) {
     Capacity.Op t = used.total();
     double n = messages;
     double wcu = t.writes() / n;
@@ -331,6 +361,7 @@ public final class DynamoBench {
         t.motoUnits() / n,
         t.lostConditions(),
         bytesKept / n,
+        busiestKeyShare,
         used.requestMix());
   }
 

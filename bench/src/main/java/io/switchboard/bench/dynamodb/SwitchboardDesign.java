@@ -31,13 +31,19 @@ final class SwitchboardDesign implements Design {
   private final int bodyBytes;
 
   SwitchboardDesign(
-      DynamoDbClient metered, DynamoDbClient shadow, String prefix, Order order, int bodyBytes) {
+      DynamoDbClient metered,
+      DynamoDbClient shadow,
+      String prefix,
+      Order order,
+      int bodyBytes,
+      int shards) {
     this.engine =
         DynamoQueueEngine.builder()
             .client(metered)
             .tablePrefix(prefix)
             .clock(ManualClock.create())
             .sweepInterval(Duration.ofDays(1))
+            .shards(shards)
             .build();
     this.shadow = shadow;
     this.table = prefix + "switchboard";

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.bench.report.ReportFiles;
 import io.switchboard.storage.dynamodb.MotoProcess;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -31,12 +33,16 @@ class DynamoBenchSmokeTest {
     Assumptions.assumeTrue(why == null, why);
     DynamoBench.main(
         new String[] {"--messages", "3", "--shapes", "steady", "--out", out.toString()});
-    // fifo: 2 modes, the engine alone; the three others with their seed
-    List<String> rows = ReportFiles.check(out, "dynamodb", HEADER, 2 + 3 * 2 * 2);
+    // fifo: 2 modes, the engine on one shard and on 4; the three others with their seed
+    List<String> rows = ReportFiles.check(out, "dynamodb", HEADER, 2 * 2 + 3 * 2 * 2);
     Set<String> targets = new HashSet<>();
+    Map<String, Double> busiestFifoKey = new HashMap<>();
     for (String row : rows) {
       String[] c = ReportFiles.cells(row);
       targets.add(c[0]);
+      if (c[1].equals("fifo") && c[3].equals("single")) {
+        busiestFifoKey.put(c[0], Double.parseDouble(c[14]));
+      }
       assertEquals("3", c[5], row);
       assertTrue(Double.parseDouble(c[6]) >= 1, "a request or more per message: " + row);
       // every message is written once at least: one unit or more
@@ -44,6 +50,11 @@ class DynamoBenchSmokeTest {
       assertTrue(Double.parseDouble(c[9]) > 0, "read units: " + row);
       assertTrue(Double.parseDouble(c[10]) > 0, "dollars: " + row);
     }
-    assertEquals(Set.of("switchboard", "seed 000", "seed 001", "seed 002"), targets);
+    assertEquals(
+        Set.of("switchboard", DynamoBench.SHARDED, "seed 000", "seed 001", "seed 002"), targets);
+    // the sharded queue's messages spread over its keys: its busiest key takes a smaller share
+    assertTrue(
+        busiestFifoKey.get(DynamoBench.SHARDED) < busiestFifoKey.get("switchboard"),
+        () -> "busiest key's share of the write units: " + busiestFifoKey);
   }
 }

@@ -809,6 +809,26 @@ public final class Settings {
                       + " (`http://127.0.0.1:5000`)")
               .defaultDoc("none (AWS's endpoint of the region)"));
 
+  public static final Setting<Integer> DYNAMODB_SHARD_RATE =
+      declare(
+          Setting.integer(
+              "dynamodb-shard-rate",
+              200,
+              0,
+              100_000,
+              "with `dynamodb-table`: sends a second per shard above which a queue's messages are"
+                  + " spread over more partition keys (measured over two minutes; 0: never)"));
+
+  public static final Setting<Integer> DYNAMODB_MAX_SHARDS =
+      declare(
+          Setting.integer(
+              "dynamodb-max-shards",
+              16,
+              1,
+              64,
+              "with `dynamodb-table`: the most partition keys a busy queue's messages of one"
+                  + " priority are spread over (a receive reads every one's head)"));
+
   /** Every setting, in the order of the docs: the order of the declarations above. */
   public static final List<Setting<?>> ALL = List.copyOf(DECLARED);
 

@@ -119,6 +119,11 @@ public final class DynamoQueueEngine implements QueueEngine {
   private final Clock clock;
   private final int maxQueues;
   private final long pollMillis;
+  private final int shards;
+  private final int maxShards;
+  private final double shardRate;
+  private final long sweepMillis;
+  private final Map<String, long[]> sendsSeen = new ConcurrentHashMap<>();
   private final SystemRecords records;
   private final ReceiptKeys keys;
   private final MessageIds ids;
@@ -127,6 +132,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   private long serialNext;
   private long serialEnd;
   private long lastMillis;
+  private long lastSerial;
   private final Map<String, AtomicLongArray> pending = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
   private final Object signal = new Object();
@@ -139,14 +145,35 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   /** A queue as its item holds it. */
   private record Q(
-      String name, QueueConfig config, long gen, long created, TreeSet<Integer> priorities) {
+      String name,
+      QueueConfig config,
+      long gen,
+      long created,
+      TreeSet<Integer> priorities,
+      Shards shards) {
 
     boolean grouped() {
       return QueueRules.isGrouped(name);
     }
 
-    String partition(int priority) {
-      return "m#" + name + "#" + gen + "#" + priority;
+    /** A shard's partition of a priority: shard 0 has no suffix (a queue of one shard). */
+    String partition(int priority, int shard) {
+      String pk = "m#" + name + "#" + gen + "#" + priority;
+      return shard == 0 ? pk : pk + "#" + shard;
+    }
+
+    /** The partition the message at {@code serial} of {@code priority} is in. */
+    String partitionOf(int priority, long serial) {
+      return partition(priority, shards.of(serial));
+    }
+
+    /** Every partition of a priority that may hold its messages. */
+    List<String> partitions(int priority) {
+      List<String> out = new ArrayList<>();
+      for (int shard = 0; shard < shards.partitions(); shard++) {
+        out.add(partition(priority, shard));
+      }
+      return out;
     }
 
     String dedupPartition() {
@@ -177,6 +204,10 @@ public final class DynamoQueueEngine implements QueueEngine {
     this.clock = b.clock;
     this.items = new QueueItemCache(clock, b.queueCacheTime, name -> store.get(QUEUES, name));
     this.maxQueues = b.maxQueues;
+    this.shards = b.shards;
+    this.maxShards = Math.max(b.shards, b.maxShards);
+    this.shardRate = b.shardRate;
+    this.sweepMillis = b.sweepInterval.toMillis();
     this.pollMillis = Math.max(1, b.pollInterval.toMillis());
     if (b.ensureTable) {
       b.table.ensure(client);
@@ -235,8 +266,47 @@ public final class DynamoQueueEngine implements QueueEngine {
     private boolean ensureTable = true;
     private Duration sweepInterval = Duration.ofMinutes(1);
     private Duration queueCacheTime = Duration.ofSeconds(1);
+    private int shards = 1;
+    private int maxShards = 16;
+    private double shardRate = 200;
 
     private Builder() {}
+
+    /**
+     * How many shards a queue this engine creates starts with: 1..64, default 1 (docs/design.md,
+     * "Sharding a busy queue's keys"). A receive reads every shard's head, so more than one is for
+     * a queue that needs the throughput.
+     */
+    public Builder shards(int shards) {
+      this.shards = Shards.check(shards, "shards");
+      return this;
+    }
+
+    /**
+     * The most shards the automatic rule ({@link #shardRate}) raises a queue to: 1..64, default 16
+     * (a receive of such a queue reads 16 partitions' heads).
+     */
+    public Builder maxShards(int maxShards) {
+      this.maxShards = Shards.check(maxShards, "maxShards");
+      return this;
+    }
+
+    /**
+     * The automatic rule: a queue whose sends, measured over at least two {@link #sweepInterval}s
+     * between two of this engine's counter flushes, exceed this many a second per shard gets more
+     * shards (the count rounded up to a power of two, at most {@link #maxShards}); never fewer.
+     * Default 200, about 60 % of one partition key's 1,000 write units at 3 units per message; 0
+     * turns the rule off.
+     */
+    public Builder shardRate(double sendsPerSecond) {
+      if (!(sendsPerSecond >= 0) || Double.isInfinite(sendsPerSecond)) {
+        throw QueueException.invalid(
+            "shardRate must be a number of sends a second, 0 or more (0: off), got "
+                + sendsPerSecond);
+      }
+      this.shardRate = sendsPerSecond;
+      return this;
+    }
 
     public Builder client(DynamoDbClient client) {
       this.client = Objects.requireNonNull(client, "client");
@@ -345,7 +415,8 @@ public final class DynamoQueueEngine implements QueueEngine {
         Codecs.decodeConfig(Store.text(item, "cfg")),
         Store.num(item, "gen"),
         Store.num(item, "created"),
-        priorities);
+        priorities,
+        Shards.decode(Store.str(item, Shards.ATTRIBUTE)));
   }
 
   /**
@@ -468,8 +539,11 @@ public final class DynamoQueueEngine implements QueueEngine {
       item.put("cfg", Store.s(Codecs.encodeConfig(config)));
       item.put("gen", Store.n(gen));
       item.put("created", Store.n(created));
+      item.put(Shards.ATTRIBUTE, Store.s(Shards.created(shards).encode()));
       if (store.putIf(item, "attribute_not_exists(pk)", Map.of())) {
-        return new QueueCreation(new Q(name, config, gen, created, new TreeSet<>()).info(), true);
+        return new QueueCreation(
+            new Q(name, config, gen, created, new TreeSet<>(), Shards.created(shards)).info(),
+            true);
       }
       existing = current(name); // made by another server meanwhile
     }
@@ -512,7 +586,7 @@ public final class DynamoQueueEngine implements QueueEngine {
               ":gen", Store.n(q.gen())))) {
         items.forget(name);
         wake();
-        return new Q(name, next, q.gen(), q.created(), q.priorities()).info();
+        return new Q(name, next, q.gen(), q.created(), q.priorities(), q.shards()).info();
       }
       // another update landed (or the queue went): read it again and apply the change to it
     }
@@ -528,6 +602,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     // the generation is gone with the queue item, so its items are never read again; delete them
     deleteAll(q);
     pending.remove(name);
+    sendsSeen.remove(name + "#" + q.gen());
     tasks.values().removeIf(t -> t.source().equals(name));
     wake();
   }
@@ -631,7 +706,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
     droppable.sort((a, b) -> Long.compare(a.serial, b.serial));
     for (int i = 0; i < excess; i++) {
-      if (delete(droppable.get(i))) {
+      if (delete(q, droppable.get(i))) {
         count(q.name(), SHED, 1);
       }
     }
@@ -658,10 +733,11 @@ public final class DynamoQueueEngine implements QueueEngine {
     long now = clock.millis();
     int priority = m.source().priority();
     knowPriority(q, priority);
+    String group = m.source().groupId().orElse(null);
     while (true) {
-      long serial = nextSerial(now);
+      long serial = placed(q, nextSerial(now), q.grouped() ? group : null);
       Map<String, AttributeValue> item = new HashMap<>();
-      item.put("pk", Store.s(q.partition(priority)));
+      item.put("pk", Store.s(q.partitionOf(priority, serial)));
       item.put("sk", Store.s(Msg.sk(serial)));
       item.put(Msg.PRIORITY, Store.n(priority));
       item.put(Msg.BODY, AttributeValue.fromB(SdkBytes.fromByteArray(m.body())));
@@ -771,9 +847,12 @@ public final class DynamoQueueEngine implements QueueEngine {
   }
 
   /**
-   * The next serial: the clock's milliseconds above {@value #SERIAL_BITS} bits of a counter whose
-   * blocks of {@value #SERIAL_BLOCK} the store hands out, so serials of all servers are unique and
-   * sort about as they were sent, and one engine's strictly increase.
+   * The next serial, its shard bits 0: the clock's milliseconds above {@value #SERIAL_BITS} bits,
+   * the upper of them a counter whose blocks of {@value #SERIAL_BLOCK} the store hands out, the low
+   * {@value Shards#BITS} the shard ({@link #placed}), so serials of all servers sort about as they
+   * were sent, and one engine's strictly increase (a counter that wraps within a millisecond moves
+   * to the next). A serial another server took after its counter wrapped loses its put's condition
+   * and the next is taken.
    */
   private long nextSerial(long now) {
     synchronized (serialLock) {
@@ -797,24 +876,44 @@ public final class DynamoQueueEngine implements QueueEngine {
         serialEnd = end;
       }
       lastMillis = Math.max(lastMillis, now);
-      long counter = serialNext++ & ((1L << SERIAL_BITS) - 1);
-      return (lastMillis << SERIAL_BITS) | counter;
+      long counter = serialNext++ & ((1L << (SERIAL_BITS - Shards.BITS)) - 1);
+      long serial = (lastMillis << SERIAL_BITS) | (counter << Shards.BITS);
+      if (serial <= lastSerial) {
+        lastMillis++; // the counter wrapped within this millisecond
+        serial = (lastMillis << SERIAL_BITS) | (counter << Shards.BITS);
+      }
+      lastSerial = serial;
+      return serial;
     }
   }
 
   /**
-   * The order serial that puts a message at the back of its partition: a new serial (FIFO), or one
-   * below the partition's first (LIFO, which delivers the lowest serial last).
+   * {@code serial} in the shard a message of {@code group} (null: not grouped) takes in {@code q}
+   * now ({@link Shards#choose}).
    */
-  private long backSerial(Q q, String pk, long now) {
+  private static long placed(Q q, long serial, @Nullable String group) {
+    return Shards.place(serial, q.shards().choose(serial, group));
+  }
+
+  /**
+   * The order serial, in the shard it takes ({@link #placed}), that puts a message of {@code group}
+   * at the back of its priority in {@code q}: a new serial (FIFO), or one below the lowest of every
+   * shard (LIFO, which delivers the lowest serial last).
+   */
+  private long backSerial(Q q, int priority, @Nullable String group, long now) {
     if (forward(q)) {
-      return nextSerial(now);
+      return placed(q, nextSerial(now), group);
     }
-    QueryResponse first = page(pk, true, null, 1);
-    for (Map<String, AttributeValue> item : first.items()) {
-      return Long.parseLong(Store.text(item, "sk")) - 1;
+    long lowest = Long.MAX_VALUE;
+    for (String pk : q.partitions(priority)) {
+      for (Map<String, AttributeValue> item : page(pk, true, null, 1).items()) {
+        lowest = Math.min(lowest, Long.parseLong(Store.text(item, "sk")));
+      }
     }
-    return nextSerial(now);
+    if (lowest == Long.MAX_VALUE) {
+      return placed(q, nextSerial(now), group);
+    }
+    return placed(q, ((lowest >>> Shards.BITS) - 1) << Shards.BITS, group);
   }
 
   // ---- receiving ---------------------------------------------------------------------------
@@ -879,7 +978,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   private @Nullable Msg settle(Q q, Msg m, long now) {
     if (m.done != null) {
       if (m.keep <= now) {
-        delete(m);
+        delete(q, m);
       }
       return null;
     }
@@ -953,18 +1052,20 @@ public final class DynamoQueueEngine implements QueueEngine {
     List<Msg> out = new ArrayList<>();
     List<Msg> due = new ArrayList<>();
     for (int priority : q.priorities()) {
-      for (Map<String, AttributeValue> item : queryAll(q.partition(priority), true, "")) {
-        if (Msg.pointer(item)) {
-          continue;
-        }
-        Msg m = new Msg(item);
-        if (due(m, now) != Long.MAX_VALUE) {
-          due.add(m);
-          continue;
-        }
-        Msg settled = settle(q, m, now);
-        if (settled != null) {
-          out.add(settled);
+      for (String pk : q.partitions(priority)) {
+        for (Map<String, AttributeValue> item : queryAll(pk, true, "")) {
+          if (Msg.pointer(item)) {
+            continue;
+          }
+          Msg m = new Msg(item);
+          if (due(m, now) != Long.MAX_VALUE) {
+            due.add(m);
+            continue;
+          }
+          Msg settled = settle(q, m, now);
+          if (settled != null) {
+            out.add(settled);
+          }
         }
       }
     }
@@ -989,29 +1090,23 @@ public final class DynamoQueueEngine implements QueueEngine {
     int max = request.maxMessages();
     List<Message> out = new ArrayList<>();
     for (int priority : q.priorities()) {
-      Map<String, AttributeValue> start = null;
-      do {
-        QueryResponse page = visiblePage(q.partition(priority), forward(q), start, now);
-        for (Map<String, AttributeValue> item : page.items()) {
-          if (out.size() >= max) {
-            return out;
-          }
-          if (Msg.pointer(item)) {
-            continue;
-          }
-          Msg m = settle(q, new Msg(item), now);
-          if (m == null
-              || m.state(now) != MessageState.AVAILABLE
-              || (filter != null && !filter.test(m, now))) {
-            continue;
-          }
-          Message claimed = claim(q, m, now, visibility);
-          if (claimed != null) {
-            out.add(claimed);
-          }
+      Merged heads = new Merged(q.partitions(priority), forward(q), -1, now);
+      Map<String, AttributeValue> item;
+      while (out.size() < max && (item = heads.next()) != null) {
+        Msg m = settle(q, new Msg(item), now);
+        if (m == null
+            || m.state(now) != MessageState.AVAILABLE
+            || (filter != null && !filter.test(m, now))) {
+          continue;
         }
-        start = next(page);
-      } while (start != null && out.size() < max);
+        Message claimed = claim(q, m, now, visibility);
+        if (claimed != null) {
+          out.add(claimed);
+        }
+      }
+      if (out.size() >= max) {
+        break;
+      }
     }
     return out;
   }
@@ -1135,10 +1230,10 @@ public final class DynamoQueueEngine implements QueueEngine {
       return null;
     }
     for (int priority : q.priorities()) {
-      String pk = q.partition(priority);
-      Map<String, AttributeValue> item = store.get(pk, Msg.sk(id));
+      Map<String, AttributeValue> item = store.get(q.partitionOf(priority, id), Msg.sk(id));
       if (item != null && Msg.pointer(item)) {
-        item = store.get(pk, Msg.sk(Store.num(item, Msg.TO)));
+        long to = Store.num(item, Msg.TO);
+        item = store.get(q.partitionOf(priority, to), Msg.sk(to));
       }
       if (item != null && !Msg.pointer(item)) {
         Msg m = new Msg(item);
@@ -1226,7 +1321,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   private boolean finish(Q q, Msg m, String done, long now) {
     long history = q.config().historyRetention().toMillis();
     if (history <= 0) {
-      return delete(m);
+      return delete(q, m);
     }
     return conditional(
         m,
@@ -1261,13 +1356,15 @@ public final class DynamoQueueEngine implements QueueEngine {
         return;
       }
       long vis = now + delay.toMillis();
+      long back = toBack ? backSerial(q, m.priority, null, now) : 0;
       boolean done =
           toBack
               ? move(
                   m,
                   q,
-                  m.pk,
-                  backSerial(q, m.pk, now),
+                  q,
+                  q.partitionOf(m.priority, back),
+                  back,
                   m.priority,
                   item -> {
                     item.put(Msg.VISIBLE, Store.n(vis));
@@ -1425,7 +1522,8 @@ public final class DynamoQueueEngine implements QueueEngine {
             move(
                 m,
                 q,
-                q.partition(priority),
+                q,
+                q.partitionOf(priority, m.serial),
                 m.serial,
                 priority,
                 item -> {
@@ -1461,7 +1559,8 @@ public final class DynamoQueueEngine implements QueueEngine {
     while (true) {
       long now = clock.millis();
       Msg m = byId(q, id, false);
-      if (move(m, q, m.pk, backSerial(q, m.pk, now), m.priority, item -> {})) {
+      long back = backSerial(q, m.priority, null, now);
+      if (move(m, q, q, q.partitionOf(m.priority, back), back, m.priority, item -> {})) {
         return Objects.requireNonNull(bySerial(q, m.id), "touched message").view(id, now, null);
       }
     }
@@ -1475,7 +1574,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   private void remove(Q q, String id) {
     String queue = q.name();
     while (true) {
-      if (delete(byId(q, id, false))) {
+      if (delete(q, byId(q, id, false))) {
         count(queue, REMOVED, 1);
         return;
       }
@@ -1513,36 +1612,28 @@ public final class DynamoQueueEngine implements QueueEngine {
       if (priority > afterPriority) {
         continue;
       }
-      Map<String, AttributeValue> start = null;
-      if (priority == afterPriority && afterSerial >= 0) {
-        start = Store.key(q.partition(priority), Msg.sk(afterSerial));
-      }
-      do {
-        QueryResponse page = page(q.partition(priority), forward(q), start, 100);
-        for (Map<String, AttributeValue> item : page.items()) {
-          if (Msg.pointer(item)) {
-            continue;
-          }
-          Msg m = settle(q, new Msg(item), now);
-          if (m == null) {
-            continue;
-          }
-          MessageState state = m.state(now);
-          if (!request.includeInvisible() && state != MessageState.AVAILABLE) {
-            continue;
-          }
-          if (filter != null && !filter.test(m, now)) {
-            continue;
-          }
-          if (items.size() == request.limit()) {
-            more = true;
-            break outer;
-          }
-          items.add(m.view(ids.id(m.id), state, null));
-          cursor = priority + ":" + m.serial;
+      long after = priority == afterPriority ? afterSerial : -1;
+      Merged shards = new Merged(q.partitions(priority), forward(q), after, -1);
+      Map<String, AttributeValue> item;
+      while ((item = shards.next()) != null) {
+        Msg m = settle(q, new Msg(item), now);
+        if (m == null) {
+          continue;
         }
-        start = next(page);
-      } while (start != null);
+        MessageState state = m.state(now);
+        if (!request.includeInvisible() && state != MessageState.AVAILABLE) {
+          continue;
+        }
+        if (filter != null && !filter.test(m, now)) {
+          continue;
+        }
+        if (items.size() == request.limit()) {
+          more = true;
+          break outer;
+        }
+        items.add(m.view(ids.id(m.id), state, null));
+        cursor = priority + ":" + m.serial;
+      }
     }
     return new Page(items, more ? Optional.ofNullable(cursor) : Optional.empty());
   }
@@ -1559,7 +1650,9 @@ public final class DynamoQueueEngine implements QueueEngine {
   /** Deletes every item of the queue's generation: messages, pointers, history, dedup ids. */
   private void deleteAll(Q q) {
     for (int priority : q.priorities()) {
-      deletePartition(q.partition(priority));
+      for (String pk : q.partitions(priority)) {
+        deletePartition(pk);
+      }
     }
     deletePartition(q.dedupPartition());
   }
@@ -1715,13 +1808,14 @@ public final class DynamoQueueEngine implements QueueEngine {
   /** Moves a dead-lettered message to the back of {@code to}, receive count 0, a new epoch. */
   private boolean moveBack(Q dlq, Q to, Msg m, long now) {
     knowPriority(to, m.priority);
-    String pk = to.partition(m.priority);
+    long back = backSerial(to, m.priority, to.grouped() ? m.group : null, now);
     boolean moved =
         move(
             m,
+            dlq,
             to,
-            pk,
-            backSerial(to, pk, now),
+            to.partitionOf(m.priority, back),
+            back,
             m.priority,
             item -> {
               item.put(Msg.RECEIVES, Store.n(0));
@@ -1767,12 +1861,14 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       knowPriority(to, m.priority);
       long history = q.config().historyRetention().toMillis();
+      long serial = placed(to, nextSerial(now), to.grouped() ? m.group : null);
       done =
           move(
               m,
+              q,
               to,
-              to.partition(m.priority),
-              nextSerial(now), // the newest in the target, as a new message would be
+              to.partitionOf(m.priority, serial),
+              serial, // the newest in the target, as a new message would be
               m.priority,
               item -> {
                 item.put(Msg.VISIBLE, Store.n(now));
@@ -1807,7 +1903,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         return;
       }
     }
-    if (delete(m)) {
+    if (delete(q, m)) {
       count(q.name(), EXPIRED, 1);
       events.tell(() -> new MessageEvent.Expired(q.name(), m.view(ids.id(m.id), now, null)));
     }
@@ -1816,7 +1912,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   // ---- conditional writes ------------------------------------------------------------------
 
   /** Deletes the message as read (its epoch unchanged), and its pointer; false when it changed. */
-  private boolean delete(Msg m) {
+  private boolean delete(Q q, Msg m) {
     if (m.moved()) {
       try {
         store.call(
@@ -1828,10 +1924,7 @@ public final class DynamoQueueEngine implements QueueEngine {
                                 .delete(x -> asRead(x.tableName(store.table()), m))
                                 .build(),
                             TransactWriteItem.builder()
-                                .delete(
-                                    x ->
-                                        x.tableName(store.table())
-                                            .key(Store.key(m.pk, Msg.sk(m.id))))
+                                .delete(x -> x.tableName(store.table()).key(pointerKey(q, m)))
                                 .build())));
         return true;
       } catch (TransactionCanceledException changed) {
@@ -1842,6 +1935,11 @@ public final class DynamoQueueEngine implements QueueEngine {
         Store.key(m.pk, m.sk()),
         "ep = :ep AND vis = :vis",
         Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis)));
+  }
+
+  /** The key of the pointer from a moved message's id to its item: in the shard of the id. */
+  private static Map<String, AttributeValue> pointerKey(Q q, Msg m) {
+    return Store.key(q.partitionOf(m.priority, m.id), Msg.sk(m.id));
   }
 
   private static void asRead(
@@ -1866,12 +1964,13 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   private boolean move(
       Msg m,
+      Q from,
       Q to,
       String pk,
       long serial,
       int priority,
       Consumer<Map<String, AttributeValue>> edit) {
-    return move(m, to, pk, serial, priority, edit, 0);
+    return move(m, from, to, pk, serial, priority, edit, 0);
   }
 
   /**
@@ -1882,6 +1981,7 @@ public final class DynamoQueueEngine implements QueueEngine {
    */
   private boolean move(
       Msg m,
+      Q from,
       Q to,
       String pk,
       long serial,
@@ -1895,9 +1995,10 @@ public final class DynamoQueueEngine implements QueueEngine {
     Map<String, AttributeValue> oldKey = Store.key(m.pk, m.sk());
     // history keeps its pointer, so a dead-lettered message is found by id in its source
     Map<String, AttributeValue> oldPointer =
-        m.moved() && keepUntil == 0 ? Store.key(m.pk, Msg.sk(m.id)) : null;
+        m.moved() && keepUntil == 0 ? pointerKey(from, m) : null;
     Map<String, AttributeValue> newKey = Store.key(pk, Msg.sk(serial));
-    Map<String, AttributeValue> newPointer = serial != m.id ? Store.key(pk, Msg.sk(m.id)) : null;
+    Map<String, AttributeValue> newPointer =
+        serial != m.id ? Store.key(to.partitionOf(priority, m.id), Msg.sk(m.id)) : null;
     Map<String, AttributeValue> condition = Map.of(":ep", Store.n(m.epoch), ":vis", Store.n(m.vis));
     if (keepUntil > 0) {
       actions.put(
@@ -1998,11 +2099,94 @@ public final class DynamoQueueEngine implements QueueEngine {
   }
 
   /**
-   * A page of a partition's messages visible at {@code now} (available, or a lease or delay that
-   * ended): the rest are read (and billed) but not sent back.
+   * The message items of one priority's shards in the queue's order, merged by serial, so the order
+   * across shards is the order of one partition: each shard is read a page of 100 at a time, only
+   * as far as the merge reaches. Pointers are left out.
    */
-  private QueryResponse visiblePage(
-      String pk, boolean forward, @Nullable Map<String, AttributeValue> start, long now) {
+  private final class Merged {
+    private final boolean forward;
+    private final long after;
+    private final long visibleAt;
+    private final List<Shard> shards = new ArrayList<>();
+
+    /**
+     * @param after a serial the items come after in the order (a browse's cursor); -1 for none
+     * @param visibleAt -1 for every item; else only items visible then (available, or a lease or
+     *     delay that ended): the rest are read (and billed) but not sent back
+     */
+    Merged(List<String> partitions, boolean forward, long after, long visibleAt) {
+      this.forward = forward;
+      this.after = after;
+      this.visibleAt = visibleAt;
+      for (String pk : partitions) {
+        shards.add(new Shard(pk));
+      }
+    }
+
+    /** The next item in the order, or null when every shard is read to its end. */
+    @Nullable Map<String, AttributeValue> next() {
+      Shard best = null;
+      long bestSerial = 0;
+      for (Shard shard : shards) {
+        Map<String, AttributeValue> head = shard.head();
+        if (head == null) {
+          continue;
+        }
+        long serial = Long.parseLong(Store.text(head, "sk"));
+        if (best == null || (forward ? serial < bestSerial : serial > bestSerial)) {
+          best = shard;
+          bestSerial = serial;
+        }
+      }
+      return best == null ? null : best.items.get(best.at++);
+    }
+
+    private final class Shard {
+      final String pk;
+      List<Map<String, AttributeValue>> items = List.of();
+      int at;
+      @Nullable Map<String, AttributeValue> start;
+      boolean read;
+
+      Shard(String pk) {
+        this.pk = pk;
+      }
+
+      @Nullable Map<String, AttributeValue> head() {
+        while (true) {
+          while (at < items.size()) {
+            if (!Msg.pointer(items.get(at))) {
+              return items.get(at);
+            }
+            at++;
+          }
+          if (read && start == null) {
+            return null;
+          }
+          QueryResponse page = shardPage(pk, forward, start, after, visibleAt);
+          items = page.items();
+          at = 0;
+          start = DynamoQueueEngine.next(page);
+          read = true;
+        }
+      }
+    }
+  }
+
+  private QueryResponse shardPage(
+      String pk,
+      boolean forward,
+      @Nullable Map<String, AttributeValue> start,
+      long after,
+      long visibleAt) {
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":p", Store.s(pk));
+    String key = "pk = :p";
+    if (after >= 0) {
+      key += forward ? " AND sk > :after" : " AND sk < :after";
+      values.put(":after", Store.s(Msg.sk(after)));
+    }
+    String condition = key;
     return store.call(
         d ->
             d.query(
@@ -2011,11 +2195,14 @@ public final class DynamoQueueEngine implements QueueEngine {
                       .consistentRead(true)
                       .scanIndexForward(forward)
                       .limit(100)
-                      .keyConditionExpression("pk = :p")
-                      .filterExpression(
-                          "vis <= :now AND attribute_not_exists(dn) AND attribute_not_exists(#to)")
-                      .expressionAttributeNames(Map.of("#to", Msg.TO))
-                      .expressionAttributeValues(Map.of(":p", Store.s(pk), ":now", Store.n(now)));
+                      .keyConditionExpression(condition);
+                  if (visibleAt >= 0) {
+                    b.filterExpression(
+                            "vis <= :now AND attribute_not_exists(dn) AND attribute_not_exists(#to)")
+                        .expressionAttributeNames(Map.of("#to", Msg.TO));
+                    values.put(":now", Store.n(visibleAt));
+                  }
+                  b.expressionAttributeValues(values);
                   if (start != null) {
                     b.exclusiveStartKey(start);
                   }
@@ -2118,22 +2305,96 @@ public final class DynamoQueueEngine implements QueueEngine {
         }
       }
       if (!update.isEmpty()) {
+        Map<String, AttributeValue> after;
         try {
-          store.call(
-              d ->
-                  d.updateItem(
-                      b ->
-                          b.tableName(store.table())
-                              .key(Store.key("c#" + q.name(), Long.toString(q.gen())))
-                              .updateExpression(update.toString())
-                              .expressionAttributeValues(values)));
+          after =
+              store
+                  .call(
+                      d ->
+                          d.updateItem(
+                              b ->
+                                  b.tableName(store.table())
+                                      .key(Store.key("c#" + q.name(), Long.toString(q.gen())))
+                                      .updateExpression(update.toString())
+                                      .expressionAttributeValues(values)
+                                      .returnValues(ReturnValue.UPDATED_NEW)))
+                  .attributes();
         } catch (RuntimeException e) {
           for (int i = 0; i < taken.length; i++) {
             mine.addAndGet(i, taken[i]); // counted next time
           }
           throw e;
         }
+        if (taken[SENT] != 0 && after != null && after.containsKey(COUNTER_NAMES[SENT])) {
+          judgeSends(q, Store.num(after, COUNTER_NAMES[SENT]));
+        }
       }
+    }
+  }
+
+  // ---- shards ------------------------------------------------------------------------------
+
+  /**
+   * The automatic rule ({@link Builder#shardRate}): {@code sent} is the queue's count of sends
+   * after this engine added its own, which every server adds to at its sweeps, so its growth
+   * between two of this engine's flushes at least two sweep intervals apart is the queue's send
+   * rate (within a sweep's lag of the other servers' counts). A rate above {@code shardRate} a
+   * shard raises the count to the power of two that covers it, at most {@code maxShards}; a count
+   * never falls by this rule. A failure to raise is left to the next flush.
+   */
+  private void judgeSends(Q q, long sent) {
+    if (shardRate <= 0 || !q.shards().changeable() || q.shards().count() >= maxShards) {
+      return;
+    }
+    long now = clock.millis();
+    String key = q.name() + "#" + q.gen();
+    long[] seen = sendsSeen.putIfAbsent(key, new long[] {now, sent});
+    if (seen == null || now - seen[0] < 2 * sweepMillis) {
+      return;
+    }
+    double rate = (sent - seen[1]) * 1000.0 / (now - seen[0]);
+    sendsSeen.put(key, new long[] {now, sent});
+    int needed = (int) Math.min(Shards.MAX, Math.ceil(rate / shardRate));
+    if (needed <= q.shards().count()) {
+      return;
+    }
+    int next = Math.min(maxShards, Integer.highestOneBit(needed - 1) << 1);
+    try {
+      setShards(q.name(), next, true);
+    } catch (RuntimeException e) {
+      // the store refused or the queue went: judged again at the next flush
+    }
+  }
+
+  /**
+   * Sets a queue's shard count from the next serial on: an entry added to its list, nothing moved
+   * ({@link Shards}). With {@code raiseOnly}, a count already at or above it stays. False for a
+   * queue made before shards, which keeps one.
+   */
+  boolean setShards(String name, int count, boolean raiseOnly) {
+    Shards.check(count, "shards");
+    while (true) {
+      Q q = current(name); // not this server's copy: a lost race must read the winner's list
+      Shards now = q.shards();
+      if (!now.changeable()) {
+        return false;
+      }
+      if (now.count() == count || (raiseOnly && now.count() > count)) {
+        return true;
+      }
+      Shards next = now.withCount(nextSerial(clock.millis()), count);
+      if (store.updateIf(
+          Store.key(QUEUES, name),
+          "SET " + Shards.ATTRIBUTE + " = :new",
+          "gen = :gen AND " + Shards.ATTRIBUTE + " = :old",
+          Map.of(
+              ":new", Store.s(next.encode()),
+              ":old", Store.s(now.encode()),
+              ":gen", Store.n(q.gen())))) {
+        items.forget(name);
+        return true;
+      }
+      // another server changed the list (or the queue went): read it again
     }
   }
 

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The two seeds' first 210 steps hold the two disagreements the test found (seed 1 step 173, seed 2
  * step 204); raise with -Dswitchboard.model.seeds and -Dswitchboard.model.steps (500 is the other
  * engines' default), compare everything after every step with -Dswitchboard.model.fullCheckEvery=1,
- * or rerun one seed with -Dswitchboard.model.seed=N.
+ * or rerun one seed with -Dswitchboard.model.seed=N. Its queues have one shard (the layout without
+ * shards; the contract test runs on 3); -Dswitchboard.dynamodb.shards=N runs it on N.
  */
 @ExtendWith(Moto.class)
 class DynamoQueueEngineModelTest extends QueueEngineModelTest {
@@ -30,6 +31,7 @@ class DynamoQueueEngineModelTest extends QueueEngineModelTest {
         .clock(clock)
         .pollInterval(Duration.ofMillis(10))
         .sweepInterval(Duration.ofMinutes(1))
+        .shards(Integer.getInteger("switchboard.dynamodb.shards", 1))
         .build();
   }
 
