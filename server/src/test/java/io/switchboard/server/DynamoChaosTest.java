@@ -60,7 +60,8 @@ class DynamoChaosTest {
   /** Acknowledged sends before the first kill, between the kills, and after the last. */
   private static final int PHASE = 20;
 
-  private static final Duration WAIT = Duration.ofSeconds(120); // a ceiling: moto under a loaded machine is slow
+  private static final Duration WAIT =
+      Duration.ofSeconds(120); // a ceiling: moto under a loaded machine is slow
   private static final Map<String, String> CREDENTIALS =
       Map.of("AWS_ACCESS_KEY_ID", "test", "AWS_SECRET_ACCESS_KEY", "test");
 
