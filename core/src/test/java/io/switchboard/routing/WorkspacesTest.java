@@ -305,8 +305,15 @@ class WorkspacesTest {
                   }));
     }
     int removed = 0;
+    int createdBefore = 0;
     boolean last = false;
     while (!last) {
+      // each removal waits for a create since the last one: on a loaded machine the removals
+      // could otherwise win every race and the run would test no create at all
+      while (created.get() == createdBefore && threads.stream().anyMatch(Thread::isAlive)) {
+        Thread.onSpinWait();
+      }
+      createdBefore = created.get();
       last = threads.stream().noneMatch(Thread::isAlive);
       for (Contact c : centre.router().waiting()) {
         try {
