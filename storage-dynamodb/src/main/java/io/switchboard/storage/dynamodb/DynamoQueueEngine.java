@@ -1207,8 +1207,29 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
     Msg taken = new Msg(after);
     count(q.name(), RECEIVED, 1);
-    String receipt = new Receipt(taken.id, (int) taken.epoch).encode(key(q));
+    String receipt = new Receipt(taken.id, receiptEpoch(taken)).encode(key(q));
     return taken.view(ids.id(taken.id), MessageState.IN_FLIGHT, receipt);
+  }
+
+  /** The bits of a receipt's lease epoch that hold the message's epoch; the rest are its place. */
+  private static final int EPOCH_BITS = 24;
+
+  private static final int EPOCH_MASK = (1 << EPOCH_BITS) - 1;
+
+  /**
+   * What a receipt carries as its lease epoch: the message's epoch in the low {@value #EPOCH_BITS}
+   * bits, and above them where its item is, so that an ack can name the item's key without reading
+   * it: the priority plus one when the priority is 0..254 and the item sits at its id serial (it
+   * never moved); 0 when the ack must look the message up (docs/design.md, "Ids and receipts").
+   */
+  private static int receiptEpoch(Msg m) {
+    int place = !m.moved() && m.priority >= 0 && m.priority < 255 ? m.priority + 1 : 0;
+    return place << EPOCH_BITS | (int) (m.epoch & EPOCH_MASK);
+  }
+
+  /** Whether a receipt's lease epoch names the message's epoch now. */
+  private static boolean sameEpoch(Msg m, int receiptEpoch) {
+    return (m.epoch & EPOCH_MASK) == (receiptEpoch & EPOCH_MASK);
   }
 
   private ReceiptKey key(Q q) {
@@ -1284,7 +1305,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       return null;
     }
-    if (m.epoch != p.leaseEpoch() && !anyLease) {
+    if (!sameEpoch(m, p.leaseEpoch()) && !anyLease) {
       throw MessageRules.staleReceipt(ids.id(m.id));
     }
     if (strict && m.state(now) != MessageState.IN_FLIGHT) {
@@ -1300,6 +1321,11 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   private void ack(Q q, String receipt) {
     String queue = q.name();
+    if (ackAtItsPlace(q, receipt)) {
+      count(queue, ACKED, 1);
+      wake();
+      return;
+    }
     while (true) {
       long now = clock.millis();
       Msg m = leased(q, receipt, false, false, now);
@@ -1315,6 +1341,54 @@ public final class DynamoQueueEngine implements QueueEngine {
         return;
       }
     }
+  }
+
+  /**
+   * An ack that reads nothing: when the receipt is this queue's and names its item's place ({@link
+   * #receiptEpoch}), one conditional write on that key ends the message, on the conditions the ack
+   * by a read would check (the lease epoch the receipt names, not ended, not expired; in flight on
+   * a grouped queue). False when the receipt names no place, or the condition was lost (the message
+   * moved, was received again, ended or expired; or the receipt is not this copy's): then the ack
+   * reads the message and answers as it always did.
+   */
+  private boolean ackAtItsPlace(Q q, String receipt) {
+    Receipt.Presented p;
+    try {
+      p = Receipt.parse(receipt, q.name());
+      p.verify(key(q), receipt, q.name());
+    } catch (QueueException e) {
+      return false;
+    }
+    int place = p.leaseEpoch() >>> EPOCH_BITS;
+    if (place == 0 || !q.priorities().contains(place - 1)) {
+      return false;
+    }
+    long now = clock.millis();
+    Map<String, AttributeValue> key =
+        Store.key(q.partitionOf(place - 1, p.serial()), Msg.sk(p.serial()));
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":ep", Store.n(p.leaseEpoch() & EPOCH_MASK));
+    values.put(":now", Store.n(now));
+    // the item at the id serial is that message (a pointer has no epoch; a message that moved
+    // there from elsewhere names its id)
+    String condition =
+        "ep = :ep AND ex > :now AND attribute_not_exists(dn)"
+            + " AND (attribute_not_exists(#id) OR #id = :id)";
+    Map<String, String> names = Map.of("#id", Msg.ID);
+    values.put(":id", Store.n(p.serial()));
+    if (q.grouped()) {
+      condition += " AND ls = :one AND vis > :now";
+      values.put(":one", Store.n(1));
+    }
+    long history = q.config().historyRetention().toMillis();
+    if (history <= 0) {
+      return store.deleteIf(key, condition, names, values);
+    }
+    values.put(":dn", Store.s("c"));
+    values.put(":kp", Store.n(now + history));
+    values.put(":purge", Store.n((now + history) / 1000 + 1));
+    return store.updateIf(
+        key, "SET dn = :dn, kp = :kp, purgeAt = :purge", condition, names, values);
   }
 
   /** Ends a message: kept as history ({@code done}) while the queue keeps history, else deleted. */

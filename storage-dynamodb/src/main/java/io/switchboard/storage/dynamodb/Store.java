@@ -88,6 +88,16 @@ final class Store {
       String update,
       String condition,
       Map<String, AttributeValue> values) {
+    return updateIf(key, update, condition, Map.of(), values);
+  }
+
+  /** {@link #updateIf(Map, String, String, Map)} with attribute name placeholders {@code names}. */
+  boolean updateIf(
+      Map<String, AttributeValue> key,
+      String update,
+      String condition,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
     return decided(
         () ->
             call(
@@ -98,6 +108,9 @@ final class Store {
                               .key(key)
                               .updateExpression(update)
                               .conditionExpression(condition);
+                          if (!names.isEmpty()) {
+                            b.expressionAttributeNames(names);
+                          }
                           if (!values.isEmpty()) {
                             b.expressionAttributeValues(values);
                           }
@@ -110,6 +123,15 @@ final class Store {
    */
   boolean deleteIf(
       Map<String, AttributeValue> key, String condition, Map<String, AttributeValue> values) {
+    return deleteIf(key, condition, Map.of(), values);
+  }
+
+  /** {@link #deleteIf(Map, String, Map)} with attribute name placeholders {@code names}. */
+  boolean deleteIf(
+      Map<String, AttributeValue> key,
+      String condition,
+      Map<String, String> names,
+      Map<String, AttributeValue> values) {
     return decided(
         () ->
             call(
@@ -117,6 +139,9 @@ final class Store {
                     d.deleteItem(
                         b -> {
                           b.tableName(table).key(key).conditionExpression(condition);
+                          if (!names.isEmpty()) {
+                            b.expressionAttributeNames(names);
+                          }
                           if (!values.isEmpty()) {
                             b.expressionAttributeValues(values);
                           }
