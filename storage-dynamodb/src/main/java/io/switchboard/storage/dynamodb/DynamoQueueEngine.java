@@ -1090,7 +1090,8 @@ public final class DynamoQueueEngine implements QueueEngine {
     int max = request.maxMessages();
     List<Message> out = new ArrayList<>();
     for (int priority : q.priorities()) {
-      Merged heads = new Merged(q.partitions(priority), forward(q), -1, now);
+      Merged heads =
+          new Merged(q.partitions(priority), forward(q), -1, now, max - out.size() + PAGE_MARGIN);
       Map<String, AttributeValue> item;
       while (out.size() < max && (item = heads.next()) != null) {
         Msg m = settle(q, new Msg(item), now);
@@ -1687,7 +1688,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         continue;
       }
       long after = priority == afterPriority ? afterSerial : -1;
-      Merged shards = new Merged(q.partitions(priority), forward(q), after, -1);
+      Merged shards = new Merged(q.partitions(priority), forward(q), after, -1, PAGE);
       Map<String, AttributeValue> item;
       while ((item = shards.next()) != null) {
         Msg m = settle(q, new Msg(item), now);
@@ -2172,26 +2173,41 @@ public final class DynamoQueueEngine implements QueueEngine {
                 }));
   }
 
+  /** The most items a query of a shard's head reads. */
+  private static final int PAGE = 100;
+
+  /**
+   * How many items more than it wants a receive's first query of a shard reads: a query is billed
+   * per 4 KB it reads, so a few more items than wanted cost nothing more when the bodies are small,
+   * and spare a second query when one or two at the head are in flight or delayed.
+   */
+  private static final int PAGE_MARGIN = 2;
+
   /**
    * The message items of one priority's shards in the queue's order, merged by serial, so the order
-   * across shards is the order of one partition: each shard is read a page of 100 at a time, only
-   * as far as the merge reaches. Pointers are left out.
+   * across shards is the order of one partition: each shard is read a page at a time, only as far
+   * as the merge reaches; the first page of {@code firstPage} items, each next one twice the last,
+   * up to {@value #PAGE}, so a receive of one reads about one item where the merge stops at once,
+   * and one that reads on past messages in flight needs few queries. Pointers are left out.
    */
   private final class Merged {
     private final boolean forward;
     private final long after;
     private final long visibleAt;
+    private final int firstPage;
     private final List<Shard> shards = new ArrayList<>();
 
     /**
      * @param after a serial the items come after in the order (a browse's cursor); -1 for none
      * @param visibleAt -1 for every item; else only items visible then (available, or a lease or
      *     delay that ended): the rest are read (and billed) but not sent back
+     * @param firstPage how many items the first query of each shard reads, 1..{@value #PAGE}
      */
-    Merged(List<String> partitions, boolean forward, long after, long visibleAt) {
+    Merged(List<String> partitions, boolean forward, long after, long visibleAt, int firstPage) {
       this.forward = forward;
       this.after = after;
       this.visibleAt = visibleAt;
+      this.firstPage = Math.max(1, Math.min(PAGE, firstPage));
       for (String pk : partitions) {
         shards.add(new Shard(pk));
       }
@@ -2221,6 +2237,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       int at;
       @Nullable Map<String, AttributeValue> start;
       boolean read;
+      int limit = firstPage;
 
       Shard(String pk) {
         this.pk = pk;
@@ -2237,11 +2254,12 @@ public final class DynamoQueueEngine implements QueueEngine {
           if (read && start == null) {
             return null;
           }
-          QueryResponse page = shardPage(pk, forward, start, after, visibleAt);
+          QueryResponse page = shardPage(pk, forward, start, after, visibleAt, limit);
           items = page.items();
           at = 0;
           start = DynamoQueueEngine.next(page);
           read = true;
+          limit = Math.min(PAGE, limit * 2);
         }
       }
     }
@@ -2252,7 +2270,8 @@ public final class DynamoQueueEngine implements QueueEngine {
       boolean forward,
       @Nullable Map<String, AttributeValue> start,
       long after,
-      long visibleAt) {
+      long visibleAt,
+      int limit) {
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":p", Store.s(pk));
     String key = "pk = :p";
@@ -2268,7 +2287,7 @@ public final class DynamoQueueEngine implements QueueEngine {
                   b.tableName(store.table())
                       .consistentRead(true)
                       .scanIndexForward(forward)
-                      .limit(100)
+                      .limit(limit)
                       .keyConditionExpression(condition);
                   if (visibleAt >= 0) {
                     b.filterExpression(

@@ -33,8 +33,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsRequest;
 
 /**
- * What an ack reads of the messages' items (docs/design.md, "Ids and receipts"): nothing, one
- * conditional write ends the message; a receipt it cannot act on so is answered as before.
+ * What an ack and a receive read of the messages' items (docs/design.md, "Costs this is built
+ * for"): an ack reads nothing, one conditional write ends the message; a receive of one over a
+ * backlog reads a few items from the head, not a page of a hundred. Each item read is billed (a
+ * read unit per 4 KB), so these counts are the read units a user pays.
  */
 @ExtendWith(Moto.class)
 class MessageReadsTest {
@@ -179,5 +181,35 @@ class MessageReadsTest {
     engine.touch("m", id); // moves the item to a new order serial, a pointer at its id
     engine.ack("m", receipt);
     assertEquals(0, engine.stats("m").depth());
+  }
+
+  @Test
+  void receiveOfOne_overABacklogOf100_readsAFewItems_notAPage() {
+    engine.createQueue("b", QueueConfig.defaults());
+    for (int i = 0; i < 100; i++) {
+      engine.send("b", NewMessage.of("message " + i));
+    }
+    reads.reset();
+    Message m = receiveOne("b");
+    assertEquals("message 0", m.body());
+    assertTrue(reads.queried.get() <= 3, "items the receive read: " + reads.queried.get());
+    reads.reset();
+    List<Message> ten = engine.receive("b", ReceiveRequest.max(10));
+    assertEquals(10, ten.size());
+    assertTrue(reads.queried.get() <= 12, "items a receive of 10 read: " + reads.queried.get());
+  }
+
+  @Test
+  void receive_pastMessagesInFlight_readsOnToTheFirstAvailable() {
+    engine.createQueue("f", QueueConfig.defaults());
+    for (int i = 0; i < 40; i++) {
+      engine.send("f", NewMessage.of("message " + i));
+    }
+    for (int i = 0; i < 30; i++) {
+      receiveOne("f"); // in flight: the next receive reads past them
+    }
+    reads.reset();
+    assertEquals("message 30", receiveOne("f").body());
+    assertTrue(reads.requests.get() <= 5, "queries: " + reads.requests.get());
   }
 }
