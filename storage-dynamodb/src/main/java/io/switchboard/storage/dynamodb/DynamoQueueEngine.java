@@ -740,7 +740,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       item.put("pk", Store.s(q.partitionOf(priority, serial)));
       item.put("sk", Store.s(Msg.sk(serial)));
       item.put(Msg.PRIORITY, Store.n(priority));
-      item.put(Msg.BODY, AttributeValue.fromB(SdkBytes.fromByteArray(m.body())));
+      Bodies.put(item, m.body());
       byte[] attributes = Codecs.encodeAttributes(m.attributes());
       if (attributes != null) {
         item.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(attributes)));

@@ -21,7 +21,9 @@ import software.amazon.awssdk.core.SdkBytes;
  */
 final class Msg implements MessageView {
 
+  /** The body as sent; {@link Bodies#DEFLATED} instead when it is stored compressed. */
   static final String BODY = "b";
+
   static final String ATTRIBUTES = "a";
   static final String GROUP = "g";
   static final String DEDUP = "dd";
@@ -77,7 +79,7 @@ final class Msg implements MessageView {
     this.done = Store.str(item, DONE);
     this.keep = Store.num(item, KEEP);
     this.priority = (int) Store.num(item, PRIORITY);
-    this.body = Store.bytes(item, BODY);
+    this.body = Bodies.of(item);
     software.amazon.awssdk.services.dynamodb.model.AttributeValue a = item.get(ATTRIBUTES);
     this.attributes = Codecs.decodeAttributes(a == null ? null : a.b().asByteArray());
     this.group = Store.str(item, GROUP);
@@ -171,10 +173,7 @@ final class Msg implements MessageView {
     m.put("sk", Store.s(sk(newSerial)));
     m.put(PRIORITY, Store.n(newPriority));
     m.put(ID, Store.n(id));
-    m.put(
-        BODY,
-        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromB(
-            SdkBytes.fromByteArray(body)));
+    Bodies.put(m, body);
     byte[] a = Codecs.encodeAttributes(attributes);
     if (a != null) {
       m.put(
