@@ -10,14 +10,40 @@ import org.jspecify.annotations.Nullable;
  */
 interface Design extends AutoCloseable {
 
-  /** A message of the run; its body is {@link #body} of it. */
-  record Message(String id, int priority, String gender, List<String> languages) {
+  /** The kinds of body a run can send ({@code --body-kind}), each {@code bytes} bytes of ASCII. */
+  List<String> BODY_KINDS = List.of("filler", "letters", "base64", "ascii");
 
-    /** The body: the id, a colon, and filler to {@code bytes} bytes in all (ASCII). */
+  /**
+   * A message of the run; its body is {@link #body} of it.
+   *
+   * @param bodyKind one of {@link #BODY_KINDS}
+   */
+  record Message(String id, int priority, String gender, List<String> languages, String bodyKind) {
+
+    /**
+     * The body: the id, a colon, and to {@code bytes} bytes in all (ASCII) as {@link #bodyKind}
+     * says: {@code filler} the letter x repeated (Deflate makes it a few bytes), {@code letters}
+     * random letters a–z, {@code base64} base64 of random bytes, {@code ascii} random 7-bit
+     * characters 1–127 (the text Deflate shrinks least: every byte value UTF-8 text can use at one
+     * byte a character). Random from the id, so the same for every target.
+     */
     String body(int bytes) {
       StringBuilder sb = new StringBuilder(bytes).append(id).append(':');
+      java.util.Random random = new java.util.Random(id.hashCode());
+      if (bodyKind.equals("base64")) {
+        byte[] raw = new byte[bytes];
+        random.nextBytes(raw);
+        sb.append(java.util.Base64.getEncoder().encodeToString(raw));
+        sb.setLength(bytes);
+        return sb.toString();
+      }
       while (sb.length() < bytes) {
-        sb.append('x');
+        sb.append(
+            switch (bodyKind) {
+              case "letters" -> (char) ('a' + random.nextInt(26));
+              case "ascii" -> (char) (1 + random.nextInt(127));
+              default -> 'x';
+            });
       }
       return sb.toString();
     }

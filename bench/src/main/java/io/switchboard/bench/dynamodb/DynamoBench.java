@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * once. Dollars are the units at the on-demand prices in {@link #WRITE_PRICE} and {@link
  * #READ_PRICE}.
  *
- * <p>Options: {@code --messages N} (20), {@code --body-bytes B} (1024), {@code --patterns
+ * <p>Options: {@code --messages N} (20), {@code --body-bytes B} (1024), {@code --body-kind
+ * filler|letters|base64|ascii} (filler; {@link Design.Message#body}), {@code --patterns
  * fifo,priority,filtered,lifo}, {@code --shapes steady,backlog}, {@code --modes single,batch},
  * {@code --out DIR}.
  */
@@ -84,6 +85,7 @@ public final class DynamoBench {
     ReportArgs ra = ReportArgs.parse(ENTRY, args);
     int messages = 20;
     int bodyBytes = 1024;
+    String bodyKind = "filler";
     List<String> patterns = List.of("fifo", "priority", "filtered", "lifo");
     List<String> shapes = List.of("steady", "backlog");
     List<String> modes = List.of("single", "batch");
@@ -96,6 +98,13 @@ public final class DynamoBench {
       switch (rest[i]) {
         case "--messages" -> messages = Integer.parseInt(v);
         case "--body-bytes" -> bodyBytes = Integer.parseInt(v);
+        case "--body-kind" -> {
+          if (!Design.BODY_KINDS.contains(v)) {
+            throw new IllegalArgumentException(
+                "unknown body kind '" + v + "' (have " + String.join(",", Design.BODY_KINDS) + ")");
+          }
+          bodyKind = v;
+        }
         case "--patterns" ->
             patterns = choose("pattern", v, "fifo", "priority", "filtered", "lifo");
         case "--shapes" -> shapes = choose("shape", v, "steady", "backlog");
@@ -104,7 +113,8 @@ public final class DynamoBench {
             throw new IllegalArgumentException(
                 "unknown option "
                     + rest[i]
-                    + " (have --messages, --body-bytes, --patterns, --shapes, --modes, --out)");
+                    + " (have --messages, --body-bytes, --body-kind, --patterns, --shapes, --modes,"
+                    + " --out)");
       }
     }
     if (messages < 1 || bodyBytes < 64) {
@@ -114,7 +124,7 @@ public final class DynamoBench {
               + " and "
               + bodyBytes);
     }
-    Report r = run(messages, bodyBytes, patterns, shapes, modes);
+    Report r = run(messages, bodyBytes, bodyKind, patterns, shapes, modes);
     r.write(ra.out(), RunInfo.capture(RunInfo.commandLine(DynamoBench.class, args)), System.out);
   }
 
@@ -131,7 +141,12 @@ public final class DynamoBench {
 
   /** Runs every case on a moto of its own and reports them. */
   static Report run(
-      int messages, int bodyBytes, List<String> patterns, List<String> shapes, List<String> modes)
+      int messages,
+      int bodyBytes,
+      String bodyKind,
+      List<String> patterns,
+      List<String> shapes,
+      List<String> modes)
       throws Exception {
     Report r =
         Report.create(
@@ -142,7 +157,9 @@ public final class DynamoBench {
                 messages
                     + " messages of "
                     + bodyBytes
-                    + " bytes per case; units as AWS bills them (CapacityMeter), on moto "
+                    + " bytes ("
+                    + bodyKind
+                    + ") per case; units as AWS bills them (CapacityMeter), on moto "
                     + "serving one request at a time; $/M msgs at $"
                     + WRITE_PRICE
                     + " per million write and $"
@@ -173,7 +190,7 @@ public final class DynamoBench {
                 try (Design d = design(target, pattern, metered, shadow, run, bodyBytes)) {
                   Capacity before = meter.snapshot();
                   Map<String, Long> keysBefore = meter.writeUnitsByKey();
-                  drive(d, c, messages);
+                  drive(d, c, messages, bodyKind);
                   Capacity used = meter.snapshot().minus(before);
                   double busiest = busiestShare(keysBefore, meter.writeUnitsByKey());
                   row(r, target, c, messages, used, d.bytesKept(), busiest);
@@ -243,13 +260,14 @@ public final class DynamoBench {
   }
 
   /** The run's messages: the same for every target of a pattern. */
-  static List<Design.Message> messages(String pattern, int count) {
+  static List<Design.Message> messages(String pattern, int count, String bodyKind) {
     Random random = new Random(42);
     List<Design.Message> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
       String id = String.format("m%06d", i);
       switch (pattern) {
-        case "priority" -> out.add(new Design.Message(id, random.nextInt(3), "", List.of()));
+        case "priority" ->
+            out.add(new Design.Message(id, random.nextInt(3), "", List.of(), bodyKind));
         case "filtered" -> {
           List<String> languages = new ArrayList<>();
           for (String l : Seed000FilteredFifo.LANGUAGES) {
@@ -265,9 +283,10 @@ public final class DynamoBench {
                   id,
                   0,
                   Seed000FilteredFifo.GENDERS.get(random.nextInt(2)),
-                  List.copyOf(languages)));
+                  List.copyOf(languages),
+                  bodyKind));
         }
-        default -> out.add(new Design.Message(id, 0, "", List.of()));
+        default -> out.add(new Design.Message(id, 0, "", List.of(), bodyKind));
       }
     }
     return out;
@@ -279,8 +298,8 @@ public final class DynamoBench {
    * @throws IllegalStateException if a message was taken twice, or a receive found nothing while
    *     messages were queued
    */
-  static void drive(Design d, Case c, int count) {
-    List<Design.Message> all = messages(c.pattern(), count);
+  static void drive(Design d, Case c, int count, String bodyKind) {
+    List<Design.Message> all = messages(c.pattern(), count, bodyKind);
     Map<String, Design.Message> queued = new LinkedHashMap<>();
     Set<String> taken = new HashSet<>();
     Random wants = new Random(7);
