@@ -629,6 +629,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   public SendResult send(String queue, NewMessage message) {
     Q q = require(queue);
     CheckedMessage m = MessageRules.check(message, -1, queue, q.grouped(), q.config());
+    Map<String, AttributeValue> stored = stored(q, m);
     if (q.config().maxDepth().isPresent()) {
       SendResult duplicate = duplicate(q, m, true);
       if (duplicate != null) {
@@ -636,7 +637,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
     }
     makeRoom(q, 1);
-    SendResult r = put(q, m);
+    SendResult r = put(q, m, stored);
     wake();
     return r;
   }
@@ -647,10 +648,12 @@ public final class DynamoQueueEngine implements QueueEngine {
     QueueRules.checkBatchSize(messages);
     Q q = require(queue);
     List<CheckedMessage> checked = new ArrayList<>(messages.size());
+    List<Map<String, AttributeValue>> stored = new ArrayList<>(messages.size());
     for (int i = 0; i < messages.size(); i++) {
       checked.add(
           MessageRules.check(
               QueueRules.batchMessage(messages, i), i, queue, q.grouped(), q.config()));
+      stored.add(stored(q, checked.get(i)));
     }
     if (q.config().maxDepth().isPresent()) {
       int fresh = 0;
@@ -660,8 +663,8 @@ public final class DynamoQueueEngine implements QueueEngine {
       makeRoom(q, fresh);
     }
     List<SendResult> out = new ArrayList<>(checked.size());
-    for (CheckedMessage m : checked) {
-      out.add(put(q, m));
+    for (int i = 0; i < checked.size(); i++) {
+      out.add(put(q, checked.get(i), stored.get(i)));
     }
     wake();
     return out;
@@ -729,22 +732,18 @@ public final class DynamoQueueEngine implements QueueEngine {
     return new SendResult(ids.id(original), original, true);
   }
 
-  private SendResult put(Q q, CheckedMessage m) {
+  /** {@code stored}: the message's body and attributes as its item holds them ({@link #stored}). */
+  private SendResult put(Q q, CheckedMessage m, Map<String, AttributeValue> stored) {
     long now = clock.millis();
     int priority = m.source().priority();
     knowPriority(q, priority);
     String group = m.source().groupId().orElse(null);
     while (true) {
       long serial = placed(q, nextSerial(now), q.grouped() ? group : null);
-      Map<String, AttributeValue> item = new HashMap<>();
+      Map<String, AttributeValue> item = new HashMap<>(stored);
       item.put("pk", Store.s(q.partitionOf(priority, serial)));
       item.put("sk", Store.s(Msg.sk(serial)));
       item.put(Msg.PRIORITY, Store.n(priority));
-      Bodies.put(item, m.body());
-      byte[] attributes = Codecs.encodeAttributes(m.attributes());
-      if (attributes != null) {
-        item.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(attributes)));
-      }
       m.source().groupId().ifPresent(g -> item.put(Msg.GROUP, Store.s(g)));
       if (m.dedupId() != null) {
         item.put(Msg.DEDUP, Store.s(m.dedupId()));
@@ -822,6 +821,43 @@ public final class DynamoQueueEngine implements QueueEngine {
         }
       }
     }
+  }
+
+  /**
+   * What a message's body (as stored) and attributes may take of an item: DynamoDB holds items of
+   * at most 400 KB, names and values; the rest of a message's item (keys, times, group, a
+   * deduplication id) takes well under 1 KB.
+   */
+  static final int MAX_STORED = 400 * 1024 - 1024;
+
+  /**
+   * A message's body and attributes as its item holds them (the body compressed when smaller);
+   * refuses (MESSAGE_TOO_LARGE) a message whose item DynamoDB would refuse: a queue allows up to 1
+   * MiB, and a body that does not compress under the item limit cannot be stored here.
+   */
+  private static Map<String, AttributeValue> stored(Q q, CheckedMessage m) {
+    Map<String, AttributeValue> out = new HashMap<>();
+    Bodies.put(out, m.body());
+    byte[] attributes = Codecs.encodeAttributes(m.attributes());
+    if (attributes != null) {
+      out.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(attributes)));
+    }
+    int bytes = 0;
+    for (AttributeValue v : out.values()) {
+      bytes += v.b().asByteArray().length;
+    }
+    if (bytes > MAX_STORED) {
+      throw new QueueException(
+          ErrorCode.MESSAGE_TOO_LARGE,
+          "the message takes "
+              + bytes
+              + " bytes as the DynamoDB store keeps it (the body, compressed when that is smaller,"
+              + " and the attributes); a DynamoDB item holds at most 400 KB, so a message on queue '"
+              + q.name()
+              + "' may take at most "
+              + MAX_STORED);
+    }
+    return out;
   }
 
   /** Adds {@code priority} to the queue's priorities before a message of it is written. */

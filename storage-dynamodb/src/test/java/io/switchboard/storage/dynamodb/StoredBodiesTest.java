@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.switchboard.queue.ErrorCode;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
+import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.time.ManualClock;
 import java.nio.charset.StandardCharsets;
@@ -130,6 +132,38 @@ class StoredBodiesTest {
     }
     String body = roundTrip(s.substring(0, QueueConfig.MAX_MESSAGE_SIZE));
     assertTrue(storedItem().containsKey(Bodies.DEFLATED));
+    assertEquals(body, received());
+  }
+
+  /** Random 7-bit text: Deflate keeps about 90 % of it. */
+  private static String incompressible(int length) {
+    Random random = new Random(11);
+    StringBuilder s = new StringBuilder(length);
+    while (s.length() < length) {
+      s.append((char) (1 + random.nextInt(127)));
+    }
+    return s.toString();
+  }
+
+  @Test
+  void aBodyThatDoesNotCompressUnderTheItemLimit_isRefusedAsTooLarge_andNothingIsStored() {
+    String body = incompressible(500_000); // a queue allows it; a DynamoDB item holds 400 KB
+    QueueException e =
+        assertThrows(QueueException.class, () -> engine.send("q", NewMessage.of(body)));
+    assertEquals(ErrorCode.MESSAGE_TOO_LARGE, e.code());
+    assertTrue(e.getMessage().contains("at most " + DynamoQueueEngine.MAX_STORED), e.getMessage());
+    QueueException batch =
+        assertThrows(
+            QueueException.class,
+            () -> engine.sendBatch("q", List.of(NewMessage.of("small"), NewMessage.of(body))));
+    assertEquals(ErrorCode.MESSAGE_TOO_LARGE, batch.code());
+    assertEquals(0, engine.stats("q").depth(), "nothing of the refused batch was sent");
+  }
+
+  @Test
+  void aBodyThatDoesNotCompressButFitsTheItem_isStored() {
+    String body = roundTrip(incompressible(300_000));
+    assertTrue(storedItem().containsKey(Bodies.DEFLATED), "it shrinks a little");
     assertEquals(body, received());
   }
 
