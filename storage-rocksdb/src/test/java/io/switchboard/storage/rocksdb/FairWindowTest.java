@@ -251,4 +251,45 @@ class FairWindowTest {
     }
     assertSameStats();
   }
+
+  @Test
+  void eachReceive_readsAFewPagesOfKeys_notTheBacklog() {
+    RocksJournal journal =
+        RocksJournal.open(dir.resolve("counted"), Durability.none(), OrderIndex.MAINTAINED);
+    CountingOrders orders = new CountingOrders(journal.orders().orElseThrow());
+    QueueEngine counted =
+        QueueEngine.builder()
+            .journal(new CountingOrders.OverJournal(journal, orders))
+            .hotWindow(WINDOW)
+            .build();
+    try {
+      counted.ensureQueue(Q, QueueConfig.builder().build());
+      for (int i = 0; i < 5_000; i++) {
+        counted.send(Q, NewMessage.builder(body(i)).groupId(tenantOf(i)).build());
+      }
+      ArrayDeque<String> held = new ArrayDeque<>();
+      int most = 0;
+      int mostRecords = 0;
+      List<Integer> got = new ArrayList<>();
+      for (int round = 0; round < 200; round++) {
+        orders.reset();
+        for (Message m : counted.receive(Q, TEN)) {
+          got.add(WindowedStore.number(m));
+          held.addLast(m.receipt().orElseThrow());
+        }
+        most = Math.max(most, orders.keyPages.get());
+        mostRecords = Math.max(mostRecords, orders.recordsRead());
+        while (held.size() > LEASES) {
+          counted.ack(Q, held.removeFirst());
+        }
+      }
+      // a page of each tenant whose messages in the heap ran out (at most one per message taken),
+      // a few of the window's, and the end of the operation's: never the noisy tenant's backlog
+      assertTrue(most <= 20, "pages of keys in one receive: " + most);
+      assertTrue(mostRecords <= 20 * (WINDOW + 1), "records in one receive: " + mostRecords);
+      assertTrue(got.stream().anyMatch(n -> n > 4_000), "a quiet tenant's message from the end");
+    } finally {
+      counted.close();
+    }
+  }
 }
