@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.switchboard.queue.Message;
 import io.switchboard.queue.MessageUpdate;
 import io.switchboard.queue.NewMessage;
+import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
@@ -250,6 +251,43 @@ class FairWindowTest {
       assertWindowed();
     }
     assertSameStats();
+  }
+
+  @Test
+  void aLifoQueueWithPriorities_givesTheFairOrder_windowed() {
+    String lifo = "lifo";
+    for (QueueEngine e : List.of(store.engine(), memory)) {
+      e.ensureQueue(lifo, QueueConfig.builder().order(Order.LIFO).build());
+    }
+    for (int i = 0; i < 2_000; i++) {
+      // three priority bands; each tenant has messages in each
+      NewMessage m = NewMessage.builder(body(i)).groupId(tenantOf(i)).priority(i % 7 % 3).build();
+      store.engine().send(lifo, m);
+      memory.send(lifo, m);
+    }
+    List<String[]> held = new ArrayList<>();
+    for (int round = 0; round < 120; round++) {
+      List<Message> fromRocks = store.engine().receive(lifo, TEN);
+      List<Message> fromMemory = memory.receive(lifo, TEN);
+      assertEquals(
+          fromMemory.stream().map(WindowedStore::number).toList(),
+          fromRocks.stream().map(WindowedStore::number).toList(),
+          "the in-memory engine's");
+      for (int k = 0; k < fromRocks.size(); k++) {
+        held.add(
+            new String[] {
+              fromRocks.get(k).receipt().orElseThrow(), fromMemory.get(k).receipt().orElseThrow()
+            });
+      }
+      while (held.size() > LEASES) {
+        String[] oldest = held.remove(0);
+        store.engine().ack(lifo, oldest[0]);
+        memory.ack(lifo, oldest[1]);
+      }
+      long inFlight = store.engine().stats(lifo).inFlight();
+      long inHeap = store.heldInHeap(lifo);
+      assertTrue(inHeap <= inFlight + 2L * WINDOW + 3 * (WINDOW + 1) + 10, "held " + inHeap);
+    }
   }
 
   @Test
