@@ -25,6 +25,10 @@ import org.jspecify.annotations.Nullable;
  * are noisy at once (each holds more than a tenth of the in-flight messages), so finding the best
  * quiet head walks past at most nine heads.
  *
+ * <p>With a hot window ({@link HotWindow}) a tenant may also have cold messages, only in the store:
+ * the window keeps each tenant's best message in the heap (its {@link Tenant#cold} and {@link
+ * Tenant#boundary} say how much of its line the heap holds), so the choice here is the same.
+ *
  * <p>With a limit per key (the queue's {@code keyLimit}, {@code docs/design.md}, "Limits per key"),
  * a tenant holding that many messages in flight is <em>held</em>: its head leaves the set of heads,
  * so no receive takes from it and none walks its messages, until one of them settles and it is

@@ -38,11 +38,18 @@ import org.jspecify.annotations.Nullable;
  * <p>A filtered receive the attribute index answers reads the matching partitions' own lines from
  * the store ({@link #refill(PartitionIndex.Partition)}): each partition with cold messages has a
  * bound, the later of {@link #boundary} and its own, up to which the heap holds all of it. A queue
- * whose receives need the whole backlog in sight (a filter the index cannot answer, a fair queue of
- * message groups) is <em>pinned</em>: its cold messages are read back and it keeps every message in
- * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
- * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
- * thread-safe: the owning queue holds its lock, and no other queue's.
+ * whose receives need the whole backlog in sight (a filter the index cannot answer, a fair queue
+ * with cold messages without a group id) is <em>pinned</em>: its cold messages are read back and it
+ * keeps every message in the heap from then on, as without a window. A browse and a redrive's
+ * snapshot read the order from the store, hot and cold alike ({@link #availableAfter}), without
+ * keeping what they read. Not thread-safe: the owning queue holds its lock, and no other queue's.
+ *
+ * <p>A fair queue (a standard queue that received a group id, {@link FairShare}) keeps each
+ * tenant's first messages in the heap, up to its bound (the later of {@link #boundary} and the
+ * tenant's own), and every available message without a group id; a tenant whose messages in the
+ * heap run out while some are cold reads the next page of its line in the store's {@code F} order
+ * ({@link #tenantsReady}) before the next choice, so the fair choice runs in the heap over every
+ * tenant's best message.
  *
  * <p>A grouped queue keeps a window per message group instead ({@link GroupedOrdering}): every
  * group with messages has its first ones in the heap, up to its <em>hot end</em>, and the rest of
@@ -222,8 +229,8 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   /**
    * Demotes what the window must not hold: every available message after the boundary while
-   * messages are cold, and the last {@code W} when it holds more than {@code 2W}. A fair queue of
-   * groups is pinned instead. Reads nothing.
+   * messages are cold, and the last {@code W} when it holds more than {@code 2W}; a fair queue
+   * keeps its tenants' heads besides ({@link #settleFair}). Reads nothing.
    */
   void settle() {
     List<StoredMessage> watched = table.watched();
