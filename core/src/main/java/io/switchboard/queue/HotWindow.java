@@ -295,7 +295,11 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   /** Whether the queue is fair and windowed: each tenant's best message is in the heap. */
   private boolean fairWindowed() {
-    return !pinned && !grouped && coldUngrouped == 0 && fairShare() != null;
+    return !pinned
+        && !grouped
+        && coldUngrouped == 0
+        && orders.keepsTenants()
+        && fairShare() != null;
   }
 
   /**
