@@ -25,6 +25,10 @@ import org.jspecify.annotations.Nullable;
  * are noisy at once (each holds more than a tenth of the in-flight messages), so finding the best
  * quiet head walks past at most nine heads.
  *
+ * <p>With a hot window ({@link HotWindow}) a tenant may also have cold messages, only in the store:
+ * the window keeps each tenant's best message in the heap (its {@link Tenant#cold} and {@link
+ * Tenant#boundary} say how much of its line the heap holds), so the choice here is the same.
+ *
  * <p>With a limit per key (the queue's {@code keyLimit}, {@code docs/design.md}, "Limits per key"),
  * a tenant holding that many messages in flight is <em>held</em>: its head leaves the set of heads,
  * so no receive takes from it and none walks its messages, until one of them settles and it is
@@ -32,11 +36,28 @@ import org.jspecify.annotations.Nullable;
  */
 final class FairShare {
 
-  private static final class Tenant {
+  /**
+   * One tenant: its available messages in the heap, its messages in flight and, with a hot window
+   * ({@link HotWindow}), how many of its available messages are only in the store ({@code cold}:
+   * all of them sort after its bound, the later of the queue's window boundary and {@code
+   * boundary}).
+   */
+  static final class Tenant {
+    final String id;
     final TreeSet<StoredMessage> available;
     int inFlight;
 
-    Tenant(Comparator<StoredMessage> order) {
+    /** Available messages of the tenant kept only in the store. */
+    long cold;
+
+    /**
+     * While {@link #cold} is above zero: the last message of the tenant's line the heap holds with
+     * every one before it (a copy), or null when that is the queue's window boundary.
+     */
+    @Nullable StoredMessage boundary;
+
+    Tenant(String id, Comparator<StoredMessage> order) {
+      this.id = id;
       this.available = new TreeSet<>(order);
     }
   }
@@ -49,6 +70,12 @@ final class FairShare {
    * held by the limit per key.
    */
   private final TreeSet<StoredMessage> heads;
+
+  /**
+   * Tenants with cold messages whose messages in the heap may have run out since the hot window
+   * last looked ({@link #touched}).
+   */
+  private final java.util.Set<Tenant> touched = new java.util.LinkedHashSet<>();
 
   /** The most messages of one tenant in flight; 0: no limit. */
   private int limit;
@@ -103,7 +130,7 @@ final class FairShare {
       heads.add(m);
       return;
     }
-    Tenant t = tenants.computeIfAbsent(m.groupId, k -> new Tenant(order));
+    Tenant t = tenants.computeIfAbsent(m.groupId, k -> new Tenant(k, order));
     detach(t);
     t.available.add(m);
     attach(t);
@@ -122,6 +149,9 @@ final class FairShare {
     detach(t);
     t.available.remove(m);
     attach(t);
+    if (t.cold > 0) {
+      touched.add(t);
+    }
     dropIfIdle(m.groupId, t);
   }
 
@@ -133,7 +163,7 @@ final class FairShare {
     if (m.groupId == null) {
       return null;
     }
-    Tenant t = tenants.computeIfAbsent(m.groupId, k -> new Tenant(order));
+    Tenant t = tenants.computeIfAbsent(m.groupId, k -> new Tenant(k, order));
     boolean wasHeld = atLimit(t) && !t.available.isEmpty();
     detach(t);
     t.inFlight += delta;
@@ -196,9 +226,70 @@ final class FairShare {
   }
 
   private void dropIfIdle(String id, Tenant t) {
-    if (t.inFlight <= 0 && t.available.isEmpty()) {
+    if (t.inFlight <= 0 && t.available.isEmpty() && t.cold <= 0) {
       tenants.remove(id);
     }
+  }
+
+  // ---- the hot window's side: tenants with cold messages ({@link HotWindow}) -------------------
+
+  /** The tenant {@code id}, made when it has none yet. */
+  Tenant tenant(String id) {
+    return tenants.computeIfAbsent(id, k -> new Tenant(k, order));
+  }
+
+  /** The tenant {@code id}, or null. */
+  @Nullable Tenant tenantOrNull(String id) {
+    return tenants.get(id);
+  }
+
+  /** Notes that {@code t}, which has cold messages, may have run out of messages in the heap. */
+  void touch(Tenant t) {
+    touched.add(t);
+  }
+
+  /** The tenants noted since the last call ({@link #touch}, a leave); the set is emptied. */
+  List<Tenant> touched() {
+    if (touched.isEmpty()) {
+      return List.of();
+    }
+    List<Tenant> out = List.copyOf(touched);
+    touched.clear();
+    return out;
+  }
+
+  /** Whether some tenant was noted since the last {@link #touched}. */
+  boolean anyTouched() {
+    return !touched.isEmpty();
+  }
+
+  /** Whether {@code m} is its tenant's best available message, or has no tenant (its own). */
+  boolean isHead(StoredMessage m) {
+    if (m.groupId == null) {
+      return true;
+    }
+    Tenant t = tenants.get(m.groupId);
+    return t != null && !t.available.isEmpty() && t.available.first() == m;
+  }
+
+  /** Heads the heap holds: every ungrouped available message and each tenant's best. */
+  long headCount() {
+    return (long) heads.size() + held;
+  }
+
+  /** {@code t}'s cold messages are all in the heap, or gone: it forgets its bound. */
+  void whole(Tenant t) {
+    t.cold = 0;
+    t.boundary = null;
+    dropIfIdle(t.id, t);
+  }
+
+  /** No tenant has cold messages any more (all read back, or purged). */
+  void clearCold() {
+    for (Tenant t : List.copyOf(tenants.values())) {
+      whole(t);
+    }
+    touched.clear();
   }
 
   /**

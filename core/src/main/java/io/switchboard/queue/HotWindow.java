@@ -38,11 +38,18 @@ import org.jspecify.annotations.Nullable;
  * <p>A filtered receive the attribute index answers reads the matching partitions' own lines from
  * the store ({@link #refill(PartitionIndex.Partition)}): each partition with cold messages has a
  * bound, the later of {@link #boundary} and its own, up to which the heap holds all of it. A queue
- * whose receives need the whole backlog in sight (a filter the index cannot answer, a fair queue of
- * message groups) is <em>pinned</em>: its cold messages are read back and it keeps every message in
- * the heap from then on, as without a window. A browse and a redrive's snapshot read the order from
- * the store, hot and cold alike ({@link #availableAfter}), without keeping what they read. Not
- * thread-safe: the owning queue holds its lock, and no other queue's.
+ * whose receives need the whole backlog in sight (a filter the index cannot answer, a fair queue
+ * with cold messages without a group id) is <em>pinned</em>: its cold messages are read back and it
+ * keeps every message in the heap from then on, as without a window. A browse and a redrive's
+ * snapshot read the order from the store, hot and cold alike ({@link #availableAfter}), without
+ * keeping what they read. Not thread-safe: the owning queue holds its lock, and no other queue's.
+ *
+ * <p>A fair queue (a standard queue that received a group id, {@link FairShare}) keeps each
+ * tenant's first messages in the heap, up to its bound (the later of {@link #boundary} and the
+ * tenant's own), and every available message without a group id; a tenant whose messages in the
+ * heap run out while some are cold reads the next page of its line in the store's {@code F} order
+ * ({@link #tenantsReady}) before the next choice, so the fair choice runs in the heap over every
+ * tenant's best message.
  *
  * <p>A grouped queue keeps a window per message group instead ({@link GroupedOrdering}): every
  * group with messages has its first ones in the heap, up to its <em>hot end</em>, and the rest of
@@ -72,6 +79,9 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   /** Available messages in the store that are neither in the heap nor sends still being written. */
   private long cold;
+
+  /** Of {@link #cold}, those without a group id (a fair queue keeps all of those in the heap). */
+  private long coldUngrouped;
 
   private final TreeMap<Integer, long[]> coldByPriority = new TreeMap<>(Comparator.reverseOrder());
 
@@ -219,8 +229,8 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   /**
    * Demotes what the window must not hold: every available message after the boundary while
-   * messages are cold, and the last {@code W} when it holds more than {@code 2W}. A fair queue of
-   * groups is pinned instead. Reads nothing.
+   * messages are cold, and the last {@code W} when it holds more than {@code 2W}; a fair queue
+   * keeps its tenants' heads besides ({@link #settleFair}). Reads nothing.
    */
   void settle() {
     List<StoredMessage> watched = table.watched();
@@ -233,10 +243,17 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
       settleGroups();
       return;
     }
-    if (table.fair()) {
-      watched.clear();
-      table.watchedDelayed().clear();
-      pin();
+    FairShare fair = fairShare();
+    if (fair != null) {
+      if (!orders.keepsTenants() || coldUngrouped > 0) {
+        // no tenant lines to read, or cold messages without a group id (each a tenant of its own,
+        // found only by reading the whole order): the queue keeps every message in the heap
+        watched.clear();
+        table.watchedDelayed().clear();
+        pin();
+        return;
+      }
+      settleFair(fair);
       return;
     }
     settleDelayed();
@@ -266,6 +283,190 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
     int window = window();
     if (hot > 2L * window) {
       shrinkTo(window);
+    }
+  }
+
+  // ---- a fair queue: a line per tenant (the store's F order) -----------------------------------
+
+  /** The fair share across tenants of a standard queue that received a group id; else null. */
+  private @Nullable FairShare fairShare() {
+    return !grouped && table.ordering() instanceof StandardOrdering s ? s.fairShare() : null;
+  }
+
+  /** Whether the queue is fair and windowed: each tenant's best message is in the heap. */
+  private boolean fairWindowed() {
+    return !pinned
+        && !grouped
+        && coldUngrouped == 0
+        && orders.keepsTenants()
+        && fairShare() != null;
+  }
+
+  /**
+   * As {@link #settle} for a fair queue: what entered or moved past the window's boundary is
+   * forgotten unless it is its tenant's best message, a message without a group id (a tenant of its
+   * own), or within its tenant's or its partition's held prefix; a window holding more than {@code
+   * 2W} messages besides the heads forgets the last of those. Reads nothing.
+   */
+  private void settleFair(FairShare f) {
+    settleDelayed();
+    List<StoredMessage> watched = table.watched();
+    Comparator<StoredMessage> cmp = table.order();
+    StoredMessage b = boundary;
+    PartitionIndex parts = partitions();
+    if (cold > 0) {
+      for (StoredMessage m : List.copyOf(watched)) {
+        if (table.get(m.serial) != m
+            || m.state != StoredMessage.AVAILABLE
+            || (b != null && cmp.compare(m, b) <= 0)) {
+          continue;
+        }
+        if (f.isHead(m)) {
+          FairShare.Tenant t = m.groupId == null ? null : f.tenantOrNull(m.groupId);
+          if (t != null && t.cold > 0) {
+            f.touch(t); // its cold messages may sort before it: checked before the next choice
+          }
+        } else if (!neededByTenant(f, m, cmp)
+            && !(parts != null && neededBy(parts.partitionOf(m), m, cmp))) {
+          demote(m);
+        }
+      }
+    }
+    watched.clear();
+    int window = window();
+    if (table.eligible() - f.headCount() > 2L * window) {
+      shrinkFair(f, window);
+    }
+  }
+
+  /** Whether {@code m} lies in the prefix of its tenant's line that the heap holds whole. */
+  private static boolean neededByTenant(
+      FairShare f, StoredMessage m, Comparator<StoredMessage> cmp) {
+    if (m.groupId == null) {
+      return true;
+    }
+    FairShare.Tenant t = f.tenantOrNull(m.groupId);
+    StoredMessage b = t == null ? null : t.boundary;
+    return t != null && t.cold > 0 && b != null && cmp.compare(m, b) <= 0;
+  }
+
+  /**
+   * Forgets the last available messages that are not heads (each tenant's best, every message
+   * without a group id) until {@code window} such are left; the boundary moves before the first
+   * forgotten, never past where it stood while messages were cold.
+   */
+  private void shrinkFair(FairShare f, int window) {
+    StandardOrdering s = (StandardOrdering) table.ordering();
+    long ordinary = table.eligible() - f.headCount();
+    if (ordinary <= window) {
+      return;
+    }
+    List<StoredMessage> victims = new java.util.ArrayList<>();
+    for (Iterator<StoredMessage> it = s.descending(); it.hasNext() && ordinary > window; ) {
+      StoredMessage m = it.next();
+      if (!f.isHead(m)) {
+        victims.add(m);
+        ordinary--;
+      }
+    }
+    if (victims.isEmpty()) {
+      return;
+    }
+    boolean wasCold = cold > 0;
+    StoredMessage before = boundary;
+    for (StoredMessage m : victims) {
+      demote(m);
+    }
+    StoredMessage previous = s.lower(victims.get(victims.size() - 1));
+    StoredMessage next = previous == null ? null : keyOf(previous);
+    if (!wasCold) {
+      boundary = next;
+    } else if (before != null && next != null) {
+      boundary = table.order().compare(next, before) > 0 ? before : next;
+    } else {
+      boundary = null; // the cold messages may start at the beginning of the order
+    }
+  }
+
+  /**
+   * Where tenant {@code t}'s cold messages start after: the later of its bound and the window's.
+   */
+  private @Nullable StoredMessage boundOf(FairShare.Tenant t) {
+    StoredMessage a = boundary;
+    StoredMessage b = t.boundary;
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return table.order().compare(a, b) >= 0 ? a : b;
+  }
+
+  /** Whether the heap holds {@code t}'s best available message. */
+  private boolean hasHead(FairShare.Tenant t) {
+    if (t.cold <= 0) {
+      return true;
+    }
+    if (t.available.isEmpty()) {
+      return false;
+    }
+    StoredMessage bound = boundOf(t);
+    return bound != null && table.order().compare(t.available.first(), bound) <= 0;
+  }
+
+  @Override
+  public void tenantsReady() {
+    FairShare f = fairShare();
+    if (f == null || pinned || !f.anyTouched()) {
+      return;
+    }
+    for (FairShare.Tenant t : f.touched()) {
+      while (!hasHead(t)) {
+        extendTenant(f, t);
+      }
+    }
+  }
+
+  /**
+   * Reads the next page of tenant {@code t}'s line after its bound: {@code k} keys of the store's
+   * {@code F} order ({@code k} the smaller of the window and 10), then their records in one batched
+   * read; its bound moves to the last one read, and a page shorter than asked leaves none of it
+   * cold.
+   */
+  private void extendTenant(FairShare f, FairShare.Tenant t) {
+    journal.flush();
+    int limit = groupWindow() + sending.size();
+    StoredMessage from = boundOf(t);
+    List<Long> serials =
+        orders.tenant(
+            queue,
+            order,
+            t.id,
+            from == null
+                ? null
+                : new Orders.After(
+                    from.serial,
+                    new Place(
+                        MessageRecord.AVAILABLE,
+                        from.priority,
+                        from.seq,
+                        0,
+                        from.expiresAt,
+                        from.sentAt,
+                        t.id)),
+            limit);
+    StoredMessage last = installPage(serials, true);
+    if (serials.size() < limit) {
+      f.whole(t); // read to the end of its line: the heap holds all of it
+    } else if (last != null) {
+      if (t.cold > 0) {
+        t.boundary = keyOf(last);
+      }
+    } else {
+      throw new IllegalStateException(
+          "the order index of queue '"
+              + queue
+              + "' names no available message of tenant '"
+              + t.id
+              + "' after its bound");
     }
   }
 
@@ -517,6 +718,7 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
       return;
     }
     settle();
+    tenantsReady(); // a fair queue: every tenant's best message in the heap before the choice
     while (!pinned && cold > 0 && table.eligible() < wanted) {
       refill();
     }
@@ -533,6 +735,11 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
       }
       report();
       return;
+    }
+    try {
+      tenantsReady();
+    } catch (QueueException e) {
+      // the store cannot be read now: the next receive reads the tenants' pages itself
     }
     if (!pinned && cold > 0 && table.eligible() < Math.max(1, window() / 2)) {
       try {
@@ -558,7 +765,12 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
    */
   void trim() {
     if (!pinned && !grouped && reportedHot > budget.share()) {
-      shrinkTo(window());
+      FairShare f = fairShare();
+      if (f != null) {
+        shrinkFair(f, window());
+      } else {
+        shrinkTo(window());
+      }
       shrinkDelayedTo(window());
     }
   }
@@ -686,6 +898,25 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
     } else if (coldDelayed > 0 && table.delayed() < window()) {
       refillDelayed(window()); // the window's first page, from where recovery stopped reading
     }
+    if (cold > 0) {
+      // the catalogue of tenants, from their counts (no message is read); what the counts leave
+      // are the messages without a group id
+      Map<String, Long> tenants = orders.keepsTenants() ? orders.tenants(queue) : Map.of();
+      long withGroup = 0;
+      for (long n : tenants.values()) {
+        withGroup += n;
+      }
+      coldUngrouped = orders.keepsTenants() ? Math.max(0, cold - withGroup) : cold;
+      if (!tenants.isEmpty() && table.ordering() instanceof StandardOrdering s) {
+        FairShare f = s.makeFair();
+        for (Map.Entry<String, Long> e : tenants.entrySet()) {
+          FairShare.Tenant t = f.tenant(e.getKey());
+          t.cold = e.getValue();
+          t.boundary = null;
+          f.touch(t);
+        }
+      }
+    }
     PartitionIndex parts = partitions();
     if (cold > 0 && parts != null) {
       // the catalogue of partitions, from their counts (no message is read)
@@ -706,6 +937,7 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
       }
     }
     settle();
+    tenantsReady(); // each tenant's first page: its best message in the heap
     report();
   }
 
@@ -861,7 +1093,12 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
   /** Forgets the cold available messages (all of them are in the heap, or gone). */
   private void clearAvailable() {
     cold = 0;
+    coldUngrouped = 0;
     coldByPriority.clear();
+    FairShare f = fairShare();
+    if (f != null) {
+      f.clearCold();
+    }
     boundary = null;
     if (coldDelayed == 0) {
       coldExpiryFloor = Long.MAX_VALUE;
@@ -886,6 +1123,20 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
       }
       p.cold++;
     }
+    FairShare f = fairShare();
+    if (m.groupId == null) {
+      coldUngrouped++;
+    } else if (f != null) {
+      FairShare.Tenant t = f.tenant(m.groupId);
+      StoredMessage b = t.boundary;
+      if (t.cold == 0 || (b != null && table.order().compare(m, b) <= 0)) {
+        // the tenant's held prefix now ends before m
+        StoredMessage previous = t.available.lower(m);
+        t.boundary = previous == null ? null : keyOf(previous);
+      }
+      t.cold++;
+      f.touch(t);
+    }
     table.forget(m);
     cold++;
     countCold(m.priority, 1);
@@ -906,6 +1157,17 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
     if (cold > 0) {
       cold--;
       countCold(m.priority, -1);
+    }
+    if (m.groupId == null) {
+      if (coldUngrouped > 0) {
+        coldUngrouped--;
+      }
+    } else {
+      FairShare f = fairShare();
+      FairShare.Tenant t = f == null ? null : f.tenantOrNull(m.groupId);
+      if (t != null && t.cold > 0 && --t.cold == 0) {
+        t.boundary = null;
+      }
     }
     PartitionIndex parts = partitions();
     if (parts != null) {
@@ -935,6 +1197,12 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
   @Override
   public boolean coldBefore(StoredMessage m) {
+    if (fairWindowed()) {
+      // every tenant's best message is in the heap and no message without a group id is cold:
+      // whatever is cold sorts after a head the choice saw (docs/design.md, "Fair queues over
+      // cold messages")
+      return false;
+    }
     StoredMessage b = boundary;
     return !pinned && cold > 0 && (b == null || table.order().compare(m, b) > 0);
   }

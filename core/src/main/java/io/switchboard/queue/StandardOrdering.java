@@ -52,6 +52,12 @@ final class StandardOrdering extends Ordering {
 
     /** Reads the next page of the delivery order after the window into the heap. */
     void refill();
+
+    /**
+     * In a fair queue: reads the next page of each tenant line whose messages in the heap ran out
+     * while some of it is cold, so every tenant's best message is in the heap before a choice.
+     */
+    default void tenantsReady() {}
   }
 
   StandardOrdering(
@@ -156,7 +162,14 @@ final class StandardOrdering extends Ordering {
     FairShare f = fair;
     if (filter == null) {
       boolean full = false;
-      while (out.size() < max && !available.isEmpty()) {
+      while (true) {
+        Cold c = cold;
+        if (f != null && c != null) {
+          c.tenantsReady(); // a tenant whose messages in the heap ran out reads on in its line
+        }
+        if (out.size() >= max || available.isEmpty()) {
+          break;
+        }
         StoredMessage m = available.first();
         if (f != null) {
           StoredMessage chosen = f.choose(m, inFlight);
@@ -168,7 +181,6 @@ final class StandardOrdering extends Ordering {
           }
           m = chosen;
         }
-        Cold c = cold;
         if (c != null && c.coldBefore(m)) {
           // a message a partition read in, past the window: the window's next page comes first
           c.refill();
@@ -292,6 +304,34 @@ final class StandardOrdering extends Ordering {
   /** The last available message in delivery order, or null. */
   @Nullable StoredMessage last() {
     return available.isEmpty() ? null : available.last();
+  }
+
+  /** The fair share across groups; null until a message with a group id came. */
+  @Nullable FairShare fairShare() {
+    return fair;
+  }
+
+  /**
+   * Makes receives fair across groups now (a restart whose messages with a group id are all cold
+   * yet), as the first such message does.
+   */
+  FairShare makeFair() {
+    FairShare f = fair;
+    if (f == null) {
+      f = new FairShare(comparator, available, keyLimit);
+      fair = f;
+    }
+    return f;
+  }
+
+  /** The available message in the heap just before {@code m} in delivery order, or null. */
+  @Nullable StoredMessage lower(StoredMessage m) {
+    return available.lower(m);
+  }
+
+  /** The available messages in the heap from the last in delivery order; not to be changed. */
+  Iterator<StoredMessage> descending() {
+    return available.descendingIterator();
   }
 
   /** Whether receives are fair across groups (a message with a group id came). */

@@ -60,6 +60,33 @@ public interface Orders {
   }
 
   /**
+   * Whether the store keeps each tenant's line and count in a standard queue ({@link #tenant},
+   * {@link #tenants}): the available messages with a group id, by group id ({@link Place#groupId});
+   * without them a fair queue with cold messages keeps every message in the heap.
+   */
+  default boolean keepsTenants() {
+    return false;
+  }
+
+  /**
+   * Available messages of one tenant (a group id) of a standard queue, in delivery order, as {@link
+   * #available}. A store that keeps no tenant lines answers as if every tenant were empty.
+   */
+  default List<Long> tenant(
+      String queue, Order order, String groupId, @Nullable After after, int limit) {
+    return List.of();
+  }
+
+  /**
+   * A standard queue's available messages with a group id, by group id, non-zero counts only: the
+   * catalogue of tenants a restart rebuilds without reading a message. Empty from a store that
+   * keeps none.
+   */
+  default java.util.Map<String, Long> tenants(String queue) {
+    return java.util.Map.of();
+  }
+
+  /**
    * Whether the store keeps the delayed messages of a standard queue in delivery order ({@link
    * #delayedInOrder}); without it the engine keeps every delayed message in the heap.
    */

@@ -93,7 +93,7 @@ final class IndexPass {
         case 'a' -> availableCount = n;
         case 'd' -> delayed = n;
         case 'f' -> inFlight = n;
-        case 'q' -> {} // a partition's count: the queue's hot window reads them when it has cold
+        case 'q', 't' -> {} // a partition's or a tenant's count: the hot window reads them
         default -> {
           if (n != 0) {
             byPriority.put(OrderKeys.priorityOf(key, at + 1), n);

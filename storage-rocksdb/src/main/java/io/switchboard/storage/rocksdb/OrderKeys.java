@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code P} partition line (available, standard queue with indexed attributes): partition
  *       ({@link io.switchboard.queue.spi.Partitions}), 0x00, priority', seq, serial — each
  *       partition's delivery order, read as {@code A} is.
+ *   <li>{@code F} tenant line (available, standard queue, with a group id): group id, 0x00,
+ *       priority', seq, serial — each tenant's delivery order in a fair queue, read as {@code A}
+ *       is.
  * </ul>
  */
 final class OrderKeys {
@@ -42,11 +45,13 @@ final class OrderKeys {
   static final byte EXPIRY = 'X';
   static final byte ARRIVAL = 'R';
   static final byte PARTITION = 'P';
+  static final byte TENANT = 'F';
 
   /**
    * Counter keys: {@code C} then {@code a}, {@code d}, {@code f} (available, delayed, in flight),
-   * {@code p} and the inverted priority, or {@code q} and a partition (its available messages);
-   * values are 8-byte little-endian counts changed by merges ({@code UInt64AddOperator}).
+   * {@code p} and the inverted priority, {@code q} and a partition (its available messages), or
+   * {@code t} and a group id (a standard queue's tenant: its available messages); values are 8-byte
+   * little-endian counts changed by merges ({@code UInt64AddOperator}).
    */
   static final byte COUNTER = 'C';
 
@@ -64,6 +69,9 @@ final class OrderKeys {
         keys.add(key(AVAILABLE, queue, serial, place));
         if (!grouped && place.partition() != null) {
           keys.add(key(PARTITION, queue, serial, place));
+        }
+        if (!grouped && place.groupId() != null) {
+          keys.add(key(TENANT, queue, serial, place));
         }
       }
       case MessageRecord.DELAYED -> {
@@ -92,6 +100,11 @@ final class OrderKeys {
       case AVAILABLE, DELAYED_IN_ORDER -> w.i(~flip(place.priority())).l(flip(place.seq()));
       case PARTITION ->
           w.raw(Partitions.bytes(String.valueOf(place.partition())))
+              .b(0)
+              .i(~flip(place.priority()))
+              .l(flip(place.seq()));
+      case TENANT ->
+          w.raw(String.valueOf(place.groupId()).getBytes(StandardCharsets.UTF_8))
               .b(0)
               .i(~flip(place.priority()))
               .l(flip(place.seq()));
@@ -125,13 +138,46 @@ final class OrderKeys {
         };
     byte[] stateKey = key(prefix, COUNTER).b(state).toArray();
     byte[] priorityKey = key(prefix, COUNTER).b('p').i(~flip(place.priority())).toArray();
-    String partition = place.partition();
-    if (partition != null
-        && place.state() == MessageRecord.AVAILABLE
-        && !QueueRules.isGrouped(queue)) {
-      return List.of(stateKey, priorityKey, partitionCounter(queue, partition));
+    if (place.state() != MessageRecord.AVAILABLE || QueueRules.isGrouped(queue)) {
+      return List.of(stateKey, priorityKey);
     }
-    return List.of(stateKey, priorityKey);
+    List<byte[]> out = new ArrayList<>(4);
+    out.add(stateKey);
+    out.add(priorityKey);
+    String partition = place.partition();
+    if (partition != null) {
+      out.add(partitionCounter(queue, partition));
+    }
+    String tenant = place.groupId();
+    if (tenant != null) {
+      out.add(tenantCounter(queue, tenant));
+    }
+    return out;
+  }
+
+  /** The counter of a tenant's available messages (a standard queue's group id). */
+  static byte[] tenantCounter(String queue, String groupId) {
+    return key(Codec.queuePrefix(queue), COUNTER)
+        .b('t')
+        .raw(groupId.getBytes(StandardCharsets.UTF_8))
+        .toArray();
+  }
+
+  /** The start of one tenant's line. */
+  static byte[] tenantLine(String queue, String groupId) {
+    return key(Codec.queuePrefix(queue), TENANT)
+        .raw(groupId.getBytes(StandardCharsets.UTF_8))
+        .b(0)
+        .toArray();
+  }
+
+  /** The start of one priority band of a tenant's line. */
+  static byte[] tenantBand(String queue, String groupId, int priority) {
+    return key(Codec.queuePrefix(queue), TENANT)
+        .raw(groupId.getBytes(StandardCharsets.UTF_8))
+        .b(0)
+        .i(~flip(priority))
+        .toArray();
   }
 
   /** The counter of a partition's available messages. */

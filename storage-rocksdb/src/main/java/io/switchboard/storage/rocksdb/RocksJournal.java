@@ -72,19 +72,20 @@ public final class RocksJournal implements Journal {
   /**
    * In the default family while the {@code orders} family is complete, with the value {@link
    * #ORDERS_WITH_COUNTS}: an index marked complete with another value (an empty one, {@code
-   * counts-1} to {@code counts-3}) was built before its counters were reliable, before it kept the
+   * counts-1} to {@code counts-4}) was built before its counters were reliable, before it kept the
    * attribute partitions' lines and counts, before it kept the delayed messages' delivery order
-   * ({@code D}), or before it kept grouped queues' available messages in {@code A} (their browse
-   * order), and is built again.
+   * ({@code D}), before it kept grouped queues' available messages in {@code A} (their browse
+   * order), or before it kept standard queues' tenant lines and counts ({@code F}), and is built
+   * again.
    */
   static final byte[] ORDERS_COMPLETE_KEY = bytes("ordersComplete");
 
   /**
    * The value of {@link #ORDERS_COMPLETE_KEY}: the index, each queue's counts, its attribute
-   * partitions' lines and counts, its delayed messages' delivery order and grouped queues' {@code
-   * A} keys are complete.
+   * partitions' lines and counts, its delayed messages' delivery order, grouped queues' {@code A}
+   * keys and standard queues' tenant lines and counts ({@code F}) are complete.
    */
-  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-4");
+  static final byte[] ORDERS_WITH_COUNTS = bytes("counts-5");
 
   private static final byte[] EMPTY = new byte[0];
 
@@ -1061,6 +1062,7 @@ public final class RocksJournal implements Journal {
         java.util.SortedMap<Integer, Long> byPriority =
             new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
         Map<String, Long> byPartition = new java.util.TreeMap<>();
+        Map<String, Long> byTenant = new java.util.TreeMap<>();
         while (scan.hasNext()) {
           MessageRecord m = scan.next();
           Place place = Place.of(m, q.getValue());
@@ -1071,6 +1073,19 @@ public final class RocksJournal implements Journal {
           byPriority.merge(m.priority(), 1L, Long::sum);
           if (place.partition() != null && m.state() == MessageRecord.AVAILABLE) {
             byPartition.merge(place.partition(), 1L, Long::sum);
+          }
+          if (m.groupId() != null
+              && m.state() == MessageRecord.AVAILABLE
+              && !QueueRules.isGrouped(queue)) {
+            byTenant.merge(m.groupId(), 1L, Long::sum);
+          }
+        }
+        try (RocksIterator it = db.newIterator(family, at)) {
+          Map<String, Long> got = new java.util.TreeMap<>(tenantsAt(it, queue));
+          checkStatus(it);
+          if (!got.equals(byTenant)) {
+            countErrors.add(
+                "tenant counts of " + queue + " are " + got + ", its messages " + byTenant);
           }
         }
         try (RocksIterator it = db.newIterator(family, at)) {
@@ -1138,7 +1153,7 @@ public final class RocksJournal implements Journal {
         case 'a' -> available = n;
         case 'd' -> delayed = n;
         case 'f' -> inFlight = n;
-        case 'q' -> {} // a partition's count (partitionsAt)
+        case 'q', 't' -> {} // a partition's or a tenant's count (partitionsAt, tenantsAt)
         default -> {
           if (n != 0) {
             byPriority.put(OrderKeys.priorityOf(key, at), n);
@@ -1147,6 +1162,25 @@ public final class RocksJournal implements Journal {
       }
     }
     return new Orders.Counts(available, delayed, inFlight, byPriority);
+  }
+
+  /** A queue's non-zero tenant counters read with {@code it}, by group id. */
+  private static Map<String, Long> tenantsAt(RocksIterator it, String queue) {
+    byte[] prefix =
+        new Bytes.Writer(64).raw(OrderKeys.start(queue, OrderKeys.COUNTER)).b('t').toArray();
+    Map<String, Long> out = new java.util.HashMap<>();
+    for (it.seek(prefix); it.isValid() && OrderKeys.startsWith(it.key(), prefix); it.next()) {
+      long n = OrderKeys.countOf(it.value());
+      if (n != 0) {
+        byte[] key = it.key();
+        out.put(
+            new String(
+                Arrays.copyOfRange(key, prefix.length, key.length),
+                java.nio.charset.StandardCharsets.UTF_8),
+            n);
+      }
+    }
+    return out;
   }
 
   /** A queue's non-zero partition counters read with {@code it}, by partition. */
@@ -1245,9 +1279,58 @@ public final class RocksJournal implements Journal {
     @Override
     public List<Long> partition(
         String queue, Order order, String partition, Orders.@Nullable After after, int limit) {
-      byte[] line = OrderKeys.partitionLine(queue, partition);
+      return line(
+          queue,
+          order,
+          OrderKeys.PARTITION,
+          OrderKeys.partitionLine(queue, partition),
+          priority -> OrderKeys.partitionBand(queue, partition, priority),
+          after,
+          limit);
+    }
+
+    @Override
+    public boolean keepsTenants() {
+      return true;
+    }
+
+    @Override
+    public List<Long> tenant(
+        String queue, Order order, String groupId, Orders.@Nullable After after, int limit) {
+      return line(
+          queue,
+          order,
+          OrderKeys.TENANT,
+          OrderKeys.tenantLine(queue, groupId),
+          priority -> OrderKeys.tenantBand(queue, groupId, priority),
+          after,
+          limit);
+    }
+
+    @Override
+    public Map<String, Long> tenants(String queue) {
+      ColumnFamilyHandle family = ready();
+      try (RocksIterator it = db.newIterator(family)) {
+        Map<String, Long> out = tenantsAt(it, queue);
+        checkStatus(it);
+        return out;
+      }
+    }
+
+    /**
+     * One line of {@code kind} ({@code P} a partition's, {@code F} a tenant's: {@code line}, then
+     * priority', seq, serial) in delivery order; {@code band} gives the start of a priority's band.
+     */
+    private List<Long> line(
+        String queue,
+        Order order,
+        byte kind,
+        byte[] line,
+        java.util.function.IntFunction<byte[]> band,
+        Orders.@Nullable After after,
+        int limit) {
       if (order == Order.FIFO) {
-        return forward(queue, OrderKeys.PARTITION, line, after, limit);
+        return forward(queue, kind, line, after, limit);
       }
       // LIFO: priority bands in order, each read from its end backwards
       checkLimit(limit);
@@ -1257,20 +1340,20 @@ public final class RocksJournal implements Journal {
         if (after == null) {
           it.seek(line);
         } else {
-          byte[] from = OrderKeys.key(OrderKeys.PARTITION, queue, after.serial(), after.place());
+          byte[] from = OrderKeys.key(kind, queue, after.serial(), after.place());
           int priority = after.place().priority();
           it.seekForPrev(from);
           if (it.isValid() && Arrays.equals(it.key(), from)) {
             it.prev();
           }
-          backwards(it, OrderKeys.partitionBand(queue, partition, priority), out, limit);
-          it.seek(partitionBandEnd(queue, partition, line, priority));
+          backwards(it, band.apply(priority), out, limit);
+          it.seek(bandEnd(line, band, priority));
         }
         while (it.isValid() && out.size() < limit && OrderKeys.startsWith(it.key(), line)) {
           int priority = OrderKeys.priorityAt(it.key(), line.length);
-          byte[] end = partitionBandEnd(queue, partition, line, priority);
+          byte[] end = bandEnd(line, band, priority);
           it.seekForPrev(end);
-          backwards(it, OrderKeys.partitionBand(queue, partition, priority), out, limit);
+          backwards(it, band.apply(priority), out, limit);
           it.seek(end);
         }
         checkStatus(it);
@@ -1278,11 +1361,11 @@ public final class RocksJournal implements Journal {
       return out;
     }
 
-    /** The first key after every key of {@code priority} in a partition's line. */
-    private static byte[] partitionBandEnd(
-        String queue, String partition, byte[] line, int priority) {
+    /** The first key after every key of {@code priority} in a line. */
+    private static byte[] bandEnd(
+        byte[] line, java.util.function.IntFunction<byte[]> band, int priority) {
       if (priority != Integer.MIN_VALUE) {
-        return OrderKeys.partitionBand(queue, partition, priority - 1);
+        return band.apply(priority - 1);
       }
       byte[] end = line.clone();
       end[end.length - 1] = 1; // the line ends with 0x00: this is past all of it

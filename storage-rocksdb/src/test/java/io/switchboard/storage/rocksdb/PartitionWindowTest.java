@@ -12,21 +12,12 @@ import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueLimits;
 import io.switchboard.queue.ReceiveRequest;
 import io.switchboard.queue.SelectorFilter;
-import io.switchboard.queue.spi.Journal;
-import io.switchboard.queue.spi.JournalEntry;
-import io.switchboard.queue.spi.MessageRecord;
-import io.switchboard.queue.spi.Orders;
 import io.switchboard.queue.spi.Partitions;
-import io.switchboard.queue.spi.Snapshot;
-import io.switchboard.queue.spi.SystemRecords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -51,14 +42,17 @@ class PartitionWindowTest {
   @TempDir Path dir;
 
   private RocksJournal store;
-  private Counting orders;
+  private CountingOrders orders;
   private QueueEngine engine;
 
   private QueueEngine open() {
     store = RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED);
-    orders = new Counting(store.orders().orElseThrow());
+    orders = new CountingOrders(store.orders().orElseThrow());
     engine =
-        QueueEngine.builder().journal(new CountingJournal(store, orders)).hotWindow(WINDOW).build();
+        QueueEngine.builder()
+            .journal(new CountingOrders.OverJournal(store, orders))
+            .hotWindow(WINDOW)
+            .build();
     return engine;
   }
 
@@ -319,131 +313,5 @@ class PartitionWindowTest {
 
     assertEquals(3, orders.partitions("q").size());
     assertEquals(numbers(60, 2), drain("q", 3, "lang = 'fr'"));
-  }
-
-  /** The store's orders, counting pages of keys and the records read. */
-  private static final class Counting implements Orders {
-    final Orders store;
-    final AtomicInteger keyPages = new AtomicInteger();
-    final AtomicInteger reads = new AtomicInteger();
-    final AtomicInteger batched = new AtomicInteger();
-
-    Counting(Orders store) {
-      this.store = store;
-    }
-
-    void reset() {
-      keyPages.set(0);
-      reads.set(0);
-      batched.set(0);
-    }
-
-    int recordsRead() {
-      return reads.get() + batched.get();
-    }
-
-    @Override
-    public List<Long> available(String queue, Order order, @Nullable After after, int limit) {
-      keyPages.incrementAndGet();
-      return store.available(queue, order, after, limit);
-    }
-
-    @Override
-    public boolean keepsPartitions() {
-      return store.keepsPartitions();
-    }
-
-    @Override
-    public List<Long> partition(
-        String queue, Order order, String partition, @Nullable After after, int limit) {
-      keyPages.incrementAndGet();
-      return store.partition(queue, order, partition, after, limit);
-    }
-
-    @Override
-    public Map<String, Long> partitions(String queue) {
-      return store.partitions(queue);
-    }
-
-    @Override
-    public List<Long> delayed(String queue, @Nullable After after, int limit) {
-      return store.delayed(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> inFlight(String queue, @Nullable After after, int limit) {
-      return store.inFlight(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> byExpiry(String queue, @Nullable After after, int limit) {
-      keyPages.incrementAndGet();
-      return store.byExpiry(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> byArrival(String queue, @Nullable After after, int limit) {
-      keyPages.incrementAndGet();
-      return store.byArrival(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> group(String queue, String groupId, @Nullable After after, int limit) {
-      return store.group(queue, groupId, after, limit);
-    }
-
-    @Override
-    public Optional<MessageRecord> read(String queue, long serial) {
-      reads.incrementAndGet();
-      return store.read(queue, serial);
-    }
-
-    @Override
-    public List<Optional<MessageRecord>> readAll(String queue, List<Long> serials) {
-      batched.addAndGet(serials.size());
-      return store.readAll(queue, serials);
-    }
-
-    @Override
-    public Counts counts(String queue) {
-      return store.counts(queue);
-    }
-  }
-
-  private record CountingJournal(RocksJournal journal, Counting counting) implements Journal {
-    @Override
-    public Snapshot load() {
-      return journal.load();
-    }
-
-    @Override
-    public void append(List<JournalEntry> entries) {
-      journal.append(entries);
-    }
-
-    @Override
-    public Ticket appendDurable(List<JournalEntry> entries) {
-      return journal.appendDurable(entries);
-    }
-
-    @Override
-    public SystemRecords systemRecords() {
-      return journal.systemRecords();
-    }
-
-    @Override
-    public boolean maintainsOrders() {
-      return true;
-    }
-
-    @Override
-    public Optional<Orders> orders() {
-      return Optional.of(counting);
-    }
-
-    @Override
-    public void close() {
-      journal.close();
-    }
   }
 }

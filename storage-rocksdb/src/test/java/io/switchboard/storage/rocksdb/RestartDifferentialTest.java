@@ -51,6 +51,12 @@ class RestartDifferentialTest {
   /** Messages sent to the grouped queue's 3 groups before the random work begins. */
   private int groupedBacklog;
 
+  /**
+   * Messages sent to the standard queue {@code fifo} with a group id (3 tenants: a fair queue)
+   * before the random work begins; when above zero, every message it is sent has a group id.
+   */
+  private int fairBacklog;
+
   /** The durable engine's journal as last opened. */
   private @Nullable RocksJournal journal;
 
@@ -111,6 +117,28 @@ class RestartDifferentialTest {
     }
   }
 
+  /**
+   * The same work with the standard queue {@code fifo} a fair queue (every message it is sent has
+   * one of 3 group ids) that starts with 60 messages and a hot window of 4 (docs/design.md, "Fair
+   * queues over cold messages"): each tenant's line is read from the store as its messages in the
+   * heap run out, restarts, releases, priority changes, dead letters and expiry included, and must
+   * match the in-memory engine.
+   */
+  @Test
+  void randomOperationsWithRestarts_onAColdFairBacklog_matchAnEngineThatNeverRestarted()
+      throws Exception {
+    orderIndex = OrderIndex.MAINTAINED;
+    hotWindow = 4;
+    fairBacklog = 60;
+    for (long seed = 1; seed <= 6; seed++) {
+      try {
+        run(seed, 300);
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError("seed " + seed + " with a cold fair backlog failed", e);
+      }
+    }
+  }
+
   @Test
   void randomOperationsWithRestarts_matchAnEngineThatNeverRestarted() throws Exception {
     String one = System.getProperty("switchboard.restart.seed");
@@ -143,6 +171,9 @@ class RestartDifferentialTest {
                   .priority(i % 2)
                   .build());
         }
+        for (int i = 0; i < fairBacklog; i++) {
+          e.send("fifo", NewMessage.builder("fifo#backlog" + i).groupId("t" + i % 3).build());
+        }
       }
       // receipts by body, per engine
       Map<String, String> durableReceipts = new HashMap<>();
@@ -153,7 +184,7 @@ class RestartDifferentialTest {
         int op = rnd.nextInt(10);
         long advance = op == 9 ? 1 + rnd.nextInt(20_000) : 0;
         if (op <= 2) {
-          NewMessage m = message(rnd, q, sent++);
+          NewMessage m = message(rnd, q, sent++, fairBacklog > 0);
           both(durable, memory, e -> e.send(q, m).sequence() >= 0);
         } else if (op <= 4) {
           ReceiveRequest r =
@@ -236,15 +267,20 @@ class RestartDifferentialTest {
             .build());
   }
 
-  private static NewMessage message(Random rnd, String queue, int n) {
+  private static NewMessage message(Random rnd, String queue, int n, boolean fair) {
     NewMessage.Builder b =
         NewMessage.builder(queue + "#" + n)
             .priority(rnd.nextInt(3))
             .attribute("k", "v" + rnd.nextInt(3));
     if (queue.endsWith(".fifo")) {
       b.groupId("g" + rnd.nextInt(3));
-    } else if (rnd.nextInt(5) == 0) {
-      b.delay(Duration.ofSeconds(1 + rnd.nextInt(10)));
+    } else {
+      if (fair && queue.equals("fifo")) {
+        b.groupId("t" + rnd.nextInt(3)); // a tenant of the fair queue
+      }
+      if (rnd.nextInt(5) == 0) {
+        b.delay(Duration.ofSeconds(1 + rnd.nextInt(10)));
+      }
     }
     if (rnd.nextInt(6) == 0) {
       b.timeToLive(Duration.ofSeconds(1 + rnd.nextInt(60)));
