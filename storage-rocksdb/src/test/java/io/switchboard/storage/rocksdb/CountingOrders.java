@@ -14,14 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A store's orders, counting the pages of keys and the records read (the hot window tests: a read
- * bounded by pages, not the backlog). It keeps no delayed messages' delivery order, so an engine
- * over it keeps every delayed message in the heap.
+ * A store's orders, counting the pages of keys, the records read one by one and in batched reads
+ * (the hot window tests: a read bounded by pages, not the backlog). It keeps no delayed messages'
+ * delivery order, so an engine over it keeps every delayed message in the heap.
  */
 final class CountingOrders implements Orders {
   final Orders store;
   final AtomicInteger keyPages = new AtomicInteger();
   final AtomicInteger reads = new AtomicInteger();
+  final AtomicInteger batches = new AtomicInteger();
   final AtomicInteger batched = new AtomicInteger();
 
   CountingOrders(Orders store) {
@@ -31,6 +32,7 @@ final class CountingOrders implements Orders {
   void reset() {
     keyPages.set(0);
     reads.set(0);
+    batches.set(0);
     batched.set(0);
   }
 
@@ -113,6 +115,7 @@ final class CountingOrders implements Orders {
 
   @Override
   public List<Optional<MessageRecord>> readAll(String queue, List<Long> serials) {
+    batches.incrementAndGet();
     batched.addAndGet(serials.size());
     return store.readAll(queue, serials);
   }

@@ -9,18 +9,12 @@ import io.switchboard.queue.Order;
 import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.ReceiveRequest;
-import io.switchboard.queue.spi.Journal;
-import io.switchboard.queue.spi.JournalEntry;
 import io.switchboard.queue.spi.MessageRecord;
 import io.switchboard.queue.spi.Orders;
-import io.switchboard.queue.spi.Snapshot;
-import io.switchboard.queue.spi.SystemRecords;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,117 +29,21 @@ class RefillBatchTest {
 
   @TempDir Path dir;
 
-  /** The store's orders, counting single reads and batched reads. */
-  private static final class Counting implements Orders {
-    final Orders store;
-    final AtomicInteger reads = new AtomicInteger();
-    final AtomicInteger batches = new AtomicInteger();
-    final AtomicInteger batched = new AtomicInteger();
-
-    Counting(Orders store) {
-      this.store = store;
-    }
-
-    @Override
-    public List<Long> available(String queue, Order order, @Nullable After after, int limit) {
-      return store.available(queue, order, after, limit);
-    }
-
-    @Override
-    public List<Long> delayed(String queue, @Nullable After after, int limit) {
-      return store.delayed(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> inFlight(String queue, @Nullable After after, int limit) {
-      return store.inFlight(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> byExpiry(String queue, @Nullable After after, int limit) {
-      return store.byExpiry(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> byArrival(String queue, @Nullable After after, int limit) {
-      return store.byArrival(queue, after, limit);
-    }
-
-    @Override
-    public List<Long> group(String queue, String groupId, @Nullable After after, int limit) {
-      return store.group(queue, groupId, after, limit);
-    }
-
-    @Override
-    public Optional<MessageRecord> read(String queue, long serial) {
-      reads.incrementAndGet();
-      return store.read(queue, serial);
-    }
-
-    @Override
-    public List<Optional<MessageRecord>> readAll(String queue, List<Long> serials) {
-      batches.incrementAndGet();
-      batched.addAndGet(serials.size());
-      return store.readAll(queue, serials);
-    }
-
-    @Override
-    public Counts counts(String queue) {
-      return store.counts(queue);
-    }
-  }
-
-  private record CountingJournal(RocksJournal journal, Counting counting) implements Journal {
-    @Override
-    public Snapshot load() {
-      return journal.load();
-    }
-
-    @Override
-    public void append(List<JournalEntry> entries) {
-      journal.append(entries);
-    }
-
-    @Override
-    public Ticket appendDurable(List<JournalEntry> entries) {
-      return journal.appendDurable(entries);
-    }
-
-    @Override
-    public SystemRecords systemRecords() {
-      return journal.systemRecords();
-    }
-
-    @Override
-    public boolean maintainsOrders() {
-      return true;
-    }
-
-    @Override
-    public Optional<Orders> orders() {
-      return Optional.of(counting);
-    }
-
-    @Override
-    public void close() {
-      journal.close();
-    }
-  }
-
   @Test
   void aRefillReadsItsPageInOneBatch_andTheBacklogComesBackInOrder() {
     RocksJournal store = RocksJournal.open(dir, Durability.none(), OrderIndex.MAINTAINED);
-    Counting orders = new Counting(store.orders().orElseThrow());
+    CountingOrders orders = new CountingOrders(store.orders().orElseThrow());
     QueueEngine engine =
-        QueueEngine.builder().journal(new CountingJournal(store, orders)).hotWindow(WINDOW).build();
+        QueueEngine.builder()
+            .journal(new CountingOrders.OverJournal(store, orders))
+            .hotWindow(WINDOW)
+            .build();
     try {
       engine.createQueue("q", QueueConfig.builder().build());
       for (int i = 0; i < 100; i++) {
         engine.send("q", NewMessage.of("m" + i));
       }
-      orders.reads.set(0);
-      orders.batches.set(0);
-      orders.batched.set(0);
+      orders.reset();
       List<String> got = new ArrayList<>();
       while (got.size() < 100) {
         List<Message> page = engine.receive("q", ReceiveRequest.max(3));
