@@ -2482,9 +2482,10 @@ public final class DynamoQueueEngine implements QueueEngine {
       this.hinted = hinted && forward && after < 0 && visibleAt >= 0;
       this.epoch = hintEpoch.get();
       // a hint never passes a serial this server is still writing, nor one it takes from now on
+      // (above the last it took, and at this millisecond or later)
       Long writing = sending.isEmpty() ? null : sending.first();
-      long taken = lastSerialTaken();
-      this.cap = writing == null ? taken | (Shards.MAX - 1) : writing - 1;
+      long later = Math.max(lastSerialTaken() | (Shards.MAX - 1), (visibleAt << SERIAL_BITS) - 1);
+      this.cap = writing == null ? later : Math.min(writing - 1, later);
       for (String pk : partitions) {
         shards.add(new Shard(pk));
       }

@@ -205,6 +205,29 @@ class AttributePartitionsTest {
   }
 
   @Test
+  void aServerThatOnlyReceives_keepsHintsToo() {
+    engine.createQueue("q", QueueConfig.builder().visibilityTimeout(Duration.ofMinutes(5)).build());
+    for (int i = 0; i < 200; i++) {
+      engine.send("q", NewMessage.of("m" + i));
+    }
+    clock.advance(Duration.ofMillis(1)); // the receiving server's clock is past those sends
+    QueueEngine receiver = engine(32);
+    try {
+      for (int i = 0; i < 20; i++) {
+        assertEquals(10, receiver.receive("q", ReceiveRequest.max(10)).size());
+      }
+      engine.send("q", NewMessage.of("late"));
+      reads.reset();
+      assertEquals(
+          List.of("late"),
+          receiver.receive("q", ReceiveRequest.one()).stream().map(Message::body).toList());
+      assertTrue(reads.items.get() <= 3, "items read past the hint: " + reads.items);
+    } finally {
+      receiver.close();
+    }
+  }
+
+  @Test
   void aReleasedMessage_isReceivedAgainAtOnce_despiteTheHint() {
     engine.createQueue("q", QueueConfig.builder().visibilityTimeout(Duration.ofMinutes(5)).build());
     for (int i = 0; i < 20; i++) {
