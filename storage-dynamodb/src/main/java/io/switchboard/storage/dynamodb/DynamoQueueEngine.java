@@ -122,6 +122,30 @@ public final class DynamoQueueEngine implements QueueEngine {
   private final int shards;
   private final int maxShards;
   private final double shardRate;
+  private final int maxAttributePartitions;
+  private final long cacheMillis;
+
+  /**
+   * This server's head hints (docs/design.md, "Attribute partitions on DynamoDB"): per message
+   * partition, a serial up to which a FIFO receive found nothing it could deliver, and until when
+   * that holds. A receive starts its query after the hint instead of at the head.
+   */
+  private final Map<String, HeadHint> hints = new ConcurrentHashMap<>();
+
+  /** Raised whenever hints are dropped: a receive that began before keeps none it made. */
+  private final java.util.concurrent.atomic.AtomicLong hintEpoch =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** Serials of this server's sends being written: a hint never passes the lowest of them. */
+  private final java.util.concurrent.ConcurrentSkipListSet<Long> sending =
+      new java.util.concurrent.ConcurrentSkipListSet<>();
+
+  /**
+   * Every item of a partition up to {@code serial} (in FIFO order) was, when read, in flight,
+   * delayed, history or a pointer, and none can be delivered before {@code until}.
+   */
+  private record HeadHint(long serial, long until) {}
+
   private final long sweepMillis;
   private final Map<String, long[]> sendsSeen = new ConcurrentHashMap<>();
   private final SystemRecords records;
@@ -150,7 +174,8 @@ public final class DynamoQueueEngine implements QueueEngine {
       long gen,
       long created,
       TreeSet<Integer> priorities,
-      Shards shards) {
+      Shards shards,
+      AttributePartitions parts) {
 
     boolean grouped() {
       return QueueRules.isGrouped(name);
@@ -167,11 +192,42 @@ public final class DynamoQueueEngine implements QueueEngine {
       return partition(priority, shards.of(serial));
     }
 
+    /**
+     * Whether a new message goes to its attribute partition's slot (docs/design.md, "Attribute
+     * partitions on DynamoDB"): the queue indexes attributes and its serials carry a slot (it was
+     * made with a shard list).
+     */
+    boolean partitioned() {
+      return !config.indexedAttributes().isEmpty() && shards.changeable();
+    }
+
     /** Every partition of a priority that may hold its messages. */
     List<String> partitions(int priority) {
+      return partitions(priority, null);
+    }
+
+    /**
+     * The partitions of a priority a receive with {@code filter} (null: none) reads: every shard
+     * the list held, then the attribute partitions' slots the filter can match (every slot when it
+     * is not a selector over indexed attributes only).
+     */
+    List<String> partitions(int priority, @Nullable MessageFilter filter) {
       List<String> out = new ArrayList<>();
-      for (int shard = 0; shard < shards.partitions(); shard++) {
+      int shardCount = shards.partitions();
+      for (int shard = 0; shard < shardCount; shard++) {
         out.add(partition(priority, shard));
+      }
+      if (parts.slots().isEmpty()) {
+        return out;
+      }
+      java.util.Collection<Integer> slots =
+          filter == null
+              ? parts.slots().keySet()
+              : parts.matching(config.indexedAttributes(), filter);
+      for (int slot : slots) {
+        if (slot >= shardCount) {
+          out.add(partition(priority, slot));
+        }
       }
       return out;
     }
@@ -207,6 +263,8 @@ public final class DynamoQueueEngine implements QueueEngine {
     this.shards = b.shards;
     this.maxShards = Math.max(b.shards, b.maxShards);
     this.shardRate = b.shardRate;
+    this.maxAttributePartitions = b.maxAttributePartitions;
+    this.cacheMillis = b.queueCacheTime.toMillis();
     this.sweepMillis = b.sweepInterval.toMillis();
     this.pollMillis = Math.max(1, b.pollInterval.toMillis());
     if (b.ensureTable) {
@@ -269,6 +327,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     private int shards = 1;
     private int maxShards = 16;
     private double shardRate = 200;
+    private int maxAttributePartitions = 32;
 
     private Builder() {}
 
@@ -305,6 +364,21 @@ public final class DynamoQueueEngine implements QueueEngine {
                 + sendsPerSecond);
       }
       this.shardRate = sendsPerSecond;
+      return this;
+    }
+
+    /**
+     * The most attribute partitions a queue that indexes attributes files its messages under
+     * (docs/design.md, "Attribute partitions on DynamoDB"): 0..63, default 32. A message whose
+     * indexed values would need one more goes to shard 0, which every receive reads; an unfiltered
+     * receive queries the head of every partition the queue has, so this bounds what it reads.
+     */
+    public Builder maxAttributePartitions(int max) {
+      if (max < 0 || max >= Shards.MAX) {
+        throw QueueException.invalid(
+            "maxAttributePartitions must be 0.." + (Shards.MAX - 1) + ", got " + max);
+      }
+      this.maxAttributePartitions = max;
       return this;
     }
 
@@ -416,7 +490,8 @@ public final class DynamoQueueEngine implements QueueEngine {
         Store.num(item, "gen"),
         Store.num(item, "created"),
         priorities,
-        Shards.decode(Store.str(item, Shards.ATTRIBUTE)));
+        Shards.decode(Store.str(item, Shards.ATTRIBUTE)),
+        AttributePartitions.of(item));
   }
 
   /**
@@ -539,10 +614,20 @@ public final class DynamoQueueEngine implements QueueEngine {
       item.put("cfg", Store.s(Codecs.encodeConfig(config)));
       item.put("gen", Store.n(gen));
       item.put("created", Store.n(created));
-      item.put(Shards.ATTRIBUTE, Store.s(Shards.created(shards).encode()));
+      // an indexing queue's messages spread over their attribute partitions, not over shards
+      int shardCount = config.indexedAttributes().isEmpty() ? shards : 1;
+      item.put(Shards.ATTRIBUTE, Store.s(Shards.created(shardCount).encode()));
       if (store.putIf(item, "attribute_not_exists(pk)", Map.of())) {
         return new QueueCreation(
-            new Q(name, config, gen, created, new TreeSet<>(), Shards.created(shards)).info(),
+            new Q(
+                    name,
+                    config,
+                    gen,
+                    created,
+                    new TreeSet<>(),
+                    Shards.created(shardCount),
+                    new AttributePartitions(new TreeMap<>()))
+                .info(),
             true);
       }
       existing = current(name); // made by another server meanwhile
@@ -586,7 +671,8 @@ public final class DynamoQueueEngine implements QueueEngine {
               ":gen", Store.n(q.gen())))) {
         items.forget(name);
         wake();
-        return new Q(name, next, q.gen(), q.created(), q.priorities(), q.shards()).info();
+        return new Q(name, next, q.gen(), q.created(), q.priorities(), q.shards(), q.parts())
+            .info();
       }
       // another update landed (or the queue went): read it again and apply the change to it
     }
@@ -739,7 +825,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     knowPriority(q, priority);
     String group = m.source().groupId().orElse(null);
     while (true) {
-      long serial = placed(q, nextSerial(now), q.grouped() ? group : null);
+      long serial = placed(q, nextSerial(now), q.grouped() ? group : null, m.attributes());
       Map<String, AttributeValue> item = new HashMap<>(stored);
       item.put("pk", Store.s(q.partitionOf(priority, serial)));
       item.put("sk", Store.s(Msg.sk(serial)));
@@ -758,6 +844,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       item.put(Msg.EPOCH, Store.n(0));
       item.put(StoreTable.TTL_ATTRIBUTE, Store.n(expires / 1000 + 1));
       String dedupKey = m.dedupKey();
+      sending.add(serial);
       try {
         if (dedupKey == null) {
           store.call(
@@ -819,6 +906,8 @@ public final class DynamoQueueEngine implements QueueEngine {
               "DynamoDB cancelled the send (" + reasons + "); retry later",
               cancelled);
         }
+      } finally {
+        sending.remove(serial);
       }
     }
   }
@@ -890,6 +979,13 @@ public final class DynamoQueueEngine implements QueueEngine {
    * to the next). A serial another server took after its counter wrapped loses its put's condition
    * and the next is taken.
    */
+  /** The highest serial this server has taken (its shard bits 0). */
+  private long lastSerialTaken() {
+    synchronized (serialLock) {
+      return lastSerial;
+    }
+  }
+
   private long nextSerial(long now) {
     synchronized (serialLock) {
       if (serialNext >= serialEnd) {
@@ -927,8 +1023,61 @@ public final class DynamoQueueEngine implements QueueEngine {
    * {@code serial} in the shard a message of {@code group} (null: not grouped) takes in {@code q}
    * now ({@link Shards#choose}).
    */
-  private static long placed(Q q, long serial, @Nullable String group) {
+  private long placed(
+      Q q,
+      long serial,
+      @Nullable String group,
+      Map<String, io.switchboard.queue.AttributeValue> attributes) {
+    if (q.partitioned()) {
+      return Shards.place(serial, slot(q, attributes));
+    }
     return Shards.place(serial, q.shards().choose(serial, group));
+  }
+
+  /**
+   * The slot of the attribute partition a message with {@code attributes} goes to in a queue that
+   * indexes attributes: the one its catalogue lists for the message's values, else a free one taken
+   * by a conditional write on the queue's item (above every shard the list held, at most {@link
+   * Builder#maxAttributePartitions} of them), else 0 (shard 0, which every receive reads).
+   */
+  private int slot(Q q, Map<String, io.switchboard.queue.AttributeValue> attributes) {
+    java.util.Set<String> indexed = q.config().indexedAttributes();
+    String names = AttributePartitions.names(indexed);
+    String encoding = AttributePartitions.encoding(indexed, attributes);
+    while (true) {
+      int slot = q.parts().slotOf(names, encoding);
+      if (slot >= 0) {
+        return slot;
+      }
+      if (q.parts().slots().size() >= maxAttributePartitions) {
+        return 0;
+      }
+      int free = Math.max(1, q.shards().partitions());
+      while (free < Shards.MAX && q.parts().slots().containsKey(free)) {
+        free++;
+      }
+      if (free >= Shards.MAX) {
+        return 0;
+      }
+      String attribute = AttributePartitions.PREFIX + free;
+      boolean taken =
+          store.updateIf(
+              Store.key(QUEUES, q.name()),
+              "SET " + attribute + " = :v",
+              "gen = :gen AND attribute_not_exists(" + attribute + ")",
+              Map.of(":v", AttributePartitions.encode(names, encoding), ":gen", Store.n(q.gen())));
+      items.forget(q.name());
+      if (taken) {
+        q.parts().slots().put(free, new AttributePartitions.Entry(names, encoding));
+        return free;
+      }
+      // another server took the slot (perhaps for these values), or the queue went: read it again
+      Map<String, AttributeValue> item = items.read(q.name());
+      if (item == null || Store.num(item, "gen") != q.gen()) {
+        throw QueueException.queueNotFound(q.name());
+      }
+      q.parts().slots().putAll(AttributePartitions.of(item).slots());
+    }
   }
 
   /**
@@ -936,9 +1085,14 @@ public final class DynamoQueueEngine implements QueueEngine {
    * at the back of its priority in {@code q}: a new serial (FIFO), or one below the lowest of every
    * shard (LIFO, which delivers the lowest serial last).
    */
-  private long backSerial(Q q, int priority, @Nullable String group, long now) {
+  private long backSerial(
+      Q q,
+      int priority,
+      @Nullable String group,
+      Map<String, io.switchboard.queue.AttributeValue> attributes,
+      long now) {
     if (forward(q)) {
-      return placed(q, nextSerial(now), group);
+      return placed(q, nextSerial(now), group, attributes);
     }
     long lowest = Long.MAX_VALUE;
     for (String pk : q.partitions(priority)) {
@@ -947,9 +1101,9 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
     }
     if (lowest == Long.MAX_VALUE) {
-      return placed(q, nextSerial(now), group);
+      return placed(q, nextSerial(now), group, attributes);
     }
-    return placed(q, ((lowest >>> Shards.BITS) - 1) << Shards.BITS, group);
+    return placed(q, ((lowest >>> Shards.BITS) - 1) << Shards.BITS, group, attributes);
   }
 
   // ---- receiving ---------------------------------------------------------------------------
@@ -1127,20 +1281,38 @@ public final class DynamoQueueEngine implements QueueEngine {
     List<Message> out = new ArrayList<>();
     for (int priority : q.priorities()) {
       Merged heads =
-          new Merged(q.partitions(priority), forward(q), -1, now, max - out.size() + PAGE_MARGIN);
+          new Merged(
+              q.partitions(priority, filter),
+              forward(q),
+              -1,
+              now,
+              max - out.size() + PAGE_MARGIN,
+              forward(q),
+              hintKey(filter));
       Map<String, AttributeValue> item;
       while (out.size() < max && (item = heads.next()) != null) {
         Msg m = settle(q, new Msg(item), now);
-        if (m == null
-            || m.state(now) != MessageState.AVAILABLE
-            || (filter != null && !filter.test(m, now))) {
+        if (m == null) {
+          heads.gone();
+          continue;
+        }
+        if (m.state(now) != MessageState.AVAILABLE) {
+          heads.kept();
+          continue;
+        }
+        if (filter != null && !filter.test(m, now)) {
+          heads.unmatched();
           continue;
         }
         Message claimed = claim(q, m, now, visibility);
         if (claimed != null) {
           out.add(claimed);
+          heads.taken(now + visibility);
+        } else {
+          heads.kept();
         }
       }
+      heads.keepHints();
       if (out.size() >= max) {
         break;
       }
@@ -1467,7 +1639,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         return;
       }
       long vis = now + delay.toMillis();
-      long back = toBack ? backSerial(q, m.priority, null, now) : 0;
+      long back = toBack ? backSerial(q, m.priority, null, m.attributes, now) : 0;
       boolean done =
           toBack
               ? move(
@@ -1626,16 +1798,21 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       int priority = update.priority().orElse(m.priority);
       byte[] encoded = Codecs.encodeAttributes(attributes);
+      // new indexed values move the message to their partition's slot, at its place in the order
+      long serial =
+          q.partitioned() && update.attributes().isPresent()
+              ? Shards.place(m.serial, slot(q, attributes))
+              : m.serial;
       boolean done;
-      if (priority != m.priority) {
+      if (priority != m.priority || serial != m.serial) {
         knowPriority(q, priority);
         done =
             move(
                 m,
                 q,
                 q,
-                q.partitionOf(priority, m.serial),
-                m.serial,
+                q.partitionOf(priority, serial),
+                serial,
                 priority,
                 item -> {
                   if (encoded == null) {
@@ -1670,7 +1847,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     while (true) {
       long now = clock.millis();
       Msg m = byId(q, id, false);
-      long back = backSerial(q, m.priority, null, now);
+      long back = backSerial(q, m.priority, null, m.attributes, now);
       if (move(m, q, q, q.partitionOf(m.priority, back), back, m.priority, item -> {})) {
         return Objects.requireNonNull(bySerial(q, m.id), "touched message").view(id, now, null);
       }
@@ -1724,7 +1901,7 @@ public final class DynamoQueueEngine implements QueueEngine {
         continue;
       }
       long after = priority == afterPriority ? afterSerial : -1;
-      Merged shards = new Merged(q.partitions(priority), forward(q), after, -1, PAGE);
+      Merged shards = new Merged(q.partitions(priority, filter), forward(q), after, -1, PAGE);
       Map<String, AttributeValue> item;
       while ((item = shards.next()) != null) {
         Msg m = settle(q, new Msg(item), now);
@@ -1919,7 +2096,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   /** Moves a dead-lettered message to the back of {@code to}, receive count 0, a new epoch. */
   private boolean moveBack(Q dlq, Q to, Msg m, long now) {
     knowPriority(to, m.priority);
-    long back = backSerial(to, m.priority, to.grouped() ? m.group : null, now);
+    long back = backSerial(to, m.priority, to.grouped() ? m.group : null, m.attributes, now);
     boolean moved =
         move(
             m,
@@ -1972,7 +2149,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       knowPriority(to, m.priority);
       long history = q.config().historyRetention().toMillis();
-      long serial = placed(to, nextSerial(now), to.grouped() ? m.group : null);
+      long serial = placed(to, nextSerial(now), to.grouped() ? m.group : null, m.attributes);
       done =
           move(
               m,
@@ -2066,7 +2243,16 @@ public final class DynamoQueueEngine implements QueueEngine {
   }
 
   /** An update of the message as read (epoch and visibility unchanged). */
+  /** Drops this server's hints of {@code pk}'s queue: an item there may be deliverable sooner. */
+  private void forgetHints(String pk) {
+    hintEpoch.incrementAndGet();
+    int end = pk.indexOf('#', pk.indexOf('#', 2) + 1);
+    String queue = end < 0 ? pk : pk.substring(0, end + 1);
+    hints.keySet().removeIf(k -> k.startsWith(queue));
+  }
+
   private boolean conditional(Msg m, String update, Map<String, AttributeValue> values) {
+    forgetHints(m.pk);
     Map<String, AttributeValue> all = new HashMap<>(values);
     all.put(":ep", Store.n(m.epoch));
     all.put(":vis0", Store.n(m.vis));
@@ -2099,6 +2285,8 @@ public final class DynamoQueueEngine implements QueueEngine {
       int priority,
       Consumer<Map<String, AttributeValue>> edit,
       long keepUntil) {
+    forgetHints(m.pk);
+    forgetHints(pk);
     Map<String, AttributeValue> item = m.item(pk, serial, priority);
     edit.accept(item);
     // every key the move touches, and what it does there: one action per key
@@ -2209,6 +2397,29 @@ public final class DynamoQueueEngine implements QueueEngine {
                 }));
   }
 
+  /** Between a partition key and a selector in a selector's hint's key. */
+  private static final String FILTER_KEY = "\u0000";
+
+  /** The most hints a server keeps before it drops them all. */
+  private static final int MAX_HINTS = 100_000;
+
+  /**
+   * The key of a receive's selector for its own hints: its normalized text when it reads message
+   * attributes only (no system fact, so its verdict on a message changes only when the message's
+   * attributes do, which drops the hints), else null.
+   */
+  private static @Nullable String hintKey(@Nullable MessageFilter filter) {
+    if (!(filter instanceof io.switchboard.queue.SelectorFilter sf)) {
+      return null;
+    }
+    for (String name : sf.selector().attributeNames()) {
+      if (name.startsWith(io.switchboard.selector.SystemFacts.PREFIX)) {
+        return null;
+      }
+    }
+    return sf.selector().normalized();
+  }
+
   /** The most items a query of a shard's head reads. */
   private static final int PAGE = 100;
 
@@ -2231,19 +2442,50 @@ public final class DynamoQueueEngine implements QueueEngine {
     private final long after;
     private final long visibleAt;
     private final int firstPage;
+    private final boolean hinted;
+    private final long epoch;
+    private final long cap;
     private final List<Shard> shards = new ArrayList<>();
+    private @Nullable Shard last;
+
+    private final @Nullable String filterKey;
+
+    Merged(List<String> partitions, boolean forward, long after, long visibleAt, int firstPage) {
+      this(partitions, forward, after, visibleAt, firstPage, false, null);
+    }
 
     /**
      * @param after a serial the items come after in the order (a browse's cursor); -1 for none
      * @param visibleAt -1 for every item; else only items visible then (available, or a lease or
-     *     delay that ended): the rest are read (and billed) but not sent back
+     *     delay that ended): the rest are read (and billed) but not given
      * @param firstPage how many items the first query of each shard reads, 1..{@value #PAGE}
+     * @param hinted a FIFO receive's merge: each shard starts after this server's hint for it, the
+     *     items it reads past are judged here (not by a filter expression), and {@link #keepHints}
+     *     records how far the shard's head holds nothing deliverable
+     * @param filterKey the receive's selector when it reads message attributes only (its verdict on
+     *     a message changes only with the message's attributes): the merge also keeps how far the
+     *     head holds nothing this selector could take; null for none
      */
-    Merged(List<String> partitions, boolean forward, long after, long visibleAt, int firstPage) {
+    Merged(
+        List<String> partitions,
+        boolean forward,
+        long after,
+        long visibleAt,
+        int firstPage,
+        boolean hinted,
+        @Nullable String filterKey) {
+      this.filterKey = filterKey;
       this.forward = forward;
       this.after = after;
       this.visibleAt = visibleAt;
       this.firstPage = Math.max(1, Math.min(PAGE, firstPage));
+      this.hinted = hinted && forward && after < 0 && visibleAt >= 0;
+      this.epoch = hintEpoch.get();
+      // a hint never passes a serial this server is still writing, nor one it takes from now on
+      // (above the last it took, and at this millisecond or later)
+      Long writing = sending.isEmpty() ? null : sending.first();
+      long later = Math.max(lastSerialTaken() | (Shards.MAX - 1), (visibleAt << SERIAL_BITS) - 1);
+      this.cap = writing == null ? later : Math.min(writing - 1, later);
       for (String pk : partitions) {
         shards.add(new Shard(pk));
       }
@@ -2264,7 +2506,75 @@ public final class DynamoQueueEngine implements QueueEngine {
           bestSerial = serial;
         }
       }
+      last = best;
       return best == null ? null : best.items.get(best.at++);
+    }
+
+    /** The item {@link #next} gave was claimed here, and is in flight until {@code until}. */
+    void taken(long until) {
+      if (last != null) {
+        last.passed(until);
+      }
+    }
+
+    /** The item {@link #next} gave left the queue (expired, dead-lettered, history dropped). */
+    void gone() {
+      if (last != null) {
+        last.passed(Long.MAX_VALUE);
+      }
+    }
+
+    /** The item {@link #next} gave may still be delivered (it was lost to another claim). */
+    void kept() {
+      if (last != null) {
+        last.open = false;
+        last.filterOpen = false;
+      }
+    }
+
+    /** The item {@link #next} gave is deliverable, but not to this receive's selector. */
+    void unmatched() {
+      if (last != null) {
+        last.open = false;
+        if (last.filterOpen) {
+          last.filterSerial = Long.parseLong(Store.text(last.items.get(last.at - 1), "sk"));
+        }
+      }
+    }
+
+    /** Records each shard's head that holds nothing deliverable, as this server's hint. */
+    void keepHints() {
+      if (!hinted) {
+        return;
+      }
+      if (hints.size() > MAX_HINTS) {
+        hints.clear(); // many selectors: start again rather than grow
+      }
+      for (Shard shard : shards) {
+        keep(shard.pk, shard.hintSerial, shard.hintUntil);
+        if (filterKey != null) {
+          keep(shard.pk + FILTER_KEY + filterKey, shard.filterSerial, shard.filterUntil);
+        }
+      }
+    }
+
+    private void keep(String key, long hintSerial, long hintUntil) {
+      long serial = Math.min(hintSerial, cap);
+      long until = Math.min(hintUntil, visibleAt + cacheMillis);
+      if (serial < 0 || until <= visibleAt) {
+        return;
+      }
+      hints.merge(
+          key,
+          new HeadHint(serial, until),
+          (old, mine) -> old.until() > visibleAt && old.serial() >= mine.serial() ? old : mine);
+      if (hintEpoch.get() != epoch) {
+        hints.remove(key); // dropped meanwhile: what this receive read may be stale
+      }
+    }
+
+    private @Nullable HeadHint valid(@Nullable HeadHint hint) {
+      return hint != null && hint.until() > visibleAt ? hint : null;
     }
 
     private final class Shard {
@@ -2274,28 +2584,103 @@ public final class DynamoQueueEngine implements QueueEngine {
       @Nullable Map<String, AttributeValue> start;
       boolean read;
       int limit = firstPage;
+      long from = after;
+
+      /** Hinted: the last serial of the head that holds nothing deliverable, -1 for none. */
+      long hintSerial = -1;
+
+      long hintUntil = Long.MAX_VALUE;
+
+      /** Hinted: whether every item read so far is past delivery (the head is still unbroken). */
+      boolean open = true;
+
+      /** As {@link #hintSerial}, counting what the receive's selector does not take as passed. */
+      long filterSerial = -1;
+
+      long filterUntil = Long.MAX_VALUE;
+      boolean filterOpen;
 
       Shard(String pk) {
         this.pk = pk;
+        filterOpen = filterKey != null;
+        if (hinted) {
+          HeadHint all = valid(hints.get(pk));
+          HeadHint mine = filterKey == null ? null : valid(hints.get(pk + FILTER_KEY + filterKey));
+          if (all != null && (mine == null || all.serial() >= mine.serial())) {
+            from = all.serial();
+            hintSerial = all.serial();
+            hintUntil = all.until();
+            filterSerial = all.serial();
+            filterUntil = all.until();
+          } else if (mine != null) {
+            from = mine.serial();
+            open = false; // the head before the selector's hint is not read: nothing to keep of it
+            filterSerial = mine.serial();
+            filterUntil = mine.until();
+          }
+        }
+      }
+
+      void passed(long until) {
+        long serial = Long.parseLong(Store.text(items.get(at - 1), "sk"));
+        if (open) {
+          hintSerial = serial;
+          hintUntil = Math.min(hintUntil, until);
+        }
+        if (filterOpen) {
+          filterSerial = serial;
+          filterUntil = Math.min(filterUntil, until);
+        }
       }
 
       @Nullable Map<String, AttributeValue> head() {
         while (true) {
           while (at < items.size()) {
-            if (!Msg.pointer(items.get(at))) {
-              return items.get(at);
+            Map<String, AttributeValue> item = items.get(at);
+            if (Msg.pointer(item)) {
+              at++;
+              passedHere(item, Long.MAX_VALUE);
+              continue;
             }
-            at++;
+            if (hinted) {
+              if (item.containsKey(Msg.DONE) && Store.num(item, Msg.KEEP) > visibleAt) {
+                at++;
+                passedHere(item, Store.num(item, Msg.KEEP));
+                continue;
+              }
+              long vis = Store.num(item, Msg.VISIBLE);
+              if (!item.containsKey(Msg.DONE) && vis > visibleAt) {
+                at++;
+                passedHere(item, vis);
+                continue;
+              }
+            }
+            return item;
           }
           if (read && start == null) {
             return null;
           }
-          QueryResponse page = shardPage(pk, forward, start, after, visibleAt, limit);
+          QueryResponse page = shardPage(pk, forward, start, from, hinted ? -1 : visibleAt, limit);
           items = page.items();
           at = 0;
           start = DynamoQueueEngine.next(page);
           read = true;
           limit = Math.min(PAGE, limit * 2);
+        }
+      }
+
+      private void passedHere(Map<String, AttributeValue> item, long until) {
+        if (!hinted) {
+          return;
+        }
+        long serial = Long.parseLong(Store.text(item, "sk"));
+        if (open) {
+          hintSerial = serial;
+          hintUntil = Math.min(hintUntil, until);
+        }
+        if (filterOpen) {
+          filterSerial = serial;
+          filterUntil = Math.min(filterUntil, until);
         }
       }
     }
@@ -2472,7 +2857,11 @@ public final class DynamoQueueEngine implements QueueEngine {
    * never falls by this rule. A failure to raise is left to the next flush.
    */
   private void judgeSends(Q q, long sent) {
-    if (shardRate <= 0 || !q.shards().changeable() || q.shards().count() >= maxShards) {
+    if (shardRate <= 0
+        || !q.shards().changeable()
+        || q.shards().count() >= maxShards
+        || !q.config().indexedAttributes().isEmpty()
+        || !q.parts().slots().isEmpty()) {
       return;
     }
     long now = clock.millis();
