@@ -2622,15 +2622,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
 
       void passed(long until) {
-        long serial = Long.parseLong(Store.text(items.get(at - 1), "sk"));
-        if (open) {
-          hintSerial = serial;
-          hintUntil = Math.min(hintUntil, until);
-        }
-        if (filterOpen) {
-          filterSerial = serial;
-          filterUntil = Math.min(filterUntil, until);
-        }
+        advance(Long.parseLong(Store.text(items.get(at - 1), "sk")), until);
       }
 
       @Nullable Map<String, AttributeValue> head() {
@@ -2670,10 +2662,15 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
 
       private void passedHere(Map<String, AttributeValue> item, long until) {
-        if (!hinted) {
-          return;
+        if (hinted) {
+          advance(Long.parseLong(Store.text(item, "sk")), until);
         }
-        long serial = Long.parseLong(Store.text(item, "sk"));
+      }
+
+      /**
+       * The hints still open move past {@code serial}, holding until {@code until} at the latest.
+       */
+      private void advance(long serial, long until) {
         if (open) {
           hintSerial = serial;
           hintUntil = Math.min(hintUntil, until);
