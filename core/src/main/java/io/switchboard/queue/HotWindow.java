@@ -60,7 +60,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
 
-  /** Serials read per page when looking for cold messages in the expiry and arrival orders. */
+  /**
+   * Serials read per page when looking for cold messages in the expiry and arrival orders, and the
+   * most of a queue's window a restart reads before the queue serves.
+   */
   private static final int PAGE = 256;
 
   /** The most messages a page of one attribute partition holds. */
@@ -929,9 +932,11 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
     if (cold > 0) {
       // the size of the queue's messages is known only once some are read: a first page of a
       // few teaches it, so a window of large messages is not read whole into a heap that cannot
-      // hold it (the window is the budget's share in bytes over that size)
+      // hold it (the window is the budget's share in bytes over that size). Then one page: the
+      // rest of the window is read ahead by the queue's first operations (endOperation), so a
+      // restart reads a page per queue, not every queue's window, before it serves
       refill(HotBudget.MIN_WINDOW);
-      long more = window() - table.size();
+      long more = Math.min(window(), PAGE) - table.size();
       if (cold > 0 && more > 0) {
         refill((int) more);
       }

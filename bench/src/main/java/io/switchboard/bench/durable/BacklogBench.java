@@ -28,11 +28,26 @@ import java.util.regex.Pattern;
  * one queue filled with {@code --messages} messages of {@code --body} bytes (far beyond the window)
  * through the native API, then a mixed set of {@code --queues} queues sharing as many again. It
  * reports the server's heap after a full GC (and per cold message), its resident set, the store's
- * bytes on disk per message, send throughput, receive+ack throughput with the backlog waiting and
- * with 1,000 waiting, and the time a restart takes to answer {@code /health} 200.
+ * bytes on disk per message, the bytes the server wrote to the device per body byte sent, the time
+ * a restart takes to answer {@code /health} 200 (empty, and with the backlog), and the steady rates
+ * with the backlog waiting against a queue of the same kind with 1,000 waiting.
+ *
+ * <p>The steady rates are measured in alternating steps, so that both queues meet the same
+ * background work (the fill's compactions, the machine's other load): each round sends {@code
+ * --step} messages to the deep queue and receives and acks as many, then does the same on the
+ * shallow one, whose depth thus stays between 1,000 and 1,000 + step as the deep one's stays at the
+ * backlog. Sends go out from {@code --threads} threads in batches of 100; receives and acks from
+ * one thread, 100 at a time.
+ *
+ * <p>{@code --order fifo|lifo|priority} chooses the queues' order ({@code priority}: a FIFO queue
+ * whose messages carry a random priority 0..9). {@code --filtered} makes both queues index the
+ * attribute {@code tier}, every message {@code tier = 'basic'}, and adds the filtered receive of a
+ * single {@code tier = 'vip'} message sent behind the backlog against the same behind 10,000 (p50,
+ * p99; {@code --filter-rounds} of each, alternating).
  *
  * <p>{@code BacklogBench [--messages N] [--queues Q] [--body BYTES] [--heap 512m] [--window W]
- * [--threads T] [--dir PARENT] [--out DIR]}.
+ * [--threads T] [--order fifo|lifo|priority] [--filtered] [--rounds R] [--step S] [--filter-rounds
+ * F] [--server-opt JVMFLAG]... [--dir PARENT] [--out DIR]}.
  */
 public final class BacklogBench {
 
@@ -40,14 +55,80 @@ public final class BacklogBench {
 
   private BacklogBench() {}
 
+  /** The queues' order and how their messages are made. */
+  enum Order {
+    FIFO,
+    LIFO,
+    PRIORITY;
+
+    static Order of(String v) {
+      return switch (v) {
+        case "fifo" -> FIFO;
+        case "lifo" -> LIFO;
+        case "priority" -> PRIORITY;
+        default ->
+            throw new IllegalArgumentException(
+                "--order is fifo, lifo or priority, got '" + v + "'");
+      };
+    }
+  }
+
   private record Options(
-      int messages, int queues, int body, String heap, int window, int threads, Path parent) {}
+      int messages,
+      int queues,
+      int body,
+      String heap,
+      int window,
+      int threads,
+      Order order,
+      boolean filtered,
+      int rounds,
+      int step,
+      int filterRounds,
+      List<String> serverOpts,
+      Path parent) {
+
+    /** The create request of a queue of this run's kind. */
+    String create(String name) {
+      return "{\"name\":\""
+          + name
+          + "\""
+          + (order == Order.LIFO ? ",\"order\":\"LIFO\"" : "")
+          + (filtered ? ",\"indexedAttributes\":[\"tier\"]" : "")
+          + "}";
+    }
+  }
+
+  /** Makes the JSON of one message: its body, and its priority and tier if the run has them. */
+  private record Messages(Options o, byte[] pool) {
+    void append(StringBuilder b, Random r, String tier) {
+      int at = r.nextInt(pool.length - o.body());
+      b.append("{\"body\":\"")
+          .append(new String(pool, at, o.body(), java.nio.charset.StandardCharsets.US_ASCII))
+          .append('"');
+      if (o.order() == Order.PRIORITY) {
+        b.append(",\"priority\":").append(r.nextInt(10));
+      }
+      if (o.filtered()) {
+        b.append(",\"attributes\":{\"tier\":\"").append(tier).append("\"}");
+      }
+      b.append('}');
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     ReportArgs ra = ReportArgs.parse(ENTRY, args);
     Options o = parse(ra.rest());
     Report report =
-        Report.create(ENTRY, "Backlog on disk: one server, -Xmx" + o.heap(), "figure", "value");
+        Report.create(
+            ENTRY,
+            "Backlog on disk: one server, -Xmx"
+                + o.heap()
+                + ", "
+                + o.order().name().toLowerCase(java.util.Locale.ROOT)
+                + (o.filtered() ? ", one indexed attribute" : ""),
+            "figure",
+            "value");
     Path dir = DurableSendBench.tempDir(o.parent(), "backlog-");
     Path log = Files.createTempFile("backlog-server", ".log");
     List<String> settings = new ArrayList<>();
@@ -57,9 +138,11 @@ public final class BacklogBench {
     if (o.window() >= 0) {
       settings.add("hot-window=" + o.window());
     }
-    List<String> jvm = List.of("-Xmx" + o.heap(), "--enable-native-access=ALL-UNNAMED");
+    List<String> jvm =
+        new ArrayList<>(List.of("-Xmx" + o.heap(), "--enable-native-access=ALL-UNNAMED"));
+    jvm.addAll(o.serverOpts());
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    byte[] pool = pool();
+    Messages messages = new Messages(o, pool());
     try {
       // the same restart with nothing stored: the figure the restart with a backlog is held to
       ChildServer.start("switchboard", BacklogServerMain.class, settings, jvm, log).close();
@@ -74,20 +157,14 @@ public final class BacklogBench {
           round2((System.nanoTime() - emptyStart) / 1e9));
       try {
         baseline = heapAfterGc(server);
-        post(http, server.uri, "/v1/queues", "{\"name\":\"one\"}", 201);
+        post(http, server.uri, "/v1/queues", o.create("one"), 201);
+        long written0 = writeBytes(server.pid);
         long t0 = System.nanoTime();
         AtomicLong refused = new AtomicLong();
         long one =
-            fill(
-                http,
-                server.uri,
-                List.of("one"),
-                o.messages(),
-                o.body(),
-                o.threads(),
-                pool,
-                refused);
+            fill(http, server.uri, List.of("one"), o.messages(), o.threads(), messages, refused);
         double sendSeconds = (System.nanoTime() - t0) / 1e9;
+        long written = writeBytes(server.pid) - written0;
         if (one < o.messages()) {
           throw new IllegalStateException("one queue took only " + one + " messages");
         }
@@ -96,7 +173,7 @@ public final class BacklogBench {
         row(report, "messages in one queue", o.messages());
         row(
             report,
-            "send msg/s (one queue, batches of 100, " + o.threads() + " threads)",
+            "send msg/s while filling (one queue, batches of 100, " + o.threads() + " threads)",
             round(o.messages() / sendSeconds));
         row(report, "sends refused and retried", refused.get());
         row(report, "server heap after full GC, empty (MiB)", mib(baseline));
@@ -108,18 +185,61 @@ public final class BacklogBench {
         row(report, "server RSS (MiB)", mib(rss(server.pid)));
         row(report, "store on disk (MiB)", mib(disk));
         row(report, "disk bytes per message", round(disk / (double) o.messages()));
+        row(
+            report,
+            "bytes written to the device per body byte sent (the fill)",
+            written0 < 0 || written < 0
+                ? Report.notMeasured("no /proc/<pid>/io here")
+                : (Object) round2(written / ((double) o.messages() * o.body())));
 
-        int drained = Math.min(100_000, o.messages() / 2);
-        double deep = drain(http, server.uri, "one", drained);
-        row(report, "receive+ack msg/s with " + o.messages() + " waiting", round(drained / deep));
-        post(http, server.uri, "/v1/queues", "{\"name\":\"small\"}", 201);
-        double shallowSeconds = 0;
-        int rounds = drained / 1000;
-        for (int r = 0; r < rounds; r++) {
-          fill(http, server.uri, List.of("small"), 1000, o.body(), 1, pool, refused);
-          shallowSeconds += drain(http, server.uri, "small", 1000);
+        post(http, server.uri, "/v1/queues", o.create("small"), 201);
+        fill(http, server.uri, List.of("small"), 1000, o.threads(), messages, refused);
+        double[] deep = new double[2];
+        double[] shallow = new double[2];
+        for (int r = 0; r < o.rounds(); r++) {
+          steadyStep(http, server.uri, "one", o, messages, refused, deep);
+          steadyStep(http, server.uri, "small", o, messages, refused, shallow);
         }
-        row(report, "receive+ack msg/s with 1,000 waiting", round(rounds * 1000 / shallowSeconds));
+        long moved = (long) o.rounds() * o.step();
+        double sendRatio = (moved / deep[0]) / (moved / shallow[0]);
+        double receiveRatio = (moved / deep[1]) / (moved / shallow[1]);
+        row(report, "send msg/s with " + o.messages() + " waiting", round(moved / deep[0]));
+        row(report, "send msg/s with 1,000 waiting", round(moved / shallow[0]));
+        row(report, "send: with the backlog / with 1,000 (target >= 0.8)", round2(sendRatio));
+        row(report, "receive+ack msg/s with " + o.messages() + " waiting", round(moved / deep[1]));
+        row(report, "receive+ack msg/s with 1,000 waiting", round(moved / shallow[1]));
+        row(
+            report,
+            "receive+ack: with the backlog / with 1,000 (target >= 0.8)",
+            round2(receiveRatio));
+
+        if (o.filtered()) {
+          post(http, server.uri, "/v1/queues", o.create("tenk"), 201);
+          fill(http, server.uri, List.of("tenk"), 10_000, o.threads(), messages, refused);
+          long[] deepNanos = new long[o.filterRounds()];
+          long[] shallowNanos = new long[o.filterRounds()];
+          Random r = new Random(7);
+          for (int i = 0; i < o.filterRounds(); i++) {
+            deepNanos[i] = filteredReceive(http, server.uri, "one", messages, r);
+            shallowNanos[i] = filteredReceive(http, server.uri, "tenk", messages, r);
+          }
+          java.util.Arrays.sort(deepNanos);
+          java.util.Arrays.sort(shallowNanos);
+          double p50Deep = micros(percentile(deepNanos, 0.50));
+          double p50Shallow = micros(percentile(shallowNanos, 0.50));
+          row(
+              report,
+              "filtered receive p50 / p99 with " + o.messages() + " waiting (µs)",
+              round(p50Deep) + " / " + round(micros(percentile(deepNanos, 0.99))));
+          row(
+              report,
+              "filtered receive p50 / p99 with 10,000 waiting (µs)",
+              round(p50Shallow) + " / " + round(micros(percentile(shallowNanos, 0.99))));
+          row(
+              report,
+              "filtered receive p50: with the backlog / with 10,000 (target <= 2)",
+              round2(p50Deep / p50Shallow));
+        }
       } finally {
         server.close();
       }
@@ -131,9 +251,7 @@ public final class BacklogBench {
         double restart = (System.nanoTime() - start) / 1e9;
         row(
             report,
-            "restart to /health 200 with "
-                + (o.messages() - Math.min(100_000, o.messages() / 2))
-                + " waiting (s, incl. JVM start)",
+            "restart to /health 200 with " + o.messages() + " waiting (s, incl. JVM start)",
             round2(restart));
         row(report, "server heap after full GC, after the restart (MiB)", mib(heapAfterGc(server)));
 
@@ -141,12 +259,11 @@ public final class BacklogBench {
           List<String> names = new ArrayList<>();
           for (int q = 0; q < o.queues(); q++) {
             names.add("mixed-" + q);
-            post(http, server.uri, "/v1/queues", "{\"name\":\"mixed-" + q + "\"}", 201);
+            post(http, server.uri, "/v1/queues", o.create("mixed-" + q), 201);
           }
           AtomicLong refused = new AtomicLong();
           long t1 = System.nanoTime();
-          long mixed =
-              fill(http, server.uri, names, o.messages(), o.body(), o.threads(), pool, refused);
+          long mixed = fill(http, server.uri, names, o.messages(), o.threads(), messages, refused);
           double mixedSeconds = (System.nanoTime() - t1) / 1e9;
           row(
               report,
@@ -170,6 +287,63 @@ public final class BacklogBench {
         ra.out(), RunInfo.capture(RunInfo.commandLine(BacklogBench.class, args)), System.out);
   }
 
+  /**
+   * One step of the steady phase on {@code queue}: sends {@code --step} messages, then receives and
+   * acks as many; adds the seconds of each to {@code seconds[0]} and {@code seconds[1]}.
+   */
+  private static void steadyStep(
+      HttpClient http,
+      URI uri,
+      String queue,
+      Options o,
+      Messages messages,
+      AtomicLong refused,
+      double[] seconds)
+      throws Exception {
+    long t0 = System.nanoTime();
+    long sent = fill(http, uri, List.of(queue), o.step(), o.threads(), messages, refused);
+    long t1 = System.nanoTime();
+    if (sent < o.step()) {
+      throw new IllegalStateException(queue + " took only " + sent + " of a step");
+    }
+    seconds[0] += (t1 - t0) / 1e9;
+    seconds[1] += drain(http, uri, queue, o.step());
+  }
+
+  /**
+   * Sends one {@code tier = 'vip'} message to {@code queue}, then times the receive of {@code tier
+   * = 'vip'} that gets it, and acks it; the receive's nanoseconds.
+   */
+  private static long filteredReceive(
+      HttpClient http, URI uri, String queue, Messages messages, Random r) throws Exception {
+    StringBuilder b = new StringBuilder("{\"messages\":[");
+    messages.append(b, r, "vip");
+    post(http, uri, "/v1/queues/" + queue + "/messages/batch", b.append("]}").toString(), 201);
+    long t0 = System.nanoTime();
+    HttpResponse<String> a =
+        send(
+            http,
+            uri,
+            "/v1/queues/" + queue + "/receive",
+            "{\"maxMessages\":1,\"visibilityTimeoutSeconds\":300,\"selector\":\"tier = 'vip'\"}");
+    long took = System.nanoTime() - t0;
+    Matcher m = RECEIPT.matcher(a.body());
+    if (a.statusCode() != 200 || !m.find()) {
+      throw new IllegalStateException("filtered receive: " + a.statusCode() + " " + a.body());
+    }
+    post(
+        http, uri, "/v1/queues/" + queue + "/acks", "{\"receipts\":[\"" + m.group(1) + "\"]}", 200);
+    return took;
+  }
+
+  private static long percentile(long[] sorted, double p) {
+    return sorted[Math.min(sorted.length - 1, (int) Math.floor(p * sorted.length))];
+  }
+
+  private static double micros(long nanos) {
+    return nanos / 1e3;
+  }
+
   /** Adds a row and prints it at once (a long run shows its figures as it goes). */
   private static void row(Report report, String figure, Object value) {
     report.row(figure, value);
@@ -183,6 +357,12 @@ public final class BacklogBench {
     String heap = "512m";
     int window = -1;
     int threads = 4;
+    Order order = Order.FIFO;
+    boolean filtered = false;
+    int rounds = 10;
+    int step = 10_000;
+    int filterRounds = 300;
+    List<String> serverOpts = new ArrayList<>();
     Path parent = Path.of(System.getProperty("java.io.tmpdir"));
     for (int i = 0; i < a.length; i++) {
       String v = i + 1 < a.length ? a[i + 1] : "";
@@ -193,12 +373,34 @@ public final class BacklogBench {
         case "--heap" -> heap = v;
         case "--window" -> window = Integer.parseInt(v);
         case "--threads" -> threads = Integer.parseInt(v);
+        case "--order" -> order = Order.of(v);
+        case "--filtered" -> {
+          filtered = true;
+          i--; // a flag: no value
+        }
+        case "--rounds" -> rounds = Integer.parseInt(v);
+        case "--step" -> step = Integer.parseInt(v.replace("_", ""));
+        case "--filter-rounds" -> filterRounds = Integer.parseInt(v);
+        case "--server-opt" -> serverOpts.add(v);
         case "--dir" -> parent = Path.of(v);
         default -> throw new IllegalArgumentException("unknown option " + a[i]);
       }
       i++;
     }
-    return new Options(messages, queues, body, heap, window, threads, parent);
+    return new Options(
+        messages,
+        queues,
+        body,
+        heap,
+        window,
+        threads,
+        order,
+        filtered,
+        rounds,
+        step,
+        filterRounds,
+        List.copyOf(serverOpts),
+        parent);
   }
 
   /** 1 MiB of random letters and digits: bodies are slices of it, so LZ4 cannot shrink them. */
@@ -225,21 +427,20 @@ public final class BacklogBench {
       URI uri,
       List<String> queues,
       int n,
-      int body,
       int threads,
-      byte[] pool,
+      Messages messages,
       AtomicLong refused)
       throws Exception {
     AtomicLong next = new AtomicLong();
     AtomicLong accepted = new AtomicLong();
     AtomicLong lastAccepted = new AtomicLong(System.nanoTime());
-    ExecutorService pool2 = Executors.newFixedThreadPool(threads);
+    ExecutorService senders = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        long seed = t;
+        long seed = SEEDS.incrementAndGet();
         done.add(
-            pool2.submit(
+            senders.submit(
                 () -> {
                   Random r = new Random(seed);
                   while (true) {
@@ -249,15 +450,13 @@ public final class BacklogBench {
                     }
                     int count = (int) Math.min(100, n - from);
                     StringBuilder b =
-                        new StringBuilder(count * (body + 16)).append("{\"messages\":[");
+                        new StringBuilder(count * (messages.o().body() + 64))
+                            .append("{\"messages\":[");
                     for (int i = 0; i < count; i++) {
-                      int at = r.nextInt(pool.length - body);
-                      b.append(i == 0 ? "" : ",")
-                          .append("{\"body\":\"")
-                          .append(
-                              new String(
-                                  pool, at, body, java.nio.charset.StandardCharsets.US_ASCII))
-                          .append("\"}");
+                      if (i > 0) {
+                        b.append(',');
+                      }
+                      messages.append(b, r, "basic");
                     }
                     String q = queues.get((int) ((from / 100) % queues.size()));
                     String json = b.append("]}").toString();
@@ -289,9 +488,12 @@ public final class BacklogBench {
       }
       return accepted.get();
     } finally {
-      pool2.shutdownNow();
+      senders.shutdownNow();
     }
   }
+
+  /** Each sender thread of each fill draws its bodies from its own seed. */
+  private static final AtomicLong SEEDS = new AtomicLong();
 
   private static final Pattern RECEIPT = Pattern.compile("\"receipt\":\"([^\"]+)\"");
 
@@ -365,6 +567,20 @@ public final class BacklogBench {
 
   private static long heapAfterGc(ChildServer server) throws InterruptedException {
     return server.allocatedBytes().orElse(-1);
+  }
+
+  /** Bytes the process caused to be written to storage so far (Linux), or -1. */
+  static long writeBytes(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "io"))) {
+        if (line.startsWith("write_bytes:")) {
+          return Long.parseLong(line.substring("write_bytes:".length()).trim());
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // not Linux, or not readable
+    }
+    return -1;
   }
 
   /** Bytes of the regular files under {@code dir}. */

@@ -114,11 +114,11 @@ public final class ChurnBench {
       URI uri = server.uri;
       BacklogBench.post(http, uri, "/v1/queues", "{\"name\":\"churn\"}", 201);
       Random random = new Random(7);
-      long written0 = writeBytes(server.pid);
+      long written0 = BacklogBench.writeBytes(server.pid);
       for (int sent = 0; sent < backlog; sent += 100) {
         sendBatch(http, uri, Math.min(100, backlog - sent), body, pool, random);
       }
-      long written = writeBytes(server.pid);
+      long written = BacklogBench.writeBytes(server.pid);
       sample(
           report, 0, backlog, 0, backlog, dir, written - written0, (long) backlog * body, server);
 
@@ -150,7 +150,7 @@ public final class ChurnBench {
         while (System.nanoTime() < Math.min(next, end) && failed.get() == null) {
           Thread.sleep(200);
         }
-        long now = writeBytes(server.pid);
+        long now = BacklogBench.writeBytes(server.pid);
         long sentNow = sent.get();
         sample(
             report,
@@ -284,19 +284,5 @@ public final class ChurnBench {
       throw new IllegalStateException("ack: " + ack.statusCode() + " " + ack.body());
     }
     return receipts.size();
-  }
-
-  /** Bytes the process caused to be written to storage so far (Linux), or -1. */
-  private static long writeBytes(long pid) {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "io"))) {
-        if (line.startsWith("write_bytes:")) {
-          return Long.parseLong(line.substring("write_bytes:".length()).trim());
-        }
-      }
-    } catch (IOException | NumberFormatException e) {
-      // not Linux, or not readable
-    }
-    return -1;
   }
 }

@@ -1201,6 +1201,11 @@ public final class RocksJournal implements Journal {
     return out;
   }
 
+  /** The database, for this package's tests (RocksDB's per-thread read counters). */
+  RocksDB db() {
+    return db;
+  }
+
   @Override
   public boolean maintainsOrders() {
     return orderIndex == OrderIndex.MAINTAINED;
@@ -1246,7 +1251,8 @@ public final class RocksJournal implements Journal {
       byte[] kind = OrderKeys.start(queue, kindByte);
       int prefixLength = Codec.queuePrefix(queue).length;
       List<Long> out = new ArrayList<>();
-      try (RocksIterator it = db.newIterator(family)) {
+      try (PrefixIterator bounded = PrefixIterator.over(db, family, kind)) {
+        RocksIterator it = bounded.it;
         if (after == null) {
           it.seek(kind);
         } else {
@@ -1310,7 +1316,9 @@ public final class RocksJournal implements Journal {
     @Override
     public Map<String, Long> tenants(String queue) {
       ColumnFamilyHandle family = ready();
-      try (RocksIterator it = db.newIterator(family)) {
+      try (PrefixIterator bounded =
+          PrefixIterator.over(db, family, OrderKeys.start(queue, OrderKeys.COUNTER))) {
+        RocksIterator it = bounded.it;
         Map<String, Long> out = tenantsAt(it, queue);
         checkStatus(it);
         return out;
@@ -1336,7 +1344,8 @@ public final class RocksJournal implements Journal {
       checkLimit(limit);
       ColumnFamilyHandle family = ready();
       List<Long> out = new ArrayList<>();
-      try (RocksIterator it = db.newIterator(family)) {
+      try (PrefixIterator bounded = PrefixIterator.over(db, family, line)) {
+        RocksIterator it = bounded.it;
         if (after == null) {
           it.seek(line);
         } else {
@@ -1375,7 +1384,9 @@ public final class RocksJournal implements Journal {
     @Override
     public Map<String, Long> partitions(String queue) {
       ColumnFamilyHandle family = ready();
-      try (RocksIterator it = db.newIterator(family)) {
+      try (PrefixIterator bounded =
+          PrefixIterator.over(db, family, OrderKeys.start(queue, OrderKeys.COUNTER))) {
+        RocksIterator it = bounded.it;
         Map<String, Long> out = partitionsAt(it, queue);
         checkStatus(it);
         return out;
@@ -1431,7 +1442,9 @@ public final class RocksJournal implements Journal {
     @Override
     public Orders.Counts counts(String queue) {
       ColumnFamilyHandle family = ready();
-      try (RocksIterator it = db.newIterator(family)) {
+      try (PrefixIterator bounded =
+          PrefixIterator.over(db, family, OrderKeys.start(queue, OrderKeys.COUNTER))) {
+        RocksIterator it = bounded.it;
         Orders.Counts counts = countsAt(it, queue);
         checkStatus(it);
         return counts;
@@ -1505,7 +1518,8 @@ public final class RocksJournal implements Journal {
       byte[] from =
           after == null ? prefix : OrderKeys.key(kind, queue, after.serial(), after.place());
       List<Long> out = new ArrayList<>();
-      try (RocksIterator it = db.newIterator(family)) {
+      try (PrefixIterator bounded = PrefixIterator.over(db, family, prefix)) {
+        RocksIterator it = bounded.it;
         it.seek(from);
         if (after != null && it.isValid() && Arrays.equals(it.key(), from)) {
           it.next();
