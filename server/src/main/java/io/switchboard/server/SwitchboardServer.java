@@ -121,6 +121,10 @@ public final class SwitchboardServer implements AutoCloseable {
   private final Optional<TlsFiles> tlsFiles;
   private final KeyFileReload keyFile;
   private final boolean storedKeysNeeded;
+
+  /** How long opening the stores and recovering took at start (milliseconds), for the log. */
+  private long storageOpenMillis;
+
   private final ForwardedCalls forwarded = new ForwardedCalls(Clock.system());
   private final String openApi;
   private final KeyRing keys;
@@ -273,6 +277,7 @@ public final class SwitchboardServer implements AutoCloseable {
           "long polls",
           () -> server.gate.awaitPolls(Duration.ofSeconds(config.shutdownGraceSeconds())),
           OpenResources.LEFT);
+      long storageStart = System.nanoTime();
       if (config.postgres().isPresent() || config.dynamodb().isPresent()) {
         server.openShared(factory);
       } else {
@@ -284,6 +289,7 @@ public final class SwitchboardServer implements AutoCloseable {
         resources.push("engine", engine::close);
         server.serve(engine);
       }
+      server.storageOpenMillis = (System.nanoTime() - storageStart) / 1_000_000;
       if (server.storedKeysNeeded && !server.durableKeys.storedAny()) {
         throw ExposureGuard.refusal(config);
       }
@@ -308,6 +314,15 @@ public final class SwitchboardServer implements AutoCloseable {
         .addKeyValue("limits", limitsLine(config))
         .addKeyValue("sqsAccount", config.sqsAccount().id())
         .addKeyValue("sqsDefaultRegion", config.sqsAccount().defaultRegion())
+        // what a restart spends: opening the stores and recovering, and the process in all
+        .addKeyValue("storageOpenedMs", server.storageOpenMillis)
+        .addKeyValue(
+            "processUptimeMs",
+            ProcessHandle.current()
+                .info()
+                .startInstant()
+                .map(t -> Duration.between(t, java.time.Instant.now()).toMillis())
+                .orElse(-1L))
         .log("switchboard ready");
     return server;
   }

@@ -155,6 +155,7 @@ public final class BacklogBench {
           report,
           "restart to /health 200 with an empty store (s, incl. JVM start)",
           round2((System.nanoTime() - emptyStart) / 1e9));
+      row(report, "of which opening the store and recovering, empty (ms)", storageOpened(log));
       try {
         baseline = heapAfterGc(server);
         post(http, server.uri, "/v1/queues", o.create("one"), 201);
@@ -253,6 +254,10 @@ public final class BacklogBench {
             report,
             "restart to /health 200 with " + o.messages() + " waiting (s, incl. JVM start)",
             round2(restart));
+        row(
+            report,
+            "of which opening the store and recovering, with " + o.messages() + " waiting (ms)",
+            storageOpened(log));
         row(report, "server heap after full GC, after the restart (MiB)", mib(heapAfterGc(server)));
 
         if (o.queues() > 0) { // --queues 0 skips the mixed set
@@ -567,6 +572,24 @@ public final class BacklogBench {
 
   private static long heapAfterGc(ChildServer server) throws InterruptedException {
     return server.allocatedBytes().orElse(-1);
+  }
+
+  private static final Pattern STORAGE_OPENED = Pattern.compile("storageOpenedMs=\"?(\\d+)");
+
+  /**
+   * What the server's last "switchboard ready" line in {@code log} says opening its store and
+   * recovering took, the part of a restart that a backlog could lengthen (the rest is the JVM and
+   * the server starting).
+   */
+  private static Object storageOpened(Path log) throws IOException {
+    Matcher m = STORAGE_OPENED.matcher(Files.readString(log));
+    String last = null;
+    while (m.find()) {
+      last = m.group(1);
+    }
+    return last == null
+        ? Report.notMeasured("the server log has no storageOpenedMs")
+        : (Object) Long.parseLong(last);
   }
 
   /** Bytes the process caused to be written to storage so far (Linux), or -1. */
