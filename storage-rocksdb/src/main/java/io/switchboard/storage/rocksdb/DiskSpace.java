@@ -24,9 +24,9 @@ import org.rocksdb.SstFileManager;
  *   <li>the <b>memtable</b> (RocksDB's {@code write_buffer_size}): 1/16 of the file system, at
  *       least 4 MiB and at most 64 MiB (RocksDB's default, kept on every file system of 1 GiB or
  *       more). It is also what RocksDB wants free before it writes again after a failed write (its
- *       {@code SstFileManager} reserves the largest memtable). On a file system smaller than 1 GiB
- *       all the memtables together are held to it, the write-ahead logs to two of them, and logs
- *       are not preallocated.
+ *       {@code SstFileManager} reserves the largest memtable). The write-ahead logs are held to
+ *       four memtables in all ({@link #walLimit}). On a file system smaller than 1 GiB all the
+ *       memtables together are held to one, the logs to two, and logs are not preallocated.
  *   <li>the <b>reserve</b>: two memtables. Below it sends are refused ({@code UNAVAILABLE}, retried
  *       by clients) before they are written, so the store itself never fills its disk: acks,
  *       deletes, flushes and compactions still have room, and the store does not reach RocksDB's
@@ -140,10 +140,11 @@ final class DiskSpace {
    */
   @Nullable SstFileManager apply(DBOptions db, ColumnFamilyOptions cf) {
     cf.setWriteBufferSize(memtable);
+    db.setMaxTotalWalSize(walLimit());
     if (!small()) {
       return null;
     }
-    db.setDbWriteBufferSize(memtable).setMaxTotalWalSize(2 * memtable).setAllowFAllocate(false);
+    db.setDbWriteBufferSize(memtable).setAllowFAllocate(false);
     try {
       SstFileManager files = new SstFileManager(Env.getDefault());
       files.setMaxAllowedSpaceUsage(total);
@@ -161,13 +162,22 @@ final class DiskSpace {
 
   /** As {@link #apply(DBOptions, ColumnFamilyOptions)}, for a store opened with plain options. */
   void apply(Options options) {
-    options.setWriteBufferSize(memtable);
+    options.setWriteBufferSize(memtable).setMaxTotalWalSize(walLimit());
     if (small()) {
-      options
-          .setDbWriteBufferSize(memtable)
-          .setMaxTotalWalSize(2 * memtable)
-          .setAllowFAllocate(false);
+      options.setDbWriteBufferSize(memtable).setAllowFAllocate(false);
     }
+  }
+
+  /**
+   * The write-ahead logs' total size past which RocksDB flushes the families that keep the oldest
+   * log: four memtables (two on a small file system). A log is deleted only once every family with
+   * writes in it has flushed them, and a family written little (a queue's states, its
+   * configuration) flushes seldom; without a bound RocksDB keeps logs up to four times all the
+   * families' memtables (4 GiB here), so a store just filled held as much log as messages and a
+   * crash replayed all of it.
+   */
+  long walLimit() {
+    return (small() ? 2 : 4) * memtable;
   }
 
   /**
