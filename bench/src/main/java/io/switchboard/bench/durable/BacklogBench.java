@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +39,9 @@ import java.util.regex.Pattern;
  * --step} messages to the deep queue and receives and acks as many, then does the same on the
  * shallow one, whose depth thus stays between 1,000 and 1,000 + step as the deep one's stays at the
  * backlog. Sends go out from {@code --threads} threads in batches of 100; receives and acks from
- * one thread, 100 at a time.
+ * one thread, 100 at a time. Beside the rates it reports the server's CPU time per 1,000 received
+ * and acked, by kind of thread ({@link ThreadCpu}), with the backlog and with 1,000: what the
+ * difference between the two rates is spent on.
  *
  * <p>{@code --order fifo|lifo|priority} chooses the queues' order ({@code priority}: a FIFO queue
  * whose messages carry a random priority 0..9). {@code --filtered} makes both queues index the
@@ -197,9 +201,11 @@ public final class BacklogBench {
         fill(http, server.uri, List.of("small"), 1000, o.threads(), messages, refused);
         double[] deep = new double[2];
         double[] shallow = new double[2];
+        Map<String, Long> deepCpu = new LinkedHashMap<>();
+        Map<String, Long> shallowCpu = new LinkedHashMap<>();
         for (int r = 0; r < o.rounds(); r++) {
-          steadyStep(http, server.uri, "one", o, messages, refused, deep);
-          steadyStep(http, server.uri, "small", o, messages, refused, shallow);
+          steadyStep(http, server, "one", o, messages, refused, deep, deepCpu);
+          steadyStep(http, server, "small", o, messages, refused, shallow, shallowCpu);
         }
         long moved = (long) o.rounds() * o.step();
         double sendRatio = (moved / deep[0]) / (moved / shallow[0]);
@@ -213,6 +219,23 @@ public final class BacklogBench {
             report,
             "receive+ack: with the backlog / with 1,000 (target >= 0.8)",
             round2(receiveRatio));
+        // what bounds the ratio: the server's CPU by kind of thread, per 1,000 received and acked
+        long deepTotal = 0;
+        long shallowTotal = 0;
+        for (String kind : ThreadCpu.KINDS) {
+          long d = deepCpu.getOrDefault(kind, 0L);
+          long sh = shallowCpu.getOrDefault(kind, 0L);
+          deepTotal += d;
+          shallowTotal += sh;
+          row(
+              report,
+              "receive+ack, server CPU ms per 1,000 (backlog / 1,000 waiting): " + kind,
+              perThousand(d, moved) + " / " + perThousand(sh, moved));
+        }
+        row(
+            report,
+            "receive+ack, server CPU ms per 1,000 (backlog / 1,000 waiting): all threads",
+            perThousand(deepTotal, moved) + " / " + perThousand(shallowTotal, moved));
 
         if (o.filtered()) {
           post(http, server.uri, "/v1/queues", o.create("tenk"), 201);
@@ -298,21 +321,28 @@ public final class BacklogBench {
    */
   private static void steadyStep(
       HttpClient http,
-      URI uri,
+      ChildServer server,
       String queue,
       Options o,
       Messages messages,
       AtomicLong refused,
-      double[] seconds)
+      double[] seconds,
+      Map<String, Long> drainCpu)
       throws Exception {
     long t0 = System.nanoTime();
-    long sent = fill(http, uri, List.of(queue), o.step(), o.threads(), messages, refused);
+    long sent = fill(http, server.uri, List.of(queue), o.step(), o.threads(), messages, refused);
     long t1 = System.nanoTime();
     if (sent < o.step()) {
       throw new IllegalStateException(queue + " took only " + sent + " of a step");
     }
     seconds[0] += (t1 - t0) / 1e9;
-    seconds[1] += drain(http, uri, queue, o.step());
+    Map<String, Long> before = ThreadCpu.read(server.pid);
+    seconds[1] += drain(http, server.uri, queue, o.step());
+    ThreadCpu.addDelta(before, ThreadCpu.read(server.pid), drainCpu);
+  }
+
+  private static long perThousand(long millis, long messages) {
+    return Math.round(millis * 1000.0 / messages);
   }
 
   /**
