@@ -66,6 +66,9 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
    */
   private static final int PAGE = 256;
 
+  /** Set by {@link #reorder} when it forgot the window: {@link #reordered} reads it again. */
+  private boolean rereadAfterReorder;
+
   /** The most messages a page of one attribute partition holds. */
   static final int PARTITION_PAGE = 64;
 
@@ -816,14 +819,62 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
     pinned = true;
   }
 
-  /** The queue's order changed: the cold messages are read back before the heap re-sorts. */
-  void reorder(Order next) {
+  /**
+   * The queue's order or indexed attributes changed; the heap re-sorts next ({@link #reordered}
+   * after it). When only the order changed, a windowed queue forgets its window instead of reading
+   * its backlog: the store's lines serve either order (LIFO reads each priority band backwards), so
+   * every available message in the heap goes cold (they are all in the store: demotion writes
+   * nothing) and {@link #reordered} reads the first page in the new order, as a restart does. A
+   * change of the indexed attributes (every message's partition keys are rewritten), a fair queue
+   * (its tenants' heads) and a pinned one read the cold messages back first, as before.
+   */
+  void reorder(Order next, boolean attributesChanged) {
     if (grouped) {
       thawGroups(); // its order is the groups' (FIFO), whatever the configuration says
       return;
     }
-    thaw();
+    if (attributesChanged || pinned || cold == 0 || fairShare() != null) {
+      thaw();
+      order = next;
+      return;
+    }
+    for (StoredMessage m = table.lastAvailable(); m != null; m = table.lastAvailable()) {
+      demote(m);
+    }
     order = next;
+    rereadAfterReorder = true;
+  }
+
+  /** After the heap re-sorted: a window forgotten by {@link #reorder} reads its first page. */
+  void reordered() {
+    if (!rereadAfterReorder) {
+      return;
+    }
+    rereadAfterReorder = false;
+    boundary = null;
+    PartitionIndex parts = partitions();
+    if (parts != null) {
+      // the heap's partitions were made anew by the re-sort: their cold counts are the store's
+      // (no available message is in the heap now), their windows start over
+      for (PartitionIndex.Partition p : parts.all()) {
+        p.cold = 0;
+        p.boundary = null;
+      }
+      for (Map.Entry<String, Long> e : orders.partitions(queue).entrySet()) {
+        PartitionIndex.Partition p = parts.partition(e.getKey());
+        p.cold = e.getValue();
+        p.boundary = null;
+      }
+    }
+    if (cold > 0) {
+      refill(HotBudget.MIN_WINDOW);
+      long more = Math.min(window(), PAGE) - table.size();
+      if (cold > 0 && more > 0) {
+        refill((int) more);
+      }
+    }
+    settle();
+    report();
   }
 
   /**

@@ -303,13 +303,16 @@ final class LocalQueue {
     QueueConfig previous = config;
     config = next;
     journal.emit(journalRecord());
-    if (previous.order() != next.order()
-        || !previous.indexedAttributes().equals(next.indexedAttributes())) {
+    boolean attributesChanged = !previous.indexedAttributes().equals(next.indexedAttributes());
+    if (previous.order() != next.order() || attributesChanged) {
       if (hot != null) {
-        hot.reorder(next.order());
+        hot.reorder(next.order(), attributesChanged);
       }
       if (table != null) {
         table.rebuild(next.order(), next.indexedAttributes());
+      }
+      if (hot != null) {
+        hot.reordered();
       }
     }
     if (table != null) {

@@ -134,6 +134,33 @@ class PartitionWindowTest {
   }
 
   @Test
+  void aChangeOfOrder_keepsTheQueueWindowed_andServesTheNewOrderFromTheStore() {
+    open().createQueue("q", indexed(Order.FIFO, "lang"));
+    for (int i = 0; i < 120; i++) {
+      engine.send(
+          "q", NewMessage.builder(body(i)).attribute("lang", lang(i)).priority(i % 2).build());
+    }
+    // the store's lines serve LIFO too: the window is forgotten, not the backlog read in
+    orders.reset();
+    engine.updateQueue("q", indexed(Order.LIFO, "lang"));
+    assertTrue(
+        orders.recordsRead() <= 2 * WINDOW,
+        "records read by the change of order: " + orders.recordsRead() + " (the backlog is 120)");
+    assertTrue(
+        engine.queuedBytes("q") <= WINDOWED,
+        engine.queuedBytes("q") / ONE + " messages in the heap after the change of order");
+    // the higher priority first, then the newest first
+    java.util.Comparator<Integer> lifo =
+        java.util.Comparator.<Integer>comparingInt(i -> -(i % 2)).thenComparing(i -> -i);
+    List<Integer> es = numbers(120, 1).stream().sorted(lifo).toList();
+    assertEquals(es, drain("q", 4, "lang = 'es'"));
+    restart();
+    List<Integer> rest =
+        IntStream.range(0, 120).filter(i -> i % 3 != 1).boxed().sorted(lifo).toList();
+    assertEquals(rest, drain("q", 4, null));
+  }
+
+  @Test
   void aFilteredReceiveOverAColdBacklog_keepsTheQueueWindowed() {
     open().createQueue("q", indexed(Order.FIFO, "lang"));
     sendLangs("q", 300);
