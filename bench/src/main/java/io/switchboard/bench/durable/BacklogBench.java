@@ -94,9 +94,10 @@ public final class BacklogBench {
 
     /** The create request of a queue of this run's kind. */
     String create(String name) {
+      // past the server's default-max-depth (10,000,000): the backlog is the point
       return "{\"name\":\""
           + name
-          + "\""
+          + "\",\"maxDepth\":1000000000"
           + (order == Order.LIFO ? ",\"order\":\"LIFO\"" : "")
           + (filtered ? ",\"indexedAttributes\":[\"tier\"]" : "")
           + "}";
