@@ -925,9 +925,17 @@ public final class DynamoQueueEngine implements QueueEngine {
    * MiB, and a body that does not compress under the item limit cannot be stored here.
    */
   private static Map<String, AttributeValue> stored(Q q, CheckedMessage m) {
+    return stored(q, m.body(), Codecs.encodeAttributes(m.attributes()));
+  }
+
+  /**
+   * As {@link #stored(Q, CheckedMessage)}, of a body and encoded attributes (an update's new
+   * attributes are checked against the same limit before they are written).
+   */
+  private static Map<String, AttributeValue> stored(
+      Q q, byte[] body, byte @Nullable [] attributes) {
     Map<String, AttributeValue> out = new HashMap<>();
-    Bodies.put(out, m.body());
-    byte[] attributes = Codecs.encodeAttributes(m.attributes());
+    Bodies.put(out, body);
     if (attributes != null) {
       out.put(Msg.ATTRIBUTES, AttributeValue.fromB(SdkBytes.fromByteArray(attributes)));
     }
@@ -1798,6 +1806,9 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       int priority = update.priority().orElse(m.priority);
       byte[] encoded = Codecs.encodeAttributes(attributes);
+      if (update.attributes().isPresent()) {
+        stored(q, m.body, encoded); // refuses attributes that would take the item past 400 KB
+      }
       // new indexed values move the message to their partition's slot, at its place in the order
       long serial =
           q.partitioned() && update.attributes().isPresent()

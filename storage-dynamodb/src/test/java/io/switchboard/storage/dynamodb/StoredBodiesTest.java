@@ -161,6 +161,25 @@ class StoredBodiesTest {
   }
 
   @Test
+  void anUpdateWhoseAttributesTakeTheItemPastTheLimit_isRefusedAsTooLarge_andChangesNothing() {
+    String body = incompressible(300_000); // about 270 KB deflated: fits an item
+    String id = engine.send("q", NewMessage.of(body)).id();
+    // within the queue's 1 MiB, past DynamoDB's 400 KB item with the body
+    Map<String, io.switchboard.queue.AttributeValue> big =
+        Map.of(
+            "a", io.switchboard.queue.AttributeValue.string(incompressible(80_000)),
+            "b", io.switchboard.queue.AttributeValue.string(incompressible(80_000)));
+    QueueException e =
+        assertThrows(
+            QueueException.class,
+            () -> engine.update("q", id, io.switchboard.queue.MessageUpdate.attributes(big)));
+    assertEquals(ErrorCode.MESSAGE_TOO_LARGE, e.code());
+    assertTrue(e.getMessage().contains("at most " + DynamoQueueEngine.MAX_STORED), e.getMessage());
+    assertEquals(Map.of(), engine.get("q", id).attributes(), "the message kept its attributes");
+    assertEquals(body, received());
+  }
+
+  @Test
   void aBodyThatDoesNotCompressButFitsTheItem_isStored() {
     String body = roundTrip(incompressible(300_000));
     assertTrue(storedItem().containsKey(Bodies.DEFLATED), "it shrinks a little");
