@@ -50,8 +50,8 @@ import java.util.regex.Pattern;
  * p99; {@code --filter-rounds} of each, alternating).
  *
  * <p>{@code BacklogBench [--messages N] [--queues Q] [--body BYTES] [--heap 512m] [--window W]
- * [--threads T] [--order fifo|lifo|priority] [--filtered] [--rounds R] [--step S] [--filter-rounds
- * F] [--server-opt JVMFLAG]... [--dir PARENT] [--out DIR]}.
+ * [--threads T] [--order fifo|lifo|priority] [--filtered] [--then-lifo] [--rounds R] [--step S]
+ * [--filter-rounds F] [--server-opt JVMFLAG]... [--dir PARENT] [--out DIR]}.
  */
 public final class BacklogBench {
 
@@ -86,6 +86,7 @@ public final class BacklogBench {
       int threads,
       Order order,
       boolean filtered,
+      boolean thenLifo,
       int rounds,
       int step,
       int filterRounds,
@@ -200,43 +201,14 @@ public final class BacklogBench {
 
         post(http, server.uri, "/v1/queues", o.create("small"), 201);
         fill(http, server.uri, List.of("small"), 1000, o.threads(), messages, refused);
-        double[] deep = new double[2];
-        double[] shallow = new double[2];
-        Map<String, Long> deepCpu = new LinkedHashMap<>();
-        Map<String, Long> shallowCpu = new LinkedHashMap<>();
-        for (int r = 0; r < o.rounds(); r++) {
-          steadyStep(http, server, "one", o, messages, refused, deep, deepCpu);
-          steadyStep(http, server, "small", o, messages, refused, shallow, shallowCpu);
+        steadyPhase(report, http, server, o, messages, refused, "");
+        if (o.thenLifo()) {
+          // the same backlog served newest first: a change of order reads nothing back
+          for (String q : List.of("one", "small")) {
+            patch(http, server.uri, "/v1/queues/" + q, "{\"order\":\"LIFO\"}");
+          }
+          steadyPhase(report, http, server, o, messages, refused, "LIFO, ");
         }
-        long moved = (long) o.rounds() * o.step();
-        double sendRatio = (moved / deep[0]) / (moved / shallow[0]);
-        double receiveRatio = (moved / deep[1]) / (moved / shallow[1]);
-        row(report, "send msg/s with " + o.messages() + " waiting", round(moved / deep[0]));
-        row(report, "send msg/s with 1,000 waiting", round(moved / shallow[0]));
-        row(report, "send: with the backlog / with 1,000 (target >= 0.8)", round2(sendRatio));
-        row(report, "receive+ack msg/s with " + o.messages() + " waiting", round(moved / deep[1]));
-        row(report, "receive+ack msg/s with 1,000 waiting", round(moved / shallow[1]));
-        row(
-            report,
-            "receive+ack: with the backlog / with 1,000 (target >= 0.8)",
-            round2(receiveRatio));
-        // what bounds the ratio: the server's CPU by kind of thread, per 1,000 received and acked
-        long deepTotal = 0;
-        long shallowTotal = 0;
-        for (String kind : ThreadCpu.KINDS) {
-          long d = deepCpu.getOrDefault(kind, 0L);
-          long sh = shallowCpu.getOrDefault(kind, 0L);
-          deepTotal += d;
-          shallowTotal += sh;
-          row(
-              report,
-              "receive+ack, server CPU ms per 1,000 (backlog / 1,000 waiting): " + kind,
-              perThousand(d, moved) + " / " + perThousand(sh, moved));
-        }
-        row(
-            report,
-            "receive+ack, server CPU ms per 1,000 (backlog / 1,000 waiting): all threads",
-            perThousand(deepTotal, moved) + " / " + perThousand(shallowTotal, moved));
 
         if (o.filtered()) {
           post(http, server.uri, "/v1/queues", o.create("tenk"), 201);
@@ -314,6 +286,62 @@ public final class BacklogBench {
     report.note("server log: " + log);
     report.write(
         ra.out(), RunInfo.capture(RunInfo.commandLine(BacklogBench.class, args)), System.out);
+  }
+
+  /**
+   * The steady phase: {@code --rounds} alternating steps on the deep queue and the shallow one, and
+   * their rates, ratios and the server's CPU by kind of thread; each figure's name begins with
+   * {@code label}.
+   */
+  private static void steadyPhase(
+      Report report,
+      HttpClient http,
+      ChildServer server,
+      Options o,
+      Messages messages,
+      AtomicLong refused,
+      String label)
+      throws Exception {
+    double[] deep = new double[2];
+    double[] shallow = new double[2];
+    Map<String, Long> deepCpu = new LinkedHashMap<>();
+    Map<String, Long> shallowCpu = new LinkedHashMap<>();
+    for (int r = 0; r < o.rounds(); r++) {
+      steadyStep(http, server, "one", o, messages, refused, deep, deepCpu);
+      steadyStep(http, server, "small", o, messages, refused, shallow, shallowCpu);
+    }
+    long moved = (long) o.rounds() * o.step();
+    double sendRatio = (moved / deep[0]) / (moved / shallow[0]);
+    double receiveRatio = (moved / deep[1]) / (moved / shallow[1]);
+    row(report, label + "send msg/s with " + o.messages() + " waiting", round(moved / deep[0]));
+    row(report, label + "send msg/s with 1,000 waiting", round(moved / shallow[0]));
+    row(report, label + "send: with the backlog / with 1,000 (target >= 0.8)", round2(sendRatio));
+    row(
+        report,
+        label + "receive+ack msg/s with " + o.messages() + " waiting",
+        round(moved / deep[1]));
+    row(report, label + "receive+ack msg/s with 1,000 waiting", round(moved / shallow[1]));
+    row(
+        report,
+        label + "receive+ack: with the backlog / with 1,000 (target >= 0.8)",
+        round2(receiveRatio));
+    // what bounds the ratio: the server's CPU by kind of thread, per 1,000 received and acked
+    long deepTotal = 0;
+    long shallowTotal = 0;
+    for (String kind : ThreadCpu.KINDS) {
+      long d = deepCpu.getOrDefault(kind, 0L);
+      long sh = shallowCpu.getOrDefault(kind, 0L);
+      deepTotal += d;
+      shallowTotal += sh;
+      row(
+          report,
+          label + "receive+ack, server CPU ms per 1,000 (backlog / 1,000 waiting): " + kind,
+          perThousand(d, moved) + " / " + perThousand(sh, moved));
+    }
+    row(
+        report,
+        label + "receive+ack, server CPU ms per 1,000 (backlog / 1,000 waiting): all threads",
+        perThousand(deepTotal, moved) + " / " + perThousand(shallowTotal, moved));
   }
 
   /**
@@ -395,6 +423,7 @@ public final class BacklogBench {
     int threads = 4;
     Order order = Order.FIFO;
     boolean filtered = false;
+    boolean thenLifo = false;
     int rounds = 10;
     int step = 10_000;
     int filterRounds = 300;
@@ -412,6 +441,10 @@ public final class BacklogBench {
         case "--order" -> order = Order.of(v);
         case "--filtered" -> {
           filtered = true;
+          i--; // a flag: no value
+        }
+        case "--then-lifo" -> {
+          thenLifo = true;
           i--; // a flag: no value
         }
         case "--rounds" -> rounds = Integer.parseInt(v);
@@ -432,6 +465,7 @@ public final class BacklogBench {
         threads,
         order,
         filtered,
+        thenLifo,
         rounds,
         step,
         filterRounds,
@@ -574,6 +608,21 @@ public final class BacklogBench {
             .POST(HttpRequest.BodyPublishers.ofString(json))
             .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static void patch(HttpClient http, URI uri, String path, String json)
+      throws IOException, InterruptedException {
+    HttpResponse<String> a =
+        http.send(
+            HttpRequest.newBuilder(uri.resolve(path))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(120))
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(json))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (a.statusCode() != 200) {
+      throw new IllegalStateException(path + ": " + a.statusCode() + " " + a.body());
+    }
   }
 
   static void post(HttpClient http, URI uri, String path, String json, int status)
