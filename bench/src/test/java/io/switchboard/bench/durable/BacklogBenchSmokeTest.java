@@ -12,9 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs {@link BacklogBench} tiny so that the {@code backlog} entry cannot rot: a server in its own
- * JVM with a window of 50, 2,000 messages of 100 bytes in one queue and again over 4 queues, a
- * restart between. Checks only that every figure is there and that no message was refused for good;
- * the real figures are in docs/benchmarks.md, "Backlog on disk".
+ * JVM with a window of 50, 2,000 messages of 100 bytes in one queue indexing one attribute, two
+ * steady rounds of 100 in FIFO and again after a change to LIFO, five filtered receives, a restart,
+ * then 2,000 again over 4 queues. Checks only that every figure is there and that no message was
+ * refused for good; the real figures are in docs/benchmarks.md, "Backlog on disk".
  */
 class BacklogBenchSmokeTest {
 
@@ -25,14 +26,30 @@ class BacklogBenchSmokeTest {
   void tiny_reportsEveryFigure_andTakesEveryMessage() throws Exception {
     BacklogBench.main(
         new String[] {
-          "--messages", "2000",
-          "--queues", "4",
-          "--body", "100",
-          "--heap", "256m",
-          "--window", "50",
-          "--threads", "2",
-          "--dir", dir.toString(),
-          "--out", out.toString()
+          "--messages",
+          "2000",
+          "--queues",
+          "4",
+          "--body",
+          "100",
+          "--heap",
+          "256m",
+          "--window",
+          "50",
+          "--threads",
+          "2",
+          "--rounds",
+          "2",
+          "--step",
+          "100",
+          "--filtered",
+          "--filter-rounds",
+          "5",
+          "--then-lifo",
+          "--dir",
+          dir.toString(),
+          "--out",
+          out.toString()
         });
     // a table of figures, not a chart: the CSV only (ReportFiles.check also wants a chart)
     List<String> lines = Files.readAllLines(out.resolve("backlog.csv"));
@@ -40,7 +57,9 @@ class BacklogBenchSmokeTest {
     List<String> table = lines.stream().filter(l -> !l.startsWith("# ")).toList();
     assertEquals("figure,value", table.get(0));
     List<String> rows = table.subList(1, table.size());
-    assertEquals(20, rows.size(), String.join("\n", rows));
+    // 12 of the fill, 13 of each steady phase (FIFO, then LIFO), 3 filtered, 3 of the restart, 6
+    // of the 4 queues
+    assertEquals(50, rows.size(), String.join("\n", rows));
     for (String row : rows) {
       assertEquals(2, ReportFiles.cells(row).length, row);
     }
