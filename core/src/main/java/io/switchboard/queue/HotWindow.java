@@ -860,21 +860,38 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
         p.cold = 0;
         p.boundary = null;
       }
+    }
+    readFirstPage();
+    settle();
+    report();
+  }
+
+  /**
+   * With every available message cold and the boundary at the start (after recovery, or a change of
+   * order): the catalogue of partitions from their counts (no message is read), then the window's
+   * first page. The size of the queue's messages is known only once some are read: a first page of
+   * a few teaches it, so a window of large messages is not read whole into a heap that cannot hold
+   * it (the window is the budget's share in bytes over that size). Then one page: the rest of the
+   * window is read ahead by the queue's first operations (endOperation), so a restart reads a page
+   * per queue, not every queue's window, before it serves.
+   */
+  private void readFirstPage() {
+    if (cold == 0) {
+      return;
+    }
+    PartitionIndex parts = partitions();
+    if (parts != null) {
       for (Map.Entry<String, Long> e : orders.partitions(queue).entrySet()) {
         PartitionIndex.Partition p = parts.partition(e.getKey());
         p.cold = e.getValue();
         p.boundary = null;
       }
     }
-    if (cold > 0) {
-      refill(HotBudget.MIN_WINDOW);
-      long more = Math.min(window(), PAGE) - table.size();
-      if (cold > 0 && more > 0) {
-        refill((int) more);
-      }
+    refill(HotBudget.MIN_WINDOW);
+    long more = Math.min(window(), PAGE) - table.size();
+    if (cold > 0 && more > 0) {
+      refill((int) more);
     }
-    settle();
-    report();
   }
 
   /**
@@ -971,27 +988,7 @@ final class HotWindow implements StandardOrdering.Cold, GroupedOrdering.Cold {
         }
       }
     }
-    PartitionIndex parts = partitions();
-    if (cold > 0 && parts != null) {
-      // the catalogue of partitions, from their counts (no message is read)
-      for (Map.Entry<String, Long> e : orders.partitions(queue).entrySet()) {
-        PartitionIndex.Partition p = parts.partition(e.getKey());
-        p.cold = e.getValue();
-        p.boundary = null;
-      }
-    }
-    if (cold > 0) {
-      // the size of the queue's messages is known only once some are read: a first page of a
-      // few teaches it, so a window of large messages is not read whole into a heap that cannot
-      // hold it (the window is the budget's share in bytes over that size). Then one page: the
-      // rest of the window is read ahead by the queue's first operations (endOperation), so a
-      // restart reads a page per queue, not every queue's window, before it serves
-      refill(HotBudget.MIN_WINDOW);
-      long more = Math.min(window(), PAGE) - table.size();
-      if (cold > 0 && more > 0) {
-        refill((int) more);
-      }
-    }
+    readFirstPage();
     settle();
     tenantsReady(); // each tenant's first page: its best message in the heap
     report();
