@@ -9,6 +9,7 @@ import io.switchboard.queue.MessageEvent;
 import io.switchboard.queue.MessageFilter;
 import io.switchboard.queue.MessageState;
 import io.switchboard.queue.MessageUpdate;
+import io.switchboard.queue.MoveCheck;
 import io.switchboard.queue.NewMessage;
 import io.switchboard.queue.Order;
 import io.switchboard.queue.Overflow;
@@ -160,7 +161,12 @@ public final class DynamoQueueEngine implements QueueEngine {
   private final Map<String, AtomicLongArray> pending = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
   private final Object signal = new Object();
-  private final Map<String, RedriveTask> tasks = new ConcurrentHashMap<>();
+
+  /** The running redrive tasks this server steps: task id to source queue. */
+  private final Map<String, String> runningTasks = new ConcurrentHashMap<>();
+
+  private volatile MoveCheck moveCheck = MoveCheck.NONE;
+  private final Scheduler.Repeating redriver;
   private final MessageEventListeners events = new MessageEventListeners();
   private final Scheduler.Repeating ticker;
   private final Scheduler.Repeating sweeper;
@@ -286,6 +292,7 @@ public final class DynamoQueueEngine implements QueueEngine {
               }
             });
     this.sweeper = clock.every("dynamodb-sweep", b.sweepInterval, this::sweep);
+    this.redriver = clock.every("dynamodb-redrive", Duration.ofSeconds(1), () -> stepTasks(false));
   }
 
   public static Builder builder() {
@@ -307,6 +314,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     }
     flushCounters();
     items.prune();
+    stepTasks(true);
   }
 
   /**
@@ -689,7 +697,15 @@ public final class DynamoQueueEngine implements QueueEngine {
     deleteAll(q);
     pending.remove(name);
     sendsSeen.remove(name + "#" + q.gen());
-    tasks.values().removeIf(t -> t.source().equals(name));
+    Map<String, AttributeValue> running = store.get(RUNNING_TASKS, name);
+    if (running != null) {
+      end(
+          name,
+          Store.text(running, "id"),
+          RedriveTask.Status.FAILED,
+          "source queue '" + name + "' was deleted",
+          -1);
+    }
     wake();
   }
 
@@ -1200,7 +1216,8 @@ public final class DynamoQueueEngine implements QueueEngine {
    * queue (or changed meanwhile).
    */
   private @Nullable Msg endLease(Q q, Msg m, long now) {
-    if (DeadLetterRules.exhausted(q.config(), m.receives)) {
+    if (DeadLetterRules.exhausted(q.config(), m.receives)
+        && deadLetterRefusal(q, m, MessageEvent.Cause.MAX_RECEIVES) == null) {
       if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
         count(q.name(), RELEASED, 1);
         return DeadLetterRules.deadLettersToItself(q.name(), q.config()) ? bySerial(q, m.id) : null;
@@ -1642,6 +1659,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       long now = clock.millis();
       Msg m = Objects.requireNonNull(leased(q, receipt, true, false, now));
       if (DeadLetterRules.exhausted(q.config(), m.receives)
+          && deadLetterRefusal(q, m, MessageEvent.Cause.MAX_RECEIVES) == null
           && deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
         count(queue, RELEASED, 1);
         return;
@@ -1707,7 +1725,8 @@ public final class DynamoQueueEngine implements QueueEngine {
         throw MessageRules.notInFlight(id, state);
       }
       if (visibility.isZero()) {
-        if (DeadLetterRules.exhausted(q.config(), m.receives)) {
+        if (DeadLetterRules.exhausted(q.config(), m.receives)
+            && deadLetterRefusal(q, m, MessageEvent.Cause.MAX_RECEIVES) == null) {
           Message left = m.view(id, MessageState.DEAD_LETTERED, null);
           if (deadLetter(q, m, now, MessageEvent.Cause.MAX_RECEIVES)) {
             count(queue, RELEASED, 1);
@@ -2007,66 +2026,111 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   // ---- dead letters and redrive ------------------------------------------------------------
 
+  /**
+   * A redrive task is three items (docs/design.md, "Redrive tasks on DynamoDB"): the task ({@code
+   * rd#<source>}, its id), a pointer from its id to its source ({@link #TASK_IDS}) and, while it
+   * runs, the source's run marker ({@link #RUNNING_TASKS}, the source), whose conditional put makes
+   * a second task of the same source a conflict. Any server steps a running task: it claims a step
+   * by a conditional write of the task's version, moves up to {@link #STEP} messages, then writes
+   * its progress conditioned on its claim.
+   */
+  private static final String TASKS = "rd#";
+
+  private static final String TASK_IDS = "rd-id";
+  private static final String RUNNING_TASKS = "rd-run";
+
+  /** Messages a task moves per claim. */
+  private static final int STEP = 100;
+
+  /** How long a claim keeps other servers from stepping a task (a server that died mid-step). */
+  private static final long STEP_LEASE_MILLIS = 30_000;
+
+  @Override
+  public void checkMoves(MoveCheck check) {
+    this.moveCheck = Objects.requireNonNull(check, "check");
+  }
+
+  /**
+   * Why the engine may not dead-letter {@code m} on its own ({@link MoveCheck#deadLetterRefusal}),
+   * or null: moves on request and into the queue itself are not asked about.
+   */
+  private @Nullable String deadLetterRefusal(Q q, Msg m, MessageEvent.Cause cause) {
+    String target = q.config().deadLetter().orElseThrow().target();
+    if (cause == MessageEvent.Cause.REQUESTED || target.equals(q.name())) {
+      return null;
+    }
+    return moveCheck.deadLetterRefusal(q.name(), target, ids.id(m.id));
+  }
+
   @Override
   public RedriveTask startRedrive(String source, RedriveRequest request) {
     Objects.requireNonNull(request, "request");
     Q dlq = current(source);
-    for (RedriveTask t : tasks.values()) {
-      if (t.source().equals(source) && t.status() == RedriveTask.Status.RUNNING) {
-        throw DeadLetterRules.alreadyRedriving(source, t.id());
-      }
-    }
-    Q destination = null;
-    if (request.destination().isPresent()) {
-      destination = current(request.destination().get());
-      DeadLetterRules.checkDestination(source, dlq.grouped(), destination.info());
+    Optional<String> destination = request.destination();
+    if (destination.isPresent()) {
+      DeadLetterRules.checkDestination(source, dlq.grouped(), current(destination.get()).info());
     }
     long now = clock.millis();
-    List<Msg> all = messages(dlq, now);
-    all.sort((a, b) -> Long.compare(a.serial, b.serial));
-    long moved = 0;
-    String failure = null;
-    for (Msg m : all) {
-      if (m.state(now) == MessageState.IN_FLIGHT) {
-        continue;
-      }
-      Q to = destination;
-      if (to == null) {
-        String back = m.deadLetterSource;
-        to = back == null ? null : find(back);
-        if (to == null) {
-          failure = "the source queue '" + back + "' of message " + ids.id(m.id) + " is gone";
-          continue;
-        }
-      }
-      if (moveBack(dlq, to, m, now)) {
-        moved++;
-      }
+    long cutoff = -1;
+    long toMove = 0;
+    for (Msg m : messages(dlq, now)) {
+      cutoff = Math.max(cutoff, m.serial);
+      toMove++;
     }
-    RedriveTask task =
-        new RedriveTask(
-            UUID.randomUUID().toString(),
-            source,
-            request.destination(),
-            request.maxPerSecond(),
-            failure == null ? RedriveTask.Status.COMPLETED : RedriveTask.Status.FAILED,
-            moved,
-            all.size(),
-            Instant.ofEpochMilli(now),
-            Optional.ofNullable(failure));
-    tasks.put(task.id(), task);
+    String id = UUID.randomUUID().toString();
+    Map<String, AttributeValue> task = new HashMap<>(Store.key(TASKS + source, id));
+    task.put("src", Store.s(source));
+    destination.ifPresent(d -> task.put("dst", Store.s(d)));
+    task.put("rate", Store.n(request.maxPerSecond().orElse(0)));
+    task.put("st", Store.s(RedriveTask.Status.RUNNING.name()));
+    task.put("mv", Store.n(0));
+    task.put("tm", Store.n(toMove));
+    task.put("at", Store.n(now));
+    task.put("cut", Store.n(cutoff));
+    task.put("cur", Store.n(-1));
+    task.put("v", Store.n(0));
+    Map<String, AttributeValue> marker = new HashMap<>(Store.key(RUNNING_TASKS, source));
+    marker.put("id", Store.s(id));
+    Map<String, AttributeValue> pointer = new HashMap<>(Store.key(TASK_IDS, id));
+    pointer.put("src", Store.s(source));
+    try {
+      store.call(
+          d ->
+              d.transactWriteItems(
+                  b ->
+                      b.transactItems(
+                          TransactWriteItem.builder()
+                              .put(
+                                  p ->
+                                      p.tableName(store.table())
+                                          .item(marker)
+                                          .conditionExpression("attribute_not_exists(pk)"))
+                              .build(),
+                          TransactWriteItem.builder()
+                              .put(p -> p.tableName(store.table()).item(task))
+                              .build(),
+                          TransactWriteItem.builder()
+                              .put(p -> p.tableName(store.table()).item(pointer))
+                              .build())));
+    } catch (TransactionCanceledException running) {
+      Map<String, AttributeValue> other = store.get(RUNNING_TASKS, source);
+      throw DeadLetterRules.alreadyRedriving(
+          source, other == null ? "(ended meanwhile)" : Store.text(other, "id"));
+    }
+    runningTasks.put(id, source);
+    while (step(source, id)) {
+      // a task without a rate moves everything now; one with a rate its first second's worth
+    }
     wake();
-    return task;
+    return task(source, id);
   }
 
   @Override
   public List<RedriveTask> redriveTasks(String source) {
     require(source);
     List<RedriveTask> out = new ArrayList<>();
-    for (RedriveTask t : tasks.values()) {
-      if (t.source().equals(source)) {
-        out.add(t);
-      }
+    for (Map<String, AttributeValue> item : queryAll(TASKS + source, true, "")) {
+      out.add(task(item));
     }
     out.sort((a, b) -> b.startedAt().compareTo(a.startedAt()));
     return out;
@@ -2074,11 +2138,283 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   @Override
   public RedriveTask cancelRedrive(String taskId) {
-    RedriveTask t = tasks.get(Objects.requireNonNull(taskId, "taskId"));
-    if (t == null) {
+    Objects.requireNonNull(taskId, "taskId");
+    Map<String, AttributeValue> pointer = store.get(TASK_IDS, taskId);
+    if (pointer == null) {
       throw new QueueException(ErrorCode.TASK_NOT_FOUND, "no redrive task '" + taskId + "'");
     }
-    return t; // a task runs to its end when started: nothing is left to cancel
+    String source = Store.text(pointer, "src");
+    end(source, taskId, RedriveTask.Status.CANCELLED, null, -1);
+    runningTasks.remove(taskId);
+    return task(source, taskId);
+  }
+
+  private RedriveTask task(String source, String id) {
+    Map<String, AttributeValue> item = store.get(TASKS + source, id);
+    if (item == null) {
+      throw new QueueException(ErrorCode.TASK_NOT_FOUND, "no redrive task '" + id + "'");
+    }
+    return task(item);
+  }
+
+  private static RedriveTask task(Map<String, AttributeValue> item) {
+    long rate = Store.num(item, "rate");
+    String dst = Store.str(item, "dst");
+    String why = Store.str(item, "why");
+    return new RedriveTask(
+        Store.text(item, "sk"),
+        Store.text(item, "src"),
+        Optional.ofNullable(dst),
+        rate == 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of((int) rate),
+        RedriveTask.Status.valueOf(Store.text(item, "st")),
+        Store.num(item, "mv"),
+        Store.num(item, "tm"),
+        Instant.ofEpochMilli(Store.num(item, "at")),
+        Optional.ofNullable(why));
+  }
+
+  /**
+   * Steps every running task: those this server knows of each second, and those the sweep finds in
+   * the run markers (started by a server that stopped, or by another one).
+   */
+  private void stepTasks(boolean discover) {
+    if (closed) {
+      return;
+    }
+    try {
+      if (discover) {
+        for (Map<String, AttributeValue> marker : queryAll(RUNNING_TASKS, true, "")) {
+          runningTasks.put(Store.text(marker, "id"), Store.text(marker, "sk"));
+        }
+      }
+      for (Map.Entry<String, String> t : runningTasks.entrySet()) {
+        while (step(t.getValue(), t.getKey())) {
+          // on while the task's rate allows
+        }
+      }
+    } catch (QueueException unavailable) {
+      // DynamoDB refused or failed a request: the next tick steps again from the task's progress
+    }
+  }
+
+  /**
+   * Moves the next messages of a running task, at most {@link #STEP} and what its rate allows by
+   * now; true when it should step again at once (it moved a full step and may move more).
+   */
+  private boolean step(String source, String id) {
+    Map<String, AttributeValue> item = store.get(TASKS + source, id);
+    if (item == null || !RedriveTask.Status.RUNNING.name().equals(Store.text(item, "st"))) {
+      runningTasks.remove(id);
+      return false;
+    }
+    long now = clock.millis();
+    long rate = Store.num(item, "rate");
+    long moved = Store.num(item, "mv");
+    long budget =
+        rate == 0
+            ? STEP
+            : Math.min(STEP, rate + (now - Store.num(item, "at")) * rate / 1000 - moved);
+    if (budget <= 0) {
+      return false; // its rate allows no more by now
+    }
+    long v = Store.num(item, "v");
+    Map<String, AttributeValue> claimed = new HashMap<>();
+    claimed.put(":v", Store.n(v));
+    claimed.put(":v1", Store.n(v + 1));
+    claimed.put(":until", Store.n(now + STEP_LEASE_MILLIS));
+    claimed.put(":now", Store.n(now));
+    claimed.put(":run", Store.s(RedriveTask.Status.RUNNING.name()));
+    if (!store.updateIf(
+        Store.key(TASKS + source, id),
+        "SET v = :v1, own = :until",
+        "v = :v AND st = :run AND (attribute_not_exists(own) OR own <= :now)",
+        claimed)) {
+      return false; // another server steps it, or it ended meanwhile
+    }
+    Q dlq = find(source);
+    if (dlq == null) {
+      end(
+          source,
+          id,
+          RedriveTask.Status.FAILED,
+          "source queue '" + source + "' was deleted",
+          v + 1);
+      return false;
+    }
+    long cursor = Store.num(item, "cur");
+    String problem = Store.str(item, "why");
+    String dst = Store.str(item, "dst");
+    Candidates next = candidates(dlq, cursor, Store.num(item, "cut"), (int) budget);
+    long n = 0;
+    Map<String, Optional<String>> refusals = new HashMap<>();
+    for (Msg read : next.messages) {
+      Msg m = settle(dlq, read, now);
+      if (m != null && m.state(now) != MessageState.IN_FLIGHT) {
+        String target = dst == null ? m.deadLetterSource : dst;
+        Q to = target == null ? null : find(target);
+        if (target == null) {
+          problem = "some messages were not dead-lettered from another queue and stayed";
+        } else if (to == null) {
+          problem = "queue '" + target + "' does not exist; its messages stayed";
+        } else {
+          Optional<String> refused =
+              refusals.computeIfAbsent(
+                  target, t -> Optional.ofNullable(moveCheck.refusal(id, source, t)));
+          if (refused.isPresent()) {
+            // the task stops here: this message and the rest stay in the dead-letter queue
+            progress(source, id, v + 1, n, cursor, problem);
+            end(source, id, RedriveTask.Status.FAILED, refused.get(), v + 2);
+            return false;
+          }
+          if (moveBack(dlq, to, m, now)) {
+            n++;
+          }
+          // a message that changed since it was read (received, touched) stays: leased ones are
+          // skipped, as they are when their turn comes
+        }
+      }
+      cursor = read.serial;
+    }
+    cursor = Math.max(cursor, next.readTo);
+    if (next.end) {
+      progress(source, id, v + 1, n, cursor, problem);
+      end(source, id, RedriveTask.Status.COMPLETED, null, v + 2);
+      return false;
+    }
+    progress(source, id, v + 1, n, cursor, problem);
+    return next.messages.size() < budget || budget == STEP;
+  }
+
+  /**
+   * The messages of {@code dlq} after serial {@code after} up to {@code cutoff}, in serial order,
+   * at most {@code limit}; {@code readTo}: every serial up to it was read; {@code end}: none is
+   * left up to the cutoff.
+   */
+  private record Candidates(List<Msg> messages, long readTo, boolean end) {}
+
+  private Candidates candidates(Q dlq, long after, long cutoff, int limit) {
+    if (after >= cutoff) {
+      return new Candidates(List.of(), after, true);
+    }
+    List<Msg> all = new ArrayList<>();
+    long horizon = cutoff; // every partition was read at least this far
+    for (int priority : dlq.priorities()) {
+      for (String pk : dlq.partitions(priority)) {
+        QueryResponse r =
+            store.call(
+                d ->
+                    d.query(
+                        b ->
+                            b.tableName(store.table())
+                                .consistentRead(true)
+                                .keyConditionExpression("pk = :p AND sk BETWEEN :a AND :b")
+                                .expressionAttributeValues(
+                                    Map.of(
+                                        ":p", Store.s(pk),
+                                        ":a", Store.s(Msg.sk(after + 1)),
+                                        ":b", Store.s(Msg.sk(cutoff))))
+                                .limit(limit)));
+        long last = after;
+        for (Map<String, AttributeValue> i : r.items()) {
+          long serial = Long.parseLong(Store.text(i, "sk"));
+          last = Math.max(last, serial);
+          if (!Msg.pointer(i)) {
+            all.add(new Msg(i));
+          }
+        }
+        if (next(r) != null) {
+          horizon = Math.min(horizon, last); // this partition has more after what it gave
+        }
+      }
+    }
+    all.sort((a, b) -> Long.compare(a.serial, b.serial));
+    List<Msg> out = new ArrayList<>();
+    for (Msg m : all) {
+      if (m.serial > horizon || out.size() == limit) {
+        break;
+      }
+      out.add(m);
+    }
+    boolean end = horizon == cutoff && out.size() == all.size();
+    long readTo = horizon;
+    if (out.size() < all.size() && all.get(out.size()).serial <= horizon) {
+      readTo = out.get(out.size() - 1).serial; // the limit stopped it (so out holds some)
+    }
+    return new Candidates(out, readTo, end);
+  }
+
+  /**
+   * Writes a step's progress under its claim (version {@code claim}), ending the claim: {@code n}
+   * more moved, every serial up to {@code cursor} done with.
+   */
+  private void progress(
+      String source, String id, long claim, long n, long cursor, @Nullable String problem) {
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":claim", Store.n(claim));
+    values.put(":next", Store.n(claim + 1));
+    values.put(":n", Store.n(n));
+    values.put(":cur", Store.n(cursor));
+    String update = "SET v = :next, mv = mv + :n, cur = :cur";
+    if (problem != null) {
+      values.put(":why", Store.s(problem));
+      update += ", why = :why";
+    }
+    store.updateIf(Store.key(TASKS + source, id), update + " REMOVE own", "v = :claim", values);
+  }
+
+  /**
+   * Ends a running task with {@code status}: under a step's claim (version {@code claim}), or
+   * whatever its version ({@code claim} -1: a cancel); its run marker goes in the same transaction.
+   * Nothing changes when it is no longer running.
+   */
+  private void end(
+      String source, String id, RedriveTask.Status status, @Nullable String why, long claim) {
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":run", Store.s(RedriveTask.Status.RUNNING.name()));
+    values.put(":st", Store.s(status.name()));
+    String condition = "st = :run";
+    if (claim >= 0) {
+      values.put(":claim", Store.n(claim));
+      condition += " AND v = :claim";
+    }
+    String update = "SET st = :st";
+    if (claim >= 0) {
+      values.put(":next", Store.n(claim + 1));
+      update += ", v = :next"; // a cancel leaves the version to the step that may be running
+    }
+    if (why != null) {
+      values.put(":why", Store.s(why));
+      update += ", why = :why";
+    }
+    String set = update;
+    String when = condition;
+    try {
+      store.call(
+          d ->
+              d.transactWriteItems(
+                  b ->
+                      b.transactItems(
+                          TransactWriteItem.builder()
+                              .update(
+                                  u ->
+                                      u.tableName(store.table())
+                                          .key(Store.key(TASKS + source, id))
+                                          .updateExpression(set)
+                                          .conditionExpression(when)
+                                          .expressionAttributeValues(values))
+                              .build(),
+                          TransactWriteItem.builder()
+                              .delete(
+                                  x ->
+                                      x.tableName(store.table())
+                                          .key(Store.key(RUNNING_TASKS, source))
+                                          .conditionExpression("id = :id")
+                                          .expressionAttributeValues(Map.of(":id", Store.s(id))))
+                              .build())));
+    } catch (TransactionCanceledException notRunning) {
+      // it ended meanwhile (cancelled, or another server ended it): as it stands
+    }
+    runningTasks.remove(id);
   }
 
   @Override
@@ -2197,6 +2533,15 @@ public final class DynamoQueueEngine implements QueueEngine {
 
   private void expire(Q q, Msg m, long now) {
     if (q.config().onExpire() == ExpiryAction.DEAD_LETTER && q.config().deadLetter().isPresent()) {
+      if (deadLetterRefusal(q, m, MessageEvent.Cause.EXPIRED) != null) {
+        // refused: it stays as it was, asked again when its expiry, put off, comes
+        long until = now + DeadLetterRules.REFUSED_EXPIRY_RETRY_MILLIS;
+        conditional(
+            m,
+            "SET " + Msg.EXPIRES + " = :until, " + StoreTable.TTL_ATTRIBUTE + " = :ttl",
+            Map.of(":until", Store.n(until), ":ttl", Store.n(until / 1000 + 1)));
+        return;
+      }
       if (deadLetter(q, m, now, MessageEvent.Cause.EXPIRED)) {
         count(q.name(), EXPIRED, 1); // counted as both: it expired, and it was dead-lettered
         return;
@@ -2949,6 +3294,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     closed = true;
     ticker.close();
     sweeper.close();
+    redriver.close();
     flushCounters(); // what this server counted stays counted for the others
     if (ownClient != null) {
       ownClient.close();

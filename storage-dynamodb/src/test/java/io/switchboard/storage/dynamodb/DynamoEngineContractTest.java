@@ -92,19 +92,6 @@ class DynamoEngineContractTest extends QueueEngineContract {
                 "limits per key (docs/design.md, \"Limits per key\") are not built on DynamoDB: the"
                     + " engine refuses the setting (DynamoKeyLimitTest)"),
             Map.entry(
-                "MoveCheckContract#*",
-                "move checks (QueueEngine.checkMoves) are not built on DynamoDB: moves are never"
-                    + " asked about"),
-            Map.entry(
-                "DeadLetterContract#startRedrive_rateLimited_progressesOnlyAsClockAdvances",
-                "a redrive moves everything when it starts (no rate limit, no background task)"),
-            Map.entry(
-                "DeadLetterContract#cancelRedrive_runningTask_stopsIt",
-                "a redrive moves everything when it starts: there is no running task to cancel"),
-            Map.entry(
-                "DeadLetterContract#startRedrive_whileAnotherRuns_conflictUntilItEnds",
-                "a redrive moves everything when it starts: no task is ever running"),
-            Map.entry(
                 "ReceiveContract#receiveWait_severalWaiters_servedFirstComeFirstServed",
                 "blocked receivers poll the table; they are not served in the order they came"),
             Map.entry(

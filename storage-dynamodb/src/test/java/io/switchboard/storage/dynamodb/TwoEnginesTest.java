@@ -14,6 +14,8 @@ import io.switchboard.queue.QueueConfig;
 import io.switchboard.queue.QueueEngine;
 import io.switchboard.queue.QueueException;
 import io.switchboard.queue.ReceiveRequest;
+import io.switchboard.queue.RedriveRequest;
+import io.switchboard.queue.RedriveTask;
 import io.switchboard.time.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,6 +49,7 @@ class TwoEnginesTest {
   private final ManualClock clock = ManualClock.create();
   private QueueEngine a;
   private QueueEngine b;
+  private String prefix = "";
 
   @BeforeEach
   void open() {
@@ -55,7 +58,7 @@ class TwoEnginesTest {
         client = Moto.client();
       }
     }
-    String prefix = Moto.prefix();
+    prefix = Moto.prefix();
     a = engine(prefix);
     b = engine(prefix);
     a.createQueue("q", QueueConfig.builder().visibilityTimeout(Duration.ofSeconds(30)).build());
@@ -75,6 +78,49 @@ class TwoEnginesTest {
   void close() {
     a.close();
     b.close();
+  }
+
+  /**
+   * A redrive task lives in the table, not in the server that started it: both list it, the other
+   * cancels or carries it on, and a second start on either is a conflict while it runs.
+   */
+  @Test
+  void aRedriveStartedOnOne_isListedOnBoth_andCarriedOnByTheOther_whenTheFirstStops() {
+    a.createQueue("dlq", QueueConfig.builder().build());
+    a.createQueue("src", QueueConfig.builder().deadLetter("dlq", 1).build());
+    for (int i = 1; i <= 5; i++) {
+      a.deadLetterById("src", a.send("src", NewMessage.of(Integer.toString(i))).id());
+    }
+    RedriveTask task = a.startRedrive("dlq", RedriveRequest.toSources().maxPerSecond(1));
+    assertEquals(1, task.moved());
+    assertEquals(List.of(task.id()), b.redriveTasks("dlq").stream().map(RedriveTask::id).toList());
+    QueueException running =
+        assertThrows(QueueException.class, () -> b.startRedrive("dlq", RedriveRequest.toSources()));
+    assertEquals(ErrorCode.CONFLICT, running.code());
+    assertTrue(running.getMessage().contains(task.id()), running.getMessage());
+
+    a.close(); // the server that started it stops; the other finds it at its next sweep
+    clock.advanceSeconds(2);
+    RedriveTask carried = b.redriveTasks("dlq").get(0);
+    assertEquals(RedriveTask.Status.RUNNING, carried.status());
+    assertEquals(3, carried.moved(), "one a second since it started, whoever moves them");
+    clock.advanceSeconds(2);
+    RedriveTask done = b.redriveTasks("dlq").get(0);
+    assertEquals(RedriveTask.Status.COMPLETED, done.status());
+    assertEquals(5, done.moved());
+    assertEquals(0, b.stats("dlq").depth());
+    List<String> bodies = new ArrayList<>();
+    for (Message m :
+        b.receive(
+            "src",
+            ReceiveRequest.builder()
+                .maxMessages(10)
+                .visibilityTimeout(Duration.ofSeconds(9))
+                .build())) {
+      bodies.add(m.body());
+    }
+    assertEquals(List.of("1", "2", "3", "4", "5"), bodies, "in their order, each once");
+    a = engine(prefix); // for close()
   }
 
   @AfterAll
