@@ -160,6 +160,7 @@ public final class DynamoQueueEngine implements QueueEngine {
   private long lastSerial;
   private final Map<String, AtomicLongArray> pending = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+  private final Map<String, Line> lines = new ConcurrentHashMap<>();
   private final Object signal = new Object();
 
   /** The running redrive tasks this server steps: task id to source queue. */
@@ -739,9 +740,7 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
     }
     makeRoom(q, 1);
-    SendResult r = put(q, m, stored);
-    wake();
-    return r;
+    return sending(q, () -> put(q, m, stored));
   }
 
   @Override
@@ -764,12 +763,15 @@ public final class DynamoQueueEngine implements QueueEngine {
       }
       makeRoom(q, fresh);
     }
-    List<SendResult> out = new ArrayList<>(checked.size());
-    for (int i = 0; i < checked.size(); i++) {
-      out.add(put(q, checked.get(i), stored.get(i)));
-    }
-    wake();
-    return out;
+    return sending(
+        q,
+        () -> {
+          List<SendResult> out = new ArrayList<>(checked.size());
+          for (int i = 0; i < checked.size(); i++) {
+            out.add(put(q, checked.get(i), stored.get(i)));
+          }
+          return out;
+        });
   }
 
   /**
@@ -1142,36 +1144,146 @@ public final class DynamoQueueEngine implements QueueEngine {
       return got;
     }
     long deadline = clock.millis() + wait;
-    AtomicInteger line = waiting.computeIfAbsent(queue, k -> new AtomicInteger());
-    line.incrementAndGet();
+    AtomicInteger count = waiting.computeIfAbsent(queue, k -> new AtomicInteger());
+    Line line = lines.computeIfAbsent(queue, k -> new Line());
+    Waiter me = new Waiter(request);
+    line.lock.lock();
+    try {
+      line.waiters.addLast(me);
+    } finally {
+      line.lock.unlock();
+    }
+    count.incrementAndGet();
     try {
       while (true) {
         synchronized (signal) {
           long parkNanos = clock.parkNanosUntil(deadline);
-          if (parkNanos > 0) {
+          if (parkNanos > 0 && me.got == null) {
             long millis = Math.min(pollMillis, Math.max(1, parkNanos / 1_000_000));
             try {
               signal.wait(millis);
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
-              return List.of();
+              return leave(line, me);
             }
           }
         }
-        if (closed) {
-          return List.of();
+        List<Message> served = me.got;
+        if (served != null) {
+          return served;
         }
-        Q now = recent(queue);
+        Q now = closed ? null : recent(queue);
         if (now == null || now.gen() != q.gen()) {
-          return List.of();
+          return leave(line, me);
         }
-        got = take(now, request);
-        if (!got.isEmpty() || clock.millis() >= deadline) {
-          return got;
+        serve(queue, now, false);
+        if (me.got != null || clock.millis() >= deadline) {
+          return leave(line, me);
         }
       }
     } finally {
-      line.decrementAndGet();
+      count.decrementAndGet();
+      leave(line, me);
+    }
+  }
+
+  /** This server's blocked receives of one queue, in the order they came. */
+  private static final class Line {
+    final java.util.concurrent.locks.ReentrantLock lock =
+        new java.util.concurrent.locks.ReentrantLock();
+    final java.util.ArrayDeque<Waiter> waiters = new java.util.ArrayDeque<>();
+
+    /** Sends of this server to the queue under way: they serve the line when they end. */
+    final AtomicInteger sending = new AtomicInteger();
+  }
+
+  /** A blocked receive: what it asks, and what a serve took for it. */
+  private static final class Waiter {
+    final ReceiveRequest request;
+    volatile @Nullable List<Message> got;
+
+    Waiter(ReceiveRequest request) {
+      this.request = request;
+    }
+  }
+
+  /**
+   * Takes {@code me} out of its line: what a serve took for it, or nothing. Once out, no serve
+   * takes for it.
+   */
+  private static List<Message> leave(Line line, Waiter me) {
+    line.lock.lock();
+    try {
+      line.waiters.remove(me);
+      List<Message> got = me.got;
+      return got == null ? List.of() : got;
+    } finally {
+      line.lock.unlock();
+    }
+  }
+
+  /**
+   * Serves this server's blocked receives of {@code queue} in the order they came (docs/design.md,
+   * "Blocked receives on DynamoDB"): each takes what it accepts, until an unfiltered one finds
+   * nothing (the unfiltered ones after it would find nothing either). A send serves the line before
+   * it answers ({@code bySend}: waiting its turn for the line), so a receive made after it does not
+   * take the message from a waiter; a waiter's own poll serves it only when no send of this server
+   * to the queue is under way and no other poll is serving it. A failed read leaves the rest for
+   * the next poll.
+   */
+  private void serve(String queue, Q q, boolean bySend) {
+    Line line = lines.get(queue);
+    if (line == null) {
+      return;
+    }
+    if (bySend) {
+      line.lock.lock();
+    } else if (line.sending.get() > 0 || !line.lock.tryLock()) {
+      return;
+    }
+    boolean served = false;
+    try {
+      boolean plainFoundNothing = false;
+      for (java.util.Iterator<Waiter> it = line.waiters.iterator(); it.hasNext(); ) {
+        Waiter w = it.next();
+        boolean plain = w.request.filter().isEmpty();
+        if (plain && plainFoundNothing) {
+          continue;
+        }
+        List<Message> got = take(q, w.request);
+        if (got.isEmpty()) {
+          plainFoundNothing |= plain;
+          continue;
+        }
+        w.got = got;
+        it.remove();
+        served = true;
+      }
+    } catch (QueueException unavailable) {
+      // the table refused a read: the waiters poll again
+    } finally {
+      line.lock.unlock();
+    }
+    if (served) {
+      wake();
+    }
+  }
+
+  /** Runs a send of this server to {@code q}, then serves the queue's blocked receives. */
+  private <T> T sending(Q q, java.util.function.Supplier<T> send) {
+    Line line = lines.get(q.name());
+    if (line == null) {
+      T r = send.get();
+      wake(); // another engine's waiters poll the table; a line made meanwhile is woken
+      return r;
+    }
+    line.sending.incrementAndGet();
+    try {
+      return send.get();
+    } finally {
+      line.sending.decrementAndGet();
+      serve(q.name(), q, true);
+      wake();
     }
   }
 

@@ -92,17 +92,6 @@ class DynamoEngineContractTest extends QueueEngineContract {
                 "limits per key (docs/design.md, \"Limits per key\") are not built on DynamoDB: the"
                     + " engine refuses the setting (DynamoKeyLimitTest)"),
             Map.entry(
-                "ReceiveContract#receiveWait_severalWaiters_servedFirstComeFirstServed",
-                "blocked receivers poll the table; they are not served in the order they came"),
-            Map.entry(
-                "ReceiveContract#receiveWait_waiterTakesUpToItsMax",
-                "a batch is written message by message (conditional puts), and a blocked receiver"
-                    + " that polls meanwhile takes the part written so far"),
-            Map.entry(
-                "ReceiveContract#receiveWait_waiterBeatsLaterNonBlockingReceive",
-                "blocked receivers poll the table: a send wakes them, but a receive made right"
-                    + " after the send may take the message first"),
-            Map.entry(
                 "FilteredReceiveContract#racingFilteredConsumers_neverReceiveTheSameAgent",
                 "a receive reads only the partitions its selector matches, from this server's head"
                     + " hint (AttributePartitionsTest), but the race is 600 claims and 500 to 800"
