@@ -81,8 +81,8 @@ class TwoEnginesTest {
   }
 
   /**
-   * A redrive task lives in the table, not in the server that started it: both list it, the other
-   * cancels or carries it on, and a second start on either is a conflict while it runs.
+   * A redrive task lives in the table, not in the server that started it: both list it, a second
+   * start on either is a conflict while it runs, and the other carries it on when the first stops.
    */
   @Test
   void aRedriveStartedOnOne_isListedOnBoth_andCarriedOnByTheOther_whenTheFirstStops() {
@@ -121,6 +121,27 @@ class TwoEnginesTest {
     }
     assertEquals(List.of("1", "2", "3", "4", "5"), bodies, "in their order, each once");
     a = engine(prefix); // for close()
+  }
+
+  /** A task cancelled through the other server stops moving at once, and a new one may start. */
+  @Test
+  void aRedriveCancelledOnTheOther_stops_andANewOneMayStartOnEither() {
+    a.createQueue("dlq", QueueConfig.builder().build());
+    a.createQueue("src", QueueConfig.builder().deadLetter("dlq", 1).build());
+    for (int i = 1; i <= 4; i++) {
+      a.deadLetterById("src", a.send("src", NewMessage.of(Integer.toString(i))).id());
+    }
+    RedriveTask task = a.startRedrive("dlq", RedriveRequest.toSources().maxPerSecond(1));
+    RedriveTask cancelled = b.cancelRedrive(task.id());
+    assertEquals(RedriveTask.Status.CANCELLED, cancelled.status());
+    assertEquals(1, cancelled.moved());
+    clock.advanceSeconds(5);
+    assertEquals(RedriveTask.Status.CANCELLED, a.redriveTasks("dlq").get(0).status());
+    assertEquals(3, a.stats("dlq").depth(), "nothing moved after the cancel, on either server");
+    RedriveTask again = a.startRedrive("dlq", RedriveRequest.toSources());
+    assertEquals(RedriveTask.Status.COMPLETED, again.status());
+    assertEquals(3, again.moved());
+    assertEquals(2, b.redriveTasks("dlq").size());
   }
 
   @AfterAll
