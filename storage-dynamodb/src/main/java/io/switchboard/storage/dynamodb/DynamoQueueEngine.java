@@ -1156,6 +1156,7 @@ public final class DynamoQueueEngine implements QueueEngine {
     count.incrementAndGet();
     try {
       while (true) {
+        boolean interrupted = false;
         synchronized (signal) {
           long parkNanos = clock.parkNanosUntil(deadline);
           if (parkNanos > 0 && me.got == null) {
@@ -1164,9 +1165,13 @@ public final class DynamoQueueEngine implements QueueEngine {
               signal.wait(millis);
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
-              return leave(line, me);
+              interrupted = true;
             }
           }
+        }
+        if (interrupted) {
+          // out of the signal's monitor first: a serve holds the line's lock and then wakes
+          return leave(line, me);
         }
         List<Message> served = me.got;
         if (served != null) {
