@@ -2489,22 +2489,17 @@ public final class DynamoQueueEngine implements QueueEngine {
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":run", Store.s(RedriveTask.Status.RUNNING.name()));
     values.put(":st", Store.s(status.name()));
-    String condition = "st = :run";
     if (claim >= 0) {
       values.put(":claim", Store.n(claim));
-      condition += " AND v = :claim";
-    }
-    String update = "SET st = :st";
-    if (claim >= 0) {
       values.put(":next", Store.n(claim + 1));
-      update += ", v = :next"; // a cancel leaves the version to the step that may be running
     }
     if (why != null) {
       values.put(":why", Store.s(why));
-      update += ", why = :why";
     }
-    String set = update;
-    String when = condition;
+    // a cancel (no claim) leaves the version to the step that may be running
+    String set =
+        "SET st = :st" + (claim >= 0 ? ", v = :next" : "") + (why != null ? ", why = :why" : "");
+    String when = "st = :run" + (claim >= 0 ? " AND v = :claim" : "");
     try {
       store.call(
           d ->

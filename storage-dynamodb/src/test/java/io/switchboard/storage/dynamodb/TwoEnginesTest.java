@@ -86,11 +86,7 @@ class TwoEnginesTest {
    */
   @Test
   void aRedriveStartedOnOne_isListedOnBoth_andCarriedOnByTheOther_whenTheFirstStops() {
-    a.createQueue("dlq", QueueConfig.builder().build());
-    a.createQueue("src", QueueConfig.builder().deadLetter("dlq", 1).build());
-    for (int i = 1; i <= 5; i++) {
-      a.deadLetterById("src", a.send("src", NewMessage.of(Integer.toString(i))).id());
-    }
+    deadLetteredThroughA(5);
     RedriveTask task = a.startRedrive("dlq", RedriveRequest.toSources().maxPerSecond(1));
     assertEquals(1, task.moved());
     assertEquals(List.of(task.id()), b.redriveTasks("dlq").stream().map(RedriveTask::id).toList());
@@ -109,28 +105,24 @@ class TwoEnginesTest {
     assertEquals(RedriveTask.Status.COMPLETED, done.status());
     assertEquals(5, done.moved());
     assertEquals(0, b.stats("dlq").depth());
-    List<String> bodies = new ArrayList<>();
-    for (Message m :
+    List<Message> back =
         b.receive(
             "src",
             ReceiveRequest.builder()
                 .maxMessages(10)
                 .visibilityTimeout(Duration.ofSeconds(9))
-                .build())) {
-      bodies.add(m.body());
-    }
-    assertEquals(List.of("1", "2", "3", "4", "5"), bodies, "in their order, each once");
+                .build());
+    assertEquals(
+        List.of("1", "2", "3", "4", "5"),
+        back.stream().map(Message::body).toList(),
+        "in their order, each once");
     a = engine(prefix); // for close()
   }
 
   /** A task cancelled through the other server stops moving at once, and a new one may start. */
   @Test
   void aRedriveCancelledOnTheOther_stops_andANewOneMayStartOnEither() {
-    a.createQueue("dlq", QueueConfig.builder().build());
-    a.createQueue("src", QueueConfig.builder().deadLetter("dlq", 1).build());
-    for (int i = 1; i <= 4; i++) {
-      a.deadLetterById("src", a.send("src", NewMessage.of(Integer.toString(i))).id());
-    }
+    deadLetteredThroughA(4);
     RedriveTask task = a.startRedrive("dlq", RedriveRequest.toSources().maxPerSecond(1));
     RedriveTask cancelled = b.cancelRedrive(task.id());
     assertEquals(RedriveTask.Status.CANCELLED, cancelled.status());
@@ -142,6 +134,17 @@ class TwoEnginesTest {
     assertEquals(RedriveTask.Status.COMPLETED, again.status());
     assertEquals(3, again.moved());
     assertEquals(2, b.redriveTasks("dlq").size());
+  }
+
+  /**
+   * Queue "src" dead-letters into "dlq"; messages "1".."n" sent through a, dead-lettered at once.
+   */
+  private void deadLetteredThroughA(int n) {
+    a.createQueue("dlq", QueueConfig.builder().build());
+    a.createQueue("src", QueueConfig.builder().deadLetter("dlq", 1).build());
+    for (int i = 1; i <= n; i++) {
+      a.deadLetterById("src", a.send("src", NewMessage.of(Integer.toString(i))).id());
+    }
   }
 
   @AfterAll
